@@ -1,0 +1,7 @@
+"""printshop: turns game data into print-and-play kits, press files and rule booklets.
+
+The pipeline is load -> resolve the language -> validate -> lay out -> render -> write;
+see ARCHITECTURE.md. `printshop.build` is the library entry point the command line wraps.
+"""
+
+__version__ = "0.1.0"

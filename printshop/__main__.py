@@ -1,0 +1,6 @@
+"""Allows `python -m printshop`."""
+import sys
+
+from printshop.cli import main
+
+sys.exit(main())

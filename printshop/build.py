@@ -1,0 +1,129 @@
+"""The pipeline, end to end: load -> resolve the language -> validate -> lay out -> render -> write.
+
+`check` runs the stages up to layout and returns the diagnostics (what `printshop validate`
+prints). `build` runs them all, and writes nothing unless every game in every requested
+language laid out without errors and rendered.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from printshop.diagnostics import Location, Report, StageFailed
+from printshop.fonts import FontSet, register_fonts
+from printshop.imposition import ImpositionError
+from printshop.layout import GameLayout, lay_out_game
+from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
+from printshop.render.booklet import render_booklet
+from printshop.render.sheets import SheetSettings, render_card_sheets
+from printshop.resolve import localize
+from printshop.templating import make_environment
+from printshop.validate import validate_project
+from printshop.write import write_atomically
+
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Output:
+    path: Path  # relative to the output folder
+    data: bytes
+    pages: int
+    description: str
+
+
+@dataclass
+class Result:
+    report: Report
+    outputs: list[Output] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class Checked:
+    project: Project
+    fonts: FontSet
+    layouts: list[GameLayout]
+
+
+def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, langs: list[str] | None = None,
+          templates_dir: Path | None = None, report: Report | None = None) -> tuple[Report, Checked | None]:
+    """Load, validate and lay out; never raises for bad data."""
+    report = report if report is not None else Report()
+    try:
+        project = load_project(Path(data_dir), templates_dir, games=games, report=report)
+    except StageFailed:
+        return report, None
+    except Exception as error:  # noqa: BLE001 - an unforeseen failure is still reported, not thrown
+        report.add("internal", Location.of(data_dir), f"loading failed unexpectedly: {type(error).__name__}: {error}")
+        return report, None
+    validate_project(project, report)
+    fonts = register_fonts(project.fonts, project.font_dirs(), report)
+    env = make_environment(project.templates_dir)
+    layouts = []
+    for game in project.games.values():
+        for lang in game.languages:
+            if langs is None or lang in langs:
+                layouts.append(lay_out_game(project, localize(project, game, lang), fonts, env, report))
+    return report, Checked(project, fonts, layouts)
+
+
+def output_name(game_id: str, lang: str, what: str, paper: str) -> Path:
+    """Deterministic names: output/<game>/<lang>/<game>-<lang>-<what>-<paper>.pdf"""
+    return Path(game_id) / lang / f"{game_id}-{lang}-{what}-{paper}.pdf"
+
+
+def render_all(checked: Checked, papers: list[str] | None, report: Report, progress: Progress) -> list[Output]:
+    project = checked.project
+    media, palette, motifs = project.media, project.colours.palette, project.motifs.motifs
+    chosen = papers or media.print_and_play.papers
+    outputs: list[Output] = []
+    for layout in checked.layouts:
+        for deck in layout.decks:
+            for paper_id in chosen:
+                path = output_name(layout.game_id, layout.lang, deck.id, paper_id)
+                progress(f"rendering {path}")
+                settings = SheetSettings(paper_id, media.papers[paper_id], media, palette, motifs, path.name)
+                try:
+                    data, pages = render_card_sheets(layout, deck, settings)
+                except ImpositionError as error:
+                    report.add("unknown-reference", deck.deck.where("card_size"),
+                               f"deck '{deck.id}' on {paper_id}: {error}")
+                    continue
+                outputs.append(Output(path, data, pages, f"{deck.id} on {media.papers[paper_id].label}"))
+        if layout.booklet is not None:
+            booklet_paper = project.booklet.paper
+            path = output_name(layout.game_id, layout.lang, "rules", booklet_paper)
+            progress(f"rendering {path}")
+            data, pages = render_booklet(layout, layout.booklet, media.papers[booklet_paper], palette, motifs, path.name)
+            outputs.append(Output(path, data, pages, f"rules booklet, {media.papers[booklet_paper].label}"))
+    return outputs
+
+
+def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, games: list[str] | None = None,
+          langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
+          progress: Progress = lambda message: None) -> Result:
+    started = time.monotonic()
+    progress("checking data and laying out")
+    report, checked = check(data_dir, games=games, langs=langs, templates_dir=templates_dir)
+    result = Result(report)
+    if checked is None or report.has_errors:
+        return result
+    if papers:
+        for paper in papers:
+            if paper not in checked.project.media.papers:
+                report.add("unknown-reference", checked.project.media.where("papers"), f"no paper '{paper}'")
+        if report.has_errors:
+            return result
+    result.outputs = render_all(checked, papers, report, progress)
+    if report.has_errors:
+        return result
+    for output in result.outputs:  # only now, with every file rendered, does anything reach the disk
+        target = Path(out_dir) / output.path
+        write_atomically(target, output.data)
+        result.written.append(target)
+    result.seconds = time.monotonic() - started
+    return result

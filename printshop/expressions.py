@@ -1,0 +1,41 @@
+"""Arithmetic rules written in data ("n - 2", "(n + 1) // 2"), evaluated safely.
+
+Only integers, the declared variable, + - * // % and parentheses are accepted; data is never
+handed to eval().
+"""
+from __future__ import annotations
+
+import ast
+import operator
+
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+
+
+class ExpressionError(ValueError):
+    pass
+
+
+def evaluate(expression: str, variables: dict[str, int]) -> int:
+    try:
+        tree = ast.parse(expression.strip(), mode="eval")
+    except SyntaxError:
+        raise ExpressionError(f"'{expression}' is not an arithmetic expression") from None
+    return _eval(tree.body, expression, variables)
+
+
+def _eval(node: ast.AST, source: str, variables: dict[str, int]) -> int:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in variables:
+            raise ExpressionError(f"'{source}' uses '{node.id}'; only {', '.join(variables)} may be used")
+        return variables[node.id]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_eval(node.operand, source, variables)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _eval(node.left, source, variables), _eval(node.right, source, variables)
+        if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and right == 0:
+            raise ExpressionError(f"'{source}' divides by zero")
+        return _OPERATORS[type(node.op)](left, right)
+    raise ExpressionError(f"'{source}' may only use whole numbers, {', '.join(variables)}, + - * // % and parentheses")

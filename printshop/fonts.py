@@ -1,0 +1,64 @@
+"""Registering the data's font families with ReportLab, and asking which characters they have.
+
+Faces are registered under the names layouts use (`serif`, `serif-bold`, ...) and grouped as
+families, so `<b>` and `<i>` in text pick the right face. Only TrueType outlines are accepted
+(ReportLab embeds and subsets them); nothing falls back to an unembedded standard font.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+from printshop.diagnostics import Report
+from printshop.model import Fonts
+
+VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
+_registered: dict[str, Path] = {}
+
+
+@dataclass
+class FontSet:
+    """The faces of a project by name, each with the set of characters it can print."""
+
+    faces: dict[str, TTFont]
+
+    def has(self, face: str) -> bool:
+        return face in self.faces
+
+    def missing_characters(self, face: str, text: str) -> list[str]:
+        glyphs = self.faces[face].face.charToGlyph
+        return sorted({ch for ch in text if ord(ch) >= 32 and ord(ch) not in glyphs})
+
+
+def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontSet:
+    faces: dict[str, TTFont] = {}
+    for family, spec in fonts.families.items():
+        names = {}
+        for variant, suffix in VARIANTS.items():
+            name = family + suffix
+            file_name = getattr(spec, variant)
+            path = next((d / file_name for d in font_dirs if (d / file_name).is_file()), None)
+            if path is None:
+                report.add("file-missing", spec.where(variant),
+                           f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}")
+                continue
+            try:
+                faces[name] = _register(name, path)
+            except TTFError as error:
+                report.add("wrong-type", spec.where(variant), f"'{file_name}' is not a usable TrueType font: {error}")
+                continue
+            names[variant] = name
+        if len(names) == len(VARIANTS):
+            pdfmetrics.registerFontFamily(family, normal=names["regular"], bold=names["bold"],
+                                          italic=names["italic"], boldItalic=names["bold_italic"])
+    return FontSet(faces)
+
+
+def _register(name: str, path: Path) -> TTFont:
+    if _registered.get(name) != path:
+        pdfmetrics.registerFont(TTFont(name, str(path)))
+        _registered[name] = path
+    return pdfmetrics.getFont(name)

@@ -1,0 +1,246 @@
+"""The schema of the data files: what each file may say, with units and defaults.
+
+These models describe data only; they hold no game logic. Every model is a `Node`, so each
+value can say where in which file it was written.
+"""
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field
+
+from printshop.schema import Length, Node
+
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def _hex_colour(value: str) -> str:
+    if not _HEX.match(value):
+        raise ValueError(f"'{value}' is not a colour: write #rrggbb, for example #b3261e")
+    return value.lower()
+
+
+def _identifier(value: str) -> str:
+    if not _ID.match(value):
+        raise ValueError(f"'{value}' is not a valid id: use lower-case letters, digits, '-' and '_'")
+    return value
+
+
+HexColour = Annotated[str, AfterValidator(_hex_colour)]
+Identifier = Annotated[str, AfterValidator(_identifier)]
+Expression = Annotated[str, Field(min_length=1)]
+
+
+# --- data/print/media.yaml --------------------------------------------------------------
+class CardSize(Node):
+    width: Length
+    height: Length
+    label: str = ""
+
+
+class Paper(Node):
+    width: Length
+    height: Length
+    label: str = ""
+
+
+class CropMarks(Node):
+    length: Length
+    gap: Length
+    width: Length
+    colour: str = "ink"
+
+
+class PageFooter(Node):
+    font: str
+    size: Length
+    colour: str = "ink"
+
+
+class PrintAndPlay(Node):
+    papers: list[str]
+    margin: Length
+    outer_bleed: Length = 0.0
+    crop_marks: CropMarks
+    footer: PageFooter
+
+
+class Media(Node):
+    card_sizes: dict[str, CardSize]
+    papers: dict[str, Paper]
+    print_and_play: PrintAndPlay
+
+
+# --- data/print/fonts.yaml --------------------------------------------------------------
+class FontFamily(Node):
+    regular: str
+    bold: str
+    italic: str
+    bold_italic: str
+
+
+class Fonts(Node):
+    families: dict[str, FontFamily]
+
+
+# --- data/print/colours.yaml ------------------------------------------------------------
+class Colours(Node):
+    palette: dict[str, HexColour]
+
+
+# --- data/print/motifs.yaml: vector art, SVG path syntax in a view box ------------------
+class MotifPath(Node):
+    d: str = ""
+    circle: list[float] | None = None  # cx, cy, r
+    rule: Literal["nonzero", "evenodd"] = "nonzero"
+
+
+class Motif(Node):
+    viewbox: list[float] = Field(min_length=2, max_length=2)
+    paths: list[MotifPath]
+
+
+class Motifs(Node):
+    motifs: dict[str, Motif]
+
+
+# --- data/print/booklet.yaml ------------------------------------------------------------
+class TextStyle(Node):
+    font: str
+    size: Length
+    min_size: Length | None = None
+    leading: float = Field(default=1.2, gt=0.5, lt=3)
+    colour: str = "ink"
+    align: Literal["left", "center", "right", "justify"] = "left"
+    space_before: Length = 0.0
+    space_after: Length = 0.0
+    indent: Length = 0.0
+    uppercase: bool = False
+
+
+class BookletMargins(Node):
+    top: Length
+    bottom: Length
+    inner: Length
+    outer: Length
+
+
+class BookletStyle(Node):
+    paper: str
+    margins: BookletMargins
+    styles: dict[str, TextStyle]
+    folio: PageFooter
+    rule_colour: str = "red"
+
+
+# --- data/languages/<lang>.yaml ---------------------------------------------------------
+class Typography(Node):
+    space_before: str = ""  # punctuation preceded by `space` (French: ; : ! ? »)
+    space_after: str = ""  # punctuation followed by `space` (French: «)
+    space: str = "\u202f"
+    replace: dict[str, str] = {}
+
+
+class Language(Node):
+    name: str
+    native_name: str
+    typography: Typography = Typography()
+    # words printshop itself prints on pages (footers): fronts, backs, page ("{page}/{pages}")
+    labels: dict[str, str]
+
+
+# --- data/<game>/faces.yaml: card face layouts ------------------------------------------
+class Frame(TextStyle):
+    x: Length
+    y: Length
+    width: Length
+    height: Length
+    valign: Literal["top", "middle", "bottom"] = "top"
+    rotate: Literal[0, 180] = 0
+
+
+class Shape(Node):
+    kind: Literal["rect", "line", "circle", "motif", "rays"]
+    x: Length = 0.0
+    y: Length = 0.0
+    width: Length = 0.0
+    height: Length = 0.0
+    radius: Length = 0.0
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: Length = 0.0
+    motif: str | None = None
+    rotate: float = 0.0
+    count: int = Field(default=16, ge=2, le=128)  # rays
+    layer: int = 0  # lower layers are painted first; equal layers in the order written
+
+
+class Face(Node):
+    abstract: bool = False
+    extends: str | None = None
+    template: str | None = None
+    background: str | None = None
+    shapes: dict[str, Shape] = {}
+    frames: dict[str, Frame] = {}
+
+
+class FacesFile(Node):
+    faces: dict[str, Face]
+
+
+# --- data/<game>/game.yaml ----------------------------------------------------------------
+class CardEntry(Node):
+    id: Identifier
+    kind: Identifier
+    count: int = Field(default=1, ge=1, le=1000)
+    front: str
+    back: str | None = None  # None: the deck's common back
+    vars: dict[str, str | int] = {}
+    reconstructed: str | None = None
+
+
+class Deck(Node):
+    card_size: str
+    bleed: Length
+    safe: Length
+    back: str
+    cards: list[CardEntry]
+
+
+class Composition(Node):
+    deck: str
+    total: int | None = Field(default=None, ge=0)
+    kinds: dict[str, int]
+
+
+class SetupNeed(Node):
+    deck: str
+    kind: str
+    count: Expression
+
+
+class Players(Node):
+    min: int = Field(ge=1, le=100)
+    max: int = Field(ge=1, le=100)
+
+
+class Setup(Node):
+    variable: str = "n"
+    needs: list[SetupNeed]
+
+
+class BookletSpec(Node):
+    template: str
+
+
+class Game(Node):
+    title: str
+    source_language: str
+    players: Players
+    minutes: int = Field(ge=1)
+    decks: dict[str, Deck]
+    composition: list[Composition] = []
+    setup: Setup | None = None
+    booklet: BookletSpec | None = None

@@ -1,0 +1,136 @@
+"""Rule booklets: the booklet template's blocks flowed over pages (A5 by default) with folios.
+
+Paragraph styles come from data/print/booklet.yaml; inner and outer margins alternate so that
+the pages can be bound. Tables get a coloured header row. Art blocks draw a vector motif.
+"""
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
+                                PageTemplate, Paragraph)
+from reportlab.platypus import Spacer as RLSpacer
+from reportlab.platypus import Table as RLTable
+from reportlab.platypus import TableStyle
+
+from printshop.fitting import paragraph_style
+from printshop.layout import BookletLayout, GameLayout
+from printshop.model import Motif, Paper, TextStyle
+from printshop.render.faces import _draw_motif
+from printshop.render.pdf import INITIAL_FONT
+from printshop.richtext import Art, PageBreak as PageBreakBlock, Para, Spacer, Table, uppercase
+from printshop.units import parse_length
+
+
+class _MotifFlowable(Flowable):
+    def __init__(self, motif: Motif, size: float, colour: str):
+        super().__init__()
+        self.motif, self.size, self.colour = motif, size, colour
+
+    def wrap(self, available_width, available_height):
+        self.available_width = available_width
+        return available_width, self.size
+
+    def draw(self):
+        self.canv.setFillColor(HexColor(self.colour))
+        _draw_motif(self.canv, self.motif, (self.available_width - self.size) / 2, 0, self.size, self.size, 0,
+                    True, False)
+
+
+def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, palette: dict[str, str],
+                   motifs: dict[str, Motif], file_name: str) -> tuple[bytes, int]:
+    style = booklet.style
+    margins = style.margins
+    buffer = io.BytesIO()
+    styles = {name: paragraph_style(s, s.size, palette, name=name) for name, s in style.styles.items()}
+
+    def frame(inner_left: bool) -> Frame:
+        left = margins.inner if inner_left else margins.outer
+        right = margins.outer if inner_left else margins.inner
+        return Frame(left, margins.bottom, paper.width - left - right, paper.height - margins.top - margins.bottom,
+                     leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+
+    def folio(canvas, doc):
+        canvas.saveState()
+        canvas.setFont(style.folio.font, style.folio.size)
+        canvas.setFillColor(HexColor(palette[style.folio.colour]))
+        y = margins.bottom / 2
+        odd = doc.page % 2 == 1
+        text = f"{game.title} · {game.localized.label('rules')}"
+        if odd:
+            canvas.drawRightString(paper.width - margins.outer, y, str(doc.page))
+            canvas.drawString(margins.inner, y, text)
+        else:
+            canvas.drawString(margins.outer, y, str(doc.page))
+            canvas.drawRightString(paper.width - margins.inner, y, text)
+        canvas.setStrokeColor(HexColor(palette[style.rule_colour]))
+        canvas.setLineWidth(0.5)
+        canvas.line(margins.inner if odd else margins.outer, y + style.folio.size * 1.4,
+                    paper.width - (margins.outer if odd else margins.inner), y + style.folio.size * 1.4)
+        canvas.restoreState()
+
+    doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
+                          initialFontName=INITIAL_FONT, title=f"{game.title}: {game.localized.label('rules')}",
+                          author="printshop", creator="printshop", subject="rules booklet", lang=game.lang)
+    doc.addPageTemplates([PageTemplate("odd", [frame(True)], onPage=folio),
+                          PageTemplate("even", [frame(False)], onPage=folio)])
+    story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
+    for block in booklet.blocks:
+        story.extend(_flowables(block, style.styles, styles, palette, motifs, palette[style.rule_colour]))
+    doc.build(_keep_headings_with_next(story))
+    return buffer.getvalue(), doc.page
+
+
+def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, ParagraphStyle],
+               palette: dict[str, str], motifs: dict[str, Motif], accent: str) -> list[Flowable]:
+    if isinstance(block, Para):
+        spec = text_styles[block.style]
+        markup = uppercase(block.markup) if spec.uppercase else block.markup
+        if block.bullet:
+            bullet_style = ParagraphStyle(f"{block.style}-bullet", parent=styles[block.style],
+                                          leftIndent=spec.indent, bulletIndent=max(0.0, spec.indent - 9))
+            return [Paragraph(markup, bullet_style, bulletText=block.bullet)]
+        return [Paragraph(markup, styles[block.style])]
+    if isinstance(block, Table):
+        rows = [[Paragraph(markup, styles["th" if head else "td"]) for head, markup in row] for row in block.rows]
+        table = RLTable(rows, hAlign="CENTER", repeatRows=0)
+        commands = [("GRID", (0, 0), (-1, -1), 0.4, HexColor(palette["grey"])),
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("TOPPADDING", (0, 0), (-1, -1), 2.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 3.5)]
+        for r, row in enumerate(block.rows):
+            for c, (head, _) in enumerate(row):
+                if head:
+                    commands.append(("BACKGROUND", (c, r), (c, r), HexColor(accent)))
+        table.setStyle(TableStyle(commands))
+        return [RLSpacer(1, 3), table, RLSpacer(1, 6)]
+    if isinstance(block, Spacer):
+        return [RLSpacer(1, parse_length(block.height))]
+    if isinstance(block, PageBreakBlock):
+        return [PageBreak()]
+    if isinstance(block, Art):
+        return [_MotifFlowable(motifs[block.motif], parse_length(block.size), palette[block.colour])]
+    return []
+
+
+def _keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
+    """A heading never ends a page: it is kept together with the flowable after it."""
+    result: list[Flowable] = []
+    i = 0
+    while i < len(story):
+        item = story[i]
+        name = getattr(getattr(item, "style", None), "name", "")
+        if name in ("h1", "h2") and i + 1 < len(story):
+            group = [item]
+            while i + 1 < len(story) and getattr(getattr(story[i + 1], "style", None), "name", "") in ("h1", "h2"):
+                i += 1
+                group.append(story[i])
+            if i + 1 < len(story):
+                i += 1
+                group.append(story[i])
+            result.append(KeepTogether(group))
+        else:
+            result.append(item)
+        i += 1
+    return result

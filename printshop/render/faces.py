@@ -1,0 +1,164 @@
+"""Drawing one card face (background, shapes, vector motifs, fitted text) onto a canvas.
+
+The face is drawn with its trim's bottom-left corner at the origin; its background covers the
+bleed. Data coordinates run from the top-left corner downwards and are flipped here.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
+
+from printshop.layout import FaceLayout, FrameLayout
+from printshop.model import Motif, Shape
+
+
+def draw_face(canvas: Canvas, face: FaceLayout, palette: dict[str, str], motifs: dict[str, Motif]) -> None:
+    w, h, bleed = face.width, face.height, face.bleed
+    if face.face.background:
+        canvas.setFillColor(HexColor(palette[face.face.background]))
+        canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    for shape in sorted(face.face.shapes.values(), key=lambda shape: shape.layer):
+        draw_shape(canvas, shape, h, palette, motifs)
+    for frame in face.frames:
+        draw_frame(canvas, frame, h)
+
+
+def draw_shape(canvas: Canvas, shape: Shape, card_height: float, palette: dict[str, str],
+               motifs: dict[str, Motif]) -> None:
+    canvas.saveState()
+    fill = shape.fill is not None
+    stroke = shape.stroke is not None and shape.stroke_width > 0
+    if fill:
+        canvas.setFillColor(HexColor(palette[shape.fill]))
+    if stroke:
+        canvas.setStrokeColor(HexColor(palette[shape.stroke]))
+        canvas.setLineWidth(shape.stroke_width)
+    top = card_height - shape.y
+    if shape.kind == "rect":
+        if shape.radius:
+            canvas.roundRect(shape.x, top - shape.height, shape.width, shape.height, shape.radius,
+                             stroke=int(stroke), fill=int(fill))
+        else:
+            canvas.rect(shape.x, top - shape.height, shape.width, shape.height, stroke=int(stroke), fill=int(fill))
+    elif shape.kind == "line":
+        canvas.line(shape.x, top, shape.x + shape.width, top - shape.height)
+    elif shape.kind == "circle":
+        canvas.circle(shape.x, top, shape.radius, stroke=int(stroke), fill=int(fill))
+    elif shape.kind == "rays":
+        _draw_rays(canvas, shape.x, top, shape.radius, shape.count, shape.rotate)
+    elif shape.kind == "motif" and shape.motif in motifs:
+        _draw_motif(canvas, motifs[shape.motif], shape.x, top - shape.height, shape.width, shape.height,
+                    shape.rotate, fill, stroke)
+    canvas.restoreState()
+
+
+def _draw_rays(canvas: Canvas, cx: float, cy: float, radius: float, count: int, rotate: float) -> None:
+    """A sunburst: `count` filled wedges, alternating with gaps of the same angle."""
+    path = canvas.beginPath()
+    step = 2 * math.pi / (2 * count)
+    start = math.radians(rotate) + math.pi / 2
+    for i in range(count):
+        a0 = start + 2 * i * step
+        path.moveTo(cx, cy)
+        path.lineTo(cx + radius * math.cos(a0), cy + radius * math.sin(a0))
+        path.lineTo(cx + radius * math.cos(a0 + step), cy + radius * math.sin(a0 + step))
+        path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
+
+
+_TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|-?\d*\.?\d+(?:[eE][-+]?\d+)?")
+
+
+def _draw_motif(canvas: Canvas, motif: Motif, x: float, y: float, width: float, height: float, rotate: float,
+                fill: bool, stroke: bool) -> None:
+    vw, vh = motif.viewbox
+    canvas.saveState()
+    canvas.translate(x + width / 2, y + height / 2)
+    if rotate:
+        canvas.rotate(-rotate)  # data angles turn clockwise, as on screen
+    canvas.scale(width / vw, -height / vh)  # view box y points down
+    canvas.translate(-vw / 2, -vh / 2)
+    if stroke:
+        canvas.setLineWidth(canvas._lineWidth * vw / width)
+    for item in motif.paths:
+        path = canvas.beginPath()
+        if item.circle:
+            cx, cy, r = item.circle
+            path.circle(cx, cy, r)
+        else:
+            trace_svg_path(path, item.d)
+        canvas.drawPath(path, stroke=int(stroke), fill=int(fill),
+                        fillMode=FILL_EVEN_ODD if item.rule == "evenodd" else FILL_NON_ZERO)
+    canvas.restoreState()
+
+
+def trace_svg_path(path, d: str) -> None:
+    """Absolute SVG path commands M L H V C Q Z into a ReportLab path."""
+    tokens = _TOKEN.findall(d)
+    i, command, x, y = 0, "M", 0.0, 0.0
+
+    def number() -> float:
+        nonlocal i
+        value = float(tokens[i])
+        i += 1
+        return value
+
+    while i < len(tokens):
+        if tokens[i].isalpha():
+            command = tokens[i].upper()
+            i += 1
+            if command == "Z":
+                path.close()
+                continue
+        if command == "M":
+            x, y = number(), number()
+            path.moveTo(x, y)
+            command = "L"
+        elif command == "L":
+            x, y = number(), number()
+            path.lineTo(x, y)
+        elif command == "H":
+            x = number()
+            path.lineTo(x, y)
+        elif command == "V":
+            y = number()
+            path.lineTo(x, y)
+        elif command == "C":
+            x1, y1, x2, y2, x, y = (number() for _ in range(6))
+            path.curveTo(x1, y1, x2, y2, x, y)
+        elif command == "Q":
+            qx, qy, ex, ey = (number() for _ in range(4))
+            path.curveTo(x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey),
+                         ex, ey)
+            x, y = ex, ey
+        else:
+            i += 1
+
+
+def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float) -> None:
+    frame, result = laid.frame, laid.fit
+    if not result.fits:
+        raise ValueError(f"frame '{laid.name}' does not fit; layout should have stopped the build")
+    top = card_height - frame.y
+    slack = frame.height - result.height
+    offset = {"top": 0.0, "middle": slack / 2, "bottom": slack}[frame.valign]
+    canvas.saveState()
+    if frame.rotate == 180:
+        cx, cy = frame.x + frame.width / 2, top - frame.height / 2
+        canvas.translate(cx, cy)
+        canvas.rotate(180)
+        canvas.translate(-cx, -cy)
+    y = top - offset
+    previous_after = 0.0
+    for index, flowable in enumerate(result.flowables):
+        w, h = flowable.wrap(frame.width, 1e6)
+        if index:
+            y -= max(flowable.getSpaceBefore(), previous_after)
+        x = frame.x + (frame.width - w) / 2 if w < frame.width - 0.01 else frame.x
+        flowable.drawOn(canvas, x, y - h)
+        y -= h
+        previous_after = flowable.getSpaceAfter()
+    canvas.restoreState()

@@ -1,0 +1,18 @@
+"""PDF settings every document shares: reproducible bytes, embedded fonts only, metadata."""
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen.canvas import Canvas
+
+INITIAL_FONT = "sans"  # a registered TrueType face, so the PDF never names an unembedded Helvetica
+
+
+def new_canvas(buffer: io.BytesIO, width: float, height: float, *, title: str, subject: str, lang: str) -> Canvas:
+    canvas = Canvas(buffer, pagesize=(width, height), invariant=1, pageCompression=1,
+                    initialFontName=INITIAL_FONT, initialFontSize=8, lang=lang)
+    canvas.setTitle(title)
+    canvas.setSubject(subject)
+    canvas.setAuthor("printshop")
+    canvas.setCreator("printshop")
+    return canvas

@@ -1,0 +1,114 @@
+"""Print-and-play card sheets: fronts and their mirrored backs, crop marks in the margins.
+
+Each face is drawn once into a Form XObject and placed wherever it appears. A card is clipped
+to its trim, except on sides with no neighbour, where its bleed runs `outer_bleed` into the
+margin so that a slightly-off cut shows no white. Crop marks sit outside the cards' area only.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from printshop.imposition import Grid, grid_for
+from printshop.layout import DeckLayout, GameLayout
+from printshop.model import Media, Motif, Paper
+from printshop.render.faces import draw_face
+from printshop.render.pdf import new_canvas
+from printshop.units import mm
+
+
+@dataclass
+class SheetSettings:
+    paper_id: str
+    paper: Paper
+    media: Media
+    palette: dict[str, str]
+    motifs: dict[str, Motif]
+    file_name: str
+
+
+def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
+    pnp = settings.media.print_and_play
+    return grid_for(settings.paper.width, settings.paper.height, deck.size.width, deck.size.height, pnp.margin)
+
+
+def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettings) -> tuple[bytes, int]:
+    """The deck on `settings.paper`: a page of fronts, then its page of backs, and so on."""
+    paper = settings.paper
+    grid = deck_grid(deck, settings)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, paper.width, paper.height, lang=game.lang,
+                        title=f"{game.title}: {deck.id} ({paper.label})", subject="print-and-play cards")
+    names = {key: f"face{index}" for index, key in enumerate(deck.faces)}
+    for key, face in deck.faces.items():
+        canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+        draw_face(canvas, face, settings.palette, settings.motifs)
+        canvas.endForm()
+    chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
+    pages = 2 * len(chunks)
+    for number, chunk in enumerate(chunks):
+        _place(canvas, grid, [names[front] for front, _ in chunk], back=False, settings=settings)
+        _crop_marks(canvas, grid, settings)
+        _footer(canvas, grid, game, settings, 2 * number + 1, pages, game.localized.label("fronts"))
+        canvas.showPage()
+        _place(canvas, grid, [names[back] for _, back in chunk], back=True, settings=settings)
+        _footer(canvas, grid, game, settings, 2 * number + 2, pages, game.localized.label("backs"))
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue(), pages
+
+
+def _place(canvas: Canvas, grid: Grid, forms: list[str], *, back: bool, settings: SheetSettings) -> None:
+    outer = settings.media.print_and_play.outer_bleed
+    occupied = {grid.cell(i) for i in range(len(forms))}
+    for index, form in enumerate(forms):
+        x, y = grid.back(index) if back else grid.front(index)
+        column, row = grid.cell(index)
+        left = outer if (column - 1, row) not in occupied else 0.0
+        right = outer if (column + 1, row) not in occupied else 0.0
+        top = outer if (column, row - 1) not in occupied else 0.0
+        bottom = outer if (column, row + 1) not in occupied else 0.0
+        if back:  # the back of a card's left neighbour lies on its right
+            left, right = right, left
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.rect(x - left, y - bottom, grid.card_width + left + right, grid.card_height + top + bottom)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.translate(x, y)
+        canvas.doForm(form)
+        canvas.restoreState()
+
+
+def _crop_marks(canvas: Canvas, grid: Grid, settings: SheetSettings) -> None:
+    """One pair of short lines per cut line, in the margins, never across a card."""
+    pnp = settings.media.print_and_play
+    marks = pnp.crop_marks
+    start = pnp.outer_bleed + marks.gap
+    canvas.saveState()
+    canvas.setStrokeColor(HexColor(settings.palette[marks.colour]))
+    canvas.setLineWidth(marks.width)
+    left, right = grid.left, grid.left + grid.columns * grid.card_width
+    bottom, top = grid.bottom, grid.bottom + grid.rows * grid.card_height
+    for x in grid.cut_xs():
+        canvas.line(x, top + start, x, min(top + start + marks.length, grid.page_height - 0.5))
+        canvas.line(x, bottom - start, x, max(bottom - start - marks.length, 0.5))
+    for y in grid.cut_ys():
+        canvas.line(left - start, y, max(left - start - marks.length, 0.5), y)
+        canvas.line(right + start, y, min(right + start + marks.length, grid.page_width - 0.5), y)
+    canvas.restoreState()
+
+
+def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSettings, page: int, pages: int,
+            side: str) -> None:
+    footer = settings.media.print_and_play.footer
+    canvas.saveState()
+    canvas.setFont(footer.font, footer.size)
+    canvas.setFillColor(HexColor(settings.palette[footer.colour]))
+    text = f"{settings.file_name} · {game.localized.label('page', page=page, pages=pages)} · {side}"
+    # centred between the bleed and the paper's edge, but not into most printers' unprintable strip
+    y = max((grid.bottom - settings.media.print_and_play.outer_bleed) / 2 - footer.size / 3, mm(3.5))
+    canvas.drawCentredString(settings.paper.width / 2, y, text)
+    canvas.restoreState()

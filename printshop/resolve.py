@@ -1,0 +1,85 @@
+"""Stage 2, resolve the language: one game's data and texts in one language, ready for templates.
+
+The template context holds the text accessor `t`, the game's facts and the setup table that
+the game's rules give for each player count (computed here, once, for every template).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from printshop.expressions import ExpressionError, evaluate
+from printshop.loader import GameData, Project
+from printshop.model import Language, Typography
+from printshop.texts import TextTree, apply_typography, to_markup
+
+
+@dataclass
+class LocalizedGame:
+    data: GameData
+    lang: str
+    language: Language
+    texts: dict[str, Markup]
+
+    @property
+    def tree(self) -> TextTree:
+        return TextTree(self.texts, self.lang)
+
+    def label(self, name: str, **values) -> str:
+        text = self.language.labels.get(name, name)
+        for key, value in values.items():
+            text = text.replace("{" + key + "}", str(value))
+        return apply_typography(text, self.language.typography)
+
+    def plain(self, text_id: str) -> str:
+        from printshop.richtext import plain_text
+
+        return plain_text(str(self.texts.get(text_id, text_id)))
+
+
+def localize(project: Project, game: GameData, lang: str) -> LocalizedGame:
+    language = project.languages.get(lang) or Language(name=lang, native_name=lang, labels={})
+    catalogue = game.catalogues.get(lang)
+    typography = language.typography if language else Typography()
+    texts = {entry.id: to_markup(entry.text, typography) for entry in catalogue.entries.values()} if catalogue else {}
+    return LocalizedGame(game, lang, language, texts)
+
+
+def deck_counts(game: GameData) -> dict[str, dict[str, int]]:
+    """{deck id: {kind: number of cards, ..., 'total': all cards}}."""
+    result = {}
+    for deck_id, deck in game.game.decks.items():
+        counts = Counter()
+        for card in deck.cards:
+            counts[card.kind] += card.count
+        result[deck_id] = dict(counts, total=sum(counts.values()))
+    return result
+
+
+def setup_table(game: GameData) -> list[dict]:
+    """For each supported player count: {'n': count, 'needs': {kind: cards}}; rows that fail are left out."""
+    setup = game.game.setup
+    if setup is None:
+        return []
+    rows = []
+    for n in range(game.game.players.min, game.game.players.max + 1):
+        try:
+            needs = {need.kind: evaluate(need.count, {setup.variable: n}) for need in setup.needs}
+        except ExpressionError:
+            continue
+        rows.append({"n": n, "needs": needs})
+    return rows
+
+
+def template_context(localized: LocalizedGame) -> dict:
+    game = localized.data.game
+    return {
+        "t": localized.tree,
+        "lang": localized.lang,
+        "game": {"id": localized.data.id, "players": {"min": game.players.min, "max": game.players.max},
+                 "minutes": game.minutes},
+        "decks": deck_counts(localized.data),
+        "setup": setup_table(localized.data),
+    }

@@ -1,0 +1,142 @@
+"""The small XML vocabulary that templates produce, parsed into blocks for layout.
+
+A card frame's block or a booklet template renders (with autoescape) to a fragment such as
+`<p>text with <b>bold</b></p><table><tr><th>…</th></tr></table>`. Text outside block tags
+forms paragraphs split at blank lines. Inline tags (b, i, br) are passed to ReportLab.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from html import escape
+
+INLINE = {"b", "i", "br"}
+PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
+
+
+class RichTextError(ValueError):
+    """The template produced markup that is not well formed; `line` counts in the produced text."""
+
+    def __init__(self, message: str, line: int = 0):
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class Para:
+    style: str
+    markup: str
+    bullet: str | None = None
+
+
+@dataclass
+class Table:
+    rows: list[list[tuple[bool, str]]]  # (is_header, markup)
+
+
+@dataclass
+class Spacer:
+    height: str
+
+
+@dataclass
+class PageBreak:
+    pass
+
+
+@dataclass
+class Art:
+    motif: str
+    size: str
+    colour: str
+
+
+Block = Para | Table | Spacer | PageBreak | Art
+
+
+@dataclass
+class _Collector:
+    blocks: list[Block] = field(default_factory=list)
+    loose: list[str] = field(default_factory=list)
+
+    def flush(self, style: str) -> None:
+        text = "".join(self.loose)
+        self.loose.clear()
+        for chunk in re.split(r"\n\s*\n", text):
+            if chunk.strip():
+                self.blocks.append(Para(style, _squeeze(chunk)))
+
+
+def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
+    try:
+        root = ET.fromstring(f"<root>{fragment}</root>")
+    except ET.ParseError as error:
+        line = error.position[0] if error.position else 0
+        raise RichTextError(f"the template produced markup that is not well formed: {error}", line) from None
+    out = _Collector()
+    if root.text:
+        out.loose.append(escape(root.text, quote=False))
+    for child in root:
+        tag = child.tag
+        if tag in INLINE:
+            out.loose.append(_inline(child))
+        else:
+            out.flush(default_style)
+            if tag in PARAGRAPH_TAGS:
+                out.blocks.append(Para(default_style if tag == "p" else tag, _squeeze(_inner(child))))
+            elif tag in ("ul", "ol"):
+                for number, item in enumerate(child.findall("li"), start=1):
+                    bullet = "•" if tag == "ul" else f"{number}."
+                    out.blocks.append(Para("li", _squeeze(_inner(item)), bullet))
+            elif tag == "table":
+                rows = [[(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
+                        for row in child.findall("tr")]
+                out.blocks.append(Table(rows))
+            elif tag == "pagebreak":
+                out.blocks.append(PageBreak())
+            elif tag == "spacer":
+                out.blocks.append(Spacer(child.get("height", "0mm")))
+            elif tag == "art":
+                out.blocks.append(Art(child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink")))
+            else:
+                raise RichTextError(f"the template uses an unknown tag <{tag}>")
+        if child.tail:
+            out.loose.append(escape(child.tail, quote=False))
+    out.flush(default_style)
+    return out.blocks
+
+
+def _inner(element: ET.Element) -> str:
+    parts = [escape(element.text or "", quote=False)]
+    for child in element:
+        if child.tag not in INLINE:
+            raise RichTextError(f"<{child.tag}> cannot stand inside <{element.tag}>")
+        parts.append(_inline(child))
+        parts.append(escape(child.tail or "", quote=False))
+    return "".join(parts)
+
+
+def _inline(element: ET.Element) -> str:
+    if element.tag == "br":
+        return "<br/>"
+    return f"<{element.tag}>{_inner(element)}</{element.tag}>"
+
+
+def _squeeze(markup: str) -> str:
+    return re.sub(r"[ \t\r\n]+", " ", markup).strip()
+
+
+_TEXT_OR_TAG = re.compile(r"(<[^>]*>|&[#\w]+;)|([^<&]+)")
+
+
+def uppercase(markup: str) -> str:
+    """Upper-case the text of `markup`, leaving tags and entities alone."""
+    return _TEXT_OR_TAG.sub(lambda m: m.group(1) or m.group(2).upper(), markup)
+
+
+def plain_text(markup: str) -> str:
+    """The characters a reader will see (for glyph checks)."""
+    import html
+
+    return html.unescape(re.sub(r"<[^>]*>", "", markup))

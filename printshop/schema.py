@@ -1,0 +1,148 @@
+"""Checking a YAML document against a pydantic model, with every error placed at file:line:col.
+
+Models derive from `Node`: unknown keys are errors (with the closest valid key suggested), and
+after validation each node remembers where it and each of its fields stood in the file, so that
+later checks (composition, overflow, ...) can point at the data that caused them.
+"""
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr, ValidationError
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from printshop.diagnostics import Location, Report
+from printshop.source import Document, locate, node_location
+from printshop.units import parse_length
+
+Length = Annotated[float, BeforeValidator(parse_length)]
+"""A length in points, written in data with a unit ("63mm")."""
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+    _where: Location | None = PrivateAttr(default=None)
+    _field_where: dict[str, Location] = PrivateAttr(default_factory=dict)
+
+    def where(self, field: str | None = None) -> Location:
+        """Where this node (or one of its fields) was written; the node itself if the field was not."""
+        if field is not None and field in self._field_where:
+            return self._field_where[field]
+        return self._where or Location("<built-in>")
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate_document(model: type[M], document: Document, report: Report, *, keys: tuple = ()) -> M | None:
+    """Validate the part of `document` at `keys` as `model`; report errors and return None on failure."""
+    node = document.root
+    for key in keys:
+        node = node[key]
+    if node is None:
+        node = CommentedMap()
+    try:
+        result = model.model_validate(node)
+    except ValidationError as error:
+        for item in error.errors():
+            _report_error(model, document, keys + tuple(item["loc"]), item, report)
+        return None
+    attach_locations(result, node, document.path)
+    return result
+
+
+def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: dict, report: Report) -> None:
+    kind = item["type"]
+    path = document.path
+    # pydantic adds the name of a tried type to the path inside unions; drop what is not in the data
+    loc = tuple(k for k in loc if not (isinstance(k, str) and ("[" in k or k in _UNION_TAGS)))
+    if kind == "extra_forbidden":
+        where = locate(path, document.root, loc, key_itself=True)
+        valid = _field_names_at(model, loc[:-1])
+        close = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.6)
+        suggestion = f"; did you mean '{close[0]}'?" if close else ""
+        listing = f" (valid keys: {', '.join(valid)})" if valid and not close else ""
+        report.add("unknown-key", where, f"unknown key '{loc[-1]}'{suggestion}{listing}")
+    elif kind == "missing":
+        where = locate(path, document.root, loc[:-1])
+        report.add("missing-field", where, f"'{_dotted(loc)}' is required but missing")
+    else:
+        where = locate(path, document.root, loc)
+        message = item["msg"]
+        if kind == "value_error":
+            message = message.removeprefix("Value error, ")
+        report.add("wrong-type", where, f"'{_dotted(loc)}': {message[0].lower() + message[1:]}")
+
+
+_UNION_TAGS = {"str", "int", "float", "bool", "list", "dict", "function-after", "function-before"}
+
+
+def _dotted(loc: tuple) -> str:
+    return ".".join(str(k) for k in loc) or "(document)"
+
+
+def _field_names_at(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The valid keys of the model reached by following `loc` through the schema."""
+    current: Any = model
+    for key in loc:
+        current = _descend(current, key)
+        if current is None:
+            return []
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return sorted(f.alias or name for name, f in current.model_fields.items())
+    return []
+
+
+def _descend(annotation: Any, key: Any) -> Any:
+    import typing
+
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        field = annotation.model_fields.get(key) or next(
+            (f for f in annotation.model_fields.values() if f.alias == key), None)
+        return _unwrap(field.annotation) if field else None
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in (list, tuple) and args:
+        return _unwrap(args[0])
+    if origin is dict and len(args) == 2:
+        return _unwrap(args[1])
+    return None
+
+
+def _unwrap(annotation: Any) -> Any:
+    """Strip Optional[...] and Annotated[...] to the model inside, if any."""
+    import types
+    import typing
+
+    origin = typing.get_origin(annotation)
+    if origin is Annotated:
+        return _unwrap(typing.get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            inner = _unwrap(arg)
+            if isinstance(inner, type) and issubclass(inner, BaseModel) or typing.get_origin(inner) in (list, dict):
+                return inner
+    return annotation
+
+
+def attach_locations(value: Any, node: Any, path: Path) -> None:
+    """Walk a validated model and the YAML it came from together, recording positions."""
+    if isinstance(value, Node):
+        value._where = node_location(path, node)
+        if not isinstance(node, CommentedMap):
+            return
+        for name, field in type(value).model_fields.items():
+            key = field.alias or name
+            if key in node:
+                line, col = node.lc.value(key)
+                value._field_where[name] = Location.of(path, line + 1, col + 1)
+                attach_locations(getattr(value, name), node[key], path)
+    elif isinstance(value, list) and isinstance(node, CommentedSeq):
+        for item, child in zip(value, node):
+            attach_locations(item, child, path)
+    elif isinstance(value, dict) and isinstance(node, CommentedMap):
+        for key, item in value.items():
+            if key in node:
+                attach_locations(item, node[key], path)

@@ -1,0 +1,217 @@
+"""Per-language text catalogues: loading, the markup allowed in them, and language typography.
+
+A catalogue is one YAML file per game and language (`data/<game>/text/<lang>.yaml`): nested
+mappings whose leaves are strings, addressed by dotted ids (`card.informer.name`). Texts may
+use <b>, <i> and <br/>; everything else in them is escaped, so data can never inject
+ReportLab markup. Texts are never evaluated as templates: `{name}` placeholders are filled
+by plain substitution.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any, Iterator
+
+from markupsafe import Markup
+from ruamel.yaml.comments import CommentedMap
+
+from printshop.diagnostics import Location, Report
+from printshop.model import Typography
+from printshop.source import Document, locate, read_yaml
+
+ALLOWED_TAGS = {"b", "i", "br"}
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\s*(/?)>")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_KEY = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class TextEntry:
+    id: str
+    text: str
+    location: Location
+
+
+@dataclass
+class Catalogue:
+    """The texts of one game in one language, in file order."""
+
+    lang: str
+    document: Document
+    entries: dict[str, TextEntry] = field(default_factory=dict)
+
+    @property
+    def path(self) -> Path:
+        return self.document.path
+
+    def where_missing(self, text_id: str) -> Location:
+        """For an id absent here: the deepest enclosing mapping that exists, else the file's start."""
+        return locate(self.path, self.document.root, tuple(text_id.split(".")))
+
+
+def load_catalogue(path: Path, lang: str, report: Report) -> Catalogue | None:
+    document = read_yaml(path, report)
+    if document is None:
+        return None
+    catalogue = Catalogue(lang, document)
+    root = document.root
+    if root is None:
+        return catalogue
+    if not isinstance(root, CommentedMap):
+        report.add("wrong-type", document.where(), "a text file is a mapping of ids to texts")
+        return catalogue
+    _flatten(root, (), catalogue, report)
+    return catalogue
+
+
+def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Report) -> None:
+    path = catalogue.path
+    for key, value in node.items():
+        keys = prefix + (key,)
+        text_id = ".".join(str(k) for k in keys)
+        if not isinstance(key, str) or not _KEY.match(key):
+            report.add("wrong-type", locate(path, catalogue.document.root, keys, key_itself=True),
+                       f"'{key}' is not a valid text key: use lower-case letters, digits and '_'")
+            continue
+        if isinstance(value, CommentedMap):
+            _flatten(value, keys, catalogue, report)
+        elif isinstance(value, str):
+            catalogue.entries[text_id] = TextEntry(text_id, str(value), locate(path, catalogue.document.root, keys))
+        else:
+            kind = "nothing" if value is None else type(value).__name__
+            report.add("wrong-type", locate(path, catalogue.document.root, keys),
+                       f"'{text_id}' must be a text (a string in quotes), not {kind}")
+
+
+# --- markup ---------------------------------------------------------------------------------
+def markup_problems(text: str) -> list[str]:
+    """What is wrong with the inline markup of `text` (empty when well formed)."""
+    problems, open_tags = [], []
+    for match in _TAG.finditer(text):
+        closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
+        if name not in ALLOWED_TAGS:
+            problems.append(f"unknown tag <{match.group(2)}> (allowed: <b>, <i>, <br/>)")
+        elif name == "br":
+            if closing:
+                problems.append("</br> is not a tag: write <br/>")
+        elif self_closing:
+            problems.append(f"<{name}/> is empty: remove it")
+        elif closing:
+            if not open_tags or open_tags[-1] != name:
+                problems.append(f"</{name}> closes nothing open" if name not in open_tags
+                                else f"</{name}> closes <{name}> before <{open_tags[-1]}> is closed")
+            else:
+                open_tags.pop()
+        else:
+            open_tags.append(name)
+    problems.extend(f"<{name}> is never closed" for name in open_tags)
+    return problems
+
+
+def placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+def to_markup(text: str, typography: Typography) -> Markup:
+    """Turn a data text into safe ReportLab paragraph markup: allowed tags kept, the rest escaped."""
+    pieces, last = [], 0
+    for match in _TAG.finditer(text):
+        pieces.append(escape(apply_typography(text[last:match.start()], typography), quote=False))
+        name = match.group(2).lower()
+        if name == "br":
+            pieces.append("<br/>")
+        elif name in ALLOWED_TAGS:
+            pieces.append(f"<{match.group(1)}{name}>")
+        else:
+            pieces.append(escape(match.group(0), quote=False))
+        last = match.end()
+    pieces.append(escape(apply_typography(text[last:], typography), quote=False))
+    return Markup("".join(pieces))
+
+
+def apply_typography(text: str, typography: Typography) -> str:
+    """The language's typographic conventions, e.g. French narrow no-break spaces before ; : ! ?."""
+    for old, new in typography.replace.items():
+        text = text.replace(old, new)
+    space = typography.space
+    if typography.space_before:
+        marks = re.escape(typography.space_before)
+        # a space (of any kind) before the mark becomes the language's space...
+        text = re.sub(rf"[ \u00a0\u202f]+(?=[{marks}])", space, text)
+        # ...and one is added where the writer left none, but not inside "10:30", "http://" or "?!"
+        text = re.sub(rf"(?<=[^\s{marks}«(\[{{])(?=[{marks}](?:\s|$|[{marks}]|<))", space, text)
+    if typography.space_after:
+        marks = re.escape(typography.space_after)
+        text = re.sub(rf"(?<=[{marks}])[ \u00a0\u202f]*", space, text)
+    return text
+
+
+def fill(text: Markup | str, **values: Any) -> Markup:
+    """Substitute `{name}` placeholders with escaped values; an unknown name is an error."""
+    def substitute(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in values:
+            raise PlaceholderError(name, sorted(values))
+        return str(escape(str(values[name]), quote=False))
+
+    return Markup(_PLACEHOLDER.sub(substitute, str(text)))
+
+
+class PlaceholderError(Exception):
+    def __init__(self, name: str, given: list[str]):
+        super().__init__(f"the text uses the placeholder {{{name}}}, which the template does not provide "
+                         f"(it provides: {', '.join(given) or 'none'})")
+        self.name = name
+
+
+def unfilled_placeholders(markup: str) -> set[str]:
+    return placeholders(markup)
+
+
+# --- the accessor templates use -----------------------------------------------------------
+class MissingText(Exception):
+    def __init__(self, text_id: str, lang: str):
+        super().__init__(f"there is no text '{text_id}' in language '{lang}'")
+        self.text_id = text_id
+        self.lang = lang
+
+
+class TextTree:
+    """`t.card.informer.name` in a template: inner nodes are TextTrees, leaves are Markup."""
+
+    def __init__(self, texts: dict[str, Markup], lang: str, prefix: str = ""):
+        self._texts = texts
+        self._lang = lang
+        self._prefix = prefix
+
+    def _child(self, name: str) -> "TextTree | Markup":
+        text_id = f"{self._prefix}{name}"
+        if text_id in self._texts:
+            return self._texts[text_id]
+        if any(key.startswith(text_id + ".") for key in self._texts):
+            return TextTree(self._texts, self._lang, text_id + ".")
+        raise MissingText(text_id, self._lang)
+
+    def __getattr__(self, name: str) -> "TextTree | Markup":
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._child(name)
+
+    def __getitem__(self, name: str) -> "TextTree | Markup":
+        return self._child(str(name))
+
+    def keys(self) -> list[str]:
+        """The child names, in the order the source file gives them."""
+        seen: dict[str, None] = {}
+        for key in self._texts:
+            if key.startswith(self._prefix):
+                seen.setdefault(key[len(self._prefix):].split(".")[0], None)
+        return list(seen)
+
+    def __iter__(self) -> Iterator["TextTree | Markup"]:
+        return (self._child(name) for name in self.keys())
+
+    def __len__(self) -> int:
+        return len(self.keys())

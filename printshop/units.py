@@ -1,0 +1,41 @@
+"""Physical lengths written in data ("63mm", "0.125in", "9pt") and their conversion to points.
+
+Points (1/72 in) are the only unit inside the program; data always says its unit.
+"""
+from __future__ import annotations
+
+import re
+
+POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|in|mm|cm)\s*$")
+
+
+class UnitError(ValueError):
+    """A length that cannot be read; the message says what a valid one looks like."""
+
+
+def parse_length(value: object) -> float:
+    """Return `value` in points. Zero may be written without a unit; anything else needs one."""
+    if isinstance(value, bool):
+        raise UnitError(f"expected a length such as '3mm', got {value!r}")
+    if isinstance(value, (int, float)):
+        if value == 0:
+            return 0.0
+        raise UnitError(f"the length {value!r} needs a unit: write for example '{value}mm' (units: mm, cm, in, pt)")
+    if not isinstance(value, str):
+        raise UnitError(f"expected a length such as '3mm', got {type(value).__name__}")
+    match = _LENGTH.match(value)
+    if not match:
+        raise UnitError(f"'{value}' is not a length: write a number and a unit, for example '3mm', '0.125in' or '9pt'")
+    number, unit = match.groups()
+    return float(number) * POINTS_PER[unit]
+
+
+def mm(value: float) -> float:
+    """Millimetres to points."""
+    return value * POINTS_PER["mm"]
+
+
+def to_mm(points: float) -> float:
+    """Points to millimetres."""
+    return points / POINTS_PER["mm"]

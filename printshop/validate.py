@@ -1,0 +1,200 @@
+"""Stage 3, validate: what the loaded data means — references, deck composition, game rules, texts.
+
+Each check adds diagnostics with the place in the data that causes it. Game rules are declared
+in data (composition, setup expressions); this module only knows how to check such declarations.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from printshop.diagnostics import Report
+from printshop.expressions import ExpressionError, evaluate
+from printshop.loader import GameData, Project
+from printshop.model import Face
+from printshop.texts import markup_problems, placeholders
+
+REQUIRED_LABELS = ("fronts", "backs", "page", "rules")
+
+
+def validate_project(project: Project, report: Report) -> None:
+    _check_shared(project, report)
+    for game in project.games.values():
+        validate_game(project, game, report)
+
+
+def _check_shared(project: Project, report: Report) -> None:
+    media, palette = project.media, project.colours.palette
+    pnp = media.print_and_play
+    for index, paper in enumerate(pnp.papers):
+        if paper not in media.papers:
+            report.add("unknown-reference", pnp.where("papers"),
+                       f"print_and_play.papers[{index}]: no paper '{paper}' (papers: {', '.join(media.papers)})")
+    _colour(project, pnp.crop_marks.colour, pnp.crop_marks.where("colour"), report)
+    _colour(project, pnp.footer.colour, pnp.footer.where("colour"), report)
+    _font(project, pnp.footer.font, pnp.footer.where("font"), report)
+    booklet = project.booklet
+    if booklet.paper not in media.papers:
+        report.add("unknown-reference", booklet.where("paper"), f"no paper '{booklet.paper}'")
+    for name, style in booklet.styles.items():
+        _font(project, style.font, style.where("font"), report)
+        _colour(project, style.colour, style.where("colour"), report)
+    for name in ("p", "h1", "h2", "li", "th", "td"):
+        if name not in booklet.styles:
+            report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")
+    for lang, language in project.languages.items():
+        for label in REQUIRED_LABELS:
+            if label not in language.labels:
+                report.add("missing-field", language.where("labels"), f"language '{lang}' needs the label '{label}'")
+
+
+def _colour(project: Project, name: str | None, where, report: Report) -> None:
+    if name is not None and name not in project.colours.palette:
+        report.add("unknown-reference", where,
+                   f"no colour '{name}' in the palette (colours: {', '.join(project.colours.palette)})")
+
+
+def _font(project: Project, face: str, where, report: Report) -> None:
+    faces = [family + suffix for family in project.fonts.families
+             for suffix in ("", "-bold", "-italic", "-bold-italic")]
+    if face not in faces:
+        report.add("unknown-reference", where, f"no font '{face}' (fonts: {', '.join(faces)})")
+
+
+def validate_game(project: Project, game: GameData, report: Report) -> None:
+    spec = game.game
+    if spec.players.min > spec.players.max:
+        report.add("wrong-type", spec.players.where(), f"players.min ({spec.players.min}) exceeds players.max")
+    for deck_id, deck in spec.decks.items():
+        if deck.card_size not in project.media.card_sizes:
+            report.add("unknown-reference", deck.where("card_size"),
+                       f"no card size '{deck.card_size}' (sizes: {', '.join(project.media.card_sizes)})")
+        _face_ref(game, deck.back, deck.where("back"), report)
+        seen: dict[str, object] = {}
+        for card in deck.cards:
+            if card.id in seen:
+                report.add("duplicate-id", card.where("id"),
+                           f"card id '{card.id}' is used twice in deck '{deck_id}' (first at {seen[card.id]})")
+            else:
+                seen[card.id] = card.where("id")
+            _face_ref(game, card.front, card.where("front"), report)
+            if card.back is not None:
+                _face_ref(game, card.back, card.where("back"), report)
+            if card.reconstructed:
+                report.add("reconstructed", card.where("reconstructed"), f"card '{card.id}': {card.reconstructed}")
+    for name, face in game.faces.items():
+        _check_face(project, name, face, report)
+    _check_composition(game, report)
+    _check_setup(game, report)
+    _check_texts(project, game, report)
+
+
+def _face_ref(game: GameData, name: str, where, report: Report) -> None:
+    face = game.faces.get(name)
+    if face is None:
+        report.add("unknown-reference", where, f"no face '{name}' in faces.yaml (faces: {', '.join(game.faces)})")
+    elif face.abstract:
+        report.add("unknown-reference", where, f"face '{name}' is abstract: it only serves for others to extend")
+
+
+def _check_face(project: Project, name: str, face: Face, report: Report) -> None:
+    if face.background is not None:
+        _colour(project, face.background, face.where("background"), report)
+    for shape in face.shapes.values():
+        _colour(project, shape.fill, shape.where("fill"), report)
+        _colour(project, shape.stroke, shape.where("stroke"), report)
+        if shape.kind == "motif" and not face.abstract and shape.motif not in project.motifs.motifs:
+            report.add("unknown-reference", shape.where("motif"),
+                       f"no motif '{shape.motif}' (motifs: {', '.join(project.motifs.motifs)})")
+    for frame in face.frames.values():
+        _font(project, frame.font, frame.where("font"), report)
+        _colour(project, frame.colour, frame.where("colour"), report)
+        if frame.min_size is not None and frame.min_size > frame.size:
+            report.add("wrong-type", frame.where("min_size"), "min_size is larger than size")
+    if not face.abstract and face.template is None:
+        report.add("missing-field", face.where(), f"face '{name}' needs a template")
+
+
+def _check_composition(game: GameData, report: Report) -> None:
+    for rule in game.game.composition:
+        deck = game.game.decks.get(rule.deck)
+        if deck is None:
+            report.add("unknown-reference", rule.where("deck"), f"no deck '{rule.deck}'")
+            continue
+        actual = Counter()
+        for card in deck.cards:
+            actual[card.kind] += card.count
+        for kind, expected in rule.kinds.items():
+            if actual[kind] != expected:
+                report.add("composition", rule.where("kinds"),
+                           f"deck '{rule.deck}' should hold {expected} '{kind}' card(s) but holds {actual[kind]}")
+        for kind in sorted(set(actual) - set(rule.kinds)):
+            report.add("composition", rule.where("kinds"),
+                       f"deck '{rule.deck}' holds {actual[kind]} '{kind}' card(s), a kind the composition does not declare")
+        total = sum(actual.values())
+        if rule.total is not None and total != rule.total:
+            report.add("composition", rule.where("total"),
+                       f"deck '{rule.deck}' should hold {rule.total} cards in all but holds {total}")
+
+
+def _check_setup(game: GameData, report: Report) -> None:
+    setup = game.game.setup
+    if setup is None:
+        return
+    players = game.game.players
+    for need in setup.needs:
+        deck = game.game.decks.get(need.deck)
+        if deck is None:
+            report.add("unknown-reference", need.where("deck"), f"no deck '{need.deck}'")
+            continue
+        available = sum(card.count for card in deck.cards if card.kind == need.kind)
+        short = []
+        for n in range(players.min, players.max + 1):
+            try:
+                wanted = evaluate(need.count, {setup.variable: n})
+            except ExpressionError as error:
+                report.add("rule-expression", need.where("count"), str(error))
+                break
+            if wanted < 0 or wanted > available:
+                short.append(f"{n} players need {wanted}")
+        if short:
+            report.add("setup-impossible", need.where("count"),
+                       f"deck '{need.deck}' has {available} '{need.kind}' card(s): {'; '.join(short)}")
+
+
+def _check_texts(project: Project, game: GameData, report: Report) -> None:
+    source = game.source
+    if source is None:
+        report.add("file-missing", game.game.where("source_language"),
+                   f"the source language '{game.game.source_language}' has no text file "
+                   f"{game.dir / 'text' / (game.game.source_language + '.yaml')}")
+        return
+    if game.game.title not in source.entries:
+        report.add("missing-text", game.game.where("title"), f"the title id '{game.game.title}' has no source text")
+    for catalogue in game.catalogues.values():
+        if catalogue.lang not in project.languages:
+            report.add("unknown-reference", catalogue.document.where(),
+                       f"no language '{catalogue.lang}' in {project.data_dir / 'languages'}: add "
+                       f"{catalogue.lang}.yaml there to describe it")
+        for entry in catalogue.entries.values():
+            for problem in markup_problems(entry.text):
+                report.add("markup", entry.location, f"'{entry.id}': {problem}")
+        if catalogue is source:
+            continue
+        language = project.languages.get(catalogue.lang)
+        name = language.name if language else catalogue.lang
+        for text_id, entry in source.entries.items():
+            translated = catalogue.entries.get(text_id)
+            if translated is None:
+                report.add("missing-text", catalogue.where_missing(text_id),
+                           f"'{text_id}' has no {name} text (source: {entry.location})")
+            elif placeholders(translated.text) != placeholders(entry.text):
+                report.add("placeholder", translated.location,
+                           f"'{text_id}' uses {_braces(placeholders(translated.text))} but the source uses "
+                           f"{_braces(placeholders(entry.text))}")
+        for text_id, entry in catalogue.entries.items():
+            if text_id not in source.entries:
+                report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
+
+
+def _braces(names: set[str]) -> str:
+    return ", ".join("{" + n + "}" for n in sorted(names)) or "no placeholders"

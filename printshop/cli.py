@@ -83,9 +83,9 @@ def _known_games(data: Path, wanted: list[str]) -> list[str] | None:
     return wanted or None
 
 
-def _print_report(report: Report, stream=sys.stderr) -> None:
+def _print_report(report: Report, stream=None) -> None:
     if report.items:
-        print(format_report(report), file=stream)
+        print(format_report(report), file=stream or sys.stderr)
 
 
 def _summary(report: Report) -> str:

@@ -76,7 +76,7 @@ class Fit:
 def paragraph_style(style: TextStyle, size: float, palette: dict[str, str], *, name: str = "frame",
                     font: str | None = None, colour: str | None = None) -> ParagraphStyle:
     return ParagraphStyle(
-        name, fontName=font or style.font, fontSize=size, leading=size * style.leading,
+        name, fontName=font or style.font, bulletFontName=font or style.font, fontSize=size, leading=size * style.leading,
         alignment=ALIGN[style.align], textColor=HexColor(palette[colour or style.colour]),
         spaceBefore=style.space_before, spaceAfter=style.space_after, allowWidows=0, allowOrphans=0,
         splitLongWords=0, hyphenationLang=None, embeddedHyphenation=0,
@@ -102,6 +102,7 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, palette: 
                 ("LEFTPADDING", (0, 0), (-1, -1), size * 0.25), ("RIGHTPADDING", (0, 0), (-1, -1), size * 0.25),
                 ("TOPPADDING", (0, 0), (-1, -1), size * 0.15), ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.3),
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("FONTNAME", (0, 0), (-1, -1), style.font),  # else tables name an unembedded Helvetica
             ]))
             flowables.append(table)
     return flowables

@@ -47,8 +47,16 @@ class Catalogue:
         return self.document.path
 
     def where_missing(self, text_id: str) -> Location:
-        """For an id absent here: the deepest enclosing mapping that exists, else the file's start."""
-        return locate(self.path, self.document.root, tuple(text_id.split(".")))
+        """For an id absent here: the key of the deepest enclosing mapping that exists, else the file's start."""
+        keys, node = [], self.document.root
+        for key in text_id.split(".")[:-1]:
+            if not isinstance(node, CommentedMap) or key not in node:
+                break
+            keys.append(key)
+            node = node[key]
+        if not keys:
+            return Location.of(self.path, 1, 1)
+        return locate(self.path, self.document.root, tuple(keys), key_itself=True)
 
 
 def load_catalogue(path: Path, lang: str, report: Report) -> Catalogue | None:

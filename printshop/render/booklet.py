@@ -98,6 +98,7 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
         table = RLTable(rows, hAlign="CENTER", repeatRows=0)
         commands = [("GRID", (0, 0), (-1, -1), 0.4, HexColor(palette["grey"])),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not the default Helvetica
                     ("TOPPADDING", (0, 0), (-1, -1), 2.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 3.5)]
         for r, row in enumerate(block.rows):
             for c, (head, _) in enumerate(row):

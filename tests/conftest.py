@@ -1,0 +1,43 @@
+"""Shared fixtures: a build of the real data into a temporary folder, and throwaway data copies."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from printshop.build import build
+from printshop.loader import DEFAULT_DATA_DIR
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """The Comrade kit, every language and paper, built once for the whole session."""
+    out = tmp_path_factory.mktemp("output")
+    result = build(DEFAULT_DATA_DIR, out, games=["comrade"])
+    assert not result.report.has_errors, [d.format() for d in result.report.items]
+    return out
+
+
+@pytest.fixture
+def data_copy(tmp_path) -> Path:
+    """A private copy of data/ that a test may break."""
+    target = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, target)
+    return target
+
+
+def edit(path: Path, old: str, new: str, count: int = 1) -> int:
+    """Replace `old` by `new` in a data file; returns the 1-based line where `old` began."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) >= 1, f"{old!r} not in {path}"
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return line
+
+
+def line_of(path: Path, needle: str) -> int:
+    text = path.read_text(encoding="utf-8")
+    return text[: text.index(needle)].count("\n") + 1

@@ -1,0 +1,102 @@
+"""Reading back what a PDF draws: where forms are placed and which lines are stroked on a page."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+
+@dataclass
+class Placement:
+    name: str
+    x: float
+    y: float
+
+
+def _multiply(m, n):
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2, e * a2 + f * c2 + e2,
+            e * b2 + f * d2 + f2)
+
+
+def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], list[tuple[float, float, float, float]]]:
+    """Form XObjects placed on the page (with their origin) and straight line segments stroked on it."""
+    page = reader.pages[page_number]
+    content = ContentStream(page.get_contents(), reader)
+    ctm = (1, 0, 0, 1, 0, 0)
+    stack, placements, segments, current = [], [], [], None
+    pending: list[tuple[float, float, float, float]] = []
+    for operands, operator in content.operations:
+        op = operator.decode()
+        if op == "q":
+            stack.append(ctm)
+        elif op == "Q":
+            ctm = stack.pop()
+        elif op == "cm":
+            ctm = _multiply(tuple(float(v) for v in operands), ctm)
+        elif op == "Do":
+            placements.append(Placement(str(operands[0]), ctm[4], ctm[5]))
+        elif op == "m":
+            current = (float(operands[0]) + ctm[4], float(operands[1]) + ctm[5])
+        elif op == "l" and current is not None:
+            end = (float(operands[0]) + ctm[4], float(operands[1]) + ctm[5])
+            pending.append((*current, *end))
+            current = end
+        elif op in ("S", "s"):
+            segments.extend(pending)
+            pending = []
+        elif op in ("n", "f", "f*", "B", "b", "W", "W*"):
+            pending = [] if op != "W" and op != "W*" else pending
+    return placements, segments
+
+
+def embedded_font_problems(reader: PdfReader) -> list[str]:
+    """Every font reachable from any page or form, that is not embedded as TrueType."""
+    problems, seen = [], set()
+
+    def visit_resources(resources):
+        if resources is None:
+            return
+        resources = resources.get_object()
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            key = id(font)
+            if key in seen:
+                continue
+            seen.add(key)
+            name = str(font.get("/BaseFont"))
+            descriptor = font.get("/FontDescriptor")
+            if font.get("/Subtype") == "/Type0":
+                descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            if descriptor is None or "/FontFile2" not in descriptor.get_object():
+                problems.append(name)
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form" and id(xobject) not in seen:
+                seen.add(id(xobject))
+                visit_resources(xobject.get("/Resources"))
+
+    for page in reader.pages:
+        visit_resources(page.get("/Resources"))
+    return problems
+
+
+def font_names(reader: PdfReader) -> set[str]:
+    names = set()
+
+    def visit(resources):
+        if resources is None:
+            return
+        resources = resources.get_object()
+        for font in (resources.get("/Font") or {}).values():
+            names.add(str(font.get_object().get("/BaseFont")))
+        for xobject in (resources.get("/XObject") or {}).values():
+            xobject = xobject.get_object()
+            if xobject.get("/Subtype") == "/Form":
+                visit(xobject.get("/Resources"))
+
+    for page in reader.pages:
+        visit(page.get("/Resources"))
+    return names

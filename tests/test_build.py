@@ -1,0 +1,185 @@
+"""The Comrade kit as a printer receives it: sizes, cards, fonts, texts, crop marks, duplex backs."""
+from __future__ import annotations
+
+import re
+
+import pypdfium2
+import pytest
+from pypdf import PdfReader
+
+from printshop.build import build
+from printshop.loader import DEFAULT_DATA_DIR
+from printshop.units import mm
+from tests.conftest import edit
+from tests.pdfinspect import embedded_font_problems, font_names, page_drawing
+
+CARD_W, CARD_H = mm(63), mm(88)
+PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+LANGS = ("en", "fr")
+
+
+def cards_pdf(built, lang, paper):
+    return built / "comrade" / lang / f"comrade-{lang}-cards-{paper}.pdf"
+
+
+def test_every_expected_file_is_written(built):
+    names = sorted(str(p.relative_to(built)) for p in built.rglob("*") if p.is_file())
+    assert names == [f"comrade/{lang}/comrade-{lang}-{what}.pdf" for lang in LANGS
+                     for what in ("cards-a4", "cards-letter", "rules-a5")]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_card_sheets_have_the_paper_size(built, lang, paper):
+    reader = PdfReader(cards_pdf(built, lang, paper))
+    width, height = PAPERS[paper]
+    for page in reader.pages:
+        assert float(page.mediabox.width) == pytest.approx(width, abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(height, abs=0.01)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_booklet_is_a5(built, lang):
+    reader = PdfReader(built / "comrade" / lang / f"comrade-{lang}-rules-a5.pdf")
+    assert len(reader.pages) >= 4
+    for page in reader.pages:
+        assert float(page.mediabox.width) == pytest.approx(mm(148), abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(mm(210), abs=0.01)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_eighteen_cards_nine_a_page_each_with_a_back(built, paper):
+    reader = PdfReader(cards_pdf(built, "en", paper))
+    fronts = [page_drawing(reader, i)[0] for i in range(0, len(reader.pages), 2)]
+    backs = [page_drawing(reader, i)[0] for i in range(1, len(reader.pages), 2)]
+    assert [len(p) for p in fronts] == [9, 9]
+    assert [len(p) for p in backs] == [9, 9]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_backs_mirror_their_fronts_for_long_edge_duplex(built, paper):
+    reader = PdfReader(cards_pdf(built, "fr", paper))
+    width = PAPERS[paper][0]
+    for front_page in range(0, len(reader.pages), 2):
+        fronts, _ = page_drawing(reader, front_page)
+        backs, _ = page_drawing(reader, front_page + 1)
+        for front, back in zip(fronts, backs):
+            assert back.x == pytest.approx(width - front.x - CARD_W, abs=0.01)
+            assert back.y == pytest.approx(front.y, abs=0.01)
+
+
+def test_vote_cards_have_their_own_back_and_others_share_one(built):
+    reader = PdfReader(cards_pdf(built, "en", "a4"))
+    fronts, _ = page_drawing(reader, 2)
+    backs, _ = page_drawing(reader, 3)
+    pairs = {(f.name, b.name) for f, b in zip(fronts, backs)}
+    backs_by_front = {}
+    for front, back in pairs:
+        backs_by_front.setdefault(front, set()).add(back)
+    common = {b for f, b in pairs}
+    assert len(common) == 2  # the common back, and the committee side of the vote cards
+    assert all(len(b) == 1 for b in backs_by_front.values())
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_crop_marks_lie_in_the_margins_only(built, paper):
+    reader = PdfReader(cards_pdf(built, "en", paper))
+    placements, segments = page_drawing(reader, 0)
+    left = min(p.x for p in placements)
+    right = max(p.x for p in placements) + CARD_W
+    bottom = min(p.y for p in placements)
+    top = max(p.y for p in placements) + CARD_H
+    assert len(segments) == 2 * 4 + 2 * 4  # one pair per cut line: 4 vertical, 4 horizontal
+    width, height = PAPERS[paper]
+    for x1, y1, x2, y2 in segments:
+        inside_x = max(x1, x2) > left + 0.01 and min(x1, x2) < right - 0.01
+        inside_y = max(y1, y2) > bottom + 0.01 and min(y1, y2) < top - 0.01
+        assert not (inside_x and inside_y), (x1, y1, x2, y2)
+        assert 0 <= min(x1, x2) and max(x1, x2) <= width and 0 <= min(y1, y2) and max(y1, y2) <= height
+    # and each mark points along a cut line
+    cuts_x = {round(left + i * CARD_W, 2) for i in range(4)}
+    cuts_y = {round(bottom + i * CARD_H, 2) for i in range(4)}
+    for x1, y1, x2, y2 in segments:
+        assert round(x1, 2) in cuts_x if x1 == x2 else round(y1, 2) in cuts_y
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_font_is_embedded_truetype(built, lang):
+    for path in (built / "comrade" / lang).glob("*.pdf"):
+        reader = PdfReader(path)
+        assert embedded_font_problems(reader) == [], path.name
+        names = font_names(reader)
+        assert names and not any("Helvetica" in n or "Times" in n or "Courier" in n for n in names)
+
+
+def _text(path) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", ["Dissident", "Informer", "Comrade", "Chairman", "Glasnost", "Perestroika", "Party", "Freedom",
+            "Turn summary", "The Party sees all"]),
+    ("fr", ["Dissident", "Informateur", "Camarade", "Président", "Glasnost", "Perestroïka", "Parti", "Liberté",
+            "Résumé du tour", "Le Parti voit tout"]),
+])
+def test_card_texts_are_in_the_kit_language(built, lang, words):
+    text = _text(cards_pdf(built, lang, "a4")).lower()
+    for word in words:
+        assert word.lower() in text, word
+
+
+def test_french_uses_narrow_no_break_spaces_and_english_does_not(built):
+    french = _text(built / "comrade" / "fr" / "comrade-fr-rules-a5.pdf")
+    english = _text(built / "comrade" / "en" / "comrade-en-rules-a5.pdf")
+    assert "\u202f:" in french and "\u202f?" in french
+    assert not re.search(r"\w [;:!?]", french.replace("\n", " "))
+    assert "\u202f" not in english
+    assert "Rules of play" in english and "Règles du jeu" in french.replace("\n", " ") or "RÈGLES DU JEU" in french
+
+
+def test_rule_card_table_follows_the_setup_rule(built):
+    text = _text(cards_pdf(built, "en", "a4"))
+    flat = " ".join(text.split())
+    assert "5 6 7 8 9 10" in flat and "3 3 4 4 5 5" in flat
+
+
+def test_two_builds_are_byte_identical(built, tmp_path):
+    again = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"])
+    assert not again.report.has_errors
+    for path in built.rglob("*.pdf"):
+        assert (tmp_path / path.relative_to(built)).read_bytes() == path.read_bytes(), path.name
+
+
+def test_a_failed_build_writes_nothing(data_copy, tmp_path):
+    edit(data_copy / "comrade" / "text" / "fr.yaml", 'informer:\n    name: "Informateur"', 'informer:\n    nom: "x"')
+    out = tmp_path / "out"
+    result = build(data_copy, out)
+    assert result.report.has_errors
+    assert not out.exists() or not any(out.rglob("*"))
+
+
+def test_backs_cover_their_cards_and_the_margin_stays_blank(built):
+    """Pixels: the backs page is red everywhere inside the grid, and white beyond the outer bleed."""
+    document = pypdfium2.PdfDocument(str(cards_pdf(built, "en", "a4")))
+    dpi = 72
+    image = document[1].render(scale=dpi / 72).to_pil().convert("RGB")
+    reader = PdfReader(cards_pdf(built, "en", "a4"))
+    placements, _ = page_drawing(reader, 1)
+    height = PAPERS["a4"][1]
+    left, right = min(p.x for p in placements), max(p.x for p in placements) + CARD_W
+    bottom, top = min(p.y for p in placements), max(p.y for p in placements) + CARD_H
+    # along every cut line, on both sides of it, the backs' colour runs without a gap
+    for x_cut in [left + i * CARD_W for i in range(4)]:
+        for x in (x_cut - 2, x_cut + 2):
+            if left < x < right:
+                for y in range(int(height - top) + 2, int(height - bottom) - 2, 3):
+                    assert image.getpixel((int(x), y))[2] < 120, (x, y)  # red, deep red or gold: not paper
+    for y_cut in [bottom + i * CARD_H for i in range(4)]:
+        for y in (y_cut - 2, y_cut + 2):
+            if bottom < y < top:
+                for x in range(int(left) + 2, int(right) - 2, 3):
+                    assert image.getpixel((x, int(height - y)))[2] < 120, (x, y)
+    bleed = mm(2) + 2  # outer bleed plus anti-aliasing
+    for y in range(int(height - top + 20), int(height - bottom - 20), 5):
+        assert image.getpixel((int(left - bleed - 1), y)) == (255, 255, 255)
+        assert image.getpixel((int(left - mm(1.6)), y)) != (255, 255, 255)  # the bleed is filled

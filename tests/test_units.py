@@ -1,0 +1,139 @@
+"""The shared pieces on their own: units, typography, markup, fitting, imposition, expressions."""
+from __future__ import annotations
+
+import pytest
+
+from printshop.expressions import ExpressionError, evaluate
+from printshop.fitting import fit
+from printshop.imposition import grid_for
+from printshop.model import Frame, Typography
+from printshop.richtext import parse_blocks
+from printshop.texts import fill, markup_problems, to_markup
+from printshop.units import UnitError, mm, parse_length
+
+FRENCH = Typography(space_before=";:!?»", space_after="«", space="\u202f", replace={"'": "’"})
+
+
+@pytest.mark.parametrize("text, points", [("63mm", mm(63)), ("0.125in", 9.0), ("9pt", 9.0), ("2.5cm", mm(25)),
+                                          (0, 0.0)])
+def test_lengths(text, points):
+    assert parse_length(text) == pytest.approx(points)
+
+
+@pytest.mark.parametrize("bad", [63, "63", "63 furlongs", None, True])
+def test_lengths_need_a_unit(bad):
+    with pytest.raises(UnitError):
+        parse_length(bad)
+
+
+@pytest.mark.parametrize("written, printed", [
+    ("Attention !", "Attention\u202f!"),
+    ("Quoi?", "Quoi\u202f?"),
+    ("Quoi ?!", "Quoi\u202f?!"),
+    ("un « mot » ; fin: oui", "un «\u202fmot\u202f»\u202f; fin\u202f: oui"),
+    ("à 10:30, voir http://exemple.fr", "à 10:30, voir http://exemple.fr"),
+    ("l'heure", "l’heure"),
+])
+def test_french_typography(written, printed):
+    assert str(to_markup(written, FRENCH)) == printed
+
+
+def test_english_typography_leaves_spacing_alone():
+    assert str(to_markup("Stop: now!", Typography(replace={"'": "’"}))) == "Stop: now!"
+
+
+def test_markup_keeps_allowed_tags_and_escapes_the_rest():
+    assert str(to_markup("<b>a</b> & <i>b</i><br/> <img src=x> 1 < 2", Typography())) == \
+        "<b>a</b> &amp; <i>b</i><br/> &lt;img src=x&gt; 1 &lt; 2"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("<b>x", "<b> is never closed"), ("x</i>", "</i> closes nothing open"),
+    ("<b><i>x</b></i>", "</b> closes <b> before <i> is closed"), ("<u>x</u>", "unknown tag <u>"),
+])
+def test_markup_problems(text, problem):
+    assert problem in markup_problems(text)[0]
+
+
+def test_fill_escapes_values_and_rejects_unknown_placeholders():
+    assert str(fill("{n} < {m}", n="<5>", m=6)) == "&lt;5&gt; < 6"
+    with pytest.raises(Exception, match="placeholder {x}"):
+        fill("{x}", n=1)
+
+
+def _frame(**changes) -> Frame:
+    values = dict(x="0mm", y="0mm", width="40mm", height="10mm", font="serif", size="12pt", min_size="8pt")
+    values.update(changes)
+    return Frame.model_validate(values)
+
+
+@pytest.fixture(scope="module")
+def palette():
+    from pathlib import Path
+
+    from printshop.diagnostics import Report
+    from printshop.fonts import register_fonts
+    from printshop.loader import DEFAULT_DATA_DIR, load_project
+
+    project = load_project(Path(DEFAULT_DATA_DIR))
+    register_fonts(project.fonts, project.font_dirs(), Report())
+    return project.colours.palette
+
+
+def test_fit_keeps_the_size_when_text_fits(palette):
+    frame = _frame()
+    result = fit(parse_blocks("Short"), frame, frame.width, frame.height, palette)
+    assert result.fits and result.size == 12
+
+
+def test_fit_shrinks_but_never_below_the_minimum(palette):
+    frame = _frame()
+    medium = fit(parse_blocks("A sentence that needs two lines here."), frame, frame.width, frame.height, palette)
+    assert medium.fits and 8 <= medium.size < 12 and medium.height <= frame.height
+    long = fit(parse_blocks("word " * 80), frame, frame.width, frame.height, palette)
+    assert not long.fits and long.size == 8 and long.overflow > 0 and long.overflow_lines >= 1
+
+
+def test_fit_reports_a_word_wider_than_the_frame(palette):
+    frame = _frame(width="10mm", height="50mm")
+    result = fit(parse_blocks("Antidisestablishmentarianism"), frame, frame.width, frame.height, palette)
+    assert not result.fits and result.too_wide
+
+
+def test_narrow_no_break_space_never_breaks_a_line(palette):
+    frame = _frame(width="16mm", height="80mm", size="9pt", min_size="9pt")
+    text = str(to_markup("Vraiment ? Oui ! Certes : bien ; fini ?", FRENCH))
+    result = fit(parse_blocks(text), frame, frame.width, frame.height, palette)
+    lines = [" ".join(line[1]) if isinstance(line, tuple) else " ".join(w.text for w in line.words)
+             for line in result.flowables[0].blPara.lines]
+    assert len(lines) >= 3
+    assert not any(line.startswith(("\u202f", "?", "!", ":", ";")) for line in lines), lines
+
+
+@pytest.mark.parametrize("paper, size", [("a4", (mm(210), mm(297))), ("letter", (612, 792))])
+def test_poker_cards_go_three_by_three(paper, size):
+    grid = grid_for(*size, mm(63), mm(88), mm(5))
+    assert (grid.columns, grid.rows) == (3, 3)
+    for index in range(9):
+        x, y = grid.front(index)
+        bx, by = grid.back(index)
+        assert bx == pytest.approx(size[0] - x - mm(63)) and by == y
+        assert x >= mm(5) and y >= mm(5)
+
+
+def test_short_edge_flip_mirrors_y():
+    grid = grid_for(mm(210), mm(297), mm(63), mm(88), mm(5))
+    x, y = grid.front(0)
+    assert grid.back(0, "short-edge") == pytest.approx((x, mm(297) - y - mm(88)))
+
+
+@pytest.mark.parametrize("expression, n, value", [("n - 2", 7, 5), ("(n + 1) // 2", 5, 3), ("(n + 1) // 2", 10, 5),
+                                                   ("1", 9, 1), ("n % 3 * 2", 5, 4)])
+def test_expressions(expression, n, value):
+    assert evaluate(expression, {"n": n}) == value
+
+
+@pytest.mark.parametrize("expression", ["__import__('os')", "n ** 2", "m + 1", "n // 0", "n +", "len(n)"])
+def test_expressions_refuse_anything_else(expression):
+    with pytest.raises(ExpressionError):
+        evaluate(expression, {"n": 5})

@@ -1,0 +1,193 @@
+"""`printshop validate` on broken copies of the data: each fault reported with its file and line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from printshop.build import check
+from printshop.cli import main
+from tests.conftest import edit, line_of
+
+
+def diagnostics(data: Path, code: str):
+    report, _ = check(data)
+    return [d for d in report.items if d.code == code]
+
+
+def only(data: Path, code: str):
+    found = diagnostics(data, code)
+    assert len(found) == 1, [d.format() for d in found] or f"no {code}"
+    return found[0]
+
+
+def test_the_project_data_is_clean():
+    report, checked = check()
+    assert report.items == [], [d.format() for d in report.items]
+    assert checked is not None and len(checked.layouts) == 2
+
+
+def test_a_deleted_card_breaks_the_composition(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "      - {id: informer, kind: informer, front: informer}\n", "")
+    found = diagnostics(data_copy, "composition")
+    kinds_line = line_of(game, "    kinds: {dissident")
+    assert {(d.location.path.endswith("comrade/game.yaml"), d.location.line) for d in found} == {
+        (True, kinds_line), (True, line_of(game, "    total: 18"))}
+    assert any("should hold 1 'informer' card(s) but holds 0" in d.message for d in found)
+    # without an informer, no player count can be set up either
+    assert "informer" in only(data_copy, "setup-impossible").message
+
+
+def test_a_duplicated_card_id(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "      - {id: chairman, kind: chairman, front: chairman}\n",
+         "      - {id: chairman, kind: chairman, front: chairman}\n      - {id: chairman, kind: rule, front: rule}\n")
+    found = only(data_copy, "duplicate-id")
+    assert found.location.path.endswith("comrade/game.yaml")
+    assert found.location.line == line_of(game, "{id: chairman, kind: rule") and found.location.col == 14
+    assert "first at" in found.message
+
+
+def test_a_missing_french_text(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '    name: "Informateur"\n', "")
+    found = only(data_copy, "missing-text")
+    assert found.location.path.endswith("comrade/text/fr.yaml")
+    assert found.location.line == line_of(french, "  informer:") 
+    assert "'card.informer.name' has no French text" in found.message
+    assert "en.yaml" in found.message  # names where the source text is
+
+
+def test_a_yaml_syntax_error(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    line = edit(french, '  title: "Camarade"', '  title: "Camarade')
+    found = only(data_copy, "yaml-syntax")
+    assert found.location.path.endswith("comrade/text/fr.yaml")
+    assert line <= found.location.line <= line + 2
+
+
+def test_an_unknown_key_suggests_the_closest(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "{id: comrade, kind: comrade, count: 8,", "{id: comrade, kind: comrade, cuont: 8,")
+    found = only(data_copy, "unknown-key")
+    assert found.location.path.endswith("comrade/game.yaml")
+    assert found.location.line == line_of(game, "cuont: 8")
+    assert found.location.col == (game.read_text().splitlines()[found.location.line - 1].index("cuont") + 1)
+    assert "did you mean 'count'?" in found.message
+
+
+def test_a_wrong_type_and_a_missing_field(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "count: 8,", "count: eight,")
+    edit(game, "minutes: 15\n", "")
+    assert only(data_copy, "wrong-type").location.line == line_of(game, "count: eight")
+    assert "'minutes' is required" in only(data_copy, "missing-field").message
+
+
+def test_a_duplicate_key(data_copy):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    edit(english, '  title: "Comrade"\n', '  title: "Comrade"\n  title: "Comrades"\n')
+    found = only(data_copy, "duplicate-key")
+    assert found.location.line == line_of(english, '  title: "Comrades"')
+
+
+def test_too_few_comrades_for_ten_players(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "count: 8,", "count: 6,")
+    edit(game, "comrade: 8,", "comrade: 6,")
+    edit(game, "total: 18", "total: 16")
+    found = only(data_copy, "setup-impossible")
+    assert found.location.line == line_of(game, 'count: "n - 2"')
+    assert "9 players need 7; 10 players need 8" in found.message
+
+
+def test_unbalanced_markup_in_a_text(data_copy):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    edit(english, '    name: "Informer"', '    name: "<b>Informer"')
+    found = only(data_copy, "markup")
+    assert found.location.line == line_of(english, '<b>Informer')
+    assert "<b> is never closed" in found.message
+
+
+def test_text_that_no_longer_fits_names_card_frame_and_language(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '    name: "Informateur"', '    name: "Informateur ' + "très bavard " * 12 + '"')
+    found = only(data_copy, "text-overflow")
+    faces = data_copy / "comrade" / "faces.yaml"
+    assert found.location.path.endswith("comrade/faces.yaml")
+    assert found.location.line == line_of(faces, "      title: {x: 5mm, y: 4.5mm")
+    assert "card 'informer', frame 'title', language fr" in found.message
+    assert "minimum size 10 pt" in found.message and "line" in found.message
+
+
+def test_a_character_the_font_cannot_print(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti voit tout ☭"')
+    assert "U+262D" in only(data_copy, "missing-glyph").message
+
+
+def test_placeholders_must_match_the_source(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '"{min}–{max} joueurs"', '"{min}–{maximum} joueurs"')
+    found = diagnostics(data_copy, "placeholder")
+    assert any(d.location.path.endswith("fr.yaml") for d in found)
+
+
+def test_a_reference_to_a_face_that_does_not_exist(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "front: chairman}", "front: chairmen}")
+    found = only(data_copy, "unknown-reference")
+    assert found.location.line == line_of(game, "front: chairmen") and "faces:" in found.message
+
+
+def test_data_is_escaped_and_never_run_as_a_template(data_copy, tmp_path):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    edit(english, '  motto: "The Party sees all"', '  motto: "{{ 7 * 7 }} & <font size=40>x</font>"')
+    report, checked = check(data_copy)
+    assert [d.code for d in report.errors] == ["markup"]  # the unknown tag is reported...
+    back = next(layout for layout in checked.layouts if layout.lang == "en").decks[0].faces["cards/back"]
+    motto = next(frame for frame in back.frames if frame.name == "motto")
+    text = motto.fit.flowables[0].getPlainText()
+    assert "{{ 7 * 7 }}" in text and "49" not in text and "&" in text and "<font size=40>" in text  # ...and escaped
+
+
+# --- the command line -----------------------------------------------------------------------
+def test_validate_exit_codes_and_format(data_copy, capsys):
+    assert main(["validate", "--data", str(data_copy)]) == 0
+    edit(data_copy / "comrade" / "game.yaml", "cards:\n    card_size", "cards:\n    card_sise")
+    assert main(["validate", "--data", str(data_copy)]) == 1
+    out = capsys.readouterr().out
+    assert "comrade/game.yaml:" in out and ": error[unknown-key]: unknown key 'card_sise'; did you mean 'card_size'?" in out
+    with pytest.raises(SystemExit) as usage:
+        main(["validate", "no-such-game", "--data", str(data_copy)])
+    assert usage.value.code == 2
+
+
+@pytest.mark.parametrize("command", [["--help"], ["list", "--help"], ["build", "--help"], ["validate", "--help"]])
+def test_help(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(command)
+    assert done.value.code == 0
+    assert "usage: printshop" in capsys.readouterr().out
+
+
+def test_build_refuses_broken_data_without_a_traceback(data_copy, tmp_path, capsys):
+    (data_copy / "comrade" / "game.yaml").write_text("players: [5, 10\n", encoding="utf-8")
+    assert main(["build", "--data", str(data_copy), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "error[yaml-syntax]" in err and "nothing was written" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_list(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "comrade: Comrade, 5–10 players" in out
+    assert "18 cards, poker-eu (dissident 2, informer 1, comrade 8, chairman 1, vote 5, rule 1)" in out
+    assert "languages: en, fr" in out
+
+
+def test_build_selects_language_and_paper(tmp_path, capsys):
+    assert main(["build", "comrade", "--lang", "fr", "--paper", "letter", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.rglob("*.pdf")) == ["comrade-fr-cards-letter.pdf", "comrade-fr-rules-a5.pdf"]

@@ -16,7 +16,7 @@ from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame
 from printshop.resolve import LocalizedGame, template_context
 from printshop.richtext import Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
 from printshop.templating import TemplateFailure, render_blocks, render_template
-from printshop.texts import unfilled_placeholders
+from printshop.texts import MissingText, unfilled_placeholders
 from printshop.units import to_mm
 
 
@@ -101,7 +101,8 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
     try:
         blocks = render_blocks(env, face.template, card_context)
     except TemplateFailure as failure:
-        report.add("template", failure.location, f"{failure} (face '{face_name}', language {localized.lang})")
+        if not _missing_translation(failure, localized):  # the validator reports those, once, at the text
+            report.add("template", failure.location, f"{failure} (face '{face_name}', language {localized.lang})")
         return None
     template_path = Location.of(env.loader.searchpath[0] + "/" + face.template)
     for block in blocks:
@@ -183,6 +184,12 @@ def _outside_safe_zone(frame: Frame, size: CardSize, safe: float) -> float:
     return to_mm(worst) if worst > 0.01 else 0.0
 
 
+def _missing_translation(failure: TemplateFailure, localized: LocalizedGame) -> bool:
+    source = localized.data.source
+    return (isinstance(failure.cause, MissingText) and source is not None
+            and localized.lang != source.lang and failure.cause.text_id in source.entries)
+
+
 def _card_context(card: CardEntry | None) -> dict | None:
     if card is None:
         return None
@@ -195,7 +202,8 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
     try:
         markup = render_template(env, spec.template, context)
     except TemplateFailure as failure:
-        report.add("template", failure.location, f"{failure} (rules booklet, language {localized.lang})")
+        if not _missing_translation(failure, localized):
+            report.add("template", failure.location, f"{failure} (rules booklet, language {localized.lang})")
         return None
     template_path = Location.of(env.loader.searchpath[0] + "/" + spec.template)
     try:

@@ -19,9 +19,10 @@ from printshop.texts import MissingText, PlaceholderError, fill
 class TemplateFailure(Exception):
     """A template could not be rendered; `location` points into the template when known."""
 
-    def __init__(self, message: str, location: Location):
+    def __init__(self, message: str, location: Location, cause: Exception | None = None):
         super().__init__(message)
         self.location = location
+        self.cause = cause
 
 
 def make_environment(templates_dir: Path) -> Environment:
@@ -37,16 +38,25 @@ def render_blocks(env: Environment, name: str, context: dict) -> dict[str, str]:
     try:
         ctx = template.new_context(context)
         return {block: "".join(render(ctx)) for block, render in template.blocks.items()}
-    except Exception as error:  # noqa: BLE001 - any failure inside a template becomes a diagnostic
-        raise _failure(error, template) from None
+    except Exception:  # noqa: BLE001 - any failure inside a template becomes a diagnostic
+        raise _failure(_with_template_lines(env), template) from None
 
 
 def render_template(env: Environment, name: str, context: dict) -> str:
     template = _get(env, name)
     try:
         return template.render(context)
-    except Exception as error:  # noqa: BLE001
-        raise _failure(error, template) from None
+    except Exception:  # noqa: BLE001
+        raise _failure(_with_template_lines(env), template) from None
+
+
+def _with_template_lines(env: Environment) -> Exception:
+    """The exception being handled, its traceback rewritten by Jinja to point at template lines."""
+    try:
+        env.handle_exception()
+    except Exception as rewritten:  # noqa: BLE001
+        return rewritten
+    raise AssertionError("handle_exception always raises")
 
 
 def _get(env: Environment, name: str) -> jinja2.Template:
@@ -72,4 +82,4 @@ def _failure(error: Exception, template: jinja2.Template) -> TemplateFailure:
         message = f"the template uses something undefined: {error.message}"
     else:
         message = f"the template failed: {type(error).__name__}: {error}"
-    return TemplateFailure(message, Location.of(path, line, 1 if line else 0))
+    return TemplateFailure(message, Location.of(path, line, 1 if line else 0), error)

@@ -191,3 +191,25 @@ def test_list(capsys):
 def test_build_selects_language_and_paper(tmp_path, capsys):
     assert main(["build", "comrade", "--lang", "fr", "--paper", "letter", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.rglob("*.pdf")) == ["comrade-fr-cards-letter.pdf", "comrade-fr-rules-a5.pdf"]
+
+
+def test_a_template_error_points_at_the_template_line(tmp_path):
+    import shutil
+
+    from printshop.loader import DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR
+
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    role = templates / "comrade" / "faces" / "role.j2"
+    edit(role, "t.card[card.kind].goal", "t.card[card.kind].gaol")
+    report, _ = check(DEFAULT_DATA_DIR, templates_dir=templates)
+    found = [d for d in report.items if d.code == "template"]
+    assert found and all(d.location.path.endswith("role.j2") and d.location.line == line_of(role, "gaol")
+                         for d in found)
+    assert any("there is no text 'card.comrade.gaol'" in d.message for d in found)
+
+
+def test_a_missing_translation_is_reported_once(data_copy):
+    edit(data_copy / "comrade" / "text" / "fr.yaml", '    name: "Informateur"\n', "")
+    report, _ = check(data_copy)
+    assert [d.code for d in report.errors] == ["missing-text"]

@@ -52,51 +52,41 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
     return placements, segments
 
 
-def embedded_font_problems(reader: PdfReader) -> list[str]:
-    """Every font reachable from any page or form, that is not embedded as TrueType."""
-    problems, seen = [], set()
-
-    def visit_resources(resources):
-        if resources is None:
-            return
-        resources = resources.get_object()
-        for font in (resources.get("/Font") or {}).values():
-            font = font.get_object()
-            key = id(font)
-            if key in seen:
-                continue
-            seen.add(key)
-            name = str(font.get("/BaseFont"))
-            descriptor = font.get("/FontDescriptor")
-            if font.get("/Subtype") == "/Type0":
-                descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
-            if descriptor is None or "/FontFile2" not in descriptor.get_object():
-                problems.append(name)
-        for xobject in (resources.get("/XObject") or {}).values():
-            xobject = xobject.get_object()
-            if xobject.get("/Subtype") == "/Form" and id(xobject) not in seen:
-                seen.add(id(xobject))
-                visit_resources(xobject.get("/Resources"))
-
-    for page in reader.pages:
-        visit_resources(page.get("/Resources"))
-    return problems
-
-
-def font_names(reader: PdfReader) -> set[str]:
-    names = set()
+def fonts(reader: PdfReader) -> list:
+    """Every font dictionary reachable from the pages and the forms they use, once each."""
+    found, seen = [], set()
 
     def visit(resources):
         if resources is None:
             return
         resources = resources.get_object()
         for font in (resources.get("/Font") or {}).values():
-            names.add(str(font.get_object().get("/BaseFont")))
+            font = font.get_object()
+            if id(font) not in seen:
+                seen.add(id(font))
+                found.append(font)
         for xobject in (resources.get("/XObject") or {}).values():
             xobject = xobject.get_object()
-            if xobject.get("/Subtype") == "/Form":
+            if xobject.get("/Subtype") == "/Form" and id(xobject) not in seen:
+                seen.add(id(xobject))
                 visit(xobject.get("/Resources"))
 
     for page in reader.pages:
         visit(page.get("/Resources"))
-    return names
+    return found
+
+
+def embedded_font_problems(reader: PdfReader) -> list[str]:
+    """The names of fonts that are not embedded TrueType outlines."""
+    problems = []
+    for font in fonts(reader):
+        descriptor = font.get("/FontDescriptor")
+        if font.get("/Subtype") == "/Type0":
+            descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+        if descriptor is None or "/FontFile2" not in descriptor.get_object():
+            problems.append(str(font.get("/BaseFont")))
+    return problems
+
+
+def font_names(reader: PdfReader) -> set[str]:
+    return {str(font.get("/BaseFont")) for font in fonts(reader)}

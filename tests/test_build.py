@@ -183,3 +183,15 @@ def test_backs_cover_their_cards_and_the_margin_stays_blank(built):
     for y in range(int(height - top + 20), int(height - bottom - 20), 5):
         assert image.getpixel((int(left - bleed - 1), y)) == (255, 255, 255)
         assert image.getpixel((int(left - mm(1.6)), y)) != (255, 255, 255)  # the bleed is filled
+
+
+def test_the_bundled_fonts_cover_french():
+    from printshop.diagnostics import Report
+    from printshop.fonts import register_fonts
+    from printshop.loader import load_project
+
+    project = load_project(DEFAULT_DATA_DIR)
+    fonts = register_fonts(project.fonts, project.font_dirs(), Report())
+    french = "éèêëàâçôûùîïœæÉÈÊÀÇŒÆ«»’‘“”–—…\u202f\u00a0"
+    for face in fonts.faces:
+        assert fonts.missing_characters(face, french) == [], face

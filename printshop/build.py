@@ -60,14 +60,22 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     except Exception as error:  # noqa: BLE001 - an unforeseen failure is still reported, not thrown
         report.add("internal", Location.of(data_dir), f"loading failed unexpectedly: {type(error).__name__}: {error}")
         return report, None
-    validate_project(project, report)
+    try:
+        validate_project(project, report)
+    except Exception as error:  # noqa: BLE001
+        report.add("internal", Location.of(data_dir), f"validation failed unexpectedly: {type(error).__name__}: {error}")
+        return report, None
     fonts = register_fonts(project.fonts, project.font_dirs(), report)
     env = make_environment(project.templates_dir)
     layouts = []
     for game in project.games.values():
         for lang in game.languages:
             if langs is None or lang in langs:
-                layouts.append(lay_out_game(project, localize(project, game, lang), fonts, env, report))
+                try:
+                    layouts.append(lay_out_game(project, localize(project, game, lang), fonts, env, report))
+                except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
+                    report.add("internal", Location.of(game.dir),
+                               f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
     return report, Checked(project, fonts, layouts)
 
 

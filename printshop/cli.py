@@ -10,10 +10,12 @@ from pathlib import Path
 
 from printshop import __version__
 from printshop.build import build, check
-from printshop.diagnostics import Location, Report, format_report
+from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, catalogue_markdown, display_path,
+                                   format_report)
 from printshop.loader import DEFAULT_DATA_DIR, discover_games, load_project
 from printshop.diagnostics import StageFailed
 from printshop.resolve import deck_counts
+from printshop.write import write_atomically
 
 
 class UsageError(Exception):
@@ -57,6 +59,50 @@ def _parser() -> argparse.ArgumentParser:
                     "1 when errors were found.")
     validating.add_argument("games", nargs="*", metavar="GAME", help="games to check (default: all)")
     validating.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    validating.add_argument("--format", choices=FORMATS, default="text",
+                            help="text (default): path:line:col: severity[code]: message; json: a list of "
+                                 "objects; github: GitHub Actions annotations")
+    validating.add_argument("--strict", action="store_true", help="warnings fail the run too (exit 1)")
+
+    checks = commands.add_parser("checks", help="list every check validate runs, with its code and hint",
+                                 description="List the catalogue of checks: code, severity, meaning, hint.")
+    checks.add_argument("--markdown", action="store_true", help="print docs/checks.md")
+
+    i18n = commands.add_parser(
+        "i18n", help="translators' tools: status, sync, PO export and import",
+        description="Tools for translators. Texts live in data/<game>/text/<lang>.yaml; see TRANSLATING.md.")
+    actions = i18n.add_subparsers(dest="action", metavar="ACTION", required=True)
+    stat = actions.add_parser("status", help="per game and language: translated, missing, stale, untranslated",
+                              description="Count, per game and language, the texts that are translated, "
+                                          "missing, stale (the source changed since) or untranslated.")
+    stat.add_argument("games", nargs="*", metavar="GAME")
+    stat.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    stat.add_argument("--verbose", "-v", action="store_true", help="also list every text that is not translated")
+    syncing = actions.add_parser(
+        "sync", help="bring a translation in line with its source",
+        description="Add the ids a translation lacks (with the source text and a '# TODO: translate' mark), "
+                    "move texts the source dropped to an 'obsolete:' section, keep comments and order, and "
+                    "record which source text each translation was made from (<lang>.sources.yaml). "
+                    "A new language starts here: its file is created.")
+    syncing.add_argument("lang", metavar="LANG")
+    syncing.add_argument("games", nargs="*", metavar="GAME", help="default: all games")
+    syncing.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    exporting = actions.add_parser(
+        "export", help="write a PO file per game for Poedit or Weblate",
+        description="Write <game>-<lang>.po: msgctxt is the text id, msgid the source text, msgstr the "
+                    "translation; stale texts are fuzzy with the previous source.")
+    exporting.add_argument("lang", metavar="LANG")
+    exporting.add_argument("games", nargs="*", metavar="GAME", help="default: all games")
+    exporting.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    exporting.add_argument("--out", type=Path, default=Path("."), metavar="DIR", help="where to write (default: .)")
+    importing = actions.add_parser(
+        "import", help="read a translated PO file back into the game's text file",
+        description="Read a PO file written by 'i18n export' (and edited in Poedit or Weblate) back into "
+                    "data/<game>/text/<lang>.yaml, keeping comments and order. Fuzzy entries stay stale.")
+    importing.add_argument("po", type=Path, metavar="FILE.po")
+    importing.add_argument("--game", required=True, metavar="GAME")
+    importing.add_argument("--lang", required=True, metavar="LANG")
+    importing.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
     return parser
 
 
@@ -64,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return {"list": _list, "build": _build, "validate": _validate}[args.command](args)
+        return {"list": _list, "build": _build, "validate": _validate, "checks": _checks,
+                "i18n": _i18n}[args.command](args)
     except UsageError as error:
         parser.error(str(error))  # exits with 2
         return 2
@@ -118,10 +165,86 @@ def _list(args) -> int:
 def _validate(args) -> int:
     games = _known_games(args.data, args.games)
     report, _ = check(args.data, games=games)
-    _print_report(report, sys.stdout)
+    if args.format == "json" or report.items:
+        print(format_report(report, style=args.format))
     sys.stdout.flush()
-    print(f"printshop validate: {_summary(report)}", file=sys.stderr)
-    return 1 if report.has_errors else 0
+    print(f"printshop validate: {_summary(report)}{' (strict)' if args.strict else ''}", file=sys.stderr)
+    failed = report.has_errors or (args.strict and any(d.severity is Severity.WARNING for d in report.items))
+    return 1 if failed else 0
+
+
+def _checks(args) -> int:
+    if args.markdown:
+        print(catalogue_markdown())
+        return 0
+    for check_ in CATALOGUE.values():
+        print(f"{check_.code:<20} {check_.severity.value:<8} {check_.summary}")
+        print(f"{'':<20} {'':<8} hint: {check_.hint}")
+    return 0
+
+
+def _load_or_report(data: Path, games: list[str] | None):
+    report = Report()
+    try:
+        return load_project(data, games=games, report=report)
+    except StageFailed:
+        _print_report(report)
+        return None
+
+
+def _i18n(args) -> int:
+    from printshop import i18n
+
+    if args.action == "import":
+        games = _known_games(args.data, [args.game])
+    else:
+        games = _known_games(args.data, args.games)
+    project = _load_or_report(args.data, games)
+    if project is None:
+        return 1
+    if args.action == "status":
+        rows = i18n.status(project, games)
+        print(i18n.format_status(rows))
+        if args.verbose:
+            for row in rows:
+                for text in row.texts:
+                    if text.state != "translated":
+                        where = text.translation.location if text.translation else text.source.location
+                        print(f"{where}: {row.lang} {text.state}: {text.id}")
+        return 0
+    if args.action == "sync":
+        if args.lang not in project.languages:
+            raise UsageError(f"no language '{args.lang}': first describe it in {args.data / 'languages'}/"
+                             f"{args.lang}.yaml (copy en.yaml and translate its labels)")
+        for game in project.games.values():
+            if args.lang == game.game.source_language:
+                continue
+            try:
+                result = i18n.sync(game, args.lang)
+            except i18n.SyncError as error:
+                _print_report(error.report)
+                return 1
+            print(f"{display_path(result.path)}: {len(result.added)} added (marked TODO), {len(result.obsoleted)} moved to "
+                  f"obsolete, {result.recorded} recorded as translated")
+        return 0
+    if args.action == "export":
+        for game in project.games.values():
+            if args.lang == game.game.source_language:
+                continue
+            target = args.out / f"{game.id}-{args.lang}.po"
+            write_atomically(target, i18n.export_po(game, args.lang))
+            print(f"wrote {target}")
+        return 0
+    game = project.games[args.game]
+    if not args.po.is_file():
+        raise UsageError(f"{args.po} does not exist")
+    result = i18n.import_po(game, args.lang, args.po)
+    _print_report(result.report)
+    if result.report.has_errors:
+        return 1
+    print(f"{game.id} {args.lang}: {len(result.changed)} text(s) changed, {len(result.confirmed)} confirmed "
+          f"against a newer source")
+    return 0
 
 
 def _build(args) -> int:

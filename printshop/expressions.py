@@ -16,12 +16,19 @@ class ExpressionError(ValueError):
     pass
 
 
+MAX_LENGTH = 200
+
+
 def evaluate(expression: str, variables: dict[str, int]) -> int:
+    if len(expression) > MAX_LENGTH:
+        raise ExpressionError(f"the expression is {len(expression)} characters long; a rule needs at most {MAX_LENGTH}")
     try:
         tree = ast.parse(expression.strip(), mode="eval")
+        return _eval(tree.body, expression, variables)
     except SyntaxError:
         raise ExpressionError(f"'{expression}' is not an arithmetic expression") from None
-    return _eval(tree.body, expression, variables)
+    except (RecursionError, MemoryError):
+        raise ExpressionError("the expression is nested too deeply") from None
 
 
 def _eval(node: ast.AST, source: str, variables: dict[str, int]) -> int:

@@ -40,7 +40,7 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
         for variant, suffix in VARIANTS.items():
             name = family + suffix
             file_name = getattr(spec, variant)
-            path = next((d / file_name for d in font_dirs if (d / file_name).is_file()), None)
+            path = next((d / file_name for d in font_dirs if _is_file(d / file_name)), None)
             if path is None:
                 report.add("file-missing", spec.where(variant),
                            f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}")
@@ -55,6 +55,13 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
             pdfmetrics.registerFontFamily(family, normal=names["regular"], bold=names["bold"],
                                           italic=names["italic"], boldItalic=names["bold_italic"])
     return FontSet(faces)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system, say: no such font
+        return False
 
 
 def _register(name: str, path: Path) -> TTFont:

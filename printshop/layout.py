@@ -17,7 +17,6 @@ from printshop.resolve import LocalizedGame, template_context
 from printshop.richtext import Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
 from printshop.templating import TemplateFailure, render_blocks, render_template
 from printshop.texts import MissingText, unfilled_placeholders
-from printshop.units import to_mm
 
 
 @dataclass
@@ -119,16 +118,13 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         laid = lay_out_frame(blocks[name], frame, what, face.where("frames"), localized, palette, fonts, report)
         if laid is not None:
             frames.append(FrameLayout(name, frame, laid))
-        outside = _outside_safe_zone(frame, size, deck.safe)
-        if outside:
-            report.add("outside-safe-zone", frame.where(),
-                       f"frame '{name}' of face '{face_name}' comes {outside:.1f} mm closer to the trim than the "
-                       f"safe zone of {to_mm(deck.safe):.1f} mm")
     return FaceLayout(key, face_name, face, size.width, size.height, deck.bleed, frames)
 
 
 def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localized: LocalizedGame,
                   palette: dict[str, str], fonts: FontSet, report: Report) -> Fit | None:
+    if frame.colour not in palette or not fonts.has(frame.font):
+        return None  # the validator reports the unknown colour or font
     try:
         blocks = parse_blocks(markup)
     except RichTextError as error:
@@ -177,13 +173,6 @@ def _markups(blocks: list[Block]):
                     yield markup
 
 
-def _outside_safe_zone(frame: Frame, size: CardSize, safe: float) -> float:
-    """How far (mm) a frame reaches into the margin between safe zone and trim; 0 when inside."""
-    worst = max(safe - frame.x, safe - frame.y, frame.x + frame.width - (size.width - safe),
-                frame.y + frame.height - (size.height - safe))
-    return to_mm(worst) if worst > 0.01 else 0.0
-
-
 def _missing_translation(failure: TemplateFailure, localized: LocalizedGame) -> bool:
     source = localized.data.source
     return (isinstance(failure.cause, MissingText) and source is not None
@@ -215,6 +204,8 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
     for block in blocks:
         if isinstance(block, Para):
             text_style = style.styles.get(block.style)
+            if text_style is not None and not fonts.has(text_style.font):
+                continue  # reported by the validator
             if text_style is None:
                 report.add("unknown-reference", style.where("styles"),
                            f"the booklet uses the style '{block.style}', which booklet.yaml does not define")

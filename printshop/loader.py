@@ -17,6 +17,7 @@ from printshop.model import (BookletStyle, Colours, Face, FacesFile, Fonts, Game
 from printshop.schema import validate_document
 from printshop.source import Document, locate, read_yaml
 from printshop.texts import Catalogue, load_catalogue
+from printshop.translation import Record, load_records, record_path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPOSITORY_DIR = PACKAGE_DIR.parent
@@ -33,6 +34,7 @@ class GameData:
     faces: dict[str, Face]
     catalogues: dict[str, Catalogue]
     faces_path: Path
+    records: dict[str, dict[str, Record]] = field(default_factory=dict)  # per translation, see translation.py
 
     @property
     def languages(self) -> list[str]:
@@ -110,14 +112,17 @@ def load_game(game_dir: Path, report: Report) -> GameData | None:
     game = _load(Game, game_dir / "game.yaml", report)
     faces_path = game_dir / "faces.yaml"
     faces = _load_faces(faces_path, report)
-    catalogues = {}
+    catalogues, records = {}, {}
     for path in sorted((game_dir / "text").glob("*.yaml")):
+        if "." in path.stem:  # fr.sources.yaml and the like are records, not languages
+            continue
         catalogue = load_catalogue(path, path.stem, report)
         if catalogue is not None:
             catalogues[path.stem] = catalogue
+            records[path.stem] = load_records(record_path(game_dir, path.stem), report)
     if game is None or faces is None:
         return None
-    return GameData(game_dir.name, game_dir, game, faces, catalogues, faces_path)
+    return GameData(game_dir.name, game_dir, game, faces, catalogues, faces_path, records)
 
 
 def _load(model, path: Path, report: Report):
@@ -167,6 +172,9 @@ def _resolve_extends(raw: CommentedMap, name: str, document: Document, report: R
     if parent_name is None:
         return node
     where = locate(document.path, document.root, ("faces", name, "extends"))
+    if not isinstance(parent_name, str):
+        report.add("wrong-type", where, f"face '{name}': 'extends' names one face, as a string")
+        return None
     if parent_name in chain + (name,):
         report.add("unknown-reference", where, f"face '{name}' extends itself through {' -> '.join(chain + (name,))}")
         return None

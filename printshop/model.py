@@ -162,7 +162,7 @@ class Frame(TextStyle):
 
 
 class Shape(Node):
-    kind: Literal["rect", "line", "circle", "motif", "rays"]
+    kind: Literal["rect", "line", "circle", "motif", "rays", "image"]
     x: Length = 0.0
     y: Length = 0.0
     width: Length = 0.0
@@ -172,6 +172,7 @@ class Shape(Node):
     stroke: str | None = None
     stroke_width: Length = 0.0
     motif: str | None = None
+    src: str | None = None  # image: a file in the game's folder, e.g. images/seal.png
     rotate: float = 0.0
     count: int = Field(default=16, ge=2, le=128)  # rays
     layer: int = 0  # lower layers are painted first; equal layers in the order written
@@ -209,10 +210,25 @@ class Deck(Node):
     cards: list[CardEntry]
 
 
+class Sequence(Node):
+    var: str
+    start: int = 1
+
+
+class OneEach(Node):
+    var: str
+    values: list[str | int]
+
+
 class Composition(Node):
+    """What a deck must hold: counts per kind, and rules over the cards' `vars`."""
+
     deck: str
     total: int | None = Field(default=None, ge=0)
-    kinds: dict[str, int]
+    kinds: dict[str, int] = {}
+    unique: list[str] = []  # vars whose values differ from card to card
+    sequence: list[Sequence] = []  # vars numbered start, start+1, ... without a gap
+    one_each: list[OneEach] = []  # vars taking each listed value exactly once
 
 
 class SetupNeed(Node):
@@ -235,6 +251,13 @@ class BookletSpec(Node):
     template: str
 
 
+class Reconstructed(Node):
+    """Something the sources lack that the project designed: a text id, card id or face name."""
+
+    what: str
+    why: str
+
+
 class Game(Node):
     title: str
     source_language: str
@@ -244,3 +267,4 @@ class Game(Node):
     composition: list[Composition] = []
     setup: Setup | None = None
     booklet: BookletSpec | None = None
+    reconstructed: list[Reconstructed] = []

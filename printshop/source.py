@@ -39,13 +39,14 @@ class Document:
         return locate(self.path, self.root, tuple(keys))
 
 
-def _yaml() -> YAML:
+def _yaml(preserve_quotes: bool = False) -> YAML:
     yaml = YAML(typ="rt")
     yaml.Constructor = _Constructor
+    yaml.preserve_quotes = preserve_quotes
     return yaml
 
 
-def read_yaml(path: Path, report: Report) -> Document | None:
+def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> Document | None:
     """Parse `path`; on failure add diagnostics to `report` and return None."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -59,7 +60,7 @@ def read_yaml(path: Path, report: Report) -> Document | None:
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
         return None
-    yaml = _yaml()
+    yaml = _yaml(preserve_quotes)
     try:
         loader = yaml.load  # the constructor instance is created lazily; give it a list
         yaml.constructor.duplicates = []

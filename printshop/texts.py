@@ -74,9 +74,14 @@ def load_catalogue(path: Path, lang: str, report: Report) -> Catalogue | None:
     return catalogue
 
 
+OBSOLETE_SECTION = "obsolete"  # texts the source dropped, kept by `i18n sync` for reference only
+
+
 def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Report) -> None:
     path = catalogue.path
     for key, value in node.items():
+        if not prefix and key == OBSOLETE_SECTION:
+            continue
         keys = prefix + (key,)
         text_id = ".".join(str(k) for k in keys)
         if not isinstance(key, str) or not _KEY.match(key):

@@ -12,6 +12,8 @@ from printshop.expressions import ExpressionError, evaluate
 from printshop.loader import GameData, Project
 from printshop.model import Face
 from printshop.texts import markup_problems, placeholders
+from printshop.translation import inline_tags, line_breaks, statuses
+from printshop.units import to_mm
 
 REQUIRED_LABELS = ("fronts", "backs", "page", "rules")
 
@@ -82,7 +84,9 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
             if card.reconstructed:
                 report.add("reconstructed", card.where("reconstructed"), f"card '{card.id}': {card.reconstructed}")
     for name, face in game.faces.items():
-        _check_face(project, name, face, report)
+        _check_face(project, game, name, face, report)
+    _check_safe_zones(project, game, report)
+    _check_reconstructed(game, report)
     _check_composition(game, report)
     _check_setup(game, report)
     _check_texts(project, game, report)
@@ -96,12 +100,71 @@ def _face_ref(game: GameData, name: str, where, report: Report) -> None:
         report.add("unknown-reference", where, f"face '{name}' is abstract: it only serves for others to extend")
 
 
-def _check_face(project: Project, name: str, face: Face, report: Report) -> None:
+def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
+    """Text frames of every face a deck prints stay inside the deck's safe zone."""
+    for deck in game.game.decks.values():
+        size = project.media.card_sizes.get(deck.card_size)
+        names = {deck.back} | {card.front for card in deck.cards} | {card.back for card in deck.cards if card.back}
+        for name in sorted(n for n in names if n in game.faces):
+            for frame_name, frame in game.faces[name].frames.items():
+                worst = max(deck.safe - frame.x, deck.safe - frame.y,
+                            frame.x + frame.width - (size.width - deck.safe) if size else 0,
+                            frame.y + frame.height - (size.height - deck.safe) if size else 0)
+                if worst > 0.01:
+                    report.add("outside-safe-zone", frame.where(),
+                               f"frame '{frame_name}' of face '{name}' comes {to_mm(worst):.1f} mm closer to the "
+                               f"trim than the safe zone of {to_mm(deck.safe):.1f} mm")
+
+
+def _check_reconstructed(game: GameData, report: Report) -> None:
+    known_texts = game.source.entries if game.source else {}
+    cards = {card.id for deck in game.game.decks.values() for card in deck.cards}
+    for item in game.game.reconstructed:
+        if item.what not in known_texts and item.what not in cards and item.what not in game.faces \
+                and not any(text_id.startswith(item.what + ".") for text_id in known_texts):
+            report.add("unknown-reference", item.where("what"),
+                       f"'{item.what}' is neither a text id, a card id nor a face of {game.id}")
+        report.add("reconstructed", item.where(), f"{item.what}: {item.why}")
+
+
+MIN_DPI = 300
+
+
+def _check_image(game: GameData, shape, report: Report) -> None:
+    from PIL import Image, UnidentifiedImageError
+
+    path = game.dir / (shape.src or "")
+    try:
+        exists = bool(shape.src) and path.is_file()
+    except OSError:
+        exists = False
+    if not exists:
+        report.add("file-missing", shape.where("src"), f"image '{shape.src}' not found in {game.dir}")
+        return
+    try:
+        with Image.open(path) as image:
+            pixels = image.size
+    except (UnidentifiedImageError, OSError) as error:
+        report.add("wrong-type", shape.where("src"), f"'{shape.src}' is not an image Pillow can read: {error}")
+        return
+    if shape.width <= 0 or shape.height <= 0:
+        report.add("wrong-type", shape.where(), "an image needs a width and a height")
+        return
+    dpi = (pixels[0] / (shape.width / 72), pixels[1] / (shape.height / 72))
+    if min(dpi) < MIN_DPI - 0.5:
+        report.add("image-resolution", shape.where("src"),
+                   f"image '{shape.src}' ({pixels[0]} × {pixels[1]} px) prints at {dpi[0]:.0f} × {dpi[1]:.0f} dpi "
+                   f"(needs {MIN_DPI})")
+
+
+def _check_face(project: Project, game: GameData, name: str, face: Face, report: Report) -> None:
     if face.background is not None:
         _colour(project, face.background, face.where("background"), report)
     for shape in face.shapes.values():
         _colour(project, shape.fill, shape.where("fill"), report)
         _colour(project, shape.stroke, shape.where("stroke"), report)
+        if shape.kind == "image" and not face.abstract:
+            _check_image(game, shape, report)
         if shape.kind == "motif" and not face.abstract and shape.motif not in project.motifs.motifs:
             report.add("unknown-reference", shape.where("motif"),
                        f"no motif '{shape.motif}' (motifs: {', '.join(project.motifs.motifs)})")
@@ -134,6 +197,46 @@ def _check_composition(game: GameData, report: Report) -> None:
         if rule.total is not None and total != rule.total:
             report.add("composition", rule.where("total"),
                        f"deck '{rule.deck}' should hold {rule.total} cards in all but holds {total}")
+        _check_card_vars(rule, deck, report)
+
+
+def _card_values(deck, var: str) -> list[tuple[object, object]]:
+    """(value, card) for every physical card that has `var` (a card with count 3 counts three times)."""
+    return [(card.vars[var], card) for card in deck.cards if var in card.vars for _ in range(card.count)]
+
+
+def _check_card_vars(rule, deck, report: Report) -> None:
+    for var in rule.unique:
+        seen: dict[object, object] = {}
+        for value, card in _card_values(deck, var):
+            if value in seen:
+                report.add("composition", card.where("vars"),
+                           f"card '{card.id}' repeats {var} {value!r} of card '{seen[value].id}' ({seen[value].where('vars')})")
+            else:
+                seen[value] = card
+    for sequence in rule.sequence:
+        values = [value for value, _ in _card_values(deck, sequence.var)]
+        numbers = sorted(v for v in values if isinstance(v, int))
+        if len(numbers) != len(values):
+            report.add("composition", sequence.where("var"), f"every '{sequence.var}' must be a whole number")
+            continue
+        expected = list(range(sequence.start, sequence.start + len(numbers)))
+        if numbers != expected:
+            missing = sorted(set(expected) - set(numbers))
+            extra = sorted(set(numbers) - set(expected)) or sorted({n for n in numbers if numbers.count(n) > 1})
+            report.add("composition", sequence.where("var"),
+                       f"'{sequence.var}' should run {sequence.start}–{expected[-1] if expected else sequence.start} "
+                       f"without gaps: missing {missing or 'none'}, unexpected or repeated {extra or 'none'}")
+    for each in rule.one_each:
+        values = [value for value, _ in _card_values(deck, each.var)]
+        wanted = [str(v) for v in each.values]
+        counts = {w: sum(1 for v in values if str(v) == w) for w in wanted}
+        wrong = [f"{w} ×{n}" for w, n in counts.items() if n != 1]
+        strangers = sorted({str(v) for v in values} - set(wanted))
+        if wrong or strangers:
+            report.add("composition", each.where("var"),
+                       f"each {each.var} should appear once: {', '.join(wrong) or 'all once'}"
+                       f"{'; not expected: ' + ', '.join(strangers) if strangers else ''}")
 
 
 def _check_setup(game: GameData, report: Report) -> None:
@@ -178,22 +281,45 @@ def _check_texts(project: Project, game: GameData, report: Report) -> None:
         for entry in catalogue.entries.values():
             for problem in markup_problems(entry.text):
                 report.add("markup", entry.location, f"'{entry.id}': {problem}")
-        if catalogue is source:
+        if catalogue is not source:
+            _check_translation(project, game, source, catalogue, report)
+
+
+def _check_translation(project: Project, game: GameData, source, catalogue, report: Report) -> None:
+    language = project.languages.get(catalogue.lang)
+    name = language.name if language else catalogue.lang
+    source_name = project.languages[source.lang].name if source.lang in project.languages else source.lang
+    for status in statuses(source, catalogue, game.records.get(catalogue.lang, {})):
+        entry, translated = status.source, status.translation
+        if status.state == "missing":
+            report.add("missing-text", catalogue.where_missing(status.id),
+                       f"'{status.id}' has no {name} text (source: {entry.location})")
             continue
-        language = project.languages.get(catalogue.lang)
-        name = language.name if language else catalogue.lang
-        for text_id, entry in source.entries.items():
-            translated = catalogue.entries.get(text_id)
-            if translated is None:
-                report.add("missing-text", catalogue.where_missing(text_id),
-                           f"'{text_id}' has no {name} text (source: {entry.location})")
-            elif placeholders(translated.text) != placeholders(entry.text):
-                report.add("placeholder", translated.location,
-                           f"'{text_id}' uses {_braces(placeholders(translated.text))} but the source uses "
-                           f"{_braces(placeholders(entry.text))}")
-        for text_id, entry in catalogue.entries.items():
-            if text_id not in source.entries:
-                report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
+        if status.state == "stale":
+            report.add("stale-translation", translated.location,
+                       f"'{status.id}': the {source_name} source changed from \"{status.old_source}\" to "
+                       f"\"{entry.text}\" since this was translated")
+        elif status.state == "untranslated":
+            report.add("untranslated", translated.location, f"'{status.id}' is the same as the {source_name} source")
+        if placeholders(translated.text) != placeholders(entry.text):
+            report.add("placeholder", translated.location,
+                       f"'{status.id}' uses {_braces(placeholders(translated.text))} but the source uses "
+                       f"{_braces(placeholders(entry.text))}")
+        if inline_tags(translated.text) != inline_tags(entry.text):
+            report.add("markup-mismatch", translated.location,
+                       f"'{status.id}': the source uses {_tags(inline_tags(entry.text))}, "
+                       f"the translation {_tags(inline_tags(translated.text))}")
+        if line_breaks(translated.text) != line_breaks(entry.text):
+            report.add("line-breaks", translated.location,
+                       f"'{status.id}': the source has {line_breaks(entry.text)} line break(s), "
+                       f"the translation {line_breaks(translated.text)}")
+    for text_id, entry in catalogue.entries.items():
+        if text_id not in source.entries:
+            report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
+
+
+def _tags(counts) -> str:
+    return ", ".join(f"<{tag}> ×{n}" for tag, n in sorted(counts.items())) or "no <b> or <i>"
 
 
 def _braces(names: set[str]) -> str:

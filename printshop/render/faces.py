@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
@@ -15,19 +16,20 @@ from printshop.layout import FaceLayout, FrameLayout
 from printshop.model import Motif, Shape
 
 
-def draw_face(canvas: Canvas, face: FaceLayout, palette: dict[str, str], motifs: dict[str, Motif]) -> None:
+def draw_face(canvas: Canvas, face: FaceLayout, palette: dict[str, str], motifs: dict[str, Motif],
+              assets: Path | None = None) -> None:
     w, h, bleed = face.width, face.height, face.bleed
     if face.face.background:
         canvas.setFillColor(HexColor(palette[face.face.background]))
         canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
     for shape in sorted(face.face.shapes.values(), key=lambda shape: shape.layer):
-        draw_shape(canvas, shape, h, palette, motifs)
+        draw_shape(canvas, shape, h, palette, motifs, assets)
     for frame in face.frames:
         draw_frame(canvas, frame, h)
 
 
 def draw_shape(canvas: Canvas, shape: Shape, card_height: float, palette: dict[str, str],
-               motifs: dict[str, Motif]) -> None:
+               motifs: dict[str, Motif], assets: Path | None = None) -> None:
     canvas.saveState()
     fill = shape.fill is not None
     stroke = shape.stroke is not None and shape.stroke_width > 0
@@ -49,6 +51,10 @@ def draw_shape(canvas: Canvas, shape: Shape, card_height: float, palette: dict[s
         canvas.circle(shape.x, top, shape.radius, stroke=int(stroke), fill=int(fill))
     elif shape.kind == "rays":
         _draw_rays(canvas, shape.x, top, shape.radius, shape.count, shape.rotate)
+    elif shape.kind == "image" and assets is not None and shape.src:
+        # ReportLab stores an image drawn from the same file once per PDF
+        canvas.drawImage(str(assets / shape.src), shape.x, top - shape.height, shape.width, shape.height,
+                         mask="auto")
     elif shape.kind == "motif" and shape.motif in motifs:
         _draw_motif(canvas, motifs[shape.motif], shape.x, top - shape.height, shape.width, shape.height,
                     shape.rotate, fill, stroke)

@@ -45,7 +45,7 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     names = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     for key, face in deck.faces.items():
         canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
-        draw_face(canvas, face, settings.palette, settings.motifs)
+        draw_face(canvas, face, settings.palette, settings.motifs, game.localized.data.dir)
         canvas.endForm()
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
     pages = 2 * len(chunks)

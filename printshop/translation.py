@@ -1,0 +1,99 @@
+"""Where a translation stands against its source: translated, missing, stale or untranslated.
+
+Beside each translation `text/<lang>.yaml`, `printshop i18n sync` keeps `text/<lang>.sources.yaml`:
+for every translated id, the source text it was translated from and a fingerprint of the
+translation. A text is **stale** when the source has changed since and the translation has not
+(once the translator edits it, it counts as updated). Translators never edit the record by hand.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap
+
+from printshop.diagnostics import Report
+from printshop.source import read_yaml, locate
+from printshop.texts import OBSOLETE_SECTION, Catalogue, TextEntry
+
+RECORD_SUFFIX = ".sources.yaml"
+
+
+@dataclass(frozen=True)
+class Record:
+    source: str
+    translated: str  # fingerprint of the translation when it was recorded
+
+
+@dataclass(frozen=True)
+class TextStatus:
+    id: str
+    state: str  # translated | missing | stale | untranslated
+    source: TextEntry
+    translation: TextEntry | None
+    old_source: str | None = None
+
+
+def record_path(game_dir: Path, lang: str) -> Path:
+    return game_dir / "text" / f"{lang}{RECORD_SUFFIX}"
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def load_records(path: Path, report: Report) -> dict[str, Record]:
+    if not path.is_file():
+        return {}
+    document = read_yaml(path, report)
+    if document is None or document.root is None:
+        return {}
+    records = {}
+    if not isinstance(document.root, CommentedMap):
+        report.add("wrong-type", document.where(), f"{path.name} is written by 'printshop i18n sync': run it again")
+        return {}
+    for text_id, value in document.root.items():
+        if isinstance(value, CommentedMap) and isinstance(value.get("source"), str) \
+                and isinstance(value.get("translated"), str):
+            records[str(text_id)] = Record(value["source"], value["translated"])
+        else:
+            report.add("wrong-type", locate(path, document.root, (text_id,)),
+                       f"'{text_id}' is not a record of 'source' and 'translated': run 'printshop i18n sync' again")
+    return records
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_TAGS = re.compile(r"<[^>]*>|\{[A-Za-z_]\w*\}")
+
+
+def unlikely_identical(text: str) -> bool:
+    """Names and single words may stay the same across languages; sentences rarely do."""
+    return len(_WORD.findall(_TAGS.sub(" ", text))) >= 3
+
+
+def statuses(source: Catalogue, translation: Catalogue, records: dict[str, Record]) -> list[TextStatus]:
+    result = []
+    for text_id, entry in source.entries.items():
+        translated = translation.entries.get(text_id)
+        if translated is None:
+            result.append(TextStatus(text_id, "missing", entry, None))
+            continue
+        record = records.get(text_id)
+        if record is not None and record.source != entry.text and record.translated == fingerprint(translated.text):
+            result.append(TextStatus(text_id, "stale", entry, translated, record.source))
+        elif translated.text == entry.text and unlikely_identical(entry.text) and record is None:
+            result.append(TextStatus(text_id, "untranslated", entry, translated))
+        else:
+            result.append(TextStatus(text_id, "translated", entry, translated))
+    return result
+
+
+def inline_tags(text: str) -> Counter:
+    return Counter(match.lower() for match in re.findall(r"<\s*([bi])\s*>", text, flags=re.I))
+
+
+def line_breaks(text: str) -> int:
+    return len(re.findall(r"<br\s*/?>", text, flags=re.I)) + text.count("\n")

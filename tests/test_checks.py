@@ -1,0 +1,227 @@
+"""One test per check of the catalogue that test_validate.py does not already cover, each asserting
+the exact code and location; plus the output formats and the catalogue's documentation."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from printshop.build import check
+from printshop.cli import main
+from printshop.diagnostics import CATALOGUE, Report, Severity, catalogue_markdown, format_report
+from tests.conftest import REPO, edit, line_of
+
+
+def found(data: Path, code: str):
+    report, _ = check(data)
+    return [d for d in report.items if d.code == code]
+
+
+def one(data: Path, code: str):
+    items = found(data, code)
+    assert len(items) == 1, [d.format() for d in items] or f"no {code}"
+    return items[0]
+
+
+def col_of(path: Path, line: int, needle: str) -> int:
+    return path.read_text(encoding="utf-8").splitlines()[line - 1].index(needle) + 1
+
+
+def test_orphan_text(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '    name: "Informateur"\n', '    name: "Informateur"\n    title: "Mouchard"\n')
+    item = one(data_copy, "orphan-text")
+    assert item.severity is Severity.WARNING
+    assert (item.location.line, item.location.col) == (line_of(french, '"Mouchard"'),
+                                                       col_of(french, line_of(french, '"Mouchard"'), '"Mouchard"'))
+
+
+def test_untranslated_sentence_but_not_a_name(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    english = (data_copy / "comrade" / "text" / "en.yaml").read_text(encoding="utf-8")
+    goal = re.search(r'  informer:\n    name: "Informer"\n    goal: (".*")', english).group(1)
+    edit(french, re.search(r'  informer:\n    name: "Informateur"\n    goal: (".*")', french.read_text()).group(1), goal)
+    records = data_copy / "comrade" / "text" / "fr.sources.yaml"
+    edit(records, "card.informer.goal:", "card.informer.goal-was:")  # as if never translated
+    item = one(data_copy, "untranslated")
+    assert item.location.line == line_of(french, goal) and "'card.informer.goal'" in item.message
+    # "Dissident" and "Glasnost" are the same in French: never reported
+    assert "card.dissident.name" not in " ".join(d.message for d in found(data_copy, "untranslated"))
+
+
+def test_stale_translation_shows_old_and_new_source(data_copy):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    edit(english, '  motto: "The Party sees all"', '  motto: "The Party sees everything"')
+    item = one(data_copy, "stale-translation")
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    assert item.location.path.endswith("fr.yaml") and item.location.line == line_of(french, "Le Parti voit tout")
+    assert 'from "The Party sees all" to "The Party sees everything"' in item.message
+    # the translator updates the text: no longer stale, and sync records the new source
+    edit(french, '"Le Parti voit tout"', '"Le Parti voit absolument tout"')
+    assert found(data_copy, "stale-translation") == []
+
+
+def test_markup_mismatch(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    line = edit(french, "<b>moins de deux cartes</b>", "moins de deux cartes")
+    item = one(data_copy, "markup-mismatch")
+    assert item.location.line == line and "<b> ×1" in item.message
+
+
+def test_line_breaks(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    line = edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti<br/>voit tout"')
+    assert one(data_copy, "line-breaks").location.line == line
+
+
+def test_rule_expression(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    line = edit(game, 'count: "n - 2"', 'count: "n ** 2"')
+    item = one(data_copy, "rule-expression")
+    assert (item.location.line, item.location.col) == (line, col_of(game, line, '"n ** 2"'))
+
+
+def test_file_missing(data_copy):
+    (data_copy / "comrade" / "faces.yaml").unlink()
+    item = one(data_copy, "file-missing")
+    assert item.location.path.endswith("comrade/faces.yaml")
+
+
+def test_outside_safe_zone(data_copy):
+    faces = data_copy / "comrade" / "faces.yaml"
+    line = edit(faces, "motto: {x: 6mm, y: 72mm,", "motto: {x: 2mm, y: 72mm,")
+    item = one(data_copy, "outside-safe-zone")
+    assert item.severity is Severity.WARNING and item.location.line == line
+    assert "2.0 mm closer to the trim than the safe zone of 4.0 mm" in item.message
+
+
+def test_image_resolution(data_copy):
+    from PIL import Image
+
+    (data_copy / "comrade" / "images").mkdir()
+    Image.new("RGB", (150, 150), "#b22a1e").save(data_copy / "comrade" / "images" / "seal.png")
+    Image.new("RGB", (600, 600), "#b22a1e").save(data_copy / "comrade" / "images" / "sharp.png")
+    faces = data_copy / "comrade" / "faces.yaml"
+    edit(faces, "      frame: {kind: rect, x: 4mm,",
+         "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
+         "      sharp: {kind: image, src: images/sharp.png, x: 40mm, y: 6mm, width: 1in, height: 1in}\n"
+         "      frame: {kind: rect, x: 4mm,")
+    item = one(data_copy, "image-resolution")
+    assert item.location.line == line_of(faces, "src: images/seal.png")
+    assert "150 × 150 dpi (needs 300)" in item.message
+
+
+def test_an_image_is_drawn_once_per_pdf(data_copy, tmp_path):
+    from PIL import Image
+    from pypdf import PdfReader
+
+    from printshop.build import build
+
+    (data_copy / "comrade" / "images").mkdir()
+    Image.new("RGB", (300, 300), "#123456").save(data_copy / "comrade" / "images" / "seal.png")
+    edit(data_copy / "comrade" / "faces.yaml", "      frame: {kind: rect, x: 4mm,",
+         "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
+         "      frame: {kind: rect, x: 4mm,")
+    result = build(data_copy, tmp_path, langs=["en"], papers=["a4"])
+    assert not result.report.has_errors
+    reader = PdfReader(tmp_path / "comrade" / "en" / "comrade-en-cards-a4.pdf")
+    images = {id(x.get_object()) for page in reader.pages
+              for form in page["/Resources"]["/XObject"].values()
+              for x in (form.get_object()["/Resources"].get("/XObject") or {}).values()}
+    assert len(images) == 1  # the back is printed thirteen times, its image stored once
+
+
+def test_composition_rules_over_card_vars(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "vars: {word: perestroika}", "vars: {word: glasnost}")
+    edit(game, "    kinds: {dissident: 2,", "    unique: [word]\n    one_each: [{var: word, values: [glasnost, perestroika]}]\n"
+                                          "    kinds: {dissident: 2,")
+    items = found(data_copy, "composition")
+    assert {d.location.line for d in items} == {line_of(game, "{id: dissident-perestroika"),
+                                                line_of(game, "one_each:")}
+    assert any("repeats word 'glasnost'" in d.message for d in items)
+    assert any("glasnost ×2, perestroika ×0" in d.message for d in items)
+
+
+def test_composition_sequence(data_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "{id: informer, kind: informer, front: informer}",
+         "{id: informer, kind: informer, front: informer, vars: {number: 1}}")
+    edit(game, "{id: chairman, kind: chairman, front: chairman}",
+         "{id: chairman, kind: chairman, front: chairman, vars: {number: 3}}")
+    edit(game, "    kinds: {dissident: 2,", "    sequence: [{var: number, start: 1}]\n    kinds: {dissident: 2,")
+    item = one(data_copy, "composition")
+    assert item.location.line == line_of(game, "sequence:") and "missing [2]" in item.message
+
+
+def test_reconstructed_items_are_listed(data_copy):
+    items = found(data_copy, "reconstructed")
+    assert all(d.severity is Severity.INFO for d in items)
+    assert {d.message.split(":")[0] for d in items} >= {"card 'vote'", "rules.committee.p1"}
+    game = data_copy / "comrade" / "game.yaml"
+    line = edit(game, "  - what: rules.committee.p1", "  - what: rules.committee.p9")
+    ref = one(data_copy, "unknown-reference")
+    assert ref.location.line == line
+
+
+def test_internal_failures_become_diagnostics(data_copy, monkeypatch):
+    import printshop.loader
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(printshop.loader, "_load_faces", explode)
+    item = one(data_copy, "internal")
+    assert item.location.path.endswith("comrade") and "RuntimeError: boom" in item.message
+
+
+def test_every_check_in_the_catalogue_is_exercised_by_a_test():
+    tests = "".join(p.read_text(encoding="utf-8") for p in (REPO / "tests").glob("test_*.py"))
+    untested = [code for code in CATALOGUE if f'"{code}"' not in tests and f"[{code}]" not in tests]
+    assert untested == []
+
+
+def test_docs_checks_is_generated_from_the_catalogue():
+    """Regenerate with: printshop checks --markdown > docs/checks.md"""
+    assert (REPO / "docs" / "checks.md").read_text(encoding="utf-8") == catalogue_markdown() + "\n"
+
+
+def test_every_catalogue_example_has_the_documented_form():
+    for code, entry in CATALOGUE.items():
+        assert f"{entry.severity.value}[{code}]:" in entry.example
+
+
+# --- output formats and --strict ---------------------------------------------------------------
+def _warning_report() -> Report:
+    report = Report()
+    from printshop.diagnostics import Location
+    report.add("orphan-text", Location("data/g/text/fr.yaml", 3, 5), "'a.b' is not in the source language, 100%")
+    report.add("missing-text", Location("data/g/text/fr.yaml", 1, 1), "'a.c' has no French text")
+    return report
+
+
+def test_json_format():
+    rows = json.loads(format_report(_warning_report(), style="json"))
+    assert rows[0] == {"path": "data/g/text/fr.yaml", "line": 1, "col": 1, "severity": "error",
+                       "code": "missing-text", "message": "'a.c' has no French text",
+                       "hint": CATALOGUE["missing-text"].hint}
+
+
+def test_github_format():
+    lines = format_report(_warning_report(), style="github").splitlines()
+    assert lines == ["::error file=data/g/text/fr.yaml,line=1,col=1,title=missing-text::'a.c' has no French text",
+                     "::warning file=data/g/text/fr.yaml,line=3,col=5,title=orphan-text::'a.b' is not in the "
+                     "source language, 100%25"]
+
+
+def test_warnings_fail_only_with_strict(data_copy, capsys):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '    name: "Informateur"\n', '    name: "Informateur"\n    title: "Mouchard"\n')
+    assert main(["validate", "--data", str(data_copy)]) == 0
+    assert main(["validate", "--data", str(data_copy), "--strict"]) == 1
+    capsys.readouterr()
+    assert main(["validate", "--data", str(data_copy), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["code"] for r in rows} == {"orphan-text", "reconstructed"}

@@ -1,0 +1,153 @@
+"""The translators' workflow: status, sync keeping comments, stale texts, PO round trip, a new language."""
+from __future__ import annotations
+
+import shutil
+
+import polib
+from pypdf import PdfReader
+
+from printshop.build import build, check
+from printshop.cli import main
+from printshop.i18n import export_po, import_po, status, sync
+from printshop.loader import load_project
+from tests.conftest import REPO, edit, line_of
+
+FIXTURES = REPO / "tests" / "fixtures"
+
+
+def comrade(data):
+    return load_project(data).games["comrade"]
+
+
+def test_status_counts(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '    name: "Informateur"\n', "")
+    edit(data_copy / "comrade" / "text" / "en.yaml", '"The Party sees all"', '"The Party sees everything"')
+    [row] = status(load_project(data_copy))
+    assert (row.game, row.lang, row.total) == ("comrade", "fr", 89)
+    assert row.counts == {"translated": 87, "missing": 1, "stale": 1, "untranslated": 0}
+
+
+def test_status_command(capsys):
+    assert main(["i18n", "status"]) == 0
+    out = capsys.readouterr().out
+    assert "comrade          fr       89           89            0            0            0" in out
+
+
+def test_sync_adds_missing_texts_in_source_order_and_keeps_comments(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '  informer:\n    name: "Informateur"\n', '  # le mouchard du Parti\n  informer:\n')
+    edit(french, '  comrade:\n', '  # les camarades\n  comrade:\n')
+    edit(french, '  dissident:\n    name: "Dissident"\n', '  dissident:\n')
+    result = sync(comrade(data_copy), "fr")
+    assert result.added == ["card.dissident.name", "card.informer.name"]
+    text = french.read_text(encoding="utf-8")
+    assert '  dissident:\n    name: "Dissident"  # TODO: translate\n    word_label:' in text
+    assert '  # le mouchard du Parti\n  informer:\n    name: "Informer"  # TODO: translate\n    goal:' in text
+    assert '  # les camarades\n  comrade:\n' in text
+    # the copy of a one-word source counts as translated; a sentence copied would count as untranslated
+    assert check(data_copy)[0].errors == []
+
+
+def test_sync_is_a_no_op_on_a_file_in_step(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    records = data_copy / "comrade" / "text" / "fr.sources.yaml"
+    before = french.read_bytes(), records.read_bytes()
+    sync(comrade(data_copy), "fr")
+    assert (french.read_bytes(), records.read_bytes()) == before
+
+
+def test_sync_moves_orphans_to_the_obsolete_section(data_copy):
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(french, '  motto: "Le Parti voit tout"\n', '  motto: "Le Parti voit tout"\n  # ancien slogan\n  old: "Vive le Parti"\n')
+    result = sync(comrade(data_copy), "fr")
+    assert result.obsoleted == ["back.old"]
+    text = french.read_text(encoding="utf-8")
+    assert text.rstrip().endswith('obsolete:\n  back.old: "Vive le Parti"')
+    assert check(data_copy)[0].items == [d for d in check(data_copy)[0].items if d.code == "reconstructed"]
+
+
+def test_a_stale_text_stays_stale_through_sync_until_the_translator_acts(data_copy):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(english, '"The Party sees all"', '"The Party sees everything"')
+    sync(comrade(data_copy), "fr")
+    assert [d.code for d in check(data_copy)[0].items if d.code == "stale-translation"] == ["stale-translation"]
+    edit(french, '"Le Parti voit tout"', '"Le Parti voit absolument tout"')
+    sync(comrade(data_copy), "fr")
+    records = (data_copy / "comrade" / "text" / "fr.sources.yaml").read_text(encoding="utf-8")
+    assert 'source: "The Party sees everything"' in records
+    assert not [d for d in check(data_copy)[0].items if d.code == "stale-translation"]
+
+
+def test_po_round_trip_is_lossless(data_copy, tmp_path):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    edit(english, '"The Party sees all"', '"The Party sees everything"')  # one stale text, to carry over
+    edit(data_copy / "comrade" / "text" / "fr.yaml", '  comrade:\n', '  # les camarades\n  comrade:\n')
+    game = comrade(data_copy)
+    po_path = tmp_path / "comrade-fr.po"
+    po_path.write_bytes(export_po(game, "fr"))
+    po = polib.pofile(str(po_path))
+    entry = next(e for e in po if e.msgctxt == "back.motto")
+    assert entry.fuzzy and entry.previous_msgid == "The Party sees all" and entry.msgid == "The Party sees everything"
+    assert next(e for e in po if e.msgctxt == "card.informer.name").msgstr == "Informateur"
+    files = [data_copy / "comrade" / "text" / name for name in ("fr.yaml", "fr.sources.yaml")]
+    before = [f.read_bytes() for f in files]
+    result = import_po(game, "fr", po_path)
+    assert result.changed == [] and not result.report.items
+    assert [f.read_bytes() for f in files] == before
+    assert po_path.read_bytes() == export_po(comrade(data_copy), "fr")
+
+
+def test_po_import_brings_a_translators_work_back(data_copy, tmp_path):
+    game = comrade(data_copy)
+    po_path = tmp_path / "comrade-fr.po"
+    edit(data_copy / "comrade" / "text" / "fr.yaml", '  comrade:\n', '  # les camarades\n  comrade:\n')
+    po = polib.pofile(export_po(game, "fr").decode("utf-8"))
+    next(e for e in po if e.msgctxt == "card.informer.name").msgstr = "Mouchard"
+    po.save(str(po_path))
+    result = import_po(comrade(data_copy), "fr", po_path)
+    assert result.changed == ["card.informer.name"]
+    text = (data_copy / "comrade" / "text" / "fr.yaml").read_text(encoding="utf-8")
+    assert '    name: "Mouchard"\n' in text and "  # les camarades\n  comrade:" in text
+    assert check(data_copy)[0].errors == []
+
+
+def test_po_import_from_the_command_line(data_copy, tmp_path, capsys):
+    assert main(["i18n", "export", "fr", "--data", str(data_copy), "--out", str(tmp_path)]) == 0
+    assert main(["i18n", "import", str(tmp_path / "comrade-fr.po"), "--game", "comrade", "--lang", "fr",
+                 "--data", str(data_copy)]) == 0
+    assert "0 text(s) changed" in capsys.readouterr().out
+
+
+def test_a_new_language_is_files_only_and_builds(data_copy, tmp_path):
+    """What TRANSLATING.md describes: describe German, add its texts, validate, build."""
+    shutil.copy(FIXTURES / "german" / "languages" / "de.yaml", data_copy / "languages" / "de.yaml")
+    shutil.copy(FIXTURES / "german" / "comrade" / "text" / "de.yaml", data_copy / "comrade" / "text" / "de.yaml")
+    assert main(["i18n", "sync", "de", "--data", str(data_copy)]) == 0
+    report, _ = check(data_copy)
+    assert report.errors == [] and not [d for d in report.items if d.severity.value == "warning"]
+    result = build(data_copy, tmp_path, langs=["de"])
+    assert not result.report.has_errors
+    names = sorted(p.name for p in (tmp_path / "comrade" / "de").iterdir())
+    assert names == ["comrade-de-cards-a4.pdf", "comrade-de-cards-letter.pdf", "comrade-de-rules-a5.pdf"]
+    text = " ".join(p.extract_text() for p in PdfReader(tmp_path / "comrade" / "de" / "comrade-de-cards-a4.pdf").pages)
+    assert "GENOSSE" in text and "Seite 1 von 4" in text
+
+
+def test_a_new_language_can_start_from_sync(data_copy):
+    shutil.copy(FIXTURES / "german" / "languages" / "de.yaml", data_copy / "languages" / "de.yaml")
+    assert main(["i18n", "sync", "de", "--data", str(data_copy)]) == 0
+    german = data_copy / "comrade" / "text" / "de.yaml"
+    assert german.exists() and "# TODO: translate" in german.read_text(encoding="utf-8")
+    [row] = [r for r in status(load_project(data_copy)) if r.lang == "de"]
+    assert row.counts["missing"] == 0 and row.counts["untranslated"] > 40
+    assert line_of(german, "game:") == 1
+
+
+def test_sync_refuses_an_undescribed_language(data_copy):
+    import pytest
+
+    with pytest.raises(SystemExit) as usage:
+        main(["i18n", "sync", "xx", "--data", str(data_copy)])
+    assert usage.value.code == 2

@@ -112,26 +112,64 @@ def measure(flowables: list[Flowable], width: float) -> tuple[float, bool]:
     """Total height of `flowables` stacked in `width`, and whether any is wider than `width`."""
     height, too_wide, previous_after = 0.0, False, 0.0
     for index, flowable in enumerate(flowables):
-        w, h = flowable.wrap(width, 1e6)
+        try:
+            w, h = flowable.wrap(width, 1e6)
+        except ValueError:  # ReportLab refuses a table whose columns cannot fit at all
+            return 1e6, True
         if isinstance(flowable, Paragraph):
             too_wide |= flowable.minWidth() > width + 0.01
         else:
-            too_wide |= w > width + 0.01
+            too_wide |= w > width + 0.01 or _cell_too_narrow(flowable)
         before = flowable.getSpaceBefore() if index else 0.0
         height += h + max(before, previous_after)
         previous_after = flowable.getSpaceAfter()
     return height, too_wide
 
 
+def _cell_too_narrow(table: Flowable) -> bool:
+    """After wrap, whether a table cell's longest word is wider than its column (ReportLab would
+    let it spill over the neighbouring cell)."""
+    if not isinstance(table, RLTable):
+        return False
+    widths = getattr(table, "_colWidths", None) or []
+    for row_index, row in enumerate(table._cellvalues):
+        for column, cell in enumerate(row):
+            if column >= len(widths):
+                continue
+            style = table._cellStyles[row_index][column]
+            room = widths[column] - style.leftPadding - style.rightPadding
+            contents = cell if isinstance(cell, (list, tuple)) else [cell]
+            if any(isinstance(item, Paragraph) and item.minWidth() > room + 0.01 for item in contents):
+                return True
+    return False
+
+
 def fit(blocks: list[Block], style: TextStyle, width: float, height: float, palette: dict[str, str]) -> Fit:
-    size = style.size
+    """The largest size, in quarter points from `size` down to `min_size`, at which the text fits."""
     minimum = style.min_size if style.min_size is not None else style.size
-    while True:
+    steps = max(0, int(round((style.size - minimum) / STEP)))  # sizes: size - k * STEP, k = 0..steps
+
+    def attempt(k: int) -> Fit:
+        size = round(style.size - k * STEP, 4)
         flowables = make_flowables(blocks, style, size, palette)
         needed, too_wide = measure(flowables, width)
-        if needed <= height + 0.01 and not too_wide:
-            return Fit(size, True, needed, height, flowables)
-        if size - STEP < minimum - 1e-9:
-            lines = math.ceil(max(0.0, needed - height) / (size * style.leading))
-            return Fit(size, False, needed, height, flowables, lines, too_wide)
-        size = round(size - STEP, 4)
+        fits = needed <= height + 0.01 and not too_wide
+        lines = 0 if fits else math.ceil(max(0.0, needed - height) / (size * style.leading))
+        return Fit(size, fits, needed, height, flowables, lines, too_wide)
+
+    best = attempt(0)
+    if best.fits or steps == 0:
+        return best
+    smallest = attempt(steps)
+    if not smallest.fits:
+        return smallest
+    low, high = 0, steps  # attempt(low) fails, attempt(high) fits; the height grows with the size
+    best = smallest
+    while high - low > 1:
+        middle = (low + high) // 2
+        result = attempt(middle)
+        if result.fits:
+            high, best = middle, result
+        else:
+            low = middle
+    return best

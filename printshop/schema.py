@@ -7,6 +7,7 @@ later checks (composition, overflow, ...) can point at the data that caused them
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -56,16 +57,15 @@ def validate_document(model: type[M], document: Document, report: Report, *, key
 def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: dict, report: Report) -> None:
     kind = item["type"]
     path = document.path
-    # pydantic adds the name of a tried type to the path inside unions; drop what is not in the data
-    loc = tuple(k for k in loc if not (isinstance(k, str) and ("[" in k or k in _UNION_TAGS)))
-    if kind == "extra_forbidden":
+    loc = _data_path(document.root, loc)
+    if kind == "extra_forbidden" and loc:
         where = locate(path, document.root, loc, key_itself=True)
         valid = _field_names_at(model, loc[:-1])
         close = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.6)
         suggestion = f"; did you mean '{close[0]}'?" if close else ""
         listing = f" (valid keys: {', '.join(valid)})" if valid and not close else ""
         report.add("unknown-key", where, f"unknown key '{loc[-1]}'{suggestion}{listing}")
-    elif kind == "missing":
+    elif kind == "missing" and loc:
         where = locate(path, document.root, loc[:-1])
         report.add("missing-field", where, f"'{_dotted(loc)}' is required but missing")
     else:
@@ -76,7 +76,24 @@ def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: 
         report.add("wrong-type", where, f"'{_dotted(loc)}': {message[0].lower() + message[1:]}")
 
 
-_UNION_TAGS = {"str", "int", "float", "bool", "list", "dict", "function-after", "function-before"}
+_UNION_TAG = re.compile(r"^(str|int|float|bool|list|dict|none|function-(after|before|wrap|plain))(\[.*\])?$")
+
+
+def _data_path(root: Any, loc: tuple) -> tuple:
+    """pydantic's error path with the names of tried union members removed: an element stays if
+    the data has it, or if it does not look like such a name (a missing or unknown key)."""
+    node, path = root, []
+    for key in loc:
+        if isinstance(node, CommentedMap) and key in node:
+            node = node[key]
+        elif isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
+            node = node[key]
+        elif isinstance(key, str) and _UNION_TAG.match(key):
+            continue
+        else:
+            node = None
+        path.append(key)
+    return tuple(path)
 
 
 def _dotted(loc: tuple) -> str:

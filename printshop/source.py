@@ -77,11 +77,33 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
     except RecursionError:
         report.add("yaml-syntax", Location.of(path, 1, 1), "YAML nesting is too deep")
         return None
+    alias = _first_alias(root)
+    if alias is not None:
+        report.add("yaml-syntax", Location.of(path, *alias),
+                   "YAML aliases (*name) are not supported in printshop data: write the value out")
+        return None
     for key, mark, first in yaml.constructor.duplicates:
         also = f" (first at line {first[0] + 1})" if first else ""
         report.add("duplicate-key", Location.of(path, mark.line + 1, mark.column + 1),
                    f"the key '{key}' appears twice in one mapping{also}; the second is ignored")
     return Document(path, root)
+
+
+def _first_alias(root: Any) -> tuple[int, int] | None:
+    """Where a mapping or list is reached a second time (an alias), if anywhere. Aliases could
+    make a small file expand into millions of values, so data files may not use them."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, (CommentedMap, CommentedSeq)):
+            continue
+        if id(node) in seen:
+            line, col = _node_position(node)
+            return line, col
+        seen.add(id(node))
+        stack.extend(node.values() if isinstance(node, CommentedMap) else node)
+    return None
 
 
 def text_line_of_offset(data: bytes, offset: int) -> int:

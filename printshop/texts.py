@@ -128,20 +128,41 @@ def placeholders(text: str) -> set[str]:
 
 
 def to_markup(text: str, typography: Typography) -> Markup:
-    """Turn a data text into safe ReportLab paragraph markup: allowed tags kept, the rest escaped."""
+    """Turn a data text into safe ReportLab paragraph markup: allowed, balanced tags kept, the rest
+    escaped (the validator reports what was not well formed; the text still lays out)."""
+    matches = list(_TAG.finditer(text))
+    kept = _balanced(matches)
     pieces, last = [], 0
-    for match in _TAG.finditer(text):
+    for index, match in enumerate(matches):
         pieces.append(escape(apply_typography(text[last:match.start()], typography), quote=False))
         name = match.group(2).lower()
-        if name == "br":
-            pieces.append("<br/>")
-        elif name in ALLOWED_TAGS:
-            pieces.append(f"<{match.group(1)}{name}>")
-        else:
+        if index not in kept:
             pieces.append(escape(match.group(0), quote=False))
+        elif name == "br":
+            pieces.append("<br/>")
+        else:
+            pieces.append(f"<{match.group(1)}{name}>")
         last = match.end()
     pieces.append(escape(apply_typography(text[last:], typography), quote=False))
     return Markup("".join(pieces))
+
+
+def _balanced(matches: list[re.Match]) -> set[int]:
+    """Indices of the tag matches that are allowed and properly nested."""
+    kept, stack = set(), []
+    for index, match in enumerate(matches):
+        closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
+        if name not in ALLOWED_TAGS:
+            continue
+        if name == "br":
+            if not closing:
+                kept.add(index)
+        elif closing:
+            if stack and stack[-1][1] == name:
+                kept.update({stack.pop()[0], index})
+        elif not self_closing:
+            stack.append((index, name))
+    return kept
 
 
 def apply_typography(text: str, typography: Typography) -> str:

@@ -225,3 +225,20 @@ def test_warnings_fail_only_with_strict(data_copy, capsys):
     assert main(["validate", "--data", str(data_copy), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {r["code"] for r in rows} == {"orphan-text", "reconstructed"}
+
+
+def test_yaml_aliases_are_refused(data_copy):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    english.write_text(english.read_text(encoding="utf-8") + 'zz: &a {x: "lol"}\nzy: {k0: *a, k1: *a}\n',
+                       encoding="utf-8")
+    item = one(data_copy, "yaml-syntax")
+    assert item.location.path.endswith("en.yaml") and "aliases" in item.message
+
+
+def test_unbalanced_markup_is_reported_once_and_the_text_still_lays_out(data_copy):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    edit(english, '  motto: "The Party sees all"', '  motto: "The <b>Party sees all"')
+    report, checked = check(data_copy)
+    assert [d.code for d in report.errors] == ["markup"]
+    back = next(layout for layout in checked.layouts if layout.lang == "en").decks[0].faces["cards/back"]
+    assert "The <b>Party" in next(f for f in back.frames if f.name == "motto").fit.flowables[0].getPlainText()

@@ -101,14 +101,27 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
                     report.add("unknown-reference", deck.deck.where("card_size"),
                                f"deck '{deck.id}' on {paper_id}: {error}")
                     continue
+                except Exception as error:  # noqa: BLE001 - reported against the game, never a traceback
+                    _render_failed(report, layout, path, error)
+                    continue
                 outputs.append(Output(path, data, pages, f"{deck.id} on {media.papers[paper_id].label}"))
         if layout.booklet is not None:
             booklet_paper = project.booklet.paper
             path = output_name(layout.game_id, layout.lang, "rules", booklet_paper)
             progress(f"rendering {path}")
-            data, pages = render_booklet(layout, layout.booklet, media.papers[booklet_paper], palette, motifs, path.name)
+            try:
+                data, pages = render_booklet(layout, layout.booklet, media.papers[booklet_paper], palette, motifs,
+                                             path.name)
+            except Exception as error:  # noqa: BLE001 - e.g. a table too large for the page
+                _render_failed(report, layout, path, error)
+                continue
             outputs.append(Output(path, data, pages, f"rules booklet, {media.papers[booklet_paper].label}"))
     return outputs
+
+
+def _render_failed(report: Report, layout: GameLayout, path: Path, error: Exception) -> None:
+    report.add("internal", Location.of(layout.localized.data.dir),
+               f"rendering {path} failed: {type(error).__name__}: {error}")
 
 
 def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, games: list[str] | None = None,

@@ -5,6 +5,7 @@ Exit codes: 0 success, 1 errors in the data (or a failed build), 2 a usage error
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -118,6 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; nothing was written", file=sys.stderr)
         return 130
+    except Exception as error:  # noqa: BLE001 - the last guard: a message, not a traceback
+        if os.environ.get("PRINTSHOP_DEBUG"):
+            raise
+        print(f"printshop: internal error: {type(error).__name__}: {error}\n"
+              f"  nothing was written; run again with PRINTSHOP_DEBUG=1 to see the traceback, and report it",
+              file=sys.stderr)
+        return 1
 
 
 def _known_games(data: Path, wanted: list[str]) -> list[str] | None:

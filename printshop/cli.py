@@ -259,7 +259,8 @@ def _build(args) -> int:
     games = _known_games(args.data, args.games)
     say = (lambda message: None) if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
     result = build(args.data, args.out, games=games, langs=args.lang, papers=args.paper, progress=say)
-    _print_report(result.report)
+    shown = {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}  # infos: see validate
+    _print_report(Report([d for d in result.report.items if d.severity in shown]))
     if result.report.has_errors:
         print(f"build failed ({_summary(result.report)}); nothing was written", file=sys.stderr)
         return 1

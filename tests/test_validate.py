@@ -213,3 +213,11 @@ def test_a_missing_translation_is_reported_once(data_copy):
     edit(data_copy / "comrade" / "text" / "fr.yaml", '    name: "Informateur"\n', "")
     report, _ = check(data_copy)
     assert [d.code for d in report.errors] == ["missing-text"]
+
+
+def test_build_lists_no_infos_and_quiet_says_nothing(tmp_path, capsys):
+    assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--out", str(tmp_path), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "info[" not in err and "built 2 files" in err

@@ -29,6 +29,21 @@ def data_copy(tmp_path) -> Path:
     return target
 
 
+def found(data: Path, code: str) -> list:
+    """The diagnostics with `code` that checking `data` gives."""
+    from printshop.build import check
+
+    report, _ = check(data)
+    return [d for d in report.items if d.code == code]
+
+
+def one(data: Path, code: str):
+    """The one diagnostic with `code`; fails if there are none or several."""
+    items = found(data, code)
+    assert len(items) == 1, [d.format() for d in items] or f"no {code}"
+    return items[0]
+
+
 def edit(path: Path, old: str, new: str, count: int = 1) -> int:
     """Replace `old` by `new` in a data file; returns the 1-based line where `old` began."""
     text = path.read_text(encoding="utf-8")

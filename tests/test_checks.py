@@ -11,18 +11,7 @@ import pytest
 from printshop.build import check
 from printshop.cli import main
 from printshop.diagnostics import CATALOGUE, Report, Severity, catalogue_markdown, format_report
-from tests.conftest import REPO, edit, line_of
-
-
-def found(data: Path, code: str):
-    report, _ = check(data)
-    return [d for d in report.items if d.code == code]
-
-
-def one(data: Path, code: str):
-    items = found(data, code)
-    assert len(items) == 1, [d.format() for d in items] or f"no {code}"
-    return items[0]
+from tests.conftest import REPO, edit, found, line_of, one
 
 
 def col_of(path: Path, line: int, needle: str) -> int:

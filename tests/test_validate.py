@@ -7,18 +7,7 @@ import pytest
 
 from printshop.build import check
 from printshop.cli import main
-from tests.conftest import edit, line_of
-
-
-def diagnostics(data: Path, code: str):
-    report, _ = check(data)
-    return [d for d in report.items if d.code == code]
-
-
-def only(data: Path, code: str):
-    found = diagnostics(data, code)
-    assert len(found) == 1, [d.format() for d in found] or f"no {code}"
-    return found[0]
+from tests.conftest import edit, found, line_of, one
 
 
 def test_the_project_data_is_clean():
@@ -30,66 +19,66 @@ def test_the_project_data_is_clean():
 def test_a_deleted_card_breaks_the_composition(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "      - {id: informer, kind: informer, front: informer}\n", "")
-    found = diagnostics(data_copy, "composition")
+    items = found(data_copy, "composition")
     kinds_line = line_of(game, "    kinds: {dissident")
-    assert {(d.location.path.endswith("comrade/game.yaml"), d.location.line) for d in found} == {
+    assert {(d.location.path.endswith("comrade/game.yaml"), d.location.line) for d in items} == {
         (True, kinds_line), (True, line_of(game, "    total: 18"))}
-    assert any("should hold 1 'informer' card(s) but holds 0" in d.message for d in found)
+    assert any("should hold 1 'informer' card(s) but holds 0" in d.message for d in items)
     # without an informer, no player count can be set up either
-    assert "informer" in only(data_copy, "setup-impossible").message
+    assert "informer" in one(data_copy, "setup-impossible").message
 
 
 def test_a_duplicated_card_id(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "      - {id: chairman, kind: chairman, front: chairman}\n",
          "      - {id: chairman, kind: chairman, front: chairman}\n      - {id: chairman, kind: rule, front: rule}\n")
-    found = only(data_copy, "duplicate-id")
-    assert found.location.path.endswith("comrade/game.yaml")
-    assert found.location.line == line_of(game, "{id: chairman, kind: rule") and found.location.col == 14
-    assert "first at" in found.message
+    item = one(data_copy, "duplicate-id")
+    assert item.location.path.endswith("comrade/game.yaml")
+    assert item.location.line == line_of(game, "{id: chairman, kind: rule") and item.location.col == 14
+    assert "first at" in item.message
 
 
 def test_a_missing_french_text(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '    name: "Informateur"\n', "")
-    found = only(data_copy, "missing-text")
-    assert found.location.path.endswith("comrade/text/fr.yaml")
-    assert found.location.line == line_of(french, "  informer:") 
-    assert "'card.informer.name' has no French text" in found.message
-    assert "en.yaml" in found.message  # names where the source text is
+    item = one(data_copy, "missing-text")
+    assert item.location.path.endswith("comrade/text/fr.yaml")
+    assert item.location.line == line_of(french, "  informer:") 
+    assert "'card.informer.name' has no French text" in item.message
+    assert "en.yaml" in item.message  # names where the source text is
 
 
 def test_a_yaml_syntax_error(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(french, '  title: "Camarade"', '  title: "Camarade')
-    found = only(data_copy, "yaml-syntax")
-    assert found.location.path.endswith("comrade/text/fr.yaml")
-    assert line <= found.location.line <= line + 2
+    item = one(data_copy, "yaml-syntax")
+    assert item.location.path.endswith("comrade/text/fr.yaml")
+    assert line <= item.location.line <= line + 2
 
 
 def test_an_unknown_key_suggests_the_closest(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "{id: comrade, kind: comrade, count: 8,", "{id: comrade, kind: comrade, cuont: 8,")
-    found = only(data_copy, "unknown-key")
-    assert found.location.path.endswith("comrade/game.yaml")
-    assert found.location.line == line_of(game, "cuont: 8")
-    assert found.location.col == (game.read_text().splitlines()[found.location.line - 1].index("cuont") + 1)
-    assert "did you mean 'count'?" in found.message
+    item = one(data_copy, "unknown-key")
+    assert item.location.path.endswith("comrade/game.yaml")
+    assert item.location.line == line_of(game, "cuont: 8")
+    assert item.location.col == (game.read_text().splitlines()[item.location.line - 1].index("cuont") + 1)
+    assert "did you mean 'count'?" in item.message
 
 
 def test_a_wrong_type_and_a_missing_field(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "count: 8,", "count: eight,")
     edit(game, "minutes: 15\n", "")
-    assert only(data_copy, "wrong-type").location.line == line_of(game, "count: eight")
-    assert "'minutes' is required" in only(data_copy, "missing-field").message
+    assert one(data_copy, "wrong-type").location.line == line_of(game, "count: eight")
+    assert "'minutes' is required" in one(data_copy, "missing-field").message
 
 
 def test_a_duplicate_key(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
     edit(english, '  title: "Comrade"\n', '  title: "Comrade"\n  title: "Comrades"\n')
-    found = only(data_copy, "duplicate-key")
-    assert found.location.line == line_of(english, '  title: "Comrades"')
+    item = one(data_copy, "duplicate-key")
+    assert item.location.line == line_of(english, '  title: "Comrades"')
 
 
 def test_too_few_comrades_for_ten_players(data_copy):
@@ -97,48 +86,48 @@ def test_too_few_comrades_for_ten_players(data_copy):
     edit(game, "count: 8,", "count: 6,")
     edit(game, "comrade: 8,", "comrade: 6,")
     edit(game, "total: 18", "total: 16")
-    found = only(data_copy, "setup-impossible")
-    assert found.location.line == line_of(game, 'count: "n - 2"')
-    assert "9 players need 7; 10 players need 8" in found.message
+    item = one(data_copy, "setup-impossible")
+    assert item.location.line == line_of(game, 'count: "n - 2"')
+    assert "9 players need 7; 10 players need 8" in item.message
 
 
 def test_unbalanced_markup_in_a_text(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
     edit(english, '    name: "Informer"', '    name: "<b>Informer"')
-    found = only(data_copy, "markup")
-    assert found.location.line == line_of(english, '<b>Informer')
-    assert "<b> is never closed" in found.message
+    item = one(data_copy, "markup")
+    assert item.location.line == line_of(english, '<b>Informer')
+    assert "<b> is never closed" in item.message
 
 
 def test_text_that_no_longer_fits_names_card_frame_and_language(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '    name: "Informateur"', '    name: "Informateur ' + "très bavard " * 12 + '"')
-    found = only(data_copy, "text-overflow")
+    item = one(data_copy, "text-overflow")
     faces = data_copy / "comrade" / "faces.yaml"
-    assert found.location.path.endswith("comrade/faces.yaml")
-    assert found.location.line == line_of(faces, "      title: {x: 5mm, y: 4.5mm")
-    assert "card 'informer', frame 'title', language fr" in found.message
-    assert "minimum size 10 pt" in found.message and "line" in found.message
+    assert item.location.path.endswith("comrade/faces.yaml")
+    assert item.location.line == line_of(faces, "      title: {x: 5mm, y: 4.5mm")
+    assert "card 'informer', frame 'title', language fr" in item.message
+    assert "minimum size 10 pt" in item.message and "line" in item.message
 
 
 def test_a_character_the_font_cannot_print(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti voit tout ☭"')
-    assert "U+262D" in only(data_copy, "missing-glyph").message
+    assert "U+262D" in one(data_copy, "missing-glyph").message
 
 
 def test_placeholders_must_match_the_source(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '"{min}–{max} joueurs"', '"{min}–{maximum} joueurs"')
-    found = diagnostics(data_copy, "placeholder")
-    assert any(d.location.path.endswith("fr.yaml") for d in found)
+    items = found(data_copy, "placeholder")
+    assert any(d.location.path.endswith("fr.yaml") for d in items)
 
 
 def test_a_reference_to_a_face_that_does_not_exist(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "front: chairman}", "front: chairmen}")
-    found = only(data_copy, "unknown-reference")
-    assert found.location.line == line_of(game, "front: chairmen") and "faces:" in found.message
+    item = one(data_copy, "unknown-reference")
+    assert item.location.line == line_of(game, "front: chairmen") and "faces:" in item.message
 
 
 def test_data_is_escaped_and_never_run_as_a_template(data_copy, tmp_path):
@@ -203,10 +192,10 @@ def test_a_template_error_points_at_the_template_line(tmp_path):
     role = templates / "comrade" / "faces" / "role.j2"
     edit(role, "t.card[card.kind].goal", "t.card[card.kind].gaol")
     report, _ = check(DEFAULT_DATA_DIR, templates_dir=templates)
-    found = [d for d in report.items if d.code == "template"]
-    assert found and all(d.location.path.endswith("role.j2") and d.location.line == line_of(role, "gaol")
-                         for d in found)
-    assert any("there is no text 'card.comrade.gaol'" in d.message for d in found)
+    item = [d for d in report.items if d.code == "template"]
+    assert item and all(d.location.path.endswith("role.j2") and d.location.line == line_of(role, "gaol")
+                         for d in item)
+    assert any("there is no text 'card.comrade.gaol'" in d.message for d in item)
 
 
 def test_a_missing_translation_is_reported_once(data_copy):

@@ -73,11 +73,10 @@ class Fit:
         return max(0.0, self.height - self.available)
 
 
-def paragraph_style(style: TextStyle, size: float, palette: dict[str, str], *, name: str = "frame",
-                    font: str | None = None, colour: str | None = None) -> ParagraphStyle:
+def paragraph_style(style: TextStyle, size: float, palette: dict[str, str], *, name: str = "frame") -> ParagraphStyle:
     return ParagraphStyle(
-        name, fontName=font or style.font, bulletFontName=font or style.font, fontSize=size, leading=size * style.leading,
-        alignment=ALIGN[style.align], textColor=HexColor(palette[colour or style.colour]),
+        name, fontName=style.font, bulletFontName=style.font, fontSize=size, leading=size * style.leading,
+        alignment=ALIGN[style.align], textColor=HexColor(palette[style.colour]),
         spaceBefore=style.space_before, spaceAfter=style.space_after, allowWidows=0, allowOrphans=0,
         splitLongWords=0, hyphenationLang=None, embeddedHyphenation=0,
     )

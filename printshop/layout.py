@@ -16,7 +16,7 @@ from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame
 from printshop.resolve import LocalizedGame, template_context
 from printshop.richtext import Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
 from printshop.templating import TemplateFailure, render_blocks, render_template
-from printshop.texts import MissingText, unfilled_placeholders
+from printshop.texts import MissingText, placeholders
 
 
 @dataclass
@@ -149,7 +149,7 @@ def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: L
                 report: Report) -> bool:
     ok = True
     for markup in _markups(blocks):
-        left = unfilled_placeholders(markup)
+        left = placeholders(markup)
         if left:
             report.add("placeholder", where, f"{what}: the placeholder(s) {', '.join(sorted(left))} were not filled")
             ok = False

@@ -57,6 +57,7 @@ class PageFooter(Node):
     font: str
     size: Length
     colour: str = "ink"
+    baseline: Length = 0.0  # the lowest the text may sit above the paper's bottom edge
 
 
 class PrintAndPlay(Node):
@@ -127,12 +128,21 @@ class BookletMargins(Node):
     outer: Length
 
 
+class BookletTables(Node):
+    space_before: Length = 0.0
+    space_after: Length = 0.0
+    padding: Length = 0.0  # above and below each cell's text
+    grid: str = "grey"
+    grid_width: Length = 0.0
+
+
 class BookletStyle(Node):
     paper: str
     margins: BookletMargins
     styles: dict[str, TextStyle]
     folio: PageFooter
-    rule_colour: str = "red"
+    tables: BookletTables = BookletTables()
+    rule_colour: str = "red"  # folio rules and table headers
 
 
 # --- data/languages/<lang>.yaml ---------------------------------------------------------

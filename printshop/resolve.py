@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from printshop.expressions import ExpressionError, evaluate
 from printshop.loader import GameData, Project
-from printshop.model import Language, Typography
+from printshop.model import Language
 from printshop.texts import TextTree, apply_typography, to_markup
 
 
@@ -42,8 +42,8 @@ class LocalizedGame:
 def localize(project: Project, game: GameData, lang: str) -> LocalizedGame:
     language = project.languages.get(lang) or Language(name=lang, native_name=lang, labels={})
     catalogue = game.catalogues.get(lang)
-    typography = language.typography if language else Typography()
-    texts = {entry.id: to_markup(entry.text, typography) for entry in catalogue.entries.values()} if catalogue else {}
+    texts = {entry.id: to_markup(entry.text, language.typography) for entry in catalogue.entries.values()} \
+        if catalogue else {}
     return LocalizedGame(game, lang, language, texts)
 
 

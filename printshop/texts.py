@@ -200,10 +200,6 @@ class PlaceholderError(Exception):
         self.name = name
 
 
-def unfilled_placeholders(markup: str) -> set[str]:
-    return placeholders(markup)
-
-
 # --- the accessor templates use -----------------------------------------------------------
 class MissingText(Exception):
     def __init__(self, text_id: str, lang: str):

@@ -37,6 +37,9 @@ def _check_shared(project: Project, report: Report) -> None:
     booklet = project.booklet
     if booklet.paper not in media.papers:
         report.add("unknown-reference", booklet.where("paper"), f"no paper '{booklet.paper}'")
+    _colour(project, booklet.tables.grid, booklet.tables.where("grid"), report)
+    _colour(project, booklet.rule_colour, booklet.where("rule_colour"), report)
+    _colour(project, booklet.folio.colour, booklet.folio.where("colour"), report)
     for name, style in booklet.styles.items():
         _font(project, style.font, style.where("font"), report)
         _colour(project, style.colour, style.where("colour"), report)

@@ -18,7 +18,7 @@ from reportlab.platypus import TableStyle
 from printshop.fitting import paragraph_style
 from printshop.layout import BookletLayout, GameLayout
 from printshop.model import Motif, Paper, TextStyle
-from printshop.render.faces import _draw_motif
+from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
 from printshop.richtext import Art, PageBreak as PageBreakBlock, Para, Spacer, Table, uppercase
 from printshop.units import parse_length
@@ -35,7 +35,7 @@ class _MotifFlowable(Flowable):
 
     def draw(self):
         self.canv.setFillColor(HexColor(self.colour))
-        _draw_motif(self.canv, self.motif, (self.available_width - self.size) / 2, 0, self.size, self.size, 0,
+        draw_motif(self.canv, self.motif, (self.available_width - self.size) / 2, 0, self.size, self.size, 0,
                     True, False)
 
 
@@ -78,34 +78,36 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, palet
                           PageTemplate("even", [frame(False)], onPage=folio)])
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
     for block in booklet.blocks:
-        story.extend(_flowables(block, style.styles, styles, palette, motifs, palette[style.rule_colour]))
+        story.extend(_flowables(block, style.styles, styles, palette, motifs, palette[style.rule_colour],
+                                style.tables))
     doc.build(_keep_headings_with_next(story))
     return buffer.getvalue(), doc.page
 
 
 def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, ParagraphStyle],
-               palette: dict[str, str], motifs: dict[str, Motif], accent: str) -> list[Flowable]:
+               palette: dict[str, str], motifs: dict[str, Motif], accent: str, tables) -> list[Flowable]:
     if isinstance(block, Para):
         spec = text_styles[block.style]
         markup = uppercase(block.markup) if spec.uppercase else block.markup
         if block.bullet:
             bullet_style = ParagraphStyle(f"{block.style}-bullet", parent=styles[block.style],
-                                          leftIndent=spec.indent, bulletIndent=max(0.0, spec.indent - 9))
+                                          leftIndent=spec.indent, bulletIndent=0)  # bullet at the margin
             return [Paragraph(markup, bullet_style, bulletText=block.bullet)]
         return [Paragraph(markup, styles[block.style])]
     if isinstance(block, Table):
         rows = [[Paragraph(markup, styles["th" if head else "td"]) for head, markup in row] for row in block.rows]
         table = RLTable(rows, hAlign="CENTER", repeatRows=0)
-        commands = [("GRID", (0, 0), (-1, -1), 0.4, HexColor(palette["grey"])),
+        commands = [("GRID", (0, 0), (-1, -1), tables.grid_width, HexColor(palette[tables.grid])),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not the default Helvetica
-                    ("TOPPADDING", (0, 0), (-1, -1), 2.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 3.5)]
+                    ("TOPPADDING", (0, 0), (-1, -1), tables.padding),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), tables.padding)]
         for r, row in enumerate(block.rows):
             for c, (head, _) in enumerate(row):
                 if head:
                     commands.append(("BACKGROUND", (c, r), (c, r), HexColor(accent)))
         table.setStyle(TableStyle(commands))
-        return [RLSpacer(1, 3), table, RLSpacer(1, 6)]
+        return [RLSpacer(1, tables.space_before), table, RLSpacer(1, tables.space_after)]
     if isinstance(block, Spacer):
         return [RLSpacer(1, parse_length(block.height))]
     if isinstance(block, PageBreakBlock):

@@ -56,7 +56,7 @@ def draw_shape(canvas: Canvas, shape: Shape, card_height: float, palette: dict[s
         canvas.drawImage(str(assets / shape.src), shape.x, top - shape.height, shape.width, shape.height,
                          mask="auto")
     elif shape.kind == "motif" and shape.motif in motifs:
-        _draw_motif(canvas, motifs[shape.motif], shape.x, top - shape.height, shape.width, shape.height,
+        draw_motif(canvas, motifs[shape.motif], shape.x, top - shape.height, shape.width, shape.height,
                     shape.rotate, fill, stroke)
     canvas.restoreState()
 
@@ -78,7 +78,7 @@ def _draw_rays(canvas: Canvas, cx: float, cy: float, radius: float, count: int, 
 _TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|-?\d*\.?\d+(?:[eE][-+]?\d+)?")
 
 
-def _draw_motif(canvas: Canvas, motif: Motif, x: float, y: float, width: float, height: float, rotate: float,
+def draw_motif(canvas: Canvas, motif: Motif, x: float, y: float, width: float, height: float, rotate: float,
                 fill: bool, stroke: bool) -> None:
     vw, vh = motif.viewbox
     canvas.saveState()

@@ -17,7 +17,6 @@ from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
-from printshop.units import mm
 
 
 @dataclass
@@ -108,7 +107,7 @@ def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSetting
     canvas.setFont(footer.font, footer.size)
     canvas.setFillColor(HexColor(settings.palette[footer.colour]))
     text = f"{settings.file_name} · {game.localized.label('page', page=page, pages=pages)} · {side}"
-    # centred between the bleed and the paper's edge, but not into most printers' unprintable strip
-    y = max((grid.bottom - settings.media.print_and_play.outer_bleed) / 2 - footer.size / 3, mm(3.5))
+    # centred between the bleed and the paper's edge, but not below the footer's baseline
+    y = max((grid.bottom - settings.media.print_and_play.outer_bleed) / 2 - footer.size / 3, footer.baseline)
     canvas.drawCentredString(settings.paper.width / 2, y, text)
     canvas.restoreState()

@@ -63,7 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     validating.add_argument("--format", choices=FORMATS, default="text",
                             help="text (default): path:line:col: severity[code]: message; json: a list of "
                                  "objects; github: GitHub Actions annotations")
-    validating.add_argument("--strict", action="store_true", help="warnings fail the run too (exit 1)")
+    validating.add_argument("--strict", action="store_true",
+                            help="warnings fail the run too (exit 1), unless the data acknowledges them")
 
     checks = commands.add_parser("checks", help="list every check validate runs, with its code and hint",
                                  description="List the catalogue of checks: code, severity, meaning, hint.")
@@ -177,8 +178,7 @@ def _validate(args) -> int:
         print(format_report(report, style=args.format))
     sys.stdout.flush()
     print(f"printshop validate: {_summary(report)}{' (strict)' if args.strict else ''}", file=sys.stderr)
-    failed = report.has_errors or (args.strict and any(d.severity is Severity.WARNING for d in report.items))
-    return 1 if failed else 0
+    return 1 if report.fails(strict=args.strict) else 0
 
 
 def _checks(args) -> int:

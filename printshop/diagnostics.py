@@ -83,6 +83,10 @@ _check("composition", E, "a deck does not hold the cards the game declares", "ad
        "data/comrade/game.yaml:33:12: error[composition]: deck 'cards' should hold 1 'informer' card(s) but holds 0")
 _check("setup-impossible", E, "a supported player count cannot be set up with the cards there are", "add cards, or change the setup rule or the player range",
        "data/comrade/game.yaml:41:46: error[setup-impossible]: deck 'cards' has 6 'comrade' card(s): 9 players need 7; 10 players need 8")
+_check("tie", W, "two cards share a value that a rule uses to break ties", "check with the publisher which card goes first",
+       "data/kremlin/game.yaml:40:7: warning[tie]: cards 'h' and 'i' share age 69 (i at data/kremlin/game.yaml:41:7); the rule needs distinct ages")
+_check("succession", E, "a phase's order of who acts is not complete or names an office twice", "list every office once, as the rules give it",
+       "data/kremlin/game.yaml:60:18: error[succession]: phase 5 (funeral): 'ideology' appears twice")
 _check("rule-expression", E, "a rule's expression cannot be evaluated", "use whole numbers, the variable, + - * // % and parentheses",
        "data/comrade/game.yaml:43:44: error[rule-expression]: 'n ** 2' may only use whole numbers, n, + - * // % and parentheses")
 # Texts
@@ -128,14 +132,17 @@ class Diagnostic:
     code: str
     message: str
     hint: str = ""
+    acknowledged: str = ""  # why the data accepts this warning; it then does not fail --strict
 
     def format(self) -> str:
-        return f"{self.location}: {self.severity.value}[{self.code}]: {self.message}"
+        note = f" (acknowledged: {self.acknowledged})" if self.acknowledged else ""
+        return f"{self.location}: {self.severity.value}[{self.code}]: {self.message}{note}"
 
 
-def diagnostic(code: str, location: Location, message: str, severity: Severity | None = None) -> Diagnostic:
+def diagnostic(code: str, location: Location, message: str, severity: Severity | None = None,
+               acknowledged: str = "") -> Diagnostic:
     check = CATALOGUE[code]
-    return Diagnostic(location, severity or check.severity, code, message, check.hint)
+    return Diagnostic(location, severity or check.severity, code, message, check.hint, acknowledged)
 
 
 @dataclass
@@ -144,8 +151,14 @@ class Report:
 
     items: list[Diagnostic] = field(default_factory=list)
 
-    def add(self, code: str, location: Location, message: str, severity: Severity | None = None) -> None:
-        self.items.append(diagnostic(code, location, message, severity))
+    def add(self, code: str, location: Location, message: str, severity: Severity | None = None,
+            acknowledged: str = "") -> None:
+        self.items.append(diagnostic(code, location, message, severity, acknowledged))
+
+    def fails(self, *, strict: bool) -> bool:
+        """Errors fail; with `strict`, so do warnings the data has not acknowledged."""
+        return self.has_errors or strict and any(
+            d.severity is Severity.WARNING and not d.acknowledged for d in self.items)
 
     def extend(self, other: "Report | list[Diagnostic]") -> None:
         self.items.extend(other.items if isinstance(other, Report) else other)
@@ -176,7 +189,8 @@ def format_report(report: Report, *, style: str = "text", hints: bool = True) ->
     items = report.sorted()
     if style == "json":
         return json.dumps([{"path": d.location.path, "line": d.location.line, "col": d.location.col,
-                            "severity": d.severity.value, "code": d.code, "message": d.message, "hint": d.hint}
+                            "severity": d.severity.value, "code": d.code, "message": d.message, "hint": d.hint,
+                            "acknowledged": d.acknowledged}
                            for d in items], ensure_ascii=False, indent=2)
     lines = []
     for item in items:

@@ -96,7 +96,7 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
     face = faces.get(face_name)
     if face is None or face.template is None:
         return None  # reported by the validator
-    card_context = dict(context, card=_card_context(card))
+    card_context = dict(context, card=_card_context(card), face=face_name)
     try:
         blocks = render_blocks(env, face.template, card_context)
     except TemplateFailure as failure:
@@ -138,7 +138,7 @@ def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localiz
         if result.too_wide:
             detail = "a word is wider than the frame"
         else:
-            detail = (f"overflows by {result.overflow:.1f} pt (about {result.overflow_lines} line"
+            detail = (f"overflows by {max(result.overflow, 0.1):.1f} pt (about {result.overflow_lines} line"
                       f"{'s' if result.overflow_lines != 1 else ''})")
         report.add("text-overflow", frame.where(),
                    f"{what}: the text does not fit at the minimum size {minimum:g} pt: {detail}")

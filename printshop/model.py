@@ -230,6 +230,22 @@ class OneEach(Node):
     values: list[str | int]
 
 
+class Allowed(Node):
+    """The values a card var may take: listed, or the ids of the board's offices."""
+
+    var: str
+    values: list[str | int] = []
+    offices: bool = False
+
+
+class Tie(Node):
+    """A var that a game rule uses to break ties: equal values are a warning, not an error."""
+
+    var: str
+    rule: str
+    acknowledged: str | None = None  # why the tie is kept: still reported, but --strict passes
+
+
 class Composition(Node):
     """What a deck must hold: counts per kind, and rules over the cards' `vars`."""
 
@@ -239,6 +255,8 @@ class Composition(Node):
     unique: list[str] = []  # vars whose values differ from card to card
     sequence: list[Sequence] = []  # vars numbered start, start+1, ... without a gap
     one_each: list[OneEach] = []  # vars taking each listed value exactly once
+    allowed: list[Allowed] = []
+    ties: list[Tie] = []
 
 
 class SetupNeed(Node):
@@ -268,6 +286,33 @@ class Reconstructed(Node):
     why: str
 
 
+class Office(Node):
+    """A place on the board, in rank order (the first is the top)."""
+
+    id: Identifier
+    level: str
+    purge: int = Field(ge=1, le=20)
+
+
+class Phase(Node):
+    """A phase of the turn; `acts` is the office that acts, `succession` who acts in its place, in
+    order (printed as the codes <number>A, <number>B, ...)."""
+
+    number: int = Field(ge=1)
+    id: Identifier
+    acts: str | None = None
+    succession: list[str] = []
+
+
+class Board(Node):
+    offices: list[Office]
+    candidates: int = Field(ge=0)
+    candidate_purge: int = Field(ge=1, le=20)
+    phases: list[Phase]
+    promotions: list[str] = []  # the order in which offices are filled (codes 6A, 6B, ...)
+    promotion_phase: int | None = None
+
+
 class Game(Node):
     title: str
     source_language: str
@@ -277,4 +322,5 @@ class Game(Node):
     composition: list[Composition] = []
     setup: Setup | None = None
     booklet: BookletSpec | None = None
+    board: Board | None = None
     reconstructed: list[Reconstructed] = []

@@ -82,4 +82,6 @@ def template_context(localized: LocalizedGame) -> dict:
                  "minutes": game.minutes},
         "decks": deck_counts(localized.data),
         "setup": setup_table(localized.data),
+        # punctuation written in templates follows the language too: "Force\u202f:" but "Strength:"
+        "colon": Markup(apply_typography("x:", localized.language.typography)[1:]),
     }

@@ -91,6 +91,7 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
     _check_safe_zones(project, game, report)
     _check_reconstructed(game, report)
     _check_composition(game, report)
+    _check_board(game, report)
     _check_setup(game, report)
     _check_texts(project, game, report)
 
@@ -123,10 +124,12 @@ def _check_reconstructed(game: GameData, report: Report) -> None:
     known_texts = game.source.entries if game.source else {}
     cards = {card.id for deck in game.game.decks.values() for card in deck.cards}
     for item in game.game.reconstructed:
+        fields = set(type(game.game).model_fields)
         if item.what not in known_texts and item.what not in cards and item.what not in game.faces \
+                and item.what.split(".")[0] not in fields \
                 and not any(text_id.startswith(item.what + ".") for text_id in known_texts):
             report.add("unknown-reference", item.where("what"),
-                       f"'{item.what}' is neither a text id, a card id nor a face of {game.id}")
+                       f"'{item.what}' is neither a text id, a card id, a face nor a field of game.yaml in {game.id}")
         report.add("reconstructed", item.where(), f"{item.what}: {item.why}")
 
 
@@ -200,7 +203,7 @@ def _check_composition(game: GameData, report: Report) -> None:
         if rule.total is not None and total != rule.total:
             report.add("composition", rule.where("total"),
                        f"deck '{rule.deck}' should hold {rule.total} cards in all but holds {total}")
-        _check_card_vars(rule, deck, report)
+        _check_card_vars(rule, deck, report, game)
 
 
 def _card_values(deck, var: str) -> list[tuple[object, object]]:
@@ -208,7 +211,23 @@ def _card_values(deck, var: str) -> list[tuple[object, object]]:
     return [(card.vars[var], card) for card in deck.cards if var in card.vars for _ in range(card.count)]
 
 
-def _check_card_vars(rule, deck, report: Report) -> None:
+def _check_card_vars(rule, deck, report: Report, game: GameData) -> None:
+    offices = [office.id for office in game.game.board.offices] if game.game.board else []
+    for allowed in rule.allowed:
+        values = [str(v) for v in allowed.values] + (offices if allowed.offices else [])
+        for value, card in _card_values(deck, allowed.var):
+            if str(value) not in values:
+                report.add("unknown-reference", card.where("vars"),
+                           f"card '{card.id}': {allowed.var} '{value}' is not one of {', '.join(values)}")
+    for tie in rule.ties:
+        first: dict[object, object] = {}
+        for value, card in _card_values(deck, tie.var):
+            if value in first and first[value] is not card:
+                other = first[value]
+                report.add("tie", other.where("vars"),
+                           f"cards '{other.id}' and '{card.id}' share {tie.var} {value} ('{card.id}' at "
+                           f"{card.where('vars')}); {tie.rule}", acknowledged=tie.acknowledged or "")
+            first.setdefault(value, card)
     for var in rule.unique:
         seen: dict[object, object] = {}
         for value, card in _card_values(deck, var):
@@ -240,6 +259,44 @@ def _check_card_vars(rule, deck, report: Report) -> None:
             report.add("composition", each.where("var"),
                        f"each {each.var} should appear once: {', '.join(wrong) or 'all once'}"
                        f"{'; not expected: ' + ', '.join(strangers) if strangers else ''}")
+
+
+def _check_board(game: GameData, report: Report) -> None:
+    """Offices are unique; each phase's acting office and succession name real offices, once each;
+    the promotion order names every office but the top one exactly once; phases run 1, 2, 3, ..."""
+    board = game.game.board
+    if board is None:
+        return
+    ids = [office.id for office in board.offices]
+    for office in board.offices:
+        if ids.count(office.id) > 1:
+            report.add("duplicate-id", office.where("id"), f"office '{office.id}' is listed twice")
+    numbers = [phase.number for phase in board.phases]
+    if numbers != list(range(1, len(numbers) + 1)):
+        report.add("succession", board.where("phases"), f"phases should be numbered 1–{len(numbers)} in order: {numbers}")
+    for phase in board.phases:
+        order = ([phase.acts] if phase.acts else []) + phase.succession
+        for index, name in enumerate(order):
+            where = phase.where("acts") if phase.acts and index == 0 else phase.where("succession")
+            if name not in ids:
+                report.add("unknown-reference", where, f"phase {phase.number} ({phase.id}): no office '{name}' "
+                                                       f"(offices: {', '.join(ids)})")
+            elif order.index(name) != index:
+                report.add("succession", where, f"phase {phase.number} ({phase.id}): '{name}' appears twice")
+        if phase.succession and not phase.acts:
+            report.add("succession", phase.where(), f"phase {phase.number} ({phase.id}) has a succession but no "
+                                                    f"acting office")
+    if board.promotions:
+        expected = ids[1:]
+        for name in board.promotions:
+            if name not in ids:
+                report.add("unknown-reference", board.where("promotions"), f"promotions: no office '{name}'")
+        missing = [office for office in expected if office not in board.promotions]
+        repeated = sorted({name for name in board.promotions if board.promotions.count(name) > 1})
+        if missing or repeated or ids[0] in board.promotions:
+            report.add("succession", board.where("promotions"),
+                       f"promotions should fill every office below '{ids[0]}' once: missing {missing or 'none'}, "
+                       f"repeated {repeated or 'none'}")
 
 
 def _check_setup(game: GameData, report: Report) -> None:

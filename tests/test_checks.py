@@ -162,8 +162,9 @@ def test_internal_failures_become_diagnostics(data_copy, monkeypatch):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(printshop.loader, "_load_faces", explode)
-    item = one(data_copy, "internal")
-    assert item.location.path.endswith("comrade") and "RuntimeError: boom" in item.message
+    items = found(data_copy, "internal")
+    assert sorted(d.location.path.rsplit("/", 1)[-1] for d in items) == ["comrade", "kremlin"]
+    assert all("RuntimeError: boom" in d.message for d in items)
 
 
 def test_every_check_in_the_catalogue_is_exercised_by_a_test():
@@ -195,7 +196,7 @@ def test_json_format():
     rows = json.loads(format_report(_warning_report(), style="json"))
     assert rows[0] == {"path": "data/g/text/fr.yaml", "line": 1, "col": 1, "severity": "error",
                        "code": "missing-text", "message": "'a.c' has no French text",
-                       "hint": CATALOGUE["missing-text"].hint}
+                       "hint": CATALOGUE["missing-text"].hint, "acknowledged": ""}
 
 
 def test_github_format():
@@ -208,10 +209,10 @@ def test_github_format():
 def test_warnings_fail_only_with_strict(data_copy, capsys):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '    name: "Informateur"\n', '    name: "Informateur"\n    title: "Mouchard"\n')
-    assert main(["validate", "--data", str(data_copy)]) == 0
-    assert main(["validate", "--data", str(data_copy), "--strict"]) == 1
+    assert main(["validate", "comrade", "--data", str(data_copy)]) == 0
+    assert main(["validate", "comrade", "--data", str(data_copy), "--strict"]) == 1
     capsys.readouterr()
-    assert main(["validate", "--data", str(data_copy), "--format", "json"]) == 0
+    assert main(["validate", "comrade", "--data", str(data_copy), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {r["code"] for r in rows} == {"orphan-text", "reconstructed"}
 
@@ -231,3 +232,12 @@ def test_unbalanced_markup_is_reported_once_and_the_text_still_lays_out(data_cop
     assert [d.code for d in report.errors] == ["markup"]
     back = next(layout for layout in checked.layouts if layout.lang == "en").decks[0].faces["cards/back"]
     assert "The <b>Party" in next(f for f in back.frames if f.name == "motto").fit.flowables[0].getPlainText()
+
+
+def test_an_acknowledged_warning_is_shown_but_does_not_fail_strict(data_copy, capsys):
+    game = data_copy / "kremlin" / "game.yaml"
+    assert main(["validate", "kremlin", "--data", str(data_copy), "--strict"]) == 0
+    assert "warning[tie]" in capsys.readouterr().out and "(acknowledged: the seed gives H and I both 69" in \
+        one(data_copy, "tie").format()
+    edit(game, '        acknowledged: "the seed gives H and I both 69; kept as the facts say until the publisher decides"\n', "")
+    assert main(["validate", "kremlin", "--data", str(data_copy), "--strict"]) == 1

@@ -178,7 +178,7 @@ def run_check(mutation: Mutation) -> Report:
         data = Path(tmp) / "data"
         shutil.copytree(DEFAULT_DATA_DIR, data)
         (data / mutation.file).write_bytes(mutation.data)
-        report, _ = check(data)
+        report, _ = check(data, games=["comrade"])  # the mutated files are Comrade's and the shared ones
         return report
 
 

@@ -23,7 +23,7 @@ def test_status_counts(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '    name: "Informateur"\n', "")
     edit(data_copy / "comrade" / "text" / "en.yaml", '"The Party sees all"', '"The Party sees everything"')
-    [row] = status(load_project(data_copy))
+    [row] = [r for r in status(load_project(data_copy)) if r.game == "comrade"]
     assert (row.game, row.lang, row.total) == ("comrade", "fr", 89)
     assert row.counts == {"translated": 87, "missing": 1, "stale": 1, "untranslated": 0}
 
@@ -64,7 +64,8 @@ def test_sync_moves_orphans_to_the_obsolete_section(data_copy):
     assert result.obsoleted == ["back.old"]
     text = french.read_text(encoding="utf-8")
     assert text.rstrip().endswith('obsolete:\n  back.old: "Vive le Parti"')
-    assert check(data_copy)[0].items == [d for d in check(data_copy)[0].items if d.code == "reconstructed"]
+    report, _ = check(data_copy, games=["comrade"])
+    assert {d.code for d in report.items} == {"reconstructed"}
 
 
 def test_a_stale_text_stays_stale_through_sync_until_the_translator_acts(data_copy):
@@ -125,9 +126,9 @@ def test_a_new_language_is_files_only_and_builds(data_copy, tmp_path):
     shutil.copy(FIXTURES / "german" / "languages" / "de.yaml", data_copy / "languages" / "de.yaml")
     shutil.copy(FIXTURES / "german" / "comrade" / "text" / "de.yaml", data_copy / "comrade" / "text" / "de.yaml")
     assert main(["i18n", "sync", "de", "--data", str(data_copy)]) == 0
-    report, _ = check(data_copy)
+    report, _ = check(data_copy, games=["comrade"])
     assert report.errors == [] and not [d for d in report.items if d.severity.value == "warning"]
-    result = build(data_copy, tmp_path, langs=["de"])
+    result = build(data_copy, tmp_path, games=["comrade"], langs=["de"])
     assert not result.report.has_errors
     names = sorted(p.name for p in (tmp_path / "comrade" / "de").iterdir())
     assert names == ["comrade-de-cards-a4.pdf", "comrade-de-cards-letter.pdf", "comrade-de-rules-a5.pdf"]
@@ -140,7 +141,7 @@ def test_a_new_language_can_start_from_sync(data_copy):
     assert main(["i18n", "sync", "de", "--data", str(data_copy)]) == 0
     german = data_copy / "comrade" / "text" / "de.yaml"
     assert german.exists() and "# TODO: translate" in german.read_text(encoding="utf-8")
-    [row] = [r for r in status(load_project(data_copy)) if r.lang == "de"]
+    [row] = [r for r in status(load_project(data_copy)) if r.lang == "de" and r.game == "comrade"]
     assert row.counts["missing"] == 0 and row.counts["untranslated"] > 40
     assert line_of(german, "game:") == 1
 

@@ -17,6 +17,7 @@ from printshop.imposition import ImpositionError
 from printshop.layout import GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.render.booklet import render_booklet
+from printshop.render.sheet_pages import render_press_sheet, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
 from printshop.resolve import localize
 from printshop.templating import make_environment
@@ -105,6 +106,27 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
                     _render_failed(report, layout, path, error)
                     continue
                 outputs.append(Output(path, data, pages, f"{deck.id} on {media.papers[paper_id].label}"))
+        for sheet in layout.sheets:
+            for paper_id in chosen:
+                path = output_name(layout.game_id, layout.lang, sheet.id, paper_id)
+                progress(f"rendering {path}")
+                settings = SheetSettings(paper_id, media.papers[paper_id], media, palette, motifs, path.name)
+                try:
+                    data, pages = render_sheet(layout, sheet, settings)
+                except ImpositionError as error:
+                    report.add("unknown-reference", sheet.spec.where(), f"sheet '{sheet.id}' on {paper_id}: {error}")
+                    continue
+                except Exception as error:  # noqa: BLE001
+                    _render_failed(report, layout, path, error)
+                    continue
+                kind = "tiled" if sheet.spec.tiled else "sheet"
+                outputs.append(Output(path, data, pages, f"{sheet.id} {kind} on {media.papers[paper_id].label}"))
+            if sheet.spec.press:
+                path = output_name(layout.game_id, layout.lang, sheet.id, "press")
+                progress(f"rendering {path}")
+                settings = SheetSettings("press", media.papers[chosen[0]], media, palette, motifs, path.name)
+                data, pages = render_press_sheet(layout, sheet, settings)
+                outputs.append(Output(path, data, pages, f"{sheet.id}, one press page with bleed"))
         if layout.booklet is not None:
             booklet_paper = project.booklet.paper
             path = output_name(layout.game_id, layout.lang, "rules", booklet_paper)

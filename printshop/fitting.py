@@ -18,7 +18,7 @@ from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
 from printshop.model import TextStyle
-from printshop.richtext import Block, Para, Table, uppercase
+from printshop.richtext import Block, Para, Table, column_widths, uppercase
 
 NO_BREAK_SPACES = "\u00a0\u202f"
 
@@ -82,7 +82,8 @@ def paragraph_style(style: TextStyle, size: float, palette: dict[str, str], *, n
     )
 
 
-def make_flowables(blocks: list[Block], style: TextStyle, size: float, palette: dict[str, str]) -> list[Flowable]:
+def make_flowables(blocks: list[Block], style: TextStyle, size: float, palette: dict[str, str],
+                   width: float = 0.0) -> list[Flowable]:
     """Flowables for a frame's blocks at `size`; tables use the frame's font, headers in bold."""
     flowables: list[Flowable] = []
     base = paragraph_style(style, size, palette)
@@ -95,7 +96,7 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, palette: 
             head = ParagraphStyle("head", parent=cell, alignment=TA_LEFT)
             rows = [[Paragraph(f"<b>{markup}</b>" if is_head else markup, head if is_head else cell)
                      for is_head, markup in row] for row in block.rows]
-            table = RLTable(rows, hAlign="CENTER")
+            table = RLTable(rows, hAlign="CENTER", colWidths=column_widths(block, width))
             table.setStyle(TableStyle([
                 ("LINEBELOW", (0, 0), (-1, -2), 0.4, HexColor(palette[style.colour])),
                 ("LEFTPADDING", (0, 0), (-1, -1), size * 0.25), ("RIGHTPADDING", (0, 0), (-1, -1), size * 0.25),
@@ -150,7 +151,7 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pale
 
     def attempt(k: int) -> Fit:
         size = round(style.size - k * STEP, 4)
-        flowables = make_flowables(blocks, style, size, palette)
+        flowables = make_flowables(blocks, style, size, palette, width)
         needed, too_wide = measure(flowables, width)
         fits = needed <= height + 0.01 and not too_wide
         lines = 0 if fits else math.ceil(max(0.0, needed - height) / (size * style.leading))

@@ -5,6 +5,7 @@ about its vertical axis, so a back lies at x_back = page_width - x_front - card_
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -62,3 +63,67 @@ def grid_for(page_width: float, page_height: float, card_width: float, card_heig
     if columns < 1 or rows < 1:
         raise ImpositionError("the card does not fit on the paper inside the margins")
     return Grid(page_width, page_height, card_width, card_height, columns, rows)
+
+
+@dataclass(frozen=True)
+class Tile:
+    row: int
+    column: int
+    left: float  # the tile's window in the sheet's own coordinates (origin bottom-left)
+    bottom: float
+
+    @property
+    def label(self) -> str:
+        return f"{chr(ord('A') + self.row)}{self.column + 1}"
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """A sheet larger than the paper, cut into windows that overlap by `overlap`; each window is
+    printed at (margin, margin) on its own page."""
+
+    sheet_width: float
+    sheet_height: float
+    page_width: float
+    page_height: float
+    margin: float
+    overlap: float
+    columns: int
+    rows: int
+
+    @property
+    def window_width(self) -> float:
+        return self.page_width - 2 * self.margin
+
+    @property
+    def window_height(self) -> float:
+        return self.page_height - 2 * self.margin
+
+    @property
+    def step_x(self) -> float:
+        return self.window_width - self.overlap
+
+    @property
+    def step_y(self) -> float:
+        return self.window_height - self.overlap
+
+    def tiles(self) -> list[Tile]:
+        """Row by row from the top-left corner of the sheet."""
+        return [Tile(row, column, column * self.step_x, self.sheet_height - self.window_height - row * self.step_y)
+                for row in range(self.rows) for column in range(self.columns)]
+
+
+def tiling_for(sheet_width: float, sheet_height: float, paper_width: float, paper_height: float, margin: float,
+               overlap: float) -> Tiling:
+    """The tiling with the fewest pages, paper upright or turned."""
+    options = []
+    for width, height in ((paper_width, paper_height), (paper_height, paper_width)):
+        window_w, window_h = width - 2 * margin, height - 2 * margin
+        if window_w <= overlap or window_h <= overlap:
+            continue
+        columns = max(1, math.ceil((sheet_width - overlap) / (window_w - overlap) - 1e-9))
+        rows = max(1, math.ceil((sheet_height - overlap) / (window_h - overlap) - 1e-9))
+        options.append(Tiling(sheet_width, sheet_height, width, height, margin, overlap, columns, rows))
+    if not options:
+        raise ImpositionError("the overlap is larger than what fits on the paper")
+    return min(options, key=lambda tiling: (tiling.columns * tiling.rows, tiling.page_width > tiling.page_height))

@@ -12,7 +12,7 @@ from printshop.diagnostics import Location, Report
 from printshop.fitting import Fit, fit
 from printshop.fonts import FontSet
 from printshop.loader import Project
-from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame
+from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
 from printshop.resolve import LocalizedGame, template_context
 from printshop.richtext import Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
 from printshop.templating import TemplateFailure, render_blocks, render_template
@@ -43,7 +43,14 @@ class DeckLayout:
     deck: Deck
     size: CardSize
     faces: dict[str, FaceLayout]
-    cards: list[tuple[str, str]]  # (front face key, back face key), one per physical card
+    cards: list[tuple[str, str | None]]  # (front face key, back face key or None), one per physical card
+
+
+@dataclass
+class SheetLayout:
+    id: str
+    spec: SheetSpec
+    face: FaceLayout
 
 
 @dataclass
@@ -59,6 +66,7 @@ class GameLayout:
     localized: LocalizedGame
     title: str
     decks: list[DeckLayout] = field(default_factory=list)
+    sheets: list[SheetLayout] = field(default_factory=list)
     booklet: BookletLayout | None = None
 
 
@@ -76,23 +84,34 @@ def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env
         for card in deck.cards:
             front_key = f"{deck_id}/{card.id}/front"
             back_key = f"{deck_id}/{card.id}/back" if card.back else f"{deck_id}/back"
-            for key, face_name, entry in ((front_key, card.front, card), (back_key, card.back or deck.back,
-                                                                         card if card.back else None)):
+            sides = [(front_key, card.front, card)]
+            if card.back or deck.back:
+                sides.append((back_key, card.back or deck.back, card if card.back else None))
+            else:
+                back_key = None  # a one-sided deck
+            for key, face_name, entry in sides:
                 if key not in faces:
-                    laid = lay_out_face(key, face_name, entry, game.faces, size, deck, context, localized,
-                                        palette, fonts, env, report)
+                    laid = lay_out_face(key, face_name, entry, game.faces, (size.width, size.height), deck.bleed,
+                                        context, localized, palette, fonts, env, report)
                     if laid is not None:
                         faces[key] = laid
             cards.extend([(front_key, back_key)] * card.count)
         layout.decks.append(DeckLayout(deck_id, deck, size, faces, cards))
+    for sheet_id, spec in game.game.sheets.items():
+        laid = lay_out_face(f"sheet/{sheet_id}", spec.face, None, game.faces, (spec.width, spec.height), spec.bleed,
+                            context, localized, palette, fonts, env, report)
+        if laid is not None:
+            layout.sheets.append(SheetLayout(sheet_id, spec, laid))
     if game.game.booklet is not None:
         layout.booklet = lay_out_booklet(project, localized, context, fonts, env, report)
     return layout
 
 
-def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[str, Face], size: CardSize,
-                 deck: Deck, context: dict, localized: LocalizedGame, palette: dict[str, str], fonts: FontSet,
+def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[str, Face], size: tuple[float, float],
+                 bleed: float, context: dict, localized: LocalizedGame, palette: dict[str, str], fonts: FontSet,
                  env, report: Report) -> FaceLayout | None:
+    """Render the face's template blocks for `card` (None for a shared back or a sheet) and fit each
+    into its frame, for a face of `size` (width, height) drawn `bleed` past its trim."""
     face = faces.get(face_name)
     if face is None or face.template is None:
         return None  # reported by the validator
@@ -118,7 +137,7 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         laid = lay_out_frame(blocks[name], frame, what, face.where("frames"), localized, palette, fonts, report)
         if laid is not None:
             frames.append(FrameLayout(name, frame, laid))
-    return FaceLayout(key, face_name, face, size.width, size.height, deck.bleed, frames)
+    return FaceLayout(key, face_name, face, size[0], size[1], bleed, frames)
 
 
 def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localized: LocalizedGame,

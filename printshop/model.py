@@ -64,6 +64,7 @@ class PrintAndPlay(Node):
     papers: list[str]
     margin: Length
     outer_bleed: Length = 0.0
+    tile_margin: Length  # tiled sheets: the paper's margin around each printed window
     crop_marks: CropMarks
     footer: PageFooter
 
@@ -216,7 +217,7 @@ class Deck(Node):
     card_size: str
     bleed: Length
     safe: Length
-    back: str
+    back: str | None = None  # None: one-sided (markers); no pages of backs are printed
     cards: list[CardEntry]
 
 
@@ -304,6 +305,15 @@ class Phase(Node):
     succession: list[str] = []
 
 
+class HealthRow(Node):
+    """One line of the d20 health table: what a roll from..to does at work and at the cure."""
+
+    low: int = Field(alias="from", ge=1, le=20)
+    high: int = Field(alias="to", ge=1, le=20)
+    at_work: Identifier
+    at_cure: Identifier
+
+
 class Board(Node):
     offices: list[Office]
     candidates: int = Field(ge=0)
@@ -311,6 +321,22 @@ class Board(Node):
     phases: list[Phase]
     promotions: list[str] = []  # the order in which offices are filled (codes 6A, 6B, ...)
     promotion_phase: int | None = None
+    parade_years: int = Field(default=11, ge=1)
+    health: list[HealthRow] = []
+
+
+class SheetSpec(Node):
+    """A page-sized (or larger) component drawn from one face: a board, a player sheet, an aid.
+    Larger than the paper, it is tiled for home printing; a press file gets one page with bleed."""
+
+    face: str
+    width: Length
+    height: Length
+    bleed: Length = 0.0
+    copies: int = Field(default=1, ge=1, le=20)  # pages of it in a print-and-play file
+    tiled: bool = False
+    overlap: Length = 0.0
+    press: bool = False  # also write a press file: one page, trim plus bleed, TrimBox and BleedBox
 
 
 class Game(Node):
@@ -323,4 +349,5 @@ class Game(Node):
     setup: Setup | None = None
     booklet: BookletSpec | None = None
     board: Board | None = None
+    sheets: dict[str, SheetSpec] = {}
     reconstructed: list[Reconstructed] = []

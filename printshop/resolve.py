@@ -73,6 +73,36 @@ def setup_table(game: GameData) -> list[dict]:
     return rows
 
 
+def board_view(game: GameData) -> dict | None:
+    """The board as templates print it: offices in rank order with the codes of the phases in which
+    each acts (2, 3B, 6A...), phases with their acting office and succession codes, the health table.
+    Board, phase reference and booklet all print from this, so a number is never typed twice."""
+    board = game.game.board
+    if board is None:
+        return None
+    phases = []
+    roles: dict[str, list[dict]] = {office.id: [] for office in board.offices}
+    for phase in board.phases:
+        order = [{"code": f"{phase.number}{chr(ord('A') + i)}", "office": office}
+                 for i, office in enumerate(phase.succession)]
+        if phase.number == board.promotion_phase:
+            order = [{"code": f"{phase.number}{chr(ord('A') + i)}", "office": office}
+                     for i, office in enumerate(board.promotions)]
+        phases.append({"number": phase.number, "id": phase.id, "acts": phase.acts, "order": order})
+        if phase.acts in roles:
+            roles[phase.acts].append({"code": str(phase.number), "phase": phase.id, "number": phase.number})
+        for step in order:
+            if step["office"] in roles:
+                roles[step["office"]].append({"code": step["code"], "phase": phase.id, "number": phase.number})
+    offices = [{"id": office.id, "level": office.level, "purge": office.purge, "rank": rank,
+                "roles": sorted(roles[office.id], key=lambda role: role["number"])}
+               for rank, office in enumerate(board.offices, start=1)]
+    return {"offices": offices, "candidates": board.candidates, "candidate_purge": board.candidate_purge,
+            "phases": phases, "parade_years": board.parade_years,
+            "health": [{"from": row.low, "to": row.high, "at_work": row.at_work, "at_cure": row.at_cure}
+                       for row in board.health]}
+
+
 def template_context(localized: LocalizedGame) -> dict:
     game = localized.data.game
     return {
@@ -82,6 +112,9 @@ def template_context(localized: LocalizedGame) -> dict:
                  "minutes": game.minutes},
         "decks": deck_counts(localized.data),
         "setup": setup_table(localized.data),
+        "board": board_view(localized.data),
+        "cards": {deck_id: [{"id": card.id, "kind": card.kind, "vars": dict(card.vars)} for card in deck.cards
+                            for _ in range(card.count)] for deck_id, deck in game.decks.items()},
         # punctuation written in templates follows the language too: "Force\u202f:" but "Strength:"
         "colon": Markup(apply_typography("x:", localized.language.typography)[1:]),
     }

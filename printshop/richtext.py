@@ -33,6 +33,7 @@ class Para:
 @dataclass
 class Table:
     rows: list[list[tuple[bool, str]]]  # (is_header, markup)
+    widths: list[float] | None = None  # shares of the available width, e.g. [20, 80]; None: automatic
 
 
 @dataclass
@@ -92,7 +93,7 @@ def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
             elif tag == "table":
                 rows = [[(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
                         for row in child.findall("tr")]
-                out.blocks.append(Table(rows))
+                out.blocks.append(Table(rows, _widths(child.get("widths"))))
             elif tag == "pagebreak":
                 out.blocks.append(PageBreak())
             elif tag == "spacer":
@@ -105,6 +106,25 @@ def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
             out.loose.append(escape(child.tail, quote=False))
     out.flush(default_style)
     return out.blocks
+
+
+def _widths(value: str | None) -> list[float] | None:
+    if not value:
+        return None
+    try:
+        shares = [float(part) for part in value.split(",")]
+    except ValueError:
+        raise RichTextError(f"widths=\"{value}\" should be numbers separated by commas") from None
+    if any(share <= 0 for share in shares):
+        raise RichTextError(f"widths=\"{value}\" should be positive")
+    return shares
+
+
+def column_widths(table: Table, available: float) -> list[float] | None:
+    if not table.widths:
+        return None
+    total = sum(table.widths)
+    return [available * share / total for share in table.widths]
 
 
 def _inner(element: ET.Element) -> str:

@@ -37,6 +37,8 @@ def render_blocks(env: Environment, name: str, context: dict) -> dict[str, str]:
     template = _get(env, name)
     try:
         ctx = template.new_context(context)
+        for _ in template.root_render_func(ctx):  # defines top-level {% set %} and macros for the blocks
+            pass
         return {block: "".join(render(ctx)) for block, render in template.blocks.items()}
     except Exception:  # noqa: BLE001 - any failure inside a template becomes a diagnostic
         raise _failure(_with_template_lines(env), template) from None

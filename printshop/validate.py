@@ -15,7 +15,7 @@ from printshop.texts import markup_problems, placeholders
 from printshop.translation import inline_tags, line_breaks, statuses
 from printshop.units import to_mm
 
-REQUIRED_LABELS = ("fronts", "backs", "page", "rules")
+REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "assembly_title")
 
 
 def validate_project(project: Project, report: Report) -> None:
@@ -73,7 +73,8 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
         if deck.card_size not in project.media.card_sizes:
             report.add("unknown-reference", deck.where("card_size"),
                        f"no card size '{deck.card_size}' (sizes: {', '.join(project.media.card_sizes)})")
-        _face_ref(game, deck.back, deck.where("back"), report)
+        if deck.back is not None:
+            _face_ref(game, deck.back, deck.where("back"), report)
         seen: dict[str, object] = {}
         for card in deck.cards:
             if card.id in seen:
@@ -89,6 +90,10 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
     for name, face in game.faces.items():
         _check_face(project, game, name, face, report)
     _check_safe_zones(project, game, report)
+    for sheet_id, sheet in game.game.sheets.items():
+        _face_ref(game, sheet.face, sheet.where("face"), report)
+        if sheet.tiled and sheet.overlap <= 0:
+            report.add("wrong-type", sheet.where("tiled"), f"sheet '{sheet_id}' is tiled: give it an overlap, e.g. 12mm")
     _check_reconstructed(game, report)
     _check_composition(game, report)
     _check_board(game, report)
@@ -108,7 +113,8 @@ def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
     """Text frames of every face a deck prints stay inside the deck's safe zone."""
     for deck in game.game.decks.values():
         size = project.media.card_sizes.get(deck.card_size)
-        names = {deck.back} | {card.front for card in deck.cards} | {card.back for card in deck.cards if card.back}
+        names = ({deck.back} if deck.back else set()) | {card.front for card in deck.cards} \
+            | {card.back for card in deck.cards if card.back}
         for name in sorted(n for n in names if n in game.faces):
             for frame_name, frame in game.faces[name].frames.items():
                 worst = max(deck.safe - frame.x, deck.safe - frame.y,

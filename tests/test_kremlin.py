@@ -105,3 +105,83 @@ def test_french_names_are_the_pun_names(kremlin_kit):
     french, _ = _texts(kremlin_kit, "fr", "politicians")
     english, _ = _texts(kremlin_kit, "en", "politicians")
     assert "Goferbrok" in english and "Goferbrok" not in french and "Aparatschik" in french
+
+
+# --- the board, the sheets, the markers ----------------------------------------------------------
+def _kremlin():
+    return load_project(DEFAULT_DATA_DIR, games=["kremlin"]).games["kremlin"]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_board_tiles_reassemble_the_whole_board_with_the_stated_overlap(kremlin_kit, lang, paper):
+    from printshop.units import mm
+
+    spec = _kremlin().game.sheets["board"]
+    reader = PdfReader(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf")
+    margin = mm(8)
+    windows = []
+    for index in range(1, len(reader.pages)):  # page 1 is the assembly diagram
+        page = reader.pages[index]
+        [placement], _ = page_drawing(reader, index)
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        left, bottom = margin - placement.x, margin - placement.y
+        windows.append((left, bottom, left + width - 2 * margin, bottom + height - 2 * margin))
+    lefts = sorted({round(w[0], 3) for w in windows})
+    bottoms = sorted({round(w[1], 3) for w in windows}, reverse=True)
+    window_w = windows[0][2] - windows[0][0]
+    window_h = windows[0][3] - windows[0][1]
+    for a, b in zip(lefts, lefts[1:]):
+        assert a + window_w - b == pytest.approx(spec.overlap, abs=0.01)  # neighbours share the overlap
+    for a, b in zip(bottoms, bottoms[1:]):
+        assert b + window_h - a == pytest.approx(spec.overlap, abs=0.01)
+    assert lefts[0] == pytest.approx(0, abs=0.01) and lefts[-1] + window_w >= spec.width - 0.01
+    assert bottoms[0] + window_h == pytest.approx(spec.height, abs=0.01) and bottoms[-1] <= 0.01
+    assert len(windows) == len(lefts) * len(bottoms)
+
+
+def test_the_press_board_is_one_page_with_trim_and_bleed_boxes(kremlin_kit):
+    from printshop.units import mm
+
+    reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-board-press.pdf")
+    [page] = reader.pages
+    assert float(page.mediabox.width) == pytest.approx(mm(606), abs=0.01)
+    assert [float(v) for v in page.trimbox] == pytest.approx([mm(3), mm(3), mm(603), mm(543)], abs=0.01)
+    assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, mm(606), mm(546)], abs=0.01)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_board_and_phase_reference_print_the_numbers_of_the_data(kremlin_kit, lang):
+    from printshop.resolve import board_view
+
+    board = board_view(_kremlin())
+    texts = {}
+    for what in ("board-press", "reference-a4"):
+        reader = PdfReader(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-{what}.pdf")
+        texts[what] = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    codes = [step["code"] for phase in board["phases"] for step in phase["order"]]
+    assert codes == ["2A", "2B", "2C", "3A", "3B", "3C", "3D", "5A", "5B", "5C", "5D", "5E", "5F",
+                     "6A", "6B", "6C", "6D", "6E", "6F", "6G"]
+    for code in codes:
+        assert code in texts["reference-a4"], code
+        assert code in texts["board-press"], code
+    for purge in {office["purge"] for office in board["offices"]} | {board["candidate_purge"]}:
+        assert re.search(rf"PURGE {purge}\b", texts["board-press"], re.IGNORECASE), purge
+    assert "20" in texts["board-press"] and "18–20" in texts["board-press"]  # the health table's last row
+
+
+def test_the_influence_sheet_lists_every_controllable_politician(kremlin_kit):
+    reader = PdfReader(kremlin_kit / "kremlin" / "en" / "kremlin-en-influence-a4.pdf")
+    text = " ".join(reader.pages[0].extract_text().split())
+    game = _kremlin()
+    names = [game.catalogues["en"].entries[f"politician.{letter}.name"].text for letter in "bcdefghijklmnopqrstuvwxyz"]
+    assert all(name in text for name in names) and "Nestor Aparatschik" not in text  # only named in the instructions
+    assert len(reader.pages) == game.game.sheets["influence"].copies
+
+
+def test_the_markers_fit_one_a4_page_of_one_sided_chits(kremlin_kit):
+    reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-markers-a4.pdf")
+    assert len(reader.pages) == 1
+    placements, segments = page_drawing(reader, 0)
+    assert len(placements) == 195
+    assert len(segments) == 2 * (13 + 18)  # a pair of marks for each cut line of the 12 × 17 grid

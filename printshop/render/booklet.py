@@ -20,7 +20,7 @@ from printshop.layout import BookletLayout, GameLayout
 from printshop.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
-from printshop.richtext import Art, PageBreak as PageBreakBlock, Para, Spacer, Table, uppercase
+from printshop.richtext import Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths, uppercase
 from printshop.units import parse_length
 
 
@@ -79,13 +79,14 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, palet
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
     for block in booklet.blocks:
         story.extend(_flowables(block, style.styles, styles, palette, motifs, palette[style.rule_colour],
-                                style.tables))
+                                style.tables, paper.width - margins.inner - margins.outer))
     doc.build(_keep_headings_with_next(story))
     return buffer.getvalue(), doc.page
 
 
 def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, ParagraphStyle],
-               palette: dict[str, str], motifs: dict[str, Motif], accent: str, tables) -> list[Flowable]:
+               palette: dict[str, str], motifs: dict[str, Motif], accent: str, tables,
+               frame_width: float) -> list[Flowable]:
     if isinstance(block, Para):
         spec = text_styles[block.style]
         markup = uppercase(block.markup) if spec.uppercase else block.markup
@@ -96,7 +97,7 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
         return [Paragraph(markup, styles[block.style])]
     if isinstance(block, Table):
         rows = [[Paragraph(markup, styles["th" if head else "td"]) for head, markup in row] for row in block.rows]
-        table = RLTable(rows, hAlign="CENTER", repeatRows=0)
+        table = RLTable(rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width))
         commands = [("GRID", (0, 0), (-1, -1), tables.grid_width, HexColor(palette[tables.grid])),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not the default Helvetica

@@ -47,15 +47,19 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
         draw_face(canvas, face, settings.palette, settings.motifs, game.localized.data.dir)
         canvas.endForm()
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
-    pages = 2 * len(chunks)
+    two_sided = any(back for _, back in deck.cards)
+    sides = 2 if two_sided else 1
+    pages = sides * len(chunks)
     for number, chunk in enumerate(chunks):
         _place(canvas, grid, [names[front] for front, _ in chunk], back=False, settings=settings)
         _crop_marks(canvas, grid, settings)
-        _footer(canvas, grid, game, settings, 2 * number + 1, pages, game.localized.label("fronts"))
+        _footer(canvas, grid, game, settings, sides * number + 1, pages,
+                game.localized.label("fronts") if two_sided else "")
         canvas.showPage()
-        _place(canvas, grid, [names[back] for _, back in chunk], back=True, settings=settings)
-        _footer(canvas, grid, game, settings, 2 * number + 2, pages, game.localized.label("backs"))
-        canvas.showPage()
+        if two_sided:
+            _place(canvas, grid, [names[back] for _, back in chunk], back=True, settings=settings)
+            _footer(canvas, grid, game, settings, 2 * number + 2, pages, game.localized.label("backs"))
+            canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
 
@@ -106,7 +110,7 @@ def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSetting
     canvas.saveState()
     canvas.setFont(footer.font, footer.size)
     canvas.setFillColor(HexColor(settings.palette[footer.colour]))
-    text = f"{settings.file_name} · {game.localized.label('page', page=page, pages=pages)} · {side}"
+    text = " · ".join([settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([side] if side else []))
     # centred between the bleed and the paper's edge, but not below the footer's baseline
     y = max((grid.bottom - settings.media.print_and_play.outer_bleed) / 2 - footer.size / 3, footer.baseline)
     canvas.drawCentredString(settings.paper.width / 2, y, text)

@@ -1,0 +1,197 @@
+"""Sheets on paper: player sheets and aids centred on the page, boards tiled over several pages
+with overlap, alignment marks and an assembly diagram, and press pages with TrimBox and BleedBox.
+
+The sheet's face is drawn once, as a Form XObject, and placed on every page that shows part of it.
+"""
+from __future__ import annotations
+
+import io
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from printshop.imposition import ImpositionError, Tiling, tiling_for
+from printshop.layout import GameLayout, SheetLayout
+from printshop.render.faces import draw_face
+from printshop.render.pdf import new_canvas
+from printshop.render.sheets import SheetSettings
+
+
+def _define(canvas: Canvas, sheet: SheetLayout, settings: SheetSettings, assets) -> str:
+    face = sheet.face
+    canvas.beginForm("sheet", -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+    draw_face(canvas, face, settings.palette, settings.motifs, assets)
+    canvas.endForm()
+    return "sheet"
+
+
+def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
+    """The sheet on `settings.paper`: centred (`copies` pages), or tiled if the spec says so."""
+    if sheet.spec.tiled:
+        return _render_tiled(game, sheet, settings)
+    paper, face = settings.paper, sheet.face
+    margin = settings.media.print_and_play.margin
+    width, height = paper.width, paper.height
+    if (face.width > face.height) != (width > height):
+        width, height = height, width  # a landscape sheet goes on turned paper
+    if face.width > width - 2 * margin + 0.01 or face.height > height - 2 * margin + 0.01:
+        raise ImpositionError(f"the sheet ({face.width / 72 * 25.4:.0f} × {face.height / 72 * 25.4:.0f} mm) does "
+                              f"not fit on {paper.label} inside the margins: make it smaller or tiled")
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} ({paper.label})",
+                        subject="print-and-play sheet")
+    form = _define(canvas, sheet, settings, game.localized.data.dir)
+    pages = sheet.spec.copies
+    for page in range(1, pages + 1):
+        canvas.saveState()
+        canvas.translate((width - face.width) / 2, (height - face.height) / 2)
+        canvas.doForm(form)
+        canvas.restoreState()
+        _footer(canvas, game, settings, width, page, pages, "")
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue(), pages
+
+
+def sheet_tiling(sheet: SheetLayout, settings: SheetSettings) -> Tiling:
+    pnp = settings.media.print_and_play
+    return tiling_for(sheet.face.width, sheet.face.height, settings.paper.width, settings.paper.height,
+                      pnp.tile_margin, sheet.spec.overlap)
+
+
+def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
+    tiling = sheet_tiling(sheet, settings)
+    width, height = tiling.page_width, tiling.page_height
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} ({settings.paper.label})",
+                        subject="print-and-play board, tiled")
+    form = _define(canvas, sheet, settings, game.localized.data.dir)
+    tiles = tiling.tiles()
+    pages = len(tiles) + 1
+    _assembly_page(canvas, game, sheet, tiling, form, settings)
+    _footer(canvas, game, settings, width, 1, pages, game.localized.label("assembly_title"))
+    canvas.showPage()
+    ink = HexColor(settings.palette[settings.media.print_and_play.crop_marks.colour])
+    for number, tile in enumerate(tiles, start=2):
+        m = tiling.margin
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.rect(m, m, tiling.window_width, tiling.window_height)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.translate(m - tile.left, m - tile.bottom)
+        canvas.doForm(form)
+        canvas.restoreState()
+        _tile_marks(canvas, tiling, tile, ink, settings)
+        _footer(canvas, game, settings, width, number, pages, game.localized.label("tile", tile=tile.label))
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue(), pages
+
+
+def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettings) -> None:
+    """Cut marks at the window's edges (in the margin), and alignment targets in the overlaps: each
+    target is drawn at the same place on the sheet on both tiles that share the overlap."""
+    marks = settings.media.print_and_play.crop_marks
+    m, w, h = tiling.margin, tiling.window_width, tiling.window_height
+    canvas.saveState()
+    canvas.setStrokeColor(ink)
+    canvas.setLineWidth(marks.width)
+    for x in (m, m + w):
+        canvas.line(x, m - marks.gap, x, max(m - marks.gap - marks.length, 0.5))
+        canvas.line(x, m + h + marks.gap, x, min(m + h + marks.gap + marks.length, tiling.page_height - 0.5))
+    for y in (m, m + h):
+        canvas.line(m - marks.gap, y, max(m - marks.gap - marks.length, 0.5), y)
+        canvas.line(m + w + marks.gap, y, min(m + w + marks.gap + marks.length, tiling.page_width - 0.5), y)
+    size = tiling.overlap * 0.35
+    canvas.setLineWidth(max(marks.width, 0.5))
+    for x, y in _targets(tiling, tile):
+        px, py = m + x - tile.left, m + y - tile.bottom
+        canvas.circle(px, py, size * 0.6, stroke=1, fill=0)
+        canvas.line(px - size, py, px + size, py)
+        canvas.line(px, py - size, px, py + size)
+    canvas.restoreState()
+
+
+def _targets(tiling: Tiling, tile) -> list[tuple[float, float]]:
+    """Alignment targets (sheet coordinates) in the overlaps this tile shares with its neighbours."""
+    points = []
+    half = tiling.overlap / 2
+    columns = [c * tiling.step_x + tiling.window_width - half for c in range(tiling.columns - 1)]
+    rows = [tiling.sheet_height - tiling.window_height - r * tiling.step_y + half for r in range(tiling.rows - 1)]
+    inside = lambda x, y: (tile.left <= x <= tile.left + tiling.window_width  # noqa: E731
+                           and tile.bottom <= y <= tile.bottom + tiling.window_height)
+    for x in columns:  # vertical overlaps: three targets down each
+        for fraction in (0.2, 0.5, 0.8):
+            y = tile.bottom + tiling.window_height * fraction
+            if inside(x, y):
+                points.append((x, y))
+    for y in rows:  # horizontal overlaps: three targets across each
+        for fraction in (0.2, 0.5, 0.8):
+            x = tile.left + tiling.window_width * fraction
+            if inside(x, y):
+                points.append((x, y))
+    return points
+
+
+def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling: Tiling, form: str,
+                   settings: SheetSettings) -> None:
+    """The whole sheet, scaled to the page, with each tile's window outlined and named."""
+    footer = settings.media.print_and_play.footer
+    m = tiling.margin
+    text_height = footer.size * 8
+    scale = min((tiling.page_width - 2 * m) / tiling.sheet_width,
+                (tiling.page_height - 2 * m - text_height) / tiling.sheet_height)
+    x0 = (tiling.page_width - tiling.sheet_width * scale) / 2
+    y0 = m
+    canvas.saveState()
+    canvas.translate(x0, y0)
+    canvas.scale(scale, scale)
+    canvas.doForm(form)
+    clip = canvas.beginPath()  # windows of edge tiles reach past the sheet: show only what is on it
+    clip.rect(0, 0, tiling.sheet_width, tiling.sheet_height)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.setStrokeColor(HexColor(settings.palette["ink"]))
+    canvas.setLineWidth(0.6 / scale)
+    canvas.setDash(4 / scale, 3 / scale)
+    canvas.setFont(footer.font, 10 / scale)
+    for tile in tiling.tiles():
+        canvas.rect(tile.left, tile.bottom, tiling.window_width, tiling.window_height, stroke=1, fill=0)
+        canvas.setFillColor(HexColor(settings.palette["ink"]))
+        canvas.drawString(tile.left + 4 / scale, tile.bottom + tiling.window_height - 14 / scale, tile.label)
+    canvas.restoreState()
+    canvas.saveState()
+    canvas.setFont(footer.font, footer.size * 1.6)
+    canvas.setFillColor(HexColor(settings.palette["ink"]))
+    text = canvas.beginText(m, tiling.page_height - m - footer.size * 1.6)
+    for line in game.localized.label("assembly").split("\n"):
+        text.textLine(line)
+    canvas.drawText(text)
+    canvas.restoreState()
+
+
+def _footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_width: float, page: int, pages: int,
+            what: str) -> None:
+    footer = settings.media.print_and_play.footer
+    canvas.saveState()
+    canvas.setFont(footer.font, footer.size)
+    canvas.setFillColor(HexColor(settings.palette[footer.colour]))
+    parts = [settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([what] if what else [])
+    canvas.drawCentredString(page_width / 2, footer.baseline, " · ".join(parts))
+    canvas.restoreState()
+
+
+def render_press_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
+    """One page: the sheet at full size with its bleed; TrimBox and BleedBox tell the shop where to cut."""
+    face, bleed = sheet.face, sheet.face.bleed
+    width, height = face.width + 2 * bleed, face.height + 2 * bleed
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} (press)",
+                        subject="press file")
+    form = _define(canvas, sheet, settings, game.localized.data.dir)
+    canvas.setTrimBox((bleed, bleed, bleed + face.width, bleed + face.height))
+    canvas.setBleedBox((0, 0, width, height))
+    canvas.translate(bleed, bleed)
+    canvas.doForm(form)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue(), 1

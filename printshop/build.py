@@ -90,54 +90,41 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
     media, palette, motifs = project.media, project.colours.palette, project.motifs.motifs
     chosen = papers or media.print_and_play.papers
     outputs: list[Output] = []
+
+    def render(layout: GameLayout, what: str, paper_id: str, draw, where: Location, description: str) -> None:
+        """Render one file; a failure is reported against the data (`where`) or the game, never raised."""
+        path = output_name(layout.game_id, layout.lang, what, paper_id)
+        progress(f"rendering {path}")
+        paper = media.papers.get(paper_id) or media.papers[chosen[0]]
+        settings = SheetSettings(paper_id, paper, media, palette, motifs, path.name)
+        try:
+            data, pages = draw(settings)
+        except ImpositionError as error:
+            report.add("unknown-reference", where, f"{what} on {paper_id}: {error}")
+            return
+        except Exception as error:  # noqa: BLE001 - e.g. a table too large for a page
+            _render_failed(report, layout, path, error)
+            return
+        outputs.append(Output(path, data, pages, description.format(paper=paper.label)))
+
     for layout in checked.layouts:
         for deck in layout.decks:
             for paper_id in chosen:
-                path = output_name(layout.game_id, layout.lang, deck.id, paper_id)
-                progress(f"rendering {path}")
-                settings = SheetSettings(paper_id, media.papers[paper_id], media, palette, motifs, path.name)
-                try:
-                    data, pages = render_card_sheets(layout, deck, settings)
-                except ImpositionError as error:
-                    report.add("unknown-reference", deck.deck.where("card_size"),
-                               f"deck '{deck.id}' on {paper_id}: {error}")
-                    continue
-                except Exception as error:  # noqa: BLE001 - reported against the game, never a traceback
-                    _render_failed(report, layout, path, error)
-                    continue
-                outputs.append(Output(path, data, pages, f"{deck.id} on {media.papers[paper_id].label}"))
+                render(layout, deck.id, paper_id, lambda s, deck=deck: render_card_sheets(layout, deck, s),
+                       deck.deck.where("card_size"), f"{deck.id} on {{paper}}")
         for sheet in layout.sheets:
+            kind = "tiled" if sheet.spec.tiled else "sheet"
             for paper_id in chosen:
-                path = output_name(layout.game_id, layout.lang, sheet.id, paper_id)
-                progress(f"rendering {path}")
-                settings = SheetSettings(paper_id, media.papers[paper_id], media, palette, motifs, path.name)
-                try:
-                    data, pages = render_sheet(layout, sheet, settings)
-                except ImpositionError as error:
-                    report.add("unknown-reference", sheet.spec.where(), f"sheet '{sheet.id}' on {paper_id}: {error}")
-                    continue
-                except Exception as error:  # noqa: BLE001
-                    _render_failed(report, layout, path, error)
-                    continue
-                kind = "tiled" if sheet.spec.tiled else "sheet"
-                outputs.append(Output(path, data, pages, f"{sheet.id} {kind} on {media.papers[paper_id].label}"))
+                render(layout, sheet.id, paper_id, lambda s, sheet=sheet: render_sheet(layout, sheet, s),
+                       sheet.spec.where(), f"{sheet.id} {kind} on {{paper}}")
             if sheet.spec.press:
-                path = output_name(layout.game_id, layout.lang, sheet.id, "press")
-                progress(f"rendering {path}")
-                settings = SheetSettings("press", media.papers[chosen[0]], media, palette, motifs, path.name)
-                data, pages = render_press_sheet(layout, sheet, settings)
-                outputs.append(Output(path, data, pages, f"{sheet.id}, one press page with bleed"))
+                render(layout, sheet.id, "press", lambda s, sheet=sheet: render_press_sheet(layout, sheet, s),
+                       sheet.spec.where("press"), f"{sheet.id}, one press page with bleed")
         if layout.booklet is not None:
-            booklet_paper = project.booklet.paper
-            path = output_name(layout.game_id, layout.lang, "rules", booklet_paper)
-            progress(f"rendering {path}")
-            try:
-                data, pages = render_booklet(layout, layout.booklet, media.papers[booklet_paper], palette, motifs,
-                                             path.name)
-            except Exception as error:  # noqa: BLE001 - e.g. a table too large for the page
-                _render_failed(report, layout, path, error)
-                continue
-            outputs.append(Output(path, data, pages, f"rules booklet, {media.papers[booklet_paper].label}"))
+            paper_id = project.booklet.paper
+            render(layout, "rules", paper_id, lambda s: render_booklet(layout, layout.booklet, s.paper, palette,
+                                                                        motifs, s.file_name),
+                   project.booklet.where("paper"), "rules booklet, {paper}")
     return outputs
 
 

@@ -14,7 +14,7 @@ from printshop.imposition import ImpositionError, Tiling, tiling_for
 from printshop.layout import GameLayout, SheetLayout
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
-from printshop.render.sheets import SheetSettings
+from printshop.render.sheets import SheetSettings, page_footer
 
 
 def _define(canvas: Canvas, sheet: SheetLayout, settings: SheetSettings, assets) -> str:
@@ -171,13 +171,7 @@ def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling:
 
 def _footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_width: float, page: int, pages: int,
             what: str) -> None:
-    footer = settings.media.print_and_play.footer
-    canvas.saveState()
-    canvas.setFont(footer.font, footer.size)
-    canvas.setFillColor(HexColor(settings.palette[footer.colour]))
-    parts = [settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([what] if what else [])
-    canvas.drawCentredString(page_width / 2, footer.baseline, " · ".join(parts))
-    canvas.restoreState()
+    page_footer(canvas, game, settings, page_width, settings.media.print_and_play.footer.baseline, page, pages, what)
 
 
 def render_press_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:

@@ -107,11 +107,18 @@ def _crop_marks(canvas: Canvas, grid: Grid, settings: SheetSettings) -> None:
 def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSettings, page: int, pages: int,
             side: str) -> None:
     footer = settings.media.print_and_play.footer
+    # centred between the bleed and the paper's edge, but not below the footer's baseline
+    y = max((grid.bottom - settings.media.print_and_play.outer_bleed) / 2 - footer.size / 3, footer.baseline)
+    page_footer(canvas, game, settings, settings.paper.width, y, page, pages, side)
+
+
+def page_footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_width: float, y: float, page: int,
+                pages: int, what: str) -> None:
+    """File name, page number and what the page holds, so a loose page finds its way back."""
+    footer = settings.media.print_and_play.footer
     canvas.saveState()
     canvas.setFont(footer.font, footer.size)
     canvas.setFillColor(HexColor(settings.palette[footer.colour]))
-    text = " · ".join([settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([side] if side else []))
-    # centred between the bleed and the paper's edge, but not below the footer's baseline
-    y = max((grid.bottom - settings.media.print_and_play.outer_bleed) / 2 - footer.size / 3, footer.baseline)
-    canvas.drawCentredString(settings.paper.width / 2, y, text)
+    parts = [settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([what] if what else [])
+    canvas.drawCentredString(page_width / 2, y, " · ".join(parts))
     canvas.restoreState()

@@ -17,6 +17,7 @@ from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
+from printshop.fonts import with_fallback
 from printshop.model import TextStyle
 from printshop.richtext import Block, Para, Table, column_widths, uppercase
 
@@ -90,11 +91,11 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, palette: 
     for block in blocks:
         if isinstance(block, Para):
             markup = uppercase(block.markup) if style.uppercase else block.markup
-            flowables.append(Paragraph(markup, base))
+            flowables.append(Paragraph(with_fallback(markup), base))
         elif isinstance(block, Table):
             cell = ParagraphStyle("cell", parent=base, alignment=TA_CENTER, spaceBefore=0, spaceAfter=0)
             head = ParagraphStyle("head", parent=cell, alignment=TA_LEFT)
-            rows = [[Paragraph(f"<b>{markup}</b>" if is_head else markup, head if is_head else cell)
+            rows = [[Paragraph(with_fallback(f"<b>{markup}</b>" if is_head else markup), head if is_head else cell)
                      for is_head, markup in row] for row in block.rows]
             table = RLTable(rows, hAlign="CENTER", colWidths=column_widths(block, width))
             table.setStyle(TableStyle([

@@ -50,7 +50,7 @@ class DeckLayout:
 class SheetLayout:
     id: str
     spec: SheetSpec
-    face: FaceLayout
+    faces: list[FaceLayout]  # one per item (a single one for a sheet without items)
 
 
 @dataclass
@@ -98,10 +98,16 @@ def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env
             cards.extend([(front_key, back_key)] * card.count)
         layout.decks.append(DeckLayout(deck_id, deck, size, faces, cards))
     for sheet_id, spec in game.game.sheets.items():
-        laid = lay_out_face(f"sheet/{sheet_id}", spec.face, None, game.faces, (spec.width, spec.height), spec.bleed,
-                            context, localized, palette, fonts, env, report)
-        if laid is not None:
-            layout.sheets.append(SheetLayout(sheet_id, spec, laid))
+        laid_out = []
+        for item in spec.items or [None]:
+            entry = CardEntry(id=item.id, kind="sheet", front=item.face or spec.face, vars=item.vars) if item else None
+            laid = lay_out_face(f"sheet/{sheet_id}/{item.id if item else ''}", item.face or spec.face if item
+                                else spec.face, entry, game.faces, (spec.width, spec.height), spec.bleed, context,
+                                localized, palette, fonts, env, report)
+            if laid is not None:
+                laid_out.append(laid)
+        if len(laid_out) == len(spec.items or [None]):
+            layout.sheets.append(SheetLayout(sheet_id, spec, laid_out))
     if game.game.booklet is not None:
         layout.booklet = lay_out_booklet(project, localized, context, fonts, env, report)
     return layout

@@ -83,8 +83,14 @@ class FontFamily(Node):
     bold_italic: str
 
 
+class FontFallback(Node):
+    file: str
+    characters: str
+
+
 class Fonts(Node):
     families: dict[str, FontFamily]
+    fallback: FontFallback | None = None
 
 
 # --- data/print/colours.yaml ------------------------------------------------------------
@@ -325,18 +331,53 @@ class Board(Node):
     health: list[HealthRow] = []
 
 
+class SheetItem(Node):
+    """One sheet of a set (a role sheet, the setup for 5 players...): its own vars, maybe its own face."""
+
+    id: Identifier
+    face: str | None = None
+    vars: dict[str, str | int] = {}
+    reconstructed: str | None = None
+
+
 class SheetSpec(Node):
-    """A page-sized (or larger) component drawn from one face: a board, a player sheet, an aid.
-    Larger than the paper, it is tiled for home printing; a press file gets one page with bleed."""
+    """A page-sized (or larger) component drawn from a face: a board, player sheets, aids. With
+    `items`, a set of such sheets, each with its own vars. Larger than the paper, a sheet is tiled
+    for home printing; `per_page: 2` puts two side by side on turned paper, scaled to fit, with a
+    cut line between; a press file gets one page per sheet with bleed."""
 
     face: str
+    items: list[SheetItem] = []
     width: Length
     height: Length
     bleed: Length = 0.0
     copies: int = Field(default=1, ge=1, le=20)  # pages of it in a print-and-play file
     tiled: bool = False
     overlap: Length = 0.0
+    per_page: Literal[1, 2] = 1
     press: bool = False  # also write a press file: one page, trim plus bleed, TrimBox and BleedBox
+
+
+class Range(Node):
+    min: int = Field(ge=0)
+    max: int = Field(ge=0)
+
+
+class GoalDeck(Node):
+    """A goal deck built from the roles dealt (Comrade Stalin): for each dealt role with goals, its rank
+    in every goal suit; one card in `discard` set aside; the `extra_rank` of each suit added; `deal`
+    to each player with goals; `remain` must be left. Checked for every roster the rules allow."""
+
+    deck: str
+    always: list[str]
+    others: Range
+    no_goal_cards: list[str] = []
+    suits: list[str]
+    discard: int = Field(ge=2)
+    extra_rank: str
+    deal: int = Field(ge=1)
+    remain: int = Field(ge=0)
+    tokens: int | None = Field(default=None, ge=0)
 
 
 class Game(Node):
@@ -349,5 +390,6 @@ class Game(Node):
     setup: Setup | None = None
     booklet: BookletSpec | None = None
     board: Board | None = None
+    goal_deck: GoalDeck | None = None
     sheets: dict[str, SheetSpec] = {}
     reconstructed: list[Reconstructed] = []

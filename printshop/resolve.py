@@ -112,6 +112,7 @@ def template_context(localized: LocalizedGame) -> dict:
                  "minutes": game.minutes},
         "decks": deck_counts(localized.data),
         "setup": setup_table(localized.data),
+        "goal_deck": game.goal_deck.model_dump() if game.goal_deck else None,
         "board": board_view(localized.data),
         "cards": {deck_id: [{"id": card.id, "kind": card.kind, "vars": dict(card.vars)} for card in deck.cards
                             for _ in range(card.count)] for deck_id, deck in game.decks.items()},

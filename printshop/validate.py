@@ -97,6 +97,7 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
     _check_reconstructed(game, report)
     _check_composition(game, report)
     _check_board(game, report)
+    _check_goal_deck(game, report)
     _check_setup(game, report)
     _check_texts(project, game, report)
 
@@ -129,6 +130,10 @@ def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
 def _check_reconstructed(game: GameData, report: Report) -> None:
     known_texts = game.source.entries if game.source else {}
     cards = {card.id for deck in game.game.decks.values() for card in deck.cards}
+    for sheet_id, sheet in game.game.sheets.items():
+        for entry in sheet.items:
+            if entry.reconstructed:
+                report.add("reconstructed", entry.where("reconstructed"), f"sheet '{sheet_id}/{entry.id}': {entry.reconstructed}")
     for item in game.game.reconstructed:
         fields = set(type(game.game).model_fields)
         if item.what not in known_texts and item.what not in cards and item.what not in game.faces \
@@ -303,6 +308,60 @@ def _check_board(game: GameData, report: Report) -> None:
             report.add("succession", board.where("promotions"),
                        f"promotions should fill every office below '{ids[0]}' once: missing {missing or 'none'}, "
                        f"repeated {repeated or 'none'}")
+
+
+def _check_goal_deck(game: GameData, report: Report) -> None:
+    """For every roster (the `always` roles plus any allowed number of others): the goal cards each
+    dealt role needs exist, the pool divides by `discard`, exactly `remain` cards are left after
+    dealing, and the roster's starting tokens fit the kit's tokens."""
+    from itertools import combinations
+
+    rule = game.game.goal_deck
+    if rule is None:
+        return
+    deck = game.game.decks.get(rule.deck)
+    if deck is None:
+        report.add("unknown-reference", rule.where("deck"), f"no deck '{rule.deck}'")
+        return
+    roles = {card.vars["role"]: card for card in deck.cards if card.kind == "role" and "role" in card.vars}
+    goals = {(str(card.vars.get("rank")), card.vars.get("suit")) for card in deck.cards if card.kind == "goal"
+             for _ in range(card.count)}
+    for name in rule.always + rule.no_goal_cards:
+        if name not in roles:
+            report.add("unknown-reference", rule.where(), f"goal deck: no role card for '{name}'")
+            return
+    others = [name for name in roles if name not in rule.always]
+    missing: dict[tuple[str, str], str] = {}
+    for suit in rule.suits:
+        if (rule.extra_rank, suit) not in goals:
+            missing[(rule.extra_rank, suit)] = "every game"
+    wrong, tokens_over = [], []
+    for size in range(rule.others.min, rule.others.max + 1):
+        for chosen in combinations(others, size):
+            roster = rule.always + list(chosen)
+            with_goals = [name for name in roster if name not in rule.no_goal_cards]
+            for name in with_goals:
+                for suit in rule.suits:
+                    key = (str(roles[name].vars.get("rank")), suit)
+                    if key not in goals:
+                        missing.setdefault(key, f"rosters with the {name}")
+            pool = len(rule.suits) * len(with_goals)
+            left = pool - pool // rule.discard + len(rule.suits) - rule.deal * len(with_goals)
+            if pool % rule.discard or left != rule.remain:
+                wrong.append(f"{', '.join(roster)}: {left} left")
+            tokens = sum(int(roles[name].vars.get("tokens", 0)) for name in roster)
+            if rule.tokens is not None and tokens > rule.tokens:
+                tokens_over.append(f"{', '.join(roster)}: {tokens}")
+    for (rank, suit), who in sorted(missing.items()):
+        report.add("setup-impossible", rule.where("suits"),
+                   f"the goal deck needs the {rank} of {suit} for {who}, but deck '{rule.deck}' has none")
+    if wrong:
+        report.add("setup-impossible", rule.where("remain"),
+                   f"{len(wrong)} roster(s) do not leave exactly {rule.remain} goal cards, e.g. {wrong[0]}")
+    if tokens_over:
+        report.add("setup-impossible", rule.where("tokens"),
+                   f"{len(tokens_over)} roster(s) start with more than the kit's {rule.tokens} tokens, "
+                   f"e.g. {tokens_over[0]}")
 
 
 def _check_setup(game: GameData, report: Report) -> None:

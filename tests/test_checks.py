@@ -163,7 +163,7 @@ def test_internal_failures_become_diagnostics(data_copy, monkeypatch):
 
     monkeypatch.setattr(printshop.loader, "_load_faces", explode)
     items = found(data_copy, "internal")
-    assert sorted(d.location.path.rsplit("/", 1)[-1] for d in items) == ["comrade", "kremlin"]
+    assert sorted(d.location.path.rsplit("/", 1)[-1] for d in items) == ["comrade", "comrade-stalin", "kremlin"]
     assert all("RuntimeError: boom" in d.message for d in items)
 
 

@@ -16,6 +16,7 @@ from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
 from printshop.fitting import paragraph_style
+from printshop.fonts import with_fallback
 from printshop.layout import BookletLayout, GameLayout
 from printshop.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
@@ -93,10 +94,11 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
         if block.bullet:
             bullet_style = ParagraphStyle(f"{block.style}-bullet", parent=styles[block.style],
                                           leftIndent=spec.indent, bulletIndent=0)  # bullet at the margin
-            return [Paragraph(markup, bullet_style, bulletText=block.bullet)]
-        return [Paragraph(markup, styles[block.style])]
+            return [Paragraph(with_fallback(markup), bullet_style, bulletText=block.bullet)]
+        return [Paragraph(with_fallback(markup), styles[block.style])]
     if isinstance(block, Table):
-        rows = [[Paragraph(markup, styles["th" if head else "td"]) for head, markup in row] for row in block.rows]
+        rows = [[Paragraph(with_fallback(markup), styles["th" if head else "td"]) for head, markup in row]
+                for row in block.rows]
         table = RLTable(rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width))
         commands = [("GRID", (0, 0), (-1, -1), tables.grid_width, HexColor(palette[tables.grid])),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),

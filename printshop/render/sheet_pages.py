@@ -17,46 +17,77 @@ from printshop.render.pdf import new_canvas
 from printshop.render.sheets import SheetSettings, page_footer
 
 
-def _define(canvas: Canvas, sheet: SheetLayout, settings: SheetSettings, assets) -> str:
-    face = sheet.face
-    canvas.beginForm("sheet", -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+def _define(canvas: Canvas, face, name: str, settings: SheetSettings, assets) -> str:
+    canvas.beginForm(name, -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
     draw_face(canvas, face, settings.palette, settings.motifs, assets)
     canvas.endForm()
-    return "sheet"
+    return name
 
 
 def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
-    """The sheet on `settings.paper`: centred (`copies` pages), or tiled if the spec says so."""
+    """The sheets on `settings.paper`: tiled if the spec says so; else one or two to a page, each
+    item `copies` times; two to a page go side by side on turned paper, scaled to fit, cut line between."""
     if sheet.spec.tiled:
         return _render_tiled(game, sheet, settings)
-    paper, face = settings.paper, sheet.face
+    paper, first = settings.paper, sheet.faces[0]
     margin = settings.media.print_and_play.margin
+    per_page = sheet.spec.per_page
     width, height = paper.width, paper.height
-    if (face.width > face.height) != (width > height):
-        width, height = height, width  # a landscape sheet goes on turned paper
-    if face.width > width - 2 * margin + 0.01 or face.height > height - 2 * margin + 0.01:
-        raise ImpositionError(f"the sheet ({face.width / 72 * 25.4:.0f} × {face.height / 72 * 25.4:.0f} mm) does "
-                              f"not fit on {paper.label} inside the margins: make it smaller or tiled")
+    landscape_face = first.width > first.height
+    if (landscape_face != (width > height)) if per_page == 1 else (landscape_face == (width > height)):
+        width, height = height, width  # turn the paper: a landscape sheet, or two portrait ones side by side
+    across = per_page == 2 and width > height
+    slot_w = (width - 2 * margin) / (2 if across else 1)
+    slot_h = (height - 2 * margin) / (2 if per_page == 2 and not across else 1)
+    scale = min(1.0, slot_w / first.width, slot_h / first.height) if per_page == 2 else 1.0
+    if per_page == 1 and (first.width > slot_w + 0.01 or first.height > slot_h + 0.01):
+        raise ImpositionError(f"the sheet ({first.width / 72 * 25.4:.0f} × {first.height / 72 * 25.4:.0f} mm) does "
+                              f"not fit on {paper.label} inside the margins: make it smaller, tiled or two to a page")
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} ({paper.label})",
-                        subject="print-and-play sheet")
-    form = _define(canvas, sheet, settings, game.localized.data.dir)
-    pages = sheet.spec.copies
-    for page in range(1, pages + 1):
-        canvas.saveState()
-        canvas.translate((width - face.width) / 2, (height - face.height) / 2)
-        canvas.doForm(form)
-        canvas.restoreState()
-        _footer(canvas, game, settings, width, page, pages, "")
+                        subject="print-and-play sheets")
+    forms = [_define(canvas, face, f"sheet{i}", settings, game.localized.data.dir) for i, face in enumerate(sheet.faces)]
+    placed = [form for form in forms for _ in range(sheet.spec.copies)]
+    pages = -(-len(placed) // per_page)
+    for page in range(pages):
+        for slot, form in enumerate(placed[page * per_page:(page + 1) * per_page]):
+            w, h = first.width * scale, first.height * scale
+            if across:
+                x, y = margin + slot * slot_w + (slot_w - w) / 2, (height - h) / 2
+            else:
+                x, y = (width - w) / 2, (height - margin - (slot + 1) * slot_h) + (slot_h - h) / 2
+            canvas.saveState()
+            canvas.translate(x, y)
+            canvas.scale(scale, scale)
+            canvas.doForm(form)
+            canvas.restoreState()
+        if per_page == 2:
+            _cut_line(canvas, width, height, across, settings)
+        _footer(canvas, game, settings, width, page + 1, pages, "")
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
 
 
+def _cut_line(canvas: Canvas, width: float, height: float, across: bool, settings: SheetSettings) -> None:
+    """A dashed line between the two sheets of a page: cut here."""
+    marks = settings.media.print_and_play.crop_marks
+    canvas.saveState()
+    canvas.setStrokeColor(HexColor(settings.palette[marks.colour]))
+    canvas.setLineWidth(marks.width)
+    canvas.setDash(3, 3)
+    if across:
+        canvas.line(width / 2, marks.gap, width / 2, height - marks.gap)
+    else:
+        canvas.line(marks.gap, height / 2, width - marks.gap, height / 2)
+    canvas.restoreState()
+
+
 def sheet_tiling(sheet: SheetLayout, settings: SheetSettings) -> Tiling:
     pnp = settings.media.print_and_play
-    return tiling_for(sheet.face.width, sheet.face.height, settings.paper.width, settings.paper.height,
-                      pnp.tile_margin, sheet.spec.overlap)
+    face = sheet.faces[0]
+    return tiling_for(face.width, face.height, settings.paper.width, settings.paper.height, pnp.tile_margin,
+                      sheet.spec.overlap)
 
 
 def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
@@ -65,7 +96,7 @@ def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} ({settings.paper.label})",
                         subject="print-and-play board, tiled")
-    form = _define(canvas, sheet, settings, game.localized.data.dir)
+    form = _define(canvas, sheet.faces[0], "sheet", settings, game.localized.data.dir)
     tiles = tiling.tiles()
     pages = len(tiles) + 1
     _assembly_page(canvas, game, sheet, tiling, form, settings)
@@ -175,17 +206,21 @@ def _footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_widt
 
 
 def render_press_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
-    """One page: the sheet at full size with its bleed; TrimBox and BleedBox tell the shop where to cut."""
-    face, bleed = sheet.face, sheet.face.bleed
-    width, height = face.width + 2 * bleed, face.height + 2 * bleed
+    """One page per sheet at full size with its bleed; TrimBox and BleedBox tell the shop where to cut."""
+    first = sheet.faces[0]
+    bleed = first.bleed
+    width, height = first.width + 2 * bleed, first.height + 2 * bleed
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} (press)",
                         subject="press file")
-    form = _define(canvas, sheet, settings, game.localized.data.dir)
-    canvas.setTrimBox((bleed, bleed, bleed + face.width, bleed + face.height))
-    canvas.setBleedBox((0, 0, width, height))
-    canvas.translate(bleed, bleed)
-    canvas.doForm(form)
-    canvas.showPage()
+    forms = [_define(canvas, face, f"sheet{i}", settings, game.localized.data.dir) for i, face in enumerate(sheet.faces)]
+    for form in forms:
+        canvas.setTrimBox((bleed, bleed, bleed + first.width, bleed + first.height))
+        canvas.setBleedBox((0, 0, width, height))
+        canvas.saveState()
+        canvas.translate(bleed, bleed)
+        canvas.doForm(form)
+        canvas.restoreState()
+        canvas.showPage()
     canvas.save()
-    return buffer.getvalue(), 1
+    return buffer.getvalue(), len(forms)

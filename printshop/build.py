@@ -25,6 +25,7 @@ from printshop.validate import validate_project
 from printshop.write import write_atomically
 
 Progress = Callable[[str], None]
+ALL_VARIANTS = "*"
 
 
 @dataclass
@@ -51,8 +52,11 @@ class Checked:
 
 
 def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, langs: list[str] | None = None,
-          templates_dir: Path | None = None, report: Report | None = None) -> tuple[Report, Checked | None]:
-    """Load, validate and lay out; never raises for bad data."""
+          templates_dir: Path | None = None, report: Report | None = None,
+          variant: str | None = ALL_VARIANTS) -> tuple[Report, Checked | None]:
+    """Load, validate and lay out; never raises for bad data. By default every naming variant of every
+    game is laid out too (names change lengths); `variant=None` lays out the default names only, and
+    a name lays out that variant for the games that have it."""
     report = report if report is not None else Report()
     try:
         project = load_project(Path(data_dir), templates_dir, games=games, report=report)
@@ -70,19 +74,24 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     env = make_environment(project.templates_dir)
     layouts = []
     for game in project.games.values():
+        if variant == ALL_VARIANTS:
+            chosen = [None, *game.game.variants]
+        else:
+            chosen = [variant if variant in game.game.variants else None]
         for lang in game.languages:
-            if langs is None or lang in langs:
+            for name in (chosen if langs is None or lang in langs else []):
                 try:
-                    layouts.append(lay_out_game(project, localize(project, game, lang), fonts, env, report))
+                    layouts.append(lay_out_game(project, localize(project, game, lang, name), fonts, env, report))
                 except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
                     report.add("internal", Location.of(game.dir),
                                f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
     return report, Checked(project, fonts, layouts)
 
 
-def output_name(game_id: str, lang: str, what: str, paper: str) -> Path:
-    """Deterministic names: output/<game>/<lang>/<game>-<lang>-<what>-<paper>.pdf"""
-    return Path(game_id) / lang / f"{game_id}-{lang}-{what}-{paper}.pdf"
+def output_name(game_id: str, lang: str, what: str, paper: str, variant: str | None = None) -> Path:
+    """Deterministic names: output/<game>/<lang>/<game>-<lang>[-<variant>]-<what>-<paper>.pdf"""
+    middle = f"{lang}-{variant}" if variant else lang
+    return Path(game_id) / lang / f"{game_id}-{middle}-{what}-{paper}.pdf"
 
 
 def render_all(checked: Checked, papers: list[str] | None, report: Report, progress: Progress) -> list[Output]:
@@ -93,7 +102,7 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
 
     def render(layout: GameLayout, what: str, paper_id: str, draw, where: Location, description: str) -> None:
         """Render one file; a failure is reported against the data (`where`) or the game, never raised."""
-        path = output_name(layout.game_id, layout.lang, what, paper_id)
+        path = output_name(layout.game_id, layout.lang, what, paper_id, layout.localized.variant)
         progress(f"rendering {path}")
         paper = media.papers.get(paper_id) or media.papers[chosen[0]]
         settings = SheetSettings(paper_id, paper, media, palette, motifs, path.name)
@@ -135,10 +144,10 @@ def _render_failed(report: Report, layout: GameLayout, path: Path, error: Except
 
 def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, games: list[str] | None = None,
           langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
-          progress: Progress = lambda message: None) -> Result:
+          variant: str | None = None, progress: Progress = lambda message: None) -> Result:
     started = time.monotonic()
     progress("checking data and laying out")
-    report, checked = check(data_dir, games=games, langs=langs, templates_dir=templates_dir)
+    report, checked = check(data_dir, games=games, langs=langs, templates_dir=templates_dir, variant=variant)
     result = Result(report)
     if checked is None or report.has_errors:
         return result

@@ -51,6 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     building.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",
                           help="where to write (default: ./output)")
     building.add_argument("--quiet", action="store_true", help="print only errors")
+    building.add_argument("--variant", metavar="NAME",
+                          help="a naming variant (role names) for the games that define it, e.g. soviet; "
+                               "files get -NAME in their names. 'printshop list' shows each game's variants")
 
     validating = commands.add_parser(
         "validate", help="check the data: decks, rules, texts and that every text fits",
@@ -166,6 +169,10 @@ def _list(args) -> int:
             deck = spec.decks[deck_id]
             kinds = ", ".join(f"{kind} {n}" for kind, n in counts.items() if kind != "total")
             print(f"  deck '{deck_id}': {counts['total']} cards, {deck.card_size} ({kinds})")
+        if spec.sheets:
+            print(f"  sheets: {', '.join(spec.sheets)}")
+        if spec.variants:
+            print(f"  naming variants (--variant): {', '.join(spec.variants)}")
         if spec.booklet:
             print(f"  rules booklet: {project.booklet.paper}")
     return 0
@@ -258,7 +265,15 @@ def _i18n(args) -> int:
 def _build(args) -> int:
     games = _known_games(args.data, args.games)
     say = (lambda message: None) if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
-    result = build(args.data, args.out, games=games, langs=args.lang, papers=args.paper, progress=say)
+    if args.variant:
+        project = _load_or_report(args.data, games)
+        if project is None:
+            return 1
+        if not any(args.variant in game.game.variants for game in project.games.values()):
+            known = sorted({name for game in project.games.values() for name in game.game.variants})
+            raise UsageError(f"no game here has the variant '{args.variant}' (variants: {', '.join(known) or 'none'})")
+    result = build(args.data, args.out, games=games, langs=args.lang, papers=args.paper, variant=args.variant,
+                   progress=say)
     shown = {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}  # infos: see validate
     _print_report(Report([d for d in result.report.items if d.severity in shown]))
     if result.report.has_errors:

@@ -31,6 +31,15 @@ def evaluate(expression: str, variables: dict[str, int]) -> int:
         raise ExpressionError("the expression is nested too deeply") from None
 
 
+def need_count(count: "str | dict[int, int]", variable: str, n: int) -> int:
+    """A setup need for n players: an expression in the variable, or a value per player count."""
+    if isinstance(count, dict):
+        if n not in count:
+            raise ExpressionError(f"no value for {n} players (given for {', '.join(map(str, sorted(count)))})")
+        return count[n]
+    return evaluate(count, {variable: n})
+
+
 def _eval(node: ast.AST, source: str, variables: dict[str, int]) -> int:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value

@@ -269,7 +269,7 @@ class Composition(Node):
 class SetupNeed(Node):
     deck: str
     kind: str
-    count: Expression
+    count: Expression | dict[int, int]  # an expression in n, or a value per player count
 
 
 class Players(Node):
@@ -280,6 +280,8 @@ class Players(Node):
 class Setup(Node):
     variable: str = "n"
     needs: list[SetupNeed]
+    total: Expression | None = None  # what the needs must add up to, e.g. "n": one card per player
+    limits: dict[str, int] = {}  # the most of a kind the material holds (a standard deck: 12 royal cards)
 
 
 class BookletSpec(Node):
@@ -380,6 +382,11 @@ class GoalDeck(Node):
     tokens: int | None = Field(default=None, ge=0)
 
 
+class Variant(Node):
+    overrides: list[str]
+    reconstructed: str | None = None
+
+
 class Game(Node):
     title: str
     source_language: str
@@ -392,4 +399,9 @@ class Game(Node):
     board: Board | None = None
     goal_deck: GoalDeck | None = None
     sheets: dict[str, SheetSpec] = {}
+    # placeholders every text may use, each standing for another text: {mafias} -> role.mafia.plural
+    text_variables: dict[str, str] = {}
+    # naming variants (printshop build --variant NAME): texts under variant.NAME.* replace the ids they
+    # name; each variant must give every id listed in `overrides`
+    variants: dict[str, "Variant"] = {}
     reconstructed: list[Reconstructed] = []

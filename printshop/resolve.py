@@ -5,12 +5,13 @@ the game's rules give for each player count (computed here, once, for every temp
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from printshop.expressions import ExpressionError, evaluate
+from printshop.expressions import ExpressionError, need_count
 from printshop.loader import GameData, Project
 from printshop.model import Language
 from printshop.texts import TextTree, apply_typography, to_markup
@@ -22,6 +23,7 @@ class LocalizedGame:
     lang: str
     language: Language
     texts: dict[str, Markup]
+    variant: str | None = None
 
     @property
     def tree(self) -> TextTree:
@@ -39,12 +41,21 @@ class LocalizedGame:
         return plain_text(str(self.texts.get(text_id, text_id)))
 
 
-def localize(project: Project, game: GameData, lang: str) -> LocalizedGame:
+def localize(project: Project, game: GameData, lang: str, variant: str | None = None) -> LocalizedGame:
+    """The game's texts in `lang`: a naming variant's texts replace the ids they name, then each
+    {text variable} is replaced by the text it stands for, then markup and typography are applied."""
     language = project.languages.get(lang) or Language(name=lang, native_name=lang, labels={})
     catalogue = game.catalogues.get(lang)
-    texts = {entry.id: to_markup(entry.text, language.typography) for entry in catalogue.entries.values()} \
-        if catalogue else {}
-    return LocalizedGame(game, lang, language, texts)
+    raw = {entry.id: entry.text for entry in catalogue.entries.values()} if catalogue else {}
+    if variant is not None:
+        prefix = f"variant.{variant}."
+        raw.update({text_id[len(prefix):]: text for text_id, text in raw.items() if text_id.startswith(prefix)})
+    variables = {name: raw[target] for name, target in game.game.text_variables.items() if target in raw}
+    if variables:
+        pattern = re.compile(r"\{(" + "|".join(map(re.escape, variables)) + r")\}")
+        raw = {text_id: pattern.sub(lambda m: variables[m.group(1)], text) for text_id, text in raw.items()}
+    texts = {text_id: to_markup(text, language.typography) for text_id, text in raw.items()}
+    return LocalizedGame(game, lang, language, texts, variant)
 
 
 def deck_counts(game: GameData) -> dict[str, dict[str, int]]:
@@ -66,7 +77,7 @@ def setup_table(game: GameData) -> list[dict]:
     rows = []
     for n in range(game.game.players.min, game.game.players.max + 1):
         try:
-            needs = {need.kind: evaluate(need.count, {setup.variable: n}) for need in setup.needs}
+            needs = {need.kind: need_count(need.count, setup.variable, n) for need in setup.needs}
         except ExpressionError:
             continue
         rows.append({"n": n, "needs": needs})

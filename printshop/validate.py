@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from printshop.diagnostics import Report
-from printshop.expressions import ExpressionError, evaluate
+from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import GameData, Project
 from printshop.model import Face
 from printshop.texts import markup_problems, placeholders
@@ -378,15 +378,30 @@ def _check_setup(game: GameData, report: Report) -> None:
         short = []
         for n in range(players.min, players.max + 1):
             try:
-                wanted = evaluate(need.count, {setup.variable: n})
+                wanted = need_count(need.count, setup.variable, n)
             except ExpressionError as error:
                 report.add("rule-expression", need.where("count"), str(error))
                 break
             if wanted < 0 or wanted > available:
                 short.append(f"{n} players need {wanted}")
+            limit = setup.limits.get(need.kind)
+            if limit is not None and wanted > limit:
+                report.add("setup-impossible", need.where("count"),
+                           f"{n} players need {wanted} '{need.kind}' but the material holds {limit} "
+                           f"(setup.limits)")
         if short:
             report.add("setup-impossible", need.where("count"),
                        f"deck '{need.deck}' has {available} '{need.kind}' card(s): {'; '.join(short)}")
+    if setup.total is not None:
+        for n in range(players.min, players.max + 1):
+            try:
+                total = evaluate(setup.total, {setup.variable: n})
+                parts = sum(need_count(need.count, setup.variable, n) for need in setup.needs)
+            except ExpressionError:
+                continue  # reported above
+            if parts != total:
+                report.add("setup-impossible", setup.where("total"),
+                           f"for {n} players the needs add up to {parts}, not {total}")
 
 
 def _check_texts(project: Project, game: GameData, report: Report) -> None:
@@ -408,6 +423,23 @@ def _check_texts(project: Project, game: GameData, report: Report) -> None:
                 report.add("markup", entry.location, f"'{entry.id}': {problem}")
         if catalogue is not source:
             _check_translation(project, game, source, catalogue, report)
+        for name, variant in game.game.variants.items():
+            for text_id in variant.overrides:
+                if f"variant.{name}.{text_id}" not in catalogue.entries:
+                    report.add("missing-text", catalogue.where_missing(f"variant.{name}.{text_id}"),
+                               f"naming variant '{name}' gives no '{text_id}' in {catalogue.lang} "
+                               f"(write it as variant.{name}.{text_id})")
+    for name, variant in game.game.variants.items():
+        for text_id in variant.overrides:
+            if text_id not in source.entries:
+                report.add("unknown-reference", variant.where("overrides"),
+                           f"variant '{name}' overrides '{text_id}', which the source does not have")
+        if variant.reconstructed:
+            report.add("reconstructed", variant.where("reconstructed"), f"naming variant '{name}': {variant.reconstructed}")
+    for name, target in game.game.text_variables.items():
+        if target not in source.entries:
+            report.add("unknown-reference", game.game.where("text_variables"),
+                       f"text variable {{{name}}} stands for '{target}', which the source does not have")
 
 
 def _check_translation(project: Project, game: GameData, source, catalogue, report: Report) -> None:

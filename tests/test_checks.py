@@ -163,7 +163,7 @@ def test_internal_failures_become_diagnostics(data_copy, monkeypatch):
 
     monkeypatch.setattr(printshop.loader, "_load_faces", explode)
     items = found(data_copy, "internal")
-    assert sorted(d.location.path.rsplit("/", 1)[-1] for d in items) == ["comrade", "comrade-stalin", "kremlin"]
+    assert sorted(d.location.path.rsplit("/", 1)[-1] for d in items) == ["assassin", "comrade", "comrade-stalin", "kremlin"]
     assert all("RuntimeError: boom" in d.message for d in items)
 
 
@@ -230,7 +230,7 @@ def test_unbalanced_markup_is_reported_once_and_the_text_still_lays_out(data_cop
     edit(english, '  motto: "The Party sees all"', '  motto: "The <b>Party sees all"')
     report, checked = check(data_copy)
     assert [d.code for d in report.errors] == ["markup"]
-    back = next(layout for layout in checked.layouts if layout.lang == "en").decks[0].faces["cards/back"]
+    back = next(layout for layout in checked.layouts if layout.lang == "en" and layout.game_id == "comrade").decks[0].faces["cards/back"]
     assert "The <b>Party" in next(f for f in back.frames if f.name == "motto").fit.flowables[0].getPlainText()
 
 

@@ -135,7 +135,7 @@ def test_data_is_escaped_and_never_run_as_a_template(data_copy, tmp_path):
     edit(english, '  motto: "The Party sees all"', '  motto: "{{ 7 * 7 }} & <font size=40>x</font>"')
     report, checked = check(data_copy)
     assert [d.code for d in report.errors] == ["markup"]  # the unknown tag is reported...
-    back = next(layout for layout in checked.layouts if layout.lang == "en").decks[0].faces["cards/back"]
+    back = next(layout for layout in checked.layouts if layout.lang == "en" and layout.game_id == "comrade").decks[0].faces["cards/back"]
     motto = next(frame for frame in back.frames if frame.name == "motto")
     text = motto.fit.flowables[0].getPlainText()
     assert "{{ 7 * 7 }}" in text and "49" not in text and "&" in text and "<font size=40>" in text  # ...and escaped

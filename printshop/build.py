@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from printshop.colour import ColourMode, Paints
+from printshop.render.press import render_press_cards
+from printshop.units import to_mm
 from printshop.diagnostics import Location, Report, StageFailed
 from printshop.fonts import FontSet, register_fonts
 from printshop.imposition import ImpositionError
@@ -105,7 +108,7 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
         path = output_name(layout.game_id, layout.lang, what, paper_id, layout.localized.variant)
         progress(f"rendering {path}")
         paper = media.papers.get(paper_id) or media.papers[chosen[0]]
-        settings = SheetSettings(paper_id, paper, media, palette, motifs, path.name)
+        settings = SheetSettings(paper_id, paper, media, Paints(palette), motifs, path.name)
         try:
             data, pages = draw(settings)
         except ImpositionError as error:
@@ -131,9 +134,66 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
                        sheet.spec.where("press"), f"{sheet.id}, one press page with bleed")
         if layout.booklet is not None:
             paper_id = project.booklet.paper
-            render(layout, "rules", paper_id, lambda s: render_booklet(layout, layout.booklet, s.paper, palette,
+            render(layout, "rules", paper_id, lambda s: render_booklet(layout, layout.booklet, s.paper, s.paints,
                                                                         motifs, s.file_name),
                    project.booklet.where("paper"), "rules booklet, {paper}")
+    return outputs
+
+
+def render_press(checked: Checked, profiles: list[str], report: Report, progress: Progress) -> list[Output]:
+    """Press files for each profile: decks (one PDF per deck or per card size), press sheets, booklets
+    padded to a multiple of four pages, all in the profile's colours."""
+    project = checked.project
+    media, motifs = project.media, project.motifs.motifs
+    outputs: list[Output] = []
+    for name in profiles:
+        profile = project.profiles[name]
+        mode = ColourMode(profile.colour.space, profile.colour.ink_limit,
+                          tuple(profile.colour.rich_black) if profile.colour.rich_black else None)
+        paints = Paints(project.colours.palette, mode)
+        for layout in checked.layouts:
+            base = Path(layout.game_id) / layout.lang / "press" / name
+            stem = f"{layout.game_id}-{layout.lang}" + (f"-{layout.localized.variant}" if layout.localized.variant else "")
+
+            def emit(file: str, draw, description: str) -> None:
+                path = base / f"{stem}-{file}.pdf"
+                progress(f"rendering {path}")
+                try:
+                    data, pages = draw()
+                except Exception as error:  # noqa: BLE001 - reported against the game, never a traceback
+                    _render_failed(report, layout, path, error)
+                    return
+                outputs.append(Output(path, data, pages, description))
+
+            for deck in layout.decks:
+                if deck.deck.bleed + 0.01 < profile.bleed:
+                    report.add("press-bleed", deck.deck.where("bleed"),
+                               f"deck '{deck.id}' is drawn with {to_mm(deck.deck.bleed):.2f} mm of bleed; "
+                               f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
+            groups: dict[str, list] = {}
+            for deck in layout.decks:
+                key = deck.id if profile.files == "pdf-per-deck" else deck.deck.card_size
+                groups.setdefault(key, []).append(deck)
+            for key, decks in groups.items():
+                emit(key, lambda decks=decks, key=key: render_press_cards(layout, decks, profile, paints, motifs, key),
+                     f"{key}: {profile.label}")
+            for sheet in layout.sheets:
+                if sheet.spec.press and sheet.spec.bleed + 0.01 < profile.bleed:
+                    report.add("press-bleed", sheet.spec.where("bleed"),
+                               f"sheet '{sheet.id}' is drawn with {to_mm(sheet.spec.bleed):.2f} mm of bleed; "
+                               f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
+                elif sheet.spec.press:
+                    settings = SheetSettings("press", media.papers[media.print_and_play.papers[0]], media, paints,
+                                             motifs, f"{stem}-{sheet.id}.pdf")
+                    emit(sheet.id, lambda sheet=sheet, settings=settings: render_press_sheet(layout, sheet, settings,
+                                                                                              profile.bleed),
+                         f"{sheet.id}: {profile.label}")
+            if layout.booklet is not None:
+                paper = media.papers[project.booklet.paper]
+                emit("rules", lambda paper=paper: render_booklet(layout, layout.booklet, paper, paints, motifs,
+                                                                 f"{stem}-rules.pdf", pad_to=4,
+                                                                 bleed=profile.bleed),
+                     f"rules booklet, pages padded to a multiple of 4: {profile.label}")
     return outputs
 
 
@@ -144,7 +204,10 @@ def _render_failed(report: Report, layout: GameLayout, path: Path, error: Except
 
 def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, games: list[str] | None = None,
           langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
-          variant: str | None = None, progress: Progress = lambda message: None) -> Result:
+          variant: str | None = None, target: str = "pnp", profiles: list[str] | None = None,
+          progress: Progress = lambda message: None) -> Result:
+    """Build print-and-play files (`target="pnp"`) or press files for print-shop `profiles`
+    (`target="shop"`; all profiles when None). Nothing is written unless everything rendered."""
     started = time.monotonic()
     progress("checking data and laying out")
     report, checked = check(data_dir, games=games, langs=langs, templates_dir=templates_dir, variant=variant)
@@ -157,7 +220,16 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, 
                 report.add("unknown-reference", checked.project.media.where("papers"), f"no paper '{paper}'")
         if report.has_errors:
             return result
-    result.outputs = render_all(checked, papers, report, progress)
+    if target == "shop":
+        chosen = profiles or sorted(checked.project.profiles)
+        unknown = [name for name in chosen if name not in checked.project.profiles]
+        if unknown:
+            report.add("unknown-reference", Location.of(Path(data_dir) / "print" / "profiles"),
+                       f"no print-shop profile {', '.join(unknown)} (profiles: {', '.join(checked.project.profiles)})")
+            return result
+        result.outputs = render_press(checked, chosen, report, progress)
+    else:
+        result.outputs = render_all(checked, papers, report, progress)
     if report.has_errors:
         return result
     for output in result.outputs:  # only now, with every file rendered, does anything reach the disk

@@ -51,6 +51,12 @@ def _parser() -> argparse.ArgumentParser:
     building.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",
                           help="where to write (default: ./output)")
     building.add_argument("--quiet", action="store_true", help="print only errors")
+    building.add_argument("--target", choices=("pnp", "shop"), default="pnp",
+                          help="pnp (default): print-and-play kits for home printers; shop: press files for "
+                               "print shops, one folder per profile under output/<game>/<lang>/press/")
+    building.add_argument("--profile", action="append", metavar="NAME",
+                          help="with --target shop: a print-shop profile from data/print/profiles "
+                               "(repeatable; default: all)")
     building.add_argument("--variant", metavar="NAME",
                           help="a naming variant (role names) for the games that define it, e.g. soviet; "
                                "files get -NAME in their names. 'printshop list' shows each game's variants")
@@ -68,6 +74,16 @@ def _parser() -> argparse.ArgumentParser:
                                  "objects; github: GitHub Actions annotations")
     validating.add_argument("--strict", action="store_true",
                             help="warnings fail the run too (exit 1), unless the data acknowledges them")
+
+    flight = commands.add_parser(
+        "preflight", help="check PDFs as a print shop would",
+        description="Read PDFs back and check: TrimBox and BleedBox with the profile's bleed, fonts "
+                    "embedded, and for CMYK profiles no RGB colour and no ink over the limit. Prints each "
+                    "problem with its page; exit 1 when any is found.",
+        epilog="Example: printshop preflight output/comrade/en/press/drivethrucards/*.pdf --profile drivethrucards")
+    flight.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    flight.add_argument("--profile", metavar="NAME", help="a print-shop profile from data/print/profiles")
+    flight.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
 
     checks = commands.add_parser("checks", help="list every check validate runs, with its code and hint",
                                  description="List the catalogue of checks: code, severity, meaning, hint.")
@@ -116,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return {"list": _list, "build": _build, "validate": _validate, "checks": _checks,
-                "i18n": _i18n}[args.command](args)
+                "i18n": _i18n, "preflight": _preflight}[args.command](args)
     except UsageError as error:
         parser.error(str(error))  # exits with 2
         return 2
@@ -186,6 +202,29 @@ def _validate(args) -> int:
     sys.stdout.flush()
     print(f"printshop validate: {_summary(report)}{' (strict)' if args.strict else ''}", file=sys.stderr)
     return 1 if report.fails(strict=args.strict) else 0
+
+
+def _preflight(args) -> int:
+    from printshop.preflight import preflight
+
+    profile = None
+    if args.profile:
+        project = _load_or_report(args.data, [])
+        if project is None:
+            return 1
+        if args.profile not in project.profiles:
+            raise UsageError(f"no profile '{args.profile}' (profiles: {', '.join(project.profiles)})")
+        profile = project.profiles[args.profile]
+    failed = 0
+    for path in args.files:
+        if not path.is_file():
+            raise UsageError(f"{path} does not exist")
+        problems = preflight(path, profile)
+        for problem in problems:
+            print(problem.format(display_path(path)))
+        failed += bool(problems)
+    print(f"printshop preflight: {len(args.files) - failed} of {len(args.files)} file(s) passed", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def _checks(args) -> int:
@@ -272,8 +311,10 @@ def _build(args) -> int:
         if not any(args.variant in game.game.variants for game in project.games.values()):
             known = sorted({name for game in project.games.values() for name in game.game.variants})
             raise UsageError(f"no game here has the variant '{args.variant}' (variants: {', '.join(known) or 'none'})")
+    if args.profile and args.target != "shop":
+        raise UsageError("--profile goes with --target shop")
     result = build(args.data, args.out, games=games, langs=args.lang, papers=args.paper, variant=args.variant,
-                   progress=say)
+                   target=args.target, profiles=args.profile, progress=say)
     shown = {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}  # infos: see validate
     _print_report(Report([d for d in result.report.items if d.severity in shown]))
     if result.report.has_errors:

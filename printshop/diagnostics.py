@@ -115,6 +115,8 @@ _check("missing-glyph", E, "a character that the font cannot print", "replace th
        "data/comrade/faces.yaml:107:14: error[missing-glyph]: card 'back', frame 'motto', language fr: the font 'serif-italic' has no '☭' (U+262D)")
 _check("image-resolution", E, "an image that prints below 300 dpi at its placed size", "supply a larger image, or print it smaller",
        "data/comrade/faces.yaml:40:14: error[image-resolution]: image 'images/seal.png' prints at 150 × 150 dpi (needs 300)")
+_check("press-bleed", E, "card faces drawn with less bleed than a print shop needs", "raise the deck's bleed in game.yaml",
+       "data/comrade/game.yaml:12:12: error[press-bleed]: deck 'cards' is drawn with 2.00 mm of bleed; EU print shops, 3 mm bleed needs 3.00 mm")
 _check("outside-safe-zone", W, "a text frame reaches beyond the card's safe zone", "move the frame inside the safe zone",
        "data/comrade/faces.yaml:26:14: warning[outside-safe-zone]: frame 'title' of face 'informer' comes 1.5 mm closer to the trim than the safe zone of 4.0 mm")
 # Provenance

@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
+from printshop.colour import Paints
 from printshop.fonts import with_fallback
 from printshop.model import TextStyle
 from printshop.richtext import Block, Para, Table, column_widths, uppercase
@@ -74,20 +74,20 @@ class Fit:
         return max(0.0, self.height - self.available)
 
 
-def paragraph_style(style: TextStyle, size: float, palette: dict[str, str], *, name: str = "frame") -> ParagraphStyle:
+def paragraph_style(style: TextStyle, size: float, paints: Paints, *, name: str = "frame") -> ParagraphStyle:
     return ParagraphStyle(
         name, fontName=style.font, bulletFontName=style.font, fontSize=size, leading=size * style.leading,
-        alignment=ALIGN[style.align], textColor=HexColor(palette[style.colour]),
+        alignment=ALIGN[style.align], textColor=paints.text(style.colour),
         spaceBefore=style.space_before, spaceAfter=style.space_after, allowWidows=0, allowOrphans=0,
         splitLongWords=0, hyphenationLang=None, embeddedHyphenation=0,
     )
 
 
-def make_flowables(blocks: list[Block], style: TextStyle, size: float, palette: dict[str, str],
+def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: Paints,
                    width: float = 0.0) -> list[Flowable]:
     """Flowables for a frame's blocks at `size`; tables use the frame's font, headers in bold."""
     flowables: list[Flowable] = []
-    base = paragraph_style(style, size, palette)
+    base = paragraph_style(style, size, paints)
     for block in blocks:
         if isinstance(block, Para):
             markup = uppercase(block.markup) if style.uppercase else block.markup
@@ -99,11 +99,12 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, palette: 
                      for is_head, markup in row] for row in block.rows]
             table = RLTable(rows, hAlign="CENTER", colWidths=column_widths(block, width))
             table.setStyle(TableStyle([
-                ("LINEBELOW", (0, 0), (-1, -2), 0.4, HexColor(palette[style.colour])),
+                ("LINEBELOW", (0, 0), (-1, -2), 0.4, paints.fill(style.colour)),
                 ("LEFTPADDING", (0, 0), (-1, -1), size * 0.25), ("RIGHTPADDING", (0, 0), (-1, -1), size * 0.25),
                 ("TOPPADDING", (0, 0), (-1, -1), size * 0.15), ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.3),
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("FONTNAME", (0, 0), (-1, -1), style.font),  # else tables name an unembedded Helvetica
+                ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(style.colour)),  # else an RGB black
             ]))
             flowables.append(table)
     return flowables
@@ -145,14 +146,14 @@ def _cell_too_narrow(table: Flowable) -> bool:
     return False
 
 
-def fit(blocks: list[Block], style: TextStyle, width: float, height: float, palette: dict[str, str]) -> Fit:
+def fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints) -> Fit:
     """The largest size, in quarter points from `size` down to `min_size`, at which the text fits."""
     minimum = style.min_size if style.min_size is not None else style.size
     steps = max(0, int(round((style.size - minimum) / STEP)))  # sizes: size - k * STEP, k = 0..steps
 
     def attempt(k: int) -> Fit:
         size = round(style.size - k * STEP, 4)
-        flowables = make_flowables(blocks, style, size, palette, width)
+        flowables = make_flowables(blocks, style, size, paints, width)
         needed, too_wide = measure(flowables, width)
         fits = needed <= height + 0.01 and not too_wide
         lines = 0 if fits else math.ceil(max(0.0, needed - height) / (size * style.leading))

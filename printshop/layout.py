@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from printshop.colour import Paints
 from printshop.diagnostics import Location, Report
 from printshop.fitting import Fit, fit
 from printshop.fonts import FontSet
@@ -24,6 +25,7 @@ class FrameLayout:
     name: str
     frame: Frame
     fit: Fit
+    blocks: list[Block]  # kept so a renderer can set the text again in its own colours, at fit.size
 
 
 @dataclass
@@ -142,12 +144,12 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         what = f"card '{card.id if card else 'back'}', frame '{name}', language {localized.lang}"
         laid = lay_out_frame(blocks[name], frame, what, face.where("frames"), localized, palette, fonts, report)
         if laid is not None:
-            frames.append(FrameLayout(name, frame, laid))
+            frames.append(FrameLayout(name, frame, *laid))
     return FaceLayout(key, face_name, face, size[0], size[1], bleed, frames)
 
 
 def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localized: LocalizedGame,
-                  palette: dict[str, str], fonts: FontSet, report: Report) -> Fit | None:
+                  palette: dict[str, str], fonts: FontSet, report: Report) -> tuple[Fit, list[Block]] | None:
     if frame.colour not in palette or not fonts.has(frame.font):
         return None  # the validator reports the unknown colour or font
     try:
@@ -157,7 +159,7 @@ def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localiz
         return None
     if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where(), fonts, report):
         return None
-    result = fit(blocks, frame, frame.width, frame.height, palette)
+    result = fit(blocks, frame, frame.width, frame.height, Paints(palette))
     if not result.fits:
         minimum = frame.min_size if frame.min_size is not None else frame.size
         if result.too_wide:
@@ -167,7 +169,7 @@ def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localiz
                       f"{'s' if result.overflow_lines != 1 else ''})")
         report.add("text-overflow", frame.where(),
                    f"{what}: the text does not fit at the minimum size {minimum:g} pt: {detail}")
-    return result
+    return result, blocks
 
 
 def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: Location, fonts: FontSet,

@@ -13,7 +13,8 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Location, Report, StageFailed
-from printshop.model import (BookletStyle, Colours, Face, FacesFile, Fonts, Game, Language, Media, Motifs)
+from printshop.model import (BookletStyle, Colours, Face, FacesFile, Fonts, Game, Language, Media, Motifs,
+                             Profile)
 from printshop.schema import validate_document
 from printshop.source import Document, locate, read_yaml
 from printshop.texts import Catalogue, load_catalogue
@@ -59,6 +60,7 @@ class Project:
     booklet: BookletStyle
     languages: dict[str, Language]
     games: dict[str, GameData] = field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)
 
     def font_dirs(self) -> list[Path]:
         """Fonts a project ships in data/fonts win over the ones bundled with printshop."""
@@ -85,9 +87,15 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
         language = _load(Language, path, report)
         if language is not None:
             languages[path.stem] = language
+    profiles = {}
+    for path in sorted((data_dir / "print" / "profiles").glob("*.yaml")):
+        profile = _load(Profile, path, report)
+        if profile is not None:
+            profiles[path.stem] = profile
     if any(value is None for value in shared.values()):
         raise StageFailed(report)
-    project = Project(data_dir, Path(templates_dir or DEFAULT_TEMPLATES_DIR), languages=languages, **shared)
+    project = Project(data_dir, Path(templates_dir or DEFAULT_TEMPLATES_DIR), languages=languages,
+                      profiles=profiles, **shared)
     for game_id in discover_games(data_dir):
         if games is None or game_id in games:
             try:

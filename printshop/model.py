@@ -75,6 +75,22 @@ class Media(Node):
     print_and_play: PrintAndPlay
 
 
+# --- data/print/profiles/<name>.yaml: what a print shop accepts ----------------------------
+class ProfileColour(Node):
+    space: Literal["rgb", "cmyk"] = "rgb"
+    ink_limit: float | None = Field(default=None, gt=0, le=400)  # percent of total ink
+    rich_black: list[float] | None = Field(default=None, min_length=4, max_length=4)  # C, M, Y, K percent
+
+
+class Profile(Node):
+    label: str
+    files: Literal["pdf-per-deck", "pdf-per-card-size"]
+    bleed: Length
+    safe: Length
+    page_order: Literal["front-back", "back-front"] = "front-back"
+    colour: ProfileColour = ProfileColour()
+
+
 # --- data/print/fonts.yaml --------------------------------------------------------------
 class FontFamily(Node):
     regular: str

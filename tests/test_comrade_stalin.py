@@ -91,8 +91,9 @@ def test_role_sheets_are_two_to_a_page_and_one_per_press_page(stalin_kit):
     assert [len(page_drawing(pnp, i)[0]) for i in range(5)] == [2, 2, 2, 2, 1]
     press = PdfReader(stalin_kit / "comrade-stalin" / "fr" / "comrade-stalin-fr-roles-press.pdf")
     assert len(press.pages) == 9
+    b = mm(3.175)  # the sheets' bleed, 1/8 in
     for page in press.pages:
-        assert [float(v) for v in page.trimbox] == pytest.approx([mm(3), mm(3), mm(151), mm(213)], abs=0.01)
+        assert [float(v) for v in page.trimbox] == pytest.approx([b, b, b + mm(148), b + mm(210)], abs=0.01)
 
 
 def test_setup_sheets_give_the_goal_deck_numbers(stalin_kit):

@@ -145,9 +145,10 @@ def test_the_press_board_is_one_page_with_trim_and_bleed_boxes(kremlin_kit):
 
     reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-board-press.pdf")
     [page] = reader.pages
-    assert float(page.mediabox.width) == pytest.approx(mm(606), abs=0.01)
-    assert [float(v) for v in page.trimbox] == pytest.approx([mm(3), mm(3), mm(603), mm(543)], abs=0.01)
-    assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, mm(606), mm(546)], abs=0.01)
+    b = _kremlin().game.sheets["board"].bleed
+    assert float(page.mediabox.width) == pytest.approx(mm(600) + 2 * b, abs=0.01)
+    assert [float(v) for v in page.trimbox] == pytest.approx([b, b, b + mm(600), b + mm(540)], abs=0.01)
+    assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, mm(600) + 2 * b, mm(540) + 2 * b], abs=0.01)
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

@@ -75,9 +75,11 @@ def palette():
     from printshop.fonts import register_fonts
     from printshop.loader import DEFAULT_DATA_DIR, load_project
 
+    from printshop.colour import Paints
+
     project = load_project(Path(DEFAULT_DATA_DIR))
     register_fonts(project.fonts, project.font_dirs(), Report())
-    return project.colours.palette
+    return Paints(project.colours.palette)
 
 
 def test_fit_keeps_the_size_when_text_fits(palette):

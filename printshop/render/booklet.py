@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 
-from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Paragraph)
@@ -15,6 +14,7 @@ from reportlab.platypus import Spacer as RLSpacer
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
+from printshop.colour import Paints
 from printshop.fitting import paragraph_style
 from printshop.fonts import with_fallback
 from printshop.layout import BookletLayout, GameLayout
@@ -35,28 +35,44 @@ class _MotifFlowable(Flowable):
         return available_width, self.size
 
     def draw(self):
-        self.canv.setFillColor(HexColor(self.colour))
+        self.canv.setFillColor(self.colour)
         draw_motif(self.canv, self.motif, (self.available_width - self.size) / 2, 0, self.size, self.size, 0,
                     True, False)
 
 
-def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, palette: dict[str, str],
-                   motifs: dict[str, Motif], file_name: str) -> tuple[bytes, int]:
+def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
+                   motifs: dict[str, Motif], file_name: str, pad_to: int = 1, bleed: float = 0.0) -> tuple[bytes, int]:
+    """The booklet; with `pad_to` (4 for saddle stitching) blank pages complete the last sheet; with
+    `bleed`, pages grow by it on every side and carry TrimBox and BleedBox (press files)."""
+    data, pages = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed)
+    extra = (-pages) % pad_to
+    if extra:
+        data, pages = _render_booklet(game, booklet, paper, paints, motifs, extra, bleed)
+    return data, pages
+
+
+def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
+                    motifs: dict[str, Motif], blank_pages: int, bleed: float) -> tuple[bytes, int]:
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
-    styles = {name: paragraph_style(s, s.size, palette, name=name) for name, s in style.styles.items()}
+    styles = {name: paragraph_style(s, s.size, paints, name=name) for name, s in style.styles.items()}
 
     def frame(inner_left: bool) -> Frame:
         left = margins.inner if inner_left else margins.outer
         right = margins.outer if inner_left else margins.inner
-        return Frame(left, margins.bottom, paper.width - left - right, paper.height - margins.top - margins.bottom,
+        return Frame(bleed + left, bleed + margins.bottom, paper.width - left - right,
+                     paper.height - margins.top - margins.bottom,
                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     def folio(canvas, doc):
+        if bleed:
+            canvas.setTrimBox((bleed, bleed, bleed + paper.width, bleed + paper.height))
+            canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
         canvas.saveState()
+        canvas.translate(bleed, bleed)
         canvas.setFont(style.folio.font, style.folio.size)
-        canvas.setFillColor(HexColor(palette[style.folio.colour]))
+        canvas.setFillColor(paints.text(style.folio.colour))
         y = margins.bottom / 2
         odd = doc.page % 2 == 1
         text = f"{game.title} · {game.localized.label('rules')}"
@@ -66,27 +82,30 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, palet
         else:
             canvas.drawString(margins.outer, y, str(doc.page))
             canvas.drawRightString(paper.width - margins.inner, y, text)
-        canvas.setStrokeColor(HexColor(palette[style.rule_colour]))
+        canvas.setStrokeColor(paints.fill(style.rule_colour))
         canvas.setLineWidth(0.5)
         canvas.line(margins.inner if odd else margins.outer, y + style.folio.size * 1.4,
                     paper.width - (margins.outer if odd else margins.inner), y + style.folio.size * 1.4)
         canvas.restoreState()
 
-    doc = BaseDocTemplate(buffer, pagesize=(paper.width, paper.height), invariant=1, pageCompression=1,
+    doc = BaseDocTemplate(buffer, pagesize=(paper.width + 2 * bleed, paper.height + 2 * bleed), invariant=1,
+                          pageCompression=1,
                           initialFontName=INITIAL_FONT, title=f"{game.title}: {game.localized.label('rules')}",
                           author="printshop", creator="printshop", subject="rules booklet", lang=game.lang)
     doc.addPageTemplates([PageTemplate("odd", [frame(True)], onPage=folio),
                           PageTemplate("even", [frame(False)], onPage=folio)])
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
     for block in booklet.blocks:
-        story.extend(_flowables(block, style.styles, styles, palette, motifs, palette[style.rule_colour],
+        story.extend(_flowables(block, style.styles, styles, paints, motifs, paints.fill(style.rule_colour),
                                 style.tables, paper.width - margins.inner - margins.outer))
+    for _ in range(blank_pages):
+        story.extend([PageBreak(), RLSpacer(1, 1)])
     doc.build(_keep_headings_with_next(story))
     return buffer.getvalue(), doc.page
 
 
 def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, ParagraphStyle],
-               palette: dict[str, str], motifs: dict[str, Motif], accent: str, tables,
+               paints: Paints, motifs: dict[str, Motif], accent, tables,
                frame_width: float) -> list[Flowable]:
     if isinstance(block, Para):
         spec = text_styles[block.style]
@@ -100,15 +119,16 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
         rows = [[Paragraph(with_fallback(markup), styles["th" if head else "td"]) for head, markup in row]
                 for row in block.rows]
         table = RLTable(rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width))
-        commands = [("GRID", (0, 0), (-1, -1), tables.grid_width, HexColor(palette[tables.grid])),
+        commands = [("GRID", (0, 0), (-1, -1), tables.grid_width, paints.fill(tables.grid)),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not the default Helvetica
+                    ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(text_styles["td"].colour)),  # not RGB black
                     ("TOPPADDING", (0, 0), (-1, -1), tables.padding),
                     ("BOTTOMPADDING", (0, 0), (-1, -1), tables.padding)]
         for r, row in enumerate(block.rows):
             for c, (head, _) in enumerate(row):
                 if head:
-                    commands.append(("BACKGROUND", (c, r), (c, r), HexColor(accent)))
+                    commands.append(("BACKGROUND", (c, r), (c, r), accent))
         table.setStyle(TableStyle(commands))
         return [RLSpacer(1, tables.space_before), table, RLSpacer(1, tables.space_after)]
     if isinstance(block, Spacer):
@@ -116,7 +136,7 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
     if isinstance(block, PageBreakBlock):
         return [PageBreak()]
     if isinstance(block, Art):
-        return [_MotifFlowable(motifs[block.motif], parse_length(block.size), palette[block.colour])]
+        return [_MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour))]
     return []
 
 

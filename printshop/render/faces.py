@@ -9,34 +9,35 @@ import math
 import re
 from pathlib import Path
 
-from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 
+from printshop.colour import Paints
+from printshop.fitting import make_flowables
 from printshop.layout import FaceLayout, FrameLayout
 from printshop.model import Motif, Shape
 
 
-def draw_face(canvas: Canvas, face: FaceLayout, palette: dict[str, str], motifs: dict[str, Motif],
+def draw_face(canvas: Canvas, face: FaceLayout, paints: Paints, motifs: dict[str, Motif],
               assets: Path | None = None) -> None:
     w, h, bleed = face.width, face.height, face.bleed
     if face.face.background:
-        canvas.setFillColor(HexColor(palette[face.face.background]))
+        canvas.setFillColor(paints.fill(face.face.background))
         canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
     for shape in sorted(face.face.shapes.values(), key=lambda shape: shape.layer):
-        draw_shape(canvas, shape, h, palette, motifs, assets)
+        draw_shape(canvas, shape, h, paints, motifs, assets)
     for frame in face.frames:
-        draw_frame(canvas, frame, h)
+        draw_frame(canvas, frame, h, paints)
 
 
-def draw_shape(canvas: Canvas, shape: Shape, card_height: float, palette: dict[str, str],
+def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
                motifs: dict[str, Motif], assets: Path | None = None) -> None:
     canvas.saveState()
     fill = shape.fill is not None
     stroke = shape.stroke is not None and shape.stroke_width > 0
     if fill:
-        canvas.setFillColor(HexColor(palette[shape.fill]))
+        canvas.setFillColor(paints.fill(shape.fill))
     if stroke:
-        canvas.setStrokeColor(HexColor(palette[shape.stroke]))
+        canvas.setStrokeColor(paints.fill(shape.stroke))
         canvas.setLineWidth(shape.stroke_width)
     top = card_height - shape.y
     if shape.kind == "rect":
@@ -144,10 +145,12 @@ def trace_svg_path(path, d: str) -> None:
             i += 1
 
 
-def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float) -> None:
+def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Paints) -> None:
     frame, result = laid.frame, laid.fit
     if not result.fits:
         raise ValueError(f"frame '{laid.name}' does not fit; layout should have stopped the build")
+    # the same text at the fitted size, in this output's colours (CMYK for a print shop)
+    flowables = make_flowables(laid.blocks, frame, result.size, paints, frame.width)
     top = card_height - frame.y
     slack = frame.height - result.height
     offset = {"top": 0.0, "middle": slack / 2, "bottom": slack}[frame.valign]
@@ -159,7 +162,7 @@ def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float) -> None:
         canvas.translate(-cx, -cy)
     y = top - offset
     previous_after = 0.0
-    for index, flowable in enumerate(result.flowables):
+    for index, flowable in enumerate(flowables):
         w, h = flowable.wrap(frame.width, 1e6)
         if index:
             y -= max(flowable.getSpaceBefore(), previous_after)

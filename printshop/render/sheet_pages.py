@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 
-from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.imposition import ImpositionError, Tiling, tiling_for
@@ -19,7 +18,7 @@ from printshop.render.sheets import SheetSettings, page_footer
 
 def _define(canvas: Canvas, face, name: str, settings: SheetSettings, assets) -> str:
     canvas.beginForm(name, -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
-    draw_face(canvas, face, settings.palette, settings.motifs, assets)
+    draw_face(canvas, face, settings.paints, settings.motifs, assets)
     canvas.endForm()
     return name
 
@@ -73,7 +72,7 @@ def _cut_line(canvas: Canvas, width: float, height: float, across: bool, setting
     """A dashed line between the two sheets of a page: cut here."""
     marks = settings.media.print_and_play.crop_marks
     canvas.saveState()
-    canvas.setStrokeColor(HexColor(settings.palette[marks.colour]))
+    canvas.setStrokeColor(settings.paints.fill(marks.colour))
     canvas.setLineWidth(marks.width)
     canvas.setDash(3, 3)
     if across:
@@ -102,7 +101,7 @@ def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings)
     _assembly_page(canvas, game, sheet, tiling, form, settings)
     _footer(canvas, game, settings, width, 1, pages, game.localized.label("assembly_title"))
     canvas.showPage()
-    ink = HexColor(settings.palette[settings.media.print_and_play.crop_marks.colour])
+    ink = settings.paints.fill(settings.media.print_and_play.crop_marks.colour)
     for number, tile in enumerate(tiles, start=2):
         m = tiling.margin
         canvas.saveState()
@@ -181,18 +180,18 @@ def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling:
     clip = canvas.beginPath()  # windows of edge tiles reach past the sheet: show only what is on it
     clip.rect(0, 0, tiling.sheet_width, tiling.sheet_height)
     canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.setStrokeColor(HexColor(settings.palette["ink"]))
+    canvas.setStrokeColor(settings.paints.fill("ink"))
     canvas.setLineWidth(0.6 / scale)
     canvas.setDash(4 / scale, 3 / scale)
     canvas.setFont(footer.font, 10 / scale)
     for tile in tiling.tiles():
         canvas.rect(tile.left, tile.bottom, tiling.window_width, tiling.window_height, stroke=1, fill=0)
-        canvas.setFillColor(HexColor(settings.palette["ink"]))
+        canvas.setFillColor(settings.paints.text("ink"))
         canvas.drawString(tile.left + 4 / scale, tile.bottom + tiling.window_height - 14 / scale, tile.label)
     canvas.restoreState()
     canvas.saveState()
     canvas.setFont(footer.font, footer.size * 1.6)
-    canvas.setFillColor(HexColor(settings.palette["ink"]))
+    canvas.setFillColor(settings.paints.text("ink"))
     text = canvas.beginText(m, tiling.page_height - m - footer.size * 1.6)
     for line in game.localized.label("assembly").split("\n"):
         text.textLine(line)
@@ -205,10 +204,12 @@ def _footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_widt
     page_footer(canvas, game, settings, page_width, settings.media.print_and_play.footer.baseline, page, pages, what)
 
 
-def render_press_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
-    """One page per sheet at full size with its bleed; TrimBox and BleedBox tell the shop where to cut."""
+def render_press_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings,
+                       bleed: float | None = None) -> tuple[bytes, int]:
+    """One page per sheet at full size with `bleed` (default: as drawn); TrimBox and BleedBox tell the
+    shop where to cut."""
     first = sheet.faces[0]
-    bleed = first.bleed
+    bleed = first.bleed if bleed is None else bleed
     width, height = first.width + 2 * bleed, first.height + 2 * bleed
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} (press)",

@@ -9,9 +9,9 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from printshop.colour import Paints
 from printshop.imposition import Grid, grid_for
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
@@ -24,7 +24,7 @@ class SheetSettings:
     paper_id: str
     paper: Paper
     media: Media
-    palette: dict[str, str]
+    paints: Paints
     motifs: dict[str, Motif]
     file_name: str
 
@@ -44,7 +44,7 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     names = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     for key, face in deck.faces.items():
         canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
-        draw_face(canvas, face, settings.palette, settings.motifs, game.localized.data.dir)
+        draw_face(canvas, face, settings.paints, settings.motifs, game.localized.data.dir)
         canvas.endForm()
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
     two_sided = any(back for _, back in deck.cards)
@@ -91,7 +91,7 @@ def _crop_marks(canvas: Canvas, grid: Grid, settings: SheetSettings) -> None:
     marks = pnp.crop_marks
     start = pnp.outer_bleed + marks.gap
     canvas.saveState()
-    canvas.setStrokeColor(HexColor(settings.palette[marks.colour]))
+    canvas.setStrokeColor(settings.paints.fill(marks.colour))
     canvas.setLineWidth(marks.width)
     left, right = grid.left, grid.left + grid.columns * grid.card_width
     bottom, top = grid.bottom, grid.bottom + grid.rows * grid.card_height
@@ -118,7 +118,7 @@ def page_footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_
     footer = settings.media.print_and_play.footer
     canvas.saveState()
     canvas.setFont(footer.font, footer.size)
-    canvas.setFillColor(HexColor(settings.palette[footer.colour]))
+    canvas.setFillColor(settings.paints.text(footer.colour))
     parts = [settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([what] if what else [])
     canvas.drawCentredString(page_width / 2, y, " · ".join(parts))
     canvas.restoreState()

@@ -1,0 +1,61 @@
+"""Colours are defined once, by name, in data/print/colours.yaml (sRGB hex) and converted here for
+each output: RGB for home printing, CMYK for print shops.
+
+CMYK conversion is a plain GCR separation (black from the darkest channel), then the cyan,
+magenta and yellow are scaled down until the total ink fits the profile's limit. Pure black text
+prints as K100 only (no registration problems on small type); pure black fills print as the
+profile's rich black, so large dark areas stay deep.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reportlab.lib.colors import CMYKColor, Color, HexColor
+
+
+@dataclass(frozen=True)
+class ColourMode:
+    space: str = "rgb"  # rgb | cmyk
+    ink_limit: float | None = None  # percent, e.g. 240
+    rich_black: tuple[float, float, float, float] | None = None  # percent C, M, Y, K for black fills
+
+
+RGB = ColourMode()
+
+
+@dataclass
+class Paints:
+    """The palette resolved for one output: `fill(name)` for areas and strokes, `text(name)` for type."""
+
+    palette: dict[str, str]
+    mode: ColourMode = RGB
+
+    def fill(self, name: str) -> Color:
+        return _convert(self.palette[name], self.mode, text=False)
+
+    def text(self, name: str) -> Color:
+        return _convert(self.palette[name], self.mode, text=True)
+
+
+def _convert(hex_value: str, mode: ColourMode, *, text: bool) -> Color:
+    if mode.space == "rgb":
+        return HexColor(hex_value)
+    c, m, y, k = rgb_to_cmyk(hex_value, mode.ink_limit)
+    if (c, m, y, k) == (0.0, 0.0, 0.0, 100.0) and not text and mode.rich_black:
+        c, m, y, k = mode.rich_black
+    return CMYKColor(c / 100, m / 100, y / 100, k / 100)
+
+
+def rgb_to_cmyk(hex_value: str, ink_limit: float | None = None) -> tuple[float, float, float, float]:
+    """Percentages C, M, Y, K for an sRGB hex colour, within `ink_limit` total ink if given."""
+    r, g, b = (int(hex_value[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    k = 1 - max(r, g, b)
+    if k >= 1:
+        return 0.0, 0.0, 0.0, 100.0
+    c, m, y = ((1 - channel - k) / (1 - k) for channel in (r, g, b))
+    c, m, y, k = (round(v * 100, 2) for v in (c, m, y, k))
+    if ink_limit is not None and c + m + y + k > ink_limit:
+        room = max(0.0, ink_limit - k)
+        scale = room / (c + m + y) if c + m + y else 0.0
+        c, m, y = (round(v * scale, 2) for v in (c, m, y))
+    return c, m, y, k

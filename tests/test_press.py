@@ -126,3 +126,14 @@ def test_preflight_command(press, tmp_path, capsys):
     pnp = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=["a4"])
     assert main(["preflight", str(pnp.written[0]), "--profile", "eu-3mm"]) == 1
     assert "page 1: no TrimBox and BleedBox" in capsys.readouterr().out
+
+
+def test_a_deck_drawn_with_too_little_bleed_is_refused(data_copy, tmp_path):
+    from tests.conftest import edit, line_of
+
+    game = data_copy / "comrade" / "game.yaml"
+    edit(game, "    bleed: 0.125in", "    bleed: 2mm")
+    result = build(data_copy, tmp_path, games=["comrade"], target="shop", profiles=["eu-3mm"])
+    [item] = [d for d in result.report.errors if d.code == "press-bleed"]
+    assert item.location.line == line_of(game, "    bleed: 2mm") and "needs 3.00 mm" in item.message
+    assert not any(tmp_path.rglob("*.pdf"))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from printshop.colour import ColourMode, Paints
-from printshop.render.press import render_press_cards
+from printshop.render.press import render_face_images, render_press_cards
 from printshop.units import to_mm
 from printshop.diagnostics import Location, Report, StageFailed
 from printshop.fonts import FontSet, register_fonts
@@ -170,6 +170,17 @@ def render_press(checked: Checked, profiles: list[str], report: Report, progress
                     report.add("press-bleed", deck.deck.where("bleed"),
                                f"deck '{deck.id}' is drawn with {to_mm(deck.deck.bleed):.2f} mm of bleed; "
                                f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
+            if profile.files == "png-per-face":
+                for deck in layout.decks:
+                    progress(f"rendering {base / deck.id} images")
+                    try:
+                        images = render_face_images(layout, deck, profile, paints, motifs)
+                    except Exception as error:  # noqa: BLE001
+                        _render_failed(report, layout, base / deck.id, error)
+                        continue
+                    for file_name, data in images:
+                        outputs.append(Output(base / f"{stem}-{file_name}", data, 1, f"{deck.id}: {profile.label}"))
+                continue  # image shops take card faces only
             groups: dict[str, list] = {}
             for deck in layout.decks:
                 key = deck.id if profile.files == "pdf-per-deck" else deck.deck.card_size

@@ -82,11 +82,17 @@ class ProfileColour(Node):
     rich_black: list[float] | None = Field(default=None, min_length=4, max_length=4)  # C, M, Y, K percent
 
 
+class Pixels(Node):
+    width: int = Field(ge=1, le=20000)
+    height: int = Field(ge=1, le=20000)
+
+
 class Profile(Node):
     label: str
-    files: Literal["pdf-per-deck", "pdf-per-card-size"]
+    files: Literal["pdf-per-deck", "pdf-per-card-size", "png-per-face"]
     bleed: Length
     safe: Length
+    pixels: Pixels | None = None  # png-per-face: each image's exact size
     page_order: Literal["front-back", "back-front"] = "front-back"
     colour: ProfileColour = ProfileColour()
 

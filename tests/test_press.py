@@ -21,7 +21,8 @@ from tests.pdfinspect import page_drawing
 @pytest.fixture(scope="module")
 def press(tmp_path_factory):
     out = tmp_path_factory.mktemp("press")
-    result = build(DEFAULT_DATA_DIR, out, games=["comrade", "kremlin"], target="shop")
+    result = build(DEFAULT_DATA_DIR, out, games=["comrade", "kremlin"], target="shop",
+                   profiles=["eu-3mm", "drivethrucards"])
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     return out
 
@@ -137,3 +138,19 @@ def test_a_deck_drawn_with_too_little_bleed_is_refused(data_copy, tmp_path):
     [item] = {d for d in result.report.errors if d.code == "press-bleed"}  # the same fault, seen per language
     assert item.location.line == line_of(game, "    bleed: 2mm") and "needs 3.00 mm" in item.message
     assert not any(tmp_path.rglob("*.pdf"))
+
+
+@pytest.mark.parametrize("profile, size", [("thegamecrafter", (825, 1125)), ("makeplayingcards", (822, 1122))])
+def test_image_profiles_write_one_png_per_face_at_the_exact_size(tmp_path, profile, size):
+    from PIL import Image
+
+    result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], target="shop", profiles=[profile])
+    assert not result.report.has_errors
+    files = sorted((tmp_path / "comrade" / "en" / "press" / profile).iterdir())
+    assert len(files) == 2 * 18
+    assert files[0].name == "comrade-en-cards-001-back.png" and files[1].name == "comrade-en-cards-001-front.png"
+    for path in files[:4] + files[-2:]:
+        with Image.open(path) as image:
+            assert image.size == size and image.mode == "RGB"
+    with Image.open(tmp_path / "comrade" / "en" / "press" / profile / "comrade-en-cards-018-back.png") as back:
+        assert back.getpixel((1, 1))[0] > 100 and back.getpixel((1, 1))[2] < 90  # the red back reaches the edge

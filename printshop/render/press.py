@@ -12,6 +12,32 @@ from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
 
 
+def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, paints: Paints,
+                       motifs: dict[str, Motif]) -> list[tuple[str, bytes]]:
+    """One PNG per card face, numbered in deck order (001-front, 001-back, 002-front, ...), at the
+    profile's exact pixel size: the press page rasterized at 300 dpi or more, then resampled."""
+    import pypdfium2
+    from PIL import Image
+
+    front_first = profile.model_copy(update={"page_order": "front-back"})
+    data, _ = render_press_cards(game, [deck], front_first, paints, motifs, deck.id)
+    document = pypdfium2.PdfDocument(data)
+    images, page = [], 0
+    width, height = profile.pixels.width, profile.pixels.height
+    for number, (_, back) in enumerate(deck.cards, start=1):
+        for side in ("front", "back") if back else ("front",):
+            pdf_page = document[page]
+            scale = max(width / pdf_page.get_width(), height / pdf_page.get_height(), 300 / 72)
+            picture = pdf_page.render(scale=scale).to_pil().convert("RGB")
+            picture = picture.resize((width, height), Image.LANCZOS)
+            buffer = io.BytesIO()
+            picture.save(buffer, format="PNG", optimize=False)
+            images.append((f"{deck.id}-{number:03d}-{side}.png", buffer.getvalue()))
+            page += 1
+    document.close()
+    return images
+
+
 def render_press_cards(game: GameLayout, decks: list[DeckLayout], profile: Profile, paints: Paints,
                        motifs: dict[str, Motif], title: str) -> tuple[bytes, int]:
     """The decks' cards, each card's faces in the profile's order (e.g. back 1, front 1, back 2, ...)."""

@@ -20,6 +20,7 @@ from printshop.imposition import ImpositionError
 from printshop.layout import GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.render.booklet import render_booklet
+from printshop.render.imposed_booklet import impose_saddle_stitch
 from printshop.render.sheet_pages import render_press_sheet, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
 from printshop.resolve import localize
@@ -137,6 +138,14 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
             render(layout, "rules", paper_id, lambda s: render_booklet(layout, layout.booklet, s.paper, s.paints,
                                                                         motifs, s.file_name),
                    project.booklet.where("paper"), "rules booklet, {paper}")
+            page = media.papers[paper_id]
+            for sheet_paper in chosen:  # the same booklet imposed for saddle stitching at home
+                render(layout, "rules-booklet", sheet_paper,
+                       lambda s: impose_saddle_stitch(
+                           render_booklet(layout, layout.booklet, page, s.paints, motifs, s.file_name, pad_to=4)[0],
+                           s.paper, f"{layout.title}: {layout.localized.label('rules')}"),
+                       project.booklet.where("paper"),
+                       "rules as a saddle-stitched booklet on {paper}: print double-sided, flip on the short edge, fold, staple")
     return outputs
 
 

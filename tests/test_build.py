@@ -25,7 +25,7 @@ def cards_pdf(built, lang, paper):
 def test_every_expected_file_is_written(built):
     names = sorted(str(p.relative_to(built)) for p in built.rglob("*") if p.is_file())
     assert names == [f"comrade/{lang}/comrade-{lang}-{what}.pdf" for lang in LANGS
-                     for what in ("cards-a4", "cards-letter", "rules-a5")]
+                     for what in ("cards-a4", "cards-letter", "rules-a5", "rules-booklet-a4", "rules-booklet-letter")]
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -195,3 +195,25 @@ def test_the_bundled_fonts_cover_french():
     french = "éèêëàâçôûùîïœæÉÈÊÀÇŒÆ«»’‘“”–—…\u202f\u00a0"
     for face in fonts.faces:
         assert fonts.missing_characters(face, french) == [], face
+
+
+def test_booklet_order_for_saddle_stitching():
+    from printshop.render.imposed_booklet import booklet_order
+
+    assert booklet_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert booklet_order(4) == [(4, 1), (2, 3)]
+    with pytest.raises(ValueError):
+        booklet_order(6)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_rules_are_also_imposed_as_a_booklet(built, paper):
+    single = PdfReader(built / "comrade" / "fr" / "comrade-fr-rules-a5.pdf")
+    imposed = PdfReader(built / "comrade" / "fr" / f"comrade-fr-rules-booklet-{paper}.pdf")
+    padded = len(single.pages) + (-len(single.pages)) % 4
+    assert len(imposed.pages) == padded // 2
+    width, height = PAPERS[paper]
+    assert float(imposed.pages[0].mediabox.width) == pytest.approx(height, abs=0.01)  # landscape
+    first = imposed.pages[0].extract_text()
+    assert "CAMARADE" in first or "Camarade" in first  # the cover is on the first sheet, right half
+    assert embedded_font_problems(imposed) == []

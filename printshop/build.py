@@ -20,6 +20,7 @@ from printshop.imposition import ImpositionError
 from printshop.layout import GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.render.booklet import render_booklet
+from printshop.render.calibration import render_calibration
 from printshop.render.imposed_booklet import impose_saddle_stitch
 from printshop.render.sheet_pages import render_press_sheet, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
@@ -98,7 +99,8 @@ def output_name(game_id: str, lang: str, what: str, paper: str, variant: str | N
     return Path(game_id) / lang / f"{game_id}-{middle}-{what}-{paper}.pdf"
 
 
-def render_all(checked: Checked, papers: list[str] | None, report: Report, progress: Progress) -> list[Output]:
+def render_all(checked: Checked, papers: list[str] | None, report: Report, progress: Progress,
+               flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0)) -> list[Output]:
     project = checked.project
     media, palette, motifs = project.media, project.colours.palette, project.motifs.motifs
     chosen = papers or media.print_and_play.papers
@@ -109,7 +111,7 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
         path = output_name(layout.game_id, layout.lang, what, paper_id, layout.localized.variant)
         progress(f"rendering {path}")
         paper = media.papers.get(paper_id) or media.papers[chosen[0]]
-        settings = SheetSettings(paper_id, paper, media, Paints(palette), motifs, path.name)
+        settings = SheetSettings(paper_id, paper, media, Paints(palette), motifs, path.name, flip, back_offset)
         try:
             data, pages = draw(settings)
         except ImpositionError as error:
@@ -146,6 +148,15 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
                            s.paper, f"{layout.title}: {layout.localized.label('rules')}"),
                        project.booklet.where("paper"),
                        "rules as a saddle-stitched booklet on {paper}: print double-sided, flip on the short edge, fold, staple")
+    for lang in sorted({layout.lang for layout in checked.layouts}):  # one calibration page per language
+        language = project.languages[lang]
+        for paper_id in chosen:
+            path = Path("calibration") / f"duplex-calibration-{lang}-{paper_id}.pdf"
+            progress(f"rendering {path}")
+            data, pages = render_calibration(media.papers[paper_id], media, Paints(palette),
+                                             language.labels.get("calibration_title", "Duplex calibration"),
+                                             language.labels.get("calibration", ""), lang)
+            outputs.append(Output(path, data, pages, f"duplex calibration, {media.papers[paper_id].label}"))
     return outputs
 
 
@@ -225,6 +236,7 @@ def _render_failed(report: Report, layout: GameLayout, path: Path, error: Except
 def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, games: list[str] | None = None,
           langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
           variant: str | None = None, target: str = "pnp", profiles: list[str] | None = None,
+          flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0),
           progress: Progress = lambda message: None) -> Result:
     """Build print-and-play files (`target="pnp"`) or press files for print-shop `profiles`
     (`target="shop"`; all profiles when None). Nothing is written unless everything rendered."""
@@ -249,7 +261,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, 
             return result
         result.outputs = render_press(checked, chosen, report, progress)
     else:
-        result.outputs = render_all(checked, papers, report, progress)
+        result.outputs = render_all(checked, papers, report, progress, flip, back_offset)
     if report.has_errors:
         return result
     for output in result.outputs:  # only now, with every file rendered, does anything reach the disk

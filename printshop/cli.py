@@ -51,6 +51,11 @@ def _parser() -> argparse.ArgumentParser:
     building.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",
                           help="where to write (default: ./output)")
     building.add_argument("--quiet", action="store_true", help="print only errors")
+    building.add_argument("--flip", choices=("long-edge", "short-edge"), default="long-edge",
+                          help="how your printer turns the sheet for double-sided printing (default: long-edge)")
+    building.add_argument("--back-offset", metavar="DX,DY", type=_offset, default=(0.0, 0.0),
+                          help="move every back by DX,DY millimetres (right and up) to undo a duplex printer's "
+                               "drift; measure it with the calibration page (output/calibration/)")
     building.add_argument("--target", choices=("pnp", "shop"), default="pnp",
                           help="pnp (default): print-and-play kits for home printers; shop: press files for "
                                "print shops, one folder per profile under output/<game>/<lang>/press/")
@@ -125,6 +130,19 @@ def _parser() -> argparse.ArgumentParser:
     importing.add_argument("--lang", required=True, metavar="LANG")
     importing.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
     return parser
+
+
+def _offset(value: str) -> tuple[float, float]:
+    """'1.5,-0.5' (millimetres) to points."""
+    from printshop.units import mm
+
+    try:
+        dx, dy = (float(part) for part in value.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{value}' is not DX,DY in millimetres, e.g. 1.5,-0.5") from None
+    if abs(dx) > 20 or abs(dy) > 20:
+        raise argparse.ArgumentTypeError("an offset of more than 20 mm is a layout problem, not a printer's drift")
+    return mm(dx), mm(dy)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -314,7 +332,8 @@ def _build(args) -> int:
     if args.profile and args.target != "shop":
         raise UsageError("--profile goes with --target shop")
     result = build(args.data, args.out, games=games, langs=args.lang, papers=args.paper, variant=args.variant,
-                   target=args.target, profiles=args.profile, progress=say)
+                   target=args.target, profiles=args.profile, flip=args.flip, back_offset=args.back_offset,
+                   progress=say)
     shown = {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}  # infos: see validate
     _print_report(Report([d for d in result.report.items if d.severity in shown]))
     if result.report.has_errors:

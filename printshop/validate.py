@@ -15,7 +15,8 @@ from printshop.texts import markup_problems, placeholders
 from printshop.translation import inline_tags, line_breaks, statuses
 from printshop.units import to_mm
 
-REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "assembly_title")
+REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "assembly_title", "calibration_title",
+                   "calibration")
 
 
 def validate_project(project: Project, report: Report) -> None:

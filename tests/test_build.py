@@ -24,8 +24,10 @@ def cards_pdf(built, lang, paper):
 
 def test_every_expected_file_is_written(built):
     names = sorted(str(p.relative_to(built)) for p in built.rglob("*") if p.is_file())
-    assert names == [f"comrade/{lang}/comrade-{lang}-{what}.pdf" for lang in LANGS
-                     for what in ("cards-a4", "cards-letter", "rules-a5", "rules-booklet-a4", "rules-booklet-letter")]
+    assert names == sorted([f"calibration/duplex-calibration-{lang}-{paper}.pdf" for lang in LANGS for paper in PAPERS]
+                           + [f"comrade/{lang}/comrade-{lang}-{what}.pdf" for lang in LANGS
+                              for what in ("cards-a4", "cards-letter", "rules-a5", "rules-booklet-a4",
+                                           "rules-booklet-letter")])
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -217,3 +219,38 @@ def test_the_rules_are_also_imposed_as_a_booklet(built, paper):
     first = imposed.pages[0].extract_text()
     assert "CAMARADE" in first or "Camarade" in first  # the cover is on the first sheet, right half
     assert embedded_font_problems(imposed) == []
+
+
+def test_back_offset_and_short_edge_flip(tmp_path):
+    from printshop.cli import main
+
+    assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--back-offset", "1.5,-0.5",
+                 "--out", str(tmp_path / "offset"), "--quiet"]) == 0
+    assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--flip", "short-edge",
+                 "--out", str(tmp_path / "short"), "--quiet"]) == 0
+    width, height = PAPERS["a4"]
+    offset = PdfReader(tmp_path / "offset" / "comrade" / "en" / "comrade-en-cards-a4.pdf")
+    short = PdfReader(tmp_path / "short" / "comrade" / "en" / "comrade-en-cards-a4.pdf")
+    for front, back in zip(page_drawing(offset, 0)[0], page_drawing(offset, 1)[0]):
+        assert back.x == pytest.approx(width - front.x - CARD_W + mm(1.5), abs=0.01)
+        assert back.y == pytest.approx(front.y - mm(0.5), abs=0.01)
+    for front, back in zip(page_drawing(short, 0)[0], page_drawing(short, 1)[0]):
+        assert back.x == pytest.approx(front.x, abs=0.01)
+        assert back.y == pytest.approx(height - front.y - CARD_H, abs=0.01)
+
+
+def test_a_bad_back_offset_is_a_usage_error(tmp_path):
+    from printshop.cli import main
+
+    with pytest.raises(SystemExit) as usage:
+        main(["build", "--back-offset", "1.5", "--out", str(tmp_path)])
+    assert usage.value.code == 2
+
+
+def test_a_calibration_page_per_language_and_paper(built):
+    for lang in LANGS:
+        for paper, (width, height) in PAPERS.items():
+            reader = PdfReader(built / "calibration" / f"duplex-calibration-{lang}-{paper}.pdf")
+            assert len(reader.pages) == 2
+            assert float(reader.pages[0].mediabox.width) == pytest.approx(width, abs=0.01)
+            assert "--back-offset" in reader.pages[0].extract_text()

@@ -27,6 +27,8 @@ class SheetSettings:
     paints: Paints
     motifs: dict[str, Motif]
     file_name: str
+    flip: str = "long-edge"  # how the duplex printer turns the sheet: long-edge or short-edge
+    back_offset: tuple[float, float] = (0.0, 0.0)  # points added to every back, to undo a printer's drift
 
 
 def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
@@ -68,14 +70,18 @@ def _place(canvas: Canvas, grid: Grid, forms: list[str], *, back: bool, settings
     outer = settings.media.print_and_play.outer_bleed
     occupied = {grid.cell(i) for i in range(len(forms))}
     for index, form in enumerate(forms):
-        x, y = grid.back(index) if back else grid.front(index)
+        x, y = grid.back(index, settings.flip) if back else grid.front(index)
+        if back:
+            x, y = x + settings.back_offset[0], y + settings.back_offset[1]
         column, row = grid.cell(index)
         left = outer if (column - 1, row) not in occupied else 0.0
         right = outer if (column + 1, row) not in occupied else 0.0
         top = outer if (column, row - 1) not in occupied else 0.0
         bottom = outer if (column, row + 1) not in occupied else 0.0
-        if back:  # the back of a card's left neighbour lies on its right
+        if back and settings.flip == "long-edge":  # the back of a card's left neighbour lies on its right
             left, right = right, left
+        elif back:  # short edge: the back of the card above lies below
+            top, bottom = bottom, top
         canvas.saveState()
         clip = canvas.beginPath()
         clip.rect(x - left, y - bottom, grid.card_width + left + right, grid.card_height + top + bottom)

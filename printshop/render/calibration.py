@@ -1,0 +1,67 @@
+"""The duplex calibration page: a cross on the front, millimetre rulers on the back.
+
+The page's centre lands on itself whichever edge the printer turns the sheet on, so the front's
+lines, seen through the paper against the light, cross the back's rulers at the back's drift with
+the sign reversed: the numbers read there are exactly the --back-offset to build with.
+"""
+from __future__ import annotations
+
+import io
+
+from printshop.colour import Paints
+from printshop.model import Media, Paper
+from printshop.render.pdf import new_canvas
+from printshop.units import mm
+
+SPAN = 5  # millimetres each side of the centre
+
+
+def render_calibration(paper: Paper, media: Media, paints: Paints, title: str, text: str, lang: str) -> tuple[bytes, int]:
+    width, height = paper.width, paper.height
+    cx, cy = width / 2, height / 2
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, width, height, lang=lang, title=title, subject="duplex calibration")
+    footer = media.print_and_play.footer
+    ink = paints.text("ink")
+
+    def heading() -> None:
+        canvas.setFillColor(ink)
+        canvas.setFont("sans-bold", 14)
+        canvas.drawCentredString(cx, height - mm(25), title)
+        canvas.setFont("sans", 9)
+        y = height - mm(33)
+        for line in text.split("\n"):
+            canvas.drawCentredString(cx, y, line)
+            y -= 12
+
+    heading()  # front: a long cross through the centre
+    canvas.setStrokeColor(ink)
+    canvas.setLineWidth(0.3)
+    canvas.line(cx, cy - mm(40), cx, cy + mm(40))
+    canvas.line(cx - mm(40), cy, cx + mm(40), cy)
+    canvas.setFont(footer.font, footer.size)
+    canvas.drawCentredString(cx, footer.baseline, f"{title} · 1/2")
+    canvas.showPage()
+
+    canvas.setStrokeColor(ink)  # back: a ruler across the vertical line, one along the horizontal one
+    canvas.setFillColor(ink)
+    canvas.setFont("sans", 6)
+    for tenth in range(-SPAN * 2, SPAN * 2 + 1):
+        value = tenth / 2
+        long = tenth % 2 == 0
+        canvas.setLineWidth(0.25 if long else 0.15)
+        x = cx + mm(value)
+        canvas.line(x, cy + mm(12), x, cy + mm(12) + mm(4 if long else 2))
+        y = cy + mm(value)
+        canvas.line(cx + mm(12), y, cx + mm(12) + mm(4 if long else 2), y)
+        if tenth % 4 == 0:  # a label every 2 mm; ticks every half millimetre
+            canvas.drawCentredString(x, cy + mm(17), f"{value:+g}" if value else "0")
+            canvas.drawString(cx + mm(17), y - 2, f"{value:+g}" if value else "0")
+    canvas.setFont("sans-bold", 8)
+    canvas.drawCentredString(cx, cy + mm(21), "DX")
+    canvas.drawString(cx + mm(24), cy - 3, "DY")
+    canvas.setFont(footer.font, footer.size)
+    canvas.drawCentredString(cx, footer.baseline, f"{title} · 2/2")
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue(), 2

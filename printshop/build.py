@@ -21,6 +21,7 @@ from printshop.layout import GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.render.booklet import render_booklet
 from printshop.render.calibration import render_calibration
+from printshop.render.gutterfold import render_gutterfold
 from printshop.render.imposed_booklet import impose_saddle_stitch
 from printshop.render.sheet_pages import render_press_sheet, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
@@ -100,7 +101,8 @@ def output_name(game_id: str, lang: str, what: str, paper: str, variant: str | N
 
 
 def render_all(checked: Checked, papers: list[str] | None, report: Report, progress: Progress,
-               flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0)) -> list[Output]:
+               flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0),
+               gutterfold: bool = False) -> list[Output]:
     project = checked.project
     media, palette, motifs = project.media, project.colours.palette, project.motifs.motifs
     chosen = papers or media.print_and_play.papers
@@ -127,6 +129,10 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
             for paper_id in chosen:
                 render(layout, deck.id, paper_id, lambda s, deck=deck: render_card_sheets(layout, deck, s),
                        deck.deck.where("card_size"), f"{deck.id} on {{paper}}")
+                if gutterfold:
+                    render(layout, f"{deck.id}-gutterfold", paper_id,
+                           lambda s, deck=deck: render_gutterfold(layout, deck, s), deck.deck.where("card_size"),
+                           f"{deck.id}, gutterfold on {{paper}}: fold, glue, cut")
         for sheet in layout.sheets:
             kind = "tiled" if sheet.spec.tiled else "sheet"
             for paper_id in chosen:
@@ -236,7 +242,7 @@ def _render_failed(report: Report, layout: GameLayout, path: Path, error: Except
 def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, games: list[str] | None = None,
           langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
           variant: str | None = None, target: str = "pnp", profiles: list[str] | None = None,
-          flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0),
+          flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0), gutterfold: bool = False,
           progress: Progress = lambda message: None) -> Result:
     """Build print-and-play files (`target="pnp"`) or press files for print-shop `profiles`
     (`target="shop"`; all profiles when None). Nothing is written unless everything rendered."""
@@ -261,7 +267,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, 
             return result
         result.outputs = render_press(checked, chosen, report, progress)
     else:
-        result.outputs = render_all(checked, papers, report, progress, flip, back_offset)
+        result.outputs = render_all(checked, papers, report, progress, flip, back_offset, gutterfold)
     if report.has_errors:
         return result
     for output in result.outputs:  # only now, with every file rendered, does anything reach the disk

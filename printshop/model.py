@@ -65,6 +65,8 @@ class PrintAndPlay(Node):
     margin: Length
     outer_bleed: Length = 0.0
     tile_margin: Length  # tiled sheets: the paper's margin around each printed window
+    gutterfold_bleed: Length = 0.0  # gutterfold sheets: bleed round each card, halved if it does not fit
+    fold_gap: Length = 0.0  # gutterfold sheets: from the fold line to the nearest bleed
     crop_marks: CropMarks
     footer: PageFooter
 

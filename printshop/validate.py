@@ -16,7 +16,7 @@ from printshop.translation import inline_tags, line_breaks, statuses
 from printshop.units import to_mm
 
 REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "assembly_title", "calibration_title",
-                   "calibration")
+                   "calibration", "fold")
 
 
 def validate_project(project: Project, report: Report) -> None:

@@ -254,3 +254,32 @@ def test_a_calibration_page_per_language_and_paper(built):
             assert len(reader.pages) == 2
             assert float(reader.pages[0].mediabox.width) == pytest.approx(width, abs=0.01)
             assert "--back-offset" in reader.pages[0].extract_text()
+
+
+@pytest.mark.parametrize("paper, per_page", [("a4", 4), ("letter", 3)])
+def test_gutterfold_backs_are_turned_and_clear_of_the_fold(tmp_path, paper, per_page):
+    from pypdf.generic import ContentStream
+
+    from printshop.imposition import ImpositionError  # noqa: F401 - the module the geometry lives beside
+    from printshop.render.gutterfold import gutterfold_geometry
+
+    result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=[paper], gutterfold=True)
+    assert not result.report.has_errors
+    reader = PdfReader(tmp_path / "comrade" / "en" / f"comrade-en-cards-gutterfold-{paper}.pdf")
+    width, height = PAPERS[paper]
+    _, bleed, columns, fold = gutterfold_geometry(width, height, CARD_W, CARD_H, mm(5), mm(3), mm(5))
+    assert columns == per_page
+    placed = 0
+    for index, page in enumerate(reader.pages):
+        assert float(page.mediabox.width) == pytest.approx(max(width, height), abs=0.01)  # landscape
+        matrices = [tuple(float(v) for v in ops) for ops, op in ContentStream(page.get_contents(), reader).operations
+                    if op == b"cm"]
+        turned = [m for m in matrices if m[0] == pytest.approx(-1) and m[3] == pytest.approx(-1)]
+        upright = [m for m in matrices if m[0] == pytest.approx(1) and m[3] == pytest.approx(1) and m[4:] != (0, 0)]
+        assert len(turned) == len(upright)  # every front has its back, turned round
+        for m in upright:  # fronts: their bleed stays 5 mm above the fold
+            assert m[5] - bleed >= fold + mm(5) - 0.01
+        for m in turned:  # backs (turned about their top-right corner): their bleed stays 5 mm below it
+            assert m[5] + bleed <= fold - mm(5) + 0.01
+        placed += len(upright)
+    assert placed == 18

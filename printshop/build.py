@@ -102,7 +102,7 @@ def output_name(game_id: str, lang: str, what: str, paper: str, variant: str | N
 
 def render_all(checked: Checked, papers: list[str] | None, report: Report, progress: Progress,
                flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0),
-               gutterfold: bool = False) -> list[Output]:
+               gutterfold: bool = False, low_ink: bool = False) -> list[Output]:
     project = checked.project
     media, palette, motifs = project.media, project.colours.palette, project.motifs.motifs
     chosen = papers or media.print_and_play.papers
@@ -110,10 +110,12 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
 
     def render(layout: GameLayout, what: str, paper_id: str, draw, where: Location, description: str) -> None:
         """Render one file; a failure is reported against the data (`where`) or the game, never raised."""
-        path = output_name(layout.game_id, layout.lang, what, paper_id, layout.localized.variant)
+        path = output_name(layout.game_id, layout.lang, what + ("-lowink" if low_ink else ""), paper_id,
+                           layout.localized.variant)
         progress(f"rendering {path}")
         paper = media.papers.get(paper_id) or media.papers[chosen[0]]
-        settings = SheetSettings(paper_id, paper, media, Paints(palette), motifs, path.name, flip, back_offset)
+        settings = SheetSettings(paper_id, paper, media, Paints(palette, ColourMode(low_ink=low_ink)), motifs,
+                                 path.name, flip, back_offset)
         try:
             data, pages = draw(settings)
         except ImpositionError as error:
@@ -243,7 +245,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, 
           langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
           variant: str | None = None, target: str = "pnp", profiles: list[str] | None = None,
           flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0), gutterfold: bool = False,
-          progress: Progress = lambda message: None) -> Result:
+          low_ink: bool = False, progress: Progress = lambda message: None) -> Result:
     """Build print-and-play files (`target="pnp"`) or press files for print-shop `profiles`
     (`target="shop"`; all profiles when None). Nothing is written unless everything rendered."""
     started = time.monotonic()
@@ -267,7 +269,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, 
             return result
         result.outputs = render_press(checked, chosen, report, progress)
     else:
-        result.outputs = render_all(checked, papers, report, progress, flip, back_offset, gutterfold)
+        result.outputs = render_all(checked, papers, report, progress, flip, back_offset, gutterfold, low_ink)
     if report.has_errors:
         return result
     for output in result.outputs:  # only now, with every file rendered, does anything reach the disk

@@ -59,6 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     building.add_argument("--gutterfold", action="store_true",
                           help="also write gutterfold card sheets (<deck>-gutterfold-<paper>.pdf): fronts above a "
                                "fold, backs below turned round; no duplex printer needed")
+    building.add_argument("--low-ink", action="store_true",
+                          help="white backgrounds and light fills, to save ink; files get -lowink in their names")
     building.add_argument("--target", choices=("pnp", "shop"), default="pnp",
                           help="pnp (default): print-and-play kits for home printers; shop: press files for "
                                "print shops, one folder per profile under output/<game>/<lang>/press/")
@@ -336,7 +338,7 @@ def _build(args) -> int:
         raise UsageError("--profile goes with --target shop")
     result = build(args.data, args.out, games=games, langs=args.lang, papers=args.paper, variant=args.variant,
                    target=args.target, profiles=args.profile, flip=args.flip, back_offset=args.back_offset,
-                   gutterfold=args.gutterfold,
+                   gutterfold=args.gutterfold, low_ink=args.low_ink,
                    progress=say)
     shown = {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}  # infos: see validate
     _print_report(Report([d for d in result.report.items if d.severity in shown]))

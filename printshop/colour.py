@@ -18,6 +18,7 @@ class ColourMode:
     space: str = "rgb"  # rgb | cmyk
     ink_limit: float | None = None  # percent, e.g. 240
     rich_black: tuple[float, float, float, float] | None = None  # percent C, M, Y, K for black fills
+    low_ink: bool = False  # home printing on a budget: white backgrounds, fills lightened
 
 
 RGB = ColourMode()
@@ -31,10 +32,33 @@ class Paints:
     mode: ColourMode = RGB
 
     def fill(self, name: str) -> Color:
-        return _convert(self.palette[name], self.mode, text=False)
+        value = self.palette[name]
+        if self.mode.low_ink:
+            value = _lighten(value, LOW_INK_FILL)
+        return _convert(value, self.mode, text=False)
+
+    def background(self, name: str) -> Color:
+        """A face's background: in low-ink mode, paper white (no full-bleed fills)."""
+        return _convert("#ffffff" if self.mode.low_ink else self.palette[name], self.mode, text=False)
 
     def text(self, name: str) -> Color:
-        return _convert(self.palette[name], self.mode, text=True)
+        value = self.palette[name]
+        if self.mode.low_ink and _luminance(value) > 0.6:
+            value = "#000000"  # light type was set on dark fills, which low ink makes light: keep it readable
+        return _convert(value, self.mode, text=True)
+
+
+LOW_INK_FILL = 0.75  # low-ink fills keep a quarter of their colour: shapes stay visible, ink drops
+
+
+def _luminance(hex_value: str) -> float:
+    r, g, b = (int(hex_value[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _lighten(hex_value: str, amount: float) -> str:
+    channels = [int(hex_value[i:i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
 
 
 def _convert(hex_value: str, mode: ColourMode, *, text: bool) -> Color:

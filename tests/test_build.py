@@ -283,3 +283,15 @@ def test_gutterfold_backs_are_turned_and_clear_of_the_fold(tmp_path, paper, per_
             assert m[5] + bleed <= fold - mm(5) + 0.01
         placed += len(upright)
     assert placed == 18
+
+
+def test_low_ink_leaves_the_backs_mostly_white_and_titles_dark(tmp_path):
+    result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=["a4"], low_ink=True)
+    assert not result.report.has_errors
+    path = tmp_path / "comrade" / "en" / "comrade-en-cards-lowink-a4.pdf"
+    page = pypdfium2.PdfDocument(str(path))[1].render(scale=0.5).to_pil().convert("L")
+    histogram = page.histogram()  # grey levels 0..255
+    assert sum(histogram[201:]) / sum(histogram) > 0.6  # the full-bleed red backs are gone
+    from printshop.colour import ColourMode, Paints
+    paints = Paints({"white": "#ffffff", "red": "#b22a1e"}, ColourMode(low_ink=True))
+    assert paints.text("white").hexval() == "0x000000" and paints.background("red").hexval() == "0xffffff"

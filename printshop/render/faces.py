@@ -21,7 +21,7 @@ def draw_face(canvas: Canvas, face: FaceLayout, paints: Paints, motifs: dict[str
               assets: Path | None = None) -> None:
     w, h, bleed = face.width, face.height, face.bleed
     if face.face.background:
-        canvas.setFillColor(paints.fill(face.face.background))
+        canvas.setFillColor(paints.background(face.face.background))
         canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
     for shape in sorted(face.face.shapes.values(), key=lambda shape: shape.layer):
         draw_shape(canvas, shape, h, paints, motifs, assets)

@@ -17,7 +17,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Report
 from printshop.source import read_yaml, locate
-from printshop.texts import OBSOLETE_SECTION, Catalogue, TextEntry
+from printshop.texts import Catalogue, TextEntry
 
 RECORD_SUFFIX = ".sources.yaml"
 

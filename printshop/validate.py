@@ -26,7 +26,7 @@ def validate_project(project: Project, report: Report) -> None:
 
 
 def _check_shared(project: Project, report: Report) -> None:
-    media, palette = project.media, project.colours.palette
+    media = project.media
     pnp = media.print_and_play
     for index, paper in enumerate(pnp.papers):
         if paper not in media.papers:

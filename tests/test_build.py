@@ -260,7 +260,6 @@ def test_a_calibration_page_per_language_and_paper(built):
 def test_gutterfold_backs_are_turned_and_clear_of_the_fold(tmp_path, paper, per_page):
     from pypdf.generic import ContentStream
 
-    from printshop.imposition import ImpositionError  # noqa: F401 - the module the geometry lives beside
     from printshop.render.gutterfold import gutterfold_geometry
 
     result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=[paper], gutterfold=True)

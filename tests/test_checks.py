@@ -6,7 +6,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 
 from printshop.build import check
 from printshop.cli import main

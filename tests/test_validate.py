@@ -1,7 +1,6 @@
 """`printshop validate` on broken copies of the data: each fault reported with its file and line."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

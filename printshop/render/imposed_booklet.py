@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 
 from pypdf import PdfReader, PdfWriter, Transformation
-from pypdf.generic import NameObject, TextStringObject
 
 from printshop.model import Paper
 

@@ -179,6 +179,17 @@ def render_press(checked: Checked, profiles: list[str], report: Report, progress
         mode = ColourMode(profile.colour.space, profile.colour.ink_limit,
                           tuple(profile.colour.rich_black) if profile.colour.rich_black else None)
         paints = Paints(project.colours.palette, mode)
+        for game in project.games.values():  # the bleed is a fact of the data: checked once per game
+            for deck_id, deck in game.game.decks.items():
+                if deck.bleed + 0.01 < profile.bleed:
+                    report.add("press-bleed", deck.where("bleed"),
+                               f"deck '{deck_id}' is drawn with {to_mm(deck.bleed):.2f} mm of bleed; "
+                               f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
+            for sheet_id, sheet in game.game.sheets.items():
+                if sheet.press and sheet.bleed + 0.01 < profile.bleed:
+                    report.add("press-bleed", sheet.where("bleed"),
+                               f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
+                               f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
         for layout in checked.layouts:
             base = Path(layout.game_id) / layout.lang / "press" / name
             stem = f"{layout.game_id}-{layout.lang}" + (f"-{layout.localized.variant}" if layout.localized.variant else "")
@@ -193,11 +204,6 @@ def render_press(checked: Checked, profiles: list[str], report: Report, progress
                     return
                 outputs.append(Output(path, data, pages, description))
 
-            for deck in layout.decks:
-                if deck.deck.bleed + 0.01 < profile.bleed:
-                    report.add("press-bleed", deck.deck.where("bleed"),
-                               f"deck '{deck.id}' is drawn with {to_mm(deck.deck.bleed):.2f} mm of bleed; "
-                               f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
             if profile.files == "png-per-face":
                 for deck in layout.decks:
                     progress(f"rendering {base / deck.id} images")
@@ -217,11 +223,7 @@ def render_press(checked: Checked, profiles: list[str], report: Report, progress
                 emit(key, lambda decks=decks, key=key: render_press_cards(layout, decks, profile, paints, motifs, key),
                      f"{key}: {profile.label}")
             for sheet in layout.sheets:
-                if sheet.spec.press and sheet.spec.bleed + 0.01 < profile.bleed:
-                    report.add("press-bleed", sheet.spec.where("bleed"),
-                               f"sheet '{sheet.id}' is drawn with {to_mm(sheet.spec.bleed):.2f} mm of bleed; "
-                               f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
-                elif sheet.spec.press:
+                if sheet.spec.press and sheet.spec.bleed + 0.01 >= profile.bleed:
                     settings = SheetSettings("press", media.papers[media.print_and_play.papers[0]], media, paints,
                                              motifs, f"{stem}-{sheet.id}.pdf")
                     emit(sheet.id, lambda sheet=sheet, settings=settings: render_press_sheet(layout, sheet, settings,

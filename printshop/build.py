@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Callable
 
 from printshop.colour import ColourMode, Paints
+from printshop.render.pdfx import make_pdfx
 from printshop.render.press import render_face_images, render_press_cards
-from printshop.units import to_mm
 from printshop.diagnostics import Location, Report, StageFailed
 from printshop.fonts import FontSet, register_fonts
 from printshop.imposition import ImpositionError
@@ -22,11 +22,12 @@ from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.render.booklet import render_booklet
 from printshop.render.calibration import render_calibration
 from printshop.render.gutterfold import render_gutterfold
+from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE, KitFile, TooLong, render_how_to_print
 from printshop.render.imposed_booklet import impose_saddle_stitch
 from printshop.render.sheet_pages import render_press_sheet, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
 from printshop.resolve import localize
-from printshop.templating import make_environment
+from printshop.templating import TemplateFailure, make_environment
 from printshop.validate import validate_project
 from printshop.write import write_atomically
 
@@ -40,6 +41,7 @@ class Output:
     data: bytes
     pages: int
     description: str
+    kind: str = ""  # what the kit's how-to-print sheet says to do with it (see render/how_to_print.py)
 
 
 @dataclass
@@ -107,8 +109,10 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
     media, palette, motifs = project.media, project.colours.palette, project.motifs.motifs
     chosen = papers or media.print_and_play.papers
     outputs: list[Output] = []
+    env = make_environment(project.templates_dir)
 
-    def render(layout: GameLayout, what: str, paper_id: str, draw, where: Location, description: str) -> None:
+    def render(layout: GameLayout, what: str, paper_id: str, draw, where: Location, description: str,
+               kind: str = "") -> None:
         """Render one file; a failure is reported against the data (`where`) or the game, never raised."""
         path = output_name(layout.game_id, layout.lang, what + ("-lowink" if low_ink else ""), paper_id,
                            layout.localized.variant)
@@ -121,25 +125,34 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
         except ImpositionError as error:
             report.add("unknown-reference", where, f"{what} on {paper_id}: {error}")
             return
+        except TooLong as error:
+            report.add("text-overflow", where, f"{error}: shorten the how-to labels in data/languages/{layout.lang}.yaml")
+            return
+        except TemplateFailure as failure:
+            report.add("template", failure.location, f"{failure} ({what}, language {layout.lang})")
+            return
         except Exception as error:  # noqa: BLE001 - e.g. a table too large for a page
             _render_failed(report, layout, path, error)
             return
-        outputs.append(Output(path, data, pages, description.format(paper=paper.label)))
+        outputs.append(Output(path, data, pages, description.format(paper=paper.label), kind))
 
     for layout in checked.layouts:
+        first_output = len(outputs)
         for deck in layout.decks:
             for paper_id in chosen:
                 render(layout, deck.id, paper_id, lambda s, deck=deck: render_card_sheets(layout, deck, s),
-                       deck.deck.where("card_size"), f"{deck.id} on {{paper}}")
+                       deck.deck.where("card_size"), f"{deck.id} on {{paper}}",
+                       "cards" if deck.deck.back or any(back for _, back in deck.cards) else "cards-one-sided")
                 if gutterfold:
                     render(layout, f"{deck.id}-gutterfold", paper_id,
                            lambda s, deck=deck: render_gutterfold(layout, deck, s), deck.deck.where("card_size"),
-                           f"{deck.id}, gutterfold on {{paper}}: fold, glue, cut")
+                           f"{deck.id}, gutterfold on {{paper}}: fold, glue, cut", "gutterfold")
         for sheet in layout.sheets:
             kind = "tiled" if sheet.spec.tiled else "sheet"
             for paper_id in chosen:
                 render(layout, sheet.id, paper_id, lambda s, sheet=sheet: render_sheet(layout, sheet, s),
-                       sheet.spec.where(), f"{sheet.id} {kind} on {{paper}}")
+                       sheet.spec.where(), f"{sheet.id} {kind} on {{paper}}",
+                       "tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet")
             if sheet.spec.press:
                 render(layout, sheet.id, "press", lambda s, sheet=sheet: render_press_sheet(layout, sheet, s),
                        sheet.spec.where("press"), f"{sheet.id}, one press page with bleed")
@@ -147,7 +160,7 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
             paper_id = project.booklet.paper
             render(layout, "rules", paper_id, lambda s: render_booklet(layout, layout.booklet, s.paper, s.paints,
                                                                         motifs, s.file_name),
-                   project.booklet.where("paper"), "rules booklet, {paper}")
+                   project.booklet.where("paper"), "rules booklet, {paper}", "rules")
             page = media.papers[paper_id]
             for sheet_paper in chosen:  # the same booklet imposed for saddle stitching at home
                 render(layout, "rules-booklet", sheet_paper,
@@ -155,7 +168,18 @@ def render_all(checked: Checked, papers: list[str] | None, report: Report, progr
                            render_booklet(layout, layout.booklet, page, s.paints, motifs, s.file_name, pad_to=4)[0],
                            s.paper, f"{layout.title}: {layout.localized.label('rules')}"),
                        project.booklet.where("paper"),
-                       "rules as a saddle-stitched booklet on {paper}: print double-sided, flip on the short edge, fold, staple")
+                       "rules as a saddle-stitched booklet on {paper}: print double-sided, flip on the short edge, fold, staple",
+                       "rules-booklet")
+        kit = outputs[first_output:]
+        for paper_id in chosen:  # the how-to-print sheet: what to do with each file of this kit on this paper
+            files = [KitFile(o.path.name, o.pages, o.kind) for o in kit
+                     if o.kind and (o.path.stem.endswith(f"-{paper_id}") or o.kind == "rules")]
+            calibration = f"duplex-calibration-{layout.lang}-{paper_id}.pdf"
+            render(layout, "how-to-print", paper_id,
+                   lambda s, files=files, calibration=calibration: render_how_to_print(
+                       layout, files, s.paper, project.booklet, s.paints, motifs, env, s.file_name, flip=flip,
+                       calibration=calibration, low_ink=low_ink),
+                   Location.of(Path(project.templates_dir) / HOW_TO_TEMPLATE), "how to print and cut, {paper}")
     for lang in sorted({layout.lang for layout in checked.layouts}):  # one calibration page per language
         language = project.languages[lang]
         for paper_id in chosen:
@@ -179,17 +203,9 @@ def render_press(checked: Checked, profiles: list[str], report: Report, progress
         mode = ColourMode(profile.colour.space, profile.colour.ink_limit,
                           tuple(profile.colour.rich_black) if profile.colour.rich_black else None)
         paints = Paints(project.colours.palette, mode)
-        for game in project.games.values():  # the bleed is a fact of the data: checked once per game
-            for deck_id, deck in game.game.decks.items():
-                if deck.bleed + 0.01 < profile.bleed:
-                    report.add("press-bleed", deck.where("bleed"),
-                               f"deck '{deck_id}' is drawn with {to_mm(deck.bleed):.2f} mm of bleed; "
-                               f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
-            for sheet_id, sheet in game.game.sheets.items():
-                if sheet.press and sheet.bleed + 0.01 < profile.bleed:
-                    report.add("press-bleed", sheet.where("bleed"),
-                               f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
-                               f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
+
+        def trim(deck, profile=profile):
+            return media.card_sizes[profile.product(deck.deck.card_size).trim]
         for layout in checked.layouts:
             base = Path(layout.game_id) / layout.lang / "press" / name
             stem = f"{layout.game_id}-{layout.lang}" + (f"-{layout.localized.variant}" if layout.localized.variant else "")
@@ -199,16 +215,24 @@ def render_press(checked: Checked, profiles: list[str], report: Report, progress
                 progress(f"rendering {path}")
                 try:
                     data, pages = draw()
+                    if profile.pdfx is not None:
+                        data = make_pdfx(data, profile.pdfx)
                 except Exception as error:  # noqa: BLE001 - reported against the game, never a traceback
                     _render_failed(report, layout, path, error)
                     return
                 outputs.append(Output(path, data, pages, description))
 
+            decks = []
+            for deck in layout.decks:
+                if profile.product(deck.deck.card_size) is None:
+                    progress(f"{layout.game_id}: {profile.label} makes no {deck.deck.card_size}: '{deck.id}' left out")
+                else:
+                    decks.append(deck)
             if profile.files == "png-per-face":
-                for deck in layout.decks:
+                for deck in decks:
                     progress(f"rendering {base / deck.id} images")
                     try:
-                        images = render_face_images(layout, deck, profile, paints, motifs)
+                        images = render_face_images(layout, deck, profile, trim(deck), paints, motifs)
                     except Exception as error:  # noqa: BLE001
                         _render_failed(report, layout, base / deck.id, error)
                         continue
@@ -216,11 +240,12 @@ def render_press(checked: Checked, profiles: list[str], report: Report, progress
                         outputs.append(Output(base / f"{stem}-{file_name}", data, 1, f"{deck.id}: {profile.label}"))
                 continue  # image shops take card faces only
             groups: dict[str, list] = {}
-            for deck in layout.decks:
+            for deck in decks:
                 key = deck.id if profile.files == "pdf-per-deck" else deck.deck.card_size
                 groups.setdefault(key, []).append(deck)
-            for key, decks in groups.items():
-                emit(key, lambda decks=decks, key=key: render_press_cards(layout, decks, profile, paints, motifs, key),
+            for key, group in groups.items():
+                emit(key, lambda group=group, key=key: render_press_cards(layout, group, profile, trim(group[0]), paints,
+                                                                          motifs, key),
                      f"{key}: {profile.label}")
             for sheet in layout.sheets:
                 if sheet.spec.press and sheet.spec.bleed + 0.01 >= profile.bleed:

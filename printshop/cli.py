@@ -228,9 +228,9 @@ def _validate(args) -> int:
 
 
 def _preflight(args) -> int:
-    from printshop.preflight import preflight
+    from printshop.preflight import preflight, shop_trims
 
-    profile = None
+    profile, trims = None, None
     if args.profile:
         project = _load_or_report(args.data, [])
         if project is None:
@@ -238,11 +238,12 @@ def _preflight(args) -> int:
         if args.profile not in project.profiles:
             raise UsageError(f"no profile '{args.profile}' (profiles: {', '.join(project.profiles)})")
         profile = project.profiles[args.profile]
+        trims = shop_trims(project.media, profile)
     failed = 0
     for path in args.files:
         if not path.is_file():
             raise UsageError(f"{path} does not exist")
-        problems = preflight(path, profile)
+        problems = preflight(path, profile, trims)
         for problem in problems:
             print(problem.format(display_path(path)))
         failed += bool(problems)

@@ -117,8 +117,11 @@ _check("image-resolution", E, "an image that prints below 300 dpi at its placed 
        "data/comrade/faces.yaml:40:14: error[image-resolution]: image 'images/seal.png' prints at 150 × 150 dpi (needs 300)")
 _check("press-bleed", E, "card faces drawn with less bleed than a print shop needs", "raise the deck's bleed in game.yaml",
        "data/comrade/game.yaml:12:12: error[press-bleed]: deck 'cards' is drawn with 2.00 mm of bleed; EU print shops, 3 mm bleed needs 3.00 mm")
-_check("outside-safe-zone", W, "a text frame reaches beyond the card's safe zone", "move the frame inside the safe zone",
-       "data/comrade/faces.yaml:26:14: warning[outside-safe-zone]: frame 'title' of face 'informer' comes 1.5 mm closer to the trim than the safe zone of 4.0 mm")
+_check("press-trim", E, "a deck's card size is too far from the print shop's trim to be scaled to it",
+       "give the profile a product of this card size in data/print/profiles/, or leave the size out of its products",
+       "data/kremlin/game.yaml:163:16: error[press-trim]: deck 'markers' (chit-16) would be scaled by 3.969 to DriveThruCards's trim 'poker-us'; give the profile a product of this size")
+_check("outside-safe-zone", W, "a text frame or icon reaches beyond the safe zone of the card or of a print shop", "move the frame or icon inside the safe zone (for a shop's, the narrowest zone named)",
+       "data/comrade/faces.yaml:26:14: warning[outside-safe-zone]: frame 'title' of face 'informer' comes 1.5 mm closer to the trim than the deck's safe zone of 4.0 mm; 0.7 mm closer to the trim than The Game Crafter's safe zone of 3.2 mm")
 # Provenance
 _check("reconstructed", I, "content that the sources lack and the project designed", "review it against the publisher's wishes",
        "data/comrade/game.yaml:52:7: info[reconstructed]: rules.committee.p1: the seed does not say whether character cards are shown")

@@ -127,3 +127,25 @@ def tiling_for(sheet_width: float, sheet_height: float, paper_width: float, pape
     if not options:
         raise ImpositionError("the overlap is larger than what fits on the paper")
     return min(options, key=lambda tiling: (tiling.columns * tiling.rows, tiling.page_width > tiling.page_height))
+
+
+@dataclass(frozen=True)
+class Cover:
+    """A face of `width` x `height` (drawn `bleed` past its trim) scaled about its centre to cover a
+    shop's trim of `trim_width` x `trim_height`: what reaches each edge, in the shop's points."""
+    scale: float
+    bleed_x: float  # how far the drawn face reaches past the shop's trim, left and right
+    bleed_y: float  # and top and bottom
+
+
+def cover(width: float, height: float, bleed: float, trim_width: float, trim_height: float) -> Cover:
+    scale = max(trim_width / width, trim_height / height)
+    return Cover(scale, ((width + 2 * bleed) * scale - trim_width) / 2,
+                 ((height + 2 * bleed) * scale - trim_height) / 2)
+
+
+def placed_box(cover_: Cover, width: float, height: float, trim_width: float, trim_height: float,
+               x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+    """A box given from the face's top-left corner, where it lands on the shop's trim (also from top-left)."""
+    s = cover_.scale
+    return ((x - width / 2) * s + trim_width / 2, (y - height / 2) * s + trim_height / 2, w * s, h * s)

@@ -89,14 +89,43 @@ class Pixels(Node):
     height: int = Field(ge=1, le=20000)
 
 
+class Product(Node):
+    """What the shop makes of one of our card sizes: its own trim (a card size in media.yaml), onto
+    which our faces are scaled to cover, and the safe zone if it differs from the profile's."""
+    trim: str
+    safe: Length | None = None
+
+
+class OutputIntent(Node):
+    """The PDF/X output intent: a registered characterization (no ICC profile need be embedded)."""
+    version: Literal["PDF/X-1a:2003"] = "PDF/X-1a:2003"
+    condition: str  # OutputConditionIdentifier, e.g. "CGATS TR 001" (SWOP)
+    registry: str = "http://www.color.org"
+    info: str = ""
+
+
 class Profile(Node):
     label: str
     files: Literal["pdf-per-deck", "pdf-per-card-size", "png-per-face"]
     bleed: Length
     safe: Length
+    # our card size -> the shop's product; sizes not listed are not sent to this shop (none listed: all, as they are)
+    products: dict[str, Product] = {}
     pixels: Pixels | None = None  # png-per-face: each image's exact size
     page_order: Literal["front-back", "back-front"] = "front-back"
     colour: ProfileColour = ProfileColour()
+    pdfx: OutputIntent | None = None
+    min_dpi: float = Field(default=300, gt=0)  # images at their placed size
+    transparency: bool = True  # False: no soft masks, no alpha below 1 (PDF/X-1a)
+
+    def product(self, card_size: str) -> Product | None:
+        if not self.products:
+            return Product(trim=card_size)
+        return self.products.get(card_size)
+
+    def safe_for(self, card_size: str) -> float:
+        product = self.product(card_size)
+        return product.safe if product is not None and product.safe is not None else self.safe
 
 
 # --- data/print/fonts.yaml --------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from printshop.diagnostics import Report
+from printshop.imposition import cover, placed_box
 from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import GameData, Project
 from printshop.model import Face
@@ -16,7 +17,13 @@ from printshop.translation import inline_tags, line_breaks, statuses
 from printshop.units import to_mm
 
 REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "assembly_title", "calibration_title",
-                   "calibration", "fold")
+                   "calibration", "fold",
+                   # the how-to-print sheet (templates/common/how-to-print.xml.j2)
+                   "howto_title", "howto_intro", "howto_files", "howto_file", "howto_pages", "howto_how",
+                   "howto_cards_long-edge", "howto_cards_short-edge", "howto_cards-one-sided", "howto_gutterfold",
+                   "howto_sheet", "howto_sheet-pairs", "howto_tiled", "howto_rules", "howto_rules-booklet",
+                   "howto_steps", "howto_step_test", "howto_step_duplex", "howto_step_calibrate", "howto_step_cut",
+                   "howto_step_stock", "howto_step_lowink")
 
 
 def validate_project(project: Project, report: Report) -> None:
@@ -111,21 +118,108 @@ def _face_ref(game: GameData, name: str, where, report: Report) -> None:
         report.add("unknown-reference", where, f"face '{name}' is abstract: it only serves for others to extend")
 
 
+def _content_boxes(face):
+    """What must stay inside a safe zone: text frames and icons (motifs and images not laid below the
+    background layer); from the face's top-left corner."""
+    for name, frame in face.frames.items():
+        yield f"frame '{name}'", frame, (frame.x, frame.y, frame.width, frame.height)
+    for name, shape in face.shapes.items():
+        if shape.kind in ("motif", "image") and shape.layer >= 0:
+            yield f"icon '{name}'", shape, (shape.x, shape.y, shape.width, shape.height)
+
+
+def _intrusion(box, width: float, height: float, safe: float) -> float:
+    """How far a box comes closer to the trim than `safe` (<= 0 when it keeps its distance)."""
+    x, y, w, h = box
+    return max(safe - x, safe - y, x + w - (width - safe), y + h - (height - safe))
+
+
+def _deck_faces(game: GameData, deck) -> list[str]:
+    names = ({deck.back} if deck.back else set()) | {card.front for card in deck.cards} \
+        | {card.back for card in deck.cards if card.back}
+    return sorted(n for n in names if n in game.faces)
+
+
+class _Intrusions:
+    """Text and icons too close to the trim, gathered from the deck's own safe zone and every shop's,
+    and reported once per frame and face, naming each safe zone it breaks."""
+
+    def __init__(self):
+        self.found: dict[tuple[int, str], tuple[object, str, str, list[str]]] = {}
+
+    def add(self, node, what: str, owner: str, worst: float, zone: str) -> None:
+        entry = self.found.setdefault((id(node), owner), (node, what, owner, []))
+        entry[3].append(f"{to_mm(worst):.1f} mm closer to the trim than {zone}")
+
+    def report(self, report: Report) -> None:
+        for node, what, owner, breaches in self.found.values():
+            report.add("outside-safe-zone", node.where(), f"{what} of {owner} comes {'; '.join(breaches)}")
+
+
 def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
-    """Text frames of every face a deck prints stay inside the deck's safe zone."""
+    """Text frames and icons of every face a deck prints stay inside the deck's safe zone, and inside
+    every print shop's (faces scaled to the shop's trim, press sheets as they are)."""
+    intrusions = _Intrusions()
     for deck in game.game.decks.values():
         size = project.media.card_sizes.get(deck.card_size)
-        names = ({deck.back} if deck.back else set()) | {card.front for card in deck.cards} \
-            | {card.back for card in deck.cards if card.back}
-        for name in sorted(n for n in names if n in game.faces):
-            for frame_name, frame in game.faces[name].frames.items():
-                worst = max(deck.safe - frame.x, deck.safe - frame.y,
-                            frame.x + frame.width - (size.width - deck.safe) if size else 0,
-                            frame.y + frame.height - (size.height - deck.safe) if size else 0)
+        if size is None:
+            continue
+        for name in _deck_faces(game, deck):
+            for what, node, box in _content_boxes(game.faces[name]):
+                worst = _intrusion(box, size.width, size.height, deck.safe)
                 if worst > 0.01:
-                    report.add("outside-safe-zone", frame.where(),
-                               f"frame '{frame_name}' of face '{name}' comes {to_mm(worst):.1f} mm closer to the "
-                               f"trim than the safe zone of {to_mm(deck.safe):.1f} mm")
+                    intrusions.add(node, what, f"face '{name}'", worst,
+                                   f"the deck's safe zone of {to_mm(deck.safe):.1f} mm")
+    _check_press(project, game, report, intrusions)
+    intrusions.report(report)
+
+
+def _check_press(project: Project, game: GameData, report: Report, intrusions: _Intrusions) -> None:
+    """Every print-shop profile can take what this game sends it: each deck's faces scaled to the
+    shop's trim still cover its bleed and keep text and icons inside its safe zone; press sheets
+    carry the shop's bleed and keep its safe zone."""
+    for profile_id, profile in sorted(project.profiles.items()):
+        for deck_id, deck in game.game.decks.items():
+            size = project.media.card_sizes.get(deck.card_size)
+            product = profile.product(deck.card_size)
+            if size is None or product is None:
+                continue  # an unknown size is reported elsewhere; a size the shop does not make is not sent
+            trim = project.media.card_sizes.get(product.trim)
+            if trim is None:
+                report.add("unknown-reference", profile.where("products"),
+                           f"profile '{profile_id}': no card size '{product.trim}' in media.yaml")
+                continue
+            fitted = cover(size.width, size.height, deck.bleed, trim.width, trim.height)
+            if abs(fitted.scale - 1) > 0.05 or abs(trim.width / size.width - trim.height / size.height) > 0.03:
+                report.add("press-trim", deck.where("card_size"),
+                           f"deck '{deck_id}' ({deck.card_size}) would be scaled by {fitted.scale:.3f} to "
+                           f"{profile.label}'s trim '{product.trim}'; give the profile a product of this size")
+                continue
+            if min(fitted.bleed_x, fitted.bleed_y) + 0.01 < profile.bleed:
+                report.add("press-bleed", deck.where("bleed"),
+                           f"deck '{deck_id}' is drawn with {to_mm(deck.bleed):.2f} mm of bleed, "
+                           f"{to_mm(min(fitted.bleed_x, fitted.bleed_y)):.2f} mm once fitted to {profile.label}'s "
+                           f"trim; it needs {to_mm(profile.bleed):.2f} mm")
+            safe = profile.safe_for(deck.card_size)
+            for name in _deck_faces(game, deck):
+                for what, node, box in _content_boxes(game.faces[name]):
+                    placed = placed_box(fitted, size.width, size.height, trim.width, trim.height, *box)
+                    worst = _intrusion(placed, trim.width, trim.height, safe)
+                    if worst > 0.01:
+                        intrusions.add(node, what, f"face '{name}'", worst,
+                                       f"{profile.label}'s safe zone of {to_mm(safe):.1f} mm")
+        for sheet_id, sheet in game.game.sheets.items():
+            if not sheet.press or sheet.face not in game.faces:
+                continue
+            if sheet.bleed + 0.01 < profile.bleed:
+                report.add("press-bleed", sheet.where("bleed"),
+                           f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
+                           f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
+            for what, node, box in _content_boxes(game.faces[sheet.face]):
+                worst = _intrusion(box, sheet.width, sheet.height, profile.safe)
+                if worst > 0.01:
+                    intrusions.add(node, what, f"sheet '{sheet_id}'", worst,
+                                   f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm")
 
 
 def _check_reconstructed(game: GameData, report: Report) -> None:

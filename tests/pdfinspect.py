@@ -6,19 +6,14 @@ from dataclasses import dataclass
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from printshop.preflight import multiply
+
 
 @dataclass
 class Placement:
     name: str
     x: float
     y: float
-
-
-def _multiply(m, n):
-    a, b, c, d, e, f = m
-    a2, b2, c2, d2, e2, f2 = n
-    return (a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2, e * a2 + f * c2 + e2,
-            e * b2 + f * d2 + f2)
 
 
 def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], list[tuple[float, float, float, float]]]:
@@ -35,7 +30,7 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
         elif op == "Q":
             ctm = stack.pop()
         elif op == "cm":
-            ctm = _multiply(tuple(float(v) for v in operands), ctm)
+            ctm = multiply(tuple(float(v) for v in operands), ctm)
         elif op == "Do":
             placements.append(Placement(str(operands[0]), ctm[4], ctm[5]))
         elif op == "m":

@@ -95,6 +95,7 @@ def test_variant_on_the_command_line(tmp_path, capsys):
     assert main(["build", "assassin", "--variant", "village", "--lang", "en", "--paper", "a4", "--out", str(tmp_path),
                  "--quiet"]) == 0
     assert sorted(p.name for p in (tmp_path / "assassin").rglob("*.pdf")) == ["assassin-en-village-cards-a4.pdf",
+                                                                "assassin-en-village-how-to-print-a4.pdf",
                                                                 "assassin-en-village-rules-a5.pdf",
                                                                 "assassin-en-village-rules-booklet-a4.pdf"]
     with pytest.raises(SystemExit) as usage:

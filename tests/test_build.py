@@ -27,7 +27,7 @@ def test_every_expected_file_is_written(built):
     assert names == sorted([f"calibration/duplex-calibration-{lang}-{paper}.pdf" for lang in LANGS for paper in PAPERS]
                            + [f"comrade/{lang}/comrade-{lang}-{what}.pdf" for lang in LANGS
                               for what in ("cards-a4", "cards-letter", "rules-a5", "rules-booklet-a4",
-                                           "rules-booklet-letter")])
+                                           "rules-booklet-letter", "how-to-print-a4", "how-to-print-letter")])
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -245,6 +245,36 @@ def test_a_bad_back_offset_is_a_usage_error(tmp_path):
     with pytest.raises(SystemExit) as usage:
         main(["build", "--back-offset", "1.5", "--out", str(tmp_path)])
     assert usage.value.code == 2
+
+
+def test_every_page_of_the_kit_names_its_file(built):
+    for path in built.rglob("*.pdf"):
+        reader = PdfReader(path)
+        for number, page in enumerate(reader.pages, start=1):
+            if path.name.startswith("duplex-calibration") or "rules-booklet" in path.name:
+                continue  # a calibration back is all rulers; imposed pages carry the booklet's own folios
+            text = page.extract_text().replace("\n", "")
+            assert path.name in text, (path.name, number)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("lang, words", [("en", ("How to print and cut", "actual size (100%)", "flipping on the long edge")),
+                                         ("fr", ("Comment imprimer et découper", "taille réelle (100\u202f%)",
+                                                 "retournement sur le bord long\u202f;"))])
+def test_each_kit_has_a_one_page_how_to_print_sheet(built, lang, paper, words):
+    reader = PdfReader(built / "comrade" / lang / f"comrade-{lang}-how-to-print-{paper}.pdf")
+    assert len(reader.pages) == 1
+    assert [float(v) for v in reader.pages[0].mediabox[2:]] == pytest.approx(PAPERS[paper], abs=0.01)
+    text = reader.pages[0].extract_text()
+    for word in words:
+        assert word in text
+    assert f"duplex-calibration-{lang}-{paper}.pdf" in text
+    kit = [f"comrade-{lang}-cards-{paper}.pdf", f"comrade-{lang}-rules-a5.pdf", f"comrade-{lang}-rules-booklet-{paper}.pdf"]
+    for name in kit:  # every file of the kit on this paper, with its page count
+        pages = len(PdfReader(built / "comrade" / lang / name).pages)
+        assert re.search(re.escape(name) + r"\s+" + str(pages) + r"\s", text), name
+    other = "letter" if paper == "a4" else "a4"
+    assert f"cards-{other}.pdf" not in text
 
 
 def test_a_calibration_page_per_language_and_paper(built):

@@ -82,7 +82,8 @@ def test_outside_safe_zone(data_copy):
     line = edit(faces, "motto: {x: 6mm, y: 72mm,", "motto: {x: 2mm, y: 72mm,")
     item = one(data_copy, "outside-safe-zone")
     assert item.severity is Severity.WARNING and item.location.line == line
-    assert "2.0 mm closer to the trim than the safe zone of 4.0 mm" in item.message
+    assert "frame 'motto' of face 'back' comes 2.0 mm closer to the trim than the deck's safe zone of 4.0 mm" in item.message
+    assert "1.2 mm closer to the trim than The Game Crafter's safe zone of 3.2 mm" in item.message  # one report, every zone
 
 
 def test_image_resolution(data_copy):

@@ -131,7 +131,8 @@ def test_a_new_language_is_files_only_and_builds(data_copy, tmp_path):
     result = build(data_copy, tmp_path, games=["comrade"], langs=["de"])
     assert not result.report.has_errors
     names = sorted(p.name for p in (tmp_path / "comrade" / "de").iterdir())
-    assert names == ["comrade-de-cards-a4.pdf", "comrade-de-cards-letter.pdf", "comrade-de-rules-a5.pdf",
+    assert names == ["comrade-de-cards-a4.pdf", "comrade-de-cards-letter.pdf", "comrade-de-how-to-print-a4.pdf",
+                     "comrade-de-how-to-print-letter.pdf", "comrade-de-rules-a5.pdf",
                      "comrade-de-rules-booklet-a4.pdf", "comrade-de-rules-booklet-letter.pdf"]
     text = " ".join(p.extract_text() for p in PdfReader(tmp_path / "comrade" / "de" / "comrade-de-cards-a4.pdf").pages)
     assert "GENOSSE" in text and "Seite 1 von 4" in text

@@ -13,7 +13,7 @@ from printshop.build import build
 from printshop.cli import main
 from printshop.colour import rgb_to_cmyk
 from printshop.loader import DEFAULT_DATA_DIR, load_project
-from printshop.preflight import preflight
+from printshop.preflight import preflight, shop_trims
 from printshop.units import mm
 from tests.pdfinspect import page_drawing
 
@@ -33,19 +33,36 @@ def profiles():
 
 
 def test_every_press_file_passes_preflight(press, profiles):
+    media = load_project(DEFAULT_DATA_DIR, games=[]).media
     files = list(press.rglob("*.pdf"))
     assert len(files) >= 16
     for path in files:
         profile = profiles[path.parent.name]
-        assert preflight(path, profile) == [], path
+        assert preflight(path, profile, shop_trims(media, profile)) == [], path
 
 
-def test_drivethrucards_pages_are_back_then_front_at_card_size_plus_bleed(press):
+def test_drivethrucards_files_are_pdfx_1a_with_an_output_intent(press):
+    reader = PdfReader(press / "kremlin" / "fr" / "press" / "drivethrucards" / "kremlin-fr-politicians.pdf")
+    assert reader.pdf_header == "%PDF-1.4"
+    assert reader.metadata["/GTS_PDFXVersion"] == "PDF/X-1a:2003" and reader.metadata["/Trapped"] == "/False"
+    [intent] = reader.trailer["/Root"]["/OutputIntents"]
+    assert intent["/S"] == "/GTS_PDFX" and intent["/OutputConditionIdentifier"] == "CGATS TR 001"
+    eu = PdfReader(press / "kremlin" / "fr" / "press" / "eu-3mm" / "kremlin-fr-poker-eu.pdf")
+    assert "/OutputIntents" not in eu.trailer["/Root"]  # only profiles that ask for PDF/X get it
+
+
+def test_a_shop_that_makes_no_counters_gets_no_markers(press):
+    assert not list(press.glob("kremlin/*/press/drivethrucards/*markers*"))
+    assert len(PdfReader(press / "kremlin" / "en" / "press" / "eu-3mm" / "kremlin-en-chit-16.pdf").pages) == 195
+
+
+def test_drivethrucards_pages_are_back_then_front_on_2_75_by_3_75_inch_pages(press):
     reader = PdfReader(press / "comrade" / "en" / "press" / "drivethrucards" / "comrade-en-cards.pdf")
     assert len(reader.pages) == 2 * 18
     page = reader.pages[0]
-    assert float(page.mediabox.width) == pytest.approx(mm(63) + 2 * 9, abs=0.01)  # 1/8 in = 9 pt a side
-    assert [float(v) for v in page.trimbox] == pytest.approx([9, 9, 9 + mm(63), 9 + mm(88)], abs=0.01)
+    assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, 2.75 * 72, 3.75 * 72], abs=0.01)
+    assert [float(v) for v in page.trimbox] == pytest.approx([9, 9, 9 + 2.5 * 72, 9 + 3.5 * 72], abs=0.01)
+    assert list(reader.page_labels[:4]) == ["back 1", "front 1", "back 2", "front 2"]
     forms = [page_drawing(reader, i)[0][0].name for i in range(len(reader.pages))]
     backs = forms[0:6:2]
     assert len(set(backs)) == 1 and backs[0] not in forms[1:6:2]  # the common back leads each pair
@@ -135,7 +152,7 @@ def test_a_deck_drawn_with_too_little_bleed_is_refused(data_copy, tmp_path):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "    bleed: 0.125in", "    bleed: 2mm")
     result = build(data_copy, tmp_path, games=["comrade"], target="shop", profiles=["eu-3mm"])
-    [item] = {d for d in result.report.errors if d.code == "press-bleed"}  # the same fault, seen per language
+    [item] = {d for d in result.report.errors if d.code == "press-bleed" and "EU print shops" in d.message}
     assert item.location.line == line_of(game, "    bleed: 2mm") and "needs 3.00 mm" in item.message
     assert not any(tmp_path.rglob("*.pdf"))
 
@@ -154,3 +171,163 @@ def test_image_profiles_write_one_png_per_face_at_the_exact_size(tmp_path, profi
             assert image.size == size and image.mode == "RGB"
     with Image.open(tmp_path / "comrade" / "en" / "press" / profile / "comrade-en-cards-018-back.png") as back:
         assert back.getpixel((1, 1))[0] > 100 and back.getpixel((1, 1))[2] < 90  # the red back reaches the edge
+
+
+def test_a_deck_too_far_from_the_shops_trim_is_refused(data_copy):
+    from tests.conftest import edit, found
+
+    edit(data_copy / "print" / "profiles" / "drivethrucards.yaml", "poker-eu: {trim: poker-us}", "poker-eu: {trim: tarot}")
+    items = found(data_copy, "press-trim")
+    assert len(items) == 5  # every poker deck of the four games
+    assert any("deck 'cards' (poker-eu) would be scaled by 1.371 to DriveThruCards's trim 'tarot'" in d.message
+               and d.location.path == str(data_copy / "comrade" / "game.yaml") for d in items)
+
+
+def test_text_is_checked_against_each_shops_safe_zone(data_copy):
+    from tests.conftest import edit, found, line_of
+
+    profile = data_copy / "print" / "profiles" / "eu-3mm.yaml"
+    edit(profile, "safe: 4mm", "safe: 5mm")
+    items = [d for d in found(data_copy, "outside-safe-zone") if "EU print shops" in d.message]
+    faces = data_copy / "comrade" / "faces.yaml"
+    assert any(d.location.path == str(faces) and d.location.line == line_of(faces, "      title: {x: 5mm, y: 4.5mm")
+               and "0.5 mm closer to the trim than EU print shops, 3 mm bleed's safe zone of 5.0 mm" in d.message for d in items)
+
+
+# --- preflight: page order, booklets, PDF/X, transparency, image resolution ----------------------
+def _labelled(tmp_path, labels, keywords="printshop:cards", size=(198, 270)):
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=size, invariant=1)
+    canvas.setKeywords(keywords)
+    for number, label in enumerate(labels):
+        canvas.setTrimBox((9, 9, size[0] - 9, size[1] - 9))
+        canvas.setBleedBox((0, 0, *size))
+        if label:
+            side, card = label.split()
+            canvas.addPageLabel(number, "D", int(card), side + " ")
+        canvas.showPage()
+    canvas.save()
+    path = tmp_path / "cards.pdf"
+    path.write_bytes(buffer.getvalue())
+    return path
+
+
+def test_preflight_checks_page_order_and_completeness(tmp_path, profiles):
+    eu = profiles["eu-3mm"]
+    dtc = profiles["drivethrucards"]
+    good = _labelled(tmp_path, ["front 1", "back 1", "front 2", "back 2"], size=(mm(63 + 6), mm(88 + 6)))
+    assert not [p for p in preflight(good, eu) if "card" in p.message]
+    problems = [p.format("f") for p in preflight(good, dtc)]
+    assert "f: page 1: card 1: front before back; DriveThruCards wants back then front" in problems
+    missing = _labelled(tmp_path, ["front 1", "back 1", "front 3", "back 3", "front 4"], size=(mm(63 + 6), mm(88 + 6)))
+    messages = [p.format("f") for p in preflight(missing, eu)]
+    assert "f: page 3: card 3 follows card 1: a card is missing or out of order" in messages
+    assert any("some cards have a back and some do not" in m for m in messages)
+
+
+def test_preflight_checks_the_trim_against_the_shops_products(tmp_path, profiles):
+    media = load_project(DEFAULT_DATA_DIR, games=[]).media
+    eu_sized = _labelled(tmp_path, ["back 1", "front 1"], size=(mm(63) + 18, mm(88) + 18))
+    problems = [p.format("f") for p in preflight(eu_sized, profiles["drivethrucards"], shop_trims(media, profiles["drivethrucards"]))]
+    assert any("page 1: trim is 63.0 × 88.0 mm; the shop makes" in m and "63.5 × 88.9" in m for m in problems)
+
+
+def test_preflight_wants_booklets_in_fours_and_pdfx_keys(tmp_path, profiles):
+    booklet = _labelled(tmp_path, [None] * 6, keywords="printshop:booklet")
+    messages = [p.message for p in preflight(booklet, profiles["drivethrucards"])]
+    assert "a booklet of 6 pages: saddle stitching needs a multiple of 4" in messages
+    assert any("no PDF/X output intent" in m for m in messages)
+    assert any("no GTS_PDFXVersion 'PDF/X-1a:2003'" in m for m in messages)
+    assert not any("PDF/X" in p.message for p in preflight(booklet, profiles["eu-3mm"]))
+
+
+def _with_image(tmp_path, pixels, placed, alpha=False):
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    picture = Image.new("RGBA" if alpha else "CMYK", (pixels, pixels), (0, 0, 0, 0) if alpha else (0, 80, 80, 0))
+    def draw(canvas):
+        canvas.setTrimBox((10, 10, 190, 190))
+        canvas.setBleedBox((0, 0, 200, 200))
+        canvas.saveState()
+        canvas.translate(20, 20)
+        canvas.scale(2, 2)  # the image's placed size is twice what drawImage is told
+        canvas.drawImage(ImageReader(picture), 0, 0, placed / 2, placed / 2, mask="auto" if alpha else None)
+        canvas.restoreState()
+    return _pdf(tmp_path, draw)
+
+
+def test_preflight_measures_images_at_their_placed_size(tmp_path, profiles):
+    profile = profiles["eu-3mm"]
+    low = _with_image(tmp_path, 100, 72)  # 100 px over one inch
+    assert any(p.page == 1 and "is 100 dpi where it is placed; the shop needs 300" in p.message
+               for p in preflight(low, profile))
+    sharp = _with_image(tmp_path, 400, 72)
+    assert not [p for p in preflight(sharp, profile) if "dpi" in p.message]
+
+
+def test_preflight_refuses_transparency_where_the_shop_does(tmp_path, profiles):
+    path = _with_image(tmp_path, 400, 72, alpha=True)
+    assert any("alpha channel or mask" in p.message for p in preflight(path, profiles["drivethrucards"]))
+    assert not any("alpha" in p.message for p in preflight(path, profiles["thegamecrafter"]))
+
+
+# --- pixels: between the safe zone and the trim lies nothing but background -----------------------
+def _strip_content(face):
+    """The face with its text frames and icons taken away: what may lie outside the safe zone."""
+    import dataclasses
+
+    shapes = {name: shape for name, shape in face.face.shapes.items()
+              if not (shape.kind in ("motif", "image") and shape.layer >= 0)}
+    return dataclasses.replace(face, frames=[], face=face.face.model_copy(update={"shapes": shapes}))
+
+
+def _ring_differences(full: bytes, bare: bytes, bleed: float, safe: float, scale: float = 2.0) -> list[int]:
+    """Per page, how many pixels between the safe zone and the trim differ between the two files."""
+    from PIL import Image, ImageChops, ImageDraw
+
+    counts = []
+    a, b = pypdfium2.PdfDocument(full), pypdfium2.PdfDocument(bare)
+    for index in range(len(a)):
+        x = a[index].render(scale=scale).to_pil().convert("RGB")
+        y = b[index].render(scale=scale).to_pil().convert("RGB")
+        red, green, blue = ImageChops.difference(x, y).split()
+        changed = ImageChops.lighter(ImageChops.lighter(red, green), blue).point(lambda v: 255 if v > 24 else 0)
+        width, height = x.size
+        outer, inner = round(bleed * scale) + 2, round((bleed + safe) * scale) - 2
+        ring = Image.new("L", x.size, 0)
+        draw = ImageDraw.Draw(ring)
+        draw.rectangle((outer, outer, width - outer - 1, height - outer - 1), fill=255)
+        draw.rectangle((inner, inner, width - inner - 1, height - inner - 1), fill=0)
+        counts.append(ImageChops.multiply(changed, ring).histogram()[255])
+    return counts
+
+
+def test_nothing_but_background_lies_between_the_safe_zone_and_the_trim():
+    import dataclasses
+
+    from printshop.build import check
+    from printshop.colour import ColourMode, Paints
+    from printshop.render.press import render_press_cards
+
+    report, checked = check(DEFAULT_DATA_DIR, games=["comrade", "assassin"], langs=["fr"], variant=None)
+    project = checked.project
+    profile = project.profiles["drivethrucards"]
+    trim = project.media.card_sizes["poker-us"]
+    paints = Paints(project.colours.palette, ColourMode())
+    for layout in checked.layouts:
+        for deck in layout.decks:
+            bare = dataclasses.replace(deck, faces={k: _strip_content(f) for k, f in deck.faces.items()})
+            full_pdf, _ = render_press_cards(layout, [deck], profile, trim, paints, project.motifs.motifs, "t")
+            bare_pdf, _ = render_press_cards(layout, [bare], profile, trim, paints, project.motifs.motifs, "t")
+            assert max(_ring_differences(full_pdf, bare_pdf, profile.bleed, profile.safe)) == 0, layout.game_id
+    # and the test sees a frame that strays: the first front's title moved 1 mm from the trim
+    deck = checked.layouts[0].decks[0]
+    key = deck.cards[0][0]
+    face = deck.faces[key]
+    frames = [dataclasses.replace(f, frame=f.frame.model_copy(update={"x": mm(1)})) for f in face.frames]
+    strayed = dataclasses.replace(deck, faces={key: dataclasses.replace(face, frames=frames)}, cards=[(key, None)])
+    bare = dataclasses.replace(strayed, faces={key: _strip_content(face)})
+    full_pdf, _ = render_press_cards(checked.layouts[0], [strayed], profile, trim, paints, project.motifs.motifs, "t")
+    bare_pdf, _ = render_press_cards(checked.layouts[0], [bare], profile, trim, paints, project.motifs.motifs, "t")
+    assert _ring_differences(full_pdf, bare_pdf, profile.bleed, profile.safe)[0] > 20

@@ -178,7 +178,8 @@ def test_list(capsys):
 
 def test_build_selects_language_and_paper(tmp_path, capsys):
     assert main(["build", "comrade", "--lang", "fr", "--paper", "letter", "--out", str(tmp_path)]) == 0
-    assert sorted(p.name for p in (tmp_path / "comrade").rglob("*.pdf")) == ["comrade-fr-cards-letter.pdf", "comrade-fr-rules-a5.pdf",
+    assert sorted(p.name for p in (tmp_path / "comrade").rglob("*.pdf")) == ["comrade-fr-cards-letter.pdf",
+                                                                "comrade-fr-how-to-print-letter.pdf", "comrade-fr-rules-a5.pdf",
                                                                 "comrade-fr-rules-booklet-letter.pdf"]
 
 
@@ -209,4 +210,4 @@ def test_build_lists_no_infos_and_quiet_says_nothing(tmp_path, capsys):
     assert capsys.readouterr().err == ""
     assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--out", str(tmp_path)]) == 0
     err = capsys.readouterr().err
-    assert "info[" not in err and "built 4 files" in err  # cards, rules, imposed rules, calibration
+    assert "info[" not in err and "built 5 files" in err  # cards, rules, imposed rules, how to print, calibration

@@ -41,18 +41,24 @@ class _MotifFlowable(Flowable):
 
 
 def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-                   motifs: dict[str, Motif], file_name: str, pad_to: int = 1, bleed: float = 0.0) -> tuple[bytes, int]:
+                   motifs: dict[str, Motif], file_name: str, pad_to: int = 1, bleed: float = 0.0,
+                   folio: str | None = None) -> tuple[bytes, int]:
     """The booklet; with `pad_to` (4 for saddle stitching) blank pages complete the last sheet; with
-    `bleed`, pages grow by it on every side and carry TrimBox and BleedBox (press files)."""
-    data, pages = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed)
+    `bleed`, pages grow by it on every side and carry TrimBox and BleedBox (press files). `folio`
+    names the document in the running foot (default: the language's word for rules)."""
+    folio = folio if folio is not None else game.localized.label("rules")
+    # home prints name their file on every page; a press booklet is the printed product, and does not
+    marked = None if bleed else file_name
+    data, pages = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed, folio, marked)
     extra = (-pages) % pad_to
     if extra:
-        data, pages = _render_booklet(game, booklet, paper, paints, motifs, extra, bleed)
+        data, pages = _render_booklet(game, booklet, paper, paints, motifs, extra, bleed, folio, marked)
     return data, pages
 
 
 def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-                    motifs: dict[str, Motif], blank_pages: int, bleed: float) -> tuple[bytes, int]:
+                    motifs: dict[str, Motif], blank_pages: int, bleed: float, folio_name: str,
+                    file_name: str | None) -> tuple[bytes, int]:
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
@@ -75,13 +81,16 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         canvas.setFillColor(paints.text(style.folio.colour))
         y = margins.bottom / 2
         odd = doc.page % 2 == 1
-        text = f"{game.title} · {game.localized.label('rules')}"
+        text = f"{game.title} · {folio_name}"
         if odd:
             canvas.drawRightString(paper.width - margins.outer, y, str(doc.page))
             canvas.drawString(margins.inner, y, text)
         else:
             canvas.drawString(margins.outer, y, str(doc.page))
             canvas.drawRightString(paper.width - margins.inner, y, text)
+        if file_name:
+            canvas.setFont(style.folio.font, style.folio.size * 0.75)
+            canvas.drawCentredString(paper.width / 2, y - style.folio.size * 1.2, file_name)
         canvas.setStrokeColor(paints.fill(style.rule_colour))
         canvas.setLineWidth(0.5)
         canvas.line(margins.inner if odd else margins.outer, y + style.folio.size * 1.4,
@@ -90,8 +99,9 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
 
     doc = BaseDocTemplate(buffer, pagesize=(paper.width + 2 * bleed, paper.height + 2 * bleed), invariant=1,
                           pageCompression=1,
-                          initialFontName=INITIAL_FONT, title=f"{game.title}: {game.localized.label('rules')}",
-                          author="printshop", creator="printshop", subject="rules booklet", lang=game.lang)
+                          initialFontName=INITIAL_FONT, title=f"{game.title}: {folio_name}",
+                          author="printshop", creator="printshop", subject=folio_name, lang=game.lang,
+                          keywords="printshop:booklet")
     doc.addPageTemplates([PageTemplate("odd", [frame(True)], onPage=folio),
                           PageTemplate("even", [frame(False)], onPage=folio)])
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]

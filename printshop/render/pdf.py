@@ -8,11 +8,16 @@ from reportlab.pdfgen.canvas import Canvas
 INITIAL_FONT = "sans"  # a registered TrueType face, so the PDF never names an unembedded Helvetica
 
 
-def new_canvas(buffer: io.BytesIO, width: float, height: float, *, title: str, subject: str, lang: str) -> Canvas:
+def new_canvas(buffer: io.BytesIO, width: float, height: float, *, title: str, subject: str, lang: str,
+               keywords: str = "") -> Canvas:
+    """`keywords` name what a press file holds ("printshop:cards", "printshop:booklet", ...), which
+    `printshop preflight` reads to know what to check."""
     canvas = Canvas(buffer, pagesize=(width, height), invariant=1, pageCompression=1,
                     initialFontName=INITIAL_FONT, initialFontSize=8, lang=lang)
     canvas.setTitle(title)
     canvas.setSubject(subject)
     canvas.setAuthor("printshop")
     canvas.setCreator("printshop")
+    if keywords:
+        canvas.setKeywords(keywords)
     return canvas

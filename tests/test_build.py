@@ -247,6 +247,13 @@ def test_a_bad_back_offset_is_a_usage_error(tmp_path):
     assert usage.value.code == 2
 
 
+def test_every_file_of_the_kit_passes_preflight(built):
+    from printshop.preflight import preflight
+
+    for path in built.rglob("*.pdf"):  # no profile: fonts embedded, readable
+        assert preflight(path) == [], path
+
+
 def test_every_page_of_the_kit_names_its_file(built):
     for path in built.rglob("*.pdf"):
         reader = PdfReader(path)

@@ -33,7 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from make_deck import GAME, REPOSITORY, card_texts, language, make_deck  # noqa: E402
+from make_deck import GAME, REPOSITORY, card_texts, language, make_deck, templates_dir
 
 FONTS_DIR = REPOSITORY / "printshop" / "fonts"
 
@@ -173,7 +173,7 @@ def _bleeds(column: int, row: int, occupied: set) -> tuple[float, float, float, 
 
 
 TYPST_CHILD = """\
-import sys, inspect, typst
+import sys, typst
 options = {"font_paths": [sys.argv[3]], "ignore_system_fonts": True}
 try:
     if "pdf_tags" in (typst.compile.__text_signature__ or ""):
@@ -187,7 +187,7 @@ typst.compile(sys.argv[1], output=sys.argv[2], **options)
 def measure(command: list[str]) -> int:
     """Wrapper mode: run `command`, then print its time and peak memory as JSON on stdout."""
     start = time.perf_counter()
-    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # kilobytes on Linux, bytes on macOS
     peak_mb = peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
@@ -198,7 +198,7 @@ def measure(command: list[str]) -> int:
 
 def run_measured(command: list[str]) -> dict:
     wrapper = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure", "--", *command],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, check=True)
+                             capture_output=True, text=True, check=True)
     return json.loads(wrapper.stdout)
 
 
@@ -223,8 +223,8 @@ def bench_size(count: int, work: Path, lang: str, jobs: int | None) -> dict:
     out = work / f"printshop-out-{count}"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)  # a fresh, empty folder: a cold build
-    command = printshop_command() + ["build", GAME, "--data", str(data), "--out", str(out),
-                                     "--lang", lang, "--paper", "a4", "--quiet"]
+    command = printshop_command() + ["build", GAME, "--data", str(data), "--templates", str(templates_dir(data)),
+                                     "--out", str(out), "--lang", lang, "--paper", "a4", "--quiet"]
     if jobs is not None:
         command += ["--jobs", str(jobs)]
     row["printshop"] = _result(run_measured(command), out / GAME / lang / f"{GAME}-{lang}-cards-a4.pdf", count)

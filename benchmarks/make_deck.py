@@ -1,8 +1,8 @@
 """Write a synthetic game, `bench`, of N poker cards in printshop's own data format.
 
     python benchmarks/make_deck.py 1000 /tmp/bench-data
-    printshop validate --data /tmp/bench-data bench
-    printshop build bench --data /tmp/bench-data --out /tmp/bench-out --lang en --paper a4
+    printshop validate --data /tmp/bench-data --templates /tmp/bench-data-templates bench
+    printshop build bench --data /tmp/bench-data --templates /tmp/bench-data-templates --out /tmp/bench-out --lang en --paper a4
 
 The data folder gets copies of the repository's `data/print/` and `data/languages/`, and
 `bench/` with game.yaml, faces.yaml and text/en.yaml (source), text/fr.yaml and the record
@@ -10,12 +10,8 @@ text/fr.sources.yaml that `printshop i18n sync` would keep. Every card has a tit
 two sentences combined from the lists below (so bodies vary from card to card), a one-line
 reminder shared by all cards, and the deck's common back.
 
-Templates: printshop looks for templates only in the repository's `templates/` folder (the
-command line has no option to point elsewhere), so the faces reuse two generic templates of the
-Comrade game that already fit: `comrade/faces/role.j2` (blocks title, body, reminder, from the
-texts `card.<kind>.name`, `card.<kind>.goal` and `card.common.never_reveal`; here every card is a
-kind of its own) and `comrade/faces/back.j2` (blocks title and motto, from `game.title` and
-`back.motto`). The layout, the texts and every word on the cards are this generator's.
+Templates: the deck's two face templates are written beside the data folder, in
+`<data_dir>-templates/bench/` (see `templates_dir()`); build and validate with `--templates`.
 
 French texts are written as the project's own are: an ordinary space before ; : ! ? and the
 curly apostrophe; the French typography of data/languages/fr.yaml turns that space into a
@@ -99,10 +95,9 @@ COMMON = {
 
 FACES_YAML = """\
 # Faces of the synthetic benchmark deck, 63 × 88 mm; coordinates from the top-left of the trim.
-# The templates are Comrade's generic ones (see benchmarks/make_deck.py for why).
 faces:
   front:
-    template: comrade/faces/role.j2
+    template: bench/front.j2
     background: paper
     shapes:
       border: {kind: rect, x: 3mm, y: 3mm, width: 57mm, height: 82mm, stroke: red, stroke_width: 0.5mm}
@@ -115,7 +110,7 @@ faces:
       reminder: {x: 6mm, y: 77mm, width: 51mm, height: 5mm, font: sans-italic, size: 6.5pt, min_size: 5.5pt,
                  colour: ink-soft, align: center, valign: middle}
   back:
-    template: comrade/faces/back.j2
+    template: bench/back.j2
     background: red
     shapes:
       frame: {kind: rect, x: 4mm, y: 4mm, width: 55mm, height: 80mm, stroke: gold, stroke_width: 0.4mm}
@@ -242,6 +237,25 @@ def _records(source: dict[str, str], translation: dict[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+FRONT_J2 = """\
+{# A bench card: each card is a kind of its own, whose texts are card.<kind>.name and .goal #}
+{% block title %}{{ t.card[card.kind].name }}{% endblock %}
+{% block body %}{{ t.card[card.kind].goal }}{% endblock %}
+{% block reminder %}{{ t.card.common.never_reveal }}{% endblock %}
+"""
+
+BACK_J2 = """\
+{% block title %}{{ t.game.title }}{% endblock %}
+{% block motto %}{{ t.back.motto }}{% endblock %}
+"""
+
+
+def templates_dir(data_dir: Path) -> Path:
+    """Where make_deck writes the deck's templates: beside the data folder."""
+    data_dir = Path(data_dir)
+    return data_dir.with_name(data_dir.name + "-templates")
+
+
 def make_deck(count: int, data_dir: Path) -> Path:
     """Write the data folder for a `bench` deck of `count` cards; replaces an earlier bench game there."""
     if count < 1:
@@ -261,6 +275,10 @@ def make_deck(count: int, data_dir: Path) -> Path:
     (game_dir / "text" / "fr.yaml").write_text(
         _catalogue(french, "# Banc d’essai – textes synthétiques, traduction française"), encoding="utf-8")
     (game_dir / "text" / "fr.sources.yaml").write_text(_records(english, french), encoding="utf-8")
+    templates = templates_dir(data_dir) / GAME
+    templates.mkdir(parents=True, exist_ok=True)
+    (templates / "front.j2").write_text(FRONT_J2, encoding="utf-8")
+    (templates / "back.j2").write_text(BACK_J2, encoding="utf-8")
     return data_dir
 
 
@@ -273,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         make_deck(args.cards, args.data_dir)
     except ValueError as error:
         parser.error(str(error))
-    print(f"{args.data_dir}: game '{GAME}', {args.cards} cards, languages {', '.join(LANGS)}")
+    print(f"{args.data_dir}: game '{GAME}', {args.cards} cards, languages {', '.join(LANGS)}; "
+          f"templates in {templates_dir(args.data_dir)}")
     return 0
 
 

@@ -10,13 +10,30 @@ import sys
 from pathlib import Path
 
 from printshop import __version__
-from printshop.build import build, check
-from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, catalogue_markdown, display_path,
-                                   format_report)
-from printshop.loader import DEFAULT_DATA_DIR, discover_games, load_project
-from printshop.diagnostics import StageFailed
-from printshop.resolve import deck_counts
-from printshop.write import write_atomically
+from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, StageFailed, catalogue_markdown,
+                                   display_path, format_report)
+from printshop.paths import DEFAULT_DATA_DIR, discover_games
+
+# The heavy modules (ReportLab, pydantic, ruamel.yaml) are imported where they are used, so that a
+# build with nothing to do answers before they would have loaded.
+
+
+def build(*args, **kwargs):
+    from printshop.build import build as run_build
+
+    return run_build(*args, **kwargs)
+
+
+def check(*args, **kwargs):
+    from printshop.build import check as run_check
+
+    return run_check(*args, **kwargs)
+
+
+def load_project(*args, **kwargs):
+    from printshop.loader import load_project as run_load
+
+    return run_load(*args, **kwargs)
 
 
 class UsageError(Exception):
@@ -50,7 +67,17 @@ def _parser() -> argparse.ArgumentParser:
     building.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
     building.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",
                           help="where to write (default: ./output)")
-    building.add_argument("--quiet", action="store_true", help="print only errors")
+    building.add_argument("--templates", type=Path, default=None, metavar="DIR",
+                          help="the templates folder (default: templates/ beside the default data)")
+    building.add_argument("--quiet", "-q", action="store_true",
+                          help="print only errors (no progress bar, no list of files)")
+    building.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
+                          help=f"render in N processes (default: one per core, here {os.cpu_count()})")
+    building.add_argument("--shard", type=_shard, default=None, metavar="I/N",
+                          help="build only the I-th of N equal slices of the jobs (game x language x paper or "
+                               "profile), e.g. --shard 1/4 on the first of four CI machines")
+    building.add_argument("--force", action="store_true",
+                          help="render everything again, ignoring the cache in OUT/.printshop-cache")
     building.add_argument("--flip", choices=("long-edge", "short-edge"), default="long-edge",
                           help="how your printer turns the sheet for double-sided printing (default: long-edge)")
     building.add_argument("--back-offset", metavar="DX,DY", type=_offset, default=(0.0, 0.0),
@@ -79,6 +106,8 @@ def _parser() -> argparse.ArgumentParser:
                     "1 when errors were found.")
     validating.add_argument("games", nargs="*", metavar="GAME", help="games to check (default: all)")
     validating.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    validating.add_argument("--templates", type=Path, default=None, metavar="DIR",
+                            help="the templates folder (default: templates/ beside the default data)")
     validating.add_argument("--format", choices=FORMATS, default="text",
                             help="text (default): path:line:col: severity[code]: message; json: a list of "
                                  "objects; github: GitHub Actions annotations")
@@ -204,6 +233,8 @@ def _list(args) -> int:
         title = source.entries[spec.title].text if source and spec.title in source.entries else game.id
         print(f"{game.id}: {title}, {spec.players.min}–{spec.players.max} players, about {spec.minutes} min")
         print(f"  languages: {', '.join(game.languages)} (source: {spec.source_language})")
+        from printshop.resolve import deck_counts
+
         for deck_id, counts in deck_counts(game).items():
             deck = spec.decks[deck_id]
             kinds = ", ".join(f"{kind} {n}" for kind, n in counts.items() if kind != "total")
@@ -219,7 +250,7 @@ def _list(args) -> int:
 
 def _validate(args) -> int:
     games = _known_games(args.data, args.games)
-    report, _ = check(args.data, games=games)
+    report, _ = check(args.data, games=games, templates_dir=args.templates)
     if args.format == "json" or report.items:
         print(format_report(report, style=args.format))
     sys.stdout.flush()
@@ -310,6 +341,8 @@ def _i18n(args) -> int:
             if args.lang == game.game.source_language:
                 continue
             target = args.out / f"{game.id}-{args.lang}.po"
+            from printshop.write import write_atomically
+
             write_atomically(target, i18n.export_po(game, args.lang))
             print(f"wrote {target}")
         return 0
@@ -325,9 +358,45 @@ def _i18n(args) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, not '{text}'")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    part, _, parts = text.partition("/")
+    try:
+        shard = int(part), int(parts)
+    except ValueError:
+        shard = (0, 0)
+    if not 1 <= shard[0] <= shard[1]:
+        raise argparse.ArgumentTypeError(f"expected I/N with 1 <= I <= N, e.g. 2/4, not '{text}'")
+    return shard
+
+
 def _build(args) -> int:
+    import time
+
+    from printshop.cache import nothing_to_do
+
+    started = time.monotonic()
     games = _known_games(args.data, args.games)
     say = (lambda message: None) if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
+    settings = dict(games=games, langs=args.lang, papers=args.paper, variant=args.variant, target=args.target,
+                    profiles=args.profile, shard=args.shard, flip=args.flip, back_offset=args.back_offset,
+                    gutterfold=args.gutterfold, low_ink=args.low_ink)
+    if not args.force:  # before anything heavy is imported
+        files = nothing_to_do(args.out, args.data, args.templates, settings)
+        if files is not None:
+            say(f"nothing changed since the last build: {len(files)} files up to date in "
+                f"{time.monotonic() - started:.2f} s (--force renders them again)")
+            return 0
+    from printshop.progress import for_terminal
     if args.variant:
         project = _load_or_report(args.data, games)
         if project is None:
@@ -337,19 +406,24 @@ def _build(args) -> int:
             raise UsageError(f"no game here has the variant '{args.variant}' (variants: {', '.join(known) or 'none'})")
     if args.profile and args.target != "shop":
         raise UsageError("--profile goes with --target shop")
-    result = build(args.data, args.out, games=games, langs=args.lang, papers=args.paper, variant=args.variant,
-                   target=args.target, profiles=args.profile, flip=args.flip, back_offset=args.back_offset,
-                   gutterfold=args.gutterfold, low_ink=args.low_ink,
-                   progress=say)
+    result = build(args.data, args.out, templates_dir=args.templates, jobs=args.jobs, force=args.force,
+                   progress=for_terminal(args.quiet), **settings)
     shown = {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}  # infos: see validate
     _print_report(Report([d for d in result.report.items if d.severity in shown]))
     if result.report.has_errors:
         print(f"build failed ({_summary(result.report)}); nothing was written", file=sys.stderr)
         return 1
-    if not result.written:
+    if result.up_to_date is not None:
+        say(f"nothing changed since the last build: {len(result.up_to_date)} files up to date")
+        return 0
+    if not result.outputs:
         print("nothing to build (check the game and --lang names)", file=sys.stderr)
         return 1
-    for output, path in zip(result.outputs, result.written):
-        say(f"wrote {path} ({output.pages} pages, {output.description})")
-    say(f"built {len(result.written)} files in {result.seconds:.1f} s")
+    written = set(result.written)
+    for output in result.outputs:
+        if args.out / output.path in written:
+            say(f"wrote {args.out / output.path} ({output.pages} pages, {output.description})")
+    say(f"built {len(result.outputs)} files in {time.monotonic() - started:.1f} s: "
+        f"{len(result.rendered_jobs)} jobs rendered, {len(result.cached_jobs)} from the cache; "
+        f"{len(result.written)} files written, {len(result.unchanged)} already up to date")
     return 0

@@ -64,8 +64,7 @@ class Fit:
     size: float
     fits: bool
     height: float  # the height the text takes at `size`
-    available: float
-    flowables: list[Flowable]
+    available: float  # (the flowables measured are not kept: a renderer sets the text again in its colours)
     overflow_lines: int = 0
     too_wide: bool = False
 
@@ -157,7 +156,7 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
         needed, too_wide = measure(flowables, width)
         fits = needed <= height + 0.01 and not too_wide
         lines = 0 if fits else math.ceil(max(0.0, needed - height) / (size * style.leading))
-        return Fit(size, fits, needed, height, flowables, lines, too_wide)
+        return Fit(size, fits, needed, height, lines, too_wide)
 
     best = attempt(0)
     if best.fits or steps == 0:

@@ -20,11 +20,8 @@ from printshop.source import Document, locate, read_yaml
 from printshop.texts import Catalogue, load_catalogue
 from printshop.translation import Record, load_records, record_path
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-REPOSITORY_DIR = PACKAGE_DIR.parent
-DEFAULT_DATA_DIR = REPOSITORY_DIR / "data"
-DEFAULT_TEMPLATES_DIR = REPOSITORY_DIR / "templates"
-BUNDLED_FONTS_DIR = PACKAGE_DIR / "fonts"
+from printshop.paths import (BUNDLED_FONTS_DIR, DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR, PACKAGE_DIR,  # noqa: F401
+                             REPOSITORY_DIR, discover_games)
 
 
 @dataclass
@@ -109,11 +106,6 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
     if report.has_errors:
         raise StageFailed(report)
     return project
-
-
-def discover_games(data_dir: Path) -> list[str]:
-    """A game is a folder of the data directory holding a game.yaml."""
-    return sorted(path.parent.name for path in Path(data_dir).glob("*/game.yaml"))
 
 
 def load_game(game_dir: Path, report: Report) -> GameData | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cached_property
 from dataclasses import dataclass
 
 from markupsafe import Markup
@@ -25,9 +26,9 @@ class LocalizedGame:
     texts: dict[str, Markup]
     variant: str | None = None
 
-    @property
+    @cached_property
     def tree(self) -> TextTree:
-        return TextTree(self.texts, self.lang)
+        return TextTree(self.texts, self.lang)  # its index of ids is built once
 
     def label(self, name: str, **values) -> str:
         text = self.language.labels.get(name, name)

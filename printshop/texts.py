@@ -208,20 +208,34 @@ class MissingText(Exception):
         self.lang = lang
 
 
+def _child_index(texts) -> dict[str, dict[str, None]]:
+    children: dict[str, dict[str, None]] = {}
+    for key in texts:
+        parts = key.split(".")
+        for depth in range(len(parts)):
+            prefix = "".join(part + "." for part in parts[:depth])
+            children.setdefault(prefix, {}).setdefault(parts[depth], None)
+    return children
+
+
 class TextTree:
     """`t.card.informer.name` in a template: inner nodes are TextTrees, leaves are Markup."""
 
-    def __init__(self, texts: dict[str, Markup], lang: str, prefix: str = ""):
+    def __init__(self, texts: dict[str, Markup], lang: str, prefix: str = "",
+                 children: dict[str, dict[str, None]] | None = None):
         self._texts = texts
         self._lang = lang
         self._prefix = prefix
+        # prefix ("" or "card.informer.") -> its child names in source order; built once per catalogue,
+        # so a lookup costs the same in a deck of ten cards or ten thousand
+        self._children = children if children is not None else _child_index(texts)
 
     def _child(self, name: str) -> "TextTree | Markup":
         text_id = f"{self._prefix}{name}"
         if text_id in self._texts:
             return self._texts[text_id]
-        if any(key.startswith(text_id + ".") for key in self._texts):
-            return TextTree(self._texts, self._lang, text_id + ".")
+        if text_id + "." in self._children:
+            return TextTree(self._texts, self._lang, text_id + ".", self._children)
         raise MissingText(text_id, self._lang)
 
     def __getattr__(self, name: str) -> "TextTree | Markup":
@@ -234,11 +248,7 @@ class TextTree:
 
     def keys(self) -> list[str]:
         """The child names, in the order the source file gives them."""
-        seen: dict[str, None] = {}
-        for key in self._texts:
-            if key.startswith(self._prefix):
-                seen.setdefault(key[len(self._prefix):].split(".")[0], None)
-        return list(seen)
+        return list(self._children.get(self._prefix, ()))
 
     def __iter__(self) -> Iterator["TextTree | Markup"]:
         return (self._child(name) for name in self.keys())

@@ -10,10 +10,21 @@ import tempfile
 from pathlib import Path
 
 
+def _file_mode() -> int:
+    """What a plain open() would give a new file: 0666 less the umask (mkstemp makes 0600)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+FILE_MODE = _file_mode()
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
+        os.fchmod(handle, FILE_MODE)  # readable by the print shop's account too, as any file the user saves
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()

@@ -29,6 +29,17 @@ def data_copy(tmp_path) -> Path:
     return target
 
 
+def frame_text(frame) -> str:
+    """The plain text a laid-out frame sets, rebuilt as the renderer does, at the fitted size."""
+    from printshop.colour import Paints
+    from printshop.fitting import make_flowables
+    from printshop.loader import load_project
+
+    paints = Paints(load_project(DEFAULT_DATA_DIR, games=[]).colours.palette)
+    flowables = make_flowables(frame.blocks, frame.frame, frame.fit.size, paints, frame.frame.width)
+    return "".join(f.getPlainText() for f in flowables if hasattr(f, "getPlainText"))
+
+
 def found(data: Path, code: str) -> list:
     """The diagnostics with `code` that checking `data` gives."""
     from printshop.build import check

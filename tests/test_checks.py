@@ -231,7 +231,9 @@ def test_unbalanced_markup_is_reported_once_and_the_text_still_lays_out(data_cop
     report, checked = check(data_copy)
     assert [d.code for d in report.errors] == ["markup"]
     back = next(layout for layout in checked.layouts if layout.lang == "en" and layout.game_id == "comrade").decks[0].faces["cards/back"]
-    assert "The <b>Party" in next(f for f in back.frames if f.name == "motto").fit.flowables[0].getPlainText()
+    from tests.conftest import frame_text
+
+    assert "The <b>Party" in frame_text(next(f for f in back.frames if f.name == "motto"))
 
 
 def test_an_acknowledged_warning_is_shown_but_does_not_fail_strict(data_copy, capsys):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from printshop.expressions import ExpressionError, evaluate
-from printshop.fitting import fit
+from printshop.fitting import fit, make_flowables
 from printshop.imposition import grid_for
 from printshop.model import Frame, Typography
 from printshop.richtext import parse_blocks
@@ -106,8 +106,10 @@ def test_narrow_no_break_space_never_breaks_a_line(palette):
     frame = _frame(width="16mm", height="80mm", size="9pt", min_size="9pt")
     text = str(to_markup("Vraiment ? Oui ! Certes : bien ; fini ?", FRENCH))
     result = fit(parse_blocks(text), frame, frame.width, frame.height, palette)
+    [paragraph] = make_flowables(parse_blocks(text), frame, result.size, palette, frame.width)
+    paragraph.wrap(frame.width, frame.height)
     lines = [" ".join(line[1]) if isinstance(line, tuple) else " ".join(w.text for w in line.words)
-             for line in result.flowables[0].blPara.lines]
+             for line in paragraph.blPara.lines]
     assert len(lines) >= 3
     assert not any(line.startswith(("\u202f", "?", "!", ":", ";")) for line in lines), lines
 

@@ -26,7 +26,14 @@ class TemplateFailure(Exception):
 
 
 def make_environment(templates_dir: Path) -> Environment:
-    env = Environment(loader=FileSystemLoader(str(templates_dir)), autoescape=True, undefined=StrictUndefined,
+    """Templates from `templates_dir`; what it lacks of printshop's own (templates/common/, such as
+    the how-to-print page) comes from the default folder, so another project need not copy them."""
+    from printshop.paths import DEFAULT_TEMPLATES_DIR
+
+    paths = [str(templates_dir)]
+    if Path(templates_dir).resolve() != DEFAULT_TEMPLATES_DIR.resolve():
+        paths.append(str(DEFAULT_TEMPLATES_DIR))
+    env = Environment(loader=FileSystemLoader(paths), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
     env.filters["fill"] = fill
     return env

@@ -2,7 +2,6 @@
 and every line and column, so diagnostics point at the same places whichever reads the file."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from ruamel.yaml.comments import CommentedMap, CommentedSeq

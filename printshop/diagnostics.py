@@ -7,6 +7,7 @@ code, a default severity and a one-line hint on how to fix it.
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -37,11 +38,16 @@ class Location:
 
 def display_path(path: Path | str) -> str:
     """A path as a user wants to read it: relative to the working directory when below it."""
-    path = Path(path)
+    return _display_path(str(path), os.getcwd())
+
+
+@functools.lru_cache(maxsize=4096)
+def _display_path(path: str, cwd: str) -> str:  # a deck names the same few files thousands of times
+    as_path = Path(path)
     try:
-        return os.path.relpath(path) if path.is_absolute() and Path.cwd() in path.parents else str(path)
+        return os.path.relpath(as_path, cwd) if as_path.is_absolute() and Path(cwd) in as_path.parents else path
     except ValueError:  # another drive on Windows
-        return str(path)
+        return path
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from typing import Callable
 from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of, whole_build_key
 from printshop.diagnostics import Location, Report, StageFailed
 from printshop.fonts import FontSet, register_fonts
-from printshop.jobs import Job, JobResult, Options, Output, output_name, plan, run  # noqa: F401 - output_name re-exported
+from printshop.jobs import Job, JobResult, Options, Output, plan, run
 from printshop.layout import GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.progress import Progress

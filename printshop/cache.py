@@ -168,12 +168,6 @@ class Cache:
             files[path] = [stat.st_size, stat.st_mtime_ns]
         write_atomically(self.root / "last-build.json", json.dumps({"key": key, "files": files}, indent=1).encode())
 
-    def forget_build(self) -> None:
-        try:
-            (self.root / "last-build.json").unlink()
-        except OSError:
-            pass
-
 
 def digest_of(data: bytes) -> str:
     return _hash_bytes(data)

@@ -17,7 +17,6 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of, whole_build_key
 from printshop.diagnostics import Location, Report, StageFailed
@@ -143,27 +142,17 @@ def _run_jobs(todo: list[int], jobs: list[Job], checked: Checked, options: Optio
     return results
 
 
-def _as_progress(progress) -> Progress:
-    if isinstance(progress, Progress):
-        return progress
-    wrapper = Progress()
-    wrapper.message = progress  # a plain callable receives the messages
-    wrapper.advance = lambda label: progress(f"done: {label}")
-    return wrapper
-
-
 def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, games: list[str] | None = None,
           langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
           variant: str | None = None, target: str = "pnp", profiles: list[str] | None = None,
           flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0), gutterfold: bool = False,
           low_ink: bool = False, jobs: int | None = None, shard: tuple[int, int] | None = None,
-          force: bool = False, progress: Progress | Callable[[str], None] = Progress()) -> Result:
+          force: bool = False, progress: Progress = Progress()) -> Result:
     """Build print-and-play files (`target="pnp"`) or press files for print-shop `profiles`
     (`target="shop"`; all profiles when None). Nothing is written unless everything rendered.
     `jobs`: processes (default: one per core); `shard=(i, n)`: only the i-th (1-based) of n slices
     of the job list; `force`: ignore the cache."""
     started = time.monotonic()
-    progress = _as_progress(progress)
     out_dir = Path(out_dir)
     options = Options(flip, tuple(back_offset), gutterfold, low_ink)
     cache, digests = Cache(out_dir), Digests()

@@ -153,12 +153,10 @@ def _transparency_problems(reader: PdfReader, page) -> list[str]:
     group = page.get("/Group")
     if group is not None and group.get_object().get("/S") == "/Transparency":
         problems.add("a transparency group on the page (the shop allows no transparency)")
-    for _, resources in _streams(reader, page):
-        if resources is None:
+    for stream, resources in _streams(reader, page):
+        if stream is None or resources is None:  # an image on its own: its parent's resources list it too
             continue
         resources = resources.get_object()
-        if resources.get("/Subtype") == "/Image":  # an RGB image yielded on its own
-            resources = {"/XObject": {"/i": resources}}
         for state in (resources.get("/ExtGState") or {}).values():
             state = state.get_object()
             if any(float(state.get(key, 1)) < 1 for key in ("/CA", "/ca")) or state.get("/SMask", "/None") != "/None":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 
-from pypdf import PdfReader, PdfWriter, Transformation
+import pikepdf
 
 from printshop.model import Paper
 
@@ -26,21 +26,33 @@ def booklet_order(pages: int) -> list[tuple[int, int]]:
 
 
 def impose_saddle_stitch(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:
-    reader = PdfReader(io.BytesIO(booklet))
-    pages = list(reader.pages)
     width, height = max(paper.width, paper.height), min(paper.width, paper.height)  # landscape
-    page_w, page_h = float(pages[0].mediabox.width), float(pages[0].mediabox.height)
-    scale = min(1.0, (width / 2) / page_w, height / page_h)
-    writer = PdfWriter()
-    for left, right in booklet_order(len(pages)):
-        sheet = writer.add_blank_page(width, height)
-        for half, number in enumerate((left, right)):
-            x = half * width / 2 + (width / 2 - page_w * scale) / 2
-            y = (height - page_h * scale) / 2
-            sheet.merge_transformed_page(pages[number - 1], Transformation().scale(scale).translate(x, y))
-    writer.add_metadata({"/Title": title, "/Creator": "printshop", "/Producer": "printshop"})
-    # a fixed file identifier keeps the output byte-identical from build to build
-    writer._ID = None
-    buffer = io.BytesIO()
-    writer.write(buffer)
-    return buffer.getvalue(), len(writer.pages)
+    with pikepdf.open(io.BytesIO(booklet)) as source, pikepdf.new() as pdf:
+        box = [float(v) for v in source.pages[0].mediabox]
+        page_w, page_h = box[2] - box[0], box[3] - box[1]
+        scale = min(1.0, (width / 2) / page_w, height / page_h)
+        forms = [pdf.copy_foreign(page.as_form_xobject()) for page in source.pages]
+        for left, right in booklet_order(len(forms)):
+            placed, content = {}, []
+            for half, number in enumerate((left, right)):
+                x = half * width / 2 + (width / 2 - page_w * scale) / 2
+                y = (height - page_h * scale) / 2
+                name = f"/P{number}"
+                placed[name] = forms[number - 1]
+                content.append(f"q {scale:.6f} 0 0 {scale:.6f} {x:.4f} {y:.4f} cm {name} Do Q")
+            sheet = pikepdf.Dictionary(
+                Type=pikepdf.Name.Page,
+                MediaBox=pikepdf.Array([0, 0, round(width, 4), round(height, 4)]),
+                Resources=pikepdf.Dictionary(XObject=pikepdf.Dictionary(placed)),
+                Contents=pdf.make_stream("\n".join(content).encode("ascii")),
+            )
+            pdf.pages.append(pikepdf.Page(sheet))
+        pdf.docinfo[pikepdf.Name.Title] = pikepdf.String(title)
+        pdf.docinfo[pikepdf.Name.Creator] = pikepdf.String("printshop")
+        pdf.docinfo[pikepdf.Name.Producer] = pikepdf.String("printshop")
+        pages = len(pdf.pages)
+        buffer = io.BytesIO()
+        # a deterministic /ID keeps the output byte-identical from build to build
+        pdf.save(buffer, deterministic_id=True, compress_streams=True, force_version="1.4",
+                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    return buffer.getvalue(), pages

@@ -5,14 +5,25 @@
   text and a `# TODO: translate` mark) in source order, moves texts the source dropped to an
   `obsolete:` section, keeps every comment and the translator's order, and refreshes the record
   of which source text each translation was made from (`<lang>.sources.yaml`).
+- `confirm`: the YAML route's way to say a stale text is still right (the PO route removes
+  *fuzzy*): records the current source for it, and takes the `# TODO: translate` mark off a copy
+  the translator keeps as it is.
 - `export_po` / `import_po`: the same texts as a gettext PO file for Poedit or Weblate (msgctxt =
-  id, msgid = source, msgstr = translation, fuzzy = stale, with the previous source). Exporting
-  and importing an unchanged file changes nothing.
+  id, msgid = source, msgstr = translation, fuzzy = stale, with the previous source; `#:` the
+  translation's YAML line, `#.` the cards and frames that print the text and about how many
+  characters fit there). Import checks each text as `validate` does, at the PO file's line, and
+  writes nothing if any check fails. Exporting and importing an unchanged file changes nothing.
+
+A text still marked `# TODO: translate` on its line (what `sync` writes) and unchanged since is
+untranslated, even a single word: status counts it so, and `build` does not print it as a
+translation (see `completeness`).
 """
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+import math
+import re
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import polib
@@ -26,7 +37,7 @@ from printshop.diagnostics import Location, Report
 from printshop.loader import GameData, Project
 from printshop.source import read_yaml
 from printshop.texts import OBSOLETE_SECTION as OBSOLETE
-from printshop.texts import Catalogue
+from printshop.texts import Catalogue, TextEntry, markup_problems
 from printshop.translation import (Record, TextStatus, fingerprint, record_path, statuses,
                                    unlikely_identical)
 from printshop.write import write_atomically
@@ -44,6 +55,53 @@ class LanguageStatus:
     counts: dict[str, int]
     texts: list[TextStatus] = field(default_factory=list)
 
+    @property
+    def percent(self) -> int:
+        """The share of texts with a real translation (stale ones included: they are translated, from
+        an older source), rounded down, so that 100 means complete."""
+        return percent_translated(self.total, self.counts["missing"] + self.counts["untranslated"])
+
+
+def percent_translated(total: int, untranslated: int) -> int:
+    return 100 if total == 0 else math.floor(100 * (total - untranslated) / total)
+
+
+# `key: "text"  # TODO: translate` as sync writes it: the mark follows the value on its own line
+_TODO_MARK = re.compile(r"""^\s*[^\s#"'][^:#]*:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#"'][^#]*?)\s+#\s*"""
+                        + re.escape(TODO))
+
+
+def todo_marked(catalogue: Catalogue) -> set[str]:
+    """The ids whose line in the YAML file carries the `# TODO: translate` mark. The loader keeps no
+    comments, so the file's lines are read again, at each entry's line."""
+    try:
+        lines = catalogue.path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {text_id for text_id, entry in catalogue.entries.items()
+            if 0 < entry.location.line <= len(lines) and _TODO_MARK.match(lines[entry.location.line - 1])}
+
+
+def text_statuses(game: GameData, lang: str) -> list[TextStatus]:
+    """Every text of the reference against the `lang` translation (translation.statuses), where a copy
+    still marked `# TODO: translate` and unchanged since sync copied it counts as untranslated."""
+    reference = game.reference(lang)
+    catalogue = game.catalogues.get(lang)
+    if reference is None:
+        return []
+    if catalogue is None:
+        return [TextStatus(i, "missing", e, None) for i, e in reference.entries.items()]
+    records = game.records.get(lang, {})
+    marked = todo_marked(catalogue)
+    result = []
+    for text in statuses(reference, catalogue, records):
+        if text.id in marked and text.state in ("translated", "stale"):
+            copied = {text.source.text} | ({records[text.id].source} if text.id in records else set())
+            if text.translation.text in copied:
+                text = replace(text, state="untranslated", old_source=None)
+        result.append(text)
+    return result
+
 
 def status(project: Project, games: list[str] | None = None) -> list[LanguageStatus]:
     rows = []
@@ -53,8 +111,7 @@ def status(project: Project, games: list[str] | None = None) -> list[LanguageSta
         for lang in game.languages:
             if lang == game.source.lang:
                 continue
-            catalogue = game.catalogues[lang]
-            texts = statuses(game.source, catalogue, game.records.get(lang, {}))
+            texts = text_statuses(game, lang)
             counts = {state: sum(1 for t in texts if t.state == state) for state in STATES}
             rows.append(LanguageStatus(game.id, lang, len(texts), counts, texts))
     return rows
@@ -62,12 +119,38 @@ def status(project: Project, games: list[str] | None = None) -> list[LanguageSta
 
 def format_status(rows: list[LanguageStatus]) -> str:
     """One line per game and translation (the source language is the reference, not a row)."""
-    header = f"{'game':<16} {'lang':<5} {'total':>5} " + " ".join(f"{s:>12}" for s in STATES)
+    header = f"{'game':<16} {'lang':<5} {'total':>5} " + " ".join(f"{s:>12}" for s in STATES) + f" {'done':>6}"
     lines = [header, "-" * len(header)]
     for row in rows:
         lines.append(f"{row.game:<16} {row.lang:<5} {row.total:>5} "
-                     + " ".join(f"{row.counts[s]:>12}" for s in STATES))
+                     + " ".join(f"{row.counts[s]:>12}" for s in STATES) + f" {row.percent:>5}%")
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """Whether a translation can be printed as it is: every text present and really translated."""
+    game: str
+    lang: str
+    path: Path  # the translation's YAML file
+    total: int
+    missing: list[str]
+    untranslated: list[str]  # still the reference's text (a copy left by sync, or an identical sentence)
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing and not self.untranslated
+
+    @property
+    def percent(self) -> int:
+        return percent_translated(self.total, len(self.missing) + len(self.untranslated))
+
+
+def completeness(game: GameData, lang: str) -> Completeness:
+    texts = text_statuses(game, lang)
+    return Completeness(game.id, lang, game.dir / "text" / f"{lang}.yaml", len(texts),
+                        [t.id for t in texts if t.state == "missing"],
+                        [t.id for t in texts if t.state == "untranslated"])
 
 
 # --- YAML editing that keeps comments ----------------------------------------------------------
@@ -207,7 +290,7 @@ class SyncResult:
 
 
 def sync(game: GameData, lang: str, *, write: bool = True) -> SyncResult:
-    source = game.source
+    source = game.reference(lang)
     if source is None:
         raise ValueError(f"{game.id} has no source texts")
     path = game.dir / "text" / f"{lang}.yaml"
@@ -278,21 +361,78 @@ def _dump_records(records: dict[str, Record], order: list[str]) -> bytes:
     return _dump(root)
 
 
+# --- confirm ----------------------------------------------------------------------------------
+@dataclass
+class ConfirmResult:
+    path: Path
+    confirmed: list[str]  # stale texts now recorded as made from the current source
+    unmarked: list[str]  # copies of the source kept as they are: the TODO mark removed, recorded
+    unchanged: list[str]  # already translated and up to date: nothing to confirm
+    missing: list[str]  # no translation to confirm
+
+
+def confirm(game: GameData, lang: str, ids: list[str] | None = None, *, write: bool = True) -> ConfirmResult:
+    """Record that the translations of `ids` (default: every stale text) are right as they stand: what
+    removing *fuzzy* does in a PO editor. A stale text is recorded against the current source; a copy
+    still marked `# TODO: translate` (or a sentence identical to its source) is kept as the
+    translation and loses its mark. Ids the game does not have are the caller's to report."""
+    reference = game.reference(lang)
+    path = game.dir / "text" / f"{lang}.yaml"
+    texts = {text.id: text for text in text_statuses(game, lang)}
+    wanted = [text_id for text_id in (ids if ids is not None else texts) if text_id in texts]
+    if ids is None:
+        wanted = [text_id for text_id in wanted if texts[text_id].state == "stale"]
+    records = dict(game.records.get(lang, {}))
+    marked = todo_marked(game.catalogues[lang]) if lang in game.catalogues else set()
+    result = ConfirmResult(path, [], [], [], [])
+    root = None
+    for text_id in wanted:
+        text = texts[text_id]
+        if text.state == "missing":
+            result.missing.append(text_id)
+            continue
+        if text.state == "translated" and text_id not in marked:
+            result.unchanged.append(text_id)
+            continue
+        if text_id in marked:
+            root = root if root is not None else _load_root(path)
+            _unmark(root, text_id)
+        (result.confirmed if text.state == "stale" else result.unmarked).append(text_id)
+        records[text_id] = Record(text.source.text, fingerprint(text.translation.text))
+    if write and (result.confirmed or result.unmarked):
+        if root is not None:
+            write_atomically(path, _dump(root))
+        write_atomically(record_path(game.dir, lang), _dump_records(records, list(reference.entries)))
+    return result
+
+
+def _unmark(root: CommentedMap, text_id: str) -> None:
+    """Take the `# TODO: translate` mark off a text, keeping every other comment."""
+    parts = text_id.split(".")
+    mapping = root
+    for part in parts[:-1]:
+        mapping = mapping[part]
+    _set_todo(mapping, parts[-1], False)
+
+
 # --- PO files -----------------------------------------------------------------------------------
-def export_po(game: GameData, lang: str) -> bytes:
-    source = game.source
-    catalogue = game.catalogues.get(lang)
-    records = game.records.get(lang, {})
+def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = None) -> bytes:
+    """The game's texts in `lang` as a PO file. `printed` ({text id: lines}, from `where_printed`) becomes
+    each entry's `#.` comment: where the text prints and how much room it has."""
+    source = game.reference(lang)
     po = polib.POFile(wrapwidth=0)
     po.metadata = {"Project-Id-Version": f"printshop {game.id}", "Language": lang, "MIME-Version": "1.0",
                    "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
                    "X-Generator": "printshop", "X-Source-Language": source.lang}
-    texts = statuses(source, catalogue, records) if catalogue else \
-        [TextStatus(i, "missing", e, None) for i, e in source.entries.items()]
-    for text in texts:
+    for text in text_statuses(game, lang):
+        # where translators look: the translation's own line, then the text it is made from
+        occurrences = [(_in_game(game, entry.location), str(entry.location.line))
+                       for entry in (text.translation, text.source) if entry is not None]
         entry = polib.POEntry(msgctxt=text.id, msgid=text.source.text,
                               msgstr=text.translation.text if text.state in ("translated", "stale") else "",
-                              occurrences=[(_relative(text.source.location), str(text.source.location.line))])
+                              occurrences=occurrences)
+        if printed and printed.get(text.id):
+            entry.comment = "\n".join(printed[text.id])
         if text.state == "stale":
             entry.flags.append("fuzzy")
             entry.previous_msgid = text.old_source
@@ -300,8 +440,84 @@ def export_po(game: GameData, lang: str) -> bytes:
     return str(po).encode("utf-8")
 
 
-def _relative(location: Location) -> str:
-    return Path(location.path).name
+def _in_game(game: GameData, location: Location) -> str:
+    """A text file's path as translators see it in the project, `data/comrade/text/fr.yaml`, whatever
+    the working directory."""
+    return f"{game.dir.parent.name}/{game.id}/text/{Path(location.path).name}"
+
+
+# the room a frame gives, estimated from a sample of ordinary prose in the frame's font
+_ROOM_SAMPLE = "Each player takes a card and keeps it hidden; the others vote, then reveal their roles."
+_WRAP_LOSS = 0.9  # lines broken between words are, on average, about a tenth short of full
+
+
+def frame_room(frame) -> int:
+    """About how many characters fit in a frame at its minimum size: the lines that fit (height over
+    leading) times the characters per line (width over the font's average character width, measured
+    on a sample of prose), less a tenth for lines broken between words. An estimate for translators,
+    not a promise: `validate` measures the real text."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    size = frame.min_size if frame.min_size is not None else frame.size
+    sample = _ROOM_SAMPLE.upper() if frame.uppercase else _ROOM_SAMPLE
+    try:
+        average = stringWidth(sample, frame.font, size) / len(sample)
+    except KeyError:  # a font that is not registered: reported by validate
+        return 0
+    lines = max(1, math.floor(frame.height / (size * frame.leading)))
+    return max(1, math.floor(lines * frame.width / average * _WRAP_LOSS))
+
+
+_MAX_PLACES = 4  # a label printed on every card of a deck is listed once per face, up to this many
+
+
+def where_printed(checked, game_id: str) -> dict[str, list[str]]:
+    """{text id: comment lines}: the cards, sheets and frames that print each text, with the room there,
+    from a checked layout (build.check) of the game; and whether the rules booklet prints it."""
+    from printshop.resolve import template_context
+    from printshop.templating import make_environment, render_template
+
+    places: dict[str, list[str]] = {}
+    layout = next((l for l in checked.layouts if l.game_id == game_id and l.localized.variant is None), None)
+    if layout is None:
+        return {}
+    faces = [(key, face) for deck in layout.decks for key, face in deck.faces.items()]
+    faces += [(face.key, face) for sheet in layout.sheets for face in sheet.faces]
+    for key, face in faces:
+        for frame in face.frames:
+            room = frame_room(frame.frame)
+            for text_id in frame.text_ids:
+                others = [other for other in frame.text_ids if other != text_id]
+                shared = f", shared with {', '.join(others)}" if others else ""
+                places.setdefault(text_id, []).append(
+                    f"on {_face_name(key)}, frame '{frame.name}': about {room} characters fit{shared}")
+    spec = layout.localized.data.game.booklet
+    if spec is not None:
+        context = template_context(layout.localized)
+        read = context["t"].start_log()
+        try:
+            render_template(make_environment(checked.project.templates_dir), spec.template, context)
+        except Exception:  # noqa: BLE001 - a broken booklet is validate's to report; its texts go unlisted
+            read = []
+        for text_id in dict.fromkeys(read):
+            places.setdefault(text_id, []).append("in the rules booklet (running text: no fixed room)")
+    comments = {}
+    for text_id, lines in places.items():
+        lines = list(dict.fromkeys(lines))
+        more = len(lines) - _MAX_PLACES
+        lines = lines[:_MAX_PLACES] + ([f"in {more} more place{'s' if more != 1 else ''}"] if more > 0 else [])
+        comments[text_id] = ["Printed " + lines[0]] + ["also " + line for line in lines[1:]]
+    return comments
+
+
+def _face_name(key: str) -> str:
+    """A laid-out face's key, `deck/card/front`, `deck/back` or `sheet/id/item`, in words."""
+    parts = key.split("/")
+    if parts[0] == "sheet":
+        return f"sheet '{parts[1]}'" + (f" ({parts[2]})" if len(parts) > 2 and parts[2] else "")
+    if len(parts) == 2:
+        return f"the back of deck '{parts[0]}'"
+    return f"card '{parts[1]}' ({parts[2]}) of deck '{parts[0]}'"
 
 
 @dataclass
@@ -311,20 +527,36 @@ class ImportResult:
     report: Report
 
 
-def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True) -> ImportResult:
+def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, project: Project | None = None) -> ImportResult:
+    """Read a PO file back into the YAML. Every text the import changes or confirms is checked as
+    `validate` checks it (markup, placeholders, tags, line breaks and the rest of check_text_pair),
+    reported at its `msgstr` line in the PO file; nothing is written if any check gives an error.
+    `project` (for the checks) is loaded from the game's data folder when not given."""
+    from printshop.validate import check_text_pair
+
     report = Report()
     try:
         po = polib.pofile(str(po_path), wrapwidth=0)
+        po_lines = Path(po_path).read_text(encoding="utf-8").splitlines()
     except (OSError, ValueError, UnicodeDecodeError) as error:
-        report.add("yaml-syntax", Location.of(po_path), f"not a readable PO file: {error}")
+        line = re.search(r"\(line (\d+)\)", str(error))
+        report.add("po-syntax", Location.of(po_path, int(line.group(1)) if line else 0, 1 if line else 0),
+                   f"not a readable PO file: {error}")
         return ImportResult([], [], report)
-    source = game.source
+    if not _po_is_ours(po, po_path, lang, report):
+        return ImportResult([], [], report)
+    if project is None:
+        from printshop.loader import load_project
+
+        project = load_project(game.dir.parent, games=[game.id], report=Report())
+    source = game.reference(lang)
     path = game.dir / "text" / f"{lang}.yaml"
     root = _load_root(path)
     order = list(source.entries)
     current = game.catalogues.get(lang)
     entries = current.entries if current else {}
     records = dict(game.records.get(lang, {}))
+    marked = todo_marked(current) if current else set()
     changed, confirmed = [], []
     for entry in po:
         text_id = entry.msgctxt
@@ -335,18 +567,58 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True) -
         if not entry.msgstr or entry.obsolete:
             continue
         old = entries.get(text_id)
+        touched = True  # the import changes this text's line: its text, or the TODO mark on it
         if old is None or old.text != entry.msgstr:
             _set_text(root, text_id, entry.msgstr, order, todo=False)
+        elif text_id in marked:  # the copy sync left, kept as it is in the PO editor: no longer a TODO
+            _unmark(root, text_id)
+        else:
+            touched = False
+        if touched:
             changed.append(text_id)
         now = fingerprint(entry.msgstr)
+        newly_confirmed = False
         if entry.fuzzy:
             previous = records.get(text_id)
             records[text_id] = Record(entry.previous_msgid or (previous.source if previous else ""), now)
         else:
             if text_id in records and records[text_id].source != entry.msgid:
                 confirmed.append(text_id)
+                newly_confirmed = True
             records[text_id] = Record(entry.msgid, now)
+        if touched or newly_confirmed:
+            where = Location.of(po_path, _msgstr_line(po_lines, entry.linenum), 1)
+            for problem in markup_problems(entry.msgstr):
+                report.add("markup", where, f"'{text_id}': {problem}")
+            check_text_pair(project, game, source.entries[text_id], source.lang, TextEntry(text_id, entry.msgstr, where),
+                            lang, report)
     if write and not report.has_errors:
         write_atomically(path, _dump(root))
         write_atomically(record_path(game.dir, lang), _dump_records(records, order))
     return ImportResult(changed, confirmed, report)
+
+
+def _po_is_ours(po, po_path: Path, lang: str, report: Report) -> bool:
+    """A PO file `export_po` could have written for `lang`: entries, each with its text id (msgctxt), and
+    no other language in its header. Anything else is reported (po-syntax), so nothing is imported from it."""
+    if not len(po):
+        report.add("po-syntax", Location.of(po_path), "the file has no entries: it is not a translation printshop "
+                                                      "exported, or it was emptied")
+        return False
+    stated = (po.metadata or {}).get("Language", "").strip()
+    if stated and stated.replace("-", "_").lower() != lang.replace("-", "_").lower():
+        report.add("po-syntax", Location.of(po_path, 1, 1), f"the file says it is in '{stated}', not '{lang}'",
+                   hint=f"import it with --lang {stated}, or export '{lang}' again")
+    for entry in po:
+        if not entry.msgctxt and not entry.obsolete:
+            report.add("po-syntax", Location.of(po_path, entry.linenum, 1),
+                       f"the entry {entry.msgid[:40]!r} has no msgctxt (its text id): it cannot be placed")
+    return not report.has_errors
+
+
+def _msgstr_line(lines: list[str], start: int) -> int:
+    """The line of an entry's msgstr (polib gives the line where the entry starts)."""
+    for number in range(max(start, 1), len(lines) + 1):
+        if lines[number - 1].startswith("msgstr"):
+            return number
+    return start

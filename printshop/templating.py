@@ -6,6 +6,7 @@ files under `templates/`; data is never compiled as a template.
 """
 from __future__ import annotations
 
+import re
 import traceback
 from pathlib import Path
 
@@ -23,30 +24,44 @@ class TemplateFailure(Exception):
         super().__init__(message)
         self.location = location
         self.cause = cause
+        self.called_from: Location | None = None  # the face's template line, when it failed in a macro or include
 
 
 def make_environment(templates_dir: Path) -> Environment:
-    """Templates from `templates_dir`; what it lacks of printshop's own (templates/common/, such as
-    the how-to-print page) comes from the default folder, so another project need not copy them."""
-    from printshop.paths import DEFAULT_TEMPLATES_DIR
+    """Templates from `templates_dir`; what it lacks of printshop's own (common/, such as the how-to-print
+    page) comes from the package (printshop/defaults/templates/), so a project need not copy them, and
+    may override one by writing its own templates/common/<name>."""
+    from printshop.paths import COMMON_TEMPLATES_DIR
 
-    paths = [str(templates_dir)]
-    if Path(templates_dir).resolve() != DEFAULT_TEMPLATES_DIR.resolve():
-        paths.append(str(DEFAULT_TEMPLATES_DIR))
+    paths = [str(templates_dir), str(COMMON_TEMPLATES_DIR)]
     env = Environment(loader=FileSystemLoader(paths), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
     env.filters["fill"] = fill
     return env
 
 
-def render_blocks(env: Environment, name: str, context: dict) -> dict[str, str]:
-    """Render every block of template `name` separately: {block name: markup}."""
+class RenderedBlocks(dict):
+    """{block name: markup}, and `reads`: {block name: the text ids the block printed, in order}."""
+
+    def __init__(self):
+        super().__init__()
+        self.reads: dict[str, list[str]] = {}
+
+
+def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
+    """Render every block of template `name` separately, noting which texts of `context['t']` each reads."""
     template = _get(env, name)
+    tree = context.get("t")
+    rendered = RenderedBlocks()
     try:
         ctx = template.new_context(context)
         for _ in template.root_render_func(ctx):  # defines top-level {% set %} and macros for the blocks
             pass
-        return {block: "".join(render(ctx)) for block, render in template.blocks.items()}
+        for block, render in template.blocks.items():
+            reads = tree.start_log() if hasattr(tree, "start_log") else []
+            rendered[block] = "".join(render(ctx))
+            rendered.reads[block] = list(dict.fromkeys(reads))
+        return rendered
     except Exception:  # noqa: BLE001 - any failure inside a template becomes a diagnostic
         raise _failure(_with_template_lines(env), template) from None
 
@@ -72,23 +87,68 @@ def _get(env: Environment, name: str) -> jinja2.Template:
     root = Path(env.loader.searchpath[0])
     try:
         return env.get_template(name)
-    except jinja2.TemplateNotFound:
-        raise TemplateFailure(f"template '{name}' not found in {root}", Location.of(root / name)) from None
+    except jinja2.TemplateNotFound as error:
+        # a template that includes or imports a missing one: point at that line, not at the first file
+        missing = error.name or name
+        raise TemplateFailure(f"template '{missing}' not found in {root}", Location.of(root / name, 1, 1)) from None
     except jinja2.TemplateSyntaxError as error:
         path = Path(error.filename) if error.filename else root / name
-        raise TemplateFailure(f"template syntax: {error.message}", Location.of(path, error.lineno or 0, 1)) from None
+        line = error.lineno or 1
+        raise TemplateFailure(f"template syntax: {error.message}",
+                              Location.of(path, line, _column(path, line, error.message))) from None
+
+
+def template_location(env: Environment, name: str) -> Location:
+    """The first line of template `name`, for what concerns the whole file (a block it lacks)."""
+    for folder in env.loader.searchpath:
+        if (Path(folder) / name).is_file():
+            return Location.of(Path(folder) / name, 1, 1)
+    return Location.of(Path(env.loader.searchpath[0]) / name, 1, 1)
 
 
 def _failure(error: Exception, template: jinja2.Template) -> TemplateFailure:
+    """Where a template failed: the innermost template line of the traceback (inside a macro or an
+    included file when the failure is there), with the face's own template line as `called_from`."""
     path = Path(template.filename)
-    line = 0
-    for frame in traceback.extract_tb(error.__traceback__):
-        if frame.filename and Path(frame.filename) == path:
-            line = frame.lineno or 0
+    template_frames = [(Path(frame.filename), frame.lineno or 1) for frame in traceback.extract_tb(error.__traceback__)
+                       if frame.filename and _is_template(frame.filename)]
+    own = [line for frame_path, line in template_frames if frame_path == path]
+    if template_frames:
+        path, line = template_frames[-1]
+    else:
+        line = 1  # nothing better known: the file's first line, never 0:0
     if isinstance(error, (MissingText, PlaceholderError)):
         message = str(error)
     elif isinstance(error, jinja2.UndefinedError):
         message = f"the template uses something undefined: {error.message}"
     else:
         message = f"the template failed: {type(error).__name__}: {error}"
-    return TemplateFailure(message, Location.of(path, line, 1 if line else 0), error)
+    failure = TemplateFailure(message, Location.of(path, line, _column(path, line, str(error))), error)
+    if own and Path(template.filename) != path:
+        failure.called_from = Location.of(template.filename, own[-1], 1)
+    return failure
+
+
+def _is_template(filename: str) -> bool:
+    """Jinja rewrites tracebacks so a template's frames carry its file; Python's own files end in .py."""
+    return not filename.endswith(".py") and not filename.startswith("<")
+
+
+_QUOTED = re.compile(r"'([^'\s]+)'")
+
+
+def _column(path: Path, line: int, message: str) -> int:
+    """The column of what the message names on that line ('foo' in "has no attribute 'foo'", the last
+    part of a text id), else of the line's first character that is not a space; 1 if unknown."""
+    try:
+        text = path.read_text(encoding="utf-8").splitlines()[line - 1]
+    except (OSError, IndexError, UnicodeDecodeError):
+        return 1
+    names = _QUOTED.findall(message)[:1]  # the first is the culprit; later ones are languages and the like
+    for name in names:
+        parts = name.split(".")  # a text id: its deepest part the line writes (t.office[...] for 'office.econmy')
+        for candidate in [name] + parts[::-1]:
+            found = re.search(rf"(?<![\w]){re.escape(candidate)}(?![\w])", text)
+            if found:
+                return found.start() + 1
+    return len(text) - len(text.lstrip()) + 1

@@ -219,23 +219,33 @@ def _child_index(texts) -> dict[str, dict[str, None]]:
 
 
 class TextTree:
-    """`t.card.informer.name` in a template: inner nodes are TextTrees, leaves are Markup."""
+    """`t.card.informer.name` in a template: inner nodes are TextTrees, leaves are Markup.
+
+    Every text handed to a template is noted in the tree's read log (`start_log`), so layout knows
+    which text ids each frame prints: an overflow is then reported at the translation that caused it."""
 
     def __init__(self, texts: dict[str, Markup], lang: str, prefix: str = "",
-                 children: dict[str, dict[str, None]] | None = None):
+                 children: dict[str, dict[str, None]] | None = None, log: list | None = None):
         self._texts = texts
         self._lang = lang
         self._prefix = prefix
         # prefix ("" or "card.informer.") -> its child names in source order; built once per catalogue,
         # so a lookup costs the same in a deck of ten cards or ten thousand
         self._children = children if children is not None else _child_index(texts)
+        self._log = log if log is not None else [[]]  # shared by every node of one tree: [current list]
+
+    def start_log(self) -> list[str]:
+        """A new, empty list that records the ids of the texts read from now on."""
+        self._log[0] = []
+        return self._log[0]
 
     def _child(self, name: str) -> "TextTree | Markup":
         text_id = f"{self._prefix}{name}"
         if text_id in self._texts:
+            self._log[0].append(text_id)
             return self._texts[text_id]
         if text_id + "." in self._children:
-            return TextTree(self._texts, self._lang, text_id + ".", self._children)
+            return TextTree(self._texts, self._lang, text_id + ".", self._children, self._log)
         raise MissingText(text_id, self._lang)
 
     def __getattr__(self, name: str) -> "TextTree | Markup":

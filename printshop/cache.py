@@ -14,20 +14,32 @@ Two levels, both under `<out>/.printshop-cache/`:
   as it was left, `printshop build` stops at once, before loading anything.
 
 A key covers every byte a job reads, so a stale file cannot be served: change any input and the key
-changes. `--force` ignores both levels (and refreshes them).
+changes. That includes hidden files in the data (a `.png` starting with a dot is still art), the art
+a game's faces name wherever it lies in the project, and the environment that changes bytes:
+`SOURCE_DATE_EPOCH` (ReportLab dates the PDFs and derives their /ID from it, as
+reproducible-builds.org describes). `--force` ignores both levels (and refreshes them).
+
+Everything read back from the cache is checked: a record of the wrong shape is a miss, and a stored
+path that is not a plain relative path (no '..', nothing absolute or hidden) is refused: the cache
+never makes the build write a path the build did not compute itself.
+
+`outputs.json` keeps, per set of build settings, the files the last build with those settings wrote
+(with their hashes), so that a build which no longer makes one of them (its language or game file
+was deleted) removes it, and only it (build.py, `stale_outputs`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from printshop.paths import BUNDLED_FONTS_DIR, CACHE_DIR_NAME, DEFAULT_TEMPLATES_DIR, PACKAGE_DIR
+from printshop.paths import BUNDLED_FONTS_DIR, CACHE_DIR_NAME, PACKAGE_DEFAULTS_DIR, PACKAGE_DIR, templates_for
 
-LIBRARIES = ("reportlab", "pypdf", "pikepdf", "pypdfium2", "pillow", "jinja2")
+LIBRARIES = ("reportlab", "pypdf", "pikepdf", "pypdfium2", "pillow", "jinja2", "pyphen")  # pyphen: its patterns decide hyphens
 
 
 def _hash_bytes(data: bytes) -> str:
@@ -51,24 +63,41 @@ class Digests:
         return digest
 
     def tree(self, root: Path, skip=lambda path: False) -> list[tuple[str, str]]:
-        """(relative path, hash) of every file under root, sorted; hidden files and caches left out."""
+        """(relative path, hash) of every file under root, sorted, hidden ones included (a job may read
+        them); only version control, Python's caches and printshop's own cache and lock are left out."""
         root = Path(root)
         if not root.is_dir():
             return [(str(root), self.file(root))] if root.is_file() else []
         found = []
         for folder, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+            dirs[:] = sorted(d for d in dirs if d not in _NOT_INPUTS)
             for name in sorted(files):
                 path = Path(folder) / name
-                if name.startswith(".") or name.endswith((".pyc", ".pyo")) or skip(path):
+                if name.endswith((".pyc", ".pyo")) or name in (".DS_Store",) or skip(path):
+                    continue
+                if path.is_symlink() and not _inside(path, root):  # refused by the build; never read
+                    found.append((str(path.relative_to(root)), "outside"))
                     continue
                 found.append((str(path.relative_to(root)), self.file(path)))
         return found
 
 
+_NOT_INPUTS = {".git", ".hg", ".svn", "__pycache__", CACHE_DIR_NAME}
+# the environment that changes the bytes written (ReportLab reads SOURCE_DATE_EPOCH for the PDF dates
+# and /ID); TZ, LANG and PYTHONHASHSEED do not, and tests keep it so
+ENVIRONMENT = ("SOURCE_DATE_EPOCH",)
+
+
+def environment() -> dict[str, str | None]:
+    return {name: os.environ.get(name) for name in ENVIRONMENT}
+
+
 def code_version(digests: Digests) -> str:
-    """printshop's own sources and the versions of the libraries that shape the bytes."""
-    parts = [digests.tree(PACKAGE_DIR, skip=lambda path: path.suffix != ".py")]
+    """printshop's own sources, the versions of the libraries that shape the bytes, and the environment
+    variables that change them."""
+    # the .py sources and the defaults every project shares (print data, languages, common templates)
+    parts = [digests.tree(PACKAGE_DIR, skip=lambda path: path.suffix != ".py"), digests.tree(PACKAGE_DEFAULTS_DIR),
+             environment()]
     for name in LIBRARIES:
         try:
             parts.append((name, metadata.version(name)))
@@ -89,7 +118,7 @@ def whole_build_key(digests: Digests, data_dir: Path, templates_dir: Path | None
     """Every input of a build and every setting (the same names as `build.build`'s), for the no-op check."""
     settings = {**settings, "back_offset": list(settings.get("back_offset") or (0.0, 0.0)),
                 "shard": list(settings["shard"]) if settings.get("shard") else None}
-    return key_of(settings, digests.tree(data_dir), digests.tree(templates_dir or DEFAULT_TEMPLATES_DIR),
+    return key_of(settings, digests.tree(data_dir), digests.tree(templates_dir or templates_for(data_dir)),
                   digests.tree(BUNDLED_FONTS_DIR), code_version(digests))
 
 
@@ -119,12 +148,16 @@ class Cache:
             records = json.loads((self.root / "jobs" / f"{key}.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
+        if not isinstance(records, list):
+            return None
         files = []
         for record in records:
+            entry = _cached_file(record)
+            if entry is None:
+                return None  # a record of another shape, or naming a path the build would not: a miss
             try:
-                entry = CachedFile(**record)
                 data = (self.root / "objects" / entry.digest).read_bytes()
-            except (OSError, TypeError):
+            except OSError:
                 return None
             if _hash_bytes(data) != entry.digest:  # a damaged object is a miss, never a stale file
                 return None
@@ -148,16 +181,18 @@ class Cache:
             last = json.loads((self.root / "last-build.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if last.get("key") != key:
-            return None
-        for path, (size, mtime_ns) in last.get("files", {}).items():
+        if not isinstance(last, dict) or last.get("key") != key or not isinstance(last.get("files"), dict):
+            return None  # another key, or a record of another shape: load and build
+        for path, stamp in last["files"].items():
+            if not (_plain_path(path) and isinstance(stamp, list) and len(stamp) == 2):
+                return None
             try:
                 stat = (self.out_dir / path).stat()
             except OSError:
                 return None
-            if stat.st_size != size or stat.st_mtime_ns != mtime_ns:
+            if [stat.st_size, stat.st_mtime_ns] != stamp:
                 return None
-        return sorted(last.get("files", {}))
+        return sorted(last["files"])
 
     def record_build(self, key: str, paths: list[str]) -> None:
         from printshop.write import write_atomically
@@ -167,6 +202,57 @@ class Cache:
             stat = (self.out_dir / path).stat()
             files[path] = [stat.st_size, stat.st_mtime_ns]
         write_atomically(self.root / "last-build.json", json.dumps({"key": key, "files": files}, indent=1).encode())
+
+    # --- what each kind of build wrote, for removing what a later one no longer makes -------------
+    def outputs_of(self, settings_key: str) -> dict[str, str]:
+        """{path: content hash} of the files the last build with these settings wrote; {} if none."""
+        record = self._outputs().get(settings_key, {})
+        return {path: digest for path, digest in record.items() if _plain_path(path) and isinstance(digest, str)} \
+            if isinstance(record, dict) else {}
+
+    def record_outputs(self, settings_key: str, files: dict[str, str]) -> None:
+        from printshop.write import write_atomically
+
+        record = self._outputs()
+        record.pop(settings_key, None)
+        record[settings_key] = files  # the newest last; only the most recent settings are kept
+        while len(record) > MAX_RECORDED_SETTINGS:
+            record.pop(next(iter(record)))
+        write_atomically(self.root / "outputs.json", json.dumps(record, indent=1).encode())
+
+    def _outputs(self) -> dict:
+        try:
+            record = json.loads((self.root / "outputs.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return record if isinstance(record, dict) else {}
+
+
+MAX_RECORDED_SETTINGS = 64
+_DIGEST = re.compile(r"^[0-9a-f]{40}$")
+
+
+def _inside(path: Path, root: Path) -> bool:
+    from printshop.write import inside
+
+    return inside(path, root)
+
+
+def _plain_path(path) -> bool:
+    from printshop.write import safe_relative
+
+    return isinstance(path, str) and safe_relative(path)
+
+
+def _cached_file(record) -> CachedFile | None:
+    """A job record's entry, if it has exactly the shape store_job writes and a plain relative path."""
+    if not isinstance(record, dict) or set(record) != {"path", "digest", "pages", "description", "kind"}:
+        return None
+    entry = CachedFile(**record)
+    if not (_plain_path(entry.path) and isinstance(entry.digest, str) and _DIGEST.match(entry.digest)
+            and type(entry.pages) is int and isinstance(entry.description, str) and isinstance(entry.kind, str)):
+        return None
+    return entry
 
 
 def digest_of(data: bytes) -> str:

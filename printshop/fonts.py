@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.diagnostics import Report
 from printshop.model import Fonts
@@ -61,16 +61,13 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
         for variant, suffix in VARIANTS.items():
             name = family + suffix
             file_name = getattr(spec, variant)
-            path = next((d / file_name for d in font_dirs if _is_file(d / file_name)), None)
+            path = _find(file_name, font_dirs, spec.where(variant), report)
             if path is None:
-                report.add("file-missing", spec.where(variant),
-                           f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}")
                 continue
-            try:
-                faces[name] = _register(name, path)
-            except TTFError as error:
-                report.add("wrong-type", spec.where(variant), f"'{file_name}' is not a usable TrueType font: {error}")
+            face = _register_checked(name, path, file_name, spec.where(variant), report)
+            if face is None:
                 continue
+            faces[name] = face
             names[variant] = name
         if len(names) == len(VARIANTS):
             pdfmetrics.registerFontFamily(family, normal=names["regular"], bold=names["bold"],
@@ -79,17 +76,48 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
     fallback = fonts.fallback
     _fallback_characters = ""
     if fallback is not None:
-        path = next((d / fallback.file for d in font_dirs if _is_file(d / fallback.file)), None)
-        if path is None:
-            report.add("file-missing", fallback.where("file"), f"font file '{fallback.file}' not found")
-        else:
-            face = _register(FALLBACK_FACE, path)
+        path = _find(fallback.file, font_dirs, fallback.where("file"), report)
+        face = _register_checked(FALLBACK_FACE, path, fallback.file, fallback.where("file"), report) \
+            if path is not None else None
+        if face is not None:
             lacking = [ch for ch in fallback.characters if ord(ch) not in face.face.charToGlyph]
             if lacking:
                 report.add("missing-glyph", fallback.where("characters"),
                            f"the fallback font has no {', '.join(lacking)}")
             _fallback_characters = "".join(ch for ch in fallback.characters if ch not in lacking)
     return FontSet(faces, _fallback_characters)
+
+
+def _find(file_name: str, font_dirs: list[Path], where, report: Report) -> Path | None:
+    """The first font folder's file of that name; a name that leads out of its folder ('..', an absolute
+    path, a symlink to elsewhere) is refused, never read."""
+    from printshop.write import inside
+
+    for folder in font_dirs:
+        path = folder / file_name
+        if _is_file(path):
+            if not inside(path, folder):
+                report.add("unsafe-path", where, f"font file '{file_name}' resolves to {path.resolve()}, outside "
+                                                 f"{folder}: fonts are read only from the font folders")
+                return None
+            return path
+    report.add("file-missing", where, f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}")
+    return None
+
+
+def _register_checked(name: str, path: Path, file_name: str, where, report: Report) -> TTFont | None:
+    """Register a face, reporting a file that is not a whole TrueType font (truncated, another format)
+    against the data that names it, with the file, instead of ReportLab's bare exception."""
+    try:
+        face = _register(name, path)
+        face.face.charToGlyph  # noqa: B018 - read now: a damaged table fails here, not while drawing
+        return face
+    except Exception as error:  # noqa: BLE001 - TTFError, struct.error, IndexError...: all mean "not a font"
+        _registered.pop(name, None)
+        report.add("wrong-type", where, f"'{file_name}' ({path}) is not a usable TrueType font: "
+                                        f"{type(error).__name__}: {error}",
+                   hint="replace the file with a complete .ttf (TrueType outlines), or name another font")
+        return None
 
 
 def _is_file(path: Path) -> bool:
@@ -104,3 +132,28 @@ def _register(name: str, path: Path) -> TTFont:
         pdfmetrics.registerFont(TTFont(name, str(path)))
         _registered[name] = path
     return pdfmetrics.getFont(name)
+
+
+def register_games_fonts(project, report: Report) -> FontSet:
+    """The project's fonts, and the families games add in their own print/fonts.yaml (from the game's
+    fonts/ folder, then the project's and printshop's). Face names are global to the renderer, so a
+    game may add a family but not give an existing one other files."""
+    fonts = register_fonts(project.fonts, project.font_dirs(), report)
+    for game in project.games.values():
+        own = game.look.get("fonts")
+        if own is None:
+            continue
+        added = {family: spec for family, spec in own.families.items() if family not in project.fonts.families}
+        for family, spec in own.families.items():
+            if family in project.fonts.families and spec != project.fonts.families[family]:
+                report.add("unknown-reference", spec.where(),
+                           f"{game.id} gives the font family '{family}' other files than the project's: "
+                           f"name the game's family differently")
+        if added:
+            global _fallback_characters
+            kept = _fallback_characters  # the project's fallback stays: a game's families do not replace it
+            extra = register_fonts(own.model_copy(update={"families": added, "fallback": None}),
+                                   [game.dir / "fonts", *project.font_dirs()], report)
+            _fallback_characters = kept
+            fonts.faces.update(extra.faces)
+    return fonts

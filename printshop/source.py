@@ -47,8 +47,38 @@ def _yaml(preserve_quotes: bool = False) -> YAML:
     return yaml
 
 
+# Limits a data file must keep, so that a hostile or broken file is refused with a diagnostic rather
+# than crashing or stalling the reader: libyaml's C composer recurses once per level of nesting (about
+# 25,000 levels overflow the C stack: a segfault, no message), and checks over a text cost time with
+# its length. Real data stays far below each of them.
+MAX_FILE_BYTES = 4_000_000
+MAX_DEPTH = 100
+MAX_TEXT = 20_000  # characters in one value or key
+# bidirectional embeddings, overrides and isolates: invisible, they reorder what is printed and shown
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_BIDI_NAMES = {0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
+               0x202D: "left-to-right override", 0x202E: "right-to-left override", 0x2066: "left-to-right isolate",
+               0x2067: "right-to-left isolate", 0x2068: "first strong isolate", 0x2069: "pop directional isolate"}
+
+
 def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> Document | None:
     """Parse `path`; on failure add diagnostics to `report` and return None."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # reading says why
+    if size > MAX_FILE_BYTES:
+        report.add("too-large", Location.of(path, 1, 1),
+                   f"{path.name} is {size / 1e6:.1f} MB; a data file may hold at most {MAX_FILE_BYTES / 1e6:.0f} MB")
+        return None
+    document = _read_yaml(path, report, preserve_quotes)
+    if document is not None and not _values_are_safe(document, report):
+        return None
+    return document
+
+
+def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | None:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -60,6 +90,8 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
         return None
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
+        return None
+    if not _structure_is_safe(path, text, report):
         return None
     if not preserve_quotes:  # reading, not editing: libyaml's C parser, ten times quicker
         fast = _fast_load(path, text, report)
@@ -94,6 +126,86 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
         report.add("duplicate-key", Location.of(path, mark.line + 1, mark.column + 1),
                    f"the key '{key}' appears twice in one mapping{also}; the second is ignored")
     return Document(path, root)
+
+
+def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
+    """Refuse nesting deeper than MAX_DEPTH and aliases (scalar ones too) before any composer sees the
+    file. libyaml's event parser keeps its own stack (no recursion) and is as quick as composing; a file
+    it cannot parse is left to ruamel.yaml, whose pure-Python composer stops at Python's recursion limit."""
+    try:
+        import yaml as pyyaml
+
+        parser = pyyaml.CSafeLoader
+    except (ImportError, AttributeError):
+        return True
+    starts = (pyyaml.MappingStartEvent, pyyaml.SequenceStartEvent)
+    ends = (pyyaml.MappingEndEvent, pyyaml.SequenceEndEvent)
+    depth = 0
+    try:
+        for event in pyyaml.parse(text, Loader=parser):
+            if isinstance(event, starts):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    report.add("too-large", Location.of(path, mark.line + 1, mark.column + 1),
+                               f"the data is nested more than {MAX_DEPTH} levels deep here",
+                               hint="a data file needs a few levels: look for a runaway indentation or brackets")
+                    return False
+            elif isinstance(event, ends):
+                depth -= 1
+            elif isinstance(event, pyyaml.AliasEvent):
+                mark = event.start_mark
+                report.add("yaml-syntax", Location.of(path, mark.line + 1, mark.column + 1),
+                           "YAML aliases (*name) are not supported in printshop data: write the value out")
+                return False
+    except pyyaml.YAMLError:
+        return True  # the readers below word the syntax error
+    return True
+
+
+def _values_are_safe(document: Document, report: Report) -> bool:
+    """Every key and value: at most MAX_TEXT characters, valid Unicode (no lone surrogates, which a
+    "\\ud800" escape makes), no bidirectional controls. A file that fails is refused as a whole."""
+    path, safe = document.path, True
+    stack = [document.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, CommentedMap):
+            items = [(key, node.lc.key(key), True) for key in node] + \
+                    [(value, node.lc.value(key), False) for key, value in node.items()]
+        elif isinstance(node, CommentedSeq):
+            items = [(value, node.lc.item(index), False) for index, value in enumerate(node)]
+        else:
+            continue
+        for value, position, is_key in items:
+            if isinstance(value, (CommentedMap, CommentedSeq)):
+                stack.append(value)
+            elif isinstance(value, str) and not _string_is_safe(value, Location.of(path, position[0] + 1, position[1] + 1),
+                                                               "key" if is_key else "value", report):
+                safe = False
+    return safe
+
+
+def _string_is_safe(value: str, where: Location, what: str, report: Report) -> bool:
+    if len(value) > MAX_TEXT:
+        report.add("too-large", where, f"this {what} is {len(value):,} characters long; printshop reads at most {MAX_TEXT:,}",
+                   hint="split the text, or shorten it")
+        return False
+    surrogate = _SURROGATE.search(value)
+    if surrogate:
+        report.add("yaml-syntax", where,
+                   f"this {what} holds U+{ord(surrogate.group()):04X}, half of a UTF-16 pair, which is not a character "
+                   f"(at character {surrogate.start() + 1})",
+                   hint="write the character itself, or its \\U escape with eight digits")
+        return False
+    control = _BIDI.search(value)
+    if control:
+        code = ord(control.group())
+        report.add("bidi-control", where,
+                   f"this {what} holds U+{code:04X} ({_BIDI_NAMES[code]}), an invisible control that reorders the "
+                   f"text, at character {control.start() + 1}")
+        return False
+    return True
 
 
 # YAML 1.2 core schema, as ruamel.yaml reads plain scalars (libyaml's Python side would use 1.1,
@@ -235,6 +347,8 @@ def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = F
         if isinstance(node, CommentedMap) and key in node:
             position = node.lc.key(key) if (last and key_itself) else node.lc.value(key)
             line, col = position[0] + 1, position[1] + 1
+            origins = getattr(node, "origins", None)  # a map merged from layered files (layers.py)
+            path = origins.get(key, path) if origins else path
             node = node[key]
         elif isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
             position = node.lc.item(key)

@@ -12,6 +12,7 @@ and the entry in KNOWN_INTERNAL, whose messages the fuzzer tolerates so as to fi
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tempfile
@@ -26,12 +27,16 @@ from hypothesis import strategies as st
 from printshop.build import check
 from printshop.diagnostics import CATALOGUE, Diagnostic, Report
 from printshop.loader import DEFAULT_DATA_DIR
+from printshop.paths import PACKAGE_DEFAULTS_DIR
+from tests.conftest import copy_data, with_defaults
 
 GAME, FACES, EN, FR = "comrade/game.yaml", "comrade/faces.yaml", "comrade/text/en.yaml", "comrade/text/fr.yaml"
-FILES = sorted([path.relative_to(DEFAULT_DATA_DIR).as_posix()
-                for pattern in ("print/*.yaml", "languages/*.yaml") for path in DEFAULT_DATA_DIR.glob(pattern)]
-               + [GAME, FACES, EN, FR])
-ORIGINALS = {name: (DEFAULT_DATA_DIR / name).read_bytes() for name in FILES}
+# the shared files as a project that copied printshop's defaults in would have them (conftest.with_defaults)
+FILES = sorted({path.relative_to(root).as_posix() for root in (DEFAULT_DATA_DIR, PACKAGE_DEFAULTS_DIR)
+                for pattern in ("print/*.yaml", "languages/*.yaml") for path in root.glob(pattern)}
+               | {GAME, FACES, EN, FR})
+ORIGINALS = {name: (DEFAULT_DATA_DIR / name if (DEFAULT_DATA_DIR / name).exists() else PACKAGE_DEFAULTS_DIR / name)
+             .read_bytes() for name in FILES}
 
 HUGE = 200_000
 # a value after ': ' on a line: a plain or double-quoted scalar, up to a flow separator or a comment
@@ -177,6 +182,7 @@ def run_check(mutation: Mutation) -> Report:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         shutil.copytree(DEFAULT_DATA_DIR, data)
+        with_defaults(data)
         (data / mutation.file).write_bytes(mutation.data)
         report, _ = check(data, games=["comrade"])  # the mutated files are Comrade's and the shared ones
         return report
@@ -258,8 +264,8 @@ CASES = [
          "yaml-syntax", BOOKLET),
     case("a deleted required line", GAME, delete_line, (line_index(GAME, "minutes: 15"),), "missing-field", GAME,
          "'minutes' is required"),
-    case("a duplicated line", COLOURS, duplicate_line, (line_index(COLOURS, "ink-soft"),), "duplicate-key", COLOURS,
-         "'ink-soft' appears twice"),
+    case("a duplicated line", COLOURS, duplicate_line, (line_index(COLOURS, "red-deep"),), "duplicate-key", COLOURS,
+         "'red-deep' appears twice"),
     case("swapped lines", GAME, swap_lines, (line_index(GAME, "title:"), line_index(GAME, "  cards:")),
          "yaml-syntax", GAME),
     case("a number that overflows to inf", GAME, replace_value, (value_index(GAME, "15"), "1e309"), "wrong-type", GAME,
@@ -281,10 +287,14 @@ CASES = [
     case("a font file name too long for the file system", FONTS, replace_value,
          (value_index(FONTS, "NotoSerif-Regular.ttf"), "x" * 256), "file-missing", FONTS),
     case("a huge setup expression", GAME, replace_value, (value_index(GAME, '"n - 2"'), '"' + "n+" * HUGE + 'n"'),
+         "too-large", GAME, "characters long"),
+    case("a long setup expression", GAME, replace_value, (value_index(GAME, '"n - 2"'), '"' + "n+" * 9_000 + 'n"'),
          "rule-expression", GAME),
-    # a text too long is reported at the frame it does not fit, in faces.yaml
-    case("a huge word as a text", EN, replace_value, (value_index(EN, '"Comrade"'), "x" * HUGE), "text-overflow",
-         FACES, "a word is wider than the frame"),
+    # a text too long is reported at the text that does not fit (the frame follows on a second line)
+    case("a huge word as a text", EN, replace_value, (value_index(EN, '"Comrade"'), "x" * HUGE), "too-large",
+         EN, "characters long"),
+    case("a long word as a text", EN, replace_value, (value_index(EN, '"Comrade"'), "x" * 5_000), "text-overflow",
+         EN, "a word is wider than the frame"),
     case("unclosed markup in a text", EN, insert_text, (offset_after(EN, 'motto: "'), "<b>"), "markup", EN,
          "<b> is never closed"),
     case("a top-level key named like a pydantic type", GAME, insert_text, (0, "str: 1\n"), "unknown-key", GAME,
@@ -293,7 +303,7 @@ CASES = [
     case("a nested key named like a pydantic type", GAME, replace_text, ("max: 10}", "max: 10, dict: 1}"),
          "unknown-key", GAME, "'dict'"),
     case("a long word in a table cell", EN, replace_value, (value_index(EN, '"Vote cards"'), "x" * 62),
-         "text-overflow", FACES, "a word is wider than the frame"),
+         "text-overflow", EN, "a word is wider than the frame"),
 ]
 
 
@@ -311,3 +321,44 @@ def test_fixed_mutations_give_the_expected_diagnostic(file, function, args, code
     assert all(d.location.path.endswith(at) and d.location.line > 0 for d in found), shown
     assert any(says in d.message for d in found), shown
     assert {d.code for d in report.errors if d.location.path.endswith(at)} == {code}, shown
+
+
+# --- file names and ids (issue 15): names that become parts of output paths --------------------------
+SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+# any character a file name may hold (not '/' or NUL); YAML keys are written as JSON strings, which YAML reads
+names = st.text(st.characters(codec="utf-8", exclude_characters="/\x00"), min_size=1, max_size=24).filter(
+    lambda name: name not in (".", "..") and len(name.encode()) < 200)
+
+
+def _check_with_name(where: str, name: str) -> Report:
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "data"
+        copy_data(data, ["comrade"])
+        if where == "game folder":
+            (data / "comrade").rename(data / name)
+        elif where == "language file":
+            shutil.copy(data / "comrade" / "text" / "fr.yaml", data / "comrade" / "text" / f"{name}.yaml")
+        else:  # a deck key, a paper key
+            path, old = {"deck key": (data / GAME, "decks:\n  cards:"),
+                         "paper key": (data / MEDIA, "papers:\n  a4:")}[where]
+            text = path.read_text(encoding="utf-8")
+            assert old in text
+            key = json.dumps(name, ensure_ascii=False)
+            path.write_text(text.replace(old, old.split(":")[0] + f":\n  {key}:", 1), encoding="utf-8")
+        report, _ = check(data, langs=["en"], variant=None)
+        return report
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(where=st.sampled_from(["game folder", "language file", "deck key", "paper key"]), name=names)
+def test_any_file_name_or_id_gives_only_diagnostics(where, name):
+    """Whatever a game folder, a language file, a deck or a paper is called, `check` answers with
+    diagnostics (never `internal`), and a name that is not a plain id is refused."""
+    report = _check_with_name(where, name)
+    for diagnostic in report.items:
+        assert_well_formed(diagnostic)
+    assert not unexpected_internal(report), [d.format() for d in report.items]
+    ignored = where == "language file" and "." in name  # fr.sources.yaml and the like are records, not languages
+    if not SAFE_ID.match(name) and not ignored:
+        event("refused")
+        assert report.has_errors, (where, name)

@@ -1,0 +1,670 @@
+"""Issue 15: hostile data and unlucky operators. Each case of the issue is a test: names and paths
+that climb out of the project, symlinks, bombs, truncated files, kills and Ctrl-C during each phase
+(with what is on disk checked afterwards), a full disk and a read-only folder on a small tmpfs (where
+the test may mount one), cache tampering, and usage errors. Subprocesses are bounded by timeouts and
+touch only temporary folders."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+import warnings
+import zlib
+from pathlib import Path
+
+import pytest
+
+from printshop.build import build, check
+from printshop.cache import CACHE_DIR_NAME
+from printshop.cli import main
+from printshop.diagnostics import Report, format_report
+from tests.conftest import REPO, copy_data, edit, line_of
+
+QUICK = dict(langs=["en"], papers=["a4"], jobs=1)  # one game, one language, one paper: two jobs
+
+
+@pytest.fixture
+def data(tmp_path) -> Path:
+    """Comrade alone, free to break (printshop's shared print data written in, to be broken too)."""
+    return copy_data(tmp_path / "data", ["comrade"])
+
+
+def codes(report: Report, code: str) -> list:
+    return [d for d in report.items if d.code == code]
+
+
+def kit(out: Path) -> dict[str, bytes]:
+    """Every file of the kit (the cache left out)."""
+    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*")
+            if p.is_file() and CACHE_DIR_NAME not in p.parts}
+
+
+def add_image(data: Path, src: str) -> int:
+    """Give Comrade's card back an image shape naming `src`; returns its line in faces.yaml."""
+    faces = data / "comrade" / "faces.yaml"
+    edit(faces, "      frame: {kind: rect, x: 4mm,",
+         f"      seal: {{kind: image, src: '{src}', x: 6mm, y: 6mm, width: 1in, height: 1in}}\n"
+         "      frame: {kind: rect, x: 4mm,")
+    return line_of(faces, "kind: image")
+
+
+def save_png(path: Path, colour: str = "#123456", size: int = 300) -> None:
+    from PIL import Image
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (size, size), colour).save(path)
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that claims `width` × `height` pixels in a few bytes (nothing to decode)."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00" * 16)) + chunk(b"IEND", b""))
+
+
+def change_english(data: Path) -> None:
+    """A change that every file of the English kit shows (the title)."""
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+
+
+# --- escapes: ids and paths ------------------------------------------------------------------------
+@pytest.mark.parametrize("key", ["/../../../../escaped-deck", "/tmp/x", "x{y}", "Cards", ".hidden"])
+def test_a_deck_key_that_is_not_an_id_is_refused_at_the_key(data, key):
+    game = data / "comrade" / "game.yaml"
+    line = edit(game, "decks:\n  cards:", f"decks:\n  {json.dumps(key)}:") + 1
+    report, _ = check(data)
+    [item] = codes(report, "unsafe-path")
+    assert (item.location.line, item.location.col) == (line, 3) and "not a valid id" in item.message
+    assert "internal" not in {d.code for d in report.items}
+
+
+def test_paper_and_variant_keys_are_ids_too(data):
+    edit(data / "print" / "media.yaml", "  a4: {width: 210mm", '  "../a4": {width: 210mm')
+    report, _ = check(data)
+    assert [d.location.line for d in codes(report, "unsafe-path")] == [line_of(data / "print" / "media.yaml", '"../a4"')]
+
+
+def test_the_escaped_deck_is_never_written_outside_out(data, tmp_path):
+    edit(data / "comrade" / "game.yaml", "decks:\n  cards:", 'decks:\n  "/../../../../escaped-deck":')
+    result = build(data, tmp_path / "W" / "out", **QUICK)
+    assert result.report.has_errors and not list(tmp_path.rglob("*escaped-deck*"))
+
+
+@pytest.mark.parametrize("name", [CACHE_DIR_NAME, "new\nline", "Upper"])
+def test_a_game_folder_whose_name_is_not_an_id_is_refused(data, name):
+    shutil.copytree(data / "comrade", data / name)
+    report, checked = check(data, langs=["en"], variant=None)
+    [item] = codes(report, "unsafe-path")
+    assert repr(name) in item.message and checked is None
+
+
+def test_art_by_absolute_path_by_dotdot_and_through_a_symlink_is_refused(data, tmp_path):
+    outside = tmp_path / "secret.png"
+    save_png(outside)
+    for src in (str(outside), "../../secret.png"):
+        faces = data / "comrade" / "faces.yaml"
+        original = faces.read_text()
+        line = add_image(data, src)
+        report, _ = check(data, langs=["en"], variant=None)
+        messages = [d for d in report.items if d.code == "unsafe-path" and d.location.line == line]
+        assert messages and "outside the data folder" in messages[0].message, [d.format() for d in report.items]
+        faces.write_text(original)
+    # a symlink in the data that leads out of it is refused wherever it is, before anything reads it
+    (data / "comrade" / "images").mkdir()
+    (data / "comrade" / "images" / "link.png").symlink_to(outside)
+    add_image(data, "images/link.png")
+    report, _ = check(data, langs=["en"], variant=None)
+    assert any("images/link.png" in d.location.path and "symlink" in d.message for d in codes(report, "unsafe-path"))
+
+
+def test_a_template_symlink_leaving_the_templates_folder_is_refused(data, tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(REPO / "templates", templates)
+    (tmp_path / "elsewhere.j2").write_text("{% block title %}x{% endblock %}")
+    (templates / "comrade" / "sneaky.j2").symlink_to(tmp_path / "elsewhere.j2")
+    report, _ = check(data, templates_dir=templates, langs=["en"], variant=None)
+    assert [d.location.path for d in codes(report, "unsafe-path")] == [str(templates / "comrade" / "sneaky.j2")]
+
+
+def test_a_font_named_outside_the_font_folders_is_refused(data, tmp_path):
+    shutil.copy(REPO / "printshop" / "fonts" / "NotoSans-Regular.ttf", tmp_path / "evil.ttf")
+    (data / "fonts").mkdir()
+    fonts = data / "print" / "fonts.yaml"
+    line = edit(fonts, "    regular: NotoSans-Regular.ttf", "    regular: ../../evil.ttf")  # from data/fonts
+    report, _ = check(data, langs=["en"], variant=None)
+    [item] = codes(report, "unsafe-path")
+    assert item.location.line == line and "outside" in item.message
+
+
+def test_a_cache_record_naming_a_path_outside_the_output_is_never_followed(data, tmp_path):
+    out = tmp_path / "W" / "out"
+    first = build(data, out, **QUICK)
+    assert not first.report.has_errors
+    expected = kit(out)
+    jobs = out / CACHE_DIR_NAME / "jobs"
+    for record in jobs.glob("*.json"):
+        entries = json.loads(record.read_text())
+        for entry in entries:
+            entry["path"] = "../../x.pdf" if entry["path"].endswith(".pdf") else entry["path"]
+        record.write_text(json.dumps(entries))
+    (out / CACHE_DIR_NAME / "last-build.json").unlink()
+    again = build(data, out, **QUICK)
+    assert not again.report.has_errors and sorted(again.rendered_jobs) == sorted(first.rendered_jobs)
+    assert not (tmp_path / "x.pdf").exists() and not list(tmp_path.rglob("x.pdf"))
+    assert kit(out) == expected
+
+
+def test_a_record_naming_another_jobs_file_is_a_miss(data, tmp_path):
+    out = tmp_path / "out"
+    first = build(data, out, **QUICK)
+    for record in (out / CACHE_DIR_NAME / "jobs").glob("*.json"):
+        entries = json.loads(record.read_text())
+        if entries[0]["path"].startswith("calibration/"):
+            entries[0]["path"] = "comrade/en/comrade-en-cards-a4.pdf"  # would overwrite the cards with the calibration
+            record.write_text(json.dumps(entries))
+    (out / CACHE_DIR_NAME / "last-build.json").unlink()
+    again = build(data, out, **QUICK)
+    assert "calibration en a4" in again.rendered_jobs and kit(out) == kit(out) and not again.written
+    assert len(first.outputs) == len(again.outputs)
+
+
+@pytest.mark.parametrize("name,content", [
+    ("last-build.json", "[1, 2]"),
+    ("last-build.json", '{"key": 1, "files": [1]}'),
+    ("outputs.json", '["x"]'),
+])
+def test_cache_records_of_the_wrong_shape_are_misses(data, tmp_path, name, content):
+    out = tmp_path / "out"
+    build(data, out, **QUICK)
+    (out / CACHE_DIR_NAME / name).write_text(content)
+    for record in (out / CACHE_DIR_NAME / "jobs").glob("*.json"):
+        record.write_text('{"a": 1}' if name == "outputs.json" else '[{"path": 3}]')
+    again = build(data, out, **QUICK)
+    assert not again.report.has_errors, [d.format() for d in again.report.items]
+
+
+# --- every input in the key ----------------------------------------------------------------------
+@pytest.mark.parametrize("src", [".art/seal.png", "../print/art/seal.png"])
+def test_art_in_hidden_folders_and_elsewhere_in_the_data_is_in_the_key(data, tmp_path, src):
+    image = (data / "comrade" / src).resolve()
+    save_png(image, "#123456")
+    add_image(data, src)
+    out = tmp_path / "out"
+    first = build(data, out, **QUICK)
+    assert not first.report.has_errors, [d.format() for d in first.report.items]
+    save_png(image, "#654321")
+    again = build(data, out, **QUICK)
+    assert again.up_to_date is None and "comrade en a4" in again.rendered_jobs
+    assert out / "comrade" / "en" / "comrade-en-cards-a4.pdf" in again.written
+
+
+def test_source_date_epoch_dates_the_pdfs_and_is_in_the_key(data, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    build(data, out, **QUICK)
+    before = kit(out)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14
+    again = build(data, out, **QUICK)
+    assert again.up_to_date is None and again.written and not again.cached_jobs
+    cards = (out / "comrade" / "en" / "comrade-en-cards-a4.pdf").read_bytes()
+    assert b"D:20231114" in cards and cards != before["comrade/en/comrade-en-cards-a4.pdf"]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a date")
+    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "-q", "--force"]) == 2
+
+
+# --- limits ------------------------------------------------------------------------------------------
+def test_nesting_deep_enough_to_crash_libyaml_is_refused_by_file_and_line(data):
+    colours = data / "print" / "colours.yaml"
+    colours.write_text(colours.read_text() + "deep: " + "[" * 25_000 + "]" * 25_000 + "\n")
+    started = time.monotonic()
+    report, _ = check(data)
+    [item] = codes(report, "too-large")
+    assert item.location.path.endswith("colours.yaml") and item.location.line > 1 and time.monotonic() - started < 10
+
+
+def test_block_nesting_is_refused_too(data):
+    text = data / "comrade" / "text" / "en.yaml"
+    text.write_text(text.read_text() + "".join("  " * i + f"k{i}:\n" for i in range(200)) + "  " * 200 + "x: 1\n")
+    [item] = codes(check(data)[0], "too-large")
+    assert "nested more than" in item.message
+
+
+@pytest.mark.parametrize("size", [5_000_000, 100_000])
+def test_a_huge_text_is_refused_in_seconds(data, size):
+    text = data / "comrade" / "text" / "en.yaml"
+    edit(text, '  motto: "The Party sees all"', '  motto: "' + "word " * (size // 5) + '"')
+    started = time.monotonic()
+    report, _ = check(data)
+    assert codes(report, "too-large") and time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize("pixels", [20_000, 12_000])
+def test_an_image_with_too_many_pixels_is_refused_before_decoding(data, pixels):
+    (data / "comrade" / "images").mkdir()
+    (data / "comrade" / "images" / "bomb.png").write_bytes(png_header(pixels, pixels))
+    line = add_image(data, "images/bomb.png")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no raw DecompressionBombWarning either
+        report, _ = check(data, langs=["en"], variant=None)
+    [item] = codes(report, "too-large")
+    assert item.location.line == line and f"{pixels} × {pixels}" in item.message
+    assert "internal" not in {d.code for d in report.items}
+
+
+def test_a_truncated_png_fails_validate_not_the_build(data, tmp_path):
+    import random
+
+    from PIL import Image
+
+    noise = Image.frombytes("RGB", (300, 300), random.Random(1).randbytes(300 * 300 * 3))
+    path = data / "comrade" / "images" / "seal.png"
+    path.parent.mkdir()
+    noise.save(path)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    line = add_image(data, "images/seal.png")
+    [item] = codes(check(data, langs=["en"], variant=None)[0], "wrong-type")
+    assert item.location.line == line and "seal.png" in item.message
+    result = build(data, tmp_path / "out", **QUICK)
+    assert [d.code for d in result.report.errors] == ["wrong-type"] and not (tmp_path / "out" / "comrade").exists()
+
+
+def test_a_truncated_font_in_data_fonts_is_named(data):
+    (data / "fonts").mkdir()
+    whole = (REPO / "printshop" / "fonts" / "NotoSans-Regular.ttf").read_bytes()
+    (data / "fonts" / "NotoSans-Regular.ttf").write_bytes(whole[:1000])
+    report, _ = check(data, langs=["en"], variant=None)
+    [item] = [d for d in report.items if "NotoSans-Regular.ttf" in d.message]
+    assert item.code == "wrong-type" and "not a usable TrueType font" in item.message
+    assert item.location.path.endswith("fonts.yaml") and item.location.line > 0
+    assert "internal" not in {d.code for d in report.items}
+
+
+# --- text and data sanity ---------------------------------------------------------------------------
+def test_a_lone_surrogate_is_a_diagnostic(data):
+    text = data / "comrade" / "text" / "en.yaml"
+    line = edit(text, '  motto: "The Party sees all"', '  motto: "The Party \\ud800 sees all"')
+    [item] = [d for d in check(data)[0].errors if d.location.path.endswith("en.yaml")]
+    assert item.code == "yaml-syntax" and item.location.line == line and "U+D800" in item.message
+
+
+def test_a_right_to_left_override_in_a_name_is_refused(data):
+    text = data / "comrade" / "text" / "en.yaml"
+    line = edit(text, '  motto: "The Party sees all"', '  motto: "The Party \u202esees all"')
+    [item] = codes(check(data)[0], "bidi-control")
+    assert item.location.line == line and "U+202E" in item.message
+
+
+def test_scalar_aliases_are_refused(data):
+    colours = data / "print" / "colours.yaml"
+    colours.write_text(colours.read_text() + "extra: &x '#ffffff'\nmore: *x\n")
+    items = [d for d in check(data)[0].items if d.location.path.endswith("colours.yaml")]
+    assert items[0].code == "yaml-syntax" and "aliases" in items[0].message
+
+
+@pytest.mark.parametrize("old,new,says", [
+    ("poker-eu: {width: 63mm", "poker-eu: {width: -57mm", "more than 0"),
+    ("a4: {width: 210mm", "a4: {width: 0pt", "more than 0"),
+])
+def test_negative_and_zero_sizes_are_refused(data, old, new, says):
+    media = data / "print" / "media.yaml"
+    line = edit(media, old, new)
+    [item] = codes(check(data)[0], "wrong-type")
+    assert item.location.line == line and says in item.message
+
+
+def test_a_zero_type_size_is_refused(data):
+    faces = data / "comrade" / "faces.yaml"
+    text = faces.read_text()
+    import re
+
+    match = re.search(r"size: (\d+(?:\.\d+)?pt)", text)
+    faces.write_text(text[:match.start(1)] + "0pt" + text[match.end(1):])
+    items = codes(check(data)[0], "wrong-type")
+    assert items and all("more than 0" in d.message for d in items)
+
+
+def test_control_characters_in_keys_are_escaped_on_the_terminal(data, capsys):
+    game = data / "comrade" / "game.yaml"
+    edit(game, "minutes:", '"\\e[31mred\\e[0m\\u200f": 1\nminutes:')
+    report, _ = check(data)
+    assert codes(report, "unknown-key")
+    text = format_report(report) + format_report(report, style="github")
+    assert "\x1b" not in text and "\u200f" not in text and "\\x1b[31mred" in text
+
+
+def test_a_malformed_po_file_is_refused_with_exit_1(data, tmp_path, capsys):
+    po = tmp_path / "comrade-fr.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgid "Informer"\nmsgstr "Mouchard"\n', encoding="utf-8")
+    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    assert "[po-syntax]" in capsys.readouterr().err
+    po.write_text("", encoding="utf-8")
+    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    po.write_text('msgid "a"\nmsgstr "b\nthis is not a PO file\n', encoding="utf-8")
+    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+
+
+# --- usage errors (exit 2) --------------------------------------------------------------------------
+@pytest.mark.parametrize("args", [
+    ["--back-offset", "nan,nan"], ["--back-offset", "inf,0"], ["--paper", "bogus"], ["--lang", "xx"],
+    ["--templates", "/nonexistent"], ["--out", ""],
+])
+def test_usage_errors_exit_2(data, tmp_path, args, capsys):
+    argv = ["build", "comrade", "--data", str(data), "-q"] + (["--out", str(tmp_path / "out")] if "--out" not in args else []) + args
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    assert code == 2, capsys.readouterr().err
+    assert "Traceback" not in capsys.readouterr().err
+    assert not Path("").absolute().joinpath("comrade").exists() or "--out" not in args
+
+
+@pytest.mark.parametrize("make", ["out is a file", "cache is a file"])
+def test_an_output_that_cannot_be_a_folder_is_a_diagnostic(data, tmp_path, make):
+    out = tmp_path / "out"
+    if make == "out is a file":
+        out.write_text("x")
+    else:
+        out.mkdir()
+        (out / CACHE_DIR_NAME).write_text("x")
+    result = build(data, out, **QUICK)
+    [item] = codes(result.report, "cannot-write")
+    assert "is a file" in item.message and not result.written
+
+
+# --- all or nothing on disk --------------------------------------------------------------------------
+@pytest.fixture
+def old_kit(data, tmp_path):
+    """(data, out, the kit as built, the kit the edited data gives): the English text changed after the
+    first build, so a second build replaces several files."""
+    out = tmp_path / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    old = kit(out)
+    change_english(data)
+    reference = tmp_path / "reference"
+    assert not build(data, reference, **QUICK).report.has_errors
+    new = kit(reference)
+    assert sum(old[name] != new[name] for name in old) >= 3
+    return data, out, old, new
+
+
+def test_a_target_that_is_a_folder_leaves_the_old_kit(old_kit):
+    data, out, old, new = old_kit
+    changed = sorted(name for name in old if old[name] != new[name])
+    target = out / changed[-1]
+    target.unlink()
+    target.mkdir()
+    result = build(data, out, **QUICK)
+    [item] = codes(result.report, "cannot-write")
+    assert "is a folder" in item.message and not result.written
+    assert {k: v for k, v in kit(out).items()} == {k: v for k, v in old.items() if k != changed[-1]}
+    assert not (out / CACHE_DIR_NAME / "staging").exists()
+
+
+def test_a_failed_rename_is_rolled_back(old_kit, monkeypatch):
+    data, out, old, new = old_kit
+    real, calls = os.replace, []
+
+    def failing(source, target, *args, **kwargs):
+        if "/staging/new/" in str(source):
+            calls.append(target)
+            if len(calls) == 3:
+                raise OSError(5, "Input/output error")
+        return real(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", failing)
+    result = build(data, out, **QUICK)
+    monkeypatch.undo()
+    [item] = codes(result.report, "cannot-write")
+    assert "put back" in item.message and not result.written and kit(out) == old
+
+
+def test_ctrl_c_while_staging_leaves_the_old_kit_and_says_so(old_kit, monkeypatch, capsys):
+    import printshop.write as write
+
+    data, out, old, new = old_kit
+    real, calls = write._write_synced, []
+
+    def interrupted(path, data_):
+        calls.append(path)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(path, data_)
+
+    monkeypatch.setattr(write, "_write_synced", interrupted)
+    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "en", "--paper", "a4",
+                 "--jobs", "1"]) == 130
+    assert "nothing was written" in capsys.readouterr().err
+    assert kit(out) == old and not (out / CACHE_DIR_NAME / "staging").exists()
+
+
+KILL_DURING_REPLACE = """
+import os, signal, sys
+real = os.replace
+calls = []
+def replace(source, target, *args, **kwargs):
+    if "/staging/new/" in str(source):
+        calls.append(target)
+        if len(calls) == 3:
+            os.kill(os.getpid(), getattr(signal, sys.argv[3]))
+    return real(source, target, *args, **kwargs)
+os.replace = replace
+from printshop.cli import main
+sys.exit(main(["build", "comrade", "--data", sys.argv[1], "--out", sys.argv[2], "--lang", "en", "--paper", "a4",
+               "--jobs", "1"]))
+"""
+
+
+def run_script(script: str, *args, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, cwd=REPO)
+
+
+def test_kill_9_in_the_middle_of_the_renames_is_completed_by_the_next_build(old_kit):
+    data, out, old, new = old_kit
+    done = run_script(KILL_DURING_REPLACE, data, out, "SIGKILL")
+    assert done.returncode == -signal.SIGKILL
+    assert (out / CACHE_DIR_NAME / "staging" / "journal.json").is_file()  # the new kit is on disk, in part staged
+    result = build(data, out, **QUICK)
+    assert result.recovered and not result.report.has_errors
+    assert kit(out) == new and not (out / CACHE_DIR_NAME / "staging").exists()
+
+
+KILL_WHILE_STAGING = """
+import os, signal, sys
+import printshop.write as write
+real, calls = write._write_synced, []
+def staged(path, data):
+    calls.append(path)
+    if len(calls) == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(path, data)
+write._write_synced = staged
+from printshop.cli import main
+sys.exit(main(["build", "comrade", "--data", sys.argv[1], "--out", sys.argv[2], "--lang", "en", "--paper", "a4",
+               "--jobs", "1"]))
+"""
+
+
+def test_kill_9_while_staging_leaves_the_old_kit_and_the_next_build_cleans_up(old_kit):
+    data, out, old, new = old_kit
+    done = run_script(KILL_WHILE_STAGING, data, out)
+    assert done.returncode == -signal.SIGKILL
+    assert kit(out) == old and not (out / CACHE_DIR_NAME / "staging" / "journal.json").exists()
+    result = build(data, out, **QUICK)
+    assert not result.recovered and kit(out) == new and not (out / CACHE_DIR_NAME / "staging").exists()
+
+
+def test_ctrl_c_during_the_renames_finishes_them_and_says_so(old_kit):
+    data, out, old, new = old_kit
+    done = run_script(KILL_DURING_REPLACE, data, out, "SIGINT")
+    assert done.returncode == 130 and "interrupted after the new files were all in place" in done.stderr
+    assert "Traceback" not in done.stderr and kit(out) == new
+
+
+def test_stale_part_files_are_removed(old_kit):
+    data, out, old, new = old_kit
+    part = out / "comrade" / "en" / ".comrade-en-cards-a4.pdf.abcd1234.part"
+    part.write_bytes(b"half a pdf")
+    os.utime(part, (time.time() - 3600, time.time() - 3600))
+    cached = out / CACHE_DIR_NAME / "objects" / ".0123456789.abcdefgh.part"
+    cached.write_bytes(b"half an object")
+    build(data, out, **QUICK)
+    assert not part.exists() and not cached.exists()
+
+
+def test_a_deleted_language_removes_what_it_made_and_says_so(data, tmp_path):
+    out = tmp_path / "out"
+    first = build(data, out, papers=["a4"], jobs=1)
+    assert any(str(o.path).startswith("comrade/fr/") for o in first.outputs)
+    (out / "comrade" / "fr" / "notes.txt").write_text("mine")  # not the build's: never touched
+    (data / "comrade" / "text" / "fr.yaml").unlink()
+    (data / "comrade" / "text" / "fr.sources.yaml").unlink(missing_ok=True)
+    again = build(data, out, papers=["a4"], jobs=1)
+    warned = codes(again.report, "removed-output")
+    assert warned and all(d.location.path.endswith(("fr.yaml", "languages/fr.yaml")) for d in warned)
+    assert not list((out / "comrade" / "fr").glob("*.pdf")) and (out / "comrade" / "fr" / "notes.txt").exists()
+    assert not list((out / "calibration").glob("*-fr-*"))
+    assert {str(p.relative_to(out)) for p in again.removed} >= {"comrade/fr/comrade-fr-cards-a4.pdf"}
+
+
+def test_a_deleted_game_removes_what_it_made(data, tmp_path):
+    shutil.copytree(data / "comrade", data / "second")
+    out = tmp_path / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    assert (out / "second" / "en").is_dir()
+    (data / "second" / "game.yaml").unlink()
+    again = build(data, out, **QUICK)
+    assert not list((out / "second").rglob("*.pdf")) and codes(again.report, "removed-output")
+    assert (out / "comrade" / "en" / "comrade-en-cards-a4.pdf").exists()
+
+
+# --- workers that die --------------------------------------------------------------------------------
+WORKER_DIES = """
+import os, signal, sys, time
+from pathlib import Path
+import printshop.build as build
+real = build.run
+def run(job, *args, **kwargs):
+    if sys.argv[3] == "crash" and job.label == "comrade en a4":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if sys.argv[3] == "hang":
+        Path(sys.argv[4], str(os.getpid())).touch()
+        time.sleep(60)
+    return real(job, *args, **kwargs)
+build.run = run
+from printshop.cli import main
+sys.exit(main(["build", "comrade", "--data", sys.argv[1], "--out", sys.argv[2], "--lang", "en", "--jobs", "2",
+               "--force"]))
+"""
+
+
+def test_a_worker_killed_fails_its_job_within_seconds(old_kit):
+    data, out, old, new = old_kit
+    started = time.monotonic()
+    done = run_script(WORKER_DIES, data, out, "crash", "-", timeout=60)
+    assert time.monotonic() - started < 30
+    assert done.returncode == 1 and "[worker-died]" in done.stderr and "comrade en a4" in done.stderr
+    assert "nothing was written" in done.stderr and kit(out) == old
+
+
+def test_orphaned_workers_exit_quietly_when_the_main_process_dies(data, tmp_path):
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    process = subprocess.Popen([sys.executable, "-c", WORKER_DIES, str(data), str(tmp_path / "out"), "hang",
+                                str(pids)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        deadline = time.monotonic() + 40
+        while len(list(pids.iterdir())) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        workers = [int(p.name) for p in pids.iterdir()]
+        assert len(workers) == 2
+        process.kill()
+        _, err = process.communicate(timeout=20)
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(alive(pid) for pid in workers)
+        assert "Traceback" not in err and "BrokenPipeError" not in err
+        assert not list((tmp_path / "out").rglob("*.pdf"))  # killed while rendering: nothing was written
+    finally:
+        process.kill()
+        for path in pids.iterdir():
+            try:
+                os.kill(int(path.name), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def test_ctrl_c_while_workers_render_stops_them_and_writes_nothing(old_kit, tmp_path):
+    data, out, old, new = old_kit
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    process = subprocess.Popen([sys.executable, "-c", WORKER_DIES, str(data), str(out), "hang", str(pids)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    try:
+        deadline = time.monotonic() + 40
+        while len(list(pids.iterdir())) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=20)
+        assert process.returncode == 130 and "interrupted; nothing was written" in err and "Traceback" not in err
+        assert not any(alive(int(path.name)) for path in pids.iterdir()) and kit(out) == old
+    finally:
+        process.kill()
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0]
+    except (OSError, IndexError):
+        return False
+    return state not in "ZX"
+
+
+# --- a full disk and a read-only folder (a small tmpfs, where the test may mount one) -----------------
+@pytest.fixture
+def small_disk(tmp_path):
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs root")
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], capture_output=True)
+
+
+def test_a_full_disk_leaves_the_old_kit_and_says_nothing_was_written(data, small_disk):
+    out = small_disk / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    old = kit(out)
+    free = shutil.disk_usage(small_disk).free
+    (small_disk / "filler").write_bytes(b"\0" * max(free - 20_000, 0))
+    change_english(data)
+    result = build(data, out, **QUICK)
+    assert codes(result.report, "cannot-write") and not result.written
+    assert "nothing was written" in codes(result.report, "cannot-write")[0].message
+    assert kit(out) == {**old, "filler": kit(out).get("filler", b"")} or {k: v for k, v in kit(out).items()} == old
+    assert not (out / CACHE_DIR_NAME / "staging").exists()
+
+
+def test_a_read_only_folder_is_a_diagnostic(data, small_disk):
+    out = small_disk / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    old = kit(out)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    change_english(data)
+    result = build(data, out, **QUICK)
+    [item] = codes(result.report, "cannot-write")
+    assert "cannot be written" in item.message and kit(out) == old

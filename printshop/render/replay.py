@@ -1,0 +1,214 @@
+"""Replaying a face's drawing into a new PDF, so a long-running session redraws only changed faces.
+
+A face is drawn into a Form XObject (render/sheets.py). Its content stream depends on the face and
+on the document's state at that moment: which font subset and code each character was given when
+the document first used it, and the internal names of fonts. A `FaceRecordings` store keeps, per
+laid-out face, the stream drawing produced and every question the drawing asked the document
+(`splitString`, `getSubsetInternalName`, `getInternalFontName`, `addColor`) with its answer. To
+replay, the same questions are asked again in the same order of the new document: the answers
+change its state exactly as drawing would, and if every answer is the same the recorded stream is
+the stream drawing would write. If one differs (an earlier face now brings a character first), the
+face is drawn for real; the questions already asked leave the state as drawing's first questions
+would, and asking again changes nothing, so the bytes are still those of a cold build.
+
+Builds use none of this: `draw_face_form` draws, unless a session has set `recordings`.
+"""
+from __future__ import annotations
+
+import contextvars
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from reportlab.pdfbase.ttfonts import TTFont
+
+from printshop.render.faces import draw_face
+
+# a session sets this around its renders; builds leave it None
+recordings: contextvars.ContextVar["FaceRecordings | None"] = contextvars.ContextVar("face_recordings",
+                                                                                      default=None)
+
+
+@dataclass
+class Recording:
+    code: list[str]  # the form's content stream, as canvas._code holds it
+    questions: list[tuple]  # (kind, subject, argument, answer), in the order drawing asked them
+    colours: dict  # canvas._colorsUsed when the form ended
+    shadings: dict
+    formatted: bytes | None = None  # the form object as the PDF writes it (see `_format_once`)
+
+
+class FaceRecordings:
+    """Recordings by laid-out face. A session keeps a face's `FaceLayout` object for as long as its
+    inputs are unchanged and lays out a new object otherwise, so the object identifies what was drawn;
+    `setting` names everything else the drawing reads (colours, motifs, image folder)."""
+
+    def __init__(self):
+        self._store: dict[tuple, tuple[object, Recording]] = {}
+        self.drawn = 0  # faces drawn for real since the last `reset_counts`
+        self.replayed = 0
+
+    def reset_counts(self) -> None:
+        self.drawn = self.replayed = 0
+
+    def keep_only(self, faces) -> None:
+        """Forget the recordings of faces no longer laid out (their objects may then be freed)."""
+        alive = {id(face) for face in faces}
+        self._store = {key: value for key, value in self._store.items() if key[0] in alive}
+
+    def get(self, face, setting) -> Recording | None:
+        found = self._store.get((id(face), setting))
+        return found[1] if found is not None and found[0] is face else None
+
+    def put(self, face, setting, recording: Recording) -> None:
+        self._store[(id(face), setting)] = (face, recording)  # the face is held, so its id is not reused
+
+
+@contextmanager
+def recording_into(store: FaceRecordings):
+    token = recordings.set(store)
+    try:
+        yield store
+    finally:
+        recordings.reset(token)
+
+
+def draw_face_form(canvas, face, paints, motifs, assets) -> None:
+    """Draw `face` into the form the canvas has begun, or replay its recording when a session keeps one."""
+    store = recordings.get()
+    if store is None or _has_images(face):  # images go through the document's image store: always drawn
+        draw_face(canvas, face, paints, motifs, assets)
+        return
+    setting = (_paints_key(paints), id(motifs), str(assets))
+    recording = store.get(face, setting)
+    if recording is not None and _replay(canvas, recording):
+        store.replayed += 1
+    else:
+        recording = _record(canvas, face, paints, motifs, assets)
+        store.put(face, setting, recording)
+        store.drawn += 1
+    _format_once(canvas, recording)
+
+
+_PAINTS_KEYS: dict[int, tuple] = {}
+
+
+def _paints_key(paints) -> tuple:
+    """What a Paints object decides colours from (its palette and mode), worked out once per object."""
+    known = _PAINTS_KEYS.get(id(paints))
+    if known is None or known[0] is not paints:
+        known = _PAINTS_KEYS[id(paints)] = (paints, (tuple(sorted(paints.palette.items())), paints.mode))
+        if len(_PAINTS_KEYS) > 64:  # one Paints per rendered file: keep only the recent ones
+            for stale in list(_PAINTS_KEYS)[:32]:
+                del _PAINTS_KEYS[stale]
+    return known[1]
+
+
+def _format_once(canvas, recording: Recording) -> None:
+    """Keep the bytes the PDF writes for the face's form object, and give them again next time.
+
+    The form's bytes are its stream and its resources: the stream is the recording's, the resources
+    name the colour spaces the recording restores and the document's font dictionary; none depends on
+    where the form sits in the file. The canvas ends the form after this returns, handing it to the
+    document's `addForm`, which is where the form object is met."""
+    doc = canvas._doc
+    add_form = doc.__dict__.get("addForm")
+    if add_form is None:
+        original = type(doc).addForm
+
+        def add_form(name, form, doc=doc):
+            pending = doc.__dict__.pop("_printshop_pending", None)
+            if pending is not None:
+                _keep_bytes(form, pending)
+            return original(doc, name, form)
+
+        doc.addForm = add_form
+    doc._printshop_pending = recording
+
+
+def _keep_bytes(form, recording: Recording) -> None:
+    format_form = form.format
+
+    def format_once(document):
+        if recording.formatted is None:
+            recording.formatted = format_form(document)
+        return recording.formatted
+
+    form.format = format_once
+
+
+def _has_images(face) -> bool:
+    return any(shape.kind == "image" for shape in face.face.shapes.values())
+
+
+def _replay(canvas, recording: Recording) -> bool:
+    doc = canvas._doc
+    fonts = {}
+    for kind, subject, argument, answer in recording.questions:
+        if kind == "split":
+            font = fonts.get(subject) or fonts.setdefault(subject, _font(subject))
+            if font is None or font.splitString(argument, doc) != answer:
+                return False
+        elif kind == "subset":
+            font = fonts.get(subject) or fonts.setdefault(subject, _font(subject))
+            if font is None or font.getSubsetInternalName(argument, doc) != answer:
+                return False
+        elif kind == "name":
+            if doc.getInternalFontName(argument) != answer:
+                return False
+        elif kind == "colour":
+            if doc.addColor(argument) != answer:
+                return False
+    canvas._code.extend(recording.code)
+    canvas._colorsUsed.update(recording.colours)
+    canvas._shadingUsed.update(recording.shadings)
+    return True
+
+
+def _font(name: str):
+    from reportlab.pdfbase import pdfmetrics
+
+    font = pdfmetrics.getFont(name)
+    return font if isinstance(font, TTFont) else None
+
+
+def _record(canvas, face, paints, motifs, assets) -> Recording:
+    """Draw the face, noting each question it asks the document. The class methods are wrapped only
+    while it draws (a session renders in one thread), and only questions about this document count."""
+    doc = canvas._doc
+    questions: list[tuple] = []
+    split, subset = TTFont.splitString, TTFont.getSubsetInternalName
+    name, colour = type(doc).getInternalFontName, type(doc).addColor
+
+    def asking_split(font, text, asked, *rest):
+        answer = split(font, text, asked, *rest)
+        if asked is doc and isinstance(font, TTFont) and not rest:
+            questions.append(("split", font.fontName, text, answer))
+        return answer
+
+    def asking_subset(font, number, asked):
+        answer = subset(font, number, asked)
+        if asked is doc:
+            questions.append(("subset", font.fontName, number, answer))
+        return answer
+
+    def asking_name(asked, font_name):
+        answer = name(asked, font_name)
+        if asked is doc:
+            questions.append(("name", None, font_name, answer))
+        return answer
+
+    def asking_colour(asked, value):
+        answer = colour(asked, value)
+        if asked is doc:
+            questions.append(("colour", None, value, answer))
+        return answer
+
+    start = len(canvas._code)
+    TTFont.splitString, TTFont.getSubsetInternalName = asking_split, asking_subset
+    type(doc).getInternalFontName, type(doc).addColor = asking_name, asking_colour
+    try:
+        draw_face(canvas, face, paints, motifs, assets)
+    finally:
+        TTFont.splitString, TTFont.getSubsetInternalName = split, subset
+        type(doc).getInternalFontName, type(doc).addColor = name, colour
+    return Recording(list(canvas._code[start:]), questions, dict(canvas._colorsUsed), dict(canvas._shadingUsed))

@@ -1,0 +1,296 @@
+"""`printshop serve`: a local page showing every face and sheet of the chosen games as images, one
+column per language, with the validator's diagnostics beside the faces they concern; it updates
+itself when a data file or template is saved.
+
+A `Session` (session.py) keeps the project and layouts in memory; a thread watches the files
+(watchfiles) and refreshes the session, and the page is told through server-sent events (`/events`),
+then asks for `/state` again. A face's image (`/face/<token>.png`) is its own one-page PDF drawn by
+render/faces.py and rasterised by pypdfium2; the token names the laid-out face, which the session
+keeps while nothing it reads changes, so the browser fetches only the images of changed faces.
+A file that cannot be read shows as diagnostics on the page; the server keeps running and the
+faces from the last good state stay shown.
+
+Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import threading
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from printshop.diagnostics import Diagnostic
+from printshop.session import Session
+
+PREVIEW_DPI = 110  # enough to read a card's smallest text on screen
+
+
+@dataclass
+class FaceView:
+    token: str
+    game: str
+    lang: str
+    key: str  # "roles/informer/front", "sheet/board/"
+    face: object  # FaceLayout
+    paints: object
+    motifs: dict
+    assets: Path
+    sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, its frames
+
+
+def _face_views(session: Session) -> list[FaceView]:
+    from printshop.colour import Paints
+
+    checked = session.checked
+    if checked is None:
+        return []
+    project = checked.project
+    paints = Paints(project.colours.palette)
+    views = []
+    for layout in checked.layouts:
+        catalogue = layout.localized.data.catalogues.get(layout.lang)
+        faces = [face for deck in layout.decks for face in deck.faces.values()]
+        faces += [face for sheet in layout.sheets for face in sheet.faces]
+        for face in faces:
+            sources = []
+            for frame in face.frames:
+                for text_id in frame.text_ids:
+                    entry = catalogue.entries.get(text_id) if catalogue else None
+                    if entry is not None:
+                        sources.append((entry.location.path, entry.location.line))
+                where = frame.frame.where()
+                sources.append((where.path, where.line))
+            views.append(FaceView(f"{id(face):x}", layout.game_id, layout.lang, face.key, face, paints,
+                                  project.motifs.motifs, layout.localized.data.dir, sources))
+    return views
+
+
+def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
+    """The face alone, with its bleed, as a PNG: drawn into a one-page PDF, rasterised by pdfium."""
+    import pypdfium2
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printshop.render.faces import draw_face
+
+    face = view.face
+    buffer = io.BytesIO()
+    width, height = face.width + 2 * face.bleed, face.height + 2 * face.bleed
+    canvas = Canvas(buffer, pagesize=(width, height), invariant=1, initialFontName="sans")
+    canvas.translate(face.bleed, face.bleed)
+    draw_face(canvas, face, view.paints, view.motifs, view.assets)
+    canvas.showPage()
+    canvas.save()
+    document = pypdfium2.PdfDocument(buffer.getvalue())
+    try:
+        image = document[0].render(scale=dpi / 72).to_pil()
+    finally:
+        document.close()
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def _diagnostic(d: Diagnostic, faces: list[str]) -> dict:
+    return {"text": d.format(), "severity": d.severity.value, "code": d.code, "hint": d.hint, "also": d.also,
+            "path": d.location.path, "line": d.location.line, "faces": faces}
+
+
+class Preview:
+    """The session, the current faces and their images, shared by the watching thread and the server."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.lock = threading.Lock()
+        self.views: dict[str, FaceView] = {}
+        self.images: dict[str, bytes] = {}
+        self.state: dict = {}
+        self.version = 0
+        self.listeners: set[asyncio.Queue] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def refresh(self, changed: set[Path] | None = None) -> None:
+        with self.lock:
+            update = self.session.refresh(changed)
+            views = _face_views(self.session)
+            if views or self.session.checked is not None:
+                self.views = {view.token: view for view in views}
+                self.images = {token: data for token, data in self.images.items() if token in self.views}
+            self.version += 1
+            self.state = self._state(update)
+        self._announce()
+
+    def _state(self, update) -> dict:
+        by_place: dict[tuple[str, int], list[str]] = {}
+        by_file: dict[str, list[str]] = {}
+        for view in self.views.values():
+            for path, line in view.sources:
+                by_place.setdefault((path, line), []).append(view.token)
+                by_file.setdefault(path, [])
+        diagnostics = []
+        for d in update.report.sorted():
+            faces = by_place.get((d.location.path, d.location.line), [])
+            diagnostics.append(_diagnostic(d, list(dict.fromkeys(faces))))
+        games: dict[str, dict] = {}
+        for view in self.views.values():
+            game = games.setdefault(view.game, {"id": view.game, "langs": [], "rows": {}})
+            if view.lang not in game["langs"]:
+                game["langs"].append(view.lang)
+            game["rows"].setdefault(view.key, {})[view.lang] = {
+                "token": view.token, "image": f"/face/{view.token}.png",
+                "sources": [f"{path}:{line}" for path, line in dict.fromkeys(view.sources)]}
+        return {"version": self.version, "ok": update.ok, "seconds": round(update.seconds, 3),
+                "readable": self.session.project is not None,
+                "diagnostics": diagnostics,
+                "games": [{"id": g["id"], "langs": g["langs"],
+                           "rows": [{"key": key, "faces": faces} for key, faces in g["rows"].items()]}
+                          for g in games.values()]}
+
+    def image(self, token: str) -> bytes | None:
+        with self.lock:
+            data = self.images.get(token)
+            view = self.views.get(token)
+        if data is not None or view is None:
+            return data
+        try:
+            data = face_png(view)
+        except Exception:  # noqa: BLE001 - a face that cannot be drawn (it does not fit): no image
+            return None
+        with self.lock:
+            if token in self.views:
+                self.images[token] = data
+        return data
+
+    def _announce(self) -> None:
+        loop = self.loop
+        if loop is None:
+            return
+        for queue in list(self.listeners):
+            loop.call_soon_threadsafe(queue.put_nowait, self.version)
+
+
+def make_app(preview: Preview):
+    from starlette.applications import Starlette
+    from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+    page = resources.files("printshop").joinpath("static/serve.html").read_text(encoding="utf-8")
+
+    async def index(request):
+        return HTMLResponse(page)
+
+    async def state(request):
+        return JSONResponse(preview.state, headers={"Cache-Control": "no-store"})
+
+    async def face(request):
+        token = request.path_params["token"]
+        data = await asyncio.get_running_loop().run_in_executor(None, preview.image, token)
+        if data is None:
+            return Response(status_code=404)
+        # a token names one laid-out face: its image never changes
+        return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600, immutable"})
+
+    async def events(request):
+        queue: asyncio.Queue = asyncio.Queue()
+        preview.loop = asyncio.get_running_loop()
+        preview.listeners.add(queue)
+
+        async def stream():
+            try:
+                yield f"data: {preview.version}\n\n"
+                while True:
+                    try:
+                        version = await asyncio.wait_for(queue.get(), timeout=15)
+                        yield f"data: {version}\n\n"
+                    except asyncio.TimeoutError:
+                        yield ": still here\n\n"  # keeps proxies and the browser from closing the stream
+                    if await request.is_disconnected():
+                        break
+            finally:
+                preview.listeners.discard(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        preview.loop = asyncio.get_running_loop()  # where the watching thread announces changes
+        yield
+
+    return Starlette(routes=[Route("/", index), Route("/state", state), Route("/events", events),
+                             Route("/face/{token}.png", face)], lifespan=lifespan)
+
+
+class Server:
+    """The page's server and the watcher in this process; `start()` returns once it listens."""
+
+    def __init__(self, session: Session, host: str = "127.0.0.1", port: int = 8000):
+        self.preview = Preview(session)
+        self.host, self.port = host, port
+        self.stop = threading.Event()
+        self._server = None
+        self._threads: list[threading.Thread] = []
+
+    def watch_files(self) -> None:
+        import watchfiles
+
+        from printshop.watch import DEBOUNCE_MS, STEP_MS, changed_paths, watched_folders
+
+        for changes in watchfiles.watch(*watched_folders(self.preview.session), debounce=DEBOUNCE_MS, step=STEP_MS,
+                                        stop_event=self.stop, raise_interrupt=False):
+            try:
+                self.preview.refresh(changed_paths(changes))
+            except Exception as error:  # noqa: BLE001 - the server outlives any one bad refresh
+                print(f"printshop serve: refreshing failed: {type(error).__name__}: {error}", flush=True)
+
+    def serve(self, started: threading.Event | None = None) -> None:
+        """Run until `stop` is set or Ctrl-C (blocking)."""
+        import uvicorn
+
+        self.preview.refresh()
+        config = uvicorn.Config(make_app(self.preview), host=self.host, port=self.port, log_level="warning",
+                                lifespan="on")
+        self._server = uvicorn.Server(config)
+        watcher = threading.Thread(target=self.watch_files, name="printshop-watch", daemon=True)
+        watcher.start()
+        self._threads.append(watcher)
+        if started is not None:
+            threading.Thread(target=self._tell_when_listening, args=(started,), daemon=True).start()
+        try:
+            self._server.run()
+        finally:
+            self.stop.set()
+
+    def _tell_when_listening(self, started: threading.Event) -> None:
+        while not self.stop.is_set():
+            server = self._server
+            if server is not None and server.started:
+                sockets = [s for srv in server.servers for s in srv.sockets]
+                if sockets:
+                    self.port = sockets[0].getsockname()[1]
+                started.set()
+                return
+            self.stop.wait(0.02)
+
+    def start(self) -> "Server":
+        """Serve from a background thread (tests, scripts); returns once listening, `self.port` set."""
+        started = threading.Event()
+        thread = threading.Thread(target=self.serve, args=(started,), name="printshop-serve", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+        while not started.wait(0.05):
+            if not thread.is_alive():
+                raise RuntimeError("the preview server did not start")
+        return self
+
+    def close(self) -> None:
+        self.stop.set()
+        if self._server is not None:
+            self._server.should_exit = True
+        for thread in self._threads:
+            thread.join(timeout=10)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/"

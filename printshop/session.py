@@ -1,0 +1,311 @@
+"""A long-running build: the project, layouts and drawn faces kept in memory between edits.
+
+`printshop watch` and `printshop serve` hold one `Session`. `refresh(changed)` brings it up to date
+after files changed, doing only the work the change calls for:
+
+- **Reading.** A changed text file (`data/<game>/text/<lang>.yaml`) or translation record is read
+  again alone; any other data file reloads the project (templates need no reading: a new Jinja
+  environment reads them when used).
+- **Validating.** The whole project is validated again each time (a tenth of a second for the
+  whole catalogue), so diagnostics are always those `printshop validate` would print.
+- **Laying out.** A face is laid out again only if something it read changed. What a face reads is
+  noted while its template renders: the text ids and their texts (every lookup in the `t` tree), and
+  everything else it could read (its game's files other than texts, the shared print data, its
+  language, the templates, the fonts, which ids exist) as one digest: a change there lays out all
+  the faces of that game and language again.
+- **Drawing.** A face's drawing is recorded and replayed into the next PDF while its layout is the
+  same object (render/replay.py); only faces laid out again are drawn again.
+- **Writing.** Jobs (jobs.py) whose inputs did not change keep their files; the others render
+  again, and only files whose bytes changed are written.
+
+The files are byte for byte those `printshop build` writes from the same data (a test checks it).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from printshop.build import Checked, _job_key, _same_bytes, _unfinished
+from printshop.cache import Digests, code_version, font_inputs, key_of
+from printshop.diagnostics import Location, Report, StageFailed
+from printshop.fonts import register_fonts
+from printshop.jobs import Options, Output, plan, run
+from printshop.layout import FaceLayout, lay_out_face, lay_out_game
+from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
+from printshop.paths import DEFAULT_TEMPLATES_DIR
+from printshop.render.replay import FaceRecordings, recording_into
+from printshop.resolve import localize
+from printshop.templating import make_environment
+from printshop.texts import load_catalogue
+from printshop.translation import RECORD_SUFFIX, load_records
+from printshop.validate import validate_project
+from printshop.write import write_atomically
+
+
+@dataclass
+class Update:
+    """What one refresh did."""
+    report: Report
+    ok: bool  # laid out and rendered without errors (else nothing was written)
+    faces_laid_out: int = 0  # faces laid out again (the others were reused)
+    faces_drawn: int = 0  # faces drawn again into a PDF (the others were replayed)
+    jobs_rendered: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+    changed_outputs: list[Output] = field(default_factory=list)
+    seconds: float = 0.0
+    reloaded: str = ""  # "project", "texts" or "" (nothing read again)
+
+
+class _Reads(dict):
+    """A layout's texts, noting each id looked up while a face renders (see `Session._lay_out_face`)."""
+
+    log: list | None = None
+
+    def __getitem__(self, text_id):
+        value = dict.__getitem__(self, text_id)
+        if self.log is not None:
+            self.log.append(text_id)
+        return value
+
+    def __contains__(self, text_id):
+        if self.log is not None:
+            self.log.append(text_id)  # asking whether a text exists is reading it too
+        return dict.__contains__(self, text_id)
+
+
+@dataclass
+class _Laid:
+    coarse: str
+    reads: dict  # text id -> the text it had (None: it did not exist)
+    face: FaceLayout | None
+    diagnostics: list
+
+
+class Session:
+    """One game set (`games`, `langs`, default names only) kept built in memory, written to `out_dir`
+    when given. `papers` and `options` as for `printshop build`."""
+
+    def __init__(self, data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path | None = None, *,
+                 games: list[str] | None = None, langs: list[str] | None = None, papers: list[str] | None = None,
+                 templates_dir: Path | None = None, options: Options = Options(), write: bool = True,
+                 render: bool = True):
+        self.data_dir = Path(data_dir)
+        self.templates_dir = Path(templates_dir or DEFAULT_TEMPLATES_DIR)
+        self.out_dir = Path(out_dir) if out_dir is not None else None
+        self.games, self.langs, self.papers, self.options = games, langs, papers, options
+        self.write = write and self.out_dir is not None
+        self.render = render  # False: lay out only (a preview that draws faces itself, serve.py)
+        self.outputs: list[Output] = []
+        self.version = 0  # counts refreshes, for pages that ask whether anything changed
+        self.project: Project | None = None
+        self.load_report = Report()  # what reading the files said (kept while only texts are re-read)
+        self.fonts = None
+        self.env = None
+        self.checked: Checked | None = None
+        self.report = Report()
+        self.recordings = FaceRecordings()
+        self._laid: dict[tuple, _Laid] = {}
+        self._coarse: dict[tuple, str] = {}
+        self._jobs: dict[str, tuple[str, list[Output]]] = {}  # job label -> (key, files)
+        self._on_disk: dict[Path, bytes] = {}
+        self._counting = 0
+        self._code: str | None = None
+
+    # --- reading ------------------------------------------------------------------------------------
+    def _load_all(self) -> None:
+        self.load_report = Report()
+        self.fonts = None
+        try:
+            self.project = load_project(self.data_dir, self.templates_dir, games=self.games, report=self.load_report)
+        except StageFailed:
+            self.project = None
+        except Exception as error:  # noqa: BLE001 - shown like any diagnostic; the session goes on
+            self.load_report.add("internal", Location.of(self.data_dir),
+                                 f"loading failed unexpectedly: {type(error).__name__}: {error}")
+            self.project = None
+
+    def _reload_texts(self, path: Path) -> bool:
+        """Read one text file (or translation record) again; False when the project must be reloaded."""
+        project = self.project
+        if project is None or self.load_report.has_errors:
+            return False
+        game = project.games.get(path.parent.parent.name)
+        if game is None or path.parent != game.dir / "text":
+            return False
+        shown = str(Location.of(path).path)
+        report = Report()
+        if path.name.endswith(RECORD_SUFFIX):
+            lang = path.name[: -len(RECORD_SUFFIX)]
+            if lang not in game.catalogues:
+                return False
+            game.records[lang] = load_records(path, report)
+        else:
+            lang = path.stem
+            if "." in lang or lang not in game.catalogues or not path.is_file():
+                return False  # a new or removed language changes what the game has: read everything
+            catalogue = load_catalogue(path, lang, report)
+            if catalogue is None or report.has_errors:
+                self.load_report.items[:] = [d for d in self.load_report.items if d.location.path != shown]
+                self.load_report.extend(report)
+                self.project = None  # shown as errors until the file reads again
+                return True
+            game.catalogues[lang] = catalogue
+        self.load_report.items[:] = [d for d in self.load_report.items if d.location.path != shown]
+        self.load_report.extend(report)
+        return True
+
+    def _read(self, changed: set[Path] | None) -> str:
+        if self.project is None or changed is None:
+            self._load_all()
+            return "project"
+        data = self.data_dir.resolve()
+        texts = []
+        for path in changed:
+            path = Path(path).resolve()
+            if path.suffix not in (".yaml", ".yml") or data not in path.parents:
+                continue  # templates and other files are read where they are used
+            if path.parent.name != "text":
+                self._load_all()
+                return "project"
+            texts.append(path)
+        for path in sorted(texts):
+            if not self._reload_texts(path):
+                self._load_all()
+                return "project"
+        return "texts" if texts else ""
+
+    # --- the pipeline --------------------------------------------------------------------------------
+    def refresh(self, changed: set[Path] | None = None) -> Update:
+        """Bring everything up to date after `changed` files changed (None: read everything)."""
+        started = time.monotonic()
+        self.version += 1
+        reloaded = self._read(changed)
+        report = Report()
+        report.extend(self.load_report)
+        update = Update(report, ok=False, reloaded=reloaded)
+        self.report = report
+        project = self.project
+        if project is None:
+            self.checked = None
+            update.seconds = time.monotonic() - started
+            return update
+        try:
+            validate_project(project, report)
+        except Exception as error:  # noqa: BLE001
+            report.add("internal", Location.of(self.data_dir),
+                       f"validation failed unexpectedly: {type(error).__name__}: {error}")
+            update.seconds = time.monotonic() - started
+            return update
+        unfinished = _unfinished(project, report, self.langs, "skip")
+        if self.fonts is None:
+            self.fonts = register_fonts(project.fonts, project.font_dirs(), report)
+        self.env = make_environment(project.templates_dir)
+        digests = Digests()
+        layouts = []
+        before = self._counting
+        for game in project.games.values():
+            for lang in game.languages:
+                if (self.langs is not None and lang not in self.langs) or (game.id, lang) in unfinished:
+                    continue
+                try:
+                    localized = localize(project, game, lang, None)
+                    self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
+                    localized.tree._texts = _Reads(localized.tree._texts)
+                    layouts.append(lay_out_game(project, localized, self.fonts, self.env, report,
+                                                lay_out=self._lay_out_face))
+                except Exception as error:  # noqa: BLE001
+                    report.add("internal", Location.of(game.dir),
+                               f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
+        update.faces_laid_out = self._counting - before
+        requested = [state for (_, lang), state in unfinished.items() if self.langs is None or lang in self.langs]
+        self.checked = Checked(project, self.fonts, layouts, requested, [])
+        self._forget_unused(layouts)
+        if report.has_errors or not self.render:
+            update.ok = not report.has_errors
+            update.seconds = time.monotonic() - started
+            return update
+        self._render(update, digests)
+        update.ok = not report.has_errors
+        update.seconds = time.monotonic() - started
+        return update
+
+    def _coarse_digest(self, localized, digests: Digests) -> str:
+        """Everything a face of this game and language may read besides its texts' values."""
+        data = self.data_dir
+        game = localized.data
+        return key_of(digests.tree(data / "print"), digests.tree(data / "languages"),
+                      digests.tree(game.dir, skip=lambda path: path.parent.name == "text"),
+                      digests.tree(self.templates_dir), digests.tree(DEFAULT_TEMPLATES_DIR / "common"),
+                      font_inputs(digests, data), sorted(localized.texts), localized.draft, localized.variant,
+                      id(self.fonts))
+
+    def _lay_out_face(self, key, face_name, entry, faces, size, bleed, context, localized, palette, fonts, env,
+                      report, **keywords) -> FaceLayout | None:
+        """`lay_out_face`, unless this face was laid out from the same inputs before."""
+        texts: _Reads = localized.tree._texts
+        name = (localized.data.id, localized.lang, localized.variant, key, face_name)
+        coarse = self._coarse[(localized.data.id, localized.lang)]
+        known = self._laid.get(name)
+        if known is not None and known.coarse == coarse and all(
+                dict.get(texts, text_id) == value for text_id, value in known.reads.items()):
+            report.extend(known.diagnostics)
+            return known.face
+        log: list[str] = []
+        texts.log = log
+        own = Report()
+        try:
+            face = lay_out_face(key, face_name, entry, faces, size, bleed, context, localized, palette, fonts, env,
+                                own, **keywords)
+        finally:
+            texts.log = None
+        report.extend(own)
+        self._laid[name] = _Laid(coarse, {text_id: dict.get(texts, text_id) for text_id in log}, face,
+                                 list(own.items))
+        self._counting += 1
+        return face
+
+    def _forget_unused(self, layouts) -> None:
+        faces = [face for layout in layouts for deck in layout.decks for face in deck.faces.values()]
+        faces += [face for layout in layouts for sheet in layout.sheets for face in sheet.faces]
+        self.recordings.keep_only(faces)
+
+    def _render(self, update: Update, digests: Digests) -> None:
+        checked, project = self.checked, self.project
+        planned = plan(checked.layouts, "pnp", self.papers or project.media.print_and_play.papers, [])
+        if self._code is None:  # the code running is the code imported at the start: hashed once
+            self._code = code_version(digests)
+        code = self._code
+        self.recordings.reset_counts()
+        outputs: list[Output] = []
+        jobs = {}
+        for job in planned:
+            key = _job_key(job, checked, self.options, digests, code)
+            known = self._jobs.get(job.label)
+            if known is not None and known[0] == key:
+                files = known[1]
+            else:
+                with recording_into(self.recordings):
+                    result = run(job, checked, self.options, self.env)
+                update.report.extend(result.diagnostics)
+                files = result.outputs
+                update.jobs_rendered.append(job.label)
+                update.changed_outputs.extend(files)
+            jobs[job.label] = (key, files)
+            outputs.extend(files)
+        update.faces_drawn = self.recordings.drawn
+        if update.report.has_errors:
+            return  # nothing is written, as in a build; the jobs run again next time
+        self._jobs = jobs
+        self.outputs = outputs
+        if not self.write:
+            return
+        for output in outputs:
+            target = self.out_dir / output.path
+            last = self._on_disk.get(target)
+            if last is not None and last is output.data:
+                continue
+            if not _same_bytes(target, output.data):
+                write_atomically(target, output.data)
+                update.written.append(target)
+            self._on_disk[target] = output.data

@@ -1,0 +1,237 @@
+"""`printshop serve` in a real browser, and `printshop watch`, against a private copy of the data.
+
+Headless Chromium (Debian's `chromium` package) is driven over the Chrome DevTools Protocol with the
+`websockets` library: the page loads, a text file is edited, and the card's image must change; a
+YAML syntax error must show on the page, and clear once fixed. The test skips without Chromium.
+"""
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import re
+import shutil
+import subprocess
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from printshop.build import build
+from printshop.loader import DEFAULT_DATA_DIR
+from printshop.session import Session
+
+CHROMIUM = next((found for name in ("chromium", "chromium-browser", "google-chrome")
+                 if (found := shutil.which(name))), None)
+DEADLINE = 30  # seconds for the page to show a change (it takes well under one)
+
+
+class Browser:
+    """Just enough of the DevTools protocol: navigate, evaluate JavaScript."""
+
+    def __init__(self, profile: Path):
+        self.process = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--remote-debugging-port=0",
+             "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        port = None
+        started = time.monotonic()
+        while port is None and time.monotonic() - started < 60:
+            line = self.process.stderr.readline()
+            if not line and self.process.poll() is not None:
+                raise RuntimeError("chromium exited before listening")
+            found = re.search(r"DevTools listening on ws://[^:]+:(\d+)/", line)
+            if found:
+                port = int(found.group(1))
+        if port is None:
+            raise RuntimeError("chromium did not say where it listens")
+        threading.Thread(target=self.process.stderr.read, daemon=True).start()  # keep its pipe drained
+        pages = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(target for target in pages if target["type"] == "page")
+        from websockets.sync.client import connect
+
+        self._stack = contextlib.ExitStack()
+        self.socket = self._stack.enter_context(connect(page["webSocketDebuggerUrl"], max_size=None))
+        self.ids = itertools.count(1)
+
+    def call(self, method: str, **params):
+        number = next(self.ids)
+        self.socket.send(json.dumps({"id": number, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv(timeout=30))
+            if message.get("id") == number:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression: str):
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def wait_for(self, expression: str, what: str):
+        started = time.monotonic()
+        while time.monotonic() - started < DEADLINE:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            time.sleep(0.05)
+        raise AssertionError(f"the page never showed {what} ({expression})")
+
+    def close(self):
+        try:
+            self._stack.close()
+        finally:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+# the image of the English dissident card's front, once loaded (naturalWidth > 0): its address
+DISSIDENT = ("(() => { const img = document.querySelector('td.face[data-key=\"cards/dissident-glasnost/front\"]"
+             "[data-lang=\"en\"] img'); return img && img.complete && img.naturalWidth > 0 ? img.src : ''; })()")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_the_page_shows_each_edit_and_each_error(tmp_path):
+    from printshop.serve import Server
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    original = texts.read_text(encoding="utf-8")
+    server = Server(Session(data, None, games=["comrade"], langs=["en"], render=False), port=0).start()
+    browser = Browser(tmp_path / "chromium-profile")
+    try:
+        assert server.host == "127.0.0.1"
+        browser.call("Page.enable")
+        browser.call("Page.navigate", url=server.url)
+        before = browser.wait_for(DISSIDENT, "the dissident card")
+        before_image = urllib.request.urlopen(before).read()
+        every_image = ("Object.fromEntries(Array.from(document.querySelectorAll('td.face')).map("
+                       "td => [td.dataset.key, td.querySelector('img').getAttribute('src')]))")
+        images_before = browser.evaluate(every_image)
+        assert browser.evaluate("document.getElementById('status').className") == ""
+
+        texts.write_text(original.replace('name: "Dissident"', 'name: "Freethinker"'), encoding="utf-8")
+        after = browser.wait_for(f"(() => {{ const src = {DISSIDENT}; return src && src !== {json.dumps(before)} "
+                                 f"? src : ''; }})()", "the edited card")
+        assert after != before
+        image = urllib.request.urlopen(after).read()
+        assert image.startswith(b"\x89PNG") and image != before_image
+        # only the faces that print the name were laid out again: every other image keeps its address
+        images_after = browser.evaluate(every_image)
+        assert images_after.keys() == images_before.keys() and len(images_after) > 5
+        changed = [key for key in images_after if images_after[key] != images_before[key]]
+        assert changed and all(key.startswith("cards/dissident") for key in changed), changed
+
+        texts.write_text(original.replace('name: "Dissident"', 'name: "Dissident\n  broken: ['), encoding="utf-8")
+        browser.wait_for("document.getElementById('status').className === 'failed' && "
+                         "Array.from(document.querySelectorAll('.diagnostic.error'))"
+                         ".some(d => d.textContent.includes('en.yaml'))", "the syntax error")
+        assert browser.evaluate(f"{DISSIDENT} !== ''"), "the last good faces stay on the page"
+
+        texts.write_text(original, encoding="utf-8")
+        browser.wait_for("document.getElementById('status').className === '' && "
+                         "document.querySelectorAll('.diagnostic.error').length === 0", "the error cleared")
+        restored = browser.wait_for(f"(() => {{ const src = {DISSIDENT}; return src && src !== {json.dumps(after)} "
+                                    f"? src : ''; }})()", "the original card again")
+        assert urllib.request.urlopen(restored).read() == before_image
+    finally:
+        browser.close()
+        server.close()
+
+
+def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):
+    """A text too long for its frame: the diagnostic is listed with the card that prints it."""
+    from printshop.serve import Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    texts.write_text(texts.read_text(encoding="utf-8").replace('name: "Dissident"', 'name: "' + "Dissident " * 40 + '"'),
+                     encoding="utf-8")
+    preview = Preview(Session(data, None, games=["comrade"], langs=["en"], render=False))
+    preview.refresh()
+    overflow = [d for d in preview.state["diagnostics"] if d["code"] == "text-overflow"]
+    assert overflow and overflow[0]["faces"], overflow
+    token = overflow[0]["faces"][0]
+    assert preview.views[token].key.startswith("cards/dissident")
+
+
+def _same_files(left: Path, right: Path) -> None:
+    names = sorted(path.relative_to(left) for path in left.rglob("*.pdf"))
+    assert names == sorted(path.relative_to(right) for path in right.rglob("*.pdf")) and names
+    for name in names:
+        assert (left / name).read_bytes() == (right / name).read_bytes(), name
+
+
+def test_a_session_writes_what_a_cold_build_writes(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "fr.yaml"
+    session = Session(data, tmp_path / "live", games=["comrade"], langs=["en", "fr"], papers=["a4"])
+    first = session.refresh()
+    assert first.ok, [d.format() for d in first.report.errors]
+    original = texts.read_text(encoding="utf-8")
+    assert 'name: "Dissident"' in original
+    texts.write_text(original.replace('name: "Dissident"', 'name: "Dissidente"'), encoding="utf-8")
+    update = session.refresh({texts})
+    assert update.ok and update.reloaded == "texts"
+    assert 1 <= update.faces_laid_out <= 4  # the faces that print the name, not the deck
+    assert update.jobs_rendered == ["comrade fr a4"]
+    assert update.faces_drawn <= update.faces_laid_out
+    assert [path.name for path in update.written if "cards" in path.name] == ["comrade-fr-cards-a4.pdf"]
+    cold = build(data, tmp_path / "cold", games=["comrade"], langs=["en", "fr"], papers=["a4"], force=True)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_watch_rebuilds_on_save(tmp_path):
+    from printshop.watch import watch
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    session = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    lines: list[str] = []
+    stop, ready = threading.Event(), threading.Event()
+    thread = threading.Thread(target=watch, args=(session,),
+                              kwargs=dict(say=lines.append, stop=stop, ready=ready.set, report=lambda r: None))
+    thread.start()
+    try:
+        assert ready.wait(60)
+        assert re.fullmatch(r"comrade en a4, calibration en a4: \d+ faces changed, \d+ files written in [\d.]+ s",
+                            lines[-1]), lines
+        cards = tmp_path / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
+        first = cards.read_bytes()
+        time.sleep(0.2)  # let the watcher start before the edit
+        texts.write_text(texts.read_text(encoding="utf-8").replace('name: "Informer"', 'name: "Snitch"'),
+                         encoding="utf-8")
+        started = time.monotonic()
+        while len(lines) < 2 and time.monotonic() - started < DEADLINE:
+            time.sleep(0.05)
+        assert len(lines) >= 2, lines
+        assert re.fullmatch(r"comrade en a4: [12] faces? changed, 1 file written in [\d.]+ s", lines[1]), lines
+        assert cards.read_bytes() != first
+    finally:
+        stop.set()
+        thread.join(30)
+    assert not thread.is_alive()
+
+
+def test_serve_and_watch_are_commands():
+    from printshop.cli import _parser
+
+    args = _parser().parse_args(["serve", "comrade", "--lang", "fr", "--port", "0"])
+    assert (args.games, args.lang, args.host, args.port) == (["comrade"], ["fr"], "127.0.0.1", 0)
+    args = _parser().parse_args(["watch", "comrade", "--lang", "fr"])
+    assert args.out is None  # filled in by main() from the project of the working directory (printshop.toml)
+

@@ -1,0 +1,129 @@
+"""Faces as images: each face drawn by render/faces.py onto a one-page PDF, then rasterised by pdfium.
+
+The targets that need pictures rather than paper (Tabletop Simulator, previews, Tabletopia and
+Screentop, the Cricut upload) all come through here, so there is one renderer and every image shows
+exactly what the PDFs print. PNGs are written with fixed settings and no timestamps or text chunks:
+the same face gives the same bytes on every build.
+"""
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING
+
+from printshop.colour import Paints
+from printshop.layout import FaceLayout
+from printshop.model import Motif
+from printshop.render.faces import draw_face
+from printshop.render.pdf import new_canvas
+
+if TYPE_CHECKING:  # Pillow is imported when an image is made, not when jobs.py is
+    from PIL import Image as PILImage
+
+SUPERSAMPLE = 4  # rounded-corner masks are drawn this much larger, then reduced: smooth, deterministic edges
+
+
+def pixels_for(width: float, height: float, long_side: int) -> tuple[int, int]:
+    """The pixel size of a `width` x `height` (points) picture whose longer side is `long_side` pixels."""
+    if width >= height:
+        return long_side, max(1, round(long_side * height / width))
+    return max(1, round(long_side * width / height)), long_side
+
+
+def pixels_at(width: float, height: float, dpi: float) -> tuple[int, int]:
+    return max(1, round(width / 72 * dpi)), max(1, round(height / 72 * dpi))
+
+
+def pixels_within(width: float, height: float, dpi: float, least: int, most: int) -> tuple[int, int]:
+    """`dpi`, raised until the longer side has `least` pixels, lowered until no side has more than `most`."""
+    longer = max(width, height) / 72 * dpi
+    long_side = min(most, max(least, round(longer)))
+    return pixels_for(width, height, long_side)
+
+
+def face_images(faces: list[FaceLayout], sizes: list[tuple[int, int]], paints: Paints, motifs: dict[str, Motif],
+                assets, *, bleed: float = 0.0, lang: str = "en") -> list[PILImage.Image]:
+    """Each face (trim, plus `bleed` points of its own bleed on every side, at most the face's) as an RGB
+    image of exactly its size in `sizes`. The faces share one PDF, so fonts and art are embedded once."""
+    import pypdfium2
+
+    buffer = io.BytesIO()
+    first = faces[0]
+    canvas = new_canvas(buffer, first.width, first.height, title="faces", subject="face images", lang=lang)
+    for face in faces:
+        edge = min(bleed, face.bleed)
+        canvas.setPageSize((face.width + 2 * edge, face.height + 2 * edge))
+        canvas.saveState()
+        canvas.translate(edge, edge)
+        draw_face(canvas, face, paints, motifs, assets)
+        canvas.restoreState()
+        canvas.showPage()
+    canvas.save()
+    document = pypdfium2.PdfDocument(buffer.getvalue())
+    images = []
+    try:
+        for index, (width, height) in enumerate(sizes):
+            page = document[index]
+            images.append(render_exact(page, width, height))
+            page.close()
+    finally:
+        document.close()
+    return images
+
+
+def corner_mask(size: tuple[int, int], radius: float) -> PILImage.Image:
+    """An alpha mask of `size` with rounded corners (radius in pixels), edges smoothed by supersampling."""
+    from PIL import Image, ImageDraw
+
+    width, height = size
+    mask = Image.new("L", (width * SUPERSAMPLE, height * SUPERSAMPLE), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width * SUPERSAMPLE - 1, height * SUPERSAMPLE - 1),
+                                           radius=radius * SUPERSAMPLE, fill=255)
+    return mask.reduce(SUPERSAMPLE)
+
+
+def render_exact(page, width: int, height: int) -> PILImage.Image:
+    """A pdfium page as an RGB image of exactly `width` x `height` pixels."""
+    from PIL import Image
+
+    # pdfium rounds the page's scaled size up: a hair under the exact scale lands on the intended pixel count
+    scale = max((width - 0.01) / page.get_width(), (height - 0.01) / page.get_height())
+    picture = page.render(scale=scale).to_pil().convert("RGB")
+    if picture.size != (width, height):  # a page whose proportions differ from the pixels asked for
+        picture = picture.resize((width, height), Image.LANCZOS)
+    return picture
+
+
+def rounded(picture: PILImage.Image, mask: PILImage.Image | None) -> PILImage.Image:
+    """`picture` as RGBA, transparent where `mask` (from corner_mask) is: its corners cut round."""
+    result = picture.convert("RGBA")
+    if mask is not None:
+        result.putalpha(mask)
+    return result
+
+
+def png(picture: PILImage.Image, dpi: float | None = None) -> bytes:
+    """PNG bytes that depend on the pixels only (and the stated resolution, when given)."""
+    buffer = io.BytesIO()
+    options = {"dpi": (round(dpi), round(dpi))} if dpi else {}
+    picture.save(buffer, format="PNG", optimize=False, compress_level=3, **options)
+    return buffer.getvalue()
+
+
+def rgb_colour(hex_colour: str) -> tuple[int, int, int]:
+    value = hex_colour.lstrip("#")
+    return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def file_part(key: str) -> str:
+    """A face key ('cards/informer/front') as part of a file name ('informer-front')."""
+    parts = key.split("/")
+    if len(parts) > 1:
+        parts = parts[1:]  # the deck's id leads every key, and already leads the file's name
+    return "-".join(part for part in parts if part)
+
+
+def sheet_file_names(stem: str, sheet_id: str, keys: list[str]) -> list[str]:
+    """<stem>-<sheet>.png for a single sheet; <stem>-<sheet>-<item>.png for each item of a set."""
+    if len(keys) == 1:
+        return [f"{stem}-{sheet_id}"]
+    return [f"{stem}-{sheet_id}-{key.rstrip('/').split('/')[-1] or index + 1}" for index, key in enumerate(keys)]

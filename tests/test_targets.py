@@ -1,0 +1,350 @@
+"""The targets beyond kits and press files: Tabletop Simulator, print-and-cut, previews and online-table
+images. TTS runs on every game and language; the heavier geometry on two games in English."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from PIL import Image, ImageChops
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from printshop.build import build
+from printshop.cli import main
+from printshop.jobs import plan
+from printshop.loader import DEFAULT_DATA_DIR, load_project
+from printshop.paths import discover_games
+from printshop.render.raster import pixels_within
+from tests.pdfinspect import page_drawing
+
+MM = 72 / 25.4
+CUT_GAMES = ["comrade", "kremlin"]  # poker cards with common and own backs; one-sided 16 mm counters
+
+
+@pytest.fixture(scope="module")
+def project():
+    return load_project(DEFAULT_DATA_DIR)
+
+
+def _build(out: Path, **settings) -> tuple[Path, object]:
+    result = build(DEFAULT_DATA_DIR, out, jobs=2, **settings)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    return out, result
+
+
+@pytest.fixture(scope="module")
+def tts(tmp_path_factory):
+    return _build(tmp_path_factory.mktemp("tts"), target="tts")
+
+
+@pytest.fixture(scope="module")
+def cut(tmp_path_factory):
+    return _build(tmp_path_factory.mktemp("cut"), target="cut", games=CUT_GAMES, langs=["en"])[0]
+
+
+@pytest.fixture(scope="module")
+def previews(tmp_path_factory):
+    return _build(tmp_path_factory.mktemp("preview"), target="preview", games=CUT_GAMES, langs=["en"])[0]
+
+
+# --- Tabletop Simulator --------------------------------------------------------------------------------
+def _built_languages(project, result) -> list[tuple[str, str]]:
+    refused = {(state.game, state.lang) for state in result.refused}
+    return [(game_id, lang) for game_id in discover_games(DEFAULT_DATA_DIR)
+            for lang in project.games[game_id].languages if (game_id, lang) not in refused]
+
+
+def test_every_deck_of_every_game_and_language_has_a_tts_object_with_every_card(tts, project):
+    out, result = tts
+    built = _built_languages(project, result)
+    assert {game for game, _ in built} == set(discover_games(DEFAULT_DATA_DIR))
+    for game_id, lang in built:
+        folder = out / game_id / lang / "tts"
+        for deck_id, deck in project.games[game_id].game.decks.items():
+            saved = json.loads((folder / f"{game_id}-{lang}-{deck_id}.json").read_text(encoding="utf-8"))
+            [state] = saved["ObjectStates"]
+            count = sum(card.count for card in deck.cards)
+            if count == 1:
+                assert state["Name"] == "CardCustom"
+                continue
+            assert state["Name"] == "DeckCustom"
+            assert len(state["DeckIDs"]) == len(state["ContainedObjects"]) == count  # every copy is a card
+            assert [card["CardID"] for card in state["ContainedObjects"]] == state["DeckIDs"]
+            expected = [entry.id for entry in deck.cards for _ in range(entry.count)]
+            assert [card["Nickname"] for card in state["ContainedObjects"]] == expected
+        whole = json.loads((folder / f"{game_id}-{lang}-all.json").read_text(encoding="utf-8"))
+        keys = [key for state in whole["ObjectStates"] for key in state.get("CustomDeck", {})]
+        assert len(keys) == len(set(keys))  # deck numbers never clash in the combined save
+
+
+def test_tts_sheets_keep_to_the_grid_size_and_colour_limits(tts, project):
+    out, result = tts
+    limits = project.targets.tts
+    checked = 0
+    for game_id, lang in _built_languages(project, result):
+        folder = out / game_id / lang / "tts"
+        for deck_id, deck in project.games[game_id].game.decks.items():
+            [state] = json.loads((folder / f"{game_id}-{lang}-{deck_id}.json").read_text("utf-8"))["ObjectStates"]
+            ids = state.get("DeckIDs", [state.get("CardID")])
+            seen = 0
+            for key, custom in state["CustomDeck"].items():
+                columns, rows = custom["NumWidth"], custom["NumHeight"]
+                assert 2 <= columns <= 10 and 2 <= rows <= 7
+                assert {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack"} <= set(custom)
+                assert custom["BackIsHidden"] is True
+                faces = Image.open(folder / custom["FaceURL"])
+                assert faces.mode == "RGB" and max(faces.size) <= limits.max_pixels
+                assert faces.width % columns == 0 and faces.height % rows == 0
+                cell = (faces.width // columns, faces.height // rows)
+                # ids: 100 x deck key + slot, slots from 0, never the last (hidden) slot
+                slots = [card_id % 100 for card_id in ids if card_id // 100 == int(key)]
+                assert slots == list(range(len(slots))) and len(slots) <= columns * rows - 1
+                seen += len(slots)
+                back = Image.open(folder / custom["BackURL"])
+                assert back.mode == "RGB" and max(back.size) <= limits.max_pixels
+                assert back.size == (cell if not custom["UniqueBack"] else faces.size)
+                hidden = faces.crop(((columns - 1) * cell[0], (rows - 1) * cell[1], columns * cell[0], rows * cell[1]))
+                if not custom["UniqueBack"]:  # the hidden card is the deck's back
+                    assert ImageChops.difference(hidden, back).getbbox() is None
+                elif deck.back is None:  # a one-sided deck: the plain hidden colour
+                    assert hidden.getcolors() is not None and len(hidden.getcolors()) == 1
+                else:
+                    assert hidden.getcolors(1_000_000) is not None and len(hidden.getcolors(1_000_000)) > 1
+                checked += 1
+            assert seen == sum(card.count for card in deck.cards)
+    assert checked >= 16
+
+
+def test_a_deck_of_more_than_69_cards_spreads_over_several_sheets(tts):
+    out, _ = tts
+    [state] = json.loads((out / "kremlin/fr/tts/kremlin-fr-markers.json").read_text("utf-8"))["ObjectStates"]
+    assert len(state["DeckIDs"]) == 195
+    assert sorted(state["CustomDeck"], key=int) == ["3", "4", "5"]  # after politicians (1) and intrigue (2)
+    assert [state["CustomDeck"][key]["NumWidth"] * state["CustomDeck"][key]["NumHeight"] for key in "345"] == \
+        [70, 70, 60]
+    assert state["DeckIDs"][0] == 300 and state["DeckIDs"][68] == 368 and state["DeckIDs"][69] == 400
+    assert state["CustomDeck"]["3"]["BackURL"] == state["CustomDeck"]["3"]["FaceURL"]  # counters: face both sides
+    # 16 mm counters keep their proportions and are not shrunk below half a card
+    assert state["Transform"]["scaleX"] / state["Transform"]["scaleZ"] == pytest.approx(88.9 / 63.5, rel=0.01)
+
+
+def test_tts_boards_and_sheets_are_custom_boards_and_tiles(tts):
+    out, _ = tts
+    states = json.loads((out / "kremlin/en/tts/kremlin-en-all.json").read_text("utf-8"))["ObjectStates"]
+    by_name = {state["Nickname"]: state for state in states}
+    assert by_name["board"]["Name"] == "Custom_Board" and by_name["influence"]["Name"] == "Custom_Tile"
+    image = Image.open(out / "kremlin/en/tts" / by_name["board"]["CustomImage"]["ImageURL"])
+    assert image.mode == "RGB" and max(image.size) <= 4096
+    roles = [state for state in json.loads((out / "comrade-stalin/en/tts/comrade-stalin-en-all.json")
+                                           .read_text("utf-8"))["ObjectStates"] if state["Name"] == "Custom_Tile"]
+    assert len(roles) == 9 + 5  # each role sheet and each setup sheet is a tile of its own
+    assert len({state["GUID"] for state in states}) == len(states)
+
+
+def test_tts_images_are_the_same_bytes_on_every_build(tts, tmp_path):
+    out, _ = tts
+    again, _ = _build(tmp_path, target="tts", games=["comrade"], force=True)
+    files = sorted((again / "comrade").rglob("*.*"))
+    assert files and all((out / path.relative_to(again)).read_bytes() == path.read_bytes() for path in files)
+
+
+def test_an_unchanged_tts_build_comes_from_the_cache(tts):
+    out, _ = tts
+    result = build(DEFAULT_DATA_DIR, out, target="tts")
+    assert result.up_to_date is not None and not result.report.has_errors
+
+
+# --- print and cut ------------------------------------------------------------------------------------
+def _filled_rectangles(reader: PdfReader, number: int) -> list[tuple[float, float, float, float]]:
+    """Rectangles filled on the page itself (not inside forms): the registration marks."""
+    content = ContentStream(reader.pages[number].get_contents(), reader)
+    found, pending = [], []
+    for operands, operator in content.operations:
+        op = operator.decode()
+        if op == "re":
+            pending.append(tuple(float(value) for value in operands))
+        elif op in ("f", "f*"):
+            found.extend(pending)
+            pending = []
+        elif op in ("n", "S", "W", "W*"):
+            pending = [] if op in ("n", "S") else pending
+    return found
+
+
+def _svg_rects(path: Path) -> tuple[list[float], list[dict]]:
+    text = path.read_text(encoding="utf-8")
+    view_box = [float(v) for v in re.search(r'viewBox="([^"]+)"', text).group(1).split()]
+    rects = [{key: float(value) for key, value in re.findall(r'(\w+)="([-\d.]+)"', match)}
+             for match in re.findall(r"<rect ([^>]*)/>", text)]
+    return view_box, rects
+
+
+def _cut_cases(project):
+    for cutter, target in sorted(project.targets.cutters.items()):
+        for paper_id in ("a4", "letter"):
+            assert paper_id in target.papers
+            for game_id in CUT_GAMES:
+                for deck_id, deck in project.games[game_id].game.decks.items():
+                    yield cutter, target, paper_id, game_id, deck_id, deck
+
+
+def test_cut_outlines_fall_on_the_printed_trims_within_a_tenth_of_a_millimetre(cut, project):
+    checked = 0
+    for cutter, target, paper_id, game_id, deck_id, deck in _cut_cases(project):
+        folder = cut / game_id / "en" / "cut" / cutter
+        stem = f"{game_id}-en-{deck_id}-{paper_id}"
+        reader = PdfReader(folder / f"{stem}.pdf")
+        size = project.media.card_sizes[deck.card_size]
+        two_sided = deck.back is not None and target.marks is not None
+        fronts = list(range(0, len(reader.pages), 2 if two_sided else 1))
+        svgs = sorted(folder.glob(f"{stem}-*.svg"))
+        assert len(svgs) == len(fronts) >= 1
+        cards = 0
+        for page_number, svg in zip(fronts, svgs):
+            page = reader.pages[page_number]
+            width, height = float(page.mediabox.width), float(page.mediabox.height)
+            view_box, rects = _svg_rects(svg)
+            assert view_box == pytest.approx([0, 0, width / MM, height / MM], abs=0.001)
+            placements = page_drawing(reader, page_number)[0]
+            printed = sorted((p.x / MM, (height - p.y) / MM - size.height / MM) for p in placements)
+            outlined = sorted((rect["x"], rect["y"]) for rect in rects)
+            assert len(printed) == len(outlined)
+            for (px, py), (sx, sy) in zip(printed, outlined):
+                assert abs(px - sx) <= 0.1 and abs(py - sy) <= 0.1
+            for rect in rects:
+                assert rect["width"] == pytest.approx(size.width / MM, abs=0.1)
+                assert rect["height"] == pytest.approx(size.height / MM, abs=0.1)
+                assert rect["rx"] == pytest.approx(size.corner_radius / MM, abs=0.01) and rect["rx"] > 0
+            cards += len(rects)
+        assert cards == sum(card.count for card in deck.cards)  # every copy is printed and outlined
+        checked += 1
+    assert checked == 2 * 2 * (1 + 3)
+
+
+def test_silhouette_marks_stand_where_the_data_puts_them_and_faces_keep_clear(cut, project):
+    target = project.targets.cutters["silhouette"]
+    marks = target.marks
+    for paper_id in ("a4", "letter"):
+        paper = project.media.papers[paper_id]
+        reader = PdfReader(cut / "kremlin/en/cut/silhouette" / f"kremlin-en-intrigue-{paper_id}.pdf")
+        width, height = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
+        assert (width, height) == pytest.approx((paper.width, paper.height), abs=0.01)
+        found = sorted(_filled_rectangles(reader, 0))
+        inset, top, right = marks.inset, paper.height - marks.inset, paper.width - marks.inset
+        expected = sorted([
+            (inset, top - marks.square, marks.square, marks.square),
+            (right - marks.length, top - marks.thickness, marks.length, marks.thickness),
+            (right - marks.thickness, top - marks.length, marks.thickness, marks.length),
+            (inset, inset, marks.length, marks.thickness), (inset, inset, marks.thickness, marks.length)])
+        assert len(found) == len(expected)
+        assert [v for rect in found for v in rect] == pytest.approx([v for rect in expected for v in rect], abs=0.01)
+        assert _filled_rectangles(reader, 1) == []  # the backs page: the cutter reads the fronts
+        card = project.media.card_sizes["poker-eu"]
+        bleed = target.bleed
+        for placement in page_drawing(reader, 0)[0]:
+            left, bottom = placement.x - bleed, placement.y - bleed
+            box = (left, bottom, left + card.width + 2 * bleed, bottom + card.height + 2 * bleed)
+            for x, y, w, h in expected:
+                c = marks.clearance - 0.01
+                assert box[2] <= x - c or box[0] >= x + w + c or box[3] <= y - c or box[1] >= y + h + c
+        # the backs are mirrored for long-edge duplex
+        fronts = sorted(p.x for p in page_drawing(reader, 0)[0])
+        backs = sorted(width - p.x - card.width for p in page_drawing(reader, 1)[0])
+        assert backs == pytest.approx(fronts, abs=0.01)
+
+
+def test_cricut_pages_are_its_print_then_cut_area_with_an_image_to_upload(cut, project):
+    target = project.targets.cutters["cricut"]
+    folder = cut / "comrade/en/cut/cricut"
+    reader = PdfReader(folder / "comrade-en-cards-letter.pdf")
+    for page in reader.pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == \
+            pytest.approx((6.75 * 72, 9.25 * 72), abs=0.01)
+    assert all(_filled_rectangles(reader, n) == [] for n in range(len(reader.pages)))  # Design Space adds its own
+    for placement in page_drawing(reader, 0)[0]:
+        assert placement.x - target.bleed >= 0 and placement.y - target.bleed >= 0
+    image = Image.open(folder / "comrade-en-cards-letter-01.png")
+    assert image.size == (round(6.75 * target.image_dpi), round(9.25 * target.image_dpi)) and image.mode == "RGB"
+    assert image.info["dpi"] == pytest.approx((target.image_dpi, target.image_dpi), abs=0.01)
+
+
+# --- previews and online-table images ----------------------------------------------------------------
+def test_previews_have_rounded_corners_and_a_contact_sheet_per_deck(previews, project):
+    preview = project.targets.images["preview"]
+    for game_id in CUT_GAMES:
+        folder = previews / game_id / "en" / "preview"
+        for deck_id, deck in project.games[game_id].game.decks.items():
+            size = project.media.card_sizes[deck.card_size]
+            expected = pixels_within(size.width, size.height, preview.card_dpi, preview.min_card_pixels,
+                                     preview.max_pixels)
+            faces = [path for path in folder.glob(f"{game_id}-en-{deck_id}-*.png") if not path.stem.endswith("contact")]
+            assert faces
+            for path in faces:
+                image = Image.open(path)
+                assert image.size == expected and image.mode == "RGBA"
+                assert image.getpixel((0, 0))[3] == 0 and image.getpixel((expected[0] // 2, expected[1] // 2))[3] == 255
+            contact = Image.open(folder / f"{game_id}-en-{deck_id}-contact.png")
+            assert contact.mode == "RGB"
+            columns = min(preview.contact_sheet.columns, len(faces))
+            rows = -(-len(faces) // columns)
+            gap = preview.contact_sheet.gap
+            assert contact.size == (columns * expected[0] + (columns + 1) * gap, rows * expected[1] + (rows + 1) * gap)
+
+
+@pytest.mark.parametrize("name", ["tabletopia", "screentop"])
+def test_online_tables_get_one_image_per_face_the_same_size_per_component(previews, project, name):
+    target = project.targets.images[name]
+    folder = previews / "kremlin" / "en" / name
+    game = project.games["kremlin"].game
+    for deck_id, deck in game.decks.items():
+        sizes = {Image.open(path).size for path in folder.glob(f"kremlin-en-{deck_id}-*.png")}
+        size = project.media.card_sizes[deck.card_size]
+        assert sizes == {pixels_within(size.width, size.height, target.card_dpi, target.min_card_pixels,
+                                       target.max_pixels)}
+    assert not list(folder.glob("*contact*"))
+    for sheet_id in game.sheets:
+        image = Image.open(folder / f"kremlin-en-{sheet_id}.png")
+        assert image.mode == "RGB" and max(image.size) <= target.max_pixels
+    role_sheets = {Image.open(path).size for path in (previews / "comrade/en" / name).glob("*.png")}
+    assert len(role_sheets) == 1  # comrade: one deck, one card size
+
+
+# --- planning and the command line -------------------------------------------------------------------
+def test_each_target_is_planned_as_jobs_and_only_the_kit_gets_calibration_pages():
+    layouts = [SimpleNamespace(game_id="comrade", lang=lang, localized=SimpleNamespace(
+        variant=None, data=SimpleNamespace(dir=Path(DEFAULT_DATA_DIR) / "comrade"))) for lang in ("en", "fr")]
+    assert [job.label for job in plan(layouts, "tts", ["a4"], [])] == ["comrade en tts", "comrade fr tts"]
+    cut = plan(layouts, "cut", ["a4", "letter"], ["silhouette"])
+    assert [job.label for job in cut] == ["comrade en silhouette a4", "comrade en silhouette letter",
+                                          "comrade fr silhouette a4", "comrade fr silhouette letter"]
+    assert len(plan(layouts, "cut", ["a4"], ["eu-3mm"])) == 2 * 2  # no cutter named: every cutter
+    assert [job.profile for job in plan(layouts, "preview", ["a4"], [])][:3] == ["preview", "screentop", "tabletopia"]
+    assert not [job for target in ("tts", "cut", "preview") for job in plan(layouts, target, ["a4"], [])
+                if job.target == "calibration"]
+
+
+def test_the_command_line_checks_the_cutter(tmp_path, capsys):
+    for arguments, message in ((["--target", "cut", "--cutter", "plotter"], "no cutter 'plotter'"),
+                               (["--target", "tts", "--cutter", "cricut"], "--cutter goes with --target cut")):
+        with pytest.raises(SystemExit) as stop:
+            main(["build", "comrade", *arguments, "--out", str(tmp_path)])
+        assert stop.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_tts_grids_hold_the_hidden_slot_and_sideways_cards_keep_their_shape(project):
+    from printshop.model import CardSize
+    from printshop.render.tts import TtsExport, sheet_grids
+
+    target = project.targets.tts
+    assert [(g.columns, g.rows, g.cards) for g in sheet_grids(69, target)] == [(10, 7, 69)]
+    assert [(g.columns, g.rows, g.cards) for g in sheet_grids(70, target)] == [(10, 7, 69), (2, 2, 1)]
+    assert [(g.columns, g.rows, g.cards) for g in sheet_grids(18, target)] == [(10, 2, 18)]
+    export = TtsExport(None, target, None, {}, "x")
+    upright = SimpleNamespace(size=CardSize(width="63mm", height="88mm"))
+    sideways = SimpleNamespace(size=CardSize(width="88mm", height="63mm"))
+    # a sideways card lies on TTS's turned card: x runs along its long side, so it is not stretched across
+    assert export.card_scale(sideways) == pytest.approx(export.card_scale(upright)[::-1], rel=1e-6)
+    assert export.card_scale(upright) == pytest.approx((63 / 63.5, 88 / 88.9), rel=1e-6)

@@ -4,14 +4,22 @@
 minimum, and returns the first that fits (height and longest word). If none does, it returns
 the result at the minimum with `fits=False` and how much is left over; the renderer refuses to
 draw such a frame and the validator reports it. Nothing is ever shrunk below the minimum.
+
+Words are hyphenated in the language's pattern (`typography.hyphenation` in the language file,
+through pyphen) when one is given: layout passes it to `fit`, which records it in the `Fit`, and
+the renderer sets the text again with the same setting, so both see the same line breaks.
 """
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterator
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
@@ -31,8 +39,6 @@ def _keep_no_break_spaces() -> None:
     break before ; : ! ? at the narrow no-break space the typography puts there. Its module-level
     splitting helpers are replaced with ones that leave both no-break spaces inside words.
     """
-    import re
-
     from reportlab.platypus import paragraph
 
     if getattr(paragraph, "_printshop_no_break", False):
@@ -55,8 +61,62 @@ def _keep_no_break_spaces() -> None:
 
 _keep_no_break_spaces()
 
+# a word as the hyphenator may break it: opening guillemets and an elided article or pronoun before
+# it (« l’, d’, qu’), letters, then what a no-break space ties to it (" :", " »"); only the letters break
+_WORD_PARTS = re.compile(r"^([«‹„»›\u00a0\u202f]*(?:[^\W\d_]+[’'])?)([^\W\d_]+)([\u00a0\u202f]\S*)?$")
+
+
+def _hyphenate_whole_words() -> None:
+    """Let ReportLab offer the hyphenator words with an apostrophe or a no-break space in them.
+
+    ReportLab hyphenates only words made of letters, so French "d’identification" or "assemblée :"
+    (a narrow no-break space before the colon) would never break. Its test is widened to those
+    characters; the function `hyphenator` makes breaks the letters only and keeps the rest as it was.
+    """
+    from reportlab.platypus import paragraph
+
+    if getattr(paragraph, "_printshop_whole_words", False):
+        return
+    paragraph._hy_letters_pat = re.compile(f"^[{paragraph._hy_letters}’'«»‹›„{NO_BREAK_SPACES}]+$")
+    paragraph._printshop_whole_words = True
+
+
+_hyphenate_whole_words()
+
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 STEP = 0.25
+
+# the fewest letters a hyphen may leave at the end of a line, and carry to the next ("Spiel-karten"
+# but never "a-bend" or "Mitte-l")
+HYPHEN_LEFT, HYPHEN_RIGHT = 2, 3
+# the shortest word ReportLab tries to break: justified text gains most from breaking (its gaps
+# shrink); ragged and centred lines only break long words, so that a short title reads
+# "KEEP THIS CARD HIDDEN / UNTIL YOU DIE", not "... HIDDEN UN- / TIL YOU DIE"
+HYPHENATE_FROM, HYPHENATE_RAGGED_FROM = 5, 8
+
+
+@lru_cache(maxsize=None)
+def hyphenator(lang: str | None) -> Callable[[str], Iterator[tuple[str, str]]] | None:
+    """The word-breaking function ReportLab calls for `lang` (a pyphen dictionary name such as
+    de_DE), or None for no hyphenation. One dictionary per language and process: ReportLab would
+    otherwise load it again for every paragraph it wraps. Pyphen's patterns give the same breaks
+    on every run, so builds stay byte-identical."""
+    if not lang:
+        return None
+    import pyphen
+
+    dictionary = pyphen.Pyphen(lang=lang, left=HYPHEN_LEFT, right=HYPHEN_RIGHT)
+
+    def pieces(word: str) -> Iterator[tuple[str, str]]:
+        """(head, tail) pairs, the longest head first, as ReportLab expects."""
+        parts = _WORD_PARTS.match(word)
+        if parts is None:
+            return
+        before, letters, after = parts.group(1), parts.group(2), parts.group(3) or ""
+        for head, tail in dictionary.iterate(letters):
+            yield before + head, tail + after
+
+    return pieces
 
 
 @dataclass
@@ -67,29 +127,47 @@ class Fit:
     available: float  # (the flowables measured are not kept: a renderer sets the text again in its colours)
     overflow_lines: int = 0
     too_wide: bool = False
+    hyphenation: str | None = None  # the language's hyphenation the text was fitted with, for the renderer
 
     @property
     def overflow(self) -> float:
         return max(0.0, self.height - self.available)
 
 
-def paragraph_style(style: TextStyle, size: float, paints: Paints, *, name: str = "frame") -> ParagraphStyle:
+def paragraph_style(style: TextStyle, size: float, paints: Paints, *, name: str = "frame",
+                    hyphenation: str | None = None) -> ParagraphStyle:
+    """With `hyphenation` (a pyphen language), a word that does not fit at the end of a line is
+    broken where the language allows, and also after a hyphen it already has; without it, words
+    never break (a word too long for the frame is reported, never split at an arbitrary letter)."""
     return ParagraphStyle(
         name, fontName=style.font, bulletFontName=style.font, fontSize=size, leading=size * style.leading,
         alignment=ALIGN[style.align], textColor=paints.text(style.colour),
         spaceBefore=style.space_before, spaceAfter=style.space_after, allowWidows=0, allowOrphans=0,
-        splitLongWords=0, hyphenationLang=None, embeddedHyphenation=0,
+        splitLongWords=0, hyphenationLang=hyphenator(hyphenation),
+        # set here, not left to reportlab's rl_config, which a settings file could change
+        hyphenationMinWordLength=HYPHENATE_FROM if style.align == "justify" else HYPHENATE_RAGGED_FROM,
+        # 2: a word that does not fit is also tried again at the start of the next line, so that a word
+        # wider than the whole frame breaks too (1 tries only the end of the current line)
+        embeddedHyphenation=2 if hyphenation else 0,
+        uriWasteReduce=0,
     )
 
 
 def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: Paints,
-                   width: float = 0.0) -> list[Flowable]:
-    """Flowables for a frame's blocks at `size`; tables use the frame's font, headers in bold."""
+                   width: float = 0.0, hyphenation: str | None = None) -> list[Flowable]:
+    """Flowables for a frame's blocks at `size`; tables use the frame's font, headers in bold; list
+    items get their bullet or number, the text indented by `list_indent`."""
     flowables: list[Flowable] = []
-    base = paragraph_style(style, size, paints)
+    base = paragraph_style(style, size, paints, hyphenation=hyphenation)
+    item = None  # the style of list items, made at the first one
     for block in blocks:
         if isinstance(block, Para):
             markup = uppercase(block.markup) if style.uppercase else block.markup
+            if block.bullet:  # a list item (<ul>/<ol>): as in booklets, its bullet or number hangs in the indent
+                item = item or ParagraphStyle("frame-item", parent=base, leftIndent=list_indent(blocks, style, size),
+                                              bulletIndent=0, bulletFontSize=size)
+                flowables.append(Paragraph(with_fallback(markup), item, bulletText=block.bullet))
+                continue
             flowables.append(Paragraph(with_fallback(markup), base))
         elif isinstance(block, Table):
             cell = ParagraphStyle("cell", parent=base, alignment=TA_CENTER, spaceBefore=0, spaceAfter=0)
@@ -109,6 +187,17 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: P
     return flowables
 
 
+def list_indent(blocks: list[Block], style: TextStyle, size: float) -> float:
+    """How far a frame's list items are indented, their bullet or number hanging at the frame's edge:
+    the frame's `indent`, as a booklet's `li` style gives it; a frame without one leaves room for its
+    widest bullet or number and half an em more, at the size being set."""
+    if style.indent:
+        return style.indent
+    widest = max((stringWidth(block.bullet, style.font, size) for block in blocks
+                  if isinstance(block, Para) and block.bullet), default=0.0)
+    return widest + size * 0.5
+
+
 def measure(flowables: list[Flowable], width: float) -> tuple[float, bool]:
     """Total height of `flowables` stacked in `width`, and whether any is wider than `width`."""
     height, too_wide, previous_after = 0.0, False, 0.0
@@ -118,7 +207,7 @@ def measure(flowables: list[Flowable], width: float) -> tuple[float, bool]:
         except ValueError:  # ReportLab refuses a table whose columns cannot fit at all
             return 1e6, True
         if isinstance(flowable, Paragraph):
-            too_wide |= flowable.minWidth() > width + 0.01
+            too_wide |= _paragraph_too_wide(flowable, width)
         else:
             too_wide |= w > width + 0.01 or _cell_too_narrow(flowable)
         before = flowable.getSpaceBefore() if index else 0.0
@@ -140,23 +229,53 @@ def _cell_too_narrow(table: Flowable) -> bool:
             style = table._cellStyles[row_index][column]
             room = widths[column] - style.leftPadding - style.rightPadding
             contents = cell if isinstance(cell, (list, tuple)) else [cell]
-            if any(isinstance(item, Paragraph) and item.minWidth() > room + 0.01 for item in contents):
+            if any(isinstance(item, Paragraph) and _paragraph_too_wide(item, room) for item in contents):
                 return True
     return False
 
 
-def fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints) -> Fit:
-    """The largest size, in quarter points from `size` down to `min_size`, at which the text fits."""
+def _paragraph_too_wide(paragraph: Paragraph, width: float) -> bool:
+    """Whether a word sticks out of `width`. Without hyphenation, the widest word says so; with it,
+    a long word may have been broken, so the lines as wrapped are read: a word that could not be
+    broken enough sits alone on a line that runs past the frame."""
+    if not paragraph.style.hyphenationLang:  # a list item's words have its indent less room
+        return paragraph.minWidth() + paragraph.style.leftIndent + paragraph.style.rightIndent > width + 0.01
+    paragraph.wrap(width, 1e6)
+    for line in paragraph.blPara.lines:
+        if isinstance(line, tuple):  # a paragraph of one font: (unused space, words)
+            extra, count = line[0], len(line[1])
+        else:
+            extra, count = line.extraSpace, line.wordCount
+        if count <= 1 and extra < -0.01:
+            return True
+    return False
+
+
+def fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,
+        hyphenation: str | None = None) -> Fit:
+    """The largest size, in quarter points from `size` down to `min_size`, at which the text fits,
+    words hyphenated in `hyphenation`'s patterns when it is given. Justified text is always
+    hyphenated (that is what closes its gaps); ragged and centred text, titles above all, only
+    when it fits at no size without: a title set smaller reads better than one broken in two."""
+    if hyphenation and style.align != "justify":
+        whole_words = _fit(blocks, style, width, height, paints, None)
+        if whole_words.fits:
+            return whole_words
+    return _fit(blocks, style, width, height, paints, hyphenation)
+
+
+def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,
+         hyphenation: str | None) -> Fit:
     minimum = style.min_size if style.min_size is not None else style.size
     steps = max(0, int(round((style.size - minimum) / STEP)))  # sizes: size - k * STEP, k = 0..steps
 
     def attempt(k: int) -> Fit:
         size = round(style.size - k * STEP, 4)
-        flowables = make_flowables(blocks, style, size, paints, width)
+        flowables = make_flowables(blocks, style, size, paints, width, hyphenation)
         needed, too_wide = measure(flowables, width)
         fits = needed <= height + 0.01 and not too_wide
         lines = 0 if fits else math.ceil(max(0.0, needed - height) / (size * style.leading))
-        return Fit(size, fits, needed, height, lines, too_wide)
+        return Fit(size, fits, needed, height, lines, too_wide, hyphenation)
 
     best = attempt(0)
     if best.fits or steps == 0:

@@ -1,4 +1,5 @@
-"""Where cards go on a sheet of paper: the grid, the mirrored back positions, the cut lines.
+"""Where cards go on a sheet of paper: the grid, the mirrored back positions (of cards and of
+two-sided sheets), the cut lines.
 
 Pure geometry in points, PDF coordinates (origin bottom-left). Long-edge duplex turns the sheet
 about its vertical axis, so a back lies at x_back = page_width - x_front - card_width, same y.
@@ -55,6 +56,19 @@ class Grid:
 
     def cut_ys(self) -> list[float]:
         return [self.bottom + i * self.card_height for i in range(self.rows + 1)]
+
+
+def mirrored(page_width: float, page_height: float, x: float, y: float, width: float, height: float,
+             flip: str = "long-edge") -> tuple[float, float]:
+    """Where the back of a box placed at (x, y) goes on the page after it, so that it prints behind the
+    box: the duplex printer turns the sheet about its long edge ("long-edge") or its short edge. On an
+    upright page the long edge is vertical and the back is mirrored left to right (as `Grid.back`);
+    on a turned page (landscape: boards, sheets two to a page) the long edge lies across, so the long
+    edge mirrors top to bottom."""
+    about_vertical_axis = (flip == "long-edge") == (page_height >= page_width)
+    if about_vertical_axis:
+        return page_width - x - width, y
+    return x, page_height - y - height
 
 
 def grid_for(page_width: float, page_height: float, card_width: float, card_height: float, margin: float) -> Grid:

@@ -1,14 +1,114 @@
-"""Where things are by default. Kept free of heavy imports: the no-op build check reads it."""
+"""Where things are by default. Kept free of heavy imports: the no-op build check reads it.
+
+A project is a folder: the nearest folder, from the working directory up, that holds a
+`printshop.toml` (or a `pyproject.toml` with a `[tool.printshop]` table). Its `data/`, `templates/`
+and `output/` folders are found relative to it, unless the file names others:
+
+```toml
+# printshop.toml
+data = "data"            # the games, their texts, the project's print data and languages
+templates = "templates"  # the games' Jinja templates
+output = "output"        # what `printshop build` writes
+```
+
+Without such a file, the working directory is the project. What every project shares (papers, card
+sizes, shop profiles, fonts, booklet styles, the common templates) ships inside the package, in
+`printshop/defaults/`; see layers.py.
+"""
 from __future__ import annotations
 
+import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPOSITORY_DIR = PACKAGE_DIR.parent
-DEFAULT_DATA_DIR = REPOSITORY_DIR / "data"
-DEFAULT_TEMPLATES_DIR = REPOSITORY_DIR / "templates"
 BUNDLED_FONTS_DIR = PACKAGE_DIR / "fonts"
+PACKAGE_DEFAULTS_DIR = PACKAGE_DIR / "defaults"  # print data, languages and common templates every project shares
+COMMON_TEMPLATES_DIR = PACKAGE_DEFAULTS_DIR / "templates"  # templates/common/…: how-to-print, and the like
 CACHE_DIR_NAME = ".printshop-cache"  # inside the output folder
+PROJECT_FILE = "printshop.toml"
+FOLDER_KEYS = ("data", "templates", "output")
+
+
+class ProjectFileError(Exception):
+    """A printshop.toml (or [tool.printshop]) that cannot be read; the message names the file."""
+
+
+@dataclass(frozen=True)
+class ProjectFolders:
+    root: Path
+    data: Path
+    templates: Path
+    output: Path
+    config: Path | None  # the file that made `root` a project; None: the working directory, by default
+
+
+def find_project(start: Path | None = None) -> ProjectFolders:
+    """The project the working directory (or `start`) belongs to."""
+    here = Path(start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        config = folder / PROJECT_FILE
+        if config.is_file():
+            return _folders(folder, config, _table(config, tool=False))
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            table = _table(pyproject, tool=True)
+            if table is not None:
+                return _folders(folder, pyproject, table)
+    return _folders(here, None, {})
+
+
+def _table(path: Path, *, tool: bool) -> dict | None:
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        if tool:  # somebody else's pyproject.toml: not ours to judge unless it names printshop
+            return None
+        raise ProjectFileError(f"{path}: not a readable TOML file: {error}") from None
+    table = document.get("tool", {}).get("printshop") if tool else document
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise ProjectFileError(f"{path}: [tool.printshop] must be a table")
+    unknown = sorted(set(table) - set(FOLDER_KEYS))
+    wrong = [key for key in FOLDER_KEYS if key in table and not (isinstance(table[key], str) and table[key].strip())]
+    if unknown or wrong:
+        raise ProjectFileError(f"{path}: " + "; ".join(
+            ([f"unknown key(s) {', '.join(unknown)} (keys: {', '.join(FOLDER_KEYS)})"] if unknown else [])
+            + [f"'{key}' must be a folder name in quotes" for key in wrong]))
+    return table
+
+
+def _folders(root: Path, config: Path | None, table: dict) -> ProjectFolders:
+    return ProjectFolders(root, *(root / table.get(key, key) for key in FOLDER_KEYS), config)
+
+
+def _default_project() -> ProjectFolders:
+    try:
+        return find_project()
+    except (ProjectFileError, OSError):  # reported by the command line, which reads it again
+        return _folders(Path.cwd().resolve() if Path.cwd().exists() else REPOSITORY_DIR, None, {})
+
+
+DEFAULT_PROJECT = _default_project()
+DEFAULT_DATA_DIR = DEFAULT_PROJECT.data
+DEFAULT_TEMPLATES_DIR = DEFAULT_PROJECT.templates
+DEFAULT_OUTPUT_DIR = DEFAULT_PROJECT.output
+
+
+def templates_for(data_dir: Path) -> Path:
+    """The templates of the project whose data folder is `data_dir`, when no folder was named: its
+    printshop.toml's, else a `templates/` beside it, else the working directory's project's."""
+    data_dir = Path(data_dir)
+    try:
+        project = find_project(data_dir)
+    except (ProjectFileError, OSError):
+        project = None
+    if project is not None and project.config is not None and project.data.resolve() == data_dir.resolve():
+        return project.templates
+    beside = data_dir.parent / "templates"
+    return beside if beside.is_dir() else DEFAULT_TEMPLATES_DIR
 
 
 def discover_games(data_dir: Path) -> list[str]:

@@ -14,6 +14,7 @@ class Placement:
     name: str
     x: float
     y: float
+    scale: float = 1.0  # how much the form is scaled where it is placed (sheets two to a page are shrunk)
 
 
 def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], list[tuple[float, float, float, float]]]:
@@ -32,7 +33,7 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
         elif op == "cm":
             ctm = multiply(tuple(float(v) for v in operands), ctm)
         elif op == "Do":
-            placements.append(Placement(str(operands[0]), ctm[4], ctm[5]))
+            placements.append(Placement(str(operands[0]), ctm[4], ctm[5], ctm[0]))
         elif op == "m":
             current = (float(operands[0]) + ctm[4], float(operands[1]) + ctm[5])
         elif op == "l" and current is not None:

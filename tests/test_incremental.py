@@ -2,99 +2,100 @@
 from __future__ import annotations
 
 import io
-import shutil
 
 import pytest
 
-from printshop.build import build
+from printshop.build import build as build_data
 from printshop.cache import CACHE_DIR_NAME
 from printshop.cli import main
-from printshop.loader import DEFAULT_DATA_DIR
 from printshop.progress import Bar, for_terminal
-from tests.conftest import edit
+from tests.conftest import edit, fixture_project
 
 
 @pytest.fixture
-def comrade_only(tmp_path):
-    """A data copy with Comrade alone: quick to build, free to edit."""
-    data = tmp_path / "data"
-    shutil.copytree(DEFAULT_DATA_DIR, data, ignore=lambda folder, names: [n for n in names if folder == str(DEFAULT_DATA_DIR)
-                                                                        and n in ("kremlin", "assassin", "comrade-stalin")])
-    return data
+def project(tmp_path):
+    """The sampler fixture game alone, with the shared print data (tests/fixtures/sampler): quick to
+    build, free to edit, and the same whichever games data/ holds. (data folder, templates folder)"""
+    return fixture_project(tmp_path / "project")
+
+
+def build(project, out, **options):
+    data, templates = project
+    return build_data(data, out, templates_dir=templates, **options)
 
 
 def files(out):
     return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*.pdf")}
 
 
-def test_a_second_build_renders_nothing_and_a_changed_text_renders_only_its_jobs(comrade_only, tmp_path):
+def test_a_second_build_renders_nothing_and_a_changed_text_renders_only_its_jobs(project, tmp_path):
     out = tmp_path / "out"
-    first = build(comrade_only, out, jobs=1)
-    assert first.rendered_jobs == ["comrade en a4", "comrade en letter", "comrade fr a4", "comrade fr letter",
+    first = build(project, out, jobs=1)
+    assert first.rendered_jobs == ["sampler en a4", "sampler en letter", "sampler fr a4", "sampler fr letter",
                                    "calibration en a4", "calibration en letter", "calibration fr a4",
                                    "calibration fr letter"]
     before = files(out)
 
-    again = build(comrade_only, out)  # nothing changed: stops before loading, writes nothing
+    again = build(project, out)  # nothing changed: stops before loading, writes nothing
     assert again.up_to_date is not None and sorted(again.up_to_date) == sorted(before) and not again.written
 
     (out / CACHE_DIR_NAME / "last-build.json").unlink()  # without the shortcut, every job comes from the cache
-    cached = build(comrade_only, out)
+    cached = build(project, out)
     assert cached.rendered_jobs == [] and len(cached.cached_jobs) == 8 and not cached.written
 
-    text = comrade_only / "comrade" / "text" / "fr.yaml"
-    edit(text, "Ne montrez jamais cette carte", "Ne montrez sous aucun prétexte cette carte")
-    changed = build(comrade_only, out)
-    assert changed.rendered_jobs == ["comrade fr a4", "comrade fr letter"]
+    text = project[0] / "sampler" / "text" / "fr.yaml"
+    edit(text, "Gardez ce jeton devant vous", "Gardez ce jeton sous vos yeux")
+    changed = build(project, out)
+    assert changed.rendered_jobs == ["sampler fr a4", "sampler fr letter"]
     after = files(out)
     assert {name for name in after if after[name] != before[name]} == {
-        "comrade/fr/comrade-fr-cards-a4.pdf", "comrade/fr/comrade-fr-cards-letter.pdf"}
-    assert b"sous aucun pr" not in before["comrade/fr/comrade-fr-cards-a4.pdf"]
+        "sampler/fr/sampler-fr-tokens-a4.pdf", "sampler/fr/sampler-fr-tokens-letter.pdf"}
+    assert b"sous vos yeux" not in before["sampler/fr/sampler-fr-tokens-a4.pdf"]
 
 
-def test_the_cache_never_serves_a_stale_file(comrade_only, tmp_path):
+def test_the_cache_never_serves_a_stale_file(project, tmp_path):
     from pypdf import PdfReader
 
     out = tmp_path / "out"
-    build(comrade_only, out, games=["comrade"], langs=["fr"], papers=["a4"])
-    cards = out / "comrade" / "fr" / "comrade-fr-cards-a4.pdf"
+    build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
+    cards = out / "sampler" / "fr" / "sampler-fr-tokens-a4.pdf"
     original = cards.read_bytes()
 
     cards.write_bytes(b"%PDF-1.4 scribbled over")  # a file changed by hand is put right
-    assert build(comrade_only, out, games=["comrade"], langs=["fr"], papers=["a4"]).up_to_date is None
+    assert build(project, out, games=["sampler"], langs=["fr"], papers=["a4"]).up_to_date is None
     assert cards.read_bytes() == original
 
-    text = comrade_only / "comrade" / "text" / "fr.yaml"
-    edit(text, "Ne montrez jamais cette carte", "Gardez cette carte pour vous")
-    build(comrade_only, out, games=["comrade"], langs=["fr"], papers=["a4"])
-    assert "Gardez cette carte" in "".join(p.extract_text() for p in PdfReader(cards).pages)
-    edit(text, "Gardez cette carte pour vous", "Ne montrez jamais cette carte")  # back again: served from the cache
-    back = build(comrade_only, out, games=["comrade"], langs=["fr"], papers=["a4"])
+    text = project[0] / "sampler" / "text" / "fr.yaml"
+    edit(text, "Gardez ce jeton devant vous", "Posez ce jeton près de vous")
+    build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
+    assert "Posez ce jeton près de vous" in "".join(p.extract_text() for p in PdfReader(cards).pages)
+    edit(text, "Posez ce jeton près de vous", "Gardez ce jeton devant vous")  # back again: served from the cache
+    back = build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
     assert back.rendered_jobs == [] and cards.read_bytes() == original
 
     for stored in (out / CACHE_DIR_NAME / "objects").iterdir():  # a damaged cache entry is a miss
         stored.write_bytes(b"damaged")
     (out / CACHE_DIR_NAME / "last-build.json").unlink()
-    repaired = build(comrade_only, out, games=["comrade"], langs=["fr"], papers=["a4"])
+    repaired = build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
     assert repaired.rendered_jobs and cards.read_bytes() == original
 
 
-def test_force_renders_everything_again(comrade_only, tmp_path):
+def test_force_renders_everything_again(project, tmp_path):
     out = tmp_path / "out"
-    build(comrade_only, out, langs=["en"], papers=["a4"])
-    forced = build(comrade_only, out, langs=["en"], papers=["a4"], force=True)
-    assert forced.up_to_date is None and forced.rendered_jobs == ["comrade en a4", "calibration en a4"]
+    build(project, out, langs=["en"], papers=["a4"])
+    forced = build(project, out, langs=["en"], papers=["a4"], force=True)
+    assert forced.up_to_date is None and forced.rendered_jobs == ["sampler en a4", "calibration en a4"]
     assert not forced.written and len(forced.unchanged) == len(forced.outputs)  # same bytes: nothing rewritten
 
 
-def test_parallel_jobs_and_shards_give_the_same_bytes(comrade_only, tmp_path):
-    serial = build(comrade_only, tmp_path / "serial", jobs=1)
-    parallel = build(comrade_only, tmp_path / "parallel", jobs=2)
+def test_parallel_jobs_and_shards_give_the_same_bytes(project, tmp_path):
+    serial = build(project, tmp_path / "serial", jobs=1)
+    parallel = build(project, tmp_path / "parallel", jobs=2)
     assert not parallel.report.has_errors
     assert files(tmp_path / "serial") == files(tmp_path / "parallel")
     seen = {}
     for part in (1, 2, 3):
-        result = build(comrade_only, tmp_path / "shards", shard=(part, 3), jobs=1)
+        result = build(project, tmp_path / "shards", shard=(part, 3), jobs=1)
         labels = set(result.rendered_jobs)
         assert labels and not labels & set(seen), part  # each job in exactly one shard
         seen.update(dict.fromkeys(labels, part))
@@ -102,14 +103,17 @@ def test_parallel_jobs_and_shards_give_the_same_bytes(comrade_only, tmp_path):
     assert files(tmp_path / "shards") == files(tmp_path / "serial")
 
 
-def test_the_command_line_says_what_it_built_and_skipped(comrade_only, tmp_path, capsys):
+def test_the_command_line_says_what_it_built_and_skipped(project, tmp_path, capsys):
     out = tmp_path / "out"
-    args = ["build", "--data", str(comrade_only), "--out", str(out), "--lang", "en", "--paper", "a4"]
+    data, templates = project
+    args = ["build", "--data", str(data), "--templates", str(templates), "--out", str(out), "--lang", "en",
+            "--paper", "a4"]
     assert main(args + ["--jobs", "2"]) == 0
     err = capsys.readouterr().err
-    assert "built 5 files in" in err and "2 jobs rendered, 0 from the cache; 5 files written" in err
+    # tokens, aid, reference, how-to-print, the aid's press pages and the calibration page
+    assert "built 6 files in" in err and "2 jobs rendered, 0 from the cache; 6 files written" in err
     assert main(args) == 0
-    assert "nothing changed since the last build: 5 files up to date" in capsys.readouterr().err
+    assert "nothing changed since the last build: 6 files up to date" in capsys.readouterr().err
     assert main(args + ["--force", "--quiet"]) == 0
     assert capsys.readouterr().err == ""
     for bad in ("0/2", "3/2", "x"):
@@ -123,11 +127,11 @@ def test_the_progress_bar_waits_a_second_and_stays_off_pipes():
     stream = io.StringIO()
     bar = Bar(stream, delay=1.0)
     bar.start(3)
-    bar.advance("comrade en a4")
+    bar.advance("sampler en a4")
     assert stream.getvalue() == ""  # a quick build shows no bar
     bar.started -= 2
-    bar.advance("comrade fr a4")
-    assert "[" in stream.getvalue() and "2/3 comrade fr a4" in stream.getvalue()
+    bar.advance("sampler fr a4")
+    assert "[" in stream.getvalue() and "2/3 sampler fr a4" in stream.getvalue()
     bar.finish()
     assert stream.getvalue().endswith("\r")
     assert not isinstance(for_terminal(False, io.StringIO()), Bar)  # not a terminal: a log, no bar

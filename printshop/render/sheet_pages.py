@@ -1,5 +1,6 @@
-"""Sheets on paper: player sheets and aids centred on the page, boards tiled over several pages
-with overlap, alignment marks and an assembly diagram, and press pages with TrimBox and BleedBox.
+"""Sheets on paper: player sheets and aids centred on the page (two-sided ones with a page of
+mirrored backs after each page of fronts), boards tiled over several pages with overlap, alignment
+marks and an assembly diagram, and press pages with TrimBox and BleedBox.
 
 The sheet's face is drawn once, as a Form XObject, and placed on every page that shows part of it.
 """
@@ -9,7 +10,7 @@ import io
 
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.imposition import ImpositionError, Tiling, tiling_for
+from printshop.imposition import ImpositionError, Tiling, mirrored, tiling_for
 from printshop.layout import GameLayout, SheetLayout
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
@@ -25,8 +26,12 @@ def _define(canvas: Canvas, face, name: str, settings: SheetSettings, assets) ->
 
 def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
     """The sheets on `settings.paper`: tiled if the spec says so; else one or two to a page, each
-    item `copies` times; two to a page go side by side on turned paper, scaled to fit, cut line between."""
+    item `copies` times; two to a page go side by side on turned paper, scaled to fit, cut line between.
+    A two-sided sheet's page of fronts is followed by its page of backs, each back mirrored for the
+    duplex flip (`settings.flip`) and moved by `settings.back_offset`, as card backs are."""
     if sheet.spec.tiled:
+        if sheet.backs:  # validate refuses it first; a tile's back would need its own mirrored tiling
+            raise ImpositionError("a tiled sheet cannot have a back: print its back as a sheet of its own")
         return _render_tiled(game, sheet, settings)
     paper, first = settings.paper, sheet.faces[0]
     margin = settings.media.print_and_play.margin
@@ -46,26 +51,43 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
     canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} ({paper.label})",
                         subject="print-and-play sheets")
     forms = [_define(canvas, face, f"sheet{i}", settings, game.localized.data.dir) for i, face in enumerate(sheet.faces)]
-    placed = [form for form in forms for _ in range(sheet.spec.copies)]
-    pages = -(-len(placed) // per_page)
-    for page in range(pages):
-        for slot, form in enumerate(placed[page * per_page:(page + 1) * per_page]):
-            w, h = first.width * scale, first.height * scale
+    backs = [_define(canvas, face, f"back{i}", settings, game.localized.data.dir) for i, face in enumerate(sheet.backs)]
+    placed = [index for index in range(len(forms)) for _ in range(sheet.spec.copies)]
+    sides = 2 if backs else 1
+    sheet_pages = -(-len(placed) // per_page)
+    pages = sides * sheet_pages
+    w, h = first.width * scale, first.height * scale
+    for page in range(sheet_pages):
+        boxes = []  # (x, y, item index) of each sheet on this page
+        for slot, index in enumerate(placed[page * per_page:(page + 1) * per_page]):
             if across:
                 x, y = margin + slot * slot_w + (slot_w - w) / 2, (height - h) / 2
             else:
                 x, y = (width - w) / 2, (height - margin - (slot + 1) * slot_h) + (slot_h - h) / 2
-            canvas.saveState()
-            canvas.translate(x, y)
-            canvas.scale(scale, scale)
-            canvas.doForm(form)
-            canvas.restoreState()
+            _place(canvas, forms[index], x, y, scale)
+            boxes.append((x, y, index))
         if per_page == 2:
             _cut_line(canvas, width, height, across, settings)
-        _footer(canvas, game, settings, width, page + 1, pages, "")
+        _footer(canvas, game, settings, width, sides * page + 1, pages,
+                game.localized.label("fronts") if backs else "")
         canvas.showPage()
+        if backs:  # each back behind its own front once the sheet is turned over; cut from the fronts' side
+            dx, dy = settings.back_offset
+            for x, y, index in boxes:
+                bx, by = mirrored(width, height, x, y, w, h, settings.flip)
+                _place(canvas, backs[index], bx + dx, by + dy, scale)
+            _footer(canvas, game, settings, width, 2 * page + 2, pages, game.localized.label("backs"))
+            canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
+
+
+def _place(canvas: Canvas, form: str, x: float, y: float, scale: float) -> None:
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(scale, scale)
+    canvas.doForm(form)
+    canvas.restoreState()
 
 
 def _cut_line(canvas: Canvas, width: float, height: float, across: bool, settings: SheetSettings) -> None:
@@ -204,24 +226,10 @@ def _footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_widt
     page_footer(canvas, game, settings, page_width, settings.media.print_and_play.footer.baseline, page, pages, what)
 
 
-def render_press_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings,
-                       bleed: float | None = None) -> tuple[bytes, int]:
-    """One page per sheet at full size with `bleed` (default: as drawn); TrimBox and BleedBox tell the
-    shop where to cut."""
-    first = sheet.faces[0]
-    bleed = first.bleed if bleed is None else bleed
-    width, height = first.width + 2 * bleed, first.height + 2 * bleed
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} (press)",
-                        subject="press file")
-    forms = [_define(canvas, face, f"sheet{i}", settings, game.localized.data.dir) for i, face in enumerate(sheet.faces)]
-    for form in forms:
-        canvas.setTrimBox((bleed, bleed, bleed + first.width, bleed + first.height))
-        canvas.setBleedBox((0, 0, width, height))
-        canvas.saveState()
-        canvas.translate(bleed, bleed)
-        canvas.doForm(form)
-        canvas.restoreState()
-        canvas.showPage()
-    canvas.save()
-    return buffer.getvalue(), len(forms)
+def press_pages(sheet: SheetLayout, page_order: str = "front-back") -> SheetLayout:
+    """The sheet as press files take it, one page per face: each item's front and its back together (the
+    two sides of one printed sheet), in the shop's `page_order` as its cards; a one-sided sheet as it is."""
+    if not sheet.backs:
+        return sheet
+    pairs = zip(sheet.faces, sheet.backs) if page_order == "front-back" else zip(sheet.backs, sheet.faces)
+    return SheetLayout(sheet.id, sheet.spec, [face for pair in pairs for face in pair])

@@ -1,0 +1,129 @@
+"""Errors point at their causes: every file's schema errors in one run, one diagnostic for one fault in
+the data (no burst of template errors after it), and every template error once, with a line and column."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from printshop.build import check
+from printshop.diagnostics import Severity
+from printshop.paths import DEFAULT_TEMPLATES_DIR
+from tests.conftest import edit, line_of
+
+
+@pytest.fixture
+def templates_copy(tmp_path) -> Path:
+    """A private copy of templates/ that a test may break, printshop's common templates copied in."""
+    from printshop.paths import COMMON_TEMPLATES_DIR
+
+    target = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, target)
+    shutil.copytree(COMMON_TEMPLATES_DIR / "common", target / "common")
+    return target
+
+
+def _errors(report):
+    return [d for d in report.items if d.severity is Severity.ERROR]
+
+
+def _col(path: Path, line: int, needle: str) -> int:
+    return path.read_text(encoding="utf-8").splitlines()[line - 1].index(needle) + 1
+
+
+def test_schema_errors_of_three_files_in_one_run(data_copy):
+    """A broken shared file no longer hides the games' files, nor a broken game.yaml its faces.yaml."""
+    media, game, faces = (data_copy / "print" / "media.yaml", data_copy / "comrade" / "game.yaml",
+                          data_copy / "comrade" / "faces.yaml")
+    edit(media, "  margin: 5mm ", "  margin: 5 ")
+    edit(game, "minutes: 15", "minutes: fifteen")
+    edit(faces, "    template: comrade/faces/dissident.j2", "    templat: comrade/faces/dissident.j2")
+    report, checked = check(data_copy)
+    assert checked is None
+    found = sorted((Path(d.location.path).name, d.location.line, d.code) for d in _errors(report))
+    assert found == [("faces.yaml", line_of(faces, "templat:"), "unknown-key"),
+                     ("game.yaml", line_of(game, "minutes: fifteen"), "wrong-type"),
+                     ("media.yaml", line_of(media, "  margin: 5 "), "wrong-type")], [d.format() for d in report.items]
+
+
+def test_broken_games_and_languages_are_all_reported(data_copy):
+    edit(data_copy / "kremlin" / "game.yaml", "minutes:", "minutse:")
+    edit(data_copy / "assassin" / "faces.yaml", "template:", "templat:")
+    edit(data_copy / "languages" / "fr.yaml", "native_name:", "native_nam:")
+    report, _ = check(data_copy)
+    assert {Path(d.location.path).parts[-2:] for d in _errors(report)} >= {
+        ("kremlin", "game.yaml"), ("assassin", "faces.yaml"), ("languages", "fr.yaml")}
+
+
+def test_a_value_outside_allowed_gives_one_diagnostic(data_copy):
+    """Kremlin's politician 'b' names an office that does not exist: the template that prints its office
+    would fail in every language; only the data error is reported."""
+    game = data_copy / "kremlin" / "game.yaml"
+    line = edit(game, "{letter: B, age: 75, strong: economy", "{letter: B, age: 75, strong: econmy")
+    report, _ = check(data_copy, games=["kremlin"])
+    [error] = _errors(report)
+    assert (error.code, error.location.line) == ("unknown-reference", line) and "'econmy'" in error.message
+    assert [d for d in report.items if d.code == "template"] == []
+
+
+def test_a_template_failure_while_the_data_has_errors_is_held_back(data_copy, templates_copy):
+    """A template fault met while the data has an error may follow from it: an info, not an error."""
+    edit(data_copy / "kremlin" / "game.yaml", "{letter: B, age: 75, strong: economy",
+         "{letter: B, age: 75, strong: econmy")
+    intrigue = templates_copy / "kremlin" / "faces" / "intrigue.j2"
+    line = edit(intrigue, "{{ t.intrigue.label.when }}", "{{ t.intrigue.label.whne }}")
+    report, _ = check(data_copy, games=["kremlin"], templates_dir=templates_copy)
+    assert len(_errors(report)) == 1
+    [held] = [d for d in report.items if d.code == "template"]
+    assert held.severity is Severity.INFO and "held back" in held.message
+    assert (held.location.line, held.location.col) == (line, _col(intrigue, line, "intrigue.label.whne"))
+
+
+def test_a_missing_block_is_reported_once_at_the_template(data_copy, templates_copy):
+    """Kremlin's 195 markers share one template through 14 faces, in two languages: one error for the
+    frame without a block, at the template's first line, naming the frame's line in faces.yaml; one for
+    the block without a frame, at the block, with the frame it was probably meant for."""
+    marker = templates_copy / "kremlin" / "faces" / "marker.j2"
+    line = edit(marker, "{% block sub %}", "{% block subtitle %}")
+    report, _ = check(data_copy, games=["kremlin"], templates_dir=templates_copy)
+    errors = _errors(report)
+    assert len(errors) == 2, [d.format() for d in errors]
+    missing = next(d for d in errors if d.code == "template")
+    assert missing.location.path.endswith("kremlin/faces/marker.j2")
+    assert (missing.location.line, missing.location.col) == (1, 1)
+    faces = data_copy / "kremlin" / "faces.yaml"
+    frame_line = line_of(faces, "      sub: {x: 1mm, y: 10.8mm")
+    assert "no block 'sub'" in missing.message and f"faces.yaml:{frame_line}:" in missing.message
+    unknown = next(d for d in errors if d.code == "unknown-reference")
+    assert (unknown.location.line, unknown.location.col) == (line, _col(marker, line, "{% block subtitle"))
+    assert "did you mean 'sub'?" in unknown.message
+
+
+def test_a_fault_in_a_shared_macro_is_reported_once_where_it_is(data_copy, templates_copy):
+    """A misspelt text id in the macro the rules of three games import: reported at the macro's line and
+    column, once per game (each is its own cause: its own texts), never once per language."""
+    sections = templates_copy / "common" / "sections.xml.j2"
+    line = edit(sections, "{{ s.heading }}", "{{ s.headin }}")
+    report, _ = check(data_copy, templates_dir=templates_copy)
+    errors = _errors(report)
+    assert errors and all(d.code == "template" for d in errors), [d.format() for d in errors]
+    assert {(d.location.path.endswith("common/sections.xml.j2"), d.location.line, d.location.col) for d in errors} == {
+        (True, line, _col(sections, line, "headin"))}
+    assert len(errors) == len({d.message.split("'")[1] for d in errors})  # once per missing id
+    assert all("called from" in d.also and "rules.xml.j2:" in d.also for d in errors)
+
+
+def test_every_template_error_has_a_line_and_column(data_copy, templates_copy):
+    role = templates_copy / "comrade" / "faces" / "role.j2"
+    edit(role, "{% block title %}", "{% block title %}{% if %}")  # a syntax error
+    rules = templates_copy / "comrade" / "rules.xml.j2"
+    line = edit(rules, "{{ t.rules.intro }}", "{{ rules.intro }}")  # an undefined name
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    errors = [d for d in report.items if d.code == "template"]
+    assert errors and all(d.location.line >= 1 and d.location.col >= 1 for d in errors), [d.format() for d in errors]
+    syntax = [d for d in errors if d.location.path.endswith("role.j2")]
+    assert len(syntax) == 1 and syntax[0].location.line == line_of(role, "{% block title %}")
+    [undefined] = [d for d in errors if d.location.path.endswith("rules.xml.j2")]
+    assert (undefined.location.line, undefined.location.col) == (line, _col(rules, line, "rules.intro"))
+    assert "'rules' is undefined" in undefined.message

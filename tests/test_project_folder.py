@@ -1,0 +1,217 @@
+"""A project is a folder: found from the working directory, with printshop's shared print data,
+languages and common templates as defaults it extends key by key; `init` and `new` make one that
+validates and builds at once; a game owns its look; and a wheel, not the repository, is enough."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from printshop.build import check
+from printshop.cli import main
+from printshop.paths import ProjectFileError, find_project
+from tests.conftest import REPO, edit
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Path:
+    """A new project with one scaffolded game, the working directory inside it."""
+    folder = tmp_path / "my-games"
+    assert main(["init", str(folder)]) == 0
+    monkeypatch.chdir(folder)
+    assert main(["new", "star-traders", "--title", "Star Traders"]) == 0
+    return folder
+
+
+# --- finding the project ----------------------------------------------------------------------------
+def test_the_nearest_printshop_toml_makes_the_project(tmp_path):
+    (tmp_path / "printshop.toml").write_text('data = "games"\noutput = "build"\n', encoding="utf-8")
+    inner = tmp_path / "games" / "deep"
+    inner.mkdir(parents=True)
+    found = find_project(inner)
+    assert found.root == tmp_path.resolve() and found.data == tmp_path.resolve() / "games"
+    assert found.output == tmp_path.resolve() / "build" and found.templates == tmp_path.resolve() / "templates"
+
+
+def test_a_pyproject_with_a_tool_printshop_table_makes_the_project(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.printshop]\ndata = "content"\n',
+                                             encoding="utf-8")
+    assert find_project(tmp_path).data == tmp_path.resolve() / "content"
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "pyproject.toml").write_text('[project]\nname = "y"\n', encoding="utf-8")  # not printshop's
+    assert find_project(other).root == tmp_path.resolve()
+
+
+def test_without_a_project_file_the_working_directory_is_the_project(tmp_path):
+    found = find_project(tmp_path)
+    assert found.config is None and found.data == tmp_path.resolve() / "data"
+
+
+def test_a_broken_project_file_is_a_usage_error(tmp_path, monkeypatch, capsys):
+    (tmp_path / "printshop.toml").write_text('data = "data"\ndat = 3\n', encoding="utf-8")
+    with pytest.raises(ProjectFileError, match="unknown key"):
+        find_project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as usage:
+        main(["validate"])
+    assert usage.value.code == 2 and "printshop.toml" in capsys.readouterr().err
+
+
+def test_this_repository_is_a_project():
+    assert find_project(REPO).config == REPO / "printshop.toml"
+
+
+# --- init and new ----------------------------------------------------------------------------------
+def test_a_new_game_validates_and_builds_at_once(project, capsys):
+    assert (project / "printshop.toml").is_file() and (project / ".gitignore").read_text() == "output/\n"
+    assert (project / "data" / "star-traders" / "text" / "fr.sources.yaml").is_file()  # sync recorded the sources
+    assert main(["validate", "--strict"]) == 0
+    assert main(["build", "--quiet"]) == 0
+    out = project / "output" / "star-traders"
+    names = {path.name for path in (out / "fr").iterdir()}
+    assert {"star-traders-fr-cards-a4.pdf", "star-traders-fr-aid-letter.pdf", "star-traders-fr-rules-a5.pdf",
+            "star-traders-fr-how-to-print-a4.pdf"} <= names
+    text = " ".join(page.extract_text() for page in PdfReader(out / "fr" / "star-traders-fr-cards-a4.pdf").pages)
+    assert "SOLEIL" in text and "STAR TRADERS" in text
+    aid = PdfReader(out / "en" / "star-traders-en-aid-a4.pdf").pages[0].extract_text()
+    assert "1." in aid and "Draw a card." in aid  # a numbered list inside a sheet's frame
+
+
+def test_a_new_game_builds_for_the_shops(project):
+    assert main(["build", "--quiet", "--target", "shop"]) == 0
+    press = project / "output" / "star-traders" / "en" / "press"
+    assert (press / "eu-3mm" / "manifest.json").is_file() and list((press / "drivethrucards").glob("*.pdf"))
+
+
+def test_new_refuses_a_bad_id_an_existing_game_and_a_folder_outside_a_project(project, tmp_path, monkeypatch,
+                                                                              capsys):
+    for argv in (["new", "Bad Name"], ["new", "../escape"], ["new", "star-traders"]):
+        with pytest.raises(SystemExit) as usage:
+            main(argv)
+        assert usage.value.code == 2
+    assert not (project.parent / "escape").exists()
+    elsewhere = tmp_path / "not-a-project"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    with pytest.raises(SystemExit):
+        main(["new", "lonely"])
+    assert "printshop init" in capsys.readouterr().err
+
+
+def test_init_refuses_an_existing_project(project):
+    with pytest.raises(SystemExit) as usage:
+        main(["init", str(project)])
+    assert usage.value.code == 2
+
+
+# --- layers: printshop's defaults, the project, the game -------------------------------------------
+def test_a_game_owns_its_look(project):
+    game = project / "data" / "star-traders"
+    report, _ = check(project / "data")
+    assert not report.has_errors
+    # its colour is its own: without its print/colours.yaml, the faces name a colour nobody defines
+    colours = game / "print" / "colours.yaml"
+    kept = colours.read_text(encoding="utf-8")
+    colours.unlink()
+    report, _ = check(project / "data")
+    assert any(d.code == "unknown-reference" and "no colour 'signature'" in d.message for d in report.errors)
+    colours.write_text(kept, encoding="utf-8")
+    # a fault in the game's colours is reported in the game's file, at its line
+    line = edit(colours, 'signature: "#1f4e79"', 'signature: "#1f4e7"')
+    [error] = [d for d in check(project / "data")[0].errors if d.code == "wrong-type"]
+    assert error.location.path.endswith("star-traders/print/colours.yaml") and error.location.line == line
+
+
+def test_a_game_may_add_a_card_size_of_its_own(project):
+    game = project / "data" / "star-traders"
+    (game / "print" / "media.yaml").write_text(
+        "card_sizes:\n  mini-euro: {width: 44mm, height: 68mm, label: \"Mini Euro (44 × 68 mm)\"}\n", encoding="utf-8")
+    edit(game / "game.yaml", "card_size: poker-eu", "card_size: mini-euro")
+    edit(game / "faces.yaml", "width: 55mm, height: 80mm", "width: 36mm, height: 60mm")
+    for old, new in (("x: 4mm, y: 4mm, width: 55mm, height: 14mm", "x: 4mm, y: 4mm, width: 36mm, height: 10mm"),
+                     ("x: 19.5mm, y: 24mm, width: 24mm, height: 24mm", "x: 14mm, y: 17mm, width: 16mm, height: 16mm"),
+                     ("x: 14mm, y: 53mm, width: 35mm", "x: 10mm, y: 38mm, width: 24mm"),
+                     ("x: 6mm, y: 5.5mm, width: 51mm, height: 11mm", "x: 5mm, y: 5mm, width: 34mm, height: 8mm"),
+                     ("x: 7mm, y: 56mm, width: 49mm, height: 24mm, font: serif, size: 9pt, min_size: 7pt",
+                      "x: 5mm, y: 40mm, width: 34mm, height: 20mm, font: serif, size: 7pt, min_size: 5.5pt"),
+                     ("x: 6mm, y: 6mm, width: 51mm, height: 76mm", "x: 5mm, y: 5mm, width: 34mm, height: 58mm"),
+                     ("x: 8mm, y: 36mm, width: 47mm, height: 16mm", "x: 5mm, y: 26mm, width: 34mm, height: 16mm")):
+        edit(game / "faces.yaml", old, new)
+    edit(game / "game.yaml", "safe: 4mm", "safe: 3mm")
+    report, checked = check(project / "data")
+    assert not report.has_errors, [d.format() for d in report.errors]
+    [deck] = next(layout for layout in checked.layouts if layout.lang == "en").decks
+    assert round(deck.size.width / 72 * 25.4, 2) == 44.0
+    # the project, and so any other game, knows nothing of it
+    assert "mini-euro" not in checked.project.media.card_sizes
+
+
+def test_the_project_extends_printshops_defaults_key_by_key(project):
+    print_dir = project / "data" / "print"
+    print_dir.mkdir()
+    (print_dir / "media.yaml").write_text(
+        "card_sizes:\n  square: {width: 70mm, height: 70mm, label: \"Square\"}\n"
+        "print_and_play:\n  papers: [a4]\n", encoding="utf-8")
+    (print_dir / "profiles").mkdir()
+    (print_dir / "profiles" / "eu-3mm.yaml").write_text("safe: 5mm\n", encoding="utf-8")
+    report, checked = check(project / "data")
+    media = checked.project.media
+    assert {"square", "poker-eu", "tarot"} <= set(media.card_sizes)  # added to printshop's, none lost
+    assert media.print_and_play.papers == ["a4"] and media.print_and_play.margin > 0  # one key overridden
+    profile = checked.project.profiles["eu-3mm"]
+    assert round(profile.safe / 72 * 25.4, 2) == 5.0 and round(profile.bleed / 72 * 25.4, 2) == 3.0
+    # a fault is reported in the project's file, at its line
+    line = edit(print_dir / "media.yaml", "width: 70mm", "width: -70mm")
+    [error] = [d for d in check(project / "data")[0].errors if d.code == "wrong-type"]
+    assert error.location.path.endswith("data/print/media.yaml") and error.location.line == line
+
+
+def test_a_project_may_override_a_common_template(project):
+    common = project / "templates" / "common"
+    common.mkdir(parents=True)
+    from printshop.paths import COMMON_TEMPLATES_DIR
+
+    text = (COMMON_TEMPLATES_DIR / "common" / "how-to-print.xml.j2").read_text(encoding="utf-8")
+    (common / "how-to-print.xml.j2").write_text(text.replace("<h1>", "<h1>OURS ", 1), encoding="utf-8")
+    assert main(["build", "--quiet", "--lang", "en", "--paper", "a4"]) == 0
+    sheet = project / "output" / "star-traders" / "en" / "star-traders-en-how-to-print-a4.pdf"
+    assert "OURS" in PdfReader(sheet).pages[0].extract_text()
+
+
+# --- a wheel is enough -------------------------------------------------------------------------------
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX only")
+def test_a_wheel_builds_a_new_project_and_this_repository_from_any_folder(tmp_path):
+    """`pip install .` (not editable) into a fresh virtual environment: printshop finds its defaults in
+    the package, and each project from its own folder. Libraries come from this environment."""
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
+                    str(REPO)], check=True, timeout=300, cwd=tmp_path)
+    [wheel] = wheels.glob("printshop-*.whl")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+                   check=True, timeout=300, cwd=tmp_path)
+    printshop = env_dir / "bin" / "printshop"
+    where = subprocess.run([str(python), "-c", "import printshop; print(printshop.__file__)"], capture_output=True,
+                           text=True, check=True, cwd=tmp_path).stdout
+    assert str(env_dir) in where  # the wheel's copy, not the repository's
+
+    def run(*argv, cwd):
+        done = subprocess.run([str(printshop), *argv], capture_output=True, text=True, cwd=cwd, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done
+
+    run("init", "fresh", cwd=tmp_path)
+    run("new", "pocket-game", cwd=tmp_path / "fresh")
+    run("build", "--quiet", "--lang", "en", "--paper", "a4", cwd=tmp_path / "fresh" / "data")  # from a subfolder
+    assert (tmp_path / "fresh" / "output" / "pocket-game" / "en" / "pocket-game-en-cards-a4.pdf").is_file()
+    out = tmp_path / "repo-out"
+    run("build", "comrade", "--quiet", "--lang", "fr", "--paper", "a4", "--out", str(out), cwd=REPO)
+    assert (out / "comrade" / "fr" / "comrade-fr-cards-a4.pdf").is_file()

@@ -9,26 +9,37 @@ Unchanged jobs are served from the content-addressed cache (cache.py); the other
 processes (`jobs`, default one per core). `shard=(i, n)` builds the i-th of n slices of the job
 list, for a CI matrix. A build whose inputs and outputs are all as the last one left them stops
 before loading anything.
+
+A translation that lacks texts (missing, or still the copy of the source `i18n sync` left) is not
+a failure of the build: it is left out, with one `incomplete-translation` warning saying how much is
+missing, and everything complete is built. With `draft=True` it is built instead as a marked draft:
+the texts it lacks print in the language it is made from, every page carries "DRAFT, 63 % translated"
+(the language's `draft` label) and its file names end in `-draft`. `validate` (`check` with
+`incomplete="fail"`) still fails on missing texts.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
+import re
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of, whole_build_key
-from printshop.diagnostics import Location, Report, StageFailed
-from printshop.fonts import FontSet, register_fonts
+from printshop.diagnostics import Location, Report, StageFailed, display_path
+from printshop.fonts import FontSet, register_games_fonts
+from printshop.i18n import Completeness, completeness
 from printshop.jobs import Job, JobResult, Options, Output, plan, run
 from printshop.layout import GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
+from printshop.paths import DEFAULT_OUTPUT_DIR
 from printshop.progress import Progress
 from printshop.resolve import localize
 from printshop.templating import make_environment
 from printshop.validate import validate_project
-from printshop.write import write_atomically
+from printshop.write import WriteFailed, commit, inside, locked, recover, remove_stale_parts
 
 ALL_VARIANTS = "*"
 
@@ -43,6 +54,10 @@ class Result:
     cached_jobs: list[str] = field(default_factory=list)
     up_to_date: list[str] | None = None  # the no-op case: nothing was loaded; the files the last build wrote
     seconds: float = 0.0
+    removed: list[Path] = field(default_factory=list)  # files an earlier build wrote that this one no longer makes
+    recovered: list[Path] = field(default_factory=list)  # files a killed earlier build had staged, put in place now
+    refused: list[Completeness] = field(default_factory=list)  # incomplete translations left out
+    drafts: list[Completeness] = field(default_factory=list)  # incomplete translations built as drafts
 
 
 @dataclass
@@ -50,15 +65,24 @@ class Checked:
     project: Project
     fonts: FontSet
     layouts: list[GameLayout]
+    refused: list[Completeness] = field(default_factory=list)  # requested, incomplete, not laid out
+    drafts: list[Completeness] = field(default_factory=list)  # requested, incomplete, laid out as drafts
 
 
 def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, langs: list[str] | None = None,
           templates_dir: Path | None = None, report: Report | None = None,
-          variant: str | None = ALL_VARIANTS) -> tuple[Report, Checked | None]:
+          variant: str | None = ALL_VARIANTS, incomplete: str = "fail") -> tuple[Report, Checked | None]:
     """Load, validate and lay out; never raises for bad data. By default every naming variant of every
     game is laid out too (names change lengths); `variant=None` lays out the default names only, and
-    a name lays out that variant for the games that have it."""
+    a name lays out that variant for the games that have it.
+
+    `incomplete` says what becomes of a translation that lacks texts: "fail" (validate: each missing
+    text is an error), "skip" (build: not laid out, one warning instead) or "draft" (build --draft:
+    laid out with the texts it lacks taken from the language it is made from, marked as a draft)."""
     report = report if report is not None else Report()
+    if templates_dir is not None and not Path(templates_dir).is_dir():
+        report.add("file-missing", Location.of(templates_dir), "the templates folder does not exist (see --templates)")
+        return report, None
     try:
         project = load_project(Path(data_dir), templates_dir, games=games, report=report)
     except StageFailed:
@@ -66,12 +90,15 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     except Exception as error:  # noqa: BLE001 - an unforeseen failure is still reported, not thrown
         report.add("internal", Location.of(data_dir), f"loading failed unexpectedly: {type(error).__name__}: {error}")
         return report, None
+    if not contained(project, report):
+        return report, None
     try:
         validate_project(project, report)
     except Exception as error:  # noqa: BLE001
         report.add("internal", Location.of(data_dir), f"validation failed unexpectedly: {type(error).__name__}: {error}")
         return report, None
-    fonts = register_fonts(project.fonts, project.font_dirs(), report)
+    unfinished = _unfinished(project, report, langs, incomplete) if incomplete != "fail" else {}
+    fonts = register_games_fonts(project, report)
     env = make_environment(project.templates_dir)
     layouts = []
     for game in project.games.values():
@@ -80,13 +107,108 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
         else:
             chosen = [variant if variant in game.game.variants else None]
         for lang in game.languages:
+            state = unfinished.get((game.id, lang))
+            if state is not None and incomplete != "draft":
+                continue
+            draft_percent = state.percent if state is not None else None
             for name in (chosen if langs is None or lang in langs else []):
                 try:
-                    layouts.append(lay_out_game(project, localize(project, game, lang, name), fonts, env, report))
+                    layouts.append(lay_out_game(project.view(game), localize(project, game, lang, name,
+                                                                             draft_percent=draft_percent),
+                                                fonts, env, report))
                 except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
                     report.add("internal", Location.of(game.dir),
                                f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
-    return report, Checked(project, fonts, layouts)
+    requested = [state for (_, lang), state in unfinished.items() if langs is None or lang in langs]
+    drafts = requested if incomplete == "draft" else []
+    return report, Checked(project, fonts, layouts, [] if drafts else requested, drafts)
+
+
+# --- containment: what the data names stays inside the project --------------------------------------
+# One pattern for every id that becomes part of a file name (model.py checks the ids written in the
+# data with it; these are the ones that come from folder and file names).
+SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def contained(project: Project, report: Report) -> bool:
+    """Report (`unsafe-path`) every game folder, language file and profile whose name is not a plain id
+    (a game folder named '.printshop-cache', or with a newline, would be written as such), and every
+    symlink in the data or templates that leads outside them (art, fonts and templates are read only
+    from inside the project). Those games and languages are dropped. False if anything was reported."""
+    clean = True
+
+    def refuse(path: Path, what: str) -> None:
+        nonlocal clean
+        clean = False
+        report.add("unsafe-path", Location.of(path), f"{what} is not a plain id (lower-case letters, digits, '-' and "
+                                                     f"'_'), and names output files: rename it")
+
+    for game_id in list(project.games):
+        game = project.games[game_id]
+        if not SAFE_ID.match(game_id):
+            refuse(game.dir, f"the game folder name {game_id!r}")
+            del project.games[game_id]
+            continue
+        for lang in [lang for lang in game.catalogues if not SAFE_ID.match(lang)]:
+            refuse(game.dir / "text" / f"{lang}.yaml", f"the language {lang!r}")
+            del game.catalogues[lang]
+    for lang in [lang for lang in project.languages if not SAFE_ID.match(lang)]:
+        refuse(Path(project.data_dir) / "languages" / f"{lang}.yaml", f"the language {lang!r}")
+        del project.languages[lang]
+    for name in [name for name in project.profiles if not SAFE_ID.match(name)]:
+        refuse(Path(project.data_dir) / "print" / "profiles" / f"{name}.yaml", f"the profile {name!r}")
+        del project.profiles[name]
+    for root in (Path(project.data_dir), Path(project.templates_dir)):
+        for path in _escaping_links(root):
+            clean = False
+            report.add("unsafe-path", Location.of(path),
+                       f"{path.name} is a symlink to {os.path.realpath(path)}, outside {root}: printshop reads only "
+                       f"files inside the project", hint="copy the file into the folder instead of linking to it")
+    return clean
+
+
+def _escaping_links(root: Path) -> list[Path]:
+    """The symlinks under `root` (files or folders, not followed) that resolve outside it."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        for name in sorted(dirs + files):
+            path = Path(folder) / name
+            if path.is_symlink() and not inside(path, root):
+                found.append(path)
+    return sorted(found)
+
+
+def _unfinished(project: Project, report: Report, langs: list[str] | None, incomplete: str) -> dict:
+    """{(game, lang): Completeness} for every translation that lacks texts. Their `missing-text` errors
+    leave the report (the translation is not built as one); each requested one gets a single warning."""
+    unfinished = {}
+    for game in project.games.values():
+        for lang in game.languages:
+            if lang != game.game.source_language:
+                state = completeness(game, lang)
+                if not state.complete:
+                    unfinished[(game.id, lang)] = state
+    files = {Location.of(state.path).path for state in unfinished.values()}
+    report.items[:] = [d for d in report.items if not (d.code == "missing-text" and d.location.path in files)]
+    for (game_id, lang), state in unfinished.items():
+        if langs is not None and lang not in langs:
+            continue
+        lacking = len(state.missing) + len(state.untranslated)
+        detail = (f"{lacking} of {state.total} texts not translated ({len(state.missing)} missing, "
+                  f"{len(state.untranslated)} still the text they are made from)")
+        listing = f"'printshop i18n status {game_id} --verbose' lists them"
+        if incomplete == "draft":
+            reference = project.games[game_id].reference_lang(lang)
+            name = project.languages[reference].name if reference in project.languages else reference
+            report.add("incomplete-translation", Location.of(state.path, 1, 1),
+                       f"{game_id} {lang}: built as a DRAFT, {state.percent}% translated: {detail}, printed in "
+                       f"{name}; its files end in -draft; {listing}",
+                       hint="a draft is for proofreading, not for release: finish the translation, then build "
+                            "without --draft")
+        else:
+            report.add("incomplete-translation", Location.of(state.path, 1, 1),
+                       f"{game_id} {lang}: not built, {detail}; {listing}")
+    return unfinished
 
 
 def _job_key(job: Job, checked: Checked, options: Options, digests: Digests, code: str) -> str:
@@ -99,12 +221,24 @@ def _job_key(job: Job, checked: Checked, options: Options, digests: Digests, cod
     if job.game is not None:
         game = project.games[job.game]
         wanted = {job.lang, game.game.source_language}
+        if any((state.game, state.lang) == (job.game, job.lang) for state in checked.drafts):
+            wanted.add(game.reference_lang(job.lang))  # a draft prints the texts it lacks from its pivot
+            parts.append("draft")
 
         def other_language(path: Path) -> bool:
             return path.parent.name == "text" and path.name.split(".")[0] not in wanted
 
         parts.append(digests.tree(game.dir, skip=other_language))
+        parts.append(_art_read(game, digests))
     return key_of(code, job.__dict__, options.__dict__, parts)
+
+
+def _art_read(game, digests: Digests) -> list[tuple[str, str]]:
+    """The images a game's faces name, wherever they lie inside the project (validate refuses the others):
+    art in another game's folder or in data/print is an input of this game's jobs too."""
+    sources = sorted({shape.src for face in game.faces.values() for shape in face.shapes.values()
+                      if shape.kind == "image" and shape.src})
+    return [(source, digests.file(Path(os.path.realpath(game.dir / source)))) for source in sources]
 
 
 _STATE: dict = {}  # what forked workers read: set before the pool starts, never sent to them
@@ -121,6 +255,72 @@ def _work(index: int) -> tuple[int, JobResult]:
         return index, JobResult([], report.items)
 
 
+def _worker_start(parent: int) -> None:
+    """Each worker: Ctrl-C is the main process's to handle (it stops the workers), a write to a closed pipe
+    ends the worker quietly, and the worker dies with its parent (Linux: PR_SET_PDEATHSIG), so an
+    orphan never lingers or prints a BrokenPipeError traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the parent check below, and SIGPIPE, end orphans
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(0)
+
+
+def _died(jobs: list[Job], indices: list[int], checked: Checked, why: str) -> dict[int, JobResult]:
+    """A diagnostic for each job a dead worker took with it."""
+    results = {}
+    for index in indices:
+        job = jobs[index]
+        report = Report()
+        where = checked.project.games[job.game].dir if job.game in checked.project.games else checked.project.data_dir
+        report.add("worker-died", Location.of(where), f"{job.label} was not rendered: {why}")
+        results[index] = JobResult([], report.items)
+    return results
+
+
+def _run_parallel(todo: list[int], jobs: list[Job], checked: Checked, workers: int,
+                  progress: Progress) -> dict[int, JobResult]:
+    """fork: workers inherit the checked project (no pickling); only files travel back. A worker that is
+    killed or crashes breaks the pool at once (its sentinel closes): every job not finished then fails
+    with `worker-died`, within a second, instead of the build waiting for ever."""
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    results: dict[int, JobResult] = {}
+    finished_cleanly = False
+    executor = ProcessPoolExecutor(min(workers, len(todo)), mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_worker_start, initargs=(os.getpid(),))
+    try:
+        pending = {executor.submit(_work, index): index for index in todo}
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                index = pending.pop(future)
+                try:
+                    _, result = future.result()
+                except BrokenProcessPool:
+                    results.update(_died(jobs, [index, *pending.values()], checked,
+                                         "a process rendering jobs died (killed, or crashed) before it finished"))
+                    return results
+                results[index] = result
+                progress.advance(f"{jobs[index].label} ({len(result.outputs)} files)")
+        finished_cleanly = True
+        return results
+    finally:
+        if not finished_cleanly:  # Ctrl-C or a dead worker: the others stop now, not after their jobs
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
+                if process.is_alive():
+                    process.terminate()
+        # joins the pool's manager thread too (it sees the workers gone at once), so nothing is left for
+        # the interpreter's exit to wake through a closed pipe
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
 def _run_jobs(todo: list[int], jobs: list[Job], checked: Checked, options: Options, workers: int,
               progress: Progress) -> dict[int, JobResult]:
     parallel = workers > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods()
@@ -128,11 +328,8 @@ def _run_jobs(todo: list[int], jobs: list[Job], checked: Checked, options: Optio
                   say=(lambda message: None) if parallel else progress.message)
     results: dict[int, JobResult] = {}
     try:
-        if parallel:  # fork: workers inherit the checked project (no pickling); only files travel back
-            with multiprocessing.get_context("fork").Pool(min(workers, len(todo))) as pool:
-                for index, result in pool.imap_unordered(_work, todo):
-                    results[index] = result
-                    progress.advance(f"{jobs[index].label} ({len(result.outputs)} files)")
+        if parallel:
+            results = _run_parallel(todo, jobs, checked, workers, progress)
         else:
             for index in todo:
                 results[index] = _work(index)[1]
@@ -142,36 +339,51 @@ def _run_jobs(todo: list[int], jobs: list[Job], checked: Checked, options: Optio
     return results
 
 
-def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, games: list[str] | None = None,
+def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR, *, games: list[str] | None = None,
           langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
           variant: str | None = None, target: str = "pnp", profiles: list[str] | None = None,
           flip: str = "long-edge", back_offset: tuple[float, float] = (0.0, 0.0), gutterfold: bool = False,
           low_ink: bool = False, jobs: int | None = None, shard: tuple[int, int] | None = None,
-          force: bool = False, progress: Progress = Progress()) -> Result:
+          force: bool = False, draft: bool = False, progress: Progress = Progress()) -> Result:
     """Build print-and-play files (`target="pnp"`) or press files for print-shop `profiles`
     (`target="shop"`; all profiles when None). Nothing is written unless everything rendered.
     `jobs`: processes (default: one per core); `shard=(i, n)`: only the i-th (1-based) of n slices
-    of the job list; `force`: ignore the cache."""
+    of the job list; `force`: ignore the cache. Incomplete translations are left out (`result.refused`),
+    or with `draft` (print-and-play only: press files are releases) built as marked drafts."""
     started = time.monotonic()
     out_dir = Path(out_dir)
+    check_environment()
     options = Options(flip, tuple(back_offset), gutterfold, low_ink)
     cache, digests = Cache(out_dir), Digests()
+    unwritable = output_problem(out_dir)
+    if unwritable is not None:
+        report = Report()
+        report.add("cannot-write", Location.of(unwritable[0]), unwritable[1] + "; nothing was written")
+        return Result(report)
+    draft = draft and target == "pnp"
     settings = dict(games=games, langs=langs, papers=papers, variant=variant, target=target, profiles=profiles,
-                    shard=shard, **options.__dict__)
+                    shard=shard, draft=draft, **options.__dict__)
     whole = whole_build_key(digests, Path(data_dir), templates_dir, settings)
     if not force:
         up = cache.up_to_date(whole)
         if up is not None:
             return Result(Report(), up_to_date=up, seconds=time.monotonic() - started)
     progress.message("checking data and laying out")
-    report, checked = check(data_dir, games=games, langs=langs, templates_dir=templates_dir, variant=variant)
+    report, checked = check(data_dir, games=games, langs=langs, templates_dir=templates_dir, variant=variant,
+                            incomplete="draft" if draft else "skip")
     result = Result(report)
     if checked is None or report.has_errors:
         return result
+    result.refused, result.drafts = checked.refused, checked.drafts
     project = checked.project
-    for paper in papers or []:
-        if paper not in project.media.papers:
-            report.add("unknown-reference", project.media.where("papers"), f"no paper '{paper}'")
+    unknown_papers = [paper for paper in papers or [] if paper not in project.media.papers]
+    if unknown_papers:
+        raise BadRequest(f"no paper {', '.join(map(repr, unknown_papers))} (papers: {', '.join(project.media.papers)})")
+    known_langs = sorted({lang for game in project.games.values() for lang in game.catalogues})
+    unknown_langs = [lang for lang in langs or [] if lang not in known_langs]
+    if unknown_langs:
+        raise BadRequest(f"no game here has the language {', '.join(map(repr, unknown_langs))} "
+                         f"(languages: {', '.join(known_langs)})")
     chosen_profiles = profiles or sorted(project.profiles)
     unknown = [name for name in chosen_profiles if name not in project.profiles]
     if target == "shop" and unknown:
@@ -189,6 +401,8 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, 
     todo = []
     for index, key in enumerate(keys):
         hit = None if force else cache.load_job(key)
+        if hit is not None and not all(_belongs(planned[index], Path(entry.path)) for entry, _ in hit):
+            hit = None  # a record naming files this job does not make: never trusted
         if hit is None:
             todo.append(index)
         else:
@@ -205,22 +419,152 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = Path("output"), *, 
     if report.has_errors:
         return result
     result.outputs = [output for index in range(len(planned)) for output in produced[index]]
-    for output in result.outputs:  # only now, with every file rendered, does anything reach the disk
-        target_path = out_dir / output.path
-        if _same_bytes(target_path, output.data):
-            result.unchanged.append(target_path)
-        else:
-            write_atomically(target_path, output.data)
-            result.written.append(target_path)
-    for index in todo:
-        cache.store_job(keys[index], [(CachedFile(str(o.path), digest_of(o.data), o.pages, o.description, o.kind),
-                                       o.data) for o in produced[index]])
-    cache.record_build(whole, [str(output.path) for output in result.outputs])
+    for output in result.outputs:
+        if not _belongs_anywhere(output.path):
+            report.add("internal", Location.of(out_dir), f"a job made the path {str(output.path)!r}, which is not "
+                                                         "a plain path inside the output folder; nothing was written")
+            return result
+    # only now, with every file rendered, does anything reach the disk: all of it, or none (write.py)
+    settings_key = key_of(settings)
+    interrupted = False
+    try:
+        with locked(out_dir):
+            result.recovered = recover(out_dir)
+            remove_stale_parts(out_dir)
+            stale = stale_outputs(cache.outputs_of(settings_key), result.outputs, checked, out_dir)
+            done = commit(out_dir, [(str(output.path), output.data) for output in result.outputs],
+                          [path for path, _, _ in stale])
+            result.written, result.unchanged, result.removed = done.written, done.unchanged, done.removed
+            interrupted = done.interrupted
+            _report_removed(stale, done.removed, out_dir, report)
+            try:  # the kit is in place: Ctrl-C from here on must not be told as "nothing was written"
+                for index in todo:
+                    cache.store_job(keys[index], [(CachedFile(str(o.path), digest_of(o.data), o.pages, o.description,
+                                                              o.kind), o.data) for o in produced[index]])
+                cache.record_outputs(settings_key, {str(o.path): digest_of(o.data) for o in result.outputs})
+                if not (result.refused or result.drafts):  # else the next build must load again, to say what it left out
+                    cache.record_build(whole, [str(output.path) for output in result.outputs])
+            except KeyboardInterrupt:
+                raise BuildInterrupted(result) from None
+    except WriteFailed as failure:
+        report.add("cannot-write", Location.of(failure.path), str(failure))
+        result.written = list(failure.replaced)
+        return result
+    except OSError as error:  # the lock, the cache: after the kit itself was written (or before any of it)
+        where = Path(error.filename) if error.filename else out_dir
+        written = f"; the new files were all put in place ({len(result.written)} written)" if result.written else \
+            "; nothing was written"
+        report.add("cannot-write", Location.of(where), f"cannot write {where}: {error.strerror or error}{written}")
+        return result
     result.seconds = time.monotonic() - started
+    if interrupted:
+        raise BuildInterrupted(result)
     return result
 
 
-def _same_bytes(path: Path, data: bytes) -> bool:
+class BadRequest(Exception):
+    """What was asked for does not exist (a paper, a language) or the environment is malformed: a usage
+    error (exit 2), not a problem of the data."""
+
+
+class BuildInterrupted(KeyboardInterrupt):
+    """Ctrl-C came while the new files were being put in place: that was finished first, so the kit on disk
+    is the new one, whole; `result` says what was written."""
+
+    def __init__(self, result: Result):
+        super().__init__("interrupted after the new files were in place")
+        self.result = result
+
+
+def check_environment() -> None:
+    """SOURCE_DATE_EPOCH, when set, must be whole seconds (ReportLab would fail on every file otherwise)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if epoch and not epoch.isdigit():
+        raise BadRequest(f"SOURCE_DATE_EPOCH is {epoch!r}: it must be a whole number of seconds since 1970 "
+                         "(e.g. the date of the last commit: git log -1 --format=%ct), or unset")
+
+
+def output_problem(out_dir: Path) -> tuple[Path, str] | None:
+    """(path, why) if the output folder or its cache cannot be written; checked before anything is loaded."""
+    from printshop.paths import CACHE_DIR_NAME
+
+    if str(out_dir) == "":
+        return out_dir, "the output folder is empty: name one with --out"
+    cache_dir = out_dir / CACHE_DIR_NAME
+    for path in (out_dir, cache_dir):
+        if path.exists() and not path.is_dir():
+            return path, f"{path} is a file, where printshop needs a folder: move it away or choose another --out"
+    existing = next((folder for folder in (cache_dir, out_dir, *out_dir.absolute().parents) if folder.exists()), None)
+    if existing is not None and not existing.is_dir():
+        return existing, f"{existing} is a file, where printshop needs a folder"
+    if existing is not None and not os.access(existing, os.W_OK | os.X_OK):
+        return existing, f"{existing} cannot be written (permission denied)"
+    return None
+
+
+def _belongs(job: Job, path: Path) -> bool:
+    """Whether `path` is one this job could make: under <game>/<lang>/ (or calibration/), plain names only."""
+    prefix = ("calibration",) if job.game is None else (job.game, job.lang)
+    return _belongs_anywhere(path) and path.parts[:len(prefix)] == prefix
+
+
+def _belongs_anywhere(path: Path) -> bool:
+    from printshop.write import safe_relative
+
+    return safe_relative(path.as_posix()) and not path.is_absolute()
+
+
+# --- what a build no longer makes ------------------------------------------------------------------------
+def stale_outputs(recorded: dict[str, str], outputs: list[Output], checked: Checked,
+                  out_dir: Path) -> list[tuple[str, str, Path]]:
+    """(path, why, the data file that is gone) for each file the last build with the same settings wrote that this one does not make
+    because its game or language is gone (game.yaml or text/<lang>.yaml deleted): only files in that
+    record, and only if they still hold the bytes it wrote (a file the user changed is left alone)."""
+    from printshop.cache import digest_of
+
+    project, made = checked.project, {str(output.path) for output in outputs}
+    languages = {lang for game in project.games.values() for lang in game.catalogues}
+    data = Path(project.data_dir)
+    stale = []
+    for path, digest in sorted(recorded.items()):
+        if path in made:
+            continue
+        parts = Path(path).parts
+        why, where = None, data
+        if parts[0] == "calibration":  # calibration/duplex-calibration-<lang>-<paper>.pdf
+            lang = parts[1].split("-")[2] if len(parts) > 1 and parts[1].count("-") >= 3 else None
+            if lang and lang not in languages:
+                why, where = f"no game has the language '{lang}' any more", data / "languages" / f"{lang}.yaml"
+        elif parts[0] not in project.games:
+            where = data / parts[0] / "game.yaml"
+            why = f"{parts[0]} is no longer built: {display_path(where)} is gone"
+        elif len(parts) > 1 and parts[1] not in project.games[parts[0]].catalogues:
+            where = data / parts[0] / "text" / f"{parts[1]}.yaml"
+            why = f"{parts[0]} {parts[1]} is no longer built: {display_path(where)} is gone"
+        if why is None:
+            continue
+        try:
+            same = digest_of((out_dir / path).read_bytes()) == digest
+        except OSError:
+            same = False
+        if same:
+            stale.append((path, why, where))
+    return stale
+
+
+def _report_removed(stale: list[tuple[str, str, Path]], removed: list[Path], out_dir: Path, report: Report) -> None:
+    gone = {str(path.relative_to(out_dir)) for path in removed}
+    by_reason: dict[tuple[str, Path], list[str]] = {}
+    for path, why, where in stale:
+        if path in gone:
+            by_reason.setdefault((why, where), []).append(path)
+    for (why, where), paths in by_reason.items():
+        report.add("removed-output", Location.of(where),
+                   f"{why}: removed {len(paths)} file(s) the last build wrote into {display_path(out_dir)}: "
+                   f"{', '.join(paths)}")
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:  # session.py's too
     try:
         return path.stat().st_size == len(data) and path.read_bytes() == data
     except OSError:

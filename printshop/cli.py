@@ -1,6 +1,8 @@
 """The command line: a thin layer that parses arguments and calls the library.
 
-Exit codes: 0 success, 1 errors in the data (or a failed build), 2 a usage error.
+Exit codes: 0 success, 1 errors in the data (or a failed build), 2 a usage error. A build that
+leaves out an incomplete translation still succeeds (0), unless that language was asked for by
+name with `--lang`: then the rest is written and the exit code is 1.
 """
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from pathlib import Path
 
 from printshop import __version__
 from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, StageFailed, catalogue_markdown,
-                                   display_path, format_report)
-from printshop.paths import DEFAULT_DATA_DIR, discover_games
+                                   display_path, format_report, printable)
+from printshop.paths import ProjectFileError, discover_games, find_project
 
 # The heavy modules (ReportLab, pydantic, ruamel.yaml) are imported where they are used, so that a
 # build with nothing to do answers before they would have loaded.
@@ -48,25 +50,27 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"printshop {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    data_help = f"the data folder (default: {DEFAULT_DATA_DIR})"
+    data_help = "the data folder (default: the project's, from printshop.toml; see 'printshop init')"
     listing = commands.add_parser("list", help="list games, their components, counts and languages",
                                   description="List every game in the data folder: players, decks and the "
                                               "number of cards of each kind, and the languages it has texts for.")
-    listing.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    listing.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
 
     building = commands.add_parser(
         "build", help="build print-and-play PDFs and rule booklets",
         description="Validate, lay out and render games into PDFs: for every language, the cards on each "
                     "paper size (fronts then mirrored backs, for long-edge duplex) and the rules booklet. "
-                    "Nothing is written unless everything succeeds.",
+                    "Nothing is written unless everything succeeds. A translation that lacks texts is left "
+                    "out with a warning (exit 1 only if it was asked for with --lang); --draft builds it "
+                    "as a marked draft.",
         epilog="Example: printshop build comrade --lang fr --paper a4")
     building.add_argument("games", nargs="*", metavar="GAME", help="games to build (default: all)")
     building.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
     building.add_argument("--paper", action="append", metavar="PAPER",
                           help="only this paper for card sheets, e.g. a4 or letter (repeatable)")
-    building.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
-    building.add_argument("--out", type=Path, default=Path("output"), metavar="DIR",
-                          help="where to write (default: ./output)")
+    building.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
+    building.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                          help="where to write (default: the project's output/)")
     building.add_argument("--templates", type=Path, default=None, metavar="DIR",
                           help="the templates folder (default: templates/ beside the default data)")
     building.add_argument("--quiet", "-q", action="store_true",
@@ -88,15 +92,27 @@ def _parser() -> argparse.ArgumentParser:
                                "fold, backs below turned round; no duplex printer needed")
     building.add_argument("--low-ink", action="store_true",
                           help="white backgrounds and light fills, to save ink; files get -lowink in their names")
-    building.add_argument("--target", choices=("pnp", "shop"), default="pnp",
+    building.add_argument("--target", choices=("pnp", "shop", "tts", "cut", "preview"), default="pnp",
                           help="pnp (default): print-and-play kits for home printers; shop: press files for "
-                               "print shops, one folder per profile under output/<game>/<lang>/press/")
+                               "print shops, one folder per profile under output/<game>/<lang>/press/; tts: "
+                               "Tabletop Simulator decks, boards and saved objects in .../tts/; cut: pages and SVG "
+                               "cut files for a print-and-cut machine in .../cut/<cutter>/ (see --cutter); "
+                               "preview: web previews with contact sheets, and Tabletopia and Screentop images, "
+                               "in .../preview/, .../tabletopia/, .../screentop/")
+    building.add_argument("--cutter", action="append", metavar="NAME",
+                          help="with --target cut: a cutter from data/print/targets/cut, silhouette (Cameo, "
+                               "Portrait: registration marks on the pages) or cricut (Print Then Cut: images to "
+                               "upload to Design Space) (repeatable; default: all)")
     building.add_argument("--profile", action="append", metavar="NAME",
                           help="with --target shop: a print-shop profile from data/print/profiles "
                                "(repeatable; default: all)")
     building.add_argument("--variant", metavar="NAME",
                           help="a naming variant (role names) for the games that define it, e.g. soviet; "
                                "files get -NAME in their names. 'printshop list' shows each game's variants")
+    building.add_argument("--draft", action="store_true",
+                          help="also build translations that lack texts, as drafts: the missing texts print in "
+                               "the language they are made from, every page says 'DRAFT, 63%% translated' and "
+                               "file names end in -draft (without it, such translations are left out)")
 
     validating = commands.add_parser(
         "validate", help="check the data: decks, rules, texts and that every text fits",
@@ -105,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
                     "fits its frame. Prints 'file:line:col: severity[code]: message'. Exit 0 when clean, "
                     "1 when errors were found.")
     validating.add_argument("games", nargs="*", metavar="GAME", help="games to check (default: all)")
-    validating.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    validating.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     validating.add_argument("--templates", type=Path, default=None, metavar="DIR",
                             help="the templates folder (default: templates/ beside the default data)")
     validating.add_argument("--format", choices=FORMATS, default="text",
@@ -115,18 +131,104 @@ def _parser() -> argparse.ArgumentParser:
                             help="warnings fail the run too (exit 1), unless the data acknowledges them")
 
     flight = commands.add_parser(
-        "preflight", help="check PDFs as a print shop would",
-        description="Read PDFs back and check: TrimBox and BleedBox with the profile's bleed, fonts "
-                    "embedded, and for CMYK profiles no RGB colour and no ink over the limit. Prints each "
-                    "problem with its page; exit 1 when any is found.",
+        "preflight", help="check PDFs and card images as a print shop would",
+        description="Read press files back, including ones printshop did not write, and check them against "
+                    "a profile. PDFs: boxes and bleed, trim, every colour operator, space, shading, image and "
+                    "inline image (RGB in CMYK files, total ink at the worst point, overprint), transparency, "
+                    "image resolution, fonts, encryption and the PDF/X keys. PNG and JPEG faces: pixel size, "
+                    "resolution metadata, colour mode and alpha. Prints each problem with its page, then one "
+                    "line per file; exit 0 when clean, 1 when any problem is found (warnings do not fail).",
         epilog="Example: printshop preflight output/comrade/en/press/drivethrucards/*.pdf --profile drivethrucards")
     flight.add_argument("files", nargs="+", type=Path, metavar="FILE")
     flight.add_argument("--profile", metavar="NAME", help="a print-shop profile from data/print/profiles")
-    flight.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    flight.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
 
+    proofing = commands.add_parser(
+        "proof", help="a PDF for reviewers: each face of a translation beside its reference",
+        description="Write, per game and translation, a PDF that shows every card face and sheet once, the "
+                    "translation on the left and the language it is made from on the right, at true size "
+                    "where the page allows, each with the text ids its frames print: "
+                    "OUT/<game>/<lang>/<game>-<lang>-proof-against-<ref>.pdf. Nothing is written unless every "
+                    "proof could be made.",
+        epilog="Example: printshop proof comrade --lang fr")
+    proofing.add_argument("games", nargs="*", metavar="GAME", help="games to proof (default: all)")
+    proofing.add_argument("--lang", action="append", metavar="L",
+                          help="the language to proof (repeatable; default: every translation of each game)")
+    proofing.add_argument("--against", metavar="L",
+                          help="the language to show beside it (default: the one the translation is made from; "
+                               "for a game's source language, its first other language)")
+    proofing.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
+    proofing.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                          help="where to write (default: the project's output/)")
+    proofing.add_argument("--templates", type=Path, default=None, metavar="DIR",
+                          help="the templates folder (default: templates/ beside the default data)")
+
+    for name in ("watch", "serve"):
+        live = commands.add_parser(
+            name,
+            help="rebuild the PDFs whenever data or templates are saved" if name == "watch" else
+                 "a local page that shows every face and updates itself on save",
+            description=("Build, then keep the data in memory and, each time a data file or template is saved, "
+                         "read, lay out, draw and write only what changed; one line per rebuild, and the "
+                         "diagnostics. Ctrl-C stops." if name == "watch" else
+                         "Serve a page (http://127.0.0.1:8000/ by default) showing every card face and sheet of "
+                         "the games as images, one column per language, with the validator's diagnostics beside "
+                         "the faces they concern (click one to see the card). Saving a data file or template "
+                         "updates the open page; errors show on the page and the server keeps running."))
+        live.add_argument("games", nargs="*", metavar="GAME", help="games to show (default: all)")
+        live.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
+        live.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
+        live.add_argument("--templates", type=Path, default=None, metavar="DIR",
+                          help="the templates folder (default: templates/ beside the default data)")
+        if name == "watch":
+            live.add_argument("--out", type=_folder, default=None, metavar="DIR",
+                              help="where to write (default: the project's output/)")
+            live.add_argument("--paper", action="append", metavar="PAPER",
+                              help="only this paper for card sheets (repeatable)")
+        else:
+            live.add_argument("--host", default="127.0.0.1",
+                              help="the address to listen on (default: 127.0.0.1, this computer only)")
+            live.add_argument("--port", type=int, default=8000, help="the port (default: 8000; 0: any free one)")
+
+    initing = commands.add_parser(
+        "init", help="make a new project folder (printshop.toml, data/, templates/)",
+        description="Make FOLDER (default: the working directory) a printshop project: a printshop.toml that "
+                    "names its data/, templates/ and output/ folders, the two folders, and a .gitignore for "
+                    "output/. Papers, card sizes, shop profiles, fonts and the common templates come with "
+                    "printshop; the project adds or overrides what it needs in data/print/. Then add a game "
+                    "with 'printshop new GAME'.")
+    initing.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="FOLDER")
+    newing = commands.add_parser(
+        "new", help="add a small working game to the project, to grow by hand",
+        description="Add data/GAME/ and templates/GAME/ to the project of the working directory: a deck of six "
+                    "cards with a shared back, a player aid, a rules booklet, the game's own colour "
+                    "(data/GAME/print/colours.yaml), its texts in the source language and a translation "
+                    "(English and French). It validates and builds at once; docs/data-format.md and "
+                    "docs/templates.md describe what to change.")
+    newing.add_argument("game", metavar="GAME", help="the game's id: lower-case letters, digits and hyphens")
+    newing.add_argument("--title", help="the game's name as printed (default: from the id)")
+    newing.add_argument("--source", choices=("en", "fr"), default="en",
+                        help="the language the game is written in; the other is its first translation")
     checks = commands.add_parser("checks", help="list every check validate runs, with its code and hint",
                                  description="List the catalogue of checks: code, severity, meaning, hint.")
     checks.add_argument("--markdown", action="store_true", help="print docs/checks.md")
+
+    schemas = commands.add_parser(
+        "schema", help="write a JSON Schema per kind of data file, for editors (schemas/)",
+        description="Write one JSON Schema per kind of data file (media, fonts, colours, motifs, booklet, "
+                    "profile, language, game, faces, text), with each key's description, so that an editor's "
+                    "YAML language server completes and checks keys while you type (docs/data-format.md "
+                    "shows how to set up VS Code).")
+    schemas.add_argument("--out", type=Path, default=None, metavar="DIR",
+                         help="where to write (default: schemas/ in the repository)")
+    documenting = commands.add_parser(
+        "docs", help="write the reference docs generated from the code (docs/data-format.md, docs/templates.md)",
+        description="Write docs/data-format.md (every data file and key) and docs/templates.md (what each kind of "
+                    "template receives) from the code, and docs/checks.md from the catalogue of checks.")
+    documenting.add_argument("--out", type=Path, default=None, metavar="DIR",
+                             help="where to write (default: docs/ in the repository)")
+    documenting.add_argument("--check", action="store_true",
+                             help="write nothing; exit 1 if a file differs from what the code gives")
 
     i18n = commands.add_parser(
         "i18n", help="translators' tools: status, sync, PO export and import",
@@ -134,9 +236,11 @@ def _parser() -> argparse.ArgumentParser:
     actions = i18n.add_subparsers(dest="action", metavar="ACTION", required=True)
     stat = actions.add_parser("status", help="per game and language: translated, missing, stale, untranslated",
                               description="Count, per game and language, the texts that are translated, "
-                                          "missing, stale (the source changed since) or untranslated.")
+                                          "missing, stale (the source changed since) or untranslated (a copy "
+                                          "still marked '# TODO: translate', or a sentence identical to its "
+                                          "source), and the share done (stale texts count as done).")
     stat.add_argument("games", nargs="*", metavar="GAME")
-    stat.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    stat.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     stat.add_argument("--verbose", "-v", action="store_true", help="also list every text that is not translated")
     syncing = actions.add_parser(
         "sync", help="bring a translation in line with its source",
@@ -146,23 +250,39 @@ def _parser() -> argparse.ArgumentParser:
                     "A new language starts here: its file is created.")
     syncing.add_argument("lang", metavar="LANG")
     syncing.add_argument("games", nargs="*", metavar="GAME", help="default: all games")
-    syncing.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    syncing.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
+    confirming = actions.add_parser(
+        "confirm", help="confirm that stale (or kept-as-is) translations are still right",
+        description="Record that the translation of each text named is right as it stands: a stale text "
+                    "(its source changed since) is recorded against the current source, and a copy still "
+                    "marked '# TODO: translate' loses the mark and counts as translated. What removing "
+                    "'fuzzy' does in Poedit, for those who edit the YAML.",
+        epilog="Example: printshop i18n confirm fr card.informer.goal --game comrade")
+    confirming.add_argument("lang", metavar="LANG")
+    confirming.add_argument("ids", nargs="*", metavar="ID", help="text ids, e.g. card.informer.goal")
+    confirming.add_argument("--game", action="append", metavar="GAME", help="only this game (repeatable; default: all)")
+    confirming.add_argument("--all-stale", action="store_true", help="every stale text (instead of naming ids)")
+    confirming.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     exporting = actions.add_parser(
         "export", help="write a PO file per game for Poedit or Weblate",
         description="Write <game>-<lang>.po: msgctxt is the text id, msgid the source text, msgstr the "
-                    "translation; stale texts are fuzzy with the previous source.")
+                    "translation; stale texts are fuzzy with the previous source. '#:' gives the text's line "
+                    "in the YAML files, '#.' the cards and frames that print it and about how many characters "
+                    "fit there.")
     exporting.add_argument("lang", metavar="LANG")
     exporting.add_argument("games", nargs="*", metavar="GAME", help="default: all games")
-    exporting.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
-    exporting.add_argument("--out", type=Path, default=Path("."), metavar="DIR", help="where to write (default: .)")
+    exporting.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
+    exporting.add_argument("--out", type=_folder, default=Path("."), metavar="DIR", help="where to write (default: .)")
     importing = actions.add_parser(
         "import", help="read a translated PO file back into the game's text file",
         description="Read a PO file written by 'i18n export' (and edited in Poedit or Weblate) back into "
-                    "data/<game>/text/<lang>.yaml, keeping comments and order. Fuzzy entries stay stale.")
+                    "data/<game>/text/<lang>.yaml, keeping comments and order. Fuzzy entries stay stale. "
+                    "Each text it changes or confirms is checked as validate checks it; problems are shown at "
+                    "the PO file's line, and an error means nothing is written.")
     importing.add_argument("po", type=Path, metavar="FILE.po")
     importing.add_argument("--game", required=True, metavar="GAME")
     importing.add_argument("--lang", required=True, metavar="LANG")
-    importing.add_argument("--data", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help=data_help)
+    importing.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     return parser
 
 
@@ -170,10 +290,14 @@ def _offset(value: str) -> tuple[float, float]:
     """'1.5,-0.5' (millimetres) to points."""
     from printshop.units import mm
 
+    import math
+
     try:
         dx, dy = (float(part) for part in value.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{value}' is not DX,DY in millimetres, e.g. 1.5,-0.5") from None
+    if not (math.isfinite(dx) and math.isfinite(dy)):
+        raise argparse.ArgumentTypeError(f"'{value}' is not DX,DY in millimetres: both must be numbers, e.g. 1.5,-0.5")
     if abs(dx) > 20 or abs(dy) > 20:
         raise argparse.ArgumentTypeError("an offset of more than 20 mm is a layout problem, not a printer's drift")
     return mm(dx), mm(dy)
@@ -182,22 +306,56 @@ def _offset(value: str) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    try:  # the project of the working directory gives the folders not named on the command line
+        project = find_project()
+    except ProjectFileError as error:
+        parser.error(str(error))  # exits with 2: a broken printshop.toml is the user's to fix
+    if hasattr(args, "data"):  # a command that works on a project's games
+        for name, folder in (("data", project.data), ("out", project.output), ("templates", project.templates)):
+            if getattr(args, name, False) is None and (name != "templates" or project.templates.is_dir()):
+                setattr(args, name, folder)
     try:
         return {"list": _list, "build": _build, "validate": _validate, "checks": _checks,
-                "i18n": _i18n, "preflight": _preflight}[args.command](args)
+                "i18n": _i18n, "preflight": _preflight, "proof": _proof, "watch": _watch,
+                "schema": _schema, "docs": _docs, "init": _init, "new": _new,
+                "serve": _serve}[args.command](args)
     except UsageError as error:
-        parser.error(str(error))  # exits with 2
+        parser.error(printable(str(error)))  # exits with 2
         return 2
-    except KeyboardInterrupt:
-        print("interrupted; nothing was written", file=sys.stderr)
+    except BrokenPipeError:  # `printshop list | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except KeyboardInterrupt as interrupt:
+        result = getattr(interrupt, "result", None)  # build.BuildInterrupted: it came after the write
+        if result is not None:
+            print(f"interrupted after the new files were all in place: {len(result.written)} written, "
+                  f"{len(result.unchanged)} already up to date", file=sys.stderr)
+        else:
+            print("interrupted; nothing was written", file=sys.stderr)
         return 130
-    except Exception as error:  # noqa: BLE001 - the last guard: a message, not a traceback
-        if os.environ.get("PRINTSHOP_DEBUG"):
-            raise
-        print(f"printshop: internal error: {type(error).__name__}: {error}\n"
-              f"  nothing was written; run again with PRINTSHOP_DEBUG=1 to see the traceback, and report it",
-              file=sys.stderr)
-        return 1
+    except Exception as error:  # noqa: BLE001 - a bad request the library found (unknown paper or language)
+        if type(error).__name__ != "BadRequest":
+            return _internal(error)
+        print(f"{parser.prog}: error: {printable(str(error))}", file=sys.stderr)
+        return 2
+
+
+def _internal(error: Exception) -> int:
+    """The last guard: a message, not a traceback (a bug in printshop)."""
+    if os.environ.get("PRINTSHOP_DEBUG"):
+        raise error
+    print(printable(f"printshop: internal error: {type(error).__name__}: {error}") + "\n"
+          "  this is a bug in printshop: please report it, with this message and the traceback that\n"
+          "  PRINTSHOP_DEBUG=1 printshop ... shows; a build writes its files all at once, at the end, so a failure\n"
+          "  before then left the output folder as it was", file=sys.stderr)
+    return 1
+
+
+def _check_folders(args) -> None:
+    """Folders named on the command line that cannot be right are usage errors (exit 2)."""
+    templates = getattr(args, "templates", None)
+    if templates is not None and not templates.is_dir():
+        raise UsageError(f"the templates folder {templates} does not exist (--templates)")
 
 
 def _known_games(data: Path, wanted: list[str]) -> list[str] | None:
@@ -217,7 +375,10 @@ def _print_report(report: Report, stream=None) -> None:
 
 def _summary(report: Report) -> str:
     counts = report.counts()
-    return ", ".join(f"{n} {severity.value}{'s' if n != 1 else ''}" for severity, n in counts.items())
+    accepted = sum(1 for d in report.items if d.severity is Severity.WARNING and d.acknowledged)
+    return ", ".join(f"{n} {severity.value}{'s' if n != 1 else ''}"
+                     + (f" ({accepted} acknowledged)" if severity is Severity.WARNING and accepted else "")
+                     for severity, n in counts.items())
 
 
 def _list(args) -> int:
@@ -250,12 +411,34 @@ def _list(args) -> int:
 
 def _validate(args) -> int:
     games = _known_games(args.data, args.games)
+    _check_folders(args)
     report, _ = check(args.data, games=games, templates_dir=args.templates)
     if args.format == "json" or report.items:
         print(format_report(report, style=args.format))
     sys.stdout.flush()
     print(f"printshop validate: {_summary(report)}{' (strict)' if args.strict else ''}", file=sys.stderr)
     return 1 if report.fails(strict=args.strict) else 0
+
+
+def _proof(args) -> int:
+    from printshop.render.proof import make_proofs
+
+    games = _known_games(args.data, args.games)
+    _check_folders(args)
+    result = make_proofs(args.data, args.out, games=games, langs=args.lang, against=args.against,
+                         templates_dir=args.templates)
+    # what validate and build already say about the data is left to them, but for what stops the proof
+    _print_report(Report([d for d in result.report.items if d.severity is Severity.ERROR
+                          or d.severity is Severity.WARNING and not d.acknowledged]))
+    if result.report.has_errors:
+        print(f"proof failed ({_summary(result.report)}); nothing was written", file=sys.stderr)
+        return 1
+    if not result.pages:
+        print("nothing to proof: these games have no translation (name one with --lang)", file=sys.stderr)
+        return 1
+    for path, pages in result.pages.items():
+        print(f"{'wrote' if path in result.written else 'unchanged'} {path} ({pages} pages)", file=sys.stderr)
+    return 0
 
 
 def _preflight(args) -> int:
@@ -270,16 +453,106 @@ def _preflight(args) -> int:
             raise UsageError(f"no profile '{args.profile}' (profiles: {', '.join(project.profiles)})")
         profile = project.profiles[args.profile]
         trims = shop_trims(project.media, profile)
-    failed = 0
     for path in args.files:
         if not path.is_file():
             raise UsageError(f"{path} does not exist")
-        problems = preflight(path, profile, trims)
-        for problem in problems:
+    failed, total = 0, 0
+    for path in args.files:
+        found = preflight(path, profile, trims)
+        for problem in found:
             print(problem.format(display_path(path)))
+        problems = [problem for problem in found if not problem.warning]
+        warnings = len(found) - len(problems)
         failed += bool(problems)
-    print(f"printshop preflight: {len(args.files) - failed} of {len(args.files)} file(s) passed", file=sys.stderr)
+        total += len(problems)
+        print(f"{display_path(path)}: {_preflight_summary(problems, warnings)}")
+    sys.stdout.flush()
+    print(f"printshop preflight: {len(args.files) - failed} of {len(args.files)} file(s) passed, "
+          f"{total} problem{'s' if total != 1 else ''}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _preflight_summary(problems, warnings: int) -> str:
+    """'ok', or '3 problems on 2 pages' (and those of the file as a whole), and the warnings."""
+    if not problems:
+        text = "ok"
+    else:
+        pages = len({problem.page for problem in problems if problem.page})
+        whole = sum(1 for problem in problems if not problem.page)
+        text = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        if pages:
+            text += f" on {pages} page{'s' if pages != 1 else ''}"
+        if whole and pages:
+            text += f" ({whole} for the whole file)"
+    if warnings:
+        text += f", {warnings} warning{'s' if warnings != 1 else ''}"
+    return text
+
+
+def _init(args) -> int:
+    from printshop.scaffold import ScaffoldError, init_project
+
+    try:
+        made = init_project(args.folder)
+    except ScaffoldError as error:
+        raise UsageError(str(error)) from None
+    for path in made.files:
+        print(f"wrote {display_path(path)}")
+    print(f"{display_path(args.folder)} is a printshop project: add a game with 'printshop new GAME'")
+    return 0
+
+
+def _new(args) -> int:
+    from printshop import i18n
+    from printshop.loader import load_project
+    from printshop.scaffold import ScaffoldError, new_game
+
+    project = find_project()
+    if project.config is None:
+        raise UsageError("this folder is not in a printshop project: run 'printshop init' first")
+    try:
+        made = new_game(project, args.game, title=args.title, source=args.source)
+    except ScaffoldError as error:
+        raise UsageError(str(error)) from None
+    for path in made.files:
+        print(f"wrote {display_path(path)}")
+    report = Report()
+    try:  # record which source text each translation answers, so later edits of the source show as stale
+        game = load_project(project.data, project.templates, games=[args.game], report=report).games[args.game]
+        for lang in game.languages[1:]:
+            print(f"wrote {display_path(i18n.sync(game, lang).path.with_suffix('.sources.yaml'))}")
+    except StageFailed:
+        _print_report(report)
+        return 1
+    print(f"next: 'printshop validate {args.game}', then 'printshop build {args.game}'")
+    return 0
+
+
+def _schema(args) -> int:
+    from printshop.reference import SCHEMAS_DIR, schema_texts, write_texts
+
+    folder = args.out or SCHEMAS_DIR
+    written = write_texts(schema_texts(), folder)
+    print(f"{len(written)} schema(s) written to {display_path(folder)}" if written
+          else f"the schemas in {display_path(folder)} are up to date")
+    return 0
+
+
+def _docs(args) -> int:
+    from printshop.reference import DOCS_DIR, doc_texts, write_texts
+
+    folder = args.out or DOCS_DIR
+    texts = dict(doc_texts(), **{"checks.md": catalogue_markdown() + "\n"})
+    if args.check:
+        stale = [name for name, text in texts.items()
+                 if not (folder / name).is_file() or (folder / name).read_text(encoding="utf-8") != text]
+        for name in stale:
+            print(f"{display_path(folder / name)} differs from the code: run 'printshop docs'")
+        return 1 if stale else 0
+    written = write_texts(texts, folder)
+    print(f"{len(written)} file(s) written to {display_path(folder)}" if written
+          else f"the docs in {display_path(folder)} are up to date")
+    return 0
 
 
 def _checks(args) -> int:
@@ -306,6 +579,8 @@ def _i18n(args) -> int:
 
     if args.action == "import":
         games = _known_games(args.data, [args.game])
+    elif args.action == "confirm":
+        games = _known_games(args.data, args.game or [])
     else:
         games = _known_games(args.data, args.games)
     project = _load_or_report(args.data, games)
@@ -321,6 +596,8 @@ def _i18n(args) -> int:
                         where = text.translation.location if text.translation else text.source.location
                         print(f"{where}: {row.lang} {text.state}: {text.id}")
         return 0
+    if args.action == "confirm":
+        return _confirm(args, project)
     if args.action == "sync":
         if args.lang not in project.languages:
             raise UsageError(f"no language '{args.lang}': first describe it in {args.data / 'languages'}/"
@@ -337,25 +614,63 @@ def _i18n(args) -> int:
                   f"obsolete, {result.recorded} recorded as translated")
         return 0
     if args.action == "export":
+        from printshop.write import write_atomically
+
         for game in project.games.values():
             if args.lang == game.game.source_language:
                 continue
             target = args.out / f"{game.id}-{args.lang}.po"
-            from printshop.write import write_atomically
-
-            write_atomically(target, i18n.export_po(game, args.lang))
+            # the `#.` comments: where each text prints, from the game laid out in its source language
+            _, checked = check(args.data, games=[game.id], langs=[game.game.source_language], variant=None)
+            printed = i18n.where_printed(checked, game.id) if checked is not None else {}
+            write_atomically(target, i18n.export_po(game, args.lang, printed))
             print(f"wrote {target}")
         return 0
     game = project.games[args.game]
     if not args.po.is_file():
         raise UsageError(f"{args.po} does not exist")
-    result = i18n.import_po(game, args.lang, args.po)
+    result = i18n.import_po(game, args.lang, args.po, project=project)
     _print_report(result.report)
     if result.report.has_errors:
+        print(f"{game.id} {args.lang}: nothing imported; fix the entries shown in {args.po} and import again",
+              file=sys.stderr)
         return 1
     print(f"{game.id} {args.lang}: {len(result.changed)} text(s) changed, {len(result.confirmed)} confirmed "
           f"against a newer source")
     return 0
+
+
+def _confirm(args, project) -> int:
+    from printshop import i18n
+
+    if bool(args.ids) == bool(args.all_stale):
+        raise UsageError("name the text ids to confirm, or give --all-stale")
+    games = [game for game in project.games.values()
+             if args.lang in game.catalogues and args.lang != game.game.source_language]
+    if not games:
+        raise UsageError(f"no game here has a '{args.lang}' translation")
+    known = {text_id for game in games for text_id in game.reference(args.lang).entries}
+    unknown = [text_id for text_id in args.ids if text_id not in known]
+    if unknown:
+        raise UsageError(f"no text {', '.join(unknown)} in {', '.join(game.id for game in games)} "
+                         f"('printshop i18n status --verbose' lists the texts to confirm)")
+    for game in games:
+        ids = None if args.all_stale else [text_id for text_id in args.ids if text_id in game.reference(args.lang).entries]
+        if ids == []:
+            continue
+        result = i18n.confirm(game, args.lang, ids)
+        for text_id in result.missing:
+            print(f"{game.id} {args.lang}: '{text_id}' has no translation to confirm", file=sys.stderr)
+        print(f"{display_path(result.path)}: {len(result.confirmed)} stale text(s) confirmed, "
+              f"{len(result.unmarked)} kept as they are (TODO mark removed), {len(result.unchanged)} already up to date")
+    return 0
+
+
+def _folder(text: str) -> Path:
+    """A folder to write into: `--out ""` would otherwise mean the current folder."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the folder is empty: name one, e.g. --out output")
+    return Path(text)
 
 
 def _positive(text: str) -> int:
@@ -386,10 +701,14 @@ def _build(args) -> int:
 
     started = time.monotonic()
     games = _known_games(args.data, args.games)
-    say = (lambda message: None) if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
+    _check_folders(args)
+    say = (lambda message: None) if args.quiet else (lambda message: print(printable(message), file=sys.stderr,
+                                                                           flush=True))
     settings = dict(games=games, langs=args.lang, papers=args.paper, variant=args.variant, target=args.target,
-                    profiles=args.profile, shard=args.shard, flip=args.flip, back_offset=args.back_offset,
-                    gutterfold=args.gutterfold, low_ink=args.low_ink)
+                    profiles=args.cutter if args.target == "cut" else args.profile, shard=args.shard, flip=args.flip, back_offset=args.back_offset,
+                    gutterfold=args.gutterfold, low_ink=args.low_ink, draft=args.draft)
+    if args.draft and args.target == "shop":
+        raise UsageError("--draft makes print-and-play proofs; press files are for release (drop --target shop)")
     if not args.force:  # before anything heavy is imported
         files = nothing_to_do(args.out, args.data, args.templates, settings)
         if files is not None:
@@ -406,24 +725,91 @@ def _build(args) -> int:
             raise UsageError(f"no game here has the variant '{args.variant}' (variants: {', '.join(known) or 'none'})")
     if args.profile and args.target != "shop":
         raise UsageError("--profile goes with --target shop")
+    if args.cutter and args.target != "cut":
+        raise UsageError("--cutter goes with --target cut")
+    if args.cutter:
+        from printshop.layers import layer_dirs, names_in
+
+        cutters = names_in("print/targets/cut", layer_dirs(args.data))
+        unknown = [name for name in args.cutter if name not in cutters]
+        if unknown:
+            raise UsageError(f"no cutter {', '.join(map(repr, unknown))} (cutters: {', '.join(cutters) or 'none'})")
     result = build(args.data, args.out, templates_dir=args.templates, jobs=args.jobs, force=args.force,
                    progress=for_terminal(args.quiet), **settings)
     shown = {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}  # infos: see validate
-    _print_report(Report([d for d in result.report.items if d.severity in shown]))
+    # what a build leaves out (or marks as a draft) is said even with --quiet
+    _print_report(Report([d for d in result.report.items
+                          if d.severity in shown or d.code == "incomplete-translation"]))
+    for path in result.recovered:
+        say(f"completed an earlier build that was stopped while writing: put {path} in place")
     if result.report.has_errors:
-        print(f"build failed ({_summary(result.report)}); nothing was written", file=sys.stderr)
+        if result.written:  # the file system would not put the old files back: say exactly which are new
+            print(f"build failed ({_summary(result.report)}); these files are new all the same: "
+                  f"{', '.join(map(str, result.written))}", file=sys.stderr)
+        else:
+            print(f"build failed ({_summary(result.report)}); nothing was written", file=sys.stderr)
         return 1
     if result.up_to_date is not None:
         say(f"nothing changed since the last build: {len(result.up_to_date)} files up to date")
         return 0
     if not result.outputs:
-        print("nothing to build (check the game and --lang names)", file=sys.stderr)
+        if result.refused:
+            print("nothing built: every translation asked for is incomplete (--draft builds them as drafts)",
+                  file=sys.stderr)
+        else:
+            print("nothing to build (check the game and --lang names)", file=sys.stderr)
         return 1
     written = set(result.written)
     for output in result.outputs:
         if args.out / output.path in written:
             say(f"wrote {args.out / output.path} ({output.pages} pages, {output.description})")
+    for path in result.removed:
+        say(f"removed {path} (no longer built)")
     say(f"built {len(result.outputs)} files in {time.monotonic() - started:.1f} s: "
         f"{len(result.rendered_jobs)} jobs rendered, {len(result.cached_jobs)} from the cache; "
-        f"{len(result.written)} files written, {len(result.unchanged)} already up to date")
+        f"{len(result.written)} files written, {len(result.unchanged)} already up to date"
+        + (f", {len(result.removed)} removed" if result.removed else ""))
+    named = [state for state in result.refused if args.lang and state.lang in args.lang]
+    if named:
+        print(f"not built, though asked for with --lang: {', '.join(f'{s.game} {s.lang}' for s in named)} "
+              f"(incomplete, see above)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _watch(args) -> int:
+    from printshop.session import Session
+    from printshop.watch import watch
+
+    games = _known_games(args.data, args.games)
+    session = Session(args.data, args.out, games=games, langs=args.lang, papers=args.paper,
+                      templates_dir=args.templates)
+    print(f"watching {args.data} and {session.templates_dir}; writing into {args.out} (Ctrl-C stops)",
+          file=sys.stderr, flush=True)
+    try:
+        watch(session, say=lambda line: print(line, file=sys.stderr, flush=True))
+    except KeyboardInterrupt:
+        pass
+    print("stopped", file=sys.stderr)
+    return 0
+
+
+def _serve(args) -> int:
+    from printshop.serve import Server
+    from printshop.session import Session
+
+    games = _known_games(args.data, args.games)
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"warning: listening on {args.host}: anyone who can reach this address sees the game's data",
+              file=sys.stderr)
+    session = Session(args.data, None, games=games, langs=args.lang, templates_dir=args.templates, render=False)
+    server = Server(session, args.host, args.port).start()
+    print(f"printshop serve: {server.url} (Ctrl-C stops)", file=sys.stderr, flush=True)
+    try:
+        while not server.stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
     return 0

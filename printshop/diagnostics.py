@@ -10,6 +10,7 @@ import enum
 import functools
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,10 +101,13 @@ _check("missing-text", E, "a text id of the source language has no text in a tra
        "data/comrade/text/fr.yaml:19:3: error[missing-text]: 'card.informer.name' has no French text (source: data/comrade/text/en.yaml:20:11)")
 _check("orphan-text", W, "a text id in a translation that the source does not have", "remove it, or run printshop i18n sync to move it to the obsolete section",
        "data/comrade/text/fr.yaml:30:5: warning[orphan-text]: 'card.informer.title' is not in the source language")
-_check("untranslated", W, "a translation identical to a source text that is unlikely to stay the same", "translate the text",
-       "data/comrade/text/fr.yaml:21:11: warning[untranslated]: 'card.informer.goal' is the same as the English source")
+_check("untranslated", W, "a translation identical to the text it is made from", "translate the text; names and loanwords that stay the same go under untranslatable: in game.yaml (words, or ids with a reason)",
+       "data/comrade/text/fr.yaml:21:11: warning[untranslated]: 'card.informer.goal' is the same as the English text it is made from")
 _check("stale-translation", W, "the source text changed after the translation was made", "update the translation, then run printshop i18n sync",
        "data/comrade/text/fr.yaml:20:11: warning[stale-translation]: 'card.informer.name': the English source changed from \"Informer\" to \"Informant\" since this was translated")
+_check("incomplete-translation", W, "build: a translation lacks texts (missing, or still the copy i18n sync left), so it is not built, or is built as a marked draft with --draft",
+       "translate the texts it lacks, or build a marked draft anyway with printshop build --draft",
+       "data/kremlin/text/de.yaml:1:1: warning[incomplete-translation]: kremlin de: not built, 12 of 180 texts not translated (8 missing, 4 still the text they are made from); 'printshop i18n status kremlin --verbose' lists them")
 _check("markup", E, "text markup that is not well formed or uses an unknown tag", "use only <b>, <i> and <br/>, each opened tag closed",
        "data/comrade/text/en.yaml:20:11: error[markup]: 'card.informer.name': <b> is never closed")
 _check("markup-mismatch", W, "a translation's inline markup differs from the source's", "use the same <b> and <i> as the source",
@@ -112,11 +116,28 @@ _check("line-breaks", W, "a translation has a different number of line breaks th
        "data/comrade/text/fr.yaml:12:14: warning[line-breaks]: 'rules.credits.design': the source has 1 line break(s), the translation 0")
 _check("placeholder", E, "a placeholder a template does not provide, or one that differs from the source", "use the placeholders of the source text",
        "data/comrade/text/fr.yaml:5:12: error[placeholder]: 'game.players' uses {maximum}, {min} but the source uses {max}, {min}")
+# Translation checks (printshop/translation_checks.py), at the translation's own line; a translator accepts one
+# on purpose with a comment on that line: "# accept number-mismatch: why"
+_check("empty-translation", E, "a translation is empty, so the card prints nothing there", "write the translation (or remove the line and run printshop i18n sync)",
+       "data/comrade/text/de.yaml:14:16: error[empty-translation]: 'card.reminder' is empty: the English text \"Keep your card hidden.\" would print as nothing")
+_check("number-mismatch", E, "a translation's numbers differ from those of the text it is made from", "write the same numbers in digits as the source; a rules number must not change",
+       "data/comrade/text/de.yaml:88:8: error[number-mismatch]: 'rules.setup.p2' lacks 3 and adds 4 compared with the English \"Deal 3 cards to each player…\"")
+_check("whitespace", W, "a translation starts or ends with a space, or has spaces in a row, unlike its source", "remove the extra spaces",
+       "data/comrade/text/de.yaml:21:11: warning[whitespace]: 'card.informer.goal' ends with a space and has 2 spaces in a row at \"Finde den  Dissidenten\"")
+_check("repeated-word", W, "the same word twice in a row", "remove the repeated word (a language's legitimate doubles, like French 'nous nous', are listed in checks.doubled_words of its language file)",
+       "data/comrade/text/de.yaml:21:11: warning[repeated-word]: 'card.informer.goal' repeats a word: \"die die\"")
+_check("end-punctuation", W, "a translation ends with other punctuation than its source (a lost or added full stop, question mark…)", "end the sentence as the source does; French spacing before ? ! : ; is fine",
+       "data/comrade/text/de.yaml:21:11: warning[end-punctuation]: 'card.informer.goal' ends without punctuation where the English ends with '.': \"…find the dissident.\"")
+_check("unbalanced", W, "brackets or the language's quotation marks do not pair up", "close what you open: ( ), [ ] and the quotes of the language (« », „ “, “ ”)",
+       "data/comrade/text/de.yaml:40:9: warning[unbalanced]: 'rules.vote.p1': '„' is never closed (with '“')")
+_check("length-ratio", W, "a translation much longer or shorter than the text it is made from", "check nothing is missing or added; the limits are checks.length in the language file",
+       "data/comrade/text/de.yaml:52:9: warning[length-ratio]: 'rules.goal.p1' is 0.3 times as long as the English (41 characters against 152; expected 0.4 to 2.5)")
 _check("template", E, "a template cannot be rendered", "fix the template at the place shown",
        "templates/comrade/faces/role.j2:3:1: error[template]: there is no text 'card.comrade.gaol' in language 'en' (face 'comrade', language en)")
 # Print
-_check("text-overflow", E, "text does not fit its frame at the layout's minimum size", "shorten the text, or enlarge the frame in the layout",
-       "data/comrade/faces.yaml:26:14: error[text-overflow]: card 'informer', frame 'title', language fr: the text does not fit at the minimum size 10 pt: overflows by 37.5 pt (about 4 lines)")
+_check("text-overflow", E, "text does not fit its frame at the layout's minimum size",
+       "shorten the text (a translator); or enlarge the frame or lower its min_size in the layout (a designer)",
+       "data/comrade/text/fr.yaml:31:11: error[text-overflow]: 'card.informer.goal' (fr) is about 40 characters too long for frame 'body' of card 'informer' at the minimum size 7 pt (overflows by 18.5 pt, about 2 lines)\n  frame: data/comrade/faces.yaml:26:14 (for the designer: enlarge the frame or lower its min_size)")
 _check("missing-glyph", E, "a character that the font cannot print", "replace the character, or choose a font that has it",
        "data/comrade/faces.yaml:107:14: error[missing-glyph]: card 'back', frame 'motto', language fr: the font 'serif-italic' has no '☭' (U+262D)")
 _check("image-resolution", E, "an image that prints below 300 dpi at its placed size", "supply a larger image, or print it smaller",
@@ -128,10 +149,38 @@ _check("press-trim", E, "a deck's card size is too far from the print shop's tri
        "data/kremlin/game.yaml:163:16: error[press-trim]: deck 'markers' (chit-16) would be scaled by 3.969 to DriveThruCards's trim 'poker-us'; give the profile a product of this size")
 _check("outside-safe-zone", W, "a text frame or icon reaches beyond the safe zone of the card or of a print shop", "move the frame or icon inside the safe zone (for a shop's, the narrowest zone named)",
        "data/comrade/faces.yaml:26:14: warning[outside-safe-zone]: frame 'title' of face 'informer' comes 1.5 mm closer to the trim than the deck's safe zone of 4.0 mm; 0.7 mm closer to the trim than The Game Crafter's safe zone of 3.2 mm")
+_check("press-left-out", W, "a deck, sheet or booklet that a print shop's files will not hold",
+       "give the profile a product of this card size, or say why it leaves it out in the profile's leaves_out",
+       "data/kremlin/game.yaml:163:16: warning[press-left-out]: deck 'markers' of kremlin is left out of DriveThruCards's files ('drivethrucards'): DriveThruCards makes no chit-16 cards (it makes poker-eu, poker-us, bridge, tarot)")
+_check("press-art", W, "raster art that will not convert cleanly for a print shop: too few pixels at its placed size, colours its CMYK cannot print, transparency over more than one plain colour",
+       "supply larger art, bring its colours within print's gamut, or place it over a plain colour",
+       "data/comrade/faces.yaml:40:14: warning[press-art]: image 'images/seal.png' of face 'back' (300 × 300 px) prints at 298 dpi in DriveThruCards's files (faces scaled by 1.008 to its trim); the shop needs 300")
+# Safety: what a hostile or broken project, or an unlucky environment, must not get past
+_check("unsafe-path", E, "a name or path in the data that could read or write outside the project: an id used in file names that is not a plain id, an absolute or '..' path, a symlink leaving its folder",
+       "use a plain id (lower-case letters, digits, '-' and '_') and keep art, fonts and templates inside data/ and templates/ as real files",
+       "data/comrade/faces.yaml:40:14: error[unsafe-path]: image '../../secret.png' of face 'back' resolves to /home/me/secret.png, outside data/")
+_check("too-large", E, "a data file, nesting, text or image beyond printshop's limits (refused before it is parsed or decoded)",
+       "split or shorten what the message names; an image must have fewer pixels",
+       "data/comrade/images/seal.png: error[too-large]: image 'images/seal.png' has 20000 × 20000 pixels (400 million); printshop reads at most 60 million")
+_check("bidi-control", E, "a text holds an invisible bidirectional control (U+202A–U+202E, U+2066–U+2069) that reorders what is printed or shown",
+       "delete the control character; a right-to-left language needs none in printshop's data",
+       "data/comrade/text/en.yaml:4:10: error[bidi-control]: 'card.informer.name' holds U+202E (right-to-left override) at character 3")
+_check("po-syntax", E, "a PO file that is not one `i18n export` wrote: unreadable, without entries, or entries without their text id",
+       "export the language again with printshop i18n export and translate in that file",
+       "comrade-fr.po:12:1: error[po-syntax]: the entry 'Informer' has no msgctxt (its text id): it cannot be placed")
+_check("cannot-write", E, "the output folder, the cache or a file in it cannot be written (read-only, full, a file where a folder should be)",
+       "free the space or fix the permissions of the folder named, then build again",
+       "output/comrade/fr: error[cannot-write]: cannot replace comrade-fr-cards-a4.pdf: it is a folder; nothing was written")
+_check("worker-died", E, "a process rendering jobs died (killed, or crashed) before it finished",
+       "build again; if it dies again on the same job, build that game with --jobs 1 and report the crash",
+       "output: error[worker-died]: comrade fr a4 was not rendered: its process died (signal 9)")
+_check("removed-output", W, "files an earlier build wrote that this build no longer makes (a language or game file was deleted) were removed",
+       "nothing to do if the language or game was meant to go; otherwise restore its file",
+       "data/comrade/text/fr.yaml: warning[removed-output]: comrade fr is no longer built (its file is gone): removed 6 files the last build wrote")
 # Provenance
 _check("reconstructed", I, "content that the sources lack and the project designed", "review it against the publisher's wishes",
        "data/comrade/game.yaml:52:7: info[reconstructed]: rules.committee.p1: the seed does not say whether character cards are shown")
-_check("internal", E, "an unexpected failure while reading a file", "report it with the file named here",
+_check("internal", E, "an unexpected failure: a bug in printshop, not in the data", "this is a bug in printshop: please report it, with the file and the message shown here",
        "data/comrade: error[internal]: reading this game failed unexpectedly: …")
 del E, W, I
 
@@ -144,16 +193,29 @@ class Diagnostic:
     message: str
     hint: str = ""
     acknowledged: str = ""  # why the data accepts this warning; it then does not fail --strict
+    also: str = ""  # a second place that matters, for another reader ("frame at faces.yaml:26:14: ...")
 
     def format(self) -> str:
         note = f" (acknowledged: {self.acknowledged})" if self.acknowledged else ""
-        return f"{self.location}: {self.severity.value}[{self.code}]: {self.message}{note}"
+        return printable(f"{self.location}: {self.severity.value}[{self.code}]: {self.message}{note}")
+
+
+# What must never reach a terminal raw: C0 and C1 controls (escape sequences could rewrite the screen
+# or fake a line), DEL, bidirectional controls (they reorder what is shown) and lone surrogates.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """`text` with every control character written as an escape (\\x1b, \\u202e), for terminals and logs."""
+    if not _UNPRINTABLE.search(text):
+        return text
+    return _UNPRINTABLE.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def diagnostic(code: str, location: Location, message: str, severity: Severity | None = None,
-               acknowledged: str = "") -> Diagnostic:
+               acknowledged: str = "", *, hint: str = "", also: str = "") -> Diagnostic:
     check = CATALOGUE[code]
-    return Diagnostic(location, severity or check.severity, code, message, check.hint, acknowledged)
+    return Diagnostic(location, severity or check.severity, code, message, hint or check.hint, acknowledged, also)
 
 
 @dataclass
@@ -163,8 +225,8 @@ class Report:
     items: list[Diagnostic] = field(default_factory=list)
 
     def add(self, code: str, location: Location, message: str, severity: Severity | None = None,
-            acknowledged: str = "") -> None:
-        self.items.append(diagnostic(code, location, message, severity, acknowledged))
+            acknowledged: str = "", *, hint: str = "", also: str = "") -> None:
+        self.items.append(diagnostic(code, location, message, severity, acknowledged, hint=hint, also=also))
 
     def fails(self, *, strict: bool) -> bool:
         """Errors fail; with `strict`, so do warnings the data has not acknowledged."""
@@ -201,7 +263,7 @@ def format_report(report: Report, *, style: str = "text", hints: bool = True) ->
     if style == "json":
         return json.dumps([{"path": d.location.path, "line": d.location.line, "col": d.location.col,
                             "severity": d.severity.value, "code": d.code, "message": d.message, "hint": d.hint,
-                            "acknowledged": d.acknowledged}
+                            "acknowledged": d.acknowledged, "also": d.also}
                            for d in items], ensure_ascii=False, indent=2)
     lines = []
     for item in items:
@@ -212,17 +274,22 @@ def format_report(report: Report, *, style: str = "text", hints: bool = True) ->
                 where += f",line={item.location.line}"
             if item.location.col:
                 where += f",col={item.location.col}"
-            lines.append(f"::{level} {where},title={_gh(item.code)}::{_gh(item.message, data=True)}")
+            message = item.message + (f" ({item.also})" if item.also else "")
+            lines.append(f"::{level} {where},title={_gh(item.code)}::{_gh(message, data=True)}")
             continue
         lines.append(item.format())
+        if item.acknowledged:
+            continue  # settled on purpose: one line is enough
+        if item.also:
+            lines.append(printable(f"  {item.also}"))
         if hints and item.hint and item.severity is not Severity.INFO:
-            lines.append(f"  hint: {item.hint}")
+            lines.append(printable(f"  hint: {item.hint}"))
     return "\n".join(lines)
 
 
 def _gh(value: str, *, data: bool = False) -> str:
     """Escape a value for a GitHub workflow command (properties also escape ':' and ',')."""
-    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    value = printable(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
     return value if data else value.replace(":", "%3A").replace(",", "%2C")
 
 

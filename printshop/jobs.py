@@ -2,12 +2,15 @@
 
 A job is one game in one language (and naming variant) for one target and one paper or print-shop
 profile: `comrade fr pnp a4`, `kremlin en shop drivethrucards`; plus one calibration job per
-language and paper. Jobs share nothing but the checked project they read, so they run in any order,
+language and paper. The targets that need no kit are jobs too: `tts` (one per game and language),
+`cut` (per cutter and paper: `kremlin en silhouette a4`) and `preview` (per image set: previews,
+Tabletopia, Screentop), their cutters and image sets named by the files in data/print/targets/. Jobs share nothing but the checked project they read, so they run in any order,
 in any process (build.py runs them across processes and serves unchanged ones from the cache).
 A job never raises for bad data: what goes wrong is reported against the data or the game.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +18,7 @@ from printshop.colour import ColourMode, Paints
 from printshop.diagnostics import Location, Report
 from printshop.imposition import ImpositionError
 from printshop.layout import GameLayout
+from printshop.press_plan import left_out, takes_deck, takes_sheets
 from printshop.render.booklet import render_booklet
 from printshop.render.calibration import render_calibration
 from printshop.render.gutterfold import render_gutterfold
@@ -22,10 +26,13 @@ from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
 from printshop.render.how_to_print import KitFile, TooLong, render_how_to_print
 from printshop.render.imposed_booklet import impose_saddle_stitch
 from printshop.render.pdfx import make_pdfx
-from printshop.render.press import render_face_images, render_press_cards
-from printshop.render.sheet_pages import render_press_sheet, render_sheet
+from printshop.render.press_art import icc_file
+from printshop.render.press import press_art, press_paints, render_face_images, render_press_cards, render_press_sheet
+from printshop.render.sheet_pages import press_pages, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
 from printshop.templating import TemplateFailure
+
+EXPORTS = ("tts", "cut", "preview")  # targets that render from the laid-out faces without a paper kit
 
 
 @dataclass
@@ -48,17 +55,17 @@ class Options:
 
 @dataclass(frozen=True)
 class Job:
-    target: str  # "pnp", "calibration" or "shop"
+    target: str  # "pnp", "calibration", "shop", or one of EXPORTS
     lang: str
     game: str | None = None
     variant: str | None = None
     paper: str | None = None  # pnp and calibration
-    profile: str | None = None  # shop
+    profile: str | None = None  # shop: the profile; cut: the cutter; preview: the image set
     extras: bool = False  # pnp: also the files that need no paper (the A5 rules, press sheets)
 
     @property
     def label(self) -> str:
-        parts = [self.game or "calibration", self.lang, self.variant, self.profile or self.paper]
+        parts = [self.game or "calibration", self.lang, self.variant, self.profile, self.paper]
         return " ".join(part for part in parts if part)
 
 
@@ -75,13 +82,31 @@ def plan(layouts: list[GameLayout], target: str, papers: list[str], profiles: li
         variant = layout.localized.variant
         if target == "shop":
             jobs.extend(Job("shop", layout.lang, layout.game_id, variant, profile=name) for name in profiles)
+        elif target == "tts":
+            jobs.append(Job("tts", layout.lang, layout.game_id, variant, profile="tts"))
+        elif target == "cut":
+            jobs.extend(Job("cut", layout.lang, layout.game_id, variant, paper, profile=name)
+                        for name in _chosen(layout, "cut", profiles) for paper in papers)
+        elif target == "preview":
+            jobs.extend(Job("preview", layout.lang, layout.game_id, variant, profile=name)
+                        for name in _chosen(layout, "images", profiles))
         else:
             jobs.extend(Job("pnp", layout.lang, layout.game_id, variant, paper, extras=index == 0)
                         for index, paper in enumerate(papers))
-    if target != "shop":
+    if target == "pnp":
         for lang in sorted({layout.lang for layout in layouts}):
             jobs.extend(Job("calibration", lang, paper=paper) for paper in papers)
     return jobs
+
+
+def _chosen(layout: GameLayout, kind: str, asked: list[str]) -> list[str]:
+    """The cutters (`kind` "cut") or image sets ("images") of data/print/targets/<kind>/ that were asked for
+    (build's `profiles`, which the command line fills from --cutter), or all of them. Read from the folder
+    names, so planning stays cheap; the loader has read and checked the files themselves."""
+    from printshop.layers import layer_dirs, names_in
+
+    available = names_in(f"print/targets/{kind}", layer_dirs(layout.localized.data.dir.parent))
+    return [name for name in available if name in asked] or available
 
 
 def output_name(game_id: str, lang: str, what: str, paper: str, variant: str | None = None) -> Path:
@@ -100,9 +125,11 @@ def run(job: Job, checked, options: Options, env, say=lambda message: None) -> J
         layout = next(layout for layout in checked.layouts if (layout.game_id, layout.lang, layout.localized.variant)
                       == (job.game, job.lang, job.variant))
         if job.target == "shop":
-            _Press(checked.project, layout, job.profile, report, result, say).run()
+            _Press(checked.project.view(layout.localized.data), layout, job.profile, report, result, say).run()
+        elif job.target in EXPORTS:
+            _Export(checked.project.view(layout.localized.data), layout, job, report, result, say).run()
         else:
-            _Kit(checked.project, layout, job, options, env, report, result, say).run()
+            _Kit(checked.project.view(layout.localized.data), layout, job, options, env, report, result, say).run()
     result.diagnostics = list(report.items)
     return result
 
@@ -126,8 +153,8 @@ class _Kit:
                keep: bool = True) -> None:
         """Render one file; a failure is reported against the data (`where`) or the game, never raised."""
         media, options, layout = self.project.media, self.options, self.layout
-        path = output_name(layout.game_id, layout.lang, what + ("-lowink" if options.low_ink else ""), paper_id,
-                           layout.localized.variant)
+        suffix = ("-lowink" if options.low_ink else "") + ("-draft" if layout.localized.draft else "")
+        path = output_name(layout.game_id, layout.lang, what + suffix, paper_id, layout.localized.variant)
         self.say(f"rendering {path}")
         paper = media.papers.get(paper_id) or media.papers[self.job.paper]
         paints = Paints(self.project.colours.palette, ColourMode(low_ink=options.low_ink))
@@ -153,6 +180,16 @@ class _Kit:
         if keep:
             self.result.outputs.append(output)
 
+    def press_sheet(self, sheet) -> tuple[bytes, int]:
+        """The kit's press pages follow one named profile (media.yaml's print_and_play.press_profile):
+        its bleed, colours and PDF/X, so the file is what that shop takes, as the README says."""
+        project = self.project
+        profile = project.profiles[project.media.print_and_play.press_profile]
+        data, pages = render_press_sheet(self.layout, press_pages(sheet, profile.page_order), profile,
+                                         press_paints(project.colours.palette, profile),
+                                         project.motifs.motifs, press_art(profile))
+        return (make_pdfx(data, profile.pdfx, icc_file(profile.colour.icc)) if profile.pdfx is not None else data), pages
+
     def run(self) -> None:
         layout, paper_id, options = self.layout, self.job.paper, self.options
         project, motifs = self.project, self.project.motifs.motifs
@@ -168,9 +205,10 @@ class _Kit:
             kind = "tiled" if sheet.spec.tiled else "sheet"
             self.render(sheet.id, paper_id, lambda s, sheet=sheet: render_sheet(layout, sheet, s),
                         sheet.spec.where(), f"{sheet.id} {kind} on {{paper}}",
-                        "tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet")
+                        ("tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet")
+                        + ("-two-sided" if sheet.backs else ""))
             if sheet.spec.press and self.job.extras:
-                self.render(sheet.id, "press", lambda s, sheet=sheet: render_press_sheet(layout, sheet, s),
+                self.render(sheet.id, "press", lambda s, sheet=sheet: self.press_sheet(sheet),
                             sheet.spec.where("press"), f"{sheet.id}, one press page with bleed")
         if layout.booklet is not None:
             booklet_paper = project.booklet.paper
@@ -214,9 +252,9 @@ class _Press:
         self.project, self.layout, self.name = project, layout, profile_name
         self.profile = project.profiles[profile_name]
         self.report, self.result, self.say = report, result, say
-        colour = self.profile.colour
-        mode = ColourMode(colour.space, colour.ink_limit, tuple(colour.rich_black) if colour.rich_black else None)
-        self.paints = Paints(project.colours.palette, mode)
+        self.paints = press_paints(project.colours.palette, self.profile)
+        self.art = press_art(self.profile)
+        self.manifest: list[dict] = []  # one entry per file written, for manifest.json
         self.base = Path(layout.game_id) / layout.lang / "press" / profile_name
         variant = layout.localized.variant
         self.stem = f"{layout.game_id}-{layout.lang}" + (f"-{variant}" if variant else "")
@@ -224,27 +262,27 @@ class _Press:
     def trim(self, deck):
         return self.project.media.card_sizes[self.profile.product(deck.deck.card_size).trim]
 
-    def emit(self, file: str, draw, description: str) -> None:
+    def emit(self, file: str, draw, description: str, product: dict) -> None:
         path = self.base / f"{self.stem}-{file}.pdf"
         self.say(f"rendering {path}")
         try:
             data, pages = draw()
             if self.profile.pdfx is not None:
-                data = make_pdfx(data, self.profile.pdfx)
+                data = make_pdfx(data, self.profile.pdfx, icc_file(self.profile.colour.icc))
         except Exception as error:  # noqa: BLE001 - reported against the game, never a traceback
             _render_failed(self.report, self.layout, path, error)
             return
         self.result.outputs.append(Output(path, data, pages, description))
+        self.manifest.append({"file": path.name, **product, "pages": pages})
 
     def run(self) -> None:
         project, layout, profile, paints = self.project, self.layout, self.profile, self.paints
         media, motifs = project.media, project.motifs.motifs
-        decks = []
-        for deck in layout.decks:
-            if profile.product(deck.deck.card_size) is None:
-                self.say(f"{layout.game_id}: {profile.label} makes no {deck.deck.card_size}: '{deck.id}' left out")
-            else:
-                decks.append(deck)
+        skipped = left_out(layout.localized.data.game, profile)
+        for item in skipped:  # validate has warned (press-left-out); the log says it again where it happens
+            if item.warn:
+                self.say(f"{layout.game_id}: {item.what} left out of {profile.label}'s files: {item.why}")
+        decks = [deck for deck in layout.decks if takes_deck(profile, deck.deck.card_size)]
         if profile.files == "png-per-face":
             for deck in decks:
                 self.say(f"rendering {self.base / deck.id} images")
@@ -255,24 +293,155 @@ class _Press:
                     continue
                 self.result.outputs.extend(Output(self.base / f"{self.stem}-{file_name}", data, 1,
                                                   f"{deck.id}: {profile.label}") for file_name, data in images)
+                self.manifest.extend({"file": f"{self.stem}-{file_name}", **self.card_product([deck]), "pages": 1,
+                                      "pixels": [profile.pixels.width, profile.pixels.height]}
+                                     for file_name, _ in images)
+            self.write_manifest(skipped)
             return  # image shops take card faces only
         groups: dict[str, list] = {}
         for deck in decks:
-            key = deck.id if profile.files == "pdf-per-deck" else deck.deck.card_size
+            key = deck.id if profile.files in ("pdf-per-deck", "pdf-fronts-backs") else deck.deck.card_size
             groups.setdefault(key, []).append(deck)
         for key, group in groups.items():
-            self.emit(key, lambda group=group, key=key: render_press_cards(layout, group, profile, self.trim(group[0]),
-                                                                           paints, motifs, key),
-                      f"{key}: {profile.label}")
+            if profile.files != "pdf-fronts-backs":
+                self.emit(key, lambda group=group, key=key: render_press_cards(
+                    layout, group, profile, self.trim(group[0]), paints, motifs, key, self.art),
+                          f"{key}: {profile.label}", self.card_product(group))
+                continue
+            # a file of fronts and one of backs, card n on page n of each; one-sided decks have fronts only
+            two_sided = any(back for deck in group for _, back in deck.cards)
+            for side in ("front", "back") if two_sided else ("front",):
+                self.emit(f"{key}-{side}s", lambda group=group, key=key, side=side: render_press_cards(
+                    layout, group, profile, self.trim(group[0]), paints, motifs, f"{key}, {side}s", self.art, side),
+                          f"{key}, {side}s: {profile.label}", {**self.card_product(group), "side": side})
         for sheet in layout.sheets:
-            if sheet.spec.press and sheet.spec.bleed + 0.01 >= profile.bleed:
-                settings = SheetSettings("press", media.papers[media.print_and_play.papers[0]], media, paints,
-                                         motifs, f"{self.stem}-{sheet.id}.pdf")
-                self.emit(sheet.id, lambda sheet=sheet, settings=settings: render_press_sheet(layout, sheet, settings,
-                                                                                               profile.bleed),
-                          f"{sheet.id}: {profile.label}")
+            if sheet.spec.press and takes_sheets(profile):  # too little bleed is an error validate has reported
+                self.emit(sheet.id, lambda sheet=sheet: render_press_sheet(
+                    layout, press_pages(sheet, profile.page_order), profile, paints, motifs, self.art),
+                          f"{sheet.id}: {profile.label}",
+                          {"product": "sheet", "items": [sheet.id], "trim_mm": _mm(sheet.spec.width, sheet.spec.height)})
         if layout.booklet is not None:
             paper = media.papers[project.booklet.paper]
             self.emit("rules", lambda: render_booklet(layout, layout.booklet, paper, paints, motifs,
                                                       f"{self.stem}-rules.pdf", pad_to=4, bleed=profile.bleed),
-                      f"rules booklet, pages padded to a multiple of 4: {profile.label}")
+                      f"rules booklet, pages padded to a multiple of 4: {profile.label}",
+                      {"product": "booklet", "items": ["rules"], "trim_mm": _mm(paper.width, paper.height)})
+        self.write_manifest(skipped)
+
+    def card_product(self, decks) -> dict:
+        """What the shop makes of these decks: its product (a card size) and that size's trim."""
+        trim_name = self.profile.product(decks[0].deck.card_size).trim
+        trim = self.project.media.card_sizes[trim_name]
+        return {"product": trim_name, "items": [deck.id for deck in decks], "trim_mm": _mm(trim.width, trim.height)}
+
+    def write_manifest(self, skipped) -> None:
+        """manifest.json in the profile's folder: every file with its product, pages and trim, and
+        everything of the game this shop's files leave out, with why. Same input, same bytes."""
+        profile = self.profile
+        document = {
+            "profile": self.name, "label": profile.label, "game": self.layout.game_id, "lang": self.layout.lang,
+            "variant": self.layout.localized.variant, "bleed_mm": round(profile.bleed * 25.4 / 72, 3),
+            "files": self.manifest,
+            "left_out": [{"kind": item.kind, "id": item.id, "why": item.why,
+                          **({"acknowledged": profile.leaves_out[item.key]} if item.key in profile.leaves_out else {})}
+                         for item in skipped],
+        }
+        data = (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        self.result.outputs.append(Output(self.base / "manifest.json", data, 0, f"list of the files: {profile.label}"))
+
+
+def _mm(width: float, height: float) -> list[float]:
+    return [round(width * 25.4 / 72, 2), round(height * 25.4 / 72, 2)]
+
+
+class _Export:
+    """Files from the laid-out faces that are no paper kit: Tabletop Simulator, print-and-cut pages with
+    their cut files, image sets. In RGB, as screens and home printers take them."""
+
+    def __init__(self, project, layout: GameLayout, job: Job, report: Report, result: JobResult, say):
+        self.project, self.layout, self.job = project, layout, job
+        self.report, self.result, self.say = report, result, say
+        self.paints = Paints(project.colours.palette)
+        self.motifs = project.motifs.motifs
+        variant = layout.localized.variant
+        self.stem = f"{layout.game_id}-{layout.lang}" + (f"-{variant}" if variant else "")
+        self.base = Path(layout.game_id) / layout.lang
+
+    def add(self, folder: Path, file_name: str, data: bytes, pages: int, description: str) -> None:
+        self.result.outputs.append(Output(folder / file_name, data, pages, description))
+
+    def run(self) -> None:
+        target = self.job.target
+        where = self.base / (self.job.profile if target != "cut" else f"cut/{self.job.profile}")
+        self.say(f"rendering {where}")
+        try:
+            if target == "tts":
+                self.tts()
+            elif target == "cut":
+                self.cut()
+            else:
+                self.images()
+        except TemplateFailure as failure:
+            self.report.add("template", failure.location, f"{failure} ({target}, language {self.layout.lang})")
+        except Exception as error:  # noqa: BLE001 - reported against the game, never a traceback
+            _render_failed(self.report, self.layout, where, error)
+
+    def missing(self, relative: str, what: str) -> None:
+        self.report.add("file-missing", Location.of(Path(self.project.data_dir) / relative),
+                        f"{what}: there is no {relative}")
+
+    def tts(self) -> None:
+        from printshop.render.tts import render_tts
+
+        target = self.project.targets.tts
+        if target is None:
+            self.missing("print/targets/tts.yaml", "--target tts")
+            return
+        folder = self.base / "tts"
+        for name, data, description in render_tts(self.layout, target, self.paints, self.motifs, self.stem):
+            self.add(folder, name, data, 1 if name.endswith(".png") else 0, f"{description}: {target.label}")
+
+    def cut(self) -> None:
+        from printshop.render.cut import cut_svg, page_images, render_cut_pages
+
+        name, paper_id = self.job.profile, self.job.paper
+        target = self.project.targets.cutters.get(name)
+        if target is None:
+            self.missing(f"print/targets/cut/{name}.yaml", f"--cutter {name}")
+            return
+        if paper_id not in target.papers:
+            return  # this cutter's pages are not laid out for this paper (its `papers`)
+        paper = self.project.media.papers[paper_id]
+        folder = self.base / "cut" / name
+        for deck in self.layout.decks:
+            stem = f"{self.stem}-{deck.id}-{paper_id}"
+            try:
+                data, pages, trims, grid, fronts = render_cut_pages(self.layout, deck, paper, target, self.paints,
+                                                                    self.motifs, f"{stem}.pdf")
+            except ImpositionError as error:
+                self.report.add("unknown-reference", deck.deck.where("card_size"), f"{deck.id}, {name}: {error}")
+                continue
+            self.add(folder, f"{stem}.pdf", data, pages, f"{deck.id}: pages to print and cut, {target.label}, "
+                                                         f"{paper.label}")
+            for number, page_trims in enumerate(trims, start=1):
+                self.add(folder, f"{stem}-{number:02d}.svg",
+                         cut_svg(page_trims, grid, deck.size.corner_radius, target.outline_colour,
+                                 f"{stem}.pdf, page {fronts[number - 1] + 1}: cut lines"),
+                         0, f"{deck.id}: cut lines of page {fronts[number - 1] + 1}, {target.label}")
+            if target.image_dpi:
+                for number, image in enumerate(page_images(data, fronts, target.image_dpi), start=1):
+                    self.add(folder, f"{stem}-{number:02d}.png", image, 1,
+                             f"{deck.id}: page {number} as an image to upload, {target.label}")
+
+    def images(self) -> None:
+        from printshop.render.preview import render_image_set
+
+        name = self.job.profile
+        target = self.project.targets.images.get(name)
+        if target is None:
+            self.missing(f"print/targets/images/{name}.yaml", f"image set {name}")
+            return
+        folder = self.base / name
+        for file_name, data, description in render_image_set(self.layout, target, self.paints, self.motifs,
+                                                              self.stem):
+            self.add(folder, file_name, data, 1, description)

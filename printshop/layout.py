@@ -6,17 +6,20 @@ booklet's blocks. Everything that cannot be laid out is reported here, before an
 """
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from printshop.colour import Paints
-from printshop.diagnostics import Location, Report
+from printshop.diagnostics import Location, Report, Severity
 from printshop.fitting import Fit, fit
 from printshop.fonts import FontSet
 from printshop.loader import Project
 from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
-from printshop.resolve import LocalizedGame, template_context
+from printshop.resolve import LocalizedGame, sheet_context, template_context
 from printshop.richtext import Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
-from printshop.templating import TemplateFailure, render_blocks, render_template
+from printshop.templating import TemplateFailure, render_blocks, render_template, template_location
 from printshop.texts import MissingText, placeholders
 
 
@@ -26,6 +29,7 @@ class FrameLayout:
     frame: Frame
     fit: Fit
     blocks: list[Block]  # kept so a renderer can set the text again in its own colours, at fit.size
+    text_ids: tuple[str, ...] = ()  # the texts the frame prints, in the order the template read them
 
 
 @dataclass
@@ -53,6 +57,7 @@ class SheetLayout:
     id: str
     spec: SheetSpec
     faces: list[FaceLayout]  # one per item (a single one for a sheet without items)
+    backs: list[FaceLayout] = field(default_factory=list)  # the back of each face, in the same order; none: one-sided
 
 
 @dataclass
@@ -72,9 +77,38 @@ class GameLayout:
     booklet: BookletLayout | None = None
 
 
-def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env, report: Report) -> GameLayout:
+# what layout itself reports; the rest, found before layout, are errors in the data
+_LAYOUT_CODES = frozenset({"template", "text-overflow", "missing-glyph", "placeholder"})
+
+
+@dataclass
+class DataErrors:
+    """The errors loading and validation found in a game's own files (game.yaml, faces.yaml), so that one
+    error in the data gives one diagnostic: a card or sheet whose entry has an error is not laid out (its
+    template would only fail again on the same value), and a template that fails while the game's data
+    has errors is reported once, as an info held back until the data is fixed."""
+
+    locations: list[Location]
+
+    @classmethod
+    def of(cls, game, report: Report) -> "DataErrors":
+        files = {Location.of(game.dir / "game.yaml").path, Location.of(game.faces_path).path}
+        return cls([d.location for d in report.items if d.severity is Severity.ERROR and d.code not in _LAYOUT_CODES
+                    and d.location.path in files])
+
+    def explain(self, *entries) -> bool:
+        """Whether an error stands in one of these entries (a card, a sheet, a sheet's item)."""
+        return any(entry is not None and entry.covers(location) for entry in entries for location in self.locations)
+
+
+def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env, report: Report,
+                 lay_out=None) -> GameLayout:
+    """`lay_out` stands in for `lay_out_face` (same arguments): a long-running session passes one that
+    reuses a face laid out before when nothing it read has changed (session.py)."""
+    lay_out = lay_out or lay_out_face
     game = localized.data
     context = template_context(localized)
+    errors = DataErrors.of(game, report)
     layout = GameLayout(game.id, localized.lang, localized, localized.plain(game.game.title))
     palette = project.colours.palette
     for deck_id, deck in game.game.decks.items():
@@ -92,32 +126,44 @@ def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env
             else:
                 back_key = None  # a one-sided deck
             for key, face_name, entry in sides:
-                if key not in faces:
-                    laid = lay_out_face(key, face_name, entry, game.faces, (size.width, size.height), deck.bleed,
-                                        context, localized, palette, fonts, env, report)
+                if key not in faces and not errors.explain(card):
+                    laid = lay_out(key, face_name, entry, game.faces, (size.width, size.height), deck.bleed,
+                                   context, localized, palette, fonts, env, report, errors=errors)
                     if laid is not None:
                         faces[key] = laid
             cards.extend([(front_key, back_key)] * card.count)
         layout.decks.append(DeckLayout(deck_id, deck, size, faces, cards))
     for sheet_id, spec in game.game.sheets.items():
-        laid_out = []
+        laid_out, backs = [], []
+        two_sided = spec.back is not None or any(item.back for item in spec.items)
         for item in spec.items or [None]:
+            if errors.explain(item if item is not None else spec):
+                continue
             entry = CardEntry(id=item.id, kind="sheet", front=item.face or spec.face, vars=item.vars) if item else None
-            laid = lay_out_face(f"sheet/{sheet_id}/{item.id if item else ''}", item.face or spec.face if item
-                                else spec.face, entry, game.faces, (spec.width, spec.height), spec.bleed, context,
-                                localized, palette, fonts, env, report)
+            laid = lay_out(f"sheet/{sheet_id}/{item.id if item else ''}", item.face or spec.face if item
+                           else spec.face, entry, game.faces, (spec.width, spec.height), spec.bleed,
+                           sheet_context(context, sheet_id, spec, item), localized, palette, fonts, env, report,
+                           errors=errors)
             if laid is not None:
                 laid_out.append(laid)
-        if len(laid_out) == len(spec.items or [None]):
-            layout.sheets.append(SheetLayout(sheet_id, spec, laid_out))
+            back_name = (item.back if item is not None else None) or spec.back
+            if back_name is not None:  # the back sees the same item as its front (a role sheet's back may name it)
+                back = lay_out(f"sheet/{sheet_id}/{item.id}/back" if item else f"sheet/{sheet_id}/back", back_name,
+                               entry, game.faces, (spec.width, spec.height), spec.bleed,
+                               sheet_context(context, sheet_id, spec, item), localized, palette, fonts, env, report,
+                               errors=errors)
+                if back is not None:
+                    backs.append(back)
+        if len(laid_out) == len(spec.items or [None]) and len(backs) == (len(laid_out) if two_sided else 0):
+            layout.sheets.append(SheetLayout(sheet_id, spec, laid_out, backs))
     if game.game.booklet is not None:
-        layout.booklet = lay_out_booklet(project, localized, context, fonts, env, report)
+        layout.booklet = lay_out_booklet(project, localized, context, fonts, env, report, errors)
     return layout
 
 
 def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[str, Face], size: tuple[float, float],
                  bleed: float, context: dict, localized: LocalizedGame, palette: dict[str, str], fonts: FontSet,
-                 env, report: Report) -> FaceLayout | None:
+                 env, report: Report, *, errors: DataErrors | None = None) -> FaceLayout | None:
     """Render the face's template blocks for `card` (None for a shared back or a sheet) and fit each
     into its frame, for a face of `size` (width, height) drawn `bleed` past its trim."""
     face = faces.get(face_name)
@@ -128,28 +174,39 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         blocks = render_blocks(env, face.template, card_context)
     except TemplateFailure as failure:
         if not _missing_translation(failure, localized):  # the validator reports those, once, at the text
-            report.add("template", failure.location, f"{failure} (face '{face_name}', language {localized.lang})")
+            _report_failure(report, failure, f"face '{face_name}'", localized, errors)
         return None
-    template_path = Location.of(env.loader.searchpath[0] + "/" + face.template)
+    template_path = template_location(env, face.template)
     for block in blocks:
         if block not in face.frames:
-            report.add("unknown-reference", template_path,
-                       f"block '{block}' has no frame in face '{face_name}' (frames: {', '.join(face.frames)})")
+            unfilled = [name for name in face.frames if name not in blocks]
+            close = difflib.get_close_matches(block, unfilled, n=1, cutoff=0.5)
+            _report_once(report, "unknown-reference", _block_location(template_path, block),
+                         f"block '{block}' of {face.template} has no frame in face '{face_name}'"
+                         + (f"; did you mean '{close[0]}'?" if close else f" (frames: {', '.join(face.frames)})"),
+                         cause=f"block '{block}' of {face.template} has no frame")
     frames = []
     for name, frame in face.frames.items():
         if name not in blocks:
-            report.add("template", template_path,
-                       f"face '{face_name}' has a frame '{name}' ({frame.where()}) but the template has no block for it")
+            # once per template and block, however many faces, cards and languages use them
+            _report_once(report, "template", template_path,
+                         f"{face.template} has no block '{name}' for the frame '{name}' ({frame.where()}) of face "
+                         f"'{face_name}'", hint=f"add {{% block {name} %}}…{{% endblock %}} to the template, "
+                                                "or remove the frame from faces.yaml",
+                         cause=f"{face.template} has no block '{name}'")
             continue
         what = f"card '{card.id if card else 'back'}', frame '{name}', language {localized.lang}"
-        laid = lay_out_frame(blocks[name], frame, what, face.where("frames"), localized, palette, fonts, report)
+        text_ids = tuple(blocks.reads.get(name, ()))
+        laid = lay_out_frame(blocks[name], frame, what, face.where("frames"), localized, palette, fonts, report,
+                             text_ids)
         if laid is not None:
-            frames.append(FrameLayout(name, frame, *laid))
+            frames.append(FrameLayout(name, frame, *laid, text_ids))
     return FaceLayout(key, face_name, face, size[0], size[1], bleed, frames)
 
 
 def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localized: LocalizedGame,
-                  palette: dict[str, str], fonts: FontSet, report: Report) -> tuple[Fit, list[Block]] | None:
+                  palette: dict[str, str], fonts: FontSet, report: Report,
+                  text_ids: tuple[str, ...] = ()) -> tuple[Fit, list[Block]] | None:
     if frame.colour not in palette or not fonts.has(frame.font):
         return None  # the validator reports the unknown colour or font
     try:
@@ -159,17 +216,54 @@ def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localiz
         return None
     if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where(), fonts, report):
         return None
-    result = fit(blocks, frame, frame.width, frame.height, Paints(palette))
+    result = fit(blocks, frame, frame.width, frame.height, Paints(palette), localized.language.typography.hyphenation)
     if not result.fits:
-        minimum = frame.min_size if frame.min_size is not None else frame.size
-        if result.too_wide:
-            detail = "a word is wider than the frame"
-        else:
-            detail = (f"overflows by {max(result.overflow, 0.1):.1f} pt (about {result.overflow_lines} line"
-                      f"{'s' if result.overflow_lines != 1 else ''})")
-        report.add("text-overflow", frame.where(),
-                   f"{what}: the text does not fit at the minimum size {minimum:g} pt: {detail}")
+        _report_overflow(result, blocks, frame, what, text_ids, localized, report)
     return result, blocks
+
+
+def _report_overflow(result: Fit, blocks: list[Block], frame: Frame, what: str, text_ids: tuple[str, ...],
+                     localized: LocalizedGame, report: Report) -> None:
+    """At the text that causes it (the longest the frame prints, in this language's file), with about how
+    many characters too many; the frame's place follows on a second line for the designer."""
+    minimum = frame.min_size if frame.min_size is not None else frame.size
+    if result.too_wide:
+        detail = "a word is wider than the frame"
+        excess = ""
+    else:
+        detail = (f"overflows by {max(result.overflow, 0.1):.1f} pt (about {result.overflow_lines} line"
+                  f"{'s' if result.overflow_lines != 1 else ''})")
+        characters = sum(len(plain_text(markup)) for markup in _markups(blocks))
+        # the text takes `height` points where the frame has `available`: the share beyond is about this many characters
+        too_many = max(1, round(characters * result.overflow / max(result.height, 1.0)))
+        excess = f"about {too_many} character{'s' if too_many != 1 else ''} too long "
+    culprit = _culprit(text_ids, localized)
+    what = what.rsplit(", language ", 1)[0]  # the language is named beside the id
+    if culprit is None:
+        report.add("text-overflow", frame.where(),
+                   f"{what}, language {localized.lang}: the text does not fit at the minimum size {minimum:g} pt: {detail}")
+        return
+    report.add("text-overflow", culprit.location,
+               f"'{culprit.id}' ({localized.lang}) is {excess or 'too wide '}for {what} at the "
+               f"minimum size {minimum:g} pt ({detail})",
+               hint="shorten the text (or, for a word wider than the frame, choose a shorter word)",
+               also=f"frame: {frame.where()} (for the designer: enlarge the frame or lower its min_size)")
+
+
+def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame):
+    """The longest text of the frame, as written in this language's file (a naming variant's own text
+    where it replaces the id)."""
+    catalogue = localized.data.catalogues.get(localized.lang)
+    if catalogue is None:
+        return None
+    entries = []
+    for text_id in text_ids:
+        variant_id = f"variant.{localized.variant}.{text_id}" if localized.variant else None
+        entry = catalogue.entries.get(variant_id) if variant_id else None
+        entry = entry or catalogue.entries.get(text_id)
+        if entry is not None:
+            entries.append(entry)
+    return max(entries, key=lambda entry: len(entry.text), default=None)
 
 
 def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: Location, fonts: FontSet,
@@ -206,6 +300,54 @@ def _missing_translation(failure: TemplateFailure, localized: LocalizedGame) -> 
             and localized.lang != source.lang and failure.cause.text_id in source.entries)
 
 
+def _report_failure(report: Report, failure: TemplateFailure, what: str, localized: LocalizedGame,
+                    errors: DataErrors | None) -> None:
+    """A template failure, once per cause: the same failure at the same template line for another card,
+    face or language is the same fault. While the game's data has errors, it is an info: it may follow
+    from them, and is worth reading only once they are fixed."""
+    message = f"{failure} ({what}, language {localized.lang})"
+    also = f"called from {failure.called_from}" if failure.called_from is not None else ""
+    if errors is not None and errors.locations:
+        first = errors.locations[0]
+        _report_once(report, "template", failure.location,
+                     f"{message}; held back: the game's data has errors (the first at {first}), which it may "
+                     f"follow from", severity=Severity.INFO, also=also, cause=str(failure))
+        return
+    _report_once(report, "template", failure.location, message, also=also, cause=str(failure))
+
+
+def _report_once(report: Report, code: str, location: Location, message: str, *, severity: Severity | None = None,
+                 hint: str = "", also: str = "", cause: str | None = None) -> None:
+    """Add the diagnostic unless one with the same code, place and cause is there (`cause`: the part of the
+    message that names the fault, without the card, face or language it was met in)."""
+    key = _cause_key(cause if cause is not None else message)
+    for item in report.items:
+        if item.code == code and item.location == location:
+            seen = _cause_key(item.message)
+            if seen == key or seen.startswith((key + " ", key + ";")):
+                return
+    report.add(code, location, message, severity, hint=hint, also=also)
+
+
+def _cause_key(message: str) -> str:
+    """A message without the language it was met in (a missing text id is missing in every language)."""
+    return re.sub(r" in language '[^']*'", "", message)
+
+
+def _block_location(template: Location, block: str) -> Location:
+    """The line and column of `{% block name %}` in the template, else its first line."""
+    try:
+        lines = Path(template.path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return template
+    pattern = re.compile(r"\{%-?\s*block\s+" + re.escape(block) + r"\b")
+    for number, line in enumerate(lines, start=1):
+        found = pattern.search(line)
+        if found:
+            return Location(template.path, number, found.start() + 1)
+    return template
+
+
 def _card_context(card: CardEntry | None) -> dict | None:
     if card is None:
         return None
@@ -213,19 +355,21 @@ def _card_context(card: CardEntry | None) -> dict | None:
 
 
 def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, fonts: FontSet, env,
-                    report: Report) -> BookletLayout | None:
+                    report: Report, errors: DataErrors | None = None) -> BookletLayout | None:
     spec = localized.data.game.booklet
     try:
         markup = render_template(env, spec.template, context)
     except TemplateFailure as failure:
         if not _missing_translation(failure, localized):
-            report.add("template", failure.location, f"{failure} (rules booklet, language {localized.lang})")
+            _report_failure(report, failure, "rules booklet", localized, errors)
         return None
-    template_path = Location.of(env.loader.searchpath[0] + "/" + spec.template)
+    template_path = template_location(env, spec.template)
     try:
         blocks = parse_blocks(markup)
     except RichTextError as error:
-        report.add("template", Location(template_path.path, error.line, 1), f"{error} (rules booklet)")
+        # the line counts in the produced markup, which follows the template's lines only roughly
+        _report_once(report, "template", Location(template_path.path, max(error.line, 1), 1),
+                     f"{error} (rules booklet)")
         return None
     style = project.booklet
     for block in blocks:

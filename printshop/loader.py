@@ -7,21 +7,22 @@ checked by `printshop.validate`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Location, Report, StageFailed
-from printshop.model import (BookletStyle, Colours, Face, FacesFile, Fonts, Game, Language, Media, Motifs,
-                             Profile)
+from printshop.model import (BookletStyle, Colours, CutTarget, Face, FacesFile, Fonts, Game, ImageTarget, Language,
+                             Media, Motifs, Profile, TtsTarget)
+from printshop.layers import layer_dirs, names_in, read_layered
 from printshop.schema import validate_document
 from printshop.source import Document, locate, read_yaml
 from printshop.texts import Catalogue, load_catalogue
 from printshop.translation import Record, load_records, record_path
 
 from printshop.paths import (BUNDLED_FONTS_DIR, DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR, PACKAGE_DIR,  # noqa: F401
-                             REPOSITORY_DIR, discover_games)
+                             REPOSITORY_DIR, discover_games, templates_for)
 
 
 @dataclass
@@ -33,6 +34,8 @@ class GameData:
     catalogues: dict[str, Catalogue]
     faces_path: Path
     records: dict[str, dict[str, Record]] = field(default_factory=dict)  # per translation, see translation.py
+    pivots: dict[str, str] = field(default_factory=dict)  # translation -> the language it is made from
+    look: dict = field(default_factory=dict)  # shared print data the game extends in its own print/ folder
 
     @property
     def languages(self) -> list[str]:
@@ -44,6 +47,19 @@ class GameData:
     @property
     def source(self) -> Catalogue | None:
         return self.catalogues.get(self.game.source_language)
+
+    def reference_lang(self, lang: str) -> str:
+        """The language the `lang` translation is made from: its pivot where the game has it, else the source."""
+        return self.pivots.get(lang, self.game.source_language)
+
+    def reference(self, lang: str) -> Catalogue | None:
+        """The texts the `lang` translation is compared with (stale, missing, QA) and falls back to: the
+        source's ids, each with its pivot text where the pivot has one, else the source's."""
+        source, pivot = self.source, self.catalogues.get(self.reference_lang(lang))
+        if source is None or pivot is None or pivot is source:
+            return source
+        entries = {text_id: pivot.entries.get(text_id, entry) for text_id, entry in source.entries.items()}
+        return Catalogue(pivot.lang, pivot.document, entries)
 
 
 @dataclass
@@ -58,6 +74,13 @@ class Project:
     languages: dict[str, Language]
     games: dict[str, GameData] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
+    language_documents: dict[str, Document] = field(default_factory=dict)  # where each label stands
+    targets: "Targets" = field(default_factory=lambda: Targets())  # print/targets/: TTS, cutters, image sets
+
+    def view(self, game: "GameData") -> "Project":
+        """The project as `game` sees it: its own colours, card sizes, fonts, booklet style and motifs
+        (data/<game>/print/) merged over the project's."""
+        return replace(self, **game.look) if game.look else self
 
     def font_dirs(self) -> list[Path]:
         """Fonts a project ships in data/fonts win over the ones bundled with printshop."""
@@ -72,27 +95,26 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
     if not data_dir.is_dir():
         report.add("file-missing", Location.of(data_dir), "the data folder does not exist (see --data)")
         raise StageFailed(report)
-    shared = {
-        "media": _load(Media, data_dir / "print" / "media.yaml", report),
-        "fonts": _load(Fonts, data_dir / "print" / "fonts.yaml", report),
-        "colours": _load(Colours, data_dir / "print" / "colours.yaml", report),
-        "motifs": _load(Motifs, data_dir / "print" / "motifs.yaml", report),
-        "booklet": _load(BookletStyle, data_dir / "print" / "booklet.yaml", report),
-    }
-    languages = {}
-    for path in sorted((data_dir / "languages").glob("*.yaml")):
-        language = _load(Language, path, report)
+    dirs = layer_dirs(data_dir)  # printshop's defaults, then the project's own (layers.py)
+    shared = {name: _load_layered(model, f"print/{name}.yaml", dirs, report, required=True)
+              for name, model in SHARED_PRINT.items()}
+    languages, language_documents = {}, {}
+    for lang in names_in("languages", dirs):
+        document = read_layered(f"languages/{lang}.yaml", dirs, report)
+        language = _validate(Language, document, report) if document is not None else None
         if language is not None:
-            languages[path.stem] = language
+            languages[lang] = language
+            language_documents[lang] = document
     profiles = {}
-    for path in sorted((data_dir / "print" / "profiles").glob("*.yaml")):
-        profile = _load(Profile, path, report)
+    for name in names_in("print/profiles", dirs):
+        profile = _load_layered(Profile, f"print/profiles/{name}.yaml", dirs, report)
         if profile is not None:
-            profiles[path.stem] = profile
-    if any(value is None for value in shared.values()):
-        raise StageFailed(report)
-    project = Project(data_dir, Path(templates_dir or DEFAULT_TEMPLATES_DIR), languages=languages,
-                      profiles=profiles, **shared)
+            profiles[name] = profile
+    targets = load_targets(dirs, report)
+    # a broken shared file stops the run, but only after every game's files were read too: a publisher
+    # sees every file's schema errors in one run, not one file's at a time
+    shared_failed = any(value is None for value in shared.values())
+    loaded: dict[str, GameData] = {}
     for game_id in discover_games(data_dir):
         if games is None or game_id in games:
             try:
@@ -102,10 +124,33 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
                            f"reading this game failed unexpectedly: {type(error).__name__}: {error}")
                 continue
             if game is not None:
-                project.games[game_id] = game
-    if report.has_errors:
+                game.pivots = pivots_of(game, languages)
+                game.look = _game_look(data_dir, game.dir, report)
+                loaded[game_id] = game
+    if shared_failed or report.has_errors:
         raise StageFailed(report)
-    return project
+    return Project(data_dir, Path(templates_dir or templates_for(data_dir)), languages=languages, games=loaded,
+                   profiles=profiles, language_documents=language_documents, targets=targets, **shared)
+
+
+def pivots_of(game: GameData, languages: dict[str, Language]) -> dict[str, str]:
+    """For each translation whose language names a pivot (`translated_from`) that this game has, other
+    than the source: that pivot. A chain of pivots must end at the source, or the source is used."""
+    source = game.game.source_language
+    pivots = {}
+    for lang in game.catalogues:
+        language = languages.get(lang)
+        pivot = language.translated_from if language else None
+        if lang == source or pivot in (None, lang, source) or pivot not in game.catalogues:
+            continue
+        seen, step = {lang}, pivot
+        while step != source and step not in seen:  # the pivot's own pivot, and so on, must reach the source
+            seen.add(step)
+            nxt = languages[step].translated_from if step in languages else None
+            step = nxt if nxt in game.catalogues and nxt != step else source
+        if step == source:
+            pivots[lang] = pivot
+    return pivots
 
 
 def load_game(game_dir: Path, report: Report) -> GameData | None:
@@ -125,12 +170,58 @@ def load_game(game_dir: Path, report: Report) -> GameData | None:
     return GameData(game_dir.name, game_dir, game, faces, catalogues, faces_path, records)
 
 
+# the print data every project shares, each extended key by key by the project and by a game (layers.py)
+SHARED_PRINT = {"media": Media, "fonts": Fonts, "colours": Colours, "motifs": Motifs, "booklet": BookletStyle}
+
+
+@dataclass
+class Targets:
+    """print/targets/: Tabletop Simulator (tts.yaml), cutters (cut/<name>.yaml), image sets (images/<name>.yaml)."""
+    tts: TtsTarget | None = None
+    cutters: dict[str, CutTarget] = field(default_factory=dict)
+    images: dict[str, ImageTarget] = field(default_factory=dict)
+
+
+def load_targets(dirs: list[Path], report: Report) -> Targets:
+    tts = _load_layered(TtsTarget, "print/targets/tts.yaml", dirs, report)
+    cutters = {name: _load_layered(CutTarget, f"print/targets/cut/{name}.yaml", dirs, report)
+               for name in names_in("print/targets/cut", dirs)}
+    images = {name: _load_layered(ImageTarget, f"print/targets/images/{name}.yaml", dirs, report)
+              for name in names_in("print/targets/images", dirs)}
+    return Targets(tts, {name: value for name, value in cutters.items() if value is not None},
+                   {name: value for name, value in images.items() if value is not None})
+
+
+def _load_layered(model, relative: str, dirs: list[Path], report: Report, *, required: bool = False):
+    document = read_layered(relative, dirs, report)
+    if document is None:
+        if required and not any((folder / relative).exists() for folder in dirs):
+            report.add("file-missing", Location.of(dirs[-1] / relative),
+                       f"{relative} is in none of: {', '.join(str(folder) for folder in dirs)}")
+        return None
+    return _validate(model, document, report)
+
+
+def _game_look(data_dir: Path, game_dir: Path, report: Report) -> dict:
+    """The shared print files a game extends in its own `print/` folder, merged over the project's:
+    {"colours": Colours, …}, only for the files the game has."""
+    if not (game_dir / "print").is_dir():
+        return {}
+    dirs = layer_dirs(data_dir, game_dir)
+    return {name: model for name, model in ((name, _load_layered(model, f"print/{name}.yaml", dirs, report))
+                                            for name, model in SHARED_PRINT.items()
+                                            if (game_dir / "print" / f"{name}.yaml").is_file())
+            if model is not None}
+
+
 def _load(model, path: Path, report: Report):
     document = read_yaml(path, report)
-    if document is None:
-        return None
+    return _validate(model, document, report) if document is not None else None
+
+
+def _validate(model, document: Document, report: Report):
     if not isinstance(document.root, (CommentedMap, type(None))):
-        report.add("wrong-type", document.where(), f"{path.name} must be a mapping of keys to values")
+        report.add("wrong-type", document.where(), f"{document.path.name} must be a mapping of keys to values")
         return None
     return validate_document(model, document, report)
 

@@ -25,6 +25,7 @@ class LocalizedGame:
     language: Language
     texts: dict[str, Markup]
     variant: str | None = None
+    draft: str = ""  # a draft build of an incomplete translation: the mark every page prints ("DRAFT, 63 % …")
 
     @cached_property
     def tree(self) -> TextTree:
@@ -42,12 +43,18 @@ class LocalizedGame:
         return plain_text(str(self.texts.get(text_id, text_id)))
 
 
-def localize(project: Project, game: GameData, lang: str, variant: str | None = None) -> LocalizedGame:
+def localize(project: Project, game: GameData, lang: str, variant: str | None = None, *,
+             draft_percent: int | None = None) -> LocalizedGame:
     """The game's texts in `lang`: a naming variant's texts replace the ids they name, then each
-    {text variable} is replaced by the text it stands for, then markup and typography are applied."""
+    {text variable} is replaced by the text it stands for, then markup and typography are applied.
+    `draft_percent` (the share translated) makes a draft of an incomplete translation: a text it lacks
+    is taken from the language it is made from (`game.reference(lang)`), and every page is marked."""
     language = project.languages.get(lang) or Language(name=lang, native_name=lang, labels={})
     catalogue = game.catalogues.get(lang)
     raw = {entry.id: entry.text for entry in catalogue.entries.values()} if catalogue else {}
+    reference = game.reference(lang) if draft_percent is not None else None
+    if reference is not None and reference.lang != lang:
+        raw = {**{entry.id: entry.text for entry in reference.entries.values()}, **raw}
     if variant is not None:
         prefix = f"variant.{variant}."
         raw.update({text_id[len(prefix):]: text for text_id, text in raw.items() if text_id.startswith(prefix)})
@@ -56,7 +63,10 @@ def localize(project: Project, game: GameData, lang: str, variant: str | None = 
         pattern = re.compile(r"\{(" + "|".join(map(re.escape, variables)) + r")\}")
         raw = {text_id: pattern.sub(lambda m: variables[m.group(1)], text) for text_id, text in raw.items()}
     texts = {text_id: to_markup(text, language.typography) for text_id, text in raw.items()}
-    return LocalizedGame(game, lang, language, texts, variant)
+    localized = LocalizedGame(game, lang, language, texts, variant)
+    if draft_percent is not None:
+        localized.draft = localized.label("draft", percent=draft_percent)
+    return localized
 
 
 def deck_counts(game: GameData) -> dict[str, dict[str, int]]:
@@ -115,7 +125,96 @@ def board_view(game: GameData) -> dict | None:
                        for row in board.health]}
 
 
+@dataclass(frozen=True)
+class ContextName:
+    """A name a kind of template receives: what it holds, in words, with an example of its use."""
+
+    name: str
+    kinds: tuple[str, ...]
+    holds: str
+    example: str = ""
+
+
+# The kinds of template, and what each draws (docs/templates.md is generated from these two tables).
+TEMPLATE_KINDS = {
+    "card": "a card's face in a deck: its front, and its back when the card has its own (`front:`, `back:` of a "
+            "card in game.yaml); one `{% block %}` per frame of the face",
+    "back": "a deck's shared back (`back:` of a deck), drawn once for every card without its own back",
+    "sheet": "a sheet (`sheets:` in game.yaml: a board, player sheets, aids), once per item of the sheet",
+    "booklet": "the rules booklet (`booklet.template` in game.yaml): one document in the booklet vocabulary",
+    "how-to-print": "the one-page how-to-print sheet of every kit (templates/common/how-to-print.xml.j2)",
+}
+_GAME = ("card", "back", "sheet", "booklet")
+_FACES = ("card", "back", "sheet")
+
+# Every name passed to templates, by kind of template: template_context() builds the game-wide ones,
+# layout.py adds `card` and `face`, sheet_context() `sheet` and `item`, render/how_to_print.py the rest.
+# tests/test_reference_docs.py renders each kind and fails when a passed name is not declared here.
+TEMPLATE_CONTEXT = (
+    ContextName("t", _GAME, "the game's texts in the language being built, by id: `t.card.informer.name` is the "
+                "text `card.informer.name` of text/<lang>.yaml; `t.card.informer` is the group, which a loop "
+                "or `.keys()` walks in the source file's order. A missing id is an error",
+                "{{ t.card[card.id].name }}"),
+    ContextName("lang", _GAME, "the code of the language being built", '{% if lang == "fr" %}…{% endif %}'),
+    ContextName("game", _GAME, "facts from game.yaml: `game.id`, `game.players.min`, `game.players.max`, "
+                "`game.minutes`", "{{ t.game.players | fill(min=game.players.min, max=game.players.max) }}"),
+    ContextName("decks", _GAME, "card counts: `decks.<deck>.<kind>` is how many cards of that kind the deck "
+                "holds, `decks.<deck>.total` all its cards", "{{ decks.cards.comrade }}"),
+    ContextName("cards", _GAME, "every card of each deck, one entry per physical card (a card with `count: 8` "
+                "is there 8 times), in deck order: `cards.<deck>` is a list of {id, kind, vars}",
+                '{% for c in cards.cards if c.kind == "role" %}…{% endfor %}'),
+    ContextName("setup", _GAME, "the setup table computed from game.yaml's `setup` rule: one row per player "
+                "count, {n, needs: {kind: cards}}; empty without a setup rule",
+                "{% for row in setup %}{{ row.n }}: {{ row.needs.vote }}{% endfor %}"),
+    ContextName("board", _GAME, "the board computed from game.yaml's `board` (None without one): `offices` in "
+                "rank order, each {id, level, purge, rank, roles: [{code, phase, number}]}; `phases`, each {number, "
+                "id, acts, order: [{code, office}]}; `candidates`, `candidate_purge`, `parade_years`, `health` "
+                "(rows {from, to, at_work, at_cure})", "{% for office in board.offices %}…{% endfor %}"),
+    ContextName("goal_deck", _GAME, "game.yaml's `goal_deck` as written (None without one)",
+                "{{ goal_deck.suits | length }}"),
+    ContextName("colon", _GAME, "the language's colon, to write after a label in a template (\"\u202f:\" in "
+                "French, \":\" in English)", "{{ t.label.strength }}{{ colon }}"),
+    ContextName("card", _FACES, "the card being drawn: {id, kind, count, vars} from game.yaml; for a sheet's "
+                "item {id, kind: \"sheet\", count: 1, vars} of the item; None on a deck's shared back",
+                "{{ card.vars.word }}"),
+    ContextName("face", _FACES, "the name of the face being drawn (its key in faces.yaml)",
+                '{% if face == "chairman" %}…{% endif %}'),
+    ContextName("sheet", ("sheet",), "the sheet being drawn: {id, face, copies (pages of it in a print-and-play "
+                "file), items (the ids of its items, in order), per_page, tiled, press}", "{{ sheet.copies }}"),
+    ContextName("item", ("sheet",), "the item of the sheet being drawn: {id, number (1 for the first), vars}; "
+                "None for a sheet without items", "{{ item.number }}/{{ sheet['items'] | length }}"),
+    ContextName("title", ("how-to-print",), "the game's title in the language being built", "{{ title }}"),
+    ContextName("paper", ("how-to-print",), "the paper's label (\"A4\")", '{{ label("howto_intro", paper=paper) }}'),
+    ContextName("files", ("how-to-print",), "the kit's files, each {name, pages, kind}; kind is one of cards, "
+                "cards-one-sided, gutterfold, sheet, sheet-pairs, tiled, rules, rules-booklet",
+                "{% for file in files %}{{ file.name }}{% endfor %}"),
+    ContextName("kinds", ("how-to-print",), "the kinds of file the kit has, sorted", '{% if "cards" in kinds %}'),
+    ContextName("flip", ("how-to-print",), "how the printer turns the sheet: long-edge or short-edge",
+                'label("howto_cards_" ~ flip)'),
+    ContextName("calibration", ("how-to-print",), "the file name of the duplex calibration page",
+                'label("howto_step_calibrate", calibration=calibration)'),
+    ContextName("low_ink", ("how-to-print",), "true for a low-ink build", "{% if low_ink %}…{% endif %}"),
+    ContextName("label", ("how-to-print",), "label(name, **values): the language's label `name` "
+                "(data/languages/<lang>.yaml) with its {placeholders} filled", '{{ label("howto_title") }}'),
+)
+
+
+def context_names(kind: str) -> list[str]:
+    """The names templates of `kind` receive, as TEMPLATE_CONTEXT declares them."""
+    return [entry.name for entry in TEMPLATE_CONTEXT if kind in entry.kinds]
+
+
+def sheet_context(context: dict, sheet_id: str, spec, item) -> dict:
+    """The game's context for a sheet's template: the sheet being drawn and, in a set, its item."""
+    number = next((index for index, other in enumerate(spec.items, start=1) if other is item), None)
+    return dict(context,
+                sheet={"id": sheet_id, "face": spec.face, "copies": spec.copies, "items": [i.id for i in spec.items],
+                       "per_page": spec.per_page, "tiled": spec.tiled, "press": spec.press},
+                item={"id": item.id, "number": number, "vars": dict(item.vars)} if item is not None else None)
+
+
 def template_context(localized: LocalizedGame) -> dict:
+    """The names every template of a game receives (declared, with the others, in TEMPLATE_CONTEXT)."""
     game = localized.data.game
     return {
         "t": localized.tree,

@@ -11,14 +11,17 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr, ValidationError, WithJsonSchema
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Location, Report
 from printshop.source import Document, locate, node_location
-from printshop.units import parse_length
+from printshop.units import _LENGTH as LENGTH_PATTERN, parse_length
 
-Length = Annotated[float, BeforeValidator(parse_length)]
+# what an editor's YAML language server checks a length against (printshop schema): a number and a unit, or 0
+LENGTH_JSON_SCHEMA = {"anyOf": [{"type": "string", "pattern": LENGTH_PATTERN.pattern}, {"const": 0}],
+                      "examples": ["63mm", "0.125in", "9pt"]}
+Length = Annotated[float, BeforeValidator(parse_length), WithJsonSchema(LENGTH_JSON_SCHEMA)]
 """A length in points, written in data with a unit ("63mm")."""
 
 
@@ -26,12 +29,20 @@ class Node(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
     _where: Location | None = PrivateAttr(default=None)
     _field_where: dict[str, Location] = PrivateAttr(default_factory=dict)
+    _last_line: int = PrivateAttr(default=0)  # the last line of the file this node's YAML reaches
 
     def where(self, field: str | None = None) -> Location:
         """Where this node (or one of its fields) was written; the node itself if the field was not."""
         if field is not None and field in self._field_where:
             return self._field_where[field]
         return self._where or Location("<built-in>")
+
+    def covers(self, location: Location) -> bool:
+        """Whether `location` lies in the lines this node was written on (a diagnostic about it or its
+        contents, such as a card's var): layout skips what an error in the data already explains."""
+        where = self._where
+        return (where is not None and where.path == location.path
+                and where.line <= location.line <= max(where.line, self._last_line))
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -65,6 +76,11 @@ def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: 
         suggestion = f"; did you mean '{close[0]}'?" if close else ""
         listing = f" (valid keys: {', '.join(valid)})" if valid and not close else ""
         report.add("unknown-key", where, f"unknown key '{loc[-1]}'{suggestion}{listing}")
+    elif loc and loc[-1] == "[key]":  # a mapping's key failed (an id that is not one): point at the key itself
+        where = locate(path, document.root, loc[:-1], key_itself=True)
+        message = item["msg"].removeprefix("Value error, ")
+        report.add("unsafe-path" if "valid id" in message else "wrong-type", where,
+                   f"the key '{loc[-2]}' of '{_dotted(loc[:-2])}': {message[0].lower() + message[1:]}")
     elif kind == "missing" and loc:
         where = locate(path, document.root, loc[:-1])
         report.add("missing-field", where, f"'{_dotted(loc)}' is required but missing")
@@ -148,18 +164,44 @@ def attach_locations(value: Any, node: Any, path: Path) -> None:
     """Walk a validated model and the YAML it came from together, recording positions."""
     if isinstance(value, Node):
         value._where = node_location(path, node)
+        value._last_line = _last_line(node) + 1
         if not isinstance(node, CommentedMap):
             return
         for name, field in type(value).model_fields.items():
             key = field.alias or name
             if key in node:
                 line, col = node.lc.value(key)
-                value._field_where[name] = Location.of(path, line + 1, col + 1)
-                attach_locations(getattr(value, name), node[key], path)
+                origin = _origin(node, key, path)
+                value._field_where[name] = Location.of(origin, line + 1, col + 1)
+                attach_locations(getattr(value, name), node[key], origin)
     elif isinstance(value, list) and isinstance(node, CommentedSeq):
         for item, child in zip(value, node):
             attach_locations(item, child, path)
     elif isinstance(value, dict) and isinstance(node, CommentedMap):
         for key, item in value.items():
             if key in node:
-                attach_locations(item, node[key], path)
+                attach_locations(item, node[key], _origin(node, key, path))
+
+
+def _origin(node: CommentedMap, key: Any, path: Path) -> Path:
+    """The file a key's value was written in: a map merged from layered files (layers.py) says."""
+    origins = getattr(node, "origins", None)
+    return origins.get(key, path) if origins else path
+
+
+def _last_line(node: Any) -> int:
+    """The last line (from 0) a YAML node's content reaches: its last key's or item's value, deepest first."""
+    line = -1
+    while True:
+        if isinstance(node, CommentedMap) and len(node):
+            key = next(reversed(node))
+            position = node.lc.data.get(key) if node.lc.data else None
+            line = max(line, position[2] if position else -1)
+            node = node[key]
+        elif isinstance(node, CommentedSeq) and len(node):
+            position = node.lc.data.get(len(node) - 1) if node.lc.data else None
+            line = max(line, position[0] if position else -1)
+            node = node[-1]
+        else:
+            lc = getattr(node, "lc", None)
+            return max(line, lc.line if lc is not None and lc.line is not None else -1)

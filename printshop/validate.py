@@ -5,14 +5,23 @@ in data (composition, setup expressions); this module only knows how to check su
 """
 from __future__ import annotations
 
+import functools
+import os
 from collections import Counter
+from pathlib import Path
 
-from printshop.diagnostics import Report
+from ruamel.yaml.comments import CommentedMap
+
+from printshop import translation_checks
+from printshop.diagnostics import CATALOGUE, Report, Severity
 from printshop.imposition import cover, placed_box
 from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import GameData, Project
-from printshop.model import Face
-from printshop.texts import markup_problems, placeholders
+from printshop.model import Face, Untranslatable
+from printshop.layers import origin_of
+from printshop.paths import PACKAGE_DEFAULTS_DIR
+from printshop.source import locate
+from printshop.texts import TextEntry, markup_problems, placeholders
 from printshop.translation import inline_tags, line_breaks, statuses
 from printshop.units import to_mm
 
@@ -22,14 +31,17 @@ REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "asse
                    "howto_title", "howto_intro", "howto_files", "howto_file", "howto_pages", "howto_how",
                    "howto_cards_long-edge", "howto_cards_short-edge", "howto_cards-one-sided", "howto_gutterfold",
                    "howto_sheet", "howto_sheet-pairs", "howto_tiled", "howto_rules", "howto_rules-booklet",
+                   "howto_sheet-two-sided_long-edge", "howto_sheet-two-sided_short-edge",
+                   "howto_sheet-pairs-two-sided_long-edge", "howto_sheet-pairs-two-sided_short-edge",
                    "howto_steps", "howto_step_test", "howto_step_duplex", "howto_step_calibrate", "howto_step_cut",
-                   "howto_step_stock", "howto_step_lowink")
+                   "howto_step_stock", "howto_step_lowink",
+                   "draft")  # the mark on every page of a draft build of an incomplete translation
 
 
 def validate_project(project: Project, report: Report) -> None:
     _check_shared(project, report)
     for game in project.games.values():
-        validate_game(project, game, report)
+        validate_game(project.view(game), game, report)
 
 
 def _check_shared(project: Project, report: Report) -> None:
@@ -58,6 +70,33 @@ def _check_shared(project: Project, report: Report) -> None:
         for label in REQUIRED_LABELS:
             if label not in language.labels:
                 report.add("missing-field", language.where("labels"), f"language '{lang}' needs the label '{label}'")
+        _check_labels(project, lang, report)
+
+
+LABELS_REFERENCE = "en"  # a language file without `translated_from` has its labels compared with English's
+
+
+def _check_labels(project: Project, lang: str, report: Report) -> None:
+    """A language's labels (footers, how-to-print, calibration) get the checks of game texts: markup, quotes,
+    and against the labels of the language they are made from, placeholders and every translation check."""
+    language, document = project.languages[lang], project.language_documents.get(lang)
+    if document is None:
+        return
+    reference_lang = language.translated_from or LABELS_REFERENCE
+    reference = project.languages.get(reference_lang) if reference_lang != lang else None
+    labels_node = document.root.get("labels") if isinstance(document.root, CommentedMap) else None
+    for name, text in language.labels.items():
+        origin = origin_of(labels_node, name, origin_of(document.root, "labels", document.path))
+        if PACKAGE_DEFAULTS_DIR in Path(origin).resolve().parents:
+            continue  # printshop's own labels: its tests check them, a publisher cannot change them there
+        entry = TextEntry(f"labels.{name}", text, locate(document.path, document.root, ("labels", name)))
+        for problem in markup_problems(text):
+            report.add("markup", entry.location, f"'{entry.id}': {problem}")
+        for problem in translation_checks.check_text(entry.id, text, language):
+            report.add(problem.code, entry.location, problem.message)
+        if reference is not None and name in reference.labels:
+            source = TextEntry(entry.id, reference.labels[name], entry.location)
+            _check_pair(project, source, reference_lang, entry, lang, report)
 
 
 def _colour(project: Project, name: str | None, where, report: Report) -> None:
@@ -102,6 +141,7 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
         _face_ref(game, sheet.face, sheet.where("face"), report)
         if sheet.tiled and sheet.overlap <= 0:
             report.add("wrong-type", sheet.where("tiled"), f"sheet '{sheet_id}' is tiled: give it an overlap, e.g. 12mm")
+        _check_sheet_backs(game, sheet_id, sheet, report)
     _check_reconstructed(game, report)
     _check_composition(game, report)
     _check_board(game, report)
@@ -177,13 +217,37 @@ def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
 def _check_press(project: Project, game: GameData, report: Report, intrusions: _Intrusions) -> None:
     """Every print-shop profile can take what this game sends it: each deck's faces scaled to the
     shop's trim still cover its bleed and keep text and icons inside its safe zone; press sheets
-    carry the shop's bleed and keep its safe zone."""
+    carry the shop's bleed and keep its safe zone. What a shop leaves out is reported (press-left-out),
+    and raster art that will not convert cleanly for a shop (press-art)."""
+    from printshop.press_plan import left_out, takes_sheets
+    from printshop.render.press_art import icc_file
+
+    pnp = project.media.print_and_play
+    if any(sheet.press for sheet in game.game.sheets.values()):
+        chosen = project.profiles.get(pnp.press_profile)
+        if chosen is None:
+            report.add("unknown-reference", pnp.where("press_profile"),
+                       f"no print-shop profile '{pnp.press_profile}' for the kit's press pages "
+                       f"(profiles: {', '.join(sorted(project.profiles))})")
+        elif not takes_sheets(chosen):
+            report.add("wrong-type", pnp.where("press_profile"),
+                       f"profile '{pnp.press_profile}' makes one image per card face; the kit's press pages need "
+                       "a profile that takes PDF files")
+    seen_art: set = set()
     for profile_id, profile in sorted(project.profiles.items()):
+        if profile.colour.space == "cmyk" and not icc_file(profile.colour.icc).is_file():
+            report.add("file-missing", profile.where("colour"),
+                       f"profile '{profile_id}': no ICC profile '{profile.colour.icc}' in {icc_file(None).parent}")
+        for item in left_out(game.game, profile):
+            if item.warn:
+                report.add("press-left-out", item.where,
+                           f"{item.what} of {game.id} is left out of {profile.label}'s files ('{profile_id}'): {item.why}",
+                           acknowledged=profile.leaves_out.get(item.key, "") or _game_accepts(game, item))
         for deck_id, deck in game.game.decks.items():
             size = project.media.card_sizes.get(deck.card_size)
             product = profile.product(deck.card_size)
             if size is None or product is None:
-                continue  # an unknown size is reported elsewhere; a size the shop does not make is not sent
+                continue  # an unknown size is reported elsewhere; a size the shop does not make is press-left-out
             trim = project.media.card_sizes.get(product.trim)
             if trim is None:
                 report.add("unknown-reference", profile.where("products"),
@@ -202,6 +266,7 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
                            f"trim; it needs {to_mm(profile.bleed):.2f} mm")
             safe = profile.safe_for(deck.card_size)
             for name in _deck_faces(game, deck):
+                _check_press_art(game, profile_id, profile, name, fitted.scale, report, seen_art)
                 for what, node, box in _content_boxes(game.faces[name]):
                     placed = placed_box(fitted, size.width, size.height, trim.width, trim.height, *box)
                     worst = _intrusion(placed, trim.width, trim.height, safe)
@@ -211,6 +276,8 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
         for sheet_id, sheet in game.game.sheets.items():
             if not sheet.press or sheet.face not in game.faces:
                 continue
+            if takes_sheets(profile):
+                _check_press_art(game, profile_id, profile, sheet.face, 1.0, report, seen_art)
             if sheet.bleed + 0.01 < profile.bleed:
                 report.add("press-bleed", sheet.where("bleed"),
                            f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
@@ -220,6 +287,71 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
                 if worst > 0.01:
                     intrusions.add(node, what, f"sheet '{sheet_id}'", worst,
                                    f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm")
+
+
+def _check_press_art(game: GameData, profile_id: str, profile, face_name: str, scale: float, report: Report,
+                     seen: set) -> None:
+    """The raster images of a face, as a PDF profile will print them (faces scaled by `scale` to its
+    trim): enough pixels for its resolution; on a CMYK profile, colours its CMYK can print and
+    transparency over one plain colour (see render/press_art.py). Each image once per profile."""
+    import math
+
+    from PIL import Image, UnidentifiedImageError
+
+    from printshop.render.press_art import CLIP_DELTA_E, CLIP_SHARE, beneath, clipped_share, icc_file
+
+    if profile.files == "png-per-face" or face_name not in game.faces:
+        return  # image shops rasterize whole faces; their art is checked at its own size (image-resolution)
+    face = game.faces[face_name]
+    for shape_name, shape in face.shapes.items():
+        if shape.kind != "image" or not shape.src or shape.width <= 0 or shape.height <= 0:
+            continue
+        key = (profile_id, face_name, shape_name)
+        if key in seen:
+            continue
+        seen.add(key)
+        path = image_path(game, shape.src)
+        if path is None:
+            continue  # refused by _check_image: outside the project, too large or damaged
+        try:
+            with Image.open(path) as image:
+                pixels, mode, transparent = image.size, image.mode, "transparency" in image.info
+            stat = path.stat()
+        except (UnidentifiedImageError, OSError):
+            continue  # reported by _check_image
+        where, named = shape.where("src"), f"image '{shape.src}' of face '{face_name}'"
+        width_in, height_in = shape.width * scale / 72, shape.height * scale / 72
+        dpi = min(pixels[0] / width_in, pixels[1] / height_in)
+        if dpi + 0.5 < profile.min_dpi:
+            wanted = (math.ceil(profile.min_dpi * width_in), math.ceil(profile.min_dpi * height_in))
+            report.add("press-art", where,
+                       f"{named} ({pixels[0]} × {pixels[1]} px) prints at {dpi:.0f} dpi in {profile.label}'s files "
+                       f"(faces scaled by {scale:.3f} to its trim); the shop needs {profile.min_dpi:.0f}",
+                       hint=f"supply the image with at least {wanted[0]} × {wanted[1]} px")
+        if profile.colour.space != "cmyk":
+            continue
+        icc, limit = profile.colour.icc, profile.colour.ink_limit
+        share, worst = clipped_share(str(path), (stat.st_mtime_ns, stat.st_size), icc, limit)
+        if share > CLIP_SHARE:
+            ink = f", {limit:.0f} % ink" if limit else ""
+            report.add("press-art", where,
+                       f"{named}: {share:.0%} of its pixels change by more than ΔE {CLIP_DELTA_E:.0f} (up to "
+                       f"{worst:.0f}) in {profile.label}'s CMYK ({icc_file(icc).name}{ink}): they will print duller "
+                       "than on screen",
+                       hint="bring the art's brightest colours (pure greens, blues, oranges) within print's gamut, "
+                            "or accept the change")
+        under = beneath(face, shape_name)
+        if (mode in ("RGBA", "LA", "PA") or transparent) and not under.plain:
+            report.add("press-art", where,
+                       f"{named} has transparent parts over shapes that are not one plain colour; in "
+                       f"{profile.label}'s files they are flattened over {under.fill or 'paper white'}",
+                       hint="put the image over the background or a plain filled rectangle, or make it opaque")
+
+
+def _game_accepts(game: GameData, item) -> str:
+    """The game's own reason for a deck that shops which do not make its size leave out, if it gives one."""
+    deck = game.game.decks.get(item.id) if item.kind == "deck" else None
+    return deck.shops_without_size or "" if deck is not None else ""
 
 
 def _check_reconstructed(game: GameData, report: Report) -> None:
@@ -242,22 +374,80 @@ def _check_reconstructed(game: GameData, report: Report) -> None:
 MIN_DPI = 300
 
 
-def _check_image(game: GameData, shape, report: Report) -> None:
+# The most pixels an image may have: a 600 × 540 mm board at 300 dpi has 45 million. Larger images are
+# refused from their header, before anything is decoded (a 20,000 × 20,000 PNG would need 1.6 GB).
+MAX_IMAGE_PIXELS = 60_000_000
+
+
+def image_path(game: GameData, src: str | None) -> Path | None:
+    """The file an image shape names, if _check_image accepts it: inside the project's data folder
+    (symlinks followed), within the pixel limit and decoding whole; None otherwise (and then
+    _check_image has said why). Every reader of art goes through here."""
+    if not src:
+        return None
+    path = game.dir / src
+    verdict = _inspect_image(str(path), str(game.dir.parent), _stamp(path))
+    return Path(verdict[0]) if verdict[1] is None else None
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """What tells a changed file from the one inspected before (watch mode keeps this process)."""
+    try:
+        stat = path.stat()
+    except (OSError, ValueError):
+        return 0, 0
+    return stat.st_mtime_ns, stat.st_size
+
+
+@functools.lru_cache(maxsize=256)
+def _inspect_image(path: str, data_dir: str, stamp: tuple[int, int]) -> tuple[str, tuple[str, str] | None, tuple[int, int]]:
+    """(resolved path, None or (code, problem), pixels): the image read once per build, header first."""
+    import warnings
+
     from PIL import Image, UnidentifiedImageError
 
-    path = game.dir / (shape.src or "")
+    from printshop.write import inside
+
+    resolved = os.path.realpath(path)
+    if not inside(Path(path), Path(data_dir)):
+        return resolved, ("unsafe-path", f"resolves to {resolved}, outside the data folder {data_dir}: art is read "
+                                         "only from inside the project"), (0, 0)
     try:
-        exists = bool(shape.src) and path.is_file()
+        exists = Path(resolved).is_file()
     except OSError:
         exists = False
     if not exists:
-        report.add("file-missing", shape.where("src"), f"image '{shape.src}' not found in {game.dir}")
-        return
+        return resolved, ("file-missing", "not found"), (0, 0)
+    limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None  # our own limit, from the header, says it below
     try:
-        with Image.open(path) as image:
-            pixels = image.size
-    except (UnidentifiedImageError, OSError) as error:
-        report.add("wrong-type", shape.where("src"), f"'{shape.src}' is not an image Pillow can read: {error}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(resolved) as image:
+                pixels = image.size
+                if pixels[0] * pixels[1] > MAX_IMAGE_PIXELS:
+                    return resolved, ("too-large", f"has {pixels[0]} × {pixels[1]} pixels "
+                                                   f"({pixels[0] * pixels[1] / 1e6:.0f} million); printshop reads at "
+                                                   f"most {MAX_IMAGE_PIXELS // 1_000_000} million"), pixels
+                image.load()  # decoded whole now, so a truncated file fails here and not in the middle of a build
+    except Image.DecompressionBombError as error:
+        return resolved, ("too-large", str(error)), (0, 0)
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as error:
+        return resolved, ("wrong-type", f"is not an image Pillow can read whole: {error}"), (0, 0)
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
+    return resolved, None, pixels
+
+
+def _check_image(game: GameData, shape, report: Report) -> None:
+    if not shape.src:
+        report.add("file-missing", shape.where("src"), f"an image shape needs a src (a file in {game.dir})")
+        return
+    path = game.dir / shape.src
+    _, problem, pixels = _inspect_image(str(path), str(game.dir.parent), _stamp(path))
+    if problem is not None:
+        code, message = problem
+        report.add(code, shape.where("src"), f"image '{shape.src}' {message}" if code != "file-missing"
+                   else f"image '{shape.src}' not found in {game.dir}")
         return
     if shape.width <= 0 or shape.height <= 0:
         report.add("wrong-type", shape.where(), "an image needs a width and a height")
@@ -287,6 +477,29 @@ def _check_face(project: Project, game: GameData, name: str, face: Face, report:
             report.add("wrong-type", frame.where("min_size"), "min_size is larger than size")
     if not face.abstract and face.template is None:
         report.add("missing-field", face.where(), f"face '{name}' needs a template")
+
+
+def _check_sheet_backs(game: GameData, sheet_id: str, sheet, report: Report) -> None:
+    """A two-sided sheet (a `back` on the sheet or on an item): every back names a face, every item has
+    one (its own or the sheet's), and the sheet is not tiled (a tile's back would land behind another tile)."""
+    if sheet.back is not None:
+        _face_ref(game, sheet.back, sheet.where("back"), report)
+    for item in sheet.items:
+        if item.back is not None:
+            _face_ref(game, item.back, item.where("back"), report)
+    backed = [item for item in sheet.items if item.back is not None]
+    if sheet.back is None and not backed:
+        return
+    if sheet.tiled:
+        where = sheet.where("back") if sheet.back is not None else backed[0].where("back")
+        report.add("wrong-type", where, f"sheet '{sheet_id}' is tiled and has a back: tiled sheets print one-sided",
+                   hint="remove `tiled` (a sheet the paper holds), or print the back as a sheet of its own")
+    if sheet.back is None:
+        for item in sheet.items:
+            if item.back is None:
+                report.add("missing-field", item.where(),
+                           f"sheet '{sheet_id}', item '{item.id}' has no back, but other items of the sheet have one",
+                           hint="give the sheet a `back` for every item, or this item its own")
 
 
 def _check_composition(game: GameData, report: Report) -> None:
@@ -513,11 +726,16 @@ def _check_texts(project: Project, game: GameData, report: Report) -> None:
             report.add("unknown-reference", catalogue.document.where(),
                        f"no language '{catalogue.lang}' in {project.data_dir / 'languages'}: add "
                        f"{catalogue.lang}.yaml there to describe it")
+        language = project.languages.get(catalogue.lang)
         for entry in catalogue.entries.values():
             for problem in markup_problems(entry.text):
                 report.add("markup", entry.location, f"'{entry.id}': {problem}")
+            for problem in translation_checks.check_text(entry.id, entry.text, language) if language else ():
+                report.add(problem.code, entry.location, problem.message,
+                           acknowledged=translation_checks.accepted(entry.location.path, entry.location.line)
+                           .get(problem.code, ""))
         if catalogue is not source:
-            _check_translation(project, game, source, catalogue, report)
+            _check_translation(project, game, game.reference(catalogue.lang), catalogue, report)
         for name, variant in game.game.variants.items():
             for text_id in variant.overrides:
                 if f"variant.{name}.{text_id}" not in catalogue.entries:
@@ -551,23 +769,55 @@ def _check_translation(project: Project, game: GameData, source, catalogue, repo
             report.add("stale-translation", translated.location,
                        f"'{status.id}': the {source_name} source changed from \"{status.old_source}\" to "
                        f"\"{entry.text}\" since this was translated")
-        elif status.state == "untranslated":
-            report.add("untranslated", translated.location, f"'{status.id}' is the same as the {source_name} source")
-        if placeholders(translated.text) != placeholders(entry.text):
-            report.add("placeholder", translated.location,
-                       f"'{status.id}' uses {_braces(placeholders(translated.text))} but the source uses "
-                       f"{_braces(placeholders(entry.text))}")
-        if inline_tags(translated.text) != inline_tags(entry.text):
-            report.add("markup-mismatch", translated.location,
-                       f"'{status.id}': the source uses {_tags(inline_tags(entry.text))}, "
-                       f"the translation {_tags(inline_tags(translated.text))}")
-        if line_breaks(translated.text) != line_breaks(entry.text):
-            report.add("line-breaks", translated.location,
-                       f"'{status.id}': the source has {line_breaks(entry.text)} line break(s), "
-                       f"the translation {line_breaks(translated.text)}")
+        check_text_pair(project, game, entry, source.lang, translated, catalogue.lang, report)
     for text_id, entry in catalogue.entries.items():
         if text_id not in source.entries:
             report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
+
+
+def check_text_pair(project: Project, game: GameData, source: TextEntry, source_lang: str, translated: TextEntry,
+                    lang: str, report: Report) -> None:
+    """Every check of one translated text against the text it was made from, reported at
+    `translated.location` (a YAML line, or a PO file's line when `i18n import` checks what it imports)."""
+    _check_pair(project, source, source_lang, translated, lang, report, game.game.untranslatable)
+
+
+def _check_pair(project: Project, source: TextEntry, source_lang: str, translated: TextEntry, lang: str,
+                report: Report, untranslatable: Untranslatable = Untranslatable()) -> None:
+    text_id = translated.id
+    language = project.languages.get(lang)
+    reference_name = project.languages[source_lang].name if source_lang in project.languages else source_lang
+    accepted = translation_checks.accepted(translated.location.path, translated.location.line)
+
+    # the text it is made from, beside every finding: the translator sees both without opening another file
+    beside = f"{reference_name}: \"{source.text}\"" + (f" ({source.location})" if source.location != translated.location
+                                                        else "")
+
+    def add(code: str, message: str, acknowledged: str = "") -> None:
+        reason = acknowledged or accepted.get(code, "")
+        severity = Severity.WARNING if reason and CATALOGUE[code].severity is Severity.ERROR else None
+        report.add(code, translated.location, message, severity, acknowledged=reason, also=beside)
+
+    if language is not None:
+        for problem in translation_checks.check_pair(text_id, source.text, translated.text, language, source_lang,
+                                                     reference_name):
+            add(problem.code, problem.message)
+    if translated.text == source.text and translated.text.strip() \
+            and not translation_checks.only_words(translated.text, untranslatable.words):
+        add("untranslated", f"'{text_id}' is the same as the {reference_name} text it is made from",
+            acknowledged=untranslatable.ids.get(text_id, ""))
+    if placeholders(translated.text) != placeholders(source.text):
+        add("placeholder",
+                   f"'{text_id}' uses {_braces(placeholders(translated.text))} but the source uses "
+                   f"{_braces(placeholders(source.text))}")
+    if inline_tags(translated.text) != inline_tags(source.text):
+        add("markup-mismatch",
+                   f"'{text_id}': the source uses {_tags(inline_tags(source.text))}, "
+                   f"the translation {_tags(inline_tags(translated.text))}")
+    if line_breaks(translated.text) != line_breaks(source.text):
+        add("line-breaks",
+                   f"'{text_id}': the source has {line_breaks(source.text)} line break(s), "
+                   f"the translation {line_breaks(translated.text)}")
 
 
 def _tags(counts) -> str:

@@ -20,7 +20,7 @@ def _text(path) -> str:
 
 def test_the_data_is_clean():
     report, _ = check(DEFAULT_DATA_DIR, games=["assassin"])
-    assert {d.code for d in report.items} <= {"reconstructed"}, [d.format() for d in report.items]
+    assert {d.code for d in report.items if not d.acknowledged} <= {"reconstructed"}, [d.format() for d in report.items]
 
 
 def test_a_row_that_does_not_add_up(data_copy):

@@ -23,7 +23,7 @@ def test_the_age_tie_of_h_and_i_is_a_warning_naming_both_cards():
 
 def test_kremlin_data_is_otherwise_clean():
     report, _ = check(DEFAULT_DATA_DIR, games=["kremlin"])
-    assert {d.code for d in report.items} <= {"tie", "reconstructed"}, [d.format() for d in report.items]
+    assert {d.code for d in report.items if not d.acknowledged} <= {"tie", "reconstructed"}, [d.format() for d in report.items]
 
 
 def test_a_missing_letter(data_copy):
@@ -145,7 +145,7 @@ def test_the_press_board_is_one_page_with_trim_and_bleed_boxes(kremlin_kit):
 
     reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-board-press.pdf")
     [page] = reader.pages
-    b = _kremlin().game.sheets["board"].bleed
+    b = mm(3)  # the kit's press pages follow media.yaml's press_profile, eu-3mm: 3 mm bleed
     assert float(page.mediabox.width) == pytest.approx(mm(600) + 2 * b, abs=0.01)
     assert [float(v) for v in page.trimbox] == pytest.approx([b, b, b + mm(600), b + mm(540)], abs=0.01)
     assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, mm(600) + 2 * b, mm(540) + 2 * b], abs=0.01)

@@ -62,7 +62,9 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
-    styles = {name: paragraph_style(s, s.size, paints, name=name) for name, s in style.styles.items()}
+    hyphenation = game.localized.language.typography.hyphenation
+    styles = {name: paragraph_style(s, s.size, paints, name=name, hyphenation=hyphenation)
+              for name, s in style.styles.items()}
 
     def frame(inner_left: bool) -> Frame:
         left = margins.inner if inner_left else margins.outer
@@ -90,7 +92,8 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
             canvas.drawRightString(paper.width - margins.inner, y, text)
         if file_name:
             canvas.setFont(style.folio.font, style.folio.size * 0.75)
-            canvas.drawCentredString(paper.width / 2, y - style.folio.size * 1.2, file_name)
+            marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
+            canvas.drawCentredString(paper.width / 2, y - style.folio.size * 1.2, marked)
         canvas.setStrokeColor(paints.fill(style.rule_colour))
         canvas.setLineWidth(0.5)
         canvas.line(margins.inner if odd else margins.outer, y + style.folio.size * 1.4,

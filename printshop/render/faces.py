@@ -150,7 +150,7 @@ def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Pa
     if not result.fits:
         raise ValueError(f"frame '{laid.name}' does not fit; layout should have stopped the build")
     # the same text at the fitted size, in this output's colours (CMYK for a print shop)
-    flowables = make_flowables(laid.blocks, frame, result.size, paints, frame.width)
+    flowables = make_flowables(laid.blocks, frame, result.size, paints, frame.width, result.hyphenation)
     top = card_height - frame.y
     slack = frame.height - result.height
     offset = {"top": 0.0, "middle": slack / 2, "bottom": slack}[frame.valign]

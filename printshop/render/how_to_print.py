@@ -22,7 +22,7 @@ TEMPLATE = "common/how-to-print.xml.j2"
 class KitFile:
     name: str
     pages: int
-    kind: str  # cards, cards-one-sided, gutterfold, sheet, sheet-pairs, tiled, rules, rules-booklet
+    kind: str  # cards, cards-one-sided, gutterfold, sheet, sheet-pairs (each also -two-sided), tiled, rules, rules-booklet
 
 
 class TooLong(ValueError):

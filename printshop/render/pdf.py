@@ -1,4 +1,11 @@
-"""PDF settings every document shares: reproducible bytes, embedded fonts only, metadata."""
+"""PDF settings every document shares: reproducible bytes, embedded fonts only, metadata.
+
+Dates and /ID: `invariant=1` gives every PDF the fixed date 2000-01-01 and an /ID hashed from it and
+the content. ReportLab reads `SOURCE_DATE_EPOCH` itself (reportlab.lib.utils.TimeStamp): when it is
+set, the creation and modification dates are that moment (UTC) and the /ID derives from it, as
+reproducible-builds.org describes. build.check_environment refuses a value that is not whole seconds
+(ReportLab would fail on every file), and cache.py puts the variable in every key.
+"""
 from __future__ import annotations
 
 import io

@@ -15,7 +15,7 @@ from printshop.colour import Paints
 from printshop.imposition import Grid, grid_for
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
-from printshop.render.faces import draw_face
+from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
 
 
@@ -46,7 +46,8 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     names = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     for key, face in deck.faces.items():
         canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
-        draw_face(canvas, face, settings.paints, settings.motifs, game.localized.data.dir)
+        # drawn, or replayed when a long-running session has the face's recording (render/replay.py)
+        draw_face_form(canvas, face, settings.paints, settings.motifs, game.localized.data.dir)
         canvas.endForm()
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
     two_sided = any(back for _, back in deck.cards)
@@ -120,11 +121,13 @@ def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSetting
 
 def page_footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_width: float, y: float, page: int,
                 pages: int, what: str) -> None:
-    """File name, page number and what the page holds, so a loose page finds its way back."""
+    """File name, page number and what the page holds, so a loose page finds its way back; a draft's
+    mark first, so that no page of it passes for a finished translation."""
     footer = settings.media.print_and_play.footer
     canvas.saveState()
     canvas.setFont(footer.font, footer.size)
     canvas.setFillColor(settings.paints.text(footer.colour))
-    parts = [settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([what] if what else [])
+    draft = [game.localized.draft] if game.localized.draft else []
+    parts = draft + [settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([what] if what else [])
     canvas.drawCentredString(page_width / 2, y, " · ".join(parts))
     canvas.restoreState()

@@ -517,12 +517,15 @@ def _belongs_anywhere(path: Path) -> bool:
 # --- what a build no longer makes ------------------------------------------------------------------------
 def stale_outputs(recorded: dict[str, str], outputs: list[Output], checked: Checked,
                   out_dir: Path) -> list[tuple[str, str, Path]]:
-    """(path, why, the data file that is gone) for each file the last build with the same settings wrote that this one does not make
-    because its game or language is gone (game.yaml or text/<lang>.yaml deleted): only files in that
-    record, and only if they still hold the bytes it wrote (a file the user changed is left alone)."""
+    """(path, why, the data file that explains it) for each file the last build with the same settings wrote
+    that this one does not make: its game or language is gone, or the game no longer makes it (a sheet or
+    deck dropped or renamed). Only files in that record, and only if they still hold the bytes it wrote
+    (a file the user changed is left alone); never anything else in the output folder."""
     from printshop.cache import digest_of
 
     project, made = checked.project, {str(output.path) for output in outputs}
+    # a translation left out as incomplete keeps its last kit until it is built again
+    refused = {(state.game, state.lang) for state in checked.refused}
     languages = {lang for game in project.games.values() for lang in game.catalogues}
     data = Path(project.data_dir)
     stale = []
@@ -541,6 +544,10 @@ def stale_outputs(recorded: dict[str, str], outputs: list[Output], checked: Chec
         elif len(parts) > 1 and parts[1] not in project.games[parts[0]].catalogues:
             where = data / parts[0] / "text" / f"{parts[1]}.yaml"
             why = f"{parts[0]} {parts[1]} is no longer built: {display_path(where)} is gone"
+        elif len(parts) > 1 and (parts[0], parts[1]) not in refused:
+            # the game and language are built, but no longer make this file: a sheet or deck dropped or renamed
+            where = project.games[parts[0]].dir / "game.yaml"
+            why = f"{parts[0]} {parts[1]} no longer makes {Path(path).name}"
         if why is None:
             continue
         try:

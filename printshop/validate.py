@@ -35,7 +35,9 @@ REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "asse
                    "howto_sheet-pairs-two-sided_long-edge", "howto_sheet-pairs-two-sided_short-edge",
                    "howto_steps", "howto_step_test", "howto_step_duplex", "howto_step_calibrate", "howto_step_cut",
                    "howto_step_stock", "howto_step_lowink",
-                   "draft")  # the mark on every page of a draft build of an incomplete translation
+                   "draft",  # the mark on every page of a draft build of an incomplete translation
+                   # the reviewers' proof (printshop proof)
+                   "proof_title", "proof_translation", "proof_reference", "proof_scale")
 
 
 def validate_project(project: Project, report: Report) -> None:

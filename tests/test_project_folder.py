@@ -215,3 +215,42 @@ def test_a_wheel_builds_a_new_project_and_this_repository_from_any_folder(tmp_pa
     out = tmp_path / "repo-out"
     run("build", "comrade", "--quiet", "--lang", "fr", "--paper", "a4", "--out", str(out), cwd=REPO)
     assert (out / "comrade" / "fr" / "comrade-fr-cards-a4.pdf").is_file()
+
+
+# --- build owns what it writes -------------------------------------------------------------------------
+def test_a_build_removes_the_files_it_no_longer_makes_and_nothing_else(project):
+    assert main(["build", "--quiet", "--lang", "en", "--paper", "a4"]) == 0
+    out = project / "output" / "star-traders" / "en"
+    aid = out / "star-traders-en-aid-a4.pdf"
+    mine = out / "my-notes.txt"
+    mine.write_text("the publisher's own file", encoding="utf-8")
+    assert aid.is_file()
+    game = project / "data" / "star-traders" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    start, end = text.index("# A page-sized player aid"), text.index("booklet:")
+    game.write_text(text[:start] + text[end:], encoding="utf-8")  # the aid is abandoned
+    (project / "templates" / "star-traders" / "faces" / "aid.j2").unlink()
+    faces = project / "data" / "star-traders" / "faces.yaml"
+    faces.write_text(faces.read_text(encoding="utf-8").split("\n  aid:\n")[0] + "\n", encoding="utf-8")
+    from printshop.build import build
+
+    result = build(project / "data", project / "output", templates_dir=project / "templates", langs=["en"],
+                   papers=["a4"])
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    assert not aid.exists() and aid in result.removed
+    [note] = [d for d in result.report.items if d.code == "removed-output"]
+    assert "no longer makes star-traders-en-aid-a4.pdf" in note.message and note.location.path.endswith("game.yaml")
+    assert mine.read_text(encoding="utf-8") == "the publisher's own file"  # never anything it did not write
+    assert (out / "star-traders-en-cards-a4.pdf").is_file()
+
+
+def test_a_file_changed_by_hand_is_not_removed(project):
+    assert main(["build", "--quiet", "--lang", "en", "--paper", "a4"]) == 0
+    aid = project / "output" / "star-traders" / "en" / "star-traders-en-aid-a4.pdf"
+    aid.write_bytes(aid.read_bytes() + b"% annotated by hand\n")
+    game = project / "data" / "star-traders" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("  aid:\n    face: aid", "  aid-renamed:\n    face: aid"), encoding="utf-8")
+    assert main(["build", "--quiet", "--lang", "en", "--paper", "a4"]) == 0
+    assert aid.is_file()  # not the bytes the build wrote: left alone
+    assert (project / "output" / "star-traders" / "en" / "star-traders-en-aid-renamed-a4.pdf").is_file()

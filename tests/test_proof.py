@@ -150,3 +150,14 @@ def test_the_command_writes_the_proof_and_reports_problems_without_a_traceback(t
     err = capsys.readouterr().err
     assert "error[unknown-reference]" in err and "nothing was written" in err and "Traceback" not in err
     assert not (tmp_path / "none").exists()
+
+
+def test_the_proof_speaks_the_translation_s_language(tmp_path):
+    """Its own words (title, column headings, footer) are labels of the translation's language."""
+    result = make_proofs(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["fr"])
+    assert not result.report.has_errors
+    [path] = (tmp_path / "comrade" / "fr").glob("*-proof-*.pdf")
+    reader = PdfReader(path)
+    first = reader.pages[0].extract_text()
+    assert "en regard de" in first and "traduction" in first and "référence" in first
+    assert f"page {len(reader.pages)} sur {len(reader.pages)}" in reader.pages[-1].extract_text()

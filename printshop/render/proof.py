@@ -184,7 +184,7 @@ def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, m
         _headings(canvas, translation, reference, page_height, margin, column)
         y = top
         for row in page:
-            _draw_row(canvas, row, margin, y, column, translation.lang, reference.lang)
+            _draw_row(canvas, row, margin, y, column, translation.lang, reference.lang, translation.localized)
             y -= row.total + ROW_GAP
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.3)
@@ -192,7 +192,8 @@ def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, m
         canvas.line(middle, bottom, middle, top + LABEL_SIZE)
         canvas.setFont(footer.font, footer.size)
         canvas.setFillColor(SOFT)
-        canvas.drawCentredString(page_width / 2, footer.baseline, f"{file_name} · page {number} of {len(pages)}")
+        canvas.drawCentredString(page_width / 2, footer.baseline,
+                                 f"{file_name} · {translation.localized.label('page', page=number, pages=len(pages))}")
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), len(pages)
@@ -258,19 +259,24 @@ def _headings(canvas: Canvas, translation: GameLayout, reference: GameLayout, pa
     y = page_height - margin - HEADER_SIZE
     canvas.setFillColor(INK)
     canvas.setFont(BOLD, HEADER_SIZE)
-    canvas.drawString(margin, y, f"{translation.title}: proof of the {translation.localized.language.name} "
-                                 f"text against the {reference.localized.language.name}")
+    words = translation.localized  # the proof speaks the reviewer's language: the translation's labels
+    canvas.drawString(margin, y, words.label("proof_title", title=translation.title,
+                                             language=translation.localized.language.native_name,
+                                             reference=reference.localized.language.native_name))
     canvas.setFont(FONT, HEADER_SIZE * 0.85)
     y -= HEADER_SIZE * 1.4
-    for x, layout, role in ((margin, translation, "translation"), (margin + column + GUTTER, reference, "reference")):
+    for x, layout, role in ((margin, translation, words.label("proof_translation")),
+                            (margin + column + GUTTER, reference, words.label("proof_reference"))):
         language = layout.localized.language
-        canvas.drawString(x, y, f"{role}: {language.name} ({layout.lang}, {language.native_name})")
+        canvas.drawString(x, y, f"{role}: {language.native_name} ({layout.lang})")
 
 
 def _draw_row(canvas: Canvas, row: _Row, margin: float, top: float, column: float, left_lang: str,
-              right_lang: str) -> None:
+              right_lang: str, words=None) -> None:
     width, height = row.width * row.scale, row.height * row.scale
-    scale_note = "" if row.scale >= 0.9995 else f" · scale {row.scale * 100:.0f} %"
+    percent = f"{row.scale * 100:.0f}"
+    scale_note = "" if row.scale >= 0.9995 else \
+        f" · {words.label('proof_scale', percent=percent) if words else f'scale {percent} %'}"
     for index, (side, lang) in enumerate(zip(row.sides, (left_lang, right_lang))):
         x = margin + index * (column + GUTTER)
         canvas.setFillColor(INK)

@@ -45,7 +45,9 @@ class UsageError(Exception):
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="printshop",
-        description="Turn game data (data/) into print-and-play PDFs and rule booklets (output/).",
+        description="Turn game data (data/) into print-and-play kits, press files and rule booklets (output/). "
+                    "Works on the project of the working directory: the nearest folder with a printshop.toml "
+                    "(printshop init makes one).",
         epilog="Run 'printshop COMMAND --help' for each command's options.")
     parser.add_argument("--version", action="version", version=f"printshop {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -22,6 +22,7 @@ class Grid:
     card_height: float
     columns: int
     rows: int
+    lift: float = 0.0  # how far the grid sits above the page's centre (room for a footer below its marks)
 
     @property
     def per_page(self) -> int:
@@ -33,7 +34,7 @@ class Grid:
 
     @property
     def bottom(self) -> float:
-        return (self.page_height - self.rows * self.card_height) / 2
+        return (self.page_height - self.rows * self.card_height) / 2 + self.lift
 
     def cell(self, index: int) -> tuple[int, int]:
         """(column, row) of the index-th card; rows count from the top."""
@@ -93,8 +94,10 @@ class Tile:
 
 @dataclass(frozen=True)
 class Tiling:
-    """A sheet larger than the paper, cut into windows that overlap by `overlap`; each window is
-    printed at (margin, margin) on its own page."""
+    """A sheet larger than the paper, cut into `columns` × `rows` windows of equal size that overlap by
+    `overlap`: the windows are as small as covering the sheet allows, so the sheet is spread evenly over the
+    tiles (no tile carries a near-empty strip), and each is printed centred on its page, never closer to the
+    paper's edge than `margin` (nor than `bottom` to its bottom edge, where the footer is)."""
 
     sheet_width: float
     sheet_height: float
@@ -104,14 +107,15 @@ class Tiling:
     overlap: float
     columns: int
     rows: int
+    bottom: float = 0.0
 
     @property
     def window_width(self) -> float:
-        return self.page_width - 2 * self.margin
+        return (self.sheet_width + (self.columns - 1) * self.overlap) / self.columns
 
     @property
     def window_height(self) -> float:
-        return self.page_height - 2 * self.margin
+        return (self.sheet_height + (self.rows - 1) * self.overlap) / self.rows
 
     @property
     def step_x(self) -> float:
@@ -121,6 +125,13 @@ class Tiling:
     def step_y(self) -> float:
         return self.window_height - self.overlap
 
+    @property
+    def origin(self) -> tuple[float, float]:
+        """Where each window's bottom-left corner lies on its page: centred between the margins."""
+        low = max(self.margin, self.bottom)
+        return ((self.page_width - self.window_width) / 2,
+                low + (self.page_height - self.margin - low - self.window_height) / 2)
+
     def tiles(self) -> list[Tile]:
         """Row by row from the top-left corner of the sheet."""
         return [Tile(row, column, column * self.step_x, self.sheet_height - self.window_height - row * self.step_y)
@@ -128,16 +139,17 @@ class Tiling:
 
 
 def tiling_for(sheet_width: float, sheet_height: float, paper_width: float, paper_height: float, margin: float,
-               overlap: float) -> Tiling:
-    """The tiling with the fewest pages, paper upright or turned."""
+               overlap: float, bottom: float = 0.0) -> Tiling:
+    """The tiling with the fewest pages, paper upright or turned; `bottom`: the least room under each window
+    (the footer's), if more than `margin`."""
     options = []
     for width, height in ((paper_width, paper_height), (paper_height, paper_width)):
-        window_w, window_h = width - 2 * margin, height - 2 * margin
+        window_w, window_h = width - 2 * margin, height - margin - max(margin, bottom)
         if window_w <= overlap or window_h <= overlap:
             continue
         columns = max(1, math.ceil((sheet_width - overlap) / (window_w - overlap) - 1e-9))
         rows = max(1, math.ceil((sheet_height - overlap) / (window_h - overlap) - 1e-9))
-        options.append(Tiling(sheet_width, sheet_height, width, height, margin, overlap, columns, rows))
+        options.append(Tiling(sheet_width, sheet_height, width, height, margin, overlap, columns, rows, bottom))
     if not options:
         raise ImpositionError("the overlap is larger than what fits on the paper")
     return min(options, key=lambda tiling: (tiling.columns * tiling.rows, tiling.page_width > tiling.page_height))

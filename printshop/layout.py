@@ -17,6 +17,7 @@ from printshop.fitting import Fit, fit
 from printshop.fonts import FontSet
 from printshop.loader import Project
 from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
+from printshop.design import same_size_across_deck
 from printshop.resolve import LocalizedGame, sheet_context, template_context
 from printshop.richtext import Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
 from printshop.templating import TemplateFailure, render_blocks, render_template, template_location
@@ -132,6 +133,9 @@ def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env
                     if laid is not None:
                         faces[key] = laid
             cards.extend([(front_key, back_key)] * card.count)
+        # one text size per frame across the deck (size_across; docs/design.md)
+        same_size_across_deck(deck_id, faces, localized.lang, localized.language.typography.hyphenation, palette,
+                              report)
         layout.decks.append(DeckLayout(deck_id, deck, size, faces, cards))
     for sheet_id, spec in game.game.sheets.items():
         laid_out, backs = [], []

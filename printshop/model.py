@@ -60,6 +60,9 @@ class CardSize(Node):
     corner_radius: Extent = 0.0
     """The radius the corners are rounded to when cut: drawn on previews and cut outlines only, never on print-and-play
     sheets or press files (a shop that rounds corners does it with its own die)."""
+    medium: str = "card"
+    """How the card is read, for the design rules (`design.media` in media.yaml): `card` in the hand, `counter` for
+    a small chit on the table."""
 
 
 class Paper(Node):
@@ -115,6 +118,23 @@ class PrintAndPlay(Node):
     colours and PDF/X, so a kit's press file is what that shop takes."""
 
 
+class DesignMedium(Node):
+    """What type on one medium (card, counter, sheet, board) must be to read at its distance."""
+
+    min_type: Size
+    """The smallest type size any frame of this medium may print (its `min_size`, or its `size` when it never
+    shrinks): `validate` reports a smaller one (type-too-small)."""
+    reading: str = ""
+    """How far the medium is read from, for people: "in the hand", "across the table (60 cm)"."""
+
+
+class Design(Node):
+    """The measurable part of the design system (docs/design.md), checked by `validate`."""
+
+    media: dict[Identifier, DesignMedium] = {}
+    """The media by name: a card size's `medium` and a sheet's `medium` name one of them."""
+
+
 class Media(Node):
     card_sizes: dict[Identifier, CardSize]
     """Card sizes by name (the name is what a deck's `card_size` says)."""
@@ -122,6 +142,8 @@ class Media(Node):
     """Paper sizes by name (`a4`, `letter`)."""
     print_and_play: PrintAndPlay
     """Settings of the print-and-play sheets."""
+    design: Design = Design()
+    """The design rules every face follows: the smallest type per medium (docs/design.md)."""
 
 
 # --- data/print/profiles/<name>.yaml: what a print shop accepts ----------------------------
@@ -505,6 +527,10 @@ class Frame(TextStyle):
     """Where the text sits in the frame when it is shorter than the frame."""
     rotate: Literal[0, 180] = 0
     """180 turns the frame's text upside down (for the far half of a card)."""
+    size_across: Literal["deck", "card"] | None = None
+    """How the fitted size is chosen across a deck: `deck` fits every card and sets all at the smallest size found,
+    so one deck reads at one size; `card` lets each card take its own largest size, on purpose (a title). Left out,
+    cards whose sizes differ are reported (deck-size-varies)."""
 
 
 class Shape(Node):
@@ -796,6 +822,9 @@ class SheetSpec(Node):
     """2 puts two sheets side by side on turned paper, scaled to fit, with a cut line between."""
     press: bool = False
     """Also write a press file: one page, trim plus bleed, TrimBox and BleedBox."""
+    medium: str = "sheet"
+    """How the sheet is read, for the design rules (`design.media` in media.yaml): `sheet` in the hand, `board`
+    from across the table."""
 
 
 class Range(Node):

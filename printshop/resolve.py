@@ -194,6 +194,8 @@ TEMPLATE_CONTEXT = (
     ContextName("calibration", ("how-to-print",), "the file name of the duplex calibration page",
                 'label("howto_step_calibrate", calibration=calibration)'),
     ContextName("low_ink", ("how-to-print",), "true for a low-ink build", "{% if low_ink %}…{% endif %}"),
+    ContextName("assembly_page", ("how-to-print",), "the page of a tiled sheet's file that holds its assembly "
+                "diagram (from the renderer's layout)", 'label("howto_tiled", page=assembly_page)'),
     ContextName("label", ("how-to-print",), "label(name, **values): the language's label `name` "
                 "(data/languages/<lang>.yaml) with its {placeholders} filled", '{{ label("howto_title") }}'),
 )

@@ -140,6 +140,7 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
         _check_face(project, game, name, face, report)
     _check_safe_zones(project, game, report)
     for sheet_id, sheet in game.game.sheets.items():
+    _check_type_sizes(project, game, report)
         _face_ref(game, sheet.face, sheet.where("face"), report)
         if sheet.tiled and sheet.overlap <= 0:
             report.add("wrong-type", sheet.where("tiled"), f"sheet '{sheet_id}' is tiled: give it an overlap, e.g. 12mm")
@@ -161,13 +162,28 @@ def _face_ref(game: GameData, name: str, where, report: Report) -> None:
 
 
 def _content_boxes(face):
-    """What must stay inside a safe zone: text frames and icons (motifs and images not laid below the
-    background layer); from the face's top-left corner."""
+    """What must stay inside a safe zone, from the face's top-left corner: text frames and icons (motifs and
+    images not laid below the background layer), as (what, node, box, code); and the other shapes (rules,
+    borders, rings, bands) on layer 0 or above, their outline included, under `shape-outside-safe-zone`.
+    Shapes below layer 0 are backgrounds, meant to run into the bleed."""
     for name, frame in face.frames.items():
-        yield f"frame '{name}'", frame, (frame.x, frame.y, frame.width, frame.height)
+        yield f"frame '{name}'", frame, (frame.x, frame.y, frame.width, frame.height), "outside-safe-zone"
     for name, shape in face.shapes.items():
-        if shape.kind in ("motif", "image") and shape.layer >= 0:
-            yield f"icon '{name}'", shape, (shape.x, shape.y, shape.width, shape.height)
+        if shape.layer < 0:
+            continue
+        if shape.kind in ("motif", "image"):
+            yield f"icon '{name}'", shape, (shape.x, shape.y, shape.width, shape.height), "outside-safe-zone"
+        else:
+            yield f"shape '{name}'", shape, shape_box(shape), "shape-outside-safe-zone"
+
+
+def shape_box(shape) -> tuple[float, float, float, float]:
+    """The box a shape paints (x, y, width, height from the top-left corner), half its outline included."""
+    edge = shape.stroke_width / 2 if shape.stroke is not None else 0.0
+    if shape.kind in ("circle", "rays"):
+        r = shape.radius + (edge if shape.kind == "circle" else 0.0)
+        return shape.x - r, shape.y - r, 2 * r, 2 * r
+    return shape.x - edge, shape.y - edge, shape.width + 2 * edge, shape.height + 2 * edge
 
 
 def _intrusion(box, width: float, height: float, safe: float) -> float:
@@ -189,13 +205,13 @@ class _Intrusions:
     def __init__(self):
         self.found: dict[tuple[int, str], tuple[object, str, str, list[str]]] = {}
 
-    def add(self, node, what: str, owner: str, worst: float, zone: str) -> None:
-        entry = self.found.setdefault((id(node), owner), (node, what, owner, []))
+    def add(self, node, what: str, owner: str, worst: float, zone: str, code: str = "outside-safe-zone") -> None:
+        entry = self.found.setdefault((id(node), owner), (node, what, owner, [], code))
         entry[3].append(f"{to_mm(worst):.1f} mm closer to the trim than {zone}")
 
     def report(self, report: Report) -> None:
-        for node, what, owner, breaches in self.found.values():
-            report.add("outside-safe-zone", node.where(), f"{what} of {owner} comes {'; '.join(breaches)}")
+        for node, what, owner, breaches, code in self.found.values():
+            report.add(code, node.where(), f"{what} of {owner} comes {'; '.join(breaches)}")
 
 
 def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
@@ -207,16 +223,52 @@ def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
         if size is None:
             continue
         for name in _deck_faces(game, deck):
-            for what, node, box in _content_boxes(game.faces[name]):
+            for what, node, box, code in _content_boxes(game.faces[name]):
                 worst = _intrusion(box, size.width, size.height, deck.safe)
                 if worst > 0.01:
                     intrusions.add(node, what, f"face '{name}'", worst,
-                                   f"the deck's safe zone of {to_mm(deck.safe):.1f} mm")
+                                   f"the deck's safe zone of {to_mm(deck.safe):.1f} mm", code)
     _check_press(project, game, report, intrusions)
     intrusions.report(report)
 
 
 def _check_press(project: Project, game: GameData, report: Report, intrusions: _Intrusions) -> None:
+def _check_type_sizes(project: Project, game: GameData, report: Report) -> None:
+    """No frame prints smaller than its medium allows (media.yaml's `design.media`): a deck's faces are read
+    as its card size's medium, a sheet's as the sheet's. A frame is judged by the smallest size it may take
+    (`min_size`, or `size` when it never shrinks); each frame once per face and medium."""
+    media = project.media.design.media
+    seen: set[tuple[str, str]] = set()
+
+    def check(face_name: str, medium: str, where_medium) -> None:
+        face = game.faces.get(face_name)
+        if face is None or not media:
+            return
+        rule = media.get(medium)
+        if rule is None:
+            report.add("unknown-reference", where_medium,
+                       f"no medium '{medium}' in media.yaml's design.media (media: {', '.join(media)})")
+            return
+        for frame_name, frame in face.frames.items():
+            smallest = frame.min_size if frame.min_size is not None else frame.size
+            where = frame.where("min_size" if frame.min_size is not None else "size")
+            if smallest + 0.001 < rule.min_type and (str(where), medium) not in seen:  # an inherited frame once
+                seen.add((str(where), medium))
+                report.add("type-too-small", where,
+                           f"frame '{frame_name}' of face '{face_name}' may print at {smallest:g} pt; type on a "
+                           f"{medium} must be at least {rule.min_type:g} pt ({rule.reading or 'its reading distance'})")
+
+    for deck in game.game.decks.values():
+        size = project.media.card_sizes.get(deck.card_size)
+        if size is not None:
+            for name in _deck_faces(game, deck):
+                check(name, size.medium, size.where("medium"))
+    for sheet in game.game.sheets.values():
+        for name in sorted({sheet.face} | {item.face for item in sheet.items if item.face}
+                           | ({sheet.back} if sheet.back else set()) | {item.back for item in sheet.items if item.back}):
+            check(name, sheet.medium, sheet.where("medium"))
+
+
     """Every print-shop profile can take what this game sends it: each deck's faces scaled to the
     shop's trim still cover its bleed and keep text and icons inside its safe zone; press sheets
     carry the shop's bleed and keep its safe zone. What a shop leaves out is reported (press-left-out),
@@ -269,12 +321,12 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
             safe = profile.safe_for(deck.card_size)
             for name in _deck_faces(game, deck):
                 _check_press_art(game, profile_id, profile, name, fitted.scale, report, seen_art)
-                for what, node, box in _content_boxes(game.faces[name]):
+                for what, node, box, code in _content_boxes(game.faces[name]):
                     placed = placed_box(fitted, size.width, size.height, trim.width, trim.height, *box)
                     worst = _intrusion(placed, trim.width, trim.height, safe)
                     if worst > 0.01:
                         intrusions.add(node, what, f"face '{name}'", worst,
-                                       f"{profile.label}'s safe zone of {to_mm(safe):.1f} mm")
+                                       f"{profile.label}'s safe zone of {to_mm(safe):.1f} mm", code)
         for sheet_id, sheet in game.game.sheets.items():
             if not sheet.press or sheet.face not in game.faces:
                 continue
@@ -284,11 +336,11 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
                 report.add("press-bleed", sheet.where("bleed"),
                            f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
                            f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
-            for what, node, box in _content_boxes(game.faces[sheet.face]):
+            for what, node, box, code in _content_boxes(game.faces[sheet.face]):
                 worst = _intrusion(box, sheet.width, sheet.height, profile.safe)
                 if worst > 0.01:
                     intrusions.add(node, what, f"sheet '{sheet_id}'", worst,
-                                   f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm")
+                                   f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm", code)
 
 
 def _check_press_art(game: GameData, profile_id: str, profile, face_name: str, scale: float, report: Report,

@@ -50,13 +50,18 @@ def test_booklet_is_a5(built, lang):
         assert float(page.mediabox.height) == pytest.approx(mm(210), abs=0.01)
 
 
+# Letter keeps 3 × 2: three rows would leave 7.7 mm margins, no room for crop marks outside the 5 mm band
+ROWS = {"a4": 3, "letter": 2}
+
+
 @pytest.mark.parametrize("paper", PAPERS)
 def test_eighteen_cards_nine_a_page_each_with_a_back(built, paper):
     reader = PdfReader(cards_pdf(built, "en", paper))
     fronts = [page_drawing(reader, i)[0] for i in range(0, len(reader.pages), 2)]
     backs = [page_drawing(reader, i)[0] for i in range(1, len(reader.pages), 2)]
-    assert [len(p) for p in fronts] == [9, 9]
-    assert [len(p) for p in backs] == [9, 9]
+    per_page = 3 * ROWS[paper]
+    assert [len(p) for p in fronts] == [per_page] * (18 // per_page)
+    assert [len(p) for p in backs] == [per_page] * (18 // per_page)
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -92,7 +97,8 @@ def test_crop_marks_lie_in_the_margins_only(built, paper):
     right = max(p.x for p in placements) + CARD_W
     bottom = min(p.y for p in placements)
     top = max(p.y for p in placements) + CARD_H
-    assert len(segments) == 2 * 4 + 2 * 4  # one pair per cut line: 4 vertical, 4 horizontal
+    rows = ROWS[paper]
+    assert len(segments) == 2 * 4 + 2 * (rows + 1)  # one pair per cut line: 4 vertical, rows + 1 horizontal
     width, height = PAPERS[paper]
     for x1, y1, x2, y2 in segments:
         inside_x = max(x1, x2) > left + 0.01 and min(x1, x2) < right - 0.01
@@ -101,7 +107,7 @@ def test_crop_marks_lie_in_the_margins_only(built, paper):
         assert 0 <= min(x1, x2) and max(x1, x2) <= width and 0 <= min(y1, y2) and max(y1, y2) <= height
     # and each mark points along a cut line
     cuts_x = {round(left + i * CARD_W, 2) for i in range(4)}
-    cuts_y = {round(bottom + i * CARD_H, 2) for i in range(4)}
+    cuts_y = {round(bottom + i * CARD_H, 2) for i in range(rows + 1)}
     for x1, y1, x2, y2 in segments:
         assert round(x1, 2) in cuts_x if x1 == x2 else round(y1, 2) in cuts_y
 
@@ -292,20 +298,23 @@ def test_a_calibration_page_per_language_and_paper(built):
             reader = PdfReader(built / "calibration" / f"duplex-calibration-{lang}-{paper}.pdf")
             assert len(reader.pages) == 2
             assert float(reader.pages[0].mediabox.width) == pytest.approx(width, abs=0.01)
-            assert "--back-offset" in reader.pages[0].extract_text()
+            text = reader.pages[0].extract_text()
+            assert "DX" in text and "--back-offset" not in text  # players read the drift; no command for them
 
 
 @pytest.mark.parametrize("paper, per_page", [("a4", 4), ("letter", 3)])
 def test_gutterfold_backs_are_turned_and_clear_of_the_fold(tmp_path, paper, per_page):
     from pypdf.generic import ContentStream
 
-    from printshop.render.gutterfold import gutterfold_geometry
+    from printshop.loader import load_project
+    from printshop.render.gutterfold import gutterfold_geometry, gutterfold_room
 
     result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=[paper], gutterfold=True)
     assert not result.report.has_errors
     reader = PdfReader(tmp_path / "comrade" / "en" / f"comrade-en-cards-gutterfold-{paper}.pdf")
     width, height = PAPERS[paper]
-    _, bleed, columns, fold = gutterfold_geometry(width, height, CARD_W, CARD_H, mm(5), mm(3), mm(5))
+    room = gutterfold_room(load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play)
+    _, bleed, columns, fold = gutterfold_geometry(width, height, CARD_W, CARD_H, mm(5), mm(3), mm(5), room)
     assert columns == per_page
     placed = 0
     for index, page in enumerate(reader.pages):

@@ -97,10 +97,10 @@ def test_image_resolution(data_copy):
     Image.new("RGB", (150, 150), "#b22a1e").save(data_copy / "comrade" / "images" / "seal.png")
     Image.new("RGB", (600, 600), "#b22a1e").save(data_copy / "comrade" / "images" / "sharp.png")
     faces = data_copy / "comrade" / "faces.yaml"
-    edit(faces, "      frame: {kind: rect, x: 4mm,",
+    edit(faces, "      frame: {kind: rect, x: 4.2mm,",
          "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
          "      sharp: {kind: image, src: images/sharp.png, x: 40mm, y: 6mm, width: 1in, height: 1in}\n"
-         "      frame: {kind: rect, x: 4mm,")
+         "      frame: {kind: rect, x: 4.2mm,")
     item = one(data_copy, "image-resolution")
     assert item.location.line == line_of(faces, "src: images/seal.png")
     assert "150 × 150 dpi (needs 300)" in item.message
@@ -114,9 +114,9 @@ def test_an_image_is_drawn_once_per_pdf(data_copy, tmp_path):
 
     (data_copy / "comrade" / "images").mkdir()
     Image.new("RGB", (300, 300), "#123456").save(data_copy / "comrade" / "images" / "seal.png")
-    edit(data_copy / "comrade" / "faces.yaml", "      frame: {kind: rect, x: 4mm,",
+    edit(data_copy / "comrade" / "faces.yaml", "      frame: {kind: rect, x: 4.2mm,",
          "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
-         "      frame: {kind: rect, x: 4mm,")
+         "      frame: {kind: rect, x: 4.2mm,")
     result = build(data_copy, tmp_path, langs=["en"], papers=["a4"])
     assert not result.report.has_errors
     reader = PdfReader(tmp_path / "comrade" / "en" / "comrade-en-cards-a4.pdf")

@@ -47,9 +47,9 @@ def kit(out: Path) -> dict[str, bytes]:
 def add_image(data: Path, src: str) -> int:
     """Give Comrade's card back an image shape naming `src`; returns its line in faces.yaml."""
     faces = data / "comrade" / "faces.yaml"
-    edit(faces, "      frame: {kind: rect, x: 4mm,",
+    edit(faces, "      frame: {kind: rect, x: 4.2mm,",
          f"      seal: {{kind: image, src: '{src}', x: 6mm, y: 6mm, width: 1in, height: 1in}}\n"
-         "      frame: {kind: rect, x: 4mm,")
+         "      frame: {kind: rect, x: 4.2mm,")
     return line_of(faces, "kind: image")
 
 

@@ -115,28 +115,32 @@ def _kremlin():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_board_tiles_reassemble_the_whole_board_with_the_stated_overlap(kremlin_kit, lang, paper):
-    from printshop.units import mm
+    from types import SimpleNamespace
+
+    from printshop.render.sheet_pages import sheet_tiling
 
     spec = _kremlin().game.sheets["board"]
+    project = load_project(DEFAULT_DATA_DIR, games=["kremlin"])
     reader = PdfReader(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf")
-    margin = mm(8)
+    face = SimpleNamespace(width=spec.width, height=spec.height)
+    tiling = sheet_tiling(SimpleNamespace(faces=[face], spec=spec),
+                          SimpleNamespace(media=project.media, paper=project.media.papers[paper]))
+    ox, oy = tiling.origin  # every window is printed there, the same size on every page
+    window_w, window_h = tiling.window_width, tiling.window_height
     windows = []
     for index in range(1, len(reader.pages)):  # page 1 is the assembly diagram
-        page = reader.pages[index]
         [placement], _ = page_drawing(reader, index)
-        width, height = float(page.mediabox.width), float(page.mediabox.height)
-        left, bottom = margin - placement.x, margin - placement.y
-        windows.append((left, bottom, left + width - 2 * margin, bottom + height - 2 * margin))
+        left, bottom = ox - placement.x, oy - placement.y
+        windows.append((left, bottom, left + window_w, bottom + window_h))
     lefts = sorted({round(w[0], 3) for w in windows})
     bottoms = sorted({round(w[1], 3) for w in windows}, reverse=True)
-    window_w = windows[0][2] - windows[0][0]
-    window_h = windows[0][3] - windows[0][1]
     for a, b in zip(lefts, lefts[1:]):
         assert a + window_w - b == pytest.approx(spec.overlap, abs=0.01)  # neighbours share the overlap
     for a, b in zip(bottoms, bottoms[1:]):
         assert b + window_h - a == pytest.approx(spec.overlap, abs=0.01)
-    assert lefts[0] == pytest.approx(0, abs=0.01) and lefts[-1] + window_w >= spec.width - 0.01
-    assert bottoms[0] + window_h == pytest.approx(spec.height, abs=0.01) and bottoms[-1] <= 0.01
+    # the windows cover the board exactly: the first and last start and end at its edges (no empty strip)
+    assert lefts[0] == pytest.approx(0, abs=0.01) and lefts[-1] + window_w == pytest.approx(spec.width, abs=0.01)
+    assert bottoms[0] + window_h == pytest.approx(spec.height, abs=0.01) and bottoms[-1] == pytest.approx(0, abs=0.01)
     assert len(windows) == len(lefts) * len(bottoms)
 
 
@@ -180,9 +184,11 @@ def test_the_influence_sheet_lists_every_controllable_politician(kremlin_kit):
     assert len(reader.pages) == game.game.sheets["influence"].copies
 
 
-def test_the_markers_fit_one_a4_page_of_one_sided_chits(kremlin_kit):
+def test_the_markers_are_one_sided_chits_with_room_for_their_marks(kremlin_kit):
     reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-markers-a4.pdf")
-    assert len(reader.pages) == 1
+    # 11 × 17 a page: a twelfth column would leave no room for crop marks outside the 5 mm band
+    assert len(reader.pages) == 2
     placements, segments = page_drawing(reader, 0)
-    assert len(placements) == 195
-    assert len(segments) == 2 * (13 + 18)  # a pair of marks for each cut line of the 12 × 17 grid
+    assert len(placements) == 11 * 17
+    assert len(segments) == 2 * (12 + 18)  # a pair of marks for each cut line of the 11 × 17 grid
+    assert len(placements) + len(page_drawing(reader, 1)[0]) == 195

@@ -113,7 +113,7 @@ def _icon(path: Path, size: int, colour=(178, 42, 30)) -> None:
 
 
 def _with_icon(data: Path, pixels: int, width: str = "0.3in", face_line: str = "      table-band: {kind: rect",
-               colour=(178, 42, 30), x: str = "4mm", y: str = "4.5mm") -> int:
+               colour=(178, 42, 30), x: str = "5mm", y: str = "5mm") -> int:
     """The Comrade rule card gets an RGBA icon inside its red band (or another face, at `face_line`)."""
     _icon(data / "comrade" / "images" / "icon.png", pixels, colour)
     faces = data / "comrade" / "faces.yaml"
@@ -213,7 +213,7 @@ def test_press_art_warns_about_colours_the_shops_cmyk_cannot_print(data_copy):
 
 def test_press_art_warns_about_transparency_over_more_than_one_colour(data_copy):
     # the back's sunburst lies under every point of the card: no plain colour to flatten over
-    _with_icon(data_copy, 120, face_line="      frame: {kind: rect, x: 4mm,", x="6mm", y="6mm")
+    _with_icon(data_copy, 120, face_line="      frame: {kind: rect, x: 4.2mm,", x="6mm", y="6mm")
     items = [d for d in found(data_copy, "press-art") if "transparent parts" in d.message]
     assert items and all("flattened over red" in d.message for d in items)
 

@@ -133,8 +133,8 @@ def test_a_game_may_add_a_card_size_of_its_own(project):
     (game / "print" / "media.yaml").write_text(
         "card_sizes:\n  mini-euro: {width: 44mm, height: 68mm, label: \"Mini Euro (44 × 68 mm)\"}\n", encoding="utf-8")
     edit(game / "game.yaml", "card_size: poker-eu", "card_size: mini-euro")
-    edit(game / "faces.yaml", "width: 55mm, height: 80mm", "width: 36mm, height: 60mm")
-    for old, new in (("x: 4mm, y: 4mm, width: 55mm, height: 14mm", "x: 4mm, y: 4mm, width: 36mm, height: 10mm"),
+    edit(game / "faces.yaml", "x: 4.5mm, y: 4.5mm, width: 54mm, height: 79mm", "x: 4mm, y: 4mm, width: 36mm, height: 60mm")
+    for old, new in (("x: 4.5mm, y: 4.5mm, width: 54mm, height: 13.5mm", "x: 4mm, y: 4mm, width: 36mm, height: 10mm"),
                      ("x: 19.5mm, y: 24mm, width: 24mm, height: 24mm", "x: 14mm, y: 17mm, width: 16mm, height: 16mm"),
                      ("x: 14mm, y: 53mm, width: 35mm", "x: 10mm, y: 38mm, width: 24mm"),
                      ("x: 6mm, y: 5.5mm, width: 51mm, height: 11mm", "x: 5mm, y: 5mm, width: 34mm, height: 8mm"),

@@ -187,7 +187,8 @@ def test_a_session_writes_what_a_cold_build_writes(tmp_path):
     assert update.ok and update.reloaded == "texts"
     assert 1 <= update.faces_laid_out <= 4  # the faces that print the name, not the deck
     assert update.jobs_rendered == ["comrade fr a4"]
-    assert update.faces_drawn <= update.faces_laid_out
+    # a frame sized across the deck (size_across: deck) may move a face that was not laid out again
+    assert 1 <= update.faces_drawn <= 4
     assert [path.name for path in update.written if "cards" in path.name] == ["comrade-fr-cards-a4.pdf"]
     cold = build(data, tmp_path / "cold", games=["comrade"], langs=["en", "fr"], papers=["a4"], force=True)
     assert not cold.report.has_errors

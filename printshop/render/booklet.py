@@ -2,6 +2,12 @@
 
 Paragraph styles come from data/print/booklet.yaml; inner and outer margins alternate so that
 the pages can be bound. Tables get a coloured header row. Art blocks draw a vector motif.
+
+A booklet's last page never holds a scrap (a paragraph, two lines): the space between paragraphs is
+tightened until it goes, or loosened until the last page holds more. The cover and the blank pages
+that complete a stitched booklet carry no folio nor running head. A stretch of the template that
+begins with `<spacer height="print-and-play"/>` (the home-printing section) runs to the next `<h1>`
+after its own first one, and is left out of press booklets (`bleed`): a shop's booklet is printed.
 """
 from __future__ import annotations
 
@@ -49,22 +55,88 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
     folio = folio if folio is not None else game.localized.label("rules")
     # home prints name their file on every page; a press booklet is the printed product, and does not
     marked = None if bleed else file_name
-    data, pages = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed, folio, marked)
+    booklet = BookletLayout(_for_target(booklet.blocks, press=bool(bleed)), booklet.style)
+    spacing = 1.0
+    data, pages, tail = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed, folio, marked)
+    if pages > 1 and tail < LAST_PAGE_LEAST:
+        for tighter in TIGHTER:  # the last page's few lines move back onto the page before
+            candidate = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed, folio, marked, spacing=tighter)
+            if candidate[1] < pages:
+                (data, pages, tail), spacing = candidate, tighter
+                break
+        else:
+            for looser in LOOSER:  # or more lines move forward onto the last page
+                candidate = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed, folio, marked,
+                                            spacing=looser)
+                if candidate[1] == pages and candidate[2] >= LAST_PAGE_LEAST:
+                    (data, pages, tail), spacing = candidate, looser
+                    break
     extra = (-pages) % pad_to
     if extra:
-        data, pages = _render_booklet(game, booklet, paper, paints, motifs, extra, bleed, folio, marked)
+        data, _, _ = _render_booklet(game, booklet, paper, paints, motifs, extra, bleed, folio, marked, pages,
+                                     spacing=spacing)
+        pages += extra
     return data, pages
+
+
+# the least share of the last page's frame that its text fills: less reads as a scrap left over
+LAST_PAGE_LEAST = 0.25
+TIGHTER = (0.85, 0.7, 0.55)  # factors on the space before and after paragraphs, tried in turn
+LOOSER = (1.25, 1.5, 1.8)
+HOME_ONLY = "print-and-play"  # <spacer height="print-and-play"/>: a section for home prints only
+
+
+def _for_target(blocks: list, press: bool) -> list:
+    """The blocks without the home-only markers; for a press booklet, also without the sections they open
+    (from the marker to the `h1` that follows the section's own heading)."""
+    kept, skipping, headings = [], False, 0
+    for block in blocks:
+        if isinstance(block, Spacer) and block.height == HOME_ONLY:
+            skipping, headings = press, 0
+            continue
+        if skipping and isinstance(block, Para) and block.style == "h1":
+            headings += 1
+            if headings > 1:
+                skipping = False
+        if not skipping:
+            kept.append(block)
+    return kept
+
+
+class _Doc(BaseDocTemplate):
+    """Notes how much of the last page's frame the text fills."""
+    tail = 0.0
+
+    def afterFlowable(self, flowable):
+        frame = getattr(self, "frame", None)
+        if frame is None:  # between pages (a page break)
+            return
+        top = frame._y1 + frame._height - frame._topPadding
+        self.tail = (top - frame._y) / max(frame._height, 1.0)
+
+
+# the baseline of a home print's file name: 7 mm up, so that on Letter, where an imposed A5 page is shrunk,
+# its descenders stay clear of the 5 mm band printers cannot print (print_and_play.margin)
+FILE_NAME_BASELINE = 7 * 72 / 25.4
 
 
 def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
                     motifs: dict[str, Motif], blank_pages: int, bleed: float, folio_name: str,
-                    file_name: str | None) -> tuple[bytes, int]:
+                    file_name: str | None, content_pages: int | None = None,
+                    spacing: float = 1.0) -> tuple[bytes, int, float]:
+    """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing` scales the
+    space before and after paragraphs (to balance the last page)."""
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
     hyphenation = game.localized.language.typography.hyphenation
     styles = {name: paragraph_style(s, s.size, paints, name=name, hyphenation=hyphenation)
               for name, s in style.styles.items()}
+    for paragraph in styles.values():
+        paragraph.spaceBefore *= spacing
+        paragraph.spaceAfter *= spacing
+        # a paragraph's last line never begins a page, nor its first line ends one
+        paragraph.allowWidows, paragraph.allowOrphans = 0, 0
 
     def frame(inner_left: bool) -> Frame:
         left = margins.inner if inner_left else margins.outer
@@ -79,9 +151,21 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
             canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
         canvas.saveState()
         canvas.translate(bleed, bleed)
-        canvas.setFont(style.folio.font, style.folio.size)
         canvas.setFillColor(paints.text(style.folio.colour))
+        # the file's name (home prints) on the lowest line, clear of the band printers cannot print (also once
+        # the page is imposed two to a sheet and shrunk to fit Letter); the folio above it
         y = margins.bottom / 2
+        if file_name:
+            low = FILE_NAME_BASELINE
+            canvas.setFont(style.folio.font, style.folio.size * 0.75)
+            marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
+            canvas.drawCentredString(paper.width / 2, low, marked)
+            y = max(y, low + style.folio.size * 1.3)
+        # a cover and the blank pages that complete the last sheet carry no folio nor running head
+        if doc.page == 1 or (content_pages is not None and doc.page > content_pages):
+            canvas.restoreState()
+            return
+        canvas.setFont(style.folio.font, style.folio.size)
         odd = doc.page % 2 == 1
         text = f"{game.title} · {folio_name}"
         if odd:
@@ -90,17 +174,13 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         else:
             canvas.drawString(margins.outer, y, str(doc.page))
             canvas.drawRightString(paper.width - margins.inner, y, text)
-        if file_name:
-            canvas.setFont(style.folio.font, style.folio.size * 0.75)
-            marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
-            canvas.drawCentredString(paper.width / 2, y - style.folio.size * 1.2, marked)
         canvas.setStrokeColor(paints.fill(style.rule_colour))
         canvas.setLineWidth(0.5)
         canvas.line(margins.inner if odd else margins.outer, y + style.folio.size * 1.4,
                     paper.width - (margins.outer if odd else margins.inner), y + style.folio.size * 1.4)
         canvas.restoreState()
 
-    doc = BaseDocTemplate(buffer, pagesize=(paper.width + 2 * bleed, paper.height + 2 * bleed), invariant=1,
+    doc = _Doc(buffer, pagesize=(paper.width + 2 * bleed, paper.height + 2 * bleed), invariant=1,
                           pageCompression=1,
                           initialFontName=INITIAL_FONT, title=f"{game.title}: {folio_name}",
                           author="printshop", creator="printshop", subject=folio_name, lang=game.lang,
@@ -114,7 +194,7 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
     for _ in range(blank_pages):
         story.extend([PageBreak(), RLSpacer(1, 1)])
     doc.build(_keep_headings_with_next(story))
-    return buffer.getvalue(), doc.page
+    return buffer.getvalue(), doc.page, doc.tail
 
 
 def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, ParagraphStyle],
@@ -145,6 +225,8 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
         table.setStyle(TableStyle(commands))
         return [RLSpacer(1, tables.space_before), table, RLSpacer(1, tables.space_after)]
     if isinstance(block, Spacer):
+        if block.height == HOME_ONLY:  # a marker _for_target removes; nothing to draw
+            return []
         return [RLSpacer(1, parse_length(block.height))]
     if isinstance(block, PageBreakBlock):
         return [PageBreak()]

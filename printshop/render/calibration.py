@@ -2,11 +2,14 @@
 
 The page's centre lands on itself whichever edge the printer turns the sheet on, so the front's
 lines, seen through the paper against the light, cross the back's rulers at the back's drift with
-the sign reversed: the numbers read there are exactly the --back-offset to build with.
+the sign reversed: the numbers read there are how far to shift the back side (a printer's duplex
+setting, or a publisher's --back-offset, README). The page speaks to players: it names no command.
 """
 from __future__ import annotations
 
 import io
+
+from reportlab.lib.utils import simpleSplit
 
 from printshop.colour import Paints
 from printshop.model import Media, Paper
@@ -30,9 +33,10 @@ def render_calibration(paper: Paper, media: Media, paints: Paints, title: str, t
         canvas.drawCentredString(cx, height - mm(25), title)
         canvas.setFont("sans", 9)
         y = height - mm(33)
-        for line in text.split("\n"):
-            canvas.drawCentredString(cx, y, line)
-            y -= 12
+        for paragraph in text.split("\n"):  # the label's lines, each wrapped to the page
+            for line in simpleSplit(paragraph, "sans", 9, width - 2 * mm(20)):
+                canvas.drawCentredString(cx, y, line)
+                y -= 12
 
     heading()  # front: a long cross through the centre
     canvas.setStrokeColor(ink)
@@ -54,12 +58,14 @@ def render_calibration(paper: Paper, media: Media, paints: Paints, title: str, t
         canvas.line(x, cy + mm(12), x, cy + mm(12) + mm(4 if long else 2))
         y = cy + mm(value)
         canvas.line(cx + mm(12), y, cx + mm(12) + mm(4 if long else 2), y)
-        if tenth % 4 == 0:  # a label every 2 mm; ticks every half millimetre
-            canvas.drawCentredString(x, cy + mm(17), f"{value:+g}" if value else "0")
-            canvas.drawString(cx + mm(17), y - 2, f"{value:+g}" if value else "0")
+        if tenth % 4 == 0:  # a label every 2 mm, on two staggered rows so that neighbours never touch
+            label = f"{value:+g}" if value else "0"
+            far = tenth % 8 != 0
+            canvas.drawCentredString(x, cy + mm(17 if not far else 20.5), label)
+            canvas.drawString(cx + mm(17 if not far else 22), y - 2, label)
     canvas.setFont("sans-bold", 8)
-    canvas.drawCentredString(cx, cy + mm(21), "DX")
-    canvas.drawString(cx + mm(24), cy - 3, "DY")
+    canvas.drawCentredString(cx, cy + mm(25), "DX")
+    canvas.drawString(cx + mm(29), cy - 3, "DY")
     canvas.setFont(footer.font, footer.size)
     canvas.drawCentredString(cx, footer.baseline, f"{title} · 2/2")
     canvas.showPage()

@@ -3,6 +3,8 @@
 
 The page is a template (templates/common/how-to-print.xml.j2) in the booklet's vocabulary and styles,
 fed with the kit's own files; its sentences are the language's labels (data/languages/<lang>.yaml).
+It speaks to players, who print a finished kit: it names no command (the publisher's options are in
+the README), and it says where a tiled board's assembly diagram is from the renderer's own layout.
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from printshop.colour import Paints
 from printshop.layout import BookletLayout, GameLayout
 from printshop.model import BookletStyle, Motif, Paper
 from printshop.render.booklet import render_booklet
+from printshop.render.sheet_pages import ASSEMBLY_PAGE
 from printshop.richtext import parse_blocks
 from printshop.templating import render_template
 
@@ -34,7 +37,7 @@ def render_how_to_print(game: GameLayout, files: list[KitFile], paper: Paper, st
                         low_ink: bool) -> tuple[bytes, int]:
     localized = game.localized
     context = {"title": game.title, "paper": paper.label, "files": files, "flip": flip, "calibration": calibration,
-               "low_ink": low_ink, "label": localized.label,
+               "low_ink": low_ink, "label": localized.label, "assembly_page": ASSEMBLY_PAGE,
                "kinds": sorted({f.kind for f in files})}
     blocks = parse_blocks(render_template(env, TEMPLATE, context))
     data, pages = render_booklet(game, BookletLayout(blocks, style), paper, paints, motifs, file_name,

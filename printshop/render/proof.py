@@ -162,7 +162,9 @@ def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, m
     margin = media.print_and_play.margin
     footer = media.print_and_play.footer
     top = page_height - margin - HEADER_SIZE * 2.6  # below the page's heading and the column headings
-    bottom = max(margin, footer.baseline + footer.size * 2)
+    # a proof is read, not cut: its footer sits just inside the margin, which leaves two rows of cards a page
+    footer_baseline = margin + mm(0.5)
+    bottom = footer_baseline + footer.size * 1.2
     column = (page_width - 2 * margin - GUTTER) / 2
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, page_width, page_height, lang=translation.lang,
@@ -192,7 +194,7 @@ def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, m
         canvas.line(middle, bottom, middle, top + LABEL_SIZE)
         canvas.setFont(footer.font, footer.size)
         canvas.setFillColor(SOFT)
-        canvas.drawCentredString(page_width / 2, footer.baseline,
+        canvas.drawCentredString(page_width / 2, footer_baseline,
                                  f"{file_name} · {translation.localized.label('page', page=number, pages=len(pages))}")
         canvas.showPage()
     canvas.save()

@@ -7,7 +7,9 @@ The sheet's face is drawn once, as a Form XObject, and placed on every page that
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.imposition import ImpositionError, Tiling, mirrored, tiling_for
@@ -34,15 +36,17 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
             raise ImpositionError("a tiled sheet cannot have a back: print its back as a sheet of its own")
         return _render_tiled(game, sheet, settings)
     paper, first = settings.paper, sheet.faces[0]
-    margin = settings.media.print_and_play.margin
+    pnp = settings.media.print_and_play
     per_page = sheet.spec.per_page
     width, height = paper.width, paper.height
     landscape_face = first.width > first.height
     if (landscape_face != (width > height)) if per_page == 1 else (landscape_face == (width > height)):
         width, height = height, width  # turn the paper: a landscape sheet, or two portrait ones side by side
     across = per_page == 2 and width > height
-    slot_w = (width - 2 * margin) / (2 if across else 1)
-    slot_h = (height - 2 * margin) / (2 if per_page == 2 and not across else 1)
+    room = _SheetRoom.of(sheet, settings)
+    avail_w, avail_h = width - 2 * room.side, height - room.side - room.bottom
+    slot_w = avail_w / (2 if across else 1)
+    slot_h = avail_h / (2 if per_page == 2 and not across else 1)
     scale = min(1.0, slot_w / first.width, slot_h / first.height) if per_page == 2 else 1.0
     if per_page == 1 and (first.width > slot_w + 0.01 or first.height > slot_h + 0.01):
         raise ImpositionError(f"the sheet ({first.width / 72 * 25.4:.0f} × {first.height / 72 * 25.4:.0f} mm) does "
@@ -57,58 +61,124 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
     sheet_pages = -(-len(placed) // per_page)
     pages = sides * sheet_pages
     w, h = first.width * scale, first.height * scale
+    # two sheets to a page abut, as cards do: one cut between them trims both
+    group_w, group_h = (2 * w, h) if across else (w, h * (2 if per_page == 2 else 1))
+    x0, y0 = (width - group_w) / 2, room.bottom + (avail_h - group_h) / 2
+    bleed = min(pnp.outer_bleed, first.bleed * scale) if room.cut else 0.0
     for page in range(sheet_pages):
         boxes = []  # (x, y, item index) of each sheet on this page
-        for slot, index in enumerate(placed[page * per_page:(page + 1) * per_page]):
+        items = placed[page * per_page:(page + 1) * per_page]
+        for slot, index in enumerate(items):
             if across:
-                x, y = margin + slot * slot_w + (slot_w - w) / 2, (height - h) / 2
+                x, y = x0 + slot * w, y0
             else:
-                x, y = (width - w) / 2, (height - margin - (slot + 1) * slot_h) + (slot_h - h) / 2
-            _place(canvas, forms[index], x, y, scale)
+                x, y = x0, y0 + group_h - (slot + 1) * h
             boxes.append((x, y, index))
-        if per_page == 2:
-            _cut_line(canvas, width, height, across, settings)
+        for x, y, index in boxes:
+            _place(canvas, forms[index], x, y, scale, _clip(x, y, w, h, boxes, bleed) if room.cut else None)
+        if room.cut:
+            _sheet_marks(canvas, [(x, y, w, h) for x, y, _ in boxes], bleed, room, width, height, settings)
         _footer(canvas, game, settings, width, sides * page + 1, pages,
                 game.localized.label("fronts") if backs else "")
         canvas.showPage()
         if backs:  # each back behind its own front once the sheet is turned over; cut from the fronts' side
             dx, dy = settings.back_offset
+            mirrored_boxes = []
             for x, y, index in boxes:
                 bx, by = mirrored(width, height, x, y, w, h, settings.flip)
-                _place(canvas, backs[index], bx + dx, by + dy, scale)
+                mirrored_boxes.append((bx + dx, by + dy, index))
+            for bx, by, index in mirrored_boxes:
+                _place(canvas, backs[index], bx, by, scale,
+                       _clip(bx, by, w, h, mirrored_boxes, bleed) if room.cut else None)
             _footer(canvas, game, settings, width, 2 * page + 2, pages, game.localized.label("backs"))
             canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
 
 
-def _place(canvas: Canvas, form: str, x: float, y: float, scale: float) -> None:
+@dataclass(frozen=True)
+class _SheetRoom:
+    """What a page keeps round its sheets. A sheet drawn with bleed (colour to its edge), and any sheet printed
+    two to a page, is cut: one with bleed gets
+    `outer_bleed`, and crop marks at least half their length outside it; the bottom also keeps the footer's
+    height below the marks, so that the footer (centred, across the cut lines) meets none of them. Nothing
+    comes into the band of `margin` along the paper's edge."""
+    cut: bool
+    side: float  # left, right and top
+    bottom: float
+    footer_top: float  # the footer's text ends below this height
+
+    @staticmethod
+    def of(sheet: SheetLayout, settings: SheetSettings) -> "_SheetRoom":
+        pnp = settings.media.print_and_play
+        marks = pnp.crop_marks
+        bled = any(face.bleed > 0 for face in sheet.faces)
+        cut = bled or sheet.spec.per_page == 2  # two to a page are cut apart even without colour to the edge
+        footer_top = pnp.footer.baseline + pnp.footer.size * 0.8  # above the ascenders
+        if not cut:
+            return _SheetRoom(False, pnp.margin, footer_top + marks.gap, footer_top)
+        marked = marks.length / 2 + marks.gap + (pnp.outer_bleed if bled else 0.0)
+        return _SheetRoom(True, pnp.margin + marked, footer_top + marks.gap + marked, footer_top)
+
+
+def _clip(x: float, y: float, w: float, h: float, boxes, bleed: float) -> tuple[float, float, float, float]:
+    """The sheet's trim, grown by `bleed` on every side with no neighbour; where two sheets abut, each stops at
+    the shared cut line (no colour of one runs over the other)."""
+    def neighbour(dx: float, dy: float) -> bool:
+        return any(abs(ox - (x + dx)) < 0.01 and abs(oy - (y + dy)) < 0.01 for ox, oy, _ in boxes)
+    left = 0.0 if neighbour(-w, 0) else bleed
+    right = 0.0 if neighbour(w, 0) else bleed
+    bottom = 0.0 if neighbour(0, -h) else bleed
+    top = 0.0 if neighbour(0, h) else bleed
+    return x - left, y - bottom, w + left + right, h + bottom + top
+
+
+def _sheet_marks(canvas: Canvas, boxes, bleed: float, room: _SheetRoom, width: float, height: float,
+                 settings: SheetSettings) -> None:
+    """Crop marks at every trim line of the page's sheets, outside their bleed, never in the unprintable band
+    nor below the footer's top."""
+    pnp = settings.media.print_and_play
+    marks = pnp.crop_marks
+    start = bleed + marks.gap
+    xs = sorted({round(v, 3) for x, _, w, _ in boxes for v in (x, x + w)})
+    ys = sorted({round(v, 3) for _, y, _, h in boxes for v in (y, y + h)})
+    left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
+    edge = pnp.margin + marks.width
+    low = room.footer_top + marks.gap
     canvas.saveState()
+    canvas.setStrokeColor(settings.paints.fill(marks.colour))
+    canvas.setLineWidth(marks.width)
+    for x in xs:
+        canvas.line(x, top + start, x, min(top + start + marks.length, height - edge))
+        canvas.line(x, bottom - start, x, max(bottom - start - marks.length, low))
+    for y in ys:
+        canvas.line(left - start, y, max(left - start - marks.length, edge), y)
+        canvas.line(right + start, y, min(right + start + marks.length, width - edge), y)
+    canvas.restoreState()
+
+
+def _place(canvas: Canvas, form: str, x: float, y: float, scale: float,
+           clip: tuple[float, float, float, float] | None = None) -> None:
+    canvas.saveState()
+    if clip is not None:
+        path = canvas.beginPath()
+        path.rect(*clip)
+        canvas.clipPath(path, stroke=0, fill=0)
     canvas.translate(x, y)
     canvas.scale(scale, scale)
     canvas.doForm(form)
     canvas.restoreState()
 
 
-def _cut_line(canvas: Canvas, width: float, height: float, across: bool, settings: SheetSettings) -> None:
-    """A dashed line between the two sheets of a page: cut here."""
-    marks = settings.media.print_and_play.crop_marks
-    canvas.saveState()
-    canvas.setStrokeColor(settings.paints.fill(marks.colour))
-    canvas.setLineWidth(marks.width)
-    canvas.setDash(3, 3)
-    if across:
-        canvas.line(width / 2, marks.gap, width / 2, height - marks.gap)
-    else:
-        canvas.line(marks.gap, height / 2, width - marks.gap, height / 2)
-    canvas.restoreState()
+ASSEMBLY_PAGE = 1  # a tiled sheet's file opens with its assembly diagram; the how-to-print page says so
 
 
 def sheet_tiling(sheet: SheetLayout, settings: SheetSettings) -> Tiling:
     pnp = settings.media.print_and_play
     face = sheet.faces[0]
+    footer_top = pnp.footer.baseline + pnp.footer.size * 0.8
     return tiling_for(face.width, face.height, settings.paper.width, settings.paper.height, pnp.tile_margin,
-                      sheet.spec.overlap)
+                      sheet.spec.overlap, footer_top + pnp.crop_marks.gap)
 
 
 def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
@@ -121,16 +191,16 @@ def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings)
     tiles = tiling.tiles()
     pages = len(tiles) + 1
     _assembly_page(canvas, game, sheet, tiling, form, settings)
-    _footer(canvas, game, settings, width, 1, pages, game.localized.label("assembly_title"))
+    _footer(canvas, game, settings, width, ASSEMBLY_PAGE, pages, game.localized.label("assembly_title"))
     canvas.showPage()
     ink = settings.paints.fill(settings.media.print_and_play.crop_marks.colour)
-    for number, tile in enumerate(tiles, start=2):
-        m = tiling.margin
+    ox, oy = tiling.origin
+    for number, tile in enumerate(tiles, start=ASSEMBLY_PAGE + 1):
         canvas.saveState()
         clip = canvas.beginPath()
-        clip.rect(m, m, tiling.window_width, tiling.window_height)
+        clip.rect(ox, oy, tiling.window_width, tiling.window_height)
         canvas.clipPath(clip, stroke=0, fill=0)
-        canvas.translate(m - tile.left, m - tile.bottom)
+        canvas.translate(ox - tile.left, oy - tile.bottom)
         canvas.doForm(form)
         canvas.restoreState()
         _tile_marks(canvas, tiling, tile, ink, settings)
@@ -141,81 +211,101 @@ def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings)
 
 
 def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettings) -> None:
-    """Cut marks at the window's edges (in the margin), and alignment targets in the overlaps: each
-    target is drawn at the same place on the sheet on both tiles that share the overlap."""
-    marks = settings.media.print_and_play.crop_marks
-    m, w, h = tiling.margin, tiling.window_width, tiling.window_height
+    """Cut marks at the window's edges, and overlap guides: where a neighbour that lies over this tile (the
+    one to its right, the one below) has its cut edge, a small triangle in this tile's margin points at the
+    line. Every mark is in the margin, outside the board: none prints over the board's labels, and none
+    shows once the tiles are taped (the margins are cut away or lie under the neighbour)."""
+    pnp = settings.media.print_and_play
+    marks = pnp.crop_marks
+    (ox, oy), w, h = tiling.origin, tiling.window_width, tiling.window_height
+    edge = pnp.margin + marks.width  # the window's corners lie far left and right of the centred footer
     canvas.saveState()
     canvas.setStrokeColor(ink)
+    canvas.setFillColor(ink)
     canvas.setLineWidth(marks.width)
-    for x in (m, m + w):
-        canvas.line(x, m - marks.gap, x, max(m - marks.gap - marks.length, 0.5))
-        canvas.line(x, m + h + marks.gap, x, min(m + h + marks.gap + marks.length, tiling.page_height - 0.5))
-    for y in (m, m + h):
-        canvas.line(m - marks.gap, y, max(m - marks.gap - marks.length, 0.5), y)
-        canvas.line(m + w + marks.gap, y, min(m + w + marks.gap + marks.length, tiling.page_width - 0.5), y)
-    size = tiling.overlap * 0.35
-    canvas.setLineWidth(max(marks.width, 0.5))
-    for x, y in _targets(tiling, tile):
-        px, py = m + x - tile.left, m + y - tile.bottom
-        canvas.circle(px, py, size * 0.6, stroke=1, fill=0)
-        canvas.line(px - size, py, px + size, py)
-        canvas.line(px, py - size, px, py + size)
+    for x in (ox, ox + w):
+        canvas.line(x, oy - marks.gap, x, max(oy - marks.gap - marks.length, edge))
+        canvas.line(x, oy + h + marks.gap, x, min(oy + h + marks.gap + marks.length, tiling.page_height - edge))
+    for y in (oy, oy + h):
+        canvas.line(ox - marks.gap, y, max(ox - marks.gap - marks.length, edge), y)
+        canvas.line(ox + w + marks.gap, y, min(ox + w + marks.gap + marks.length, tiling.page_width - edge), y)
+    size = min(marks.length, 3 * 72 / 25.4)
+    if tile.column + 1 < tiling.columns:  # the right neighbour's left edge, marked above and below the window
+        x = ox + tiling.step_x
+        _triangle(canvas, x, oy + h + marks.gap, 0, 1, size)
+        _triangle(canvas, x, oy - marks.gap, 0, -1, size)
+    if tile.row + 1 < tiling.rows:  # the lower neighbour's top edge, marked left and right of the window
+        y = oy + tiling.overlap
+        _triangle(canvas, ox - marks.gap, y, -1, 0, size)
+        _triangle(canvas, ox + w + marks.gap, y, 1, 0, size)
     canvas.restoreState()
 
 
-def _targets(tiling: Tiling, tile) -> list[tuple[float, float]]:
-    """Alignment targets (sheet coordinates) in the overlaps this tile shares with its neighbours."""
-    points = []
-    half = tiling.overlap / 2
-    columns = [c * tiling.step_x + tiling.window_width - half for c in range(tiling.columns - 1)]
-    rows = [tiling.sheet_height - tiling.window_height - r * tiling.step_y + half for r in range(tiling.rows - 1)]
-    inside = lambda x, y: (tile.left <= x <= tile.left + tiling.window_width  # noqa: E731
-                           and tile.bottom <= y <= tile.bottom + tiling.window_height)
-    for x in columns:  # vertical overlaps: three targets down each
-        for fraction in (0.2, 0.5, 0.8):
-            y = tile.bottom + tiling.window_height * fraction
-            if inside(x, y):
-                points.append((x, y))
-    for y in rows:  # horizontal overlaps: three targets across each
-        for fraction in (0.2, 0.5, 0.8):
-            x = tile.left + tiling.window_width * fraction
-            if inside(x, y):
-                points.append((x, y))
-    return points
+def _triangle(canvas: Canvas, x: float, y: float, dx: int, dy: int, size: float) -> None:
+    """A filled triangle with its tip at (x, y), pointing back against (dx, dy): at the window's edge."""
+    path = canvas.beginPath()
+    path.moveTo(x, y)
+    path.lineTo(x + dx * size - dy * size / 2, y + dy * size - dx * size / 2)
+    path.lineTo(x + dx * size + dy * size / 2, y + dy * size + dx * size / 2)
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
 
 
 def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling: Tiling, form: str,
                    settings: SheetSettings) -> None:
-    """The whole sheet, scaled to the page, with each tile's window outlined and named."""
-    footer = settings.media.print_and_play.footer
-    m = tiling.margin
-    text_height = footer.size * 8
-    scale = min((tiling.page_width - 2 * m) / tiling.sheet_width,
-                (tiling.page_height - 2 * m - text_height) / tiling.sheet_height)
-    x0 = (tiling.page_width - tiling.sheet_width * scale) / 2
-    y0 = m
+    """The instructions, then the whole sheet scaled to the page, divided into the part of the board each tile
+    shows once assembled (the cells do not overlap), with row letters at the left and column numbers above,
+    outside the board, where they hide no game text."""
+    pnp = settings.media.print_and_play
+    footer = pnp.footer
+    m = pnp.tile_margin
+    size = footer.size * 1.6
+    lines = []
+    for paragraph in game.localized.label("assembly").split("\n\n"):
+        lines.extend(simpleSplit(" ".join(paragraph.split()), footer.font, size, tiling.page_width - 2 * m) + [""])
+    text_height = len(lines) * size * 1.25
+    label_size = 11.0
+    gutter = label_size * 1.8  # the row letters' column and the column numbers' row
+    bottom = footer.baseline + footer.size * 0.8 + pnp.crop_marks.gap * 2
+    scale = min((tiling.page_width - 2 * m - gutter) / tiling.sheet_width,
+                (tiling.page_height - m - bottom - text_height - gutter) / tiling.sheet_height)
+    x0 = (tiling.page_width - tiling.sheet_width * scale + gutter) / 2
+    y0 = bottom + (tiling.page_height - m - bottom - text_height - gutter - tiling.sheet_height * scale) / 2
     canvas.saveState()
     canvas.translate(x0, y0)
     canvas.scale(scale, scale)
-    canvas.doForm(form)
-    clip = canvas.beginPath()  # windows of edge tiles reach past the sheet: show only what is on it
+    clip = canvas.beginPath()  # the face's bleed stays off the page's margins
     clip.rect(0, 0, tiling.sheet_width, tiling.sheet_height)
     canvas.clipPath(clip, stroke=0, fill=0)
-    canvas.setStrokeColor(settings.paints.fill("ink"))
-    canvas.setLineWidth(0.6 / scale)
-    canvas.setDash(4 / scale, 3 / scale)
-    canvas.setFont(footer.font, 10 / scale)
-    for tile in tiling.tiles():
-        canvas.rect(tile.left, tile.bottom, tiling.window_width, tiling.window_height, stroke=1, fill=0)
-        canvas.setFillColor(settings.paints.text("ink"))
-        canvas.drawString(tile.left + 4 / scale, tile.bottom + tiling.window_height - 14 / scale, tile.label)
+    canvas.doForm(form)
+    canvas.restoreState()
+    # each tile shows, once assembled, from its own cut edges to its right and lower neighbours' cut edges
+    xs = [column * tiling.step_x for column in range(tiling.columns)] + [tiling.sheet_width]
+    tops = [tiling.sheet_height - row * tiling.step_y for row in range(tiling.rows)] + [0.0]
+    canvas.saveState()
+    for colour, line_width in (("white", 2.4), ("ink", 1.0)):  # a white halo keeps the lines clear on the art
+        canvas.setStrokeColor(settings.paints.fill(colour))
+        canvas.setLineWidth(line_width)
+        for x in xs:
+            canvas.line(x0 + x * scale, y0, x0 + x * scale, y0 + tiling.sheet_height * scale)
+        for y in tops:
+            canvas.line(x0, y0 + y * scale, x0 + tiling.sheet_width * scale, y0 + y * scale)
+    canvas.setFillColor(settings.paints.text("ink"))
+    canvas.setFont(f"{footer.font}-bold" if not footer.font.endswith("-bold") else footer.font, label_size)
+    top = y0 + tiling.sheet_height * scale
+    for column in range(tiling.columns):
+        centre = x0 + (xs[column] + xs[column + 1]) / 2 * scale
+        canvas.drawCentredString(centre, top + label_size * 0.6, str(column + 1))
+    for row in range(tiling.rows):
+        middle = y0 + (tops[row] + tops[row + 1]) / 2 * scale
+        canvas.drawCentredString(x0 - label_size * 0.9, middle - label_size * 0.35, chr(ord("A") + row))
     canvas.restoreState()
     canvas.saveState()
-    canvas.setFont(footer.font, footer.size * 1.6)
+    canvas.setFont(footer.font, size)
     canvas.setFillColor(settings.paints.text("ink"))
-    text = canvas.beginText(m, tiling.page_height - m - footer.size * 1.6)
-    for line in game.localized.label("assembly").split("\n"):
+    text = canvas.beginText(m, tiling.page_height - m - size)
+    text.setLeading(size * 1.25)
+    for line in lines:
         text.textLine(line)
     canvas.drawText(text)
     canvas.restoreState()

@@ -3,6 +3,11 @@
 Each face is drawn once into a Form XObject and placed wherever it appears. A card is clipped
 to its trim, except on sides with no neighbour, where its bleed runs `outer_bleed` into the
 margin so that a slightly-off cut shows no white. Crop marks sit outside the cards' area only.
+
+Nothing is drawn in the band of `print_and_play.margin` along the paper's edges, which most home
+printers cannot print: the grid keeps room outside the bleed for crop marks at least half their
+`length` long (fewer cards per row or column where it cannot), marks are shortened to stop at that
+band, and the footer sits between the band and the lower ends of the bottom marks.
 """
 from __future__ import annotations
 
@@ -12,7 +17,7 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.colour import Paints
-from printshop.imposition import Grid, grid_for
+from printshop.imposition import Grid, ImpositionError, grid_for
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
 from printshop.render.replay import draw_face_form
@@ -31,9 +36,31 @@ class SheetSettings:
     back_offset: tuple[float, float] = (0.0, 0.0)  # points added to every back, to undo a printer's drift
 
 
-def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
+def mark_room(settings: SheetSettings) -> float:
+    """How far from the paper's edge the cards' trim must stay: the unprintable band, then crop marks at
+    least half their length, the gap before them and the outer bleed. Without that room the cuts cannot be
+    found (cards abut on one background), so the grid loses a row or column instead."""
     pnp = settings.media.print_and_play
-    return grid_for(settings.paper.width, settings.paper.height, deck.size.width, deck.size.height, pnp.margin)
+    return pnp.margin + pnp.crop_marks.length / 2 + pnp.crop_marks.gap + pnp.outer_bleed
+
+
+def footer_clear(settings: SheetSettings) -> float:
+    """The height below which the footer's text lies, with the marks' gap above it: no mark comes lower."""
+    pnp = settings.media.print_and_play
+    return pnp.footer.baseline + pnp.footer.size * 0.8 + pnp.crop_marks.gap
+
+
+def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
+    """As many cards as fit with room for the marks on every side and, at the bottom, for the footer below
+    the marks (the grid is raised from the centre when it needs that room)."""
+    paper, room = settings.paper, mark_room(settings)
+    bottom_room = footer_clear(settings) + room - settings.media.print_and_play.margin
+    grid = grid_for(paper.width, paper.height, deck.size.width, deck.size.height, room)
+    rows = min(grid.rows, int((paper.height - room - bottom_room + 1e-6) // deck.size.height))
+    if rows < 1:
+        raise ImpositionError("the card does not fit on the paper with room for its crop marks and the footer")
+    lift = max(0.0, bottom_room - (paper.height - rows * deck.size.height) / 2)
+    return Grid(paper.width, paper.height, deck.size.width, deck.size.height, grid.columns, rows, lift)
 
 
 def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettings) -> tuple[bytes, int]:
@@ -97,25 +124,35 @@ def _crop_marks(canvas: Canvas, grid: Grid, settings: SheetSettings) -> None:
     pnp = settings.media.print_and_play
     marks = pnp.crop_marks
     start = pnp.outer_bleed + marks.gap
+    edge = pnp.margin + marks.width  # a mark ends before the band printers cannot print
     canvas.saveState()
     canvas.setStrokeColor(settings.paints.fill(marks.colour))
     canvas.setLineWidth(marks.width)
     left, right = grid.left, grid.left + grid.columns * grid.card_width
     bottom, top = grid.bottom, grid.bottom + grid.rows * grid.card_height
     for x in grid.cut_xs():
-        canvas.line(x, top + start, x, min(top + start + marks.length, grid.page_height - 0.5))
-        canvas.line(x, bottom - start, x, max(bottom - start - marks.length, 0.5))
+        canvas.line(x, top + start, x, min(top + start + marks.length, grid.page_height - edge))
+        canvas.line(x, bottom - start, x, _marks_end(grid, settings))
     for y in grid.cut_ys():
-        canvas.line(left - start, y, max(left - start - marks.length, 0.5), y)
-        canvas.line(right + start, y, min(right + start + marks.length, grid.page_width - 0.5), y)
+        canvas.line(left - start, y, max(left - start - marks.length, edge), y)
+        canvas.line(right + start, y, min(right + start + marks.length, grid.page_width - edge), y)
     canvas.restoreState()
+
+
+def _marks_end(grid: Grid, settings: SheetSettings) -> float:
+    """Where the bottom crop marks end: `length` below the bleed and its gap, or above the footer."""
+    pnp = settings.media.print_and_play
+    marks = pnp.crop_marks
+    return max(grid.bottom - pnp.outer_bleed - marks.gap - marks.length, footer_clear(settings))
 
 
 def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSettings, page: int, pages: int,
             side: str) -> None:
     footer = settings.media.print_and_play.footer
-    # centred between the bleed and the paper's edge, but not below the footer's baseline
-    y = max((grid.bottom - settings.media.print_and_play.outer_bleed) / 2 - footer.size / 3, footer.baseline)
+    # centred between the bottom crop marks' ends and the unprintable band, never lower than its baseline,
+    # so that the footer meets no mark (it runs across the cut lines' x positions)
+    marks_end = _marks_end(grid, settings)
+    y = max((marks_end + settings.media.print_and_play.margin) / 2 - footer.size / 3, footer.baseline)
     page_footer(canvas, game, settings, settings.paper.width, y, page, pages, side)
 
 

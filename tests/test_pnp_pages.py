@@ -1,0 +1,282 @@
+"""Issue 16: the pages round the cards, as a player prints them. Every page of every print-and-play kit
+keeps all ink 5 mm from the paper's edge (a pixel test), footers meet no mark nor cut line, tiled boards
+keep their marks off the board, the player's pages name no command, and booklets end on a real page.
+
+One build of every game of data/ (discovered, never named), both papers, with gutterfold sheets, is
+shared by the module; the press booklets come from one shop build.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pypdfium2
+import pytest
+from pypdf import PdfReader
+
+from printshop.build import build, check
+from printshop.loader import DEFAULT_DATA_DIR
+from printshop.paths import discover_games
+from printshop.units import mm
+from tests.pdfinspect import page_drawing
+
+GAMES = discover_games(DEFAULT_DATA_DIR)
+BAND = 5.0  # millimetres along each edge where home printers print nothing
+DPI = 50
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("pnp")
+    result = build(DEFAULT_DATA_DIR, out, games=GAMES, gutterfold=True)
+    assert not result.report.has_errors, [d.format() for d in result.report.items if d.severity == "error"]
+    return out
+
+
+@pytest.fixture(scope="module")
+def press(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("press")
+    result = build(DEFAULT_DATA_DIR, out, games=GAMES, target="shop", profiles=["eu-3mm"])
+    assert not result.report.has_errors
+    return out
+
+
+@pytest.fixture(scope="module")
+def checked():
+    report, checked = check(DEFAULT_DATA_DIR, games=GAMES, variant=None)
+    assert checked is not None
+    return checked
+
+
+def _kit_files(kit: Path) -> list[Path]:
+    """The files a player prints: every PDF of the kits and the calibration pages, not the press pages."""
+    return sorted(p for p in kit.rglob("*.pdf") if ".printshop-cache" not in p.parts and not p.name.endswith("-press.pdf"))
+
+
+def _render(page, dpi: int = DPI) -> np.ndarray:
+    return np.asarray(page.render(scale=dpi / 72).to_pil().convert("L"))
+
+
+def test_no_ink_within_5_mm_of_the_paper_edge_on_any_page(kit):
+    files = _kit_files(kit)
+    assert any("-letter" in p.name for p in files) and any("-a4" in p.name for p in files)
+    band = int(np.ceil(BAND / 25.4 * DPI))
+    offenders = []
+    for path in files:
+        document = pypdfium2.PdfDocument(str(path))
+        for number, page in enumerate(document, start=1):
+            image = _render(page)
+            edges = np.ones_like(image, dtype=bool)
+            edges[band:-band, band:-band] = False
+            inked = (image < 255) & edges
+            if inked.any():
+                ys, xs = np.nonzero(inked)
+                offenders.append(f"{path.name} p{number}: {int(inked.sum())} px, x {xs.min()}–{xs.max()}, "
+                                 f"y {ys.min()}–{ys.max()} of {image.shape[1]}×{image.shape[0]}")
+        document.close()
+    assert not offenders, "\n".join(offenders)
+
+
+def _footer_box(path: Path, number: int) -> tuple[float, float, float, float]:
+    """The box (PDF points, origin bottom-left) of the footer: the line that names the file."""
+    document = pypdfium2.PdfDocument(str(path))
+    text = document[number].get_textpage()
+    content = text.get_text_range()
+    start = content.find(path.name)
+    assert start >= 0, f"{path.name} p{number + 1} does not name its file"
+    end = content.find("\n", start)
+    end = len(content) if end < 0 else end
+    boxes = [text.get_charbox(i) for i in range(start, end)]
+    document.close()
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _meets(box, segment, clearance: float) -> bool:
+    x0, y0, x1, y1 = box
+    ax, ay, bx, by = segment
+    return not (max(ax, bx) < x0 - clearance or min(ax, bx) > x1 + clearance
+                or max(ay, by) < y0 - clearance or min(ay, by) > y1 + clearance)
+
+
+def test_footers_meet_no_crop_mark_or_cut_line(kit):
+    """Measured from the content streams: every stroked line on a page (crop marks, cut and fold lines) stays
+    at least 0.5 mm from the footer's text."""
+    checked = 0
+    for path in _kit_files(kit):
+        if "-rules" in path.name or "how-to-print" in path.name or "calibration" in path.name:
+            continue
+        reader = PdfReader(path)
+        for number in range(len(reader.pages)):
+            _, segments = page_drawing(reader, number)
+            box = _footer_box(path, number)
+            clash = [s for s in segments if _meets(box, s, mm(0.5))]
+            assert not clash, f"{path.name} p{number + 1}: the footer {box} meets {clash[:3]}"
+            checked += 1
+    assert checked > 50
+
+
+def _tiled(checked):
+    for layout in checked.layouts:
+        for sheet in layout.sheets:
+            if sheet.spec.tiled:
+                yield layout, sheet
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_tiles_spread_the_board_evenly_and_keep_their_marks_off_it(kit, checked, paper):
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE, sheet_tiling
+
+    project = checked.project
+    found = 0
+    for layout, sheet in _tiled(checked):
+        settings = SimpleNamespace(media=project.media, paper=project.media.papers[paper])
+        tiling = sheet_tiling(sheet, settings)
+        face = sheet.faces[0]
+        tiles = tiling.tiles()
+        for tile in tiles:  # every window lies on the board: no tile is a near-empty strip
+            assert tile.left >= -0.01 and tile.left + tiling.window_width <= face.width + 0.01
+            assert tile.bottom >= -0.01 and tile.bottom + tiling.window_height <= face.height + 0.01
+        assert tiles[-1].left + tiling.window_width == pytest.approx(face.width, abs=0.01)
+        assert tiling.step_x == pytest.approx(tiling.window_width - sheet.spec.overlap)
+        path = kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-{sheet.id}-{paper}.pdf"
+        reader = PdfReader(path)
+        assert len(reader.pages) == len(tiles) + 1
+        ox, oy = tiling.origin
+        window = (ox, oy, ox + tiling.window_width, oy + tiling.window_height)
+        for index, tile in enumerate(tiles, start=ASSEMBLY_PAGE):
+            [placement], segments = page_drawing(reader, index)
+            assert placement.x == pytest.approx(ox - tile.left, abs=0.01)
+            assert placement.y == pytest.approx(oy - tile.bottom, abs=0.01)
+            # every mark lies outside the printed window: none over the board's labels or card slots
+            inside = [s for s in segments if _meets((window[0] + 0.3, window[1] + 0.3, window[2] - 0.3,
+                                                     window[3] - 0.3), s, 0)]
+            assert not inside, f"{path.name} tile {tile.label}: marks over the board {inside[:3]}"
+        found += 1
+    assert found == sum(1 for _ in _tiled(checked))
+
+
+def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outside(kit, checked):
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE, sheet_tiling
+
+    for layout, sheet in _tiled(checked):
+        for paper in ("a4", "letter"):
+            path = kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-{sheet.id}-{paper}.pdf"
+            reader = PdfReader(path)
+            settings = SimpleNamespace(media=checked.project.media, paper=checked.project.media.papers[paper])
+            tiling = sheet_tiling(sheet, settings)
+            [board], segments = page_drawing(reader, ASSEMBLY_PAGE - 1)
+            face = sheet.faces[0]
+            right, top = board.x + face.width * board.scale, board.y + face.height * board.scale
+            # one line per seam and edge (each drawn twice: a white halo, then ink), none overlapping another
+            vertical = sorted({round(s[0], 2) for s in segments if abs(s[0] - s[2]) < 0.01})
+            horizontal = sorted({round(s[1], 2) for s in segments if abs(s[1] - s[3]) < 0.01})
+            assert len(vertical) == tiling.columns + 1 and len(horizontal) == tiling.rows + 1
+            document = pypdfium2.PdfDocument(str(path))
+            text = document[ASSEMBLY_PAGE - 1].get_textpage()
+            labels = [str(c + 1) for c in range(tiling.columns)] + [chr(ord("A") + r) for r in range(tiling.rows)]
+            content = text.get_text_range()
+            for index, char in enumerate(content):
+                if char not in labels:
+                    continue
+                x0, y0, x1, y1 = text.get_charbox(index)
+                if y1 - y0 < 5:
+                    continue  # the board's own text, scaled down with it
+                if y0 < top - 1 and y1 > board.y + 1 and x0 > board.x + 1 and x1 < right - 1:
+                    pytest.fail(f"{path.name}: a label '{char}' sits on the board")
+            document.close()
+
+
+def _text(path: Path) -> str:
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+
+
+def test_player_pages_name_no_command_and_say_where_the_assembly_diagram_is(kit, checked):
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE
+
+    tiled = {layout.game_id for layout, _ in _tiled(checked)}
+    for path in sorted(kit.rglob("*how-to-print*.pdf")) + sorted((kit / "calibration").glob("*.pdf")):
+        text = _text(path)
+        assert "--" not in text and "printshop" not in text.lower(), path.name
+        game, lang = path.parent.parent.name, path.parent.name
+        if game in tiled:
+            layout = next(l for l in checked.layouts if l.game_id == game and l.lang == lang)
+            expected = layout.localized.label("howto_tiled", page=ASSEMBLY_PAGE)
+            assert " ".join(expected.split()) in text, path.name
+
+
+def test_the_calibration_rulers_labels_do_not_touch(kit):
+    for path in sorted((kit / "calibration").glob("*.pdf")):
+        document = pypdfium2.PdfDocument(str(path))
+        text = document[1].get_textpage()
+        content = text.get_text_range()
+        words = []  # the boxes of the rulers' labels: runs of sign and digits
+        for match in re.finditer(r"[+\-]?\d", content):
+            boxes = [text.get_charbox(i) for i in range(match.start(), match.end())]
+            words.append((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                          max(b[2] for b in boxes), max(b[3] for b in boxes)))
+        assert len(words) >= 10
+        gap = mm(0.5)
+        for i, a in enumerate(words):
+            for b in words[i + 1:]:
+                apart = a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
+                assert apart, f"{path.name}: ruler labels {a} and {b} touch"
+        document.close()
+
+
+# --- booklets --------------------------------------------------------------------------------------
+def test_every_booklet_table_has_a_header_for_each_column_and_codes_keep_their_labels(checked):
+    from printshop.richtext import Table
+
+    tables = 0
+    for layout in checked.layouts:
+        if layout.booklet is None:
+            continue
+        for block in layout.booklet.blocks:
+            if not isinstance(block, Table):
+                continue
+            tables += 1
+            head = block.rows[0]
+            assert all(is_head and re.sub(r"<[^>]+>", "", markup).strip() for is_head, markup in head), \
+                f"{layout.game_id} ({layout.lang}): a table column without a header: {head}"
+            for row in block.rows[1:]:
+                for _, markup in row:  # a phase code (2A, 6G) is never parted from the office it names
+                    assert not re.search(r"\b[1-9][A-Z] ", markup), (layout.game_id, layout.lang, markup)
+    assert tables
+
+
+def test_booklets_end_on_a_real_page_with_no_folio_on_the_cover(kit, checked):
+    for path in sorted(kit.rglob("*-rules-a5.pdf")):
+        rules = checked.project.languages[path.parent.name].labels["rules"]
+        document = pypdfium2.PdfDocument(str(path))
+        pages = len(document)
+        last = _render(document[pages - 1], 72)
+        height = last.shape[0]
+        frame_top, frame_bottom = int(mm(14)), height - int(mm(16))
+        rows = np.nonzero((last[frame_top:frame_bottom] < 200).any(axis=1))[0]
+        filled = (rows.max() + 1) / (frame_bottom - frame_top) if len(rows) else 0.0
+        assert filled >= 0.2, f"{path.name}: the last page holds only {filled:.0%} of a page"
+        cover = document[0].get_textpage().get_text_range()
+        assert not re.search(r"(^|\n)\s*1\s*(\n|$)", cover), f"{path.name}: a folio on the cover"
+        assert f"· {rules}" not in cover, f"{path.name}: a running head on the cover"
+        assert f"· {rules}" in document[1].get_textpage().get_text_range()  # as on every other page
+        document.close()
+
+
+def test_press_booklets_leave_out_the_home_printing_section(kit, press, checked):
+    seen = 0
+    for layout in checked.layouts:
+        if layout.booklet is None:
+            continue
+        heading = layout.localized.texts.get("rules.sections.printing.heading") \
+            or layout.localized.texts.get("rules.printing.heading")
+        if not heading:
+            continue
+        heading = " ".join(str(heading).split()).upper()
+        home = _text(kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-rules-a5.pdf").upper()
+        shop = _text(press / layout.game_id / layout.lang / "press" / "eu-3mm"
+                     / f"{layout.game_id}-{layout.lang}-rules.pdf").upper()
+        assert heading in home and heading not in shop, (layout.game_id, layout.lang, heading)
+        seen += 1
+    assert seen

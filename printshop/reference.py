@@ -449,7 +449,8 @@ def templates_markdown() -> str:
         "ul": "a bulleted list of `<li>` items (style `li`)",
         "ol": "a numbered list of `<li>` items (style `li`)",
         "table": "a table of `<tr>` rows of `<th>` header and `<td>` cells (styles `th`, `td`); "
-                 "`widths=\"20,80\"` gives the columns' shares",
+                 "`widths=\"20,80\"` gives the columns' shares, `align=\"left,center\"` how each column (and its "
+                 "header) is set, centred where not given",
         "spacer": "empty space: `<spacer height=\"8mm\"/>`",
         "pagebreak": "booklet: the next block starts a new page",
         "art": "a motif of motifs.yaml: `<art motif=\"star\" size=\"26mm\" colour=\"red\"/>`",

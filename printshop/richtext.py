@@ -34,6 +34,7 @@ class Para:
 class Table:
     rows: list[list[tuple[bool, str]]]  # (is_header, markup)
     widths: list[float] | None = None  # shares of the available width, e.g. [20, 80]; None: automatic
+    aligns: list[str] | None = None  # per column: left, center or right; None: every column centred
 
 
 @dataclass
@@ -93,7 +94,7 @@ def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
             elif tag == "table":
                 rows = [[(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
                         for row in child.findall("tr")]
-                out.blocks.append(Table(rows, _widths(child.get("widths"))))
+                out.blocks.append(Table(rows, _widths(child.get("widths")), _aligns(child.get("align"))))
             elif tag == "pagebreak":
                 out.blocks.append(PageBreak())
             elif tag == "spacer":
@@ -106,6 +107,20 @@ def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
             out.loose.append(escape(child.tail, quote=False))
     out.flush(default_style)
     return out.blocks
+
+
+ALIGNS = ("left", "center", "right")
+
+
+def _aligns(value: str | None) -> list[str] | None:
+    """align="center,left,left": how each column's cells (and its header) are set."""
+    if value is None:
+        return None
+    aligns = [part.strip() for part in value.split(",")]
+    wrong = [part for part in aligns if part not in ALIGNS]
+    if wrong:
+        raise RichTextError(f"align=\"{value}\": each column is one of {', '.join(ALIGNS)}, not {', '.join(wrong)}")
+    return aligns
 
 
 def _widths(value: str | None) -> list[float] | None:

@@ -6,7 +6,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import check
+from printshop.build import build, check
 from printshop.loader import DEFAULT_DATA_DIR, load_project
 from tests.conftest import edit, found, line_of, one
 from tests.pdfinspect import page_drawing
@@ -192,3 +192,24 @@ def test_the_markers_are_one_sided_chits_with_room_for_their_marks(kremlin_kit):
     assert len(placements) == 11 * 17
     assert len(segments) == 2 * (12 + 18)  # a pair of marks for each cut line of the 11 × 17 grid
     assert len(placements) + len(page_drawing(reader, 1)[0]) == 195
+
+
+def test_the_influence_sheet_has_a_tick_box_per_politician_and_columns_that_line_up(tmp_path):
+    """Players tick what they declared: a box on every row; each header is set like its column."""
+    result = build(DEFAULT_DATA_DIR, tmp_path, games=["kremlin"], langs=["fr"], papers=["a4"])
+    assert not result.report.has_errors
+    text = PdfReader(tmp_path / "kremlin" / "fr" / "kremlin-fr-influence-a4.pdf").pages[0].extract_text()
+    assert text.count("☐") == 25  # 26 politicians but the sick chief
+    _, checked = check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["fr"], variant=None)
+    sheet = next(s for layout in checked.layouts for s in layout.sheets if s.id == "influence")
+    [table] = [block for frame in sheet.faces[0].frames for block in frame.blocks if hasattr(block, "rows")]
+    assert table.aligns == ["center", "left", "center", "center"]
+
+
+def test_a_table_column_alignment_is_checked():
+    from printshop.richtext import RichTextError, parse_blocks
+
+    [table] = parse_blocks('<table align="left,right"><tr><td>a</td><td>b</td></tr></table>')
+    assert table.aligns == ["left", "right"]
+    with pytest.raises(RichTextError, match="one of left, center, right"):
+        parse_blocks('<table align="left,middle"><tr><td>a</td><td>b</td></tr></table>')

@@ -1,7 +1,8 @@
 """Time printshop against Typst on the same synthetic deck (see benchmarks/README.md).
 
-    python benchmarks/compare_typst.py                       # 100 and 1000 cards, English
+    python benchmarks/compare_typst.py                       # 100 and 1000 cards, English, then 5 edits
     python benchmarks/compare_typst.py --sizes 100 1000 10000 --jobs 4 --json figures.json
+    python benchmarks/compare_typst.py --edits 0             # the cold builds only
 
 For each size, make_deck.py writes a data folder with the game `bench`; then, each in a child
 process of its own:
@@ -11,6 +12,9 @@ process of its own:
 - Typst compiles an equivalent document, written here from the same texts: 3 × 3 cards of
   63 × 88 mm centred on A4, the same Noto fonts (printshop/fonts, no system fonts), sizes and
   colours, a page of mirrored backs after each page of fronts, crop marks and footer.
+
+Then, unless `--edits 0`, incremental.py times one text edited in the largest deck, printshop's
+long-running session against Typst's compiler kept in memory, and prints it beside the cold figures.
 
 Every child is started by a small wrapper process (this script with --measure), which times it and
 reads its peak memory from getrusage(RUSAGE_CHILDREN): the wrapper has no other child, so the
@@ -282,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, metavar="FILE", help="also save the figures as JSON")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="work in DIR and keep the data, the Typst sources and the PDFs (default: a temporary folder)")
+    parser.add_argument("--edits", type=int, default=5, metavar="N",
+                        help="then time N one-text edits in a long-running session against Typst's compiler kept "
+                             "in memory, on the largest deck (incremental.py; default: 5, 0 to skip)")
     args = parser.parse_args(argv)
     try:
         import typst  # noqa: F401
@@ -303,9 +310,16 @@ def main(argv: list[str] | None = None) -> int:
           + f"; {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs")
     print(table(rows))
     print("ratio: printshop's cards per second over Typst's (above 1: printshop is faster)")
+    incremental = None
+    if args.edits > 0:
+        from incremental import measure_edits, print_edits  # the same script's figures, printed here too
+
+        print()
+        incremental = measure_edits(max(args.sizes), args.lang, args.edits)
+        print_edits(incremental)
     if args.json:
         figures = {"lang": args.lang, "jobs": args.jobs, "typst": _typst_version(), "python": platform.python_version(),
-                   "cpus": os.cpu_count(), "rows": rows}
+                   "cpus": os.cpu_count(), "rows": rows, "incremental": incremental}
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return 0 if all(row[tool]["ok"] for row in rows for tool in ("printshop", "typst")) else 1
 

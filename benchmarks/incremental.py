@@ -29,6 +29,13 @@ from compare_typst import FONTS_DIR, _typst_version, typst_source  # noqa: E402
 from make_deck import GAME, make_deck, templates_dir  # noqa: E402
 
 
+def _title(lang: str, edits: int) -> str:
+    """The title of card 2 after `edits` edits: "Courier 2", "ACourier 2", "BACourier 2"... (the same card
+    each time, in any deck size)."""
+    return "".join(chr(65 + number) for number in reversed(range(edits))) + ("Courier 2" if lang == "en"
+                                                                              else "Coursier 2")
+
+
 def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
     from printshop.session import Session
 
@@ -42,8 +49,7 @@ def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
     content = texts.read_text(encoding="utf-8")
     times, faces = [], []
     for number in range(edits):
-        marker = "Courier 2" if lang == "en" else "Coursier 2"
-        content = content.replace(f'"{marker}', f'"{chr(65 + number)}{marker}', 1)
+        content = content.replace(f'"{_title(lang, number)}"', f'"{_title(lang, number + 1)}"', 1)
         texts.write_text(content, encoding="utf-8")
         started = time.perf_counter()
         update = session.refresh({texts})
@@ -66,13 +72,39 @@ def typst_edits(work: Path, count: int, lang: str, edits: int) -> dict:
     cold = time.perf_counter() - started
     times = []
     for number in range(edits):
-        marker = "Courier 2" if lang == "en" else "Coursier 2"
-        text = text.replace(marker, f"{chr(65 + number)}{marker}", 1)
+        text = text.replace(f'"{_title(lang, number)}"', f'"{_title(lang, number + 1)}"', 1)
         source.write_text(text, encoding="utf-8")
         started = time.perf_counter()
         compiler.compile()
         times.append(time.perf_counter() - started)
     return {"first": cold, "times": times}
+
+
+def measure_edits(cards: int, lang: str, edits: int) -> dict:
+    """Both tools' figures for `edits` one-text edits in a `cards`-card deck (compare_typst.py calls this too)."""
+    with tempfile.TemporaryDirectory(prefix="printshop-incremental-") as temporary:
+        work = Path(temporary)
+        data = work / "data"
+        make_deck(cards, data)
+        ours = printshop_edits(data, work / "out", lang, edits)
+        theirs = typst_edits(work, cards, lang, edits)
+        shutil.rmtree(data, ignore_errors=True)
+    return {"cards": cards, "lang": lang, "edits": edits, "printshop": ours, "typst": theirs,
+            "ratio": statistics.median(ours["times"]) / statistics.median(theirs["times"])}
+
+
+def print_edits(figures: dict) -> None:
+    ours = figures["printshop"]
+    print(f"one text edited in a {figures['cards']}-card deck, language {figures['lang']}, {figures['edits']} edits; "
+          f"Typst {_typst_version()}; {platform.python_implementation()} {platform.python_version()}, "
+          f"{os.cpu_count()} CPUs")
+    print(f"{'':>10} {'first s':>8} {'edit s (median)':>16} {'slowest s':>10}")
+    for name in ("printshop", "typst"):
+        tool = figures[name]
+        print(f"{name:>10} {tool['first']:8.3f} {statistics.median(tool['times']):16.3f} {max(tool['times']):10.3f}")
+    laid, drawn = ours["faces"][-1]
+    print(f"printshop / typst per edit: {figures['ratio']:.2f} (target: at most 2, and at most 0.3 s); "
+          f"faces laid out again per edit: {laid}, drawn again: {drawn}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,24 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--edits", type=int, default=5, help="edits timed (default: 5)")
     parser.add_argument("--lang", default="en", choices=("en", "fr"))
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="printshop-incremental-") as temporary:
-        work = Path(temporary)
-        data = work / "data"
-        make_deck(args.cards, data)
-        ours = printshop_edits(data, work / "out", args.lang, args.edits)
-        theirs = typst_edits(work, args.cards, args.lang, args.edits)
-        shutil.rmtree(data, ignore_errors=True)
-    print(f"one text edited in a {args.cards}-card deck, language {args.lang}, {args.edits} edits; "
-          f"Typst {_typst_version()}; {platform.python_implementation()} {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs")
-    print(f"{'':>10} {'first s':>8} {'edit s (median)':>16} {'slowest s':>10}")
-    for name, figures in (("printshop", ours), ("typst", theirs)):
-        print(f"{name:>10} {figures['first']:8.3f} {statistics.median(figures['times']):16.3f} "
-              f"{max(figures['times']):10.3f}")
-    ratio = statistics.median(ours["times"]) / statistics.median(theirs["times"])
-    laid, drawn = ours["faces"][-1]
-    print(f"printshop / typst per edit: {ratio:.2f} (target: at most 2, and at most 0.3 s); "
-          f"faces laid out again per edit: {laid}, drawn again: {drawn}")
+    print_edits(measure_edits(args.cards, args.lang, args.edits))
     return 0
 
 

@@ -4,7 +4,7 @@
     printshop validate --data /tmp/bench-data --templates /tmp/bench-data-templates bench
     printshop build bench --data /tmp/bench-data --templates /tmp/bench-data-templates --out /tmp/bench-out --lang en --paper a4
 
-The data folder gets copies of the repository's `data/print/` and `data/languages/`, and
+The data folder gets copies of the repository's `data/print/` (and `data/languages/` if it has one), and
 `bench/` with game.yaml, faces.yaml and text/en.yaml (source), text/fr.yaml and the record
 text/fr.sources.yaml that `printshop i18n sync` would keep. Every card has a title, a body of
 two sentences combined from the lists below (so bodies vary from card to card), a one-line
@@ -141,22 +141,30 @@ def raw_texts(count: int, lang: str) -> dict[str, str]:
 
 
 def language(lang: str):
-    """data/languages/<lang>.yaml of the repository, read with printshop's own model."""
+    """The language file a build of the bench deck reads (the repository's data/languages/<lang>.yaml, or
+    printshop's defaults/languages/), read with printshop's own model."""
     from printshop.diagnostics import Report
     from printshop.model import Language
     from printshop.schema import validate_document
     from printshop.source import read_yaml
     if lang not in _LANGUAGES:
         report = Report()
-        document = read_yaml(REPOSITORY / "data" / "languages" / f"{lang}.yaml", report)
+        path = _language_file(lang)
+        document = read_yaml(path, report)
         found = validate_document(Language, document, report) if document is not None else None
         if found is None:
-            raise ValueError(f"cannot read data/languages/{lang}.yaml")
+            raise ValueError(f"cannot read {path}")
         _LANGUAGES[lang] = found
     return _LANGUAGES[lang]
 
 
 _LANGUAGES: dict = {}
+
+
+def _language_file(lang: str) -> Path:
+    """The project's data/languages/<lang>.yaml if it has one, else printshop's own (defaults/languages)."""
+    own = REPOSITORY / "data" / "languages" / f"{lang}.yaml"
+    return own if own.is_file() else REPOSITORY / "printshop" / "defaults" / "languages" / f"{lang}.yaml"
 
 
 def printed(text: str, lang: str) -> str:
@@ -262,8 +270,9 @@ def make_deck(count: int, data_dir: Path) -> Path:
         raise ValueError("the deck needs at least one card")
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    for shared in ("print", "languages"):
-        shutil.copytree(REPOSITORY / "data" / shared, data_dir / shared, dirs_exist_ok=True)
+    for shared in ("print", "languages"):  # the project's shared data (printshop's defaults lie beneath it)
+        if (REPOSITORY / "data" / shared).is_dir():
+            shutil.copytree(REPOSITORY / "data" / shared, data_dir / shared, dirs_exist_ok=True)
     game_dir = data_dir / GAME
     shutil.rmtree(game_dir, ignore_errors=True)
     (game_dir / "text").mkdir(parents=True)

@@ -19,6 +19,8 @@ the texts it lacks print in the language it is made from, every page carries "DR
 """
 from __future__ import annotations
 
+import functools
+import gc
 import multiprocessing
 import os
 import re
@@ -26,12 +28,12 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of, whole_build_key
 from printshop.diagnostics import Location, Report, StageFailed, display_path
 from printshop.fonts import FontSet, register_games_fonts
 from printshop.i18n import Completeness, completeness
-from printshop.jobs import Job, JobResult, Options, Output, plan, run
 from printshop.layout import GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.paths import DEFAULT_OUTPUT_DIR
@@ -41,7 +43,46 @@ from printshop.templating import make_environment
 from printshop.validate import validate_project
 from printshop.write import WriteFailed, commit, inside, locked, recover, remove_stale_parts
 
+if TYPE_CHECKING:  # at run time, through __getattr__ below
+    from printshop.jobs import Job, JobResult, Options, Output
+
 ALL_VARIANTS = "*"
+
+# jobs.py imports every renderer (ReportLab's canvas, pikepdf, Pillow...): `check` (printshop validate) needs
+# none of them, so they are imported when a build first renders (PEP 562: `build.run` still reads as before)
+_FROM_JOBS = ("Job", "JobResult", "Options", "Output", "plan", "run")
+
+
+def __getattr__(name: str):
+    if name in _FROM_JOBS:
+        from printshop import jobs
+
+        value = getattr(jobs, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def without_cycle_collection(function):
+    """Run `function` with Python's cycle collector off (then as it was): a build makes hundreds of thousands of
+    objects that live until it ends (YAML nodes, models, laid-out text), which the collector would otherwise
+    walk again and again, for a fifth of the time; what it leaves in cycles is little, and collected after."""
+    @functools.wraps(function)
+    def collecting_less(*args, **kwargs):
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return collecting_less
+
+
+def _jobs(name: str):
+    """A name of jobs.py as this module has it (a test may have replaced `build.run`)."""
+    return globals()[name] if name in globals() else __getattr__(name)
 
 
 @dataclass
@@ -69,6 +110,7 @@ class Checked:
     drafts: list[Completeness] = field(default_factory=list)  # requested, incomplete, laid out as drafts
 
 
+@without_cycle_collection
 def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, langs: list[str] | None = None,
           templates_dir: Path | None = None, report: Report | None = None,
           variant: str | None = ALL_VARIANTS, incomplete: str = "fail") -> tuple[Report, Checked | None]:
@@ -247,12 +289,12 @@ _STATE: dict = {}  # what forked workers read: set before the pool starts, never
 def _work(index: int) -> tuple[int, JobResult]:
     job = _STATE["jobs"][index]
     try:
-        return index, run(job, _STATE["checked"], _STATE["options"], _STATE["env"], _STATE["say"])
+        return index, _jobs("run")(job, _STATE["checked"], _STATE["options"], _STATE["env"], _STATE["say"])
     except Exception as error:  # noqa: BLE001 - a diagnostic naming the job, never a traceback
         report = Report()
         report.add("internal", Location.of(_STATE["checked"].project.data_dir),
                    f"rendering {job.label} failed unexpectedly: {type(error).__name__}: {error}")
-        return index, JobResult([], report.items)
+        return index, _jobs("JobResult")([], report.items)
 
 
 def _worker_start(parent: int) -> None:
@@ -279,7 +321,7 @@ def _died(jobs: list[Job], indices: list[int], checked: Checked, why: str) -> di
         report = Report()
         where = checked.project.games[job.game].dir if job.game in checked.project.games else checked.project.data_dir
         report.add("worker-died", Location.of(where), f"{job.label} was not rendered: {why}")
-        results[index] = JobResult([], report.items)
+        results[index] = _jobs("JobResult")([], report.items)
     return results
 
 
@@ -339,6 +381,7 @@ def _run_jobs(todo: list[int], jobs: list[Job], checked: Checked, options: Optio
     return results
 
 
+@without_cycle_collection
 def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR, *, games: list[str] | None = None,
           langs: list[str] | None = None, papers: list[str] | None = None, templates_dir: Path | None = None,
           variant: str | None = None, target: str = "pnp", profiles: list[str] | None = None,
@@ -353,6 +396,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     started = time.monotonic()
     out_dir = Path(out_dir)
     check_environment()
+    Options, Output, plan = _jobs("Options"), _jobs("Output"), _jobs("plan")
     options = Options(flip, tuple(back_offset), gutterfold, low_ink)
     cache, digests = Cache(out_dir), Digests()
     unwritable = output_problem(out_dir)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterator
 
@@ -103,17 +103,19 @@ def hyphenator(lang: str | None) -> Callable[[str], Iterator[tuple[str, str]]] |
     on every run, so builds stay byte-identical."""
     if not lang:
         return None
-    import pyphen
-
-    dictionary = pyphen.Pyphen(lang=lang, left=HYPHEN_LEFT, right=HYPHEN_RIGHT)
+    loaded = []  # the dictionary, read when a word first needs breaking (most texts fit without)
 
     def pieces(word: str) -> Iterator[tuple[str, str]]:
         """(head, tail) pairs, the longest head first, as ReportLab expects."""
         parts = _WORD_PARTS.match(word)
         if parts is None:
             return
+        if not loaded:
+            import pyphen
+
+            loaded.append(pyphen.Pyphen(lang=lang, left=HYPHEN_LEFT, right=HYPHEN_RIGHT))
         before, letters, after = parts.group(1), parts.group(2), parts.group(3) or ""
-        for head, tail in dictionary.iterate(letters):
+        for head, tail in loaded[0].iterate(letters):
             yield before + head, tail + after
 
     return pieces
@@ -124,14 +126,32 @@ class Fit:
     size: float
     fits: bool
     height: float  # the height the text takes at `size`
-    available: float  # (the flowables measured are not kept: a renderer sets the text again in its colours)
+    available: float
     overflow_lines: int = 0
     too_wide: bool = False
     hyphenation: str | None = None  # the language's hyphenation the text was fitted with, for the renderer
+    # the flowables measured at `size`, wrapped at the frame's width, with each one's (width, height) and
+    # the colours they were made in: a renderer drawing in the same colours draws these (`drawable`) instead
+    # of setting the text again (the same lines: the same flowables, wrapped at the same width)
+    flowables: list | None = field(default=None, repr=False, compare=False)
+    sizes: list | None = field(default=None, repr=False, compare=False)
+    colours: tuple | None = field(default=None, repr=False, compare=False)
+
+    def drawable(self, style: TextStyle, paints: Paints) -> list[tuple[Flowable, float, float]] | None:
+        """[(flowable, width, height)] measured by the fit, if they were made in `paints`' colours for
+        `style`; None: set the text again (another output's colours, CMYK or low ink)."""
+        if self.flowables is None or self.colours != _colours(style, paints):
+            return None
+        return [(flowable, w, h) for flowable, (w, h) in zip(self.flowables, self.sizes)]
 
     @property
     def overflow(self) -> float:
         return max(0.0, self.height - self.available)
+
+
+def _colours(style: TextStyle, paints: Paints) -> tuple:
+    """What of `paints` a frame's flowables are made with (make_flowables): its colour as text and as a fill."""
+    return paints.text(style.colour), paints.fill(style.colour)
 
 
 def paragraph_style(style: TextStyle, size: float, paints: Paints, *, name: str = "frame",
@@ -158,7 +178,7 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: P
     """Flowables for a frame's blocks at `size`; tables use the frame's font, headers in bold; list
     items get their bullet or number, the text indented by `list_indent`."""
     flowables: list[Flowable] = []
-    base = paragraph_style(style, size, paints, hyphenation=hyphenation)
+    base = _frame_style(style, size, paints, hyphenation)
     item = None  # the style of list items, made at the first one
     for block in blocks:
         if isinstance(block, Para):
@@ -170,21 +190,43 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: P
                 continue
             flowables.append(Paragraph(with_fallback(markup), base))
         elif isinstance(block, Table):
-            cell = ParagraphStyle("cell", parent=base, alignment=TA_CENTER, spaceBefore=0, spaceAfter=0)
-            head = ParagraphStyle("head", parent=cell, alignment=TA_LEFT)
-            rows = [[Paragraph(with_fallback(f"<b>{markup}</b>" if is_head else markup), head if is_head else cell)
-                     for is_head, markup in row] for row in block.rows]
+            # each column set as the table says (centred by default), its header the same way, so they line up
+            cells = {align: ParagraphStyle(f"cell-{align}", parent=base, alignment=_ALIGNMENT[align], spaceBefore=0,
+                                           spaceAfter=0) for align in ("left", "center", "right")}
+            rows = [[Paragraph(with_fallback(f"<b>{markup}</b>" if is_head else markup),
+                               cells[block.aligns[column] if block.aligns and column < len(block.aligns) else "center"])
+                     for column, (is_head, markup) in enumerate(row)] for row in block.rows]
             table = RLTable(rows, hAlign="CENTER", colWidths=column_widths(block, width))
             table.setStyle(TableStyle([
                 ("LINEBELOW", (0, 0), (-1, -2), 0.4, paints.fill(style.colour)),
                 ("LEFTPADDING", (0, 0), (-1, -1), size * 0.25), ("RIGHTPADDING", (0, 0), (-1, -1), size * 0.25),
-                ("TOPPADDING", (0, 0), (-1, -1), size * 0.15), ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.3),
+                # room above and below the text, so that no cell's text touches its rules
+                ("TOPPADDING", (0, 0), (-1, -1), size * 0.25), ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.35),
                 ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                 ("FONTNAME", (0, 0), (-1, -1), style.font),  # else tables name an unembedded Helvetica
                 ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(style.colour)),  # else an RGB black
             ]))
             flowables.append(table)
     return flowables
+
+
+_ALIGNMENT = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+
+
+def _frame_style(style: TextStyle, size: float, paints: Paints, hyphenation: str | None) -> ParagraphStyle:
+    """`paragraph_style` for a frame, made once per style, size and colours (ReportLab's styles are slow to
+    make, and never changed by the paragraphs that use them)."""
+    key = (style.font, style.leading, style.align, style.space_before, style.space_after, size, hyphenation,
+           _colours(style, paints))
+    made = _FRAME_STYLES.get(key)
+    if made is None:
+        if len(_FRAME_STYLES) >= 4096:
+            _FRAME_STYLES.clear()
+        made = _FRAME_STYLES[key] = paragraph_style(style, size, paints, hyphenation=hyphenation)
+    return made
+
+
+_FRAME_STYLES: dict[tuple, ParagraphStyle] = {}
 
 
 def list_indent(blocks: list[Block], style: TextStyle, size: float) -> float:
@@ -198,14 +240,17 @@ def list_indent(blocks: list[Block], style: TextStyle, size: float) -> float:
     return widest + size * 0.5
 
 
-def measure(flowables: list[Flowable], width: float) -> tuple[float, bool]:
-    """Total height of `flowables` stacked in `width`, and whether any is wider than `width`."""
+def measure(flowables: list[Flowable], width: float, sizes: list | None = None) -> tuple[float, bool]:
+    """Total height of `flowables` stacked in `width`, and whether any is wider than `width`; each one's
+    (width, height) as wrapped is appended to `sizes` when it is given."""
     height, too_wide, previous_after = 0.0, False, 0.0
     for index, flowable in enumerate(flowables):
         try:
             w, h = flowable.wrap(width, 1e6)
         except ValueError:  # ReportLab refuses a table whose columns cannot fit at all
             return 1e6, True
+        if sizes is not None:
+            sizes.append((w, h))
         if isinstance(flowable, Paragraph):
             too_wide |= _paragraph_too_wide(flowable, width)
         else:
@@ -256,12 +301,39 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
     """The largest size, in quarter points from `size` down to `min_size`, at which the text fits,
     words hyphenated in `hyphenation`'s patterns when it is given. Justified text is always
     hyphenated (that is what closes its gaps); ragged and centred text, titles above all, only
-    when it fits at no size without: a title set smaller reads better than one broken in two."""
+    when it fits at no size without: a title set smaller reads better than one broken in two.
+
+    The same text in the same style and frame gives the same `Fit`, so it is worked out once per process
+    (a reminder line printed on every card of a deck is fitted once); callers never change a `Fit`."""
+    key = (repr(blocks), style.font, style.size, style.min_size, style.leading, style.align, style.space_before,
+           style.space_after, style.indent, style.uppercase, width, height, hyphenation, _colours(style, paints),
+           _fonts_state())
+    known = _FITTED.get(key)
+    if known is not None:
+        return known
     if hyphenation and style.align != "justify":
-        whole_words = _fit(blocks, style, width, height, paints, None)
-        if whole_words.fits:
-            return whole_words
-    return _fit(blocks, style, width, height, paints, hyphenation)
+        result = _fit(blocks, style, width, height, paints, None)
+        if not result.fits:
+            result = _fit(blocks, style, width, height, paints, hyphenation)
+    else:
+        result = _fit(blocks, style, width, height, paints, hyphenation)
+    if len(_FITTED) >= _FITTED_MAX:  # a long-running session fits again and again: forget the oldest
+        for stale in list(_FITTED)[:_FITTED_MAX // 4]:
+            del _FITTED[stale]
+    _FITTED[key] = result
+    return result
+
+
+_FITTED: dict[tuple, Fit] = {}
+_FITTED_MAX = 5000  # enough for a thousand cards of three frames; each Fit keeps its flowables
+
+
+def _fonts_state() -> tuple:
+    """The font files registered under each face name and the fallback's characters: what the metrics
+    of a name depend on (a session registers the fonts again when their files change)."""
+    from printshop import fonts
+
+    return tuple(fonts._registered.items()), fonts._fallback_characters
 
 
 def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,
@@ -272,10 +344,16 @@ def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, pai
     def attempt(k: int) -> Fit:
         size = round(style.size - k * STEP, 4)
         flowables = make_flowables(blocks, style, size, paints, width, hyphenation)
-        needed, too_wide = measure(flowables, width)
+        sizes: list = []
+        needed, too_wide = measure(flowables, width, sizes)
         fits = needed <= height + 0.01 and not too_wide
         lines = 0 if fits else math.ceil(max(0.0, needed - height) / (size * style.leading))
-        return Fit(size, fits, needed, height, lines, too_wide, hyphenation)
+        if not fits:  # never drawn: nothing to keep
+            return Fit(size, fits, needed, height, lines, too_wide, hyphenation)
+        # measure wraps every flowable at `width` last (a hyphenated paragraph again, at the same width),
+        # so they are ready to draw
+        return Fit(size, fits, needed, height, lines, too_wide, hyphenation, flowables, sizes,
+                   _colours(style, paints))
 
     best = attempt(0)
     if best.fits or steps == 0:

@@ -7,6 +7,8 @@ language and paper. The targets that need no kit are jobs too: `tts` (one per ga
 Tabletopia, Screentop), their cutters and image sets named by the files in data/print/targets/. Jobs share nothing but the checked project they read, so they run in any order,
 in any process (build.py runs them across processes and serves unchanged ones from the cache).
 A job never raises for bad data: what goes wrong is reported against the data or the game.
+
+The renderers of press files (pikepdf, Pillow's colour management) are imported by the jobs that use them.
 """
 from __future__ import annotations
 
@@ -24,10 +26,6 @@ from printshop.render.calibration import render_calibration
 from printshop.render.gutterfold import render_gutterfold
 from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
 from printshop.render.how_to_print import KitFile, TooLong, render_how_to_print
-from printshop.render.imposed_booklet import impose_saddle_stitch
-from printshop.render.pdfx import make_pdfx
-from printshop.render.press_art import icc_file
-from printshop.render.press import press_art, press_paints, render_face_images, render_press_cards, render_press_sheet
 from printshop.render.sheet_pages import press_pages, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
 from printshop.templating import TemplateFailure
@@ -183,6 +181,10 @@ class _Kit:
     def press_sheet(self, sheet) -> tuple[bytes, int]:
         """The kit's press pages follow one named profile (media.yaml's print_and_play.press_profile):
         its bleed, colours and PDF/X, so the file is what that shop takes, as the README says."""
+        from printshop.render.pdfx import make_pdfx
+        from printshop.render.press import press_art, press_paints, render_press_sheet
+        from printshop.render.press_art import icc_file
+
         project = self.project
         profile = project.profiles[project.media.print_and_play.press_profile]
         data, pages = render_press_sheet(self.layout, press_pages(sheet, profile.page_order), profile,
@@ -214,6 +216,8 @@ class _Kit:
             booklet_paper = project.booklet.paper
             page = project.media.papers[booklet_paper]
             where = project.booklet.where("paper")
+            from printshop.render.imposed_booklet import impose_saddle_stitch  # pikepdf: only for a booklet
+
             # the A5 rules: written by one paper's job, listed on every paper's how-to page
             self.render("rules", booklet_paper,
                         lambda s: render_booklet(layout, layout.booklet, s.paper, s.paints, motifs, s.file_name),
@@ -249,6 +253,8 @@ class _Press:
     per face), press sheets, the booklet padded to a multiple of four pages, in the profile's colours."""
 
     def __init__(self, project, layout: GameLayout, profile_name: str, report: Report, result: JobResult, say):
+        from printshop.render.press import press_art, press_paints
+
         self.project, self.layout, self.name = project, layout, profile_name
         self.profile = project.profiles[profile_name]
         self.report, self.result, self.say = report, result, say
@@ -265,6 +271,9 @@ class _Press:
     def emit(self, file: str, draw, description: str, product: dict) -> None:
         path = self.base / f"{self.stem}-{file}.pdf"
         self.say(f"rendering {path}")
+        from printshop.render.pdfx import make_pdfx
+        from printshop.render.press_art import icc_file
+
         try:
             data, pages = draw()
             if self.profile.pdfx is not None:
@@ -276,6 +285,8 @@ class _Press:
         self.manifest.append({"file": path.name, **product, "pages": pages})
 
     def run(self) -> None:
+        from printshop.render.press import render_face_images, render_press_cards, render_press_sheet
+
         project, layout, profile, paints = self.project, self.layout, self.profile, self.paints
         media, motifs = project.media, project.motifs.motifs
         skipped = left_out(layout.localized.data.game, profile)

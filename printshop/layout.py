@@ -180,12 +180,12 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         if not _missing_translation(failure, localized):  # the validator reports those, once, at the text
             _report_failure(report, failure, f"face '{face_name}'", localized, errors)
         return None
-    template_path = template_location(env, face.template)
+    template_path = _Lazy(lambda: template_location(env, face.template))  # needed only to report a fault
     for block in blocks:
         if block not in face.frames:
             unfilled = [name for name in face.frames if name not in blocks]
             close = difflib.get_close_matches(block, unfilled, n=1, cutoff=0.5)
-            _report_once(report, "unknown-reference", _block_location(template_path, block),
+            _report_once(report, "unknown-reference", _block_location(template_path(), block),
                          f"block '{block}' of {face.template} has no frame in face '{face_name}'"
                          + (f"; did you mean '{close[0]}'?" if close else f" (frames: {', '.join(face.frames)})"),
                          cause=f"block '{block}' of {face.template} has no frame")
@@ -193,7 +193,7 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
     for name, frame in face.frames.items():
         if name not in blocks:
             # once per template and block, however many faces, cards and languages use them
-            _report_once(report, "template", template_path,
+            _report_once(report, "template", template_path(),
                          f"{face.template} has no block '{name}' for the frame '{name}' ({frame.where()}) of face "
                          f"'{face_name}'", hint=f"add {{% block {name} %}}…{{% endblock %}} to the template, "
                                                 "or remove the frame from faces.yaml",
@@ -206,6 +206,18 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         if laid is not None:
             frames.append(FrameLayout(name, frame, *laid, text_ids))
     return FaceLayout(key, face_name, face, size[0], size[1], bleed, frames)
+
+
+class _Lazy:
+    """A value worked out when first asked for (`value()`), then kept."""
+
+    def __init__(self, make):
+        self._make, self._value, self._made = make, None, False
+
+    def __call__(self):
+        if not self._made:
+            self._value, self._made = self._make(), True
+        return self._value
 
 
 def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localized: LocalizedGame,

@@ -26,14 +26,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printshop.build import Checked, _job_key, _same_bytes, _unfinished
+from printshop.build import Checked, _job_key, _same_bytes, _unfinished, without_cycle_collection
 from printshop.cache import Digests, code_version, font_inputs, key_of
 from printshop.diagnostics import Location, Report, StageFailed
 from printshop.fonts import register_fonts
 from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
-from printshop.paths import DEFAULT_TEMPLATES_DIR
+from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR
 from printshop.render.replay import FaceRecordings, recording_into
 from printshop.resolve import localize
 from printshop.templating import make_environment
@@ -111,6 +111,7 @@ class Session:
         self._on_disk: dict[Path, bytes] = {}
         self._counting = 0
         self._code: str | None = None
+        self._bundled: dict | None = None  # the hashes of printshop's own fonts: package files, read once
 
     # --- reading ------------------------------------------------------------------------------------
     def _load_all(self) -> None:
@@ -176,6 +177,7 @@ class Session:
         return "texts" if texts else ""
 
     # --- the pipeline --------------------------------------------------------------------------------
+    @without_cycle_collection
     def refresh(self, changed: set[Path] | None = None) -> Update:
         """Bring everything up to date after `changed` files changed (None: read everything)."""
         started = time.monotonic()
@@ -202,6 +204,10 @@ class Session:
             self.fonts = register_fonts(project.fonts, project.font_dirs(), report)
         self.env = make_environment(project.templates_dir)
         digests = Digests()
+        if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
+            digests.tree(BUNDLED_FONTS_DIR)
+            self._bundled = dict(digests._known)
+        digests._known.update(self._bundled)
         layouts = []
         before = self._counting
         for game in project.games.values():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from contextlib import contextmanager
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,8 +82,21 @@ def check_pair(text_id: str, reference: str, translation: str, language: Languag
 
 def check_text(text_id: str, text: str, language: Language) -> list[Problem]:
     """Checks of a text on its own, in any language, the source included: brackets and quotes balance."""
+    key = (text_id, text, id(language))
+    known = _TEXTS_CHECKED.get(key)
+    if known is None or known[0] is not language:
+        if len(_TEXTS_CHECKED) >= 100_000:
+            _TEXTS_CHECKED.clear()
+        known = _TEXTS_CHECKED[key] = (language, _check_text(text_id, text, language))  # the language kept
+    return list(known[1])
+
+
+_TEXTS_CHECKED: dict[tuple, tuple] = {}
+
+
+def _check_text(text_id: str, text: str, language: Language) -> tuple[Problem, ...]:
     problem = unbalanced(_TAG.sub(" ", text), list(_BRACKETS) + [tuple(pair) for pair in language.typography.quotes])
-    return [Problem("unbalanced", f"'{text_id}': {problem}")] if problem else []
+    return (Problem("unbalanced", f"'{text_id}': {problem}"),) if problem else ()
 
 
 def unbalanced(text: str, pairs: list[tuple[str, str]]) -> str:
@@ -138,11 +152,32 @@ def accepted(path: Path | str, line: int) -> dict[str, str]:
 
 
 def _lines(path: str) -> list[str]:
+    if _PASS is not None and path in _PASS:
+        return _PASS[path]
     try:
         stat = Path(path).stat()
     except OSError:
-        return []
-    return _read_lines(path, stat.st_mtime_ns, stat.st_size)
+        lines = []
+    else:
+        lines = _read_lines(path, stat.st_mtime_ns, stat.st_size)
+    if _PASS is not None:
+        _PASS[path] = lines
+    return lines
+
+
+_PASS: dict[str, list[str]] | None = None  # while a validation pass runs: each file's lines, read once
+
+
+@contextmanager
+def one_pass():
+    """Within the block, each file's lines are looked up once (not a `stat` per text: a deck of a thousand
+    cards has thousands of texts); a later pass sees a file's edits."""
+    global _PASS
+    outer, _PASS = _PASS, {} if _PASS is None else _PASS
+    try:
+        yield
+    finally:
+        _PASS = outer
 
 
 @functools.lru_cache(maxsize=256)

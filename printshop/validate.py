@@ -41,9 +41,10 @@ REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "asse
 
 
 def validate_project(project: Project, report: Report) -> None:
-    _check_shared(project, report)
-    for game in project.games.values():
-        validate_game(project.view(game), game, report)
+    with translation_checks.one_pass():  # each text file's `# accept` comments read once per pass
+        _check_shared(project, report)
+        for game in project.games.values():
+            validate_game(project.view(game), game, report)
 
 
 def _check_shared(project: Project, report: Report) -> None:
@@ -139,8 +140,8 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
     for name, face in game.faces.items():
         _check_face(project, game, name, face, report)
     _check_safe_zones(project, game, report)
-    for sheet_id, sheet in game.game.sheets.items():
     _check_type_sizes(project, game, report)
+    for sheet_id, sheet in game.game.sheets.items():
         _face_ref(game, sheet.face, sheet.where("face"), report)
         if sheet.tiled and sheet.overlap <= 0:
             report.add("wrong-type", sheet.where("tiled"), f"sheet '{sheet_id}' is tiled: give it an overlap, e.g. 12mm")
@@ -232,7 +233,6 @@ def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
     intrusions.report(report)
 
 
-def _check_press(project: Project, game: GameData, report: Report, intrusions: _Intrusions) -> None:
 def _check_type_sizes(project: Project, game: GameData, report: Report) -> None:
     """No frame prints smaller than its medium allows (media.yaml's `design.media`): a deck's faces are read
     as its card size's medium, a sheet's as the sheet's. A frame is judged by the smallest size it may take
@@ -269,6 +269,7 @@ def _check_type_sizes(project: Project, game: GameData, report: Report) -> None:
             check(name, sheet.medium, sheet.where("medium"))
 
 
+def _check_press(project: Project, game: GameData, report: Report, intrusions: _Intrusions) -> None:
     """Every print-shop profile can take what this game sends it: each deck's faces scaled to the
     shop's trim still cover its bleed and keep text and icons inside its safe zone; press sheets
     carry the shop's bleed and keep its safe zone. What a shop leaves out is reported (press-left-out),
@@ -782,7 +783,7 @@ def _check_texts(project: Project, game: GameData, report: Report) -> None:
                        f"{catalogue.lang}.yaml there to describe it")
         language = project.languages.get(catalogue.lang)
         for entry in catalogue.entries.values():
-            for problem in markup_problems(entry.text):
+            for problem in _markup_problems(entry.text):
                 report.add("markup", entry.location, f"'{entry.id}': {problem}")
             for problem in translation_checks.check_text(entry.id, entry.text, language) if language else ():
                 report.add(problem.code, entry.location, problem.message,
@@ -842,7 +843,34 @@ def _check_pair(project: Project, source: TextEntry, source_lang: str, translate
     language = project.languages.get(lang)
     reference_name = project.languages[source_lang].name if source_lang in project.languages else source_lang
     accepted = translation_checks.accepted(translated.location.path, translated.location.line)
+    # the same pair, in the same place, checked the same way, gives the same diagnostics: a long-running
+    # session validates again after every edit, and only the edited texts need the checks again
+    key = (text_id, source.text, source.location, source_lang, translated.text, translated.location, lang,
+           id(language), reference_name, tuple(untranslatable.words), untranslatable.ids.get(text_id, ""),
+           tuple(sorted(accepted.items())))
+    known = _PAIRS_CHECKED.get(key)
+    if known is not None and known[0] is language:
+        report.items.extend(known[1])
+        return
+    first = len(report.items)
+    _check_pair_anew(text_id, language, reference_name, accepted, source, source_lang, translated, report,
+                     untranslatable)
+    if len(_PAIRS_CHECKED) >= 100_000:
+        _PAIRS_CHECKED.clear()
+    _PAIRS_CHECKED[key] = (language, tuple(report.items[first:]))  # the language kept: its id stays its own
 
+
+_PAIRS_CHECKED: dict[tuple, tuple] = {}
+
+
+@functools.lru_cache(maxsize=65536)
+def _markup_problems(text: str) -> tuple[str, ...]:
+    """`markup_problems`, once per text (a session checks every text again after each edit)."""
+    return tuple(markup_problems(text))
+
+
+def _check_pair_anew(text_id: str, language, reference_name: str, accepted: dict[str, str], source: TextEntry,
+                     source_lang: str, translated: TextEntry, report: Report, untranslatable: Untranslatable) -> None:
     # the text it is made from, beside every finding: the translator sees both without opening another file
     beside = f"{reference_name}: \"{source.text}\"" + (f" ({source.location})" if source.location != translated.location
                                                         else "")

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
+from reportlab.platypus import Paragraph
 
 from printshop.colour import Paints
 from printshop.fitting import make_flowables
@@ -149,8 +150,12 @@ def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Pa
     frame, result = laid.frame, laid.fit
     if not result.fits:
         raise ValueError(f"frame '{laid.name}' does not fit; layout should have stopped the build")
-    # the same text at the fitted size, in this output's colours (CMYK for a print shop)
-    flowables = make_flowables(laid.blocks, frame, result.size, paints, frame.width, result.hyphenation)
+    # the flowables the fit measured, when this output has the colours layout set them in; else the same
+    # text again at the fitted size, in this output's colours (CMYK for a print shop, low ink)
+    measured = result.drawable(frame, paints)
+    if measured is None:
+        measured = [(flowable, None, None) for flowable in
+                    make_flowables(laid.blocks, frame, result.size, paints, frame.width, result.hyphenation)]
     top = card_height - frame.y
     slack = frame.height - result.height
     offset = {"top": 0.0, "middle": slack / 2, "bottom": slack}[frame.valign]
@@ -162,8 +167,9 @@ def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Pa
         canvas.translate(-cx, -cy)
     y = top - offset
     previous_after = 0.0
-    for index, flowable in enumerate(flowables):
-        w, h = flowable.wrap(frame.width, 1e6)
+    for index, (flowable, w, h) in enumerate(measured):
+        if h is None or not isinstance(flowable, Paragraph):  # a table is wrapped again, as it was measured
+            w, h = flowable.wrap(frame.width, 1e6)
         if index:
             y -= max(flowable.getSpaceBefore(), previous_after)
         x = frame.x + (frame.width - w) / 2 if w < frame.width - 0.01 else frame.x

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import io
 
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
+
+# Streams are Flate-compressed binary, not also ASCII85-encoded (ReportLab's default), which made every
+# stream a quarter larger and took time to encode. Read when a document is formatted, so it is set for
+# the process: every PDF printshop writes goes through this module.
+rl_config.useA85 = 0
 
 INITIAL_FONT = "sans"  # a registered TrueType face, so the PDF never names an unembedded Helvetica
 

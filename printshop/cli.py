@@ -389,7 +389,10 @@ def _check_folders(args) -> None:
 
 def _known_games(data: Path, wanted: list[str]) -> list[str] | None:
     if not data.is_dir():
-        raise UsageError(f"the data folder {data} does not exist")
+        where = find_project()
+        hint = (f"; this folder is in no printshop project: 'printshop init' makes one, --data names a data folder"
+                if where.config is None else f" (named by {where.config})")
+        raise UsageError(f"the data folder {data} does not exist{hint}")
     known = discover_games(data)
     unknown = [game for game in wanted if game not in known]
     if unknown:

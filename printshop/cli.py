@@ -143,7 +143,7 @@ def _parser() -> argparse.ArgumentParser:
                     "line per file; exit 0 when clean, 1 when any problem is found (warnings do not fail).",
         epilog="Example: printshop preflight output/comrade/en/press/drivethrucards/*.pdf --profile drivethrucards")
     flight.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    flight.add_argument("--profile", metavar="NAME", help="a print-shop profile from data/print/profiles")
+    flight.add_argument("--profile", metavar="NAME", help="a print-shop profile: printshop's own or the project's (data/print/profiles/)")
     flight.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
 
     proofing = commands.add_parser(

@@ -47,10 +47,10 @@ def _face_views(session: Session) -> list[FaceView]:
     checked = session.checked
     if checked is None:
         return []
-    project = checked.project
-    paints = Paints(project.colours.palette)
     views = []
     for layout in checked.layouts:
+        project = checked.project.view(layout.localized.data)  # the game's own colours and motifs too
+        paints = Paints(project.colours.palette)
         catalogue = layout.localized.data.catalogues.get(layout.lang)
         faces = [face for deck in layout.decks for face in deck.faces.values()]
         faces += [face for sheet in layout.sheets for face in sheet.faces]

@@ -254,3 +254,17 @@ def test_a_file_changed_by_hand_is_not_removed(project):
     assert main(["build", "--quiet", "--lang", "en", "--paper", "a4"]) == 0
     assert aid.is_file()  # not the bytes the build wrote: left alone
     assert (project / "output" / "star-traders" / "en" / "star-traders-en-aid-renamed-a4.pdf").is_file()
+
+
+def test_proofs_and_the_live_preview_draw_a_game_in_its_own_colours(project):
+    """The game's own palette (its print/colours.yaml) reaches every renderer, not only the build's."""
+    assert main(["proof", "star-traders", "--lang", "fr"]) == 0
+    assert (project / "output" / "star-traders" / "fr" / "star-traders-fr-proof-against-en.pdf").is_file()
+    from printshop.serve import _face_views, face_png
+    from printshop.session import Session
+
+    session = Session(project / "data", None, templates_dir=project / "templates", games=["star-traders"],
+                      langs=["en"], write=False)
+    assert session.refresh().ok
+    views = _face_views(session)
+    assert views and all(face_png(view).startswith(b"\x89PNG") for view in views)

@@ -91,16 +91,16 @@ def make_proofs(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPU
         return result
     layouts = {(layout.game_id, layout.lang): layout for layout in checked.layouts}
     paper = project.media.papers[project.media.print_and_play.papers[0]]
-    paints = Paints(project.colours.palette)
     rendered: list[tuple[Path, bytes, int]] = []
     for game_id, lang, reference in pairs:
         path = proof_name(game_id, lang, reference)
         translation, original = layouts.get((game_id, lang)), layouts.get((game_id, reference))
         if translation is None or original is None:
             continue  # a layout that failed has been reported
+        seen = project.view(project.games[game_id])  # the game's own colours and motifs over the project's
         try:
-            data, pages = render_proof(translation, original, paper, project.media, paints,
-                                       project.motifs.motifs, path.name)
+            data, pages = render_proof(translation, original, paper, seen.media, Paints(seen.colours.palette),
+                                       seen.motifs.motifs, path.name)
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the proof, never a traceback
             report.add("internal", Location.of(project.games[game_id].dir),
                        f"drawing the proof {path.name} failed unexpectedly: {type(error).__name__}: {error}")

@@ -242,9 +242,12 @@ def _calibration(job: Job, project, result: JobResult) -> None:
     media, language = project.media, project.languages[job.lang]
     paper = media.papers[job.paper]
     path = Path("calibration") / f"duplex-calibration-{job.lang}-{job.paper}.pdf"
-    data, pages = render_calibration(paper, media, Paints(project.colours.palette),
-                                     language.labels.get("calibration_title", "Duplex calibration"),
-                                     language.labels.get("calibration", ""), job.lang)
+    from printshop.texts import apply_typography
+
+    words = {name: apply_typography(language.labels.get(name, default), language.typography)  # French : and « »
+             for name, default in (("calibration_title", "Duplex calibration"), ("calibration", ""))}
+    data, pages = render_calibration(paper, media, Paints(project.colours.palette), words["calibration_title"],
+                                     words["calibration"], job.lang)
     result.outputs.append(Output(path, data, pages, f"duplex calibration, {paper.label}"))
 
 

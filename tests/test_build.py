@@ -342,3 +342,9 @@ def test_low_ink_leaves_the_backs_mostly_white_and_titles_dark(tmp_path):
     from printshop.colour import ColourMode, Paints
     paints = Paints({"white": "#ffffff", "red": "#b22a1e"}, ColourMode(low_ink=True))
     assert paints.text("white").hexval() == "0x000000" and paints.background("red").hexval() == "0xffffff"
+
+
+def test_the_calibration_page_follows_the_language_s_typography(built):
+    """French puts a narrow no-break space before ':' (and inside « »), on printshop's own pages too."""
+    text = PdfReader(built / "calibration" / "duplex-calibration-fr-a4.pdf").pages[0].extract_text()
+    assert "\u202f:" in text and " :" not in text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 
-from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.colour import Paints
 from printshop.model import Media, Paper
@@ -17,6 +17,18 @@ from printshop.render.pdf import new_canvas
 from printshop.units import mm
 
 SPAN = 5  # millimetres each side of the centre
+
+
+def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
+    """Lines of `text` no wider than `width`, broken at ordinary spaces only: a no-break space (French
+    "jour\u202f:") keeps its words together and stays what it is."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and stringWidth(f"{lines[-1]} {word}", font, size) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 def render_calibration(paper: Paper, media: Media, paints: Paints, title: str, text: str, lang: str) -> tuple[bytes, int]:
@@ -34,7 +46,7 @@ def render_calibration(paper: Paper, media: Media, paints: Paints, title: str, t
         canvas.setFont("sans", 9)
         y = height - mm(33)
         for paragraph in text.split("\n"):  # the label's lines, each wrapped to the page
-            for line in simpleSplit(paragraph, "sans", 9, width - 2 * mm(20)):
+            for line in _wrapped(paragraph, "sans", 9, width - 2 * mm(20)):
                 canvas.drawCentredString(cx, y, line)
                 y -= 12
 

@@ -499,6 +499,8 @@ def where_printed(checked, game_id: str) -> dict[str, list[str]]:
             render_template(make_environment(checked.project.templates_dir), spec.template, context)
         except Exception:  # noqa: BLE001 - a broken booklet is validate's to report; its texts go unlisted
             read = []
+        finally:
+            context["t"].stop_log()
         for text_id in dict.fromkeys(read):
             places.setdefault(text_id, []).append("in the rules booklet (running text: no fixed room)")
     comments = {}

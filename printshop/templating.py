@@ -64,6 +64,9 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
         return rendered
     except Exception:  # noqa: BLE001 - any failure inside a template becomes a diagnostic
         raise _failure(_with_template_lines(env), template) from None
+    finally:
+        if hasattr(tree, "stop_log"):
+            tree.stop_log()
 
 
 def render_template(env: Environment, name: str, context: dict) -> str:

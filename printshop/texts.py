@@ -232,7 +232,12 @@ class TextTree:
         # prefix ("" or "card.informer.") -> its child names in source order; built once per catalogue,
         # so a lookup costs the same in a deck of ten cards or ten thousand
         self._children = children if children is not None else _child_index(texts)
-        self._log = log if log is not None else [[]]  # shared by every node of one tree: [current list]
+        # shared by every node of one tree: [the current list], or [None] when nobody is listening (booklets)
+        self._log = log if log is not None else [None]
+
+    def stop_log(self) -> None:
+        """Record nothing more (until the next `start_log`)."""
+        self._log[0] = None
 
     def start_log(self) -> list[str]:
         """A new, empty list that records the ids of the texts read from now on."""
@@ -242,7 +247,8 @@ class TextTree:
     def _child(self, name: str) -> "TextTree | Markup":
         text_id = f"{self._prefix}{name}"
         if text_id in self._texts:
-            self._log[0].append(text_id)
+            if self._log[0] is not None:
+                self._log[0].append(text_id)
             return self._texts[text_id]
         if text_id + "." in self._children:
             return TextTree(self._texts, self._lang, text_id + ".", self._children, self._log)

@@ -15,7 +15,7 @@ from pathlib import Path
 from printshop import __version__
 from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, StageFailed, catalogue_markdown,
                                    display_path, format_report, printable)
-from printshop.paths import ProjectFileError, discover_games, find_project
+from printshop.paths import PACKAGE_DEFAULTS_DIR, ProjectFileError, discover_games, find_project
 
 # The heavy modules (ReportLab, pydantic, ruamel.yaml) are imported where they are used, so that a
 # build with nothing to do answers before they would have loaded.
@@ -390,7 +390,7 @@ def _check_folders(args) -> None:
 def _known_games(data: Path, wanted: list[str]) -> list[str] | None:
     if not data.is_dir():
         where = find_project()
-        hint = (f"; this folder is in no printshop project: 'printshop init' makes one, --data names a data folder"
+        hint = ("; this folder is in no printshop project: 'printshop init' makes one, --data names a data folder"
                 if where.config is None else f" (named by {where.config})")
         raise UsageError(f"the data folder {data} does not exist{hint}")
     known = discover_games(data)
@@ -633,7 +633,8 @@ def _i18n(args) -> int:
     if args.action == "sync":
         if args.lang not in project.languages:
             raise UsageError(f"no language '{args.lang}': first describe it in {args.data / 'languages'}/"
-                             f"{args.lang}.yaml (copy en.yaml and translate its labels)")
+                             f"{args.lang}.yaml (start from printshop's {PACKAGE_DEFAULTS_DIR / 'languages' / 'en.yaml'} "
+                             "and translate its labels; TRANSLATING.md says how)")
         for game in project.games.values():
             if args.lang == game.game.source_language:
                 continue

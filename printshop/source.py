@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedSeq, LineCol
+from ruamel.yaml.compat import ordereddict
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -29,12 +30,16 @@ class _Constructor(RoundTripConstructor):
         return True
 
 
+_LINE_COL = LineCol.attrib
+
+
 class Document:
     """A loaded YAML file: its root node and where it came from."""
 
     def __init__(self, path: Path, root: Any):
         self.path = path
         self.root = root
+        self.values_checked = False  # True: every key and value is known to pass `_values_are_safe`
 
     def where(self, keys: Iterable[Any] = ()) -> Location:
         return locate(self.path, self.root, tuple(keys))
@@ -73,7 +78,8 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
                    f"{path.name} is {size / 1e6:.1f} MB; a data file may hold at most {MAX_FILE_BYTES / 1e6:.0f} MB")
         return None
     document = _read_yaml(path, report, preserve_quotes)
-    if document is not None and not _values_are_safe(document, report):
+    if document is not None and not getattr(document, "values_checked", False) \
+            and not _values_are_safe(document, report):
         return None
     return document
 
@@ -91,7 +97,7 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
         return None
-    if not _structure_is_safe(path, text, report):
+    if _may_be_deep_or_aliased(text) and not _structure_is_safe(path, text, report):
         return None
     if not preserve_quotes:  # reading, not editing: libyaml's C parser, ten times quicker
         fast = _fast_load(path, text, report)
@@ -126,6 +132,25 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         report.add("duplicate-key", Location.of(path, mark.line + 1, mark.column + 1),
                    f"the key '{key}' appears twice in one mapping{also}; the second is ignored")
     return Document(path, root)
+
+
+# A block collection nested in another starts further right (a list may sit at its key's column, but
+# what it holds starts two columns further), so the block nesting of a file is at most the widest run of
+# indentation, dashes and question marks that opens a line, plus two; flow nesting is one level unless
+# an opening bracket follows another before a closing one.
+_WIDE_INDENT = re.compile(r"^[ ?-]{90,}", re.MULTILINE)
+_NESTED_FLOW = re.compile(r"[\[{][^\[\]{}]*[\[{]")
+
+
+def _may_be_deep_or_aliased(text: str) -> bool:
+    """False when the raw text alone shows the file nests less than MAX_DEPTH levels and has no alias
+    (an alias needs a '*'): then the event pass of `_structure_is_safe` has nothing to find."""
+    return "*" in text or _WIDE_INDENT.search(text) is not None or _NESTED_FLOW.search(text) is not None
+
+
+# characters a value could smuggle a bidirectional control or a lone surrogate with: the controls
+# themselves, or an escape in a double-quoted scalar
+_UNSAFE_RAW = re.compile("[\u202a-\u202e\u2066-\u2069]" r"|\\[uUx]")
 
 
 def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
@@ -229,46 +254,64 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
     try:
         import yaml as pyyaml
 
-        composer = pyyaml.CSafeLoader
+        composer = pyyaml.CBaseLoader  # no implicit tags: `_scalar` reads plain scalars as YAML 1.2 does
     except (ImportError, AttributeError):
         return None
+    if "%YAML" in text:
+        return None  # a version directive: ruamel.yaml reads the file as that version says
     try:
         node = pyyaml.compose(text, Loader=composer)
     except (pyyaml.YAMLError, RecursionError):
         return None
     seen: set[int] = set()
     duplicates: list = []
+    too_long: list = []
+    scalar_node, mapping_node = pyyaml.ScalarNode, pyyaml.MappingNode
+    set_item = ordereddict.__setitem__  # what CommentedMap's own __setitem__ ends in, for a new key
+
+    def scalar(node, what="value"):
+        value = _scalar(node)
+        if isinstance(value, str) and len(value) > MAX_TEXT:
+            too_long.append((node, what))
+        return value
 
     def build(node):
-        if isinstance(node, pyyaml.ScalarNode):
-            return _scalar(node)
+        if isinstance(node, scalar_node):
+            return scalar(node)
         if id(node) in seen:
             raise _Alias(node.start_mark)
         seen.add(id(node))
         if node.tag not in _STANDARD_TAGS:
             raise _Unsupported(node.tag)
-        if isinstance(node, pyyaml.MappingNode):
+        # the maps and lists ruamel.yaml makes, with their line and column data written directly (its
+        # setters build the same objects, a call at a time)
+        where = LineCol()
+        mark = node.start_mark
+        where.line, where.col, where.data = mark.line, mark.column, {}
+        data = where.data
+        if isinstance(node, mapping_node):
             mapping = CommentedMap()
-            mapping._yaml_set_line_col(node.start_mark.line, node.start_mark.column)
+            setattr(mapping, _LINE_COL, where)
+            kept = mapping._ok
             for key_node, value_node in node.value:
-                if not isinstance(key_node, pyyaml.ScalarNode):
+                if not isinstance(key_node, scalar_node):
                     raise _Unsupported("a complex key")
-                key = _scalar(key_node)
+                key = scalar(key_node, "key")
                 if id(value_node) in seen:  # an alias: point at its key (the node itself is the anchor's)
                     raise _Alias(key_node.start_mark)
                 if key in mapping:
-                    first = mapping.lc.key(key)
-                    duplicates.append((key, key_node.start_mark, first))
+                    duplicates.append((key, key_node.start_mark, data[key]))
                     continue
-                mapping[key] = build(value_node)
-                mapping._yaml_set_kv_line_col(key, [key_node.start_mark.line, key_node.start_mark.column,
-                                                    value_node.start_mark.line, value_node.start_mark.column])
+                set_item(mapping, key, build(value_node))
+                kept.add(key)
+                key_mark, value_mark = key_node.start_mark, value_node.start_mark
+                data[key] = [key_mark.line, key_mark.column, value_mark.line, value_mark.column]
             return mapping
         sequence = CommentedSeq()
-        sequence._yaml_set_line_col(node.start_mark.line, node.start_mark.column)
+        setattr(sequence, _LINE_COL, where)
         for index, item in enumerate(node.value):
             sequence.append(build(item))
-            sequence._yaml_set_idx_line_col(index, [item.start_mark.line, item.start_mark.column])
+            data[index] = [item.start_mark.line, item.start_mark.column]
         return sequence
 
     try:
@@ -279,10 +322,19 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
         return _Refused()
     except (_Unsupported, RecursionError):
         return None
+    for node, what in too_long:
+        mark = node.start_mark
+        _string_is_safe(node.value, Location.of(path, mark.line + 1, mark.column + 1), what, report)
+    if too_long:
+        return _Refused()
     for key, mark, first in duplicates:
         report.add("duplicate-key", Location.of(path, mark.line + 1, mark.column + 1),
                    f"the key '{key}' appears twice in one mapping (first at line {first[0] + 1}); the second is ignored")
-    return Document(path, root)
+    document = Document(path, root)
+    # lengths were checked above; controls and surrogates can only be there if the raw text shows one
+    # or an escape that could make one
+    document.values_checked = _UNSAFE_RAW.search(text) is None
+    return document
 
 
 class _Alias(Exception):
@@ -295,22 +347,29 @@ class _Refused:
     """read_yaml's answer when the quick reader has reported why the file cannot be used."""
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+_NUMBER_STARTS = frozenset("0123456789+-._")
+
+
 def _scalar(node) -> Any:
+    """A scalar as ruamel.yaml reads it (YAML 1.2). The composer gives every scalar without a tag of its
+    own the string tag; one with another tag (`!!int 3`) is left to ruamel.yaml."""
     value = node.value
-    if node.tag not in _STANDARD_TAGS:
+    if node.tag != _STR_TAG:
         raise _Unsupported(node.tag)
     if node.style:  # quoted or a block scalar: a string
         return value
+    if not value or value[0] in _NUMBER_STARTS:
+        if _INT.match(value):
+            return int(value)
+        if _FLOAT.match(value):
+            return float(value)
+        if _SPECIAL.match(value):
+            raise _Unsupported(value)  # rare forms: ruamel.yaml knows them
     if _NULL.match(value):
         return None
     if value in _BOOL:
         return _BOOL[value]
-    if _INT.match(value):
-        return int(value)
-    if _FLOAT.match(value):
-        return float(value)
-    if _SPECIAL.match(value) or node.tag != "tag:yaml.org,2002:str" and value.lower() in ("yes", "no", "on", "off"):
-        raise _Unsupported(value)  # rare forms: ruamel.yaml knows them
     return value
 
 

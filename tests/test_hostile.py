@@ -236,6 +236,21 @@ def test_block_nesting_is_refused_too(data):
     assert "nested more than" in item.message
 
 
+def test_compact_list_nesting_on_one_line_is_refused_too(data):
+    # "- - - x": each dash opens a list inside the last, two columns further right on the same line
+    text = data / "comrade" / "text" / "en.yaml"
+    text.write_text(text.read_text() + "deep:\n" + "- " * 150 + "x\n")
+    [item] = codes(check(data)[0], "too-large")
+    assert "nested more than" in item.message and item.location.path.endswith("en.yaml")
+
+
+def test_a_key_longer_than_the_limit_is_refused_as_a_key(data):
+    colours = data / "print" / "colours.yaml"
+    colours.write_text(colours.read_text() + "? " + "k" * 20_001 + "\n: '#ffffff'\n")  # explicit: no 1,024 limit
+    [item] = codes(check(data)[0], "too-large")
+    assert "this key is 20,001 characters" in item.message and item.location.path.endswith("colours.yaml")
+
+
 @pytest.mark.parametrize("size", [5_000_000, 100_000])
 def test_a_huge_text_is_refused_in_seconds(data, size):
     text = data / "comrade" / "text" / "en.yaml"
@@ -297,6 +312,13 @@ def test_a_lone_surrogate_is_a_diagnostic(data):
 def test_a_right_to_left_override_in_a_name_is_refused(data):
     text = data / "comrade" / "text" / "en.yaml"
     line = edit(text, '  motto: "The Party sees all"', '  motto: "The Party \u202esees all"')
+    [item] = codes(check(data)[0], "bidi-control")
+    assert item.location.line == line and "U+202E" in item.message
+
+
+def test_a_control_written_as_an_escape_is_refused_too(data):
+    text = data / "comrade" / "text" / "en.yaml"
+    line = edit(text, '  motto: "The Party sees all"', '  motto: "The Party \\u202Esees all"')
     [item] = codes(check(data)[0], "bidi-control")
     assert item.location.line == line and "U+202E" in item.message
 

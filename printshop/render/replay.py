@@ -72,8 +72,9 @@ def recording_into(store: FaceRecordings):
         recordings.reset(token)
 
 
-def draw_face_form(canvas, face, paints, motifs, assets) -> None:
-    """Draw `face` into the form the canvas has begun, or replay its recording when a session keeps one."""
+def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -> None:
+    """Draw `face` into the form the canvas has begun (or, `form=False`, into the page at the current
+    origin), or replay its recording when a session keeps one."""
     store = recordings.get()
     if store is None or _has_images(face):  # images go through the document's image store: always drawn
         draw_face(canvas, face, paints, motifs, assets)
@@ -86,7 +87,8 @@ def draw_face_form(canvas, face, paints, motifs, assets) -> None:
         recording = _record(canvas, face, paints, motifs, assets)
         store.put(face, setting, recording)
         store.drawn += 1
-    _format_once(canvas, recording)
+    if form:
+        _format_once(canvas, recording)
 
 
 _PAINTS_KEYS: dict[int, tuple] = {}

@@ -1,6 +1,9 @@
 """Print-and-play card sheets: fronts and their mirrored backs, crop marks in the margins.
 
-Each face is drawn once into a Form XObject and placed wherever it appears. A card is clipped
+A face that appears more than once (a shared back, a card with copies) is drawn once into a Form
+XObject and placed wherever it appears; a face that appears once is drawn in place in its page's
+content, which compresses together with its neighbours (a form costs a dictionary and a stream of
+its own: a thousand one-off faces as forms made the file twice as large). A card is clipped
 to its trim, except on sides with no neighbour, where its bleed runs `outer_bleed` into the
 margin so that a slightly-off cut shows no white. Crop marks sit outside the cards' area only.
 
@@ -12,6 +15,7 @@ band, and the footer sits between the band and the lower ends of the bottom mark
 from __future__ import annotations
 
 import io
+from collections import Counter
 from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
@@ -70,34 +74,49 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, paper.width, paper.height, lang=game.lang,
                         title=f"{game.title}: {deck.id} ({paper.label})", subject="print-and-play cards")
-    names = {key: f"face{index}" for index, key in enumerate(deck.faces)}
+    uses = Counter(front for front, _ in deck.cards) + Counter(back for _, back in deck.cards if back)
+    names = {key: f"face{index}" for index, key in enumerate(deck.faces) if uses[key] > 1}
+    assets = game.localized.data.dir
     for key, face in deck.faces.items():
+        if key not in names:
+            continue  # drawn in place, on its page
         canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
         # drawn, or replayed when a long-running session has the face's recording (render/replay.py)
-        draw_face_form(canvas, face, settings.paints, settings.motifs, game.localized.data.dir)
+        draw_face_form(canvas, face, settings.paints, settings.motifs, assets)
         canvas.endForm()
+
+    def show(key) -> None:
+        if key in names:
+            canvas.doForm(names[key])
+        else:  # in the page's content, in the state a form starts in
+            canvas.push_state_stack()
+            canvas.init_graphics_state()
+            draw_face_form(canvas, deck.faces[key], settings.paints, settings.motifs, assets, form=False)
+            canvas.pop_state_stack()
+
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
     two_sided = any(back for _, back in deck.cards)
     sides = 2 if two_sided else 1
     pages = sides * len(chunks)
     for number, chunk in enumerate(chunks):
-        _place(canvas, grid, [names[front] for front, _ in chunk], back=False, settings=settings)
+        _place(canvas, grid, [front for front, _ in chunk], show, back=False, settings=settings)
         _crop_marks(canvas, grid, settings)
         _footer(canvas, grid, game, settings, sides * number + 1, pages,
                 game.localized.label("fronts") if two_sided else "")
         canvas.showPage()
         if two_sided:
-            _place(canvas, grid, [names[back] for _, back in chunk], back=True, settings=settings)
+            _place(canvas, grid, [back for _, back in chunk], show, back=True, settings=settings)
             _footer(canvas, grid, game, settings, 2 * number + 2, pages, game.localized.label("backs"))
             canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
 
 
-def _place(canvas: Canvas, grid: Grid, forms: list[str], *, back: bool, settings: SheetSettings) -> None:
+def _place(canvas: Canvas, grid: Grid, faces: list, show, *, back: bool, settings: SheetSettings) -> None:
+    """Each face in its cell, clipped to its trim (and its outer bleed where no card abuts), drawn by `show`."""
     outer = settings.media.print_and_play.outer_bleed
-    occupied = {grid.cell(i) for i in range(len(forms))}
-    for index, form in enumerate(forms):
+    occupied = {grid.cell(i) for i in range(len(faces))}
+    for index, face in enumerate(faces):
         x, y = grid.back(index, settings.flip) if back else grid.front(index)
         if back:
             x, y = x + settings.back_offset[0], y + settings.back_offset[1]
@@ -115,7 +134,7 @@ def _place(canvas: Canvas, grid: Grid, forms: list[str], *, back: bool, settings
         clip.rect(x - left, y - bottom, grid.card_width + left + right, grid.card_height + top + bottom)
         canvas.clipPath(clip, stroke=0, fill=0)
         canvas.translate(x, y)
-        canvas.doForm(form)
+        show(face)
         canvas.restoreState()
 
 

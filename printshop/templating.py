@@ -35,9 +35,51 @@ def make_environment(templates_dir: Path) -> Environment:
 
     paths = [str(templates_dir), str(COMMON_TEMPLATES_DIR)]
     env = Environment(loader=FileSystemLoader(paths), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
+                      bytecode_cache=_bytecode_cache())
     env.filters["fill"] = fill
     return env
+
+
+class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's compiled templates kept between runs (keyed by the template's file and a hash of its source,
+    so an edited template is compiled again); a cache that cannot be written is only slower, never an error."""
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError, TypeError):  # a truncated or foreign file: compile instead
+            bucket.reset()
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """The user's cache folder for compiled templates ($PRINTSHOP_CACHE, else $XDG_CACHE_HOME/printshop,
+    else ~/.cache/printshop), private to the user; None (compile every run) when it cannot be made.
+    `PRINTSHOP_CACHE=off` turns it off."""
+    import os
+
+    chosen = os.environ.get("PRINTSHOP_CACHE", "").strip()
+    if chosen.lower() == "off":
+        return None
+    if chosen:
+        root = Path(chosen)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "").strip()
+        root = (Path(base) if base else Path.home() / ".cache") / "printshop"
+    folder = root / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if folder.stat().st_uid != os.getuid() or not os.access(folder, os.W_OK):
+            return None  # somebody else's folder: its files would be code run here
+    except (OSError, RuntimeError, AttributeError):  # no home, a read-only disk, no getuid on this system
+        return None
+    return _QuietBytecodeCache(str(folder))
 
 
 class RenderedBlocks(dict):

@@ -79,19 +79,25 @@ OBSOLETE_SECTION = "obsolete"  # texts the source dropped, kept by `i18n sync` f
 
 def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Report) -> None:
     path = catalogue.path
+    # where each value is written, from the map that holds it (`locate` from the root gives the same,
+    # walking down again for each text)
+    positions = node.lc.data if getattr(node, "origins", None) is None and node.lc.data is not None else None
     for key, value in node.items():
         if not prefix and key == OBSOLETE_SECTION:
             continue
         keys = prefix + (key,)
-        text_id = ".".join(str(k) for k in keys)
         if not isinstance(key, str) or not _KEY.match(key):
             report.add("wrong-type", locate(path, catalogue.document.root, keys, key_itself=True),
                        f"'{key}' is not a valid text key: use lower-case letters, digits and '_'")
             continue
+        text_id = ".".join(keys)
         if isinstance(value, CommentedMap):
             _flatten(value, keys, catalogue, report)
         elif isinstance(value, str):
-            catalogue.entries[text_id] = TextEntry(text_id, str(value), locate(path, catalogue.document.root, keys))
+            position = positions.get(key) if positions is not None else None
+            where = Location.of(path, position[2] + 1, position[3] + 1) if position is not None \
+                else locate(path, catalogue.document.root, keys)
+            catalogue.entries[text_id] = TextEntry(text_id, str(value), where)
         else:
             kind = "nothing" if value is None else type(value).__name__
             report.add("wrong-type", locate(path, catalogue.document.root, keys),

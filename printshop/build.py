@@ -113,14 +113,18 @@ class Checked:
 @without_cycle_collection
 def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, langs: list[str] | None = None,
           templates_dir: Path | None = None, report: Report | None = None,
-          variant: str | None = ALL_VARIANTS, incomplete: str = "fail") -> tuple[Report, Checked | None]:
+          variant: str | None = ALL_VARIANTS, incomplete: str = "fail",
+          keep_layouts: bool = True, jobs: int = 1) -> tuple[Report, Checked | None]:
     """Load, validate and lay out; never raises for bad data. By default every naming variant of every
     game is laid out too (names change lengths); `variant=None` lays out the default names only, and
     a name lays out that variant for the games that have it.
 
     `incomplete` says what becomes of a translation that lacks texts: "fail" (validate: each missing
     text is an error), "skip" (build: not laid out, one warning instead) or "draft" (build --draft:
-    laid out with the texts it lacks taken from the language it is made from, marked as a draft)."""
+    laid out with the texts it lacks taken from the language it is made from, marked as a draft).
+
+    `keep_layouts=False` (validate: only the diagnostics matter) lets the games' layouts run in up to
+    `jobs` processes; `Checked.layouts` is then empty. The report is the same, in the same order."""
     report = report if report is not None else Report()
     if templates_dir is not None and not Path(templates_dir).is_dir():
         report.add("file-missing", Location.of(templates_dir), "the templates folder does not exist (see --templates)")
@@ -142,7 +146,7 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     unfinished = _unfinished(project, report, langs, incomplete) if incomplete != "fail" else {}
     fonts = register_games_fonts(project, report)
     env = make_environment(project.templates_dir)
-    layouts = []
+    units = []  # (game, lang, naming variant, draft percent), in the order they are reported
     for game in project.games.values():
         if variant == ALL_VARIANTS:
             chosen = [None, *game.game.variants]
@@ -153,17 +157,88 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
             if state is not None and incomplete != "draft":
                 continue
             draft_percent = state.percent if state is not None else None
-            for name in (chosen if langs is None or lang in langs else []):
-                try:
-                    layouts.append(lay_out_game(project.view(game), localize(project, game, lang, name,
-                                                                             draft_percent=draft_percent),
-                                                fonts, env, report))
-                except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
-                    report.add("internal", Location.of(game.dir),
-                               f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
+            units.extend((game, lang, name, draft_percent) for name in (chosen if langs is None or lang in langs else []))
+
+    def lay_out(unit, into: Report):
+        game, lang, name, draft_percent = unit
+        try:
+            return lay_out_game(project.view(game), localize(project, game, lang, name, draft_percent=draft_percent),
+                                fonts, env, into)
+        except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
+            into.add("internal", Location.of(game.dir),
+                     f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
+            return None
+
+    layouts = []
+    if not keep_layouts and jobs > 1 and len(units) > 1:
+        for found in _in_processes(units, lambda unit: _diagnostics_of(lay_out, unit), jobs,
+                                   weight=lambda unit: len(getattr(unit[0].catalogues.get(unit[1]), "entries", ())) or 1):
+            report.extend(found)
+    else:
+        for unit in units:
+            layout = lay_out(unit, report)
+            if layout is not None and keep_layouts:
+                layouts.append(layout)
     requested = [state for (_, lang), state in unfinished.items() if langs is None or lang in langs]
     drafts = requested if incomplete == "draft" else []
     return report, Checked(project, fonts, layouts, [] if drafts else requested, drafts)
+
+
+def _diagnostics_of(lay_out, unit) -> list:
+    found = Report()
+    lay_out(unit, found)
+    return found.items
+
+
+def _in_processes(units: list, work, jobs: int, *, weight) -> list:
+    """[work(unit) for unit in units], the units shared among up to `jobs` forked processes (balanced by
+    `weight`) and the results given back in the units' order. The forks inherit everything loaded; each
+    sends its results back pickled. Where fork is not the way (not Linux), or a child fails, the work is
+    done here."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return [work(unit) for unit in units]
+    import pickle
+
+    shares: list[list[int]] = [[] for _ in range(min(jobs, len(units)))]
+    loads = [0] * len(shares)
+    for index in sorted(range(len(units)), key=lambda i: -weight(units[i])):
+        lightest = loads.index(min(loads))
+        shares[lightest].append(index)
+        loads[lightest] += weight(units[index])
+    for flow in (sys.stdout, sys.stderr):
+        flow.flush()
+    children = []
+    for share in shares[1:]:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: its share, pickled into the pipe, then gone without cleaning up
+            code = 0
+            try:
+                os.close(read)
+                payload = pickle.dumps([work(units[i]) for i in sorted(share)])
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(payload)
+            except BaseException:  # noqa: BLE001 - the parent does this share itself
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write)
+        children.append((pid, read, sorted(share)))
+    results: dict[int, list] = {i: work(units[i]) for i in sorted(shares[0])}
+    for pid, read, share in children:
+        with os.fdopen(read, "rb") as pipe:
+            payload = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        try:
+            answers = pickle.loads(payload) if status == 0 and payload else None
+        except Exception:  # noqa: BLE001
+            answers = None
+        if answers is None or len(answers) != len(share):
+            answers = [work(units[i]) for i in share]
+        results.update(zip(share, answers))
+    return [results[i] for i in range(len(units))]
 
 
 # --- containment: what the data names stays inside the project --------------------------------------

@@ -132,6 +132,9 @@ def _parser() -> argparse.ArgumentParser:
                                  "objects; github: GitHub Actions annotations")
     validating.add_argument("--strict", action="store_true",
                             help="warnings fail the run too (exit 1), unless the data acknowledges them")
+    validating.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
+                            help=f"lay out the games in N processes (default: one per core, here {os.cpu_count()}); "
+                                 "the report is the same")
 
     flight = commands.add_parser(
         "preflight", help="check PDFs and card images as a print shop would",
@@ -444,7 +447,8 @@ def _list(args) -> int:
 def _validate(args) -> int:
     games = _known_games(args.data, args.games)
     _check_folders(args)
-    report, _ = check(args.data, games=games, templates_dir=args.templates)
+    report, _ = check(args.data, games=games, templates_dir=args.templates, keep_layouts=False,
+                      jobs=args.jobs or os.cpu_count() or 1)
     if args.format == "json" or report.items:
         print(format_report(report, style=args.format))
     sys.stdout.flush()

@@ -1,0 +1,105 @@
+"""How card sheets carry their faces: a face used once is drawn in its page's content, a face used more
+than once is one Form XObject placed wherever it appears (the size of the file depends on it)."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pikepdf
+
+from printshop.build import check
+from printshop.loader import DEFAULT_DATA_DIR
+
+
+
+def _forms_and_placements(path) -> tuple[int, Counter]:
+    with pikepdf.open(path) as pdf:
+        forms = sum(1 for obj in pdf.objects if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Form")
+        placed = Counter()
+        for page in pdf.pages:
+            for operands, operator in pikepdf.parse_content_stream(page):
+                if operator == pikepdf.Operator("Do"):
+                    placed[str(operands[0])] += 1
+        return forms, placed
+
+
+def test_one_form_per_shared_face_and_none_for_faces_used_once(built):
+    _, checked = check(DEFAULT_DATA_DIR, games=["comrade"], langs=["en"], variant=None)
+    [deck] = [deck for layout in checked.layouts for deck in layout.decks]
+    uses = Counter(front for front, _ in deck.cards) + Counter(back for _, back in deck.cards if back)
+    shared = {key: count for key, count in uses.items() if count > 1}
+    once = [key for key, count in uses.items() if count == 1]
+    assert shared and once  # the deck has both kinds
+    path = built / "comrade" / "en" / "comrade-en-cards-a4.pdf"
+    forms, placed = _forms_and_placements(path)
+    assert forms == len(shared)
+    assert sorted(placed.values()) == sorted(shared.values())
+    with pikepdf.open(path) as pdf:
+        text = b"".join(page.Contents.read_bytes() if isinstance(page.Contents, pikepdf.Stream)
+                        else b"".join(part.read_bytes() for part in page.Contents) for page in pdf.pages)
+    assert text.count(b"BT") >= 18  # every front's text is in the pages themselves
+
+
+# --- compiled templates kept between runs ----------------------------------------------------------
+def _render(folder, name="card.j2"):
+    from printshop.templating import make_environment, render_template
+
+    return render_template(make_environment(folder), name, {"who": "<b>"})
+
+
+def test_compiled_templates_are_kept_and_an_edited_template_is_compiled_again(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PRINTSHOP_CACHE", str(cache))
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "card.j2").write_text("Hello {{ who }}")
+    assert _render(templates) == "Hello &lt;b&gt;"
+    kept = list((cache / "templates").iterdir())
+    assert len(kept) == 1 and kept[0].stat().st_size > 0
+    (templates / "card.j2").write_text("Goodbye {{ who }}")  # same name, same size class: a new hash
+    assert _render(templates) == "Goodbye &lt;b&gt;"
+    kept[0].write_bytes(b"\x00garbage")  # a damaged cache file is compiled over, not an error
+    assert _render(templates) == "Goodbye &lt;b&gt;"
+
+
+def test_a_cache_that_cannot_be_written_or_is_turned_off_changes_nothing(tmp_path, monkeypatch):
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "card.j2").write_text("Hello {{ who }}")
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("PRINTSHOP_CACHE", str(blocked))
+    assert _render(templates) == "Hello &lt;b&gt;"
+    monkeypatch.setenv("PRINTSHOP_CACHE", "off")
+    from printshop.templating import make_environment
+
+    assert make_environment(templates).bytecode_cache is None
+    assert _render(templates) == "Hello &lt;b&gt;"
+
+
+# --- validate lays out the games in several processes ------------------------------------------------
+def test_validate_in_two_processes_reports_the_same_in_the_same_order(data_copy):
+    from tests.conftest import edit
+
+    # an overflow and a missing translation: diagnostics from the layouts and from validation
+    text = data_copy / "comrade" / "text" / "en.yaml"
+    edit(text, '  motto: "The Party sees all"', '  motto: "' + "The Party sees all and everything " * 12 + '"')
+    alone, checked = check(data_copy)
+    shared, unkept = check(data_copy, keep_layouts=False, jobs=2)
+    assert alone.has_errors and {d.code for d in alone.items} >= {"text-overflow"}
+    assert shared.items == alone.items
+    assert checked.layouts and unkept.layouts == []
+
+
+def test_a_child_that_fails_leaves_its_share_to_the_parent():
+    import os
+
+    from printshop.build import _in_processes
+
+    parent = os.getpid()
+
+    def work(unit):
+        if os.getpid() != parent and unit == 3:
+            raise RuntimeError("a child's failure")
+        return unit * unit
+
+    assert _in_processes(list(range(7)), work, 3, weight=lambda unit: 1) == [u * u for u in range(7)]

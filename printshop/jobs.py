@@ -253,7 +253,7 @@ def _calibration(job: Job, project, result: JobResult) -> None:
 
 class _Press:
     """Press files for one print-shop profile: decks (one PDF per deck or per card size, or one image
-    per face), press sheets, the booklet padded to a multiple of four pages, in the profile's colours."""
+    per face), press sheets, the booklet balanced to a multiple of four pages, in the profile's colours."""
 
     def __init__(self, project, layout: GameLayout, profile_name: str, report: Report, result: JobResult, say):
         from printshop.render.press import press_art, press_paints
@@ -338,7 +338,7 @@ class _Press:
             paper = media.papers[project.booklet.paper]
             self.emit("rules", lambda: render_booklet(layout, layout.booklet, paper, paints, motifs,
                                                       f"{self.stem}-rules.pdf", pad_to=4, bleed=profile.bleed),
-                      f"rules booklet, pages padded to a multiple of 4: {profile.label}",
+                      f"rules booklet, pages balanced to a multiple of 4: {profile.label}",
                       {"product": "booklet", "items": ["rules"], "trim_mm": _mm(paper.width, paper.height)})
         self.write_manifest(skipped)
 

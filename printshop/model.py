@@ -451,6 +451,10 @@ class BookletStyle(Node):
     """How tables look."""
     rule_colour: str = "red"
     """Colour of the folio rules and table headers."""
+    characters: dict[str, str] = {}
+    """Characters that print in a colour of their own wherever booklet text sets them, by colour name from
+    colours.yaml; a key may name several characters. Card suits keep their colours: `"♥♦♡♢": accent` sets
+    hearts and diamonds in the red the cards and setup sheets draw them in."""
 
 
 # --- data/languages/<lang>.yaml ---------------------------------------------------------

@@ -63,6 +63,8 @@ def _check_shared(project: Project, report: Report) -> None:
     _colour(project, booklet.tables.grid, booklet.tables.where("grid"), report)
     _colour(project, booklet.rule_colour, booklet.where("rule_colour"), report)
     _colour(project, booklet.folio.colour, booklet.folio.where("colour"), report)
+    for colour in booklet.characters.values():
+        _colour(project, colour, booklet.where("characters"), report)
     for name, style in booklet.styles.items():
         _font(project, style.font, style.where("font"), report)
         _colour(project, style.colour, style.where("colour"), report)

@@ -4,15 +4,26 @@ Paragraph styles come from data/print/booklet.yaml; inner and outer margins alte
 the pages can be bound. Tables get a coloured header row. Art blocks draw a vector motif.
 
 A booklet's last page never holds a scrap (a paragraph, two lines): the space between paragraphs is
-tightened until it goes, or loosened until the last page holds more. The cover and the blank pages
-that complete a stitched booklet carry no folio nor running head. A stretch of the template that
-begins with `<spacer height="print-and-play"/>` (the home-printing section) runs to the next `<h1>`
-after its own first one, and is left out of press booklets (`bleed`): a shop's booklet is printed.
+tightened until it goes, or loosened until the last page holds more. A saddle-stitched booklet (`pad_to`
+4) is balanced instead: of the same spacings, one with no scrap that needs the fewest blank pages to reach a
+multiple of four (then the spacing nearest the template's). Pages still missing go at the end: the
+last page is a back cover (the cover's emblem and title), the blank pages before it are the inside back
+cover, so no blank ever falls inside the rules; the back cover and the blank pages carry no folio nor running
+head, and blank pages carry nothing at all (no file name either). The cover carries no folio.
+
+Justified paragraphs never stretch a word space beyond twice the font's own (printshop/justify.py), and
+the characters the booklet style names under `characters` (the red suits ♥ ♦) print in their colour
+(except in table headers, white on the accent). A stretch of the template that begins with
+`<spacer height="print-and-play"/>` (the home-printing section) runs to the next `<h1>` after its own
+first one, and is left out of press booklets (`bleed`): a shop's booklet is printed.
 """
 from __future__ import annotations
 
 import io
+import math
+import re
 
+from reportlab.lib.colors import CMYKColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Paragraph)
@@ -23,6 +34,7 @@ from reportlab.platypus import TableStyle
 from printshop.colour import Paints
 from printshop.fitting import paragraph_style
 from printshop.fonts import with_fallback
+from printshop.justify import EvenParagraph
 from printshop.layout import BookletLayout, GameLayout
 from printshop.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
@@ -49,34 +61,65 @@ class _MotifFlowable(Flowable):
 def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
                    motifs: dict[str, Motif], file_name: str, pad_to: int = 1, bleed: float = 0.0,
                    folio: str | None = None) -> tuple[bytes, int]:
-    """The booklet; with `pad_to` (4 for saddle stitching) blank pages complete the last sheet; with
-    `bleed`, pages grow by it on every side and carry TrimBox and BleedBox (press files). `folio`
-    names the document in the running foot (default: the language's word for rules)."""
+    """The booklet; with `pad_to` (4 for saddle stitching) its pages balanced to a multiple of `pad_to`,
+    blank pages and a back cover completing the last sheet; with `bleed`, pages grow by it on every side
+    and carry TrimBox and BleedBox (press files). `folio` names the document in the running foot (default:
+    the language's word for rules)."""
     folio = folio if folio is not None else game.localized.label("rules")
     # home prints name their file on every page; a press booklet is the printed product, and does not
     marked = None if bleed else file_name
     booklet = BookletLayout(_for_target(booklet.blocks, press=bool(bleed)), booklet.style)
+
+    def render(spacing: float, blank_pages: int = 0, content_pages: int | None = None,
+               back_cover: bool = False) -> tuple[bytes, int, float]:
+        return _render_booklet(game, booklet, paper, paints, motifs, blank_pages, bleed, folio, marked,
+                               content_pages, spacing=spacing, back_cover=back_cover)
+
     spacing = 1.0
-    data, pages, tail = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed, folio, marked)
-    if pages > 1 and tail < LAST_PAGE_LEAST:
+    data, pages, tail = render(spacing)
+    if pad_to > 1:
+        (data, pages, tail), spacing = _balanced(render, (data, pages, tail), pad_to)
+    elif pages > 1 and tail < LAST_PAGE_LEAST:
         for tighter in TIGHTER:  # the last page's few lines move back onto the page before
-            candidate = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed, folio, marked, spacing=tighter)
+            candidate = render(tighter)
             if candidate[1] < pages:
                 (data, pages, tail), spacing = candidate, tighter
                 break
         else:
             for looser in LOOSER:  # or more lines move forward onto the last page
-                candidate = _render_booklet(game, booklet, paper, paints, motifs, 0, bleed, folio, marked,
-                                            spacing=looser)
+                candidate = render(looser)
                 if candidate[1] == pages and candidate[2] >= LAST_PAGE_LEAST:
                     (data, pages, tail), spacing = candidate, looser
                     break
-    extra = (-pages) % pad_to
-    if extra:
-        data, _, _ = _render_booklet(game, booklet, paper, paints, motifs, extra, bleed, folio, marked, pages,
-                                     spacing=spacing)
-        pages += extra
+    missing = (-pages) % pad_to
+    if missing:  # the last one a back cover, if the cover has anything to show on it; blank pages before it
+        back = bool(_back_cover(booklet.blocks))
+        data, _, _ = render(spacing, missing - 1 if back else missing, pages, back)
+        pages += missing
     return data, pages
+
+
+def _balanced(render, first: tuple[bytes, int, float], pad_to: int) -> tuple[tuple[bytes, int, float], float]:
+    """Of the template's spacing and the tighter and looser ones, a booklet whose last page holds no scrap (a
+    page with two lines on it is worse than a blank one), then the one that needs the fewest blank pages to
+    fill its last sheet (the back cover is not one), then the spacing nearest the template's; with its
+    spacing."""
+
+    def score(result: tuple[bytes, int, float], spacing: float) -> tuple:
+        pages, tail = result[1], result[2]
+        blanks = max(0, (-pages) % pad_to - 1)
+        return pages > 1 and tail < LAST_PAGE_LEAST, blanks, abs(math.log(spacing))
+
+    best, best_spacing = first, 1.0
+    best_score = score(first, 1.0)
+    for spacing in sorted((*TIGHTER, *LOOSER), key=lambda factor: abs(math.log(factor))):
+        if best_score[:2] == (False, 0):
+            break
+        candidate = render(spacing)
+        candidate_score = score(candidate, spacing)
+        if candidate_score < best_score:
+            best, best_spacing, best_score = candidate, spacing, candidate_score
+    return best, best_spacing
 
 
 # the least share of the last page's frame that its text fills: less reads as a scrap left over
@@ -123,9 +166,10 @@ FILE_NAME_BASELINE = 7 * 72 / 25.4
 def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
                     motifs: dict[str, Motif], blank_pages: int, bleed: float, folio_name: str,
                     file_name: str | None, content_pages: int | None = None,
-                    spacing: float = 1.0) -> tuple[bytes, int, float]:
+                    spacing: float = 1.0, back_cover: bool = False) -> tuple[bytes, int, float]:
     """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing` scales the
-    space before and after paragraphs (to balance the last page)."""
+    space before and after paragraphs (to balance the last page). After the `content_pages`, `blank_pages`
+    empty pages, then (`back_cover`) a back cover."""
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
@@ -137,6 +181,7 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         paragraph.spaceAfter *= spacing
         # a paragraph's last line never begins a page, nor its first line ends one
         paragraph.allowWidows, paragraph.allowOrphans = 0, 0
+    colours = character_colours(style.characters, paints)  # the red suits in red, as on the cards
 
     def frame(inner_left: bool) -> Frame:
         left = margins.inner if inner_left else margins.outer
@@ -149,6 +194,9 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         if bleed:
             canvas.setTrimBox((bleed, bleed, bleed + paper.width, bleed + paper.height))
             canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
+        padding = content_pages is not None and doc.page > content_pages
+        if padding and not (back_cover and doc.page == content_pages + blank_pages + 1):
+            return  # a blank page completing the last sheet: nothing on it, not even the file's name
         canvas.saveState()
         canvas.translate(bleed, bleed)
         canvas.setFillColor(paints.text(style.folio.colour))
@@ -161,8 +209,8 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
             marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
             canvas.drawCentredString(paper.width / 2, low, marked)
             y = max(y, low + style.folio.size * 1.3)
-        # a cover and the blank pages that complete the last sheet carry no folio nor running head
-        if doc.page == 1 or (content_pages is not None and doc.page > content_pages):
+        # neither the cover nor the back cover carries a folio or running head
+        if doc.page == 1 or padding:
             canvas.restoreState()
             return
         canvas.setFont(style.folio.font, style.folio.size)
@@ -190,26 +238,91 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
     for block in booklet.blocks:
         story.extend(_flowables(block, style.styles, styles, paints, motifs, paints.fill(style.rule_colour),
-                                style.tables, paper.width - margins.inner - margins.outer))
+                                style.tables, paper.width - margins.inner - margins.outer, colours))
     for _ in range(blank_pages):
         story.extend([PageBreak(), RLSpacer(1, 1)])
+    if back_cover:
+        story.append(PageBreak())
+        story.extend(_back_cover_flowables(_back_cover(booklet.blocks), style, styles, paints, motifs, colours,
+                                           paper.width - margins.inner - margins.outer,
+                                           paper.height - margins.top - margins.bottom))
     doc.build(_keep_headings_with_next(story))
     return buffer.getvalue(), doc.page, doc.tail
 
 
+def character_colours(characters: dict[str, str], paints: Paints) -> dict[str, str]:
+    """Each character the booklet style's `characters` names (a key may name several), with its colour in
+    `paints` written as paragraph markup takes it: "#rrggbb", or "cmyk(c,m,y,k)" in a shop's CMYK."""
+    colours = {}
+    for keys, name in characters.items():
+        colour = paints.text(name)
+        if isinstance(colour, CMYKColor):
+            written = "cmyk({})".format(",".join(f"{value:.4f}" for value in colour.cmyk()))
+        else:
+            written = "#" + colour.hexval()[2:]
+        colours.update({character: written for character in keys})
+    return colours
+
+
+def _set(markup: str, colours: dict[str, str] | None) -> str:
+    """`markup` with each character of `colours` in its colour (text only, never inside tags or entities),
+    then the characters the families lack in the fallback face."""
+    if colours and any(character in markup for character in colours):
+        markup = re.sub(r"(<[^>]*>|&[#\w]+;)|([^<&]+)", lambda match: match.group(1) or "".join(
+            f'<font color="{colours[ch]}">{ch}</font>' if ch in colours else ch for ch in match.group(2)), markup)
+    return with_fallback(markup)
+
+
+def _back_cover(blocks: list) -> list:
+    """What the back cover shows: the cover's first emblem (`art`) and its `title`, from the blocks before the
+    first page break; empty if the cover has neither."""
+    shown: list = []
+    for block in blocks:
+        if isinstance(block, PageBreakBlock):
+            break
+        if isinstance(block, Art) and not any(isinstance(b, Art) for b in shown):
+            shown.append(block)
+        elif isinstance(block, Para) and block.style == "title" and not any(isinstance(b, Para) for b in shown):
+            shown.append(block)
+    return shown
+
+
+# the space between the back cover's emblem and title
+BACK_COVER_GAP = 6 * 72 / 25.4
+
+
+def _back_cover_flowables(blocks: list, style, styles: dict[str, ParagraphStyle], paints: Paints,
+                          motifs: dict[str, Motif], colours: dict[str, str], width: float,
+                          height: float) -> list[Flowable]:
+    """The back cover's emblem and title, centred on the page's frame."""
+    shown: list[Flowable] = []
+    for block in blocks:
+        if shown:
+            shown.append(RLSpacer(1, BACK_COVER_GAP))
+        if isinstance(block, Art):
+            shown.append(_MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour)))
+        else:
+            shown.extend(_flowables(block, style.styles, styles, paints, motifs, None, style.tables, width, colours))
+    used = sum(flowable.wrap(width, height)[1] for flowable in shown)
+    if used > height - 2:  # it would run onto another page: the back cover stays bare
+        return [RLSpacer(1, 1)]
+    return [RLSpacer(1, (height - used) / 2 - 1), *shown]
+
+
 def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, ParagraphStyle],
                paints: Paints, motifs: dict[str, Motif], accent, tables,
-               frame_width: float) -> list[Flowable]:
+               frame_width: float, colours: dict[str, str] | None = None) -> list[Flowable]:
     if isinstance(block, Para):
         spec = text_styles[block.style]
         markup = uppercase(block.markup) if spec.uppercase else block.markup
         if block.bullet:
             bullet_style = ParagraphStyle(f"{block.style}-bullet", parent=styles[block.style],
                                           leftIndent=spec.indent, bulletIndent=0)  # bullet at the margin
-            return [Paragraph(with_fallback(markup), bullet_style, bulletText=block.bullet)]
-        return [Paragraph(with_fallback(markup), styles[block.style])]
+            return [EvenParagraph(_set(markup, colours), bullet_style, bulletText=block.bullet)]
+        return [EvenParagraph(_set(markup, colours), styles[block.style])]
     if isinstance(block, Table):
-        rows = [[Paragraph(with_fallback(markup), styles["th" if head else "td"]) for head, markup in row]
+        rows = [[Paragraph(_set(markup, None if head else colours), styles["th" if head else "td"])
+                 for head, markup in row]
                 for row in block.rows]
         table = RLTable(rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width))
         commands = [("GRID", (0, 0), (-1, -1), tables.grid_width, paints.fill(tables.grid)),

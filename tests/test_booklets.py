@@ -1,0 +1,340 @@
+"""Issue 16, the rule booklets as a publisher would ship them: justified lines without rivers (no word space
+wider than `MAX_WORD_SPACE` times the font's own), the red suits printed in the game's red, blank pages with
+nothing on them, and saddle-stitched booklets balanced to a multiple of four pages: blank pages only just
+before a back cover, never inside the rules, never a sheet more than needed.
+
+Every booklet of every game of data/ (discovered, never named) in both languages: the A5 rules and the
+booklets imposed for home printing from one print-and-play build, the press booklets from one shop build.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pikepdf
+import pypdfium2
+import pytest
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from printshop.build import build, check
+from printshop.colour import Paints
+from printshop.fitting import paragraph_style
+from printshop.fonts import register_fonts
+from printshop.diagnostics import Report
+from printshop.justify import MAX_WORD_SPACE, MIN_WORD_SPACE, EvenParagraph, loose_lines
+from printshop.layout import BookletLayout
+from printshop.loader import DEFAULT_DATA_DIR, load_project
+from printshop.model import TextStyle
+from printshop.paths import discover_games
+from printshop.render.booklet import render_booklet
+from printshop.richtext import Para
+
+GAMES = discover_games(DEFAULT_DATA_DIR)
+LANGS = ("en", "fr")
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("booklets")
+    result = build(DEFAULT_DATA_DIR, out, games=GAMES, papers=["a4"])
+    assert not result.report.has_errors, [d.format() for d in result.report.items if d.severity == "error"]
+    return out
+
+
+@pytest.fixture(scope="module")
+def press(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("press-booklets")
+    result = build(DEFAULT_DATA_DIR, out, games=GAMES, target="shop", profiles=["eu-3mm"])  # CMYK, PDF/X
+    assert not result.report.has_errors, [d.format() for d in result.report.items if d.severity == "error"]
+    return out
+
+
+@pytest.fixture(scope="module")
+def checked():
+    report, checked = check(DEFAULT_DATA_DIR, games=GAMES, variant=None)
+    assert checked is not None and not report.has_errors
+    return checked
+
+
+def _booklets(kit: Path, press: Path) -> list[Path]:
+    found = sorted(p for p in kit.rglob("*-rules-a5.pdf")) + sorted(kit.rglob("*-rules-booklet-a4.pdf")) \
+        + sorted(press.rglob("*-rules.pdf"))
+    assert {p.parent.name for p in found if p.parent.name in LANGS} == set(LANGS)
+    return found
+
+
+def _lang(path: Path) -> str:
+    return next(part for part in reversed(path.parts) if part in LANGS)
+
+
+# --- 1. justified lines: no word space wider than twice the font's own ---------------------------------
+def _word_spaces(path: Path) -> list[tuple[int, float, bytes]]:
+    """(page, word space as a multiple of the font's normal space, text) of every run of text drawn with
+    added word spacing (PDF `Tw`, which justification sets) on every page and in every form it places."""
+    found = []
+
+    def walk(stream, resources, page: int, depth: int = 0) -> None:
+        fonts = resources.get("/Font", {}) if resources is not None else {}
+        forms = resources.get("/XObject", {}) if resources is not None else {}
+        font = size = None
+        spacing = 0.0
+        for operands, operator in pikepdf.parse_content_stream(stream):
+            op = str(operator)
+            if op == "Tf":
+                font, size = fonts.get(str(operands[0])), float(operands[1])
+            elif op == "Tw":
+                spacing = float(operands[0])
+            elif op in ("Tj", "'", '"') and abs(spacing) > 1e-6 and font is not None:
+                text = bytes(operands[-1])
+                if b" " in text:  # ReportLab's subsets always give the space code 32, which Tw widens
+                    normal = float(font.Widths[32 - int(font.FirstChar)]) * size / 1000
+                    found.append((page, (normal + spacing) / normal, text))
+            elif op == "Do" and depth < 3:
+                form = forms.get(str(operands[0]))
+                if form is not None and form.get("/Subtype") == "/Form":
+                    walk(form, form.get("/Resources"), page, depth + 1)
+
+    with pikepdf.open(path) as pdf:
+        for number, page in enumerate(pdf.pages, start=1):
+            walk(page.obj, page.obj.get("/Resources"), number)
+    return found
+
+
+def test_no_justified_line_in_any_booklet_stretches_its_word_spaces_beyond_the_limit(kit, press):
+    """Read from the PDFs: every word space justification widens (or narrows, to take up a word) stays between
+    `MIN_WORD_SPACE` and `MAX_WORD_SPACE` times the font's own."""
+    stretched = {lang: 0 for lang in LANGS}
+    offenders = []
+    for path in _booklets(kit, press):
+        spaces = _word_spaces(path)
+        stretched[_lang(path)] += len(spaces)
+        offenders += [f"{path.name} p{page}: {ratio:.2f} × the normal space: {text[:50]!r}"
+                      for page, ratio, text in spaces if not MIN_WORD_SPACE - 0.005 <= ratio <= MAX_WORD_SPACE + 0.005]
+    assert all(count > 100 for count in stretched.values()), stretched  # the walk did find justified lines
+    assert not offenders, "\n".join(offenders)
+
+
+LOOSE = {  # texts whose greedy breaks leave a line with few, very wide spaces at the width below
+    "fr_FR": "Le joueur qui détient la carte Informateur à un moment donné joue pour le Parti\u202f: il gagne "
+             "s’il démasque le dissident pendant un interrogatoire. Comme cette carte change de mains, les "
+             "loyautés évoluent au fil de la partie.",
+    "en_GB": "Below the candidates lies the People: party members awaiting their chance, who can be promoted "
+             "into any free seat of the Politburo by the Party Chief or by the Ideology's patron.",
+}
+A5_MEASURE = 340.157  # an A5 booklet page's frame: 148 mm less its inner and outer margins
+
+
+@pytest.fixture(scope="module")
+def paints() -> Paints:
+    project = load_project(DEFAULT_DATA_DIR, games=[])
+    register_fonts(project.fonts, project.font_dirs(), Report())
+    return Paints(project.colours.palette)
+
+
+@pytest.mark.parametrize("patterns", sorted(LOOSE))
+def test_a_loose_line_is_mended_or_set_ragged_at_the_limit(paints, patterns):
+    from reportlab.platypus import Paragraph
+
+    body = TextStyle(font="serif", size="9.5pt", leading=1.38, align="justify")
+    style = paragraph_style(body, 9.5, paints, name="p", hyphenation=patterns)
+    plain, even = Paragraph(LOOSE[patterns], style), EvenParagraph(LOOSE[patterns], style)
+    plain.wrap(A5_MEASURE, 1e6)
+    even.wrap(A5_MEASURE, 1e6)
+    assert loose_lines(plain), "the sample no longer has a loose line: choose another"
+    assert not loose_lines(even)
+    assert len(even.blPara.lines) == len(plain.blPara.lines)  # no line more
+    letters = lambda p: re.sub(r"[\s-]", "", "".join("".join(line[1]) for line in p.blPara.lines))  # noqa: E731
+    assert letters(even) == letters(plain)  # the same words, broken elsewhere
+    space = stringWidth(" ", "serif", 9.5)
+    for extra, line_words in even.blPara.lines[:-1]:  # each justified line fills the measure or stops at the limit
+        assert (MIN_WORD_SPACE - 1) * space - 1e-6 <= extra / max(1, len(line_words) - 1) \
+            <= (MAX_WORD_SPACE - 1) * space + 1e-6
+
+
+# its second line can only be set ragged at the limit
+RAGGED_SECOND = ("On utilise exactement autant de cartes que de joueurs\u202f: l’as, plus le nombre de figures et de "
+                 "cartes basses indiqué dans le tableau ci-dessous pour votre nombre de joueurs. Mélangez-les et "
+                 "distribuez-en une, face cachée, à chaque joueur. Regardez votre carte sans la montrer, puis "
+                 "laissez-la face cachée devant vous.")
+
+
+def test_a_paragraph_split_across_pages_keeps_its_lines(paints):
+    """The part a page holds ends with a line justified like any other (not a paragraph's last): it keeps the
+    lines the whole paragraph was given, that one set ragged at the limit, not lines broken again."""
+    body = TextStyle(font="serif", size="9.5pt", leading=1.38, align="justify")
+    style = paragraph_style(body, 9.5, paints, name="p", hyphenation="fr_FR")
+    whole = EvenParagraph(RAGGED_SECOND, style)
+    whole.wrap(A5_MEASURE, 1e6)
+    assert len(whole.blPara.lines) >= 4 and whole.ragged > 0  # else choose another sample
+    first, second = whole.split(A5_MEASURE, style.leading * 2.5)
+    first.wrap(A5_MEASURE, 1e6)
+    second.wrap(A5_MEASURE, 1e6)
+    assert first._JustifyLast and first.blPara.lines == whole.blPara.lines[:2]
+    assert not loose_lines(first) and not loose_lines(second)
+
+
+# --- 2. the red suits in the game's red ---------------------------------------------------------------
+RED_SUITS = "♥♦"
+
+
+def _suit_colours(data: bytes | Path) -> list[tuple[int, str, tuple[int, int, int]]]:
+    """(page, suit, colour) of every red suit a PDF sets as text: the mean colour of its inked pixels."""
+    document = pypdfium2.PdfDocument(data if isinstance(data, bytes) else str(data))
+    found = []
+    scale = 6
+    for number, page in enumerate(document, start=1):
+        text = page.get_textpage()
+        characters = text.get_text_range()
+        if not any(suit in characters for suit in RED_SUITS):
+            continue
+        image = np.asarray(page.render(scale=scale).to_pil().convert("RGB")).astype(int)
+        height = page.get_height()
+        for index in range(text.count_chars()):
+            suit = text.get_text_range(index, 1)
+            if suit not in RED_SUITS:
+                continue
+            left, bottom, right, top = text.get_charbox(index)
+            box = image[int((height - top) * scale) + 1:int((height - bottom) * scale) - 1,
+                        int(left * scale) + 1:int(right * scale) - 1].reshape(-1, 3)
+            inked = box[box.min(axis=1) < 160]
+            assert len(inked), (number, suit)
+            found.append((number, suit, tuple(int(v) for v in inked.mean(axis=0))))
+    document.close()
+    return found
+
+
+def _is_red(colour: tuple[int, int, int]) -> bool:
+    r, g, b = colour
+    return r > 120 and r - max(g, b) > 60  # the palette's red #b22a1e (178, 42, 30), never black (0, 0, 0)
+
+
+def test_red_suits_in_the_booklets_print_in_red_in_rgb_and_cmyk(kit, press):
+    seen = set()
+    for path in _booklets(kit, press):
+        for page, suit, colour in _suit_colours(path):
+            assert _is_red(colour), f"{path.name} p{page}: {suit} prints in {colour}"
+            seen.add("press" in path.parts)
+    assert seen == {False, True}  # found in the home and the press booklets
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_red_suit_prints_in_red_in_either_language(checked, lang):
+    layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
+    project = checked.project.view(layout.localized.data)
+    paper = project.media.papers[project.booklet.paper]
+    extra = [Para("p", "A♦ K♥ Q♠ J♣ " + ("l’as de carreau" if lang == "fr" else "the ace of diamonds")),
+             Para("li", "<b>7♥</b>, <i>8♦</i>", bullet="•")]
+    booklet = BookletLayout(layout.booklet.blocks + extra, layout.booklet.style)
+    data, _ = render_booklet(layout, booklet, paper, Paints(project.colours.palette), project.motifs.motifs,
+                             "sample.pdf")
+    colours = _suit_colours(data)
+    assert len([c for c in colours if c[1] == "♦"]) >= 2 and len([c for c in colours if c[1] == "♥"]) >= 2
+    assert all(_is_red(colour) for _, _, colour in colours), colours
+
+
+def test_the_characters_a_booklet_colours_are_data(data_copy):
+    from tests.conftest import edit, one
+
+    edit(data_copy / "print" / "booklet.yaml", '"♥♦♡♢": accent', '"♥♦♡♢": scarlet')
+    assert "scarlet" in one(data_copy, "unknown-reference").message
+
+
+# --- 3. and 4. blank pages, back covers, a multiple of four -------------------------------------------
+def _pages(path: Path) -> list[tuple[str, bool]]:
+    """(text, inked) of each A5 page of a booklet: of the pages of a press booklet, or of each half of the
+    sheets of a booklet imposed for saddle stitching (put back in reading order)."""
+    from printshop.render.imposed_booklet import booklet_order
+
+    document = pypdfium2.PdfDocument(str(path))
+    imposed = "-rules-booklet-" in path.name
+    halves: list[tuple[str, bool]] = []
+    for page in document:
+        width, height = page.get_width(), page.get_height()
+        image = np.asarray(page.render(scale=50 / 72).to_pil().convert("L"))
+        text = page.get_textpage()
+        parts = [(0, width / 2), (width / 2, width)] if imposed else [(0, width)]
+        for left, right in parts:
+            columns = image[:, int(left * 50 / 72):int(right * 50 / 72)]
+            halves.append((text.get_text_bounded(left, 0, right, height).strip(), bool((columns < 250).any())))
+    document.close()
+    if not imposed:
+        return halves
+    order = [number for side in booklet_order(len(halves)) for number in side]
+    pages = [("", False)] * len(halves)
+    for half, number in zip(halves, order):
+        pages[number - 1] = half
+    return pages
+
+
+def _titles(checked) -> dict[tuple[str, str], str]:
+    return {(layout.game_id, layout.lang): layout.title for layout in checked.layouts}
+
+
+def _blank_pages_are_blank(path: Path, pages: list[tuple[str, bool]]) -> int:
+    """How many blank pages `pages` has; fails if one carries a mark, or the file's name and nothing else."""
+    blank = 0
+    for number, (text, inked) in enumerate(pages, start=1):
+        bare = re.sub(r"\s+", " ", text)
+        if path.name in bare:
+            assert bare.replace(path.name, "").strip(" ·"), f"{path.name} p{number}: nothing but the file's name"
+        if not text:
+            blank += 1
+            assert not inked, f"{path.name} p{number}: a blank page with marks on it"
+    return blank
+
+
+def test_blank_pages_carry_nothing_not_even_the_file_name(kit, press):
+    for path in sorted(kit.rglob("*-rules-booklet-a4.pdf")) + sorted(press.rglob("*-rules.pdf")):
+        _blank_pages_are_blank(path, _pages(path))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("bleed", [0.0, 8.5], ids=["home", "press"])
+def test_a_short_stitched_booklet_ends_with_a_blank_inside_back_cover_and_a_back_cover(checked, tmp_path, lang, bleed):
+    """The cover and one page of rules, stitched: one blank page (the inside back cover), then the back cover."""
+    layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
+    project = checked.project.view(layout.localized.data)
+    blocks = layout.booklet.blocks
+    first_break = next(i for i, block in enumerate(blocks) if type(block).__name__ == "PageBreak")
+    short = blocks[:first_break + 1] + [block for block in blocks[first_break + 1:] if isinstance(block, Para)][:3]
+    path = tmp_path / f"{layout.game_id}-{lang}-rules-stitched.pdf"  # its A5 pages, not imposed
+    data, pages = render_booklet(layout, BookletLayout(short, layout.booklet.style),
+                                 project.media.papers[project.booklet.paper], Paints(project.colours.palette),
+                                 project.motifs.motifs, path.name, pad_to=4, bleed=bleed)
+    path.write_bytes(data)
+    read = _pages(path)
+    assert pages == len(read) == 4
+    assert _blank_pages_are_blank(path, read) == 1 and not read[2][0]  # page 3, the inside back cover
+    rules = checked.project.languages[lang].labels["rules"]
+    assert f"· {rules}" in read[1][0] and f"· {rules}" not in read[3][0]
+    assert layout.title.upper() in re.sub(r"\s+", " ", read[3][0]).upper()  # the back cover: the game's title
+    assert (path.name in read[3][0]) == (not bleed)  # a home print names its file there too
+
+
+def test_stitched_booklets_are_balanced_blank_pages_only_before_the_back_cover(kit, press, checked):
+    titles = _titles(checked)
+    rules = {lang: checked.project.languages[lang].labels["rules"] for lang in LANGS}
+    back_covers = 0
+    for path in sorted(kit.rglob("*-rules-booklet-a4.pdf")) + sorted(press.rglob("*-rules.pdf")):
+        game, lang = path.name.split(f"-{_lang(path)}-")[0], _lang(path)
+        pages = _pages(path)
+        count = len(pages)
+        assert count % 4 == 0, f"{path.name}: {count} pages"
+        blank = [number for number, (text, _) in enumerate(pages, start=1) if not text]
+        last_text, _ = pages[-1]
+        assert last_text, f"{path.name}: the back cover is blank"
+        assert len(blank) <= 2, f"{path.name}: {len(blank)} blank pages"  # at most a sheet's worth less one
+        if blank:  # all together, just before the back cover: never inside the rules
+            assert blank == list(range(count - len(blank), count)), f"{path.name}: blank pages {blank} of {count}"
+        if f"· {rules[lang]}" not in last_text:  # no running head: a back cover, the game's emblem and title
+            back_covers += 1
+            assert titles[(game, lang)].upper() in re.sub(r"\s+", " ", last_text).upper(), (path.name, last_text)
+            assert not re.search(r"(^|\s)\d+\s*$", last_text.replace(path.name, "")), (path.name, last_text)
+        else:
+            assert not blank, path.name  # rules on the last page, so no blank page anywhere
+        ruled = [number for number, (text, _) in enumerate(pages, start=1) if f"· {rules[lang]}" in text]
+        assert ruled and ruled[-1] > count - 4  # never a whole sheet more than the rules need
+        lengths = sorted(len(pages[number - 1][0]) for number in ruled)
+        assert len(pages[ruled[-1] - 1][0]) >= 0.2 * lengths[len(lengths) // 2], f"{path.name}: a scrap last page"
+    assert back_covers

@@ -155,6 +155,9 @@ _check("type-too-small", W, "a frame may print smaller than its medium allows (m
        "data/kremlin/faces.yaml:120:14: warning[type-too-small]: frame 'place_1' of face 'board' may print at 5.5 pt; type on a board must be at least 14 pt (from across the table (60 cm and more))")
 _check("deck-size-varies", W, "the text of one frame is fitted at different sizes on different cards of a deck, so the deck reads unevenly", "set size_across: deck on the frame (every card at the smallest size found), or size_across: card if the difference is wanted",
        "data/kremlin/faces.yaml:38:14: warning[deck-size-varies]: frame 'effect' of deck 'intrigue' (language fr) is set at sizes from 6.75 to 8.5 pt; cards at 6.75 pt: i12, i20")
+_check("runt-line", W, "a card or sheet paragraph ends with one word alone on its last line, which fitting could not avoid by tying the last two words or narrowing the measure without taking another line",
+       "reword the end of the text (a translator), or give the frame a little more width (a designer)",
+       "data/kremlin/text/fr.yaml:212:13: warning[runt-line]: 'intrigue.n28.effect' (fr): frame 'effect' of card 'i28' ends with \"6.\" alone on its last line at 8.5 pt\n  frame: data/kremlin/faces.yaml:38:14 (for the designer: a little more width gives the last line two words)")
 _check("press-left-out", W, "a deck, sheet or booklet that a print shop's files will not hold",
        "give the profile a product of this card size, or say why it leaves it out in the profile's leaves_out",
        "data/kremlin/game.yaml:163:16: warning[press-left-out]: deck 'markers' of kremlin is left out of DriveThruCards's files ('drivethrucards'): DriveThruCards makes no chit-16 cards (it makes poker-eu, poker-us, bridge, tarot)")

@@ -5,12 +5,17 @@ minimum, and returns the first that fits (height and longest word). If none does
 the result at the minimum with `fits=False` and how much is left over; the renderer refuses to
 draw such a frame and the validator reports it. Nothing is ever shrunk below the minimum.
 
+No paragraph should end with one word alone on its last line (a runt, docs/design.md): `make_flowables` ties
+the last two words or narrows a ragged measure when that keeps the paragraph's lines (`without_runt`), and
+`fit` may take up to RUNT_STEPS smaller sizes where that fails; `runts` says what is left, for `validate`.
+
 Words are hyphenated in the language's pattern (`typography.hyphenation` in the language file,
 through pyphen) when one is given: layout passes it to `fit`, which records it in the `Fit`, and
 the renderer sets the text again with the same setting, so both see the same line breaks.
 """
 from __future__ import annotations
 
+import html
 import math
 import re
 from dataclasses import dataclass, field
@@ -93,6 +98,9 @@ HYPHEN_LEFT, HYPHEN_RIGHT = 2, 3
 # shrink); ragged and centred lines only break long words, so that a short title reads
 # "KEEP THIS CARD HIDDEN / UNTIL YOU DIE", not "... HIDDEN UN- / TIL YOU DIE"
 HYPHENATE_FROM, HYPHENATE_RAGGED_FROM = 5, 8
+# how many quarter points smaller a frame may be set than the largest size that fits, to end no paragraph with a
+# word alone on its last line when tying words and narrowing the measure could not (without_runt)
+RUNT_STEPS = 2
 
 
 @lru_cache(maxsize=None)
@@ -186,9 +194,9 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: P
             if block.bullet:  # a list item (<ul>/<ol>): as in booklets, its bullet or number hangs in the indent
                 item = item or ParagraphStyle("frame-item", parent=base, leftIndent=list_indent(blocks, style, size),
                                               bulletIndent=0, bulletFontSize=size)
-                flowables.append(Paragraph(with_fallback(markup), item, bulletText=block.bullet))
+                flowables.append(without_runt(markup, item, width, block.bullet))
                 continue
-            flowables.append(Paragraph(with_fallback(markup), base))
+            flowables.append(without_runt(markup, base, width))
         elif isinstance(block, Table):
             # each column set as the table says (centred by default), its header the same way, so they line up
             cells = {align: ParagraphStyle(f"cell-{align}", parent=base, alignment=_ALIGNMENT[align], spaceBefore=0,
@@ -211,6 +219,149 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: P
 
 
 _ALIGNMENT = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+
+# a word as a reader counts it: something with a letter or a digit in it (not "–", "»" or "+).")
+_WORD = re.compile(r"[^\W_]")
+_ANY_SPACE = re.compile(f"[\\s{NO_BREAK_SPACES}]+")
+_TAG_OR_TEXT = re.compile(r"<[^>]*>|[^<]+")
+_FORCED_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
+def without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
+    """The paragraph of `markup`; if, set in `width`, it would end with a runt (one word alone on its last
+    line, docs/design.md), the first of these that sets it in as many lines, none running over, with no runt
+    and no word left alone on the line before the last: its last two words tied by a no-break space (the
+    word before goes down with the last); unless justified, a measure narrowed in steps of 5 % up to 30 %
+    (ragged and centred lines move nothing but their breaks), the words untied, then tied. Justified text
+    takes a tie only if its loosest line gets no looser, or no looser than one and a half spaces between
+    words. Otherwise the paragraph as it was (`fit` may try a smaller size; `validate` reports the runt).
+    The choice depends on the markup, style and width only, so a renderer setting the text again gets the
+    same lines."""
+    paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
+    if width <= 0 or len(markup.split()) < 3:
+        return paragraph
+    paragraph.wrap(width, 1e6)
+    paragraph.wrapped_width = width  # measure takes this wrap as it is
+    if not ends_with_runt(paragraph):
+        return paragraph
+    lines, room = len(paragraph.blPara.lines), min(_tightest(paragraph), 0.0) - 0.01
+    loose = stringWidth(" ", style.fontName, style.fontSize) / 2  # justified gaps up to 1.5 spaces are fine
+    tied = _tie_last_words(markup)
+    narrower = [] if style.alignment == TA_JUSTIFY else [width * step / 100 for step in range(5, 31, 5)]
+    for by in [0.0, *narrower]:
+        for text in ([markup] if by else []) + ([tied] if tied is not None else []):
+            shape = style if not by else ParagraphStyle(f"{style.name}-narrower", parent=style, **_narrowed(style, by))
+            other = Paragraph(with_fallback(text), shape, bulletText=bullet)
+            other.wrap(width, 1e6)
+            if (len(other.blPara.lines) == lines and _tightest(other) >= room and not ends_with_runt(other)
+                    and not _lone_before_last(other) and (style.alignment != TA_JUSTIFY or
+                                                          _loosest(other) <= max(_loosest(paragraph), loose) + 0.01)):
+                other.wrapped_width = width
+                return other
+    return paragraph
+
+
+def _narrowed(style: ParagraphStyle, by: float) -> dict:
+    """The indents that narrow `style`'s measure by `by` points, on the side its lines are ragged."""
+    if style.alignment == TA_CENTER:
+        return {"leftIndent": style.leftIndent + by / 2, "rightIndent": style.rightIndent + by / 2}
+    if style.alignment == TA_RIGHT:
+        return {"leftIndent": style.leftIndent + by}
+    return {"rightIndent": style.rightIndent + by}
+
+
+def _loosest(paragraph: Paragraph) -> float:
+    """The widest room justification adds between two words of a wrapped paragraph's justified lines (all but
+    a last line and one ended by <br/>): a tie in justified text never makes its loosest line looser."""
+    lines, widest = paragraph.blPara.lines, 0.0
+    for line in lines[:-1]:
+        extra, words = (line[0], len(line[1])) if isinstance(line, tuple) else (line.extraSpace, line.wordCount)
+        if words > 1 and not getattr(line, "lineBreak", False):
+            widest = max(widest, extra / (words - 1))
+    return widest
+
+
+def _tightest(paragraph: Paragraph) -> float:
+    """The least room left at the end of a wrapped paragraph's lines (negative: a line runs over)."""
+    return min(line[0] if isinstance(line, tuple) else line.extraSpace for line in paragraph.blPara.lines)
+
+
+def _line_text(line) -> str:
+    """The text of a wrapped line: words (one font) or fragments (several)."""
+    return " ".join(line[1]) if isinstance(line, tuple) else "".join(getattr(w, "text", "") for w in line.words)
+
+
+def _line_words(line) -> tuple[int, bool]:
+    """How many words (with a letter or digit) a wrapped line holds, and whether it prints anything."""
+    text = _line_text(line)
+    return sum(1 for word in _ANY_SPACE.split(text) if _WORD.search(word)), bool(text.strip())
+
+
+def runts(result: Fit) -> list[str]:
+    """The last line of each paragraph of a fitted text that still ends with a runt (`ends_with_runt`)."""
+    return [_line_text(flowable.blPara.lines[-1]).strip() for flowable in result.flowables or ()
+            if isinstance(flowable, Paragraph) and ends_with_runt(flowable)]
+
+
+def ends_with_runt(paragraph: Paragraph) -> bool:
+    """Whether a wrapped paragraph ends with a runt: its last line holds one word (or only punctuation) where
+    the lines since its last forced break (<br/>) hold three words or more."""
+    lines = paragraph.blPara.lines
+    counts = []
+    for line in reversed(lines):
+        if counts and getattr(line, "lineBreak", False):
+            break  # that line ends the sentence before a <br/>
+        counts.append(_line_words(line))
+    if len(counts) < 2:
+        return False
+    words, printed = counts[0]
+    return printed and words <= 1 and sum(count for count, _ in counts) >= 3
+
+
+def _lone_before_last(paragraph: Paragraph) -> bool:
+    """Whether the line before a wrapped paragraph's last holds a word alone between two lines of the same
+    sentence (since the last forced break); a first line may ("BOUNTY / HUNTER'S MARK")."""
+    lines = paragraph.blPara.lines
+    if len(lines) < 3 or getattr(lines[-2], "lineBreak", False) or getattr(lines[-3], "lineBreak", False):
+        return False
+    return _line_words(lines[-2])[0] <= 1
+
+
+def _tie_last_words(markup: str) -> str | None:
+    """`markup` with the breaking spaces after its second-to-last word (after the last <br/>) made no-break
+    spaces, so that its last two words stay on one line; None if that part has fewer than two words."""
+    text: list[tuple[int, str]] = []  # (index in markup, character) of the text after the last forced break
+    for match in _TAG_OR_TEXT.finditer(markup):
+        piece = match.group()
+        if piece.startswith("<"):
+            if _FORCED_BREAK.fullmatch(piece):
+                text = []
+            continue
+        text.extend((match.start() + offset, ch) for offset, ch in enumerate(piece))
+    words: list[tuple[str, list[int]]] = []  # each word as ReportLab splits them, and the spaces before it
+    spaces: list[int] = []
+    before: list[int] = []
+    word = ""
+    for index, ch in text:
+        if ch.isspace() and ch not in NO_BREAK_SPACES:
+            if word:
+                words.append((word, before))
+                word = ""
+            spaces.append(index)
+        else:
+            if not word:
+                before, spaces = spaces, []
+            word += ch
+    if word:
+        words.append((word, before))
+    counted = [i for i, (word, _) in enumerate(words) if _WORD.search(html.unescape(word))]
+    if len(counted) < 2:
+        return None
+    replace: dict[int, str] = {}
+    for _, before in words[counted[-2] + 1:]:
+        replace.update({index: "" for index in before})
+        replace[before[0]] = "\u00a0"
+    return "".join(replace.get(index, ch) for index, ch in enumerate(markup))
 
 
 def _frame_style(style: TextStyle, size: float, paints: Paints, hyphenation: str | None) -> ParagraphStyle:
@@ -245,8 +396,9 @@ def measure(flowables: list[Flowable], width: float, sizes: list | None = None) 
     (width, height) as wrapped is appended to `sizes` when it is given."""
     height, too_wide, previous_after = 0.0, False, 0.0
     for index, flowable in enumerate(flowables):
-        try:
-            w, h = flowable.wrap(width, 1e6)
+        try:  # a paragraph wrapped at this width already (without_runt) keeps that wrap
+            w, h = ((flowable.width, flowable.height) if getattr(flowable, "wrapped_width", None) == width
+                    else flowable.wrap(width, 1e6))
         except ValueError:  # ReportLab refuses a table whose columns cannot fit at all
             return 1e6, True
         if sizes is not None:
@@ -307,7 +459,7 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
     (a reminder line printed on every card of a deck is fitted once); callers never change a `Fit`."""
     key = (repr(blocks), style.font, style.size, style.min_size, style.leading, style.align, style.space_before,
            style.space_after, style.indent, style.uppercase, width, height, hyphenation, _colours(style, paints),
-           _fonts_state())
+           _fonts_state(), getattr(style, "size_across", None))  # a deck-wide frame takes no step for a runt
     known = _FITTED.get(key)
     if known is not None:
         return known
@@ -355,9 +507,21 @@ def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, pai
         return Fit(size, fits, needed, height, lines, too_wide, hyphenation, flowables, sizes,
                    _colours(style, paints))
 
+    def without_runts(k: int, best: Fit) -> Fit:
+        """`best` (at step k), or, if a paragraph of it still ends with a runt, the first of the next RUNT_STEPS
+        smaller sizes that fits without one. Never for a frame set at one size across its deck: the whole deck
+        would follow one card down."""
+        if not runts(best) or getattr(style, "size_across", None) == "deck":
+            return best
+        for smaller in range(k + 1, min(k + RUNT_STEPS, steps) + 1):
+            result = attempt(smaller)
+            if result.fits and not runts(result):
+                return result
+        return best
+
     best = attempt(0)
     if best.fits or steps == 0:
-        return best
+        return without_runts(0, best) if best.fits else best
     smallest = attempt(steps)
     if not smallest.fits:
         return smallest
@@ -370,4 +534,4 @@ def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, pai
             high, best = middle, result
         else:
             low = middle
-    return best
+    return without_runts(high, best)

@@ -3,6 +3,9 @@ two-sided sheets), the cut lines.
 
 Pure geometry in points, PDF coordinates (origin bottom-left). Long-edge duplex turns the sheet
 about its vertical axis, so a back lies at x_back = page_width - x_front - card_width, same y.
+Cards may lie turned a quarter turn on the page (`print_and_play.card_sheets` in media.yaml): the grid's
+cells are then the cards' turned outline, and each back is turned so that its top lies behind its front's
+top once the sheet is turned over (`back_turn`).
 """
 from __future__ import annotations
 
@@ -23,6 +26,9 @@ class Grid:
     columns: int
     rows: int
     lift: float = 0.0  # how far the grid sits above the page's centre (room for a footer below its marks)
+    # how far the fronts are turned counter-clockwise, in degrees (90: a card's top at the page's left); the
+    # cells (card_width x card_height) are then the turned card's outline
+    turn: int = 0
 
     @property
     def per_page(self) -> int:
@@ -48,9 +54,10 @@ class Grid:
 
     def back(self, index: int, flip: str = "long-edge") -> tuple[float, float]:
         x, y = self.front(index)
-        if flip == "long-edge":
-            return self.page_width - x - self.card_width, y
-        return x, self.page_height - y - self.card_height
+        return mirrored(self.page_width, self.page_height, x, y, self.card_width, self.card_height, flip)
+
+    def back_turn(self, flip: str = "long-edge") -> int:
+        return back_turn(self.turn, flip, self.page_width, self.page_height)
 
     def cut_xs(self) -> list[float]:
         return [self.left + i * self.card_width for i in range(self.columns + 1)]
@@ -70,6 +77,22 @@ def mirrored(page_width: float, page_height: float, x: float, y: float, width: f
     if about_vertical_axis:
         return page_width - x - width, y
     return x, page_height - y - height
+
+
+def back_turn(turn: int, flip: str, page_width: float, page_height: float) -> int:
+    """How far a card's back is turned (counter-clockwise, degrees) so that its top edge lies behind its
+    front's top edge, as a player who turns the card over finds it. A sheet turned about its vertical axis
+    (long-edge duplex on an upright page) mirrors left and right: a front turned +90 (top to the left) has
+    its back turned -90; turned about its horizontal axis (short edge), top and bottom: the same +90, and
+    an upright card's back upside down (180)."""
+    about_vertical_axis = (flip == "long-edge") == (page_height >= page_width)
+    return (-turn if about_vertical_axis else 180 - turn) % 360
+
+
+def turned_origin(x: float, y: float, width: float, height: float, turn: int) -> tuple[float, float]:
+    """Where a card's own origin (its bottom-left corner) lies when the card, turned `turn` degrees
+    counter-clockwise, fills the cell of `width` x `height` at (x, y): translate there, then rotate."""
+    return {0: (x, y), 90: (x + width, y), 180: (x + width, y + height), 270: (x, y + height)}[turn % 360]
 
 
 def grid_for(page_width: float, page_height: float, card_width: float, card_height: float, margin: float) -> Grid:

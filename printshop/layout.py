@@ -13,7 +13,7 @@ from pathlib import Path
 
 from printshop.colour import Paints
 from printshop.diagnostics import Location, Report, Severity
-from printshop.fitting import Fit, fit
+from printshop.fitting import Fit, fit, runts
 from printshop.fonts import FontSet
 from printshop.loader import Project
 from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
@@ -160,9 +160,46 @@ def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env
                     backs.append(back)
         if len(laid_out) == len(spec.items or [None]) and len(backs) == (len(laid_out) if two_sided else 0):
             layout.sheets.append(SheetLayout(sheet_id, spec, laid_out, backs))
+    _report_runts(layout, report)  # as the cards print: after each deck's frames took their one size
     if game.game.booklet is not None:
         layout.booklet = lay_out_booklet(project, localized, context, fonts, env, report, errors)
     return layout
+
+
+def _report_runts(layout: GameLayout, report: Report) -> None:
+    """A paragraph that still ends with one word alone on its last line (fitting could neither tie its last
+    words nor narrow its measure without taking another line, nor set it a step smaller): one warning per text
+    and frame, at the text (the frame's place follows for the designer), naming the cards or sheets it prints on."""
+    found: dict[tuple, list[str]] = {}
+    faces = [face for deck in layout.decks for face in deck.faces.values()]
+    faces += [face for sheet in layout.sheets for face in sheet.faces + sheet.backs]
+    for face in faces:
+        for laid in face.frames:
+            for word in runts(laid.fit):
+                key = (laid.name, laid.frame.where(), laid.text_ids, word, laid.fit.size)
+                found.setdefault(key, []).append(_piece(face.key))
+    for (name, frame_where, text_ids, word, size), pieces in found.items():
+        shown = list(dict.fromkeys(pieces))
+        message = (f"frame '{name}' of {', '.join(shown[:4])}{' …' if len(shown) > 4 else ''} ends with "
+                   f"\"{word}\" alone on its last line at {size:g} pt")
+        culprit = _culprit(text_ids, layout.localized, ending=word)
+        if culprit is None:
+            report.add("runt-line", frame_where, f"{message} (language {layout.lang})")
+            continue
+        report.add("runt-line", culprit.location, f"'{culprit.id}' ({layout.lang}): {message}",
+                   also=f"frame: {frame_where} (for the designer: a little more width gives the last line two words)")
+
+
+def _piece(key: str) -> str:
+    """What a face key names, for people: card 'informer', the back of deck 'cards', sheet 'roles' (heir)."""
+    parts = key.split("/")
+    if parts[0] == "sheet":
+        item = parts[2] if len(parts) > 2 and parts[2] else ""
+        side = " back" if parts[-1] == "back" and len(parts) > 3 else ""
+        return f"sheet '{parts[1]}'" + (f" ({item}{side})" if item else side)
+    if len(parts) == 2:
+        return f"the back of deck '{parts[0]}'"
+    return f"card '{parts[1]}'" + (" (back)" if parts[2] == "back" else "")
 
 
 def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[str, Face], size: tuple[float, float],
@@ -266,9 +303,9 @@ def _report_overflow(result: Fit, blocks: list[Block], frame: Frame, what: str, 
                also=f"frame: {frame.where()} (for the designer: enlarge the frame or lower its min_size)")
 
 
-def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame):
+def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame, ending: str = ""):
     """The longest text of the frame, as written in this language's file (a naming variant's own text
-    where it replaces the id)."""
+    where it replaces the id); with `ending`, the longest of those whose text ends with that word, if any."""
     catalogue = localized.data.catalogues.get(localized.lang)
     if catalogue is None:
         return None
@@ -279,7 +316,9 @@ def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame):
         entry = entry or catalogue.entries.get(text_id)
         if entry is not None:
             entries.append(entry)
-    return max(entries, key=lambda entry: len(entry.text), default=None)
+    last = ending.split()[-1] if ending.split() else ""
+    ending_so = [entry for entry in entries if last and plain_text(entry.text).rstrip().endswith(last)]
+    return max(ending_so or entries, key=lambda entry: len(entry.text), default=None)
 
 
 def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: Location, fonts: FontSet,

@@ -96,6 +96,15 @@ class PageFooter(Node):
     """The lowest the text may sit above the paper's bottom edge."""
 
 
+class CardSheetLayout(Node):
+    """How a card sheet lays one card size out on one paper."""
+
+    turn: Literal[0, 90, 270] = 0
+    """How far the cards are turned on the page, in degrees counter-clockwise: 90 puts a card's top at the page's
+    left edge (270 at its right), for a card size that fits more to a page lying on its side. Each back is turned
+    so that its top lies behind its front's top once the sheet is turned over for the duplex `--flip`."""
+
+
 class PrintAndPlay(Node):
     papers: list[str]
     """The papers (names from `papers`) print-and-play kits are built for."""
@@ -111,6 +120,10 @@ class PrintAndPlay(Node):
     """Gutterfold sheets: from the fold line to the nearest bleed."""
     crop_marks: CropMarks
     """How crop marks are drawn in the margins."""
+    card_sheets: dict[Identifier, dict[Identifier, CardSheetLayout]] = {}
+    """Card sheets laid out otherwise than upright, by paper then card size (names from `papers` and
+    `card_sizes`): `letter: {poker-eu: {turn: 90}}` puts poker cards on their side on Letter, 2 × 4 to a page
+    where upright cards leave room for 3 × 2 only."""
     footer: PageFooter
     """The footer of every page (file name and page number)."""
     press_profile: str = "eu-3mm"

@@ -54,6 +54,14 @@ def _check_shared(project: Project, report: Report) -> None:
         if paper not in media.papers:
             report.add("unknown-reference", pnp.where("papers"),
                        f"print_and_play.papers[{index}]: no paper '{paper}' (papers: {', '.join(media.papers)})")
+    for paper, sizes in pnp.card_sheets.items():  # card sheets laid out otherwise (turned), by paper and card size
+        if paper not in media.papers:
+            report.add("unknown-reference", pnp.where("card_sheets"),
+                       f"print_and_play.card_sheets: no paper '{paper}' (papers: {', '.join(media.papers)})")
+        for size, layout in sizes.items():
+            if size not in media.card_sizes:
+                report.add("unknown-reference", layout.where(), f"print_and_play.card_sheets.{paper}: no card size "
+                           f"'{size}' (sizes: {', '.join(media.card_sizes)})")
     _colour(project, pnp.crop_marks.colour, pnp.crop_marks.where("colour"), report)
     _colour(project, pnp.footer.colour, pnp.footer.where("colour"), report)
     _font(project, pnp.footer.font, pnp.footer.where("font"), report)

@@ -1,6 +1,7 @@
 """Reading back what a PDF draws: where forms are placed and which lines are stroked on a page."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pypdf import PdfReader
@@ -12,20 +13,46 @@ from printshop.preflight import multiply
 @dataclass
 class Placement:
     name: str
-    x: float
+    x: float  # where the form's origin lies on the page
     y: float
     scale: float = 1.0  # how much the form is scaled where it is placed (sheets two to a page are shrunk)
+    turn: int = 0  # how far it is turned, in degrees counter-clockwise (cards on their side)
+
+    def box(self, width: float, height: float) -> tuple[float, float, float, float]:
+        """The box (x, y, width, height) on the page that a form of `width` x `height` placed here covers."""
+        w, h = width * self.scale, height * self.scale
+        return {0: (self.x, self.y, w, h), 90: (self.x - h, self.y, h, w), 180: (self.x - w, self.y - h, w, h),
+                270: (self.x, self.y - w, h, w)}[self.turn]
 
 
 def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], list[tuple[float, float, float, float]]]:
-    """Form XObjects placed on the page (with their origin) and straight line segments stroked on it."""
+    """Faces placed on the page (Form XObjects, and faces drawn in the page's content inside a `/Face`
+    marked-content sequence, named by its /Name), with their origin, and the straight line segments
+    stroked on the page outside any face."""
     page = reader.pages[page_number]
     content = ContentStream(page.get_contents(), reader)
     ctm = (1, 0, 0, 1, 0, 0)
     stack, placements, segments, current = [], [], [], None
     pending: list[tuple[float, float, float, float]] = []
+    marked: list[bool] = []  # the open marked-content sequences: True for a face's
     for operands, operator in content.operations:
         op = operator.decode()
+        if op in ("BDC", "BMC"):
+            is_face = op == "BDC" and operands[0] == "/Face"
+            marked.append(is_face)
+            if is_face:
+                placements.append(Placement(str(operands[1]["/Name"]), ctm[4], ctm[5], math.hypot(ctm[0], ctm[1]),
+                                            round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360))
+        elif op == "EMC":
+            marked.pop()
+        elif any(marked):
+            if op == "q":
+                stack.append(ctm)
+            elif op == "Q":
+                ctm = stack.pop()
+            elif op == "cm":
+                ctm = multiply(tuple(float(v) for v in operands), ctm)
+            continue  # what a face draws is the face's, not the page's marks
         if op == "q":
             stack.append(ctm)
         elif op == "Q":
@@ -33,7 +60,8 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
         elif op == "cm":
             ctm = multiply(tuple(float(v) for v in operands), ctm)
         elif op == "Do":
-            placements.append(Placement(str(operands[0]), ctm[4], ctm[5], ctm[0]))
+            placements.append(Placement(str(operands[0]), ctm[4], ctm[5], math.hypot(ctm[0], ctm[1]),
+                                        round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360))
         elif op == "m":
             current = (float(operands[0]) + ctm[4], float(operands[1]) + ctm[5])
         elif op == "l" and current is not None:

@@ -50,8 +50,10 @@ def test_booklet_is_a5(built, lang):
         assert float(page.mediabox.height) == pytest.approx(mm(210), abs=0.01)
 
 
-# Letter keeps 3 × 2: three rows would leave 7.7 mm margins, no room for crop marks outside the 5 mm band
-ROWS = {"a4": 3, "letter": 2}
+# (columns, rows) of a page of the 18 cards: 3 × 3 upright on A4; on Letter the cards lie on their side
+# (media.yaml's card_sheets), 2 × 4 to a page, and 18 cards spread evenly over three pages take 3 rows each
+GRID = {"a4": (3, 3), "letter": (2, 3)}
+TURN = {"a4": 0, "letter": 90}  # fronts turned counter-clockwise: a card's top at the page's left on Letter
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -59,21 +61,27 @@ def test_eighteen_cards_nine_a_page_each_with_a_back(built, paper):
     reader = PdfReader(cards_pdf(built, "en", paper))
     fronts = [page_drawing(reader, i)[0] for i in range(0, len(reader.pages), 2)]
     backs = [page_drawing(reader, i)[0] for i in range(1, len(reader.pages), 2)]
-    per_page = 3 * ROWS[paper]
+    per_page = GRID[paper][0] * GRID[paper][1]
     assert [len(p) for p in fronts] == [per_page] * (18 // per_page)
     assert [len(p) for p in backs] == [per_page] * (18 // per_page)
+    assert {p.turn for page in fronts for p in page} == {TURN[paper]}
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_backs_mirror_their_fronts_for_long_edge_duplex(built, paper):
+    """Each back in the mirror image of its front's cell; on Letter turned the other way (-90), so that its top
+    lies behind the front's top once the sheet is turned over."""
     reader = PdfReader(cards_pdf(built, "fr", paper))
     width = PAPERS[paper][0]
     for front_page in range(0, len(reader.pages), 2):
         fronts, _ = page_drawing(reader, front_page)
         backs, _ = page_drawing(reader, front_page + 1)
         for front, back in zip(fronts, backs):
-            assert back.x == pytest.approx(width - front.x - CARD_W, abs=0.01)
-            assert back.y == pytest.approx(front.y, abs=0.01)
+            fx, fy, fw, _ = front.box(CARD_W, CARD_H)
+            bx, by, _, _ = back.box(CARD_W, CARD_H)
+            assert bx == pytest.approx(width - fx - fw, abs=0.01)
+            assert by == pytest.approx(fy, abs=0.01)
+            assert back.turn == -front.turn % 360
 
 
 def test_vote_cards_have_their_own_back_and_others_share_one(built):
@@ -93,12 +101,15 @@ def test_vote_cards_have_their_own_back_and_others_share_one(built):
 def test_crop_marks_lie_in_the_margins_only(built, paper):
     reader = PdfReader(cards_pdf(built, "en", paper))
     placements, segments = page_drawing(reader, 0)
-    left = min(p.x for p in placements)
-    right = max(p.x for p in placements) + CARD_W
-    bottom = min(p.y for p in placements)
-    top = max(p.y for p in placements) + CARD_H
-    rows = ROWS[paper]
-    assert len(segments) == 2 * 4 + 2 * (rows + 1)  # one pair per cut line: 4 vertical, rows + 1 horizontal
+    boxes = [p.box(CARD_W, CARD_H) for p in placements]
+    cell_w, cell_h = boxes[0][2:]
+    left = min(x for x, _, _, _ in boxes)
+    right = max(x + w for x, _, w, _ in boxes)
+    bottom = min(y for _, y, _, _ in boxes)
+    top = max(y + h for _, y, _, h in boxes)
+    columns, rows = GRID[paper]
+    # one pair per cut line: columns + 1 vertical, rows + 1 horizontal
+    assert len(segments) == 2 * (columns + 1) + 2 * (rows + 1)
     width, height = PAPERS[paper]
     for x1, y1, x2, y2 in segments:
         inside_x = max(x1, x2) > left + 0.01 and min(x1, x2) < right - 0.01
@@ -106,8 +117,8 @@ def test_crop_marks_lie_in_the_margins_only(built, paper):
         assert not (inside_x and inside_y), (x1, y1, x2, y2)
         assert 0 <= min(x1, x2) and max(x1, x2) <= width and 0 <= min(y1, y2) and max(y1, y2) <= height
     # and each mark points along a cut line
-    cuts_x = {round(left + i * CARD_W, 2) for i in range(4)}
-    cuts_y = {round(bottom + i * CARD_H, 2) for i in range(rows + 1)}
+    cuts_x = {round(left + i * cell_w, 2) for i in range(columns + 1)}
+    cuts_y = {round(bottom + i * cell_h, 2) for i in range(rows + 1)}
     for x1, y1, x2, y2 in segments:
         assert round(x1, 2) in cuts_x if x1 == x2 else round(y1, 2) in cuts_y
 
@@ -243,8 +254,12 @@ def test_back_offset_and_short_edge_flip(tmp_path):
         assert back.x == pytest.approx(width - front.x - CARD_W + mm(1.5), abs=0.01)
         assert back.y == pytest.approx(front.y - mm(0.5), abs=0.01)
     for front, back in zip(page_drawing(short, 0)[0], page_drawing(short, 1)[0]):
-        assert back.x == pytest.approx(front.x, abs=0.01)
-        assert back.y == pytest.approx(height - front.y - CARD_H, abs=0.01)
+        # turned over top to bottom: the back's cell mirrored top to bottom, the back upside down on its page, so
+        # that its top lies behind its front's top
+        bx, by, _, _ = back.box(CARD_W, CARD_H)
+        assert back.turn == 180 and front.turn == 0
+        assert bx == pytest.approx(front.x, abs=0.01)
+        assert by == pytest.approx(height - front.y - CARD_H, abs=0.01)
 
 
 def test_a_bad_back_offset_is_a_usage_error(tmp_path):

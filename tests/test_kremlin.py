@@ -186,11 +186,12 @@ def test_the_influence_sheet_lists_every_controllable_politician(kremlin_kit):
 
 def test_the_markers_are_one_sided_chits_with_room_for_their_marks(kremlin_kit):
     reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-markers-a4.pdf")
-    # 11 × 17 a page: a twelfth column would leave no room for crop marks outside the 5 mm band
+    # 11 × 17 fit a page (a twelfth column would leave no room for crop marks outside the 5 mm band), so 195
+    # markers take two pages: spread evenly, 9 rows on each (99 and 96), not 187 and a near-empty page of 8
     assert len(reader.pages) == 2
     placements, segments = page_drawing(reader, 0)
-    assert len(placements) == 11 * 17
-    assert len(segments) == 2 * (12 + 18)  # a pair of marks for each cut line of the 11 × 17 grid
+    assert len(placements) == 11 * 9
+    assert len(segments) == 2 * (12 + 10)  # a pair of marks for each cut line of the 11 × 9 grid
     assert len(placements) + len(page_drawing(reader, 1)[0]) == 195
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.colour import Paints
-from printshop.imposition import Grid, ImpositionError, grid_for
+from printshop.imposition import Grid, ImpositionError, grid_for, turned_origin
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
 from printshop.render.replay import draw_face_form
@@ -56,15 +56,23 @@ def footer_clear(settings: SheetSettings) -> float:
 
 def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     """As many cards as fit with room for the marks on every side and, at the bottom, for the footer below
-    the marks (the grid is raised from the centre when it needs that room)."""
+    the marks (the grid is raised from the centre when it needs that room); the cards turned as
+    `print_and_play.card_sheets` says for this paper and card size. A deck of several pages takes as many rows
+    as spreading it evenly needs, so that no last page is nearly empty (195 markers: 99 and 96, not 187 and 8)."""
     paper, room = settings.paper, mark_room(settings)
+    layout = settings.media.print_and_play.card_sheets.get(settings.paper_id, {}).get(deck.deck.card_size)
+    turn = layout.turn if layout is not None else 0
+    width, height = (deck.size.height, deck.size.width) if turn % 180 else (deck.size.width, deck.size.height)
     bottom_room = footer_clear(settings) + room - settings.media.print_and_play.margin
-    grid = grid_for(paper.width, paper.height, deck.size.width, deck.size.height, room)
-    rows = min(grid.rows, int((paper.height - room - bottom_room + 1e-6) // deck.size.height))
+    grid = grid_for(paper.width, paper.height, width, height, room)
+    rows = min(grid.rows, int((paper.height - room - bottom_room + 1e-6) // height))
     if rows < 1:
         raise ImpositionError("the card does not fit on the paper with room for its crop marks and the footer")
-    lift = max(0.0, bottom_room - (paper.height - rows * deck.size.height) / 2)
-    return Grid(paper.width, paper.height, deck.size.width, deck.size.height, grid.columns, rows, lift)
+    pages = -(-len(deck.cards) // (grid.columns * rows))
+    if pages > 1:
+        rows = -(-len(deck.cards) // (pages * grid.columns))
+    lift = max(0.0, bottom_room - (paper.height - rows * height) / 2)
+    return Grid(paper.width, paper.height, width, height, grid.columns, rows, lift, turn)
 
 
 def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettings) -> tuple[bytes, int]:
@@ -75,7 +83,8 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     canvas = new_canvas(buffer, paper.width, paper.height, lang=game.lang,
                         title=f"{game.title}: {deck.id} ({paper.label})", subject="print-and-play cards")
     uses = Counter(front for front, _ in deck.cards) + Counter(back for _, back in deck.cards if back)
-    names = {key: f"face{index}" for index, key in enumerate(deck.faces) if uses[key] > 1}
+    labels = {key: f"face{index}" for index, key in enumerate(deck.faces)}
+    names = {key: label for key, label in labels.items() if uses[key] > 1}  # the forms
     assets = game.localized.data.dir
     for key, face in deck.faces.items():
         if key not in names:
@@ -88,11 +97,13 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     def show(key) -> None:
         if key in names:
             canvas.doForm(names[key])
-        else:  # in the page's content, in the state a form starts in
+        else:  # in the page's content, in the state a form starts in, marked as the face it is
+            canvas._code.append(f"/Face <</Name /{labels[key]}>> BDC")
             canvas.push_state_stack()
             canvas.init_graphics_state()
             draw_face_form(canvas, deck.faces[key], settings.paints, settings.motifs, assets, form=False)
             canvas.pop_state_stack()
+            canvas._code.append("EMC")
 
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
     two_sided = any(back for _, back in deck.cards)
@@ -116,6 +127,7 @@ def _place(canvas: Canvas, grid: Grid, faces: list, show, *, back: bool, setting
     """Each face in its cell, clipped to its trim (and its outer bleed where no card abuts), drawn by `show`."""
     outer = settings.media.print_and_play.outer_bleed
     occupied = {grid.cell(i) for i in range(len(faces))}
+    turn = grid.back_turn(settings.flip) if back else grid.turn  # each back's top behind its front's
     for index, face in enumerate(faces):
         x, y = grid.back(index, settings.flip) if back else grid.front(index)
         if back:
@@ -133,7 +145,9 @@ def _place(canvas: Canvas, grid: Grid, faces: list, show, *, back: bool, setting
         clip = canvas.beginPath()
         clip.rect(x - left, y - bottom, grid.card_width + left + right, grid.card_height + top + bottom)
         canvas.clipPath(clip, stroke=0, fill=0)
-        canvas.translate(x, y)
+        canvas.translate(*turned_origin(x, y, grid.card_width, grid.card_height, turn))
+        if turn:
+            canvas.rotate(turn)
         show(face)
         canvas.restoreState()
 

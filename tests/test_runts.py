@@ -1,0 +1,173 @@
+"""Issue 16: no card or sheet paragraph ends with one word alone on its last line (a runt). The fit ties the
+last two words with a no-break space, or narrows a ragged measure, without another line and without
+touching the size; the renderer sets the same lines; `runt-line` reports what is left, at the text."""
+from __future__ import annotations
+
+import pytest
+
+from printshop.build import check
+from printshop.colour import Paints
+from printshop.diagnostics import Report, Severity
+from printshop.fitting import ends_with_runt, fit, make_flowables, runts
+from printshop.fonts import register_fonts
+from printshop.loader import DEFAULT_DATA_DIR, load_project
+from printshop.model import TextStyle
+from printshop.richtext import parse_blocks
+from printshop.units import mm
+from tests.conftest import edit, one
+
+# set in 44 mm at 9 pt without care, the last line of each holds one word
+ENGLISH = "Find the dissident: if you look at the dissident card or are handed it, you win at once. Any committee fails."
+FRENCH = "Trouvez le dissident\u202f: si vous regardez sa carte ou qu’on vous la remet, vous gagnez la partie\u202f!"
+
+
+@pytest.fixture(scope="module")
+def paints() -> Paints:
+    project = load_project(DEFAULT_DATA_DIR, games=[])
+    register_fonts(project.fonts, project.font_dirs(), Report())
+    return Paints(project.colours.palette)
+
+
+def style(**settings) -> TextStyle:
+    return TextStyle(**{"font": "serif", "size": "9pt", "min_size": "7pt", "align": "left", **settings})
+
+
+def line_texts(paragraph) -> list[str]:
+    return [" ".join(line[1]) if isinstance(line, tuple) else "".join(frag.text for frag in line.words)
+            for line in paragraph.blPara.lines]
+
+
+def plain_paragraph(text: str, width: float, paints: Paints, hyphenation: str | None = None, **settings):
+    """`text` as ReportLab alone sets it in `width`."""
+    from reportlab.platypus import Paragraph
+
+    from printshop.fitting import paragraph_style
+
+    paragraph = Paragraph(text, paragraph_style(style(**settings), 9.0, paints, hyphenation=hyphenation))
+    paragraph.wrap(width, 1e6)
+    return paragraph
+
+
+@pytest.mark.parametrize("text", [ENGLISH, FRENCH])
+@pytest.mark.parametrize("align", ["left", "center", "justify"])
+def test_the_last_line_takes_two_words_in_as_many_lines_at_the_same_size(paints, text, align):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from printshop.fitting import _loosest
+
+    # justified text is hyphenated (that is what closes its gaps), in the language's patterns
+    hyphenation = ("fr_FR" if text is FRENCH else "en_GB") if align == "justify" else None
+    cured = 0
+    for tenth in range(400, 600, 3):  # frames from 40 to 60 mm wide
+        width = mm(tenth / 10)
+        plain = plain_paragraph(text, width, paints, hyphenation, align=align)
+        if not ends_with_runt(plain):
+            continue
+        # at 9 pt or nothing: the ties and narrowing alone, not a smaller step
+        result = fit(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), width, mm(60), paints,
+                     hyphenation)
+        assert result.fits and result.size == 9.0
+        [paragraph] = result.flowables
+        lines = line_texts(paragraph)
+        assert len(lines) == len(plain.blPara.lines)  # as many lines: the same height, the same size
+        # nothing lost, added or reordered (but a hyphen where a word breaks)
+        assert "".join("".join(lines).split()).replace("-", "") == "".join(text.split())
+        assert "\u202f" not in text or "partie\u202f!" in lines[-1]  # French spacing kept
+        # the renderer, setting the text again (another output's colours), gets the same lines
+        [again] = make_flowables(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), result.size,
+                                 paints, width, hyphenation)
+        again.wrap(width, 1e6)
+        assert line_texts(again) == lines
+        if runts(result):
+            assert align == "justify"  # left as it was: tying would open its gaps too wide
+            continue
+        cured += 1
+        assert len(lines[-1].split()) >= 2
+        if align == "justify":  # no line looser than the loosest before, or than one and a half spaces
+            space = stringWidth(" ", "serif", 9.0)
+            assert _loosest(paragraph) <= max(_loosest(plain), space / 2) + 0.01
+            assert paragraph.style.rightIndent == 0  # never narrowed: the right edge would show it
+    assert cured >= (1 if align == "justify" else 3), cured
+
+
+def test_markup_and_forced_breaks_keep_their_words(paints):
+    """Only the sentence after the last <br/> is tied; <b> and <i> keep their faces."""
+    text = "<b>Party Chief</b><br/>2 Cure · 3B Purge · 6A Automatic <i>promotions</i>"
+    blocks = parse_blocks(f"<p>{text}</p>")
+    tied = 0
+    for tenth in range(300, 500):
+        width = mm(tenth / 10)
+        result = fit(blocks, style(), width, mm(40), paints)
+        [paragraph] = result.flowables
+        lines = line_texts(paragraph)
+        assert lines[0] == "Party Chief" and "Chief\u00a0" not in paragraph.text
+        assert " ".join(" ".join(lines).split()) == "Party Chief 2 Cure · 3B Purge · 6A Automatic promotions"
+        assert any("promotions" in frag.text and frag.italic for line in paragraph.blPara.lines for frag in line.words)
+        if "\u00a0" in paragraph.text:
+            tied += 1
+            assert paragraph.text.endswith("Automatic\u00a0<i>promotions</i>") and len(lines[-1].split()) == 2
+    assert tied > 10
+
+
+def test_a_word_left_alone_above_the_last_line_is_not_the_cure_so_a_ragged_measure_narrows(paints):
+    """In 36 mm, tying "se reconnaissent" alone would leave "Mafieux" by itself on the middle line; the title,
+    centred, is set a little narrower too: "Première nuit : / les Mafieux / se reconnaissent"."""
+    title = "Première nuit\u202f: les Mafieux se reconnaissent"
+    settings = {"font": "sans-bold", "size": "11pt", "min_size": "11pt", "align": "center"}
+    result = fit(parse_blocks(f"<p>{title}</p>"), style(**settings), mm(36), mm(20), paints)
+    [paragraph] = result.flowables
+    lines = line_texts(paragraph)
+    assert [len(line.split()) for line in lines] == [3, 2, 2], lines  # "nuit :" counts as one word and a colon
+    assert paragraph.style.leftIndent > 0 and paragraph.style.leftIndent == paragraph.style.rightIndent
+
+
+def test_where_nothing_else_cures_a_runt_a_frame_goes_a_step_or_two_smaller_unless_sized_across_its_deck(paints):
+    """Kremlin's French influence sheet: justified, "… et cochez ce que vous avez / déclaré." at 9 pt, where a tie
+    would open the second line's spaces too wide; at 8.75 pt the text takes two lines."""
+    from printshop.model import Frame
+
+    text = ("Avant la partie, inscrivez en secret les valeurs 1 à 10, chacune une seule fois, sur dix politiciens au "
+            "choix, Aparatschik excepté. Déclarez-les ensuite avec vos marqueurs, jamais au-delà du chiffre noté, et "
+            "cochez ce que vous avez déclaré.")
+    blocks = parse_blocks(f"<p>{text}</p>")
+    settings = {"font": "serif", "size": "9pt", "align": "justify", "leading": 1.3, "x": 0, "y": 0,
+                "width": "174mm", "height": "16mm"}
+    at_nine = fit(blocks, Frame(**settings, min_size="9pt"), mm(174), mm(16), paints, "fr_FR")
+    assert at_nine.fits and runts(at_nine) == ["déclaré."]  # no smaller size allowed: the runt stays, reported
+    smaller = fit(blocks, Frame(**settings, min_size="8pt"), mm(174), mm(16), paints, "fr_FR")
+    assert smaller.fits and smaller.size == 8.75 and runts(smaller) == []
+    deck_wide = fit(blocks, Frame(**settings, min_size="8pt", size_across="deck"), mm(174), mm(16), paints, "fr_FR")
+    assert deck_wide.size == 9.0 and runts(deck_wide) == ["déclaré."]
+
+
+def test_justified_text_is_never_narrowed(paints):
+    for tenth in range(400, 600, 7):
+        result = fit(parse_blocks(f"<p>{ENGLISH} {ENGLISH}</p>"), style(align="justify"), mm(tenth / 10), mm(80), paints)
+        [paragraph] = result.flowables
+        assert paragraph.style.rightIndent == 0 and paragraph.style.leftIndent == 0
+
+
+def test_two_words_and_single_lines_are_left_as_they_are(paints):
+    for text in ("Casse-aux-Barbiturique Iossifovitch", "Short line."):
+        result = fit(parse_blocks(f"<p>{text}</p>"), style(), mm(36), mm(20), paints)
+        assert len(result.flowables[0].blPara.lines) == (2 if "Casse" in text else 1)
+        assert "\u00a0" not in result.flowables[0].text
+
+
+# --- runt-line ---------------------------------------------------------------------------------
+def test_the_games_print_no_runt():
+    report, _ = check(DEFAULT_DATA_DIR)
+    assert [d.format() for d in report.items if d.code == "runt-line"] == []
+
+
+def test_runt_line_is_reported_at_the_text_where_no_cure_fits(data_copy):
+    """A 24 mm frame, centred: "Tournez de 90° / après l’usage / gratuit" cannot be mended by tying (a word
+    alone above the last line) nor by narrowing (a fourth line)."""
+    texts = data_copy / "comrade-stalin" / "text" / "fr.yaml"
+    line = edit(texts, 'rotate: "Une fois l’usage gratuit passé, tournez de 90°"',
+                'rotate: "Tournez de 90° après l’usage gratuit"')
+    item = one(data_copy, "runt-line")
+    assert item.severity is Severity.WARNING
+    assert item.location.path.endswith("comrade-stalin/text/fr.yaml") and item.location.line == line
+    assert "'sheet.rotate' (fr)" in item.message and "\"gratuit\" alone on its last line" in item.message
+    assert "frame 'rotate' of sheet 'roles'" in item.message and "faces.yaml" in item.also

@@ -8,6 +8,7 @@ profile's rich black, so large dark areas stay deep.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from reportlab.lib.colors import CMYKColor, Color, HexColor
@@ -61,6 +62,7 @@ def _lighten(hex_value: str, amount: float) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
 
 
+@functools.lru_cache(maxsize=4096)  # a deck asks for its few colours thousands of times; Colors are not changed
 def _convert(hex_value: str, mode: ColourMode, *, text: bool) -> Color:
     if mode.space == "rgb":
         return HexColor(hex_value)

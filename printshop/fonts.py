@@ -6,7 +6,7 @@ families, so `<b>` and `<i>` in text pick the right face. Only TrueType outlines
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
@@ -48,10 +48,15 @@ class FontSet:
         return face in self.faces
 
     fallback: str = ""  # characters printed with the fallback face
+    _missing: dict = field(default_factory=dict, repr=False, compare=False)
 
     def missing_characters(self, face: str, text: str) -> list[str]:
-        glyphs = self.faces[face].face.charToGlyph
-        return sorted({ch for ch in text if ord(ch) >= 32 and ord(ch) not in glyphs and ch not in self.fallback})
+        known = self._missing.get((face, text))  # the same texts are checked again for every variant and frame
+        if known is None:
+            glyphs = self.faces[face].face.charToGlyph
+            known = self._missing[face, text] = sorted({ch for ch in text if ord(ch) >= 32 and ord(ch) not in glyphs
+                                                        and ch not in self.fallback})
+        return list(known)
 
 
 def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontSet:

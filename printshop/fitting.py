@@ -298,9 +298,14 @@ def _line_words(line) -> tuple[int, bool]:
 
 
 def runts(result: Fit) -> list[str]:
-    """The last line of each paragraph of a fitted text that still ends with a runt (`ends_with_runt`)."""
-    return [_line_text(flowable.blPara.lines[-1]).strip() for flowable in result.flowables or ()
-            if isinstance(flowable, Paragraph) and ends_with_runt(flowable)]
+    """The last line of each paragraph of a fitted text that still ends with a runt (`ends_with_runt`),
+    worked out once per fit (fits are remembered and shared; a session asks again after every edit)."""
+    found = result.__dict__.get("_runts")
+    if found is None:
+        found = result.__dict__["_runts"] = [_line_text(flowable.blPara.lines[-1]).strip()
+                                             for flowable in result.flowables or ()
+                                             if isinstance(flowable, Paragraph) and ends_with_runt(flowable)]
+    return list(found)
 
 
 def ends_with_runt(paragraph: Paragraph) -> bool:

@@ -1,24 +1,135 @@
-"""Shared fixtures: a build of the real data into a temporary folder, and throwaway data copies."""
+"""Shared fixtures: builds of the real data made once for the whole session (whichever pytest-xdist
+worker asks first), and throwaway data copies."""
 from __future__ import annotations
 
+import functools
+import hashlib
+import os
+import pickle
 import shutil
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import pytest
+from filelock import FileLock
 
 from printshop.build import build
 from printshop.loader import DEFAULT_DATA_DIR
 
 REPO = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
+
+
+# --- made once per session, shared by every worker ------------------------------------------------
+_SHARED: dict[str, tuple[Path, object]] = {}
+
+
+def shared(tmp_path_factory, name: str, make: Callable[[Path], T]) -> tuple[Path, T]:
+    """(folder, make(folder)), with `make` run once for the whole test session: under pytest-xdist the
+    first worker to ask runs it while a file lock holds the others back, and they get the same folder and
+    its return value (pickled). `name` must name everything `make` depends on. The folder is shared by
+    tests running at the same time: read it, never change it (a test that changes files copies them)."""
+    if name in _SHARED:
+        return _SHARED[name]
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: this session's own folder
+        folder = tmp_path_factory.mktemp(name, numbered=False)
+        value = make(folder)
+    else:
+        root = tmp_path_factory.getbasetemp().parent / "shared"  # the session's folder, above each worker's
+        root.mkdir(exist_ok=True)
+        folder, done = root / name, root / f"{name}.pickle"
+        with FileLock(str(root / f"{name}.lock")):
+            if done.exists():
+                value = pickle.loads(done.read_bytes())
+            else:
+                if folder.exists():  # left by a worker whose make() failed: start again
+                    shutil.rmtree(folder)
+                folder.mkdir()
+                value = make(folder)
+                done.write_bytes(pickle.dumps(value))
+    _SHARED[name] = folder, value
+    return folder, value
+
+
+def shared_build(tmp_path_factory, data_dir: Path = DEFAULT_DATA_DIR, **settings):
+    """(out, result) of `build(data_dir, out, **settings)`, built once for the whole session and shared by
+    every test that asks for the same build (see `shared`). Asserts it has no errors."""
+    key = hashlib.sha1(repr((str(data_dir), sorted(settings.items()))).encode()).hexdigest()[:12]
+    games = "+".join(settings.get("games") or ["all"])
+    out, result = shared(tmp_path_factory, f"build-{settings.get('target', 'pnp')}-{games}-{key}",
+                         lambda out: build(data_dir, out, **settings))
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    return out, result
+
+
+def kit_view(tmp_path_factory, games: list[str], papers: list[str] | None = None) -> Path:
+    """The files `build(DEFAULT_DATA_DIR, out, games=games, papers=papers)` writes (its cache left out),
+    as hard links to those of one build of every game, language and paper, made once for the session: a
+    game's files are the same bytes whichever games are built beside it (tests/test_build.py's
+    test_two_builds_are_byte_identical compares Comrade built alone with its files here). The calibration
+    pages are those of the games' languages; a paper left out leaves out the files named after it."""
+    everything, _ = shared_build(tmp_path_factory)
+    papers_left_out = [paper for paper in _kit_papers() if papers is not None and paper not in papers]
+
+    def link(folder: Path) -> None:
+        langs = {lang.name for game in games for lang in (everything / game).iterdir() if lang.is_dir()}
+        for path in sorted(everything.rglob("*")):
+            relative = path.relative_to(everything)
+            if not path.is_file() or relative.parts[0] not in {*games, "calibration"}:
+                continue
+            if any(path.name.endswith(f"-{paper}.pdf") for paper in papers_left_out):
+                continue
+            if relative.parts[0] == "calibration" and not any(f"-{lang}-" in path.name for lang in langs):
+                continue
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            os.link(path, folder / relative)
+
+    name = "kit-" + "+".join(games) + ("-" + "+".join(papers) if papers is not None else "")
+    return shared(tmp_path_factory, name, link)[0]
+
+
+PRESS_PROFILES = ["eu-3mm", "drivethrucards"]  # the shop build of every game that tests share
+
+
+def press_view(tmp_path_factory, profiles: list[str]) -> Path:
+    """The files `build(DEFAULT_DATA_DIR, out, target="shop", profiles=profiles)` writes for every game (its
+    cache left out), as hard links to those of the session's one shop build for PRESS_PROFILES: each
+    profile's files, manifest included, are the same bytes whichever other profiles are built beside it."""
+    assert set(profiles) <= set(PRESS_PROFILES), profiles
+    everything, _ = shared_build(tmp_path_factory, target="shop", profiles=PRESS_PROFILES)
+
+    def link(folder: Path) -> None:
+        for path in sorted(everything.rglob("*")):
+            parts = path.relative_to(everything).parts
+            if path.is_file() and "press" in parts[:-1] and parts[parts.index("press") + 1] in profiles:
+                (folder / path.relative_to(everything)).parent.mkdir(parents=True, exist_ok=True)
+                os.link(path, folder / path.relative_to(everything))
+
+    return shared(tmp_path_factory, "press-" + "+".join(profiles), link)[0]
+
+
+def _kit_papers() -> list[str]:
+    from printshop.loader import load_project
+
+    return list(load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.papers)
 
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     """The Comrade kit, every language and paper, built once for the whole session."""
-    out = tmp_path_factory.mktemp("output")
-    result = build(DEFAULT_DATA_DIR, out, games=["comrade"])
-    assert not result.report.has_errors, [d.format() for d in result.report.items]
-    return out
+    return kit_view(tmp_path_factory, ["comrade"])
+
+
+@functools.lru_cache(maxsize=None)
+def _real_project(games: tuple[str, ...] | None):
+    from printshop.loader import load_project
+
+    return load_project(DEFAULT_DATA_DIR, games=None if games is None else list(games))
+
+
+def real_project(games: list[str] | None = None):
+    """`load_project(DEFAULT_DATA_DIR, games=games)`, loaded once per worker: for tests that only read it."""
+    return _real_project(None if games is None else tuple(games))
 
 
 def with_defaults(data: Path) -> Path:

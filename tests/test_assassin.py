@@ -1,15 +1,17 @@
 """Assassin: role cards, setup and caller cards, naming variants, and the player-count table."""
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import build, check
+from printshop.build import check
 from printshop.cli import main
-from printshop.loader import DEFAULT_DATA_DIR, load_project
-from tests.conftest import edit, found, line_of, one
+from printshop.loader import DEFAULT_DATA_DIR
+from tests.conftest import edit, found, kit_view, line_of, one, real_project, shared, shared_build
 
 ROLES = ("assassin", "mafia", "pleb")
 
@@ -51,16 +53,24 @@ def test_a_variant_must_name_every_role(data_copy):
 
 @pytest.fixture(scope="module")
 def kits(tmp_path_factory):
-    out = tmp_path_factory.mktemp("assassin")
-    for variant in (None, "soviet"):
-        result = build(DEFAULT_DATA_DIR, out, games=["assassin"], variant=variant)
-        assert not result.report.has_errors, [d.format() for d in result.report.errors]
-    return out / "assassin"
+    """Assassin's kits with the classic names and with the soviet ones, side by side in one folder as two
+    builds into one output folder leave them (hard links to the session's shared builds)."""
+    plain = kit_view(tmp_path_factory, ["assassin"]) / "assassin"
+    soviet = shared_build(tmp_path_factory, games=["assassin"], variant="soviet")[0] / "assassin"
+
+    def both(folder: Path) -> None:
+        for source in (plain, soviet):
+            for path in source.rglob("*"):
+                if path.is_file():
+                    (folder / path.relative_to(source)).parent.mkdir(parents=True, exist_ok=True)
+                    os.link(path, folder / path.relative_to(source))  # no name in both: this would fail
+
+    return shared(tmp_path_factory, "assassin-plain-and-soviet", both)[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_table_in_the_pdf_is_the_data(kits, lang):
-    game = load_project(DEFAULT_DATA_DIR, games=["assassin"]).games["assassin"]
+    game = real_project(["assassin"]).games["assassin"]
     needs = {need.kind: need.count for need in game.game.setup.needs}
     for name in (f"assassin-{lang}-cards-a4.pdf", f"assassin-{lang}-rules-a5.pdf"):
         text = _text(kits / lang / name)
@@ -79,7 +89,7 @@ def _fronts(path) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_variant_changes_every_role_name(kits, lang):
-    game = load_project(DEFAULT_DATA_DIR, games=["assassin"]).games["assassin"]
+    game = real_project(["assassin"]).games["assassin"]
     texts = game.catalogues[lang].entries
     plain = _fronts(kits / lang / f"assassin-{lang}-cards-a4.pdf")
     soviet = _fronts(kits / lang / f"assassin-{lang}-soviet-cards-a4.pdf")

@@ -17,7 +17,7 @@ import pypdfium2
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.build import build, check
+from printshop.build import check
 from printshop.colour import Paints
 from printshop.fitting import paragraph_style
 from printshop.fonts import register_fonts
@@ -29,6 +29,7 @@ from printshop.model import TextStyle
 from printshop.paths import discover_games
 from printshop.render.booklet import render_booklet
 from printshop.richtext import Para
+from tests.conftest import kit_view, press_view
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
 LANGS = ("en", "fr")
@@ -36,18 +37,12 @@ LANGS = ("en", "fr")
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("booklets")
-    result = build(DEFAULT_DATA_DIR, out, games=GAMES, papers=["a4"])
-    assert not result.report.has_errors, [d.format() for d in result.report.items if d.severity == "error"]
-    return out
+    return kit_view(tmp_path_factory, GAMES, ["a4"])  # the files `build(..., games=GAMES, papers=["a4"])` writes
 
 
 @pytest.fixture(scope="module")
 def press(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("press-booklets")
-    result = build(DEFAULT_DATA_DIR, out, games=GAMES, target="shop", profiles=["eu-3mm"])  # CMYK, PDF/X
-    assert not result.report.has_errors, [d.format() for d in result.report.items if d.severity == "error"]
-    return out
+    return press_view(tmp_path_factory, ["eu-3mm"])  # the files `build(..., target="shop", profiles=["eu-3mm"])` writes
 
 
 @pytest.fixture(scope="module")

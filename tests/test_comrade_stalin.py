@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import build, check
-from printshop.loader import DEFAULT_DATA_DIR, load_project
-from tests.conftest import edit, found, line_of, one
+from printshop.build import check
+from printshop.loader import DEFAULT_DATA_DIR
+from tests.conftest import edit, found, kit_view, line_of, one, real_project
 from tests.pdfinspect import page_drawing
 
 ROLES = ("favourite", "heir", "general", "ideologue", "assassin", "believer", "informer", "protege")
@@ -51,10 +51,7 @@ def test_ranks_are_unique_and_complete(data_copy):
 
 @pytest.fixture(scope="module")
 def stalin_kit(tmp_path_factory):
-    out = tmp_path_factory.mktemp("stalin")
-    result = build(DEFAULT_DATA_DIR, out, games=["comrade-stalin"])
-    assert not result.report.has_errors, [d.format() for d in result.report.errors]
-    return out
+    return kit_view(tmp_path_factory, ["comrade-stalin"])  # the files `build(..., games=["comrade-stalin"])` writes
 
 
 def _text(path) -> str:
@@ -64,7 +61,7 @@ def _text(path) -> str:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_both_kits_name_every_role(stalin_kit, lang, paper):
-    game = load_project(DEFAULT_DATA_DIR, games=["comrade-stalin"]).games["comrade-stalin"]
+    game = real_project(["comrade-stalin"]).games["comrade-stalin"]
     names = [game.catalogues[lang].entries[f"role.{role}.name"].text for role in ROLES]
     cards = _text(stalin_kit / "comrade-stalin" / lang / f"comrade-stalin-{lang}-cards-{paper}.pdf").lower()
     sheets = _text(stalin_kit / "comrade-stalin" / lang / f"comrade-stalin-{lang}-roles-{paper}.pdf").lower()
@@ -76,7 +73,7 @@ def test_the_deck_has_9_roles_and_24_goals(stalin_kit):
     reader = PdfReader(stalin_kit / "comrade-stalin" / "en" / "comrade-stalin-en-cards-a4.pdf")
     fronts = sum(len(page_drawing(reader, i)[0]) for i in range(0, len(reader.pages), 2))
     assert fronts == 33
-    game = load_project(DEFAULT_DATA_DIR, games=["comrade-stalin"]).games["comrade-stalin"]
+    game = real_project(["comrade-stalin"]).games["comrade-stalin"]
     goals = [c for c in game.game.decks["cards"].cards if c.kind == "goal"]
     assert sum(c.count for c in goals) == 24
     assert {c.vars["suit"] for c in goals} == {"spades", "clubs", "hearts"}

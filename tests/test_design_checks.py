@@ -8,10 +8,9 @@ import pytest
 
 from printshop.build import check
 from printshop.diagnostics import Severity
-from printshop.loader import load_project
 from printshop.paths import DEFAULT_DATA_DIR
 from printshop.validate import _content_boxes, _intrusion
-from tests.conftest import edit, found, one
+from tests.conftest import edit, found, one, real_project
 
 
 # --- type-too-small ---------------------------------------------------------------------------
@@ -59,7 +58,7 @@ def test_a_background_below_layer_zero_may_run_into_the_bleed(data_copy):
 
 def test_card_frames_and_chits_keep_the_safe_distance():
     """Issue 16: card borders 2.7–2.8 mm from the trim, chits' rings and labels 0.8–1.5 mm."""
-    project = load_project(DEFAULT_DATA_DIR)
+    project = real_project()
     for game in project.games.values():
         view = project.view(game)
         for deck in game.game.decks.values():
@@ -106,7 +105,7 @@ def _baseline(frame, size: float) -> float:
 
 
 def test_intrigue_number_and_kind_share_a_baseline():
-    project = load_project(DEFAULT_DATA_DIR)
+    project = real_project()
     for name in ("intrigue-red", "intrigue-black"):
         face = project.games["kremlin"].faces[name]
         number, kind = face.frames["number"], face.frames["kind"]
@@ -115,7 +114,7 @@ def test_intrigue_number_and_kind_share_a_baseline():
 
 
 def test_board_labels_read_from_across_the_table():
-    project = load_project(DEFAULT_DATA_DIR)
+    project = real_project()
     board = project.games["kremlin"].faces["board"]
     for name, frame in board.frames.items():
         assert (frame.min_size or frame.size) >= 14, name

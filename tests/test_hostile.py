@@ -23,7 +23,7 @@ from printshop.build import build, check
 from printshop.cache import CACHE_DIR_NAME
 from printshop.cli import main
 from printshop.diagnostics import Report, format_report
-from tests.conftest import REPO, copy_data, edit, line_of
+from tests.conftest import REPO, copy_data, edit, line_of, shared
 
 QUICK = dict(langs=["en"], papers=["a4"], jobs=1)  # one game, one language, one paper: two jobs
 
@@ -402,17 +402,29 @@ def test_an_output_that_cannot_be_a_folder_is_a_diagnostic(data, tmp_path, make)
 
 
 # --- all or nothing on disk --------------------------------------------------------------------------
-@pytest.fixture
-def old_kit(data, tmp_path):
-    """(data, out, the kit as built, the kit the edited data gives): the English text changed after the
-    first build, so a second build replaces several files."""
-    out = tmp_path / "out"
-    assert not build(data, out, **QUICK).report.has_errors
-    old = kit(out)
+def _old_and_new_kits(folder: Path) -> list[list[str]]:
+    """data/ (Comrade alone) with its English text changed after out/ was built from it, and reference/:
+    the kit the changed data gives. Returns the errors of the two builds."""
+    data = copy_data(folder / "data", ["comrade"])
+    first = build(data, folder / "out", **QUICK)
     change_english(data)
-    reference = tmp_path / "reference"
-    assert not build(data, reference, **QUICK).report.has_errors
-    new = kit(reference)
+    second = build(data, folder / "reference", **QUICK)
+    return [[d.format() for d in result.report.errors] for result in (first, second)]
+
+
+@pytest.fixture
+def old_kit(data, tmp_path, tmp_path_factory):
+    """(data, out, the kit as built, the kit the edited data gives): the English text changed after the
+    first build, so a second build replaces several files. The two builds are made once per session; each
+    test gets its own copy of the data and of the output folder as the first build left it (cache records
+    and file times included: the build's keys hold no path, so the copy is the same state)."""
+    made, errors = shared(tmp_path_factory, "hostile-old-kit", _old_and_new_kits)
+    assert errors == [[], []]
+    shutil.rmtree(data)
+    shutil.copytree(made / "data", data, symlinks=True)
+    out = tmp_path / "out"
+    shutil.copytree(made / "out", out, symlinks=True)
+    old, new = kit(out), kit(made / "reference")
     assert sum(old[name] != new[name] for name in old) >= 3
     return data, out, old, new
 

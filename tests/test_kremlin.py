@@ -7,8 +7,8 @@ import pytest
 from pypdf import PdfReader
 
 from printshop.build import build, check
-from printshop.loader import DEFAULT_DATA_DIR, load_project
-from tests.conftest import edit, found, line_of, one
+from printshop.loader import DEFAULT_DATA_DIR
+from tests.conftest import edit, found, kit_view, line_of, one, real_project
 from tests.pdfinspect import page_drawing
 
 
@@ -66,12 +66,7 @@ def test_an_office_that_does_not_exist(data_copy):
 
 @pytest.fixture(scope="module")
 def kremlin_kit(tmp_path_factory):
-    from printshop.build import build
-
-    out = tmp_path_factory.mktemp("kremlin")
-    result = build(DEFAULT_DATA_DIR, out, games=["kremlin"])
-    assert not result.report.has_errors, [d.format() for d in result.report.errors]
-    return out
+    return kit_view(tmp_path_factory, ["kremlin"])  # the files `build(..., games=["kremlin"])` writes
 
 
 def _texts(kit, lang, deck, paper="a4"):
@@ -82,7 +77,7 @@ def _texts(kit, lang, deck, paper="a4"):
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_politician_name_is_printed(kremlin_kit, lang):
     text, reader = _texts(kremlin_kit, lang, "politicians")
-    game = load_project(DEFAULT_DATA_DIR, games=["kremlin"]).games["kremlin"]
+    game = real_project(["kremlin"]).games["kremlin"]
     names = [e.text for i, e in game.catalogues[lang].entries.items() if re.fullmatch(r"politician\.[a-z]\.name", i)]
     assert len(names) == 26
     for name in names:
@@ -93,7 +88,7 @@ def test_every_politician_name_is_printed(kremlin_kit, lang):
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_intrigue_title_is_printed(kremlin_kit, lang):
     text, reader = _texts(kremlin_kit, lang, "intrigue", "letter")
-    game = load_project(DEFAULT_DATA_DIR, games=["kremlin"]).games["kremlin"]
+    game = real_project(["kremlin"]).games["kremlin"]
     titles = [e.text for i, e in game.catalogues[lang].entries.items() if re.fullmatch(r"intrigue\.n\d\d\.title", i)]
     assert len(titles) == 34
     for title in titles:
@@ -109,7 +104,7 @@ def test_french_names_are_the_pun_names(kremlin_kit):
 
 # --- the board, the sheets, the markers ----------------------------------------------------------
 def _kremlin():
-    return load_project(DEFAULT_DATA_DIR, games=["kremlin"]).games["kremlin"]
+    return real_project(["kremlin"]).games["kremlin"]
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -120,7 +115,7 @@ def test_board_tiles_reassemble_the_whole_board_with_the_stated_overlap(kremlin_
     from printshop.render.sheet_pages import sheet_tiling
 
     spec = _kremlin().game.sheets["board"]
-    project = load_project(DEFAULT_DATA_DIR, games=["kremlin"])
+    project = real_project(["kremlin"])
     reader = PdfReader(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf")
     face = SimpleNamespace(width=spec.width, height=spec.height)
     tiling = sheet_tiling(SimpleNamespace(faces=[face], spec=spec),

@@ -16,10 +16,11 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import build, check
+from printshop.build import check
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.paths import discover_games
 from printshop.units import mm
+from tests.conftest import press_view, shared_build
 from tests.pdfinspect import page_drawing
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
@@ -29,18 +30,12 @@ DPI = 50
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("pnp")
-    result = build(DEFAULT_DATA_DIR, out, games=GAMES, gutterfold=True)
-    assert not result.report.has_errors, [d.format() for d in result.report.items if d.severity == "error"]
-    return out
+    return shared_build(tmp_path_factory, games=GAMES, gutterfold=True)[0]
 
 
 @pytest.fixture(scope="module")
 def press(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("press")
-    result = build(DEFAULT_DATA_DIR, out, games=GAMES, target="shop", profiles=["eu-3mm"])
-    assert not result.report.has_errors
-    return out
+    return press_view(tmp_path_factory, ["eu-3mm"])  # the files `build(..., target="shop", profiles=["eu-3mm"])` writes
 
 
 @pytest.fixture(scope="module")

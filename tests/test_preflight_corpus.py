@@ -10,21 +10,19 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from printshop.build import build
 from printshop.cli import main
 from printshop.loader import DEFAULT_DATA_DIR, load_project
 from printshop.model import ProfileColour
 from printshop.preflight import preflight, shop_trims
+from tests.conftest import shared_build
 
 PAGE = 3  # the page every alteration is made on
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("corpus")
-    result = build(DEFAULT_DATA_DIR, out, games=["comrade"], langs=["en"], target="shop",
-                   profiles=["drivethrucards", "thegamecrafter"])
-    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    out, _ = shared_build(tmp_path_factory, games=["comrade"], langs=["en"], target="shop",
+                          profiles=["drivethrucards", "thegamecrafter"])
     return out / "comrade" / "en" / "press"
 
 

@@ -15,15 +15,13 @@ from printshop.colour import rgb_to_cmyk
 from printshop.loader import DEFAULT_DATA_DIR, load_project
 from printshop.preflight import preflight, shop_trims
 from printshop.units import mm
+from tests.conftest import PRESS_PROFILES, shared_build
 from tests.pdfinspect import page_drawing
 
 
 @pytest.fixture(scope="module")
 def press(tmp_path_factory):
-    out = tmp_path_factory.mktemp("press")
-    result = build(DEFAULT_DATA_DIR, out, target="shop", profiles=["eu-3mm", "drivethrucards"])  # every game
-    assert not result.report.has_errors, [d.format() for d in result.report.errors]
-    return out
+    return shared_build(tmp_path_factory, target="shop", profiles=PRESS_PROFILES)[0]  # every game, two shops
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,11 @@ from pypdf import PdfReader
 
 from printshop.build import check
 from printshop.cli import main
-from printshop.loader import DEFAULT_DATA_DIR, load_project
+from printshop.loader import DEFAULT_DATA_DIR
 from printshop.paths import discover_games
 from printshop.render.proof import make_proofs, proof_name
 from printshop.units import mm
-from tests.conftest import edit
+from tests.conftest import edit, real_project, shared
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
 
@@ -22,8 +22,7 @@ GAMES = discover_games(DEFAULT_DATA_DIR)
 @pytest.fixture(scope="module")
 def proofs(tmp_path_factory):
     """Every proof of the real data (each translation against its reference), made once."""
-    out = tmp_path_factory.mktemp("proofs")
-    result = make_proofs(DEFAULT_DATA_DIR, out)
+    out, result = shared(tmp_path_factory, "proofs", lambda out: make_proofs(DEFAULT_DATA_DIR, out))
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     return out, result
 
@@ -48,7 +47,7 @@ def flat(text: str) -> str:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_translation_of_every_game_has_its_proof(proofs, game_id):
     out, result = proofs
-    game = load_project(DEFAULT_DATA_DIR, games=[game_id]).games[game_id]
+    game = real_project([game_id]).games[game_id]
     translations = [lang for lang in game.languages if lang != game.game.source_language]
     assert translations, f"{game_id} has no translation to proof"
     for lang in translations:
@@ -60,7 +59,7 @@ def test_every_translation_of_every_game_has_its_proof(proofs, game_id):
 @pytest.mark.parametrize("game_id", GAMES)
 def test_each_distinct_face_has_a_row_with_both_languages_and_the_text_ids(proofs, layouts, game_id):
     out, result = proofs
-    game = load_project(DEFAULT_DATA_DIR, games=[game_id]).games[game_id]
+    game = real_project([game_id]).games[game_id]
     for lang in (lang for lang in game.languages if lang != game.game.source_language):
         reference = game.reference_lang(lang)
         translation, original = layouts[game_id, lang], layouts[game_id, reference]

@@ -18,6 +18,7 @@ from printshop.jobs import plan
 from printshop.loader import DEFAULT_DATA_DIR, load_project
 from printshop.paths import discover_games
 from printshop.render.raster import pixels_within
+from tests.conftest import shared_build
 from tests.pdfinspect import page_drawing
 
 MM = 72 / 25.4
@@ -37,17 +38,17 @@ def _build(out: Path, **settings) -> tuple[Path, object]:
 
 @pytest.fixture(scope="module")
 def tts(tmp_path_factory):
-    return _build(tmp_path_factory.mktemp("tts"), target="tts")
+    return shared_build(tmp_path_factory, jobs=2, target="tts")
 
 
 @pytest.fixture(scope="module")
 def cut(tmp_path_factory):
-    return _build(tmp_path_factory.mktemp("cut"), target="cut", games=CUT_GAMES, langs=["en"])[0]
+    return shared_build(tmp_path_factory, jobs=2, target="cut", games=CUT_GAMES, langs=["en"])[0]
 
 
 @pytest.fixture(scope="module")
 def previews(tmp_path_factory):
-    return _build(tmp_path_factory.mktemp("preview"), target="preview", games=CUT_GAMES, langs=["en"])[0]
+    return shared_build(tmp_path_factory, jobs=2, target="preview", games=CUT_GAMES, langs=["en"])[0]
 
 
 # --- Tabletop Simulator --------------------------------------------------------------------------------

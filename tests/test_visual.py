@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.make_references import PAGES, REFERENCE_DIR, build_pages, render
+from tests.conftest import kit_view
+from tests.make_references import PAGES, REFERENCE_DIR, render
 
 PIXEL = 48  # grey levels two renders of the same page may differ by at a pixel (antialiasing, fonts)
 SHARE = 0.004  # the share of a page's pixels that may differ by more
@@ -17,9 +18,8 @@ SHARE = 0.004  # the share of a page's pixels that may differ by more
 
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    out = tmp_path_factory.mktemp("visual")
-    build_pages(out)
-    return out
+    games = sorted({game for _, game, _, _, _ in PAGES})
+    return kit_view(tmp_path_factory, games)  # the files build_pages writes: every language and paper of them
 
 
 def differing(image: np.ndarray, reference: np.ndarray) -> float:

@@ -115,6 +115,19 @@ def _kit_papers() -> list[str]:
 
 
 @pytest.fixture(scope="session")
+def paints():
+    """The project's palette in RGB, its fonts registered: what a test drawing or fitting text needs."""
+    from printshop.colour import Paints
+    from printshop.diagnostics import Report
+    from printshop.fonts import register_fonts
+    from printshop.loader import load_project
+
+    project = load_project(DEFAULT_DATA_DIR, games=[])
+    register_fonts(project.fonts, project.font_dirs(), Report())
+    return Paints(project.colours.palette)
+
+
+@pytest.fixture(scope="session")
 def built(tmp_path_factory) -> Path:
     """The Comrade kit, every language and paper, built once for the whole session."""
     return kit_view(tmp_path_factory, ["comrade"])

@@ -37,31 +37,22 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
     marked: list[bool] = []  # the open marked-content sequences: True for a face's
     for operands, operator in content.operations:
         op = operator.decode()
-        if op in ("BDC", "BMC"):
-            is_face = op == "BDC" and operands[0] == "/Face"
-            marked.append(is_face)
-            if is_face:
-                placements.append(Placement(str(operands[1]["/Name"]), ctm[4], ctm[5], math.hypot(ctm[0], ctm[1]),
-                                            round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360))
-        elif op == "EMC":
-            marked.pop()
-        elif any(marked):
-            if op == "q":
-                stack.append(ctm)
-            elif op == "Q":
-                ctm = stack.pop()
-            elif op == "cm":
-                ctm = multiply(tuple(float(v) for v in operands), ctm)
-            continue  # what a face draws is the face's, not the page's marks
         if op == "q":
             stack.append(ctm)
         elif op == "Q":
             ctm = stack.pop()
         elif op == "cm":
             ctm = multiply(tuple(float(v) for v in operands), ctm)
+        elif op in ("BDC", "BMC"):
+            marked.append(op == "BDC" and operands[0] == "/Face")
+            if marked[-1]:
+                placements.append(_placement(str(operands[1]["/Name"]), ctm))
+        elif op == "EMC":
+            marked.pop()
+        elif any(marked):
+            continue  # what a face draws is the face's, not the page's marks
         elif op == "Do":
-            placements.append(Placement(str(operands[0]), ctm[4], ctm[5], math.hypot(ctm[0], ctm[1]),
-                                        round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360))
+            placements.append(_placement(str(operands[0]), ctm))
         elif op == "m":
             current = (float(operands[0]) + ctm[4], float(operands[1]) + ctm[5])
         elif op == "l" and current is not None:
@@ -74,6 +65,10 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
         elif op in ("n", "f", "f*", "B", "b", "W", "W*"):
             pending = [] if op != "W" and op != "W*" else pending
     return placements, segments
+
+
+def _placement(name: str, ctm: tuple) -> Placement:
+    return Placement(name, ctm[4], ctm[5], math.hypot(ctm[0], ctm[1]), round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360)
 
 
 def fonts(reader: PdfReader) -> list:

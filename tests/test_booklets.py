@@ -20,11 +20,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from printshop.build import check
 from printshop.colour import Paints
 from printshop.fitting import paragraph_style
-from printshop.fonts import register_fonts
-from printshop.diagnostics import Report
 from printshop.justify import MAX_WORD_SPACE, MIN_WORD_SPACE, EvenParagraph, loose_lines
 from printshop.layout import BookletLayout
-from printshop.loader import DEFAULT_DATA_DIR, load_project
+from printshop.loader import DEFAULT_DATA_DIR
 from printshop.model import TextStyle
 from printshop.paths import discover_games
 from printshop.render.booklet import render_booklet
@@ -118,13 +116,6 @@ LOOSE = {  # texts whose greedy breaks leave a line with few, very wide spaces a
              "into any free seat of the Politburo by the Party Chief or by the Ideology's patron.",
 }
 A5_MEASURE = 340.157  # an A5 booklet page's frame: 148 mm less its inner and outer margins
-
-
-@pytest.fixture(scope="module")
-def paints() -> Paints:
-    project = load_project(DEFAULT_DATA_DIR, games=[])
-    register_fonts(project.fonts, project.font_dirs(), Report())
-    return Paints(project.colours.palette)
 
 
 @pytest.mark.parametrize("patterns", sorted(LOOSE))

@@ -15,10 +15,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.build import check
 from printshop.colour import Paints
-from printshop.diagnostics import Report
 from printshop.fitting import fit, make_flowables
-from printshop.fonts import register_fonts
-from printshop.loader import DEFAULT_DATA_DIR, load_project
+from printshop.loader import DEFAULT_DATA_DIR
 from printshop.model import TextStyle
 from printshop.render.booklet import render_booklet
 from printshop.richtext import parse_blocks
@@ -28,13 +26,6 @@ GERMAN = ("Die Geheimpolizei verhaftet in jeder Nachtrunde einen Verdächtigen; 
           "entscheidet anschließend über seine Verbannung nach Sibirien, sofern niemand widerspricht.")
 FRENCH = ("Le président désigne un suspect à chaque tour\u202f; l’assemblée délibère longuement, puis décide "
           "immédiatement de son bannissement, à moins qu’un camarade ne s’y oppose résolument.")
-
-
-@pytest.fixture(scope="module")
-def paints() -> Paints:
-    project = load_project(DEFAULT_DATA_DIR, games=[])
-    register_fonts(project.fonts, project.font_dirs(), Report())
-    return Paints(project.colours.palette)
 
 
 def style(**settings) -> TextStyle:

@@ -7,10 +7,9 @@ import pytest
 
 from printshop.build import check
 from printshop.colour import Paints
-from printshop.diagnostics import Report, Severity
+from printshop.diagnostics import Severity
 from printshop.fitting import ends_with_runt, fit, make_flowables, runts
-from printshop.fonts import register_fonts
-from printshop.loader import DEFAULT_DATA_DIR, load_project
+from printshop.loader import DEFAULT_DATA_DIR
 from printshop.model import TextStyle
 from printshop.richtext import parse_blocks
 from printshop.units import mm
@@ -19,13 +18,6 @@ from tests.conftest import edit, one
 # set in 44 mm at 9 pt without care, the last line of each holds one word
 ENGLISH = "Find the dissident: if you look at the dissident card or are handed it, you win at once. Any committee fails."
 FRENCH = "Trouvez le dissident\u202f: si vous regardez sa carte ou qu’on vous la remet, vous gagnez la partie\u202f!"
-
-
-@pytest.fixture(scope="module")
-def paints() -> Paints:
-    project = load_project(DEFAULT_DATA_DIR, games=[])
-    register_fonts(project.fonts, project.font_dirs(), Report())
-    return Paints(project.colours.palette)
 
 
 def style(**settings) -> TextStyle:

@@ -8,11 +8,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.build import build
-from printshop.colour import Paints
-from printshop.diagnostics import Report
 from printshop.fitting import fit
-from printshop.fonts import register_fonts
-from printshop.loader import DEFAULT_DATA_DIR, load_project
 from printshop.model import TextStyle
 from printshop.richtext import parse_blocks
 from printshop.units import POINTS_PER
@@ -140,13 +136,6 @@ def test_lists_in_a_card_frame_print_their_numbers_and_bullets(kits):
     text = PdfReader(kits["long-edge"] / "sampler-en-tokens-a4.pdf").pages[0].extract_text()
     assert "1. Draw a token." in text and "2. Place it face up." in text and "3. Pass to the left." in text
     assert "• Never show your hand." in text and "• Ties go to the youngest." in text
-
-
-@pytest.fixture(scope="module")
-def paints() -> Paints:
-    project = load_project(DEFAULT_DATA_DIR, games=[])
-    register_fonts(project.fonts, project.font_dirs(), Report())
-    return Paints(project.colours.palette)
 
 
 def test_fitting_counts_a_list_items_indent(paints):

@@ -102,6 +102,14 @@ def _with_room(line, room: float):
     return line
 
 
+# lines already broken, by EvenParagraph._key: a booklet is set several times to balance its pages (render/booklet.py)
+# and for each paper and shop; its paragraphs break the same way every time
+_BROKEN: dict[tuple, tuple] = {}
+_BROKEN_MAX = 20000
+_ABSENT = object()
+_NOT_NOTED = ("blPara", "_text_given")
+
+
 class EvenParagraph(Paragraph):
     """A paragraph whose justified lines never stretch their spaces beyond `MAX_WORD_SPACE` (see above)."""
 
@@ -111,10 +119,38 @@ class EvenParagraph(Paragraph):
     def breakLines(self, width):
         if self._kept is not None:
             return self._kept
-        lines = super().breakLines(width)
-        if self.style.alignment != TA_JUSTIFY or len(lines.lines) < 2:
+        key = self._key(width)
+        known = _BROKEN.get(key) if key is not None else None
+        if known is not None:  # the same text, style and width: the same lines, and what breaking them noted
+            lines, noted = known
+            self.__dict__.update(noted)
             return lines
-        return self._even(width, lines)
+        before = dict(self.__dict__)
+        lines = super().breakLines(width)
+        if self.style.alignment == TA_JUSTIFY and len(lines.lines) >= 2:
+            lines = self._even(width, lines)
+        if key is not None:
+            if len(_BROKEN) >= _BROKEN_MAX:  # a long-running session breaks again and again: forget the oldest
+                for stale in list(_BROKEN)[:_BROKEN_MAX // 4]:
+                    del _BROKEN[stale]
+            _BROKEN[key] = lines, {name: value for name, value in self.__dict__.items()
+                                   if name not in _NOT_NOTED and before.get(name, _ABSENT) is not value}
+        return lines
+
+    def _key(self, width):
+        """What the lines of this paragraph depend on: its text, bullet and style (all but the space above and
+        below it) and the width; None for a part of a split paragraph, which is made from fragments."""
+        text = getattr(self, "_text_given", None)
+        if text is None:
+            return None
+        style = tuple(sorted((name, repr(value)) for name, value in self.style.__dict__.items()
+                             if name not in ("name", "parent", "spaceBefore", "spaceAfter")))
+        return text, repr(self.bulletText), style, repr(width)
+
+    def __init__(self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"):
+        super().__init__(text, style, bulletText=bulletText, frags=frags, caseSensitive=caseSensitive,
+                         encoding=encoding)
+        self._text_given = text if frags is None and isinstance(text, str) else None
 
     def split(self, availWidth, availHeight):
         parts = super().split(availWidth, availHeight)

@@ -25,6 +25,7 @@ import re
 
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Paragraph)
 from reportlab.platypus import Spacer as RLSpacer
@@ -71,42 +72,85 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
     booklet = BookletLayout(_for_target(booklet.blocks, press=bool(bleed)), booklet.style)
 
     def render(spacing: float, blank_pages: int = 0, content_pages: int | None = None,
-               back_cover: bool = False) -> tuple[bytes, int, float]:
+               back_cover: bool = False) -> bytes:
         return _render_booklet(game, booklet, paper, paints, motifs, blank_pages, bleed, folio, marked,
-                               content_pages, spacing=spacing, back_cover=back_cover)
+                               content_pages, spacing=spacing, back_cover=back_cover)[0]
+
+    spacing, pages = booklet_flow(game, booklet, paper, paints, motifs, pad_to)
+    missing = (-pages) % pad_to
+    if not missing:
+        return render(spacing), pages
+    # the last one a back cover, if the cover has anything to show on it; blank pages before it
+    back = bool(_back_cover(booklet.blocks))
+    return render(spacing, missing - 1 if back else missing, pages, back), pages + missing
+
+
+def booklet_flow(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
+                 motifs: dict[str, Motif], pad_to: int = 1) -> tuple[float, int]:
+    """The spacing the booklet is set with and its pages of text (blank pages and back cover not counted): the
+    template's spacing, unless the last page would hold a scrap (then tighter or looser), or, with `pad_to`,
+    the one `_balanced` chooses. Each spacing is tried by setting the pages without writing a PDF
+    (`_measure`), and once per process for the same text on the same page: a booklet written for A4 and
+    Letter, or as a standalone A5 and as one imposed, is measured once."""
+
+    def measure(spacing: float) -> tuple[int, float]:
+        return _measure(game, booklet, paper, paints, motifs, spacing)
 
     spacing = 1.0
-    data, pages, tail = render(spacing)
+    pages, tail = measure(spacing)
     if pad_to > 1:
-        (data, pages, tail), spacing = _balanced(render, (data, pages, tail), pad_to)
+        (pages, tail), spacing = _balanced(measure, (pages, tail), pad_to)
     elif pages > 1 and tail < LAST_PAGE_LEAST:
         for tighter in TIGHTER:  # the last page's few lines move back onto the page before
-            candidate = render(tighter)
-            if candidate[1] < pages:
-                (data, pages, tail), spacing = candidate, tighter
+            candidate = measure(tighter)
+            if candidate[0] < pages:
+                (pages, tail), spacing = candidate, tighter
                 break
         else:
             for looser in LOOSER:  # or more lines move forward onto the last page
-                candidate = render(looser)
-                if candidate[1] == pages and candidate[2] >= LAST_PAGE_LEAST:
-                    (data, pages, tail), spacing = candidate, looser
+                candidate = measure(looser)
+                if candidate[0] == pages and candidate[1] >= LAST_PAGE_LEAST:
+                    (pages, tail), spacing = candidate, looser
                     break
-    missing = (-pages) % pad_to
-    if missing:  # the last one a back cover, if the cover has anything to show on it; blank pages before it
-        back = bool(_back_cover(booklet.blocks))
-        data, _, _ = render(spacing, missing - 1 if back else missing, pages, back)
-        pages += missing
-    return data, pages
+    return spacing, pages
 
 
-def _balanced(render, first: tuple[bytes, int, float], pad_to: int) -> tuple[tuple[bytes, int, float], float]:
+def _measure(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
+             motifs: dict[str, Motif], spacing: float) -> tuple[int, float]:
+    """(pages, how much of the last page's frame the text fills) of the booklet set with `spacing`, remembered
+    by everything that moves a line or a page break: the blocks, the style, the page, the language's
+    hyphenation, the fonts and the colours written into the text (a home booklet's RGB, a shop's CMYK). The
+    file name, folio and bleed are drawn outside the frames and change nothing, as do the motifs' shapes (their
+    blocks give their sizes)."""
+    from printshop.fitting import _fonts_state
+
+    key = (repr(booklet.blocks), repr(booklet.style), paper.width, paper.height,
+           game.localized.language.typography.hyphenation, tuple(character_colours(booklet.style.characters,
+                                                                                    paints).items()),
+           _fonts_state(), spacing)
+    known = _MEASURED.get(key)
+    if known is None:
+        if len(_MEASURED) >= _MEASURED_MAX:  # a long-running session measures again and again: forget the oldest
+            for stale in list(_MEASURED)[:_MEASURED_MAX // 4]:
+                del _MEASURED[stale]
+        _, pages, tail = _render_booklet(game, booklet, paper, paints, motifs, 0, 0.0, "", None, spacing=spacing,
+                                         measure=True)
+        known = _MEASURED[key] = (pages, tail)
+    return known
+
+
+_MEASURED: dict[tuple, tuple[int, float]] = {}
+_MEASURED_MAX = 256
+
+
+def _balanced(measure, first: tuple[int, float], pad_to: int) -> tuple[tuple[int, float], float]:
     """Of the template's spacing and the tighter and looser ones, a booklet whose last page holds no scrap (a
     page with two lines on it is worse than a blank one), then the one that needs the fewest blank pages to
     fill its last sheet (the back cover is not one), then the spacing nearest the template's; with its
     spacing."""
 
-    def score(result: tuple[bytes, int, float], spacing: float) -> tuple:
-        pages, tail = result[1], result[2]
+    def score(result: tuple[int, float], spacing: float) -> tuple:
+        pages, tail = result
         blanks = max(0, (-pages) % pad_to - 1)
         return pages > 1 and tail < LAST_PAGE_LEAST, blanks, abs(math.log(spacing))
 
@@ -115,7 +159,7 @@ def _balanced(render, first: tuple[bytes, int, float], pad_to: int) -> tuple[tup
     for spacing in sorted((*TIGHTER, *LOOSER), key=lambda factor: abs(math.log(factor))):
         if best_score[:2] == (False, 0):
             break
-        candidate = render(spacing)
+        candidate = measure(spacing)
         candidate_score = score(candidate, spacing)
         if candidate_score < best_score:
             best, best_spacing, best_score = candidate, spacing, candidate_score
@@ -166,10 +210,12 @@ FILE_NAME_BASELINE = 7 * 72 / 25.4
 def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
                     motifs: dict[str, Motif], blank_pages: int, bleed: float, folio_name: str,
                     file_name: str | None, content_pages: int | None = None,
-                    spacing: float = 1.0, back_cover: bool = False) -> tuple[bytes, int, float]:
+                    spacing: float = 1.0, back_cover: bool = False,
+                    measure: bool = False) -> tuple[bytes, int, float]:
     """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing` scales the
     space before and after paragraphs (to balance the last page). After the `content_pages`, `blank_pages`
-    empty pages, then (`back_cover`) a back cover."""
+    empty pages, then (`back_cover`) a back cover. With `measure`, the pages are set and drawn but no PDF is
+    written (the bytes are empty)."""
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
@@ -246,8 +292,15 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         story.extend(_back_cover_flowables(_back_cover(booklet.blocks), style, styles, paints, motifs, colours,
                                            paper.width - margins.inner - margins.outer,
                                            paper.height - margins.top - margins.bottom))
-    doc.build(_keep_headings_with_next(story))
+    doc.build(_keep_headings_with_next(story), canvasmaker=_MeasuringCanvas if measure else Canvas)
     return buffer.getvalue(), doc.page, doc.tail
+
+
+class _MeasuringCanvas(Canvas):
+    """A canvas that keeps its pages to itself: measuring a booklet needs its pages counted, not written."""
+
+    def save(self):
+        pass
 
 
 def character_colours(characters: dict[str, str], paints: Paints) -> dict[str, str]:

@@ -35,15 +35,19 @@ def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, tri
     document = pypdfium2.PdfDocument(data)
     images, page = [], 0
     width, height = profile.pixels.width, profile.pixels.height
-    for number, (_, back) in enumerate(deck.cards, start=1):
-        for side in ("front", "back") if back else ("front",):
-            pdf_page = document[page]
-            scale = max(width / pdf_page.get_width(), height / pdf_page.get_height(), 300 / 72)
-            picture = pdf_page.render(scale=scale).to_pil().convert("RGB")
-            picture = picture.resize((width, height), Image.LANCZOS)
-            buffer = io.BytesIO()
-            picture.save(buffer, format="PNG", optimize=False, dpi=(300, 300))  # pHYs: without it tools read 72 dpi
-            images.append((f"{deck.id}-{number:03d}-{side}.png", buffer.getvalue()))
+    made: dict[str, bytes] = {}  # by face: a shared back, or a card with copies, is rasterized once
+    for number, (front, back) in enumerate(deck.cards, start=1):
+        for side, face in (("front", front), ("back", back)) if back else (("front", front),):
+            png = made.get(face)
+            if png is None:
+                pdf_page = document[page]
+                scale = max(width / pdf_page.get_width(), height / pdf_page.get_height(), 300 / 72)
+                picture = pdf_page.render(scale=scale).to_pil().convert("RGB")
+                picture = picture.resize((width, height), Image.LANCZOS)
+                buffer = io.BytesIO()
+                picture.save(buffer, format="PNG", optimize=False, dpi=(300, 300))  # pHYs: else tools read 72 dpi
+                png = made[face] = buffer.getvalue()
+            images.append((f"{deck.id}-{number:03d}-{side}.png", png))
             page += 1
     document.close()
     return images

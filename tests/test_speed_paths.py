@@ -103,3 +103,90 @@ def test_a_child_that_fails_leaves_its_share_to_the_parent():
         return unit * unit
 
     assert _in_processes(list(range(7)), work, 3, weight=lambda unit: 1) == [u * u for u in range(7)]
+
+
+# --- work done once: booklet spacings, broken paragraphs, rasterized faces ---------------------------
+def _comrade_en():
+    _, checked = check(DEFAULT_DATA_DIR, games=["comrade"], langs=["en"], variant=None)
+    [layout] = checked.layouts
+    return checked, layout
+
+
+def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depend_on_it(monkeypatch):
+    from printshop import justify
+    from printshop.colour import Paints
+    from printshop.render import booklet as module
+
+    checked, layout = _comrade_en()
+    project = checked.project.view(layout.localized.data)
+    paper, paints = project.media.papers[project.booklet.paper], Paints(project.colours.palette)
+    measured = []
+    real = module._render_booklet
+
+    def spy(*args, **kwargs):
+        measured.append(kwargs.get("measure", False))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "_render_booklet", spy)
+
+    def render(name):
+        return module.render_booklet(layout, layout.booklet, paper, paints, project.motifs.motifs, name, pad_to=4)
+
+    module._MEASURED.clear()
+    justify._BROKEN.clear()
+    first = render("a.pdf")
+    assert measured.count(True) >= 2 and measured.count(False) == 1  # spacings tried, then one booklet written
+    measured.clear()
+    assert render("b.pdf")[1] == first[1]  # another file name (another paper's job): nothing measured again
+    assert measured == [False]
+    module._MEASURED.clear()
+    justify._BROKEN.clear()
+    assert render("a.pdf") == first  # remembered or worked out again, the same bytes
+
+
+def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():
+    from reportlab.lib.colors import Color
+    from reportlab.lib.enums import TA_JUSTIFY
+    from reportlab.lib.styles import ParagraphStyle
+
+    from printshop.justify import EvenParagraph
+
+    text = "<b>Every</b> comrade reads the rules twice before the first meeting of the committee begins. " * 3
+
+    def wrapped(colour, width):
+        style = ParagraphStyle("p", fontName="Helvetica", fontSize=9, leading=11, alignment=TA_JUSTIFY,
+                               textColor=colour)
+        paragraph = EvenParagraph(text, style)
+        paragraph.wrap(width, 1e6)
+        return paragraph
+
+    red, blue = Color(0.8, 0, 0), Color(0, 0, 0.8)
+    first, again, other = wrapped(red, 200), wrapped(red, 200), wrapped(blue, 200)
+    assert again.blPara is first.blPara  # the same text, style and width: broken once
+    assert other.blPara is not first.blPara
+    assert {frag.textColor for line in other.blPara.lines for frag in line.words} == {blue}
+    narrower = wrapped(red, 150)
+    assert len(narrower.blPara.lines) > len(first.blPara.lines) and narrower.height > first.height
+
+
+def test_an_image_profile_rasterizes_a_shared_back_once(monkeypatch):
+    import pypdfium2
+
+    from printshop.colour import Paints
+    from printshop.render.press import render_face_images
+
+    checked, layout = _comrade_en()
+    project = checked.project.view(layout.localized.data)
+    profile = project.profiles["makeplayingcards"]
+    [deck] = layout.decks
+    trim = project.media.card_sizes[profile.product(deck.deck.card_size).trim]
+    rendered = []
+    real = pypdfium2.PdfPage.render
+    monkeypatch.setattr(pypdfium2.PdfPage, "render", lambda page, **kwargs: rendered.append(1) or real(page, **kwargs))
+    images = dict(render_face_images(layout, deck, profile, trim, Paints(project.colours.palette),
+                                     project.motifs.motifs))
+    faces = {face for card in deck.cards for face in card if face}
+    assert len(images) == 2 * len(deck.cards) == 36 and len(rendered) == len(faces) < 36
+    backs = {data for name, data in images.items() if name.endswith("-back.png")}
+    fronts = [data for name, data in images.items() if name.endswith("-front.png")]
+    assert len(backs) == len({back for _, back in deck.cards}) and len(set(fronts)) == len({f for f, _ in deck.cards})

@@ -28,12 +28,14 @@ Length = Annotated[float, BeforeValidator(parse_length), WithJsonSchema(LENGTH_J
 class Node(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
     _where: Location | None = PrivateAttr(default=None)
-    _field_where: dict[str, Location] = PrivateAttr(default_factory=dict)
+    # where each field was written, made by attach_locations (a default_factory would cost an inspect.signature
+    # of the factory for every node pydantic makes: a twentieth of loading the catalogue)
+    _field_where: dict[str, Location] | None = PrivateAttr(default=None)
     _last_line: int = PrivateAttr(default=0)  # the last line of the file this node's YAML reaches
 
     def where(self, field: str | None = None) -> Location:
         """Where this node (or one of its fields) was written; the node itself if the field was not."""
-        if field is not None and field in self._field_where:
+        if field is not None and self._field_where and field in self._field_where:
             return self._field_where[field]
         return self._where or Location("<built-in>")
 
@@ -167,6 +169,8 @@ def attach_locations(value: Any, node: Any, path: Path) -> None:
         value._last_line = _last_line(node) + 1
         if not isinstance(node, CommentedMap):
             return
+        if value._field_where is None:
+            value._field_where = {}
         for name, field in type(value).model_fields.items():
             key = field.alias or name
             if key in node:

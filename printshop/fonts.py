@@ -53,9 +53,12 @@ class FontSet:
     def missing_characters(self, face: str, text: str) -> list[str]:
         known = self._missing.get((face, text))  # the same texts are checked again for every variant and frame
         if known is None:
-            glyphs = self.faces[face].face.charToGlyph
-            known = self._missing[face, text] = sorted({ch for ch in text if ord(ch) >= 32 and ord(ch) not in glyphs
-                                                        and ch not in self.fallback})
+            covered = self._missing.get(face)  # the characters the face has, as a set of strings
+            if covered is None:
+                covered = self._missing[face] = frozenset(map(chr, self.faces[face].face.charToGlyph))
+            lacking = set(text) - covered
+            known = self._missing[face, text] = sorted(ch for ch in lacking if ord(ch) >= 32
+                                                       and ch not in self.fallback) if lacking else []
         return list(known)
 
 

@@ -28,6 +28,7 @@ from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
+from printshop import fonts
 from printshop.fonts import FALLBACK_FACE
 
 # the widest a justified line's word space may be, as a multiple of the font's normal space: beyond twice its
@@ -139,13 +140,14 @@ class EvenParagraph(Paragraph):
 
     def _key(self, width):
         """What the lines of this paragraph depend on: its text, bullet and style (all but the space above and
-        below it) and the width; None for a part of a split paragraph, which is made from fragments."""
+        below it), the width and the font files behind the style's names (a session registers them again when
+        a file changes); None for a part of a split paragraph, which is made from fragments."""
         text = getattr(self, "_text_given", None)
         if text is None:
             return None
         style = tuple(sorted((name, repr(value)) for name, value in self.style.__dict__.items()
                              if name not in ("name", "parent", "spaceBefore", "spaceAfter")))
-        return text, repr(self.bulletText), style, repr(width)
+        return text, repr(self.bulletText), style, repr(width), tuple(fonts._registered.items())
 
     def __init__(self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"):
         super().__init__(text, style, bulletText=bulletText, frags=frags, caseSensitive=caseSensitive,

@@ -17,7 +17,7 @@ from printshop.model import Fonts
 
 VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
 FALLBACK_FACE = "fallback"
-_registered: dict[str, Path] = {}
+_registered: dict[str, tuple[Path, int, int]] = {}  # face name -> its file, modified time and size
 # the characters the fallback face prints; set when fonts are registered (ReportLab's font registry
 # is process-wide too), read where paragraphs are built
 _fallback_characters: str = ""
@@ -136,9 +136,22 @@ def _is_file(path: Path) -> bool:
 
 
 def _register(name: str, path: Path) -> TTFont:
-    if _registered.get(name) != path:
-        pdfmetrics.registerFont(TTFont(name, str(path)))
-        _registered[name] = path
+    """The face `name` read from `path`, read again when the file is another or has changed since (a session
+    registers the fonts again after an edit: a font file replaced under the same name must take effect)."""
+    try:
+        status = path.stat()
+        stamp = (path, status.st_mtime_ns, status.st_size)
+    except OSError:
+        stamp = (path, 0, 0)
+    if _registered.get(name) != stamp:
+        face = TTFont(name, str(path))
+        # ReportLab keeps the first font registered under a name (and under a face's PostScript name): let go
+        # of the old one, or the new file would be ignored
+        old = pdfmetrics._fonts.pop(name, None)
+        if old is not None and pdfmetrics._dynFaceNames.get(old.face.name) is old:
+            del pdfmetrics._dynFaceNames[old.face.name]
+        pdfmetrics.registerFont(face)
+        _registered[name] = stamp
     return pdfmetrics.getFont(name)
 
 

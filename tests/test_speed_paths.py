@@ -190,3 +190,26 @@ def test_an_image_profile_rasterizes_a_shared_back_once(monkeypatch):
     backs = {data for name, data in images.items() if name.endswith("-back.png")}
     fronts = [data for name, data in images.items() if name.endswith("-front.png")]
     assert len(backs) == len({back for _, back in deck.cards}) and len(set(fronts)) == len({f for f, _ in deck.cards})
+
+
+def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):
+    import os
+    import shutil
+
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from printshop import fonts
+    from printshop.paths import BUNDLED_FONTS_DIR
+
+    path = tmp_path / "Display.ttf"
+    shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSans-Regular.ttf", path)
+    fonts._register("test-display", path)
+    before, state = stringWidth("Comrade", "test-display", 10), tuple(fonts._registered.items())
+    fonts._register("test-display", path)  # unchanged: kept as it was
+    assert tuple(fonts._registered.items()) == state
+    shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSerif-Bold.ttf", path)  # what a designer saves over the old file
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    fonts._register("test-display", path)
+    assert stringWidth("Comrade", "test-display", 10) != before
+    assert tuple(fonts._registered.items()) != state  # what fits and broken lines are remembered by
+    fonts._registered.pop("test-display")

@@ -54,7 +54,7 @@ class Update:
     written: list[Path] = field(default_factory=list)
     changed_outputs: list[Output] = field(default_factory=list)
     seconds: float = 0.0
-    reloaded: str = ""  # "project", "texts" or "" (nothing read again)
+    reloaded: str = ""  # "project", "texts", "fonts" or "" (nothing read again)
 
 
 class _Reads(dict):
@@ -161,9 +161,12 @@ class Session:
             self._load_all()
             return "project"
         data = self.data_dir.resolve()
-        texts = []
+        texts, fonts = [], False
         for path in changed:
             path = Path(path).resolve()
+            if path.suffix.lower() in (".ttf", ".otf") and data in path.parents:
+                fonts = True  # registered again before the next layout (fonts._register reads a changed file)
+                continue
             if path.suffix not in (".yaml", ".yml") or data not in path.parents:
                 continue  # templates and other files are read where they are used
             if path.parent.name != "text":
@@ -174,7 +177,9 @@ class Session:
             if not self._reload_texts(path):
                 self._load_all()
                 return "project"
-        return "texts" if texts else ""
+        if fonts:
+            self.fonts = None
+        return "texts" if texts else "fonts" if fonts else ""
 
     # --- the pipeline --------------------------------------------------------------------------------
     @without_cycle_collection

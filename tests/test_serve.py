@@ -195,6 +195,30 @@ def test_a_session_writes_what_a_cold_build_writes(tmp_path):
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
+def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
+    import os
+
+    from printshop.paths import BUNDLED_FONTS_DIR
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    (data / "fonts").mkdir()  # the project's own copy of the sans, which wins over printshop's
+    font = data / "fonts" / "NotoSans-Bold.ttf"
+    shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSans-Bold.ttf", font)
+    session = Session(data, tmp_path / "live", games=["comrade"], langs=["en"], papers=["a4"])
+    assert session.refresh().ok
+    cards = tmp_path / "live" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
+    before = cards.read_bytes()
+    shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSerif-Bold.ttf", font)  # a designer saves another face over it
+    os.utime(font, ns=(font.stat().st_atime_ns, font.stat().st_mtime_ns + 10**9))
+    update = session.refresh({font})
+    assert update.ok and update.reloaded == "fonts" and cards in update.written
+    assert cards.read_bytes() != before
+    cold = build(data, tmp_path / "cold", games=["comrade"], langs=["en"], papers=["a4"], force=True)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
 def test_watch_rebuilds_on_save(tmp_path):
     from printshop.watch import watch
 

@@ -30,7 +30,8 @@ from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
 from printshop.colour import Paints
-from printshop.fonts import with_fallback
+from printshop.fonts import state as fonts_state, with_fallback
+from printshop.memo import Memo
 from printshop.model import TextStyle
 from printshop.richtext import Block, Para, Table, column_widths, uppercase
 
@@ -464,7 +465,7 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
     (a reminder line printed on every card of a deck is fitted once); callers never change a `Fit`."""
     key = (repr(blocks), style.font, style.size, style.min_size, style.leading, style.align, style.space_before,
            style.space_after, style.indent, style.uppercase, width, height, hyphenation, _colours(style, paints),
-           _fonts_state(), getattr(style, "size_across", None))  # a deck-wide frame takes no step for a runt
+           fonts_state(), getattr(style, "size_across", None))  # a deck-wide frame takes no step for a runt
     known = _FITTED.get(key)
     if known is not None:
         return known
@@ -474,23 +475,11 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
             result = _fit(blocks, style, width, height, paints, hyphenation)
     else:
         result = _fit(blocks, style, width, height, paints, hyphenation)
-    if len(_FITTED) >= _FITTED_MAX:  # a long-running session fits again and again: forget the oldest
-        for stale in list(_FITTED)[:_FITTED_MAX // 4]:
-            del _FITTED[stale]
     _FITTED[key] = result
     return result
 
 
-_FITTED: dict[tuple, Fit] = {}
-_FITTED_MAX = 5000  # enough for a thousand cards of three frames; each Fit keeps its flowables
-
-
-def _fonts_state() -> tuple:
-    """The font files registered under each face name and the fallback's characters: what the metrics
-    of a name depend on (a session registers the fonts again when their files change)."""
-    from printshop import fonts
-
-    return tuple(fonts._registered.items()), fonts._fallback_characters
+_FITTED: Memo = Memo(5000)  # enough for a thousand cards of three frames; each Fit keeps its flowables
 
 
 def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,

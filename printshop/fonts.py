@@ -23,6 +23,13 @@ _registered: dict[str, tuple[Path, int, int]] = {}  # face name -> its file, mod
 _fallback_characters: str = ""
 
 
+def state() -> tuple:
+    """The font files registered under each face name (with their modified time and size) and the fallback's
+    characters: what the metrics of a name depend on, so what a fit or a broken line is remembered by (a
+    session registers the fonts again when their files change)."""
+    return tuple(_registered.items()), _fallback_characters
+
+
 def with_fallback(markup: str) -> str:
     """Wrap each character the families lack in the fallback face (text only, never inside tags)."""
     if not _fallback_characters or not any(ch in markup for ch in _fallback_characters):

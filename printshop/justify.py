@@ -30,6 +30,7 @@ from reportlab.platypus import Paragraph
 
 from printshop import fonts
 from printshop.fonts import FALLBACK_FACE
+from printshop.memo import Memo
 
 # the widest a justified line's word space may be, as a multiple of the font's normal space: beyond twice its
 # width a space reads as a hole, and holes above each other as a river down the page
@@ -105,8 +106,7 @@ def _with_room(line, room: float):
 
 # lines already broken, by EvenParagraph._key: a booklet is set several times to balance its pages (render/booklet.py)
 # and for each paper and shop; its paragraphs break the same way every time
-_BROKEN: dict[tuple, tuple] = {}
-_BROKEN_MAX = 20000
+_BROKEN: Memo = Memo(20000)
 _ABSENT = object()
 _NOT_NOTED = ("blPara", "_text_given")
 
@@ -131,9 +131,6 @@ class EvenParagraph(Paragraph):
         if self.style.alignment == TA_JUSTIFY and len(lines.lines) >= 2:
             lines = self._even(width, lines)
         if key is not None:
-            if len(_BROKEN) >= _BROKEN_MAX:  # a long-running session breaks again and again: forget the oldest
-                for stale in list(_BROKEN)[:_BROKEN_MAX // 4]:
-                    del _BROKEN[stale]
             _BROKEN[key] = lines, {name: value for name, value in self.__dict__.items()
                                    if name not in _NOT_NOTED and before.get(name, _ABSENT) is not value}
         return lines
@@ -147,7 +144,7 @@ class EvenParagraph(Paragraph):
             return None
         style = tuple(sorted((name, repr(value)) for name, value in self.style.__dict__.items()
                              if name not in ("name", "parent", "spaceBefore", "spaceAfter")))
-        return text, repr(self.bulletText), style, repr(width), tuple(fonts._registered.items())
+        return text, repr(self.bulletText), style, repr(width), fonts.state()
 
     def __init__(self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"):
         super().__init__(text, style, bulletText=bulletText, frags=frags, caseSensitive=caseSensitive,

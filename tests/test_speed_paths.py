@@ -213,3 +213,15 @@ def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):
     assert stringWidth("Comrade", "test-display", 10) != before
     assert tuple(fonts._registered.items()) != state  # what fits and broken lines are remembered by
     fonts._registered.pop("test-display")
+
+
+def test_a_memo_forgets_its_oldest_quarter_when_full():
+    from printshop.memo import Memo
+
+    memo = Memo(8)
+    for number in range(8):
+        memo[number] = number
+    memo[3] = "again"  # a key it has: nothing forgotten
+    assert len(memo) == 8
+    memo[8] = 8
+    assert list(memo) == [2, 3, 4, 5, 6, 7, 8] and memo[3] == "again"

@@ -34,9 +34,10 @@ from reportlab.platypus import TableStyle
 
 from printshop.colour import Paints
 from printshop.fitting import paragraph_style
-from printshop.fonts import with_fallback
+from printshop.fonts import state as fonts_state, with_fallback
 from printshop.justify import EvenParagraph
 from printshop.layout import BookletLayout, GameLayout
+from printshop.memo import Memo
 from printshop.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
@@ -122,25 +123,19 @@ def _measure(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Pai
     hyphenation, the fonts and the colours written into the text (a home booklet's RGB, a shop's CMYK). The
     file name, folio and bleed are drawn outside the frames and change nothing, as do the motifs' shapes (their
     blocks give their sizes)."""
-    from printshop.fitting import _fonts_state
-
     key = (repr(booklet.blocks), repr(booklet.style), paper.width, paper.height,
            game.localized.language.typography.hyphenation, tuple(character_colours(booklet.style.characters,
                                                                                     paints).items()),
-           _fonts_state(), spacing)
+           fonts_state(), spacing)
     known = _MEASURED.get(key)
     if known is None:
-        if len(_MEASURED) >= _MEASURED_MAX:  # a long-running session measures again and again: forget the oldest
-            for stale in list(_MEASURED)[:_MEASURED_MAX // 4]:
-                del _MEASURED[stale]
         _, pages, tail = _render_booklet(game, booklet, paper, paints, motifs, 0, 0.0, "", None, spacing=spacing,
                                          measure=True)
         known = _MEASURED[key] = (pages, tail)
     return known
 
 
-_MEASURED: dict[tuple, tuple[int, float]] = {}
-_MEASURED_MAX = 256
+_MEASURED: Memo = Memo(256)
 
 
 def _balanced(measure, first: tuple[int, float], pad_to: int) -> tuple[tuple[int, float], float]:

@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of, whole_build_key
-from printshop.diagnostics import Location, Report, StageFailed, display_path
+from printshop.diagnostics import Location, Report, Severity, StageFailed, display_path
 from printshop.fonts import FontSet, register_games_fonts
 from printshop.i18n import Completeness, completeness
-from printshop.layout import GameLayout, lay_out_game
+from printshop.layout import _LAYOUT_CODES, GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.paths import DEFAULT_OUTPUT_DIR
 from printshop.progress import Progress
@@ -170,10 +170,15 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
             return None
 
     layouts = []
+    found = None
     if not keep_layouts and jobs > 1 and len(units) > 1:
-        for found in _in_processes(units, lambda unit: _diagnostics_of(lay_out, unit), jobs,
-                                   weight=lambda unit: len(getattr(unit[0].catalogues.get(unit[1]), "entries", ())) or 1):
-            report.extend(found)
+        found = _in_processes(units, lambda unit: _diagnostics_of(lay_out, unit, report.items), jobs,
+                              weight=lambda unit: len(getattr(unit[0].catalogues.get(unit[1]), "entries", ())) or 1)
+        if any(_reaches_other_units(item) for items in found for item in items):
+            found = None  # laid out one after the other below, as each unit's findings shape the next ones'
+    if found is not None:
+        for items in found:
+            report.extend(items)
     else:
         for unit in units:
             layout = lay_out(unit, report)
@@ -184,10 +189,21 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     return report, Checked(project, fonts, layouts, [] if drafts else requested, drafts)
 
 
-def _diagnostics_of(lay_out, unit) -> list:
-    found = Report()
+def _diagnostics_of(lay_out, unit, before: list) -> list:
+    """What laying out `unit` adds to a report that holds `before` (what loading and validation found: a layout
+    skips what an error in the data already explains, and reports a template's fault once)."""
+    found = Report(list(before))
     lay_out(unit, found)
-    return found.items
+    return found.items[len(before):]
+
+
+def _reaches_other_units(item) -> bool:
+    """Whether a layout's diagnostic changes what the layouts after it report: a template's fault or an unknown
+    reference is reported once for all languages (layout._report_once), and an error in the data that is not
+    the layout's own (layout.DataErrors) holds back what later layouts would say about it. When one appears,
+    the layouts laid out apart are laid out again one after the other, so the report is that of one process."""
+    return item.code in ("template", "unknown-reference") or (item.severity is Severity.ERROR
+                                                              and item.code not in _LAYOUT_CODES)
 
 
 def _in_processes(units: list, work, jobs: int, *, weight) -> list:

@@ -2,9 +2,11 @@
 than once is one Form XObject placed wherever it appears (the size of the file depends on it)."""
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 
 import pikepdf
+import pytest
 
 from printshop.build import check
 from printshop.loader import DEFAULT_DATA_DIR
@@ -88,6 +90,26 @@ def test_validate_in_two_processes_reports_the_same_in_the_same_order(data_copy)
     assert alone.has_errors and {d.code for d in alone.items} >= {"text-overflow"}
     assert shared.items == alone.items
     assert checked.layouts and unkept.layouts == []
+
+
+@pytest.mark.parametrize("fault", ["data", "template"])
+def test_faults_reported_once_are_reported_once_in_two_processes(data_copy, tmp_path, fault):
+    """An error in the data holds back what the layouts of both languages would say about it, and a template's
+    fault is reported once for both languages: in two processes as in one."""
+    from printshop.paths import DEFAULT_TEMPLATES_DIR
+    from tests.conftest import edit
+
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    if fault == "data":  # a politician's office that does not exist: its template would fail in fr and en
+        edit(data_copy / "kremlin" / "game.yaml", "{letter: B, age: 75, strong: economy",
+             "{letter: B, age: 75, strong: econmy")
+    else:  # a block named unlike its frame, met in both languages
+        edit(templates / "kremlin" / "faces" / "marker.j2", "{% block sub %}", "{% block subtitle %}")
+    alone, _ = check(data_copy, templates_dir=templates)
+    shared, _ = check(data_copy, templates_dir=templates, keep_layouts=False, jobs=2)
+    assert alone.has_errors and len(alone.errors) == (1 if fault == "data" else 2)
+    assert shared.items == alone.items
 
 
 def test_a_child_that_fails_leaves_its_share_to_the_parent():

@@ -120,9 +120,9 @@ def hyphenator(lang: str | None) -> Callable[[str], Iterator[tuple[str, str]]] |
         if parts is None:
             return
         if not loaded:
-            import pyphen
+            from printshop.hyphenation import open_dictionary
 
-            loaded.append(pyphen.Pyphen(lang=lang, left=HYPHEN_LEFT, right=HYPHEN_RIGHT))
+            loaded.append(open_dictionary(lang, HYPHEN_LEFT, HYPHEN_RIGHT))
         before, letters, after = parts.group(1), parts.group(2), parts.group(3) or ""
         for head, tail in loaded[0].iterate(letters):
             yield before + head, tail + after

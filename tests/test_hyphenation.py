@@ -184,3 +184,40 @@ def test_an_unknown_hyphenation_language_is_reported_where_it_is_written(data_co
 def test_fitting_twice_gives_the_same_lines(paints):
     first = lines(FRENCH, 95.0, paints, "fr_FR")
     assert lines(FRENCH, 95.0, paints, "fr_FR") == first
+
+
+WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+@pytest.mark.parametrize("lang", ["en_GB", "en_US", "fr", "de_DE", "es", "it_IT"])
+def test_patterns_read_when_first_asked_for_break_words_as_pyphen_does(lang):
+    """printshop.hyphenation parses a pattern line the first time a word needs it; every word of the
+    catalogue's texts (and German compounds) must break exactly where pyphen's own parse breaks it."""
+    from printshop.hyphenation import LazyHyphDict
+
+    words = {"Geheimpolizei", "Parteiversammlung", "Schifffahrt", "Zucker", "backen", "Verbannung",
+             "hyphenation", "désinformation", "Entscheidung", "politiques", "unbelievable"}
+    for path in (REPO / "data").rglob("*.yaml"):
+        words |= set(WORDS.findall(path.read_text(encoding="utf-8")))
+    path = pyphen.LANGUAGES[pyphen.language_fallback(lang)]
+    lazy, eager = LazyHyphDict(path), pyphen.HyphDict(path)
+    differ = [word for word in sorted(words)
+              if [(int(p), p.data) for p in lazy.positions(word)] != [(int(p), p.data) for p in eager.positions(word)]]
+    assert differ == []
+    assert len(words) > 2000
+
+
+def test_lazy_patterns_keep_pyphens_choice_between_lines_with_the_same_letters(tmp_path):
+    """Two lines for the same letters: pyphen keeps the last one with a break in it, and skips lines
+    of zeros only (which therefore never replace an earlier line)."""
+    from printshop.hyphenation import LazyHyphDict
+
+    path = tmp_path / "hyph_xx.dic"
+    path.write_text("UTF-8\nLEFTHYPHENMIN 1\na1b\na3b\nc1d\nc0d\n% a comment\nab1cd\n0e0f0\ne1f\n", encoding="utf-8")
+    lazy, eager = LazyHyphDict(path), pyphen.HyphDict(path)
+    for word in ("ab", "cd", "abcd", "ef", "xabcdefx", "cdab"):
+        assert [int(p) for p in lazy.positions(word)] == [int(p) for p in eager.positions(word)], word
+    assert lazy.patterns.get("ab") == eager.patterns["ab"] == (1, (3,))
+    assert lazy.patterns.get("cd") == eager.patterns["cd"] == (1, (1,))
+    assert lazy.patterns.get("ef") == eager.patterns["ef"]
+    assert lazy.patterns.get("zz") is None

@@ -1,12 +1,13 @@
 """`printshop validate` on broken copies of the data: each fault reported with its file and line."""
 from __future__ import annotations
 
+from pathlib import Path
 
 import pytest
 
 from printshop.build import check
 from printshop.cli import main
-from tests.conftest import edit, found, line_of, one
+from tests.conftest import copy_data, edit, found, line_of, one
 
 
 def test_the_project_data_is_clean():
@@ -216,3 +217,24 @@ def test_build_lists_no_infos_and_quiet_says_nothing(tmp_path, capsys):
     assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--out", str(tmp_path), "--force"]) == 0
     err = capsys.readouterr().err
     assert "info[" not in err and "built 5 files" in err  # cards, rules, imposed rules, how to print, calibration
+
+
+def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_path):
+    """A build or session that writes only English leaves the French texts unchecked (nothing it writes
+    shows them), so a translator's broken line does not stop it; validate and a French build report it,
+    and a broken source text is reported whatever language is built, as every translation is made from it."""
+    from printshop.build import check
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    edit(data / "comrade" / "text" / "fr.yaml", 'motto: "Le Parti voit tout"', 'motto: "Le Parti <b>voit tout"')
+
+    def markup(**settings) -> list[str]:
+        report, _ = check(data, keep_layouts=False, variant=None, **settings)
+        return sorted(Path(d.location.path).name for d in report.items if d.code == "markup")
+
+    assert markup(langs=["en"]) == []
+    assert markup(langs=["fr"]) == ["fr.yaml"]
+    assert markup() == ["fr.yaml"]
+    edit(data / "comrade" / "text" / "en.yaml", 'motto: "', 'motto: "<i>')
+    assert markup(langs=["en"]) == ["en.yaml"]
+    assert markup(langs=["fr"]) == ["en.yaml", "fr.yaml"]

@@ -195,6 +195,40 @@ def test_a_session_writes_what_a_cold_build_writes(tmp_path):
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
+def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monkeypatch):
+    """A session keeps each page stream as the PDF writes it (render/replay.py, remember_page_streams): after
+    an edit of one card's text, only the pages that show the card are compressed and formatted again, and
+    the files are still those of a cold build."""
+    from reportlab.pdfbase import pdfdoc
+
+    from printshop.render.replay import _RememberedStream
+
+    formatted = []
+    original = pdfdoc.PDFStream.format
+
+    def counting(stream, document):
+        if isinstance(stream, _RememberedStream):
+            formatted.append(stream.content)
+        return original(stream, document)
+
+    monkeypatch.setattr(pdfdoc.PDFStream, "format", counting)
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    session = Session(data, tmp_path / "live", games=["comrade"], langs=["en"], papers=["a4"])
+    assert session.refresh().ok
+    assert len(set(formatted)) == len(formatted) > 10  # every page of the job's files, each content once
+    formatted.clear()
+    texts.write_text(texts.read_text(encoding="utf-8").replace("Never show this card", "Never show this card to anyone"),
+                     encoding="utf-8")
+    update = session.refresh({texts})
+    assert update.ok and update.jobs_rendered == ["comrade en a4"]
+    assert 1 <= len(formatted) <= 2 and all("anyone" in content for content in formatted)
+    cold = build(data, tmp_path / "cold", games=["comrade"], langs=["en"], papers=["a4"], force=True)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
 def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
     import os
 

@@ -41,6 +41,7 @@ from printshop.memo import Memo
 from printshop.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
+from printshop.render.replay import remember_page_streams
 from printshop.richtext import Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths, uppercase
 from printshop.units import parse_length
 
@@ -287,8 +288,16 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         story.extend(_back_cover_flowables(_back_cover(booklet.blocks), style, styles, paints, motifs, colours,
                                            paper.width - margins.inner - margins.outer,
                                            paper.height - margins.top - margins.bottom))
-    doc.build(_keep_headings_with_next(story), canvasmaker=_MeasuringCanvas if measure else Canvas)
+    doc.build(_keep_headings_with_next(story), canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
     return buffer.getvalue(), doc.page, doc.tail
+
+
+class _WrittenCanvas(Canvas):
+    """ReportLab's canvas; in a session, each page stream formatted once per content (render/replay.py)."""
+
+    def __init__(self, *args, **settings):
+        super().__init__(*args, **settings)
+        remember_page_streams(self)
 
 
 class _MeasuringCanvas(Canvas):

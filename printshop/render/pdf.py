@@ -33,4 +33,7 @@ def new_canvas(buffer: io.BytesIO, width: float, height: float, *, title: str, s
     canvas.setCreator("printshop")
     if keywords:
         canvas.setKeywords(keywords)
+    from printshop.render.replay import remember_page_streams
+
+    remember_page_streams(canvas)  # in a session: each page stream compressed and formatted once per content
     return canvas

@@ -11,6 +11,12 @@ the stream drawing would write. If one differs (an earlier face now brings a cha
 face is drawn for real; the questions already asked leave the state as drawing's first questions
 would, and asking again changes nothing, so the bytes are still those of a cold build.
 
+A page's content stream is compressed and formatted once too: `remember_page_streams` gives each page of
+a canvas a stream object whose formatted bytes the store keeps by the digest of its content, so a page
+that comes out as it was (all but the page of the edited card) is neither compressed nor formatted again.
+Those bytes do not depend on where the stream sits in the file: its dictionary holds only its length and
+filters, and the page that refers to it is formatted as before.
+
 Builds use none of this: `draw_face_form` draws, unless a session has set `recordings`.
 """
 from __future__ import annotations
@@ -19,7 +25,13 @@ import contextvars
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import hashlib
+
+from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont
+
+from printshop.memo import Memo
 
 from printshop.render.faces import draw_face
 
@@ -46,6 +58,8 @@ class FaceRecordings:
         self._store: dict[tuple, tuple[object, Recording]] = {}
         self.drawn = 0  # faces drawn for real since the last `reset_counts`
         self.replayed = 0
+        # page content streams as the PDF writes them, by the digest of their content (see the module's doc)
+        self.page_streams: Memo = Memo(4096)
 
     def reset_counts(self) -> None:
         self.drawn = self.replayed = 0
@@ -70,6 +84,44 @@ def recording_into(store: FaceRecordings):
         yield store
     finally:
         recordings.reset(token)
+
+
+def remember_page_streams(canvas) -> None:
+    """In a session (`recordings` set), give each page the canvas ends a content stream that is formatted
+    once per content (see the module's doc); in a build, nothing."""
+    store = recordings.get()
+    if store is None:
+        return
+    doc = canvas._doc
+    original = type(doc).addPage
+
+    def add_page(page, doc=doc):
+        # the stream PDFPage.check_format would make, made here so that its formatting is remembered
+        if not page.Contents and page.stream and page.compression and not page.Override_default_compilation:
+            page.Contents = _RememberedStream(page.stream, store.page_streams)
+        return original(doc, page)
+
+    doc.addPage = add_page
+
+
+class _RememberedStream(pdfdoc.PDFStream):
+    __Comment__ = "page stream"
+
+    def __init__(self, content: str, memo: Memo):
+        super().__init__(content=content,
+                         filters=[pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85
+                         else [pdfdoc.PDFZCompress])
+        self._memo = memo
+
+    def format(self, document) -> bytes:
+        if not isinstance(document.encrypt, pdfdoc.NoEncryption):
+            return super().format(document)
+        key = (hashlib.blake2b(self.content.encode("utf-8", "surrogatepass"), digest_size=20).digest(),
+               tuple(f.pdfname for f in self.filters))
+        formatted = self._memo.get(key)
+        if formatted is None:
+            formatted = self._memo[key] = super().format(document)
+        return formatted
 
 
 def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -> None:

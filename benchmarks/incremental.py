@@ -8,7 +8,8 @@ For each tool, the deck is built once (not timed beyond the "first" figure), the
 is changed `--edits` times, each time in a new word, and the time from the saved file to the new PDF
 in memory (printshop: and on disk) is measured. printshop's figure is `Session.refresh` for the
 changed file: re-read that file, validate, lay out and draw the faces that changed, replay the
-others, write the changed PDF. Typst's is `typst.Compiler.compile()` after the .typ file changed.
+others, write the changed PDF. A last line adds what `printshop serve` does after that: the page's
+new state and the image (PNG) of the face that changed. Typst's is `typst.Compiler.compile()` after the .typ file changed.
 Both run in this process, one after the other; the median and the slowest edit are printed.
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ def _title(lang: str, edits: int) -> str:
 
 
 def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
+    from printshop.serve import _face_views, face_png
     from printshop.session import Session
 
     session = Session(data, out, games=[GAME], langs=[lang], papers=["a4"], templates_dir=templates_dir(data))
@@ -47,7 +49,8 @@ def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
         raise SystemExit("printshop: the deck did not build:\n" + "\n".join(d.format() for d in first.report.errors))
     texts = data / GAME / "text" / f"{lang}.yaml"
     content = texts.read_text(encoding="utf-8")
-    times, faces = [], []
+    shown = {view.token for view in _face_views(session)}
+    times, faces, images = [], [], []
     for number in range(edits):
         content = content.replace(f'"{_title(lang, number)}"', f'"{_title(lang, number + 1)}"', 1)
         texts.write_text(content, encoding="utf-8")
@@ -57,7 +60,15 @@ def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
         if not update.ok or len(update.written) != 1:
             raise SystemExit(f"printshop: the edit did not rebuild one file: {update}")
         faces.append((update.faces_laid_out, update.faces_drawn))
-    return {"first": cold, "times": times, "faces": faces}
+        # what `printshop serve` does next: the page's new state, and the image of the face that changed
+        started = time.perf_counter()
+        views = _face_views(session)
+        for view in views:
+            if view.token not in shown:
+                face_png(view)
+        images.append(time.perf_counter() - started)
+        shown = {view.token for view in views}
+    return {"first": cold, "times": times, "faces": faces, "images": images}
 
 
 def typst_edits(work: Path, count: int, lang: str, edits: int) -> dict:
@@ -103,8 +114,11 @@ def print_edits(figures: dict) -> None:
         tool = figures[name]
         print(f"{name:>10} {tool['first']:8.3f} {statistics.median(tool['times']):16.3f} {max(tool['times']):10.3f}")
     laid, drawn = ours["faces"][-1]
+    with_image = [pdf + image for pdf, image in zip(ours["times"], ours["images"])]
     print(f"printshop / typst per edit: {figures['ratio']:.2f} (target: at most 2, and at most 0.3 s); "
           f"faces laid out again per edit: {laid}, drawn again: {drawn}")
+    print(f"printshop serve, the new PDF and then the page's state and the changed face's image: "
+          f"{statistics.median(with_image):.3f} s median, {max(with_image):.3f} s slowest")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -312,20 +312,19 @@ def _escaping_links(root: Path) -> list[Path]:
 
 
 def _unfinished(project: Project, report: Report, langs: list[str] | None, incomplete: str) -> dict:
-    """{(game, lang): Completeness} for every translation that lacks texts. Their `missing-text` errors
-    leave the report (the translation is not built as one); each requested one gets a single warning."""
+    """{(game, lang): Completeness} for every translation of `langs` (None: all) that lacks texts. Their
+    `missing-text` errors leave the report (the translation is not built as one); each gets a single warning.
+    A translation outside `langs` is neither checked (validate_project) nor weighed here."""
     unfinished = {}
     for game in project.games.values():
         for lang in game.languages:
-            if lang != game.game.source_language:
+            if lang != game.game.source_language and (langs is None or lang in langs):
                 state = completeness(game, lang)
                 if not state.complete:
                     unfinished[(game.id, lang)] = state
     files = {Location.of(state.path).path for state in unfinished.values()}
     report.items[:] = [d for d in report.items if not (d.code == "missing-text" and d.location.path in files)]
     for (game_id, lang), state in unfinished.items():
-        if langs is not None and lang not in langs:
-            continue
         lacking = len(state.missing) + len(state.untranslated)
         detail = (f"{lacking} of {state.total} texts not translated ({len(state.missing)} missing, "
                   f"{len(state.untranslated)} still the text they are made from)")

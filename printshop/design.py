@@ -31,10 +31,14 @@ def same_size_across_deck(deck_id: str, faces: dict, lang: str, hyphenation: str
     the frames whose sizes differ and that declare nothing."""
     # a frame and the frames that inherit it (through `extends`) are one group: they are written once
     groups: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    written: dict[int, str] = {}  # id(frame) -> where it is written: the faces of a deck share their frames
     for key, face in faces.items():
         for index, laid in enumerate(face.frames):
-            if laid.fit.fits and _has_text(laid.blocks) and laid.frame.size_across != "card":
-                groups.setdefault((laid.name, str(laid.frame.where())), []).append((key, index))
+            if laid.fit.fits and laid.frame.size_across != "card" and _has_text(laid.blocks):
+                where = written.get(id(laid.frame))
+                if where is None:
+                    where = written[id(laid.frame)] = str(laid.frame.where())
+                groups.setdefault((laid.name, where), []).append((key, index))
     for (name, _), members in groups.items():
         sizes = {key: faces[key].frames[index].fit.size for key, index in members}
         if len(set(sizes.values())) < 2:

@@ -138,17 +138,17 @@ def validate_game(project: Project, game: GameData, report: Report, langs: Colle
             report.add("unknown-reference", deck.where("card_size"),
                        f"no card size '{deck.card_size}' (sizes: {', '.join(project.media.card_sizes)})")
         if deck.back is not None:
-            _face_ref(game, deck.back, deck.where("back"), report)
-        seen: dict[str, object] = {}
+            _face_ref(game, deck, "back", report)
+        seen: dict[str, object] = {}  # card id -> its first card
         for card in deck.cards:
             if card.id in seen:
-                report.add("duplicate-id", card.where("id"),
-                           f"card id '{card.id}' is used twice in deck '{deck_id}' (first at {seen[card.id]})")
+                report.add("duplicate-id", card.where("id"), f"card id '{card.id}' is used twice in deck '{deck_id}' "
+                                                             f"(first at {seen[card.id].where('id')})")
             else:
-                seen[card.id] = card.where("id")
-            _face_ref(game, card.front, card.where("front"), report)
+                seen[card.id] = card
+            _face_ref(game, card, "front", report)
             if card.back is not None:
-                _face_ref(game, card.back, card.where("back"), report)
+                _face_ref(game, card, "back", report)
             if card.reconstructed:
                 report.add("reconstructed", card.where("reconstructed"), f"card '{card.id}': {card.reconstructed}")
     for name, face in game.faces.items():
@@ -156,7 +156,7 @@ def validate_game(project: Project, game: GameData, report: Report, langs: Colle
     _check_safe_zones(project, game, report)
     _check_type_sizes(project, game, report)
     for sheet_id, sheet in game.game.sheets.items():
-        _face_ref(game, sheet.face, sheet.where("face"), report)
+        _face_ref(game, sheet, "face", report)
         if sheet.tiled and sheet.overlap <= 0:
             report.add("wrong-type", sheet.where("tiled"), f"sheet '{sheet_id}' is tiled: give it an overlap, e.g. 12mm")
         _check_sheet_backs(game, sheet_id, sheet, report)
@@ -168,12 +168,17 @@ def validate_game(project: Project, game: GameData, report: Report, langs: Colle
     _check_texts(project, game, report, langs)
 
 
-def _face_ref(game: GameData, name: str, where, report: Report) -> None:
+def _face_ref(game: GameData, owner, field: str, report: Report) -> None:
+    """`owner.<field>` names a face of faces.yaml that is not abstract (its place in the file is worked
+    out only for a report: a deck of a thousand cards names its faces two thousand times)."""
+    name = getattr(owner, field)
     face = game.faces.get(name)
     if face is None:
-        report.add("unknown-reference", where, f"no face '{name}' in faces.yaml (faces: {', '.join(game.faces)})")
+        report.add("unknown-reference", owner.where(field),
+                   f"no face '{name}' in faces.yaml (faces: {', '.join(game.faces)})")
     elif face.abstract:
-        report.add("unknown-reference", where, f"face '{name}' is abstract: it only serves for others to extend")
+        report.add("unknown-reference", owner.where(field),
+                   f"face '{name}' is abstract: it only serves for others to extend")
 
 
 def _content_boxes(face):
@@ -552,10 +557,10 @@ def _check_sheet_backs(game: GameData, sheet_id: str, sheet, report: Report) -> 
     """A two-sided sheet (a `back` on the sheet or on an item): every back names a face, every item has
     one (its own or the sheet's), and the sheet is not tiled (a tile's back would land behind another tile)."""
     if sheet.back is not None:
-        _face_ref(game, sheet.back, sheet.where("back"), report)
+        _face_ref(game, sheet, "back", report)
     for item in sheet.items:
         if item.back is not None:
-            _face_ref(game, item.back, item.where("back"), report)
+            _face_ref(game, item, "back", report)
     backed = [item for item in sheet.items if item.back is not None]
     if sheet.back is None and not backed:
         return

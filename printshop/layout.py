@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -238,8 +239,7 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
             continue
         what = f"card '{card.id if card else 'back'}', frame '{name}', language {localized.lang}"
         text_ids = tuple(blocks.reads.get(name, ()))
-        laid = lay_out_frame(blocks[name], frame, what, face.where("frames"), localized, palette, fonts, report,
-                             text_ids)
+        laid = lay_out_frame(blocks[name], frame, what, localized, palette, fonts, report, text_ids)
         if laid is not None:
             frames.append(FrameLayout(name, frame, *laid, text_ids))
     return FaceLayout(key, face_name, face, size[0], size[1], bleed, frames)
@@ -257,7 +257,7 @@ class _Lazy:
         return self._value
 
 
-def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localized: LocalizedGame,
+def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame,
                   palette: dict[str, str], fonts: FontSet, report: Report,
                   text_ids: tuple[str, ...] = ()) -> tuple[Fit, list[Block]] | None:
     if frame.colour not in palette or not fonts.has(frame.font):
@@ -267,7 +267,7 @@ def lay_out_frame(markup: str, frame: Frame, what: str, where: Location, localiz
     except RichTextError as error:
         report.add("template", frame.where(), f"{what}: {error}")
         return None
-    if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where(), fonts, report):
+    if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where, fonts, report):
         return None
     result = fit(blocks, frame, frame.width, frame.height, Paints(palette), localized.language.typography.hyphenation)
     if not result.fits:
@@ -321,20 +321,21 @@ def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame, ending: str = 
     return max(ending_so or entries, key=lambda entry: len(entry.text), default=None)
 
 
-def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: Location, fonts: FontSet,
-                report: Report) -> bool:
+def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: Callable[[], Location],
+                fonts: FontSet, report: Report) -> bool:
+    """Placeholders left unfilled and characters the font lacks, reported at `where()` (worked out only then)."""
     ok = True
     for markup in _markups(blocks):
         left = placeholders(markup)
         if left:
-            report.add("placeholder", where, f"{what}: the placeholder(s) {', '.join(sorted(left))} were not filled")
+            report.add("placeholder", where(), f"{what}: the placeholder(s) {', '.join(sorted(left))} were not filled")
             ok = False
         if fonts.has(font):
             text = plain_text(uppercase(markup) if upper else markup)
             missing = fonts.missing_characters(font, text)
             if missing:
                 shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
-                report.add("missing-glyph", where, f"{what}: the font '{font}' has no {shown}")
+                report.add("missing-glyph", where(), f"{what}: the font '{font}' has no {shown}")
                 ok = False
     return ok
 
@@ -437,5 +438,5 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
                            f"the booklet uses the style '{block.style}', which booklet.yaml does not define")
                 continue
             _check_text([block], text_style.font, text_style.uppercase, f"rules booklet ({localized.lang})",
-                        template_path, fonts, report)
+                        lambda: template_path, fonts, report)
     return BookletLayout(blocks, style)

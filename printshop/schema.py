@@ -35,9 +35,13 @@ class Node(BaseModel):
 
     def where(self, field: str | None = None) -> Location:
         """Where this node (or one of its fields) was written; the node itself if the field was not."""
-        if field is not None and self._field_where and field in self._field_where:
-            return self._field_where[field]
-        return self._where or Location("<built-in>")
+        # the private values read from their dict: pydantic's __getattr__ for each costs more than the lookup
+        private = self.__pydantic_private__ or {}
+        if field is not None:
+            fields = private.get("_field_where")
+            if fields and field in fields:
+                return fields[field]
+        return private.get("_where") or Location("<built-in>")
 
     def covers(self, location: Location) -> bool:
         """Whether `location` lies in the lines this node was written on (a diagnostic about it or its

@@ -130,7 +130,7 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
         report.add("file-missing", Location.of(templates_dir), "the templates folder does not exist (see --templates)")
         return report, None
     try:
-        project = load_project(Path(data_dir), templates_dir, games=games, report=report)
+        project = load_project(Path(data_dir), templates_dir, games=games, langs=langs, report=report)
     except StageFailed:
         return report, None
     except Exception as error:  # noqa: BLE001 - an unforeseen failure is still reported, not thrown
@@ -282,9 +282,10 @@ def contained(project: Project, report: Report) -> bool:
             refuse(game.dir, f"the game folder name {game_id!r}")
             del project.games[game_id]
             continue
-        for lang in [lang for lang in game.catalogues if not SAFE_ID.match(lang)]:
+        for lang in [lang for lang in game.available if not SAFE_ID.match(lang)]:  # read or not (`langs`)
             refuse(game.dir / "text" / f"{lang}.yaml", f"the language {lang!r}")
-            del game.catalogues[lang]
+            game.catalogues.pop(lang, None)
+            game.available.remove(lang)
     for lang in [lang for lang in project.languages if not SAFE_ID.match(lang)]:
         refuse(Path(project.data_dir) / "languages" / f"{lang}.yaml", f"the language {lang!r}")
         del project.languages[lang]
@@ -513,7 +514,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     unknown_papers = [paper for paper in papers or [] if paper not in project.media.papers]
     if unknown_papers:
         raise BadRequest(f"no paper {', '.join(map(repr, unknown_papers))} (papers: {', '.join(project.media.papers)})")
-    known_langs = sorted({lang for game in project.games.values() for lang in game.catalogues})
+    known_langs = sorted({lang for game in project.games.values() for lang in game.available})
     unknown_langs = [lang for lang in langs or [] if lang not in known_langs]
     if unknown_langs:
         raise BadRequest(f"no game here has the language {', '.join(map(repr, unknown_langs))} "
@@ -660,7 +661,7 @@ def stale_outputs(recorded: dict[str, str], outputs: list[Output], checked: Chec
     project, made = checked.project, {str(output.path) for output in outputs}
     # a translation left out as incomplete keeps its last kit until it is built again
     refused = {(state.game, state.lang) for state in checked.refused}
-    languages = {lang for game in project.games.values() for lang in game.catalogues}
+    languages = {lang for game in project.games.values() for lang in game.available}
     data = Path(project.data_dir)
     stale = []
     for path, digest in sorted(recorded.items()):
@@ -675,7 +676,7 @@ def stale_outputs(recorded: dict[str, str], outputs: list[Output], checked: Chec
         elif parts[0] not in project.games:
             where = data / parts[0] / "game.yaml"
             why = f"{parts[0]} is no longer built: {display_path(where)} is gone"
-        elif len(parts) > 1 and parts[1] not in project.games[parts[0]].catalogues:
+        elif len(parts) > 1 and parts[1] not in project.games[parts[0]].available:
             where = data / parts[0] / "text" / f"{parts[1]}.yaml"
             why = f"{parts[0]} {parts[1]} is no longer built: {display_path(where)} is gone"
         elif len(parts) > 1 and (parts[0], parts[1]) not in refused:

@@ -36,6 +36,8 @@ class GameData:
     records: dict[str, dict[str, Record]] = field(default_factory=dict)  # per translation, see translation.py
     pivots: dict[str, str] = field(default_factory=dict)  # translation -> the language it is made from
     look: dict = field(default_factory=dict)  # shared print data the game extends in its own print/ folder
+    # every language the game has a text file for; `catalogues` holds those read (load_project's `langs`)
+    available: list[str] = field(default_factory=list)
 
     @property
     def languages(self) -> list[str]:
@@ -88,8 +90,11 @@ class Project:
 
 
 def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: list[str] | None = None,
-                 report: Report | None = None) -> Project:
-    """Load the whole project (or only `games`); raise StageFailed if anything cannot be read."""
+                 langs: list[str] | None = None, report: Report | None = None) -> Project:
+    """Load the whole project (or only `games`); raise StageFailed if anything cannot be read. With `langs`
+    (a build or session that writes only those languages), a game's texts are read for those, the languages
+    they are made from and its source only: nothing else is checked or printed (`GameData.available` still
+    names every language the game has)."""
     report = report if report is not None else Report()
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
@@ -118,7 +123,7 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
     for game_id in discover_games(data_dir):
         if games is None or game_id in games:
             try:
-                game = load_game(data_dir / game_id, report)
+                game = load_game(data_dir / game_id, report, langs, languages)
             except Exception as error:  # noqa: BLE001 - unforeseen input must still end as a diagnostic
                 report.add("internal", Location.of(data_dir / game_id),
                            f"reading this game failed unexpectedly: {type(error).__name__}: {error}")
@@ -153,13 +158,18 @@ def pivots_of(game: GameData, languages: dict[str, Language]) -> dict[str, str]:
     return pivots
 
 
-def load_game(game_dir: Path, report: Report) -> GameData | None:
+def load_game(game_dir: Path, report: Report, langs: list[str] | None = None,
+              languages: dict[str, Language] | None = None) -> GameData | None:
     game = _load(Game, game_dir / "game.yaml", report)
     faces_path = game_dir / "faces.yaml"
     faces = _load_faces(faces_path, report)
+    # fr.sources.yaml and the like are records, not languages
+    texts = [path for path in sorted((game_dir / "text").glob("*.yaml")) if "." not in path.stem]
+    available = [path.stem for path in texts]
+    needed = _languages_needed(game, available, langs, languages or {})
     catalogues, records = {}, {}
-    for path in sorted((game_dir / "text").glob("*.yaml")):
-        if "." in path.stem:  # fr.sources.yaml and the like are records, not languages
+    for path in texts:
+        if needed is not None and path.stem not in needed:
             continue
         catalogue = load_catalogue(path, path.stem, report)
         if catalogue is not None:
@@ -167,7 +177,24 @@ def load_game(game_dir: Path, report: Report) -> GameData | None:
             records[path.stem] = load_records(record_path(game_dir, path.stem), report)
     if game is None or faces is None:
         return None
-    return GameData(game_dir.name, game_dir, game, faces, catalogues, faces_path, records)
+    return GameData(game_dir.name, game_dir, game, faces, catalogues, faces_path, records, available=available)
+
+
+def _languages_needed(game: Game | None, available: list[str], langs: list[str] | None,
+                      languages: dict[str, Language]) -> set[str] | None:
+    """The languages whose texts a build of `langs` reads: those, the pivots they are made from (a draft prints
+    a pivot's text where its translation lacks one; stale and missing are judged against it) and the source.
+    None: all of them (no `langs`, or game.yaml did not load)."""
+    if langs is None or game is None:
+        return None
+    needed = {game.source_language}
+    for lang in langs:
+        step = lang
+        while step in available and step not in needed:
+            needed.add(step)
+            language = languages.get(step)
+            step = language.translated_from if language is not None else None
+    return needed
 
 
 # the print data every project shares, each extended key by key by the project and by a game (layers.py)

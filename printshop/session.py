@@ -118,7 +118,8 @@ class Session:
         self.load_report = Report()
         self.fonts = None
         try:
-            self.project = load_project(self.data_dir, self.templates_dir, games=self.games, report=self.load_report)
+            self.project = load_project(self.data_dir, self.templates_dir, games=self.games, langs=self.langs,
+                                        report=self.load_report)
         except StageFailed:
             self.project = None
         except Exception as error:  # noqa: BLE001 - shown like any diagnostic; the session goes on
@@ -136,6 +137,9 @@ class Session:
             return False
         shown = str(Location.of(path).path)
         report = Report()
+        lang = path.name[: -len(RECORD_SUFFIX)] if path.name.endswith(RECORD_SUFFIX) else path.stem
+        if lang in game.available and lang not in game.catalogues and path.is_file():
+            return True  # a language this session neither writes nor makes one from (load_project's `langs`)
         if path.name.endswith(RECORD_SUFFIX):
             lang = path.name[: -len(RECORD_SUFFIX)]
             if lang not in game.catalogues:

@@ -238,3 +238,35 @@ def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_pa
     edit(data / "comrade" / "text" / "en.yaml", 'motto: "', 'motto: "<i>')
     assert markup(langs=["en"]) == ["en.yaml"]
     assert markup(langs=["fr"]) == ["en.yaml", "fr.yaml"]
+
+
+def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):
+    """`load_project(langs=...)` reads the texts of those languages, of what they are made from and of the
+    source: a French file that does not even parse stops neither an English build nor an English session,
+    while validate and a French build report it; a language no game has is still refused by name."""
+    from printshop.build import BadRequest, build
+    from printshop.loader import load_project
+    from printshop.session import Session
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    french = data / "comrade" / "text" / "fr.yaml"
+    edit(french, 'motto: "Le Parti voit tout"', 'motto: "Le Parti voit tout')  # an unclosed quote
+    project = load_project(data, langs=["en"])
+    assert sorted(project.games["comrade"].catalogues) == ["en"]
+    assert project.games["comrade"].available == ["en", "fr"]
+    report, _ = check(data, langs=["en"], keep_layouts=False, variant=None)
+    assert not report.has_errors, [d.format() for d in report.errors]
+    report, _ = check(data, langs=["fr"], keep_layouts=False, variant=None)
+    assert [Path(d.location.path).name for d in report.errors] == ["fr.yaml"]
+    report, _ = check(data, keep_layouts=False, variant=None)
+    assert [Path(d.location.path).name for d in report.errors] == ["fr.yaml"]
+    result = build(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    assert not result.report.has_errors and (tmp_path / "out" / "comrade" / "en").is_dir()
+    assert not (tmp_path / "out" / "comrade" / "fr").exists()
+    with pytest.raises(BadRequest, match=r"no game here has the language 'de' \(languages: en, fr\)"):
+        build(data, tmp_path / "other", games=["comrade"], langs=["de"], papers=["a4"])
+    session = Session(data, tmp_path / "live", games=["comrade"], langs=["en"], papers=["a4"])
+    assert session.refresh().ok
+    french.write_text(french.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    update = session.refresh({french})
+    assert update.ok and update.reloaded == "texts" and update.jobs_rendered == []

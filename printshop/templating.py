@@ -30,13 +30,17 @@ class TemplateFailure(Exception):
 def make_environment(templates_dir: Path) -> Environment:
     """Templates from `templates_dir`; what it lacks of printshop's own (common/, such as the how-to-print
     page) comes from the package (printshop/defaults/templates/), so a project need not copy them, and
-    may override one by writing its own templates/common/<name>."""
+    may override one by writing its own templates/common/<name>.
+
+    An environment reads each template once (`auto_reload` off: Jinja would otherwise look at the file's
+    time on every use, a thousand times for a thousand cards); a session makes a new one for each refresh,
+    so an edited template is read again."""
     from printshop.paths import COMMON_TEMPLATES_DIR
 
     paths = [str(templates_dir), str(COMMON_TEMPLATES_DIR)]
     env = Environment(loader=FileSystemLoader(paths), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
-                      bytecode_cache=_bytecode_cache())
+                      bytecode_cache=_bytecode_cache(), auto_reload=False)
     env.filters["fill"] = fill
     return env
 

@@ -229,6 +229,29 @@ def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monk
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
+def test_a_template_saved_during_a_session_takes_effect(tmp_path):
+    """A face template edited while a session runs is read again at the next refresh (each refresh makes its own
+    Jinja environment, which reads a template once), and the files match a cold build's."""
+    from pypdf import PdfReader
+
+    data, templates = tmp_path / "data", tmp_path / "templates"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    shutil.copytree(DEFAULT_DATA_DIR.parent / "templates", templates)
+    session = Session(data, tmp_path / "live", games=["comrade"], langs=["en"], papers=["a4"], templates_dir=templates)
+    assert session.refresh().ok
+    back = templates / "comrade" / "faces" / "back.j2"
+    back.write_text(back.read_text(encoding="utf-8").replace("{{ t.back.motto }}", "{{ t.back.motto }}, always"),
+                    encoding="utf-8")
+    update = session.refresh({back})
+    assert update.ok and "comrade en a4" in update.jobs_rendered, [d.format() for d in update.report.errors]
+    cards = tmp_path / "live" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
+    assert "The Party sees all, always" in "".join(page.extract_text() for page in PdfReader(cards).pages)
+    cold = build(data, tmp_path / "cold", games=["comrade"], langs=["en"], papers=["a4"], templates_dir=templates,
+                 force=True)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
 def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
     import os
 

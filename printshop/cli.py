@@ -68,7 +68,9 @@ def _parser() -> argparse.ArgumentParser:
                     "as a marked draft.",
         epilog="Example: printshop build comrade --lang fr --paper a4")
     building.add_argument("games", nargs="*", metavar="GAME", help="games to build (default: all)")
-    building.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
+    building.add_argument("--lang", action="append", metavar="L",
+                          help="only this language (repeatable); only its texts, those it is made from and the "
+                               "source are read and checked ('printshop validate' checks every language)")
     building.add_argument("--paper", action="append", metavar="PAPER",
                           help="only this paper for card sheets, e.g. a4 or letter (repeatable)")
     building.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
@@ -182,7 +184,9 @@ def _parser() -> argparse.ArgumentParser:
                          "the faces they concern (click one to see the card). Saving a data file or template "
                          "updates the open page; errors show on the page and the server keeps running."))
         live.add_argument("games", nargs="*", metavar="GAME", help="games to show (default: all)")
-        live.add_argument("--lang", action="append", metavar="L", help="only this language (repeatable)")
+        live.add_argument("--lang", action="append", metavar="L",
+                          help="only this language (repeatable); only its texts, those it is made from and the "
+                               "source are read and checked")
         live.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
         live.add_argument("--templates", type=Path, default=None, metavar="DIR",
                           help="the templates folder (default: templates/ beside the default data)")

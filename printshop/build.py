@@ -139,7 +139,7 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     if not contained(project, report):
         return report, None
     try:
-        validate_project(project, report, langs)
+        validate_project(project, report)
     except Exception as error:  # noqa: BLE001
         report.add("internal", Location.of(data_dir), f"validation failed unexpectedly: {type(error).__name__}: {error}")
         return report, None

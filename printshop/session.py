@@ -202,7 +202,7 @@ class Session:
             update.seconds = time.monotonic() - started
             return update
         try:
-            validate_project(project, report, self.langs)
+            validate_project(project, report)
         except Exception as error:  # noqa: BLE001
             report.add("internal", Location.of(self.data_dir),
                        f"validation failed unexpectedly: {type(error).__name__}: {error}")

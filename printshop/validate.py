@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import os
 from collections import Counter
-from collections.abc import Collection
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
@@ -41,14 +40,14 @@ REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "asse
                    "proof_title", "proof_translation", "proof_reference", "proof_scale")
 
 
-def validate_project(project: Project, report: Report, langs: Collection[str] | None = None) -> None:
-    """Every check of the data. With `langs` (a build or session that writes only those languages), the
-    texts of a translation outside them are left unchecked: nothing written shows them. A game's source
-    language is always checked, as every translation is made from it."""
+def validate_project(project: Project, report: Report) -> None:
+    """Every check of the data, texts of every language the project holds: a project loaded for a build or
+    session of some languages (load_project's `langs`) holds those, the languages they are made from and the
+    source; nothing it writes shows the others."""
     with translation_checks.one_pass():  # each text file's `# accept` comments read once per pass
         _check_shared(project, report)
         for game in project.games.values():
-            validate_game(project.view(game), game, report, langs)
+            validate_game(project.view(game), game, report)
 
 
 def _check_shared(project: Project, report: Report) -> None:
@@ -129,7 +128,7 @@ def _font(project: Project, face: str, where, report: Report) -> None:
         report.add("unknown-reference", where, f"no font '{face}' (fonts: {', '.join(faces)})")
 
 
-def validate_game(project: Project, game: GameData, report: Report, langs: Collection[str] | None = None) -> None:
+def validate_game(project: Project, game: GameData, report: Report) -> None:
     spec = game.game
     if spec.players.min > spec.players.max:
         report.add("wrong-type", spec.players.where(), f"players.min ({spec.players.min}) exceeds players.max")
@@ -165,7 +164,7 @@ def validate_game(project: Project, game: GameData, report: Report, langs: Colle
     _check_board(game, report)
     _check_goal_deck(game, report)
     _check_setup(game, report)
-    _check_texts(project, game, report, langs)
+    _check_texts(project, game, report)
 
 
 def _face_ref(game: GameData, owner, field: str, report: Report) -> None:
@@ -786,20 +785,7 @@ def _check_setup(game: GameData, report: Report) -> None:
                            f"for {n} players the needs add up to {parts}, not {total}")
 
 
-def _languages_shown(game: GameData, langs: Collection[str] | None) -> set[str] | None:
-    """The languages whose texts a build of `langs` may print: those, the pivots they are made from (a
-    draft prints a pivot's text where its translation lacks one) and the source. None: every language."""
-    if langs is None:
-        return None
-    shown = {game.game.source_language}
-    for lang in langs:
-        while lang not in shown:
-            shown.add(lang)
-            lang = game.reference_lang(lang)
-    return shown
-
-
-def _check_texts(project: Project, game: GameData, report: Report, langs: Collection[str] | None = None) -> None:
+def _check_texts(project: Project, game: GameData, report: Report) -> None:
     source = game.source
     if source is None:
         report.add("file-missing", game.game.where("source_language"),
@@ -808,10 +794,7 @@ def _check_texts(project: Project, game: GameData, report: Report, langs: Collec
         return
     if game.game.title not in source.entries:
         report.add("missing-text", game.game.where("title"), f"the title id '{game.game.title}' has no source text")
-    checked = _languages_shown(game, langs)
     for catalogue in game.catalogues.values():
-        if checked is not None and catalogue.lang not in checked:
-            continue  # not written: its texts are checked by `printshop validate` and by builds that write it
         if catalogue.lang not in project.languages:
             report.add("unknown-reference", catalogue.document.where(),
                        f"no language '{catalogue.lang}' in {project.data_dir / 'languages'}: add "

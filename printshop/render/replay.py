@@ -22,17 +22,15 @@ Builds use none of this: `draw_face_form` draws, unless a session has set `recor
 from __future__ import annotations
 
 import contextvars
+import hashlib
 from contextlib import contextmanager
 from dataclasses import dataclass
-
-import hashlib
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.memo import Memo
-
 from printshop.render.faces import draw_face
 
 # a session sets this around its renders; builds leave it None

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from printshop import fitstore
 from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of, whole_build_key
 from printshop.diagnostics import Location, Report, Severity, StageFailed, display_path
 from printshop.fonts import FontSet, register_games_fonts
@@ -172,8 +173,18 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     layouts = []
     found = None
     if not keep_layouts and jobs > 1 and len(units) > 1:
-        found = _in_processes(units, lambda unit: _diagnostics_of(lay_out, unit, report.items), jobs,
-                              weight=lambda unit: len(getattr(unit[0].catalogues.get(unit[1]), "entries", ())) or 1)
+        store = fitstore.ACTIVE  # (validate) each process sends back the fits it added to the store
+
+        def work(unit):
+            items = _diagnostics_of(lay_out, unit, report.items)
+            return items, store.take_new() if store is not None else {}
+
+        answers = _in_processes(units, work, jobs,
+                                weight=lambda unit: len(getattr(unit[0].catalogues.get(unit[1]), "entries", ())) or 1)
+        found = [items for items, _ in answers]
+        for _, fits in answers:
+            if store is not None:
+                store.merge(fits)
         if any(_reaches_other_units(item) for items in found for item in items):
             found = None  # laid out one after the other below, as each unit's findings shape the next ones'
     if found is not None:

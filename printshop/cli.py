@@ -451,8 +451,11 @@ def _list(args) -> int:
 def _validate(args) -> int:
     games = _known_games(args.data, args.games)
     _check_folders(args)
-    report, _ = check(args.data, games=games, templates_dir=args.templates, keep_layouts=False,
-                      jobs=args.jobs or os.cpu_count() or 1)
+    from printshop.fitstore import kept_fits
+
+    with kept_fits():  # what each text's fitting came to in earlier runs (fitstore.py)
+        report, _ = check(args.data, games=games, templates_dir=args.templates, keep_layouts=False,
+                          jobs=args.jobs or os.cpu_count() or 1)
     if args.format == "json" or report.items:
         print(format_report(report, style=args.format))
     sys.stdout.flush()

@@ -29,6 +29,7 @@ from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
+from printshop import fitstore
 from printshop.colour import Paints
 from printshop.fonts import state as fonts_state, with_fallback
 from printshop.memo import Memo
@@ -469,6 +470,12 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
     known = _FITTED.get(key)
     if known is not None:
         return known
+    store = fitstore.ACTIVE  # `printshop validate`'s outcomes of earlier runs (fitstore.py)
+    if store is not None:
+        digest = store.digest(key)
+        kept = store.get(digest)
+        if kept is not None:  # (not remembered in _FITTED: a later build in this process wants the flowables)
+            return _from_kept(kept)
     if hyphenation and style.align != "justify":
         result = _fit(blocks, style, width, height, paints, None)
         if not result.fits:
@@ -476,10 +483,21 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
     else:
         result = _fit(blocks, style, width, height, paints, hyphenation)
     _FITTED[key] = result
+    if store is not None:
+        store.put(digest, [result.size, result.fits, result.height, result.available, result.overflow_lines,
+                           result.too_wide, result.hyphenation, runts(result)])
     return result
 
 
 _FITTED: Memo = Memo(5000)  # enough for a thousand cards of three frames; each Fit keeps its flowables
+
+
+def _from_kept(kept: list) -> Fit:
+    """A `Fit` from a stored outcome: no flowables (a renderer sets the text again at its size)."""
+    size, fits, height, available, lines, too_wide, hyphenation, left = kept
+    result = Fit(size, fits, height, available, lines, too_wide, hyphenation)
+    result.__dict__["_runts"] = list(left)
+    return result
 
 
 def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,

@@ -114,3 +114,29 @@ def templates_for(data_dir: Path) -> Path:
 def discover_games(data_dir: Path) -> list[str]:
     """A game is a folder of the data directory holding a game.yaml."""
     return sorted(path.parent.name for path in Path(data_dir).glob("*/game.yaml"))
+
+
+def user_cache_dir(part: str) -> Path | None:
+    """`part` in the user's cache folder ($PRINTSHOP_CACHE, else $XDG_CACHE_HOME/printshop, else
+    ~/.cache/printshop), made if need be and private to the user: what printshop keeps between runs
+    (compiled templates, the outcomes of fitting texts), each keyed by what it depends on, so that deleting
+    it only costs the next run some time. None when `PRINTSHOP_CACHE=off`, or when the folder cannot be
+    made or written, or belongs to somebody else (its files are read back as trusted)."""
+    import os
+
+    chosen = os.environ.get("PRINTSHOP_CACHE", "").strip()
+    if chosen.lower() == "off":
+        return None
+    if chosen:
+        root = Path(chosen)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "").strip()
+        root = (Path(base) if base else Path.home() / ".cache") / "printshop"
+    folder = root / part
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if folder.stat().st_uid != os.getuid() or not os.access(folder, os.W_OK):
+            return None
+    except (OSError, RuntimeError, AttributeError):  # no home, a read-only disk, no getuid on this system
+        return None
+    return folder

@@ -63,27 +63,12 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """The user's cache folder for compiled templates ($PRINTSHOP_CACHE, else $XDG_CACHE_HOME/printshop,
-    else ~/.cache/printshop), private to the user; None (compile every run) when it cannot be made.
-    `PRINTSHOP_CACHE=off` turns it off."""
-    import os
+    """Compiled templates in the user's cache folder (paths.user_cache_dir); None (compile every run) when it
+    is turned off or cannot be used."""
+    from printshop.paths import user_cache_dir
 
-    chosen = os.environ.get("PRINTSHOP_CACHE", "").strip()
-    if chosen.lower() == "off":
-        return None
-    if chosen:
-        root = Path(chosen)
-    else:
-        base = os.environ.get("XDG_CACHE_HOME", "").strip()
-        root = (Path(base) if base else Path.home() / ".cache") / "printshop"
-    folder = root / "templates"
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        if folder.stat().st_uid != os.getuid() or not os.access(folder, os.W_OK):
-            return None  # somebody else's folder: its files would be code run here
-    except (OSError, RuntimeError, AttributeError):  # no home, a read-only disk, no getuid on this system
-        return None
-    return _QuietBytecodeCache(str(folder))
+    folder = user_cache_dir("templates")
+    return _QuietBytecodeCache(str(folder)) if folder is not None else None
 
 
 class RenderedBlocks(dict):

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import multiprocessing
 import os
 import re
 import signal
@@ -432,6 +431,7 @@ def _run_parallel(todo: list[int], jobs: list[Job], checked: Checked, workers: i
     """fork: workers inherit the checked project (no pickling); only files travel back. A worker that is
     killed or crashes breaks the pool at once (its sentinel closes): every job not finished then fails
     with `worker-died`, within a second, instead of the build waiting for ever."""
+    import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -467,6 +467,8 @@ def _run_parallel(todo: list[int], jobs: list[Job], checked: Checked, workers: i
 
 def _run_jobs(todo: list[int], jobs: list[Job], checked: Checked, options: Options, workers: int,
               progress: Progress) -> dict[int, JobResult]:
+    import multiprocessing  # (imported here: `validate` never starts a pool)
+
     parallel = workers > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods()
     _STATE.update(jobs=jobs, checked=checked, options=options, env=make_environment(checked.project.templates_dir),
                   say=(lambda message: None) if parallel else progress.message)

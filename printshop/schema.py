@@ -14,8 +14,8 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr, ValidationError, WithJsonSchema
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from printshop.diagnostics import Location, Report
-from printshop.source import Document, locate, node_location
+from printshop.diagnostics import Location, Report, display_path
+from printshop.source import Document, locate, node_position
 from printshop.units import _LENGTH as LENGTH_PATTERN, parse_length
 
 # what an editor's YAML language server checks a length against (printshop schema): a number and a unit, or 0
@@ -168,27 +168,42 @@ def _unwrap(annotation: Any) -> Any:
 
 def attach_locations(value: Any, node: Any, path: Path) -> None:
     """Walk a validated model and the YAML it came from together, recording positions."""
+    _attach(value, node, path, {})
+
+
+def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
+    # (the private values written into pydantic's dict of them, and each file's path as shown worked out once
+    # per walk: a thousand-card deck has thousands of nodes, and this was a fifth of loading it)
     if isinstance(value, Node):
-        value._where = node_location(path, node)
-        value._last_line = _last_line(node) + 1
+        where = shown.get(path)
+        if where is None:
+            where = shown[path] = display_path(path)
+        private = value.__pydantic_private__
+        line, col = node_position(node)
+        private["_where"] = Location(where, line, col)
+        private["_last_line"] = _last_line(node) + 1
         if not isinstance(node, CommentedMap):
             return
-        if value._field_where is None:
-            value._field_where = {}
+        fields = private.get("_field_where")
+        if fields is None:
+            fields = private["_field_where"] = {}
         for name, field in type(value).model_fields.items():
             key = field.alias or name
             if key in node:
                 line, col = node.lc.value(key)
                 origin = _origin(node, key, path)
-                value._field_where[name] = Location.of(origin, line + 1, col + 1)
-                attach_locations(getattr(value, name), node[key], origin)
+                where = shown.get(origin)
+                if where is None:
+                    where = shown[origin] = display_path(origin)
+                fields[name] = Location(where, line + 1, col + 1)
+                _attach(getattr(value, name), node[key], origin, shown)
     elif isinstance(value, list) and isinstance(node, CommentedSeq):
         for item, child in zip(value, node):
-            attach_locations(item, child, path)
+            _attach(item, child, path, shown)
     elif isinstance(value, dict) and isinstance(node, CommentedMap):
         for key, item in value.items():
             if key in node:
-                attach_locations(item, node[key], _origin(node, key, path))
+                _attach(item, node[key], _origin(node, key, path), shown)
 
 
 def _origin(node: CommentedMap, key: Any, path: Path) -> Path:

@@ -413,7 +413,7 @@ def _first_alias(root: Any) -> tuple[int, int] | None:
         if not isinstance(node, (CommentedMap, CommentedSeq)):
             continue
         if id(node) in seen:
-            line, col = _node_position(node)
+            line, col = node_position(node)
             return line, col
         seen.add(id(node))
         stack.extend(node.values() if isinstance(node, CommentedMap) else node)
@@ -430,7 +430,7 @@ def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = F
     With `key_itself`, the last key's own position (for "unknown key") rather than its value's.
     """
     node = root
-    line, col = _node_position(root)
+    line, col = node_position(root)
     for index, key in enumerate(keys):
         last = index == len(keys) - 1
         if isinstance(node, CommentedMap) and key in node:
@@ -448,13 +448,9 @@ def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = F
     return Location.of(path, line, col)
 
 
-def _node_position(node: Any) -> tuple[int, int]:
+def node_position(node: Any) -> tuple[int, int]:
+    """(line, column), from 1, where a YAML node starts; (1, 1) when it does not say."""
     lc = getattr(node, "lc", None)
     if lc is not None and lc.line is not None:
         return lc.line + 1, lc.col + 1
     return 1, 1
-
-
-def node_location(path: Path, node: Any) -> Location:
-    line, col = _node_position(node)
-    return Location.of(path, line, col)

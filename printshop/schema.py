@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, PrivateAttr, ValidationError, WithJsonSchema
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, WithJsonSchema
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Location, Report, display_path
@@ -26,16 +26,16 @@ Length = Annotated[float, BeforeValidator(parse_length), WithJsonSchema(LENGTH_J
 
 
 class Node(BaseModel):
+    """A model read from a data file, which knows where it and each of its fields were written.
+
+    The positions live in pydantic's dict of private values (`__pydantic_private__`), written by
+    `attach_locations`: "_where" (the node), "_field_where" (field name -> where its value was written) and
+    "_last_line" (the last line its YAML reaches). They are not declared as private attributes: pydantic
+    would then work out each one's default for every model it makes, a tenth of loading the catalogue."""
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
-    _where: Location | None = PrivateAttr(default=None)
-    # where each field was written, made by attach_locations (a default_factory would cost an inspect.signature
-    # of the factory for every node pydantic makes: a twentieth of loading the catalogue)
-    _field_where: dict[str, Location] | None = PrivateAttr(default=None)
-    _last_line: int = PrivateAttr(default=0)  # the last line of the file this node's YAML reaches
 
     def where(self, field: str | None = None) -> Location:
         """Where this node (or one of its fields) was written; the node itself if the field was not."""
-        # the private values read from their dict: pydantic's __getattr__ for each costs more than the lookup
         private = self.__pydantic_private__ or {}
         if field is not None:
             fields = private.get("_field_where")
@@ -46,9 +46,10 @@ class Node(BaseModel):
     def covers(self, location: Location) -> bool:
         """Whether `location` lies in the lines this node was written on (a diagnostic about it or its
         contents, such as a card's var): layout skips what an error in the data already explains."""
-        where = self._where
+        private = self.__pydantic_private__ or {}
+        where = private.get("_where")
         return (where is not None and where.path == location.path
-                and where.line <= location.line <= max(where.line, self._last_line))
+                and where.line <= location.line <= max(where.line, private.get("_last_line", 0)))
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -179,6 +180,9 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
         if where is None:
             where = shown[path] = display_path(path)
         private = value.__pydantic_private__
+        if private is None:
+            private = {}
+            object.__setattr__(value, "__pydantic_private__", private)
         line, col = node_position(node)
         private["_where"] = Location(where, line, col)
         private["_last_line"] = _last_line(node) + 1

@@ -109,3 +109,18 @@ def test_the_command_keeps_its_fits_in_the_cache_folder_unless_it_is_off(tmp_pat
     shutil.rmtree(tmp_path / "cache")
     assert main(["validate", "comrade", "--jobs", "1"]) == 0
     assert not (tmp_path / "cache").exists()
+
+
+def test_the_store_keeps_the_outcomes_used_or_added_last(tmp_path, monkeypatch):
+    """Beyond LIMIT, the outcomes neither used nor added by the last run go first."""
+    path = tmp_path / fitstore.FILE_NAME
+    outcome = [9.0, True, 20.0, 30.0, 0, False, None, []]
+    path.write_text(json.dumps({"version": fitstore.VERSION, "code": "c", "fits": {"a": outcome, "b": outcome,
+                                                                                    "c": outcome}}))
+    monkeypatch.setattr(fitstore, "LIMIT", 3)
+    store = fitstore.FitStore(path, "c")
+    assert store.get("b") == outcome and store.get("z") is None
+    store.put("d", outcome)
+    store.save()
+    assert list(json.loads(path.read_text())["fits"]) == ["c", "b", "d"]
+    assert fitstore.FitStore(path, "another code").known == {}

@@ -97,12 +97,12 @@ def code_version(digests: Digests) -> str:
     # the .py sources and the defaults every project shares (print data, languages, common templates)
     parts = [digests.tree(PACKAGE_DIR, skip=lambda path: path.suffix != ".py"), digests.tree(PACKAGE_DEFAULTS_DIR),
              environment()]
-    installed = _installed_versions()
+    installed = installed_versions()
     parts.extend((name, installed.get(name, "absent")) for name in LIBRARIES)
     return key_of(parts)
 
 
-def _installed_versions() -> dict[str, str]:
+def installed_versions() -> dict[str, str]:
     """{distribution: version} for LIBRARIES, from the names of the `NAME-VERSION.dist-info` folders on
     sys.path (the first found wins, as for imports), without importing importlib.metadata and its email
     parser (a tenth of a cold build's start-up); a library installed another way is asked the slow way."""

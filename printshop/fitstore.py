@@ -110,7 +110,7 @@ def _well_formed(outcome) -> bool:
 
 def code_key() -> str:
     """printshop's modules (modified times and sizes) and the versions of what fitting depends on."""
-    from printshop.cache import _installed_versions
+    from printshop.cache import installed_versions
     from printshop.paths import PACKAGE_DIR
 
     parts = [f"v{VERSION}", sys.version]
@@ -120,7 +120,7 @@ def code_key() -> str:
                 if entry.name.endswith(".py") and entry.is_file():
                     stat = entry.stat()
                     parts.append(f"{folder.name}/{entry.name}:{stat.st_mtime_ns}:{stat.st_size}")
-    versions = _installed_versions()
+    versions = installed_versions()
     parts.extend(f"{name}={versions.get(name, 'absent')}" for name in ("reportlab", "pyphen"))
     return hashlib.blake2b("\n".join(parts).encode(), digest_size=20).hexdigest()
 

@@ -124,3 +124,25 @@ def test_the_store_keeps_the_outcomes_used_or_added_last(tmp_path, monkeypatch):
     store.save()
     assert list(json.loads(path.read_text())["fits"]) == ["c", "b", "d"]
     assert fitstore.FitStore(path, "another code").known == {}
+
+
+def test_the_code_key_changes_with_any_module_of_the_package(tmp_path, monkeypatch):
+    import printshop.paths
+
+    package = tmp_path / "printshop"
+    (package / "render" / "deep").mkdir(parents=True)
+    (package / "fitting.py").write_text("# fits\n")
+    (package / "render" / "deep" / "faces.py").write_text("# faces\n")
+    (package / "fonts").mkdir()
+    (package / "fonts" / "NotoSans.ttf").write_bytes(b"not a module")
+    monkeypatch.setattr(printshop.paths, "PACKAGE_DIR", package)
+    first = fitstore.code_key()
+    assert fitstore.code_key() == first
+    module = package / "render" / "deep" / "faces.py"
+    os.utime(module, ns=(module.stat().st_atime_ns, module.stat().st_mtime_ns + 10**9))
+    second = fitstore.code_key()
+    assert second != first
+    (package / "fonts" / "NotoSans.ttf").write_bytes(b"another file, not a module")
+    assert fitstore.code_key() == second
+    (package / "render" / "new.py").write_text("")
+    assert fitstore.code_key() != second

@@ -181,8 +181,8 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
         answers = _in_processes(units, work, jobs,
                                 weight=lambda unit: len(getattr(unit[0].catalogues.get(unit[1]), "entries", ())) or 1)
         found = [items for items, _ in answers]
-        for _, fits in answers:
-            if store is not None:
+        if store is not None:
+            for _, fits in answers:
                 store.merge(fits)
         if any(_reaches_other_units(item) for items in found for item in items):
             found = None  # laid out one after the other below, as each unit's findings shape the next ones'
@@ -325,7 +325,7 @@ def _escaping_links(root: Path) -> list[Path]:
 def _unfinished(project: Project, report: Report, langs: list[str] | None, incomplete: str) -> dict:
     """{(game, lang): Completeness} for every translation of `langs` (None: all) that lacks texts. Their
     `missing-text` errors leave the report (the translation is not built as one); each gets a single warning.
-    A translation outside `langs` is neither checked (validate_project) nor weighed here."""
+    A translation outside `langs` is neither read (load_project) nor weighed here."""
     unfinished = {}
     for game in project.games.values():
         for lang in game.languages:

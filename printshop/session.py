@@ -137,16 +137,15 @@ class Session:
             return False
         shown = str(Location.of(path).path)
         report = Report()
-        lang = path.name[: -len(RECORD_SUFFIX)] if path.name.endswith(RECORD_SUFFIX) else path.stem
+        record = path.name.endswith(RECORD_SUFFIX)
+        lang = path.name[: -len(RECORD_SUFFIX)] if record else path.stem
         if lang in game.available and lang not in game.catalogues and path.is_file():
             return True  # a language this session neither writes nor makes one from (load_project's `langs`)
-        if path.name.endswith(RECORD_SUFFIX):
-            lang = path.name[: -len(RECORD_SUFFIX)]
+        if record:
             if lang not in game.catalogues:
                 return False
             game.records[lang] = load_records(path, report)
         else:
-            lang = path.stem
             if "." in lang or lang not in game.catalogues or not path.is_file():
                 return False  # a new or removed language changes what the game has: read everything
             catalogue = load_catalogue(path, lang, report)

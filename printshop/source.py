@@ -6,6 +6,7 @@ schema errors and later checks point at the exact place in the file.
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any, Iterable
@@ -337,34 +338,28 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
     return document
 
 
-_COMPOSER = None
-
-
+@functools.lru_cache(maxsize=None)
 def _composer(pyyaml):
     """libyaml's composer (CBaseLoader), with the tag of every node given at once: CBaseLoader's resolver has
     no implicit or path resolvers, so it always ends in the default tag of the node's kind, but the C
     composer calls it (and its descend and ascend hooks) in Python for every node, a fifth of the time."""
-    global _COMPOSER
-    if _COMPOSER is None:
-        base = pyyaml.CBaseLoader
-        tags = {pyyaml.ScalarNode: base.DEFAULT_SCALAR_TAG, pyyaml.SequenceNode: base.DEFAULT_SEQUENCE_TAG,
-                pyyaml.MappingNode: base.DEFAULT_MAPPING_TAG}
-        if base.yaml_implicit_resolvers or base.yaml_path_resolvers:
-            _COMPOSER = base  # (another PyYAML whose base resolver resolves: keep it)
-            return base
+    base = pyyaml.CBaseLoader
+    if base.yaml_implicit_resolvers or base.yaml_path_resolvers:
+        return base  # (another PyYAML whose base resolver resolves: keep it)
+    tags = {pyyaml.ScalarNode: base.DEFAULT_SCALAR_TAG, pyyaml.SequenceNode: base.DEFAULT_SEQUENCE_TAG,
+            pyyaml.MappingNode: base.DEFAULT_MAPPING_TAG}
 
-        class Composer(base):
-            def resolve(self, kind, value, implicit):
-                return tags[kind]
+    class Composer(base):
+        def resolve(self, kind, value, implicit):
+            return tags[kind]
 
-            def descend_resolver(self, current_node, current_index):
-                pass
+        def descend_resolver(self, current_node, current_index):
+            pass
 
-            def ascend_resolver(self):
-                pass
+        def ascend_resolver(self):
+            pass
 
-        _COMPOSER = Composer
-    return _COMPOSER
+    return Composer
 
 
 class _Alias(Exception):

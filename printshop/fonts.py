@@ -152,13 +152,24 @@ def _register(name: str, path: Path) -> TTFont:
         stamp = (path, 0, 0)
     if _registered.get(name) != stamp:
         face = TTFont(name, str(path))
-        # ReportLab keeps the first font registered under a name (and under a face's PostScript name): let go
-        # of the old one, or the new file would be ignored
+        # ReportLab keeps the first font registered under a name, and gives a later name whose file has the
+        # same PostScript name that first font (one face per PostScript name in a PDF, or two subsets would
+        # take the same name). Let go of the old font, or the new file would be ignored; the other names
+        # that shared it are read again from their own files after this one, as a new process would.
         old = pdfmetrics._fonts.pop(name, None)
+        sharing = [other for other, font in pdfmetrics._fonts.items() if font is old] if old is not None else []
+        for other in sharing:
+            del pdfmetrics._fonts[other]
         if old is not None and pdfmetrics._dynFaceNames.get(old.face.name) is old:
             del pdfmetrics._dynFaceNames[old.face.name]
         pdfmetrics.registerFont(face)
         _registered[name] = stamp
+        for other in sharing:
+            if other in _registered:
+                try:
+                    pdfmetrics.registerFont(TTFont(other, str(_registered[other][0])))
+                except Exception:  # noqa: BLE001 - damaged since: read, and reported, when next asked for
+                    del _registered[other]
     return pdfmetrics.getFont(name)
 
 

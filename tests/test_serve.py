@@ -266,11 +266,15 @@ def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
     assert session.refresh().ok
     cards = tmp_path / "live" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
     before = cards.read_bytes()
-    shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSerif-Bold.ttf", font)  # a designer saves another face over it
-    os.utime(font, ns=(font.stat().st_atime_ns, font.stat().st_mtime_ns + 10**9))
-    update = session.refresh({font})
-    assert update.ok and update.reloaded == "fonts" and cards in update.written
-    assert cards.read_bytes() != before
+    # a designer saves another face over it (whose PostScript name is that of the serif's bold, which the
+    # kit uses too), then the sans again, then the serif again: each takes effect and renders
+    for face, changes in (("NotoSerif-Bold.ttf", True), ("NotoSans-Bold.ttf", False), ("NotoSerif-Bold.ttf", True)):
+        shutil.copyfile(BUNDLED_FONTS_DIR / face, font)
+        os.utime(font, ns=(font.stat().st_atime_ns, font.stat().st_mtime_ns + 10**9))
+        update = session.refresh({font})
+        assert update.ok and update.reloaded == "fonts" and cards in update.written, \
+            [d.format() for d in update.report.errors]
+        assert (cards.read_bytes() != before) == changes
     cold = build(data, tmp_path / "cold", games=["comrade"], langs=["en"], papers=["a4"], force=True)
     assert not cold.report.has_errors
     _same_files(tmp_path / "live", tmp_path / "cold")

@@ -440,20 +440,21 @@ def _run_parallel(todo: list[int], jobs: list[Job], checked: Checked, workers: i
     executor = ProcessPoolExecutor(min(workers, len(todo)), mp_context=multiprocessing.get_context("fork"),
                                    initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        pending = {executor.submit(_work, index): index for index in todo}
+        pending: dict = {}
+        for index in todo:  # a worker may die before the last job is handed out: submit() raises then
+            pending[executor.submit(_work, index)] = index
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 index = pending.pop(future)
-                try:
-                    _, result = future.result()
-                except BrokenProcessPool:
-                    results.update(_died(jobs, [index, *pending.values()], checked,
-                                         "a process rendering jobs died (killed, or crashed) before it finished"))
-                    return results
+                _, result = future.result()
                 results[index] = result
                 progress.advance(f"{jobs[index].label} ({len(result.outputs)} files)")
         finished_cleanly = True
+        return results
+    except BrokenProcessPool:
+        results.update(_died(jobs, [index for index in todo if index not in results], checked,
+                             "a process rendering jobs died (killed, or crashed) before it finished"))
         return results
     finally:
         if not finished_cleanly:  # Ctrl-C or a dead worker: the others stop now, not after their jobs

@@ -609,6 +609,30 @@ def test_a_worker_killed_fails_its_job_within_seconds(old_kit):
     assert "nothing was written" in done.stderr and kit(out) == old
 
 
+def test_a_worker_dead_before_every_job_is_handed_out_fails_the_rest(old_kit, monkeypatch):
+    """The pool may break while jobs are still being submitted (the first job's worker dies at once):
+    submit() then raises, and the jobs not yet handed out fail with `worker-died` like the others."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from printshop.build import build
+
+    data, out, old, _ = old_kit
+    real, handed = ProcessPoolExecutor.submit, []
+
+    def submit(self, *args, **kwargs):
+        if handed:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        handed.append(args)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    result = build(data, out, games=["comrade"], langs=["en"], jobs=2, force=True)
+    died = codes(result.report, "worker-died")
+    assert len(handed) == 1 and died and all("was not rendered" in d.message for d in died)
+    assert not result.written and kit(out) == old
+
+
 def test_orphaned_workers_exit_quietly_when_the_main_process_dies(data, tmp_path):
     pids = tmp_path / "pids"
     pids.mkdir()

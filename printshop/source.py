@@ -6,6 +6,7 @@ schema errors and later checks point at the exact place in the file.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import re
 from pathlib import Path
@@ -85,6 +86,16 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
     return document
 
 
+# What reading a text gave, by the text, for the texts read without a diagnostic: a process that reads the
+# same file again (a session after an edit, `i18n` commands, a build after a check) or a copy of it gets
+# the same maps and lists without parsing. Nothing changes a document once read (the loader, layers and
+# faces' `extends` build new maps), so they are shared; tests/test_source.py checks that a check and a
+# build leave them as they were.
+_PARSED: "collections.OrderedDict[str, Any]" = collections.OrderedDict()
+_PARSED_MAX_FILES = 1024
+_PARSED_MAX_CHARS = 1_000_000
+
+
 def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | None:
     try:
         text = path.read_text(encoding="utf-8")
@@ -98,13 +109,25 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
         return None
+    if not preserve_quotes:
+        kept = _PARSED.get(text)
+        if kept is not None:  # the same text read before in this process, and found sound
+            _PARSED.move_to_end(text)
+            document = Document(path, kept)
+            document.values_checked = True
+            return document
     if _may_be_deep_or_aliased(text) and not _structure_is_safe(path, text, report):
         return None
     if not preserve_quotes:  # reading, not editing: libyaml's C parser, ten times quicker
+        before = len(report.items)
         fast = _fast_load(path, text, report)
         if isinstance(fast, _Refused):
             return None
         if fast is not None:
+            if fast.values_checked and len(report.items) == before and len(text) <= _PARSED_MAX_CHARS:
+                _PARSED[text] = fast.root
+                while len(_PARSED) > _PARSED_MAX_FILES:
+                    _PARSED.popitem(last=False)
             return fast
     yaml = _yaml(preserve_quotes)
     try:

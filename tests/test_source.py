@@ -2,7 +2,6 @@
 and every line and column, so diagnostics point at the same places whichever reads the file."""
 from __future__ import annotations
 
-
 import pytest
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
@@ -59,3 +58,51 @@ def test_duplicates_and_aliases_are_reported_by_line(tmp_path):
     report = Report()
     assert read_yaml(path, report) is None
     assert [(d.code, d.location.line) for d in report.items] == [("yaml-syntax", 2)]
+
+
+def _snapshot(node):
+    """Everything a document holds, positions and attributes included, as plain values to compare."""
+    if isinstance(node, (CommentedMap, CommentedSeq)):
+        items = node.items() if isinstance(node, CommentedMap) else enumerate(node)
+        return (type(node).__name__, node.lc.line, node.lc.col, repr(sorted(node.lc.data.items(), key=repr)),
+                repr(getattr(node, "origins", None)), [(key, _snapshot(value)) for key, value in items])
+    return type(node).__name__, node
+
+
+def test_a_text_read_again_is_not_parsed_again_and_says_where_it_is_now(tmp_path, monkeypatch):
+    import printshop.source as source
+
+    first, second = tmp_path / "a.yaml", tmp_path / "copy" / "a.yaml"
+    second.parent.mkdir()
+    for path in (first, second):
+        path.write_text("deck:\n  size: poker\n  count: 3\n", encoding="utf-8")
+    one = read_yaml(first, Report())
+    monkeypatch.setattr(source, "_fast_load", lambda *args: pytest.fail("parsed again"))
+    other = read_yaml(second, Report())
+    assert other.root is one.root and other.path == second
+    assert str(other.where(("deck", "count"))) == f"{second}:3:10"
+
+
+def test_a_text_with_a_diagnostic_is_read_and_reported_every_time(tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("a: 1\na: 2\n", encoding="utf-8")
+    for _ in range(2):
+        report = Report()
+        assert read_yaml(path, report).root == {"a": 1}
+        assert [d.code for d in report.items] == ["duplicate-key"]
+
+
+def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
+    """Documents read once are shared by every later reading of the same text (source._PARSED): nothing
+    may change them, or the next load of any copy of the data would see the change."""
+    import printshop.source as source
+    from printshop.build import build, check
+
+    source._PARSED.clear()
+    check(DEFAULT_DATA_DIR)
+    kept = {text: _snapshot(root) for text, root in source._PARSED.items()}
+    assert len(kept) >= len(FILES)
+    result = build(DEFAULT_DATA_DIR, tmp_path / "out", papers=["a4"], jobs=1, force=True)
+    assert not result.report.has_errors
+    check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["en"])
+    assert {text: _snapshot(source._PARSED[text]) for text in kept} == kept

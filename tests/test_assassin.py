@@ -12,12 +12,13 @@ from printshop.build import check
 from printshop.cli import main
 from printshop.loader import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project, shared, shared_build
+from tests.pdfinspect import page_texts, words
 
 ROLES = ("assassin", "mafia", "pleb")
 
 
 def _text(path) -> str:
-    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+    return words(path)
 
 
 def test_the_data_is_clean():
@@ -82,8 +83,7 @@ def test_the_table_in_the_pdf_is_the_data(kits, lang):
 def _fronts(path) -> str:
     """The card faces' words: front pages only (the backs carry the game's name, which is also
     the classic name of a role) and without the footer's file name."""
-    reader = PdfReader(path)
-    text = " ".join(reader.pages[i].extract_text() for i in range(0, len(reader.pages), 2))
+    text = " ".join(page_texts(path)[::2])
     return re.sub(r"assassin-[\w-]+\.pdf", "", " ".join(text.split())).lower()
 
 

@@ -11,7 +11,7 @@ from printshop.build import build
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.units import mm
 from tests.conftest import edit
-from tests.pdfinspect import embedded_font_problems, font_names, page_drawing
+from tests.pdfinspect import embedded_font_problems, font_names, page_drawing, page_texts, pdf_text
 
 CARD_W, CARD_H = mm(63), mm(88)
 PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -133,7 +133,7 @@ def test_every_font_is_embedded_truetype(built, lang):
 
 
 def _text(path) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    return pdf_text(path, "\n")
 
 
 @pytest.mark.parametrize("lang, words", [
@@ -235,7 +235,7 @@ def test_the_rules_are_also_imposed_as_a_booklet(built, paper):
     assert len(imposed.pages) == padded // 2
     width, height = PAPERS[paper]
     assert float(imposed.pages[0].mediabox.width) == pytest.approx(height, abs=0.01)  # landscape
-    first = imposed.pages[0].extract_text()
+    first = page_texts(built / "comrade" / "fr" / f"comrade-fr-rules-booklet-{paper}.pdf")[0]
     assert "CAMARADE" in first or "Camarade" in first  # the cover is on the first sheet, right half
     assert embedded_font_problems(imposed) == []
 
@@ -279,11 +279,10 @@ def test_every_file_of_the_kit_passes_preflight(built):
 
 def test_every_page_of_the_kit_names_its_file(built):
     for path in built.rglob("*.pdf"):
-        reader = PdfReader(path)
-        for number, page in enumerate(reader.pages, start=1):
+        for number, page in enumerate(page_texts(path), start=1):
             if path.name.startswith("duplex-calibration") or "rules-booklet" in path.name:
                 continue  # a calibration back is all rulers; imposed pages carry the booklet's own folios
-            text = page.extract_text().replace("\n", "")
+            text = page.replace("\n", "")
             assert path.name in text, (path.name, number)
 
 
@@ -292,10 +291,11 @@ def test_every_page_of_the_kit_names_its_file(built):
                                          ("fr", ("Comment imprimer et découper", "taille réelle (100\u202f%)",
                                                  "retournement sur le bord long\u202f;"))])
 def test_each_kit_has_a_one_page_how_to_print_sheet(built, lang, paper, words):
-    reader = PdfReader(built / "comrade" / lang / f"comrade-{lang}-how-to-print-{paper}.pdf")
+    path = built / "comrade" / lang / f"comrade-{lang}-how-to-print-{paper}.pdf"
+    reader = PdfReader(path)
     assert len(reader.pages) == 1
     assert [float(v) for v in reader.pages[0].mediabox[2:]] == pytest.approx(PAPERS[paper], abs=0.01)
-    text = reader.pages[0].extract_text()
+    text = page_texts(path)[0]
     for word in words:
         assert word in text
     assert f"duplex-calibration-{lang}-{paper}.pdf" in text
@@ -310,10 +310,11 @@ def test_each_kit_has_a_one_page_how_to_print_sheet(built, lang, paper, words):
 def test_a_calibration_page_per_language_and_paper(built):
     for lang in LANGS:
         for paper, (width, height) in PAPERS.items():
-            reader = PdfReader(built / "calibration" / f"duplex-calibration-{lang}-{paper}.pdf")
+            path = built / "calibration" / f"duplex-calibration-{lang}-{paper}.pdf"
+            reader = PdfReader(path)
             assert len(reader.pages) == 2
             assert float(reader.pages[0].mediabox.width) == pytest.approx(width, abs=0.01)
-            text = reader.pages[0].extract_text()
+            text = page_texts(path)[0]
             assert "DX" in text and "--back-offset" not in text  # players read the drift; no command for them
 
 
@@ -361,5 +362,5 @@ def test_low_ink_leaves_the_backs_mostly_white_and_titles_dark(tmp_path):
 
 def test_the_calibration_page_follows_the_language_s_typography(built):
     """French puts a narrow no-break space before ':' (and inside « »), on printshop's own pages too."""
-    text = PdfReader(built / "calibration" / "duplex-calibration-fr-a4.pdf").pages[0].extract_text()
+    text = page_texts(built / "calibration" / "duplex-calibration-fr-a4.pdf")[0]
     assert "\u202f:" in text and " :" not in text

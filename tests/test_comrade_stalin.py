@@ -7,7 +7,7 @@ from pypdf import PdfReader
 from printshop.build import check
 from printshop.loader import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project
-from tests.pdfinspect import page_drawing
+from tests.pdfinspect import page_drawing, words
 
 ROLES = ("favourite", "heir", "general", "ideologue", "assassin", "believer", "informer", "protege")
 
@@ -55,7 +55,7 @@ def stalin_kit(tmp_path_factory):
 
 
 def _text(path) -> str:
-    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+    return words(path)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

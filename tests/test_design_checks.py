@@ -11,6 +11,7 @@ from printshop.diagnostics import Severity
 from printshop.paths import DEFAULT_DATA_DIR
 from printshop.validate import _content_boxes, _intrusion
 from tests.conftest import edit, found, one, real_project
+from tests.pdfinspect import pdf_text
 
 
 # --- type-too-small ---------------------------------------------------------------------------
@@ -138,7 +139,6 @@ def test_french_indices_come_from_the_language():
 
 @pytest.mark.parametrize("lang,cure,sp", [("fr", "Guérison", "PS"), ("en", "Cure", "SP")])
 def test_terms_read_the_same_on_board_reference_and_rules(tmp_path, lang, cure, sp):
-    from pypdf import PdfReader
 
     from printshop.cli import main
 
@@ -146,7 +146,7 @@ def test_terms_read_the_same_on_board_reference_and_rules(tmp_path, lang, cure, 
     folder = tmp_path / "kremlin" / lang
 
     def text(name: str) -> str:
-        return " ".join(page.extract_text() for page in PdfReader(folder / name).pages)
+        return pdf_text(folder / name)
 
     board, reference, rules = (text(f"kremlin-{lang}-{n}.pdf") for n in ("board-press", "reference-a4", "rules-a5"))
     for where in (board, reference, rules):

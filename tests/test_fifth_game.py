@@ -13,6 +13,7 @@ from pypdf import PdfReader
 
 from printshop.cli import main
 from tests.conftest import FIXTURES
+from tests.pdfinspect import page_texts, pdf_text
 
 MM = 72 / 25.4
 
@@ -53,10 +54,10 @@ def pages(path: Path) -> list:
 def test_two_card_sizes_of_its_own_with_copies(harvest):
     out = harvest / "output" / "harvest" / "en"
     resources = pages(out / "harvest-en-resources-a4.pdf")
-    text = " ".join(page.extract_text() for page in resources)
+    text = pdf_text(out / "harvest-en-resources-a4.pdf")
     # 48 cards: 8 of each of 6 kinds, 16 (4 × 4) mini cards to an A4 page, each page of fronts with its backs
     assert len(resources) == 6 and text.count("WOOD") == 8 and text.count("ORE") == 8
-    plans = " ".join(page.extract_text() for page in pages(out / "harvest-en-plans-a4.pdf"))
+    plans = pdf_text(out / "harvest-en-plans-a4.pdf")
     assert "CATHEDRAL" in plans and "4 stone" in plans and "7 points" in plans  # a bulleted cost, its points
 
 
@@ -76,10 +77,10 @@ def test_png_art_is_embedded(harvest):
 
 
 def test_a_two_sided_a5_aid_with_a_numbered_list(harvest):
-    aid = pages(harvest / "output" / "harvest" / "fr" / "harvest-fr-aid-a4.pdf")
+    aid = page_texts(harvest / "output" / "harvest" / "fr" / "harvest-fr-aid-a4.pdf")
     assert len(aid) == 4  # 2 copies, each a page of fronts and its page of backs
-    assert "1." in aid[0].extract_text() and "Piochez 2 cartes ressource." in aid[0].extract_text()
-    assert "DÉCOMPTE" in aid[1].extract_text() and "•" in aid[1].extract_text()
+    assert "1." in aid[0] and "Piochez 2 cartes ressource." in aid[0]
+    assert "DÉCOMPTE" in aid[1] and "•" in aid[1]
     press = pages(harvest / "output" / "harvest" / "fr" / "press" / "eu-3mm" / "harvest-fr-aid.pdf")
     assert len(press) == 2  # front and back
     trim = press[0].trimbox
@@ -88,8 +89,8 @@ def test_a_two_sided_a5_aid_with_a_numbered_list(harvest):
 
 def test_a_four_page_booklet_in_both_languages(harvest):
     for lang, heading in (("en", "TRADING"), ("fr", "ÉCHANGES")):
-        booklet = pages(harvest / "output" / "harvest" / lang / f"harvest-{lang}-rules-a5.pdf")
-        assert len(booklet) == 4 and heading in booklet[3].extract_text()
+        booklet = page_texts(harvest / "output" / "harvest" / lang / f"harvest-{lang}-rules-a5.pdf")
+        assert len(booklet) == 4 and heading in booklet[3]
 
 
 def test_every_shop_gets_what_it_makes_and_says_what_it_leaves_out(harvest):

@@ -4,13 +4,11 @@ no-break spaces hold, <b> and <i> keep their faces, uppercase frames break too, 
 renderer set the same lines."""
 from __future__ import annotations
 
-import io
 import re
 import shutil
 
 import pyphen
 import pytest
-from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.build import check
@@ -21,6 +19,7 @@ from printshop.model import TextStyle
 from printshop.render.booklet import render_booklet
 from printshop.richtext import parse_blocks
 from tests.conftest import REPO, edit, one
+from tests.pdfinspect import pdf_text
 
 GERMAN = ("Die Geheimpolizei verhaftet in jeder Nachtrunde einen Verdächtigen; die Parteiversammlung "
           "entscheidet anschließend über seine Verbannung nach Sibirien, sofern niemand widerspricht.")
@@ -170,7 +169,7 @@ def test_the_german_fixture_hyphenates(data_copy):
     project = checked.project
     data, _ = render_booklet(german, german.booklet, project.media.papers[project.booklet.paper],
                              Paints(project.colours.palette), project.motifs.motifs, "comrade-de-rules-a5.pdf")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    text = pdf_text(data, "\n")
     # the booklet's justified paragraphs: a word broken at a line's end goes on in lower case
     assert re.search(r"[a-zäöüß]-\n[a-zäöüß]", text)
 

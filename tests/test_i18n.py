@@ -4,13 +4,13 @@ from __future__ import annotations
 import shutil
 
 import polib
-from pypdf import PdfReader
 
 from printshop.build import build, check
 from printshop.cli import main
 from printshop.i18n import export_po, import_po, status, sync
 from printshop.loader import load_project
 from tests.conftest import REPO, edit, line_of
+from tests.pdfinspect import pdf_text
 
 FIXTURES = REPO / "tests" / "fixtures"
 
@@ -138,7 +138,7 @@ def test_a_new_language_is_files_only_and_builds(data_copy, tmp_path):
     assert names == ["comrade-de-cards-a4.pdf", "comrade-de-cards-letter.pdf", "comrade-de-how-to-print-a4.pdf",
                      "comrade-de-how-to-print-letter.pdf", "comrade-de-rules-a5.pdf",
                      "comrade-de-rules-booklet-a4.pdf", "comrade-de-rules-booklet-letter.pdf"]
-    text = " ".join(p.extract_text() for p in PdfReader(tmp_path / "comrade" / "de" / "comrade-de-cards-a4.pdf").pages)
+    text = pdf_text(tmp_path / "comrade" / "de" / "comrade-de-cards-a4.pdf")
     assert "GENOSSE" in text and "Seite 1 von 4" in text
 
 

@@ -6,14 +6,13 @@ from __future__ import annotations
 import re
 
 import polib
-from pypdf import PdfReader
 
 from printshop.build import build, check
 from printshop.cli import main
-from printshop.i18n import (completeness, confirm, export_po, format_status, frame_room, import_po, status,
-                            where_printed)
+from printshop.i18n import completeness, confirm, export_po, format_status, frame_room, import_po, status, where_printed
 from printshop.loader import load_project
 from tests.conftest import edit, found, line_of
+from tests.pdfinspect import page_texts
 
 FRENCH_NAME = '    name: "Informateur"\n'
 
@@ -31,7 +30,7 @@ def french_row(data):
 
 
 def pages_text(path) -> list[str]:
-    return [page.extract_text() for page in PdfReader(path).pages]
+    return page_texts(path)
 
 
 # --- status: only real translations count ------------------------------------------------------

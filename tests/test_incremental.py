@@ -10,6 +10,7 @@ from printshop.cache import CACHE_DIR_NAME
 from printshop.cli import main
 from printshop.progress import Bar, for_terminal
 from tests.conftest import edit, fixture_project
+from tests.pdfinspect import pdf_text
 
 
 @pytest.fixture
@@ -54,7 +55,6 @@ def test_a_second_build_renders_nothing_and_a_changed_text_renders_only_its_jobs
 
 
 def test_the_cache_never_serves_a_stale_file(project, tmp_path):
-    from pypdf import PdfReader
 
     out = tmp_path / "out"
     build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
@@ -68,7 +68,7 @@ def test_the_cache_never_serves_a_stale_file(project, tmp_path):
     text = project[0] / "sampler" / "text" / "fr.yaml"
     edit(text, "Gardez ce jeton devant vous", "Posez ce jeton près de vous")
     build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
-    assert "Posez ce jeton près de vous" in "".join(p.extract_text() for p in PdfReader(cards).pages)
+    assert "Posez ce jeton près de vous" in pdf_text(cards, "")
     edit(text, "Posez ce jeton près de vous", "Gardez ce jeton devant vous")  # back again: served from the cache
     back = build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
     assert back.rendered_jobs == [] and cards.read_bytes() == original

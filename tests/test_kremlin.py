@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from printshop.build import build, check
 from printshop.loader import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project
-from tests.pdfinspect import page_drawing
+from tests.pdfinspect import page_drawing, page_texts, words
 
 
 def test_the_age_tie_of_h_and_i_is_a_warning_naming_both_cards():
@@ -70,8 +70,8 @@ def kremlin_kit(tmp_path_factory):
 
 
 def _texts(kit, lang, deck, paper="a4"):
-    reader = PdfReader(kit / "kremlin" / lang / f"kremlin-{lang}-{deck}-{paper}.pdf")
-    return " ".join(" ".join(page.extract_text().split()) for page in reader.pages), reader
+    path = kit / "kremlin" / lang / f"kremlin-{lang}-{deck}-{paper}.pdf"
+    return words(path), PdfReader(path)
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -157,8 +157,7 @@ def test_board_and_phase_reference_print_the_numbers_of_the_data(kremlin_kit, la
     board = board_view(_kremlin())
     texts = {}
     for what in ("board-press", "reference-a4"):
-        reader = PdfReader(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-{what}.pdf")
-        texts[what] = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+        texts[what] = words(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-{what}.pdf")
     codes = [step["code"] for phase in board["phases"] for step in phase["order"]]
     assert codes == ["2A", "2B", "2C", "3A", "3B", "3C", "3D", "5A", "5B", "5C", "5D", "5E", "5F",
                      "6A", "6B", "6C", "6D", "6E", "6F", "6G"]
@@ -172,7 +171,7 @@ def test_board_and_phase_reference_print_the_numbers_of_the_data(kremlin_kit, la
 
 def test_the_influence_sheet_lists_every_controllable_politician(kremlin_kit):
     reader = PdfReader(kremlin_kit / "kremlin" / "en" / "kremlin-en-influence-a4.pdf")
-    text = " ".join(reader.pages[0].extract_text().split())
+    text = " ".join(page_texts(kremlin_kit / "kremlin" / "en" / "kremlin-en-influence-a4.pdf")[0].split())
     game = _kremlin()
     names = [game.catalogues["en"].entries[f"politician.{letter}.name"].text for letter in "bcdefghijklmnopqrstuvwxyz"]
     assert all(name in text for name in names) and "Nestor Aparatschik" not in text  # only named in the instructions
@@ -194,7 +193,7 @@ def test_the_influence_sheet_has_a_tick_box_per_politician_and_columns_that_line
     """Players tick what they declared: a box on every row; each header is set like its column."""
     result = build(DEFAULT_DATA_DIR, tmp_path, games=["kremlin"], langs=["fr"], papers=["a4"])
     assert not result.report.has_errors
-    text = PdfReader(tmp_path / "kremlin" / "fr" / "kremlin-fr-influence-a4.pdf").pages[0].extract_text()
+    text = page_texts(tmp_path / "kremlin" / "fr" / "kremlin-fr-influence-a4.pdf")[0]
     assert text.count("☐") == 25  # 26 politicians but the sick chief
     _, checked = check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["fr"], variant=None)
     sheet = next(s for layout in checked.layouts for s in layout.sheets if s.id == "influence")

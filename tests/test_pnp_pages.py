@@ -21,7 +21,7 @@ from printshop.loader import DEFAULT_DATA_DIR
 from printshop.paths import discover_games
 from printshop.units import mm
 from tests.conftest import press_view, shared_build
-from tests.pdfinspect import page_drawing
+from tests.pdfinspect import page_drawing, words
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
 BAND = 5.0  # millimetres along each edge where home printers print nothing
@@ -184,7 +184,7 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
 
 
 def _text(path: Path) -> str:
-    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+    return words(path)
 
 
 def test_player_pages_name_no_command_and_say_where_the_assembly_diagram_is(kit, checked):

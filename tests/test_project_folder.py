@@ -10,12 +10,12 @@ import venv
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
 from printshop.build import check
 from printshop.cli import main
 from printshop.paths import ProjectFileError, find_project
 from tests.conftest import REPO, edit
+from tests.pdfinspect import page_texts, pdf_text
 
 
 @pytest.fixture
@@ -77,9 +77,9 @@ def test_a_new_game_validates_and_builds_at_once(project, capsys):
     names = {path.name for path in (out / "fr").iterdir()}
     assert {"star-traders-fr-cards-a4.pdf", "star-traders-fr-aid-letter.pdf", "star-traders-fr-rules-a5.pdf",
             "star-traders-fr-how-to-print-a4.pdf"} <= names
-    text = " ".join(page.extract_text() for page in PdfReader(out / "fr" / "star-traders-fr-cards-a4.pdf").pages)
+    text = pdf_text(out / "fr" / "star-traders-fr-cards-a4.pdf")
     assert "SOLEIL" in text and "STAR TRADERS" in text
-    aid = PdfReader(out / "en" / "star-traders-en-aid-a4.pdf").pages[0].extract_text()
+    aid = page_texts(out / "en" / "star-traders-en-aid-a4.pdf")[0]
     assert "1." in aid and "Draw a card." in aid  # a numbered list inside a sheet's frame
 
 
@@ -181,7 +181,7 @@ def test_a_project_may_override_a_common_template(project):
     (common / "how-to-print.xml.j2").write_text(text.replace("<h1>", "<h1>OURS ", 1), encoding="utf-8")
     assert main(["build", "--quiet", "--lang", "en", "--paper", "a4"]) == 0
     sheet = project / "output" / "star-traders" / "en" / "star-traders-en-how-to-print-a4.pdf"
-    assert "OURS" in PdfReader(sheet).pages[0].extract_text()
+    assert "OURS" in page_texts(sheet)[0]
 
 
 # --- a wheel is enough -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from printshop.paths import discover_games
 from printshop.render.proof import make_proofs, proof_name
 from printshop.units import mm
 from tests.conftest import edit, real_project, shared
+from tests.pdfinspect import page_texts, pdf_text
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
 
@@ -65,7 +66,7 @@ def test_each_distinct_face_has_a_row_with_both_languages_and_the_text_ids(proof
         translation, original = layouts[game_id, lang], layouts[game_id, reference]
         faces = faces_of(translation)
         reader = PdfReader(out / proof_name(game_id, lang, reference))
-        pages = [page.extract_text() for page in reader.pages]
+        pages = page_texts(out / proof_name(game_id, lang, reference))
         # a page holds at most as many rows as the smallest face (plus its label) fits in its height
         height = min(float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height))
         smallest = min(min(face.height, height) for face in faces.values())
@@ -89,7 +90,7 @@ def test_a_french_and_an_english_card_stand_on_the_same_page(proofs, layouts):
     differing = [text_id for frame in first.frames for text_id in frame.text_ids
                  if french.localized.plain(text_id) != english.localized.plain(text_id)]
     shortest = min(differing, key=lambda text_id: len(french.localized.plain(text_id)))
-    page = flat(PdfReader(out / "comrade" / "fr" / "comrade-fr-proof-against-en.pdf").pages[0].extract_text())
+    page = flat(page_texts(out / "comrade" / "fr" / "comrade-fr-proof-against-en.pdf")[0])
     assert flat(french.localized.plain(shortest)) in page
     assert flat(english.localized.plain(shortest)) in page
     assert shortest in page
@@ -98,8 +99,7 @@ def test_a_french_and_an_english_card_stand_on_the_same_page(proofs, layouts):
 def test_sheets_and_boards_are_in_the_proof_scaled_when_larger_than_the_page(proofs, layouts):
     out, _ = proofs
     kremlin = layouts["kremlin", "en"]
-    text = "\n".join(page.extract_text() for page in PdfReader(out / "kremlin" / "en" /
-                                                                "kremlin-en-proof-against-fr.pdf").pages)
+    text = pdf_text(out / "kremlin" / "en" / "kremlin-en-proof-against-fr.pdf", "\n")
     for sheet in kremlin.sheets:
         for face in sheet.faces:
             assert f"en · {face.key}" in text and f"fr · {face.key}" in text
@@ -157,6 +157,7 @@ def test_the_proof_speaks_the_translation_s_language(tmp_path):
     assert not result.report.has_errors
     [path] = (tmp_path / "comrade" / "fr").glob("*-proof-*.pdf")
     reader = PdfReader(path)
-    first = reader.pages[0].extract_text()
+    texts = page_texts(path)
+    first = texts[0]
     assert "en regard de" in first and "traduction" in first and "référence" in first
-    assert f"page {len(reader.pages)} sur {len(reader.pages)}" in reader.pages[-1].extract_text()
+    assert f"page {len(reader.pages)} sur {len(reader.pages)}" in texts[-1]

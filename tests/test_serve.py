@@ -22,6 +22,7 @@ import pytest
 from printshop.build import build
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.session import Session
+from tests.pdfinspect import pdf_text
 
 CHROMIUM = next((found for name in ("chromium", "chromium-browser", "google-chrome")
                  if (found := shutil.which(name))), None)
@@ -232,7 +233,6 @@ def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monk
 def test_a_template_saved_during_a_session_takes_effect(tmp_path):
     """A face template edited while a session runs is read again at the next refresh (each refresh makes its own
     Jinja environment, which reads a template once), and the files match a cold build's."""
-    from pypdf import PdfReader
 
     data, templates = tmp_path / "data", tmp_path / "templates"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -245,7 +245,7 @@ def test_a_template_saved_during_a_session_takes_effect(tmp_path):
     update = session.refresh({back})
     assert update.ok and "comrade en a4" in update.jobs_rendered, [d.format() for d in update.report.errors]
     cards = tmp_path / "live" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
-    assert "The Party sees all, always" in "".join(page.extract_text() for page in PdfReader(cards).pages)
+    assert "The Party sees all, always" in pdf_text(cards, "")
     cold = build(data, tmp_path / "cold", games=["comrade"], langs=["en"], papers=["a4"], templates_dir=templates,
                  force=True)
     assert not cold.report.has_errors

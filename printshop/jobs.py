@@ -21,7 +21,7 @@ from printshop.diagnostics import Location, Report
 from printshop.imposition import ImpositionError
 from printshop.layout import GameLayout
 from printshop.press_plan import left_out, takes_deck, takes_sheets
-from printshop.render.booklet import render_booklet
+from printshop.render.booklet import booklet_pages, render_booklet
 from printshop.render.calibration import render_calibration
 from printshop.render.gutterfold import render_gutterfold
 from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
@@ -218,9 +218,12 @@ class _Kit:
             where = project.booklet.where("paper")
             from printshop.render.imposed_booklet import impose_saddle_stitch  # pikepdf: only for a booklet
 
-            # the A5 rules: written by one paper's job, listed on every paper's how-to page
+            # the A5 rules: written by one paper's job, listed on every paper's how-to page (the others
+            # only count its pages)
             self.render("rules", booklet_paper,
-                        lambda s: render_booklet(layout, layout.booklet, s.paper, s.paints, motifs, s.file_name),
+                        (lambda s: render_booklet(layout, layout.booklet, s.paper, s.paints, motifs, s.file_name))
+                        if self.job.extras else
+                        (lambda s: (b"", booklet_pages(layout, layout.booklet, s.paper, s.paints, motifs))),
                         where, "rules booklet, {paper}", "rules", keep=self.job.extras)
             self.render("rules-booklet", paper_id,  # the same booklet imposed for saddle stitching at home
                         lambda s: impose_saddle_stitch(

@@ -219,6 +219,24 @@ def test_a_red_suit_prints_in_red_in_either_language(checked, lang):
     assert all(_is_red(colour) for _, _, colour in colours), colours
 
 
+def test_the_pages_counted_without_drawing_are_the_pages_written(checked, kit):
+    """The A5 rules are written by one paper's kit; the other kits list them on their how-to pages with the
+    pages `booklet_pages` counts, by setting the booklet without drawing or writing it."""
+    from pypdf import PdfReader
+
+    from printshop.render.booklet import booklet_pages
+
+    layouts = [layout for layout in checked.layouts if layout.booklet is not None]
+    assert {(layout.game_id, layout.lang) for layout in layouts} == {
+        (path.parent.parent.name, path.parent.name) for path in kit.rglob("*-rules-a5.pdf")}
+    for layout in layouts:
+        project = checked.project.view(layout.localized.data)
+        counted = booklet_pages(layout, layout.booklet, project.media.papers[project.booklet.paper],
+                                Paints(project.colours.palette), project.motifs.motifs)
+        written = kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-rules-a5.pdf"
+        assert counted == len(PdfReader(written).pages) > 1, written
+
+
 def test_the_characters_a_booklet_colours_are_data(data_copy):
     from tests.conftest import edit, one
 

@@ -87,6 +87,14 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
     return render(spacing, missing - 1 if back else missing, pages, back), pages + missing
 
 
+def booklet_pages(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
+                  motifs: dict[str, Motif]) -> int:
+    """The pages `render_booklet` gives the booklet (no `pad_to`, no bleed), measured without writing it: what
+    a kit on another paper lists on its how-to page for the A5 rules one kit writes."""
+    booklet = BookletLayout(_for_target(booklet.blocks, press=False), booklet.style)
+    return booklet_flow(game, booklet, paper, paints, motifs)[1]
+
+
 def booklet_flow(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
                  motifs: dict[str, Motif], pad_to: int = 1) -> tuple[float, int]:
     """The spacing the booklet is set with and its pages of text (blank pages and back cover not counted): the
@@ -210,7 +218,7 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
                     measure: bool = False) -> tuple[bytes, int, float]:
     """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing` scales the
     space before and after paragraphs (to balance the last page). After the `content_pages`, `blank_pages`
-    empty pages, then (`back_cover`) a back cover. With `measure`, the pages are set and drawn but no PDF is
+    empty pages, then (`back_cover`) a back cover. With `measure`, the pages are set but neither drawn nor
     written (the bytes are empty)."""
     style = booklet.style
     margins = style.margins
@@ -228,9 +236,9 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
     def frame(inner_left: bool) -> Frame:
         left = margins.inner if inner_left else margins.outer
         right = margins.outer if inner_left else margins.inner
-        return Frame(bleed + left, bleed + margins.bottom, paper.width - left - right,
-                     paper.height - margins.top - margins.bottom,
-                     leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        return (_UndrawnFrame if measure else Frame)(
+            bleed + left, bleed + margins.bottom, paper.width - left - right, paper.height - margins.top - margins.bottom,
+            leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
 
     def folio(canvas, doc):
         if bleed:
@@ -305,6 +313,24 @@ class _MeasuringCanvas(Canvas):
 
     def save(self):
         pass
+
+
+class _UndrawnFrame(Frame):
+    """Measuring: each flowable is wrapped, split and placed as when the booklet is written, but not drawn (a
+    flowable's drawing changes no later position; it was half of a measurement)."""
+
+    def _add(self, flowable, canv, trySplit=0):
+        flowable.drawOn = _not_drawn  # shadows the class's method for this flowable only
+        try:
+            return super()._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+    add = _add  # ReportLab's Frame binds `add` to its own `_add`
+
+
+def _not_drawn(*args, **kwargs) -> None:
+    pass
 
 
 def character_colours(characters: dict[str, str], paints: Paints) -> dict[str, str]:

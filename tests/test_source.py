@@ -102,7 +102,8 @@ def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
     check(DEFAULT_DATA_DIR)
     kept = {text: _snapshot(root) for text, root in source._PARSED.items()}
     assert len(kept) >= len(FILES)
-    result = build(DEFAULT_DATA_DIR, tmp_path / "out", papers=["a4"], jobs=1, force=True)
+    result = build(DEFAULT_DATA_DIR, tmp_path / "out", games=["kremlin", "assassin"], langs=["fr"], papers=["a4"],
+                   jobs=1, force=True)  # boards, sheets, tables, booklets: every kind of file
     assert not result.report.has_errors
     check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["en"])
     assert {text: _snapshot(source._PARSED[text]) for text in kept} == kept

@@ -7,6 +7,7 @@ later checks (composition, overflow, ...) can point at the data that caused them
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -40,7 +41,10 @@ class Node(BaseModel):
         if field is not None:
             fields = private.get("_field_where")
             if fields and field in fields:
-                return fields[field]
+                where = fields[field]
+                if type(where) is tuple:  # kept as (path, line, column) by attach_locations: made once, here
+                    where = fields[field] = Location(*where)
+                return where
         return private.get("_where") or Location("<built-in>")
 
     def covers(self, location: Location) -> bool:
@@ -172,9 +176,13 @@ def attach_locations(value: Any, node: Any, path: Path) -> None:
     _attach(value, node, path, {})
 
 
+_NESTED = (BaseModel, list, dict)  # what `_attach` walks into: scalars carry no positions of their own
+
+
 def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
     # (the private values written into pydantic's dict of them, and each file's path as shown worked out once
-    # per walk: a thousand-card deck has thousands of nodes, and this was a fifth of loading it)
+    # per walk: a thousand-card deck has thousands of nodes, and this was a fifth of loading it. A field's
+    # position is kept as (path, line, column) and made a Location when asked for: most never are)
     if isinstance(value, Node):
         where = shown.get(path)
         if where is None:
@@ -191,23 +199,37 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
         fields = private.get("_field_where")
         if fields is None:
             fields = private["_field_where"] = {}
-        for name, field in type(value).model_fields.items():
-            key = field.alias or name
-            if key in node:
-                line, col = node.lc.value(key)
-                origin = _origin(node, key, path)
-                where = shown.get(origin)
-                if where is None:
-                    where = shown[origin] = display_path(origin)
-                fields[name] = Location(where, line + 1, col + 1)
-                _attach(getattr(value, name), node[key], origin, shown)
+        names = _field_names(type(value))
+        origins = getattr(node, "origins", None)
+        data = node.lc.data
+        for key, child in node.items():
+            name = names.get(key)
+            if name is None:
+                continue
+            position = data[key]
+            origin = origins.get(key, path) if origins else path
+            where = shown.get(origin)
+            if where is None:
+                where = shown[origin] = display_path(origin)
+            fields[name] = (where, position[2] + 1, position[3] + 1)
+            item = getattr(value, name)
+            if isinstance(item, _NESTED):
+                _attach(item, child, origin, shown)
     elif isinstance(value, list) and isinstance(node, CommentedSeq):
         for item, child in zip(value, node):
-            _attach(item, child, path, shown)
+            if isinstance(item, _NESTED):
+                _attach(item, child, path, shown)
     elif isinstance(value, dict) and isinstance(node, CommentedMap):
+        origins = getattr(node, "origins", None)
         for key, item in value.items():
-            if key in node:
-                _attach(item, node[key], _origin(node, key, path), shown)
+            if isinstance(item, _NESTED) and key in node:
+                _attach(item, node[key], origins.get(key, path) if origins else path, shown)
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(model: type[BaseModel]) -> dict[str, str]:
+    """A model's keys as written in data (a field's alias, else its name) -> the field's name."""
+    return {field.alias or name: name for name, field in model.model_fields.items()}
 
 
 def _origin(node: CommentedMap, key: Any, path: Path) -> Path:

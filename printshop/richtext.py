@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from html import escape
 
+from printshop.memo import Memo
+
 INLINE = {"b", "i", "br"}
 PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
 
@@ -71,6 +73,20 @@ class _Collector:
 
 
 def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
+    """The blocks of a template's markup. The same markup (a deck's faces share their templates and many
+    texts) is parsed once per process: the blocks are never changed once made, and each caller gets its own
+    list of them."""
+    key = (fragment, default_style)
+    known = _PARSED.get(key)
+    if known is None:
+        known = _PARSED[key] = tuple(_parse_blocks(fragment, default_style))
+    return list(known)
+
+
+_PARSED: Memo = Memo(8192)
+
+
+def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
     try:
         root = ET.fromstring(f"<root>{fragment}</root>")
     except ET.ParseError as error:

@@ -141,3 +141,16 @@ def test_expressions(expression, n, value):
 def test_expressions_refuse_anything_else(expression):
     with pytest.raises(ExpressionError):
         evaluate(expression, {"n": 5})
+
+
+def test_markup_parsed_again_gives_the_same_blocks_in_a_list_of_its_own():
+    from printshop.richtext import Para, RichTextError, parse_blocks
+
+    first = parse_blocks("<h1>Title</h1><p>Some <b>bold</b> words.</p><ul><li>one</li></ul>")
+    first.append(Para("p", "added by a caller"))
+    again = parse_blocks("<h1>Title</h1><p>Some <b>bold</b> words.</p><ul><li>one</li></ul>")
+    assert [type(b).__name__ for b in again] == ["Para", "Para", "Para"] and again[0].style == "h1"
+    assert again[1].markup == "Some <b>bold</b> words." and again[2].bullet == "•"
+    for _ in range(2):  # an error is raised every time, never remembered as a result
+        with pytest.raises(RichTextError):
+            parse_blocks("<p>unclosed")

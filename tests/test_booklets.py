@@ -174,7 +174,7 @@ def _suit_colours(data: bytes | Path) -> list[tuple[int, str, tuple[int, int, in
         characters = text.get_text_range()
         if not any(suit in characters for suit in RED_SUITS):
             continue
-        image = np.asarray(page.render(scale=scale).to_pil().convert("RGB")).astype(int)
+        image = np.asarray(page.render(scale=scale).to_pil().convert("RGB"))
         height = page.get_height()
         for index in range(text.count_chars()):
             suit = text.get_text_range(index, 1)
@@ -182,7 +182,7 @@ def _suit_colours(data: bytes | Path) -> list[tuple[int, str, tuple[int, int, in
                 continue
             left, bottom, right, top = text.get_charbox(index)
             box = image[int((height - top) * scale) + 1:int((height - bottom) * scale) - 1,
-                        int(left * scale) + 1:int(right * scale) - 1].reshape(-1, 3)
+                        int(left * scale) + 1:int(right * scale) - 1].reshape(-1, 3).astype(int)
             inked = box[box.min(axis=1) < 160]
             assert len(inked), (number, suit)
             found.append((number, suit, tuple(int(v) for v in inked.mean(axis=0))))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,12 +34,15 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
     marked-content sequence, named by its /Name), with their origin, and the straight line segments
     stroked on the page outside any face."""
     page = reader.pages[page_number]
-    content = ContentStream(page.get_contents(), reader)
+    contents = page.get_contents()
+    operations = _operations(contents.get_data()) if contents is not None else []
+    if operations is None:  # something the quick reader leaves to pypdf (an inline image, say)
+        operations = ContentStream(contents, reader).operations
     ctm = (1, 0, 0, 1, 0, 0)
     stack, placements, segments, current = [], [], [], None
     pending: list[tuple[float, float, float, float]] = []
     marked: list[bool] = []  # the open marked-content sequences: True for a face's
-    for operands, operator in content.operations:
+    for operands, operator in operations:
         op = operator.decode()
         if op == "q":
             stack.append(ctm)
@@ -68,6 +72,97 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
         elif op in ("n", "f", "f*", "B", "b", "W", "W*"):
             pending = [] if op != "W" and op != "W*" else pending
     return placements, segments
+
+
+_TOKEN = re.compile(rb"""
+    (?P<space>(?:[\x00\t\n\x0c\r ]|%[^\r\n]*)+)
+  | (?P<string>\()
+  | (?P<hex><[0-9A-Fa-f\x00\t\n\x0c\r ]*>)
+  | (?P<open><<|\[)
+  | (?P<close>>>|\])
+  | (?P<name>/[^\x00\t\n\x0c\r ()<>\[\]{}/%]*)
+  | (?P<number>[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%]))
+  | (?P<operator>[^\x00\t\n\x0c\r ()<>\[\]{}/%]+)
+""", re.X)
+_ESCAPES = {ord("n"): 0x0A, ord("r"): 0x0D, ord("t"): 0x09, ord("b"): 0x08, ord("f"): 0x0C}
+
+
+def _text(raw: bytes) -> str:
+    """A string's bytes as pypdf reads them: UTF-16 after its byte order mark, else one byte a character."""
+    return raw[2:].decode("utf-16-be") if raw.startswith(b"\xfe\xff") else raw.decode("latin-1")
+
+
+def _operations(data: bytes) -> list | None:
+    """A content stream's (operands, operator) pairs as pypdf's ContentStream gives them (numbers as floats,
+    names as "/Name", strings as text, arrays as lists, dictionaries as dicts), read by a regular expression
+    many times faster; None for what it leaves to pypdf (an inline image, something malformed)."""
+    operations, stack, position, end = [], [[]], 0, len(data)
+    while position < end:
+        match = _TOKEN.match(data, position)
+        if match is None:
+            return None
+        kind, position = match.lastgroup, match.end()
+        if kind == "space":
+            continue
+        if kind == "string":
+            text, position = _string(data, position)
+            if text is None:
+                return None
+            stack[-1].append(text)
+        elif kind == "hex":
+            digits = re.sub(rb"[^0-9A-Fa-f]", b"", match.group()[1:-1])
+            stack[-1].append(_text(bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode())))
+        elif kind == "open":
+            stack.append([match.group()])
+        elif kind == "close":
+            items = stack.pop()
+            if len(stack) == 0 or (items[0] == b"<<") != (match.group() == b">>"):
+                return None
+            stack[-1].append(dict(zip(items[1::2], items[2::2])) if items[0] == b"<<" else items[1:])
+        elif kind == "name":
+            stack[-1].append(match.group().decode("latin-1"))
+        elif kind == "number":
+            stack[-1].append(float(match.group()))
+        else:
+            operator = match.group()
+            if operator in (b"BI", b"ID", b"EI") or len(stack) != 1:
+                return None
+            operations.append((stack[0], operator))
+            stack[0] = []
+    return operations if len(stack) == 1 else None
+
+
+def _string(data: bytes, position: int) -> tuple[str | None, int]:
+    """A literal string's text, from just after its "(", and where it ends."""
+    out, depth = bytearray(), 1
+    while position < len(data):
+        byte = data[position]
+        position += 1
+        if byte == 0x5C:  # backslash
+            if position >= len(data):
+                break
+            code = data[position]
+            position += 1
+            if code in _ESCAPES:
+                out.append(_ESCAPES[code])
+            elif 0x30 <= code <= 0x37:
+                digits = bytes([code])
+                while len(digits) < 3 and position < len(data) and 0x30 <= data[position] <= 0x37:
+                    digits += bytes([data[position]])
+                    position += 1
+                out.append(int(digits, 8) & 0xFF)
+            elif code in (0x0A, 0x0D):  # a line continued
+                if code == 0x0D and position < len(data) and data[position] == 0x0A:
+                    position += 1
+            else:
+                out.append(code)
+        else:
+            depth += byte == 0x28
+            depth -= byte == 0x29
+            if depth == 0:
+                return _text(bytes(out)), position
+            out.append(byte)
+    return None, position
 
 
 def _placement(name: str, ctm: tuple) -> Placement:

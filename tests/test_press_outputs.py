@@ -337,6 +337,32 @@ def test_meinspiel_gets_fronts_and_backs_as_two_pdf_x4_files_with_equal_page_cou
     assert not list(folder.glob("*markers*"))
 
 
+def _fonts_set(pdf: pikepdf.Pdf) -> tuple[set[str], set[str]]:
+    """(the fonts a PDF embeds, the fonts its pages and forms set text in), by their base names."""
+    embedded = {str(o.BaseFont) for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/Font"}
+    used: set[str] = set()
+    streams = [(page.obj, page.obj.get("/Resources")) for page in pdf.pages]
+    streams += [(o, o.get("/Resources")) for o in pdf.objects
+                if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form"]
+    for stream, resources in streams:
+        fonts = resources.get("/Font", {}) if resources is not None else {}
+        for operands, operator in pikepdf.parse_content_stream(stream):
+            if str(operator) == "Tf" and str(operands[0]) in fonts:
+                used.add(str(fonts[str(operands[0])].BaseFont))
+    return embedded, used
+
+
+def test_a_file_of_backs_carries_only_what_the_backs_use(outputs):
+    """meinspiel takes fronts and backs as two files: each draws only its side's faces, and embeds only
+    the fonts they set (a file of backs used to carry every front's fonts)."""
+    folder = outputs / "kremlin" / "en" / "press" / "meinspiel"
+    for deck in ("politicians", "intrigue"):
+        for side in ("fronts", "backs"):
+            with pikepdf.open(folder / f"kremlin-en-{deck}-{side}.pdf") as pdf:
+                embedded, used = _fonts_set(pdf)
+                assert used and embedded == used, (deck, side, embedded - used)
+
+
 def test_printninja_takes_one_pdf_per_deck_with_an_eighth_inch_bleed(outputs, project):
     folder = outputs / "kremlin" / "en" / "press" / "printninja"
     profile = project.profiles["printninja"]

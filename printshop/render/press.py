@@ -145,7 +145,12 @@ def render_press_cards(game: GameLayout, decks: list[DeckLayout], profile: Profi
                         subject=f"press file: {profile.label}", keywords="printshop:cards")
     names: dict[str, str] = {}
     for deck in decks:
+        # with `side`, the faces of that side only: a file of backs carries no front (nor its fonts and art)
+        used = {key for front, back in deck.cards for this_side, key in (("front", front), ("back", back))
+                if key and (side is None or this_side == side)}
         for key, face in deck.faces.items():
+            if key not in used:
+                continue
             names[key] = f"face{len(names)}"
             canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
             draw_press_face(canvas, face, paints, motifs, game.localized.data.dir, art)

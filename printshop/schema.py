@@ -232,12 +232,6 @@ def _field_names(model: type[BaseModel]) -> dict[str, str]:
     return {field.alias or name: name for name, field in model.model_fields.items()}
 
 
-def _origin(node: CommentedMap, key: Any, path: Path) -> Path:
-    """The file a key's value was written in: a map merged from layered files (layers.py) says."""
-    origins = getattr(node, "origins", None)
-    return origins.get(key, path) if origins else path
-
-
 def _last_line(node: Any) -> int:
     """The last line (from 0) a YAML node's content reaches: its last key's or item's value, deepest first."""
     line = -1

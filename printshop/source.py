@@ -92,8 +92,18 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
 # faces' `extends` build new maps), so they are shared; tests/test_source.py checks that a check and a
 # build leave them as they were.
 _PARSED: "collections.OrderedDict[str, Any]" = collections.OrderedDict()
-_PARSED_MAX_FILES = 1024
-_PARSED_MAX_CHARS = 1_000_000
+_PARSED_MAX_CHARS = 1_000_000  # a text longer than this is not kept
+_PARSED_BUDGET = 32_000_000  # the texts kept, in characters: the least recently read go first
+_parsed_chars = 0
+
+
+def _keep(text: str, root: Any) -> None:
+    global _parsed_chars
+    _PARSED[text] = root
+    _parsed_chars += len(text)
+    while _parsed_chars > _PARSED_BUDGET:
+        dropped, _ = _PARSED.popitem(last=False)
+        _parsed_chars -= len(dropped)
 
 
 def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | None:
@@ -125,9 +135,7 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
             return None
         if fast is not None:
             if fast.values_checked and len(report.items) == before and len(text) <= _PARSED_MAX_CHARS:
-                _PARSED[text] = fast.root
-                while len(_PARSED) > _PARSED_MAX_FILES:
-                    _PARSED.popitem(last=False)
+                _keep(text, fast.root)
             return fast
     yaml = _yaml(preserve_quotes)
     try:

@@ -98,7 +98,6 @@ def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
     import printshop.source as source
     from printshop.build import build, check
 
-    source._PARSED.clear()
     check(DEFAULT_DATA_DIR)
     kept = {text: _snapshot(root) for text, root in source._PARSED.items()}
     assert len(kept) >= len(FILES)
@@ -107,3 +106,19 @@ def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
     assert not result.report.has_errors
     check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["en"])
     assert {text: _snapshot(source._PARSED[text]) for text in kept} == kept
+
+
+def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_first(tmp_path, monkeypatch):
+    import printshop.source as source
+
+    monkeypatch.setattr(source, "_PARSED", source.collections.OrderedDict())
+    monkeypatch.setattr(source, "_parsed_chars", 0)
+    monkeypatch.setattr(source, "_PARSED_BUDGET", 100)
+    texts = [f"key: {'x' * 40}{n}\n" for n in range(3)]  # 47 characters each: two fit the budget
+    for n, text in enumerate(texts):
+        (tmp_path / f"{n}.yaml").write_text(text, encoding="utf-8")
+    read_yaml(tmp_path / "0.yaml", Report())
+    read_yaml(tmp_path / "1.yaml", Report())
+    read_yaml(tmp_path / "0.yaml", Report())  # read again: now the most recent
+    read_yaml(tmp_path / "2.yaml", Report())
+    assert list(source._PARSED) == [texts[0], texts[2]] and source._parsed_chars == 94

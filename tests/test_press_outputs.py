@@ -17,7 +17,7 @@ from printshop.build import build
 from printshop.loader import DEFAULT_DATA_DIR, load_project
 from printshop.preflight import preflight, shop_trims
 from printshop.units import mm
-from tests.conftest import edit, found, line_of, one, shared
+from tests.conftest import edit, found, line_of, shared
 
 PDF_PROFILES = ["eu-3mm", "drivethrucards", "printninja", "meinspiel"]
 GS = shutil.which("gs")
@@ -337,7 +337,7 @@ def test_meinspiel_gets_fronts_and_backs_as_two_pdf_x4_files_with_equal_page_cou
     assert not list(folder.glob("*markers*"))
 
 
-def _fonts_set(pdf: pikepdf.Pdf) -> tuple[set[str], set[str]]:
+def _fonts_embedded_and_set(pdf: pikepdf.Pdf) -> tuple[set[str], set[str]]:
     """(the fonts a PDF embeds, the fonts its pages and forms set text in), by their base names."""
     embedded = {str(o.BaseFont) for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/Font"}
     used: set[str] = set()
@@ -359,7 +359,7 @@ def test_a_file_of_backs_carries_only_what_the_backs_use(outputs):
     for deck in ("politicians", "intrigue"):
         for side in ("fronts", "backs"):
             with pikepdf.open(folder / f"kremlin-en-{deck}-{side}.pdf") as pdf:
-                embedded, used = _fonts_set(pdf)
+                embedded, used = _fonts_embedded_and_set(pdf)
                 assert used and embedded == used, (deck, side, embedded - used)
 
 

@@ -63,7 +63,7 @@ def test_each_distinct_face_has_a_row_with_both_languages_and_the_text_ids(proof
     game = real_project([game_id]).games[game_id]
     for lang in (lang for lang in game.languages if lang != game.game.source_language):
         reference = game.reference_lang(lang)
-        translation, original = layouts[game_id, lang], layouts[game_id, reference]
+        translation = layouts[game_id, lang]
         faces = faces_of(translation)
         reader = PdfReader(out / proof_name(game_id, lang, reference))
         pages = page_texts(out / proof_name(game_id, lang, reference))

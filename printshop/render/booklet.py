@@ -71,7 +71,7 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
     folio = folio if folio is not None else game.localized.label("rules")
     # home prints name their file on every page; a press booklet is the printed product, and does not
     marked = None if bleed else file_name
-    booklet = BookletLayout(_for_target(booklet.blocks, press=bool(bleed)), booklet.style)
+    booklet = _for_target(booklet, press=bool(bleed))
 
     def render(spacing: float, blank_pages: int = 0, content_pages: int | None = None,
                back_cover: bool = False) -> bytes:
@@ -91,8 +91,7 @@ def booklet_pages(game: GameLayout, booklet: BookletLayout, paper: Paper, paints
                   motifs: dict[str, Motif]) -> int:
     """The pages `render_booklet` gives the booklet (no `pad_to`, no bleed), measured without writing it: what
     a kit on another paper lists on its how-to page for the A5 rules one kit writes."""
-    booklet = BookletLayout(_for_target(booklet.blocks, press=False), booklet.style)
-    return booklet_flow(game, booklet, paper, paints, motifs)[1]
+    return booklet_flow(game, _for_target(booklet, press=False), paper, paints, motifs)[1]
 
 
 def booklet_flow(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
@@ -177,11 +176,11 @@ LOOSER = (1.25, 1.5, 1.8)
 HOME_ONLY = "print-and-play"  # <spacer height="print-and-play"/>: a section for home prints only
 
 
-def _for_target(blocks: list, press: bool) -> list:
-    """The blocks without the home-only markers; for a press booklet, also without the sections they open
+def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
+    """The booklet without the home-only markers; for a press booklet, also without the sections they open
     (from the marker to the `h1` that follows the section's own heading)."""
     kept, skipping, headings = [], False, 0
-    for block in blocks:
+    for block in booklet.blocks:
         if isinstance(block, Spacer) and block.height == HOME_ONLY:
             skipping, headings = press, 0
             continue
@@ -191,7 +190,7 @@ def _for_target(blocks: list, press: bool) -> list:
                 skipping = False
         if not skipping:
             kept.append(block)
-    return kept
+    return BookletLayout(kept, booklet.style)
 
 
 class _Doc(BaseDocTemplate):

@@ -3,7 +3,7 @@ column per language, with the validator's diagnostics beside the faces they conc
 itself when a data file or template is saved.
 
 A `Session` (session.py) keeps the project and layouts in memory; a thread watches the files
-(watchfiles) and refreshes the session, and the page is told through server-sent events (`/events`),
+(watch.FileWatcher) and refreshes the session, and the page is told through server-sent events (`/events`),
 then asks for `/state` again. A face's image (`/face/<token>.png`) is its own one-page PDF drawn by
 render/faces.py and rasterised by pypdfium2; the token names the laid-out face, which the session
 keeps while nothing it reads changes, so the browser fetches only the images of changed faces.
@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import sys
 import threading
 from dataclasses import dataclass
 from importlib import resources
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from printshop.diagnostics import Diagnostic
 from printshop.session import Session
+from printshop.watch import FileWatcher, watched_folders
 
 PREVIEW_DPI = 110  # enough to read a card's smallest text on screen
 
@@ -39,6 +41,10 @@ class FaceView:
     motifs: dict
     assets: Path
     sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, its frames
+
+
+def _say(line: str) -> None:
+    print(f"printshop serve: {line}", file=sys.stderr, flush=True)
 
 
 def _face_views(session: Session) -> list[FaceView]:
@@ -232,29 +238,30 @@ class Server:
         self._server = None
         self._threads: list[threading.Thread] = []
 
-    def watch_files(self) -> None:
-        import watchfiles
-
-        from printshop.watch import DEBOUNCE_MS, STEP_MS, changed_paths, watched_folders
-
-        for changes in watchfiles.watch(*watched_folders(self.preview.session), debounce=DEBOUNCE_MS, step=STEP_MS,
-                                        stop_event=self.stop, raise_interrupt=False):
-            try:
-                self.preview.refresh(changed_paths(changes))
-            except Exception as error:  # noqa: BLE001 - the server outlives any one bad refresh
-                print(f"printshop serve: refreshing failed: {type(error).__name__}: {error}", flush=True)
+    def watch_files(self, watcher: FileWatcher) -> None:
+        try:
+            for changed in watcher.changes(self.stop):
+                try:
+                    self.preview.refresh(changed)
+                except Exception as error:  # noqa: BLE001 - the server outlives any one bad refresh
+                    _say(f"refreshing failed: {type(error).__name__}: {error}")
+        except Exception as error:  # noqa: BLE001 - said, not lost in a thread
+            _say(f"no longer watching the files ({type(error).__name__}: {error}); "
+                 f"the page shows the last state until the server is started again")
 
     def serve(self, started: threading.Event | None = None) -> None:
         """Run until `stop` is set or Ctrl-C (blocking)."""
         import uvicorn
 
+        # watching starts before the first refresh: a save made while it runs is not missed
+        watcher = FileWatcher(watched_folders(self.preview.session), say=_say)
         self.preview.refresh()
         config = uvicorn.Config(make_app(self.preview), host=self.host, port=self.port, log_level="warning",
                                 lifespan="on")
         self._server = uvicorn.Server(config)
-        watcher = threading.Thread(target=self.watch_files, name="printshop-watch", daemon=True)
-        watcher.start()
-        self._threads.append(watcher)
+        watching = threading.Thread(target=self.watch_files, args=(watcher,), name="printshop-watch", daemon=True)
+        watching.start()
+        self._threads.append(watching)
         if started is not None:
             threading.Thread(target=self._tell_when_listening, args=(started,), daemon=True).start()
         try:

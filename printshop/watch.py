@@ -2,14 +2,17 @@
 faces in memory; each time data or templates change on disk, only what changed is read, laid out,
 drawn and written, and one line says what happened.
 
-Files are watched with watchfiles (native notifications, polling where there are none); changes
-that arrive together (an editor's save in several steps) are taken as one.
+Files are watched with watchfiles (`FileWatcher`): the system's notifications, or polling where
+they cannot be had; changes that arrive together (an editor's save in several steps) are taken as
+one. The watcher is started before the first build, so a save made while it runs is not missed.
 """
 from __future__ import annotations
 
+import os
+import platform
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from printshop.diagnostics import Report, Severity, format_report
 from printshop.session import Session, Update
@@ -17,10 +20,78 @@ from printshop.session import Session, Update
 # watchfiles yields once no further change has come for STEP ms, and at the latest after DEBOUNCE ms
 DEBOUNCE_MS = 400
 STEP_MS = 30
+POLL_MS = 300  # between two looks at the files, where they are polled
+WAIT_MS = 5_000  # the longest wait in watchfiles' code before the stop event is looked at again
 
 
-def changed_paths(changes) -> set[Path]:
-    return {Path(path) for _, path in changes}
+def _polling_asked() -> bool:
+    """watchfiles' own rule: WATCHFILES_FORCE_POLLING set (and not false), or running under WSL,
+    whose notifications miss edits made from Windows."""
+    asked = os.environ.get("WATCHFILES_FORCE_POLLING")
+    if asked:
+        return asked.lower() not in ("false", "disable", "disabled")
+    return "microsoft-standard" in platform.uname().release.lower()
+
+
+class FileWatcher:
+    """Watches folders from the moment it is made: changes are collected until `changes()` takes them.
+
+    Where the system's notifications cannot be had (on Linux, the per-user limits of inotify
+    instances or watches, shared by every process of the user, Chromium's and editors' included;
+    some network and container file systems), it polls every POLL_MS and says so once through `say`,
+    rather than stop watching. Uses watchfiles' documented Rust backend directly: its `watch()`
+    creates the watcher only when first asked for changes, too late to catch a save made meanwhile.
+    """
+
+    def __init__(self, folders: list[Path], *, say: Callable[[str], None] = print):
+        self.paths = [str(folder) for folder in folders]
+        self.say = say
+        self.polling = _polling_asked()
+        self._notify = self._open(self.polling)
+
+    def _open(self, polling: bool):
+        from watchfiles._rust_notify import RustNotify
+
+        try:
+            return RustNotify(self.paths, False, polling, POLL_MS, True, False)
+        except (OSError, RuntimeError) as error:  # RuntimeError: WatchfilesRustInternalError
+            if polling or isinstance(error, FileNotFoundError):
+                raise
+            return self._fall_back(error)
+
+    def _fall_back(self, error: Exception):
+        self.say(f"the system's file notifications are not available ({error}); "
+                 f"looking at the files every {POLL_MS} ms instead")
+        self.polling = True
+        return self._open(True)
+
+    def changes(self, stop: threading.Event) -> Iterator[set[Path] | None]:
+        """Each group of changed paths (filtered as watchfiles does: no editor swap files, no .git,
+        no __pycache__), until `stop` is set or Ctrl-C; None where what changed is not known (the
+        refresh then reads everything)."""
+        from watchfiles import Change, DefaultFilter
+
+        keep = DefaultFilter()
+        try:
+            while True:
+                try:
+                    raw = self._notify.watch(DEBOUNCE_MS, STEP_MS, WAIT_MS, stop)
+                except RuntimeError as error:  # the notifications broke down (a limit reached later on)
+                    if self.polling:
+                        raise
+                    self._notify.close()
+                    self._notify = self._fall_back(error)
+                    yield None  # what changed meanwhile is not known: everything is read again
+                    continue
+                if raw in ("stop", "signal"):
+                    return
+                if raw == "timeout":
+                    continue
+                paths = {Path(path) for change, path in raw if keep(Change(change), path)}
+                if paths:
+                    yield paths
+        finally:
+            self._notify.close()
 
 
 def watched_folders(session: Session) -> list[Path]:
@@ -46,8 +117,6 @@ def watch(session: Session, *, say: Callable[[str], None] = print, stop: threadi
           report: Callable[[Report], None] | None = None, ready: Callable[[], None] | None = None) -> None:
     """Build once, then again after every change, until `stop` is set (or Ctrl-C). `say` gets one line
     per rebuild; `report` the diagnostics of each rebuild (default: printed through `say`)."""
-    import watchfiles
-
     def show(update: Update) -> None:
         if report is not None:
             report(update.report)
@@ -55,10 +124,9 @@ def watch(session: Session, *, say: Callable[[str], None] = print, stop: threadi
             say(format_report(update.report))
         say(describe(update, session))
 
+    watcher = FileWatcher(watched_folders(session), say=say)  # before the first build: no save is missed
     show(session.refresh())
     if ready is not None:
         ready()
-    stop = stop or threading.Event()
-    for changes in watchfiles.watch(*watched_folders(session), debounce=DEBOUNCE_MS, step=STEP_MS,
-                                    stop_event=stop, raise_interrupt=False):
-        show(session.refresh(changed_paths(changes)))
+    for changed in watcher.changes(stop or threading.Event()):
+        show(session.refresh(changed))

@@ -280,13 +280,25 @@ def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
-def test_watch_rebuilds_on_save(tmp_path):
+def _watching(tmp_path, *, during_first_build=None):
+    """`watch` in a thread on a copy of the data; yields (texts, lines, cards) once the first build is
+    done. `during_first_build(texts)` runs after the first build has read the files, before it ends."""
     from printshop.watch import watch
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     texts = data / "comrade" / "text" / "en.yaml"
     session = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    if during_first_build is not None:
+        first_refresh = session.refresh
+
+        def refresh(changed=None):
+            update = first_refresh(changed)
+            if changed is None:
+                during_first_build(texts)
+            return update
+
+        session.refresh = refresh
     lines: list[str] = []
     stop, ready = threading.Event(), threading.Event()
     thread = threading.Thread(target=watch, args=(session,),
@@ -294,23 +306,109 @@ def test_watch_rebuilds_on_save(tmp_path):
     thread.start()
     try:
         assert ready.wait(60)
-        assert re.fullmatch(r"comrade en a4, calibration en a4: \d+ faces changed, \d+ files written in [\d.]+ s",
-                            lines[-1]), lines
-        cards = tmp_path / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
-        first = cards.read_bytes()
-        time.sleep(0.2)  # let the watcher start before the edit
-        texts.write_text(texts.read_text(encoding="utf-8").replace('name: "Informer"', 'name: "Snitch"'),
-                         encoding="utf-8")
-        started = time.monotonic()
-        while len(lines) < 2 and time.monotonic() - started < DEADLINE:
-            time.sleep(0.05)
-        assert len(lines) >= 2, lines
-        assert re.fullmatch(r"comrade en a4: [12] faces? changed, 1 file written in [\d.]+ s", lines[1]), lines
-        assert cards.read_bytes() != first
+        yield texts, lines, tmp_path / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
     finally:
         stop.set()
         thread.join(30)
     assert not thread.is_alive()
+
+
+def _wait_for_lines(lines: list[str], count: int) -> list[str]:
+    started = time.monotonic()
+    while len(lines) < count and time.monotonic() - started < DEADLINE:
+        time.sleep(0.05)
+    assert len(lines) >= count, lines
+    return lines
+
+
+def _rename_informer(texts: Path) -> None:
+    texts.write_text(texts.read_text(encoding="utf-8").replace('name: "Informer"', 'name: "Snitch"'), encoding="utf-8")
+
+
+REBUILT = r"comrade en a4: [12] faces? changed, 1 file written in [\d.]+ s"
+
+
+def test_watch_rebuilds_on_save(tmp_path):
+    for texts, lines, cards in _watching(tmp_path):
+        assert re.fullmatch(r"comrade en a4, calibration en a4: \d+ faces changed, \d+ files written in [\d.]+ s",
+                            lines[-1]), lines
+        first = cards.read_bytes()
+        _rename_informer(texts)  # at once: the files are watched from before the first build
+        assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
+        assert cards.read_bytes() != first
+
+
+def test_a_save_made_during_the_first_build_is_not_missed(tmp_path):
+    """The first build has read the files when the translator saves: the save must bring a second build
+    (a watcher started only after the first build would never hear of it)."""
+    for texts, lines, cards in _watching(tmp_path, during_first_build=_rename_informer):
+        assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
+        assert "SNITCH" in pdf_text(cards).upper()
+
+
+class _NoNotifications:
+    """watchfiles' backend as on a machine whose inotify instances are all taken (by Chromium, editors,
+    other users' watchers): the system's notifications fail, when opened or later; polling works."""
+
+    fail_when = "opened"
+    from watchfiles._rust_notify import RustNotify as backend_type
+
+    def __init__(self, paths, debug, polling, delay_ms, recursive, ignore_permission_denied):
+        self.polling = polling
+        if not polling and self.fail_when == "opened":
+            raise RuntimeError("Error creating recommended watcher: Too many open files (os error 24)")
+        self.backend = self.backend_type(paths, debug, polling, delay_ms, recursive, ignore_permission_denied)
+
+    def watch(self, *args):
+        if not self.polling:
+            raise RuntimeError("No space left on device (os error 28)")
+        return self.backend.watch(*args)
+
+    def close(self):
+        self.backend.close()
+
+
+@pytest.mark.parametrize("fail_when", ["opened", "watching"])
+def test_watch_polls_where_the_system_cannot_notify(tmp_path, monkeypatch, fail_when):
+    import watchfiles._rust_notify
+
+    monkeypatch.setattr(_NoNotifications, "fail_when", fail_when)
+    monkeypatch.setattr(watchfiles._rust_notify, "RustNotify", _NoNotifications)
+    monkeypatch.delenv("WATCHFILES_FORCE_POLLING", raising=False)
+    for texts, lines, cards in _watching(tmp_path):
+        _rename_informer(texts)
+        # (after a breakdown everything is read again: the save may be seen then, or by the polling)
+        rebuilt = r"comrade en a4: \d+ faces? changed, 1 file written in [\d.]+ s"
+        started = time.monotonic()
+        while not any(re.fullmatch(rebuilt, line) for line in lines) and time.monotonic() - started < DEADLINE:
+            time.sleep(0.05)
+        assert any(re.fullmatch(rebuilt, line) for line in lines), lines
+        polling = [line for line in lines if "looking at the files every 300 ms instead" in line]
+        assert len(polling) == 1 and "os error" in polling[0], lines
+        assert "SNITCH" in pdf_text(cards).upper()
+
+
+def test_serve_refreshes_where_the_system_cannot_notify(tmp_path, monkeypatch, capsys):
+    import watchfiles._rust_notify
+
+    from printshop.serve import Server
+
+    monkeypatch.setattr(watchfiles._rust_notify, "RustNotify", _NoNotifications)
+    monkeypatch.delenv("WATCHFILES_FORCE_POLLING", raising=False)
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    server = Server(Session(data, None, games=["comrade"], langs=["en"], render=False), port=0).start()
+    try:
+        version = server.preview.state["version"]
+        _rename_informer(data / "comrade" / "text" / "en.yaml")
+        started = time.monotonic()
+        while server.preview.state["version"] == version and time.monotonic() - started < DEADLINE:
+            time.sleep(0.05)
+        assert server.preview.state["version"] > version and server.preview.state["ok"]
+    finally:
+        server.close()
+    said = capsys.readouterr().err
+    assert "printshop serve: the system's file notifications are not available" in said, said
 
 
 def test_serve_and_watch_are_commands():

@@ -349,3 +349,41 @@ def test_tts_grids_hold_the_hidden_slot_and_sideways_cards_keep_their_shape(proj
     # a sideways card lies on TTS's turned card: x runs along its long side, so it is not stretched across
     assert export.card_scale(sideways) == pytest.approx(export.card_scale(upright)[::-1], rel=1e-6)
     assert export.card_scale(upright) == pytest.approx((63 / 63.5, 88 / 88.9), rel=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L", "LA", "P", "1"])
+def test_png_holds_the_pixels_and_the_resolution_and_nothing_else(mode):
+    """raster.png writes 8-bit grey and colour itself (rows filtered "Up"): Pillow's own decoder, which
+    checks every chunk's CRC and the deflate stream, must read back the same pixels, mode and dpi; other
+    modes go through Pillow. Two calls give the same bytes, and no chunk but the pixels' and pHYs."""
+    import io
+
+    from PIL import ImageDraw
+
+    from printshop.render.raster import png
+
+    picture = Image.new("RGBA", (203, 117), (250, 246, 238, 255))
+    draw = ImageDraw.Draw(picture)
+    draw.ellipse((10, 8, 120, 100), fill=(180, 20, 30, 200), outline=(0, 0, 0, 255), width=3)
+    draw.text((130, 40), "Éé 7", fill=(20, 40, 200, 128))
+    picture = picture.convert(mode)
+    data = png(picture, 299.9)
+    assert data == png(picture, 299.9)
+    back = Image.open(io.BytesIO(data))
+    back.load()
+    assert back.mode == mode and back.size == picture.size and back.tobytes() == picture.tobytes()
+    assert [round(value) for value in back.info["dpi"]] == [300, 300]
+    chunks = _png_chunk_kinds(data)
+    assert {*chunks} <= {b"IHDR", b"PLTE", b"tRNS", b"pHYs", b"IDAT", b"IEND"} and chunks[-1] == b"IEND", chunks
+    assert b"pHYs" not in _png_chunk_kinds(png(picture))
+
+
+def _png_chunk_kinds(data: bytes) -> list[bytes]:
+    import struct
+
+    kinds, offset = [], 8
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        kinds.append(kind)
+        offset += 12 + length
+    return kinds

@@ -19,6 +19,7 @@ from printshop.model import CardSize, Motif, Profile
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
 from printshop.render.press_art import WHITE, PressArt, beneath
+from printshop.render.raster import png as png_bytes
 
 START_AT = PDFPageLabel.ARABIC  # page labels: a prefix then a decimal number
 
@@ -44,9 +45,7 @@ def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, tri
                 scale = max(width / pdf_page.get_width(), height / pdf_page.get_height(), 300 / 72)
                 picture = pdf_page.render(scale=scale).to_pil().convert("RGB")
                 picture = picture.resize((width, height), Image.LANCZOS)
-                buffer = io.BytesIO()
-                picture.save(buffer, format="PNG", optimize=False, dpi=(300, 300))  # pHYs: else tools read 72 dpi
-                png = made[face] = buffer.getvalue()
+                png = made[face] = png_bytes(picture, 300, level=6)  # pHYs: else tools read 72 dpi
             images.append((f"{deck.id}-{number:03d}-{side}.png", png))
             page += 1
     document.close()

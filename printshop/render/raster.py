@@ -8,6 +8,8 @@ the same face gives the same bytes on every build.
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from typing import TYPE_CHECKING
 
 from printshop.colour import Paints
@@ -101,12 +103,46 @@ def rounded(picture: PILImage.Image, mask: PILImage.Image | None) -> PILImage.Im
     return result
 
 
-def png(picture: PILImage.Image, dpi: float | None = None) -> bytes:
-    """PNG bytes that depend on the pixels only (and the stated resolution, when given)."""
-    buffer = io.BytesIO()
-    options = {"dpi": (round(dpi), round(dpi))} if dpi else {}
-    picture.save(buffer, format="PNG", optimize=False, compress_level=3, **options)
-    return buffer.getvalue()
+# Pillow mode -> (PNG colour type, samples per pixel), the 8-bit modes `png` writes itself
+_PNG_COLOUR_TYPES = {"L": (0, 1), "LA": (4, 2), "RGB": (2, 3), "RGBA": (6, 4)}
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def png(picture: PILImage.Image, dpi: float | None = None, level: int = 3) -> bytes:
+    """PNG bytes that depend on the pixels only (and the stated resolution, when given): no time, no
+    text, no colour profile. `level` is zlib's (1 fastest, 9 smallest).
+
+    8-bit grey and colour pictures, with or without alpha, are written here: every row is filtered by
+    its difference from the row above (PNG's "Up" filter, one array subtraction), then deflated. Pillow
+    tries all five filters on each row and keeps the best, which is most of its time on a 300 dpi page;
+    on these flat-coloured pages "Up" deflates within a few per cent of its size in under half the time.
+    Other modes (palettes, one bit, 16 bits) go through Pillow."""
+    kind = _PNG_COLOUR_TYPES.get(picture.mode)
+    if kind is None:
+        buffer = io.BytesIO()
+        options = {"dpi": (round(dpi), round(dpi))} if dpi else {}
+        picture.save(buffer, format="PNG", optimize=False, compress_level=level, **options)
+        return buffer.getvalue()
+    import numpy
+
+    colour_type, samples = kind
+    width, height = picture.size
+    rows = numpy.asarray(picture, dtype=numpy.uint8).reshape(height, width * samples)
+    filtered = numpy.empty((height, width * samples + 1), dtype=numpy.uint8)
+    filtered[:, 0] = 2  # the filter of each row: Up
+    filtered[0, 1:] = rows[0]  # the row above the first is taken as zeros
+    numpy.subtract(rows[1:], rows[:-1], out=filtered[1:, 1:])  # modulo 256, as the filter is defined
+    chunks = [_png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0))]
+    if dpi:
+        per_metre = int(round(dpi) / 0.0254 + 0.5)  # as Pillow writes it, from the resolution rounded
+        chunks.append(_png_chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))
+    chunks.append(_png_chunk(b"IDAT", zlib.compress(filtered.tobytes(), level)))
+    chunks.append(_png_chunk(b"IEND", b""))
+    return _PNG_SIGNATURE + b"".join(chunks)
 
 
 def rgb_colour(hex_colour: str) -> tuple[int, int, int]:

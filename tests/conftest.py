@@ -179,17 +179,19 @@ def frame_text(frame) -> str:
     return "".join(f.getPlainText() for f in flowables if hasattr(f, "getPlainText"))
 
 
-def found(data: Path, code: str) -> list:
-    """The diagnostics with `code` that checking `data` gives."""
+def found(data: Path, code: str, games: list[str] | None = None) -> list:
+    """The diagnostics with `code` that checking `data` gives; with `games`, checking only those games
+    (what a test that edits one game's files needs: games are read, validated and laid out each on its
+    own, so the others add nothing but time)."""
     from printshop.build import check
 
-    report, _ = check(data)
+    report, _ = check(data, games=games)
     return [d for d in report.items if d.code == code]
 
 
-def one(data: Path, code: str):
+def one(data: Path, code: str, games: list[str] | None = None):
     """The one diagnostic with `code`; fails if there are none or several."""
-    items = found(data, code)
+    items = found(data, code, games)
     assert len(items) == 1, [d.format() for d in items] or f"no {code}"
     return items[0]
 

@@ -21,7 +21,7 @@ def col_of(path: Path, line: int, needle: str) -> int:
 def test_orphan_text(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '    name: "Informateur"\n', '    name: "Informateur"\n    title: "Mouchard"\n')
-    item = one(data_copy, "orphan-text")
+    item = one(data_copy, "orphan-text", games=["comrade"])
     assert item.severity is Severity.WARNING
     assert (item.location.line, item.location.col) == (line_of(french, '"Mouchard"'),
                                                        col_of(french, line_of(french, '"Mouchard"'), '"Mouchard"'))
@@ -34,57 +34,57 @@ def test_untranslated_sentence_but_not_a_name(data_copy):
     edit(french, re.search(r'  informer:\n    name: "Informateur"\n    goal: (".*")', french.read_text()).group(1), goal)
     records = data_copy / "comrade" / "text" / "fr.sources.yaml"
     edit(records, "card.informer.goal:", "card.informer.goal-was:")  # as if never translated
-    [item] = [d for d in found(data_copy, "untranslated") if not d.acknowledged]
+    [item] = [d for d in found(data_copy, "untranslated", games=["comrade"]) if not d.acknowledged]
     assert item.location.line == line_of(french, goal) and "'card.informer.goal'" in item.message
     # "Glasnost" is declared the same in every language (untranslatable.words): never reported;
     # "Dissident" is accepted on its line in fr.yaml: reported as acknowledged, so --strict passes
-    assert "word.glasnost" not in " ".join(d.message for d in found(data_copy, "untranslated"))
-    [dissident] = [d for d in found(data_copy, "untranslated") if "card.dissident.name" in d.message]
+    assert "word.glasnost" not in " ".join(d.message for d in found(data_copy, "untranslated", games=["comrade"]))
+    [dissident] = [d for d in found(data_copy, "untranslated", games=["comrade"]) if "card.dissident.name" in d.message]
     assert dissident.acknowledged
 
 
 def test_stale_translation_shows_old_and_new_source(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
     edit(english, '  motto: "The Party sees all"', '  motto: "The Party sees everything"')
-    item = one(data_copy, "stale-translation")
+    item = one(data_copy, "stale-translation", games=["comrade"])
     french = data_copy / "comrade" / "text" / "fr.yaml"
     assert item.location.path.endswith("fr.yaml") and item.location.line == line_of(french, "Le Parti voit tout")
     assert 'from "The Party sees all" to "The Party sees everything"' in item.message
     # the translator updates the text: no longer stale, and sync records the new source
     edit(french, '"Le Parti voit tout"', '"Le Parti voit absolument tout"')
-    assert found(data_copy, "stale-translation") == []
+    assert found(data_copy, "stale-translation", games=["comrade"]) == []
 
 
 def test_markup_mismatch(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(french, "<b>moins de deux cartes</b>", "moins de deux cartes")
-    item = one(data_copy, "markup-mismatch")
+    item = one(data_copy, "markup-mismatch", games=["comrade"])
     assert item.location.line == line and "<b> ×1" in item.message
 
 
 def test_line_breaks(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti<br/>voit tout"')
-    assert one(data_copy, "line-breaks").location.line == line
+    assert one(data_copy, "line-breaks", games=["comrade"]).location.line == line
 
 
 def test_rule_expression(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     line = edit(game, 'count: "n - 2"', 'count: "n ** 2"')
-    item = one(data_copy, "rule-expression")
+    item = one(data_copy, "rule-expression", games=["comrade"])
     assert (item.location.line, item.location.col) == (line, col_of(game, line, '"n ** 2"'))
 
 
 def test_file_missing(data_copy):
     (data_copy / "comrade" / "faces.yaml").unlink()
-    item = one(data_copy, "file-missing")
+    item = one(data_copy, "file-missing", games=["comrade"])
     assert item.location.path.endswith("comrade/faces.yaml")
 
 
 def test_outside_safe_zone(data_copy):
     faces = data_copy / "comrade" / "faces.yaml"
     line = edit(faces, "motto: {x: 6mm, y: 72mm,", "motto: {x: 2mm, y: 72mm,")
-    item = one(data_copy, "outside-safe-zone")
+    item = one(data_copy, "outside-safe-zone", games=["comrade"])
     assert item.severity is Severity.WARNING and item.location.line == line
     assert "frame 'motto' of face 'back' comes 2.0 mm closer to the trim than the deck's safe zone of 4.0 mm" in item.message
     assert "1.2 mm closer to the trim than The Game Crafter's safe zone of 3.2 mm" in item.message  # one report, every zone
@@ -101,7 +101,7 @@ def test_image_resolution(data_copy):
          "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
          "      sharp: {kind: image, src: images/sharp.png, x: 40mm, y: 6mm, width: 1in, height: 1in}\n"
          "      frame: {kind: rect, x: 4.2mm,")
-    item = one(data_copy, "image-resolution")
+    item = one(data_copy, "image-resolution", games=["comrade"])
     assert item.location.line == line_of(faces, "src: images/seal.png")
     assert "150 × 150 dpi (needs 300)" in item.message
 
@@ -131,7 +131,7 @@ def test_composition_rules_over_card_vars(data_copy):
     edit(game, "vars: {word: perestroika}", "vars: {word: glasnost}")
     edit(game, "    kinds: {dissident: 2,", "    unique: [word]\n    one_each: [{var: word, values: [glasnost, perestroika]}]\n"
                                           "    kinds: {dissident: 2,")
-    items = found(data_copy, "composition")
+    items = found(data_copy, "composition", games=["comrade"])
     assert {d.location.line for d in items} == {line_of(game, "{id: dissident-perestroika"),
                                                 line_of(game, "one_each:")}
     assert any("repeats word 'glasnost'" in d.message for d in items)
@@ -145,17 +145,17 @@ def test_composition_sequence(data_copy):
     edit(game, "{id: chairman, kind: chairman, front: chairman}",
          "{id: chairman, kind: chairman, front: chairman, vars: {number: 3}}")
     edit(game, "    kinds: {dissident: 2,", "    sequence: [{var: number, start: 1}]\n    kinds: {dissident: 2,")
-    item = one(data_copy, "composition")
+    item = one(data_copy, "composition", games=["comrade"])
     assert item.location.line == line_of(game, "sequence:") and "missing [2]" in item.message
 
 
 def test_reconstructed_items_are_listed(data_copy):
-    items = found(data_copy, "reconstructed")
+    items = found(data_copy, "reconstructed", games=["comrade"])
     assert all(d.severity is Severity.INFO for d in items)
     assert {d.message.split(":")[0] for d in items} >= {"card 'vote'", "rules.committee.p1"}
     game = data_copy / "comrade" / "game.yaml"
     line = edit(game, "  - what: rules.committee.p1", "  - what: rules.committee.p9")
-    ref = one(data_copy, "unknown-reference")
+    ref = one(data_copy, "unknown-reference", games=["comrade"])
     assert ref.location.line == line
 
 
@@ -232,7 +232,7 @@ def test_yaml_aliases_are_refused(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
     english.write_text(english.read_text(encoding="utf-8") + 'zz: &a {x: "lol"}\nzy: {k0: *a, k1: *a}\n',
                        encoding="utf-8")
-    item = one(data_copy, "yaml-syntax")
+    item = one(data_copy, "yaml-syntax", games=["comrade"])
     assert item.location.path.endswith("en.yaml") and "aliases" in item.message
 
 
@@ -251,6 +251,6 @@ def test_an_acknowledged_warning_is_shown_but_does_not_fail_strict(data_copy, ca
     game = data_copy / "kremlin" / "game.yaml"
     assert main(["validate", "kremlin", "--data", str(data_copy), "--strict"]) == 0
     assert "warning[tie]" in capsys.readouterr().out and "(acknowledged: the seed gives H and I both 69" in \
-        one(data_copy, "tie").format()
+        one(data_copy, "tie", games=["kremlin"]).format()
     edit(game, '        acknowledged: "the seed gives H and I both 69; kept as the facts say until the publisher decides"\n', "")
     assert main(["validate", "kremlin", "--data", str(data_copy), "--strict"]) == 1

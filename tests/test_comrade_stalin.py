@@ -22,7 +22,7 @@ def test_the_data_is_clean():
 def test_a_role_without_its_goal_cards_breaks_the_arithmetic(data_copy):
     game = data_copy / "comrade-stalin" / "game.yaml"
     edit(game, '      - {id: goal-8-spades, kind: goal, front: goal-spades, vars: {rank: "8", suit: spades, target: believer}}\n', "")
-    items = found(data_copy, "setup-impossible")
+    items = found(data_copy, "setup-impossible", games=["comrade-stalin"])
     assert any("needs the 8 of spades for rosters with the believer" in d.message for d in items)
     assert all(d.location.path.endswith("comrade-stalin/game.yaml") for d in items)
 
@@ -30,21 +30,21 @@ def test_a_role_without_its_goal_cards_breaks_the_arithmetic(data_copy):
 def test_a_wrong_remainder_is_reported(data_copy):
     game = data_copy / "comrade-stalin" / "game.yaml"
     line = edit(game, "  remain: 3", "  remain: 4")
-    item = one(data_copy, "setup-impossible")
+    item = one(data_copy, "setup-impossible", games=["comrade-stalin"])
     assert item.location.line == line and "163 roster(s) do not leave exactly 4 goal cards" in item.message
 
 
 def test_starting_tokens_must_fit_the_kit(data_copy):
     game = data_copy / "comrade-stalin" / "game.yaml"
     edit(game, "role: favourite, tokens: 2}", "role: favourite, tokens: 12}")
-    item = one(data_copy, "setup-impossible")
+    item = one(data_copy, "setup-impossible", games=["comrade-stalin"])
     assert item.location.line == line_of(game, "  tokens: 20") and "more than the kit's 20 tokens" in item.message
 
 
 def test_ranks_are_unique_and_complete(data_copy):
     game = data_copy / "comrade-stalin" / "game.yaml"
     edit(game, "vars: {rank: \"8\", role: believer,", "vars: {rank: \"8\", role: informer,")
-    messages = [d.message for d in found(data_copy, "composition")]
+    messages = [d.message for d in found(data_copy, "composition", games=["comrade-stalin"])]
     assert any("believer ×0" in m and "informer ×2" in m for m in messages)
     assert any("repeats role 'informer'" in m for m in messages)
 

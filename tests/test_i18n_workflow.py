@@ -64,7 +64,7 @@ def test_status_command_shows_the_share_done(data_copy, capsys):
 # --- build: an incomplete translation is left out, or built as a draft -------------------------------
 def test_validate_still_fails_on_a_missing_text(data_copy):
     edit(french(data_copy), FRENCH_NAME, "")
-    assert [d.code for d in found(data_copy, "missing-text")] == ["missing-text"]
+    assert [d.code for d in found(data_copy, "missing-text", games=["comrade"])] == ["missing-text"]
     assert main(["validate", "comrade", "--data", str(data_copy)]) == 1
 
 
@@ -140,7 +140,7 @@ def test_confirm_records_that_a_stale_text_is_still_right(data_copy):
     before = french(data_copy).read_bytes()
     result = confirm(comrade(data_copy), "fr", ["back.motto"])
     assert result.confirmed == ["back.motto"] and not result.unmarked
-    assert french_row(data_copy).counts["stale"] == 0 and not found(data_copy, "stale-translation")
+    assert french_row(data_copy).counts["stale"] == 0 and not found(data_copy, "stale-translation", games=["comrade"])
     assert french(data_copy).read_bytes() == before  # the translation itself is untouched
     records = (data_copy / "comrade" / "text" / "fr.sources.yaml").read_text(encoding="utf-8")
     assert 'source: "The Party sees everything"' in records

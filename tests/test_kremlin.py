@@ -29,7 +29,7 @@ def test_kremlin_data_is_otherwise_clean():
 def test_a_missing_letter(data_copy):
     game = data_copy / "kremlin" / "game.yaml"
     edit(game, "vars: {letter: Q,", "vars: {letter: P,")
-    items = found(data_copy, "composition")
+    items = found(data_copy, "composition", games=["kremlin"])
     assert any("P ×2" in d.message and "Q ×0" in d.message for d in items)
     assert all(d.location.line == line_of(game, "one_each:") for d in items)
 
@@ -37,14 +37,14 @@ def test_a_missing_letter(data_copy):
 def test_a_strength_that_is_no_office(data_copy):
     game = data_copy / "kremlin" / "game.yaml"
     line = edit(game, "vars: {letter: G, age: 70, strong: sport,", "vars: {letter: G, age: 70, strong: chess,")
-    item = one(data_copy, "unknown-reference")
+    item = one(data_copy, "unknown-reference", games=["kremlin"])
     assert item.location.line == line and "strong 'chess'" in item.message
 
 
 def test_a_gap_in_the_intrigue_numbers(data_copy):
     game = data_copy / "kremlin" / "game.yaml"
     edit(game, "vars: {number: 17}", "vars: {number: 35}")
-    item = one(data_copy, "composition")
+    item = one(data_copy, "composition", games=["kremlin"])
     assert item.location.line == line_of(game, "sequence:") and "missing [17]" in item.message
 
 
@@ -52,16 +52,16 @@ def test_succession_orders_name_real_offices_once(data_copy):
     game = data_copy / "kremlin" / "game.yaml"
     line = edit(game, "succession: [ideology, kgb, industry, economy, sport, defence]",
                 "succession: [ideology, kgb, ideology, economy, sport, defence]")
-    item = one(data_copy, "succession")
+    item = one(data_copy, "succession", games=["kremlin"])
     assert item.location.line == line and "'ideology' appears twice" in item.message
     edit(game, "promotions: [kgb, foreign, defence,", "promotions: [kgb, kgb, defence,")
-    assert any("missing ['foreign']" in d.message for d in found(data_copy, "succession"))
+    assert any("missing ['foreign']" in d.message for d in found(data_copy, "succession", games=["kremlin"]))
 
 
 def test_an_office_that_does_not_exist(data_copy):
     game = data_copy / "kremlin" / "game.yaml"
     line = edit(game, "acts: defence, succession: [foreign,", "acts: army, succession: [foreign,")
-    assert one(data_copy, "unknown-reference").location.line == line
+    assert one(data_copy, "unknown-reference", games=["kremlin"]).location.line == line
 
 
 @pytest.fixture(scope="module")

@@ -156,7 +156,7 @@ def test_a_deck_with_rgb_transparent_art_builds_press_files_that_pass_preflight(
 
     _with_icon(data_copy, 90)  # 90 px over 0.3 in: 300 dpi
     # a muted red over the plain band: only the US shops, whose trim scales faces by 1 %, want more pixels
-    assert all("prints at 297 dpi in" in d.message for d in found(data_copy, "press-art"))
+    assert all("prints at 297 dpi in" in d.message for d in found(data_copy, "press-art", games=["comrade"]))
     profiles = ["eu-3mm", "meinspiel"]
     result = build(data_copy, tmp_path, games=["comrade"], langs=["en"], target="shop", profiles=profiles)
     assert not result.report.has_errors, [d.format() for d in result.report.errors]

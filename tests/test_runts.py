@@ -158,7 +158,7 @@ def test_runt_line_is_reported_at_the_text_where_no_cure_fits(data_copy):
     texts = data_copy / "comrade-stalin" / "text" / "fr.yaml"
     line = edit(texts, 'rotate: "Une fois l’usage gratuit passé, tournez de 90°"',
                 'rotate: "Tournez de 90° après l’usage gratuit"')
-    item = one(data_copy, "runt-line")
+    item = one(data_copy, "runt-line", games=["comrade-stalin"])
     assert item.severity is Severity.WARNING
     assert item.location.path.endswith("comrade-stalin/text/fr.yaml") and item.location.line == line
     assert "'sheet.rotate' (fr)" in item.message and "\"gratuit\" alone on its last line" in item.message

@@ -19,20 +19,20 @@ def test_the_project_data_is_clean():
 def test_a_deleted_card_breaks_the_composition(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "      - {id: informer, kind: informer, front: informer}\n", "")
-    items = found(data_copy, "composition")
+    items = found(data_copy, "composition", games=["comrade"])
     kinds_line = line_of(game, "    kinds: {dissident")
     assert {(d.location.path.endswith("comrade/game.yaml"), d.location.line) for d in items} == {
         (True, kinds_line), (True, line_of(game, "    total: 18"))}
     assert any("should hold 1 'informer' card(s) but holds 0" in d.message for d in items)
     # without an informer, no player count can be set up either
-    assert "informer" in one(data_copy, "setup-impossible").message
+    assert "informer" in one(data_copy, "setup-impossible", games=["comrade"]).message
 
 
 def test_a_duplicated_card_id(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "      - {id: chairman, kind: chairman, front: chairman}\n",
          "      - {id: chairman, kind: chairman, front: chairman}\n      - {id: chairman, kind: rule, front: rule}\n")
-    item = one(data_copy, "duplicate-id")
+    item = one(data_copy, "duplicate-id", games=["comrade"])
     assert item.location.path.endswith("comrade/game.yaml")
     assert item.location.line == line_of(game, "{id: chairman, kind: rule") and item.location.col == 14
     assert "first at" in item.message
@@ -41,7 +41,7 @@ def test_a_duplicated_card_id(data_copy):
 def test_a_missing_french_text(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '    name: "Informateur"\n', "")
-    item = one(data_copy, "missing-text")
+    item = one(data_copy, "missing-text", games=["comrade"])
     assert item.location.path.endswith("comrade/text/fr.yaml")
     assert item.location.line == line_of(french, "  informer:") 
     assert "'card.informer.name' has no French text" in item.message
@@ -51,7 +51,7 @@ def test_a_missing_french_text(data_copy):
 def test_a_yaml_syntax_error(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(french, '  title: "Camarade"', '  title: "Camarade')
-    item = one(data_copy, "yaml-syntax")
+    item = one(data_copy, "yaml-syntax", games=["comrade"])
     assert item.location.path.endswith("comrade/text/fr.yaml")
     assert line <= item.location.line <= line + 2
 
@@ -59,7 +59,7 @@ def test_a_yaml_syntax_error(data_copy):
 def test_an_unknown_key_suggests_the_closest(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "{id: comrade, kind: comrade, count: 8,", "{id: comrade, kind: comrade, cuont: 8,")
-    item = one(data_copy, "unknown-key")
+    item = one(data_copy, "unknown-key", games=["comrade"])
     assert item.location.path.endswith("comrade/game.yaml")
     assert item.location.line == line_of(game, "cuont: 8")
     assert item.location.col == (game.read_text().splitlines()[item.location.line - 1].index("cuont") + 1)
@@ -70,14 +70,14 @@ def test_a_wrong_type_and_a_missing_field(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "count: 8,", "count: eight,")
     edit(game, "minutes: 15\n", "")
-    assert one(data_copy, "wrong-type").location.line == line_of(game, "count: eight")
-    assert "'minutes' is required" in one(data_copy, "missing-field").message
+    assert one(data_copy, "wrong-type", games=["comrade"]).location.line == line_of(game, "count: eight")
+    assert "'minutes' is required" in one(data_copy, "missing-field", games=["comrade"]).message
 
 
 def test_a_duplicate_key(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
     edit(english, '  title: "Comrade"\n', '  title: "Comrade"\n  title: "Comrades"\n')
-    item = one(data_copy, "duplicate-key")
+    item = one(data_copy, "duplicate-key", games=["comrade"])
     assert item.location.line == line_of(english, '  title: "Comrades"')
 
 
@@ -86,7 +86,7 @@ def test_too_few_comrades_for_ten_players(data_copy):
     edit(game, "count: 8,", "count: 6,")
     edit(game, "comrade: 8,", "comrade: 6,")
     edit(game, "total: 18", "total: 16")
-    item = one(data_copy, "setup-impossible")
+    item = one(data_copy, "setup-impossible", games=["comrade"])
     assert item.location.line == line_of(game, 'count: "n - 2"')
     assert "9 players need 7; 10 players need 8" in item.message
 
@@ -94,7 +94,7 @@ def test_too_few_comrades_for_ten_players(data_copy):
 def test_unbalanced_markup_in_a_text(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
     edit(english, '    name: "Informer"', '    name: "<b>Informer"')
-    item = one(data_copy, "markup")
+    item = one(data_copy, "markup", games=["comrade"])
     assert item.location.line == line_of(english, '<b>Informer')
     assert "<b> is never closed" in item.message
 
@@ -102,7 +102,7 @@ def test_unbalanced_markup_in_a_text(data_copy):
 def test_text_that_no_longer_fits_names_card_frame_and_language(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '    name: "Informateur"', '    name: "Informateur ' + "très bavard " * 12 + '"')
-    item = one(data_copy, "text-overflow")
+    item = one(data_copy, "text-overflow", games=["comrade"])
     faces = data_copy / "comrade" / "faces.yaml"
     assert item.location.path.endswith("comrade/text/fr.yaml")  # at the translation that does not fit...
     assert item.location.line == line_of(french, "Informateur très bavard")
@@ -115,20 +115,20 @@ def test_text_that_no_longer_fits_names_card_frame_and_language(data_copy):
 def test_a_character_the_font_cannot_print(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti voit tout ☭"')
-    assert "U+262D" in one(data_copy, "missing-glyph").message
+    assert "U+262D" in one(data_copy, "missing-glyph", games=["comrade"]).message
 
 
 def test_placeholders_must_match_the_source(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '"{min}–{max} joueurs"', '"{min}–{maximum} joueurs"')
-    items = found(data_copy, "placeholder")
+    items = found(data_copy, "placeholder", games=["comrade"])
     assert any(d.location.path.endswith("fr.yaml") for d in items)
 
 
 def test_a_reference_to_a_face_that_does_not_exist(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "front: chairman}", "front: chairmen}")
-    item = one(data_copy, "unknown-reference")
+    item = one(data_copy, "unknown-reference", games=["comrade"])
     assert item.location.line == line_of(game, "front: chairmen") and "faces:" in item.message
 
 

@@ -387,3 +387,33 @@ def _png_chunk_kinds(data: bytes) -> list[bytes]:
         kinds.append(kind)
         offset += 12 + length
     return kinds
+
+
+@pytest.mark.parametrize("size", [(200, 100), (201, 99), (37, 19)])
+def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampling(size, monkeypatch):
+    """render_exact maps the page onto width x height pixels in pdfium: a rectangle filling the left half
+    of the page fills the left half of the pixels, whatever the rounding, and nothing is resampled."""
+    import io
+
+    import pypdfium2
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printshop.render.raster import render_exact
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(100, 50), invariant=1)
+    canvas.setFillColorRGB(0, 0, 0)
+    canvas.rect(0, 0, 50, 50, stroke=0, fill=1)
+    canvas.showPage()
+    canvas.save()
+    monkeypatch.setattr(Image.Image, "resize", lambda *args, **kwargs: pytest.fail("resampled"))
+    document = pypdfium2.PdfDocument(buffer.getvalue())
+    try:
+        picture = render_exact(document[0], *size)
+    finally:
+        document.close()
+    width, height = size
+    assert picture.size == size and picture.mode == "RGB"
+    middle = height // 2
+    assert picture.getpixel((0, middle)) == (0, 0, 0) and picture.getpixel((width - 1, middle)) == (255, 255, 255)
+    assert picture.getpixel((width // 2 - 2, 0)) == (0, 0, 0) and picture.getpixel((width // 2 + 1, height - 1)) == (255, 255, 255)

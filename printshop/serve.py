@@ -254,12 +254,17 @@ class Server:
 
         # watching starts before the first refresh: a save made while it runs is not missed
         watcher = FileWatcher(watched_folders(self.preview.session), say=_say)
-        self.preview.refresh()
-        config = uvicorn.Config(make_app(self.preview), host=self.host, port=self.port, log_level="warning",
-                                lifespan="on")
-        self._server = uvicorn.Server(config)
-        watching = threading.Thread(target=self.watch_files, args=(watcher,), name="printshop-watch", daemon=True)
-        watching.start()
+        try:
+            self.preview.refresh()
+            config = uvicorn.Config(make_app(self.preview), host=self.host, port=self.port, log_level="warning",
+                                    lifespan="on")
+            self._server = uvicorn.Server(config)
+            watching = threading.Thread(target=self.watch_files, args=(watcher,), name="printshop-watch",
+                                        daemon=True)
+            watching.start()
+        except BaseException:  # the watching thread, which closes the watcher when it ends, never started
+            watcher.close()
+            raise
         self._threads.append(watching)
         if started is not None:
             threading.Thread(target=self._tell_when_listening, args=(started,), daemon=True).start()

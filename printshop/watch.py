@@ -91,7 +91,11 @@ class FileWatcher:
                 if paths:
                     yield paths
         finally:
-            self._notify.close()
+            self.close()
+
+    def close(self) -> None:
+        """Stop watching (the system's watches are given back); `changes()` does it when it ends."""
+        self._notify.close()
 
 
 def watched_folders(session: Session) -> list[Path]:
@@ -125,8 +129,12 @@ def watch(session: Session, *, say: Callable[[str], None] = print, stop: threadi
         say(describe(update, session))
 
     watcher = FileWatcher(watched_folders(session), say=say)  # before the first build: no save is missed
-    show(session.refresh())
-    if ready is not None:
-        ready()
+    try:
+        show(session.refresh())
+        if ready is not None:
+            ready()
+    except BaseException:
+        watcher.close()
+        raise
     for changed in watcher.changes(stop or threading.Event()):
         show(session.refresh(changed))

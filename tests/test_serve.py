@@ -360,7 +360,7 @@ class _NoNotifications:
         self.backend = self.backend_type(paths, debug, polling, delay_ms, recursive, ignore_permission_denied)
 
     def watch(self, *args):
-        if not self.polling:
+        if not self.polling and self.fail_when == "watching":
             raise RuntimeError("No space left on device (os error 28)")
         return self.backend.watch(*args)
 
@@ -409,6 +409,31 @@ def test_serve_refreshes_where_the_system_cannot_notify(tmp_path, monkeypatch, c
         server.close()
     said = capsys.readouterr().err
     assert "printshop serve: the system's file notifications are not available" in said, said
+
+
+def test_a_first_build_that_raises_gives_the_watches_back(tmp_path, monkeypatch):
+    """`watch` opens its watcher before the first build: if that build raises (Ctrl-C), the system's
+    watches are given back at once, not left to the garbage collector."""
+    import watchfiles._rust_notify
+
+    from printshop.watch import watch
+
+    closed = []
+
+    class Spy(_NoNotifications):
+        fail_when = "never"
+
+        def close(self):
+            closed.append(True)
+            super().close()
+
+    monkeypatch.setattr(watchfiles._rust_notify, "RustNotify", Spy)
+    monkeypatch.delenv("WATCHFILES_FORCE_POLLING", raising=False)
+    session = Session(DEFAULT_DATA_DIR, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    monkeypatch.setattr(session, "refresh", lambda changed=None: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        watch(session, say=lambda line: None)
+    assert closed == [True]
 
 
 def test_serve_and_watch_are_commands():

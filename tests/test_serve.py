@@ -280,6 +280,7 @@ def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
+@contextlib.contextmanager
 def _watching(tmp_path, *, during_first_build=None):
     """`watch` in a thread on a copy of the data; yields (texts, lines, cards) once the first build is
     done. `during_first_build(texts)` runs after the first build has read the files, before it ends."""
@@ -329,7 +330,7 @@ REBUILT = r"comrade en a4: [12] faces? changed, 1 file written in [\d.]+ s"
 
 
 def test_watch_rebuilds_on_save(tmp_path):
-    for texts, lines, cards in _watching(tmp_path):
+    with _watching(tmp_path) as (texts, lines, cards):
         assert re.fullmatch(r"comrade en a4, calibration en a4: \d+ faces changed, \d+ files written in [\d.]+ s",
                             lines[-1]), lines
         first = cards.read_bytes()
@@ -341,7 +342,7 @@ def test_watch_rebuilds_on_save(tmp_path):
 def test_a_save_made_during_the_first_build_is_not_missed(tmp_path):
     """The first build has read the files when the translator saves: the save must bring a second build
     (a watcher started only after the first build would never hear of it)."""
-    for texts, lines, cards in _watching(tmp_path, during_first_build=_rename_informer):
+    with _watching(tmp_path, during_first_build=_rename_informer) as (texts, lines, cards):
         assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
         assert "SNITCH" in pdf_text(cards).upper()
 
@@ -375,7 +376,7 @@ def test_watch_polls_where_the_system_cannot_notify(tmp_path, monkeypatch, fail_
     monkeypatch.setattr(_NoNotifications, "fail_when", fail_when)
     monkeypatch.setattr(watchfiles._rust_notify, "RustNotify", _NoNotifications)
     monkeypatch.delenv("WATCHFILES_FORCE_POLLING", raising=False)
-    for texts, lines, cards in _watching(tmp_path):
+    with _watching(tmp_path) as (texts, lines, cards):
         _rename_informer(texts)
         # (after a breakdown everything is read again: the save may be seen then, or by the polling)
         rebuilt = r"comrade en a4: \d+ faces? changed, 1 file written in [\d.]+ s"

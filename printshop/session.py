@@ -126,6 +126,11 @@ class Session:
             self.load_report.add("internal", Location.of(self.data_dir),
                                  f"loading failed unexpectedly: {type(error).__name__}: {error}")
             self.project = None
+            return
+        for game_id in self.games or ():
+            if game_id not in self.project.games:  # named when the session began, gone since (moved, renamed)
+                self.load_report.add("file-missing", Location.of(self.data_dir / game_id / "game.yaml"),
+                                     f"the game '{game_id}' is no longer in the data folder")
 
     def _reload_texts(self, path: Path) -> bool:
         """Read one text file (or translation record) again; False when the project must be reloaded."""
@@ -170,8 +175,13 @@ class Session:
             if path.suffix.lower() in (".ttf", ".otf") and data in path.parents:
                 fonts = True  # registered again before the next layout (fonts._register reads a changed file)
                 continue
-            if path.suffix not in (".yaml", ".yml") or data not in path.parents:
-                continue  # templates and other files are read where they are used
+            if data not in path.parents:
+                continue  # templates are read where they are used
+            if not path.suffix:  # a folder made, removed or moved (a game's, its texts'): read everything again
+                self._load_all()
+                return "project"
+            if path.suffix not in (".yaml", ".yml"):
+                continue  # art and other files are read where they are used
             if path.parent.name != "text":
                 self._load_all()
                 return "project"

@@ -196,6 +196,24 @@ def test_a_session_writes_what_a_cold_build_writes(tmp_path):
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
+def test_a_game_folder_moved_away_and_back_is_noticed(tmp_path):
+    """A folder's own change (a watcher reports the folder, not its files) reads everything again: the game
+    moved away is an error naming it, and once back it is built as before."""
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    session = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    assert session.refresh().ok
+    (data / "comrade").rename(tmp_path / "comrade-elsewhere")
+    gone = session.refresh({data / "comrade"})
+    assert not gone.ok and gone.reloaded == "project" and not gone.written
+    [error] = gone.report.errors
+    assert error.code == "file-missing" and "the game 'comrade' is no longer in the data folder" in error.message
+    assert error.location.path.endswith("comrade/game.yaml")
+    (tmp_path / "comrade-elsewhere").rename(data / "comrade")
+    back = session.refresh({data / "comrade"})
+    assert back.ok and back.reloaded == "project"
+
+
 def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monkeypatch):
     """A session keeps each page stream as the PDF writes it (render/replay.py, remember_page_streams): after
     an edit of one card's text, only the pages that show the card are compressed and formatted again, and

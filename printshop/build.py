@@ -384,6 +384,7 @@ def _art_read(game, digests: Digests) -> list[tuple[str, str]]:
     return [(source, digests.file(Path(os.path.realpath(game.dir / source)))) for source in sources]
 
 
+SIGNAL_POLL = 0.2  # seconds: how soon a Ctrl-C that reached another thread stops a parallel build
 _STATE: dict = {}  # what forked workers read: set before the pool starts, never sent to them
 
 
@@ -444,7 +445,9 @@ def _run_parallel(todo: list[int], jobs: list[Job], checked: Checked, workers: i
         for index in todo:  # a worker may die before the last job is handed out: submit() raises then
             pending[executor.submit(_work, index)] = index
         while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            # never a wait without end: Ctrl-C's signal may reach one of the pool's threads instead of this
+            # one, and this thread acts on it only once it wakes (else only when a job finishes)
+            finished, _ = wait(pending, timeout=SIGNAL_POLL, return_when=FIRST_COMPLETED)
             for future in finished:
                 index = pending.pop(future)
                 _, result = future.result()

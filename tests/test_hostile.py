@@ -589,11 +589,18 @@ real = build.run
 def run(job, *args, **kwargs):
     if sys.argv[3] == "crash" and job.label == "comrade en a4":
         os.kill(os.getpid(), signal.SIGKILL)
-    if sys.argv[3] == "hang":
+    if sys.argv[3].startswith("hang"):
         Path(sys.argv[4], str(os.getpid())).touch()
         time.sleep(60)
     return real(job, *args, **kwargs)
 build.run = run
+if sys.argv[3] == "hang-elsewhere":  # Ctrl-C's signal delivered to a thread other than the main one
+    import threading
+    def interrupt():
+        while len(list(Path(sys.argv[4]).iterdir())) < 2:
+            time.sleep(0.05)
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+    threading.Thread(target=interrupt, daemon=True).start()
 from printshop.cli import main
 sys.exit(main(["build", "comrade", "--data", sys.argv[1], "--out", sys.argv[2], "--lang", "en", "--jobs", "2",
                "--force"]))
@@ -677,6 +684,21 @@ def test_ctrl_c_while_workers_render_stops_them_and_writes_nothing(old_kit, tmp_
         assert not any(alive(int(path.name)) for path in pids.iterdir()) and kit(out) == old
     finally:
         process.kill()
+
+
+def test_ctrl_c_that_reaches_another_thread_still_stops_the_build_at_once(old_kit, tmp_path):
+    """The kernel gives a process's signal to any of its threads that does not block it. The pool's threads
+    do not, and the main thread, waiting for a job, must not sleep through one they took (it did, until a
+    job ended: a Ctrl-C lost for as long as a job runs)."""
+    data, out, old, new = old_kit
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    started = time.monotonic()
+    done = run_script(WORKER_DIES, data, out, "hang-elsewhere", pids, timeout=50)
+    assert time.monotonic() - started < 30  # the workers sleep for 60 s
+    assert done.returncode == 130 and "interrupted; nothing was written" in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and kit(out) == old
+    assert not any(alive(int(path.name)) for path in pids.iterdir())
 
 
 def alive(pid: int) -> bool:

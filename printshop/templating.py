@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import traceback
+from collections.abc import Iterator
 from pathlib import Path
 
 import jinja2
@@ -86,8 +87,15 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
     rendered = RenderedBlocks()
     try:
         ctx = template.new_context(context)
-        for _ in template.root_render_func(ctx):  # defines top-level {% set %} and macros for the blocks
-            pass
+        # the top level defines the {% set %} names and macros the blocks use; it also calls each block where
+        # it stands, and each is rendered on its own below: here the blocks are silent, or all of them
+        # would be rendered twice
+        blocks, ctx.blocks = ctx.blocks, {block: [_silent] for block in ctx.blocks}
+        try:
+            for _ in template.root_render_func(ctx):
+                pass
+        finally:
+            ctx.blocks = blocks
         for block, render in template.blocks.items():
             reads = tree.start_log() if hasattr(tree, "start_log") else []
             rendered[block] = "".join(render(ctx))
@@ -98,6 +106,11 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
     finally:
         if hasattr(tree, "stop_log"):
             tree.stop_log()
+
+
+def _silent(context) -> Iterator[str]:
+    """A block that writes nothing: what the top level calls while render_blocks defines its names."""
+    return iter(())
 
 
 def render_template(env: Environment, name: str, context: dict) -> str:

@@ -247,3 +247,22 @@ def test_a_memo_forgets_its_oldest_quarter_when_full():
     assert len(memo) == 8
     memo[8] = 8
     assert list(memo) == [2, 3, 4, 5, 6, 7, 8] and memo[3] == "again"
+
+
+def test_each_block_of_a_face_template_is_rendered_once():
+    """render_blocks runs the template's top level for its {% set %} names and macros, then each block on its
+    own: the top level must not render the blocks as well (every face's texts were once set twice)."""
+    import jinja2
+
+    from printshop.templating import render_blocks
+
+    calls = []
+    env = jinja2.Environment(loader=jinja2.DictLoader({"face.j2": (
+        "{% set greeting = 'hello' %}{% macro shout(word) %}{{ word | upper }}{% endmacro %}"
+        "{% block title %}{{ greeting | counted }}{% endblock %}\n"
+        "{% block motto %}{{ shout(greeting) | counted }}{% endblock %}")}))
+    env.filters["counted"] = lambda value: calls.append(value) or value
+    env.loader.searchpath = ["."]  # (render_blocks names the folder in its errors)
+    rendered = render_blocks(env, "face.j2", {})
+    assert dict(rendered) == {"title": "hello", "motto": "HELLO"}
+    assert calls == ["hello", "HELLO"]

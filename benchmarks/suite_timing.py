@@ -1,0 +1,136 @@
+"""Where the test suite's time goes: a pytest plugin for measuring issue 17's one-minute target.
+
+    PYTHONPATH=benchmarks pytest -p suite_timing                 # the suite as CI runs it, timed
+    PYTHONPATH=benchmarks pytest -p suite_timing --suite-timing-top 40
+
+Each pytest-xdist worker (or the single process) records, per test: its wall time (setup, call and teardown),
+the time spent inside printshop's `check` and `build` (outermost calls only: a build's own check is the
+build's), and its CPU time; at the end, its own CPU time and its children's (the builds' render processes,
+Ghostscript, qpdf, pip, Chromium). The controller then prints:
+
+- when the workers started their first test and ended their last, against the run's start and end: the fixed
+  cost of bringing the workers up (importing, collecting) and of the tail;
+- each worker's busy time, its CPU and its children's;
+- the summed time in `check`, in `build` and in the tests' own work, per test file and for the slowest tests.
+
+Figures are wall-clock on a shared machine: compare runs taken side by side, and calibrate with a fixed loop
+(`python -c "for i in range(10_000_000): pass"`) as the other benchmarks here do. Nothing is written outside a
+temporary folder; the plugin changes no test's behaviour beyond wrapping the two functions in a timer.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+_FOLDER_ENV = "PRINTSHOP_SUITE_TIMING_DIR"
+_rows: list[dict] = []
+_current: dict | None = None
+_depth = 0
+_started = time.time()
+
+
+def pytest_addoption(parser):
+    parser.addoption("--suite-timing-top", type=int, default=25, help="how many of the slowest tests to list")
+
+
+def pytest_configure(config):
+    if os.environ.get("PYTEST_XDIST_WORKER") is None and _FOLDER_ENV not in os.environ:
+        os.environ[_FOLDER_ENV] = tempfile.mkdtemp(prefix="suite-timing-")  # the workers inherit it
+        config._suite_timing_started = time.time()
+
+
+def _wrap() -> None:
+    import printshop.build as build_module
+
+    for name in ("check", "build"):
+        real = getattr(build_module, name)
+        if getattr(real, "_suite_timed", False):
+            continue
+
+        def timed(*args, _real=real, _name=name, **kwargs):
+            global _depth
+            if _depth or _current is None:
+                return _real(*args, **kwargs)
+            _depth += 1
+            started = time.perf_counter()
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                _depth -= 1
+                _current[_name] += time.perf_counter() - started
+                _current[_name + "s"] += 1
+
+        timed._suite_timed = True
+        timed.__wrapped__ = real
+        setattr(build_module, name, timed)
+
+
+_wrap()  # when `-p` imports the plugin: before tests/conftest.py and the test modules import the two functions
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    global _current
+    _current = {"test": item.nodeid, "start": time.time(), "check": 0.0, "build": 0.0, "checks": 0, "builds": 0}
+    cpu = time.process_time()
+    yield
+    _current["end"] = time.time()
+    _current["cpu"] = time.process_time() - cpu
+    _rows.append(_current)
+    _current = None
+
+
+def pytest_sessionfinish(session):
+    folder = os.environ.get(_FOLDER_ENV)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if folder is None or (worker is None and hasattr(session.config, "workerinput")):
+        return
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    record = {"worker": worker or "main", "started": _started, "rows": _rows,
+              "cpu": own.ru_utime + own.ru_stime, "children_cpu": children.ru_utime + children.ru_stime}
+    Path(folder, f"{record['worker']}.json").write_text(json.dumps(record), encoding="utf-8")
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if os.environ.get("PYTEST_XDIST_WORKER") is not None or not hasattr(config, "_suite_timing_started"):
+        return
+    folder = Path(os.environ[_FOLDER_ENV])
+    records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
+    if not records:
+        return
+    write = terminalreporter.write_line
+    began, now = config._suite_timing_started, time.time()
+    write("")
+    write(f"suite timing: {now - began:.1f} s from the controller's start to this summary")
+    for record in records:
+        rows = record["rows"]
+        if not rows:
+            continue
+        first, last = min(r["start"] for r in rows), max(r["end"] for r in rows)
+        busy = sum(r["end"] - r["start"] for r in rows)
+        write(f"  {record['worker']}: first test at {first - began:.1f} s, last ended at {last - began:.1f} s; "
+              f"busy {busy:.1f} s; CPU {record['cpu']:.1f} s, its children's {record['children_cpu']:.1f} s")
+    rows = [row for record in records for row in record["rows"]]
+    total = sum(r["end"] - r["start"] for r in rows)
+    checks, builds = sum(r["check"] for r in rows), sum(r["build"] for r in rows)
+    write(f"  summed test time {total:.1f} s: check {checks:.1f} s ({sum(r['checks'] for r in rows)} calls), "
+          f"build {builds:.1f} s ({sum(r['builds'] for r in rows)} calls), the tests' own {total - checks - builds:.1f} s")
+    by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for r in rows:
+        entry = by_file[r["test"].split("::")[0]]
+        entry[0] += r["end"] - r["start"]
+        entry[1] += r["check"]
+        entry[2] += r["build"]
+    write("  per file (wall, of which check, build):")
+    for name, (wall, check, build) in sorted(by_file.items(), key=lambda item: -item[1][0])[:15]:
+        write(f"    {wall:6.1f} s  check {check:5.1f}  build {build:5.1f}  {name}")
+    write("  slowest tests (wall, of which check, build):")
+    for r in sorted(rows, key=lambda r: r["start"] - r["end"])[:config.getoption("suite_timing_top")]:
+        write(f"    {r['end'] - r['start']:6.2f} s  check {r['check']:5.2f}  build {r['build']:5.2f}  {r['test']}")

@@ -81,36 +81,53 @@ class RenderedBlocks(dict):
 
 
 def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
-    """Render every block of template `name` separately, noting which texts of `context['t']` each reads."""
+    """Render every block of template `name` separately, noting which texts of `context['t']` each reads.
+
+    The template's top level runs once, for the {% set %} names and macros the blocks use; it calls each block
+    where the block stands, and that call is the block's rendering (the one Jinja's own `render` would print):
+    kept, with the texts read meanwhile, not rendered a second time. A block the top level does not call (in
+    a false {% if %}) is rendered on its own afterwards. A block printed again (`self.title()`) or from inside
+    another block renders as Jinja renders it, its reads counted as the outer block's."""
     template = _get(env, name)
     tree = context.get("t")
-    rendered = RenderedBlocks()
+    logs = hasattr(tree, "start_log")
+    found = RenderedBlocks()
+    inside = [0]  # blocks being kept, one inside another
     try:
         ctx = template.new_context(context)
-        # the top level defines the {% set %} names and macros the blocks use; it also calls each block where
-        # it stands, and each is rendered on its own below: here the blocks are silent, or all of them
-        # would be rendered twice
-        blocks, ctx.blocks = ctx.blocks, {block: [_silent] for block in ctx.blocks}
-        try:
-            for _ in template.root_render_func(ctx):
-                pass
-        finally:
-            ctx.blocks = blocks
+
+        def kept(block: str, render):
+            def run(called) -> Iterator[str]:
+                if block in found or inside[0] or called is not ctx:
+                    yield from render(called)
+                    return
+                inside[0] += 1
+                reads = tree.start_log() if logs else []
+                try:
+                    text = "".join(render(called))
+                finally:
+                    inside[0] -= 1
+                    if logs:
+                        tree.stop_log()
+                found[block], found.reads[block] = text, list(dict.fromkeys(reads))
+                yield text
+            return run
+
+        ctx.blocks = {block: [kept(block, stack[0]), *stack[1:]] for block, stack in ctx.blocks.items()}
+        for _ in template.root_render_func(ctx):
+            pass
+        rendered = RenderedBlocks()  # in the template's order of blocks
         for block, render in template.blocks.items():
-            reads = tree.start_log() if hasattr(tree, "start_log") else []
-            rendered[block] = "".join(render(ctx))
-            rendered.reads[block] = list(dict.fromkeys(reads))
+            if block not in found:
+                reads = tree.start_log() if logs else []
+                found[block], found.reads[block] = "".join(render(ctx)), list(dict.fromkeys(reads))
+            rendered[block], rendered.reads[block] = found[block], found.reads[block]
         return rendered
     except Exception:  # noqa: BLE001 - any failure inside a template becomes a diagnostic
         raise _failure(_with_template_lines(env), template) from None
     finally:
-        if hasattr(tree, "stop_log"):
+        if logs:
             tree.stop_log()
-
-
-def _silent(context) -> Iterator[str]:
-    """A block that writes nothing: what the top level calls while render_blocks defines its names."""
-    return iter(())
 
 
 def render_template(env: Environment, name: str, context: dict) -> str:

@@ -250,8 +250,9 @@ def test_a_memo_forgets_its_oldest_quarter_when_full():
 
 
 def test_each_block_of_a_face_template_is_rendered_once():
-    """render_blocks runs the template's top level for its {% set %} names and macros, then each block on its
-    own: the top level must not render the blocks as well (every face's texts were once set twice)."""
+    """render_blocks runs the template's top level for its {% set %} names and macros, and keeps each block as
+    the top level renders it: no block is rendered twice (every face's texts once were), and a block printed
+    again with `self`, or one the top level never reaches, still comes out as Jinja renders it."""
     import jinja2
 
     from printshop.templating import render_blocks
@@ -260,9 +261,48 @@ def test_each_block_of_a_face_template_is_rendered_once():
     env = jinja2.Environment(loader=jinja2.DictLoader({"face.j2": (
         "{% set greeting = 'hello' %}{% macro shout(word) %}{{ word | upper }}{% endmacro %}"
         "{% block title %}{{ greeting | counted }}{% endblock %}\n"
-        "{% block motto %}{{ shout(greeting) | counted }}{% endblock %}")}))
+        "{% set heading = self.title() %}"
+        "{% block motto %}{{ shout(greeting) | counted }} {{ heading }}{% endblock %}"
+        "{% block both %}{{ self.title() }}/{{ self.motto() }}{% endblock %}"
+        "{% if false %}{% block hidden %}{{ word | counted }}{% endblock %}{% endif %}")}))
     env.filters["counted"] = lambda value: calls.append(value) or value
     env.loader.searchpath = ["."]  # (render_blocks names the folder in its errors)
-    rendered = render_blocks(env, "face.j2", {})
-    assert dict(rendered) == {"title": "hello", "motto": "HELLO"}
-    assert calls == ["hello", "HELLO"]
+    rendered = render_blocks(env, "face.j2", {"word": "unseen"})
+    assert list(rendered) == ["title", "motto", "both", "hidden"]
+    assert dict(rendered) == {"title": "hello", "motto": "HELLO hello", "both": "hello/HELLO hello",
+                              "hidden": "unseen"}
+    # title: once where it stands, once for `heading`, once inside `both`; motto: where it stands, in `both`
+    assert calls == ["hello", "hello", "HELLO", "hello", "HELLO", "unseen"]
+
+
+def test_the_texts_each_block_reads_are_its_own():
+    """What a face's block reads decides what an edit lays out again (session.py): a block keeps the texts it
+    read where the top level rendered it, and a block printed inside another counts as that one's reading."""
+    import jinja2
+
+    from printshop.templating import render_blocks
+
+    class Tree:
+        log = None
+
+        def start_log(self):
+            self.log = []
+            return self.log
+
+        def stop_log(self):
+            self.log = None
+
+        def __getattr__(self, text_id):
+            if self.log is not None:
+                self.log.append(text_id)
+            return text_id.upper()
+
+    env = jinja2.Environment(loader=jinja2.DictLoader({"face.j2": (
+        "{% set unlogged = t.preamble %}"
+        "{% block title %}{{ t.name }}{{ t.name }}{% endblock %}"
+        "{% block body %}{{ t.rule }} {{ self.title() }}{% endblock %}"
+        "{% if false %}{% block flavour %}{{ t.quote }}{% endblock %}{% endif %}")}))
+    env.loader.searchpath = ["."]
+    rendered = render_blocks(env, "face.j2", {"t": Tree()})
+    assert rendered.reads == {"title": ["name"], "body": ["rule", "name"], "flavour": ["quote"]}
+    assert dict(rendered) == {"title": "NAMENAME", "body": "RULE NAMENAME", "flavour": "QUOTE"}

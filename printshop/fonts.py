@@ -13,6 +13,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.diagnostics import Report
+from printshop.fontcache import read_font
 from printshop.model import Fonts
 
 VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
@@ -151,7 +152,7 @@ def _register(name: str, path: Path) -> TTFont:
     except OSError:
         stamp = (path, 0, 0)
     if _registered.get(name) != stamp:
-        face = TTFont(name, str(path))
+        face = read_font(name, path)  # (its tables kept between runs: fontcache.py)
         # ReportLab keeps the first font registered under a name, and gives a later name whose file has the
         # same PostScript name that first font (one face per PostScript name in a PDF, or two subsets would
         # take the same name). Let go of the old font, or the new file would be ignored; the other names
@@ -167,7 +168,7 @@ def _register(name: str, path: Path) -> TTFont:
         for other in sharing:
             if other in _registered:
                 try:
-                    pdfmetrics.registerFont(TTFont(other, str(_registered[other][0])))
+                    pdfmetrics.registerFont(read_font(other, _registered[other][0]))
                 except Exception:  # noqa: BLE001 - damaged since: read, and reported, when next asked for
                     del _registered[other]
     return pdfmetrics.getFont(name)

@@ -31,7 +31,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 VERSION = 1
 KEPT = 64  # entries kept (about 100 KB each): the least recently written go first
 _NOT_KEPT = ("_ttf_data", "_pdfScale")  # the file's bytes (read again) and a function (made again)
-_lock = threading.Lock()  # ReportLab's TTFontFace is swapped for the time one TTFont is made
+_lock = threading.Lock()  # held while a TTFont is made: ReportLab's TTFontFace may be swapped meanwhile
 
 
 def read_font(name: str, path: Path) -> TTFont:
@@ -49,7 +49,8 @@ def read_font(name: str, path: Path) -> TTFont:
     if face is not None:
         with _lock, _made_with(face):
             return TTFont(name, str(path))
-    font = TTFont(name, str(path))  # raises for a file that is not a usable font: nothing is kept
+    with _lock:  # (never while another thread has ReportLab's TTFontFace swapped)
+        font = TTFont(name, str(path))  # raises for a file that is not a usable font: nothing is kept
     _keep(folder, entry, {key: value for key, value in font.face.__dict__.items() if key not in _NOT_KEPT})
     return font
 

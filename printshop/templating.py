@@ -6,6 +6,7 @@ files under `templates/`; data is never compiled as a template.
 """
 from __future__ import annotations
 
+import os
 import re
 import traceback
 from collections.abc import Iterator
@@ -46,21 +47,58 @@ def make_environment(templates_dir: Path) -> Environment:
     return env
 
 
+KEPT_TEMPLATES = 1_000  # compiled templates kept; past that, the least recently used quarter goes
+_pruned: set[str] = set()  # cache folders this process has kept within KEPT_TEMPLATES
+
+
 class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
     """Jinja's compiled templates kept between runs (keyed by the template's file and a hash of its source,
-    so an edited template is compiled again); a cache that cannot be written is only slower, never an error."""
+    so an edited template is compiled again); a cache that cannot be written is only slower, never an error.
+
+    A template in another folder is another entry (its path is in the compiled code, for the lines errors
+    name): a publisher's projects, copies and temporary folders would add entries for ever. The folder keeps
+    at most KEPT_TEMPLATES: an entry is marked used each time it is read, and the first compile of a process
+    removes the least recently used quarter when there are more."""
 
     def dump_bytecode(self, bucket) -> None:
         try:
             super().dump_bytecode(bucket)
         except OSError:
-            pass
+            return
+        if self.directory not in _pruned:
+            _pruned.add(self.directory)
+            _keep_newest(Path(self.directory), self.pattern % ("*",), KEPT_TEMPLATES)
 
     def load_bytecode(self, bucket) -> None:
         try:
             super().load_bytecode(bucket)
         except (OSError, EOFError, ValueError, TypeError):  # a truncated or foreign file: compile instead
             bucket.reset()
+            return
+        if bucket.code is not None:
+            try:
+                os.utime(self._get_cache_filename(bucket))  # used now: the last to go
+            except OSError:
+                pass
+
+
+def _keep_newest(folder: Path, pattern: str, limit: int) -> None:
+    """Remove the oldest (by modified time) files matching `pattern` down to three quarters of `limit`,
+    when there are more than `limit`."""
+    try:
+        entries = []
+        for path in folder.glob(pattern):
+            try:
+                entries.append((path.stat().st_mtime_ns, path))
+            except OSError:  # removed meanwhile by another process
+                continue
+        if len(entries) <= limit:
+            return
+        entries.sort()
+        for _, path in entries[:len(entries) - limit * 3 // 4]:
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass  # another process pruning at the same time, a read-only folder: the next run tries again
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:

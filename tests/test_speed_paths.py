@@ -63,6 +63,36 @@ def test_compiled_templates_are_kept_and_an_edited_template_is_compiled_again(tm
     assert _render(templates) == "Goodbye &lt;b&gt;"
 
 
+def test_the_compiled_templates_kept_are_the_most_recently_used(tmp_path, monkeypatch):
+    """Each folder's templates are other entries (test runs, copies, temporary folders): the cache keeps the
+    templates used last, never more than its limit (it had grown to 30,000 files here)."""
+    import os
+
+    from printshop import templating
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PRINTSHOP_CACHE", str(cache))
+    monkeypatch.setattr(templating, "KEPT_TEMPLATES", 8)
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "card.j2").write_text("Hello {{ who }}")
+    (templates / "back.j2").write_text("Back {{ who }}")
+    monkeypatch.setattr(templating, "_pruned", set())
+    assert _render(templates) == "Hello &lt;b&gt;"
+    [card] = (cache / "templates").iterdir()
+    os.utime(card, (1_000_000_000, 1_000_000_000))  # compiled long ago
+    others = [cache / "templates" / f"__jinja2_{n:040x}.cache" for n in range(10)]
+    for age, other in enumerate(others, start=1):  # other folders' templates, all used after it
+        other.write_bytes(b"compiled elsewhere")
+        os.utime(other, (1_000_000_000 + age, 1_000_000_000 + age))
+    monkeypatch.setattr(templating, "_pruned", set())  # the next run
+    assert _render(templates) == "Hello &lt;b&gt;"  # read from the cache: now the most recently used
+    assert _render(templates, "back.j2") == "Back &lt;b&gt;"  # compiled: the cache keeps 6 of its 12
+    kept = set((cache / "templates").iterdir())
+    assert len(kept) == 6 and card in kept and kept - {card} - set(others) != set()
+    assert kept & set(others) == set(others[-4:])
+
+
 def test_a_cache_that_cannot_be_written_or_is_turned_off_changes_nothing(tmp_path, monkeypatch):
     templates = tmp_path / "templates"
     templates.mkdir()

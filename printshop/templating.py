@@ -47,7 +47,7 @@ def make_environment(templates_dir: Path) -> Environment:
     return env
 
 
-KEPT_TEMPLATES = 1_000  # compiled templates kept; past that, the least recently used quarter goes
+KEPT_TEMPLATES = 1_000  # compiled templates kept; past that, the least recently used go, down to 750
 _pruned: set[str] = set()  # cache folders this process has kept within KEPT_TEMPLATES
 
 
@@ -57,8 +57,8 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 
     A template in another folder is another entry (its path is in the compiled code, for the lines errors
     name): a publisher's projects, copies and temporary folders would add entries for ever. The folder keeps
-    at most KEPT_TEMPLATES: an entry is marked used each time it is read, and the first compile of a process
-    removes the least recently used quarter when there are more."""
+    about KEPT_TEMPLATES: an entry is marked used each time it is read, and when there are more, the first
+    compile of a process removes the least recently used, down to three quarters of that."""
 
     def dump_bytecode(self, bucket) -> None:
         try:

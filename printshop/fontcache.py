@@ -40,7 +40,8 @@ def read_font(name: str, path: Path) -> TTFont:
 
     folder = user_cache_dir("fonts")
     if folder is None:
-        return TTFont(name, str(path))
+        with _lock:
+            return TTFont(name, str(path))
     data = path.read_bytes()
     digest = hashlib.blake2b(data, digest_size=20, person=b"printshop-font")
     digest.update(f"\n{VERSION}\n{REPORTLAB_VERSION}".encode())

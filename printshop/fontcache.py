@@ -17,9 +17,7 @@ cache off with the rest.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
-import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +27,7 @@ from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 VERSION = 1
-KEPT = 64  # entries kept (about 100 KB each): the least recently written go first
+KEPT = 64  # entries kept (about 100 KB each): past that, the least recently written go, down to 48
 _NOT_KEPT = ("_ttf_data", "_pdfScale")  # the file's bytes (read again) and a function (made again)
 _lock = threading.Lock()  # held while a TTFont is made: ReportLab's TTFontFace may be swapped meanwhile
 
@@ -92,18 +90,11 @@ def _made_with(face: TTFontFace):
 
 
 def _keep(folder: Path, entry: Path, attributes: dict) -> None:
+    from printshop.paths import keep_newest
+    from printshop.write import write_atomically
+
     try:
-        payload = pickle.dumps(attributes, protocol=pickle.HIGHEST_PROTOCOL)
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".font-", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(payload)
-            os.replace(temporary, entry)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        entries = sorted(folder.glob("*.pickle"), key=lambda path: path.stat().st_mtime_ns)
-        for stale in entries[:max(0, len(entries) - KEPT)]:
-            stale.unlink(missing_ok=True)
+        write_atomically(entry, pickle.dumps(attributes, protocol=pickle.HIGHEST_PROTOCOL))
     except Exception:  # noqa: BLE001 - a full disk, or a face another ReportLab made unpicklable: only
-        pass  # costs the next run the reading
+        return  # costs the next run the reading
+    keep_newest(folder, "*.pickle", KEPT)

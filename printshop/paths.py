@@ -116,6 +116,25 @@ def discover_games(data_dir: Path) -> list[str]:
     return sorted(path.parent.name for path in Path(data_dir).glob("*/game.yaml"))
 
 
+def keep_newest(folder: Path, pattern: str, limit: int) -> None:
+    """When `folder` holds more than `limit` files matching `pattern`, remove the oldest (by modified time)
+    down to three quarters of it: how the user's cache folders stay bounded. Never raises."""
+    try:
+        entries = []
+        for path in folder.glob(pattern):
+            try:
+                entries.append((path.stat().st_mtime_ns, path))
+            except OSError:  # removed meanwhile by another process
+                continue
+        if len(entries) <= limit:
+            return
+        entries.sort()
+        for _, path in entries[:len(entries) - limit * 3 // 4]:
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass  # another process pruning at the same time, a read-only folder: the next run tries again
+
+
 def user_cache_dir(part: str) -> Path | None:
     """`part` in the user's cache folder ($PRINTSHOP_CACHE, else $XDG_CACHE_HOME/printshop, else
     ~/.cache/printshop), made if need be and private to the user: what printshop keeps between runs

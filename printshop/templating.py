@@ -67,7 +67,9 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
             return
         if self.directory not in _pruned:
             _pruned.add(self.directory)
-            _keep_newest(Path(self.directory), self.pattern % ("*",), KEPT_TEMPLATES)
+            from printshop.paths import keep_newest
+
+            keep_newest(Path(self.directory), self.pattern % ("*",), KEPT_TEMPLATES)
 
     def load_bytecode(self, bucket) -> None:
         try:
@@ -80,25 +82,6 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
                 os.utime(self._get_cache_filename(bucket))  # used now: the last to go
             except OSError:
                 pass
-
-
-def _keep_newest(folder: Path, pattern: str, limit: int) -> None:
-    """Remove the oldest (by modified time) files matching `pattern` down to three quarters of `limit`,
-    when there are more than `limit`."""
-    try:
-        entries = []
-        for path in folder.glob(pattern):
-            try:
-                entries.append((path.stat().st_mtime_ns, path))
-            except OSError:  # removed meanwhile by another process
-                continue
-        if len(entries) <= limit:
-            return
-        entries.sort()
-        for _, path in entries[:len(entries) - limit * 3 // 4]:
-            path.unlink(missing_ok=True)
-    except OSError:
-        pass  # another process pruning at the same time, a read-only folder: the next run tries again
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:

@@ -33,7 +33,10 @@ class Node(BaseModel):
     `attach_locations`: "_where" (the node), "_field_where" (field name -> where its value was written) and
     "_last_line" (the last line its YAML reaches). They are not declared as private attributes: pydantic
     would then work out each one's default for every model it makes, a tenth of loading the catalogue."""
-    model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+    # defer_build: pydantic makes a model's validator when the model is first used, not when the class is
+    # made; a build or `validate` of one game uses about a third of the 60-odd models (a quarter of the cost
+    # of importing printshop.model, 20-30 ms at every start, goes with the rest)
+    model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True, defer_build=True)
 
     def where(self, field: str | None = None) -> Location:
         """Where this node (or one of its fields) was written; the node itself if the field was not."""

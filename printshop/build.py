@@ -36,7 +36,7 @@ from printshop.fonts import FontSet, register_games_fonts
 from printshop.i18n import Completeness, completeness
 from printshop.layout import _LAYOUT_CODES, GameLayout, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
-from printshop.paths import DEFAULT_OUTPUT_DIR
+from printshop.paths import DEFAULT_OUTPUT_DIR, default_jobs
 from printshop.progress import Progress
 from printshop.resolve import localize
 from printshop.templating import make_environment
@@ -563,7 +563,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     result.rendered_jobs = [planned[index].label for index in todo]
     result.cached_jobs = [job.label for index, job in enumerate(planned) if index not in set(todo)]
     progress.start(len(todo))
-    rendered = _run_jobs(todo, planned, checked, options, jobs or os.cpu_count() or 1, progress)
+    rendered = _run_jobs(todo, planned, checked, options, jobs or default_jobs(), progress)
     progress.finish()
     for index in todo:
         report.extend(rendered[index].diagnostics)
@@ -629,11 +629,16 @@ class BuildInterrupted(KeyboardInterrupt):
 
 
 def check_environment() -> None:
-    """SOURCE_DATE_EPOCH, when set, must be whole seconds (ReportLab would fail on every file otherwise)."""
+    """SOURCE_DATE_EPOCH, when set, must be whole seconds (ReportLab would fail on every file otherwise);
+    PRINTSHOP_JOBS, when set, a number of processes."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch and not epoch.isdigit():
         raise BadRequest(f"SOURCE_DATE_EPOCH is {epoch!r}: it must be a whole number of seconds since 1970 "
                          "(e.g. the date of the last commit: git log -1 --format=%ct), or unset")
+    try:
+        default_jobs()
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
 
 
 def output_problem(out_dir: Path) -> tuple[Path, str] | None:

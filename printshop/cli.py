@@ -15,7 +15,8 @@ from pathlib import Path
 from printshop import __version__
 from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, StageFailed, catalogue_markdown,
                                    display_path, format_report, printable)
-from printshop.paths import PACKAGE_DEFAULTS_DIR, ProjectFileError, discover_games, find_project
+from printshop.paths import (PACKAGE_DEFAULTS_DIR, ProjectFileError, default_jobs, default_jobs_text, discover_games,
+                             find_project)
 
 # The heavy modules (ReportLab, pydantic, ruamel.yaml) are imported where they are used, so that a
 # build with nothing to do answers before they would have loaded.
@@ -81,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
     building.add_argument("--quiet", "-q", action="store_true",
                           help="print only errors (no progress bar, no list of files)")
     building.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
-                          help=f"render in N processes (default: one per core, here {os.cpu_count()})")
+                          help="render in N processes (default: $PRINTSHOP_JOBS, else one per core this "
+                               f"process may use, {default_jobs_text()})")
     building.add_argument("--shard", type=_shard, default=None, metavar="I/N",
                           help="build only the I-th of N equal slices of the jobs (game x language x paper or "
                                "profile), e.g. --shard 1/4 on the first of four CI machines")
@@ -137,7 +139,8 @@ def _parser() -> argparse.ArgumentParser:
     validating.add_argument("--strict", action="store_true",
                             help="warnings fail the run too (exit 1), unless the data acknowledges them")
     validating.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
-                            help=f"lay out the games in N processes (default: one per core, here {os.cpu_count()}); "
+                            help="lay out the games in N processes (default: $PRINTSHOP_JOBS, else one per core "
+                                 f"this process may use, {default_jobs_text()}); "
                                  "the report is the same")
 
     flight = commands.add_parser(
@@ -450,14 +453,25 @@ def _list(args) -> int:
     return 0
 
 
+def _default_jobs() -> int:
+    """paths.default_jobs, a malformed $PRINTSHOP_JOBS a usage error (exit 2) as in `build`."""
+    from printshop.build import BadRequest
+
+    try:
+        return default_jobs()
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+
+
 def _validate(args) -> int:
+    jobs = args.jobs or _default_jobs()
     games = _known_games(args.data, args.games)
     _check_folders(args)
     from printshop.fitstore import kept_fits
 
     with kept_fits():  # what each text's fitting came to in earlier runs (fitstore.py)
         report, _ = check(args.data, games=games, templates_dir=args.templates, keep_layouts=False,
-                          jobs=args.jobs or os.cpu_count() or 1)
+                          jobs=jobs)
     if args.format == "json" or report.items:
         print(format_report(report, style=args.format))
     sys.stdout.flush()

@@ -159,3 +159,31 @@ def user_cache_dir(part: str) -> Path | None:
     except (OSError, RuntimeError, AttributeError):  # no home, a read-only disk, no getuid on this system
         return None
     return folder
+
+
+def default_jobs() -> int:
+    """How many processes a build renders in (and `validate` lays out in) when `--jobs` is not given:
+    $PRINTSHOP_JOBS if set, else the cores this process may run on. That is the affinity mask where the
+    system has one (`taskset`, a CI runner pinned to some cores), not every core of the machine, which is
+    what os.cpu_count() counts. Raises ValueError for a $PRINTSHOP_JOBS that is not a whole number of 1 or
+    more."""
+    import os
+
+    chosen = os.environ.get("PRINTSHOP_JOBS", "").strip()
+    if chosen:
+        if not chosen.isdigit() or int(chosen) < 1:
+            raise ValueError(f"PRINTSHOP_JOBS is {chosen!r}: it must be a whole number of processes, 1 or more "
+                             "(e.g. 1 where other work already keeps the cores busy), or unset")
+        return int(chosen)
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # no affinity on this system (macOS, Windows)
+        return os.cpu_count() or 1
+
+
+def default_jobs_text() -> str:
+    """For `--help`: the default as this machine has it, never an error."""
+    try:
+        return f"here {default_jobs()}"
+    except ValueError:
+        return "here none: $PRINTSHOP_JOBS is malformed"

@@ -19,6 +19,13 @@ from printshop.loader import DEFAULT_DATA_DIR
 REPO = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
 
+if os.environ.get("PYTEST_XDIST_WORKER") is not None:
+    # pytest-xdist already runs a test on every core: a build's own pool of processes would only compete for
+    # them (7 to 40 % more CPU for the same build). Builds that do not choose `jobs` render in their own
+    # process; the tests of the pool itself (tests/test_incremental.py, test_hostile.py, test_jobs_default.py)
+    # ask for it by name.
+    os.environ.setdefault("PRINTSHOP_JOBS", "1")
+
 
 # --- made once per session, shared by every worker ------------------------------------------------
 _SHARED: dict[str, tuple[Path, object]] = {}

@@ -3,6 +3,7 @@
     python benchmarks/compare_typst.py                       # 100 and 1000 cards, English, then 5 edits
     python benchmarks/compare_typst.py --sizes 100 1000 10000 --jobs 4 --json figures.json
     python benchmarks/compare_typst.py --edits 0             # the cold builds only
+    python benchmarks/compare_typst.py --runs 7              # each cold build 7 times (default 3), median shown
 
 For each size, make_deck.py writes a data folder with the game `bench`; then, each in a child
 process of its own:
@@ -219,6 +220,13 @@ def _compile_bytecode() -> None:
 
 
 def printshop_command() -> list[str]:
+    """The `printshop` script pip installed beside this Python, as a user runs it. Not the first one on PATH:
+    that may be a version manager's shim (pyenv's is a bash script that adds about 80 ms to every run)."""
+    import sysconfig
+
+    script = Path(sysconfig.get_path("scripts")) / "printshop"
+    if script.is_file():
+        return [str(script)]
     found = shutil.which("printshop")
     return [found] if found else [sys.executable, "-m", "printshop"]
 
@@ -231,26 +239,35 @@ def pdf_pages(path: Path) -> int | None:
         return None
 
 
-def bench_size(count: int, work: Path, lang: str, jobs: int | None) -> dict:
+def bench_size(count: int, work: Path, lang: str, jobs: int | None, runs: int = 1) -> dict:
+    """Both tools on a deck of `count` cards, each run `runs` times, taking turns (so that a slow spell of a
+    shared machine falls on both); each tool's figures are those of its median run."""
     data = work / f"data-{count}"
     make_deck(count, data)
-    row: dict = {"cards": count}
+    row: dict = {"cards": count, "runs": runs}
 
     out = work / f"printshop-out-{count}"
-    shutil.rmtree(out, ignore_errors=True)
-    out.mkdir(parents=True)  # a fresh, empty folder: a cold build
-    command = printshop_command() + ["build", GAME, "--data", str(data), "--templates", str(templates_dir(data)),
-                                     "--out", str(out), "--lang", lang, "--paper", "a4", "--quiet"]
+    printshop = printshop_command() + ["build", GAME, "--data", str(data), "--templates", str(templates_dir(data)),
+                                       "--out", str(out), "--lang", lang, "--paper", "a4", "--quiet"]
     if jobs is not None:
-        command += ["--jobs", str(jobs)]
-    row["printshop"] = _result(run_measured(command), out / GAME / lang / f"{GAME}-{lang}-cards-a4.pdf", count)
-
+        printshop += ["--jobs", str(jobs)]
     source = work / f"{GAME}-{lang}-cards-a4-{count}.typ"
     source.write_text(typst_source(count, lang), encoding="utf-8")
     pdf = work / f"typst-{count}.pdf"
-    pdf.unlink(missing_ok=True)
-    command = [sys.executable, "-c", TYPST_CHILD, str(source), str(pdf), str(FONTS_DIR)]
-    row["typst"] = _result(run_measured(command), pdf, count)
+    typst = [sys.executable, "-c", TYPST_CHILD, str(source), str(pdf), str(FONTS_DIR)]
+
+    results: dict[str, list[dict]] = {"printshop": [], "typst": []}
+    for _ in range(runs):
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)  # a fresh, empty folder: a cold build
+        results["printshop"].append(_result(run_measured(printshop), out / GAME / lang / f"{GAME}-{lang}-cards-a4.pdf",
+                                            count))
+        pdf.unlink(missing_ok=True)
+        results["typst"].append(_result(run_measured(typst), pdf, count))
+    for tool, measured in results.items():
+        failed = [result for result in measured if not result["ok"]]
+        row[tool] = failed[0] if failed else sorted(measured, key=lambda result: result["seconds"])[(runs - 1) // 2]
+        row[tool]["all_seconds"] = [round(result["seconds"], 4) for result in measured]
     a, b = row["printshop"].get("cards_per_second"), row["typst"].get("cards_per_second")
     row["ratio"] = a / b if a and b else None
     return row
@@ -295,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="deck sizes in cards (default: 100 1000)")
     parser.add_argument("--lang", default="en", choices=("en", "fr"), help="the language to build (default: en)")
     parser.add_argument("--jobs", type=int, metavar="N", help="passed to 'printshop build --jobs N' (only if given)")
+    parser.add_argument("--runs", type=int, default=3, metavar="N",
+                        help="cold builds of each tool per size, taking turns; the median is shown (default: 3)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also save the figures as JSON")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="work in DIR and keep the data, the Typst sources and the PDFs (default: a temporary folder)")
@@ -313,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         _compile_bytecode()
         for count in args.sizes:
-            row = bench_size(count, work, args.lang, args.jobs)
+            row = bench_size(count, work, args.lang, args.jobs, max(1, args.runs))
             rows.append(row)
             for tool in ("printshop", "typst"):
                 if not row[tool]["ok"]:
@@ -322,7 +341,8 @@ def main(argv: list[str] | None = None) -> int:
           + (f", printshop --jobs {args.jobs}" if args.jobs is not None else "")
           + f"; {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs")
     print(table(rows))
-    print("ratio: printshop's cards per second over Typst's (above 1: printshop is faster)")
+    print("ratio: printshop's cards per second over Typst's (above 1: printshop is faster)"
+          + (f"; each tool's median of {rows[0]['runs']} runs taken in turns" if rows and rows[0]["runs"] > 1 else ""))
     incremental = None
     if args.edits > 0:
         from incremental import measure_edits, print_edits  # the same script's figures, printed here too

@@ -13,6 +13,9 @@ Ghostscript, qpdf, pip, Chromium). The controller then prints:
 - each worker's busy time, its CPU and its children's;
 - the summed time in `check`, in `build` and in the tests' own work, per test file and for the slowest tests.
 
+It also lists the CPU time of the processes each test started (`printshop`, Ghostscript, qpdf, pip, Chromium;
+a build's own render processes count as its children too), by program, and the tests with the most.
+
 Figures are wall-clock on a shared machine: compare runs taken side by side, and calibrate with a fixed loop
 (`python -c "for i in range(10_000_000): pass"`) as the other benchmarks here do. Nothing is written outside a
 temporary folder; the plugin changes no test's behaviour beyond wrapping the two functions in a timer.
@@ -72,17 +75,54 @@ def _wrap() -> None:
         setattr(build_module, name, timed)
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _wrap_popen() -> None:
+    """Counts the child processes each test starts, by program name (`printshop`, `gs`, `qpdf`, …)."""
+    import subprocess
+
+    real = subprocess.Popen.__init__
+    if getattr(real, "_suite_timed", False):
+        return
+
+    def counted(self, args, *rest, **kwargs):
+        if _current is not None:
+            first = args if isinstance(args, (str, bytes)) else (list(args)[:3] or [""])
+            if not isinstance(first, (str, bytes)):
+                # `python -m printshop` and `python script.py` are named after the module or script
+                words = [str(word) for word in first]
+                name = Path(words[0]).name
+                if name.startswith("python") and len(words) > 1:
+                    if words[1] == "-c":
+                        name = "python -c"
+                    else:
+                        name = words[2] if words[1] == "-m" and len(words) > 2 else Path(words[1]).name
+            else:
+                name = Path(str(first).split()[0]).name
+            _current["children"].append(name)
+        return real(self, args, *rest, **kwargs)
+
+    counted._suite_timed = True
+    subprocess.Popen.__init__ = counted
+
+
+_wrap_popen()
 _wrap()  # when `-p` imports the plugin: before tests/conftest.py and the test modules import the two functions
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     global _current
-    _current = {"test": item.nodeid, "start": time.time(), "check": 0.0, "build": 0.0, "checks": 0, "builds": 0}
-    cpu = time.process_time()
+    _current = {"test": item.nodeid, "start": time.time(), "check": 0.0, "build": 0.0, "checks": 0, "builds": 0,
+                "children": []}
+    cpu, children = time.process_time(), _children_cpu()
     yield
     _current["end"] = time.time()
     _current["cpu"] = time.process_time() - cpu
+    _current["children_cpu"] = _children_cpu() - children
     _rows.append(_current)
     _current = None
 
@@ -131,6 +171,18 @@ def pytest_terminal_summary(terminalreporter, config):
     write("  per file (wall, of which check, build):")
     for name, (wall, check, build) in sorted(by_file.items(), key=lambda item: -item[1][0])[:15]:
         write(f"    {wall:6.1f} s  check {check:5.1f}  build {build:5.1f}  {name}")
+    write("  CPU: the tests' own processes {:.1f} s, their children {:.1f} s; children started, by program:".format(
+        sum(r["cpu"] for r in rows), sum(r["children_cpu"] for r in rows)))
+    programs: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
+    for r in rows:
+        for name in set(r["children"]):  # a test's children's CPU is shared out over the programs it started
+            programs[name][0] += r["children"].count(name)
+            programs[name][1] += r["children_cpu"] * r["children"].count(name) / len(r["children"])
+    for name, (count, cpu) in sorted(programs.items(), key=lambda item: -item[1][1])[:12]:
+        write(f"    {cpu:6.1f} s  {count:4d} runs  {name}")
+    write("  the most CPU in children (a build's render processes included):")
+    for r in sorted(rows, key=lambda r: -r["children_cpu"])[:10]:
+        write(f"    {r['children_cpu']:6.2f} s  {len(r['children']):3d} programs  {r['test']}")
     write("  slowest tests (wall, of which check, build):")
     for r in sorted(rows, key=lambda r: r["start"] - r["end"])[:config.getoption("suite_timing_top")]:
         write(f"    {r['end'] - r['start']:6.2f} s  check {r['check']:5.2f}  build {r['build']:5.2f}  {r['test']}")

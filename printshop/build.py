@@ -632,7 +632,7 @@ def check_environment() -> None:
     """SOURCE_DATE_EPOCH, when set, must be whole seconds (ReportLab would fail on every file otherwise);
     PRINTSHOP_JOBS, when set, a number of processes."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch and not epoch.isdigit():
+    if epoch and not (epoch.isascii() and epoch.isdigit()):
         raise BadRequest(f"SOURCE_DATE_EPOCH is {epoch!r}: it must be a whole number of seconds since 1970 "
                          "(e.g. the date of the last commit: git log -1 --format=%ct), or unset")
     try:

@@ -464,7 +464,8 @@ def _default_jobs() -> int:
 
 
 def _validate(args) -> int:
-    jobs = args.jobs or _default_jobs()
+    default = _default_jobs()  # a malformed $PRINTSHOP_JOBS is refused with --jobs too, as in `build`
+    jobs = args.jobs or default
     games = _known_games(args.data, args.games)
     _check_folders(args)
     from printshop.fitstore import kept_fits

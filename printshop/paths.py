@@ -171,7 +171,7 @@ def default_jobs() -> int:
 
     chosen = os.environ.get("PRINTSHOP_JOBS", "").strip()
     if chosen:
-        if not chosen.isdigit() or int(chosen) < 1:
+        if not (chosen.isascii() and chosen.isdigit()) or int(chosen) < 1:
             raise ValueError(f"PRINTSHOP_JOBS is {chosen!r}: it must be a whole number of processes, 1 or more "
                              "(e.g. 1 where other work already keeps the cores busy), or unset")
         return int(chosen)

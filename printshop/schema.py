@@ -34,8 +34,8 @@ class Node(BaseModel):
     "_last_line" (the last line its YAML reaches). They are not declared as private attributes: pydantic
     would then work out each one's default for every model it makes, a tenth of loading the catalogue."""
     # defer_build: pydantic makes a model's validator when the model is first used, not when the class is
-    # made; a build or `validate` of one game uses about a third of the 60-odd models (a quarter of the cost
-    # of importing printshop.model, 20-30 ms at every start, goes with the rest)
+    # made. A build of one game uses about a third of the 60-odd models; the others are never built in that
+    # run (importing printshop.model takes 10-20 ms less)
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True, defer_build=True)
 
     def where(self, field: str | None = None) -> Location:

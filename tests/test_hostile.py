@@ -217,6 +217,8 @@ def test_source_date_epoch_dates_the_pdfs_and_is_in_the_key(data, tmp_path, monk
     assert b"D:20231114" in cards and cards != before["comrade/en/comrade-en-cards-a4.pdf"]
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a date")
     assert main(["build", "comrade", "--data", str(data), "--out", str(out), "-q", "--force"]) == 2
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "17²")  # a digit to str.isdigit, not to int()
+    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "-q", "--force"]) == 2
 
 
 # --- limits ------------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def test_without_it_the_default_is_the_cores_this_process_may_use():
     assert free.stdout.strip() == str(len(os.sched_getaffinity(0)))
 
 
-@pytest.mark.parametrize("value", ["0", "two", "-1", "1.5"])
+@pytest.mark.parametrize("value", ["0", "two", "-1", "1.5", "²"])
 @pytest.mark.parametrize("command", ["build", "validate"])
 def test_a_malformed_value_is_a_usage_error_and_nothing_is_written(value, command, monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("PRINTSHOP_JOBS", value)
@@ -47,6 +47,13 @@ def test_a_malformed_value_is_a_usage_error_and_nothing_is_written(value, comman
     assert not out.exists()
     with pytest.raises(ValueError):
         default_jobs()
+
+
+def test_a_malformed_value_is_refused_even_with_jobs_given(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("PRINTSHOP_JOBS", "many")
+    assert main(["validate", "comrade", "--jobs", "1"]) == 2
+    assert main(["build", "comrade", "--out", str(tmp_path / "out"), "--jobs", "1", "--quiet"]) == 2
+    assert capsys.readouterr().err.count("PRINTSHOP_JOBS is 'many'") == 2 and not (tmp_path / "out").exists()
 
 
 def test_a_build_without_jobs_follows_it(monkeypatch, tmp_path):

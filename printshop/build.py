@@ -563,7 +563,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     result.rendered_jobs = [planned[index].label for index in todo]
     result.cached_jobs = [job.label for index, job in enumerate(planned) if index not in set(todo)]
     progress.start(len(todo))
-    rendered = _run_jobs(todo, planned, checked, options, jobs or default_jobs(), progress)
+    rendered = _run_jobs(todo, planned, checked, options, jobs or default_workers(), progress)
     progress.finish()
     for index in todo:
         report.extend(rendered[index].diagnostics)
@@ -635,8 +635,13 @@ def check_environment() -> None:
     if epoch and not (epoch.isascii() and epoch.isdigit()):
         raise BadRequest(f"SOURCE_DATE_EPOCH is {epoch!r}: it must be a whole number of seconds since 1970 "
                          "(e.g. the date of the last commit: git log -1 --format=%ct), or unset")
+    default_workers()
+
+
+def default_workers() -> int:
+    """paths.default_jobs, a malformed $PRINTSHOP_JOBS a BadRequest (a usage error, exit 2)."""
     try:
-        default_jobs()
+        return default_jobs()
     except ValueError as error:
         raise BadRequest(str(error)) from None
 

@@ -15,8 +15,7 @@ from pathlib import Path
 from printshop import __version__
 from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, StageFailed, catalogue_markdown,
                                    display_path, format_report, printable)
-from printshop.paths import (PACKAGE_DEFAULTS_DIR, ProjectFileError, default_jobs, default_jobs_text, discover_games,
-                             find_project)
+from printshop.paths import PACKAGE_DEFAULTS_DIR, ProjectFileError, default_jobs_text, discover_games, find_project
 
 # The heavy modules (ReportLab, pydantic, ruamel.yaml) are imported where they are used, so that a
 # build with nothing to do answers before they would have loaded.
@@ -453,18 +452,10 @@ def _list(args) -> int:
     return 0
 
 
-def _default_jobs() -> int:
-    """paths.default_jobs, a malformed $PRINTSHOP_JOBS a usage error (exit 2) as in `build`."""
-    from printshop.build import BadRequest
-
-    try:
-        return default_jobs()
-    except ValueError as error:
-        raise BadRequest(str(error)) from None
-
-
 def _validate(args) -> int:
-    default = _default_jobs()  # a malformed $PRINTSHOP_JOBS is refused with --jobs too, as in `build`
+    from printshop.build import default_workers
+
+    default = default_workers()  # a malformed $PRINTSHOP_JOBS is refused with --jobs too, as in `build`
     jobs = args.jobs or default
     games = _known_games(args.data, args.games)
     _check_folders(args)

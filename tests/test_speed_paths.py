@@ -2,6 +2,7 @@
 than once is one Form XObject placed wherever it appears (the size of the file depends on it)."""
 from __future__ import annotations
 
+import os
 import shutil
 from collections import Counter
 
@@ -336,3 +337,41 @@ def test_the_texts_each_block_reads_are_its_own():
     rendered = render_blocks(env, "face.j2", {"t": Tree()})
     assert rendered.reads == {"title": ["name"], "body": ["rule", "name"], "flavour": ["quote"]}
     assert dict(rendered) == {"title": "NAMENAME", "body": "RULE NAMENAME", "flavour": "QUOTE"}
+
+
+_COUNT_COLLECTIONS = """
+import gc, os, sys
+import printshop.cli
+real, started = printshop.cli._dispatch, []
+def dispatch(*args, **kwargs):
+    started.append(True)
+    return real(*args, **kwargs)
+printshop.cli._dispatch = dispatch
+gc.callbacks.append(lambda phase, info: started and phase == "start" and os.write(2, b"cycle collection\\n"))
+sys.argv = ["printshop", *sys.argv[1:]]
+from printshop.cli import main
+main()
+os.write(2, b"main returned\\n")
+"""
+
+
+@pytest.mark.parametrize("command", ["build", "validate"])
+def test_a_printshop_process_runs_no_cycle_collection_once_the_work_starts(tmp_path, command):
+    """`printshop build` and `validate` end with os._exit, their objects never freed: a cycle collection after
+    the build (which runs with the collector off) would only walk them all to find them in use. The script
+    counts collections from the moment the command is dispatched, and would say if main() returned."""
+    import subprocess
+    import sys
+
+    from tests.conftest import fixture_project
+
+    data, templates = fixture_project(tmp_path)
+    args = [command, "sampler", "--data", str(data), "--templates", str(templates)]
+    if command == "build":
+        args += ["--out", str(tmp_path / "out"), "--lang", "en", "--paper", "a4", "--quiet"]
+    done = subprocess.run([sys.executable, "-c", _COUNT_COLLECTIONS, *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PRINTSHOP_JOBS": "1"})
+    assert done.returncode == 0, done.stderr
+    assert "cycle collection" not in done.stderr and "main returned" not in done.stderr, done.stderr
+    if command == "build":
+        assert (tmp_path / "out" / "sampler" / "en").is_dir()

@@ -222,11 +222,15 @@ def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():
     assert len(narrower.blPara.lines) > len(first.blPara.lines) and narrower.height > first.height
 
 
-def test_an_image_profile_rasterizes_a_shared_back_once(monkeypatch):
-    import pypdfium2
+def test_an_image_profile_rasterizes_a_shared_back_once_onto_exactly_its_pixels(monkeypatch):
+    """Each face is rasterized once, by pdfium straight onto the shop's pixel size: nothing is resampled
+    (Pillow's resize would soften the whole picture to gain or lose a pixel)."""
+    import io
+
+    from PIL import Image
 
     from printshop.colour import Paints
-    from printshop.render.press import render_face_images
+    from printshop.render import press
 
     checked, layout = _comrade_en()
     project = checked.project.view(layout.localized.data)
@@ -234,15 +238,18 @@ def test_an_image_profile_rasterizes_a_shared_back_once(monkeypatch):
     [deck] = layout.decks
     trim = project.media.card_sizes[profile.product(deck.deck.card_size).trim]
     rendered = []
-    real = pypdfium2.PdfPage.render
-    monkeypatch.setattr(pypdfium2.PdfPage, "render", lambda page, **kwargs: rendered.append(1) or real(page, **kwargs))
-    images = dict(render_face_images(layout, deck, profile, trim, Paints(project.colours.palette),
-                                     project.motifs.motifs))
+    real = press.render_exact
+    monkeypatch.setattr(press, "render_exact", lambda page, width, height: rendered.append(1) or real(page, width, height))
+    monkeypatch.setattr(Image.Image, "resize", lambda *args, **kwargs: pytest.fail("resampled"))
+    images = dict(press.render_face_images(layout, deck, profile, trim, Paints(project.colours.palette),
+                                           project.motifs.motifs))
     faces = {face for card in deck.cards for face in card if face}
     assert len(images) == 2 * len(deck.cards) == 36 and len(rendered) == len(faces) < 36
     backs = {data for name, data in images.items() if name.endswith("-back.png")}
     fronts = [data for name, data in images.items() if name.endswith("-front.png")]
     assert len(backs) == len({back for _, back in deck.cards}) and len(set(fronts)) == len({f for f, _ in deck.cards})
+    with Image.open(io.BytesIO(fronts[0])) as picture:
+        assert picture.size == (profile.pixels.width, profile.pixels.height) == (822, 1122)
 
 
 def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):

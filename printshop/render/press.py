@@ -20,6 +20,7 @@ from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
 from printshop.render.press_art import WHITE, PressArt, beneath
 from printshop.render.raster import png as png_bytes
+from printshop.render.raster import render_exact
 
 START_AT = PDFPageLabel.ARABIC  # page labels: a prefix then a decimal number
 
@@ -27,9 +28,10 @@ START_AT = PDFPageLabel.ARABIC  # page labels: a prefix then a decimal number
 def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, trim: CardSize, paints: Paints,
                        motifs: dict[str, Motif]) -> list[tuple[str, bytes]]:
     """One PNG per card face, numbered in deck order (001-front, 001-back, 002-front, ...), at the
-    profile's exact pixel size: the press page rasterized at 300 dpi or more, then resampled."""
+    profile's exact pixel size: pdfium maps each press page onto exactly those pixels (raster.render_exact),
+    so nothing is resampled (a picture rendered at a scale and resized to the shop's pixels, a pixel or two
+    fewer, came out softer, and the resizing was most of the time)."""
     import pypdfium2
-    from PIL import Image
 
     front_first = profile.model_copy(update={"page_order": "front-back"})
     data, _ = render_press_cards(game, [deck], front_first, trim, paints, motifs, deck.id)
@@ -41,10 +43,7 @@ def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, tri
         for side, face in (("front", front), ("back", back)) if back else (("front", front),):
             png = made.get(face)
             if png is None:
-                pdf_page = document[page]
-                scale = max(width / pdf_page.get_width(), height / pdf_page.get_height(), 300 / 72)
-                picture = pdf_page.render(scale=scale).to_pil().convert("RGB")
-                picture = picture.resize((width, height), Image.LANCZOS)
+                picture = render_exact(document[page], width, height)
                 png = made[face] = png_bytes(picture, 300, level=6)  # pHYs: else tools read 72 dpi
             images.append((f"{deck.id}-{number:03d}-{side}.png", png))
             page += 1

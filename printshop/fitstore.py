@@ -25,7 +25,6 @@ import hashlib
 import json
 import os
 import sys
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -88,15 +87,10 @@ class FitStore:
         if len(fits) > LIMIT:
             fits = dict(list(fits.items())[-LIMIT:])
         payload = json.dumps({"version": VERSION, "code": self.code, "fits": fits}, separators=(",", ":"))
+        from printshop.write import write_atomically
+
         try:
-            handle, temporary = tempfile.mkstemp(prefix=".fits-", dir=self.path.parent)
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as file:
-                    file.write(payload)
-                os.replace(temporary, self.path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
+            write_atomically(self.path, payload.encode("utf-8"))
         except OSError:
             pass
 

@@ -20,7 +20,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Report
 from printshop.paths import PACKAGE_DEFAULTS_DIR
-from printshop.source import Document, read_yaml
+from printshop.source import Document, items_of, read_yaml
 
 
 def layer_dirs(data_dir: Path, game_dir: Path | None = None) -> list[Path]:
@@ -59,22 +59,26 @@ def merge(base: CommentedMap, base_path: Path, over: CommentedMap, over_path: Pa
     """`over` merged onto `base`. The result records, for every key, the file its value was written in
     (`origins`), which `source.locate` and the schema read, so positions stay true across files."""
     result = CommentedMap()
-    result.lc.line, result.lc.col = over.lc.line, over.lc.col
-    result.origins = {}
+    where = result.lc
+    where.line, where.col = over.lc.line, over.lc.col
+    origins = result.origins = {}
     for source, path in ((base, base_path), (over, over_path)):
         own = getattr(source, "origins", {})
-        for key, value in source.items():
+        positions = source.lc.data
+        for key, value in items_of(source):
             if value is None and source is over:
                 result.pop(key, None)
-                result.origins.pop(key, None)
+                origins.pop(key, None)
                 continue
             origin = own.get(key, path)
-            if source is over and isinstance(value, CommentedMap) and isinstance(result.get(key), CommentedMap):
-                value = merge(result[key], result.origins[key], value, origin)
+            if source is over and isinstance(value, CommentedMap):
+                below = dict.get(result, key)  # (result is a new map: no merge keys of its own)
+                if isinstance(below, CommentedMap):
+                    value = merge(below, origins[key], value, origin)
             result[key] = value
-            result.origins[key] = origin
-            if source.lc.data and key in source.lc.data:
-                result.lc.add_kv_line_col(key, list(source.lc.data[key]))
+            origins[key] = origin
+            if positions and key in positions:
+                where.add_kv_line_col(key, list(positions[key]))
     return result
 
 

@@ -17,7 +17,7 @@ from printshop.model import (BookletStyle, Colours, CutTarget, Face, FacesFile, 
                              Media, Motifs, Profile, TtsTarget)
 from printshop.layers import layer_dirs, names_in, read_layered
 from printshop.schema import validate_document
-from printshop.source import Document, locate, read_yaml
+from printshop.source import Document, items_of, locate, read_yaml
 from printshop.texts import Catalogue, load_catalogue
 from printshop.translation import Record, load_records, record_path
 
@@ -314,16 +314,21 @@ def _resolve_extends(raw: CommentedMap, name: str, document: Document, report: R
 def deep_merge(base: CommentedMap, over: CommentedMap) -> CommentedMap:
     """`over` merged onto `base`; every value keeps the position where it was written; null deletes."""
     result = CommentedMap()
-    result.lc.line, result.lc.col = over.lc.line, over.lc.col
+    where = result.lc
+    where.line, where.col = over.lc.line, over.lc.col
     for source in (base, over):
-        for key, value in source.items():
+        positions = source.lc.data
+        for key, value in items_of(source):
             if value is None and source is over:
                 result.pop(key, None)
                 continue
-            if source is over and isinstance(value, CommentedMap) and isinstance(result.get(key), CommentedMap):
-                value = deep_merge(result[key], value)
+            if source is over and isinstance(value, CommentedMap):
+                below = dict.get(result, key)  # (result is a new map: no merge keys of its own)
+                if isinstance(below, CommentedMap):
+                    value = deep_merge(below, value)
             result[key] = value
-            _copy_position(source, key, resolved_parent=result, key=key)
+            if positions and key in positions:
+                where.add_kv_line_col(key, list(positions[key]))
     return result
 
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, Wi
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Location, Report, display_path
-from printshop.source import Document, locate, node_position
+from printshop.source import _LINE_COL, _MERGED, Document, items_of, locate, node_position
 from printshop.units import _LENGTH as LENGTH_PATTERN, parse_length
 
 # what an editor's YAML language server checks a length against (printshop schema): a number and a unit, or 0
@@ -70,13 +70,26 @@ def validate_document(model: type[M], document: Document, report: Report, *, key
     if node is None:
         node = CommentedMap()
     try:
-        result = model.model_validate(node)
+        result = model.model_validate(plain(node))
     except ValidationError as error:
         for item in error.errors():
             _report_error(model, document, keys + tuple(item["loc"]), item, report)
         return None
     attach_locations(result, node, document.path)
     return result
+
+
+def plain(node: Any) -> Any:
+    """The same maps and lists as plain dicts and lists, for pydantic: it reads a CommentedMap through ruamel's
+    Python-level views (an iterator and a `get` per key, a fifth of loading a deck), a dict in C. Scalars
+    are kept as they are; a map with `<<` merge keys is read through ruamel, which resolves them."""
+    if isinstance(node, CommentedMap):
+        return {key: plain(value) if isinstance(value, (CommentedMap, CommentedSeq)) else value
+                for key, value in items_of(node)}
+    if isinstance(node, CommentedSeq):
+        return [plain(value) if isinstance(value, (CommentedMap, CommentedSeq)) else value
+                for value in list.__iter__(node)]
+    return node
 
 
 def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: dict, report: Report) -> None:
@@ -182,6 +195,11 @@ def attach_locations(value: Any, node: Any, path: Path) -> None:
 _NESTED = (BaseModel, list, dict)  # what `_attach` walks into: scalars carry no positions of their own
 
 
+def _line_col(node: Any):
+    """A node's LineCol without ruamel's `lc` property, which makes one when the node has none."""
+    return getattr(node, _LINE_COL, None)
+
+
 def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
     # (the private values written into pydantic's dict of them, and each file's path as shown worked out once
     # per walk: a thousand-card deck has thousands of nodes, and this was a fifth of loading it. A field's
@@ -205,7 +223,7 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
         names = _field_names(type(value))
         origins = getattr(node, "origins", None)
         data = node.lc.data
-        for key, child in node.items():
+        for key, child in items_of(node):
             name = names.get(key)
             if name is None:
                 continue
@@ -219,14 +237,16 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
             if isinstance(item, _NESTED):
                 _attach(item, child, origin, shown)
     elif isinstance(value, list) and isinstance(node, CommentedSeq):
-        for item, child in zip(value, node):
+        for item, child in zip(value, list.__iter__(node)):
             if isinstance(item, _NESTED):
                 _attach(item, child, path, shown)
     elif isinstance(value, dict) and isinstance(node, CommentedMap):
         origins = getattr(node, "origins", None)
+        merged = getattr(node, _MERGED, None)
         for key, item in value.items():
             if isinstance(item, _NESTED) and key in node:
-                _attach(item, node[key], origins.get(key, path) if origins else path, shown)
+                child = node[key] if merged else dict.__getitem__(node, key)
+                _attach(item, child, origins.get(key, path) if origins else path, shown)
 
 
 @functools.lru_cache(maxsize=None)
@@ -241,13 +261,15 @@ def _last_line(node: Any) -> int:
     while True:
         if isinstance(node, CommentedMap) and len(node):
             key = next(reversed(node))
-            position = node.lc.data.get(key) if node.lc.data else None
+            where = _line_col(node)
+            position = where.data.get(key) if where is not None and where.data else None
             line = max(line, position[2] if position else -1)
-            node = node[key]
+            node = node[key] if getattr(node, _MERGED, None) else dict.__getitem__(node, key)
         elif isinstance(node, CommentedSeq) and len(node):
-            position = node.lc.data.get(len(node) - 1) if node.lc.data else None
+            where = _line_col(node)
+            position = where.data.get(len(node) - 1) if where is not None and where.data else None
             line = max(line, position[0] if position else -1)
-            node = node[-1]
+            node = list.__getitem__(node, -1)
         else:
-            lc = getattr(node, "lc", None)
-            return max(line, lc.line if lc is not None and lc.line is not None else -1)
+            where = _line_col(node)
+            return max(line, where.line if where is not None and where.line is not None else -1)

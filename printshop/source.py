@@ -6,6 +6,8 @@ schema errors and later checks point at the exact place in the file.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import collections
 import functools
 import re
@@ -472,6 +474,16 @@ def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = F
         else:
             break
     return Location.of(path, line, col)
+
+
+_MERGED = "_yaml_merge"  # where ruamel.yaml keeps a map's `<<` merge keys (ruamel.yaml.comments.merge_attrib)
+
+
+def items_of(node: CommentedMap):
+    """A map's items in its order, read in C: ruamel's own view is a Python generator that calls a Python
+    `__getitem__` per key, which loading a deck asks millions of times. A map with `<<` merge keys is read
+    through ruamel, which resolves them."""
+    return node.items() if getattr(node, _MERGED, None) else OrderedDict.items(node)
 
 
 def node_position(node: Any) -> tuple[int, int]:

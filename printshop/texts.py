@@ -19,7 +19,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Location, Report
 from printshop.model import Typography
-from printshop.source import Document, locate, read_yaml
+from printshop.source import Document, items_of, locate, read_yaml
 
 ALLOWED_TAGS = {"b", "i", "br"}
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\s*(/?)>")
@@ -82,7 +82,7 @@ def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Re
     # where each value is written, from the map that holds it (`locate` from the root gives the same,
     # walking down again for each text)
     positions = node.lc.data if getattr(node, "origins", None) is None and node.lc.data is not None else None
-    for key, value in node.items():
+    for key, value in items_of(node):
         if not prefix and key == OBSOLETE_SECTION:
             continue
         keys = prefix + (key,)

@@ -16,7 +16,7 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Report
-from printshop.source import read_yaml, locate
+from printshop.source import items_of, locate, read_yaml
 from printshop.texts import Catalogue, TextEntry
 
 RECORD_SUFFIX = ".sources.yaml"
@@ -55,7 +55,7 @@ def load_records(path: Path, report: Report) -> dict[str, Record]:
     if not isinstance(document.root, CommentedMap):
         report.add("wrong-type", document.where(), f"{path.name} is written by 'printshop i18n sync': run it again")
         return {}
-    for text_id, value in document.root.items():
+    for text_id, value in items_of(document.root):
         if isinstance(value, CommentedMap) and isinstance(value.get("source"), str) \
                 and isinstance(value.get("translated"), str):
             records[str(text_id)] = Record(value["source"], value["translated"])

@@ -122,3 +122,22 @@ def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_f
     read_yaml(tmp_path / "0.yaml", Report())  # read again: now the most recent
     read_yaml(tmp_path / "2.yaml", Report())
     assert list(source._PARSED) == [texts[0], texts[2]] and source._parsed_chars == 94
+
+
+def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included():
+    """`items_of` (and `schema.plain`, which pydantic is given) read maps in C: the same items in the same
+    order as ruamel.yaml's own view, for a map with a `<<` merge key (read through ruamel) and for one whose
+    order `insert` changed (a plain dict's order would differ)."""
+    import io
+
+    from printshop.schema import plain
+    from printshop.source import items_of
+
+    root = _yaml().load(io.StringIO("base: &b {x: 1, y: 2}\nover:\n  <<: *b\n  y: 3\n  z: [1, {w: 4}]\n"))
+    over = root["over"]
+    assert list(items_of(over)) == list(over.items()) and dict(items_of(over))["x"] == 1
+    moved = CommentedMap([("a", 1), ("b", 2)])
+    moved.insert(0, "first", 0)
+    assert list(items_of(moved)) == list(moved.items()) == [("first", 0), ("a", 1), ("b", 2)]
+    assert plain(root) == {"base": {"x": 1, "y": 2}, "over": {"x": 1, "y": 3, "z": [1, {"w": 4}]}}
+    assert type(plain(root)["over"]) is dict and type(plain(root)["over"]["z"]) is list

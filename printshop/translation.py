@@ -7,6 +7,8 @@ translation. A text is **stale** when the source has changed since and the trans
 """
 from __future__ import annotations
 
+import functools
+
 import hashlib
 import re
 from collections import Counter
@@ -92,8 +94,18 @@ def statuses(source: Catalogue, translation: Catalogue, records: dict[str, Recor
 
 
 def inline_tags(text: str) -> Counter:
-    return Counter(match.lower() for match in re.findall(r"<\s*([bi])\s*>", text, flags=re.I))
+    return Counter(_inline_tags(text))
 
 
+@functools.lru_cache(maxsize=65536)
+def _inline_tags(text: str) -> tuple[str, ...]:
+    return tuple(match.lower() for match in _INLINE_TAG.findall(text))
+
+
+_INLINE_TAG = re.compile(r"<\s*([bi])\s*>", re.I)
+_BREAK = re.compile(r"<br\s*/?>", re.I)
+
+
+@functools.lru_cache(maxsize=65536)
 def line_breaks(text: str) -> int:
-    return len(re.findall(r"<br\s*/?>", text, flags=re.I)) + text.count("\n")
+    return len(_BREAK.findall(text)) + text.count("\n")

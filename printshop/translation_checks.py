@@ -42,9 +42,47 @@ def plain(text: str) -> str:
     return _PLACEHOLDER.sub("", _TAG.sub(" ", text))
 
 
+def _rules(language: Language) -> tuple:
+    """What the checks read of a language (its quotes, doubled words and length ratios), as a key: the same
+    texts checked under the same rules give the same problems, whichever copy of the language file, or load
+    of it, the rules came from. Worked out once per language object (kept, so its id stays its own)."""
+    known = _RULES.get(id(language))
+    if known is None or known[0] is not language:
+        if len(_RULES) >= 1_000:
+            _RULES.clear()
+        checks = language.checks
+        key = (tuple(tuple(pair) for pair in language.typography.quotes), tuple(checks.doubled_words),
+               tuple(sorted((lang, ratio.min, ratio.max) for lang, ratio in checks.length.items())),
+               checks.length_from)
+        known = _RULES[id(language)] = (language, key)
+    return known[1]
+
+
+_RULES: dict[int, tuple] = {}
+
+
+def _remembered(memo: dict, key: tuple, work) -> list[Problem]:
+    known = memo.get(key)
+    if known is None:
+        if len(memo) >= 100_000:
+            memo.clear()
+        known = memo[key] = tuple(work())
+    return list(known)
+
+
 def check_pair(text_id: str, reference: str, translation: str, language: Language, reference_lang: str,
                reference_name: str) -> list[Problem]:
     """What is wrong with `translation` (in `language`) as a rendering of `reference` (in `reference_lang`)."""
+    return _remembered(_PAIRS_CHECKED, (text_id, reference, translation, _rules(language), reference_lang,
+                                        reference_name),
+                       lambda: _check_pair(text_id, reference, translation, language, reference_lang, reference_name))
+
+
+_PAIRS_CHECKED: dict[tuple, tuple] = {}
+
+
+def _check_pair(text_id: str, reference: str, translation: str, language: Language, reference_lang: str,
+                reference_name: str) -> list[Problem]:
     if not translation.strip():
         if not reference.strip():
             return []  # left empty on purpose in the source too
@@ -82,13 +120,7 @@ def check_pair(text_id: str, reference: str, translation: str, language: Languag
 
 def check_text(text_id: str, text: str, language: Language) -> list[Problem]:
     """Checks of a text on its own, in any language, the source included: brackets and quotes balance."""
-    key = (text_id, text, id(language))
-    known = _TEXTS_CHECKED.get(key)
-    if known is None or known[0] is not language:
-        if len(_TEXTS_CHECKED) >= 100_000:
-            _TEXTS_CHECKED.clear()
-        known = _TEXTS_CHECKED[key] = (language, _check_text(text_id, text, language))  # the language kept
-    return list(known[1])
+    return _remembered(_TEXTS_CHECKED, (text_id, text, _rules(language)), lambda: _check_text(text_id, text, language))
 
 
 _TEXTS_CHECKED: dict[tuple, tuple] = {}

@@ -101,9 +101,13 @@ def _check_labels(project: Project, lang: str, report: Report) -> None:
     reference_lang = language.translated_from or LABELS_REFERENCE
     reference = project.languages.get(reference_lang) if reference_lang != lang else None
     labels_node = document.root.get("labels") if isinstance(document.root, CommentedMap) else None
+    printshops: dict = {}  # origin -> whether it is printshop's own file (resolved once per file, not per label)
     for name, text in language.labels.items():
         origin = origin_of(labels_node, name, origin_of(document.root, "labels", document.path))
-        if PACKAGE_DEFAULTS_DIR in Path(origin).resolve().parents:
+        own = printshops.get(origin)
+        if own is None:
+            own = printshops[origin] = PACKAGE_DEFAULTS_DIR in Path(origin).resolve().parents
+        if own:
             continue  # printshop's own labels: its tests check them, a publisher cannot change them there
         entry = TextEntry(f"labels.{name}", text, locate(document.path, document.root, ("labels", name)))
         for problem in markup_problems(text):

@@ -199,3 +199,32 @@ def test_length_ratio_uses_the_threshold_for_the_language_pair():
                                                           strict, "en", "English")}
     assert "length-ratio" not in {p.code for p in check_pair("x", long_source, "Chacun pioche une carte du paquet.",
                                                               strict, "de", "German")}
+
+
+def test_checks_are_remembered_by_the_rules_they_read_not_by_the_language_object():
+    """The same texts under the same rules give the same problems, whichever load of the language file the
+    rules came from (a test's copy of the data, a session that read the file again); a language whose
+    rules differ (a length ratio, a pair of quotes, a doubled word) is checked under its own."""
+    from printshop import translation_checks
+
+    def french(**checks):
+        return Language(name="French", native_name="Français", labels={}, checks=checks,
+                        typography={"quotes": [["«", "»"]]})
+
+    source, translation = "Every player draws one card from the top of the deck.", "Chacun pioche une carte du paquet."
+    loose, strict = french(), french(length={"en": {"min": 0.9, "max": 1.1}})
+    assert "length-ratio" not in {p.code for p in check_pair("x", source, translation, loose, "en", "English")}
+    assert "length-ratio" in {p.code for p in check_pair("x", source, translation, strict, "en", "English")}
+    calls = []
+    real = translation_checks._check_pair
+    translation_checks._check_pair = lambda *args: calls.append(args) or real(*args)
+    try:
+        again = check_pair("x", source, translation, french(length={"en": {"min": 0.9, "max": 1.1}}), "en", "English")
+    finally:
+        translation_checks._check_pair = real
+    assert calls == [] and "length-ratio" in {p.code for p in again}  # another object, the same rules: remembered
+    german_quotes = Language(name="French", native_name="Français", labels={}, typography={"quotes": [["„", "“"]]})
+    assert check_text("y", "Il dit « non.", loose) != [] and check_text("y", "Il dit « non.", german_quotes) == []
+    doubled = french(doubled_words=["la"])
+    assert {p.code for p in check_pair("z", "The card.", "La la carte.", loose, "en", "English")} == {"repeated-word"}
+    assert {p.code for p in check_pair("z", "The card.", "La la carte.", doubled, "en", "English")} == set()

@@ -63,11 +63,23 @@ class FontSet:
         if known is None:
             covered = self._missing.get(face)  # the characters the face has, as a set of strings
             if covered is None:
-                covered = self._missing[face] = frozenset(map(chr, self.faces[face].face.charToGlyph))
+                covered = self._missing[face] = coverage(self.faces[face])
             lacking = set(text) - covered
             known = self._missing[face, text] = sorted(ch for ch in lacking if ord(ch) >= 32
                                                        and ch not in self.fallback) if lacking else []
         return list(known)
+
+
+def coverage(font: TTFont) -> frozenset[str]:
+    """The characters a face has glyphs for, worked out once per font object: `_register` keeps a font while its
+    file is unchanged, so every check and build of a process that registers it shares the set."""
+    known = _COVERAGE.get(id(font))
+    if known is None or known[0] is not font:
+        known = _COVERAGE[id(font)] = (font, frozenset(map(chr, font.face.charToGlyph)))  # the font kept
+    return known[1]
+
+
+_COVERAGE: dict[int, tuple] = {}
 
 
 def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontSet:

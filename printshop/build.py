@@ -473,7 +473,11 @@ def _run_jobs(todo: list[int], jobs: list[Job], checked: Checked, options: Optio
               progress: Progress) -> dict[int, JobResult]:
     import multiprocessing  # (imported here: `validate` never starts a pool)
 
-    parallel = workers > 1 and len(todo) > 1 and "fork" in multiprocessing.get_all_start_methods()
+    # a pool costs about 50 ms to start (forking, its threads, the files sent back) and a calibration page a few
+    # ms to draw: one job with only calibration pages beside it (one game, language and paper: what a designer
+    # builds while working on a deck) is quicker here, in this process
+    substantial = sum(1 for index in todo if jobs[index].target != "calibration")
+    parallel = workers > 1 and substantial > 1 and "fork" in multiprocessing.get_all_start_methods()
     _STATE.update(jobs=jobs, checked=checked, options=options, env=make_environment(checked.project.templates_dir),
                   say=(lambda message: None) if parallel else progress.message)
     results: dict[int, JobResult] = {}

@@ -3,6 +3,7 @@ process may run on (its affinity, not every core of the machine)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 import subprocess
 import sys
 
@@ -58,7 +59,7 @@ def test_a_malformed_value_is_refused_even_with_jobs_given(monkeypatch, tmp_path
 
 def test_a_build_without_jobs_follows_it(monkeypatch, tmp_path):
     """PRINTSHOP_JOBS=1: the jobs run in this process, no pool; 2: in a pool of processes. `jobs=` given
-    wins over it."""
+    wins over it. (Two papers: two kits and their calibration pages, work enough for a pool.)"""
     pools = []
     real = build_module._run_parallel
 
@@ -67,15 +68,31 @@ def test_a_build_without_jobs_follows_it(monkeypatch, tmp_path):
         return real(todo, *args, **kwargs)
 
     monkeypatch.setattr(build_module, "_run_parallel", counted)
-    settings = dict(games=["comrade"], langs=["en"], papers=["a4"], force=True)
+    settings = dict(games=["comrade"], langs=["en"], papers=["a4", "letter"], force=True)
     monkeypatch.setenv("PRINTSHOP_JOBS", "1")
     assert not build(out_dir=tmp_path / "one", **settings).report.has_errors and pools == []
     monkeypatch.setenv("PRINTSHOP_JOBS", "2")
-    assert not build(out_dir=tmp_path / "two", **settings).report.has_errors and pools == [2]
+    assert not build(out_dir=tmp_path / "two", **settings).report.has_errors and pools == [4]
     monkeypatch.setenv("PRINTSHOP_JOBS", "1")
-    assert not build(out_dir=tmp_path / "given", jobs=2, **settings).report.has_errors and pools == [2, 2]
+    assert not build(out_dir=tmp_path / "given", jobs=2, **settings).report.has_errors and pools == [4, 4]
     assert (tmp_path / "one" / "comrade" / "en" / "comrade-en-cards-a4.pdf").read_bytes() == \
         (tmp_path / "two" / "comrade" / "en" / "comrade-en-cards-a4.pdf").read_bytes()
+
+
+def test_one_kit_and_its_calibration_page_are_drawn_without_a_pool(monkeypatch, tmp_path):
+    """One game, language and paper: one kit and a calibration page, quicker in the building process than
+    with a pool started for them, whatever the number of processes allowed; the bytes are the same."""
+    pools = []
+    real = build_module._run_parallel
+    monkeypatch.setattr(build_module, "_run_parallel", lambda todo, *args, **kwargs: pools.append(len(todo))
+                        or real(todo, *args, **kwargs))
+    result = build(out_dir=tmp_path / "alone", games=["comrade"], langs=["en"], papers=["a4"], jobs=4)
+    assert not result.report.has_errors and pools == []
+    assert sorted(result.rendered_jobs) == ["calibration en a4", "comrade en a4"]
+    paired = build(out_dir=tmp_path / "paired", games=["comrade"], langs=["en", "fr"], papers=["a4"], jobs=4)
+    assert not paired.report.has_errors and pools == [4]  # two kits: a pool
+    name = Path("comrade") / "en" / "comrade-en-cards-a4.pdf"
+    assert (tmp_path / "alone" / name).read_bytes() == (tmp_path / "paired" / name).read_bytes()
 
 
 def test_help_names_the_default(monkeypatch, capsys):

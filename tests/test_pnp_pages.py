@@ -74,9 +74,8 @@ def test_no_ink_within_5_mm_of_the_paper_edge_on_any_page(kit):
     assert not offenders, "\n".join(offenders)
 
 
-def _footer_box(path: Path, number: int) -> tuple[float, float, float, float]:
+def _footer_box(document, path: Path, number: int) -> tuple[float, float, float, float]:
     """The box (PDF points, origin bottom-left) of the footer: the line that names the file."""
-    document = pypdfium2.PdfDocument(str(path))
     text = document[number].get_textpage()
     content = text.get_text_range()
     start = content.find(path.name)
@@ -84,7 +83,6 @@ def _footer_box(path: Path, number: int) -> tuple[float, float, float, float]:
     end = content.find("\n", start)
     end = len(content) if end < 0 else end
     boxes = [text.get_charbox(i) for i in range(start, end)]
-    document.close()
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
@@ -102,13 +100,16 @@ def test_footers_meet_no_crop_mark_or_cut_line(kit):
     for path in _kit_files(kit):
         if "-rules" in path.name or "how-to-print" in path.name or "calibration" in path.name:
             continue
-        reader = PdfReader(path)
-        for number in range(len(reader.pages)):
-            _, segments = page_drawing(reader, number)
-            box = _footer_box(path, number)
-            clash = [s for s in segments if _meets(box, s, mm(0.5))]
-            assert not clash, f"{path.name} p{number + 1}: the footer {box} meets {clash[:3]}"
-            checked += 1
+        reader, document = PdfReader(path), pypdfium2.PdfDocument(str(path))
+        try:
+            for number in range(len(reader.pages)):
+                _, segments = page_drawing(reader, number)
+                box = _footer_box(document, path, number)
+                clash = [s for s in segments if _meets(box, s, mm(0.5))]
+                assert not clash, f"{path.name} p{number + 1}: the footer {box} meets {clash[:3]}"
+                checked += 1
+        finally:
+            document.close()
     assert checked > 50
 
 

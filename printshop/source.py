@@ -6,8 +6,6 @@ schema errors and later checks point at the exact place in the file.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import collections
 import functools
 import re
@@ -483,7 +481,7 @@ def items_of(node: CommentedMap):
     """A map's items in its order, read in C: ruamel's own view is a Python generator that calls a Python
     `__getitem__` per key, which loading a deck asks millions of times. A map with `<<` merge keys is read
     through ruamel, which resolves them."""
-    return node.items() if getattr(node, _MERGED, None) else OrderedDict.items(node)
+    return node.items() if getattr(node, _MERGED, None) else collections.OrderedDict.items(node)
 
 
 def node_position(node: Any) -> tuple[int, int]:

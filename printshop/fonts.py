@@ -6,6 +6,8 @@ families, so `<b>` and `<i>` in text pick the right face. Only TrueType outlines
 """
 from __future__ import annotations
 
+import weakref
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,13 +75,13 @@ class FontSet:
 def coverage(font: TTFont) -> frozenset[str]:
     """The characters a face has glyphs for, worked out once per font object: `_register` keeps a font while its
     file is unchanged, so every check and build of a process that registers it shares the set."""
-    known = _COVERAGE.get(id(font))
-    if known is None or known[0] is not font:
-        known = _COVERAGE[id(font)] = (font, frozenset(map(chr, font.face.charToGlyph)))  # the font kept
-    return known[1]
+    covered = _COVERAGE.get(font)
+    if covered is None:
+        covered = _COVERAGE[font] = frozenset(map(chr, font.face.charToGlyph))
+    return covered
 
 
-_COVERAGE: dict[int, tuple] = {}
+_COVERAGE: "weakref.WeakKeyDictionary[TTFont, frozenset[str]]" = weakref.WeakKeyDictionary()  # a replaced font goes
 
 
 def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontSet:

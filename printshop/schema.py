@@ -16,7 +16,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, Wi
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Location, Report, display_path
-from printshop.source import _LINE_COL, _MERGED, Document, items_of, locate, node_position
+from printshop.source import _LINE_COL, Document, items_of, locate, node_position
 from printshop.units import _LENGTH as LENGTH_PATTERN, parse_length
 
 # what an editor's YAML language server checks a length against (printshop schema): a number and a unit, or 0
@@ -242,11 +242,9 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
                 _attach(item, child, path, shown)
     elif isinstance(value, dict) and isinstance(node, CommentedMap):
         origins = getattr(node, "origins", None)
-        merged = getattr(node, _MERGED, None)
         for key, item in value.items():
             if isinstance(item, _NESTED) and key in node:
-                child = node[key] if merged else dict.__getitem__(node, key)
-                _attach(item, child, origins.get(key, path) if origins else path, shown)
+                _attach(item, node[key], origins.get(key, path) if origins else path, shown)
 
 
 @functools.lru_cache(maxsize=None)
@@ -264,7 +262,7 @@ def _last_line(node: Any) -> int:
             where = _line_col(node)
             position = where.data.get(key) if where is not None and where.data else None
             line = max(line, position[2] if position else -1)
-            node = node[key] if getattr(node, _MERGED, None) else dict.__getitem__(node, key)
+            node = node[key]
         elif isinstance(node, CommentedSeq) and len(node):
             where = _line_col(node)
             position = where.data.get(len(node) - 1) if where is not None and where.data else None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq, LineCol
+from ruamel.yaml.comments import CommentedMap, CommentedSeq, LineCol, merge_attrib
 from ruamel.yaml.compat import ordereddict
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -474,14 +474,11 @@ def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = F
     return Location.of(path, line, col)
 
 
-_MERGED = "_yaml_merge"  # where ruamel.yaml keeps a map's `<<` merge keys (ruamel.yaml.comments.merge_attrib)
-
-
 def items_of(node: CommentedMap):
     """A map's items in its order, read in C: ruamel's own view is a Python generator that calls a Python
     `__getitem__` per key, which loading a deck asks millions of times. A map with `<<` merge keys is read
     through ruamel, which resolves them."""
-    return node.items() if getattr(node, _MERGED, None) else collections.OrderedDict.items(node)
+    return node.items() if getattr(node, merge_attrib, None) else collections.OrderedDict.items(node)
 
 
 def node_position(node: Any) -> tuple[int, int]:

@@ -112,7 +112,8 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    checksum = zlib.crc32(data, zlib.crc32(kind))  # the chunk's type and data, without joining them first
+    return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", checksum)))
 
 
 def png(picture: PILImage.Image, dpi: float | None = None, level: int = 3) -> bytes:
@@ -123,7 +124,8 @@ def png(picture: PILImage.Image, dpi: float | None = None, level: int = 3) -> by
     its difference from the row above (PNG's "Up" filter, one array subtraction), then deflated. Pillow
     tries all five filters on each row and keeps the best, which is most of its time on a 300 dpi page;
     on these flat-coloured pages "Up" deflates within a few per cent of its size in under half the time.
-    Other modes (palettes, one bit, 16 bits) go through Pillow."""
+    The rows are deflated by zlib-ng, which reads as zlib and writes these pages three times as fast, a
+    few per cent smaller. Other modes (palettes, one bit, 16 bits) go through Pillow."""
     kind = _PNG_COLOUR_TYPES.get(picture.mode)
     if kind is None:
         buffer = io.BytesIO()
@@ -143,9 +145,11 @@ def png(picture: PILImage.Image, dpi: float | None = None, level: int = 3) -> by
     if dpi:
         per_metre = int(round(dpi) / 0.0254 + 0.5)  # as Pillow writes it, from the resolution rounded
         chunks.append(_png_chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))
-    chunks.append(_png_chunk(b"IDAT", zlib.compress(filtered.tobytes(), level)))
+    from zlib_ng import zlib_ng  # zlib's format, deflated three times as fast and a few per cent smaller
+
+    chunks.append(_png_chunk(b"IDAT", zlib_ng.compress(filtered, level)))
     chunks.append(_png_chunk(b"IEND", b""))
-    return _PNG_SIGNATURE + b"".join(chunks)
+    return b"".join((_PNG_SIGNATURE, *chunks))
 
 
 def rgb_colour(hex_colour: str) -> tuple[int, int, int]:

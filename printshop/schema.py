@@ -31,8 +31,9 @@ class Node(BaseModel):
 
     The positions live in pydantic's dict of private values (`__pydantic_private__`), written by
     `attach_locations`: "_where" (the node), "_field_where" (field name -> where its value was written) and
-    "_last_line" (the last line its YAML reaches). They are not declared as private attributes: pydantic
-    would then work out each one's default for every model it makes, a tenth of loading the catalogue."""
+    "_node" (its YAML, from which `covers` works out the last line it reaches, "_last_line", when first
+    asked). They are not declared as private attributes: pydantic would then work out each one's default
+    for every model it makes, a tenth of loading the catalogue."""
     # defer_build: pydantic makes a model's validator when the model is first used, not when the class is
     # made. A build of one game uses about a third of the 60-odd models; the others are never built in that
     # run (importing printshop.model takes 10-20 ms less)
@@ -55,8 +56,13 @@ class Node(BaseModel):
         contents, such as a card's var): layout skips what an error in the data already explains."""
         private = self.__pydantic_private__ or {}
         where = private.get("_where")
-        return (where is not None and where.path == location.path
-                and where.line <= location.line <= max(where.line, private.get("_last_line", 0)))
+        if where is None or where.path != location.path or location.line < where.line:
+            return False
+        last = private.get("_last_line")
+        if last is None:
+            node = private.get("_node")
+            last = private["_last_line"] = _last_line(node) + 1 if node is not None else 0
+        return location.line <= max(where.line, last)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -214,7 +220,7 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
             object.__setattr__(value, "__pydantic_private__", private)
         line, col = node_position(node)
         private["_where"] = Location(where, line, col)
-        private["_last_line"] = _last_line(node) + 1
+        private["_node"] = node  # for `covers`, which is rarely asked: its last line was a fifth of this walk
         if not isinstance(node, CommentedMap):
             return
         fields = private.get("_field_where")

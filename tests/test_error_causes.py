@@ -67,6 +67,21 @@ def test_a_value_outside_allowed_gives_one_diagnostic(data_copy):
     assert [d for d in report.items if d.code == "template"] == []
 
 
+def test_an_error_on_a_later_line_of_a_card_written_over_several_lines_gives_one_diagnostic(data_copy):
+    """The same fault in a card written key by key: the card's entry reaches down to the bad value's line,
+    so that card is not laid out either."""
+    game = data_copy / "kremlin" / "game.yaml"
+    first = edit(game, "- {id: b, kind: politician, front: politician, vars: {letter: B, age: 75, strong: economy, "
+                       "weak: defence}}",
+                 "- id: b\n        kind: politician\n        front: politician\n        vars:\n          letter: B\n"
+                 "          age: 75\n          strong: econmy\n          weak: defence")
+    report, _ = check(data_copy, games=["kremlin"])
+    [error] = _errors(report)
+    assert (error.code, error.location.line) == ("unknown-reference", first + 4)  # the card's vars, below its id
+    assert "'econmy'" in error.message
+    assert [d for d in report.items if d.code == "template"] == []
+
+
 def test_a_template_failure_while_the_data_has_errors_is_held_back(data_copy, templates_copy):
     """A template fault met while the data has an error may follow from it: an info, not an error."""
     edit(data_copy / "kremlin" / "game.yaml", "{letter: B, age: 75, strong: economy",

@@ -586,6 +586,9 @@ def test_a_deleted_game_removes_what_it_made(data, tmp_path):
 WORKER_DIES = """
 import os, signal, sys, time
 from pathlib import Path
+# Ctrl-C as a terminal's foreground process gets it: a shell's background job (`pytest &`, nohup, some CI
+# runners) starts with SIGINT ignored, and Python then keeps it ignored
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import printshop.build as build
 real = build.run
 def run(job, *args, **kwargs):

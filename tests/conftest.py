@@ -7,7 +7,9 @@ import hashlib
 import os
 import pickle
 import shutil
+import stat
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -26,6 +28,45 @@ if os.environ.get("PYTEST_XDIST_WORKER") is not None:
     # process; the tests of the pool itself (tests/test_incremental.py, test_hostile.py, test_jobs_default.py)
     # ask for it by name.
     os.environ.setdefault("PRINTSHOP_JOBS", "1")
+
+
+# --- scratch folders in memory ------------------------------------------------------------------
+# Most tests copy data/ (about 70 files) and build into a folder of their own. On the ext4 disk of the machines
+# this suite runs on, making a file costs about 0.2 ms, ten times what it costs in memory: a copy of data/ took
+# 14 ms against 1.4, and the suite spent 12 to 28 s of system time against 9 (59 s against 67 to 72 s in runs
+# side by side). Where /dev/shm is a roomy memory-backed folder, the suite's temporary folders go there; pytest
+# removes a passed test's folder when it ends and the session's when every test passed
+# (tmp_path_retention_policy = "failed" in pyproject.toml), so the memory is given back. A folder chosen by
+# the user (TMPDIR, --basetemp, PYTEST_DEBUG_TEMPROOT) is kept; PRINTSHOP_TEST_TMP=disk keeps the system's.
+SCRATCH_ROOM = 2 << 30  # bytes /dev/shm must have free (a run uses a few hundred MB at once)
+
+
+def scratch_in_memory(config, shm: Path = Path("/dev/shm")) -> Path | None:
+    """The folder in `shm` this session's temporary folders go to (TMPDIR, inherited by the xdist workers
+    and by every program a test starts), or None where the user chose a folder or `shm` is missing, small,
+    or not safe to use (another user's folder of the same name, a symbolic link)."""
+    if (hasattr(config, "workerinput") or config.option.basetemp or os.environ.get("PRINTSHOP_TEST_TMP") == "disk"
+            or any(os.environ.get(name) for name in ("TMPDIR", "PYTEST_DEBUG_TEMPROOT"))):
+        return None
+    try:
+        room = os.statvfs(shm)
+        if room.f_bavail * room.f_frsize < SCRATCH_ROOM or not os.access(shm, os.W_OK | os.X_OK):
+            return None
+        folder = shm / f"printshop-tests-{os.getuid()}"
+        folder.mkdir(mode=0o700, exist_ok=True)
+        status = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(status.st_mode) or status.st_uid != os.getuid() or status.st_mode & 0o077:
+        return None
+    return folder
+
+
+def pytest_configure(config):
+    folder = scratch_in_memory(config)
+    if folder is not None:
+        os.environ["TMPDIR"] = str(folder)
+        tempfile.tempdir = None  # tempfile (and pytest's own folders) read TMPDIR again
 
 
 @pytest.hookimpl(trylast=True)

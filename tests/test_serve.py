@@ -9,9 +9,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import os
 import re
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.request
@@ -33,12 +35,15 @@ class Browser:
     """Just enough of the DevTools protocol: navigate, evaluate JavaScript."""
 
     def __init__(self, profile: Path):
+        # its singleton socket's folder, removed on close (under the test's folder, the socket's path would be
+        # longer than a socket's address allows)
+        self.scratch = tempfile.mkdtemp(prefix="chromium-")
         self.process = subprocess.Popen(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--remote-debugging-port=0",
              "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, "TMPDIR": self.scratch})
         port = None
         started = time.monotonic()
         while port is None and time.monotonic() - started < 60:
@@ -93,6 +98,8 @@ class Browser:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait(10)
+            shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 # the image of the English dissident card's front, once loaded (naturalWidth > 0): its address

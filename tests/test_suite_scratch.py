@@ -3,6 +3,7 @@ own, only when nobody chose another and it is roomy and safe."""
 from __future__ import annotations
 
 import os
+import tempfile
 from types import SimpleNamespace
 
 import pytest
@@ -71,3 +72,23 @@ def test_another_users_folder_of_the_same_name_is_not_used(shm):
     folder.mkdir(mode=0o700)
     os.chown(folder, 65534, 65534)
     assert conftest.scratch_in_memory(config(), shm) is None
+
+
+@pytest.mark.parametrize("own_prefix", [False, True])
+def test_bytecode_kept_in_the_memory_folder_when_not_written_beside_the_sources(tmp_path, monkeypatch, own_prefix):
+    monkeypatch.setattr(conftest, "scratch_in_memory", lambda config: tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", tempfile.tempdir)
+    monkeypatch.setenv("TMPDIR", os.environ.get("TMPDIR", "/tmp"))  # restored after the test
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    if own_prefix:
+        monkeypatch.setenv("PYTHONPYCACHEPREFIX", "/somewhere/of/theirs")
+    else:
+        monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    conftest.pytest_configure(config())
+    assert os.environ["TMPDIR"] == str(tmp_path)
+    if own_prefix:  # the user's choice stands
+        assert os.environ["PYTHONDONTWRITEBYTECODE"] == "1"
+        assert os.environ["PYTHONPYCACHEPREFIX"] == "/somewhere/of/theirs"
+    else:
+        assert "PYTHONDONTWRITEBYTECODE" not in os.environ
+        assert os.environ["PYTHONPYCACHEPREFIX"] == str(tmp_path / "bytecode")

@@ -56,13 +56,13 @@ def test_a_small_or_missing_folder_is_not_used(shm, monkeypatch):
 
 
 def test_a_link_or_a_folder_others_can_reach_is_not_used(shm, tmp_path):
-    target = tmp_path / "elsewhere"
+    target, folder = tmp_path / "elsewhere", shm / f"printshop-tests-{os.getuid()}"
     target.mkdir(mode=0o700)
-    (shm / f"printshop-tests-{os.getuid()}").symlink_to(target)
+    folder.symlink_to(target)
     assert conftest.scratch_in_memory(config(), shm) is None
-    (shm / f"printshop-tests-{os.getuid()}").unlink()
-    (shm / f"printshop-tests-{os.getuid()}").mkdir(mode=0o777)
-    os.chmod(shm / f"printshop-tests-{os.getuid()}", 0o777)
+    folder.unlink()
+    folder.mkdir()
+    folder.chmod(0o777)  # mkdir's mode passes through the umask
     assert conftest.scratch_in_memory(config(), shm) is None
 
 

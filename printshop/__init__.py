@@ -4,4 +4,8 @@ The pipeline is load -> resolve the language -> validate -> lay out -> render ->
 see ARCHITECTURE.md. `printshop.build` is the library entry point the command line wraps.
 """
 
+from printshop import lazy_patterns
+
 __version__ = "0.1.0"
+
+lazy_patterns.install()  # a few large patterns of ReportLab and PyYAML compiled when used, not on import

@@ -46,7 +46,8 @@ def _hash_bytes(data: bytes) -> str:
 
 
 class Digests:
-    """File hashes, each file read once per build."""
+    """File hashes, each file read once per build. Threads may share one (the build hashes its inputs on a
+    thread of its own): two asking for the same file at once may both read it, to the same hash."""
 
     def __init__(self):
         self._known: dict[Path, str] = {}
@@ -150,8 +151,12 @@ def whole_build_key(digests: Digests, data_dir: Path, templates_dir: Path | None
 
 
 def nothing_to_do(out_dir: Path, data_dir: Path, templates_dir: Path | None, settings: dict) -> list[str] | None:
-    """The files of the last build, when it had these inputs and settings and left them untouched."""
-    return Cache(out_dir).up_to_date(whole_build_key(Digests(), Path(data_dir), templates_dir, settings))
+    """The files of the last build, when it had these inputs and settings and left them untouched. With no
+    record of a last build (a first build, a new output folder) there is nothing to compare: no input is read."""
+    cache = Cache(out_dir)
+    if not cache.has_build_record():
+        return None
+    return cache.up_to_date(whole_build_key(Digests(), Path(data_dir), templates_dir, settings))
 
 
 @dataclass
@@ -202,6 +207,9 @@ class Cache:
                          json.dumps([entry.__dict__ for entry, _ in files], indent=1).encode())
 
     # --- the whole build --------------------------------------------------------------------------
+    def has_build_record(self) -> bool:
+        return (self.root / "last-build.json").is_file()
+
     def up_to_date(self, key: str) -> list[str] | None:
         """The files the last build wrote, if it had this key and they are all still as it left them."""
         try:

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 from markupsafe import Markup
 from ruamel.yaml.comments import CommentedMap
 
-from printshop.diagnostics import Location, Report
+from printshop.diagnostics import Location, Report, display_path
 from printshop.model import Typography
 from printshop.source import Document, items_of, locate, read_yaml
 
@@ -79,6 +79,7 @@ OBSOLETE_SECTION = "obsolete"  # texts the source dropped, kept by `i18n sync` f
 
 def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Report) -> None:
     path = catalogue.path
+    shown = display_path(path)  # (once per map, not once per text)
     # where each value is written, from the map that holds it (`locate` from the root gives the same,
     # walking down again for each text)
     positions = node.lc.data if getattr(node, "origins", None) is None and node.lc.data is not None else None
@@ -95,7 +96,7 @@ def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Re
             _flatten(value, keys, catalogue, report)
         elif isinstance(value, str):
             position = positions.get(key) if positions is not None else None
-            where = Location.of(path, position[2] + 1, position[3] + 1) if position is not None \
+            where = Location(shown, position[2] + 1, position[3] + 1) if position is not None \
                 else locate(path, catalogue.document.root, keys)
             catalogue.entries[text_id] = TextEntry(text_id, str(value), where)
         else:

@@ -384,3 +384,86 @@ def test_a_printshop_process_runs_no_cycle_collection_once_the_work_starts(tmp_p
     assert "cycle collection" not in done.stderr and "main returned" not in done.stderr, done.stderr
     if command == "build":
         assert (tmp_path / "out" / "sampler" / "en").is_dir()
+
+
+# --- large patterns of other libraries compiled when used (printshop/lazy_patterns.py) ----------------
+def test_a_pattern_with_a_wide_range_is_wide_and_others_are_not():
+    from printshop.lazy_patterns import is_wide
+
+    assert is_wide("([a-z\xa1-\uffff0-9])") and is_wide("[^\x09\x20-\x7e\U00010000-\U0010ffff]")
+    assert not is_wide("^[a-z0-9_-]+$") and not is_wide("[\u2018\u201a\u201c]+") and not is_wide(b"[\x00-\xff]")
+
+
+LAZY_CHILD = r"""
+import re, sys
+import printshop
+from reportlab.platypus import paragraph
+import yaml.reader
+from printshop.lazy_patterns import LazyPattern
+
+assert isinstance(paragraph.uri_pat, LazyPattern), type(paragraph.uri_pat)
+assert isinstance(yaml.reader.Reader.NON_PRINTABLE, LazyPattern)
+assert isinstance(paragraph._hy_pfx_pat, re.Pattern)  # a narrow pattern is compiled as before
+source = paragraph.uri_pat.pattern  # the first use compiles it, and puts the pattern in its place
+assert isinstance(paragraph.uri_pat, re.Pattern) and paragraph.uri_pat.pattern == source
+same = re.compile(source, re.I)
+for text in ("https://example.org/a?b=1", "ftp://exämple.fr", "mailto:x", "https://-bad-.org"):
+    assert bool(paragraph.uri_pat.match(text)) == bool(same.match(text)), text
+import yaml
+try:
+    yaml.load("key: \x07", Loader=yaml.SafeLoader)  # the pure-Python reader's check still works
+except yaml.reader.ReaderError:
+    pass
+else:
+    raise AssertionError("a non-printable character was let through")
+assert isinstance(yaml.reader.Reader.NON_PRINTABLE, re.Pattern)
+assert isinstance(re.compile("[\xa1-\uffff]"), re.Pattern)  # outside those modules' import, nothing changes
+print("ok")
+"""
+
+
+def test_reportlab_and_pyyaml_compile_their_widest_patterns_when_first_used():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", LAZY_CHILD], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_paragraph_with_a_link_still_links():
+    import io
+
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Paragraph
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer)
+    para = Paragraph('<a href="https://example.org/rules">rules</a>', ParagraphStyle("p"))
+    para.wrapOn(canvas, 200, 100)
+    para.drawOn(canvas, 72, 700)
+    canvas.save()
+    assert b"/URI (https://example.org/rules)" in buffer.getvalue()
+
+
+# --- the build's inputs hashed only when needed, and beside the work ------------------------------------
+def test_a_first_build_reads_no_input_to_compare_with_a_last_build(tmp_path, monkeypatch):
+    from printshop import cache
+
+    def no_reading(*args, **kwargs):
+        raise AssertionError("an input was hashed with no last build to compare with")
+
+    monkeypatch.setattr(cache.Digests, "tree", no_reading)
+    assert cache.nothing_to_do(tmp_path / "new-out", DEFAULT_DATA_DIR, None, {}) is None
+
+
+def test_hashing_beside_the_work_gives_its_value_or_raises_its_error():
+    from printshop.build import _InBackground
+
+    assert _InBackground(lambda: ("key", "code")).result() == ("key", "code")
+
+    def fails():
+        raise OSError("unreadable")
+
+    with pytest.raises(OSError, match="unreadable"):
+        _InBackground(fails).result()

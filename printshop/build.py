@@ -485,9 +485,13 @@ def _run_jobs(todo: list[int], jobs: list[Job], checked: Checked, options: Optio
         if parallel:
             results = _run_parallel(todo, jobs, checked, workers, progress)
         else:
-            for index in todo:
-                results[index] = _work(index)[1]
-                progress.advance(f"{jobs[index].label} ({len(results[index].outputs)} files)")
+            from printshop.render.helper import allowing_helpers
+
+            # one job at a time here: with a core to spare, a large deck's faces are drawn in two processes
+            with allowing_helpers(workers > 1 and "fork" in multiprocessing.get_all_start_methods()):
+                for index in todo:
+                    results[index] = _work(index)[1]
+                    progress.advance(f"{jobs[index].label} ({len(results[index].outputs)} files)")
     finally:
         _STATE.clear()
     return results

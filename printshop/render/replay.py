@@ -45,6 +45,9 @@ class Recording:
     colours: dict  # canvas._colorsUsed when the form ended
     shadings: dict
     formatted: bytes | None = None  # the form object as the PDF writes it (see `_format_once`)
+    # drawn in a seeded document without naming a font or numbering a character (render/helper.py): in a
+    # document seeded alike, every answer is the same and asking changes nothing, so it is placed unasked
+    sealed: bool = False
 
 
 class FaceRecordings:
@@ -126,15 +129,15 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
     """Draw `face` into the form the canvas has begun (or, `form=False`, into the page at the current
     origin), or replay its recording when a session keeps one."""
     store = recordings.get()
-    if store is None or _has_images(face):  # images go through the document's image store: always drawn
+    if store is None or has_images(face):  # images go through the document's image store: always drawn
         draw_face(canvas, face, paints, motifs, assets)
         return
     setting = (_paints_key(paints), id(motifs), str(assets))
     recording = store.get(face, setting)
-    if recording is not None and _replay(canvas, recording):
+    if recording is not None and replay(canvas, recording):
         store.replayed += 1
     else:
-        recording = _record(canvas, face, paints, motifs, assets)
+        recording = record_face(canvas, face, paints, motifs, assets)
         store.put(face, setting, recording)
         store.drawn += 1
     if form:
@@ -188,11 +191,11 @@ def _keep_bytes(form, recording: Recording) -> None:
     form.format = format_once
 
 
-def _has_images(face) -> bool:
+def has_images(face) -> bool:
     return any(shape.kind == "image" for shape in face.face.shapes.values())
 
 
-def _replay(canvas, recording: Recording) -> bool:
+def replay(canvas, recording: Recording) -> bool:
     doc = canvas._doc
     fonts = {}
     # Once a font has split a text in this document, every character of it has its code, and codes never
@@ -231,7 +234,7 @@ def _font(name: str):
     return font if isinstance(font, TTFont) else None
 
 
-def _record(canvas, face, paints, motifs, assets) -> Recording:
+def record_face(canvas, face, paints, motifs, assets) -> Recording:
     """Draw the face, noting each question it asks the document. The class methods are wrapped only
     while it draws (a session renders in one thread), and only questions about this document count."""
     doc = canvas._doc

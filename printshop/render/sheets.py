@@ -24,7 +24,9 @@ from printshop.colour import Paints
 from printshop.imposition import Grid, ImpositionError, grid_for, turned_origin
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
-from printshop.render.replay import draw_face_form
+from printshop.render.helper import (HELPER_SHARE, MIN_FACES, Helper, document_state, fingerprint, helpers_allowed,
+                                     place, seed)
+from printshop.render.replay import draw_face_form, has_images, record_face, recordings, replay
 from printshop.render.pdf import new_canvas
 
 
@@ -80,47 +82,107 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     paper = settings.paper
     grid = deck_grid(deck, settings)
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, paper.width, paper.height, lang=game.lang,
-                        title=f"{game.title}: {deck.id} ({paper.label})", subject="print-and-play cards")
+    title = f"{game.title}: {deck.id} ({paper.label})"
+    canvas = new_canvas(buffer, paper.width, paper.height, lang=game.lang, title=title, subject="print-and-play cards")
+    seed(canvas, deck.faces.values())  # fonts named, characters numbered, before any face (render/helper.py)
     uses = Counter(front for front, _ in deck.cards) + Counter(back for _, back in deck.cards if back)
     labels = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     names = {key: label for key, label in labels.items() if uses[key] > 1}  # the forms
     assets = game.localized.data.dir
-    for key, face in deck.faces.items():
-        if key not in names:
-            continue  # drawn in place, on its page
-        canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
-        # drawn, or replayed when a long-running session has the face's recording (render/replay.py)
-        draw_face_form(canvas, face, settings.paints, settings.motifs, assets)
-        canvas.endForm()
-
-    def show(key) -> None:
-        if key in names:
-            canvas.doForm(names[key])
-        else:  # in the page's content, in the state a form starts in, marked as the face it is
-            canvas._code.append(f"/Face <</Name /{labels[key]}>> BDC")
-            canvas.push_state_stack()
-            canvas.init_graphics_state()
-            draw_face_form(canvas, deck.faces[key], settings.paints, settings.motifs, assets, form=False)
-            canvas.pop_state_stack()
-            canvas._code.append("EMC")
-
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
-    two_sided = any(back for _, back in deck.cards)
-    sides = 2 if two_sided else 1
-    pages = sides * len(chunks)
-    for number, chunk in enumerate(chunks):
-        _place(canvas, grid, [front for front, _ in chunk], show, back=False, settings=settings)
-        _crop_marks(canvas, grid, settings)
-        _footer(canvas, grid, game, settings, sides * number + 1, pages,
-                game.localized.label("fronts") if two_sided else "")
-        canvas.showPage()
-        if two_sided:
-            _place(canvas, grid, [back for _, back in chunk], show, back=True, settings=settings)
-            _footer(canvas, grid, game, settings, 2 * number + 2, pages, game.localized.label("backs"))
+    helper = _helper(deck, chunks, names, settings, assets, title=title, lang=game.lang)
+    helped = set(helper.keys) if helper is not None else set()
+    seeded = fingerprint(canvas._doc) if helper is not None else None
+    drawn_by_helper: dict | None = None
+
+    def helpers_recording(key):
+        nonlocal drawn_by_helper
+        if drawn_by_helper is None:
+            answer = helper.answer()
+            drawn_by_helper = answer[1] if isinstance(answer, tuple) and len(answer) == 2 else {}
+            if not (isinstance(answer, tuple) and answer[0] == seeded):  # seeded otherwise: ask every question
+                for recording in drawn_by_helper.values():
+                    recording.sealed = False
+        return drawn_by_helper.get(key)
+
+    try:
+        for key, face in deck.faces.items():
+            if key not in names:
+                continue  # drawn in place, on its page
+            canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+            # drawn, or replayed when a long-running session has the face's recording (render/replay.py)
+            draw_face_form(canvas, face, settings.paints, settings.motifs, assets)
+            canvas.endForm()
+
+        def show(key) -> None:
+            if key in names:
+                canvas.doForm(names[key])
+            else:  # in the page's content, in the state a form starts in, marked as the face it is
+                canvas._code.append(f"/Face <</Name /{labels[key]}>> BDC")
+                canvas.push_state_stack()
+                canvas.init_graphics_state()
+                recording = helpers_recording(key) if key in helped else None
+                if recording is not None and recording.sealed:
+                    place(canvas, recording)
+                elif recording is None or not replay(canvas, recording):
+                    draw_face_form(canvas, deck.faces[key], settings.paints, settings.motifs, assets, form=False)
+                canvas.pop_state_stack()
+                canvas._code.append("EMC")
+
+        two_sided = any(back for _, back in deck.cards)
+        sides = 2 if two_sided else 1
+        pages = sides * len(chunks)
+        for number, chunk in enumerate(chunks):
+            _place(canvas, grid, [front for front, _ in chunk], show, back=False, settings=settings)
+            _crop_marks(canvas, grid, settings)
+            _footer(canvas, grid, game, settings, sides * number + 1, pages,
+                    game.localized.label("fronts") if two_sided else "")
             canvas.showPage()
+            if two_sided:
+                _place(canvas, grid, [back for _, back in chunk], show, back=True, settings=settings)
+                _footer(canvas, grid, game, settings, 2 * number + 2, pages, game.localized.label("backs"))
+                canvas.showPage()
+    finally:
+        if helper is not None:
+            helper.close()
     canvas.save()
     return buffer.getvalue(), pages
+
+
+def _helper(deck: DeckLayout, chunks: list, names: dict, settings: SheetSettings, assets, *, title: str,
+            lang: str) -> Helper | None:
+    """A helper process drawing the last HELPER_SHARE of the faces drawn in place (render/helper.py), when
+    the build allows one and the deck has enough of them; None otherwise."""
+    if not helpers_allowed.get() or recordings.get() is not None:
+        return None  # (a long-running session replays its own recordings)
+    in_place = [key for chunk in chunks for side in (0, 1) for key in (card[side] for card in chunk)
+                if key and key not in names and not has_images(deck.faces[key])]
+    if len(in_place) < MIN_FACES:
+        return None
+    paper = settings.paper
+
+    def work(keys) -> tuple:
+        """(the seeded document's fingerprint, {key: recording}), in the helper."""
+        scratch = new_canvas(io.BytesIO(), paper.width, paper.height, lang=lang, title=title,
+                             subject="print-and-play cards")
+        seed(scratch, deck.faces.values())  # as the build's canvas is
+        doc = scratch._doc
+        seeded, state = fingerprint(doc), document_state(doc)
+        found = {}
+        for key in keys:
+            scratch._code = []
+            scratch.push_state_stack()
+            scratch.init_graphics_state()
+            recording = record_face(scratch, deck.faces[key], settings.paints, settings.motifs, assets)
+            scratch.pop_state_stack()
+            if recording.shadings:
+                continue  # a shading's name is the document's: drawn by the build
+            recording.sealed = (document_state(doc) == state
+                                and not any(question[0] == "colour" for question in recording.questions))
+            found[key] = recording
+        return seeded, found
+
+    return Helper(in_place[len(in_place) - int(len(in_place) * HELPER_SHARE):], work)
 
 
 def _place(canvas: Canvas, grid: Grid, faces: list, show, *, back: bool, settings: SheetSettings) -> None:

@@ -523,15 +523,8 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     draft = draft and target == "pnp"
     settings = dict(games=games, langs=langs, papers=papers, variant=variant, target=target, profiles=profiles,
                     shard=shard, draft=draft, **options.__dict__)
-    hashing = None
-    if force or not cache.has_build_record():
-        # no last build to compare with: the inputs are hashed (for the cache's records) on a thread of their
-        # own while this one loads and lays out; reading files and blake2b let go of the GIL, so the hashing
-        # takes the second core. Joined before any process is forked.
-        hashing = _InBackground(lambda: (whole_build_key(digests, Path(data_dir), templates_dir, settings),
-                                         code_version(digests)))
-    else:
-        whole = whole_build_key(digests, Path(data_dir), templates_dir, settings)
+    whole = whole_build_key(digests, Path(data_dir), templates_dir, settings)
+    if not force:
         up = cache.up_to_date(whole)
         if up is not None:
             return Result(Report(), up_to_date=up, seconds=time.monotonic() - started)
@@ -562,10 +555,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     if shard is not None:
         part, parts = shard
         planned = [job for index, job in enumerate(planned) if index % parts == part - 1]
-    if hashing is not None:
-        whole, code = hashing.result()
-    else:
-        code = code_version(digests)
+    code = code_version(digests)
     keys = [_job_key(job, checked, options, digests, code) for job in planned]
     produced: dict[int, list[Output]] = {}
     todo = []
@@ -630,31 +620,6 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     if interrupted:
         raise BuildInterrupted(result)
     return result
-
-
-class _InBackground:
-    """`function()` run on a thread of its own; `result()` waits for it and gives its value (or raises what it
-    raised). A daemon thread: a build that stops early (bad data) does not wait for it."""
-
-    def __init__(self, function):
-        import threading
-
-        self._outcome: tuple = (False, RuntimeError("never ran"))
-        self._thread = threading.Thread(target=self._run, args=(function,), daemon=True, name="printshop-inputs")
-        self._thread.start()
-
-    def _run(self, function) -> None:
-        try:
-            self._outcome = (True, function())
-        except BaseException as error:  # noqa: BLE001 - given to the caller by result()
-            self._outcome = (False, error)
-
-    def result(self):
-        self._thread.join()
-        done, value = self._outcome
-        if not done:
-            raise value
-        return value
 
 
 class BadRequest(Exception):

@@ -46,8 +46,7 @@ def _hash_bytes(data: bytes) -> str:
 
 
 class Digests:
-    """File hashes, each file read once per build. Threads may share one (the build hashes its inputs on a
-    thread of its own): two asking for the same file at once may both read it, to the same hash."""
+    """File hashes, each file read once per build."""
 
     def __init__(self):
         self._known: dict[Path, str] = {}

@@ -446,7 +446,7 @@ def test_a_paragraph_with_a_link_still_links():
     assert b"/URI (https://example.org/rules)" in buffer.getvalue()
 
 
-# --- the build's inputs hashed only when needed, and beside the work ------------------------------------
+# --- the build's inputs hashed only when needed ----------------------------------------------------------
 def test_a_first_build_reads_no_input_to_compare_with_a_last_build(tmp_path, monkeypatch):
     from printshop import cache
 
@@ -455,15 +455,3 @@ def test_a_first_build_reads_no_input_to_compare_with_a_last_build(tmp_path, mon
 
     monkeypatch.setattr(cache.Digests, "tree", no_reading)
     assert cache.nothing_to_do(tmp_path / "new-out", DEFAULT_DATA_DIR, None, {}) is None
-
-
-def test_hashing_beside_the_work_gives_its_value_or_raises_its_error():
-    from printshop.build import _InBackground
-
-    assert _InBackground(lambda: ("key", "code")).result() == ("key", "code")
-
-    def fails():
-        raise OSError("unreadable")
-
-    with pytest.raises(OSError, match="unreadable"):
-        _InBackground(fails).result()

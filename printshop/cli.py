@@ -317,6 +317,10 @@ def _offset(value: str) -> tuple[float, float]:
     return mm(dx), mm(dy)
 
 
+def _pages(count: int) -> str:
+    return "1 page" if count == 1 else f"{count} pages"
+
+
 ONE_SHOT = ("build", "validate")  # commands whose process ends with os._exit when run as `printshop`
 
 
@@ -493,7 +497,7 @@ def _proof(args) -> int:
         print("nothing to proof: these games have no translation (name one with --lang)", file=sys.stderr)
         return 1
     for path, pages in result.pages.items():
-        print(f"{'wrote' if path in result.written else 'unchanged'} {path} ({pages} pages)", file=sys.stderr)
+        print(f"{'wrote' if path in result.written else 'unchanged'} {path} ({_pages(pages)})", file=sys.stderr)
     return 0
 
 
@@ -819,7 +823,7 @@ def _build(args) -> int:
     written = set(result.written)
     for output in result.outputs:
         if args.out / output.path in written:
-            say(f"wrote {args.out / output.path} ({output.pages} pages, {output.description})")
+            say(f"wrote {args.out / output.path} ({_pages(output.pages)}, {output.description})")
     for path in result.removed:
         say(f"removed {path} (no longer built)")
     say(f"built {len(result.outputs)} files in {time.monotonic() - started:.1f} s: "

@@ -364,3 +364,12 @@ def test_the_calibration_page_follows_the_language_s_typography(built):
     """French puts a narrow no-break space before ':' (and inside « »), on printshop's own pages too."""
     text = page_texts(built / "calibration" / "duplex-calibration-fr-a4.pdf")[0]
     assert "\u202f:" in text and " :" not in text
+
+
+def test_the_build_says_how_many_pages_each_file_has_in_words(tmp_path, capsys):
+    from printshop.cli import main
+
+    assert main(["build", "comrade", "--lang", "fr", "--paper", "a4", "--out", str(tmp_path)]) == 0
+    said = capsys.readouterr().err
+    assert "comrade-fr-how-to-print-a4.pdf (1 page, how to print" in said
+    assert "duplex-calibration-fr-a4.pdf (2 pages, duplex calibration" in said and "(1 pages" not in said

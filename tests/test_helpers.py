@@ -1,6 +1,7 @@
-"""A deck's faces drawn in two processes (printshop/render/helper.py): the helper's recordings replay where
-the document's answers agree, its faces are drawn here wherever anything goes wrong, and the PDF is, byte
-for byte, the one a single process writes."""
+"""Helper processes (printshop/render/helper.py) in a build that renders one job at a time: a large deck's
+faces drawn in two processes (the helper's recordings replay where the document's answers agree, its faces
+are drawn here wherever anything goes wrong) and a kit's rules rendered beside its cards; either way the
+files are, byte for byte, the ones a single process writes, with the same diagnostics in the same order."""
 from __future__ import annotations
 
 import io
@@ -213,3 +214,81 @@ def test_a_seeded_deck_embeds_no_font_it_does_not_draw(kremlin_fr):
                 if any(f"{name} ".encode() in content for content in streams):
                     drawn.add(str(font.get_object()["/BaseFont"]).split("+", 1)[-1].split("-")[0])
         assert embedded == drawn, deck.id
+
+
+# --- a kit's rules rendered by a helper (jobs._Kit._run_tasks) ---------------------------------------------
+@pytest.fixture(scope="module")
+def kit_alone(tmp_path_factory):
+    """comrade-stalin fr a4 (cards, sheets, press pages, rules) rendered in one process, once."""
+    return _kit(tmp_path_factory.mktemp("kit"), "alone", jobs=1)
+
+
+def _kit(tmp_path, name, jobs, game="comrade-stalin"):
+    import hashlib
+
+    from printshop.build import build
+
+    out = tmp_path / name
+    result = build(DEFAULT_DATA_DIR, out, games=[game], langs=["fr"], papers=["a4"], jobs=jobs)
+    files = {str(path.relative_to(out)): hashlib.blake2b(path.read_bytes()).hexdigest()
+             for path in sorted(out.rglob("*.pdf"))}
+    return files, [str(item) for item in result.report.items], result
+
+
+@pytest.fixture
+def helpers_started(monkeypatch):
+    started = []
+    start = Helper.__init__
+
+    def starting(self, keys, work):
+        started.append(list(keys))
+        start(self, keys, work)
+
+    monkeypatch.setattr(Helper, "__init__", starting)
+    return started
+
+
+def test_a_kits_rules_rendered_by_a_helper_are_the_same_files(tmp_path, kit_alone, helpers_started):
+    alone, said_alone, _ = kit_alone
+    helped, said_helped, result = _kit(tmp_path, "helped", jobs=2)
+    assert len(helpers_started) == 1  # one job (and its calibration page): rendered in this process, helped
+    assert helped == alone and said_helped == said_alone
+    # the how-to page, made after both halves, lists the rules: the same bytes means the same list
+    assert any(name.endswith("-rules-a5.pdf") for name in helped) and any("rules-booklet" in name for name in helped)
+    kit = [str(output.path) for output in result.outputs if not str(output.path).startswith("calibration")]
+    assert kit[-1].endswith("how-to-print-a4.pdf")
+
+
+def test_a_one_process_build_starts_no_helper(tmp_path, helpers_started):
+    from printshop.build import build
+
+    build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["fr"], papers=["a4"], jobs=1)
+    assert not helpers_started
+
+
+def test_what_a_helpers_task_reports_comes_in_the_tasks_order(tmp_path, helpers_started, monkeypatch):
+    from printshop import jobs
+
+    def broken(what):
+        def fails(*args, **kwargs):
+            raise RuntimeError(f"{what} that cannot be set")
+        return fails
+
+    monkeypatch.setattr(jobs, "render_card_sheets", broken("a deck"))  # this process's, before the rules
+    monkeypatch.setattr(jobs, "render_booklet", broken("a booklet"))  # the helper's
+    monkeypatch.setattr(jobs, "booklet_pages", broken("a booklet"))
+    alone, said_alone, _ = _kit(tmp_path, "alone", jobs=1)
+    helped, said_helped, _ = _kit(tmp_path, "helped", jobs=2)
+    assert helpers_started and helped == alone == {}  # nothing written: the build failed the same way
+    deck = [index for index, line in enumerate(said_helped) if "a deck that" in line]
+    booklet = [index for index, line in enumerate(said_helped) if "a booklet that" in line]
+    assert deck and booklet and max(deck) < min(booklet)
+    assert said_helped == said_alone
+
+
+def test_a_kit_helper_that_dies_leaves_its_files_to_be_rendered_here(tmp_path, kit_alone, monkeypatch):
+    alone, said_alone, _ = kit_alone
+    start = Helper.__init__
+    monkeypatch.setattr(Helper, "__init__", lambda self, keys, work: start(self, keys, lambda keys: os._exit(9)))
+    helped, said_helped, _ = _kit(tmp_path, "helped", jobs=2)
+    assert helped == alone and said_helped == said_alone

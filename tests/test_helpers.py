@@ -17,7 +17,7 @@ from printshop.colour import Paints
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.render import helper as helper_module
 from printshop.render import sheets
-from printshop.render.helper import Helper, allowing_helpers, seed
+from printshop.render.helper import Helper, allowing_helpers, seed, seed_of
 from printshop.render.pdf import new_canvas
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the helper is a fork")
@@ -40,19 +40,16 @@ def _sheets(project, layout, deck, paper="a4"):
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Recordings placed unasked (sealed), replays that took ({"replayed"}) and did not ({"drawn"}); every
-    deck large enough for a helper."""
+    """The helper's recordings placed unasked ({"placed"}: sealed with this document's seed), replayed after
+    asking ({"replayed"}) and drawn here after all ({"drawn"}); every deck large enough for a helper."""
     counts = {"replayed": 0, "drawn": 0, "helpers": 0, "given": 0, "placed": 0}
-    replay, place, start = sheets.replay, sheets.place, Helper.__init__
+    replay, start = sheets.replay, Helper.__init__
 
     def counting(canvas, recording):
+        unasked = recording.sealed is not None and recording.sealed == seed_of(canvas._doc)
         took = replay(canvas, recording)
-        counts["replayed" if took else "drawn"] += 1
+        counts["placed" if unasked else "replayed" if took else "drawn"] += 1
         return took
-
-    def placing(canvas, recording):
-        counts["placed"] += 1
-        place(canvas, recording)
 
     def starting(self, keys, work):
         counts["helpers"] += 1
@@ -60,7 +57,6 @@ def counted(monkeypatch):
         start(self, keys, work)
 
     monkeypatch.setattr(sheets, "replay", counting)
-    monkeypatch.setattr(sheets, "place", placing)
     monkeypatch.setattr(Helper, "__init__", starting)
     monkeypatch.setattr(sheets, "MIN_FACES", 4)
     return counts

@@ -203,6 +203,27 @@ def test_a_session_writes_what_a_cold_build_writes(tmp_path):
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
+def test_an_edit_that_brings_a_new_letter_reseeds_and_still_writes_what_a_cold_build_writes(tmp_path):
+    """Card sheets are seeded with their characters in code point order (render/helper.py): a letter new to the
+    deck moves the codes of the letters after it, so no face is placed unasked (sealed with the old seed): each
+    is asked again, and drawn again where an answer moved; the files are still those of a cold build."""
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "fr.yaml"
+    session = Session(data, tmp_path / "live", games=["comrade"], langs=["fr"], papers=["a4"])
+    assert session.refresh().ok
+    unchanged = session.refresh({texts})  # nothing changed: every face placed again, none drawn
+    assert unchanged.ok and unchanged.faces_drawn == 0
+    original = texts.read_text(encoding="utf-8")
+    assert "§" not in original  # below every accented letter the deck has: all their codes move up by one
+    texts.write_text(original.replace('name: "Dissident"', 'name: "Dissident §"'), encoding="utf-8")
+    update = session.refresh({texts})
+    assert update.ok and update.faces_drawn >= 1
+    cold = build(data, tmp_path / "cold", games=["comrade"], langs=["fr"], papers=["a4"], force=True)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
 def test_a_game_folder_moved_away_and_back_is_noticed(tmp_path):
     """A folder's own change (a watcher reports the folder, not its files) reads everything again: the game
     moved away is an error naming it, and once back it is built as before."""

@@ -15,13 +15,12 @@ For the answers to agree, both processes seed their canvas the same way before a
 (`seed`): each font the deck's texts use is named, in order of name, and given the deck's characters
 beyond ASCII in code point order. ReportLab otherwise names fonts and numbers characters in the order
 they are first drawn, which differs between the two halves of a deck. Every build seeds its card
-sheets, helped or not, so the bytes do not depend on whether a helper ran. A face the helper drew
-without naming a font or numbering a character beyond the seed is `sealed`: every character and font it
-uses was seeded, so this document, seeded alike, gives the same answers and asking changes nothing; it is
-placed without asking. The others are replayed, question by question. "Without numbering a character"
-counts from the seed: once the helper has drawn one face that needed a character beyond it, none of its
-later faces is sealed. Both processes also compare the whole of their seeded state (`fingerprint`);
-where it differs, nothing is placed unasked.
+sheets, helped or not, so the bytes do not depend on whether a helper ran. A face drawn in a seeded
+document that has named and numbered nothing beyond its seed, before or while drawing it, is `sealed`
+with the seed's digest (render/replay.py): every character and font it uses came from the seed, so a
+document with the same seed gives the same answers and asking changes nothing; it is placed there without
+asking (the helper's faces in the build's document, a session's unchanged faces in its next PDF). The
+others are replayed question by question.
 
 The helper is a fork (Linux): it inherits the laid-out deck and the loaded fonts, ignores Ctrl-C (the
 build handles it and ends the helper), dies with its parent, and sends its recordings back pickled
@@ -80,6 +79,27 @@ def seed(canvas, faces) -> None:
         wide = "".join(sorted(character for character in used[name] if ord(character) > 126))
         if wide:
             font.splitString(wide, doc)
+    doc._printshop_seed = (_digest(doc), document_state(doc))
+
+
+def seed_of(doc) -> str | None:
+    """The digest of everything seeding gave a document (font names, character codes), if it was seeded."""
+    seeded = doc.__dict__.get("_printshop_seed")
+    return seeded[0] if seeded is not None else None
+
+
+def still_seeded(doc) -> bool:
+    """Whether a seeded document has named and numbered nothing since (drawing used only what it gave)."""
+    seeded = doc.__dict__.get("_printshop_seed")
+    return seeded is not None and document_state(doc) == seeded[1]
+
+
+def _digest(doc) -> str:
+    import hashlib
+
+    given = (sorted(doc.fontMapping.items()),
+             [(font.fontName, sorted(font.state[doc].assignments.items())) for font in doc.delayedFonts])
+    return hashlib.blake2b(repr(given).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def _face_characters(face) -> dict[str, frozenset[str]]:
@@ -124,19 +144,6 @@ def document_state(doc) -> tuple:
     """How far a document has named fonts and numbered characters: it changes whenever drawing adds either
     (codes and names, once given, never change)."""
     return len(doc.fontMapping), tuple(font.state[doc].nextCode for font in doc.delayedFonts)
-
-
-def fingerprint(doc) -> tuple:
-    """Every font name and character code a document has given, to compare two documents seeded alike."""
-    return (tuple(doc.fontMapping.items()),
-            tuple((font.fontName, tuple(sorted(font.state[doc].assignments.items()))) for font in doc.delayedFonts))
-
-
-def place(canvas, recording) -> None:
-    """A sealed recording's drawing, as a replay that agrees would add it (render/replay.py)."""
-    canvas._code.extend(recording.code)
-    canvas._colorsUsed.update(recording.colours)
-    canvas._shadingUsed.update(recording.shadings)
 
 
 # --- the helper -----------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.memo import Memo
+from printshop.render.helper import seed_of, still_seeded
 from printshop.render.faces import draw_face
 
 # a session sets this around its renders; builds leave it None
@@ -45,9 +46,10 @@ class Recording:
     colours: dict  # canvas._colorsUsed when the form ended
     shadings: dict
     formatted: bytes | None = None  # the form object as the PDF writes it (see `_format_once`)
-    # drawn in a seeded document without naming a font or numbering a character (render/helper.py): in a
-    # document seeded alike, every answer is the same and asking changes nothing, so it is placed unasked
-    sealed: bool = False
+    # the digest of the seed of the document it was drawn in, if that document had named and numbered nothing
+    # beyond its seed when the face was drawn (render/helper.py): in a document with the same seed, every answer
+    # is the same and asking changes nothing, so it is placed without asking
+    sealed: str | None = None
 
 
 class FaceRecordings:
@@ -197,6 +199,9 @@ def has_images(face) -> bool:
 
 def replay(canvas, recording: Recording) -> bool:
     doc = canvas._doc
+    if recording.sealed is not None and recording.sealed == seed_of(doc):
+        _extend(canvas, recording)
+        return True
     fonts = {}
     # Once a font has split a text in this document, every character of it has its code, and codes never
     # change: the same text splits the same way again and changes nothing (a deck repeats many texts)
@@ -221,10 +226,14 @@ def replay(canvas, recording: Recording) -> bool:
         elif kind == "colour":
             if doc.addColor(argument) != answer:
                 return False
+    _extend(canvas, recording)
+    return True
+
+
+def _extend(canvas, recording: Recording) -> None:
     canvas._code.extend(recording.code)
     canvas._colorsUsed.update(recording.colours)
     canvas._shadingUsed.update(recording.shadings)
-    return True
 
 
 def _font(name: str):
@@ -274,4 +283,7 @@ def record_face(canvas, face, paints, motifs, assets) -> Recording:
     finally:
         TTFont.splitString, TTFont.getSubsetInternalName = split, subset
         type(doc).getInternalFontName, type(doc).addColor = name, colour
-    return Recording(list(canvas._code[start:]), questions, dict(canvas._colorsUsed), dict(canvas._shadingUsed))
+    recording = Recording(list(canvas._code[start:]), questions, dict(canvas._colorsUsed), dict(canvas._shadingUsed))
+    if still_seeded(doc) and not recording.shadings and not any(question[0] == "colour" for question in questions):
+        recording.sealed = seed_of(doc)
+    return recording

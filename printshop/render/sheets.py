@@ -24,8 +24,7 @@ from printshop.colour import Paints
 from printshop.imposition import Grid, ImpositionError, grid_for, turned_origin
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
-from printshop.render.helper import (HELPER_SHARE, MIN_FACES, Helper, document_state, fingerprint, helpers_allowed,
-                                     place, seed)
+from printshop.render.helper import HELPER_SHARE, MIN_FACES, Helper, helpers_allowed, seed
 from printshop.render.replay import draw_face_form, has_images, record_face, recordings, replay
 from printshop.render.pdf import new_canvas
 
@@ -92,17 +91,13 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
     helper = _helper(deck, chunks, names, settings, assets, title=title, lang=game.lang)
     helped = set(helper.keys) if helper is not None else set()
-    seeded = fingerprint(canvas._doc) if helper is not None else None
     drawn_by_helper: dict | None = None
 
     def helpers_recording(key):
         nonlocal drawn_by_helper
         if drawn_by_helper is None:
             answer = helper.answer()
-            drawn_by_helper = answer[1] if isinstance(answer, tuple) and len(answer) == 2 else {}
-            if not (isinstance(answer, tuple) and answer[0] == seeded):  # seeded otherwise: ask every question
-                for recording in drawn_by_helper.values():
-                    recording.sealed = False
+            drawn_by_helper = answer if isinstance(answer, dict) else {}
         return drawn_by_helper.get(key)
 
     try:
@@ -122,9 +117,7 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
                 canvas.push_state_stack()
                 canvas.init_graphics_state()
                 recording = helpers_recording(key) if key in helped else None
-                if recording is not None and recording.sealed:
-                    place(canvas, recording)
-                elif recording is None or not replay(canvas, recording):
+                if recording is None or not replay(canvas, recording):  # (a sealed one is placed unasked)
                     draw_face_form(canvas, deck.faces[key], settings.paints, settings.motifs, assets, form=False)
                 canvas.pop_state_stack()
                 canvas._code.append("EMC")
@@ -161,13 +154,11 @@ def _helper(deck: DeckLayout, chunks: list, names: dict, settings: SheetSettings
         return None
     paper = settings.paper
 
-    def work(keys) -> tuple:
-        """(the seeded document's fingerprint, {key: recording}), in the helper."""
+    def work(keys) -> dict:
+        """{key: recording}, in the helper."""
         scratch = new_canvas(io.BytesIO(), paper.width, paper.height, lang=lang, title=title,
                              subject="print-and-play cards")
         seed(scratch, deck.faces.values())  # as the build's canvas is
-        doc = scratch._doc
-        seeded, state = fingerprint(doc), document_state(doc)
         found = {}
         for key in keys:
             scratch._code = []
@@ -175,12 +166,9 @@ def _helper(deck: DeckLayout, chunks: list, names: dict, settings: SheetSettings
             scratch.init_graphics_state()
             recording = record_face(scratch, deck.faces[key], settings.paints, settings.motifs, assets)
             scratch.pop_state_stack()
-            if recording.shadings:
-                continue  # a shading's name is the document's: drawn by the build
-            recording.sealed = (document_state(doc) == state
-                                and not any(question[0] == "colour" for question in recording.questions))
-            found[key] = recording
-        return seeded, found
+            if not recording.shadings:  # a shading's name is the document's: drawn by the build
+                found[key] = recording
+        return found
 
     return Helper(in_place[len(in_place) - int(len(in_place) * HELPER_SHARE):], work)
 

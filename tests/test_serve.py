@@ -224,6 +224,35 @@ def test_an_edit_that_brings_a_new_letter_reseeds_and_still_writes_what_a_cold_b
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
+def test_after_an_edit_the_unchanged_faces_are_placed_without_asking(tmp_path, monkeypatch):
+    """A face recorded in a seeded PDF using nothing beyond the seed (its letters, its fonts, the footers') is
+    placed in the next PDF with the same seed without asking the document anything (render/replay.py)."""
+    from printshop.render import replay as replay_module
+    from printshop.render.helper import seed_of
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "kremlin" / "text" / "fr.yaml"
+    session = Session(data, tmp_path / "live", games=["kremlin"], langs=["fr"], papers=["a4"])
+    assert session.refresh().ok
+    placed, asked = [], []
+    replay = replay_module.replay
+
+    def counting(canvas, recording):
+        (placed if recording.sealed is not None and recording.sealed == seed_of(canvas._doc) else asked).append(1)
+        return replay(canvas, recording)
+
+    monkeypatch.setattr(replay_module, "replay", counting)
+    original = texts.read_text(encoding="utf-8")
+    assert original.count("Leonid") >= 1
+    texts.write_text(original.replace("Leonid", "Leonida", 1), encoding="utf-8")
+    update = session.refresh({texts})
+    assert update.ok, [d.format() for d in update.report.errors]
+    assert len(placed) >= 50 and not asked  # kremlin's decks: every unchanged face, unasked
+    cold = build(data, tmp_path / "cold", games=["kremlin"], langs=["fr"], papers=["a4"], force=True)
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
 def test_a_game_folder_moved_away_and_back_is_noticed(tmp_path):
     """A folder's own change (a watcher reports the folder, not its files) reads everything again: the game
     moved away is an error naming it, and once back it is built as before."""

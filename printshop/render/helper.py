@@ -1,20 +1,25 @@
-"""A deck's faces drawn in two processes, for a build that renders one job (one deck on one paper).
+"""Helper processes for a build that renders one job at a time, and the seeding that lets one draw faces.
 
 A build renders its jobs in as many processes as there are cores; when there is one job (one game,
-language and paper: what a designer builds while working on a deck) the second core sits idle while
-the deck's faces are drawn, which is most of rendering a large deck. For a deck with many faces drawn
-in place (render/sheets.py), `render_card_sheets` forks a helper when the build allows it
-(`helpers_allowed`): the helper draws the second half of those faces into a scratch canvas, recording
-each one (render/replay.py: the content stream and every question drawing asked the document), while
-this process draws the first half; then this process replays the helper's recordings where their
-faces go. A replay asks the document the same questions (font names, character codes, colours) and
-draws the face itself where an answer differs, so the PDF is, byte for byte, the one a single process
-writes (tests/test_speed_paths.py builds both ways and compares).
+language and paper: what a designer builds while working on a deck) the second core sat idle. Where the
+build allows it (`helpers_allowed`, set around jobs rendered one after another in its own process), a
+`Helper` (a fork) takes part of the job:
+
+- `render_card_sheets` (render/sheets.py), for a deck with at least MIN_FACES faces drawn in place: the
+  helper draws the last HELPER_SHARE of them into a scratch canvas, recording each one (render/replay.py:
+  the content stream and every question drawing asked the document), while the build draws the others;
+  the build then replays the helper's recordings where their faces go.
+- a kit (jobs._Kit): the helper renders the rules (A5, then imposed) while the build renders the cards,
+  sheets and press pages.
+
+A replay asks the document the same questions (font names, character codes, colours) and draws the face
+itself where an answer differs, so the PDF is, byte for byte, the one a single process writes
+(tests/test_helpers.py builds both ways and compares).
 
 For the answers to agree, both processes seed their canvas the same way before any face is drawn
-(`seed`): each font the deck's texts use is named, in order of name, and given the deck's characters
-beyond ASCII in code point order. ReportLab otherwise names fonts and numbers characters in the order
-they are first drawn, which differs between the two halves of a deck. Every build seeds its card
+(`seed`): each font the deck's texts and the pages' footers use is named, in order of name, and given
+their characters beyond ASCII in code point order. ReportLab otherwise names fonts and numbers characters
+in the order they are first drawn, which differs between two parts of a deck. Every build seeds its card
 sheets, helped or not, so the bytes do not depend on whether a helper ran. A face drawn in a seeded
 document that has named and numbered nothing beyond its seed, before or while drawing it, is `sealed`
 with the seed's digest (render/replay.py): every character and font it uses came from the seed, so a
@@ -22,10 +27,9 @@ document with the same seed gives the same answers and asking changes nothing; i
 asking (the helper's faces in the build's document, a session's unchanged faces in its next PDF). The
 others are replayed question by question.
 
-The helper is a fork (Linux): it inherits the laid-out deck and the loaded fonts, ignores Ctrl-C (the
-build handles it and ends the helper), dies with its parent, and sends its recordings back pickled
-through a pipe. Whatever goes wrong with it (it dies, sends nothing, a recording does not replay), the
-faces it was given are drawn here.
+The helper inherits everything loaded and laid out, ignores Ctrl-C (the build handles it and ends the
+helper), dies with its parent, and sends its answer back pickled through a pipe. Whatever goes wrong with
+it (it dies, sends nothing, a recording does not replay), its work is done by the build.
 """
 from __future__ import annotations
 
@@ -57,10 +61,11 @@ def allowing_helpers(allowed: bool = True):
 
 
 # --- seeding --------------------------------------------------------------------------------------------
-def seed(canvas, faces) -> None:
+def seed(canvas, faces, also: dict[str, str] | None = None) -> None:
     """Name each font the faces' texts are set in, in order of name, and give each its characters beyond
-    ASCII in code point order (ASCII keeps its own codes in ReportLab's first subset)."""
-    used: dict[str, set[str]] = {}
+    ASCII in code point order (ASCII keeps its own codes in ReportLab's first subset). `also`: {font: text}
+    the page itself sets (a footer), so that drawing it numbers nothing new either."""
+    used: dict[str, set[str]] = {name: set(text) for name, text in (also or {}).items() if text}
     for face in faces:
         for name, characters in _face_characters(face).items():
             if name in used:

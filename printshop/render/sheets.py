@@ -83,13 +83,14 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     buffer = io.BytesIO()
     title = f"{game.title}: {deck.id} ({paper.label})"
     canvas = new_canvas(buffer, paper.width, paper.height, lang=game.lang, title=title, subject="print-and-play cards")
-    seed(canvas, deck.faces.values())  # fonts named, characters numbered, before any face (render/helper.py)
+    # fonts named, characters numbered, before any face is drawn (render/helper.py)
+    seed(canvas, deck.faces.values(), footer_characters(game, settings))
     uses = Counter(front for front, _ in deck.cards) + Counter(back for _, back in deck.cards if back)
     labels = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     names = {key: label for key, label in labels.items() if uses[key] > 1}  # the forms
     assets = game.localized.data.dir
     chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
-    helper = _helper(deck, chunks, names, settings, assets, title=title, lang=game.lang)
+    helper = _helper(game, deck, chunks, names, settings, assets, title=title)
     helped = set(helper.keys) if helper is not None else set()
     drawn_by_helper: dict | None = None
 
@@ -142,8 +143,8 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     return buffer.getvalue(), pages
 
 
-def _helper(deck: DeckLayout, chunks: list, names: dict, settings: SheetSettings, assets, *, title: str,
-            lang: str) -> Helper | None:
+def _helper(game: GameLayout, deck: DeckLayout, chunks: list, names: dict, settings: SheetSettings, assets, *,
+            title: str) -> Helper | None:
     """A helper process drawing the last HELPER_SHARE of the faces drawn in place (render/helper.py), when
     the build allows one and the deck has enough of them; None otherwise."""
     if not helpers_allowed.get() or recordings.get() is not None:
@@ -156,9 +157,9 @@ def _helper(deck: DeckLayout, chunks: list, names: dict, settings: SheetSettings
 
     def work(keys) -> dict:
         """{key: recording}, in the helper."""
-        scratch = new_canvas(io.BytesIO(), paper.width, paper.height, lang=lang, title=title,
+        scratch = new_canvas(io.BytesIO(), paper.width, paper.height, lang=game.lang, title=title,
                              subject="print-and-play cards")
-        seed(scratch, deck.faces.values())  # as the build's canvas is
+        seed(scratch, deck.faces.values(), footer_characters(game, settings))  # as the build's canvas is
         found = {}
         for key in keys:
             scratch._code = []
@@ -237,6 +238,14 @@ def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSetting
     marks_end = _marks_end(grid, settings)
     y = max((marks_end + settings.media.print_and_play.margin) / 2 - footer.size / 3, footer.baseline)
     page_footer(canvas, game, settings, settings.paper.width, y, page, pages, side)
+
+
+def footer_characters(game: GameLayout, settings: SheetSettings) -> dict[str, str]:
+    """{font: the characters} page footers set (their words; page numbers are digits), for seeding."""
+    labels = game.localized.label
+    words = [game.localized.draft or "", settings.file_name, labels("page", page=1, pages=1), labels("fronts"),
+             labels("backs"), " · "]
+    return {settings.media.print_and_play.footer.font: "".join(words)}
 
 
 def page_footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_width: float, y: float, page: int,

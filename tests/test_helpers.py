@@ -112,6 +112,21 @@ def test_a_helper_that_dies_leaves_its_faces_to_be_drawn_here(kremlin_fr, counte
     assert helped == alone
 
 
+def test_no_process_to_be_had_means_no_helper_and_the_same_pdf(kremlin_fr, counted, monkeypatch):
+    project, layout = kremlin_fr
+    deck = _deck(layout, "intrigue")
+    alone = _sheets(project, layout, deck)
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(helper_module.os, "fork", no_fork)
+    with allowing_helpers():
+        helped = _sheets(project, layout, deck)
+    assert counted["helpers"] == 1 and counted["placed"] == counted["replayed"] == counted["drawn"] == 0
+    assert helped == alone
+
+
 def test_a_build_that_stops_ends_its_helper(kremlin_fr, monkeypatch):
     project, layout = kremlin_fr
     deck = max(layout.decks, key=lambda deck: len(deck.faces))

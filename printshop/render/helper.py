@@ -167,7 +167,14 @@ class Helper:
             except (OSError, ValueError):
                 pass
         read, write = os.pipe()
-        self._pid = os.fork()
+        try:
+            self._pid = os.fork()
+        except OSError:  # no process to be had (a limit on processes, no memory): the build does it all
+            os.close(read)
+            os.close(write)
+            self._pid = self._read = None
+            self._received = True
+            return
         if self._pid == 0:  # the helper
             code = 1
             try:

@@ -17,7 +17,10 @@ that comes out as it was (all but the page of the edited card) is neither compre
 Those bytes do not depend on where the stream sits in the file: its dictionary holds only its length and
 filters, and the page that refers to it is formatted as before.
 
-Builds use none of this: `draw_face_form` draws, unless a session has set `recordings`.
+In a build, `draw_face_form` draws, unless a session has set `recordings`; a build with a helper process
+(render/helper.py) records the helper's faces with `record_face` and places them with `replay`. A recording
+made in a document seeded by render/helper.py that had named and numbered nothing beyond its seed is
+`sealed` with the seed's digest, and `replay` places it without asking in any document with the same seed.
 """
 from __future__ import annotations
 

@@ -162,7 +162,8 @@ def _helper(game: GameLayout, deck: DeckLayout, chunks: list, names: dict, setti
         seed(scratch, deck.faces.values(), footer_characters(game, settings))  # as the build's canvas is
         found = {}
         for key in keys:
-            scratch._code = []
+            # each face's stream, colours and shadings its own, as if it began a page
+            scratch._code, scratch._colorsUsed, scratch._shadingUsed = [], {}, {}
             scratch.push_state_stack()
             scratch.init_graphics_state()
             recording = record_face(scratch, deck.faces[key], settings.paints, settings.motifs, assets)

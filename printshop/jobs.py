@@ -13,7 +13,9 @@ The renderers of press files (pikepdf, Pillow's colour management) are imported 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from printshop.colour import ColourMode, Paints
@@ -192,26 +194,34 @@ class _Kit:
                                          project.motifs.motifs, press_art(profile))
         return (make_pdfx(data, profile.pdfx, icc_file(profile.colour.icc)) if profile.pdfx is not None else data), pages
 
-    def run(self) -> None:
+    def _tasks(self) -> list[tuple[bool, Callable[[], None]]]:
+        """The kit's files but the how-to page, in order: (whether a helper may take it, what renders it). A
+        helper takes the rules, A5 and imposed (the second is quick once the first has measured the booklet):
+        independent of the rest, and a third to a half of a kit's time."""
         layout, paper_id, options = self.layout, self.job.paper, self.options
         project, motifs = self.project, self.project.motifs.motifs
+        tasks: list[tuple[bool, Callable[[], None]]] = []
         for deck in layout.decks:
-            self.render(deck.id, paper_id, lambda s, deck=deck: render_card_sheets(layout, deck, s),
-                        deck.deck.where("card_size"), f"{deck.id} on {{paper}}",
-                        "cards" if deck.deck.back or any(back for _, back in deck.cards) else "cards-one-sided")
+            tasks.append((False, partial(
+                self.render, deck.id, paper_id, lambda s, deck=deck: render_card_sheets(layout, deck, s),
+                deck.deck.where("card_size"), f"{deck.id} on {{paper}}",
+                "cards" if deck.deck.back or any(back for _, back in deck.cards) else "cards-one-sided")))
             if options.gutterfold:
-                self.render(f"{deck.id}-gutterfold", paper_id,
-                            lambda s, deck=deck: render_gutterfold(layout, deck, s), deck.deck.where("card_size"),
-                            f"{deck.id}, gutterfold on {{paper}}: fold, glue, cut", "gutterfold")
+                tasks.append((False, partial(
+                    self.render, f"{deck.id}-gutterfold", paper_id,
+                    lambda s, deck=deck: render_gutterfold(layout, deck, s), deck.deck.where("card_size"),
+                    f"{deck.id}, gutterfold on {{paper}}: fold, glue, cut", "gutterfold")))
         for sheet in layout.sheets:
             kind = "tiled" if sheet.spec.tiled else "sheet"
-            self.render(sheet.id, paper_id, lambda s, sheet=sheet: render_sheet(layout, sheet, s),
-                        sheet.spec.where(), f"{sheet.id} {kind} on {{paper}}",
-                        ("tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet")
-                        + ("-two-sided" if sheet.backs else ""))
+            tasks.append((False, partial(
+                self.render, sheet.id, paper_id, lambda s, sheet=sheet: render_sheet(layout, sheet, s),
+                sheet.spec.where(), f"{sheet.id} {kind} on {{paper}}",
+                ("tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet")
+                + ("-two-sided" if sheet.backs else ""))))
             if sheet.spec.press and self.job.extras:
-                self.render(sheet.id, "press", lambda s, sheet=sheet: self.press_sheet(sheet),
-                            sheet.spec.where("press"), f"{sheet.id}, one press page with bleed")
+                tasks.append((False, partial(
+                    self.render, sheet.id, "press", lambda s, sheet=sheet: self.press_sheet(sheet),
+                    sheet.spec.where("press"), f"{sheet.id}, one press page with bleed")))
         if layout.booklet is not None:
             booklet_paper = project.booklet.paper
             page = project.media.papers[booklet_paper]
@@ -220,18 +230,70 @@ class _Kit:
 
             # the A5 rules: written by one paper's job, listed on every paper's how-to page (the others
             # only count its pages)
-            self.render("rules", booklet_paper,
-                        (lambda s: render_booklet(layout, layout.booklet, s.paper, s.paints, motifs, s.file_name))
-                        if self.job.extras else
-                        (lambda s: (b"", booklet_pages(layout, layout.booklet, s.paper, s.paints, motifs))),
-                        where, "rules booklet, {paper}", "rules", keep=self.job.extras)
-            self.render("rules-booklet", paper_id,  # the same booklet imposed for saddle stitching at home
-                        lambda s: impose_saddle_stitch(
-                            render_booklet(layout, layout.booklet, page, s.paints, motifs, s.file_name, pad_to=4)[0],
-                            s.paper, f"{layout.title}: {layout.localized.label('rules')}"),
-                        where,
-                        "rules as a saddle-stitched booklet on {paper}: print double-sided, flip on the short edge, "
-                        "fold, staple", "rules-booklet")
+            tasks.append((True, partial(
+                self.render, "rules", booklet_paper,
+                (lambda s: render_booklet(layout, layout.booklet, s.paper, s.paints, motifs, s.file_name))
+                if self.job.extras else
+                (lambda s: (b"", booklet_pages(layout, layout.booklet, s.paper, s.paints, motifs))),
+                where, "rules booklet, {paper}", "rules", keep=self.job.extras)))
+            tasks.append((True, partial(
+                self.render, "rules-booklet", paper_id,  # the same booklet imposed for saddle stitching at home
+                lambda s: impose_saddle_stitch(
+                    render_booklet(layout, layout.booklet, page, s.paints, motifs, s.file_name, pad_to=4)[0],
+                    s.paper, f"{layout.title}: {layout.localized.label('rules')}"),
+                where,
+                "rules as a saddle-stitched booklet on {paper}: print double-sided, flip on the short edge, "
+                "fold, staple", "rules-booklet")))
+        return tasks
+
+    def _run_tasks(self, tasks: list[tuple[bool, Callable[[], None]]]) -> None:
+        """Render the tasks, in order; where the build allows a helper (render/helper.py) and there is work on
+        both sides, a forked helper renders those it may take while this process renders the others. The
+        files, the how-to page's list and the diagnostics come out in the tasks' order either way."""
+        from printshop.render.helper import Helper, allowing_helpers, helpers_allowed
+
+        theirs = [index for index, (movable, _) in enumerate(tasks) if movable]
+        if not helpers_allowed.get() or not theirs or len(theirs) == len(tasks):
+            for _, task in tasks:
+                task()
+            return
+        done: dict[int, tuple] = {}
+        before = len(self.kit), len(self.result.outputs), len(self.report.items)
+
+        def captured(index: int) -> tuple:
+            """(kit files, kept files, diagnostics) that task `index` adds."""
+            marks = len(self.kit), len(self.result.outputs), len(self.report.items)
+            tasks[index][1]()
+            return (self.kit[marks[0]:], self.result.outputs[marks[1]:], self.report.items[marks[2]:])
+
+        self.say(f"rendering {len(theirs)} of the kit's files in a second process")
+        say, self.say = self.say, lambda message: None  # (the helper's messages would interleave with these)
+        try:
+            helper = Helper(theirs, lambda indices: {index: captured(index) for index in indices})
+        finally:
+            self.say = say
+        try:
+            with allowing_helpers(False):  # a card sheets' helper would make three processes on two cores
+                for index in range(len(tasks)):
+                    if index not in theirs:
+                        done[index] = captured(index)
+            answer = helper.answer()
+        finally:
+            helper.close()
+        for index in theirs:  # a helper that failed: its tasks rendered here
+            found = answer.get(index) if isinstance(answer, dict) else None
+            done[index] = found if found is not None else captured(index)
+        del self.kit[before[0]:], self.result.outputs[before[1]:], self.report.items[before[2]:]
+        for index in range(len(tasks)):
+            kit, outputs, diagnostics = done[index]
+            self.kit.extend(kit)
+            self.result.outputs.extend(outputs)
+            self.report.items.extend(diagnostics)
+
+    def run(self) -> None:
+        self._run_tasks(self._tasks())
+        layout, paper_id, options = self.layout, self.job.paper, self.options
+        project, motifs = self.project, self.project.motifs.motifs
         files = [KitFile(output.path.name, output.pages, output.kind) for output in self.kit if output.kind]
         calibration = f"duplex-calibration-{layout.lang}-{paper_id}.pdf"
         self.render("how-to-print", paper_id,

@@ -82,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
                           help="print only errors (no progress bar, no list of files)")
     building.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
                           help="render in N processes (default: $PRINTSHOP_JOBS, else one per core this "
-                               f"process may use, {default_jobs_text()})")
+                               f"process may use, {default_jobs_text()}); a build of one game, language and "
+                               "paper with N > 1 renders its rules, and draws part of a deck with 240 or more "
+                               "different faces, in a second process; --jobs 1 keeps it to one")
     building.add_argument("--shard", type=_shard, default=None, metavar="I/N",
                           help="build only the I-th of N equal slices of the jobs (game x language x paper or "
                                "profile), e.g. --shard 1/4 on the first of four CI machines")

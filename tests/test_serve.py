@@ -181,17 +181,31 @@ def _same_files(left: Path, right: Path) -> None:
         assert (left / name).read_bytes() == (right / name).read_bytes(), name
 
 
-def test_a_session_writes_what_a_cold_build_writes(tmp_path):
+def test_a_session_writes_what_a_cold_build_writes(tmp_path, monkeypatch):
+    """...and places the faces the edit left alone without asking the new PDF anything: drawn in a seeded PDF
+    using nothing beyond the seed (its letters, its fonts, the footers'), with the same seed now (replay.py)."""
+    from printshop.render import replay as replay_module
+    from printshop.render.helper import seed_of
+
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     texts = data / "comrade" / "text" / "fr.yaml"
     session = Session(data, tmp_path / "live", games=["comrade"], langs=["en", "fr"], papers=["a4"])
     first = session.refresh()
     assert first.ok, [d.format() for d in first.report.errors]
+    placed, asked = [], []
+    replay = replay_module.replay
+
+    def counting(canvas, recording):
+        (placed if recording.sealed is not None and recording.sealed == seed_of(canvas._doc) else asked).append(1)
+        return replay(canvas, recording)
+
+    monkeypatch.setattr(replay_module, "replay", counting)
     original = texts.read_text(encoding="utf-8")
     assert 'name: "Dissident"' in original
     texts.write_text(original.replace('name: "Dissident"', 'name: "Dissidente"'), encoding="utf-8")
     update = session.refresh({texts})
+    assert len(placed) >= 4 and not asked
     assert update.ok and update.reloaded == "texts"
     assert 1 <= update.faces_laid_out <= 4  # the faces that print the name, not the deck
     assert update.jobs_rendered == ["comrade fr a4"]
@@ -221,35 +235,6 @@ def test_an_edit_that_brings_a_new_letter_reseeds_and_still_writes_what_a_cold_b
     assert update.ok and update.faces_drawn >= 1
     cold = build(data, tmp_path / "cold", games=["comrade"], langs=["fr"], papers=["a4"], force=True)
     assert not cold.report.has_errors
-    _same_files(tmp_path / "live", tmp_path / "cold")
-
-
-def test_after_an_edit_the_unchanged_faces_are_placed_without_asking(tmp_path, monkeypatch):
-    """A face recorded in a seeded PDF using nothing beyond the seed (its letters, its fonts, the footers') is
-    placed in the next PDF with the same seed without asking the document anything (render/replay.py)."""
-    from printshop.render import replay as replay_module
-    from printshop.render.helper import seed_of
-
-    data = tmp_path / "data"
-    shutil.copytree(DEFAULT_DATA_DIR, data)
-    texts = data / "kremlin" / "text" / "fr.yaml"
-    session = Session(data, tmp_path / "live", games=["kremlin"], langs=["fr"], papers=["a4"])
-    assert session.refresh().ok
-    placed, asked = [], []
-    replay = replay_module.replay
-
-    def counting(canvas, recording):
-        (placed if recording.sealed is not None and recording.sealed == seed_of(canvas._doc) else asked).append(1)
-        return replay(canvas, recording)
-
-    monkeypatch.setattr(replay_module, "replay", counting)
-    original = texts.read_text(encoding="utf-8")
-    assert original.count("Leonid") >= 1
-    texts.write_text(original.replace("Leonid", "Leonida", 1), encoding="utf-8")
-    update = session.refresh({texts})
-    assert update.ok, [d.format() for d in update.report.errors]
-    assert len(placed) >= 50 and not asked  # kremlin's decks: every unchanged face, unasked
-    cold = build(data, tmp_path / "cold", games=["kremlin"], langs=["fr"], papers=["a4"], force=True)
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 

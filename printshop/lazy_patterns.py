@@ -76,21 +76,28 @@ def _adopt(module) -> None:
                     held._homes.append((value, attribute))
 
 
+_finding: set[str] = set()  # the modules a finder is asking the others for, now
+
+
 class _Finder:
     """Finds nothing itself: for the MODULES, wraps what the finders after it find."""
 
     def find_spec(self, name, path, target=None):
-        if name not in MODULES:
+        if name not in MODULES or name in _finding:  # (another of these finders is asking: a reloaded module)
             return None
-        for finder in sys.meta_path:
-            find = getattr(finder, "find_spec", None)
-            if finder is self or find is None:
-                continue
-            spec = find(name, path, target)
-            if spec is not None:
-                break
-        else:
-            return None
+        _finding.add(name)
+        try:
+            for finder in sys.meta_path:
+                find = getattr(finder, "find_spec", None)
+                if finder is self or find is None:
+                    continue
+                spec = find(name, path, target)
+                if spec is not None:
+                    break
+            else:
+                return None
+        finally:
+            _finding.discard(name)
         loader = spec.loader
         exec_module = getattr(loader, "exec_module", None)
         if exec_module is None or getattr(loader, "name", None) != name:

@@ -455,3 +455,18 @@ def test_a_first_build_reads_no_input_to_compare_with_a_last_build(tmp_path, mon
 
     monkeypatch.setattr(cache.Digests, "tree", no_reading)
     assert cache.nothing_to_do(tmp_path / "new-out", DEFAULT_DATA_DIR, None, {}) is None
+
+
+def test_the_pattern_finder_installed_twice_finds_the_module_once():
+    import subprocess
+    import sys
+
+    child = ("import sys, importlib, printshop.lazy_patterns as lp\n"
+             "old = [f for f in sys.meta_path if type(f).__name__ == '_Finder']\n"
+             "importlib.reload(lp); lp.install()\n"
+             "assert len([f for f in sys.meta_path if type(f).__name__ == '_Finder']) == 2\n"
+             "from reportlab.platypus import paragraph\n"
+             "assert paragraph.uri_pat.match('https://example.org')\n"
+             "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

@@ -218,52 +218,32 @@ def _reaches_other_units(item) -> bool:
 
 def _in_processes(units: list, work, jobs: int, *, weight) -> list:
     """[work(unit) for unit in units], the units shared among up to `jobs` forked processes (balanced by
-    `weight`) and the results given back in the units' order. The forks inherit everything loaded; each
-    sends its results back pickled. Where fork is not the way (not Linux), or a child fails, the work is
-    done here."""
+    `weight`) and the results given back in the units' order. The forks (render/helper.py's `Helper`)
+    inherit everything loaded; each sends its results back pickled. Where fork is not the way (not Linux),
+    or a child fails, the work is done here."""
     import sys
 
     if not sys.platform.startswith("linux"):
         return [work(unit) for unit in units]
-    import pickle
-
     shares: list[list[int]] = [[] for _ in range(min(jobs, len(units)))]
     loads = [0] * len(shares)
     for index in sorted(range(len(units)), key=lambda i: -weight(units[i])):
         lightest = loads.index(min(loads))
         shares[lightest].append(index)
         loads[lightest] += weight(units[index])
-    for flow in (sys.stdout, sys.stderr):
-        flow.flush()
-    children = []
-    for share in shares[1:]:
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: its share, pickled into the pipe, then gone without cleaning up
-            code = 0
-            try:
-                os.close(read)
-                payload = pickle.dumps([work(units[i]) for i in sorted(share)])
-                with os.fdopen(write, "wb") as pipe:
-                    pipe.write(payload)
-            except BaseException:  # noqa: BLE001 - the parent does this share itself
-                code = 1
-            finally:
-                os._exit(code)
-        os.close(write)
-        children.append((pid, read, sorted(share)))
-    results: dict[int, list] = {i: work(units[i]) for i in sorted(shares[0])}
-    for pid, read, share in children:
-        with os.fdopen(read, "rb") as pipe:
-            payload = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        try:
-            answers = pickle.loads(payload) if status == 0 and payload else None
-        except Exception:  # noqa: BLE001
-            answers = None
-        if answers is None or len(answers) != len(share):
-            answers = [work(units[i]) for i in share]
-        results.update(zip(share, answers))
+    from printshop.render.helper import Helper
+
+    helpers = [Helper(sorted(share), lambda share: [work(units[i]) for i in share]) for share in shares[1:]]
+    try:
+        results: dict[int, list] = {i: work(units[i]) for i in sorted(shares[0])}
+        for helper in helpers:
+            answers = helper.answer()
+            if not isinstance(answers, list) or len(answers) != len(helper.keys):  # it failed: done here
+                answers = [work(units[i]) for i in helper.keys]
+            results.update(zip(helper.keys, answers))
+    finally:
+        for helper in helpers:
+            helper.close()
     return [results[i] for i in range(len(units))]
 
 
@@ -403,14 +383,11 @@ def _worker_start(parent: int) -> None:
     """Each worker: Ctrl-C is the main process's to handle (it stops the workers), a write to a closed pipe
     ends the worker quietly, and the worker dies with its parent (Linux: PR_SET_PDEATHSIG), so an
     orphan never lingers or prints a BrokenPipeError traceback."""
+    from printshop.render.helper import die_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass  # not Linux: the parent check below, and SIGPIPE, end orphans
+    die_with_parent()  # (not Linux: the parent check below, and SIGPIPE, end orphans)
     if os.getppid() != parent:  # the parent died before the line above took effect
         os._exit(0)
 

@@ -180,7 +180,7 @@ class Helper:
             try:
                 os.close(read)
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
-                _die_with_parent()
+                die_with_parent()
                 answer = work(self.keys)
                 with os.fdopen(write, "wb") as pipe:
                     pickle.dump(answer, pipe, protocol=pickle.HIGHEST_PROTOCOL)
@@ -227,7 +227,8 @@ class Helper:
             pass
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
+    """Linux: this process is killed when its parent dies (PR_SET_PDEATHSIG); elsewhere, nothing."""
     try:
         import ctypes
 

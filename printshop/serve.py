@@ -8,7 +8,10 @@ then asks for `/state` again. A face's image (`/face/<token>.png`) is its own on
 render/faces.py and rasterised by pypdfium2; the token names the laid-out face, which the session
 keeps while nothing it reads changes, so the browser fetches only the images of changed faces.
 A file that cannot be read shows as diagnostics on the page; the server keeps running and the
-faces from the last good state stay shown.
+faces from the last good state stay shown. A face whose text does not fit is drawn anyway (its text cut at
+the frame, the overset mark beside it: render/faces.py), so the page shows how far over it runs; a click on
+a face opens `/face/<token>@2x.png`, drawn at twice the resolution. The page itself (static/serve.html) puts
+everything from the data on the page as text, never as markup.
 
 Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise.
 """
@@ -23,11 +26,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from printshop.diagnostics import Diagnostic
+from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.session import Session
 from printshop.watch import FileWatcher, watched_folders
 
 PREVIEW_DPI = 110  # enough to read a card's smallest text on screen
+ZOOM_DPI = 2 * PREVIEW_DPI  # the image a click on a face opens: a sheet or board read closely, a card's detail
 
 
 @dataclass
@@ -40,7 +44,7 @@ class FaceView:
     paints: object
     motifs: dict
     assets: Path
-    sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, its frames
+    sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, then its frames
 
 
 def _say(line: str) -> None:
@@ -61,21 +65,22 @@ def _face_views(session: Session) -> list[FaceView]:
         faces = [face for deck in layout.decks for face in deck.faces.values()]
         faces += [face for sheet in layout.sheets for face in sheet.faces]
         for face in faces:
-            sources = []
+            texts, frames = [], []  # the texts first: what a translator edits
             for frame in face.frames:
                 for text_id in frame.text_ids:
                     entry = catalogue.entries.get(text_id) if catalogue else None
                     if entry is not None:
-                        sources.append((entry.location.path, entry.location.line))
+                        texts.append((entry.location.path, entry.location.line))
                 where = frame.frame.where()
-                sources.append((where.path, where.line))
+                frames.append((where.path, where.line))
             views.append(FaceView(f"{id(face):x}", layout.game_id, layout.lang, face.key, face, paints,
-                                  project.motifs.motifs, layout.localized.data.dir, sources))
+                                  project.motifs.motifs, layout.localized.data.dir, texts + frames))
     return views
 
 
 def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
-    """The face alone, with its bleed, as a PNG: drawn into a one-page PDF, rasterised by pdfium."""
+    """The face alone, with its bleed, as a PNG: drawn into a one-page PDF, rasterised by pdfium. A text that
+    does not fit is drawn cut at its frame, with the (magenta) overset mark (render/faces.py), not left out."""
     import pypdfium2
     from reportlab.pdfgen.canvas import Canvas
 
@@ -87,7 +92,7 @@ def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
     width, height = face.width + 2 * face.bleed, face.height + 2 * face.bleed
     canvas = Canvas(buffer, pagesize=(width, height), invariant=1, initialFontName="sans")
     canvas.translate(face.bleed, face.bleed)
-    draw_face(canvas, face, view.paints, view.motifs, view.assets)
+    draw_face(canvas, face, view.paints, view.motifs, view.assets, overset=True)  # a text too long shows how far
     canvas.showPage()
     canvas.save()
     document = pypdfium2.PdfDocument(buffer.getvalue())
@@ -98,9 +103,33 @@ def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
     return png(image, level=1)  # shown at once on this machine: the fastest deflate
 
 
-def _diagnostic(d: Diagnostic, faces: list[str]) -> dict:
-    return {"text": d.format(), "severity": d.severity.value, "code": d.code, "hint": d.hint, "also": d.also,
-            "path": d.location.path, "line": d.location.line, "faces": faces}
+def line_ranges(lines) -> str:
+    """Line numbers as a reader scans them: [7, 8, 9, 12, 145] -> "7–9, 12, 145" (0, unknown, left out)."""
+    numbers = sorted({line for line in lines if line > 0})
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return ", ".join(str(first) if first == last else f"{first}\u2013{last}" for first, last in runs)
+
+
+def source_files(sources: list[tuple[str, int]], folder: str) -> list[dict]:
+    """A face's sources by file, in the order it reads them: the path, the path within the game's folder
+    (`folder`, as displayed), and the lines."""
+    by_file: dict[str, list[int]] = {}
+    for path, line in sources:
+        by_file.setdefault(path, []).append(line)
+    prefix = folder.rstrip("/") + "/"
+    return [{"path": path, "short": path[len(prefix):] if path.startswith(prefix) else path,
+             "lines": line_ranges(lines)} for path, lines in by_file.items()]
+
+
+def _diagnostic(number: int, d: Diagnostic, faces: list[str]) -> dict:
+    return {"id": number, "text": d.format(), "severity": d.severity.value, "code": d.code,
+            "message": printable(d.message), "where": str(d.location), "acknowledged": printable(d.acknowledged),
+            "hint": d.hint, "also": d.also, "path": d.location.path, "line": d.location.line, "faces": faces}
 
 
 class Preview:
@@ -135,17 +164,18 @@ class Preview:
                 by_place.setdefault((path, line), []).append(view.token)
                 by_file.setdefault(path, [])
         diagnostics = []
-        for d in update.report.sorted():
+        for number, d in enumerate(update.report.sorted()):
             faces = by_place.get((d.location.path, d.location.line), [])
-            diagnostics.append(_diagnostic(d, list(dict.fromkeys(faces))))
+            diagnostics.append(_diagnostic(number, d, list(dict.fromkeys(faces))))
         games: dict[str, dict] = {}
         for view in self.views.values():
             game = games.setdefault(view.game, {"id": view.game, "langs": [], "rows": {}})
             if view.lang not in game["langs"]:
                 game["langs"].append(view.lang)
             game["rows"].setdefault(view.key, {})[view.lang] = {
-                "token": view.token, "image": f"/face/{view.token}.png",
-                "sources": [f"{path}:{line}" for path, line in dict.fromkeys(view.sources)]}
+                "token": view.token, "image": f"/face/{view.token}.png", "zoom": f"/face/{view.token}@2x.png",
+                "sources": [f"{path}:{line}" for path, line in dict.fromkeys(view.sources)],
+                "files": source_files(view.sources, display_path(view.assets))}
         return {"version": self.version, "ok": update.ok, "seconds": round(update.seconds, 3),
                 "readable": self.session.project is not None,
                 "diagnostics": diagnostics,
@@ -153,19 +183,21 @@ class Preview:
                            "rows": [{"key": key, "faces": faces} for key, faces in g["rows"].items()]}
                           for g in games.values()]}
 
-    def image(self, token: str) -> bytes | None:
+    def image(self, token: str, zoom: bool = False) -> bytes | None:
+        """The face's image; `zoom`: at ZOOM_DPI, drawn when asked and not kept (one face looked at closely)."""
         with self.lock:
-            data = self.images.get(token)
+            data = None if zoom else self.images.get(token)
             view = self.views.get(token)
         if data is not None or view is None:
             return data
         try:
-            data = face_png(view)
+            data = face_png(view, ZOOM_DPI if zoom else PREVIEW_DPI)
         except Exception:  # noqa: BLE001 - a face that cannot be drawn (it does not fit): no image
             return None
-        with self.lock:
-            if token in self.views:
-                self.images[token] = data
+        if not zoom:
+            with self.lock:
+                if token in self.views:
+                    self.images[token] = data
         return data
 
     def _announce(self) -> None:
@@ -190,8 +222,10 @@ def make_app(preview: Preview):
         return JSONResponse(preview.state, headers={"Cache-Control": "no-store"})
 
     async def face(request):
-        token = request.path_params["token"]
-        data = await asyncio.get_running_loop().run_in_executor(None, preview.image, token)
+        token, zoom = request.path_params["token"], False
+        if token.endswith("@2x"):
+            token, zoom = token[:-3], True
+        data = await asyncio.get_running_loop().run_in_executor(None, preview.image, token, zoom)
         if data is None:
             return Response(status_code=404)
         # a token names one laid-out face: its image never changes

@@ -19,7 +19,10 @@ from printshop.model import Motif, Shape
 
 
 def draw_face(canvas: Canvas, face: FaceLayout, paints: Paints, motifs: dict[str, Motif],
-              assets: Path | None = None) -> None:
+              assets: Path | None = None, *, overset: bool = False) -> None:
+    """`overset`: a text that does not fit is drawn anyway, cut at its frame, which is outlined in magenta with
+    an overset mark (the preview's proof of how far over it runs); without it such a face is refused, as a
+    build stops before drawing one."""
     w, h, bleed = face.width, face.height, face.bleed
     if face.face.background:
         canvas.setFillColor(paints.background(face.face.background))
@@ -27,7 +30,7 @@ def draw_face(canvas: Canvas, face: FaceLayout, paints: Paints, motifs: dict[str
     for shape in sorted(face.face.shapes.values(), key=lambda shape: shape.layer):
         draw_shape(canvas, shape, h, paints, motifs, assets)
     for frame in face.frames:
-        draw_frame(canvas, frame, h, paints)
+        draw_frame(canvas, frame, h, paints, overset=overset)
 
 
 def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
@@ -146,25 +149,33 @@ def trace_svg_path(path, d: str) -> None:
             i += 1
 
 
-def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Paints) -> None:
+OVERSET_COLOUR = (0.9, 0.0, 0.5)  # the overset mark: magenta, apart from every red of the games; on screen only
+
+
+def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Paints, *,
+               overset: bool = False) -> None:
     frame, result = laid.frame, laid.fit
-    if not result.fits:
+    if not result.fits and not overset:
         raise ValueError(f"frame '{laid.name}' does not fit; layout should have stopped the build")
     # the flowables the fit measured, when this output has the colours layout set them in; else the same
     # text again at the fitted size, in this output's colours (CMYK for a print shop, low ink)
-    measured = result.drawable(frame, paints)
+    measured = result.drawable(frame, paints) if result.fits else None
     if measured is None:
         measured = [(flowable, None, None) for flowable in
                     make_flowables(laid.blocks, frame, result.size, paints, frame.width, result.hyphenation)]
     top = card_height - frame.y
     slack = frame.height - result.height
-    offset = {"top": 0.0, "middle": slack / 2, "bottom": slack}[frame.valign]
+    offset = {"top": 0.0, "middle": slack / 2, "bottom": slack}[frame.valign] if result.fits else 0.0
     canvas.saveState()
     if frame.rotate == 180:
         cx, cy = frame.x + frame.width / 2, top - frame.height / 2
         canvas.translate(cx, cy)
         canvas.rotate(180)
         canvas.translate(-cx, -cy)
+    if not result.fits:  # overset: the text from its first line, cut where the frame ends, and the mark
+        box = canvas.beginPath()
+        box.rect(frame.x, top - frame.height, frame.width, frame.height)
+        canvas.clipPath(box, stroke=0, fill=0)
     y = top - offset
     previous_after = 0.0
     for index, (flowable, w, h) in enumerate(measured):
@@ -176,4 +187,24 @@ def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Pa
         flowable.drawOn(canvas, x, y - h)
         y -= h
         previous_after = flowable.getSpaceAfter()
+    canvas.restoreState()
+    if not result.fits:
+        _overset_mark(canvas, frame.x, top - frame.height, frame.width, frame.height)
+
+
+def _overset_mark(canvas: Canvas, x: float, y: float, width: float, height: float) -> None:
+    """An outline round the frame and, at its bottom right corner, a square with a plus: the sign layout
+    programs give a text that runs past its frame."""
+    side = 7.0
+    canvas.saveState()
+    canvas.setStrokeColorRGB(*OVERSET_COLOUR)
+    canvas.setFillColorRGB(*OVERSET_COLOUR)
+    canvas.setLineWidth(1.0)
+    canvas.rect(x, y, width, height, stroke=1, fill=0)
+    canvas.rect(x + width - side / 2, y - side / 2, side, side, stroke=0, fill=1)
+    canvas.setStrokeColorRGB(1, 1, 1)
+    canvas.setLineWidth(1.2)
+    cx, cy = x + width, y
+    canvas.line(cx - 2.2, cy, cx + 2.2, cy)
+    canvas.line(cx, cy - 2.2, cx, cy + 2.2)
     canvas.restoreState()

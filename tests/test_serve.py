@@ -1,8 +1,10 @@
 """`printshop serve` in a real browser, and `printshop watch`, against a private copy of the data.
 
 Headless Chromium (Debian's `chromium` package) is driven over the Chrome DevTools Protocol with the
-`websockets` library: the page loads, a text file is edited, and the card's image must change; a
-YAML syntax error must show on the page, and clear once fixed. The test skips without Chromium.
+`websockets` library: the page loads, a text file is edited, and the card's image must change; a text
+too long for its frame must be listed, lead to its card (drawn, with the overset mark) and back; finding
+faces by name must hide the others; a YAML syntax error must show on the page, and clear once fixed. The
+browser test skips without Chromium.
 """
 from __future__ import annotations
 
@@ -123,6 +125,12 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         browser.call("Page.navigate", url=server.url)
         before = browser.wait_for(DISSIDENT, "the dissident card")
         before_image = urllib.request.urlopen(before).read()
+        # a click on a face opens it at twice the size, drawn again (not scaled up)
+        zoom = browser.evaluate("document.querySelector('td.face[data-key=\"cards/dissident-glasnost/front\"]"
+                                "[data-lang=\"en\"] a.zoom').href")
+        zoomed = urllib.request.urlopen(zoom).read()
+        width = lambda png: int.from_bytes(png[16:20], "big")  # noqa: E731 - the PNG header's width
+        assert zoomed.startswith(b"\x89PNG") and abs(width(zoomed) - 2 * width(before_image)) <= 1
         every_image = ("Object.fromEntries(Array.from(document.querySelectorAll('td.face')).map("
                        "td => [td.dataset.key, td.querySelector('img').getAttribute('src')]))")
         images_before = browser.evaluate(every_image)
@@ -139,6 +147,30 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         assert images_after.keys() == images_before.keys() and len(images_after) > 5
         changed = [key for key in images_after if images_after[key] != images_before[key]]
         assert changed and all(key.startswith("cards/dissident") for key in changed), changed
+
+        # a name too long for its frame: the error is listed, a click on it shows the card, which is drawn with
+        # the text cut at its frame and the overset mark (an image, not a hole); the card's own flag leads back
+        texts.write_text(original.replace('name: "Dissident"', 'name: "' + "Dissident " * 30 + '"'), encoding="utf-8")
+        overflow = "document.querySelector('.diagnostic.error[data-code=\"text-overflow\"][data-faces]')"
+        browser.wait_for(f"document.getElementById('status').className === 'failed' && {overflow} !== null",
+                         "the overflow")
+        browser.evaluate(f"{overflow}.click()")
+        assert browser.evaluate("document.querySelector('td.face.focus').dataset.key").startswith("cards/dissident")
+        browser.wait_for(f"(() => {{ const img = document.querySelector('td.face.focus img'); "
+                         f"return img && img.complete && img.naturalWidth > 0; }})()", "the overset card's image")
+        assert browser.evaluate("document.querySelectorAll('.missing').length") == 0
+        browser.evaluate("document.querySelector('td.face.focus button.flag.error').click()")
+        assert browser.evaluate("document.querySelector('.diagnostic.focus').dataset.code") == "text-overflow"
+        assert browser.evaluate("document.querySelector('.diagnostic.focus').closest('details').open")
+        # finding faces by name: only the backs are left; a click on the overflow brings every face back
+        browser.evaluate("const find = document.getElementById('find'); find.value = 'back'; "
+                         "find.dispatchEvent(new Event('input'))")
+        shown = "Array.from(document.querySelectorAll('tr[data-key]')).filter(tr => !tr.classList.contains('hidden'))"
+        assert browser.evaluate(f"{shown}.every(tr => tr.dataset.key.includes('back'))")
+        assert browser.evaluate(f"{shown}.length") >= 1
+        browser.evaluate(f"{overflow}.click()")
+        assert browser.evaluate("document.getElementById('find').value") == ""
+        assert browser.evaluate("document.querySelector('td.face.focus').dataset.key").startswith("cards/dissident")
 
         texts.write_text(original.replace('name: "Dissident"', 'name: "Dissident\n  broken: ['), encoding="utf-8")
         browser.wait_for("document.getElementById('status').className === 'failed' && "
@@ -172,6 +204,67 @@ def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):
     assert overflow and overflow[0]["faces"], overflow
     token = overflow[0]["faces"][0]
     assert preview.views[token].key.startswith("cards/dissident")
+    # the card lists the text file first (what a translator edits), by file with runs of lines
+    [face] = [f for g in preview.state["games"] for row in g["rows"] for f in row["faces"].values()
+              if f["token"] == token]
+    assert face["files"][0]["short"] == "text/en.yaml" and face["files"][0]["path"].endswith("comrade/text/en.yaml")
+    assert any(file["short"] == "faces.yaml" for file in face["files"][1:])
+
+
+def test_line_ranges_and_source_files():
+    from printshop.serve import line_ranges, source_files
+
+    assert line_ranges([7, 8, 9, 12, 145, 8, 0]) == "7\u20139, 12, 145"
+    assert line_ranges([3]) == "3" and line_ranges([0]) == ""
+    files = source_files([("data/g/text/fr.yaml", 9), ("data/g/faces.yaml", 3), ("data/g/text/fr.yaml", 10),
+                          ("elsewhere/x.yaml", 1)], "data/g")
+    assert files == [{"path": "data/g/text/fr.yaml", "short": "text/fr.yaml", "lines": "9\u201310"},
+                     {"path": "data/g/faces.yaml", "short": "faces.yaml", "lines": "3"},
+                     {"path": "elsewhere/x.yaml", "short": "elsewhere/x.yaml", "lines": "1"}]
+
+
+def test_a_text_too_long_is_drawn_cut_at_its_frame_with_the_overset_mark(tmp_path):
+    """The preview draws an overflowing face (the build never does): the magenta mark sits at the frame's
+    bottom-right corner, and the same face with a text that fits has none there."""
+    import io
+
+    from PIL import Image
+
+    from printshop.render.faces import draw_face
+    from printshop.serve import PREVIEW_DPI, Preview, face_png
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    original = texts.read_text(encoding="utf-8")
+
+    def glasnost(text: str):
+        texts.write_text(text, encoding="utf-8")
+        preview = Preview(Session(data, None, games=["comrade"], langs=["en"], render=False))
+        preview.refresh()
+        [view] = [v for v in preview.views.values() if v.key == "cards/dissident-glasnost/front"]
+        return view
+
+    def mark_pixels(view) -> int:
+        face = view.face
+        [title] = [frame for frame in face.frames if frame.name == "title"]
+        scale = PREVIEW_DPI / 72
+        corner_x = (face.bleed + title.frame.x + title.frame.width) * scale
+        corner_y = (face.bleed + title.frame.y + title.frame.height) * scale  # from the top: data's way
+        image = Image.open(io.BytesIO(face_png(view))).convert("RGB")
+        return sum(1 for dx in range(-4, 5) for dy in range(-4, 5)
+                   if (lambda r, g, b: r > 195 and g < 30 and 90 < b < 170)(
+                       *image.getpixel((round(corner_x) + dx, round(corner_y) + dy))))
+
+    fitting = glasnost(original)
+    assert mark_pixels(fitting) == 0
+    overset = glasnost(original.replace('name: "Dissident"', 'name: "' + "Dissident " * 30 + '"'))
+    assert not next(frame for frame in overset.face.frames if frame.name == "title").fit.fits
+    assert mark_pixels(overset) >= 20
+    from reportlab.pdfgen.canvas import Canvas
+
+    with pytest.raises(ValueError, match="does not fit"):  # the build's guard is unchanged
+        draw_face(Canvas(io.BytesIO()), overset.face, overset.paints, overset.motifs, overset.assets)
 
 
 def _same_files(left: Path, right: Path) -> None:

@@ -22,6 +22,7 @@ The files are byte for byte those `printshop build` writes from the same data (a
 """
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,7 @@ class Session:
                  templates_dir: Path | None = None, options: Options = Options(), write: bool = True,
                  render: bool = True):
         self.data_dir = Path(data_dir)
+        self._folders: frozenset[Path] = frozenset()  # the data's folders when last read (_load_all)
         self.templates_dir = Path(templates_dir or DEFAULT_TEMPLATES_DIR)
         self.out_dir = Path(out_dir) if out_dir is not None else None
         self.games, self.langs, self.papers, self.options = games, langs, papers, options
@@ -117,6 +119,7 @@ class Session:
     def _load_all(self) -> None:
         self.load_report = Report()
         self.fonts = None
+        self._folders = _folders_below(self.data_dir)
         try:
             self.project = load_project(self.data_dir, self.templates_dir, games=self.games, langs=self.langs,
                                         report=self.load_report)
@@ -177,9 +180,14 @@ class Session:
                 continue
             if data not in path.parents:
                 continue  # templates are read where they are used
-            if not path.suffix:  # a folder made, removed or moved (a game's, its texts'): read everything again
-                self._load_all()
-                return "project"
+            if not path.suffix:
+                # a folder made, removed or moved (a game's, its texts'): read everything again; any other
+                # name without an extension is a file that holds no data, such as the scratch files that
+                # `sed -i` and vim (4913) make and remove beside the file they save
+                if path.is_dir() or path in self._folders:
+                    self._load_all()
+                    return "project"
+                continue
             if path.suffix not in (".yaml", ".yml"):
                 continue  # art and other files are read where they are used
             if path.parent.name != "text":
@@ -333,3 +341,13 @@ class Session:
                 write_atomically(target, output.data)
                 update.written.append(target)
             self._on_disk[target] = output.data
+
+
+def _folders_below(root: Path) -> frozenset[Path]:
+    """The folders of the data as last read (resolved): a path gone without an extension was one of them,
+    or a scratch file an editor or `sed -i` made and removed beside the file it saved."""
+    base = root.resolve()
+    found = {base}
+    for folder, names, _ in os.walk(base):
+        found.update(Path(folder, name) for name in names)
+    return frozenset(found)

@@ -349,6 +349,27 @@ def test_a_game_folder_moved_away_and_back_is_noticed(tmp_path):
     assert back.ok and back.reloaded == "project"
 
 
+def test_an_editors_scratch_files_beside_a_text_do_not_reload_the_project(tmp_path):
+    """`sed -i` saves through a scratch file (sedXXXXXX) it renames over the text, and vim tests a folder
+    with a file named 4913: names without an extension, reported with the text. Taken for folders, they
+    read the whole project again and laid out all 142 Kremlin faces after a one-word edit; only a folder
+    that is, or was, one of the data's makes the project read again."""
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    session = Session(data, None, games=["comrade"], langs=["en"], render=False)
+    assert session.refresh().ok
+    texts = data / "comrade" / "text" / "en.yaml"
+    texts.write_text(texts.read_text(encoding="utf-8").replace('name: "Informer"', 'name: "Snitch"'), encoding="utf-8")
+    (data / "comrade" / "text" / "4913").write_text("", encoding="utf-8")  # vim's, still there
+    update = session.refresh({texts, data / "comrade" / "text" / "sedAb12Cd", data / "comrade" / "text" / "4913"})
+    assert update.ok and update.reloaded == "texts" and 0 < update.faces_laid_out <= 2, update
+    (data / "comrade" / "text" / "4913").unlink()
+    (data / "comrade" / "art").mkdir()  # a folder made: read everything again
+    assert session.refresh({data / "comrade" / "art"}).reloaded == "project"
+    (data / "comrade" / "art").rmdir()  # and one of the data's removed
+    assert session.refresh({data / "comrade" / "art"}).reloaded == "project"
+
+
 def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monkeypatch):
     """A session keeps each page stream as the PDF writes it (render/replay.py, remember_page_streams): after
     an edit of one card's text, only the pages that show the card are compressed and formatted again, and
@@ -434,9 +455,10 @@ def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
 
 
 @contextlib.contextmanager
-def _watching(tmp_path, *, during_first_build=None):
+def _watching(tmp_path, *, during_first_build=None, printed=False):
     """`watch` in a thread on a copy of the data; yields (texts, lines, cards) once the first build is
-    done. `during_first_build(texts)` runs after the first build has read the files, before it ends."""
+    done. `during_first_build(texts)` runs after the first build has read the files, before it ends;
+    `printed`: the diagnostics are said too, as the command prints them."""
     from printshop.watch import watch
 
     data = tmp_path / "data"
@@ -456,7 +478,8 @@ def _watching(tmp_path, *, during_first_build=None):
     lines: list[str] = []
     stop, ready = threading.Event(), threading.Event()
     thread = threading.Thread(target=watch, args=(session,),
-                              kwargs=dict(say=lines.append, stop=stop, ready=ready.set, report=lambda r: None))
+                              kwargs=dict(say=lines.append, stop=stop, ready=ready.set,
+                                          **({} if printed else {"report": lambda r: None})))
     thread.start()
     try:
         assert ready.wait(60)
@@ -480,6 +503,54 @@ def _rename_informer(texts: Path) -> None:
 
 
 REBUILT = r"comrade en a4: [12] faces? changed, 1 file written in [\d.]+ s"
+
+
+def test_watch_prints_each_error_every_time_and_other_diagnostics_once(tmp_path):
+    """After a save, the line it brought is not buried under the notes and acknowledged warnings printed
+    after the first build: those are counted, not repeated; an error is printed while it lasts."""
+    def rebuild_after(count: int) -> list[str]:  # the lines of the next rebuild, up to its summary line
+        started = time.monotonic()
+        while time.monotonic() - started < DEADLINE:
+            if any(re.search(r" in [\d.]+ s$", line) for line in lines[count:]):
+                return lines[count:]
+            time.sleep(0.05)
+        raise AssertionError(lines[count:])
+
+    with _watching(tmp_path, printed=True) as (texts, lines, cards):
+        first = "\n".join(lines)
+        assert "info[reconstructed]" in first and "warning[press-left-out]" in first
+        original = texts.read_text(encoding="utf-8")
+        count = len(lines)
+        texts.write_text(original.replace('name: "Dissident"', 'name: "' + "Dissident " * 30 + '"'),
+                         encoding="utf-8")
+        second = rebuild_after(count)
+        text = "\n".join(second)
+        assert "error[text-overflow]" in text and "info[reconstructed]" not in text, text
+        assert re.search(r"\(\d+ warnings and notes as before, not repeated", text), text
+        assert re.fullmatch(r"2 errors: nothing written in [\d.]+ s", second[-1]), second
+        count = len(lines)
+        texts.write_text(original.replace('name: "Dissident"', 'name: "Dissenter"'), encoding="utf-8")
+        third = "\n".join(rebuild_after(count))
+        assert "error[" not in third and "info[reconstructed]" not in third and "not repeated" in third, third
+        assert "written in" in third
+
+
+def test_news_are_errors_and_what_the_last_rebuild_did_not_have():
+    from printshop.diagnostics import Location, Report, diagnostic
+    from printshop.watch import news
+
+    place = Location("data/g/text/fr.yaml", 3, 5)
+    note, overflow = diagnostic("reconstructed", place, "a note"), diagnostic("text-overflow", place, "too long")
+    stale = diagnostic("stale-translation", Location("data/g/text/fr.yaml", 9, 5), "the source changed")
+    fresh, repeated = news(Report([note, overflow]), set())
+    assert fresh.items == [note, overflow] and repeated == 0
+    from printshop.watch import _identity
+
+    earlier = {_identity(note), _identity(overflow)}
+    fresh, repeated = news(Report([note, overflow, stale]), earlier)
+    assert fresh.items == [overflow, stale] and repeated == 1  # the error again, the new warning; the note counted
+    moved = diagnostic("reconstructed", Location("data/g/text/fr.yaml", 4, 5), "a note")
+    assert news(Report([moved]), earlier)[0].items == [moved]  # a line moved by an edit: said again, where it is now
 
 
 def test_watch_rebuilds_on_save(tmp_path):

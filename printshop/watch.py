@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
-from printshop.diagnostics import Report, Severity, format_report
+from printshop.diagnostics import Diagnostic, Report, Severity, format_report
 from printshop.session import Session, Update
 
 # watchfiles yields once no further change has come for STEP ms, and at the latest after DEBOUNCE ms
@@ -117,15 +117,38 @@ def describe(update: Update, session: Session) -> str:
             f"{files} file{'s' if files != 1 else ''} written {seconds}")
 
 
+def _identity(d: Diagnostic) -> tuple:
+    return (d.location.path, d.location.line, d.location.col, d.severity, d.code, d.message, d.acknowledged)
+
+
+def news(report: Report, earlier: set[tuple]) -> tuple[Report, int]:
+    """What a rebuild prints: every error (each one still blocks the files), and the warnings and notes
+    that the rebuild before did not have; and how many it leaves out as said already. A catalogue's
+    acknowledged warnings and notes (dozens for Kremlin) would otherwise bury, after every save, the line
+    that save brought."""
+    shown = [d for d in report.items if d.severity is Severity.ERROR or _identity(d) not in earlier]
+    return Report(shown), len(report.items) - len(shown)
+
+
 def watch(session: Session, *, say: Callable[[str], None] = print, stop: threading.Event | None = None,
           report: Callable[[Report], None] | None = None, ready: Callable[[], None] | None = None) -> None:
     """Build once, then again after every change, until `stop` is set (or Ctrl-C). `say` gets one line
-    per rebuild; `report` the diagnostics of each rebuild (default: printed through `say`)."""
+    per rebuild; `report` the diagnostics of each rebuild (default: printed through `say`, see
+    `news`)."""
+    earlier: set[tuple] = set()
+
     def show(update: Update) -> None:
+        nonlocal earlier
         if report is not None:
             report(update.report)
-        elif update.report.items:
-            say(format_report(update.report))
+        else:
+            fresh, repeated = news(update.report, earlier)
+            if fresh.items:
+                say(format_report(fresh))
+            if repeated:
+                say(f"({repeated} warning{'s' if repeated != 1 else ''} and note{'s' if repeated != 1 else ''} "
+                    f"as before, not repeated; printshop validate lists every one)")
+            earlier = {_identity(d) for d in update.report.items}
         say(describe(update, session))
 
     watcher = FileWatcher(watched_folders(session), say=say)  # before the first build: no save is missed

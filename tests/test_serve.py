@@ -159,6 +159,10 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         browser.wait_for(f"(() => {{ const img = document.querySelector('td.face.focus img'); "
                          f"return img && img.complete && img.naturalWidth > 0; }})()", "the overset card's image")
         assert browser.evaluate("document.querySelectorAll('.missing').length") == 0
+        # the card's two overflow errors (glasnost and perestroika print the same name) make one flag
+        flags = browser.evaluate("Array.from(document.querySelectorAll('td.face.focus button.flag.error'))"
+                                 ".map(b => b.textContent)")
+        assert flags == ["error \u00b7 text-overflow \u00d72"], flags
         browser.evaluate("document.querySelector('td.face.focus button.flag.error').click()")
         assert browser.evaluate("document.querySelector('.diagnostic.focus').dataset.code") == "text-overflow"
         assert browser.evaluate("document.querySelector('.diagnostic.focus').closest('details').open")
@@ -168,8 +172,11 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         shown = "Array.from(document.querySelectorAll('tr[data-key]')).filter(tr => !tr.classList.contains('hidden'))"
         assert browser.evaluate(f"{shown}.every(tr => tr.dataset.key.includes('back'))")
         assert browser.evaluate(f"{shown}.length") >= 1
+        browser.evaluate("find.value = 'no such face'; find.dispatchEvent(new Event('input'))")
+        assert browser.evaluate("document.querySelector('h2#game-comrade').offsetParent === null")  # hidden
         browser.evaluate(f"{overflow}.click()")
         assert browser.evaluate("document.getElementById('find').value") == ""
+        assert browser.evaluate("document.querySelector('h2#game-comrade').offsetParent !== null")
         assert browser.evaluate("document.querySelector('td.face.focus').dataset.key").startswith("cards/dissident")
 
         texts.write_text(original.replace('name: "Dissident"', 'name: "Dissident\n  broken: ['), encoding="utf-8")

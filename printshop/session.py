@@ -130,7 +130,7 @@ class Session:
                                  f"loading failed unexpectedly: {type(error).__name__}: {error}")
             self.project = None
             return
-        for game_id in self.games or ():
+        for game_id in self.games or () if self.project is not None else ():
             if game_id not in self.project.games:  # named when the session began, gone since (moved, renamed)
                 self.load_report.add("file-missing", Location.of(self.data_dir / game_id / "game.yaml"),
                                      f"the game '{game_id}' is no longer in the data folder")

@@ -356,6 +356,23 @@ def test_a_game_folder_moved_away_and_back_is_noticed(tmp_path):
     assert back.ok and back.reloaded == "project"
 
 
+def test_a_session_of_a_named_game_whose_file_is_broken_starts_and_says_where(tmp_path):
+    """`printshop serve comrade` with comrade's game.yaml cut short: the page's first state is the syntax
+    error (file, line, column), not a crash of the server; mended, the game is there."""
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    game = data / "comrade" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text + "broken: [\n", encoding="utf-8")
+    session = Session(data, None, games=["comrade"], langs=["en"], render=False)
+    update = session.refresh()
+    assert not update.ok and session.project is None
+    [error] = update.report.errors
+    assert error.code == "yaml-syntax" and error.location.path.endswith("comrade/game.yaml") and error.location.line
+    game.write_text(text, encoding="utf-8")
+    assert session.refresh({game}).ok
+
+
 def test_an_editors_scratch_files_beside_a_text_do_not_reload_the_project(tmp_path):
     """`sed -i` saves through a scratch file (sedXXXXXX) it renames over the text, and vim tests a folder
     with a file named 4913: names without an extension, reported with the text. Taken for folders, they

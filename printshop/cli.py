@@ -412,8 +412,12 @@ def _check_folders(args) -> None:
 def _known_games(data: Path, wanted: list[str]) -> list[str] | None:
     if not data.is_dir():
         where = find_project()
-        hint = ("; this folder is in no printshop project: 'printshop init' makes one, --data names a data folder"
-                if where.config is None else f" (named by {where.config})")
+        if Path(os.path.abspath(data)) != Path(os.path.abspath(where.data)):
+            hint = " (--data)"  # named on the command line, not by the project
+        elif where.config is None:
+            hint = "; this folder is in no printshop project: 'printshop init' makes one, --data names a data folder"
+        else:
+            hint = f" (named by {where.config})"
         raise UsageError(f"the data folder {data} does not exist{hint}")
     known = discover_games(data)
     unknown = [game for game in wanted if game not in known]
@@ -858,7 +862,7 @@ def _watch(args) -> int:
 
 
 def _serve(args) -> int:
-    from printshop.serve import Server
+    from printshop.serve import AddressUnavailable, Server
     from printshop.session import Session
 
     games = _known_games(args.data, args.games)
@@ -866,7 +870,10 @@ def _serve(args) -> int:
         print(f"warning: listening on {args.host}: anyone who can reach this address sees the game's data",
               file=sys.stderr)
     session = Session(args.data, None, games=games, langs=args.lang, templates_dir=args.templates, render=False)
-    server = Server(session, args.host, args.port).start()
+    try:
+        server = Server(session, args.host, args.port).start()
+    except AddressUnavailable as error:
+        raise UsageError(str(error)) from None
     print(f"printshop serve: {server.url} (Ctrl-C stops)", file=sys.stderr, flush=True)
     try:
         while not server.stop.wait(0.5):

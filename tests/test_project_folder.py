@@ -63,6 +63,20 @@ def test_a_broken_project_file_is_a_usage_error(tmp_path, monkeypatch, capsys):
     assert usage.value.code == 2 and "printshop.toml" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, named", [
+    (["watch", "--data", "elsewhere"], "(--data)"),  # the folder the user typed, not the project's file
+    (["validate"], "(named by "),  # the project's own data folder, gone
+])
+def test_a_data_folder_that_is_not_there_says_who_named_it(tmp_path, monkeypatch, capsys, argv, named):
+    (tmp_path / "printshop.toml").write_text('data = "games"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as usage:
+        main(argv)
+    err = capsys.readouterr().err
+    assert usage.value.code == 2 and "does not exist" in err and named in err, err
+    assert ("printshop.toml" in err) == (named != "(--data)"), err
+
+
 def test_this_repository_is_a_project():
     assert find_project(REPO).config == REPO / "printshop.toml"
 

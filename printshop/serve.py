@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import io
+import socket
 import sys
 import threading
 from dataclasses import dataclass
@@ -261,6 +263,32 @@ def make_app(preview: Preview):
                              Route("/face/{token}.png", face)], lifespan=lifespan)
 
 
+class AddressUnavailable(Exception):
+    """The address to listen on is taken or cannot be had: the user's to change (--port, --host)."""
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to (host, port) and listening, made here rather than by uvicorn so that a port in use
+    is a message saying what to do, not an error inside the server's thread."""
+    try:
+        family, kind, protocol, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as error:
+        raise AddressUnavailable(f"cannot listen on {host}: {error.strerror or error} (--host)") from None
+    sock = socket.socket(family, kind, protocol)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a server just stopped: its port again
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            raise AddressUnavailable(f"port {port} on {host} is in use (another printshop serve?): name another "
+                                     f"with --port, or --port 0 for any free one") from None
+        raise AddressUnavailable(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 class Server:
     """The page's server and the watcher in this process; `start()` returns once it listens."""
 
@@ -269,6 +297,8 @@ class Server:
         self.host, self.port = host, port
         self.stop = threading.Event()
         self._server = None
+        self._socket: socket.socket | None = None
+        self._failure: BaseException | None = None
         self._threads: list[threading.Thread] = []
 
     def watch_files(self, watcher: FileWatcher) -> None:
@@ -286,6 +316,9 @@ class Server:
         """Run until `stop` is set or Ctrl-C (blocking)."""
         import uvicorn
 
+        if self._socket is None:
+            self._socket = listening_socket(self.host, self.port)  # AddressUnavailable before anything else
+            self.port = self._socket.getsockname()[1]
         # watching starts before the first refresh: a save made while it runs is not missed
         watcher = FileWatcher(watched_folders(self.preview.session), say=_say)
         try:
@@ -303,9 +336,10 @@ class Server:
         if started is not None:
             threading.Thread(target=self._tell_when_listening, args=(started,), daemon=True).start()
         try:
-            self._server.run()
+            self._server.run(sockets=[self._socket])
         finally:
             self.stop.set()
+            self._socket.close()
 
     def _tell_when_listening(self, started: threading.Event) -> None:
         while not self.stop.is_set():
@@ -320,12 +354,23 @@ class Server:
 
     def start(self) -> "Server":
         """Serve from a background thread (tests, scripts); returns once listening, `self.port` set."""
+        self._socket = listening_socket(self.host, self.port)  # a port in use: AddressUnavailable, here
+        self.port = self._socket.getsockname()[1]
         started = threading.Event()
-        thread = threading.Thread(target=self.serve, args=(started,), name="printshop-serve", daemon=True)
+
+        def serving():
+            try:
+                self.serve(started)
+            except BaseException as error:  # noqa: BLE001 - raised again by start(), in the caller's thread
+                self._failure = error
+
+        thread = threading.Thread(target=serving, name="printshop-serve", daemon=True)
         thread.start()
         self._threads.append(thread)
         while not started.wait(0.05):
             if not thread.is_alive():
+                if self._failure is not None:
+                    raise self._failure
                 raise RuntimeError("the preview server did not start")
         return self
 

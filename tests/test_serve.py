@@ -693,3 +693,24 @@ def test_serve_and_watch_are_commands():
     args = _parser().parse_args(["watch", "comrade", "--lang", "fr"])
     assert args.out is None  # filled in by main() from the project of the working directory (printshop.toml)
 
+
+
+def test_a_port_in_use_is_a_message_saying_what_to_do(tmp_path, capsys):
+    """`printshop serve` on a port something else listens on (another serve): exit 2 with the port and
+    --port named, no traceback and no 'internal error'."""
+    import socket
+
+    from printshop.cli import main
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    try:
+        with pytest.raises(SystemExit) as usage:
+            main(["serve", "comrade", "--port", str(port)])
+        err = capsys.readouterr().err
+        assert usage.value.code == 2 and f"port {port} on 127.0.0.1 is in use" in err and "--port 0" in err, err
+        assert "internal error" not in err and "Traceback" not in err
+    finally:
+        taken.close()

@@ -285,7 +285,6 @@ def listening_socket(host: str, port: int) -> socket.socket:
             raise AddressUnavailable(f"port {port} on {host} is in use (another printshop serve?): name another "
                                      f"with --port, or --port 0 for any free one") from None
         raise AddressUnavailable(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
-    sock.set_inheritable(True)
     return sock
 
 

@@ -208,6 +208,13 @@ class Session:
         """Bring everything up to date after `changed` files changed (None: read everything)."""
         started = time.monotonic()
         self.version += 1
+        # the inputs are hashed before anything is read, as a build does: a file saved while this refresh
+        # reads it then gives a job key of its old bytes, so the refresh its save brings renders again.
+        # Hashed after the reading, the key could name bytes that were never laid out, and that refresh
+        # would find its key unchanged and leave the files stale
+        digests = Digests()
+        for folder in (self.data_dir, self.templates_dir, DEFAULT_TEMPLATES_DIR / "common"):
+            digests.tree(folder)
         reloaded = self._read(changed)
         report = Report()
         report.extend(self.load_report)
@@ -229,10 +236,10 @@ class Session:
         if self.fonts is None:
             self.fonts = register_fonts(project.fonts, project.font_dirs(), report)
         self.env = make_environment(project.templates_dir)
-        digests = Digests()
         if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
-            digests.tree(BUNDLED_FONTS_DIR)
-            self._bundled = dict(digests._known)
+            bundled = Digests()
+            bundled.tree(BUNDLED_FONTS_DIR)
+            self._bundled = dict(bundled._known)
         digests._known.update(self._bundled)
         layouts = []
         before = self._counting

@@ -373,6 +373,34 @@ def test_a_session_of_a_named_game_whose_file_is_broken_starts_and_says_where(tm
     assert session.refresh({game}).ok
 
 
+def test_a_save_landing_while_a_refresh_reads_is_drawn_by_the_next(tmp_path):
+    """A text saved just after a refresh has read it: that refresh lays out the old text; the refresh the
+    save brings must draw the new one. (When the session hashed its inputs after reading them, the first
+    refresh recorded a key of the new bytes with the old drawing, the second found the key unchanged and
+    left the PDF stale: seen once in CI as 'nothing to render: 1 face changed'.)"""
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    session = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    assert session.refresh().ok
+    cards = tmp_path / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
+    reading = session._read
+
+    def read_then_saved(changed):
+        reloaded = reading(changed)
+        _rename_informer(texts)  # the translator's save lands now, after the reading
+        return reloaded
+
+    session._read = read_then_saved
+    (data / "comrade" / "faces.yaml").touch()
+    first = session.refresh({data / "comrade" / "faces.yaml"})
+    assert first.ok and "SNITCH" not in pdf_text(cards).upper()
+    session._read = reading
+    second = session.refresh({texts})  # the save's own notification
+    assert second.ok and second.jobs_rendered, second
+    assert "SNITCH" in pdf_text(cards).upper()
+
+
 def test_an_editors_scratch_files_beside_a_text_do_not_reload_the_project(tmp_path):
     """`sed -i` saves through a scratch file (sedXXXXXX) it renames over the text, and vim tests a folder
     with a file named 4913: names without an extension, reported with the text. Taken for folders, they

@@ -160,11 +160,9 @@ class Preview:
 
     def _state(self, update) -> dict:
         by_place: dict[tuple[str, int], list[str]] = {}
-        by_file: dict[str, list[str]] = {}
         for view in self.views.values():
             for path, line in view.sources:
                 by_place.setdefault((path, line), []).append(view.token)
-                by_file.setdefault(path, [])
         diagnostics = []
         for number, d in enumerate(update.report.sorted()):
             faces = by_place.get((d.location.path, d.location.line), [])
@@ -343,10 +341,7 @@ class Server:
     def _tell_when_listening(self, started: threading.Event) -> None:
         while not self.stop.is_set():
             server = self._server
-            if server is not None and server.started:
-                sockets = [s for srv in server.servers for s in srv.sockets]
-                if sockets:
-                    self.port = sockets[0].getsockname()[1]
+            if server is not None and server.started:  # (on the socket `listening_socket` made: port known)
                 started.set()
                 return
             self.stop.wait(0.02)

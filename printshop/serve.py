@@ -7,11 +7,12 @@ A `Session` (session.py) keeps the project and layouts in memory; a thread watch
 then asks for `/state` again. A face's image (`/face/<token>.png`) is its own one-page PDF drawn by
 render/faces.py and rasterised by pypdfium2; the token names the laid-out face, which the session
 keeps while nothing it reads changes, so the browser fetches only the images of changed faces.
-A file that cannot be read shows as diagnostics on the page; the server keeps running and the
-faces from the last good state stay shown. A face whose text does not fit is drawn anyway (its text cut at
-the frame, the overset mark beside it: render/faces.py), so the page shows how far over it runs; a click on
-a face opens `/face/<token>@2x.png`, drawn at twice the resolution. The page itself (static/serve.html) puts
-everything from the data on the page as text, never as markup.
+A file that cannot be read shows as diagnostics on the page; the server keeps running, and while the data has
+errors a face they stop (a template that no longer compiles, a file that cannot be read) stays on the page
+greyed, as last drawn, rather than vanishing (`keep_stale`). A face whose text does not fit is drawn anyway
+(its text cut at the frame, the overset mark beside it: render/faces.py), so the page shows how far over it
+runs; a click on a face opens `/face/<token>@2x.png`, drawn at twice the resolution. The page itself
+(static/serve.html) puts everything from the data on the page as text, never as markup.
 
 Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import errno
 import io
 import socket
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.session import Session
+from printshop.templating import template_location
 from printshop.watch import FileWatcher, watched_folders
 
 PREVIEW_DPI = 110  # enough to read a card's smallest text on screen
@@ -47,6 +50,12 @@ class FaceView:
     motifs: dict
     assets: Path
     sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, then its frames
+    template: str = ""  # the face's template file, as displayed: an error anywhere in it concerns the face
+    stale: bool = False  # kept from an earlier refresh: an error now stops this face being laid out
+
+    @property
+    def place(self) -> tuple[str, str, str]:
+        return self.game, self.lang, self.key
 
 
 def _say(line: str) -> None:
@@ -60,6 +69,7 @@ def _face_views(session: Session) -> list[FaceView]:
     if checked is None:
         return []
     views = []
+    templates: dict[str, str] = {}  # a template's name -> its file as displayed
     for layout in checked.layouts:
         project = checked.project.view(layout.localized.data)  # the game's own colours and motifs too
         paints = Paints(project.colours.palette)
@@ -75,9 +85,33 @@ def _face_views(session: Session) -> list[FaceView]:
                         texts.append((entry.location.path, entry.location.line))
                 where = frame.frame.where()
                 frames.append((where.path, where.line))
+            name = face.face.template
+            if name and name not in templates and session.env is not None:
+                templates[name] = template_location(session.env, name).path
             views.append(FaceView(f"{id(face):x}", layout.game_id, layout.lang, face.key, face, paints,
-                                  project.motifs.motifs, layout.localized.data.dir, texts + frames))
+                                  project.motifs.motifs, layout.localized.data.dir, texts + frames,
+                                  templates.get(name, "")))
     return views
+
+
+def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
+    """`now`, with each face of `earlier` it lacks kept beside the faces it followed, marked stale: while the
+    data has errors, a face an error stops (a template that no longer compiles, a card whose text is broken,
+    a file that cannot be read) stays on the page as last drawn rather than vanishing from under the eyes
+    of the one mending it. Once the data has no error, a face still missing is gone from the data."""
+    present = {view.place for view in now}
+    after: dict[tuple | None, list[FaceView]] = {}
+    anchor = None
+    for view in earlier:
+        if view.place in present:
+            anchor = view.place
+        else:
+            after.setdefault(anchor, []).append(view if view.stale else dataclasses.replace(view, stale=True))
+    merged = list(after.get(None, []))
+    for view in now:
+        merged.append(view)
+        merged.extend(after.get(view.place, []))
+    return merged
 
 
 def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
@@ -151,21 +185,25 @@ class Preview:
         with self.lock:
             update = self.session.refresh(changed)
             views = _face_views(self.session)
-            if views or self.session.checked is not None:
-                self.views = {view.token: view for view in views}
-                self.images = {token: data for token, data in self.images.items() if token in self.views}
+            if not update.ok:
+                views = keep_stale(list(self.views.values()), views)
+            self.views = {view.token: view for view in views}
+            self.images = {token: data for token, data in self.images.items() if token in self.views}
             self.version += 1
             self.state = self._state(update)
         self._announce()
 
     def _state(self, update) -> dict:
         by_place: dict[tuple[str, int], list[str]] = {}
+        by_template: dict[str, list[str]] = {}
         for view in self.views.values():
             for path, line in view.sources:
                 by_place.setdefault((path, line), []).append(view.token)
+            if view.template:
+                by_template.setdefault(view.template, []).append(view.token)
         diagnostics = []
         for number, d in enumerate(update.report.sorted()):
-            faces = by_place.get((d.location.path, d.location.line), [])
+            faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(d.location.path, [])
             diagnostics.append(_diagnostic(number, d, list(dict.fromkeys(faces))))
         games: dict[str, dict] = {}
         for view in self.views.values():
@@ -174,6 +212,7 @@ class Preview:
                 game["langs"].append(view.lang)
             game["rows"].setdefault(view.key, {})[view.lang] = {
                 "token": view.token, "image": f"/face/{view.token}.png", "zoom": f"/face/{view.token}@2x.png",
+                "stale": view.stale,
                 "sources": [f"{path}:{line}" for path, line in dict.fromkeys(view.sources)],
                 "files": source_files(view.sources, display_path(view.assets))}
         return {"version": self.version, "ok": update.ok, "seconds": round(update.seconds, 3),

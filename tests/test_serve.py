@@ -181,9 +181,12 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
 
         texts.write_text(original.replace('name: "Dissident"', 'name: "Dissident\n  broken: ['), encoding="utf-8")
         browser.wait_for("document.getElementById('status').className === 'failed' && "
-                         "Array.from(document.querySelectorAll('.diagnostic.error'))"
+                         "Array.from(document.querySelectorAll('.diagnostic.error[data-code=\"yaml-syntax\"]'))"
                          ".some(d => d.textContent.includes('en.yaml'))", "the syntax error")
         assert browser.evaluate(f"{DISSIDENT} !== ''"), "the last good faces stay on the page"
+        # greyed and saying why: none of them is drawn from the data as it stands
+        assert browser.evaluate("Array.from(document.querySelectorAll('td.face')).every(td => "
+                                "td.classList.contains('stale') && td.querySelector('.stale-note'))")
 
         texts.write_text(original, encoding="utf-8")
         browser.wait_for("document.getElementById('status').className === '' && "
@@ -216,6 +219,78 @@ def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):
               if f["token"] == token]
     assert face["files"][0]["short"] == "text/en.yaml" and face["files"][0]["path"].endswith("comrade/text/en.yaml")
     assert any(file["short"] == "faces.yaml" for file in face["files"][1:])
+
+
+def test_a_face_an_error_stops_stays_greyed_as_last_drawn_until_the_data_is_mended(tmp_path):
+    """A template that no longer compiles stops the faces that use it: they stay in the page's state, marked
+    stale, in their place among the others, and the template's error leads to them; once mended they are drawn
+    again. A card taken out of data that has no error is gone from the page at once."""
+    from printshop.serve import Preview
+
+    data, templates = tmp_path / "data", tmp_path / "templates"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    shutil.copytree(DEFAULT_DATA_DIR.parent / "templates", templates)
+    preview = Preview(Session(data, None, games=["comrade"], langs=["en", "fr"], render=False,
+                              templates_dir=templates))
+
+    def faces():
+        return {(row["key"], lang): face for g in preview.state["games"] for row in g["rows"]
+                for lang, face in row["faces"].items()}
+
+    def order():
+        return [row["key"] for g in preview.state["games"] for row in g["rows"]]
+
+    preview.refresh()
+    assert preview.state["ok"]
+    good, good_order = faces(), order()
+    assert not any(face["stale"] for face in good.values())
+    back = templates / "comrade" / "faces" / "back.j2"
+    original = back.read_text(encoding="utf-8")
+    back.write_text(original.replace("{% endblock %}", "{% endblok %}", 1), encoding="utf-8")
+    preview.refresh({back})
+    assert not preview.state["ok"]
+    broken = faces()
+    assert order() == good_order and broken.keys() == good.keys()  # nothing vanished, nothing moved
+    stale = {place for place, face in broken.items() if face["stale"]}
+    assert stale == {("cards/back", "en"), ("cards/back", "fr")}, stale
+    assert all(broken[place]["token"] == good[place]["token"] for place in stale)  # the image as last drawn
+    assert preview.image(broken[("cards/back", "en")]["token"]).startswith(b"\x89PNG")
+    [error, *_] = [d for d in preview.state["diagnostics"] if d["code"] == "template"]
+    assert error["path"].endswith("comrade/faces/back.j2")
+    assert {broken[place]["token"] for place in stale} <= set(error["faces"])
+    # still broken at the next refresh (another file saved): still there, still stale
+    preview.refresh({data / "comrade" / "text" / "en.yaml"})
+    assert {place for place, face in faces().items() if face["stale"]} == stale
+
+    back.write_text(original, encoding="utf-8")
+    preview.refresh({back})
+    assert preview.state["ok"] and not any(face["stale"] for face in faces().values())
+    assert faces().keys() == good.keys()
+
+    game = data / "comrade" / "game.yaml"  # a card renamed: its old face goes, as a removed one would
+    game.write_text(game.read_text(encoding="utf-8").replace("id: dissident-glasnost", "id: dissident-openness"),
+                    encoding="utf-8")
+    preview.refresh({game})
+    assert preview.state["ok"], [d["text"] for d in preview.state["diagnostics"] if d["severity"] == "error"]
+    assert ("cards/dissident-glasnost/front", "en") in good and ("cards/dissident-glasnost/front", "en") not in faces()
+    assert ("cards/dissident-openness/front", "en") in faces()
+
+
+def test_keep_stale_keeps_each_missing_face_after_the_one_it_followed():
+    from printshop.serve import FaceView, keep_stale
+
+    def view(key, lang="en", stale=False):
+        return FaceView(f"{key}-{lang}", "g", lang, key, None, None, {}, Path("."), [], stale=stale)
+
+    earlier = [view("a"), view("b"), view("c"), view("d"), view("e")]
+    now = [view("a"), view("c"), view("e"), view("f")]
+    merged = keep_stale(earlier, now)
+    assert [(v.key, v.stale) for v in merged] == [("a", False), ("b", True), ("c", False), ("d", True),
+                                                  ("e", False), ("f", False)]
+    assert [v.key for v in keep_stale(earlier, [])] == ["a", "b", "c", "d", "e"]  # nothing readable: all kept
+    assert all(v.stale for v in keep_stale(earlier, []))
+    assert [v.key for v in keep_stale([view("x"), view("a")], [view("a")])] == ["x", "a"]  # before the first
+    assert keep_stale(earlier, earlier) == earlier  # nothing missing: as it is
 
 
 def test_line_ranges_and_source_files():

@@ -133,7 +133,7 @@ _check("unbalanced", W, "brackets or the language's quotation marks do not pair 
 _check("length-ratio", W, "a translation much longer or shorter than the text it is made from", "check nothing is missing or added; the limits are checks.length in the language file",
        "data/comrade/text/de.yaml:52:9: warning[length-ratio]: 'rules.goal.p1' is 0.3 times as long as the English (41 characters against 152; expected 0.4 to 2.5)")
 _check("template", E, "a template cannot be rendered", "fix the template at the place shown",
-       "templates/comrade/faces/role.j2:3:1: error[template]: there is no text 'card.comrade.gaol' in language 'en' (face 'comrade', language en)")
+       "templates/comrade/faces/role.j2:3:1: error[template]: there is no text 'card.comrade.gaol' in language 'en' (card 'comrade', face 'comrade', language en)")
 # Print
 _check("text-overflow", E, "text does not fit its frame at the layout's minimum size",
        "shorten the text (a translator); or enlarge the frame or lower its min_size in the layout (a designer)",

@@ -216,7 +216,8 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         blocks = render_blocks(env, face.template, card_context)
     except TemplateFailure as failure:
         if not _missing_translation(failure, localized):  # the validator reports those, once, at the text
-            _report_failure(report, failure, f"face '{face_name}'", localized, errors)
+            what = f"face '{face_name}'" if card is None or card.kind == "sheet" else f"card '{card.id}', face '{face_name}'"
+            _report_failure(report, failure, what, localized, errors)
         return None
     template_path = _Lazy(lambda: template_location(env, face.template))  # needed only to report a fault
     for block in blocks:
@@ -363,13 +364,20 @@ def _report_failure(report: Report, failure: TemplateFailure, what: str, localiz
     from them, and is worth reading only once they are fixed."""
     message = f"{failure} ({what}, language {localized.lang})"
     also = f"called from {failure.called_from}" if failure.called_from is not None else ""
+    hint = ""
+    catalogue = localized.data.catalogues.get(localized.lang)
+    if isinstance(failure.cause, MissingText) and catalogue is not None:
+        # the template may well be right: a new card, kind or sheet whose texts were not written yet
+        place = catalogue.where_missing(failure.cause.text_id)
+        hint = (f"write the text '{failure.cause.text_id}' in {place.path} (near line {place.line}), or correct "
+                f"the name the template reads at the place shown")
     if errors is not None and errors.locations:
         first = errors.locations[0]
         _report_once(report, "template", failure.location,
                      f"{message}; held back: the game's data has errors (the first at {first}), which it may "
-                     f"follow from", severity=Severity.INFO, also=also, cause=str(failure))
+                     f"follow from", severity=Severity.INFO, also=also, hint=hint, cause=str(failure))
         return
-    _report_once(report, "template", failure.location, message, also=also, cause=str(failure))
+    _report_once(report, "template", failure.location, message, also=also, hint=hint, cause=str(failure))
 
 
 def _report_once(report: Report, code: str, location: Location, message: str, *, severity: Severity | None = None,

@@ -50,7 +50,7 @@ class FaceView:
     motifs: dict
     assets: Path
     sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, then its frames
-    template: str = ""  # the face's template file, as displayed: an error anywhere in it concerns the face
+    template: str = ""  # the face's template file, as displayed: an error in it may be what stops the face
     stale: bool = False  # kept from an earlier refresh: an error now stops this face being laid out
 
     @property
@@ -199,7 +199,7 @@ class Preview:
         for view in self.views.values():
             for path, line in view.sources:
                 by_place.setdefault((path, line), []).append(view.token)
-            if view.template:
+            if view.stale and view.template:  # stopped, maybe by its template: an error there leads to it
                 by_template.setdefault(view.template, []).append(view.token)
         diagnostics = []
         for number, d in enumerate(update.report.sorted()):

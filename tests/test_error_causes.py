@@ -142,3 +142,37 @@ def test_every_template_error_has_a_line_and_column(data_copy, templates_copy):
     [undefined] = [d for d in errors if d.location.path.endswith("rules.xml.j2")]
     assert (undefined.location.line, undefined.location.col) == (line, _col(rules, line, "rules.intro"))
     assert "'rules' is undefined" in undefined.message
+
+
+def test_a_new_card_without_its_texts_says_which_card_and_where_to_write_them(tmp_path, monkeypatch):
+    """A game's author adds a card of a new kind and not yet its texts: the template is right, the texts are
+    missing. The error (at the template line that reads them) names the card, and the hint the text file
+    and line where they go, not only "fix the template"."""
+    from printshop.cli import main
+
+    root = tmp_path / "games"
+    assert main(["init", str(root)]) == 0
+    monkeypatch.chdir(root)
+    assert main(["new", "pigeons"]) == 0
+    game = root / "data" / "pigeons" / "game.yaml"
+    original = game.read_text(encoding="utf-8")
+    edit(game, "      - {id: moon, kind: moon, count: 3, front: card}",
+         "      - {id: moon, kind: moon, count: 3, front: card}\n      - {id: cloud, kind: cloud, count: 2, front: card}")
+    edit(game, "total: 6", "total: 8")
+    edit(game, "moon: 3}", "moon: 3, cloud: 2}")
+    report, _ = check(root / "data", templates_dir=root / "templates", langs=["en"])
+    [error] = _errors(report)
+    assert error.code == "template" and error.location.path.endswith("pigeons/faces/card.j2")
+    assert "there is no text 'card.cloud'" in error.message and "card 'cloud', face 'card'" in error.message
+    texts = root / "data" / "pigeons" / "text" / "en.yaml"
+    assert f"write the text 'card.cloud' in data/pigeons/text/en.yaml (near line {line_of(texts, 'card:')})" \
+        in error.hint, error.hint
+    # a name misspelt in the template: the same hint says both, the text file or the template's reading of it
+    game.write_text(original, encoding="utf-8")
+    card = root / "templates" / "pigeons" / "faces" / "card.j2"
+    edit(card, "{{ t.card[card.kind].effect }}", "{{ t.card[card.kind].efect }}")
+    report, _ = check(root / "data", templates_dir=root / "templates", langs=["en"])
+    errors = _errors(report)
+    assert {d.message.split("'")[1] for d in errors} == {"card.sun.efect", "card.moon.efect"}
+    assert all(f"(card '{d.message.split('.')[1]}', face 'card', language en)" in d.message
+               and "or correct the name the template reads at the place shown" in d.hint for d in errors)

@@ -203,6 +203,9 @@ class Diagnostic:
     hint: str = ""
     acknowledged: str = ""  # why the data accepts this warning; it then does not fail --strict
     also: str = ""  # a second place that matters, for another reader ("frame at faces.yaml:26:14: ...")
+    # for a fault reported once however many faces, cards and languages meet it (layout's `_report_once`): the
+    # fault without where it was met; another with the same code, place and `once` is the same fault
+    once: str = field(default="", compare=False, repr=False)
 
     def format(self) -> str:
         note = f" (acknowledged: {self.acknowledged})" if self.acknowledged else ""
@@ -222,9 +225,10 @@ def printable(text: str) -> str:
 
 
 def diagnostic(code: str, location: Location, message: str, severity: Severity | None = None,
-               acknowledged: str = "", *, hint: str = "", also: str = "") -> Diagnostic:
+               acknowledged: str = "", *, hint: str = "", also: str = "", once: str = "") -> Diagnostic:
     check = CATALOGUE[code]
-    return Diagnostic(location, severity or check.severity, code, message, hint or check.hint, acknowledged, also)
+    return Diagnostic(location, severity or check.severity, code, message, hint or check.hint, acknowledged, also,
+                      once)
 
 
 @dataclass
@@ -234,8 +238,9 @@ class Report:
     items: list[Diagnostic] = field(default_factory=list)
 
     def add(self, code: str, location: Location, message: str, severity: Severity | None = None,
-            acknowledged: str = "", *, hint: str = "", also: str = "") -> None:
-        self.items.append(diagnostic(code, location, message, severity, acknowledged, hint=hint, also=also))
+            acknowledged: str = "", *, hint: str = "", also: str = "", once: str = "") -> None:
+        self.items.append(diagnostic(code, location, message, severity, acknowledged, hint=hint, also=also,
+                                     once=once))
 
     def fails(self, *, strict: bool) -> bool:
         """Errors fail; with `strict`, so do warnings the data has not acknowledged."""
@@ -244,6 +249,21 @@ class Report:
 
     def extend(self, other: "Report | list[Diagnostic]") -> None:
         self.items.extend(other.items if isinstance(other, Report) else other)
+
+    def merge(self, other: "Report | list[Diagnostic]") -> None:
+        """`extend`, leaving out a fault reported once (`Diagnostic.once`) that is here already: what a face
+        laid out on its own reported, merged as if it had been laid out beside the others (session.py)."""
+        items = other.items if isinstance(other, Report) else other
+        if not any(d.once for d in items):
+            self.items.extend(items)
+            return
+        seen = {(d.code, d.location, d.once) for d in self.items if d.once}
+        for d in items:
+            if d.once:
+                if (d.code, d.location, d.once) in seen:
+                    continue
+                seen.add((d.code, d.location, d.once))
+            self.items.append(d)
 
     @property
     def errors(self) -> list[Diagnostic]:

@@ -390,7 +390,7 @@ def _report_once(report: Report, code: str, location: Location, message: str, *,
             seen = _cause_key(item.message)
             if seen == key or seen.startswith((key + " ", key + ";")):
                 return
-    report.add(code, location, message, severity, hint=hint, also=also)
+    report.add(code, location, message, severity, hint=hint, also=also, once=key)
 
 
 def _cause_key(message: str) -> str:

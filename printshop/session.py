@@ -288,7 +288,7 @@ class Session:
         known = self._laid.get(name)
         if known is not None and known.coarse == coarse and all(
                 dict.get(texts, text_id) == value for text_id, value in known.reads.items()):
-            report.extend(known.diagnostics)
+            report.merge(known.diagnostics)  # a fault met by many faces once, as a build reports it
             return known.face
         log: list[str] = []
         texts.log = log
@@ -298,7 +298,7 @@ class Session:
                                 own, **keywords)
         finally:
             texts.log = None
-        report.extend(own)
+        report.merge(own)
         self._laid[name] = _Laid(coarse, {text_id: dict.get(texts, text_id) for text_id in log}, face,
                                  list(own.items))
         self._counting += 1

@@ -276,6 +276,31 @@ def test_a_face_an_error_stops_stays_greyed_as_last_drawn_until_the_data_is_mend
     assert ("cards/dissident-openness/front", "en") in faces()
 
 
+def test_a_session_reports_a_fault_many_faces_meet_once_as_validate_does(tmp_path):
+    """Kremlin's markers share one template through 14 faces in two languages: a block renamed in it is one
+    error (and its frame without a block another) in `validate`; a session, which lays out each face on its
+    own to reuse it later, reported it once per face and language (28 times). Now the same two, at the first
+    refresh and after a refresh that reuses every face."""
+    data, templates = tmp_path / "data", tmp_path / "templates"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    shutil.copytree(DEFAULT_DATA_DIR.parent / "templates", templates)
+    marker = templates / "kremlin" / "faces" / "marker.j2"
+    marker.write_text(marker.read_text(encoding="utf-8").replace("{% block sub %}", "{% block subtitle %}"),
+                      encoding="utf-8")
+    from printshop.build import check
+
+    report, _ = check(data, games=["kremlin"], templates_dir=templates, variant=None)
+    expected = sorted(d.format() for d in report.errors)
+    assert len(expected) == 2, expected
+    session = Session(data, None, games=["kremlin"], render=False, templates_dir=templates)
+    first = session.refresh()
+    assert sorted(d.format() for d in first.report.errors) == expected
+    texts = data / "kremlin" / "text" / "en.yaml"
+    texts.write_text(texts.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    again = session.refresh({texts})
+    assert again.faces_laid_out == 0 and sorted(d.format() for d in again.report.errors) == expected
+
+
 def test_keep_stale_keeps_each_missing_face_after_the_one_it_followed():
     from printshop.serve import FaceView, keep_stale
 

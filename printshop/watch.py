@@ -110,10 +110,14 @@ def describe(update: Update, session: Session) -> str:
         if session.project is None:
             return f"the data could not be read ({errors} error{'s' if errors != 1 else ''}; nothing written) {seconds}"
         return f"{errors} error{'s' if errors != 1 else ''}: nothing written {seconds}"
-    what = ", ".join(update.jobs_rendered) or "nothing to render"
     faces = update.faces_laid_out
+    if not update.written:  # a comment, a text nothing prints, an error mended back to what the files hold
+        if not faces:
+            return f"nothing to redo: no face reads what changed {seconds}"
+        return (f"no file changed: {faces} face{'s' if faces != 1 else ''} laid out again, as the files already "
+                f"have {'them' if faces != 1 else 'it'} {seconds}")
     files = len(update.written)
-    return (f"{what}: {faces} face{'s' if faces != 1 else ''} changed, "
+    return (f"{', '.join(update.jobs_rendered)}: {faces} face{'s' if faces != 1 else ''} changed, "
             f"{files} file{'s' if files != 1 else ''} written {seconds}")
 
 

@@ -687,6 +687,30 @@ def test_watch_prints_each_error_every_time_and_other_diagnostics_once(tmp_path)
         assert "written in" in third
 
 
+def test_watch_says_when_a_save_changed_no_file(tmp_path):
+    """An error mended back to what the files already hold lays faces out again but writes nothing: the line
+    says so, rather than "nothing to render: 9 faces changed"; a comment saved lays out nothing."""
+    from printshop.watch import describe
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    original = texts.read_text(encoding="utf-8")
+    session = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    assert session.refresh().ok
+    texts.write_text(original.replace('name: "Dissident"', 'name: "Dissident\n  broken: ['), encoding="utf-8")
+    assert re.fullmatch(r"the data could not be read \(1 error; nothing written\) in [\d.]+ s",
+                        describe(session.refresh({texts}), session))
+    texts.write_text(original, encoding="utf-8")
+    update = session.refresh({texts})
+    assert update.ok and not update.written and update.faces_laid_out > 1
+    assert re.fullmatch(r"no file changed: \d+ faces laid out again, as the files already have them in [\d.]+ s",
+                        describe(update, session)), describe(update, session)
+    texts.write_text(original + "# a translator's note\n", encoding="utf-8")
+    update = session.refresh({texts})
+    assert re.fullmatch(r"nothing to redo: no face reads what changed in [\d.]+ s", describe(update, session))
+
+
 def test_news_are_errors_and_what_the_last_rebuild_did_not_have():
     from printshop.diagnostics import Location, Report, diagnostic
     from printshop.watch import news

@@ -128,7 +128,7 @@ _check("repeated-word", W, "the same word twice in a row", "remove the repeated 
        "data/comrade/text/de.yaml:21:11: warning[repeated-word]: 'card.informer.goal' repeats a word: \"die die\"")
 _check("end-punctuation", W, "a translation ends with other punctuation than its source (a lost or added full stop, question mark…)", "end the sentence as the source does; French spacing before ? ! : ; is fine",
        "data/comrade/text/de.yaml:21:11: warning[end-punctuation]: 'card.informer.goal' ends without punctuation where the English ends with '.': \"…find the dissident.\"")
-_check("unbalanced", W, "brackets or the language's quotation marks do not pair up", "close what you open: ( ), [ ] and the quotes of the language (« », „ “, “ ”)",
+_check("unbalanced", W, "brackets or the language's quotation marks do not pair up", "close what you open: ( ), [ ], { } and the quotes of the language (« », „ “, “ ”)",
        "data/comrade/text/de.yaml:40:9: warning[unbalanced]: 'rules.vote.p1': '„' is never closed (with '“')")
 _check("length-ratio", W, "a translation much longer or shorter than the text it is made from", "check nothing is missing or added; the limits are checks.length in the language file",
        "data/comrade/text/de.yaml:52:9: warning[length-ratio]: 'rules.goal.p1' is 0.3 times as long as the English (41 characters against 152; expected 0.4 to 2.5)")

@@ -22,7 +22,7 @@ from printshop.design import same_size_across_deck
 from printshop.resolve import LocalizedGame, sheet_context, template_context
 from printshop.richtext import Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
 from printshop.templating import TemplateFailure, render_blocks, render_template, template_location
-from printshop.texts import MissingText, placeholders
+from printshop.texts import MissingText, PlaceholderError, placeholders
 
 
 @dataclass
@@ -362,6 +362,8 @@ def _report_failure(report: Report, failure: TemplateFailure, what: str, localiz
     """A template failure, once per cause: the same failure at the same template line for another card,
     face or language is the same fault. While the game's data has errors, it is an info: it may follow
     from them, and is worth reading only once they are fixed."""
+    if isinstance(failure.cause, PlaceholderError) and _report_placeholder(report, failure, what, localized):
+        return
     message = f"{failure} ({what}, language {localized.lang})"
     also = f"called from {failure.called_from}" if failure.called_from is not None else ""
     hint = ""
@@ -380,6 +382,24 @@ def _report_failure(report: Report, failure: TemplateFailure, what: str, localiz
     _report_once(report, "template", failure.location, message, also=also, hint=hint, cause=str(failure))
 
 
+def _report_placeholder(report: Report, failure: TemplateFailure, what: str, localized: LocalizedGame) -> bool:
+    """A text with a placeholder its template does not give ("{âge}" where the template gives "age"): the
+    fault is in the text, so it is reported there, once per text, the template's line beside it. False when
+    no text of the language has it (the template's own literal, say): then it is the template's."""
+    cause: PlaceholderError = failure.cause
+    catalogue = localized.data.catalogues.get(localized.lang)
+    texts = [entry for entry in catalogue.entries.values() if cause.name in placeholders(entry.text)] if catalogue else []
+    given = ", ".join("{" + name + "}" for name in cause.given) or "none"
+    for entry in texts:
+        _report_once(report, "placeholder", entry.location,
+                     f"'{entry.id}' ({localized.lang}) uses the placeholder {{{cause.name}}}, which its template does "
+                     f"not give ({what}; it gives: {given})",
+                     hint=f"write one the template gives ({given}), spelt as in the template; or give "
+                          f"{{{cause.name}}} in the template", also=f"template: {failure.location}",
+                     cause=f"'{entry.id}' uses the placeholder {{{cause.name}}}")
+    return bool(texts)
+
+
 def _report_once(report: Report, code: str, location: Location, message: str, *, severity: Severity | None = None,
                  hint: str = "", also: str = "", cause: str | None = None) -> None:
     """Add the diagnostic unless one with the same code, place and cause is there (`cause`: the part of the
@@ -387,6 +407,8 @@ def _report_once(report: Report, code: str, location: Location, message: str, *,
     key = _cause_key(cause if cause is not None else message)
     for item in report.items:
         if item.code == code and item.location == location:
+            if item.once == key:
+                return
             seen = _cause_key(item.message)
             if seen == key or seen.startswith((key + " ", key + ";")):
                 return

@@ -359,8 +359,9 @@ card:
 - **Markup**: `<b>…</b>` bold, `<i>…</i>` italic, `<br/>` a line break; nothing else. Anything else
   that looks like a tag is reported and printed as written.
 - **Placeholders** such as `{count}` are filled by the template (`fill(count=…)`): a translation keeps
-  the same placeholders as its source. Placeholders named in game.yaml's `text_variables` stand for other
-  texts (`{mafias}` for the text of `role.mafia.plural`) and are replaced in every text.
+  the same placeholders as its source, spelt as the template spells them (`{age}`, not `{âge}`: a name in
+  braces, in any alphabet, is a placeholder). Placeholders named in game.yaml's `text_variables` stand for
+  other texts (`{mafias}` for the text of `role.mafia.plural`) and are replaced in every text.
 - **Variants**: texts under `variant.<name>.` replace the ids they name when a kit is built with
   `--variant <name>`.
 - **Typography** follows the language file: typographic apostrophes, and in French the narrow no-break
@@ -417,7 +418,7 @@ def templates_markdown() -> str:
         "| filter | what it does | example |",
         "|---|---|---|",
         "| `fill(name=value, …)` | fills a text's `{placeholders}`; a placeholder the text uses and the call does "
-        "not give is an error, at the template | `{{ t.game.players \\| fill(min=game.players.min, "
+        "not give is an error, at the text (at the template when no text has it) | `{{ t.game.players \\| fill(min=game.players.min, "
         "max=game.players.max) }}` |",
         "",
         "Jinja's own filters and tests (`length`, `first`, `selectattr`, `map`, `sum`, `lower`, …) are there too.",

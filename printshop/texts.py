@@ -23,7 +23,9 @@ from printshop.source import Document, items_of, locate, read_yaml
 
 ALLOWED_TAGS = {"b", "i", "br"}
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\s*(/?)>")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# a name in braces, in any alphabet: "{âge}" written by a French translator is a placeholder the template does
+# not give (an error that names it), not braces printed on the card
+_PLACEHOLDER = re.compile(r"\{([^\W\d]\w*)\}")
 _KEY = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
 
@@ -205,6 +207,7 @@ class PlaceholderError(Exception):
         super().__init__(f"the text uses the placeholder {{{name}}}, which the template does not provide "
                          f"(it provides: {', '.join(given) or 'none'})")
         self.name = name
+        self.given = given
 
 
 # --- the accessor templates use -----------------------------------------------------------

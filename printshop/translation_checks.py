@@ -19,7 +19,7 @@ from pathlib import Path
 from printshop.model import Language
 
 _TAG = re.compile(r"<[^>]*>")
-_PLACEHOLDER = re.compile(r"\{[A-Za-z_]\w*\}")
+_PLACEHOLDER = re.compile(r"\{[^\W\d]\w*\}")  # as texts.py's
 _NUMBER = re.compile(r"\d+")
 _WORD = re.compile(r"[^\W\d_]+")
 _DOUBLED = re.compile(r"(?<![^\W\d_])([^\W\d_]+)[ \u00a0\u202f]+\1(?![^\W\d_])", re.IGNORECASE)
@@ -27,7 +27,7 @@ _SPACES = " \t\n\u00a0\u202f\u2009"
 _END_MARKS = ".!?:;…"
 # closing quotes and brackets that may follow a sentence's end mark ("… fin. »", "(see p. 3.)")
 _CLOSERS = "»”“’‘\"')]›"
-_BRACKETS = (("(", ")"), ("[", "]"))
+_BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"))  # a brace left alone is a placeholder half typed
 _ACCEPT = re.compile(r"#\s*accept\s+([a-z][a-z-]*(?:\s*,\s*[a-z][a-z-]*)*)\s*:\s*(\S.*?)\s*$")
 
 

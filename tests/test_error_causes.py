@@ -176,3 +176,31 @@ def test_a_new_card_without_its_texts_says_which_card_and_where_to_write_them(tm
     assert {d.message.split("'")[1] for d in errors} == {"card.sun.efect", "card.moon.efect"}
     assert all(f"(card '{d.message.split('.')[1]}', face 'card', language en)" in d.message
                and "or correct the name the template reads at the place shown" in d.hint for d in errors)
+
+
+def test_a_placeholder_misspelt_in_any_alphabet_is_reported_once_at_the_text(data_copy):
+    """Kremlin's French is its source: "{âge} ans" for "{age} ans" (a French writer's spelling) was no
+    placeholder at all, printed as it stands on 26 cards with no error on the French. It is now a placeholder
+    the template does not give: one error at the text (not 26, not at the template), naming what the template
+    gives; the English, made from the old French, says its placeholders differ."""
+    texts = data_copy / "kremlin" / "text" / "fr.yaml"
+    line = edit(texts, '"{age} ans"', '"{âge} ans"')
+    report, _ = check(data_copy, games=["kremlin"])
+    errors = _errors(report)
+    assert all(d.code == "placeholder" for d in errors), [d.format() for d in errors]
+    [french] = [d for d in errors if d.location.path.endswith("fr.yaml")]
+    assert (french.location.line, french.location.col) == (line, _col(texts, line, '"{âge}'))
+    assert "uses the placeholder {âge}, which its template does not give" in french.message
+    assert "it gives: {age}" in french.message and "{âge}" in french.hint
+    assert "politician.j2" in french.also
+    [english] = [d for d in errors if d.location.path.endswith("en.yaml")]
+    assert "uses {age} but the source uses {âge}" in english.message
+
+
+def test_a_brace_left_alone_is_a_warning_at_the_text(data_copy):
+    """"{age ans": a placeholder half typed prints its brace; the brackets check now counts braces too."""
+    texts = data_copy / "kremlin" / "text" / "fr.yaml"
+    line = edit(texts, '"{age} ans"', '"{age ans"')
+    report, _ = check(data_copy, games=["kremlin"])
+    unbalanced = [d for d in report.items if d.code == "unbalanced" and d.location.path.endswith("fr.yaml")]
+    assert [d.location.line for d in unbalanced] == [line] and "'{' is never closed" in unbalanced[0].message

@@ -9,8 +9,9 @@ by plain substitution.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -129,7 +130,20 @@ def markup_problems(text: str) -> list[str]:
         else:
             open_tags.append(name)
     problems.extend(f"<{name}> is never closed" for name in open_tags)
+    for match in _ENTITY.finditer(text):  # written as in HTML, printed as written ("R&D;" stands for nothing: left)
+        character = unescape(match.group())
+        if character != match.group():
+            problems.append(f"{match.group()} would print as written: texts are plain text, not HTML; type the "
+                            f"character itself ({_character_name(character)})")
     return problems
+
+
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);")
+
+
+def _character_name(character: str) -> str:
+    names = "".join(f"U+{ord(c):04X} {unicodedata.name(c, '').lower()}".rstrip() for c in character)
+    return f"'{character}', {names}" if character.isprintable() and not character.isspace() else names
 
 
 def placeholders(text: str) -> set[str]:

@@ -50,9 +50,19 @@ def test_markup_keeps_allowed_tags_and_escapes_the_rest():
 @pytest.mark.parametrize("text, problem", [
     ("<b>x", "<b> is never closed"), ("x</i>", "</i> closes nothing open"),
     ("<b><i>x</b></i>", "</b> closes <b> before <i> is closed"), ("<u>x</u>", "unknown tag <u>"),
+    # an HTML entity prints as written (texts are escaped): the message names the character to type instead
+    ("Nestor&nbsp;Aparatschik", "&nbsp; would print as written: texts are plain text, not HTML; type the character "
+                                "itself (U+00A0 no-break space)"),
+    ("R&amp;D", "('&', U+0026 ampersand)"), ("caf&#233;", "('é', U+00E9 latin small letter e with acute)"),
+    ("l&#x2019;Internationale", "('’', U+2019 right single quotation mark)"),
 ])
 def test_markup_problems(text, problem):
     assert problem in markup_problems(text)[0]
+
+
+@pytest.mark.parametrize("text", ["Tom & Jerry", "R&D; then Q&A", "&foo; is nothing", "<b>Age</B> 80", "1 < 2"])
+def test_well_formed_texts_have_no_markup_problems(text):
+    assert markup_problems(text) == []
 
 
 def test_fill_escapes_values_and_rejects_unknown_placeholders():

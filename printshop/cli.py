@@ -433,7 +433,7 @@ def _print_report(report: Report, stream=None) -> None:
 
 def _summary(report: Report) -> str:
     counts = report.counts()
-    accepted = sum(1 for d in report.items if d.severity is Severity.WARNING and d.acknowledged)
+    accepted = sum(1 for d in dict.fromkeys(report.items) if d.severity is Severity.WARNING and d.acknowledged)
     return ", ".join(f"{n} {severity.value}{'s' if n != 1 else ''}"
                      + (f" ({accepted} acknowledged)" if severity is Severity.WARNING and accepted else "")
                      for severity, n in counts.items())

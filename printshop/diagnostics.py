@@ -279,7 +279,9 @@ class Report:
         return sorted(unique, key=lambda d: (d.location, d.code, d.message))
 
     def counts(self) -> dict[Severity, int]:
-        return {s: sum(1 for d in self.items if d.severity is s) for s in Severity}
+        """Per severity, of the diagnostics `sorted` lists (the same one met twice counted once)."""
+        unique = dict.fromkeys(self.items)
+        return {s: sum(1 for d in unique if d.severity is s) for s in Severity}
 
 
 FORMATS = ("text", "json", "github")

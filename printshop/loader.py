@@ -7,6 +7,7 @@ checked by `printshop.validate`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -278,8 +279,42 @@ def _load_faces(path: Path, report: Report) -> dict[str, Face] | None:
         if key != "faces":
             merged[key] = root[key]
             _copy_position(root, key, resolved_parent=merged, key=key)
-    faces = validate_document(FacesFile, Document(path, merged), report)
+    found = Report()
+    faces = validate_document(FacesFile, Document(path, merged), found)
+    report.extend(_inherited_once(found, raw))
     return faces.faces if faces is not None else None
+
+
+_FACE_PATH = re.compile(r"^'faces\.([^.']+)\.")
+
+
+def _inherited_once(found: Report, raw: CommentedMap) -> list:
+    """A fault in a face that others extend is met in each of them, at the same place: one diagnostic, the
+    face it is written in named, with the faces that inherit it ("'faces.role.frames.title.height': a size
+    must be more than 0 (inherited by faces 'chairman', 'comrade' …)"), not one per face."""
+    starts = sorted((raw.lc.key(name)[0] + 1, name) for name in raw if isinstance(name, str))
+
+    def written_in(line: int) -> str | None:
+        names = [name for start, name in starts if start <= line]
+        return names[-1] if names else None
+
+    groups: dict[tuple, list] = {}
+    for item in found.items:
+        matched = _FACE_PATH.match(item.message)
+        shape = _FACE_PATH.sub("'faces.*.", item.message) if matched else item.message
+        groups.setdefault((item.code, item.location, shape), []).append((matched.group(1) if matched else None, item))
+    kept = []
+    for members in groups.values():
+        named = [name for name, _ in members if name is not None]
+        if len(named) < 2:
+            kept.extend(item for _, item in members)
+            continue
+        home = written_in(members[0][1].location.line)
+        own = next((item for name, item in members if name == home), members[0][1])
+        others = [name for name in named if name != (home if home in named else named[0])]
+        kept.append(replace(own, message=f"{own.message} (inherited by face{'s' if len(others) != 1 else ''} "
+                                         f"{', '.join(repr(name) for name in others)})"))
+    return kept
 
 
 def _resolve_extends(raw: CommentedMap, name: str, document: Document, report: Report, chain: tuple):

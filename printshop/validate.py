@@ -233,8 +233,22 @@ class _Intrusions:
         entry[3].append(f"{to_mm(worst):.1f} mm closer to the trim than {zone}")
 
     def report(self, report: Report) -> None:
+        # a frame written once in a face that others extend is each one's: one report, naming them all
+        owners: dict[tuple, list[str]] = {}
         for node, what, owner, breaches, code in self.found.values():
-            report.add(code, node.where(), f"{what} of {owner} comes {'; '.join(breaches)}")
+            owners.setdefault((code, node.where(), what, tuple(breaches)), []).append(owner)
+        for (code, where, what, breaches), named in owners.items():
+            report.add(code, where, f"{what} of {_owners(named)} comes {'; '.join(breaches)}")
+
+
+def _owners(named: list[str]) -> str:
+    """["face 'a'", "face 'b'", "face 'c'"] -> "faces 'a', 'b' and 'c'"; other owners as they are."""
+    if len(named) == 1:
+        return named[0]
+    if all(owner.startswith("face '") for owner in named):
+        names = [owner.removeprefix("face ") for owner in named]
+        return f"faces {', '.join(names[:-1])} and {names[-1]}"
+    return f"{', '.join(named[:-1])} and {named[-1]}"
 
 
 def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:

@@ -204,3 +204,29 @@ def test_a_brace_left_alone_is_a_warning_at_the_text(data_copy):
     report, _ = check(data_copy, games=["kremlin"])
     unbalanced = [d for d in report.items if d.code == "unbalanced" and d.location.path.endswith("fr.yaml")]
     assert [d.location.line for d in unbalanced] == [line] and "'{' is never closed" in unbalanced[0].message
+
+
+def test_a_fault_in_a_face_others_extend_is_one_diagnostic_naming_them(data_copy, capsys):
+    """Comrade's role face is extended by four: a negative height written in it was five errors at the same
+    place, one per face; a frame too close to the trim, four warnings. Now one of each, naming the face it is
+    written in and those that inherit it, and the summary counts what is listed."""
+    from printshop.cli import main
+
+    faces = data_copy / "comrade" / "faces.yaml"
+    line = edit(faces, "title: {x: 5mm, y: 4.5mm, width: 53mm, height: 12mm,",
+                "title: {x: 1mm, y: 4.5mm, width: 53mm, height: -12mm,")
+    report, _ = check(data_copy, games=["comrade"], variant=None)
+    [error] = [d for d in report.sorted() if d.severity is Severity.ERROR]
+    assert error.location.line == line and error.message.startswith("'faces.role.frames.title.height': a size must")
+    assert error.message.endswith("(inherited by faces 'comrade', 'informer', 'chairman', 'dissident')")
+    edit(faces, "height: -12mm,", "height: 12mm,")
+    report, _ = check(data_copy, games=["comrade"], variant=None)
+    [warning] = [d for d in report.sorted() if d.code == "outside-safe-zone" and d.location.line == line]
+    assert warning.message.startswith("frame 'title' of faces 'chairman', 'comrade', 'dissident' and 'informer' "
+                                      "comes 3.0 mm closer to the trim than the deck's safe zone of 4.0 mm")
+    # a colour unknown in the face every card extends: listed once, counted once
+    edit(faces, "stroke: red, stroke_width: 0.5mm}", "stroke: rouge, stroke_width: 0.5mm}")
+    assert main(["validate", "comrade", "--data", str(data_copy)]) == 1
+    said = capsys.readouterr()
+    assert said.out.count("error[unknown-reference]: no colour 'rouge'") == 1
+    assert "printshop validate: 1 error," in said.err

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from printshop.build import Checked, _job_key, _same_bytes, _unfinished, without_cycle_collection
 from printshop.cache import Digests, code_version, font_inputs, key_of
-from printshop.diagnostics import Location, Report, StageFailed
+from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.fonts import register_fonts
 from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
@@ -233,6 +233,13 @@ class Session:
             update.seconds = time.monotonic() - started
             return update
         unfinished = _unfinished(project, report, self.langs, "skip")
+        known = sorted({lang for game in project.games.values() for lang in game.available})
+        for lang in [lang for lang in self.langs or [] if lang not in known]:  # a build refuses; a session waits
+            report.add("unknown-reference", Location.of(self.data_dir),
+                       f"no game here has the language '{lang}' (languages: {', '.join(known)}): nothing in it is "
+                       f"shown until a game has a text file text/{lang}.yaml", Severity.WARNING,
+                       hint=f"to start a translation, copy a game's source text file to text/{lang}.yaml and "
+                            f"translate it; or name another --lang")
         if self.fonts is None:
             self.fonts = register_fonts(project.fonts, project.font_dirs(), report)
         self.env = make_environment(project.templates_dir)

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
-from printshop.diagnostics import Diagnostic, Report, Severity, format_report
+from printshop.diagnostics import Diagnostic, Report, Severity, display_path, format_report
 from printshop.session import Session, Update
 
 # watchfiles yields once no further change has come for STEP ms, and at the latest after DEBOUNCE ms
@@ -102,8 +102,9 @@ def watched_folders(session: Session) -> list[Path]:
     return [folder for folder in (session.data_dir, session.templates_dir) if folder.is_dir()]
 
 
-def describe(update: Update, session: Session) -> str:
-    """One line per rebuild, e.g. 'comrade fr a4: 1 face changed, 2 files written in 0.21 s'."""
+def describe(update: Update, session: Session, *, first: bool = False) -> str:
+    """One line per rebuild, e.g. 'comrade fr a4: 1 face changed, 2 files written in 0.21 s'; `first`: the
+    build a session starts with, which lays out everything."""
     seconds = f"in {update.seconds:.2f} s"
     errors = sum(1 for d in update.report.items if d.severity is Severity.ERROR)
     if not update.ok:
@@ -111,14 +112,20 @@ def describe(update: Update, session: Session) -> str:
             return f"the data could not be read ({errors} error{'s' if errors != 1 else ''}; nothing written) {seconds}"
         return f"{errors} error{'s' if errors != 1 else ''}: nothing written {seconds}"
     faces = update.faces_laid_out
+    if first and not update.written:
+        if not faces:
+            return f"nothing to build: no face in the games and languages chosen {seconds}"
+        folder = display_path(session.out_dir) if session.out_dir is not None else "the output folder"
+        return (f"up to date: {faces} face{'s' if faces != 1 else ''} laid out, as the files in {folder} already "
+                f"have {'them' if faces != 1 else 'it'} {seconds}")
     if not update.written:  # a comment, a text nothing prints, an error mended back to what the files hold
         if not faces:
             return f"nothing to redo: no face reads what changed {seconds}"
         return (f"no file changed: {faces} face{'s' if faces != 1 else ''} laid out again, as the files already "
                 f"have {'them' if faces != 1 else 'it'} {seconds}")
     files = len(update.written)
-    return (f"{', '.join(update.jobs_rendered)}: {faces} face{'s' if faces != 1 else ''} changed, "
-            f"{files} file{'s' if files != 1 else ''} written {seconds}")
+    return (f"{', '.join(update.jobs_rendered)}: {faces} face{'s' if faces != 1 else ''} "
+            f"{'laid out' if first else 'changed'}, {files} file{'s' if files != 1 else ''} written {seconds}")
 
 
 def _identity(d: Diagnostic) -> tuple:
@@ -141,7 +148,7 @@ def watch(session: Session, *, say: Callable[[str], None] = print, stop: threadi
     `news`)."""
     earlier: set[tuple] = set()
 
-    def show(update: Update) -> None:
+    def show(update: Update, first: bool = False) -> None:
         nonlocal earlier
         if report is not None:
             report(update.report)
@@ -153,11 +160,11 @@ def watch(session: Session, *, say: Callable[[str], None] = print, stop: threadi
                 say(f"({repeated} warning{'s' if repeated != 1 else ''} and note{'s' if repeated != 1 else ''} "
                     f"as before, not repeated; printshop validate lists every one)")
             earlier = {_identity(d) for d in update.report.items}
-        say(describe(update, session))
+        say(describe(update, session, first=first))
 
     watcher = FileWatcher(watched_folders(session), say=say)  # before the first build: no save is missed
     try:
-        show(session.refresh())
+        show(session.refresh(), first=True)
         if ready is not None:
             ready()
     except BaseException:

@@ -711,6 +711,32 @@ def test_watch_says_when_a_save_changed_no_file(tmp_path):
     assert re.fullmatch(r"nothing to redo: no face reads what changed in [\d.]+ s", describe(update, session))
 
 
+def test_watch_of_a_language_no_game_has_says_so_and_waits_for_its_file(tmp_path):
+    """`printshop build --lang de` refuses a language no game has; `watch --lang de` and `serve` keep running
+    (a translator may be about to make the file) and say so: a warning naming the languages there are, and
+    "nothing to build"; the first build over files already made says they are up to date."""
+    from printshop.watch import describe
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    session = Session(data, tmp_path / "out", games=["comrade"], langs=["de"], papers=["a4"])
+    update = session.refresh()
+    [warning] = [d for d in update.report.items if d.code == "unknown-reference"]
+    assert warning.message.startswith("no game here has the language 'de' (languages: en, fr)")
+    assert "text/de.yaml" in warning.hint
+    assert re.fullmatch(r"nothing to build: no face in the games and languages chosen in [\d.]+ s",
+                        describe(update, session, first=True))
+    german = data / "comrade" / "text" / "de.yaml"
+    shutil.copy(data / "comrade" / "text" / "en.yaml", german)
+    update = session.refresh({german})
+    assert not [d for d in update.report.items if "no game here has the language" in d.message]
+    english = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    assert english.refresh().written
+    again = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    assert re.fullmatch(r"up to date: \d+ faces laid out, as the files in .*out already have them in [\d.]+ s",
+                        describe(again.refresh(), again, first=True))
+
+
 def test_news_are_errors_and_what_the_last_rebuild_did_not_have():
     from printshop.diagnostics import Location, Report, diagnostic
     from printshop.watch import news
@@ -731,7 +757,7 @@ def test_news_are_errors_and_what_the_last_rebuild_did_not_have():
 
 def test_watch_rebuilds_on_save(tmp_path):
     with _watching(tmp_path) as (texts, lines, cards):
-        assert re.fullmatch(r"comrade en a4, calibration en a4: \d+ faces changed, \d+ files written in [\d.]+ s",
+        assert re.fullmatch(r"comrade en a4, calibration en a4: \d+ faces laid out, \d+ files written in [\d.]+ s",
                             lines[-1]), lines
         first = cards.read_bytes()
         _rename_informer(texts)  # at once: the files are watched from before the first build

@@ -131,12 +131,20 @@ def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
     draw_face(canvas, face, view.paints, view.motifs, view.assets, overset=True)  # a text too long shows how far
     canvas.showPage()
     canvas.save()
-    document = pypdfium2.PdfDocument(buffer.getvalue())
-    try:
-        image = document[0].render(scale=dpi / 72).to_pil()
-    finally:
-        document.close()
+    with _PDFIUM:
+        document = pypdfium2.PdfDocument(buffer.getvalue())
+        try:
+            image = document[0].render(scale=dpi / 72).to_pil()
+        finally:
+            document.close()
     return png(image, level=1)  # shown at once on this machine: the fastest deflate
+
+
+# pdfium may not be called from two threads at once, not even on two documents (pypdfium2's documentation): the
+# page asks for its faces' images all together, and the server draws them on a pool of threads. Unguarded, a
+# Kremlin page failed some ("Failed to load page") and crashed the server now and then (malloc: heap corrupted).
+# The drawing itself (ReportLab, each face its own canvas) runs side by side; only the rasterising waits its turn.
+_PDFIUM = threading.Lock()
 
 
 def line_ranges(lines) -> str:

@@ -301,6 +301,42 @@ def test_a_session_reports_a_fault_many_faces_meet_once_as_validate_does(tmp_pat
     assert again.faces_laid_out == 0 and sorted(d.format() for d in again.report.errors) == expected
 
 
+def test_faces_asked_for_together_are_rasterised_one_at_a_time(tmp_path, monkeypatch):
+    """The page asks for every face's image at once and the server draws them on a pool of threads; pdfium may
+    not be called from two threads at once. Unguarded, a Kremlin page lost images ("Failed to load page") and
+    now and then crashed the server (heap corrupted). Each pdfium document, from open to close, is now alone."""
+    import pypdfium2
+    from concurrent.futures import ThreadPoolExecutor
+
+    from printshop.serve import Preview
+
+    open_now, most = [0], [0]
+    guard = threading.Lock()
+    real = pypdfium2.PdfDocument
+
+    class Counted(real):
+        def __init__(self, *args, **kwargs):
+            with guard:
+                open_now[0] += 1
+                most[0] = max(most[0], open_now[0])
+            time.sleep(0.005)  # widen the window two threads would share
+            super().__init__(*args, **kwargs)
+
+        def close(self):
+            super().close()
+            with guard:
+                open_now[0] -= 1
+
+    monkeypatch.setattr(pypdfium2, "PdfDocument", Counted)
+    preview = Preview(Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False))
+    preview.refresh()
+    tokens = list(preview.views)
+    with ThreadPoolExecutor(8) as pool:
+        images = list(pool.map(lambda token: preview.image(token, zoom=True), tokens * 2))
+    assert all(image is not None and image.startswith(b"\x89PNG") for image in images)
+    assert most[0] == 1, f"{most[0]} pdfium documents open at once"
+
+
 def test_keep_stale_keeps_each_missing_face_after_the_one_it_followed():
     from printshop.serve import FaceView, keep_stale
 

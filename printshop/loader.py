@@ -292,7 +292,8 @@ def _inherited_once(found: Report, raw: CommentedMap) -> list:
     """A fault in a face that others extend is met in each of them, at the same place: one diagnostic, the
     face it is written in named, with the faces that inherit it ("'faces.role.frames.title.height': a size
     must be more than 0 (inherited by faces 'chairman', 'comrade' …)"), not one per face."""
-    starts = sorted((raw.lc.key(name)[0] + 1, name) for name in raw if isinstance(name, str))
+    positions = raw.lc.data or {}  # (a face brought in by a YAML merge key has none)
+    starts = sorted((positions[name][0] + 1, name) for name in raw if isinstance(name, str) and name in positions)
 
     def written_in(line: int) -> str | None:
         names = [name for start, name in starts if start <= line]

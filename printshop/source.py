@@ -95,10 +95,24 @@ _PARSED: "collections.OrderedDict[str, Any]" = collections.OrderedDict()
 _PARSED_MAX_CHARS = 1_000_000  # a text longer than this is not kept
 _PARSED_BUDGET = 32_000_000  # the texts kept, in characters: the least recently read go first
 _parsed_chars = 0
+# The text each file last gave: when a file is saved with another, the old text's document goes. A session
+# (watch, serve) reads the file it is edited in after every save, and kept every version: a parsed document
+# holds about twelve times its text in memory, so a day of saves in Kremlin's French grew by hundreds of MB
+# before the budget above let any go.
+_LAST_TEXT: dict[str, str] = {}
 
 
-def _keep(text: str, root: Any) -> None:
+def _keep(text: str, root: Any, path: Path | None = None) -> None:
     global _parsed_chars
+    if path is not None:
+        before = _LAST_TEXT.get(str(path))
+        _LAST_TEXT[str(path)] = text
+        if before is not None and before != text and before in _PARSED:
+            del _PARSED[before]
+            _parsed_chars -= len(before)
+    if text in _PARSED:
+        _PARSED.move_to_end(text)
+        return
     _PARSED[text] = root
     _parsed_chars += len(text)
     while _parsed_chars > _PARSED_BUDGET:
@@ -122,7 +136,7 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
     if not preserve_quotes:
         kept = _PARSED.get(text)
         if kept is not None:  # the same text read before in this process, and found sound
-            _PARSED.move_to_end(text)
+            _keep(text, kept, path)
             document = Document(path, kept)
             document.values_checked = True
             return document
@@ -135,7 +149,7 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
             return None
         if fast is not None:
             if fast.values_checked and len(report.items) == before and len(text) <= _PARSED_MAX_CHARS:
-                _keep(text, fast.root)
+                _keep(text, fast.root, path)
             return fast
     yaml = _yaml(preserve_quotes)
     try:

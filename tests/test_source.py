@@ -124,6 +124,29 @@ def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_f
     assert list(source._PARSED) == [texts[0], texts[2]] and source._parsed_chars == 94
 
 
+def test_a_file_saved_again_lets_its_old_text_go(tmp_path, monkeypatch):
+    """A session reads the file being edited after every save: each version was kept until the budget (32
+    million characters, hundreds of MB of documents) let the oldest go. The text a file no longer has is
+    dropped when it gives another; a copy of a file, the same text elsewhere, is still shared."""
+    import printshop.source as source
+
+    monkeypatch.setattr(source, "_PARSED", source.collections.OrderedDict())
+    monkeypatch.setattr(source, "_parsed_chars", 0)
+    monkeypatch.setattr(source, "_LAST_TEXT", {})
+    texts = tmp_path / "en.yaml"
+    for n in range(50):
+        texts.write_text(f"card: {{name: \"Dissident {n}\"}}\n", encoding="utf-8")
+        assert read_yaml(texts, Report()).root["card"]["name"] == f"Dissident {n}"
+    assert list(source._PARSED) == [texts.read_text(encoding="utf-8")]
+    assert source._parsed_chars == len(texts.read_text(encoding="utf-8"))
+    copy = tmp_path / "copy.yaml"
+    copy.write_text(texts.read_text(encoding="utf-8"), encoding="utf-8")
+    assert read_yaml(copy, Report()).root is read_yaml(texts, Report()).root  # shared, not parsed again
+    texts.write_text("card: {name: \"Freethinker\"}\n", encoding="utf-8")
+    read_yaml(texts, Report())
+    assert len(source._PARSED) == 1 and read_yaml(copy, Report()).root["card"]["name"] == "Dissident 49"
+
+
 def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included():
     """`items_of` (and `schema.plain`, which pydantic is given) read maps in C: the same items in the same
     order as ruamel.yaml's own view, for a map with a `<<` merge key (read through ruamel) and for one whose

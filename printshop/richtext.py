@@ -77,13 +77,19 @@ def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
     texts) is parsed once per process: the blocks are never changed once made, and each caller gets its own
     list of them."""
     key = (fragment, default_style)
-    known = _PARSED.get(key)
+    memo = _PARSED if len(fragment) <= _SMALL else _PARSED_LARGE
+    known = memo.get(key)
     if known is None:
-        known = _PARSED[key] = tuple(_parse_blocks(fragment, default_style))
+        known = memo[key] = tuple(_parse_blocks(fragment, default_style))
     return list(known)
 
 
+# A face's texts are small and many repeat; a rule booklet is one fragment of tens of thousands of characters,
+# and a session (watch, serve) that edits a rule gets a new one after every save: kept among the 8,192 small
+# ones, each version stayed (with its blocks, 40 KB and more) until thousands of saves later.
+_SMALL = 4096
 _PARSED: Memo = Memo(8192)
+_PARSED_LARGE: Memo = Memo(16)
 
 
 def _parse_blocks(fragment: str, default_style: str) -> list[Block]:

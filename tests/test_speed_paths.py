@@ -470,3 +470,22 @@ def test_the_pattern_finder_installed_twice_finds_the_module_once():
              "print('ok')\n")
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+def test_a_rule_booklet_edited_again_and_again_keeps_few_of_its_versions(monkeypatch):
+    """A session that edits a rule lays the booklet out after every save: one markup fragment of tens of
+    thousands of characters each time. Kept among the 8,192 small ones (the texts of faces), every version
+    stayed for thousands of saves; a few large ones are kept now, and the small ones as before."""
+    from printshop import richtext
+    from printshop.memo import Memo
+
+    monkeypatch.setattr(richtext, "_PARSED", Memo(8192))
+    monkeypatch.setattr(richtext, "_PARSED_LARGE", Memo(16))
+    rules = "".join(f"<p>Rule {n}: the Party is always right, whatever the Party said yesterday.</p>" for n in range(80))
+    assert len(rules) > richtext._SMALL
+    for save in range(100):
+        blocks = richtext.parse_blocks(rules.replace("Rule 0:", f"Rule 0 (save {save}):"))
+        assert len(blocks) == 80
+    assert len(richtext._PARSED_LARGE) <= 16 and not richtext._PARSED
+    small = richtext.parse_blocks("<p>Dissident</p>")
+    assert richtext.parse_blocks("<p>Dissident</p>") == small and len(richtext._PARSED) == 1

@@ -127,7 +127,9 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     `jobs` processes; `Checked.layouts` is then empty. The report is the same, in the same order."""
     report = report if report is not None else Report()
     if templates_dir is not None and not Path(templates_dir).is_dir():
-        report.add("file-missing", Location.of(templates_dir), "the templates folder does not exist (see --templates)")
+        report.add("file-missing", Location.of(templates_dir), "the templates folder does not exist (see --templates)",
+                   hint="name the folder that holds the games' templates with --templates (or `templates` in "
+                        "printshop.toml)")
         return report, None
     try:
         project = load_project(Path(data_dir), templates_dir, games=games, langs=langs, report=report)

@@ -215,6 +215,8 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
     try:
         blocks = render_blocks(env, face.template, card_context)
     except TemplateFailure as failure:
+        if failure.missing == face.template:  # the face names a template there is not: where it names it
+            failure.location = face.where("template")
         if not _missing_translation(failure, localized):  # the validator reports those, once, at the text
             what = f"face '{face_name}'" if card is None or card.kind == "sheet" else f"card '{card.id}', face '{face_name}'"
             _report_failure(report, failure, what, localized, errors)
@@ -366,7 +368,7 @@ def _report_failure(report: Report, failure: TemplateFailure, what: str, localiz
         return
     message = f"{failure} ({what}, language {localized.lang})"
     also = f"called from {failure.called_from}" if failure.called_from is not None else ""
-    hint = ""
+    hint = failure.hint
     catalogue = localized.data.catalogues.get(localized.lang)
     if isinstance(failure.cause, MissingText) and catalogue is not None:
         # the template may well be right: a new card, kind or sheet whose texts were not written yet

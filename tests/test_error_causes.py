@@ -230,3 +230,28 @@ def test_a_fault_in_a_face_others_extend_is_one_diagnostic_naming_them(data_copy
     said = capsys.readouterr()
     assert said.out.count("error[unknown-reference]: no colour 'rouge'") == 1
     assert "printshop validate: 1 error," in said.err
+
+
+def test_a_template_that_is_not_there_is_reported_where_it_is_named(data_copy, templates_copy, monkeypatch):
+    """A face naming a template there is not: the error is at `template:` in faces.yaml (the file it pointed
+    at does not exist to be opened), with what to do; a data folder whose templates folder is missing: one
+    error for the folder, not one per template and language."""
+    faces = data_copy / "comrade" / "faces.yaml"
+    line = edit(faces, "template: comrade/faces/back.j2", "template: comrade/faces/bak.j2")
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    [error] = _errors(report)
+    assert (error.location.path, error.location.line) == (str(faces), line)
+    assert "template 'comrade/faces/bak.j2' not found" in error.message
+    assert error.hint == "add the template, or correct the name faces.yaml (or game.yaml) gives it"
+    edit(faces, "template: comrade/faces/bak.j2", "template: comrade/faces/back.j2")
+    shutil.rmtree(templates_copy)  # the data folder copied alone, in a folder that is no project (as /tmp/x/data)
+    import printshop.paths
+
+    monkeypatch.setattr(printshop.paths, "DEFAULT_TEMPLATES_DIR", templates_copy)  # the working folder's, missing
+    report, _ = check(data_copy, games=["comrade"])
+    [error] = _errors(report)
+    assert error.message.startswith(f"there is no templates folder {templates_copy}")
+    assert "--templates" in error.hint
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)  # named, and not there
+    [error] = _errors(report)
+    assert error.message == "the templates folder does not exist (see --templates)" and "--templates" in error.hint

@@ -43,8 +43,10 @@ class FileWatcher:
     creates the watcher only when first asked for changes, too late to catch a save made meanwhile.
     """
 
-    def __init__(self, folders: list[Path], *, say: Callable[[str], None] = print):
+    def __init__(self, folders: list[Path], *, say: Callable[[str], None] = print, ignore: list[Path] = ()):
         self.paths = [str(folder) for folder in folders]
+        # what printshop itself writes (an output folder inside the data folder): its changes are no one's edits
+        self.ignore = tuple(os.path.abspath(folder) for folder in ignore)
         self.say = say
         self.polling = _polling_asked()
         self._notify = self._open(self.polling)
@@ -87,11 +89,15 @@ class FileWatcher:
                     return
                 if raw == "timeout":
                     continue
-                paths = {Path(path) for change, path in raw if keep(Change(change), path)}
+                paths = {Path(path) for change, path in raw if keep(Change(change), path) and not self._ignored(path)}
                 if paths:
                     yield paths
         finally:
             self.close()
+
+    def _ignored(self, path: str) -> bool:
+        path = os.path.abspath(path)
+        return any(path == folder or path.startswith(folder + os.sep) for folder in self.ignore)
 
     def close(self) -> None:
         """Stop watching (the system's watches are given back); `changes()` does it when it ends."""
@@ -162,7 +168,8 @@ def watch(session: Session, *, say: Callable[[str], None] = print, stop: threadi
             earlier = {_identity(d) for d in update.report.items}
         say(describe(update, session, first=first))
 
-    watcher = FileWatcher(watched_folders(session), say=say)  # before the first build: no save is missed
+    watcher = FileWatcher(watched_folders(session), say=say,  # before the first build: no save is missed
+                          ignore=[session.out_dir] if session.out_dir is not None else [])
     try:
         show(session.refresh(), first=True)
         if ready is not None:

@@ -643,16 +643,17 @@ def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
 
 
 @contextlib.contextmanager
-def _watching(tmp_path, *, during_first_build=None, printed=False):
+def _watching(tmp_path, *, during_first_build=None, printed=False, out=None):
     """`watch` in a thread on a copy of the data; yields (texts, lines, cards) once the first build is
     done. `during_first_build(texts)` runs after the first build has read the files, before it ends;
-    `printed`: the diagnostics are said too, as the command prints them."""
+    `printed`: the diagnostics are said too, as the command prints them; `out`: the output folder."""
     from printshop.watch import watch
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     texts = data / "comrade" / "text" / "en.yaml"
-    session = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    out = out or tmp_path / "out"
+    session = Session(data, out, games=["comrade"], langs=["en"], papers=["a4"])
     if during_first_build is not None:
         first_refresh = session.refresh
 
@@ -671,7 +672,7 @@ def _watching(tmp_path, *, during_first_build=None, printed=False):
     thread.start()
     try:
         assert ready.wait(60)
-        yield texts, lines, tmp_path / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
+        yield texts, lines, out / "comrade" / "en" / "comrade-en-cards-a4.pdf"
     finally:
         stop.set()
         thread.join(30)
@@ -799,6 +800,19 @@ def test_watch_rebuilds_on_save(tmp_path):
         _rename_informer(texts)  # at once: the files are watched from before the first build
         assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
         assert cards.read_bytes() != first
+
+
+def test_watch_writing_into_the_data_folder_does_not_rebuild_for_its_own_files(tmp_path):
+    """An output folder inside the data folder (`--out data/out`): the files watch writes are not edits. Each
+    build's PDFs, cache and temporary files brought a second refresh that laid every face out again."""
+    with _watching(tmp_path, out=tmp_path / "data" / "out") as (texts, lines, cards):
+        assert cards.exists() and len(lines) == 1, lines
+        time.sleep(1.0)  # longer than the watcher's grouping of changes
+        assert len(lines) == 1, lines
+        _rename_informer(texts)
+        assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
+        time.sleep(1.0)
+        assert len(lines) == 2, lines
 
 
 def test_a_save_made_during_the_first_build_is_not_missed(tmp_path):

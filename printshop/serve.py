@@ -247,6 +247,15 @@ class Preview:
                     self.images[token] = data
         return data
 
+    def hang_up(self) -> None:
+        """End every page's event stream: the server is stopping. An open page kept its stream, and with it
+        uvicorn's shutdown, waiting: Ctrl-C left `printshop serve` running while a browser had the page."""
+        loop = self.loop
+        if loop is None:
+            return
+        for queue in list(self.listeners):
+            loop.call_soon_threadsafe(queue.put_nowait, None)
+
     def _announce(self) -> None:
         loop = self.loop
         if loop is None:
@@ -285,10 +294,13 @@ def make_app(preview: Preview):
 
         async def stream():
             try:
-                yield f"data: {preview.version}\n\n"
+                # retry: a page that lost the server (stopped, started again) asks again every second
+                yield f"retry: 1000\ndata: {preview.version}\n\n"
                 while True:
                     try:
                         version = await asyncio.wait_for(queue.get(), timeout=15)
+                        if version is None:  # the server is stopping (`Preview.hang_up`)
+                            break
                         yield f"data: {version}\n\n"
                     except asyncio.TimeoutError:
                         yield ": still here\n\n"  # keeps proxies and the browser from closing the stream
@@ -368,7 +380,7 @@ class Server:
         try:
             self.preview.refresh()
             config = uvicorn.Config(make_app(self.preview), host=self.host, port=self.port, log_level="warning",
-                                    lifespan="on")
+                                    lifespan="on", timeout_graceful_shutdown=2)  # nothing a page asks for is long
             self._server = uvicorn.Server(config)
             watching = threading.Thread(target=self.watch_files, args=(watcher,), name="printshop-watch",
                                         daemon=True)
@@ -417,6 +429,7 @@ class Server:
 
     def close(self) -> None:
         self.stop.set()
+        self.preview.hang_up()  # open pages' event streams end: the shutdown need not wait for them
         if self._server is not None:
             self._server.should_exit = True
         for thread in self._threads:

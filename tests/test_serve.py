@@ -199,6 +199,58 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         server.close()
 
 
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_the_page_says_when_the_server_is_gone_and_catches_up_when_it_is_back(tmp_path):
+    """A page left open when `printshop serve` stopped looked current while nothing updated it; it now says
+    so, and when serve runs again on the same port it reconnects by itself and shows the data as it is."""
+    from printshop.serve import Server
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    server = Server(Session(data, None, games=["comrade"], langs=["en"], render=False), port=0).start()
+    port = server.port
+    browser = Browser(tmp_path / "chromium-profile")
+    try:
+        browser.call("Page.enable")
+        browser.call("Page.navigate", url=server.url)
+        before = browser.wait_for(DISSIDENT, "the dissident card")
+        server.close()
+        browser.wait_for("document.getElementById('status').textContent.startsWith('no answer from printshop serve')",
+                         "the page saying the server is gone")
+        assert browser.evaluate("document.getElementById('status').className") == "failed"
+        texts.write_text(texts.read_text(encoding="utf-8").replace('name: "Dissident"', 'name: "Freethinker"'),
+                         encoding="utf-8")  # edited while no server ran
+        server = Server(Session(data, None, games=["comrade"], langs=["en"], render=False), port=port).start()
+        browser.wait_for("document.getElementById('status').className === ''", "the page current again")
+        browser.wait_for(f"(() => {{ const src = {DISSIDENT}; return src && src !== {json.dumps(before)} ? src : ''; }})()",
+                         "the card as edited meanwhile")
+    finally:
+        browser.close()
+        server.close()
+
+
+def test_the_server_stops_at_once_with_a_page_open(tmp_path):
+    """An open page holds its event stream: uvicorn's shutdown waited for it, and `close()` (Ctrl-C) returned
+    only when its joins timed out, 10 s later, the server still serving. The streams are now ended first."""
+    import http.client
+
+    from printshop.serve import Server
+
+    server = Server(Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False), port=0).start()
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
+    connection.request("GET", "/events")
+    response = connection.getresponse()
+    while not response.readline().startswith(b"data: "):  # the page's first message: connected
+        pass
+    started = time.monotonic()
+    server.close()
+    assert time.monotonic() - started < 5
+    assert not any(thread.is_alive() for thread in server._threads)
+    assert response.read() == b"\n"  # the stream ended: the server closed it
+    connection.close()
+
+
 def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):
     """A text too long for its frame: the diagnostic is listed with the card that prints it."""
     from printshop.serve import Preview

@@ -112,7 +112,7 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
     """One line per rebuild, e.g. 'comrade fr a4: 1 face changed, 2 files written in 0.21 s'; `first`: the
     build a session starts with, which lays out everything."""
     seconds = f"in {update.seconds:.2f} s"
-    errors = sum(1 for d in update.report.items if d.severity is Severity.ERROR)
+    errors = update.report.counts()[Severity.ERROR]  # as listed: the same one met twice, once
     if not update.ok:
         if session.project is None:
             return f"the data could not be read ({errors} error{'s' if errors != 1 else ''}; nothing written) {seconds}"

@@ -23,6 +23,8 @@ import contextlib
 import dataclasses
 import errno
 import io
+import itertools
+import secrets
 import socket
 import sys
 import threading
@@ -88,7 +90,7 @@ def _face_views(session: Session) -> list[FaceView]:
             name = face.face.template
             if name and name not in templates and session.env is not None:
                 templates[name] = template_location(session.env, name).path
-            views.append(FaceView(f"{id(face):x}", layout.game_id, layout.lang, face.key, face, paints,
+            views.append(FaceView("", layout.game_id, layout.lang, face.key, face, paints,
                                   project.motifs.motifs, layout.localized.data.dir, texts + frames,
                                   templates.get(name, "")))
     return views
@@ -183,6 +185,13 @@ class Preview:
         self.session = session
         self.lock = threading.Lock()
         self.views: dict[str, FaceView] = {}
+        # a face's token, by the face: this server's own mark and a number it never gave before. The image a
+        # token names is cached by the browser for good, so a token must never name another face: id(face) did
+        # not promise that (a face laid out where a freed one was got its id, and its image), nor would a count
+        # alone across a restart of serve with the page left open
+        self._tokens: dict[int, tuple[object, str]] = {}
+        self._mark = secrets.token_hex(3)
+        self._serial = itertools.count(1)
         self.images: dict[str, bytes] = {}
         self.state: dict = {}
         self.version = 0
@@ -193,13 +202,21 @@ class Preview:
         with self.lock:
             update = self.session.refresh(changed)
             views = _face_views(self.session)
+            self._give_tokens(views)
             if not update.ok:
                 views = keep_stale(list(self.views.values()), views)
             self.views = {view.token: view for view in views}
+            self._tokens = {id(view.face): (view.face, view.token) for view in views}  # (the faces kept alive)
             self.images = {token: data for token, data in self.images.items() if token in self.views}
             self.version += 1
             self.state = self._state(update)
         self._announce()
+
+    def _give_tokens(self, views: list[FaceView]) -> None:
+        for view in views:
+            known = self._tokens.get(id(view.face))
+            view.token = (known[1] if known is not None and known[0] is view.face
+                          else f"{self._mark}-{next(self._serial):x}")
 
     def _state(self, update) -> dict:
         by_place: dict[tuple[str, int], list[str]] = {}

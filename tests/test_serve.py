@@ -389,6 +389,34 @@ def test_faces_asked_for_together_are_rasterised_one_at_a_time(tmp_path, monkeyp
     assert most[0] == 1, f"{most[0]} pdfium documents open at once"
 
 
+def test_a_token_names_one_face_for_good(tmp_path):
+    """The browser keeps a face's image by its token for good: a token never names another face, in this
+    server or in the next one started on the same port (tokens were `id(face)`, which a face laid out where a
+    freed one was takes again). An unchanged face keeps its token, so its image is not asked for again."""
+    from printshop.serve import Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    texts = data / "comrade" / "text" / "en.yaml"
+    original = texts.read_text(encoding="utf-8")
+    preview = Preview(Session(data, None, games=["comrade"], langs=["en"], render=False))
+    preview.refresh()
+    given = {token: view.key for token, view in preview.views.items()}
+    for edit in range(5):
+        texts.write_text(original.replace('name: "Dissident"', f'name: "Dissident {edit}"'), encoding="utf-8")
+        before = {view.key: token for token, view in preview.views.items()}
+        preview.refresh({texts})
+        for token, view in preview.views.items():
+            if view.key.startswith("cards/dissident"):
+                assert token not in given, (token, view.key)  # a new face, a new token
+            else:
+                assert token == before[view.key]  # the same face, the same token
+            given.setdefault(token, view.key)
+    again = Preview(Session(data, None, games=["comrade"], langs=["en"], render=False))
+    again.refresh()
+    assert not set(again.views) & set(given)  # a server started again gives tokens of its own
+
+
 def test_keep_stale_keeps_each_missing_face_after_the_one_it_followed():
     from printshop.serve import FaceView, keep_stale
 

@@ -255,11 +255,12 @@ def _in_processes(units: list, work, jobs: int, *, weight) -> list:
 SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
-def contained(project: Project, report: Report) -> bool:
+def contained(project: Project, report: Report, *, drop: bool = True) -> bool:
     """Report (`unsafe-path`) every game folder, language file and profile whose name is not a plain id
     (a game folder named '.printshop-cache', or with a newline, would be written as such), and every
     symlink in the data or templates that leads outside them (art, fonts and templates are read only
-    from inside the project). Those games and languages are dropped. False if anything was reported."""
+    from inside the project). Those games and languages are dropped, unless not `drop` (a session keeps its
+    project, and says it again at every refresh). False if anything was reported."""
     clean = True
 
     def refuse(path: Path, what: str) -> None:
@@ -272,18 +273,22 @@ def contained(project: Project, report: Report) -> bool:
         game = project.games[game_id]
         if not SAFE_ID.match(game_id):
             refuse(game.dir, f"the game folder name {game_id!r}")
-            del project.games[game_id]
+            if drop:
+                del project.games[game_id]
             continue
         for lang in [lang for lang in game.available if not SAFE_ID.match(lang)]:  # read or not (`langs`)
             refuse(game.dir / "text" / f"{lang}.yaml", f"the language {lang!r}")
-            game.catalogues.pop(lang, None)
-            game.available.remove(lang)
+            if drop:
+                game.catalogues.pop(lang, None)
+                game.available.remove(lang)
     for lang in [lang for lang in project.languages if not SAFE_ID.match(lang)]:
         refuse(Path(project.data_dir) / "languages" / f"{lang}.yaml", f"the language {lang!r}")
-        del project.languages[lang]
+        if drop:
+            del project.languages[lang]
     for name in [name for name in project.profiles if not SAFE_ID.match(name)]:
         refuse(Path(project.data_dir) / "print" / "profiles" / f"{name}.yaml", f"the profile {name!r}")
-        del project.profiles[name]
+        if drop:
+            del project.profiles[name]
     for root in (Path(project.data_dir), Path(project.templates_dir)):
         for path in _escaping_links(root):
             clean = False

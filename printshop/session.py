@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printshop.build import Checked, _job_key, _same_bytes, _unfinished, without_cycle_collection
+from printshop.build import Checked, _job_key, _same_bytes, _unfinished, contained, without_cycle_collection
 from printshop.cache import Digests, code_version, font_inputs, key_of
 from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.fonts import register_fonts
@@ -222,6 +222,10 @@ class Session:
         self.report = report
         project = self.project
         if project is None:
+            self.checked = None
+            update.seconds = time.monotonic() - started
+            return update
+        if not contained(project, report, drop=False):  # as a build: names no plain id, links leaving the project
             self.checked = None
             update.seconds = time.monotonic() - started
             return update

@@ -389,6 +389,30 @@ def test_faces_asked_for_together_are_rasterised_one_at_a_time(tmp_path, monkeyp
     assert most[0] == 1, f"{most[0]} pdfium documents open at once"
 
 
+def test_a_session_refuses_what_a_build_refuses_at_every_refresh(tmp_path):
+    """A game folder whose name is no plain id, or a symlink leading out of the project: a build refuses
+    (unsafe-path) and writes nothing; `watch` built them anyway, writing "pigeons spéciaux/" into the output.
+    Now each refresh says so and writes nothing, until the folder is renamed and the link removed."""
+    data, out = tmp_path / "data", tmp_path / "out"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    odd = data / "comrade copy"
+    shutil.copytree(data / "comrade", odd)
+    session = Session(data, out, games=None, langs=["en"], papers=["a4"])
+    for changed in (None, {data / "comrade" / "text" / "en.yaml"}):  # the first refresh, and one after an edit
+        update = session.refresh(changed)
+        assert not update.ok and not update.written
+        assert [d.location.path for d in update.report.errors if d.code == "unsafe-path"] == [str(odd)]
+    assert not (out / "comrade copy").exists()
+    odd.rename(data / "comrade-copy")
+    update = session.refresh({odd, data / "comrade-copy"})
+    assert update.ok and (out / "comrade-copy" / "en" / "comrade-copy-en-cards-a4.pdf").exists()
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(b"not for the page")
+    (data / "comrade" / "link.png").symlink_to(secret)
+    update = session.refresh({data / "comrade" / "link.png"})
+    assert not update.ok and any("symlink" in d.message for d in update.report.errors if d.code == "unsafe-path")
+
+
 def test_a_token_names_one_face_for_good(tmp_path):
     """The browser keeps a face's image by its token for good: a token never names another face, in this
     server or in the next one started on the same port (tokens were `id(face)`, which a face laid out where a

@@ -199,7 +199,8 @@ def register_games_fonts(project, report: Report) -> FontSet:
             continue
         added = {family: spec for family, spec in own.families.items() if family not in project.fonts.families}
         for family, spec in own.families.items():
-            if family in project.fonts.families and spec != project.fonts.families[family]:
+            # by the files they name (model_dump): pydantic's == also weighs private values, such as where each was read
+            if family in project.fonts.families and spec.model_dump() != project.fonts.families[family].model_dump():
                 report.add("unknown-reference", spec.where(),
                            f"{game.id} gives the font family '{family}' other files than the project's: "
                            f"name the game's family differently")

@@ -30,7 +30,7 @@ from pathlib import Path
 from printshop.build import Checked, _job_key, _same_bytes, _unfinished, contained, without_cycle_collection
 from printshop.cache import Digests, code_version, font_inputs, key_of
 from printshop.diagnostics import Location, Report, Severity, StageFailed
-from printshop.fonts import register_fonts
+from printshop.fonts import register_games_fonts
 from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
@@ -114,6 +114,7 @@ class Session:
         self._counting = 0
         self._code: str | None = None
         self._bundled: dict | None = None  # the hashes of printshop's own fonts: package files, read once
+        self._font_report = Report()  # what registering the fonts said
 
     # --- reading ------------------------------------------------------------------------------------
     def _load_all(self) -> None:
@@ -244,8 +245,10 @@ class Session:
                        f"shown until a game has a text file text/{lang}.yaml", Severity.WARNING,
                        hint=f"to start a translation, copy a game's source text file to text/{lang}.yaml and "
                             f"translate it; or name another --lang")
-        if self.fonts is None:
-            self.fonts = register_fonts(project.fonts, project.font_dirs(), report)
+        if self.fonts is None:  # the project's families and those games add (as a build registers them)
+            self._font_report = Report()
+            self.fonts = register_games_fonts(project, self._font_report)
+        report.extend(self._font_report)  # said at every refresh, as a build would, not only when read
         self.env = make_environment(project.templates_dir)
         if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
             bundled = Digests()

@@ -413,6 +413,58 @@ def test_a_session_refuses_what_a_build_refuses_at_every_refresh(tmp_path):
     assert not update.ok and any("symlink" in d.message for d in update.report.errors if d.code == "unsafe-path")
 
 
+GAME_FONTS = """families:
+  display:
+    regular: NotoSerif-Bold.ttf
+    bold: NotoSerif-Bold.ttf
+    italic: NotoSerif-BoldItalic.ttf
+    bold_italic: NotoSerif-BoldItalic.ttf
+"""
+
+
+def _game_with_its_own_font(root: Path) -> Path:
+    """A project whose game adds a font family in its own print/fonts.yaml and sets its card titles in it."""
+    from printshop.cli import main
+
+    assert main(["init", str(root)]) == 0
+    cwd = Path.cwd()
+    try:
+        os.chdir(root)
+        assert main(["new", "owls"]) == 0
+    finally:
+        os.chdir(cwd)
+    (root / "data" / "owls" / "print").mkdir(exist_ok=True)  # (printshop new writes its colours there)
+    (root / "data" / "owls" / "print" / "fonts.yaml").write_text(GAME_FONTS, encoding="utf-8")
+    faces = root / "data" / "owls" / "faces.yaml"
+    faces.write_text(faces.read_text(encoding="utf-8").replace("font: sans-bold, size: 14pt", "font: display, size: 14pt",
+                                                               1), encoding="utf-8")
+    return root
+
+
+def test_a_game_with_a_font_family_of_its_own_builds_and_watches_the_same(tmp_path):
+    """A game may add a font family in its own print/fonts.yaml (docs/data-format.md, Layers). A check said
+    it gave printshop's own 'serif' and 'sans' other files (pydantic's == weighed where each was read), so
+    nothing built; watch and serve registered the project's families only, and drew the cards without the
+    frames set in the game's family, silently. Now the build and a session write the same files, titles in."""
+    root = _game_with_its_own_font(tmp_path / "publisher")
+    data, templates = root / "data", root / "templates"
+    built = build(data, tmp_path / "built", templates_dir=templates, langs=["en"], papers=["a4"])
+    assert not built.report.has_errors, [d.format() for d in built.report.errors]
+    session = Session(data, tmp_path / "live", langs=["en"], papers=["a4"], templates_dir=templates)
+    update = session.refresh()
+    assert update.ok, [d.format() for d in update.report.errors]
+    cards = tmp_path / "live" / "owls" / "en" / "owls-en-cards-a4.pdf"
+    assert "SUN" in pdf_text(cards, "") and "MOON" in pdf_text(cards, "")
+    _same_files(tmp_path / "live", tmp_path / "built")
+    # a game giving printshop's own family other files is still refused, at every refresh
+    fonts = data / "owls" / "print" / "fonts.yaml"
+    fonts.write_text(GAME_FONTS + "  serif:\n    regular: NotoSans-Regular.ttf\n", encoding="utf-8")
+    for changed in ({fonts}, {data / "owls" / "text" / "en.yaml"}):
+        update = session.refresh(changed)
+        assert [d.message for d in update.report.errors] == [
+            "owls gives the font family 'serif' other files than the project's: name the game's family differently"]
+
+
 def test_a_token_names_one_face_for_good(tmp_path):
     """The browser keeps a face's image by its token for good: a token never names another face, in this
     server or in the next one started on the same port (tokens were `id(face)`, which a face laid out where a

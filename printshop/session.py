@@ -238,6 +238,11 @@ class Session:
             update.seconds = time.monotonic() - started
             return update
         unfinished = _unfinished(project, report, self.langs, "skip")
+        unknown_papers = [paper for paper in self.papers or [] if paper not in project.media.papers]
+        if unknown_papers:  # a build refuses them; so does each refresh, until media.yaml has them
+            report.add("unknown-reference", Location.of(self.data_dir),
+                       f"no paper {', '.join(map(repr, unknown_papers))} (papers: {', '.join(project.media.papers)})",
+                       hint="name one of those with --paper, or add the paper to print/media.yaml")
         known = sorted({lang for game in project.games.values() for lang in game.available})
         for lang in [lang for lang in self.langs or [] if lang not in known]:  # a build refuses; a session waits
             report.add("unknown-reference", Location.of(self.data_dir),

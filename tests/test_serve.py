@@ -930,6 +930,18 @@ def test_watch_of_a_language_no_game_has_says_so_and_waits_for_its_file(tmp_path
                         describe(again.refresh(), again, first=True))
 
 
+def test_watch_of_a_paper_there_is_not_is_an_error_not_a_crash(tmp_path):
+    """`printshop watch --paper tabloid` stopped with "internal error: KeyError: 'tabloid'"; a build says
+    "no paper 'tabloid'". Each refresh now says so, naming the papers there are, and writes nothing."""
+    session = Session(DEFAULT_DATA_DIR, tmp_path / "out", games=["comrade"], langs=["en"], papers=["tabloid"])
+    for changed in (None, {DEFAULT_DATA_DIR / "comrade" / "text" / "en.yaml"}):
+        update = session.refresh(changed)
+        assert not update.ok and not update.written
+        [error] = update.report.errors
+        assert error.message.startswith("no paper 'tabloid' (papers: a4, letter") and "--paper" in error.hint
+    assert not (tmp_path / "out").exists()
+
+
 def test_news_are_errors_and_what_the_last_rebuild_did_not_have():
     from printshop.diagnostics import Location, Report, diagnostic
     from printshop.watch import news

@@ -77,7 +77,7 @@ def _face_views(session: Session) -> list[FaceView]:
         paints = Paints(project.colours.palette)
         catalogue = layout.localized.data.catalogues.get(layout.lang)
         faces = [face for deck in layout.decks for face in deck.faces.values()]
-        faces += [face for sheet in layout.sheets for face in sheet.faces]
+        faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]  # a two-sided sheet's backs
         for face in faces:
             texts, frames = [], []  # the texts first: what a translator edits
             for frame in face.frames:

@@ -325,7 +325,7 @@ class Session:
 
     def _forget_unused(self, layouts) -> None:
         faces = [face for layout in layouts for deck in layout.decks for face in deck.faces.values()]
-        faces += [face for layout in layouts for sheet in layout.sheets for face in sheet.faces]
+        faces += [face for layout in layouts for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
         self.recordings.keep_only(faces)
 
     def _render(self, update: Update, digests: Digests) -> None:

@@ -465,6 +465,25 @@ def test_a_game_with_a_font_family_of_its_own_builds_and_watches_the_same(tmp_pa
             "owls gives the font family 'serif' other files than the project's: name the game's family differently"]
 
 
+def test_the_page_shows_the_backs_of_two_sided_sheets(tmp_path):
+    """A sheet whose items have backs (the sampler's player aids) prints them behind each item; the page
+    listed the fronts only, while the issue asks for every face and sheet."""
+    from printshop.build import check
+    from printshop.serve import Preview
+    from tests.conftest import fixture_project
+
+    data, templates = fixture_project(tmp_path)
+    _, checked = check(data, games=["sampler"], langs=["en"], templates_dir=templates, variant=None)
+    backs = {face.key for layout in checked.layouts for sheet in layout.sheets for face in sheet.backs}
+    assert backs  # the fixture has some
+    preview = Preview(Session(data, None, games=["sampler"], langs=["en"], render=False, templates_dir=templates))
+    preview.refresh()
+    shown = {row["key"] for game in preview.state["games"] for row in game["rows"]}
+    assert backs <= shown, backs - shown
+    token = next(token for token, view in preview.views.items() if view.key in backs)
+    assert preview.image(token).startswith(b"\x89PNG")
+
+
 def test_a_token_names_one_face_for_good(tmp_path):
     """The browser keeps a face's image by its token for good: a token never names another face, in this
     server or in the next one started on the same port (tokens were `id(face)`, which a face laid out where a

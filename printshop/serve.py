@@ -77,7 +77,8 @@ def _face_views(session: Session) -> list[FaceView]:
         paints = Paints(project.colours.palette)
         catalogue = layout.localized.data.catalogues.get(layout.lang)
         faces = [face for deck in layout.decks for face in deck.faces.values()]
-        faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]  # a two-sided sheet's backs
+        for sheet in layout.sheets:  # a two-sided sheet: each item's back after it, as a player turns it over
+            faces += [face for pair in itertools.zip_longest(sheet.faces, sheet.backs) for face in pair if face is not None]
         for face in faces:
             texts, frames = [], []  # the texts first: what a translator edits
             for frame in face.frames:

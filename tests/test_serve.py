@@ -478,8 +478,10 @@ def test_the_page_shows_the_backs_of_two_sided_sheets(tmp_path):
     assert backs  # the fixture has some
     preview = Preview(Session(data, None, games=["sampler"], langs=["en"], render=False, templates_dir=templates))
     preview.refresh()
-    shown = {row["key"] for game in preview.state["games"] for row in game["rows"]}
-    assert backs <= shown, backs - shown
+    rows = [row["key"] for game in preview.state["games"] for row in game["rows"]]
+    assert backs <= set(rows), backs - set(rows)
+    for back in backs:  # each after its front, as a player turns the sheet over
+        assert rows[rows.index(back) - 1].rstrip("/") == back.removesuffix("/back"), rows
     token = next(token for token, view in preview.views.items() if view.key in backs)
     assert preview.image(token).startswith(b"\x89PNG")
 

@@ -483,7 +483,12 @@ def _validate(args) -> int:
         print(format_report(report, style=args.format))
     sys.stdout.flush()
     print(f"printshop validate: {_summary(report)}{' (strict)' if args.strict else ''}", file=sys.stderr)
+    if not report.items and not discover_games(args.data):  # a new project: nothing wrong, and nothing checked
+        print(_NO_GAME.format(data=display_path(args.data)), file=sys.stderr)
     return 1 if report.fails(strict=args.strict) else 0
+
+
+_NO_GAME = "no game in {data}/ yet: 'printshop new GAME' adds one to grow by hand"
 
 
 def _proof(args) -> int:
@@ -823,6 +828,8 @@ def _build(args) -> int:
         if result.refused:
             print("nothing built: every translation asked for is incomplete (--draft builds them as drafts)",
                   file=sys.stderr)
+        elif not discover_games(args.data):
+            print(_NO_GAME.format(data=display_path(args.data)), file=sys.stderr)
         else:
             print("nothing to build (check the game and --lang names)", file=sys.stderr)
         return 1

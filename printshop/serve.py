@@ -243,6 +243,7 @@ class Preview:
                 "files": source_files(view.sources, display_path(view.assets))}
         return {"version": self.version, "ok": update.ok, "seconds": round(update.seconds, 3),
                 "readable": self.session.project is not None,
+                "empty": self.session.project is not None and not self.session.project.games,  # a new project
                 "diagnostics": diagnostics,
                 "games": [{"id": g["id"], "langs": g["langs"],
                            "rows": [{"key": key, "faces": faces} for key, faces in g["rows"].items()]}

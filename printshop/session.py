@@ -34,7 +34,7 @@ from printshop.fonts import register_games_fonts
 from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
-from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR
+from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
 from printshop.render.replay import FaceRecordings, recording_into
 from printshop.resolve import localize
 from printshop.templating import make_environment
@@ -93,7 +93,8 @@ class Session:
                  render: bool = True):
         self.data_dir = Path(data_dir)
         self._folders: frozenset[Path] = frozenset()  # the data's folders when last read (_load_all)
-        self.templates_dir = Path(templates_dir or DEFAULT_TEMPLATES_DIR)
+        # the data folder's own project's templates when none are named, as `build` and `check` find them
+        self.templates_dir = Path(templates_dir) if templates_dir is not None else templates_for(self.data_dir)
         self.out_dir = Path(out_dir) if out_dir is not None else None
         self.games, self.langs, self.papers, self.options = games, langs, papers, options
         self.write = write and self.out_dir is not None

@@ -119,6 +119,9 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
         return f"{errors} error{'s' if errors != 1 else ''}: nothing written {seconds}"
     faces = update.faces_laid_out
     if first and not update.written:
+        if not faces and session.project is not None and not session.project.games:
+            return (f"no game in {display_path(session.data_dir)}/ yet: 'printshop new GAME' adds one, built as soon "
+                    f"as it is saved {seconds}")
         if not faces:
             return f"nothing to build: no face in the games and languages chosen {seconds}"
         folder = display_path(session.out_dir) if session.out_dir is not None else "the output folder"

@@ -283,3 +283,29 @@ def test_proofs_and_the_live_preview_draw_a_game_in_its_own_colours(project):
     assert session.refresh().ok
     views = _face_views(session)
     assert views and all(face_png(view).startswith(b"\x89PNG") for view in views)
+
+
+def test_a_project_with_no_game_yet_says_how_to_add_one(tmp_path, monkeypatch, capsys):
+    """Right after `printshop init`: validate said "0 errors" and build "check the game and --lang names",
+    watch "no face in the games and languages chosen", and the serve page was blank. Each now says there is
+    no game yet and how to add one; serve shows the game once `printshop new` has written it."""
+    from printshop.serve import Preview
+    from printshop.session import Session
+    from printshop.watch import describe
+
+    folder = tmp_path / "fresh"
+    assert main(["init", str(folder)]) == 0
+    monkeypatch.chdir(folder)
+    capsys.readouterr()
+    assert main(["validate"]) == 0
+    assert "no game in data/ yet: 'printshop new GAME' adds one" in capsys.readouterr().err
+    assert main(["build"]) == 1
+    assert "no game in data/ yet: 'printshop new GAME' adds one" in capsys.readouterr().err
+    session = Session(folder / "data", folder / "output")
+    assert describe(session.refresh(), session, first=True).startswith("no game in data/ yet: 'printshop new GAME'")
+    preview = Preview(Session(folder / "data", None, render=False))
+    preview.refresh()
+    assert preview.state["empty"] and preview.state["games"] == []
+    assert main(["new", "owls"]) == 0
+    preview.refresh({folder / "data" / "owls"})
+    assert not preview.state["empty"] and [game["id"] for game in preview.state["games"]] == ["owls"], [d["text"] for d in preview.state["diagnostics"] if d["severity"] == "error"]

@@ -249,6 +249,20 @@ def _in_processes(units: list, work, jobs: int, *, weight) -> list:
     return [results[i] for i in range(len(units))]
 
 
+def unknown_papers(project: Project, papers: list[str] | None) -> str:
+    """What a build asked for `papers` says when the media know some not ("" when they know them all)."""
+    unknown = [paper for paper in papers or [] if paper not in project.media.papers]
+    return f"no paper {', '.join(map(repr, unknown))} (papers: {', '.join(project.media.papers)})" if unknown else ""
+
+
+def unknown_languages(project: Project, langs: list[str] | None) -> str:
+    """What a build asked for `langs` says when no game has some of them ("" when one has each)."""
+    known = sorted({lang for game in project.games.values() for lang in game.available})
+    unknown = [lang for lang in langs or [] if lang not in known]
+    return (f"no game here has the language {', '.join(map(repr, unknown))} (languages: {', '.join(known)})"
+            if unknown else "")
+
+
 # --- containment: what the data names stays inside the project --------------------------------------
 # One pattern for every id that becomes part of a file name (model.py checks the ids written in the
 # data with it; these are the ones that come from folder and file names).
@@ -520,14 +534,9 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
         return result
     result.refused, result.drafts = checked.refused, checked.drafts
     project = checked.project
-    unknown_papers = [paper for paper in papers or [] if paper not in project.media.papers]
-    if unknown_papers:
-        raise BadRequest(f"no paper {', '.join(map(repr, unknown_papers))} (papers: {', '.join(project.media.papers)})")
-    known_langs = sorted({lang for game in project.games.values() for lang in game.available})
-    unknown_langs = [lang for lang in langs or [] if lang not in known_langs]
-    if unknown_langs:
-        raise BadRequest(f"no game here has the language {', '.join(map(repr, unknown_langs))} "
-                         f"(languages: {', '.join(known_langs)})")
+    for unknown in (unknown_papers(project, papers), unknown_languages(project, langs)):
+        if unknown:
+            raise BadRequest(unknown)
     chosen_profiles = profiles or sorted(project.profiles)
     unknown = [name for name in chosen_profiles if name not in project.profiles]
     if target == "shop" and unknown:

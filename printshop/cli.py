@@ -14,7 +14,7 @@ from pathlib import Path
 
 from printshop import __version__
 from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, StageFailed, catalogue_markdown,
-                                   display_path, format_report, printable)
+                                   display_path, format_report, no_game_yet, printable)
 from printshop.paths import PACKAGE_DEFAULTS_DIR, ProjectFileError, default_jobs_text, discover_games, find_project
 
 # The heavy modules (ReportLab, pydantic, ruamel.yaml) are imported where they are used, so that a
@@ -484,11 +484,8 @@ def _validate(args) -> int:
     sys.stdout.flush()
     print(f"printshop validate: {_summary(report)}{' (strict)' if args.strict else ''}", file=sys.stderr)
     if not report.items and not discover_games(args.data):  # a new project: nothing wrong, and nothing checked
-        print(_NO_GAME.format(data=display_path(args.data)), file=sys.stderr)
+        print(f"{no_game_yet(args.data)} to grow by hand", file=sys.stderr)
     return 1 if report.fails(strict=args.strict) else 0
-
-
-_NO_GAME = "no game in {data}/ yet: 'printshop new GAME' adds one to grow by hand"
 
 
 def _proof(args) -> int:
@@ -829,7 +826,7 @@ def _build(args) -> int:
             print("nothing built: every translation asked for is incomplete (--draft builds them as drafts)",
                   file=sys.stderr)
         elif not discover_games(args.data):
-            print(_NO_GAME.format(data=display_path(args.data)), file=sys.stderr)
+            print(f"{no_game_yet(args.data)} to grow by hand", file=sys.stderr)
         else:
             print("nothing to build (check the game and --lang names)", file=sys.stderr)
         return 1

@@ -37,6 +37,11 @@ class Location:
         return f"{self.path}:{self.line}:{self.col}"
 
 
+def no_game_yet(data_dir: Path | str) -> str:
+    """What a command says of a data folder with no game in it (a project just made by `printshop init`)."""
+    return f"no game in {display_path(data_dir)}/ yet: 'printshop new GAME' adds one"
+
+
 def display_path(path: Path | str) -> str:
     """A path as a user wants to read it: relative to the working directory when below it."""
     return _display_path(str(path), os.getcwd())

@@ -364,12 +364,13 @@ def _report_failure(report: Report, failure: TemplateFailure, what: str, localiz
     """A template failure, once per cause: the same failure at the same template line for another card,
     face or language is the same fault. While the game's data has errors, it is an info: it may follow
     from them, and is worth reading only once they are fixed."""
-    if isinstance(failure.cause, PlaceholderError) and _report_placeholder(report, failure, what, localized):
+    catalogue = localized.data.catalogues.get(localized.lang)
+    if isinstance(failure.cause, PlaceholderError) and _report_placeholder(report, failure, what, localized.lang,
+                                                                             catalogue):
         return
     message = f"{failure} ({what}, language {localized.lang})"
     also = f"called from {failure.called_from}" if failure.called_from is not None else ""
     hint = failure.hint
-    catalogue = localized.data.catalogues.get(localized.lang)
     if isinstance(failure.cause, MissingText) and catalogue is not None:
         # the template may well be right: a new card, kind or sheet whose texts were not written yet
         place = catalogue.where_missing(failure.cause.text_id)
@@ -384,17 +385,16 @@ def _report_failure(report: Report, failure: TemplateFailure, what: str, localiz
     _report_once(report, "template", failure.location, message, also=also, hint=hint, cause=str(failure))
 
 
-def _report_placeholder(report: Report, failure: TemplateFailure, what: str, localized: LocalizedGame) -> bool:
+def _report_placeholder(report: Report, failure: TemplateFailure, what: str, lang: str, catalogue) -> bool:
     """A text with a placeholder its template does not give ("{âge}" where the template gives "age"): the
     fault is in the text, so it is reported there, once per text, the template's line beside it. False when
     no text of the language has it (the template's own literal, say): then it is the template's."""
     cause: PlaceholderError = failure.cause
-    catalogue = localized.data.catalogues.get(localized.lang)
     texts = [entry for entry in catalogue.entries.values() if cause.name in placeholders(entry.text)] if catalogue else []
     given = ", ".join("{" + name + "}" for name in cause.given) or "none"
     for entry in texts:
         _report_once(report, "placeholder", entry.location,
-                     f"'{entry.id}' ({localized.lang}) uses the placeholder {{{cause.name}}}, which its template does "
+                     f"'{entry.id}' ({lang}) uses the placeholder {{{cause.name}}}, which its template does "
                      f"not give ({what}; it gives: {given})",
                      hint=f"write one the template gives ({given}), spelt as in the template; or give "
                           f"{{{cause.name}}} in the template", also=f"template: {failure.location}",

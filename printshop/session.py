@@ -27,7 +27,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printshop.build import Checked, _job_key, _same_bytes, _unfinished, contained, without_cycle_collection
+from printshop.build import (Checked, _job_key, _same_bytes, _unfinished, contained, unknown_languages,
+                             unknown_papers, without_cycle_collection)
 from printshop.cache import Digests, code_version, font_inputs, key_of
 from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.fonts import register_games_fonts
@@ -239,18 +240,17 @@ class Session:
             update.seconds = time.monotonic() - started
             return update
         unfinished = _unfinished(project, report, self.langs, "skip")
-        unknown_papers = [paper for paper in self.papers or [] if paper not in project.media.papers]
-        if unknown_papers:  # a build refuses them; so does each refresh, until media.yaml has them
-            report.add("unknown-reference", Location.of(self.data_dir),
-                       f"no paper {', '.join(map(repr, unknown_papers))} (papers: {', '.join(project.media.papers)})",
+        papers = unknown_papers(project, self.papers)
+        if papers:  # a build refuses them; so does each refresh, until media.yaml has them
+            report.add("unknown-reference", Location.of(self.data_dir), papers,
                        hint="name one of those with --paper, or add the paper to print/media.yaml")
-        known = sorted({lang for game in project.games.values() for lang in game.available})
-        for lang in [lang for lang in self.langs or [] if lang not in known]:  # a build refuses; a session waits
-            report.add("unknown-reference", Location.of(self.data_dir),
-                       f"no game here has the language '{lang}' (languages: {', '.join(known)}): nothing in it is "
-                       f"shown until a game has a text file text/{lang}.yaml", Severity.WARNING,
-                       hint=f"to start a translation, copy a game's source text file to text/{lang}.yaml and "
-                            f"translate it; or name another --lang")
+        for lang in self.langs or []:  # a build refuses a language no game has; a session waits for its file
+            unknown = unknown_languages(project, [lang])
+            if unknown:
+                report.add("unknown-reference", Location.of(self.data_dir),
+                           f"{unknown}: nothing in it is shown until a game has a text file text/{lang}.yaml",
+                           Severity.WARNING, hint=f"to start a translation, copy a game's source text file to "
+                                                  f"text/{lang}.yaml and translate it; or name another --lang")
         if self.fonts is None:  # the project's families and those games add (as a build registers them)
             self._font_report = Report()
             self.fonts = register_games_fonts(project, self._font_report)

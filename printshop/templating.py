@@ -22,12 +22,13 @@ from printshop.texts import MissingText, PlaceholderError, fill
 class TemplateFailure(Exception):
     """A template could not be rendered; `location` points into the template when known."""
 
-    def __init__(self, message: str, location: Location, cause: Exception | None = None, hint: str = ""):
+    def __init__(self, message: str, location: Location, cause: Exception | None = None, hint: str = "",
+                 missing: str | None = None):
         super().__init__(message)
         self.location = location
         self.cause = cause
         self.hint = hint  # what to do, when it is not the catalogue's "fix the template at the place shown"
-        self.missing: str | None = None  # a template that does not exist, by its name
+        self.missing = missing  # a template that does not exist, by its name: its caller may say where it was named
         self.called_from: Location | None = None  # the face's template line, when it failed in a macro or include
 
 
@@ -181,12 +182,10 @@ def _get(env: Environment, name: str) -> jinja2.Template:
             raise TemplateFailure(f"there is no templates folder {root}", Location.of(root),
                                   hint="name the templates folder with --templates (or `templates` in "
                                        "printshop.toml), or copy the templates beside the data folder") from None
-        failure = TemplateFailure(f"template '{missing}' not found in {root}", Location.of(root / name, 1, 1),
-                                  hint="add the template, or correct the name faces.yaml (or game.yaml) gives it"
-                                  if missing == name else "add the template, or correct the name the template "
-                                                          "includes or imports")
-        failure.missing = missing  # the caller that named it may point at where it did (faces.yaml)
-        raise failure from None
+        raise TemplateFailure(f"template '{missing}' not found in {root}", Location.of(root / name, 1, 1),
+                              hint="add the template, or correct the name faces.yaml (or game.yaml) gives it"
+                              if missing == name else "add the template, or correct the name the template "
+                                                      "includes or imports", missing=missing) from None
     except jinja2.TemplateSyntaxError as error:
         path = Path(error.filename) if error.filename else root / name
         line = error.lineno or 1

@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
-from printshop.diagnostics import Diagnostic, Report, Severity, display_path, format_report
+from printshop.diagnostics import Diagnostic, Report, Severity, display_path, format_report, no_game_yet
 from printshop.session import Session, Update
 
 # watchfiles yields once no further change has come for STEP ms, and at the latest after DEBOUNCE ms
@@ -120,8 +120,7 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
     faces = update.faces_laid_out
     if first and not update.written:
         if not faces and session.project is not None and not session.project.games:
-            return (f"no game in {display_path(session.data_dir)}/ yet: 'printshop new GAME' adds one, built as soon "
-                    f"as it is saved {seconds}")
+            return f"{no_game_yet(session.data_dir)}, built as soon as it is saved {seconds}"
         if not faces:
             return f"nothing to build: no face in the games and languages chosen {seconds}"
         folder = display_path(session.out_dir) if session.out_dir is not None else "the output folder"

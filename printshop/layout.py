@@ -366,7 +366,7 @@ def _report_failure(report: Report, failure: TemplateFailure, what: str, localiz
     from them, and is worth reading only once they are fixed."""
     catalogue = localized.data.catalogues.get(localized.lang)
     if isinstance(failure.cause, PlaceholderError) and _report_placeholder(report, failure, what, localized.lang,
-                                                                             catalogue):
+                                                                             catalogue, localized.data.source):
         return
     message = f"{failure} ({what}, language {localized.lang})"
     also = f"called from {failure.called_from}" if failure.called_from is not None else ""
@@ -385,14 +385,18 @@ def _report_failure(report: Report, failure: TemplateFailure, what: str, localiz
     _report_once(report, "template", failure.location, message, also=also, hint=hint, cause=str(failure))
 
 
-def _report_placeholder(report: Report, failure: TemplateFailure, what: str, lang: str, catalogue) -> bool:
+def _report_placeholder(report: Report, failure: TemplateFailure, what: str, lang: str, catalogue, source) -> bool:
     """A text with a placeholder its template does not give ("{âge}" where the template gives "age"): the
     fault is in the text, so it is reported there, once per text, the template's line beside it. False when
-    no text of the language has it (the template's own literal, say): then it is the template's."""
+    no text of the language has it (the template's own literal, say): then it is the template's. A translation
+    whose placeholders differ from its source's is left to the validator, which says so at the same text."""
     cause: PlaceholderError = failure.cause
     texts = [entry for entry in catalogue.entries.values() if cause.name in placeholders(entry.text)] if catalogue else []
     given = ", ".join("{" + name + "}" for name in cause.given) or "none"
     for entry in texts:
+        made_from = source.entries.get(entry.id) if source is not None and source.lang != lang else None
+        if made_from is not None and placeholders(made_from.text) != placeholders(entry.text):
+            continue
         _report_once(report, "placeholder", entry.location,
                      f"'{entry.id}' ({lang}) uses the placeholder {{{cause.name}}}, which its template does "
                      f"not give ({what}; it gives: {given})",

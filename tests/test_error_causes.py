@@ -255,3 +255,14 @@ def test_a_template_that_is_not_there_is_reported_where_it_is_named(data_copy, t
     report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)  # named, and not there
     [error] = _errors(report)
     assert error.message == "the templates folder does not exist (see --templates)" and "--templates" in error.hint
+
+
+def test_a_placeholder_misspelt_in_a_translation_is_one_error(data_copy):
+    """Kremlin's English (made from the French) writing {âge}: the validator says its placeholders differ from
+    the source's; layout, meeting the same text, said it a second time at the same place. Once now."""
+    texts = data_copy / "kremlin" / "text" / "en.yaml"
+    line = edit(texts, '"Age {age}"', '"Age {âge}"')
+    report, _ = check(data_copy, games=["kremlin"])
+    [error] = _errors(report)
+    assert error.code == "placeholder" and error.location.line == line
+    assert "uses {âge} but the source uses {age}" in error.message

@@ -325,8 +325,9 @@ def _escaping_links(root: Path) -> list[Path]:
 
 def _unfinished(project: Project, report: Report, langs: list[str] | None, incomplete: str) -> dict:
     """{(game, lang): Completeness} for every translation of `langs` (None: all) that lacks texts. Their
-    `missing-text` errors leave the report (the translation is not built as one); each gets a single warning.
-    A translation outside `langs` is neither read (load_project) nor weighed here."""
+    `missing-text` errors leave the report (the translation is not built as one); each gets a single warning,
+    worded for `incomplete`: "skip" (left out), "draft" (built as a marked draft) or "preview" (a session that
+    shows it as it stands, serve). A translation outside `langs` is neither read (load_project) nor weighed here."""
     unfinished = {}
     for game in project.games.values():
         for lang in game.languages:
@@ -341,14 +342,21 @@ def _unfinished(project: Project, report: Report, langs: list[str] | None, incom
         detail = (f"{lacking} of {state.total} texts not translated ({len(state.missing)} missing, "
                   f"{len(state.untranslated)} still the text they are made from)")
         listing = f"'printshop i18n status {game_id} --verbose' lists them"
-        if incomplete == "draft":
+        if incomplete in ("draft", "preview"):
             reference = project.games[game_id].reference_lang(lang)
             name = project.languages[reference].name if reference in project.languages else reference
-            report.add("incomplete-translation", Location.of(state.path, 1, 1),
-                       f"{game_id} {lang}: built as a DRAFT, {state.percent}% translated: {detail}, printed in "
-                       f"{name}; its files end in -draft; {listing}",
-                       hint="a draft is for proofreading, not for release: finish the translation, then build "
-                            "without --draft")
+            if incomplete == "draft":
+                report.add("incomplete-translation", Location.of(state.path, 1, 1),
+                           f"{game_id} {lang}: built as a DRAFT, {state.percent}% translated: {detail}, printed in "
+                           f"{name}; its files end in -draft; {listing}",
+                           hint="a draft is for proofreading, not for release: finish the translation, then build "
+                                "without --draft")
+            else:  # a preview (serve) shows the translation as it stands, to translate next to its cards
+                report.add("incomplete-translation", Location.of(state.path, 1, 1),
+                           f"{game_id} {lang}: shown as a draft, {state.percent}% translated: {detail}; the texts "
+                           f"it lacks are shown in {name}; {listing}",
+                           hint="'printshop build' leaves it out until every text is translated ('--draft' "
+                                "builds it as a marked draft)")
         else:
             report.add("incomplete-translation", Location.of(state.path, 1, 1),
                        f"{game_id} {lang}: not built, {detail}; {listing}")

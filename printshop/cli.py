@@ -188,7 +188,9 @@ def _parser() -> argparse.ArgumentParser:
                          "Serve a page (http://127.0.0.1:8000/ by default) showing every card face and sheet of "
                          "the games as images, one column per language, with the validator's diagnostics beside "
                          "the faces they concern (click one to see the card). Saving a data file or template "
-                         "updates the open page; errors show on the page and the server keeps running."))
+                         "updates the open page; errors show on the page and the server keeps running. A "
+                         "translation that lacks texts is shown as it stands, marked as a draft, the texts it "
+                         "lacks in the language it is made from: translate next to its cards."))
         live.add_argument("games", nargs="*", metavar="GAME", help="games to show (default: all)")
         live.add_argument("--lang", action="append", metavar="L",
                           help="only this language (repeatable); only its texts, those it is made from and the "
@@ -201,6 +203,10 @@ def _parser() -> argparse.ArgumentParser:
                               help="where to write (default: the project's output/)")
             live.add_argument("--paper", action="append", metavar="PAPER",
                               help="only this paper for card sheets (repeatable)")
+            live.add_argument("--draft", action="store_true",
+                              help="also write translations that lack texts, as 'printshop build --draft' does: "
+                                   "the texts they lack in the language they are made from, every page marked, "
+                                   "file names ending in -draft (without it, such translations are left out)")
         else:
             live.add_argument("--host", default="127.0.0.1",
                               help="the address to listen on (default: 127.0.0.1, this computer only)")
@@ -854,7 +860,7 @@ def _watch(args) -> int:
 
     games = _known_games(args.data, args.games)
     session = Session(args.data, args.out, games=games, langs=args.lang, papers=args.paper,
-                      templates_dir=args.templates)
+                      templates_dir=args.templates, draft=args.draft)
     print(f"watching {args.data} and {session.templates_dir}; writing into {args.out} (Ctrl-C stops)",
           file=sys.stderr, flush=True)
     try:
@@ -873,7 +879,10 @@ def _serve(args) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {args.host}: anyone who can reach this address sees the game's data",
               file=sys.stderr)
-    session = Session(args.data, None, games=games, langs=args.lang, templates_dir=args.templates, render=False)
+    # a preview, not a kit: an unfinished translation is shown (marked), so that its translator sees each text
+    # on its card as it is written
+    session = Session(args.data, None, games=games, langs=args.lang, templates_dir=args.templates, render=False,
+                      draft=True)
     try:
         server = Server(session, args.host, args.port).start()
     except AddressUnavailable as error:

@@ -195,6 +195,7 @@ class Preview:
         self._serial = itertools.count(1)
         self.images: dict[str, bytes] = {}
         self.state: dict = {}
+        self._drafts: dict[tuple[str, str], str] = {}  # (game, lang) -> the draft label of a translation shown unfinished
         self.version = 0
         self.listeners: set[asyncio.Queue] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -232,8 +233,16 @@ class Preview:
             faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(d.location.path, [])
             diagnostics.append(_diagnostic(number, d, list(dict.fromkeys(faces))))
         games: dict[str, dict] = {}
+        # an unfinished translation shown as a draft: its label, in its own language ("ENTWURF, 12 % übersetzt")
+        # (kept from the refresh before while an error stops the layout: its faces are shown greyed, as they were)
+        if self.session.checked is not None:
+            self._drafts = {(layout.game_id, layout.lang): layout.localized.draft
+                            for layout in self.session.checked.layouts if layout.localized.draft}
+        drafts = self._drafts
         for view in self.views.values():
-            game = games.setdefault(view.game, {"id": view.game, "langs": [], "rows": {}})
+            game = games.setdefault(view.game, {"id": view.game, "langs": [], "rows": {}, "drafts": {}})
+            if (view.game, view.lang) in drafts:
+                game["drafts"][view.lang] = drafts[(view.game, view.lang)]
             if view.lang not in game["langs"]:
                 game["langs"].append(view.lang)
             game["rows"].setdefault(view.key, {})[view.lang] = {
@@ -245,7 +254,7 @@ class Preview:
                 "readable": self.session.project is not None,
                 "empty": self.session.project is not None and not self.session.project.games,  # a new project
                 "diagnostics": diagnostics,
-                "games": [{"id": g["id"], "langs": g["langs"],
+                "games": [{"id": g["id"], "langs": g["langs"], "drafts": g["drafts"],
                            "rows": [{"key": key, "faces": faces} for key, faces in g["rows"].items()]}
                           for g in games.values()]}
 

@@ -54,6 +54,7 @@ class Update:
     faces_drawn: int = 0  # faces drawn again into a PDF (the others were replayed)
     jobs_rendered: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)  # files this session wrote that it no longer makes
     changed_outputs: list[Output] = field(default_factory=list)
     seconds: float = 0.0
     reloaded: str = ""  # "project", "texts", "fonts" or "" (nothing read again)
@@ -86,12 +87,14 @@ class _Laid:
 
 class Session:
     """One game set (`games`, `langs`, default names only) kept built in memory, written to `out_dir`
-    when given. `papers` and `options` as for `printshop build`."""
+    when given. `papers` and `options` as for `printshop build`; `draft` as build's: a translation that lacks
+    texts is laid out (and written, marked, as -draft files) with the texts it lacks taken from the language it
+    is made from, instead of left out."""
 
     def __init__(self, data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path | None = None, *,
                  games: list[str] | None = None, langs: list[str] | None = None, papers: list[str] | None = None,
                  templates_dir: Path | None = None, options: Options = Options(), write: bool = True,
-                 render: bool = True):
+                 render: bool = True, draft: bool = False):
         self.data_dir = Path(data_dir)
         self._folders: frozenset[Path] = frozenset()  # the data's folders when last read (_load_all)
         # the data folder's own project's templates when none are named, as `build` and `check` find them
@@ -100,6 +103,7 @@ class Session:
         self.games, self.langs, self.papers, self.options = games, langs, papers, options
         self.write = write and self.out_dir is not None
         self.render = render  # False: lay out only (a preview that draws faces itself, serve.py)
+        self.draft = draft
         self.outputs: list[Output] = []
         self.version = 0  # counts refreshes, for pages that ask whether anything changed
         self.project: Project | None = None
@@ -239,7 +243,8 @@ class Session:
                        f"validation failed unexpectedly: {type(error).__name__}: {error}")
             update.seconds = time.monotonic() - started
             return update
-        unfinished = _unfinished(project, report, self.langs, "skip")
+        unfinished = _unfinished(project, report, self.langs,
+                                 ("draft" if self.write else "preview") if self.draft else "skip")
         papers = unknown_papers(project, self.papers)
         if papers:  # a build refuses them; so does each refresh, until media.yaml has them
             report.add("unknown-reference", Location.of(self.data_dir), papers,
@@ -265,10 +270,12 @@ class Session:
         before = self._counting
         for game in project.games.values():
             for lang in game.languages:
-                if (self.langs is not None and lang not in self.langs) or (game.id, lang) in unfinished:
+                state = unfinished.get((game.id, lang))
+                if (self.langs is not None and lang not in self.langs) or (state is not None and not self.draft):
                     continue
                 try:
-                    localized = localize(project, game, lang, None)
+                    localized = localize(project, game, lang, None,
+                                         draft_percent=state.percent if state is not None else None)
                     self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
                     localized.tree._texts = _Reads(localized.tree._texts)
                     layouts.append(lay_out_game(project, localized, self.fonts, self.env, report,
@@ -278,7 +285,8 @@ class Session:
                                f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
         update.faces_laid_out = self._counting - before
         requested = [state for (_, lang), state in unfinished.items() if self.langs is None or lang in self.langs]
-        self.checked = Checked(project, self.fonts, layouts, requested, [])
+        self.checked = (Checked(project, self.fonts, layouts, [], requested) if self.draft
+                        else Checked(project, self.fonts, layouts, requested, []))
         self._forget_unused(layouts)
         if report.has_errors or not self.render:
             update.ok = not report.has_errors
@@ -296,7 +304,10 @@ class Session:
         return key_of(digests.tree(data / "print"), digests.tree(data / "languages"),
                       digests.tree(game.dir, skip=lambda path: path.parent.name == "text"),
                       digests.tree(self.templates_dir), digests.tree(DEFAULT_TEMPLATES_DIR / "common"),
-                      font_inputs(digests, data), sorted(localized.texts), localized.draft, localized.variant,
+                      # whether it is a draft, not its label: the share translated, which each translated text
+                      # changes, is printed in page footers only, never on a face (templates cannot read it)
+                      font_inputs(digests, data), sorted(localized.texts), localized.draft is not None,
+                      localized.variant,
                       id(self.fonts))
 
     def _lay_out_face(self, key, face_name, entry, faces, size, bleed, context, localized, palette, fonts, env,
@@ -368,6 +379,18 @@ class Session:
                 write_atomically(target, output.data)
                 update.written.append(target)
             self._on_disk[target] = output.data
+        # a file this session wrote and no longer makes (a draft's -draft files once its translation is complete,
+        # a paper or a sheet taken out of the data) goes, as a build removes what the build before it wrote; a
+        # file changed since by someone else is left where it is
+        made = {self.out_dir / output.path for output in outputs}
+        for target in [path for path in self._on_disk if path not in made]:
+            data = self._on_disk.pop(target)
+            if _same_bytes(target, data):
+                try:
+                    target.unlink()
+                except OSError:
+                    continue  # (left where it is, as a file someone changed would be)
+                update.removed.append(target)
 
 
 def _folders_below(root: Path) -> frozenset[Path]:

@@ -126,6 +126,11 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
         folder = display_path(session.out_dir) if session.out_dir is not None else "the output folder"
         return (f"up to date: {faces} face{'s' if faces != 1 else ''} laid out, as the files in {folder} already "
                 f"have {'them' if faces != 1 else 'it'} {seconds}")
+    gone = len(update.removed)
+    removed = (f"{gone} file{'s' if gone != 1 else ''} no longer made removed "
+               f"({', '.join(path.name for path in update.removed)})" if gone else "")
+    if not update.written and removed:  # a paper or a draft's files that are no more
+        return f"{removed} {seconds}"
     if not update.written:  # a comment, a text nothing prints, an error mended back to what the files hold
         if not faces:
             return f"nothing to redo: no face reads what changed {seconds}"
@@ -133,7 +138,8 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
                 f"have {'them' if faces != 1 else 'it'} {seconds}")
     files = len(update.written)
     return (f"{', '.join(update.jobs_rendered)}: {faces} face{'s' if faces != 1 else ''} "
-            f"{'laid out' if first else 'changed'}, {files} file{'s' if files != 1 else ''} written {seconds}")
+            f"{'laid out' if first else 'changed'}, {files} file{'s' if files != 1 else ''} written"
+            f"{', ' + removed if removed else ''} {seconds}")
 
 
 def _identity(d: Diagnostic) -> tuple:

@@ -1131,3 +1131,154 @@ def test_a_port_in_use_is_a_message_saying_what_to_do(tmp_path, capsys):
         assert "internal error" not in err and "Traceback" not in err
     finally:
         taken.close()
+
+
+# --- a translation that lacks texts: shown as a draft in serve, written as one by watch --draft -------------
+FRENCH_INFORMER = '    name: "Informateur"\n'  # the French informer's name: without it, French lacks one text
+
+
+def test_watch_draft_writes_what_build_draft_writes_and_removes_the_drafts_once_complete(tmp_path):
+    """`watch --draft` is `build --draft` kept running: the French kit, one text short, is written as marked
+    -draft files with the same bytes a draft build writes; once the text is back, the real kit is written (the
+    bytes of a cold build) and the session's own -draft files are removed and said to be, as a build removes
+    what the build before it wrote. Without --draft the translation is left out, as a build leaves it out."""
+    from printshop.watch import describe
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    french = data / "comrade" / "text" / "fr.yaml"
+    complete = french.read_text(encoding="utf-8")
+    french.write_text(complete.replace(FRENCH_INFORMER, "", 1), encoding="utf-8")
+
+    left_out = Session(data, tmp_path / "left-out", games=["comrade"], langs=["fr"], papers=["a4"])
+    update = left_out.refresh()
+    assert update.ok and not update.written and left_out.checked.refused
+    assert [d.message.split(",")[0] for d in update.report.items if d.code == "incomplete-translation"] == [
+        "comrade fr: not built"]
+
+    out = tmp_path / "out"
+    session = Session(data, out, games=["comrade"], langs=["fr"], papers=["a4"], draft=True)
+    update = session.refresh()
+    [warning] = [d for d in update.report.items if d.code == "incomplete-translation"]
+    assert "built as a DRAFT, 98% translated" in warning.message and "-draft" in warning.message
+    drafts = sorted(path.name for path in (out / "comrade" / "fr").iterdir())
+    assert drafts == ["comrade-fr-cards-draft-a4.pdf", "comrade-fr-how-to-print-draft-a4.pdf",
+                      "comrade-fr-rules-booklet-draft-a4.pdf", "comrade-fr-rules-draft-a5.pdf"]
+    built = build(data, tmp_path / "built-draft", games=["comrade"], langs=["fr"], papers=["a4"], draft=True,
+                  jobs=1)
+    assert not built.report.has_errors
+    _same_files(out, tmp_path / "built-draft")
+
+    french.write_text(complete, encoding="utf-8")
+    update = session.refresh({french})
+    assert update.ok and not session.checked.drafts
+    assert sorted(path.name for path in update.removed) == drafts
+    assert sorted(path.name for path in (out / "comrade" / "fr").iterdir()) == sorted(
+        name.replace("-draft", "") for name in drafts)
+    line = describe(update, session)
+    assert re.search(r"written, 4 files no longer made removed \(comrade-fr-cards-draft-a4\.pdf, ", line), line
+    build(data, tmp_path / "built", games=["comrade"], langs=["fr"], papers=["a4"], jobs=1)
+    _same_files(out, tmp_path / "built")
+
+
+def test_a_text_translated_in_a_draft_lays_out_only_the_faces_that_print_it(tmp_path):
+    """The draft mark carries the share translated, which every translated text changes; it is printed in page
+    footers, never on a face, so a face that does not print the text is not laid out again."""
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    french = data / "comrade" / "text" / "fr.yaml"
+    complete = french.read_text(encoding="utf-8")
+    two_short = complete.replace(FRENCH_INFORMER, "", 1).replace('    name: "Président"\n', "", 1)
+    french.write_text(two_short, encoding="utf-8")
+    session = Session(data, None, games=["comrade"], langs=["fr"], render=False, draft=True)
+    first = session.refresh()
+    assert first.ok and first.faces_laid_out > 5
+    assert session.checked.layouts[0].localized.draft == "ÉBAUCHE, traduite à 97\u202f%"
+    french.write_text(complete.replace('    name: "Président"\n', "", 1), encoding="utf-8")
+    update = session.refresh({french})
+    assert session.checked.layouts[0].localized.draft == "ÉBAUCHE, traduite à 98\u202f%"
+    assert update.ok and 1 <= update.faces_laid_out <= 2, update.faces_laid_out  # the informer's front
+
+
+def test_a_file_someone_changed_is_not_removed_when_the_session_no_longer_makes_it(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    french = data / "comrade" / "text" / "fr.yaml"
+    complete = french.read_text(encoding="utf-8")
+    french.write_text(complete.replace(FRENCH_INFORMER, "", 1), encoding="utf-8")
+    out = tmp_path / "out"
+    session = Session(data, out, games=["comrade"], langs=["fr"], papers=["a4"], draft=True)
+    assert session.refresh().written
+    kept = out / "comrade" / "fr" / "comrade-fr-rules-draft-a5.pdf"
+    kept.write_bytes(b"%PDF-1.4 annotated by the proofreader")
+    french.write_text(complete, encoding="utf-8")
+    update = session.refresh({french})
+    assert kept.exists() and kept not in update.removed and len(update.removed) == 3
+
+
+def test_serve_and_watch_hand_their_sessions_the_draft_choice(tmp_path, monkeypatch):
+    """serve is a preview: it always shows an unfinished translation (marked); watch writes one only with
+    --draft, as build does."""
+    import threading
+
+    import printshop.serve
+    import printshop.watch
+    from printshop.cli import main
+
+    sessions = []
+
+    class Started:
+        def __init__(self, session, host, port):
+            sessions.append(session)
+            self.stop, self.url = threading.Event(), "http://127.0.0.1:0/"
+            self.stop.set()
+
+        def start(self):
+            return self
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(printshop.serve, "Server", Started)
+    monkeypatch.setattr(printshop.watch, "watch", lambda session, say: sessions.append(session))
+    data = ["--data", str(DEFAULT_DATA_DIR)]
+    assert main(["serve", "comrade", *data]) == 0
+    assert main(["watch", "comrade", *data, "--out", str(tmp_path / "a")]) == 0
+    assert main(["watch", "comrade", *data, "--out", str(tmp_path / "b"), "--draft"]) == 0
+    assert [session.draft for session in sessions] == [True, False, True]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
+def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside_its_cards(tmp_path):
+    """A translator opens serve on a translation that lacks a text: its column is there, headed by the draft
+    mark in its own language, the text it lacks shown in the language it is made from; writing that text
+    changes the card and, the translation complete, the mark goes."""
+    from printshop.serve import Server
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    french = data / "comrade" / "text" / "fr.yaml"
+    complete = french.read_text(encoding="utf-8")
+    french.write_text(complete.replace(FRENCH_INFORMER, "", 1), encoding="utf-8")
+    server = Server(Session(data, None, games=["comrade"], langs=["fr"], render=False, draft=True), port=0).start()
+    browser = Browser(tmp_path / "chromium-profile")
+    informer = ("(() => { const img = document.querySelector('td.face[data-key=\"cards/informer/front\"]"
+                "[data-lang=\"fr\"] img'); return img && img.complete && img.naturalWidth > 0 ? img.src : ''; })()")
+    try:
+        browser.call("Page.enable")
+        browser.call("Page.navigate", url=server.url)
+        before = browser.wait_for(informer, "the French informer card")
+        before_image = urllib.request.urlopen(before).read()  # (the server keeps the images of its faces only)
+        assert browser.evaluate("document.querySelector('th[data-lang=\"fr\"] .draft').textContent") == \
+            "ÉBAUCHE, traduite à 98\u202f%"
+        assert browser.evaluate("Array.from(document.querySelectorAll('.diagnostic[data-code=\"incomplete-translation\"]'))"
+                                ".some(d => d.textContent.includes('shown as a draft, 98% translated'))")
+        french.write_text(complete, encoding="utf-8")
+        after = browser.wait_for(f"(() => {{ const src = {informer}; return src && src !== {json.dumps(before)} "
+                                 f"? src : ''; }})()", "the informer card with its French name")
+        assert urllib.request.urlopen(after).read() != before_image
+        browser.wait_for("document.querySelector('th[data-lang=\"fr\"]') !== null && "
+                         "document.querySelector('th[data-lang=\"fr\"] .draft') === null", "the draft mark gone")
+    finally:
+        browser.close()
+        server.close()

@@ -68,6 +68,7 @@ def _parser() -> argparse.ArgumentParser:
                     "as a marked draft.",
         epilog="Example: printshop build comrade --lang fr --paper a4")
     building.add_argument("games", nargs="*", metavar="GAME", help="games to build (default: all)")
+    _game_option(building)
     building.add_argument("--lang", action="append", metavar="L",
                           help="only this language (repeatable); only its texts, those it is made from and the "
                                "source are read and checked ('printshop validate' checks every language)")
@@ -131,6 +132,7 @@ def _parser() -> argparse.ArgumentParser:
                     "(~/.cache/printshop, or $PRINTSHOP_CACHE; 'off' turns it off), so the next run fits "
                     "only the texts, fonts or frames that changed; the report is the same either way.")
     validating.add_argument("games", nargs="*", metavar="GAME", help="games to check (default: all)")
+    _game_option(validating)
     validating.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     validating.add_argument("--templates", type=Path, default=None, metavar="DIR",
                             help="the templates folder (default: templates/ beside the default data)")
@@ -166,6 +168,7 @@ def _parser() -> argparse.ArgumentParser:
                     "proof could be made.",
         epilog="Example: printshop proof comrade --lang fr")
     proofing.add_argument("games", nargs="*", metavar="GAME", help="games to proof (default: all)")
+    _game_option(proofing)
     proofing.add_argument("--lang", action="append", metavar="L",
                           help="the language to proof (repeatable; default: every translation of each game)")
     proofing.add_argument("--against", metavar="L",
@@ -192,6 +195,7 @@ def _parser() -> argparse.ArgumentParser:
                          "translation that lacks texts is shown as it stands, marked as a draft, the texts it "
                          "lacks in the language it is made from: translate next to its cards."))
         live.add_argument("games", nargs="*", metavar="GAME", help="games to show (default: all)")
+        _game_option(live)
         live.add_argument("--lang", action="append", metavar="L",
                           help="only this language (repeatable); only its texts, those it is made from and the "
                                "source are read and checked")
@@ -262,6 +266,7 @@ def _parser() -> argparse.ArgumentParser:
                                           "still marked '# TODO: translate', or a sentence identical to its "
                                           "source), and the share done (stale texts count as done).")
     stat.add_argument("games", nargs="*", metavar="GAME")
+    _game_option(stat)
     stat.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     stat.add_argument("--verbose", "-v", action="store_true", help="also list every text that is not translated")
     syncing = actions.add_parser(
@@ -272,6 +277,7 @@ def _parser() -> argparse.ArgumentParser:
                     "A new language starts here: its file is created.")
     syncing.add_argument("lang", metavar="LANG")
     syncing.add_argument("games", nargs="*", metavar="GAME", help="default: all games")
+    _game_option(syncing)
     syncing.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     confirming = actions.add_parser(
         "confirm", help="confirm that stale (or kept-as-is) translations are still right",
@@ -293,6 +299,7 @@ def _parser() -> argparse.ArgumentParser:
                     "fit there.")
     exporting.add_argument("lang", metavar="LANG")
     exporting.add_argument("games", nargs="*", metavar="GAME", help="default: all games")
+    _game_option(exporting)
     exporting.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
     exporting.add_argument("--out", type=_folder, default=Path("."), metavar="DIR", help="where to write (default: .)")
     importing = actions.add_parser(
@@ -332,9 +339,18 @@ def _pages(count: int) -> str:
 ONE_SHOT = ("build", "validate")  # commands whose process ends with os._exit when run as `printshop`
 
 
+def _game_option(command) -> None:
+    """`--game G` beside a command's GAME arguments: 'i18n confirm' and 'i18n import' name their game so, and a
+    translator who learnt it there types it everywhere (argparse said only "unrecognized arguments")."""
+    command.add_argument("--game", action="append", dest="games_named", metavar="GAME",
+                         help="the same as naming GAME (repeatable)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if getattr(args, "games_named", None):
+        args.games = [*(args.games or []), *args.games_named]
     one_shot = argv is None and args.command in ONE_SHOT
     if one_shot:
         # these run with the cycle collector off (build.without_cycle_collection) and the process ends with

@@ -254,3 +254,19 @@ def test_a_copy_kept_as_it_is_in_the_po_editor_loses_its_todo_mark(data_copy, tm
     assert result.changed == ["card.informer.name"] and not result.report.has_errors
     assert '    name: "Informer"\n' in french(data_copy).read_text(encoding="utf-8")
     assert french_row(data_copy).counts["untranslated"] == 0
+
+
+def test_game_may_be_named_with_game_as_confirm_and_import_name_it(data_copy, capsys):
+    """A translator who learnt `--game comrade` from `i18n confirm` and `i18n import` types it for status, sync,
+    export and the rest: it names the game as the GAME argument does (argparse said "unrecognized arguments")."""
+    common = ["--data", str(data_copy)]
+    assert main(["i18n", "status", "comrade", *common]) == 0
+    positional = capsys.readouterr().out
+    assert main(["i18n", "status", "--game", "comrade", *common]) == 0
+    assert capsys.readouterr().out == positional and "kremlin" not in positional and "comrade" in positional
+    assert main(["i18n", "sync", "fr", "--game", "comrade", *common]) == 0
+    synced = capsys.readouterr().out.splitlines()
+    assert len(synced) == 1 and "comrade/text/fr.yaml: " in synced[0], synced
+    assert main(["validate", "--game", "comrade", "--game", "assassin", *common]) == 0
+    err = capsys.readouterr()
+    assert "kremlin" not in err.out + err.err

@@ -76,23 +76,28 @@ def _face_views(session: Session) -> list[FaceView]:
         project = checked.project.view(layout.localized.data)  # the game's own colours and motifs too
         paints = Paints(project.colours.palette)
         catalogue = layout.localized.data.catalogues.get(layout.lang)
+        # a draft shows the texts it lacks from the language it is made from: their lines there are what it prints
+        reference = layout.localized.data.reference(layout.lang) if layout.localized.draft else None
         faces = [face for deck in layout.decks for face in deck.faces.values()]
         for sheet in layout.sheets:  # a two-sided sheet: each item's back after it, as a player turns it over
             faces += [face for pair in itertools.zip_longest(sheet.faces, sheet.backs) for face in pair if face is not None]
         for face in faces:
-            texts, frames = [], []  # the texts first: what a translator edits
+            texts, borrowed, frames = [], [], []  # the texts first: what a translator edits; then a draft's others
             for frame in face.frames:
                 for text_id in frame.text_ids:
                     entry = catalogue.entries.get(text_id) if catalogue else None
                     if entry is not None:
                         texts.append((entry.location.path, entry.location.line))
+                    elif reference is not None and text_id in reference.entries:
+                        entry = reference.entries[text_id]
+                        borrowed.append((entry.location.path, entry.location.line))
                 where = frame.frame.where()
                 frames.append((where.path, where.line))
             name = face.face.template
             if name and name not in templates and session.env is not None:
                 templates[name] = template_location(session.env, name).path
             views.append(FaceView("", layout.game_id, layout.lang, face.key, face, paints,
-                                  project.motifs.motifs, layout.localized.data.dir, texts + frames,
+                                  project.motifs.motifs, layout.localized.data.dir, texts + borrowed + frames,
                                   templates.get(name, "")))
     return views
 

@@ -1200,6 +1200,28 @@ def test_a_text_translated_in_a_draft_lays_out_only_the_faces_that_print_it(tmp_
     assert update.ok and 1 <= update.faces_laid_out <= 2, update.faces_laid_out  # the informer's front
 
 
+def test_a_draft_face_names_the_line_of_each_text_it_shows_from_the_language_it_is_made_from(tmp_path):
+    """The French informer card lacks its name: the page shows the English one, and the card's sources name
+    en.yaml's line of it beside fr.yaml's lines, so the translator sees which text is still to write."""
+    from printshop.serve import Preview
+    from tests.conftest import line_of
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    french = data / "comrade" / "text" / "fr.yaml"
+    french.write_text(french.read_text(encoding="utf-8").replace(FRENCH_INFORMER, "", 1), encoding="utf-8")
+    preview = Preview(Session(data, None, games=["comrade"], langs=["fr"], render=False, draft=True))
+    preview.refresh()
+    [game] = preview.state["games"]
+    assert game["drafts"] == {"fr": "ÉBAUCHE, traduite à 98\u202f%"}
+    [informer] = [row["faces"]["fr"] for row in game["rows"] if row["key"] == "cards/informer/front"]
+    english = data / "comrade" / "text" / "en.yaml"
+    name_line = line_of(english, 'name: "Informer"')
+    assert any(source.endswith(f"comrade/text/en.yaml:{name_line}") for source in informer["sources"]), informer
+    assert [file["short"] for file in informer["files"]][:2] == ["text/fr.yaml", "text/en.yaml"]
+    assert [file["lines"] for file in informer["files"] if file["short"] == "text/en.yaml"] == [str(name_line)]
+
+
 def test_a_file_someone_changed_is_not_removed_when_the_session_no_longer_makes_it(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)

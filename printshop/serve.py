@@ -19,6 +19,7 @@ Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import dataclasses
 import errno
@@ -54,6 +55,8 @@ class FaceView:
     sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, then its frames
     template: str = ""  # the face's template file, as displayed: an error in it may be what stops the face
     stale: bool = False  # kept from an earlier refresh: an error now stops this face being laid out
+    # the names of its face in faces.yaml and of those it extends: a diagnostic written in one concerns this face
+    definitions: tuple = ()
 
     @property
     def place(self) -> tuple[str, str, str]:
@@ -78,6 +81,7 @@ def _face_views(session: Session) -> list[FaceView]:
         catalogue = layout.localized.data.catalogues.get(layout.lang)
         # a draft shows the texts it lacks from the language it is made from: their lines there are what it prints
         reference = layout.localized.data.reference(layout.lang) if layout.localized.draft else None
+        game_faces = layout.localized.data.faces
         faces = [face for deck in layout.decks for face in deck.faces.values()]
         for sheet in layout.sheets:  # a two-sided sheet: each item's back after it, as a player turns it over
             faces += [face for pair in itertools.zip_longest(sheet.faces, sheet.backs) for face in pair if face is not None]
@@ -98,8 +102,30 @@ def _face_views(session: Session) -> list[FaceView]:
                 templates[name] = template_location(session.env, name).path
             views.append(FaceView("", layout.game_id, layout.lang, face.key, face, paints,
                                   project.motifs.motifs, layout.localized.data.dir, texts + borrowed + frames,
-                                  templates.get(name, "")))
+                                  templates.get(name, ""), definitions=definition_chain(game_faces, face.face_name)))
     return views
+
+
+def definition_chain(faces: dict, name: str) -> tuple[str, ...]:
+    """The face `name` of a game's faces.yaml, then the faces it extends, nearest first."""
+    chain: list[str] = []
+    while name and name in faces and name not in chain:  # (a loop of extends is the validator's to report)
+        chain.append(name)
+        name = faces[name].extends
+    return tuple(chain)
+
+
+def face_blocks(project) -> dict[str, tuple[list[int], list[tuple[str, str]]]]:
+    """{faces file as displayed: (the line each face's definition starts on, sorted; (game, face) of each)}: a
+    line of the file belongs to the definition that starts last before it (faces.yaml's entries follow one
+    another under `faces:`), however it is written (a flow mapping on one line, a block over twenty)."""
+    starts: dict[str, list[tuple[int, str, str]]] = {}
+    for game in (project.games.values() if project is not None else ()):
+        for name, face in game.faces.items():
+            where = face.where()
+            starts.setdefault(where.path, []).append((where.line, game.id, name))
+    return {path: ([line for line, _, _ in sorted(rows)], [(game, name) for _, game, name in sorted(rows)])
+            for path, rows in starts.items()}
 
 
 def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
@@ -200,6 +226,7 @@ class Preview:
         self._serial = itertools.count(1)
         self.images: dict[str, bytes] = {}
         self.state: dict = {}
+        self._blocks: dict = {}  # face_blocks of the project last read
         self._drafts: dict[tuple[str, str], str] = {}  # (game, lang) -> the draft label of a translation shown unfinished
         self.version = 0
         self.listeners: set[asyncio.Queue] = set()
@@ -233,9 +260,23 @@ class Preview:
                 by_place.setdefault((path, line), []).append(view.token)
             if view.stale and view.template:  # stopped, maybe by its template: an error there leads to it
                 by_template.setdefault(view.template, []).append(view.token)
+        project = self.session.project
+        if project is not None:  # the faces' definitions as the data now has them; else as it last had them
+            self._blocks = face_blocks(project)
+        blocks = self._blocks
+        by_definition: dict[tuple[str, str], list[str]] = {}  # (game, face in faces.yaml) -> the faces made from it
+        for view in self.views.values():
+            game = project.games.get(view.game) if view.stale and project is not None else None
+            for name in definition_chain(game.faces, view.face.face_name) if game else view.definitions:
+                by_definition.setdefault((view.game, name), []).append(view.token)
         diagnostics = []
         for number, d in enumerate(update.report.sorted()):
             faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(d.location.path, [])
+            if d.location.path in blocks:  # written in a face's definition (a frame's font, a shape's colour)
+                lines, named = blocks[d.location.path]
+                index = bisect.bisect_right(lines, d.location.line) - 1
+                if index >= 0:
+                    faces += by_definition.get(named[index], [])
             diagnostics.append(_diagnostic(number, d, list(dict.fromkeys(faces))))
         games: dict[str, dict] = {}
         # an unfinished translation shown as a draft: its label, in its own language ("ENTWURF, 12 % übersetzt")

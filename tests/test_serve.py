@@ -1222,6 +1222,42 @@ def test_a_draft_face_names_the_line_of_each_text_it_shows_from_the_language_it_
     assert [file["lines"] for file in informer["files"] if file["short"] == "text/en.yaml"] == [str(name_line)]
 
 
+def test_a_diagnostic_written_in_a_faces_definition_leads_to_the_faces_made_from_it(tmp_path):
+    """A designer's typo in faces.yaml: a frame added on a line of its own with a font misspelt, a colour
+    misspelt in one face's shape, a length misspelt in the abstract face every card extends (which stops the
+    file being read): each error is listed with the faces that definition makes, and only those."""
+    from printshop.serve import Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    faces = data / "comrade" / "faces.yaml"
+    original = faces.read_text(encoding="utf-8")
+    preview = Preview(Session(data, None, games=["comrade"], langs=["en"], render=False))
+    preview.refresh()
+
+    def linked(code: str) -> list[str]:
+        keys = {view.token: view.key for view in preview.views.values()}
+        [error] = [d for d in preview.state["diagnostics"] if d["severity"] == "error" and d["code"] == code]
+        return sorted(keys[token] for token in error["faces"])
+
+    informer = "informer: {extends: role, template: comrade/faces/role.j2, shapes: {art: {motif: eye}}}"
+    assert informer in original
+    faces.write_text(original.replace(informer, informer[:-1] + ",\n             frames: {title: {font: sanz}}}"),
+                     encoding="utf-8")
+    preview.refresh({faces})
+    assert linked("unknown-reference") == ["cards/informer/front"]
+    faces.write_text(original.replace("rule: {y: 59mm}", "rule: {y: 59mm, stroke: rouge}"), encoding="utf-8")
+    preview.refresh({faces})
+    assert linked("unknown-reference") == ["cards/dissident-glasnost/front", "cards/dissident-perestroika/front"]
+    faces.write_text(original.replace("border: {kind: rect, x: 4.25mm", "border: {kind: rect, x: 4.25mmm"),
+                     encoding="utf-8")
+    preview.refresh({faces})
+    assert preview.session.project is None  # the file could not be read: the faces as last read
+    made_from_card = linked("wrong-type")
+    assert "cards/back" not in made_from_card and "cards/informer/front" in made_from_card
+    assert len(made_from_card) == len(preview.views) - 1
+
+
 def test_a_file_someone_changed_is_not_removed_when_the_session_no_longer_makes_it(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)

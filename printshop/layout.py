@@ -235,9 +235,9 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         if name not in blocks:
             # once per template and block, however many faces, cards and languages use them
             _report_once(report, "template", template_path(),
-                         f"{face.template} has no block '{name}' for the frame '{name}' ({frame.where()}) of face "
-                         f"'{face_name}'", hint=f"add {{% block {name} %}}…{{% endblock %}} to the template, "
-                                                "or remove the frame from faces.yaml",
+                         f"{face.template} has no block '{name}' for the frame '{name}' of face '{face_name}'",
+                         hint=f"add {{% block {name} %}}…{{% endblock %}} to the template, or remove the frame "
+                              "from faces.yaml", also=f"frame: {frame.where()}",
                          cause=f"{face.template} has no block '{name}'")
             continue
         what = f"card '{card.id if card else 'back'}', frame '{name}', language {localized.lang}"

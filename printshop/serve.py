@@ -25,6 +25,7 @@ import dataclasses
 import errno
 import io
 import itertools
+import re
 import secrets
 import socket
 import sys
@@ -113,6 +114,9 @@ def definition_chain(faces: dict, name: str) -> tuple[str, ...]:
         chain.append(name)
         name = faces[name].extends
     return tuple(chain)
+
+
+_FRAME_ALSO = re.compile(r"frame: (?P<path>.+?):(?P<line>\d+):\d+\b")  # a diagnostic's `also` naming a frame
 
 
 def face_blocks(project) -> dict[str, tuple[list[int], list[tuple[str, str]]]]:
@@ -272,11 +276,18 @@ class Preview:
         diagnostics = []
         for number, d in enumerate(update.report.sorted()):
             faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(d.location.path, [])
-            if d.location.path in blocks:  # written in a face's definition (a frame's font, a shape's colour)
-                lines, named = blocks[d.location.path]
-                index = bisect.bisect_right(lines, d.location.line) - 1
-                if index >= 0:
-                    faces += by_definition.get(named[index], [])
+            # written in a face's definition (a frame's font, a shape's colour); or, leading to no face by where it
+            # is written, about a frame there ("frame: data/g/faces.yaml:29:30", a template without its block)
+            places = [(d.location.path, d.location.line)]
+            frame = _FRAME_ALSO.match(d.also) if not faces and d.also else None
+            if frame is not None:
+                places.append((frame["path"], int(frame["line"])))
+            for path, line in places:
+                if path in blocks:
+                    lines, named = blocks[path]
+                    index = bisect.bisect_right(lines, line) - 1
+                    if index >= 0:
+                        faces += by_definition.get(named[index], [])
             diagnostics.append(_diagnostic(number, d, list(dict.fromkeys(faces))))
         games: dict[str, dict] = {}
         # an unfinished translation shown as a draft: its label, in its own language ("ENTWURF, 12 % übersetzt")

@@ -95,6 +95,12 @@ def test_a_template_failure_while_the_data_has_errors_is_held_back(data_copy, te
     assert (held.location.line, held.location.col) == (line, _col(intrigue, line, "intrigue.label.whne"))
 
 
+def missing_formatted(d) -> str:
+    from printshop.diagnostics import Report, format_report
+
+    return format_report(Report([d]))
+
+
 def test_a_missing_block_is_reported_once_at_the_template(data_copy, templates_copy):
     """Kremlin's 195 markers share one template through 14 faces, in two languages: one error for the
     frame without a block, at the template's first line, naming the frame's line in faces.yaml; one for
@@ -109,7 +115,8 @@ def test_a_missing_block_is_reported_once_at_the_template(data_copy, templates_c
     assert (missing.location.line, missing.location.col) == (1, 1)
     faces = data_copy / "kremlin" / "faces.yaml"
     frame_line = line_of(faces, "      sub: {x:")
-    assert "no block 'sub'" in missing.message and f"faces.yaml:{frame_line}:" in missing.message
+    assert "no block 'sub'" in missing.message and f"faces.yaml:{frame_line}:" in missing.also
+    assert f"faces.yaml:{frame_line}:" in missing_formatted(missing)  # printed with the message, as before
     unknown = next(d for d in errors if d.code == "unknown-reference")
     assert (unknown.location.line, unknown.location.col) == (line, _col(marker, line, "{% block subtitle"))
     assert "did you mean 'sub'?" in unknown.message

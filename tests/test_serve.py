@@ -1249,6 +1249,14 @@ def test_a_diagnostic_written_in_a_faces_definition_leads_to_the_faces_made_from
     faces.write_text(original.replace("rule: {y: 59mm}", "rule: {y: 59mm, stroke: rouge}"), encoding="utf-8")
     preview.refresh({faces})
     assert linked("unknown-reference") == ["cards/dissident-glasnost/front", "cards/dissident-perestroika/front"]
+    # a frame its template has no block for: the error is the template's, about the frame, which leads to the card
+    faces.write_text(original.replace(informer, informer[:-1] + ",\n             frames: {motto: {x: 6mm, y: 20mm, "
+                                                                "width: 51mm, height: 5mm, font: sans, size: 7pt}}}"),
+                     encoding="utf-8")
+    preview.refresh({faces})
+    [error] = preview.session.report.errors
+    assert error.location.path.endswith("role.j2") and re.fullmatch(r"frame: .*comrade/faces\.yaml:29:\d+", error.also)
+    assert linked("template") == ["cards/informer/front"]
     faces.write_text(original.replace("border: {kind: rect, x: 4.25mm", "border: {kind: rect, x: 4.25mmm"),
                      encoding="utf-8")
     preview.refresh({faces})

@@ -121,6 +121,11 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
     if first and not update.written:
         if not faces and session.project is not None and not session.project.games:
             return f"{no_game_yet(session.data_dir)}, built as soon as it is saved {seconds}"
+        refused = session.checked.refused if session.checked is not None else []
+        if not faces and refused:  # what was asked for is there, but unfinished
+            named, one = ", ".join(f"{state.game} {state.lang}" for state in refused), len(refused) == 1
+            return (f"nothing to build: {named} lack{'s' if one else ''} texts and {'is' if one else 'are'} left out "
+                    f"(see above; --draft writes a marked draft, printshop serve shows it as it stands) {seconds}")
         if not faces:
             return f"nothing to build: no face in the games and languages chosen {seconds}"
         folder = display_path(session.out_dir) if session.out_dir is not None else "the output folder"

@@ -1155,6 +1155,8 @@ def test_watch_draft_writes_what_build_draft_writes_and_removes_the_drafts_once_
     assert update.ok and not update.written and left_out.checked.refused
     assert [d.message.split(",")[0] for d in update.report.items if d.code == "incomplete-translation"] == [
         "comrade fr: not built"]
+    assert describe(update, left_out, first=True).startswith(
+        "nothing to build: comrade fr lacks texts and is left out (see above; --draft writes a marked draft")
 
     out = tmp_path / "out"
     session = Session(data, out, games=["comrade"], langs=["fr"], papers=["a4"], draft=True)

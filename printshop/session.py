@@ -252,10 +252,15 @@ class Session:
         for lang in self.langs or []:  # a build refuses a language no game has; a session waits for its file
             unknown = unknown_languages(project, [lang])
             if unknown:
+                games = " ".join(self.games or [])
+                start = (f"'printshop i18n sync {lang}{' ' + games if games else ''}' writes text/{lang}.yaml, a copy "
+                         f"of the source marked '# TODO: translate', which 'printshop serve' shows at once, as a draft")
+                if lang not in project.languages:  # sync refuses a language the data does not describe
+                    start = (f"describe it in languages/{lang}.yaml (TRANSLATING.md, 'Adding a language'), then "
+                             + start)
                 report.add("unknown-reference", Location.of(self.data_dir),
                            f"{unknown}: nothing in it is shown until a game has a text file text/{lang}.yaml",
-                           Severity.WARNING, hint=f"to start a translation, copy a game's source text file to "
-                                                  f"text/{lang}.yaml and translate it; or name another --lang")
+                           Severity.WARNING, hint=f"to start a translation, {start}; or name another --lang")
         if self.fonts is None:  # the project's families and those games add (as a build registers them)
             self._font_report = Report()
             self.fonts = register_games_fonts(project, self._font_report)

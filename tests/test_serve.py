@@ -26,6 +26,7 @@ import pytest
 from printshop.build import build
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.session import Session
+from tests.conftest import REPO
 from tests.pdfinspect import pdf_text
 
 CHROMIUM = next((found for name in ("chromium", "chromium-browser", "google-chrome")
@@ -937,7 +938,13 @@ def test_watch_of_a_language_no_game_has_says_so_and_waits_for_its_file(tmp_path
     update = session.refresh()
     [warning] = [d for d in update.report.items if d.code == "unknown-reference"]
     assert warning.message.startswith("no game here has the language 'de' (languages: en, fr)")
-    assert "text/de.yaml" in warning.hint
+    assert "text/de.yaml" in warning.hint and "'printshop i18n sync de comrade'" in warning.hint
+    assert "describe it in languages/de.yaml" in warning.hint  # sync refuses a language the data does not describe
+    (data / "languages").mkdir(exist_ok=True)
+    shutil.copy(REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml", data / "languages" / "de.yaml")
+    described = Session(data, None, games=["comrade"], langs=["de"], render=False).refresh()
+    [warning] = [d for d in described.report.items if d.code == "unknown-reference"]
+    assert warning.hint.startswith("to start a translation, 'printshop i18n sync de comrade' writes text/de.yaml")
     assert re.fullmatch(r"nothing to build: no face in the games and languages chosen in [\d.]+ s",
                         describe(update, session, first=True))
     german = data / "comrade" / "text" / "de.yaml"

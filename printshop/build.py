@@ -342,24 +342,22 @@ def _unfinished(project: Project, report: Report, langs: list[str] | None, incom
         detail = (f"{lacking} of {state.total} texts not translated ({len(state.missing)} missing, "
                   f"{len(state.untranslated)} still the text they are made from)")
         listing = f"'printshop i18n status {game_id} --verbose' lists them"
+        message, hint = f"not built, {detail}", ""  # (skip: the check's own hint names --draft)
         if incomplete in ("draft", "preview"):
             reference = project.games[game_id].reference_lang(lang)
             name = project.languages[reference].name if reference in project.languages else reference
             if incomplete == "draft":
-                report.add("incomplete-translation", Location.of(state.path, 1, 1),
-                           f"{game_id} {lang}: built as a DRAFT, {state.percent}% translated: {detail}, printed in "
-                           f"{name}; its files end in -draft; {listing}",
-                           hint="a draft is for proofreading, not for release: finish the translation, then build "
-                                "without --draft")
+                message = (f"built as a DRAFT, {state.percent}% translated: {detail}, printed in {name}; its files "
+                           f"end in -draft")
+                hint = ("a draft is for proofreading, not for release: finish the translation, then build without "
+                        "--draft")
             else:  # a preview (serve) shows the translation as it stands, to translate next to its cards
-                report.add("incomplete-translation", Location.of(state.path, 1, 1),
-                           f"{game_id} {lang}: shown as a draft, {state.percent}% translated: {detail}; the texts "
-                           f"it lacks are shown in {name}; {listing}",
-                           hint="'printshop build' leaves it out until every text is translated ('--draft' "
-                                "builds it as a marked draft)")
-        else:
-            report.add("incomplete-translation", Location.of(state.path, 1, 1),
-                       f"{game_id} {lang}: not built, {detail}; {listing}")
+                message = (f"shown as a draft, {state.percent}% translated: {detail}; the texts it lacks are shown in "
+                           f"{name}")
+                hint = ("'printshop build' leaves it out until every text is translated ('--draft' builds it as a "
+                        "marked draft)")
+        report.add("incomplete-translation", Location.of(state.path, 1, 1), f"{game_id} {lang}: {message}; {listing}",
+                   hint=hint)
     return unfinished
 
 

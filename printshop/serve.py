@@ -270,7 +270,7 @@ class Preview:
         blocks = self._blocks
         by_definition: dict[tuple[str, str], list[str]] = {}  # (game, face in faces.yaml) -> the faces made from it
         for view in self.views.values():
-            game = project.games.get(view.game) if view.stale and project is not None else None
+            game = project.games.get(view.game) if project is not None else None  # (a face kept: as now written)
             for name in definition_chain(game.faces, view.face.face_name) if game else view.definitions:
                 by_definition.setdefault((view.game, name), []).append(view.token)
         diagnostics = []

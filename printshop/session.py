@@ -4,8 +4,10 @@
 after files changed, doing only the work the change calls for:
 
 - **Reading.** A changed text file (`data/<game>/text/<lang>.yaml`) or translation record is read
-  again alone; any other data file reloads the project (templates need no reading: a new Jinja
-  environment reads them when used).
+  again alone; any other file of a game's (game.yaml, faces.yaml, its print/ files) reads that game
+  again; any other data file reloads the project (templates need no reading: a new Jinja
+  environment reads them when used). The fonts are registered again only when the files they are
+  read from changed (fonts.yaml, a game's print/ folder, the font files).
 - **Validating.** The whole project is validated again each time (a tenth of a second for the
   whole catalogue), so diagnostics are always those `printshop validate` would print.
 - **Laying out.** A face is laid out again only if something it read changed. What a face reads is
@@ -34,7 +36,7 @@ from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.fonts import register_games_fonts
 from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
-from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
+from printshop.loader import DEFAULT_DATA_DIR, Project, _game_look, load_game, load_project, pivots_of
 from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
 from printshop.render.replay import FaceRecordings, recording_into
 from printshop.resolve import localize
@@ -57,7 +59,8 @@ class Update:
     removed: list[Path] = field(default_factory=list)  # files this session wrote that it no longer makes
     changed_outputs: list[Output] = field(default_factory=list)
     seconds: float = 0.0
-    reloaded: str = ""  # "project", "texts", "fonts" or "" (nothing read again)
+    after_errors: bool = False  # the refresh before this one had errors (and wrote nothing)
+    reloaded: str = ""  # "project", "games" (one game's files), "texts", "fonts" or "" (nothing read again)
 
 
 class _Reads(dict):
@@ -121,11 +124,12 @@ class Session:
         self._code: str | None = None
         self._bundled: dict | None = None  # the hashes of printshop's own fonts: package files, read once
         self._font_report = Report()  # what registering the fonts said
+        self._failed = False  # the last refresh had errors
+        self._fonts_key: str | None = None  # the inputs `fonts` was registered from (_fonts_inputs)
 
     # --- reading ------------------------------------------------------------------------------------
     def _load_all(self) -> None:
         self.load_report = Report()
-        self.fonts = None
         self._folders = _folders_below(self.data_dir)
         try:
             self.project = load_project(self.data_dir, self.templates_dir, games=self.games, langs=self.langs,
@@ -174,12 +178,42 @@ class Session:
         self.load_report.extend(report)
         return True
 
+    def _reload_game(self, game_id: str) -> bool:
+        """Read one game's files again (its game.yaml, faces.yaml, print/ files and texts) after one of them
+        changed; False when the project must be reloaded. The other games keep what they read: an edit of one
+        faces.yaml in a session of every game costs reading that game, not the catalogue."""
+        project = self.project
+        if project is None or self.load_report.has_errors:
+            return False
+        game_dir = self.data_dir / game_id
+        if game_id not in project.games or not (game_dir / "game.yaml").is_file():
+            return False  # a game gone (or named otherwise) changes what the project has
+        report = Report()
+        try:
+            game = load_game(game_dir, report, self.langs, project.languages)
+            if game is not None:
+                game.pivots = pivots_of(game, project.languages)
+                game.look = _game_look(self.data_dir, game_dir, report)
+        except Exception:  # noqa: BLE001 - reading everything again reports it as a build would
+            return False
+        inside = Location.of(game_dir).path + os.sep
+        kept = [d for d in self.load_report.items if not d.location.path.startswith(inside)]
+        # what this game's files said, and anything said of the files it shares (the project's print data, read
+        # again beneath the game's own print/ files) that was not already said
+        kept += [d for d in report.items if d.location.path.startswith(inside) or d not in kept]
+        self.load_report.items[:] = kept
+        if game is None or report.has_errors:
+            self.project = None  # shown as errors until the game reads again (then everything is read)
+        else:
+            project.games[game_id] = game
+        return True
+
     def _read(self, changed: set[Path] | None) -> str:
         if self.project is None or changed is None:
             self._load_all()
             return "project"
         data = self.data_dir.resolve()
-        texts, fonts = [], False
+        texts, games, fonts = [], set(), False
         for path in changed:
             path = Path(path).resolve()
             if path.suffix.lower() in (".ttf", ".otf") and data in path.parents:
@@ -197,22 +231,36 @@ class Session:
                 continue
             if path.suffix not in (".yaml", ".yml"):
                 continue  # art and other files are read where they are used
-            if path.parent.name != "text":
+            parts = path.relative_to(data).parts
+            if path.parent.name == "text" and len(parts) == 3:
+                texts.append(path)
+            elif len(parts) > 1 and parts[0] in self.project.games:
+                games.add(parts[0])  # a game's own file: game.yaml, faces.yaml, print/colours.yaml…
+            else:
+                self._load_all()  # the shared print data, a language, a file in a game not read before
+                return "project"
+        for game_id in sorted(games):
+            if not self._reload_game(game_id):
                 self._load_all()
                 return "project"
-            texts.append(path)
+        texts = [path for path in texts if path.parent.parent.name not in games]  # read with their game
         for path in sorted(texts):
             if not self._reload_texts(path):
                 self._load_all()
                 return "project"
         if fonts:
             self.fonts = None
-        return "texts" if texts else "fonts" if fonts else ""
+        return ("games" if games else "texts") if games or texts else "fonts" if fonts else ""
 
     # --- the pipeline --------------------------------------------------------------------------------
     @without_cycle_collection
     def refresh(self, changed: set[Path] | None = None) -> Update:
         """Bring everything up to date after `changed` files changed (None: read everything)."""
+        update = self._refresh(changed)
+        update.after_errors, self._failed = self._failed, not update.ok
+        return update
+
+    def _refresh(self, changed: set[Path] | None) -> Update:
         started = time.monotonic()
         self.version += 1
         # the inputs are hashed before anything is read, as a build does: a file saved while this refresh
@@ -261,9 +309,14 @@ class Session:
                 report.add("unknown-reference", Location.of(self.data_dir),
                            f"{unknown}: nothing in it is shown until a game has a text file text/{lang}.yaml",
                            Severity.WARNING, hint=f"to start a translation, {start}; or name another --lang")
-        if self.fonts is None:  # the project's families and those games add (as a build registers them)
+        fonts_key = self._fonts_inputs(project, digests)
+        if self.fonts is None or fonts_key != self._fonts_key:
+            # the project's families and those games add (as a build registers them), again only when what they
+            # are read from changed: a new FontSet lays out every face again (the faces' digests hold it), which
+            # reading the project again for an edit of one game's faces.yaml must not bring about
             self._font_report = Report()
             self.fonts = register_games_fonts(project, self._font_report)
+            self._fonts_key = fonts_key
         report.extend(self._font_report)  # said at every refresh, as a build would, not only when read
         self.env = make_environment(project.templates_dir)
         if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
@@ -301,6 +354,13 @@ class Session:
         update.ok = not report.has_errors
         update.seconds = time.monotonic() - started
         return update
+
+    def _fonts_inputs(self, project: Project, digests: Digests) -> str:
+        """What registering the fonts reads: the project's print data (fonts.yaml, layered over printshop's own,
+        which do not change while it runs), each game's own print/ and fonts/ folders, and the font files."""
+        return key_of(digests.tree(self.data_dir / "print"), font_inputs(digests, self.data_dir),
+                      [(game.id, digests.tree(game.dir / "print"), digests.tree(game.dir / "fonts"))
+                       for game in project.games.values()])
 
     def _coarse_digest(self, localized, digests: Digests) -> str:
         """Everything a face of this game and language may read besides its texts' values."""

@@ -137,6 +137,8 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
     if not update.written and removed:  # a paper or a draft's files that are no more
         return f"{removed} {seconds}"
     if not update.written:  # a comment, a text nothing prints, an error mended back to what the files hold
+        if not faces and update.after_errors:  # every face as it was laid out before the error
+            return f"no file changed: the errors are mended and the files already hold what the data says {seconds}"
         if not faces:
             return f"nothing to redo: no face reads what changed {seconds}"
         return (f"no file changed: {faces} face{'s' if faces != 1 else ''} laid out again, as the files already "

@@ -903,8 +903,10 @@ def test_watch_prints_each_error_every_time_and_other_diagnostics_once(tmp_path)
 
 
 def test_watch_says_when_a_save_changed_no_file(tmp_path):
-    """An error mended back to what the files already hold lays faces out again but writes nothing: the line
-    says so, rather than "nothing to render: 9 faces changed"; a comment saved lays out nothing."""
+    """An error mended back to what the files already hold writes nothing and lays out nothing (the faces are
+    those laid out before the error): the line says so, rather than "nothing to render: 9 faces changed" or
+    "nothing to redo"; a face laid out again to what the files have says that; a comment saved lays out
+    nothing."""
     from printshop.watch import describe
 
     data = tmp_path / "data"
@@ -918,9 +920,17 @@ def test_watch_says_when_a_save_changed_no_file(tmp_path):
                         describe(session.refresh({texts}), session))
     texts.write_text(original, encoding="utf-8")
     update = session.refresh({texts})
-    assert update.ok and not update.written and update.faces_laid_out > 1
-    assert re.fullmatch(r"no file changed: \d+ faces laid out again, as the files already have them in [\d.]+ s",
-                        describe(update, session)), describe(update, session)
+    assert update.ok and update.after_errors and not update.written and update.faces_laid_out == 0
+    assert re.fullmatch(r"no file changed: the errors are mended and the files already hold what the data says "
+                        r"in [\d.]+ s", describe(update, session)), describe(update, session)
+    texts.write_text(original.replace('name: "Dissident"', 'name: "Dissident Dissident Dissident Dissident '
+                                      'Dissident Dissident"'), encoding="utf-8")
+    assert not session.refresh({texts}).ok  # too long for its frame: laid out, refused
+    texts.write_text(original, encoding="utf-8")
+    update = session.refresh({texts})
+    assert update.ok and not update.written and update.faces_laid_out >= 1
+    assert re.fullmatch(r"no file changed: \d+ faces? laid out again, as the files already have (them|it) "
+                        r"in [\d.]+ s", describe(update, session)), describe(update, session)
     texts.write_text(original + "# a translator's note\n", encoding="utf-8")
     update = session.refresh({texts})
     assert re.fullmatch(r"nothing to redo: no face reads what changed in [\d.]+ s", describe(update, session))
@@ -1357,3 +1367,54 @@ def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside
     finally:
         browser.close()
         server.close()
+
+
+def _said(update) -> list[tuple]:
+    return sorted((d.location.path, d.location.line, d.location.col, d.code, d.message) for d in update.report.items)
+
+
+def _laid_out(session) -> dict:
+    """Each face the session holds laid out, by (game, language, variant, deck or sheet, face): its frames' texts
+    and sizes, which is what a face drawn from it shows."""
+    return {name: None if laid.face is None else
+            sorted((frame.name, frame.fit.size, str(frame.blocks)) for frame in laid.face.frames)
+            for name, laid in session._laid.items()}
+
+
+def test_an_edit_of_one_games_faces_reads_and_lays_out_that_game_alone(data_copy):
+    """In a session of every game (as `printshop serve` holds one), saving one game's faces.yaml reads that game's
+    files again, not the catalogue, and lays out that game's faces only: the fonts, whose files did not change,
+    stay registered. What it then says and lays out is what a session started afresh says and lays out; an error
+    in that file is shown, and mending it reads the data again."""
+    session = Session(data_copy, render=False, draft=True)
+    assert session.refresh().ok
+    comrade = {name for name in session._laid if name[0] == "comrade"}
+    assert comrade and len(comrade) < len(session._laid) / 4
+    faces = data_copy / "comrade" / "faces.yaml"
+    original = faces.read_text(encoding="utf-8")
+    faces.write_text(original.replace("size: 15pt, min_size: 10pt", "size: 13pt, min_size: 9pt"), encoding="utf-8")
+    update = session.refresh({faces})
+    assert update.ok and update.reloaded == "games", update
+    assert update.faces_laid_out == len(comrade), (update.faces_laid_out, len(comrade))
+    afresh = Session(data_copy, render=False, draft=True)
+    assert _said(update) == _said(afresh.refresh())
+    assert _laid_out(session) == _laid_out(afresh)
+    assert any(frame.name == "title" and frame.fit.size <= 13 for laid in session._laid.values()
+               if laid.face is not None for frame in laid.face.frames)
+
+    faces.write_text(original.replace("font: sans-bold, size: 15pt", "font: sans-bald, size: 15pt"), encoding="utf-8")
+    broken = session.refresh({faces})
+    assert not broken.ok and any(d.code == "unknown-reference" and "sans-bald" in d.message
+                                 and d.location.path.endswith("comrade/faces.yaml") for d in broken.report.errors)
+    faces.write_text(original, encoding="utf-8")
+    mended = session.refresh({faces})
+    assert mended.ok and mended.after_errors
+    assert _said(mended) == _said(Session(data_copy, render=False, draft=True).refresh())
+
+    faces.write_text(original + "  broken: [\n", encoding="utf-8")  # not YAML: the game cannot be read
+    unread = session.refresh({faces})
+    assert not unread.ok and session.project is None and any(
+        d.location.path.endswith("comrade/faces.yaml") for d in unread.report.errors)
+    faces.write_text(original, encoding="utf-8")
+    again = session.refresh({faces})
+    assert again.ok and again.reloaded == "project" and again.faces_laid_out == 0

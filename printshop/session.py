@@ -11,10 +11,11 @@ after files changed, doing only the work the change calls for:
 - **Validating.** The whole project is validated again each time (a tenth of a second for the
   whole catalogue), so diagnostics are always those `printshop validate` would print.
 - **Laying out.** A face is laid out again only if something it read changed. What a face reads is
-  noted while its template renders: the text ids and their texts (every lookup in the `t` tree), and
-  everything else it could read (its game's files other than texts, the shared print data, its
-  language, the templates, the fonts, which ids exist) as one digest: a change there lays out all
-  the faces of that game and language again.
+  noted while its template renders: the text ids and their texts (every lookup in the `t` tree); its
+  templates (the file it names and those that file extends, includes or imports, found in their
+  sources: a template saved lays out again the faces made with it); and everything else it could read
+  (its game's files other than texts, the shared print data, its language, the fonts, which ids
+  exist) as one digest: a change there lays out all the faces of that game and language again.
 - **Drawing.** A face's drawing is recorded and replayed into the next PDF while its layout is the
   same object (render/replay.py); only faces laid out again are drawn again.
 - **Writing.** Jobs (jobs.py) whose inputs did not change keep their files; the others render
@@ -28,6 +29,10 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from jinja2 import meta
+from jinja2.exceptions import TemplateNotFound
+from jinja2.loaders import split_template_path
 
 from printshop.build import (Checked, _job_key, _same_bytes, _unfinished, contained, unknown_languages,
                              unknown_papers, without_cycle_collection)
@@ -82,7 +87,7 @@ class _Reads(dict):
 
 @dataclass
 class _Laid:
-    coarse: str
+    coarse: tuple  # (its game and language's _coarse_digest, its template's _template_key)
     reads: dict  # text id -> the text it had (None: it did not exist)
     face: FaceLayout | None
     diagnostics: list
@@ -125,6 +130,10 @@ class Session:
         self._bundled: dict | None = None  # the hashes of printshop's own fonts: package files, read once
         self._font_report = Report()  # what registering the fonts said
         self._failed = False  # the last refresh had errors
+        self._digests = Digests()  # this refresh's file hashes
+        self._template_keys: dict[str | None, str] = {}  # template name -> _template_key, this refresh
+        self._references: dict[tuple[Path, str], list] = {}  # (template file, hash) -> the templates it names
+        self._all_templates = ""
         self._fonts_key: str | None = None  # the inputs `fonts` was registered from (_fonts_inputs)
 
     # --- reading ------------------------------------------------------------------------------------
@@ -319,6 +328,8 @@ class Session:
             self._fonts_key = fonts_key
         report.extend(self._font_report)  # said at every refresh, as a build would, not only when read
         self.env = make_environment(project.templates_dir)
+        self._digests, self._template_keys = digests, {}
+        self._all_templates = key_of([digests.tree(Path(folder)) for folder in self.env.loader.searchpath])
         if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
             bundled = Digests()
             bundled.tree(BUNDLED_FONTS_DIR)
@@ -363,24 +374,62 @@ class Session:
                        for game in project.games.values()])
 
     def _coarse_digest(self, localized, digests: Digests) -> str:
-        """Everything a face of this game and language may read besides its texts' values."""
+        """Everything a face of this game and language may read besides its texts' values and its templates
+        (`_template_key`)."""
         data = self.data_dir
         game = localized.data
         return key_of(digests.tree(data / "print"), digests.tree(data / "languages"),
                       digests.tree(game.dir, skip=lambda path: path.parent.name == "text"),
-                      digests.tree(self.templates_dir), digests.tree(DEFAULT_TEMPLATES_DIR / "common"),
                       # whether it is a draft, not its label: the share translated, which each translated text
                       # changes, is printed in page footers only, never on a face (templates cannot read it)
                       font_inputs(digests, data), sorted(localized.texts), localized.draft is not None,
                       localized.variant,
                       id(self.fonts))
 
+    def _template_key(self, name: str | None) -> str:
+        """What a face made with the template `name` reads of the templates: that file and those it extends,
+        includes and imports, found in their sources, by content. A template named by an expression (worked out
+        while it renders) or one that does not parse stands for all of them: any template changed lays the face
+        out again. An edit of one card's template then lays out the faces made with it, not every face."""
+        known = self._template_keys.get(name)
+        if known is None:
+            files = self._template_files(name, {name}) if name is not None else []
+            known = key_of(files) if files is not None else self._all_templates
+            self._template_keys[name] = known
+        return known
+
+    def _template_files(self, name: str, seen: set) -> list | None:
+        path = _template_path(self.env, name)
+        if path is None:
+            return [(name, "absent")]  # a template written later lays the face out again
+        digest = self._digests.file(path)
+        references = self._references.get((path, digest))
+        if references is None:
+            try:
+                references = list(meta.find_referenced_templates(self.env.parse(path.read_text(encoding="utf-8"))))
+            except Exception:  # noqa: BLE001 - rendering reports what is wrong with it
+                references = [None]
+            self._references[(path, digest)] = references
+        files = [(name, str(path), digest)]
+        for reference in references:
+            if reference is None:
+                return None
+            if reference not in seen:
+                seen.add(reference)
+                more = self._template_files(reference, seen)
+                if more is None:
+                    return None
+                files += more
+        return files
+
     def _lay_out_face(self, key, face_name, entry, faces, size, bleed, context, localized, palette, fonts, env,
                       report, **keywords) -> FaceLayout | None:
         """`lay_out_face`, unless this face was laid out from the same inputs before."""
         texts: _Reads = localized.tree._texts
         name = (localized.data.id, localized.lang, localized.variant, key, face_name)
-        coarse = self._coarse[(localized.data.id, localized.lang)]
+        face = faces.get(face_name)
+        coarse = (self._coarse[(localized.data.id, localized.lang)],
+                  self._template_key(face.template if face is not None else None))
         known = self._laid.get(name)
         if known is not None and known.coarse == coarse and all(
                 dict.get(texts, text_id) == value for text_id, value in known.reads.items()):
@@ -466,3 +515,16 @@ def _folders_below(root: Path) -> frozenset[Path]:
     for folder, names, _ in os.walk(base):
         found.update(Path(folder, name) for name in names)
     return frozenset(found)
+
+
+def _template_path(env, name: str) -> Path | None:
+    """The file Jinja's loader reads for the template `name` (the first of its folders that has it)."""
+    try:
+        pieces = split_template_path(name)
+    except TemplateNotFound:  # a name leading out of the folders
+        return None
+    for folder in env.loader.searchpath:
+        path = Path(folder, *pieces)
+        if path.is_file():
+            return path
+    return None

@@ -1418,3 +1418,50 @@ def test_an_edit_of_one_games_faces_reads_and_lays_out_that_game_alone(data_copy
     faces.write_text(original, encoding="utf-8")
     again = session.refresh({faces})
     assert again.ok and again.reloaded == "project" and again.faces_laid_out == 0
+
+
+def test_an_edit_of_one_template_lays_out_the_faces_made_with_it(tmp_path):
+    """A template saved lays out again the faces made with it, or with a template that includes, imports or
+    extends it, not every face: a designer editing one card's template sees that card redrawn. A template that
+    names another by an expression (known only while it renders) reads any of them, so any template saved lays
+    its faces out again. The files are those a cold build writes."""
+    data, templates = tmp_path / "data", tmp_path / "templates"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    shutil.copytree(REPO / "templates", templates)
+    session = Session(data, tmp_path / "live", games=["assassin", "comrade"], langs=["en", "fr"], papers=["a4"])
+    assert session.refresh().ok
+
+    def made_with(*names: str) -> int:
+        return sum(1 for laid in session._laid.values() if laid.face is not None and laid.face.face.template in names)
+
+    def save(name: str, old: str, new: str):
+        path = templates / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text, (name, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        update = session.refresh({path})
+        assert update.ok, [d.format() for d in update.report.errors]
+        return update
+
+    dissident = made_with("comrade/faces/dissident.j2")
+    assert 0 < dissident < sum(1 for name in session._laid if name[0] == "comrade") / 2
+    update = save("comrade/faces/dissident.j2", "{{ t.card.dissident.goal }}", "<i>{{ t.card.dissident.goal }}</i>")
+    assert update.faces_laid_out == dissident, (update.faces_laid_out, dissident)
+    assert update.written and all(path.name.startswith("comrade-") for path in update.written), update.written
+
+    setup = made_with("assassin/faces/setup.j2")  # includes assassin/mix_table.j2
+    update = save("assassin/mix_table.j2", "<", "<")  # saved as it was: no face reads anything new
+    assert update.faces_laid_out == 0
+    update = save("assassin/mix_table.j2", "{#", "{# Saved again. ")
+    assert 0 < setup == update.faces_laid_out, (update.faces_laid_out, setup)
+
+    update = save("comrade/faces/dissident.j2", "{% block reminder %}",
+                  '{% include "comrade/faces/" ~ "none.j2" ignore missing %}{% block reminder %}')
+    assert update.faces_laid_out == dissident
+    update = save("assassin/faces/caller.j2", "{#", "{# Saved again. ")
+    assert update.faces_laid_out == made_with("assassin/faces/caller.j2") + dissident
+
+    cold = build(data, tmp_path / "cold", games=["assassin", "comrade"], langs=["en", "fr"], papers=["a4"],
+                 templates_dir=templates, force=True)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")

@@ -39,7 +39,7 @@ from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.paths import DEFAULT_OUTPUT_DIR, default_jobs
 from printshop.progress import Progress
 from printshop.resolve import localize
-from printshop.templating import make_environment
+from printshop.templating import HOW_TO_PRINT_TEMPLATE, make_environment, template_folders
 from printshop.validate import validate_project
 from printshop.write import WriteFailed, commit, inside, locked, recover, remove_stale_parts
 
@@ -363,13 +363,20 @@ def _unfinished(project: Project, report: Report, langs: list[str] | None, incom
 
 def _job_key(job: Job, checked: Checked, options: Options, digests: Digests, code: str) -> str:
     """Everything a job's files are made from (see cache.py): a French text is an input of the French
-    jobs of its game only."""
+    jobs of its game only, a template of the jobs of the games whose faces or booklet it makes."""
     project = checked.project
     data = Path(project.data_dir)
     parts = [digests.tree(data / "print"), digests.file(data / "languages" / f"{job.lang}.yaml"),
-             digests.tree(project.templates_dir), font_inputs(digests, data)]
-    if job.game is not None:
+             font_inputs(digests, data)]
+    templates = None
+    if job.game is not None:  # the templates its game's faces and booklet name, and its how-to-print page's
         game = project.games[job.game]
+        names = {face.template for face in game.faces.values() if face.template}
+        names |= {game.game.booklet.template} if game.game.booklet is not None else set()
+        templates = digests.templates(names | {HOW_TO_PRINT_TEMPLATE}, template_folders(project.templates_dir))
+    # any template, for a job of no game (the calibration page) or a game with one named by an expression
+    parts.append(templates if templates is not None else digests.tree(project.templates_dir))
+    if job.game is not None:
         wanted = {job.lang, game.game.source_language}
         if any((state.game, state.lang) == (job.game, job.lang) for state in checked.drafts):
             wanted.add(game.reference_lang(job.lang))  # a draft prints the texts it lacks from its pivot

@@ -45,6 +45,9 @@ def _hash_bytes(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
+_REFERENCES: dict[tuple[Path, str], list] = {}  # (template file, hash) -> the templates it names (Digests.templates)
+
+
 class Digests:
     """File hashes, each file read once per build."""
 
@@ -60,6 +63,37 @@ class Digests:
                 digest = "absent"
             self._known[path] = digest
         return digest
+
+    def templates(self, names, folders: list[Path]) -> list[tuple[str, str, str]] | None:
+        """(name, file, hash) of the templates `names` and of every template they extend, include or import, as
+        the loader finds them in `folders` (templating.template_folders); None when one names a template by an
+        expression: then any template may be read."""
+        from printshop.templating import referenced_templates, template_file
+
+        files, seen = [], set(names)
+        waiting = sorted(seen)
+        while waiting:
+            name = waiting.pop()
+            path = template_file(folders, name)
+            if path is None:
+                files.append((name, "", "absent"))  # a template written later changes the key
+                continue
+            digest = self.file(path)
+            references = _REFERENCES.get((path, digest))
+            if references is None:
+                try:
+                    references = referenced_templates(path.read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError):  # rendering reports it; meanwhile, it may read any
+                    references = [None]
+                _REFERENCES[(path, digest)] = references
+            files.append((name, str(path), digest))
+            for reference in references:
+                if reference is None:
+                    return None
+                if reference not in seen:
+                    seen.add(reference)
+                    waiting.append(reference)
+        return sorted(files)
 
     def tree(self, root: Path, skip=lambda path: False) -> list[tuple[str, str]]:
         """(relative path, hash) of every file under root, sorted, hidden ones included (a job may read

@@ -30,10 +30,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jinja2 import meta
-from jinja2.exceptions import TemplateNotFound
-from jinja2.loaders import split_template_path
-
 from printshop.build import (Checked, _job_key, _same_bytes, _unfinished, contained, unknown_languages,
                              unknown_papers, without_cycle_collection)
 from printshop.cache import Digests, code_version, font_inputs, key_of
@@ -45,7 +41,7 @@ from printshop.loader import DEFAULT_DATA_DIR, Project, _game_look, load_game, l
 from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
 from printshop.render.replay import FaceRecordings, recording_into
 from printshop.resolve import localize
-from printshop.templating import make_environment
+from printshop.templating import make_environment, template_folders
 from printshop.texts import load_catalogue
 from printshop.translation import RECORD_SUFFIX, load_records
 from printshop.validate import validate_project
@@ -132,8 +128,8 @@ class Session:
         self._failed = False  # the last refresh had errors
         self._digests = Digests()  # this refresh's file hashes
         self._template_keys: dict[str | None, str] = {}  # template name -> _template_key, this refresh
-        self._references: dict[tuple[Path, str], list] = {}  # (template file, hash) -> the templates it names
         self._all_templates = ""
+        self._template_folders: list[Path] = []
         self._fonts_key: str | None = None  # the inputs `fonts` was registered from (_fonts_inputs)
 
     # --- reading ------------------------------------------------------------------------------------
@@ -329,7 +325,8 @@ class Session:
         report.extend(self._font_report)  # said at every refresh, as a build would, not only when read
         self.env = make_environment(project.templates_dir)
         self._digests, self._template_keys = digests, {}
-        self._all_templates = key_of([digests.tree(Path(folder)) for folder in self.env.loader.searchpath])
+        self._template_folders = template_folders(project.templates_dir)
+        self._all_templates = key_of([digests.tree(folder) for folder in self._template_folders])
         if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
             bundled = Digests()
             bundled.tree(BUNDLED_FONTS_DIR)
@@ -388,39 +385,15 @@ class Session:
 
     def _template_key(self, name: str | None) -> str:
         """What a face made with the template `name` reads of the templates: that file and those it extends,
-        includes and imports, found in their sources, by content. A template named by an expression (worked out
-        while it renders) or one that does not parse stands for all of them: any template changed lays the face
-        out again. An edit of one card's template then lays out the faces made with it, not every face."""
+        includes and imports, by content (`Digests.templates`). A template named by an expression stands for
+        all of them: any template saved lays the face out again. An edit of one card's template then lays out
+        the faces made with it, not every face."""
         known = self._template_keys.get(name)
         if known is None:
-            files = self._template_files(name, {name}) if name is not None else []
+            files = self._digests.templates([name], self._template_folders) if name is not None else []
             known = key_of(files) if files is not None else self._all_templates
             self._template_keys[name] = known
         return known
-
-    def _template_files(self, name: str, seen: set) -> list | None:
-        path = _template_path(self.env, name)
-        if path is None:
-            return [(name, "absent")]  # a template written later lays the face out again
-        digest = self._digests.file(path)
-        references = self._references.get((path, digest))
-        if references is None:
-            try:
-                references = list(meta.find_referenced_templates(self.env.parse(path.read_text(encoding="utf-8"))))
-            except Exception:  # noqa: BLE001 - rendering reports what is wrong with it
-                references = [None]
-            self._references[(path, digest)] = references
-        files = [(name, str(path), digest)]
-        for reference in references:
-            if reference is None:
-                return None
-            if reference not in seen:
-                seen.add(reference)
-                more = self._template_files(reference, seen)
-                if more is None:
-                    return None
-                files += more
-        return files
 
     def _lay_out_face(self, key, face_name, entry, faces, size, bleed, context, localized, palette, fonts, env,
                       report, **keywords) -> FaceLayout | None:
@@ -515,16 +488,3 @@ def _folders_below(root: Path) -> frozenset[Path]:
     for folder, names, _ in os.walk(base):
         found.update(Path(folder, name) for name in names)
     return frozenset(found)
-
-
-def _template_path(env, name: str) -> Path | None:
-    """The file Jinja's loader reads for the template `name` (the first of its folders that has it)."""
-    try:
-        pieces = split_template_path(name)
-    except TemplateNotFound:  # a name leading out of the folders
-        return None
-    for folder in env.loader.searchpath:
-        path = Path(folder, *pieces)
-        if path.is_file():
-            return path
-    return None

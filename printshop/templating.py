@@ -32,6 +32,46 @@ class TemplateFailure(Exception):
         self.called_from: Location | None = None  # the face's template line, when it failed in a macro or include
 
 
+HOW_TO_PRINT_TEMPLATE = "common/how-to-print.xml.j2"  # the kit's first page (render/how_to_print.py)
+
+
+def template_folders(templates_dir: Path) -> list[Path]:
+    """Where an environment finds templates, in order: the project's folder, then printshop's own common/."""
+    from printshop.paths import COMMON_TEMPLATES_DIR
+
+    return [Path(templates_dir), COMMON_TEMPLATES_DIR]
+
+
+def template_file(folders: list[Path], name: str) -> Path | None:
+    """The file the loader reads for the template `name`: the first of `folders` that has it."""
+    try:
+        pieces = jinja2.loaders.split_template_path(name)
+    except jinja2.TemplateNotFound:  # a name leading out of the folders
+        return None
+    for folder in folders:
+        path = Path(folder, *pieces)
+        if path.is_file():
+            return path
+    return None
+
+
+_REFERENCE_TAG = re.compile(r"\{%[-+]?\s*(?:extends|include|import|from)\b(.*?)[-+]?%\}", re.S)
+_NAMED = re.compile(r"""\s*("[^"\\]*"|'[^'\\]*')(?:\s+(?:import\b|ignore\s+missing\b|with\s+context\b|"""
+                    r"""without\s+context\b|as\s+\w).*)?\s*""", re.S)
+
+
+def referenced_templates(source: str) -> list[str | None]:
+    """The templates a template's source names in its extends, include, import and from tags; None for one
+    named by an expression (a variable, a list, a name joined with ~), known only while it renders. Read from
+    the text, not parsed: a tag inside a comment or a raw block counts too, which adds a template that is not
+    read, never leaves out one that is (a test checks the names against Jinja's own jinja2.meta)."""
+    found: list[str | None] = []
+    for match in _REFERENCE_TAG.finditer(source):
+        named = _NAMED.fullmatch(match.group(1))
+        found.append(named.group(1)[1:-1] if named else None)
+    return found
+
+
 def make_environment(templates_dir: Path) -> Environment:
     """Templates from `templates_dir`; what it lacks of printshop's own (common/, such as the how-to-print
     page) comes from the package (printshop/defaults/templates/), so a project need not copy them, and
@@ -40,9 +80,7 @@ def make_environment(templates_dir: Path) -> Environment:
     An environment reads each template once (`auto_reload` off: Jinja would otherwise look at the file's
     time on every use, a thousand times for a thousand cards); a session makes a new one for each refresh,
     so an edited template is read again."""
-    from printshop.paths import COMMON_TEMPLATES_DIR
-
-    paths = [str(templates_dir), str(COMMON_TEMPLATES_DIR)]
+    paths = [str(folder) for folder in template_folders(templates_dir)]
     env = Environment(loader=FileSystemLoader(paths), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
                       bytecode_cache=_bytecode_cache(), auto_reload=False)

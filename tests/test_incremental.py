@@ -147,3 +147,60 @@ def test_written_files_get_the_usual_permissions(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert target.stat().st_mode & 0o777 == 0o666 & ~mask and target.read_bytes() == b"data"
+
+
+def test_a_template_saved_renders_the_jobs_of_the_games_it_makes_and_never_leaves_a_stale_file(tmp_path):
+    """A template is an input of the jobs of the games whose faces or booklet are made with it (or with a
+    template that includes, imports or extends it): saving one of the sampler's templates renders the sampler's
+    jobs, not Comrade's. A template that names another by an expression may read any: then every template is
+    an input of its game's jobs. After each save the files are those a forced build writes."""
+    data, templates = fixture_project(tmp_path / "project", real_games=True)
+    out, settings = tmp_path / "out", {"games": ["comrade", "sampler"], "langs": ["en"], "papers": ["a4"]}
+    first = build_data(data, out, templates_dir=templates, **settings)
+    assert "comrade en a4" in first.rendered_jobs and "sampler en a4" in first.rendered_jobs
+
+    def after_saving(name: str, old: str, new: str) -> list[str]:
+        edit(templates / name, old, new)
+        result = build_data(data, out, templates_dir=templates, **settings)
+        assert not result.report.has_errors
+        forced = build_data(data, tmp_path / "forced", templates_dir=templates, force=True, **settings)
+        assert files(out) == files(tmp_path / "forced")
+        return [job for job in result.rendered_jobs if not job.startswith("calibration")]
+
+    assert after_saving("sampler/token.j2", "{{ t.token.body }}", "<i>{{ t.token.body }}</i>") == ["sampler en a4"]
+    (templates / "sampler" / "part.j2").write_text("{{ t.token.body }}", encoding="utf-8")
+    assert after_saving("sampler/token.j2", "<i>{{ t.token.body }}</i>",
+                        '<i>{% include "sampler/part.j2" %}</i>') == ["sampler en a4"]
+    assert after_saving("sampler/part.j2", "{{ t.token.body }}", "<b>{{ t.token.body }}</b>") == ["sampler en a4"]
+    assert after_saving("comrade/faces/dissident.j2", "{{ t.card.dissident.goal }}",
+                        "<i>{{ t.card.dissident.goal }}</i>") == ["comrade en a4"]
+    assert after_saving("sampler/token.j2", '{% include "sampler/part.j2" %}',
+                        '{% include "sampler/" ~ "part.j2" %}') == ["sampler en a4"]
+    assert after_saving("comrade/faces/dissident.j2", "<i>{{ t.card.dissident.goal }}</i>",
+                        "<b>{{ t.card.dissident.goal }}</b>") == ["comrade en a4", "sampler en a4"]
+
+
+def test_the_templates_found_in_a_source_are_those_jinja_finds():
+    """`referenced_templates` reads names from the text; for every template printshop and this project have,
+    it finds each name Jinja's own parser finds, or says "any" (None), as it does wherever Jinja cannot name
+    one."""
+    from jinja2 import Environment, meta
+
+    from printshop.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+    from printshop.templating import referenced_templates
+
+    sources = [path.read_text(encoding="utf-8") for folder in (DEFAULT_TEMPLATES_DIR, COMMON_TEMPLATES_DIR)
+               for path in sorted(folder.rglob("*.j2"))]
+    sources += ['{%- from "a.j2" import x, y as z with context -%}', "{% import 'm.j2' as m %}",
+                '{% extends layout %}', '{% include ["a.j2", "b.j2"] %}', '{% include "a.j2" ignore missing %}',
+                '{% include "p/" ~ card.id ~ ".j2" %}', '{% include "a.j2" if x else "b.j2" %}',
+                '{% extends "base.j2" %}{% block b %}{% include "c.j2" without context %}{% endblock %}',
+                '{% set from_here = 1 %}{{ from_here }}', '{# {% include "commented.j2" %} #}']
+    assert len(sources) > 20
+    for source in sources:
+        jinja = list(meta.find_referenced_templates(Environment().parse(source)))
+        ours = referenced_templates(source)
+        assert (None in jinja) <= (None in ours), source  # "any" wherever Jinja cannot name one
+        assert None in ours or set(jinja) <= set(ours), source  # else every name Jinja finds
+    assert referenced_templates('{% include "p/" ~ card.id %}') == [None]
+    assert referenced_templates('{% from "a.j2" import x %}{% include "b.j2" %}') == ["a.j2", "b.j2"]

@@ -16,9 +16,9 @@ from printshop.model import BookletStyle, Motif, Paper
 from printshop.render.booklet import render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
 from printshop.richtext import parse_blocks
-from printshop.templating import render_template
+from printshop.templating import HOW_TO_PRINT_TEMPLATE, render_template
 
-TEMPLATE = "common/how-to-print.xml.j2"
+TEMPLATE = HOW_TO_PRINT_TEMPLATE
 
 
 @dataclass(frozen=True)

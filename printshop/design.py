@@ -25,10 +25,13 @@ def _has_text(blocks) -> bool:
 
 
 def same_size_across_deck(deck_id: str, faces: dict, lang: str, hyphenation: str | None, palette: dict[str, str],
-                          report: Report) -> None:
+                          report: Report, resized=None) -> None:
     """Make every frame of `faces` (key -> FaceLayout, one deck's) that declares `size_across: deck` print at
     one size, replacing the FaceLayouts concerned (never changing them: a session may keep them); report
-    the frames whose sizes differ and that declare nothing."""
+    the frames whose sizes differ and that declare nothing. `resized` (a session's; anything with `get` and
+    item assignment) keeps each replacement by the face it replaced, the frame and the size: the same face
+    set at the same size is then the same object as before, which a session draws once and serve shows
+    under the same image."""
     # a frame and the frames that inherit it (through `extends`) are one group: they are written once
     groups: dict[tuple[str, str], list[tuple[str, int]]] = {}
     written: dict[int, str] = {}  # id(frame) -> where it is written: the faces of a deck share their frames
@@ -50,6 +53,10 @@ def same_size_across_deck(deck_id: str, faces: dict, lang: str, hyphenation: str
                 laid = faces[key].frames[index]
                 if laid.fit.size == smallest:
                     continue
+                known = resized.get((id(faces[key]), index, smallest)) if resized is not None else None
+                if known is not None and known[0] is faces[key]:
+                    faces[key] = known[1]
+                    continue
                 frame = laid.frame
                 fixed = frame.model_copy(update={"size": smallest, "min_size": smallest})
                 result = fit(laid.blocks, fixed, frame.width, frame.height, Paints(palette), hyphenation)
@@ -57,7 +64,10 @@ def same_size_across_deck(deck_id: str, faces: dict, lang: str, hyphenation: str
                     continue  # cannot happen at a smaller size than one that fitted; keep the card's own
                 frames = list(faces[key].frames)
                 frames[index] = dataclasses.replace(laid, fit=result)
-                faces[key] = dataclasses.replace(faces[key], frames=frames)
+                replaced = dataclasses.replace(faces[key], frames=frames)
+                if resized is not None:  # (the face replaced kept with it: its id names no other face meanwhile)
+                    resized[(id(faces[key]), index, smallest)] = (faces[key], replaced)
+                faces[key] = replaced
             continue
         first_key, first_index = members[0]
         frame = faces[first_key].frames[first_index].frame

@@ -104,9 +104,10 @@ class DataErrors:
 
 
 def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env, report: Report,
-                 lay_out=None) -> GameLayout:
+                 lay_out=None, resized=None) -> GameLayout:
     """`lay_out` stands in for `lay_out_face` (same arguments): a long-running session passes one that
-    reuses a face laid out before when nothing it read has changed (session.py)."""
+    reuses a face laid out before when nothing it read has changed (session.py), and `resized`, where the
+    faces set at one size across their deck are kept (design.same_size_across_deck)."""
     lay_out = lay_out or lay_out_face
     game = localized.data
     context = template_context(localized)
@@ -136,7 +137,7 @@ def lay_out_game(project: Project, localized: LocalizedGame, fonts: FontSet, env
             cards.extend([(front_key, back_key)] * card.count)
         # one text size per frame across the deck (size_across; docs/design.md)
         same_size_across_deck(deck_id, faces, localized.lang, localized.language.typography.hyphenation, palette,
-                              report)
+                              report, resized)
         layout.decks.append(DeckLayout(deck_id, deck, size, faces, cards))
     for sheet_id, spec in game.game.sheets.items():
         laid_out, backs = [], []

@@ -81,6 +81,23 @@ class _Reads(dict):
         return dict.__contains__(self, text_id)
 
 
+class _Kept:
+    """The faces set at one size across their deck in the last refresh (`before`), for
+    design.same_size_across_deck to take again; `now` holds those it took or made in this one."""
+
+    def __init__(self, before: dict):
+        self.before, self.now = before, {}
+
+    def get(self, key):
+        value = self.before.get(key)
+        if value is not None:
+            self.now[key] = value
+        return value
+
+    def __setitem__(self, key, value):
+        self.now[key] = value
+
+
 @dataclass
 class _Laid:
     coarse: tuple  # (its game and language's _coarse_digest, its template's _template_key)
@@ -126,6 +143,7 @@ class Session:
         self._bundled: dict | None = None  # the hashes of printshop's own fonts: package files, read once
         self._font_report = Report()  # what registering the fonts said
         self._failed = False  # the last refresh had errors
+        self._resized: dict = {}  # faces set at one size across their deck, by the face each replaced (_Kept)
         self._digests = Digests()  # this refresh's file hashes
         self._template_keys: dict[str | None, str] = {}  # template name -> _template_key, this refresh
         self._all_templates = ""
@@ -334,6 +352,7 @@ class Session:
         digests._known.update(self._bundled)
         layouts = []
         before = self._counting
+        resized = _Kept(self._resized)
         for game in project.games.values():
             for lang in game.languages:
                 state = unfinished.get((game.id, lang))
@@ -345,11 +364,12 @@ class Session:
                     self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
                     localized.tree._texts = _Reads(localized.tree._texts)
                     layouts.append(lay_out_game(project, localized, self.fonts, self.env, report,
-                                                lay_out=self._lay_out_face))
+                                                lay_out=self._lay_out_face, resized=resized))
                 except Exception as error:  # noqa: BLE001
                     report.add("internal", Location.of(game.dir),
                                f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
         update.faces_laid_out = self._counting - before
+        self._resized = resized.now  # those used this time: the others were of faces laid out again
         requested = [state for (_, lang), state in unfinished.items() if self.langs is None or lang in self.langs]
         self.checked = (Checked(project, self.fonts, layouts, [], requested) if self.draft
                         else Checked(project, self.fonts, layouts, requested, []))

@@ -1465,3 +1465,33 @@ def test_an_edit_of_one_template_lays_out_the_faces_made_with_it(tmp_path):
                  templates_dir=templates, force=True)
     assert not cold.report.has_errors
     _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_a_save_gives_new_images_only_to_the_faces_it_changed(data_copy, tmp_path):
+    """Faces set at one size across their deck (design.same_size_across_deck: Kremlin's politicians in French,
+    Comrade's informer) were set again as new faces at every refresh: after any save anywhere, serve had the page
+    load their 28 images again and watch drew them again. They are now the faces of the refresh before while
+    what they are made from is the same."""
+    from printshop.serve import Preview
+
+    preview = Preview(Session(data_copy, render=False, draft=True))
+    preview.refresh()
+    before = dict(preview.views)
+    texts = data_copy / "comrade" / "text" / "en.yaml"
+    texts.write_text(texts.read_text(encoding="utf-8").replace('name: "Dissident"', 'name: "Dissident I"', 1),
+                     encoding="utf-8")
+    preview.refresh({texts})
+    assert preview.state["ok"]
+    new = sorted((view.game, view.lang, view.key) for token, view in preview.views.items() if token not in before)
+    assert new == [("comrade", "en", "cards/dissident-glasnost/front"),
+                   ("comrade", "en", "cards/dissident-perestroika/front")], new
+    resized = [view for view in before.values() if view.game == "kremlin" and view.lang == "fr" and any(
+        laid.frame.size_across == "deck" and laid.fit.size < laid.frame.size for laid in view.face.frames)]
+    assert len(resized) > 10  # (what this test is about: faces set smaller than their own size to match the deck)
+
+    session = Session(data_copy, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
+    assert session.refresh().ok
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    french.write_text(french.read_text(encoding="utf-8") + "# a translator's note\n", encoding="utf-8")
+    update = session.refresh({french})
+    assert update.ok and update.jobs_rendered and update.faces_laid_out == 0 and update.faces_drawn == 0, update

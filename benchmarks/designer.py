@@ -1,0 +1,121 @@
+"""Time a designer's and a translator's saves in `printshop serve` of every game of this repository.
+
+    python benchmarks/designer.py               # five saves of each kind
+    python benchmarks/designer.py --saves 9
+
+The data and templates are copied to a temporary folder; `serve`'s preview (`serve.Preview`, without the
+web server) is built once and every face's image drawn, as a page that shows them all asks. Then each kind of
+file is saved `--saves` times, each time with a new value, and two times are measured per save: the refresh
+(reading, validating, laying out, the page's new state) and the images of the faces that changed (the ones
+the page asks for again). The kinds:
+
+- a text: one name in comrade/text/en.yaml (what a translator saves);
+- a face definition: the title's size in comrade/faces.yaml;
+- a card template: templates/comrade/faces/dissident.j2;
+- the shared palette: a colour in print/colours.yaml (every face of every game reads it).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _edits(root: Path) -> dict:
+    """Each kind's file and how to make its n-th new content from the original."""
+    return {
+        "a text": (root / "data" / "comrade" / "text" / "en.yaml",
+                   lambda text, n: text.replace('name: "Dissident"', f'name: "Dissident {"I" * (n + 1)}"', 1)),
+        "a face definition": (root / "data" / "comrade" / "faces.yaml",
+                              lambda text, n: text.replace("size: 15pt, min_size: 10pt",
+                                                           f"size: {14 + n % 2}.{n}pt, min_size: 9pt", 1)),
+        "a card template": (root / "templates" / "comrade" / "faces" / "dissident.j2",
+                            lambda text, n: text.replace("{{ t.card.dissident.goal }}",
+                                                         "{{ t.card.dissident.goal }}" + "." * (n + 1), 1)),
+        "the shared palette": (root / "data" / "print" / "colours.yaml", _palette),
+    }
+
+
+def _palette(text: str, n: int) -> str:
+    """colours.yaml with its first colour's last hex digit changed (the project's copy of printshop's own)."""
+    lines = text.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        mark = line.find('"#')
+        if mark != -1:
+            digit = "0123456789"[n % 10]
+            lines[index] = line[:mark + 7] + digit + line[mark + 8:]
+            return "".join(lines)
+    raise SystemExit("no colour found in print/colours.yaml")
+
+
+def measure(saves: int) -> dict:
+    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.serve import Preview
+    from printshop.session import Session
+
+    with tempfile.TemporaryDirectory(prefix="printshop-designer-") as temporary:
+        root = Path(temporary)
+        shutil.copytree(REPO / "data", root / "data")
+        shutil.copytree(REPO / "templates", root / "templates")
+        colours = root / "data" / "print" / "colours.yaml"
+        if not colours.exists():  # the project extends printshop's palette: edit a copy of it
+            shutil.copy(PACKAGE_DEFAULTS_DIR / "print" / "colours.yaml", colours)
+        preview = Preview(Session(root / "data", templates_dir=root / "templates", render=False, draft=True))
+        started = time.perf_counter()
+        preview.refresh()
+        for token in list(preview.views):
+            preview.image(token)
+        first = time.perf_counter() - started
+        figures = {"first": first, "faces": len(preview.views), "kinds": {}}
+        for kind, (path, change) in _edits(root).items():
+            original = path.read_text(encoding="utf-8")
+            refreshes, images, counts = [], [], []
+            for number in range(saves):
+                changed = change(original, number)
+                if changed == original:
+                    raise SystemExit(f"{kind}: the edit changed nothing in {path}")
+                path.write_text(changed, encoding="utf-8")
+                started = time.perf_counter()
+                preview.refresh({path})
+                refreshes.append(time.perf_counter() - started)
+                if not preview.state.get("ok", True) and preview.state.get("errors"):
+                    raise SystemExit(f"{kind}: the edit brought errors")
+                started = time.perf_counter()
+                drawn = [token for token in list(preview.views) if token not in preview.images]
+                for token in drawn:
+                    preview.image(token)
+                images.append(time.perf_counter() - started)
+                counts.append(len(drawn))
+            path.write_text(original, encoding="utf-8")
+            preview.refresh({path})
+            figures["kinds"][kind] = {"refresh": refreshes, "images": images, "drawn": counts}
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Time saves of each kind of file in printshop serve of every game.")
+    parser.add_argument("--saves", type=int, default=5, help="saves of each kind (default: 5)")
+    args = parser.parse_args(argv)
+    figures = measure(args.saves)
+    print(f"printshop serve of every game: {figures['faces']} faces shown, {args.saves} saves of each kind; "
+          f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs")
+    print(f"first page with every image: {figures['first']:.2f} s")
+    print(f"{'saved':>20} {'refresh s':>10} {'images s':>9} {'total s':>8} {'images drawn':>13}")
+    for kind, values in figures["kinds"].items():
+        total = [a + b for a, b in zip(values["refresh"], values["images"])]
+        print(f"{kind:>20} {statistics.median(values['refresh']):10.3f} {statistics.median(values['images']):9.3f} "
+              f"{statistics.median(total):8.3f} {statistics.median(values['drawn']):13.0f}")
+    print("(medians; 'images drawn' are the faces whose image the page asks for again)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -306,7 +306,8 @@ class Preview:
                 "token": view.token, "image": f"/face/{view.token}.png", "zoom": f"/face/{view.token}@2x.png",
                 "stale": view.stale,
                 "sources": [f"{path}:{line}" for path, line in dict.fromkeys(view.sources)],
-                "files": source_files(view.sources, display_path(view.assets))}
+                "files": source_files(view.sources, display_path(view.assets)),
+                "template": view.template}  # the file that makes its frames' texts, for the designer
         return {"version": self.version, "ok": update.ok, "seconds": round(update.seconds, 3),
                 "readable": self.session.project is not None,
                 "empty": self.session.project is not None and not self.session.project.games,  # a new project

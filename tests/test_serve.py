@@ -160,6 +160,11 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         browser.wait_for(f"(() => {{ const img = document.querySelector('td.face.focus img'); "
                          f"return img && img.complete && img.naturalWidth > 0; }})()", "the overset card's image")
         assert browser.evaluate("document.querySelectorAll('.missing').length") == 0
+        # under the card: the files and lines it prints, then the template that makes it (its path on hover)
+        assert browser.evaluate("document.querySelector('td.face.focus .sources .template').textContent") == \
+            "dissident.j2"
+        assert browser.evaluate("document.querySelector('td.face.focus .sources .template').title").endswith(
+            "templates/comrade/faces/dissident.j2")
         # the card's two overflow errors (glasnost and perestroika print the same name) make one flag
         flags = browser.evaluate("Array.from(document.querySelectorAll('td.face.focus button.flag.error'))"
                                  ".map(b => b.textContent)")
@@ -272,6 +277,7 @@ def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):
               if f["token"] == token]
     assert face["files"][0]["short"] == "text/en.yaml" and face["files"][0]["path"].endswith("comrade/text/en.yaml")
     assert any(file["short"] == "faces.yaml" for file in face["files"][1:])
+    assert face["template"].endswith("templates/comrade/faces/dissident.j2"), face  # what makes its texts
 
 
 def test_a_face_an_error_stops_stays_greyed_as_last_drawn_until_the_data_is_mended(tmp_path):

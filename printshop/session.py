@@ -100,7 +100,7 @@ class _Kept:
 
 @dataclass
 class _Laid:
-    coarse: tuple  # (its game and language's _coarse_digest, its template's _template_key)
+    coarse: tuple  # (its game and language's _coarse_digest, its template's _template_key, its art's hashes)
     reads: dict  # text id -> the text it had (None: it did not exist)
     face: FaceLayout | None
     diagnostics: list
@@ -363,7 +363,9 @@ class Session:
                                          draft_percent=state.percent if state is not None else None)
                     self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
                     localized.tree._texts = _Reads(localized.tree._texts)
-                    layouts.append(lay_out_game(project, localized, self.fonts, self.env, report,
+                    # as the game sees the project, as a build lays it out: its own card sizes, colours, booklet
+                    # style over the project's (data/<game>/print/)
+                    layouts.append(lay_out_game(project.view(game), localized, self.fonts, self.env, report,
                                                 lay_out=self._lay_out_face, resized=resized))
                 except Exception as error:  # noqa: BLE001
                     report.add("internal", Location.of(game.dir),
@@ -395,8 +397,10 @@ class Session:
         (`_template_key`)."""
         data = self.data_dir
         game = localized.data
+        art = {Path(os.path.normpath(game.dir / source)) for source in _art_of(game.faces.values())}
         return key_of(digests.tree(data / "print"), digests.tree(data / "languages"),
-                      digests.tree(game.dir, skip=lambda path: path.parent.name == "text"),
+                      # its texts are read one by one (_Reads), its faces' art face by face (_art_key)
+                      digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art),
                       # whether it is a draft, not its label: the share translated, which each translated text
                       # changes, is printed in page footers only, never on a face (templates cannot read it)
                       font_inputs(digests, data), sorted(localized.texts), localized.draft is not None,
@@ -422,7 +426,9 @@ class Session:
         name = (localized.data.id, localized.lang, localized.variant, key, face_name)
         face = faces.get(face_name)
         coarse = (self._coarse[(localized.data.id, localized.lang)],
-                  self._template_key(face.template if face is not None else None))
+                  self._template_key(face.template if face is not None else None),
+                  [(source, self._digests.file(Path(os.path.realpath(localized.data.dir / source))))
+                   for source in _art_of([face] if face is not None else [])])
         known = self._laid.get(name)
         if known is not None and known.coarse == coarse and all(
                 dict.get(texts, text_id) == value for text_id, value in known.reads.items()):
@@ -508,3 +514,8 @@ def _folders_below(root: Path) -> frozenset[Path]:
     for folder, names, _ in os.walk(base):
         found.update(Path(folder, name) for name in names)
     return frozenset(found)
+
+
+def _art_of(faces) -> list[str]:
+    """The image files (`src`, from the game's folder) these faces draw, sorted."""
+    return sorted({shape.src for face in faces for shape in face.shapes.values() if shape.kind == "image" and shape.src})

@@ -1501,3 +1501,54 @@ def test_a_save_gives_new_images_only_to_the_faces_it_changed(data_copy, tmp_pat
     french.write_text(french.read_text(encoding="utf-8") + "# a translator's note\n", encoding="utf-8")
     update = session.refresh({french})
     assert update.ok and update.jobs_rendered and update.faces_laid_out == 0 and update.faces_drawn == 0, update
+
+
+def test_an_image_saved_lays_out_the_faces_that_draw_it(tmp_path):
+    """A game's art is read face by face: saving one image lays out (and draws, and shows anew) the faces that
+    draw it, not every face of the game; the files are those a cold build writes."""
+    from PIL import Image
+
+    from tests.conftest import FIXTURES, fixture_project
+
+    data, templates = fixture_project(tmp_path / "project")
+    shutil.copytree(FIXTURES / "harvest" / "data", data / "harvest")
+    shutil.copytree(FIXTURES / "harvest" / "templates", templates / "harvest")
+    settings = {"games": ["harvest"], "langs": ["en"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", templates_dir=templates, **settings)
+    first = session.refresh()
+    assert first.ok, [d.format() for d in first.report.errors]
+    wood = [name for name, laid in session._laid.items() if laid.face is not None and any(
+        shape.kind == "image" and shape.src == "images/wood.png" for shape in laid.face.face.shapes.values())]
+    assert wood and len(wood) < len(session._laid) / 4
+    art = data / "harvest" / "images" / "wood.png"
+    with Image.open(art) as image:
+        size = image.size
+    Image.new("RGB", size, (20, 120, 40)).save(art)
+    update = session.refresh({art})
+    assert update.ok and update.faces_laid_out == len(wood), (update.faces_laid_out, wood)
+    assert update.jobs_rendered == ["harvest en a4"] and [path.name for path in update.written] == [
+        "harvest-en-resources-a4.pdf"], update
+    cold = build(data, tmp_path / "cold", templates_dir=templates, force=True, **settings)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_a_game_with_print_data_of_its_own_is_laid_out_in_a_session_as_a_build_lays_it_out(tmp_path):
+    """Harvest names card sizes and colours of its own (data/harvest/print/): a session laid the game out with the
+    project's print data alone, where those sizes do not exist, so watch wrote no card file for its decks and serve
+    showed none of its cards, without a word. It lays each game out as the game sees the project, as a build."""
+    from printshop.serve import _face_views
+
+    from tests.conftest import FIXTURES, fixture_project
+
+    data, templates = fixture_project(tmp_path / "project")
+    shutil.copytree(FIXTURES / "harvest" / "data", data / "harvest")
+    shutil.copytree(FIXTURES / "harvest" / "templates", templates / "harvest")
+    assert (data / "harvest" / "print" / "media.yaml").is_file()
+    settings = {"games": ["harvest"], "langs": ["en"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", templates_dir=templates, **settings)
+    assert session.refresh().ok
+    assert any(view.key == "resources/wood/front" for view in _face_views(session))
+    cold = build(data, tmp_path / "cold", templates_dir=templates, force=True, **settings)
+    assert not cold.report.has_errors and any("resources" in path.name for path in cold.written)
+    _same_files(tmp_path / "live", tmp_path / "cold")

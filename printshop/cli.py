@@ -185,9 +185,11 @@ def _parser() -> argparse.ArgumentParser:
             name,
             help="rebuild the PDFs whenever data or templates are saved" if name == "watch" else
                  "a local page that shows every face and updates itself on save",
-            description=("Build, then keep the data in memory and, each time a data file or template is saved, "
-                         "read, lay out, draw and write only what changed; one line per rebuild, and the "
-                         "diagnostics. Ctrl-C stops." if name == "watch" else
+            description=("Build the print-and-play kits (what 'printshop build' writes by default), then keep the "
+                         "data in memory and, each time a data file or template is saved, read, lay out, draw and "
+                         "write only what changed; one line per rebuild, and the diagnostics. Press files and the "
+                         "other targets, and naming variants, are for 'printshop build'. Ctrl-C stops."
+                         if name == "watch" else
                          "Serve a page (http://127.0.0.1:8000/ by default) showing every card face and sheet of "
                          "the games as images, one column per language, with the validator's diagnostics beside "
                          "the faces they concern (click one to see the card). Saving a data file or template "

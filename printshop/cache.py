@@ -229,6 +229,9 @@ class Cache:
             files.append((entry, data))
         return files
 
+    def has_job(self, key: str) -> bool:
+        return (self.root / "jobs" / f"{key}.json").is_file()
+
     def store_job(self, key: str, files: list[tuple[CachedFile, bytes]]) -> None:
         from printshop.write import write_atomically
 

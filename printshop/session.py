@@ -32,7 +32,7 @@ from pathlib import Path
 
 from printshop.build import (Checked, _job_key, _same_bytes, _unfinished, contained, unknown_languages,
                              unknown_papers, without_cycle_collection)
-from printshop.cache import Digests, code_version, font_inputs, key_of
+from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of
 from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.fonts import register_games_fonts
 from printshop.jobs import Options, Output, plan, run
@@ -391,6 +391,22 @@ class Session:
         return key_of(digests.tree(self.data_dir / "print"), font_inputs(digests, self.data_dir),
                       [(game.id, digests.tree(game.dir / "print"), digests.tree(game.dir / "fonts"))
                        for game in project.games.values()])
+
+    def store(self) -> list[str]:
+        """Put the files of the last refresh into the output folder's cache (cache.py), each job under the key a
+        build gives it, as a build stores the jobs it renders: `printshop build` of the same data then takes them
+        from there rather than render them again. Watch calls it when it stops (storing at every save would fill
+        the cache with every version of every file). Returns the jobs stored."""
+        if not self.write or self._failed or not self._jobs:
+            return []
+        cache, stored = Cache(self.out_dir), []
+        for label, (key, files) in self._jobs.items():
+            if cache.has_job(key):
+                continue
+            cache.store_job(key, [(CachedFile(str(output.path), digest_of(output.data), output.pages,
+                                              output.description, output.kind), output.data) for output in files])
+            stored.append(label)
+        return stored
 
     def _coarse_digest(self, localized, digests: Digests) -> str:
         """Everything a face of this game and language may read besides its texts' values and its templates

@@ -192,5 +192,11 @@ def watch(session: Session, *, say: Callable[[str], None] = print, stop: threadi
     except BaseException:
         watcher.close()
         raise
-    for changed in watcher.changes(stop or threading.Event()):
-        show(session.refresh(changed))
+    try:
+        for changed in watcher.changes(stop or threading.Event()):
+            show(session.refresh(changed))
+    finally:  # a build of the same data then takes the files this session made from the cache
+        try:
+            session.store()
+        except OSError:
+            pass  # (the cache is only quicker: a build renders those jobs again)

@@ -1552,3 +1552,25 @@ def test_a_game_with_print_data_of_its_own_is_laid_out_in_a_session_as_a_build_l
     cold = build(data, tmp_path / "cold", templates_dir=templates, force=True, **settings)
     assert not cold.report.has_errors and any("resources" in path.name for path in cold.written)
     _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_a_build_after_watch_takes_what_watch_made_from_the_cache(tmp_path):
+    """When watch stops, the files of its last build go into the output folder's cache under the keys a build
+    gives them: `printshop build` of the same data and settings then renders nothing and writes the same bytes.
+    Saves in between are not stored (a cache of every version); a watch that ends on an error stores nothing."""
+    with _watching(tmp_path) as (texts, lines, cards):
+        _rename_informer(texts)
+        assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
+        watched = cards.read_bytes()
+    after = build(tmp_path / "data", tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    assert not after.report.has_errors and after.rendered_jobs == [], after.rendered_jobs
+    assert sorted(after.cached_jobs) == ["calibration en a4", "comrade en a4"] and cards.read_bytes() == watched
+    stored = list((tmp_path / "out" / ".printshop-cache" / "jobs").iterdir())
+    assert len(stored) == 2, stored  # the last build's two jobs, not the first build's too
+
+    data, out = tmp_path / "data", tmp_path / "broken-out"
+    session = Session(data, out, games=["comrade"], langs=["en"], papers=["a4"])
+    assert session.refresh().ok
+    texts.write_text(texts.read_text(encoding="utf-8") + "broken: [\n", encoding="utf-8")
+    assert not session.refresh({texts}).ok
+    assert session.store() == [] and not (out / ".printshop-cache" / "jobs").exists()

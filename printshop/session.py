@@ -332,6 +332,11 @@ class Session:
                 report.add("unknown-reference", Location.of(self.data_dir),
                            f"{unknown}: nothing in it is shown until a game has a text file text/{lang}.yaml",
                            Severity.WARNING, hint=f"to start a translation, {start}; or name another --lang")
+        if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
+            bundled = Digests()
+            bundled.tree(BUNDLED_FONTS_DIR)
+            self._bundled = dict(bundled._known)
+        digests._known.update(self._bundled)
         fonts_key = self._fonts_inputs(project, digests)
         if self.fonts is None or fonts_key != self._fonts_key:
             # the project's families and those games add (as a build registers them), again only when what they
@@ -345,11 +350,6 @@ class Session:
         self._digests, self._template_keys = digests, {}
         self._template_folders = template_folders(project.templates_dir)
         self._all_templates = key_of([digests.tree(folder) for folder in self._template_folders])
-        if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
-            bundled = Digests()
-            bundled.tree(BUNDLED_FONTS_DIR)
-            self._bundled = dict(bundled._known)
-        digests._known.update(self._bundled)
         layouts = []
         before = self._counting
         resized = _Kept(self._resized)

@@ -415,7 +415,7 @@ class Session:
         game = localized.data
         art = {Path(os.path.normpath(game.dir / source)) for source in _art_of(game.faces.values())}
         return key_of(digests.tree(data / "print"), digests.tree(data / "languages"),
-                      # its texts are read one by one (_Reads), its faces' art face by face (_art_key)
+                      # its texts are read one by one (_Reads), its faces' art face by face (_lay_out_face)
                       digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art),
                       # whether it is a draft, not its label: the share translated, which each translated text
                       # changes, is printed in page footers only, never on a face (templates cannot read it)

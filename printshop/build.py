@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printshop import fitstore
-from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of, whole_build_key
+from printshop.cache import Cache, Digests, code_version, digest_of, font_inputs, key_of, whole_build_key
 from printshop.diagnostics import Location, Report, Severity, StageFailed, display_path
 from printshop.fonts import FontSet, register_games_fonts
 from printshop.i18n import Completeness, completeness
@@ -386,16 +386,20 @@ def _job_key(job: Job, checked: Checked, options: Options, digests: Digests, cod
             return path.parent.name == "text" and path.name.split(".")[0] not in wanted
 
         parts.append(digests.tree(game.dir, skip=other_language))
-        parts.append(_art_read(game, digests))
+        parts.append(art_read(game.faces.values(), game.dir, digests))
     return key_of(code, job.__dict__, options.__dict__, parts)
 
 
-def _art_read(game, digests: Digests) -> list[tuple[str, str]]:
-    """The images a game's faces name, wherever they lie inside the project (validate refuses the others):
-    art in another game's folder or in data/print is an input of this game's jobs too."""
-    sources = sorted({shape.src for face in game.faces.values() for shape in face.shapes.values()
-                      if shape.kind == "image" and shape.src})
-    return [(source, digests.file(Path(os.path.realpath(game.dir / source)))) for source in sources]
+def art_of(faces) -> list[str]:
+    """The image files (`src`, from the game's folder) these faces draw, sorted."""
+    return sorted({shape.src for face in faces for shape in face.shapes.values() if shape.kind == "image" and shape.src})
+
+
+def art_read(faces, game_dir: Path, digests: Digests) -> list[tuple[str, str]]:
+    """The images these faces name, by their hashes, wherever they lie inside the project (validate refuses the
+    others): art in another game's folder or in data/print is an input of this game's jobs too (and of the faces
+    that draw it, in a session)."""
+    return [(source, digests.file(Path(os.path.realpath(game_dir / source)))) for source in art_of(faces)]
 
 
 SIGNAL_POLL = 0.2  # seconds: how soon a Ctrl-C that reached another thread stops a parallel build
@@ -605,8 +609,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
             _report_removed(stale, done.removed, out_dir, report)
             try:  # the kit is in place: Ctrl-C from here on must not be told as "nothing was written"
                 for index in todo:
-                    cache.store_job(keys[index], [(CachedFile(str(o.path), digest_of(o.data), o.pages, o.description,
-                                                              o.kind), o.data) for o in produced[index]])
+                    cache.store_outputs(keys[index], produced[index])
                 cache.record_outputs(settings_key, {str(o.path): digest_of(o.data) for o in result.outputs})
                 if not (result.refused or result.drafts):  # else the next build must load again, to say what it left out
                     cache.record_build(whole, [str(output.path) for output in result.outputs])

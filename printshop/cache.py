@@ -232,6 +232,11 @@ class Cache:
     def has_job(self, key: str) -> bool:
         return (self.root / "jobs" / f"{key}.json").is_file()
 
+    def store_outputs(self, key: str, outputs) -> None:
+        """`store_job` of a job's rendered files (jobs.Output: path, data, pages, description, kind)."""
+        self.store_job(key, [(CachedFile(str(output.path), digest_of(output.data), output.pages, output.description,
+                                         output.kind), output.data) for output in outputs])
+
     def store_job(self, key: str, files: list[tuple[CachedFile, bytes]]) -> None:
         from printshop.write import write_atomically
 

@@ -124,19 +124,28 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
     for game_id in discover_games(data_dir):
         if games is None or game_id in games:
             try:
-                game = load_game(data_dir / game_id, report, langs, languages)
+                game = read_game(data_dir, game_id, report, langs, languages)
             except Exception as error:  # noqa: BLE001 - unforeseen input must still end as a diagnostic
                 report.add("internal", Location.of(data_dir / game_id),
                            f"reading this game failed unexpectedly: {type(error).__name__}: {error}")
                 continue
             if game is not None:
-                game.pivots = pivots_of(game, languages)
-                game.look = _game_look(data_dir, game.dir, report)
                 loaded[game_id] = game
     if shared_failed or report.has_errors:
         raise StageFailed(report)
     return Project(data_dir, Path(templates_dir or templates_for(data_dir)), languages=languages, games=loaded,
                    profiles=profiles, language_documents=language_documents, targets=targets, **shared)
+
+
+def read_game(data_dir: Path, game_id: str, report: Report, langs: list[str] | None,
+              languages: dict[str, Language]) -> GameData | None:
+    """One game of the project, as load_project reads each (a session reads one again after an edit of its
+    files): its files, the languages its translations are made from, and its own print data."""
+    game = load_game(data_dir / game_id, report, langs, languages)
+    if game is not None:
+        game.pivots = pivots_of(game, languages)
+        game.look = _game_look(data_dir, game.dir, report)
+    return game
 
 
 def pivots_of(game: GameData, languages: dict[str, Language]) -> dict[str, str]:

@@ -30,14 +30,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printshop.build import (Checked, _job_key, _same_bytes, _unfinished, contained, unknown_languages,
-                             unknown_papers, without_cycle_collection)
-from printshop.cache import Cache, CachedFile, Digests, code_version, digest_of, font_inputs, key_of
+from printshop.build import (Checked, _job_key, _same_bytes, _unfinished, art_of, art_read, contained,
+                             unknown_languages, unknown_papers, without_cycle_collection)
+from printshop.cache import Cache, Digests, code_version, font_inputs, key_of
 from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.fonts import register_games_fonts
 from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
-from printshop.loader import DEFAULT_DATA_DIR, Project, _game_look, load_game, load_project, pivots_of
+from printshop.loader import DEFAULT_DATA_DIR, Project, load_project, read_game
 from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
 from printshop.render.replay import FaceRecordings, recording_into
 from printshop.resolve import localize
@@ -192,14 +192,19 @@ class Session:
                 return False  # a new or removed language changes what the game has: read everything
             catalogue = load_catalogue(path, lang, report)
             if catalogue is None or report.has_errors:
-                self.load_report.items[:] = [d for d in self.load_report.items if d.location.path != shown]
-                self.load_report.extend(report)
+                self._said_again(report, lambda path: path == shown)
                 self.project = None  # shown as errors until the file reads again
                 return True
             game.catalogues[lang] = catalogue
-        self.load_report.items[:] = [d for d in self.load_report.items if d.location.path != shown]
-        self.load_report.extend(report)
+        self._said_again(report, lambda path: path == shown)
         return True
+
+    def _said_again(self, report: Report, about) -> None:
+        """What reading files again said (`report`) replaces what was said of the files `about(path)` names;
+        anything else it said is added unless it was said already."""
+        kept = [d for d in self.load_report.items if not about(d.location.path)]
+        kept += [d for d in report.items if about(d.location.path) or d not in kept]
+        self.load_report.items[:] = kept
 
     def _reload_game(self, game_id: str) -> bool:
         """Read one game's files again (its game.yaml, faces.yaml, print/ files and texts) after one of them
@@ -213,18 +218,13 @@ class Session:
             return False  # a game gone (or named otherwise) changes what the project has
         report = Report()
         try:
-            game = load_game(game_dir, report, self.langs, project.languages)
-            if game is not None:
-                game.pivots = pivots_of(game, project.languages)
-                game.look = _game_look(self.data_dir, game_dir, report)
+            game = read_game(self.data_dir, game_id, report, self.langs, project.languages)
         except Exception:  # noqa: BLE001 - reading everything again reports it as a build would
             return False
         inside = Location.of(game_dir).path + os.sep
-        kept = [d for d in self.load_report.items if not d.location.path.startswith(inside)]
         # what this game's files said, and anything said of the files it shares (the project's print data, read
         # again beneath the game's own print/ files) that was not already said
-        kept += [d for d in report.items if d.location.path.startswith(inside) or d not in kept]
-        self.load_report.items[:] = kept
+        self._said_again(report, lambda path: path.startswith(inside))
         if game is None or report.has_errors:
             self.project = None  # shown as errors until the game reads again (then everything is read)
         else:
@@ -403,8 +403,7 @@ class Session:
         for label, (key, files) in self._jobs.items():
             if cache.has_job(key):
                 continue
-            cache.store_job(key, [(CachedFile(str(output.path), digest_of(output.data), output.pages,
-                                              output.description, output.kind), output.data) for output in files])
+            cache.store_outputs(key, files)
             stored.append(label)
         return stored
 
@@ -413,7 +412,7 @@ class Session:
         (`_template_key`)."""
         data = self.data_dir
         game = localized.data
-        art = {Path(os.path.normpath(game.dir / source)) for source in _art_of(game.faces.values())}
+        art = {Path(os.path.normpath(game.dir / source)) for source in art_of(game.faces.values())}
         return key_of(digests.tree(data / "print"), digests.tree(data / "languages"),
                       # its texts are read one by one (_Reads), its faces' art face by face (_lay_out_face)
                       digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art),
@@ -443,8 +442,7 @@ class Session:
         face = faces.get(face_name)
         coarse = (self._coarse[(localized.data.id, localized.lang)],
                   self._template_key(face.template if face is not None else None),
-                  [(source, self._digests.file(Path(os.path.realpath(localized.data.dir / source))))
-                   for source in _art_of([face] if face is not None else [])])
+                  art_read([face] if face is not None else [], localized.data.dir, self._digests))
         known = self._laid.get(name)
         if known is not None and known.coarse == coarse and all(
                 dict.get(texts, text_id) == value for text_id, value in known.reads.items()):
@@ -530,8 +528,3 @@ def _folders_below(root: Path) -> frozenset[Path]:
     for folder, names, _ in os.walk(base):
         found.update(Path(folder, name) for name in names)
     return frozenset(found)
-
-
-def _art_of(faces) -> list[str]:
-    """The image files (`src`, from the game's folder) these faces draw, sorted."""
-    return sorted({shape.src for face in faces for shape in face.shapes.values() if shape.kind == "image" and shape.src})

@@ -12,7 +12,8 @@ the page asks for again). The kinds:
 - a text: one name in comrade/text/en.yaml (what a translator saves);
 - a face definition: the title's size in comrade/faces.yaml;
 - a card template: templates/comrade/faces/dissident.j2;
-- the shared palette: a colour in print/colours.yaml (every face of every game reads it).
+- the shared palette: its first colour in print/colours.yaml, red, which most faces of every game draw with;
+- a colour few faces use: faction-3 in print/colours.yaml (Kremlin's markers of one faction).
 """
 from __future__ import annotations
 
@@ -41,19 +42,21 @@ def _edits(root: Path) -> dict:
                             lambda text, n: text.replace("{{ t.card.dissident.goal }}",
                                                          "{{ t.card.dissident.goal }}" + "." * (n + 1), 1)),
         "the shared palette": (root / "data" / "print" / "colours.yaml", _palette),
+        "a colour few use": (root / "data" / "print" / "colours.yaml",
+                             lambda text, n: _palette(text, n, name="faction-3")),
     }
 
 
-def _palette(text: str, n: int) -> str:
-    """colours.yaml with its first colour's last hex digit changed (the project's copy of printshop's own)."""
+def _palette(text: str, n: int, name: str = "") -> str:
+    """colours.yaml with the last hex digit of its first colour (or of the colour `name`) changed."""
     lines = text.splitlines(keepends=True)
     for index, line in enumerate(lines):
         mark = line.find('"#')
-        if mark != -1:
+        if mark != -1 and line.strip().startswith(f"{name}:" if name else ""):
             digit = "0123456789"[n % 10]
             lines[index] = line[:mark + 7] + digit + line[mark + 8:]
             return "".join(lines)
-    raise SystemExit("no colour found in print/colours.yaml")
+    raise SystemExit(f"no colour {name} found in print/colours.yaml")
 
 
 def measure(saves: int) -> dict:

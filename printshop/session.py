@@ -39,6 +39,7 @@ from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project, read_game
 from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
+from printshop.render.faces import face_colours
 from printshop.render.replay import FaceRecordings, recording_into
 from printshop.resolve import localize
 from printshop.templating import make_environment, template_folders
@@ -65,7 +66,8 @@ class Update:
 
 
 class _Reads(dict):
-    """A layout's texts, noting each id looked up while a face renders (see `Session._lay_out_face`)."""
+    """A layout's texts, or a palette, noting each id or name looked up while a face is laid out (see
+    `Session._lay_out_face`)."""
 
     log: list | None = None
 
@@ -79,6 +81,11 @@ class _Reads(dict):
         if self.log is not None:
             self.log.append(text_id)  # asking whether a text exists is reading it too
         return dict.__contains__(self, text_id)
+
+    def get(self, text_id, default=None):
+        if self.log is not None:
+            self.log.append(text_id)
+        return dict.get(self, text_id, default)
 
 
 class _Kept:
@@ -102,6 +109,7 @@ class _Kept:
 class _Laid:
     coarse: tuple  # (its game and language's _coarse_digest, its template's _template_key, its art's hashes)
     reads: dict  # text id -> the text it had (None: it did not exist)
+    colours: dict  # the palette's names it read or draws (render/faces.face_colours) -> their values (None: none)
     face: FaceLayout | None
     diagnostics: list
 
@@ -386,10 +394,14 @@ class Session:
         return update
 
     def _fonts_inputs(self, project: Project, digests: Digests) -> str:
-        """What registering the fonts reads: the project's print data (fonts.yaml, layered over printshop's own,
-        which do not change while it runs), each game's own print/ and fonts/ folders, and the font files."""
-        return key_of(digests.tree(self.data_dir / "print"), font_inputs(digests, self.data_dir),
-                      [(game.id, digests.tree(game.dir / "print"), digests.tree(game.dir / "fonts"))
+        """What registering the fonts reads: the project's print/fonts.yaml (layered over printshop's own, which
+        do not change while it runs), each game's own print/fonts.yaml and fonts/ folder, and the font files. A
+        colour, a card size or a motif changed does not register them again (which would lay out every face)."""
+        def not_fonts(path: Path) -> bool:
+            return path.name != "fonts.yaml"
+
+        return key_of(digests.tree(self.data_dir / "print", skip=not_fonts), font_inputs(digests, self.data_dir),
+                      [(game.id, digests.tree(game.dir / "print", skip=not_fonts), digests.tree(game.dir / "fonts"))
                        for game in project.games.values()])
 
     def store(self) -> list[str]:
@@ -413,9 +425,12 @@ class Session:
         data = self.data_dir
         game = localized.data
         art = {Path(os.path.normpath(game.dir / source)) for source in art_of(game.faces.values())}
-        return key_of(digests.tree(data / "print"), digests.tree(data / "languages"),
+        # the palettes are read colour by colour (_lay_out_face): a colour changed lays out the faces that use it
+        palettes = {data / "print" / "colours.yaml", game.dir / "print" / "colours.yaml"}
+        return key_of(digests.tree(data / "print", skip=palettes.__contains__), digests.tree(data / "languages"),
                       # its texts are read one by one (_Reads), its faces' art face by face (_lay_out_face)
-                      digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art),
+                      digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art
+                                   or path in palettes),
                       # whether it is a draft, not its label: the share translated, which each translated text
                       # changes, is printed in page footers only, never on a face (templates cannot read it)
                       font_inputs(digests, data), sorted(localized.texts), localized.draft is not None,
@@ -445,20 +460,25 @@ class Session:
                   art_read([face] if face is not None else [], localized.data.dir, self._digests))
         known = self._laid.get(name)
         if known is not None and known.coarse == coarse and all(
-                dict.get(texts, text_id) == value for text_id, value in known.reads.items()):
+                dict.get(texts, text_id) == value for text_id, value in known.reads.items()) and all(
+                palette.get(colour) == value for colour, value in known.colours.items()):
             report.merge(known.diagnostics)  # a fault met by many faces once, as a build reports it
             return known.face
         log: list[str] = []
         texts.log = log
+        colours = _Reads(palette)
+        colours.log = []
         own = Report()
         try:
-            face = lay_out_face(key, face_name, entry, faces, size, bleed, context, localized, palette, fonts, env,
+            face = lay_out_face(key, face_name, entry, faces, size, bleed, context, localized, colours, fonts, env,
                                 own, **keywords)
         finally:
             texts.log = None
         report.merge(own)
-        self._laid[name] = _Laid(coarse, {text_id: dict.get(texts, text_id) for text_id in log}, face,
-                                 list(own.items))
+        # the colours it drew with too: a kept face keeps its image (serve's token), so it must draw the same
+        read = {*colours.log, *(face_colours(face) if face is not None else ())}
+        self._laid[name] = _Laid(coarse, {text_id: dict.get(texts, text_id) for text_id in log},
+                                 {colour: palette.get(colour) for colour in sorted(read)}, face, list(own.items))
         self._counting += 1
         return face
 

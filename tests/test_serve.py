@@ -1574,3 +1574,73 @@ def test_a_build_after_watch_takes_what_watch_made_from_the_cache(tmp_path):
     texts.write_text(texts.read_text(encoding="utf-8") + "broken: [\n", encoding="utf-8")
     assert not session.refresh({texts}).ok
     assert session.store() == [] and not (out / ".printshop-cache" / "jobs").exists()
+
+
+def test_a_colour_saved_lays_out_and_draws_the_faces_that_use_it_and_shows_them_anew(tmp_path):
+    """A colour of the shared palette (print/colours.yaml) is read colour by colour: saving one lays out and
+    draws again the faces that use it (Kremlin's markers of one faction), not every face of every game, and
+    registers no font again; the page gives those faces new images and keeps the others'; the files are those a
+    cold build writes, in the new colour."""
+    import io
+
+    from PIL import Image
+
+    from printshop.render.faces import face_colours
+    from printshop.serve import Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    settings = {"games": ["kremlin"], "langs": ["en"], "papers": ["a4"]}
+    preview = Preview(Session(data, tmp_path / "live", **settings))
+    preview.refresh()
+    session = preview.session
+    assert preview.state["ok"], preview.state
+    using = {name for name, laid in session._laid.items()
+             if laid.face is not None and "faction-3" in face_colours(laid.face)}
+    assert 0 < len(using) < len(session._laid) / 4
+    fonts, tokens = session.fonts, {view.place: view.token for view in preview.views.values()}
+    colours = data / "print" / "colours.yaml"
+    text = colours.read_text(encoding="utf-8")
+    assert 'faction-3: "#3d6b35"' in text
+    colours.write_text(text.replace('faction-3: "#3d6b35"', 'faction-3: "#00c8ff"'), encoding="utf-8")
+    update = session.refresh({colours})  # (the page's refresh is below: the session's own counts first)
+    assert update.ok and update.faces_laid_out == len(using), (update.faces_laid_out, len(using))
+    assert update.faces_drawn == len(using) and session.fonts is fonts
+    preview.refresh(set())
+    renewed = {view.key for view in preview.views.values() if tokens.get(view.place) != view.token}
+    assert renewed == {name[3] for name in using}
+    cold = build(data, tmp_path / "cold", force=True, **settings)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+    # and the new colour is what is printed: a marker of that faction, drawn for the page, is cyan
+    view = next(view for view in preview.views.values() if view.key in renewed)
+    with Image.open(io.BytesIO(preview.image(view.token))) as image:
+        assert image.convert("RGB").getpixel((2, image.height // 2)) == (0, 200, 255)
+
+
+def test_face_colours_names_every_colour_drawing_a_face_reads(tmp_path):
+    """render/faces.face_colours, by which a session keeps a face while its colours are unchanged, against what
+    draw_face reads of the palette, for every face of every game: a colour it missed would leave a face, and its
+    image on the page, in the old colour."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printshop.build import check
+    from printshop.colour import Paints
+    from printshop.render.faces import draw_face, face_colours
+    from printshop.render.replay import _Read
+
+    report, checked = check(DEFAULT_DATA_DIR, langs=["fr"], variant=None)
+    assert not report.has_errors
+    seen = 0
+    for layout in checked.layouts:
+        project = checked.project.view(layout.localized.data)
+        faces = [face for deck in layout.decks for face in deck.faces.values()]
+        faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
+        for face in faces:
+            palette = _Read(project.colours.palette)
+            draw_face(Canvas(io.BytesIO()), face, Paints(palette), project.motifs.motifs, layout.localized.data.dir)
+            assert palette.read == face_colours(face), (layout.game_id, face.key)
+            seen += 1
+    assert seen > 200

@@ -33,6 +33,20 @@ def draw_face(canvas: Canvas, face: FaceLayout, paints: Paints, motifs: dict[str
         draw_frame(canvas, frame, h, paints, overset=overset)
 
 
+def face_colours(face: FaceLayout) -> set[str]:
+    """The palette's names `draw_face` reads for `face` (its background, its shapes' fills and outlines, its
+    frames' text): a long-running session keeps a face, and its image, while those colours keep their values
+    (session.py). Kept beside `draw_face`, which a test holds it to."""
+    names = {face.face.background} if face.face.background else set()
+    for shape in face.face.shapes.values():
+        if shape.fill is not None:
+            names.add(shape.fill)
+        if shape.stroke is not None and shape.stroke_width > 0:
+            names.add(shape.stroke)
+    names.update(laid.frame.colour for laid in face.frames)
+    return names
+
+
 def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
                motifs: dict[str, Motif], assets: Path | None = None) -> None:
     canvas.saveState()

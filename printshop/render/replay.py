@@ -27,7 +27,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
@@ -53,12 +53,15 @@ class Recording:
     # beyond its seed when the face was drawn (render/helper.py): in a document with the same seed, every answer
     # is the same and asking changes nothing, so it is placed without asking
     sealed: str | None = None
+    # the palette's names the drawing read, with their values: the recording stands while those are the same
+    palette: dict = field(default_factory=dict)
 
 
 class FaceRecordings:
     """Recordings by laid-out face. A session keeps a face's `FaceLayout` object for as long as its
     inputs are unchanged and lays out a new object otherwise, so the object identifies what was drawn;
-    `setting` names everything else the drawing reads (colours, motifs, image folder)."""
+    `setting` names everything else the drawing reads (colour mode, motifs, image folder) but the palette,
+    whose colours each recording holds those it read of (`Recording.palette`)."""
 
     def __init__(self):
         self._store: dict[tuple, tuple[object, Recording]] = {}
@@ -75,9 +78,12 @@ class FaceRecordings:
         alive = {id(face) for face in faces}
         self._store = {key: value for key, value in self._store.items() if key[0] in alive}
 
-    def get(self, face, setting) -> Recording | None:
+    def get(self, face, setting, palette: dict) -> Recording | None:
         found = self._store.get((id(face), setting))
-        return found[1] if found is not None and found[0] is face else None
+        if found is None or found[0] is not face:
+            return None
+        recording = found[1]
+        return recording if all(palette.get(name) == value for name, value in recording.palette.items()) else None
 
     def put(self, face, setting, recording: Recording) -> None:
         self._store[(id(face), setting)] = (face, recording)  # the face is held, so its id is not reused
@@ -137,8 +143,8 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
     if store is None or has_images(face):  # images go through the document's image store: always drawn
         draw_face(canvas, face, paints, motifs, assets)
         return
-    setting = (_paints_key(paints), id(motifs), str(assets))
-    recording = store.get(face, setting)
+    setting = (paints.mode, _motifs_key(motifs), str(assets))
+    recording = store.get(face, setting, paints.palette)
     if recording is not None and replay(canvas, recording):
         store.replayed += 1
     else:
@@ -149,17 +155,19 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
         _format_once(canvas, recording)
 
 
-_PAINTS_KEYS: dict[int, tuple] = {}
+_MOTIFS_KEYS: dict[int, tuple] = {}
 
 
-def _paints_key(paints) -> tuple:
-    """What a Paints object decides colours from (its palette and mode), worked out once per object."""
-    known = _PAINTS_KEYS.get(id(paints))
-    if known is None or known[0] is not paints:
-        known = _PAINTS_KEYS[id(paints)] = (paints, (tuple(sorted(paints.palette.items())), paints.mode))
-        if len(_PAINTS_KEYS) > 64:  # one Paints per rendered file: keep only the recent ones
-            for stale in list(_PAINTS_KEYS)[:32]:
-                del _PAINTS_KEYS[stale]
+def _motifs_key(motifs: dict) -> str:
+    """The motifs by content, worked out once per object: a project read again (a colour saved) gives equal
+    motifs in a new object, whose faces' recordings still stand."""
+    known = _MOTIFS_KEYS.get(id(motifs))
+    if known is None or known[0] is not motifs:
+        content = "\n".join(f"{name}={motif.model_dump_json()}" for name, motif in sorted(motifs.items()))
+        known = _MOTIFS_KEYS[id(motifs)] = (motifs, hashlib.blake2b(content.encode(), digest_size=16).hexdigest())
+        if len(_MOTIFS_KEYS) > 64:  # one motifs object per project or game read: keep only the recent ones
+            for stale in list(_MOTIFS_KEYS)[:32]:
+                del _MOTIFS_KEYS[stale]
     return known[1]
 
 
@@ -278,6 +286,8 @@ def record_face(canvas, face, paints, motifs, assets) -> Recording:
             questions.append(("colour", None, value, answer))
         return answer
 
+    palette = _Read(paints.palette)
+    paints = replace(paints, palette=palette)
     start = len(canvas._code)
     TTFont.splitString, TTFont.getSubsetInternalName = asking_split, asking_subset
     type(doc).getInternalFontName, type(doc).addColor = asking_name, asking_colour
@@ -286,7 +296,28 @@ def record_face(canvas, face, paints, motifs, assets) -> Recording:
     finally:
         TTFont.splitString, TTFont.getSubsetInternalName = split, subset
         type(doc).getInternalFontName, type(doc).addColor = name, colour
-    recording = Recording(list(canvas._code[start:]), questions, dict(canvas._colorsUsed), dict(canvas._shadingUsed))
+    recording = Recording(list(canvas._code[start:]), questions, dict(canvas._colorsUsed), dict(canvas._shadingUsed),
+                          palette={name: palette.get(name) for name in sorted(palette.read)})
     if still_seeded(doc) and not recording.shadings and not any(question[0] == "colour" for question in questions):
         recording.sealed = seed_of(doc)
     return recording
+
+
+class _Read(dict):
+    """A palette noting each name the drawing looks up (`read`)."""
+
+    def __init__(self, palette: dict):
+        super().__init__(palette)
+        self.read: set[str] = set()
+
+    def __getitem__(self, name):
+        self.read.add(name)
+        return dict.__getitem__(self, name)
+
+    def __contains__(self, name):
+        self.read.add(name)
+        return dict.__contains__(self, name)
+
+    def get(self, name, default=None):
+        self.read.add(name)
+        return dict.get(self, name, default)

@@ -25,6 +25,7 @@ import dataclasses
 import errno
 import io
 import itertools
+import os
 import re
 import secrets
 import socket
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from printshop.build import art_of
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.session import Session
 from printshop.templating import template_location
@@ -55,6 +57,7 @@ class FaceView:
     assets: Path
     sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, then its frames
     template: str = ""  # the face's template file, as displayed: an error in it may be what stops the face
+    art: tuple = ()  # the image files it draws (`src`, from the game's folder), sorted
     stale: bool = False  # kept from an earlier refresh: an error now stops this face being laid out
     # the names of its face in faces.yaml and of those it extends: a diagnostic written in one concerns this face
     definitions: tuple = ()
@@ -103,7 +106,8 @@ def _face_views(session: Session) -> list[FaceView]:
                 templates[name] = template_location(session.env, name).path
             views.append(FaceView("", layout.game_id, layout.lang, face.key, face, paints,
                                   project.motifs.motifs, layout.localized.data.dir, texts + borrowed + frames,
-                                  templates.get(name, ""), definitions=definition_chain(game_faces, face.face_name)))
+                                  templates.get(name, ""), art=tuple(art_of([face.face])),
+                                  definitions=definition_chain(game_faces, face.face_name)))
     return views
 
 
@@ -307,7 +311,10 @@ class Preview:
                 "stale": view.stale,
                 "sources": [f"{path}:{line}" for path, line in dict.fromkeys(view.sources)],
                 "files": source_files(view.sources, display_path(view.assets)),
-                "template": view.template}  # the file that makes its frames' texts, for the designer
+                "template": view.template,  # the file that makes its frames' texts, for the designer
+                # the images it draws: a save of one draws this face again
+                "art": [{"path": display_path(Path(os.path.normpath(view.assets / source))), "short": source}
+                        for source in view.art]}
         return {"version": self.version, "ok": update.ok, "seconds": round(update.seconds, 3),
                 "readable": self.session.project is not None,
                 "empty": self.session.project is not None and not self.session.project.games,  # a new project

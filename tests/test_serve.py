@@ -26,7 +26,7 @@ import pytest
 from printshop.build import build
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.session import Session
-from tests.conftest import REPO
+from tests.conftest import REPO, edit
 from tests.pdfinspect import pdf_text
 
 CHROMIUM = next((found for name in ("chromium", "chromium-browser", "google-chrome")
@@ -114,10 +114,17 @@ DISSIDENT = ("(() => { const img = document.querySelector('td.face[data-key=\"ca
 def test_the_page_shows_each_edit_and_each_error(tmp_path):
     from printshop.serve import Server
 
+    from PIL import Image
+
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     texts = data / "comrade" / "text" / "en.yaml"
     original = texts.read_text(encoding="utf-8")
+    # the dissident card draws an image too (a stamp in its corner), which its sources name
+    (data / "comrade" / "images").mkdir()
+    Image.new("RGB", (90, 90), (120, 20, 20)).save(data / "comrade" / "images" / "stamp.png")
+    edit(data / "comrade" / "faces.yaml", "      rule: {y: 59mm}\n", "      rule: {y: 59mm}\n      stamp: {kind: image, "
+         "src: images/stamp.png, x: 50mm, y: 70mm, width: 5mm, height: 5mm}\n")
     server = Server(Session(data, None, games=["comrade"], langs=["en"], render=False), port=0).start()
     browser = Browser(tmp_path / "chromium-profile")
     try:
@@ -165,6 +172,11 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
             "dissident.j2"
         assert browser.evaluate("document.querySelector('td.face.focus .sources .template').title").endswith(
             "templates/comrade/faces/dissident.j2")
+        assert browser.evaluate("Array.from(document.querySelectorAll('td.face.focus .sources .art'))"
+                                ".map(span => [span.textContent, span.title])") == [
+            ["images/stamp.png", f"{data}/comrade/images/stamp.png"]]
+        assert browser.evaluate("document.querySelector('td.face.focus .sources').textContent").endswith(
+            "dissident.j2 \u00b7 images/stamp.png")
         # the card's two overflow errors (glasnost and perestroika print the same name) make one flag
         flags = browser.evaluate("Array.from(document.querySelectorAll('td.face.focus button.flag.error'))"
                                  ".map(b => b.textContent)")

@@ -188,7 +188,7 @@ def _parser() -> argparse.ArgumentParser:
             description=("Build the print-and-play kits (what 'printshop build' writes by default), then keep the "
                          "data in memory and, each time a data file or template is saved, read, lay out, draw and "
                          "write only what changed; one line per rebuild, and the diagnostics. Press files and the "
-                         "other targets, and naming variants, are for 'printshop build'. Ctrl-C stops."
+                         "other targets are for 'printshop build'. Ctrl-C stops."
                          if name == "watch" else
                          "Serve a page (http://127.0.0.1:8000/ by default) showing every card face and sheet of "
                          "the games as images, one column per language, with the validator's diagnostics beside "
@@ -204,6 +204,11 @@ def _parser() -> argparse.ArgumentParser:
         live.add_argument("--data", type=Path, default=None, metavar="DIR", help=data_help)
         live.add_argument("--templates", type=Path, default=None, metavar="DIR",
                           help="the templates folder (default: templates/ beside the default data)")
+        live.add_argument("--variant", metavar="NAME",
+                          help="a naming variant (role names) for the games that define it, e.g. soviet, as "
+                               "'printshop build --variant' " + ("writes it (files get -NAME in their names)"
+                                                                 if name == "watch" else "lays it out") +
+                               "; the other games keep their names. 'printshop list' shows each game's variants")
         if name == "watch":
             live.add_argument("--out", type=_folder, default=None, metavar="DIR",
                               help="where to write (default: the project's output/)")
@@ -809,13 +814,8 @@ def _build(args) -> int:
                 f"{time.monotonic() - started:.2f} s (--force renders them again)")
             return 0
     from printshop.progress import for_terminal
-    if args.variant:
-        project = _load_or_report(args.data, games)
-        if project is None:
-            return 1
-        if not any(args.variant in game.game.variants for game in project.games.values()):
-            known = sorted({name for game in project.games.values() for name in game.game.variants})
-            raise UsageError(f"no game here has the variant '{args.variant}' (variants: {', '.join(known) or 'none'})")
+    if args.variant and not _known_variant(args.data, games, args.variant):
+        return 1
     if args.profile and args.target != "shop":
         raise UsageError("--profile goes with --target shop")
     if args.cutter and args.target != "cut":
@@ -872,13 +872,34 @@ def _build(args) -> int:
     return 0
 
 
+def _known_variant(data: Path, games: list[str] | None, variant: str, *, live: bool = False) -> bool:
+    """Whether a game (of `games`) has the naming variant; a usage error if none has it. Data that cannot be read
+    gives False, reported; for watch and serve (`live`), True, unreported: they start, and say what is wrong at
+    each refresh until it is mended."""
+    if live:
+        try:
+            project = load_project(data, games=games, report=Report())
+        except StageFailed:
+            return True
+    else:
+        project = _load_or_report(data, games)
+    if project is None:
+        return False
+    if not any(variant in game.game.variants for game in project.games.values()):
+        known = sorted({name for game in project.games.values() for name in game.game.variants})
+        raise UsageError(f"no game here has the variant '{variant}' (variants: {', '.join(known) or 'none'})")
+    return True
+
+
 def _watch(args) -> int:
     from printshop.session import Session
     from printshop.watch import watch
 
     games = _known_games(args.data, args.games)
+    if args.variant:
+        _known_variant(args.data, games, args.variant, live=True)
     session = Session(args.data, args.out, games=games, langs=args.lang, papers=args.paper,
-                      templates_dir=args.templates, draft=args.draft)
+                      templates_dir=args.templates, draft=args.draft, variant=args.variant)
     print(f"watching {args.data} and {session.templates_dir}; writing into {args.out} (Ctrl-C stops)",
           file=sys.stderr, flush=True)
     try:
@@ -894,13 +915,15 @@ def _serve(args) -> int:
     from printshop.session import Session
 
     games = _known_games(args.data, args.games)
+    if args.variant:
+        _known_variant(args.data, games, args.variant, live=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {args.host}: anyone who can reach this address sees the game's data",
               file=sys.stderr)
     # a preview, not a kit: an unfinished translation is shown (marked), so that its translator sees each text
     # on its card as it is written
     session = Session(args.data, None, games=games, langs=args.lang, templates_dir=args.templates, render=False,
-                      draft=True)
+                      draft=True, variant=args.variant)
     try:
         server = Server(session, args.host, args.port).start()
     except AddressUnavailable as error:

@@ -307,19 +307,21 @@ def _report_overflow(result: Fit, blocks: list[Block], frame: Frame, what: str, 
                also=f"frame: {frame.where()} (for the designer: enlarge the frame or lower its min_size)")
 
 
+def written_entry(catalogue, text_id: str, variant: str | None):
+    """Where the text `text_id` prints from is written in `catalogue`: the naming variant's own text where it
+    replaces the id, else the id's (None: the catalogue lacks it)."""
+    entry = catalogue.entries.get(f"variant.{variant}.{text_id}") if variant else None
+    return entry or catalogue.entries.get(text_id)
+
+
 def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame, ending: str = ""):
     """The longest text of the frame, as written in this language's file (a naming variant's own text
     where it replaces the id); with `ending`, the longest of those whose text ends with that word, if any."""
     catalogue = localized.data.catalogues.get(localized.lang)
     if catalogue is None:
         return None
-    entries = []
-    for text_id in text_ids:
-        variant_id = f"variant.{localized.variant}.{text_id}" if localized.variant else None
-        entry = catalogue.entries.get(variant_id) if variant_id else None
-        entry = entry or catalogue.entries.get(text_id)
-        if entry is not None:
-            entries.append(entry)
+    entries = [entry for entry in (written_entry(catalogue, text_id, localized.variant) for text_id in text_ids)
+               if entry is not None]
     last = ending.split()[-1] if ending.split() else ""
     ending_so = [entry for entry in entries if last and plain_text(entry.text).rstrip().endswith(last)]
     return max(ending_so or entries, key=lambda entry: len(entry.text), default=None)

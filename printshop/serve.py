@@ -37,6 +37,7 @@ from pathlib import Path
 
 from printshop.build import art_of
 from printshop.diagnostics import Diagnostic, display_path, printable
+from printshop.layout import written_entry
 from printshop.session import Session
 from printshop.templating import template_location
 from printshop.watch import FileWatcher, watched_folders
@@ -83,6 +84,7 @@ def _face_views(session: Session) -> list[FaceView]:
         project = checked.project.view(layout.localized.data)  # the game's own colours and motifs too
         paints = Paints(project.colours.palette)
         catalogue = layout.localized.data.catalogues.get(layout.lang)
+        variant = layout.localized.variant
         # a draft shows the texts it lacks from the language it is made from: their lines there are what it prints
         reference = layout.localized.data.reference(layout.lang) if layout.localized.draft else None
         game_faces = layout.localized.data.faces
@@ -93,11 +95,12 @@ def _face_views(session: Session) -> list[FaceView]:
             texts, borrowed, frames = [], [], []  # the texts first: what a translator edits; then a draft's others
             for frame in face.frames:
                 for text_id in frame.text_ids:
-                    entry = catalogue.entries.get(text_id) if catalogue else None
+                    # (a naming variant's own text, where it replaces the id: the line a translator edits)
+                    entry = written_entry(catalogue, text_id, variant) if catalogue else None
                     if entry is not None:
                         texts.append((entry.location.path, entry.location.line))
-                    elif reference is not None and text_id in reference.entries:
-                        entry = reference.entries[text_id]
+                    elif reference is not None and written_entry(reference, text_id, variant) is not None:
+                        entry = written_entry(reference, text_id, variant)
                         borrowed.append((entry.location.path, entry.location.line))
                 where = frame.frame.where()
                 frames.append((where.path, where.line))
@@ -319,9 +322,15 @@ class Preview:
                 "readable": self.session.project is not None,
                 "empty": self.session.project is not None and not self.session.project.games,  # a new project
                 "diagnostics": diagnostics,
-                "games": [{"id": g["id"], "langs": g["langs"], "drafts": g["drafts"],
+                "games": [{"id": g["id"], "langs": g["langs"], "drafts": g["drafts"], "variant": self._variant(g["id"]),
                            "rows": [{"key": key, "faces": faces} for key, faces in g["rows"].items()]}
                           for g in games.values()]}
+
+    def _variant(self, game_id: str) -> str:
+        """The naming variant the game is shown in (`serve --variant`), if the game has it; else ''."""
+        variant, project = self.session.variant, self.session.project
+        game = project.games.get(game_id) if project is not None else None
+        return variant if variant and game is not None and variant in game.game.variants else ""
 
     def image(self, token: str, zoom: bool = False) -> bytes | None:
         """The face's image; `zoom`: at ZOOM_DPI, drawn when asked and not kept (one face looked at closely)."""

@@ -115,7 +115,8 @@ class _Laid:
 
 
 class Session:
-    """One game set (`games`, `langs`, default names only) kept built in memory, written to `out_dir`
+    """One game set (`games`, `langs`; the default names, or the naming `variant` for the games that have it)
+    kept built in memory, written to `out_dir`
     when given. `papers` and `options` as for `printshop build`; `draft` as build's: a translation that lacks
     texts is laid out (and written, marked, as -draft files) with the texts it lacks taken from the language it
     is made from, instead of left out."""
@@ -123,7 +124,7 @@ class Session:
     def __init__(self, data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path | None = None, *,
                  games: list[str] | None = None, langs: list[str] | None = None, papers: list[str] | None = None,
                  templates_dir: Path | None = None, options: Options = Options(), write: bool = True,
-                 render: bool = True, draft: bool = False):
+                 render: bool = True, draft: bool = False, variant: str | None = None):
         self.data_dir = Path(data_dir)
         self._folders: frozenset[Path] = frozenset()  # the data's folders when last read (_load_all)
         # the data folder's own project's templates when none are named, as `build` and `check` find them
@@ -133,6 +134,7 @@ class Session:
         self.write = write and self.out_dir is not None
         self.render = render  # False: lay out only (a preview that draws faces itself, serve.py)
         self.draft = draft
+        self.variant = variant  # a naming variant, for the games that have it (as `printshop build --variant`)
         self.outputs: list[Output] = []
         self.version = 0  # counts refreshes, for pages that ask whether anything changed
         self.project: Project | None = None
@@ -340,6 +342,12 @@ class Session:
                 report.add("unknown-reference", Location.of(self.data_dir),
                            f"{unknown}: nothing in it is shown until a game has a text file text/{lang}.yaml",
                            Severity.WARNING, hint=f"to start a translation, {start}; or name another --lang")
+        if self.variant is not None and not any(self.variant in game.game.variants for game in project.games.values()):
+            known = sorted({name for game in project.games.values() for name in game.game.variants})
+            report.add("unknown-reference", Location.of(self.data_dir),
+                       f"no game here has the naming variant '{self.variant}' any more: the default names are shown",
+                       Severity.WARNING, hint=f"name one of the variants ({', '.join(known) or 'none'}) with --variant, "
+                                              "or add it to a game's game.yaml (variants:)")
         if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
             bundled = Digests()
             bundled.tree(BUNDLED_FONTS_DIR)
@@ -367,7 +375,8 @@ class Session:
                 if (self.langs is not None and lang not in self.langs) or (state is not None and not self.draft):
                     continue
                 try:
-                    localized = localize(project, game, lang, None,
+                    localized = localize(project, game, lang,
+                                         self.variant if self.variant in game.game.variants else None,
                                          draft_percent=state.percent if state is not None else None)
                     self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
                     localized.tree._texts = _Reads(localized.tree._texts)

@@ -26,7 +26,7 @@ import pytest
 from printshop.build import build
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.session import Session
-from tests.conftest import REPO, edit
+from tests.conftest import REPO, edit, line_of
 from tests.pdfinspect import pdf_text
 
 CHROMIUM = next((found for name in ("chromium", "chromium-browser", "google-chrome")
@@ -1656,3 +1656,62 @@ def test_face_colours_names_every_colour_drawing_a_face_reads(tmp_path):
             assert palette.read == face_colours(face), (layout.game_id, face.key)
             seen += 1
     assert seen > 200
+
+
+def test_a_session_of_a_naming_variant_writes_what_build_variant_writes_and_follows_its_texts(tmp_path):
+    """watch and serve lay out a naming variant (`--variant soviet`), as `printshop build --variant` builds it:
+    the same files, with -soviet in their names, and the variant's names on the cards; a name of the variant
+    saved lays out the faces that print it. A variant no game has any more is said at each refresh."""
+    from printshop.serve import Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    settings = {"games": ["assassin"], "langs": ["en"], "papers": ["a4"]}
+    preview = Preview(Session(data, tmp_path / "live", variant="soviet", **settings))
+    preview.refresh()
+    assert preview.state["ok"], [d["text"] for d in preview.state["diagnostics"] if d["severity"] == "error"]
+    written = sorted(path.name for path in (tmp_path / "live" / "assassin").rglob("*.pdf"))
+    assert written and all("-en-soviet-" in name for name in written), written
+    assert [game["variant"] for game in preview.state["games"]] == ["soviet"]  # the page's heading says so
+    # the assassin card's name is written in the variant's texts: its sources lead there, not to the default name
+    texts = data / "assassin" / "text" / "en.yaml"
+    [card] = [face for game in preview.state["games"] for row in game["rows"] for lang, face in row["faces"].items()
+              if row["key"] == "cards/assassin/front"]
+    soviet, default = line_of(texts, 'name: "Commissar"'), line_of(texts, 'name: "Assassin"')
+    assert any(source.endswith(f"text/en.yaml:{soviet}") for source in card["sources"]), card["sources"]
+    assert not any(source.endswith(f"text/en.yaml:{default}") for source in card["sources"]), card["sources"]
+    cold = build(data, tmp_path / "cold", force=True, variant="soviet", **settings)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+    cards = next((tmp_path / "live").rglob("assassin-en-soviet-cards-a4.pdf"))
+    assert "COMMISSAR" in pdf_text(cards, "").upper()
+    edit(texts, 'name: "Commissar"', 'name: "Politruk"')
+    back = preview.session._laid[("assassin", "en", "soviet", "cards/back", "card-back")].face
+    update = preview.session.refresh({texts})
+    # the faces whose texts name the roles (the cards' objectives name the others), not the back
+    assert update.ok and 1 <= update.faces_laid_out < len(preview.session._laid), update.faces_laid_out
+    assert preview.session._laid[("assassin", "en", "soviet", "cards/back", "card-back")].face is back
+    assert "POLITRUK" in pdf_text(cards, "").upper()
+    # the variant taken out of the data: the default names, and a warning saying why
+    game = data / "assassin" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    start, end = text.index("  soviet:\n"), text.index("  village:\n")
+    game.write_text(text[:start] + text[end:], encoding="utf-8")
+    update = preview.session.refresh({game})
+    assert update.ok
+    [warning] = [d for d in update.report.items if "naming variant 'soviet'" in d.message]
+    assert warning.message == "no game here has the naming variant 'soviet' any more: the default names are shown"
+    assert "village" in warning.hint
+
+
+def test_watch_and_serve_refuse_a_variant_no_game_has(tmp_path, capsys):
+    """As build does, before anything starts: the variants there are, named."""
+    from printshop.cli import main
+
+    for command in (["watch", "--out", str(tmp_path / "out")], ["serve", "--port", "0"]):
+        with pytest.raises(SystemExit) as usage:
+            main([*command, "assassin", "--variant", "sovet"])
+        err = capsys.readouterr().err
+        assert usage.value.code == 2, (command, err)
+        assert "no game here has the variant 'sovet' (variants: soviet, village)" in err
+        assert not (tmp_path / "out").exists()

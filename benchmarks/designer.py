@@ -13,7 +13,8 @@ the page asks for again). The kinds:
 - a face definition: the title's size in comrade/faces.yaml;
 - a card template: templates/comrade/faces/dissident.j2;
 - the shared palette: its first colour in print/colours.yaml, red, which most faces of every game draw with;
-- a colour few faces use: faction-3 in print/colours.yaml (Kremlin's markers of one faction).
+- a colour few faces use: faction-3 in print/colours.yaml (Kremlin's markers of one faction);
+- a motif: the gavel in print/motifs.yaml (Comrade's chairman draws it).
 """
 from __future__ import annotations
 
@@ -44,6 +45,9 @@ def _edits(root: Path) -> dict:
         "the shared palette": (root / "data" / "print" / "colours.yaml", _palette),
         "a colour few use": (root / "data" / "print" / "colours.yaml",
                              lambda text, n: _palette(text, n, name="faction-3")),
+        "a motif": (root / "data" / "print" / "motifs.yaml",
+                    lambda text, n: text.replace('"M41 44 L49 44 L49 80 L41 80 Z"',
+                                                 f'"M41 44 L49 44 L49 {81 + n} L41 {81 + n} Z"', 1)),
     }
 
 

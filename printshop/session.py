@@ -39,8 +39,8 @@ from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project, read_game
 from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
-from printshop.render.faces import face_colours
-from printshop.render.replay import FaceRecordings, recording_into
+from printshop.render.faces import face_colours, face_motifs
+from printshop.render.replay import FaceRecordings, motif_key, recording_into
 from printshop.resolve import localize
 from printshop.templating import make_environment, template_folders
 from printshop.texts import load_catalogue
@@ -110,6 +110,7 @@ class _Laid:
     coarse: tuple  # (its game and language's _coarse_digest, its template's _template_key, its art's hashes)
     reads: dict  # text id -> the text it had (None: it did not exist)
     colours: dict  # the palette's names it read or draws (render/faces.face_colours) -> their values (None: none)
+    motifs: dict  # the motifs it draws (render/faces.face_motifs) -> their content (replay.motif_key; None: none)
     face: FaceLayout | None
     diagnostics: list
 
@@ -146,6 +147,7 @@ class Session:
         self.recordings = FaceRecordings()
         self._laid: dict[tuple, _Laid] = {}
         self._coarse: dict[tuple, str] = {}
+        self._motifs: dict[str, dict] = {}  # each game's motifs as it sees them (its own over the project's)
         self._jobs: dict[str, tuple[str, list[Output]]] = {}  # job label -> (key, files)
         self._on_disk: dict[Path, bytes] = {}
         self._counting = 0
@@ -382,7 +384,9 @@ class Session:
                     localized.tree._texts = _Reads(localized.tree._texts)
                     # as the game sees the project, as a build lays it out: its own card sizes, colours, booklet
                     # style over the project's (data/<game>/print/)
-                    layouts.append(lay_out_game(project.view(game), localized, self.fonts, self.env, report,
+                    seen = project.view(game)
+                    self._motifs[game.id] = seen.motifs.motifs  # (those its faces draw are in their keys)
+                    layouts.append(lay_out_game(seen, localized, self.fonts, self.env, report,
                                                 lay_out=self._lay_out_face, resized=resized))
                 except Exception as error:  # noqa: BLE001
                     report.add("internal", Location.of(game.dir),
@@ -434,12 +438,13 @@ class Session:
         data = self.data_dir
         game = localized.data
         art = {Path(os.path.normpath(game.dir / source)) for source in art_of(game.faces.values())}
-        # the palettes are read colour by colour (_lay_out_face): a colour changed lays out the faces that use it
-        palettes = {data / "print" / "colours.yaml", game.dir / "print" / "colours.yaml"}
-        return key_of(digests.tree(data / "print", skip=palettes.__contains__), digests.tree(data / "languages"),
+        # the palettes and motifs are read colour by colour, motif by motif (_lay_out_face): a colour or a motif
+        # changed lays out the faces that use it
+        by_name = {folder / "print" / name for folder in (data, game.dir) for name in ("colours.yaml", "motifs.yaml")}
+        return key_of(digests.tree(data / "print", skip=by_name.__contains__), digests.tree(data / "languages"),
                       # its texts are read one by one (_Reads), its faces' art face by face (_lay_out_face)
                       digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art
-                                   or path in palettes),
+                                   or path in by_name),
                       # whether it is a draft, not its label: the share translated, which each translated text
                       # changes, is printed in page footers only, never on a face (templates cannot read it)
                       font_inputs(digests, data), sorted(localized.texts), localized.draft is not None,
@@ -467,10 +472,12 @@ class Session:
         coarse = (self._coarse[(localized.data.id, localized.lang)],
                   self._template_key(face.template if face is not None else None),
                   art_read([face] if face is not None else [], localized.data.dir, self._digests))
+        motifs = self._motifs[localized.data.id]
         known = self._laid.get(name)
         if known is not None and known.coarse == coarse and all(
                 dict.get(texts, text_id) == value for text_id, value in known.reads.items()) and all(
-                palette.get(colour) == value for colour, value in known.colours.items()):
+                palette.get(colour) == value for colour, value in known.colours.items()) and all(
+                motif_key(motifs.get(motif)) == value for motif, value in known.motifs.items()):
             report.merge(known.diagnostics)  # a fault met by many faces once, as a build reports it
             return known.face
         log: list[str] = []
@@ -487,7 +494,9 @@ class Session:
         # the colours it drew with too: a kept face keeps its image (serve's token), so it must draw the same
         read = {*colours.log, *(face_colours(face) if face is not None else ())}
         self._laid[name] = _Laid(coarse, {text_id: dict.get(texts, text_id) for text_id in log},
-                                 {colour: palette.get(colour) for colour in sorted(read)}, face, list(own.items))
+                                 {colour: palette.get(colour) for colour in sorted(read)},
+                                 {motif: motif_key(motifs.get(motif)) for motif in
+                                  sorted(face_motifs(face) if face is not None else ())}, face, list(own.items))
         self._counting += 1
         return face
 

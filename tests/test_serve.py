@@ -1630,32 +1630,34 @@ def test_a_colour_saved_lays_out_and_draws_the_faces_that_use_it_and_shows_them_
         assert image.convert("RGB").getpixel((2, image.height // 2)) == (0, 200, 255)
 
 
-def test_face_colours_names_every_colour_drawing_a_face_reads(tmp_path):
-    """render/faces.face_colours, by which a session keeps a face while its colours are unchanged, against what
-    draw_face reads of the palette, for every face of every game: a colour it missed would leave a face, and its
-    image on the page, in the old colour."""
+def test_face_colours_and_motifs_name_every_colour_and_motif_drawing_a_face_reads(tmp_path):
+    """render/faces.face_colours and face_motifs, by which a session keeps a face while its colours and motifs
+    are unchanged, against what draw_face reads of the palette and the motifs, for every face of every game: one
+    they missed would leave a face, and its image on the page, in the old colour or shape."""
     import io
 
     from reportlab.pdfgen.canvas import Canvas
 
     from printshop.build import check
     from printshop.colour import Paints
-    from printshop.render.faces import draw_face, face_colours
+    from printshop.render.faces import draw_face, face_colours, face_motifs
     from printshop.render.replay import _Read
 
     report, checked = check(DEFAULT_DATA_DIR, langs=["fr"], variant=None)
     assert not report.has_errors
-    seen = 0
+    seen, drew_motifs = 0, False
     for layout in checked.layouts:
         project = checked.project.view(layout.localized.data)
         faces = [face for deck in layout.decks for face in deck.faces.values()]
         faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
         for face in faces:
-            palette = _Read(project.colours.palette)
-            draw_face(Canvas(io.BytesIO()), face, Paints(palette), project.motifs.motifs, layout.localized.data.dir)
+            palette, motifs = _Read(project.colours.palette), _Read(project.motifs.motifs)
+            draw_face(Canvas(io.BytesIO()), face, Paints(palette), motifs, layout.localized.data.dir)
             assert palette.read == face_colours(face), (layout.game_id, face.key)
+            assert motifs.read == face_motifs(face), (layout.game_id, face.key)
             seen += 1
-    assert seen > 200
+            drew_motifs = drew_motifs or bool(motifs.read)
+    assert seen > 200 and drew_motifs
 
 
 def test_a_session_of_a_naming_variant_writes_what_build_variant_writes_and_follows_its_texts(tmp_path):
@@ -1715,3 +1717,30 @@ def test_watch_and_serve_refuse_a_variant_no_game_has(tmp_path, capsys):
         assert usage.value.code == 2, (command, err)
         assert "no game here has the variant 'sovet' (variants: soviet, village)" in err
         assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("game, motifs_file, motif, old, new", [
+    # the shared motifs: Comrade's chairman draws the gavel
+    ("comrade", "print/motifs.yaml", "gavel", '"M41 44 L49 44 L49 80 L41 80 Z"', '"M39 44 L51 44 L51 80 L39 80 Z"'),
+    # a game's own: Kremlin's markers of the third faction
+    ("kremlin", "kremlin/print/motifs.yaml", "faction-3", '"M30 34 L66 34 L72 48 L24 48 Z"',
+     '"M20 30 L76 30 L80 48 L16 48 Z"'),
+])
+def test_a_motif_saved_lays_out_and_draws_the_faces_that_draw_it(tmp_path, game, motifs_file, motif, old, new):
+    """Motifs are read motif by motif, as colours are: a motif saved (in the project's motifs or a game's own)
+    lays out and draws again the faces that draw it, not every face; the files are those a cold build writes."""
+    from printshop.render.faces import face_motifs
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    settings = {"games": [game], "langs": ["en"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", **settings)
+    assert session.refresh().ok
+    drawing = {name for name, laid in session._laid.items() if laid.face is not None and motif in face_motifs(laid.face)}
+    assert 0 < len(drawing) < len(session._laid) / 2, (len(drawing), len(session._laid))
+    edit(data / motifs_file, old, new)
+    update = session.refresh({data / motifs_file})
+    assert update.ok and update.faces_laid_out == len(drawing) and update.faces_drawn == len(drawing), update
+    cold = build(data, tmp_path / "cold", force=True, **settings)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")

@@ -47,6 +47,12 @@ def face_colours(face: FaceLayout) -> set[str]:
     return names
 
 
+def face_motifs(face: FaceLayout) -> set[str]:
+    """The motifs' names `draw_face` reads for `face` (its shapes of kind motif): as `face_colours`, for a
+    session to keep a face while the motifs it draws are unchanged."""
+    return {shape.motif for shape in face.face.shapes.values() if shape.kind == "motif" and shape.motif}
+
+
 def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
                motifs: dict[str, Motif], assets: Path | None = None) -> None:
     canvas.saveState()

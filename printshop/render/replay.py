@@ -35,7 +35,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.memo import Memo
 from printshop.render.helper import seed_of, still_seeded
-from printshop.render.faces import draw_face
+from printshop.render.faces import draw_face, face_motifs
 
 # a session sets this around its renders; builds leave it None
 recordings: contextvars.ContextVar["FaceRecordings | None"] = contextvars.ContextVar("face_recordings",
@@ -143,7 +143,7 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
     if store is None or has_images(face):  # images go through the document's image store: always drawn
         draw_face(canvas, face, paints, motifs, assets)
         return
-    setting = (paints.mode, _motifs_key(motifs), str(assets))
+    setting = (paints.mode, _motifs_key(motifs, face_motifs(face)), str(assets))
     recording = store.get(face, setting, paints.palette)
     if recording is not None and replay(canvas, recording):
         store.replayed += 1
@@ -155,20 +155,27 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
         _format_once(canvas, recording)
 
 
-_MOTIFS_KEYS: dict[int, tuple] = {}
+def _motifs_key(motifs: dict, names: set[str]) -> tuple:
+    """The motifs `names` (those a face draws, faces.face_motifs) by content: a project read again (a colour
+    or another motif saved) gives equal motifs in new objects, whose faces' recordings still stand."""
+    return tuple((name, motif_key(motifs.get(name))) for name in sorted(names))
 
 
-def _motifs_key(motifs: dict) -> str:
-    """The motifs by content, worked out once per object: a project read again (a colour saved) gives equal
-    motifs in a new object, whose faces' recordings still stand."""
-    known = _MOTIFS_KEYS.get(id(motifs))
-    if known is None or known[0] is not motifs:
-        content = "\n".join(f"{name}={motif.model_dump_json()}" for name, motif in sorted(motifs.items()))
-        known = _MOTIFS_KEYS[id(motifs)] = (motifs, hashlib.blake2b(content.encode(), digest_size=16).hexdigest())
-        if len(_MOTIFS_KEYS) > 64:  # one motifs object per project or game read: keep only the recent ones
-            for stale in list(_MOTIFS_KEYS)[:32]:
-                del _MOTIFS_KEYS[stale]
+def motif_key(motif) -> str | None:
+    """A motif's content, as a short digest, worked out once per object (None: no such motif)."""
+    if motif is None:
+        return None
+    known = _MOTIF_KEYS.get(id(motif))
+    if known is None or known[0] is not motif:
+        digest = hashlib.blake2b(motif.model_dump_json().encode(), digest_size=16).hexdigest()
+        known = _MOTIF_KEYS[id(motif)] = (motif, digest)
+        if len(_MOTIF_KEYS) > 1024:  # motifs of the projects read lately: keep only the recent ones
+            for stale in list(_MOTIF_KEYS)[:512]:
+                del _MOTIF_KEYS[stale]
     return known[1]
+
+
+_MOTIF_KEYS: dict[int, tuple] = {}
 
 
 def _format_once(canvas, recording: Recording) -> None:

@@ -107,7 +107,8 @@ class _Kept:
 
 @dataclass
 class _Laid:
-    coarse: tuple  # (its game and language's _coarse_digest, its template's _template_key, its art's hashes)
+    coarse: tuple  # (its game and language's _coarse_digest, its size and bleed, its template's _template_key,
+    #                its art's hashes)
     reads: dict  # text id -> the text it had (None: it did not exist)
     colours: dict  # the palette's names it read or draws (render/faces.face_colours) -> their values (None: none)
     motifs: dict  # the motifs it draws (render/faces.face_motifs) -> their content (replay.motif_key; None: none)
@@ -438,13 +439,19 @@ class Session:
         data = self.data_dir
         game = localized.data
         art = {Path(os.path.normpath(game.dir / source)) for source in art_of(game.faces.values())}
-        # the palettes and motifs are read colour by colour, motif by motif (_lay_out_face): a colour or a motif
-        # changed lays out the faces that use it
-        by_name = {folder / "print" / name for folder in (data, game.dir) for name in ("colours.yaml", "motifs.yaml")}
-        return key_of(digests.tree(data / "print", skip=by_name.__contains__), digests.tree(data / "languages"),
+        # Of the print data (the project's print/ and the game's own), a face reads the fonts (fonts.yaml, also in
+        # the FontSet's id below) and nothing else whole: the palette colour by colour and the motifs motif by
+        # motif (_lay_out_face), its card size as its size and bleed (in its own key). The booklet's style, the
+        # shops' profiles and the targets are not read by any face: saving one lays out no face again
+        prints = (data / "print", game.dir / "print")
+
+        def not_for_faces(path: Path) -> bool:
+            return path.name != "fonts.yaml" and any(folder in path.parents for folder in prints)
+
+        return key_of(digests.tree(data / "print", skip=not_for_faces), digests.tree(data / "languages"),
                       # its texts are read one by one (_Reads), its faces' art face by face (_lay_out_face)
                       digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art
-                                   or path in by_name),
+                                   or not_for_faces(path)),
                       # whether it is a draft, not its label: the share translated, which each translated text
                       # changes, is printed in page footers only, never on a face (templates cannot read it)
                       font_inputs(digests, data), sorted(localized.texts), localized.draft is not None,
@@ -469,7 +476,7 @@ class Session:
         texts: _Reads = localized.tree._texts
         name = (localized.data.id, localized.lang, localized.variant, key, face_name)
         face = faces.get(face_name)
-        coarse = (self._coarse[(localized.data.id, localized.lang)],
+        coarse = (self._coarse[(localized.data.id, localized.lang)], tuple(size), bleed,
                   self._template_key(face.template if face is not None else None),
                   art_read([face] if face is not None else [], localized.data.dir, self._digests))
         motifs = self._motifs[localized.data.id]

@@ -1744,3 +1744,31 @@ def test_a_motif_saved_lays_out_and_draws_the_faces_that_draw_it(tmp_path, game,
     cold = build(data, tmp_path / "cold", force=True, **settings)
     assert not cold.report.has_errors
     _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_print_data_no_face_reads_lays_out_no_face_and_a_card_size_lays_out_its_decks(tmp_path):
+    """The booklet's style (print/booklet.yaml), saved, lays out no face (serve's images stay) and renders the
+    kits again, as a build would; a card size changed in a game's own print/media.yaml lays out the faces of the
+    decks of that size, not the others. The files are those a cold build writes."""
+    from tests.conftest import FIXTURES, fixture_project
+
+    data, templates = fixture_project(tmp_path / "project")
+    shutil.copytree(FIXTURES / "harvest" / "data", data / "harvest")
+    shutil.copytree(FIXTURES / "harvest" / "templates", templates / "harvest")
+    settings = {"games": ["harvest"], "langs": ["en"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", templates_dir=templates, **settings)
+    assert session.refresh().ok
+    booklet = data / "print" / "booklet.yaml"
+    edit(booklet, "folio: {font: sans, size: 7pt", "folio: {font: sans, size: 8pt")
+    update = session.refresh({booklet})
+    assert update.ok and update.faces_laid_out == 0 and update.jobs_rendered, update
+    mini = {name for name, laid in session._laid.items() if laid.face is not None
+            and abs(laid.face.width - 44 * 72 / 25.4) < 0.01 and abs(laid.face.height - 68 * 72 / 25.4) < 0.01}
+    assert 0 < len(mini) < len(session._laid)
+    media = data / "harvest" / "print" / "media.yaml"
+    edit(media, "mini-euro: {width: 44mm, height: 68mm", "mini-euro: {width: 45mm, height: 68mm")
+    update = session.refresh({media})
+    assert update.ok and update.faces_laid_out == len(mini), (update.faces_laid_out, len(mini))
+    cold = build(data, tmp_path / "cold", templates_dir=templates, force=True, **settings)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")

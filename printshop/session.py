@@ -448,7 +448,9 @@ class Session:
         def not_for_faces(path: Path) -> bool:
             return path.name != "fonts.yaml" and any(folder in path.parents for folder in prints)
 
-        return key_of(digests.tree(data / "print", skip=not_for_faces), digests.tree(data / "languages"),
+        # its own language's file (typography, labels), as a job's key holds it: not those of the other languages
+        return key_of(digests.tree(data / "print", skip=not_for_faces),
+                      digests.file(data / "languages" / f"{localized.lang}.yaml"),
                       # its texts are read one by one (_Reads), its faces' art face by face (_lay_out_face)
                       digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art
                                    or not_for_faces(path)),

@@ -1772,3 +1772,24 @@ def test_print_data_no_face_reads_lays_out_no_face_and_a_card_size_lays_out_its_
     cold = build(data, tmp_path / "cold", templates_dir=templates, force=True, **settings)
     assert not cold.report.has_errors
     _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_a_language_file_saved_lays_out_the_faces_of_that_language_only(tmp_path):
+    """A face reads its own language's file (typography, labels), as a job's key holds it: saving the French one
+    lays out French faces, not the English ones; the files are those a cold build writes."""
+    from tests.conftest import fixture_project
+
+    data, templates = fixture_project(tmp_path / "project")
+    settings = {"games": ["sampler"], "langs": ["en", "fr"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", templates_dir=templates, **settings)
+    assert session.refresh().ok
+    english = {name: laid.face for name, laid in session._laid.items() if name[1] == "en"}
+    french = [name for name in session._laid if name[1] == "fr"]
+    assert english and french
+    edit(data / "languages" / "fr.yaml", 'fronts: "recto"', 'fronts: "recto (faces)"')
+    update = session.refresh({data / "languages" / "fr.yaml"})
+    assert update.ok and update.faces_laid_out == len(french), (update.faces_laid_out, len(french))
+    assert all(session._laid[name].face is face for name, face in english.items())
+    cold = build(data, tmp_path / "cold", templates_dir=templates, force=True, **settings)
+    assert not cold.report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")

@@ -114,6 +114,16 @@ def _face_views(session: Session) -> list[FaceView]:
     return views
 
 
+class _StandIn(dict):
+    """A palette that gives the overset's magenta for a name it lacks (the validator reports the name)."""
+
+    def __missing__(self, name: str) -> str:
+        return MISSING_COLOUR
+
+
+MISSING_COLOUR = "#e60080"  # render/faces.OVERSET_COLOUR, as #rrggbb
+
+
 def definition_chain(faces: dict, name: str) -> tuple[str, ...]:
     """The face `name` of a game's faces.yaml, then the faces it extends, nearest first."""
     chain: list[str] = []
@@ -173,7 +183,10 @@ def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
     width, height = face.width + 2 * face.bleed, face.height + 2 * face.bleed
     canvas = Canvas(buffer, pagesize=(width, height), invariant=1, initialFontName="sans")
     canvas.translate(face.bleed, face.bleed)
-    draw_face(canvas, face, view.paints, view.motifs, view.assets, overset=True)  # a text too long shows how far
+    # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name mistyped, or taken out
+    # of colours.yaml while faces still use it) is drawn in the overset's magenta, not left a broken image
+    paints = dataclasses.replace(view.paints, palette=_StandIn(view.paints.palette))
+    draw_face(canvas, face, paints, view.motifs, view.assets, overset=True)
     canvas.showPage()
     canvas.save()
     with _PDFIUM:

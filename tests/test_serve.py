@@ -1793,3 +1793,39 @@ def test_a_language_file_saved_lays_out_the_faces_of_that_language_only(tmp_path
     cold = build(data, tmp_path / "cold", templates_dir=templates, force=True, **settings)
     assert not cold.report.has_errors
     _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_a_colour_taken_out_of_the_palette_is_drawn_in_magenta_on_the_page_not_a_broken_image(tmp_path):
+    """A colour faces use, renamed in colours.yaml: the page lists the error at the faces, and draws them with
+    the missing colour in the overset's magenta (a broken image said nothing of where); mended, they are drawn
+    in the colour again."""
+    import io
+
+    from PIL import Image
+
+    from printshop.serve import MISSING_COLOUR, Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    preview = Preview(Session(data, None, games=["comrade-stalin"], langs=["en"], render=False))
+    preview.refresh()
+    assert preview.state["ok"]
+    colours = data / "print" / "colours.yaml"
+    edit(colours, 'red-deep: "#7d1a12"', 'red-dark: "#7d1a12"')
+    preview.refresh({colours})
+    errors = [d for d in preview.state["diagnostics"] if d["severity"] == "error"]
+    assert errors and all("no colour 'red-deep' in the palette" in d["message"] for d in errors), errors
+    back = next(token for token, view in preview.views.items() if view.key == "cards/back")
+    assert any(back in d["faces"] for d in errors)
+
+    def corner(token):
+        with Image.open(io.BytesIO(preview.image(token))) as image:
+            return image.convert("RGB").getpixel((1, 1))
+
+    magenta = tuple(int(MISSING_COLOUR[i:i + 2], 16) for i in (1, 3, 5))
+    assert corner(back) == magenta
+    assert all(preview.image(token) is not None for token in preview.views)
+    edit(colours, 'red-dark: "#7d1a12"', 'red-deep: "#7d1a12"')
+    preview.refresh({colours})
+    back = next(token for token, view in preview.views.items() if view.key == "cards/back")
+    assert preview.state["ok"] and corner(back) == (0x7d, 0x1a, 0x12)

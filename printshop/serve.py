@@ -99,9 +99,10 @@ def _face_views(session: Session) -> list[FaceView]:
                     entry = written_entry(catalogue, text_id, variant) if catalogue else None
                     if entry is not None:
                         texts.append((entry.location.path, entry.location.line))
-                    elif reference is not None and written_entry(reference, text_id, variant) is not None:
+                    elif reference is not None:
                         entry = written_entry(reference, text_id, variant)
-                        borrowed.append((entry.location.path, entry.location.line))
+                        if entry is not None:
+                            borrowed.append((entry.location.path, entry.location.line))
                 where = frame.frame.where()
                 frames.append((where.path, where.line))
             name = face.face.template

@@ -921,7 +921,7 @@ class Game(Node):
     text_variables: dict[str, str] = {}
     """Placeholders every text may use, each standing for another text: {mafias} -> role.mafia.plural."""
     variants: dict[Identifier, "Variant"] = {}
-    """Naming variants (printshop build --variant NAME): texts under variant.NAME.* replace the ids they name; each
+    """Naming variants (build, watch and serve --variant NAME): texts under variant.NAME.* replace the ids they name; each
     variant must give every id listed in `overrides`."""
     reconstructed: list[Reconstructed] = []
     """What the project designed where the sources are silent; listed by validate for review."""

@@ -363,7 +363,7 @@ card:
   braces, in any alphabet, is a placeholder). Placeholders named in game.yaml's `text_variables` stand for
   other texts (`{mafias}` for the text of `role.mafia.plural`) and are replaced in every text.
 - **Variants**: texts under `variant.<name>.` replace the ids they name when a kit is built with
-  `--variant <name>`.
+  `--variant <name>` (and in `printshop watch` and `serve` with the same option).
 - **Typography** follows the language file: typographic apostrophes, and in French the narrow no-break
   space before `; : ! ?` and inside « ».
 - **`# accept <code>: <why>`** at the end of a text's line accepts a translation check's warning on

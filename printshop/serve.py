@@ -182,7 +182,9 @@ def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
     face = view.face
     buffer = io.BytesIO()
     width, height = face.width + 2 * face.bleed, face.height + 2 * face.bleed
-    canvas = Canvas(buffer, pagesize=(width, height), invariant=1, initialFontName="sans")
+    # not compressed: the PDF lives only until pdfium has read it, and deflating its page and font subsets was
+    # a third of the time each image took
+    canvas = Canvas(buffer, pagesize=(width, height), invariant=1, initialFontName="sans", pageCompression=0)
     canvas.translate(face.bleed, face.bleed)
     # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name mistyped, or taken out
     # of colours.yaml while faces still use it) is drawn in the overset's magenta, not left a broken image

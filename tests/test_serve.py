@@ -1837,3 +1837,26 @@ def test_a_colour_taken_out_of_the_palette_is_drawn_in_magenta_on_the_page_not_a
     preview.refresh({colours})
     back = next(token for token, view in preview.views.items() if view.key == "cards/back")
     assert preview.state["ok"] and corner(back) == (0x7d, 0x1a, 0x12)
+
+
+def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_same(tmp_path, monkeypatch):
+    """The one-page PDF a face's image is rasterised from lives only until pdfium has read it: it is not
+    deflated (a third of each image's time went to compressing its page and font subsets), and the image is
+    the one a compressed PDF gives."""
+    import pypdfium2
+    from reportlab.pdfgen import canvas as canvases
+
+    from printshop.serve import Preview, face_png
+
+    preview = Preview(Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["fr"], render=False))
+    preview.refresh()
+    view = next(view for view in preview.views.values() if view.key == "cards/dissident-glasnost/front")
+    read = []
+    opened = pypdfium2.PdfDocument
+    monkeypatch.setattr(pypdfium2, "PdfDocument", lambda data, *args, **kw: read.append(data) or opened(data))
+    image = face_png(view)
+    assert len(read) == 1 and b"FlateDecode" not in read[0] and b"/FontFile2" in read[0]
+    made = canvases.Canvas.__init__
+    monkeypatch.setattr(canvases.Canvas, "__init__", lambda self, *args, **kw: made(self, *args, **{
+        **kw, "pageCompression": 1}))
+    assert face_png(view) == image and b"FlateDecode" in read[1]

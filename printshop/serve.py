@@ -4,8 +4,9 @@ itself when a data file or template is saved.
 
 A `Session` (session.py) keeps the project and layouts in memory; a thread watches the files
 (watch.FileWatcher) and refreshes the session, and the page is told through server-sent events (`/events`),
-then asks for `/state` again. A face's image (`/face/<token>.png`) is its own one-page PDF drawn by
-render/faces.py and rasterised by pypdfium2; the token names the laid-out face, which the session
+then asks for `/state` again. A face's image (`/face/<token>.png`) is a page drawn by render/faces.py and
+rasterised by pypdfium2, in a PDF shared with the faces after it on the page that are not drawn yet (up to a
+dozen: `face_pngs`, fonts embedded once); the token names the laid-out face, which the session
 keeps while nothing it reads changes, so the browser fetches only the images of changed faces.
 A file that cannot be read shows as diagnostics on the page; the server keeps running, and while the data has
 errors a face they stop (a template that no longer compiles, a file that cannot be read) stays on the page
@@ -171,34 +172,54 @@ def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
 
 
 def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
-    """The face alone, with its bleed, as a PNG: drawn into a one-page PDF, rasterised by pdfium. A text that
-    does not fit is drawn cut at its frame, with the (magenta) overset mark (render/faces.py), not left out."""
+    """The face alone, with its bleed, as a PNG (`face_pngs` of this face alone)."""
+    return face_pngs([view], dpi)[0]
+
+
+def face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
+    """Each face alone, with its bleed, as a PNG: drawn into one PDF, a page each, rasterised by pdfium. A text
+    that does not fit is drawn cut at its frame, with the (magenta) overset mark (render/faces.py), not left out.
+
+    The faces share the PDF, so each font is embedded once for all of them: drawn a PDF each, the font subsets
+    were most of an image's time (a dozen faces together take a third of the time they take one by one). The
+    PDF is not compressed either: it lives only until pdfium has read it. The images are those of a PDF each."""
     import pypdfium2
     from reportlab.pdfgen.canvas import Canvas
 
     from printshop.render.faces import draw_face
     from printshop.render.raster import png
 
-    face = view.face
     buffer = io.BytesIO()
-    width, height = face.width + 2 * face.bleed, face.height + 2 * face.bleed
-    # not compressed: the PDF lives only until pdfium has read it, and deflating its page and font subsets was
-    # a third of the time each image took
-    canvas = Canvas(buffer, pagesize=(width, height), invariant=1, initialFontName="sans", pageCompression=0)
-    canvas.translate(face.bleed, face.bleed)
-    # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name mistyped, or taken out
-    # of colours.yaml while faces still use it) is drawn in the overset's magenta, not left a broken image
-    paints = dataclasses.replace(view.paints, palette=_StandIn(view.paints.palette))
-    draw_face(canvas, face, paints, view.motifs, view.assets, overset=True)
-    canvas.showPage()
+    canvas = Canvas(buffer, invariant=1, initialFontName="sans", pageCompression=0)
+    for view in views:
+        face = view.face
+        canvas.setPageSize((face.width + 2 * face.bleed, face.height + 2 * face.bleed))
+        canvas.translate(face.bleed, face.bleed)
+        # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name mistyped, or taken
+        # out of colours.yaml while faces still use it) is drawn in the overset's magenta, not a broken image
+        paints = dataclasses.replace(view.paints, palette=_StandIn(view.paints.palette))
+        draw_face(canvas, face, paints, view.motifs, view.assets, overset=True)
+        canvas.showPage()
     canvas.save()
     with _PDFIUM:
         document = pypdfium2.PdfDocument(buffer.getvalue())
         try:
-            image = document[0].render(scale=dpi / 72).to_pil()
+            images = [document[index].render(scale=dpi / 72).to_pil() for index in range(len(views))]
         finally:
             document.close()
-    return png(image, level=1)  # shown at once on this machine: the fastest deflate
+    return [png(image, level=1) for image in images]  # shown at once on this machine: the fastest deflate
+
+
+PREVIEW_BATCH = 12  # faces drawn into one PDF for their images: a screenful or two of the page
+BATCH_WAIT = 30.0  # seconds a request waits for a face another request is drawing, then draws it itself
+
+
+def _drawn_alone(view: FaceView, dpi: int) -> bytes | None:
+    """`face_png`, or None for a face that cannot be drawn."""
+    try:
+        return face_png(view, dpi)
+    except Exception:  # noqa: BLE001 - the page shows it as not drawn, beside its errors
+        return None
 
 
 # pdfium may not be called from two threads at once, not even on two documents (pypdfium2's documentation): the
@@ -252,6 +273,7 @@ class Preview:
         self._mark = secrets.token_hex(3)
         self._serial = itertools.count(1)
         self.images: dict[str, bytes] = {}
+        self._drawing: dict[str, threading.Event] = {}  # faces a request is drawing: set once their images are kept
         self.state: dict = {}
         self._blocks: dict = {}  # face_blocks of the project last read
         self._drafts: dict[tuple[str, str], str] = {}  # (game, lang) -> the draft label of a translation shown unfinished
@@ -349,21 +371,69 @@ class Preview:
         return variant if variant and game is not None and variant in game.game.variants else ""
 
     def image(self, token: str, zoom: bool = False) -> bytes | None:
-        """The face's image; `zoom`: at ZOOM_DPI, drawn when asked and not kept (one face looked at closely)."""
+        """The face's image; `zoom`: at ZOOM_DPI, drawn when asked and not kept (one face looked at closely).
+
+        An image asked for and not drawn yet is drawn with the faces after it on the page that are not drawn
+        either, up to PREVIEW_BATCH of the same game and language, into one PDF (`face_pngs`); they are kept for
+        when the page asks. A face another request is drawing is waited for, not drawn twice."""
         with self.lock:
-            data = None if zoom else self.images.get(token)
             view = self.views.get(token)
-        if data is not None or view is None:
-            return data
+            if view is None:
+                return None
+            if zoom:
+                batch = None
+            else:
+                data = self.images.get(token)
+                if data is not None:
+                    return data
+                drawing = self._drawing.get(token)
+                batch = None if drawing is not None else self._batch(token, view)
+                if batch is not None:
+                    drawing = threading.Event()
+                    for other, _ in batch:
+                        self._drawing[other] = drawing
+        if zoom:
+            return _drawn_alone(view, ZOOM_DPI)
+        if batch is None:  # another request is drawing it: its image, or None if it could not be drawn
+            finished = drawing.wait(BATCH_WAIT)
+            with self.lock:
+                data = self.images.get(token)
+            return data if data is not None or finished else self._keep(token, _drawn_alone(view, PREVIEW_DPI))
+        images: list[bytes | None] = [None] * len(batch)
         try:
-            data = face_png(view, ZOOM_DPI if zoom else PREVIEW_DPI)
-        except Exception:  # noqa: BLE001 - a face that cannot be drawn (it does not fit): no image
-            return None
-        if not zoom:
+            try:
+                images = list(face_pngs([one for _, one in batch]))
+            except Exception:  # noqa: BLE001 - a face that cannot be drawn: the others in its batch still are
+                images = [_drawn_alone(one, PREVIEW_DPI) for _, one in batch]
+            for (other, _), image in zip(batch, images):
+                self._keep(other, image)
+        finally:
+            with self.lock:
+                for other, _ in batch:
+                    if self._drawing.get(other) is drawing:
+                        del self._drawing[other]
+            drawing.set()
+        return images[0]
+
+    def _batch(self, token: str, view: FaceView) -> list[tuple[str, FaceView]]:
+        """(token, view) of the face asked for, then of the faces after it on the page, of the same game and
+        language, that are neither drawn nor being drawn. Called with the lock held."""
+        tokens = list(self.views)
+        batch = [(token, view)]
+        for other in tokens[tokens.index(token) + 1:]:
+            candidate = self.views[other]
+            if len(batch) == PREVIEW_BATCH or (candidate.game, candidate.lang) != (view.game, view.lang):
+                break
+            if other not in self.images and other not in self._drawing:
+                batch.append((other, candidate))
+        return batch
+
+    def _keep(self, token: str, image: bytes | None) -> bytes | None:
+        if image is not None:
             with self.lock:
                 if token in self.views:
-                    self.images[token] = data
-        return data
+                    self.images[token] = image
+        return image
 
     def hang_up(self) -> None:
         """End every page's event stream: the server is stopping. An open page kept its stream, and with it

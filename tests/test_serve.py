@@ -8,6 +8,7 @@ browser test skips without Chromium.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import itertools
 import json
@@ -1860,3 +1861,61 @@ def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_sam
     monkeypatch.setattr(canvases.Canvas, "__init__", lambda self, *args, **kw: made(self, *args, **{
         **kw, "pageCompression": 1}))
     assert face_png(view) == image and b"FlateDecode" in read[1]
+
+
+def test_faces_drawn_together_give_the_images_each_drawn_alone_gives(tmp_path):
+    """serve draws the images a page asks for a dozen at a time, into one PDF (fonts embedded once): each image
+    is the one its face drawn alone gives, whatever its size or its neighbours' (cards, backs, sheets)."""
+    from printshop.serve import Preview, face_png, face_pngs
+
+    preview = Preview(Session(DEFAULT_DATA_DIR, None, games=["comrade-stalin"], langs=["fr"], render=False))
+    preview.refresh()
+    views = list(preview.views.values())
+    sizes = {(round(view.face.width), round(view.face.height)) for view in views}
+    assert len(sizes) >= 2 and len(views) > 12, sizes
+    mixed = views[::-1][:14]  # sheets among cards, sizes alternating
+    assert face_pngs(mixed) == [face_png(view) for view in mixed]
+
+
+def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_at_a_time(tmp_path, monkeypatch):
+    """The page asks for its images all at once, on the server's threads: each face is drawn once (a face another
+    request is drawing is waited for), in PDFs of up to PREVIEW_BATCH faces, and every image comes back. A face
+    that cannot be drawn gives no image, and its batch's other faces still theirs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import printshop.render.faces as faces_module
+    import printshop.serve as serve
+
+    preview = serve.Preview(Session(DEFAULT_DATA_DIR, None, games=["kremlin"], langs=["fr"], render=False))
+    preview.refresh()
+    tokens = list(preview.views)
+    assert len(tokens) > 3 * serve.PREVIEW_BATCH
+    drawn, batches = [], []
+    together = serve.face_pngs
+
+    def counted(views, dpi=serve.PREVIEW_DPI):
+        batches.append(len(views))
+        drawn.extend(view.key for view in views)
+        return together(views, dpi)
+
+    monkeypatch.setattr(serve, "face_pngs", counted)
+    broken = preview.views[tokens[5]].face
+    draw = faces_module.draw_face
+
+    def draw_or_fail(canvas, face, *args, **kwargs):
+        if face is broken:
+            raise ValueError("this face cannot be drawn")
+        return draw(canvas, face, *args, **kwargs)
+
+    monkeypatch.setattr(faces_module, "draw_face", draw_or_fail)
+    with ThreadPoolExecutor(8) as pool:
+        images = dict(zip(tokens, pool.map(preview.image, tokens)))
+    assert images[tokens[5]] is None
+    assert all(image is not None and image.startswith(b"\x89PNG") for token, image in images.items()
+               if token != tokens[5])
+    # each face drawn in one batch; the broken one's batch, which failed, then drawn one by one, once each
+    counts = collections.Counter(drawn)
+    again = {key for key, count in counts.items() if count == 2}
+    assert set(counts) == {view.key for view in preview.views.values()} and set(counts.values()) <= {1, 2}
+    assert preview.views[tokens[5]].key in again and len(again) <= serve.PREVIEW_BATCH
+    assert max(batches) == serve.PREVIEW_BATCH and len(batches) - len(again) < len(tokens) / 4

@@ -274,6 +274,7 @@ class Preview:
         self._serial = itertools.count(1)
         self.images: dict[str, bytes] = {}
         self._drawing: dict[str, threading.Event] = {}  # faces a request is drawing: set once their images are kept
+        self._fresh: set[str] = set()  # the tokens the last refresh gave: the faces it changed (at first, all)
         self.state: dict = {}
         self._blocks: dict = {}  # face_blocks of the project last read
         self._drafts: dict[tuple[str, str], str] = {}  # (game, lang) -> the draft label of a translation shown unfinished
@@ -296,10 +297,14 @@ class Preview:
         self._announce()
 
     def _give_tokens(self, views: list[FaceView]) -> None:
+        self._fresh = set()
         for view in views:
             known = self._tokens.get(id(view.face))
-            view.token = (known[1] if known is not None and known[0] is view.face
-                          else f"{self._mark}-{next(self._serial):x}")
+            if known is not None and known[0] is view.face:
+                view.token = known[1]
+            else:
+                view.token = f"{self._mark}-{next(self._serial):x}"
+                self._fresh.add(view.token)
 
     def _state(self, update) -> dict:
         by_place: dict[tuple[str, int], list[str]] = {}
@@ -417,14 +422,17 @@ class Preview:
 
     def _batch(self, token: str, view: FaceView) -> list[tuple[str, FaceView]]:
         """(token, view) of the face asked for, then of the faces after it on the page, of the same game and
-        language, that are neither drawn nor being drawn. Called with the lock held."""
+        language, that the last refresh changed (at the first, every face) and are neither drawn nor being drawn:
+        faces the page will ask for. Not the faces an earlier refresh made that the page never asked for (out of
+        sight, below the fold): after an edit of one text, the image of its card alone is drawn, at once.
+        Called with the lock held."""
         tokens = list(self.views)
         batch = [(token, view)]
         for other in tokens[tokens.index(token) + 1:]:
             candidate = self.views[other]
             if len(batch) == PREVIEW_BATCH or (candidate.game, candidate.lang) != (view.game, view.lang):
                 break
-            if other not in self.images and other not in self._drawing:
+            if other in self._fresh and other not in self.images and other not in self._drawing:
                 batch.append((other, candidate))
         return batch
 

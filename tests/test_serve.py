@@ -1919,3 +1919,27 @@ def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_
     assert set(counts) == {view.key for view in preview.views.values()} and set(counts.values()) <= {1, 2}
     assert preview.views[tokens[5]].key in again and len(again) <= serve.PREVIEW_BATCH
     assert max(batches) == serve.PREVIEW_BATCH and len(batches) - len(again) < len(tokens) / 4
+
+
+def test_after_an_edit_the_image_of_the_changed_face_is_drawn_without_the_faces_out_of_sight(tmp_path, monkeypatch):
+    """A batch takes only faces the last refresh changed: after one text is edited, its card's image is drawn
+    alone (at once), not with a dozen faces the page never asked for because they are out of sight."""
+    import printshop.serve as serve
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    preview = serve.Preview(Session(data, None, games=["kremlin"], langs=["fr"], render=False))
+    preview.refresh()
+    batches = []
+    together = serve.face_pngs
+    monkeypatch.setattr(serve, "face_pngs", lambda views, dpi=serve.PREVIEW_DPI: batches.append(
+        [view.key for view in views]) or together(views, dpi))
+    assert preview.image(next(iter(preview.views))) is not None
+    assert len(batches[0]) == serve.PREVIEW_BATCH  # the page's first faces, drawn together
+    before = set(preview.views)
+    edit(data / "kremlin" / "text" / "fr.yaml", 'name: "Petr Niewitko"', 'name: "Piotr Niewitko"')
+    preview.refresh({data / "kremlin" / "text" / "fr.yaml"})
+    changed = [token for token in preview.views if token not in before]
+    assert changed and len(changed) < serve.PREVIEW_BATCH
+    assert preview.image(changed[0]) is not None
+    assert batches[1] == [preview.views[token].key for token in changed]

@@ -378,9 +378,9 @@ class Preview:
     def image(self, token: str, zoom: bool = False) -> bytes | None:
         """The face's image; `zoom`: at ZOOM_DPI, drawn when asked and not kept (one face looked at closely).
 
-        An image asked for and not drawn yet is drawn with the faces after it on the page that are not drawn
-        either, up to PREVIEW_BATCH of the same game and language, into one PDF (`face_pngs`); they are kept for
-        when the page asks. A face another request is drawing is waited for, not drawn twice."""
+        An image asked for and not drawn yet is drawn with the faces after it on the page that the last refresh
+        changed and are not drawn either (`_batch`), up to PREVIEW_BATCH, into one PDF (`face_pngs`); they are kept
+        for when the page asks. A face another request is drawing is waited for, not drawn twice."""
         with self.lock:
             view = self.views.get(token)
             if view is None:

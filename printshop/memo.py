@@ -1,6 +1,6 @@
 """A bounded memo for work remembered per process by what it depends on (fits, broken paragraphs, booklet
 measures): a long-running session (`serve`, `watch`) fits, breaks and measures again after every edit, so
-what it remembers must not grow without end."""
+what it remembers must not grow without end. And `Reads`, which notes what a piece of work looked up."""
 from __future__ import annotations
 
 
@@ -16,3 +16,33 @@ class Memo(dict):
             for stale in list(self)[:max(1, self.limit // 4)]:
                 del self[stale]
         super().__setitem__(key, value)
+
+
+class Reads(dict):
+    """A dict noting each key looked up (`[]`, `in`, `get`) in `log` while `log` is a list (None: nothing is
+    noted): the texts, colours and motifs a face read, so that a long-running session lays it out or draws it
+    again only when one of those changed (session.py, render/replay.py)."""
+
+    def __init__(self, values=(), log: list | None = None):
+        super().__init__(values)
+        self.log = log
+
+    def __getitem__(self, key):
+        if self.log is not None:
+            self.log.append(key)
+        return dict.__getitem__(self, key)
+
+    def __contains__(self, key):
+        if self.log is not None:
+            self.log.append(key)  # asking whether a key is there is reading it too
+        return dict.__contains__(self, key)
+
+    def get(self, key, default=None):
+        if self.log is not None:
+            self.log.append(key)
+        return dict.get(self, key, default)
+
+    @property
+    def read(self) -> set:
+        """The keys looked up, once each."""
+        return set(self.log or ())

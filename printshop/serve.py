@@ -39,6 +39,7 @@ from pathlib import Path
 from printshop.build import art_of
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.layout import written_entry
+from printshop.render.faces import OVERSET_HEX
 from printshop.session import Session
 from printshop.templating import template_location
 from printshop.watch import FileWatcher, watched_folders
@@ -123,7 +124,7 @@ class _StandIn(dict):
         return MISSING_COLOUR
 
 
-MISSING_COLOUR = "#e60080"  # render/faces.OVERSET_COLOUR, as #rrggbb
+MISSING_COLOUR = OVERSET_HEX
 
 
 def definition_chain(faces: dict, name: str) -> tuple[str, ...]:
@@ -381,33 +382,28 @@ class Preview:
         An image asked for and not drawn yet is drawn with the faces after it on the page that the last refresh
         changed and are not drawn either (`_batch`), up to PREVIEW_BATCH, into one PDF (`face_pngs`); they are kept
         for when the page asks. A face another request is drawing is waited for, not drawn twice."""
-        with self.lock:
-            view = self.views.get(token)
-            if view is None:
-                return None
-            if zoom:
-                batch = None
-            else:
-                data = self.images.get(token)
-                if data is not None:
-                    return data
-                drawing = self._drawing.get(token)
-                batch = None if drawing is not None else self._batch(token, view)
-                if batch is not None:
-                    drawing = threading.Event()
-                    for other, _ in batch:
-                        self._drawing[other] = drawing
         if zoom:
-            return _drawn_alone(view, ZOOM_DPI)
+            with self.lock:
+                view = self.views.get(token)
+            return _drawn_alone(view, ZOOM_DPI) if view is not None else None
+        with self.lock:
+            data, view = self.images.get(token), self.views.get(token)
+            if view is None or data is not None:
+                return data
+            drawing = self._drawing.get(token)
+            batch = None if drawing is not None else self._batch(token, view)
+            if batch is not None:
+                drawing = threading.Event()
+                for other, _ in batch:
+                    self._drawing[other] = drawing
         if batch is None:  # another request is drawing it: its image, or None if it could not be drawn
             finished = drawing.wait(BATCH_WAIT)
             with self.lock:
                 data = self.images.get(token)
             return data if data is not None or finished else self._keep(token, _drawn_alone(view, PREVIEW_DPI))
-        images: list[bytes | None] = [None] * len(batch)
         try:
             try:
-                images = list(face_pngs([one for _, one in batch]))
+                images: list[bytes | None] = list(face_pngs([one for _, one in batch]))
             except Exception:  # noqa: BLE001 - a face that cannot be drawn: the others in its batch still are
                 images = [_drawn_alone(one, PREVIEW_DPI) for _, one in batch]
             for (other, _), image in zip(batch, images):

@@ -38,6 +38,7 @@ from printshop.fonts import register_games_fonts
 from printshop.jobs import Options, Output, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project, read_game
+from printshop.memo import Reads
 from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
 from printshop.render.faces import face_colours, face_motifs
 from printshop.render.replay import FaceRecordings, motif_key, recording_into
@@ -63,29 +64,6 @@ class Update:
     seconds: float = 0.0
     after_errors: bool = False  # the refresh before this one had errors (and wrote nothing)
     reloaded: str = ""  # "project", "games" (one game's files), "texts", "fonts" or "" (nothing read again)
-
-
-class _Reads(dict):
-    """A layout's texts, or a palette, noting each id or name looked up while a face is laid out (see
-    `Session._lay_out_face`)."""
-
-    log: list | None = None
-
-    def __getitem__(self, text_id):
-        value = dict.__getitem__(self, text_id)
-        if self.log is not None:
-            self.log.append(text_id)
-        return value
-
-    def __contains__(self, text_id):
-        if self.log is not None:
-            self.log.append(text_id)  # asking whether a text exists is reading it too
-        return dict.__contains__(self, text_id)
-
-    def get(self, text_id, default=None):
-        if self.log is not None:
-            self.log.append(text_id)
-        return dict.get(self, text_id, default)
 
 
 class _Kept:
@@ -382,7 +360,7 @@ class Session:
                                          self.variant if self.variant in game.game.variants else None,
                                          draft_percent=state.percent if state is not None else None)
                     self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
-                    localized.tree._texts = _Reads(localized.tree._texts)
+                    localized.tree._texts = Reads(localized.tree._texts)
                     # as the game sees the project, as a build lays it out: its own card sizes, colours, booklet
                     # style over the project's (data/<game>/print/)
                     seen = project.view(game)
@@ -451,7 +429,7 @@ class Session:
         # its own language's file (typography, labels), as a job's key holds it: not those of the other languages
         return key_of(digests.tree(data / "print", skip=not_for_faces),
                       digests.file(data / "languages" / f"{localized.lang}.yaml"),
-                      # its texts are read one by one (_Reads), its faces' art face by face (_lay_out_face)
+                      # its texts are read one by one (memo.Reads), its faces' art face by face (_lay_out_face)
                       digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art
                                    or not_for_faces(path)),
                       # whether it is a draft, not its label: the share translated, which each translated text
@@ -475,7 +453,7 @@ class Session:
     def _lay_out_face(self, key, face_name, entry, faces, size, bleed, context, localized, palette, fonts, env,
                       report, **keywords) -> FaceLayout | None:
         """`lay_out_face`, unless this face was laid out from the same inputs before."""
-        texts: _Reads = localized.tree._texts
+        texts: Reads = localized.tree._texts
         name = (localized.data.id, localized.lang, localized.variant, key, face_name)
         face = faces.get(face_name)
         coarse = (self._coarse[(localized.data.id, localized.lang)], tuple(size), bleed,
@@ -491,8 +469,7 @@ class Session:
             return known.face
         log: list[str] = []
         texts.log = log
-        colours = _Reads(palette)
-        colours.log = []
+        colours = Reads(palette, log=[])
         own = Report()
         try:
             face = lay_out_face(key, face_name, entry, faces, size, bleed, context, localized, colours, fonts, env,
@@ -501,7 +478,7 @@ class Session:
             texts.log = None
         report.merge(own)
         # the colours it drew with too: a kept face keeps its image (serve's token), so it must draw the same
-        read = {*colours.log, *(face_colours(face) if face is not None else ())}
+        read = colours.read | (face_colours(face) if face is not None else set())
         self._laid[name] = _Laid(coarse, {text_id: dict.get(texts, text_id) for text_id in log},
                                  {colour: palette.get(colour) for colour in sorted(read)},
                                  {motif: motif_key(motifs.get(motif)) for motif in

@@ -1650,7 +1650,7 @@ def test_face_colours_and_motifs_name_every_colour_and_motif_drawing_a_face_read
     from printshop.build import check
     from printshop.colour import Paints
     from printshop.render.faces import draw_face, face_colours, face_motifs
-    from printshop.render.replay import _Read
+    from printshop.memo import Reads
 
     report, checked = check(DEFAULT_DATA_DIR, langs=["fr"], variant=None)
     assert not report.has_errors
@@ -1660,7 +1660,7 @@ def test_face_colours_and_motifs_name_every_colour_and_motif_drawing_a_face_read
         faces = [face for deck in layout.decks for face in deck.faces.values()]
         faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
         for face in faces:
-            palette, motifs = _Read(project.colours.palette), _Read(project.motifs.motifs)
+            palette, motifs = Reads(project.colours.palette, log=[]), Reads(project.motifs.motifs, log=[])
             draw_face(Canvas(io.BytesIO()), face, Paints(palette), motifs, layout.localized.data.dir)
             assert palette.read == face_colours(face), (layout.game_id, face.key)
             assert motifs.read == face_motifs(face), (layout.game_id, face.key)

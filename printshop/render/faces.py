@@ -170,6 +170,7 @@ def trace_svg_path(path, d: str) -> None:
 
 
 OVERSET_COLOUR = (0.9, 0.0, 0.5)  # the overset mark: magenta, apart from every red of the games; on screen only
+OVERSET_HEX = "#" + "".join(f"{round(channel * 255):02x}" for channel in OVERSET_COLOUR)  # as a palette gives it
 
 
 def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Paints, *,

@@ -33,7 +33,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont
 
-from printshop.memo import Memo
+from printshop.memo import Memo, Reads
 from printshop.render.helper import seed_of, still_seeded
 from printshop.render.faces import draw_face, face_motifs
 
@@ -293,7 +293,7 @@ def record_face(canvas, face, paints, motifs, assets) -> Recording:
             questions.append(("colour", None, value, answer))
         return answer
 
-    palette = _Read(paints.palette)
+    palette = Reads(paints.palette, log=[])
     paints = replace(paints, palette=palette)
     start = len(canvas._code)
     TTFont.splitString, TTFont.getSubsetInternalName = asking_split, asking_subset
@@ -309,22 +309,3 @@ def record_face(canvas, face, paints, motifs, assets) -> Recording:
         recording.sealed = seed_of(doc)
     return recording
 
-
-class _Read(dict):
-    """A palette noting each name the drawing looks up (`read`)."""
-
-    def __init__(self, palette: dict):
-        super().__init__(palette)
-        self.read: set[str] = set()
-
-    def __getitem__(self, name):
-        self.read.add(name)
-        return dict.__getitem__(self, name)
-
-    def __contains__(self, name):
-        self.read.add(name)
-        return dict.__contains__(self, name)
-
-    def get(self, name, default=None):
-        self.read.add(name)
-        return dict.get(self, name, default)

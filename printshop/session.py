@@ -114,7 +114,8 @@ class Session:
         self.write = write and self.out_dir is not None
         self.render = render  # False: lay out only (a preview that draws faces itself, serve.py)
         self.draft = draft
-        self.variant = variant  # a naming variant, for the games that have it (as `printshop build --variant`)
+        # a naming variant, for the games that have it; '' is none, as `printshop build --variant ''` takes it
+        self.variant = variant or None
         self.outputs: list[Output] = []
         self.version = 0  # counts refreshes, for pages that ask whether anything changed
         self.project: Project | None = None

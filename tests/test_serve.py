@@ -1715,6 +1715,15 @@ def test_a_session_of_a_naming_variant_writes_what_build_variant_writes_and_foll
     assert "village" in warning.hint
 
 
+def test_an_empty_variant_is_the_default_names_as_in_a_build(tmp_path):
+    """`--variant ''` builds the default names; a session took '' for a variant no game has and warned of it at
+    every refresh."""
+    session = Session(DEFAULT_DATA_DIR, None, games=["assassin"], langs=["en"], render=False, variant="")
+    update = session.refresh()
+    assert update.ok and not [d for d in update.report.items if "no game here has the naming variant" in d.message]
+    assert all(layout.localized.variant is None for layout in session.checked.layouts)
+
+
 def test_watch_and_serve_refuse_a_variant_no_game_has(tmp_path, capsys):
     """As build does, before anything starts: the variants there are, named."""
     from printshop.cli import main

@@ -9,6 +9,7 @@ profile's rich black, so large dark areas stay deep.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reportlab.lib.colors import CMYKColor, Color, HexColor
@@ -47,6 +48,32 @@ class Paints:
         if self.mode.low_ink and _luminance(value) > 0.6:
             value = "#000000"  # light type was set on dark fills, which low ink makes light: keep it readable
         return _convert(value, self.mode, text=True)
+
+
+OVERSET_COLOUR = (0.9, 0.0, 0.5)  # the overset mark: magenta, apart from every red of the games; on screen only
+OVERSET_HEX = "#" + "".join(f"{round(channel * 255):02x}" for channel in OVERSET_COLOUR)  # as a palette gives it
+
+
+class StandIn(Mapping):
+    """`palette`, giving the overset's magenta for a name it lacks: what a preview draws a colour with that the
+    palette does not have (a name mistyped, or taken out of colours.yaml while faces still use it), beside the
+    validator's error naming it. Never for a file: a build refuses such data. Each name is looked up in
+    `palette` itself, so a palette that notes what is read (memo.Reads) notes it; `in` says what it has."""
+
+    def __init__(self, palette: Mapping[str, str]):
+        self.palette = palette
+
+    def __getitem__(self, name: str) -> str:
+        return self.palette[name] if name in self.palette else OVERSET_HEX
+
+    def __contains__(self, name) -> bool:
+        return name in self.palette
+
+    def __iter__(self):
+        return iter(self.palette)
+
+    def __len__(self) -> int:
+        return len(self.palette)
 
 
 LOW_INK_FILL = 0.75  # low-ink fills keep a quarter of their colour: shapes stay visible, ink drops

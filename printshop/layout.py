@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printshop.colour import Paints
+from printshop.colour import Paints, StandIn
 from printshop.diagnostics import Location, Report, Severity
 from printshop.fitting import Fit, fit, runts
 from printshop.fonts import FontSet
@@ -206,9 +206,11 @@ def _piece(key: str) -> str:
 
 def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[str, Face], size: tuple[float, float],
                  bleed: float, context: dict, localized: LocalizedGame, palette: dict[str, str], fonts: FontSet,
-                 env, report: Report, *, errors: DataErrors | None = None) -> FaceLayout | None:
+                 env, report: Report, *, errors: DataErrors | None = None, stand_ins: bool = False) -> FaceLayout | None:
     """Render the face's template blocks for `card` (None for a shared back or a sheet) and fit each
-    into its frame, for a face of `size` (width, height) drawn `bleed` past its trim."""
+    into its frame, for a face of `size` (width, height) drawn `bleed` past its trim. A frame in a colour the
+    palette lacks or a font there is not is left out (the validator reports the name); with `stand_ins` (a
+    session's preview, which writes nothing while there are errors) it is laid out in magenta instead."""
     face = faces.get(face_name)
     if face is None or face.template is None:
         return None  # reported by the validator
@@ -243,7 +245,15 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
             continue
         what = f"card '{card.id if card else 'back'}', frame '{name}', language {localized.lang}"
         text_ids = tuple(blocks.reads.get(name, ()))
-        laid = lay_out_frame(blocks[name], frame, what, localized, palette, fonts, report, text_ids)
+        if frame.colour in palette and fonts.has(frame.font):
+            laid = lay_out_frame(blocks[name], frame, what, localized, palette, fonts, report, text_ids)
+        elif stand_ins:
+            # a preview shows the text all the same, in magenta (stand_in_frame); what the stand-in meets goes
+            # unreported: the fault to show is the validator's, naming the colour or the font
+            frame = stand_in_frame(frame, fonts)
+            laid = lay_out_frame(blocks[name], frame, what, localized, StandIn(palette), fonts, Report(), text_ids)
+        else:
+            laid = None  # the validator reports the unknown colour or font
         if laid is not None:
             frames.append(FrameLayout(name, frame, *laid, text_ids))
     return FaceLayout(key, face_name, face, size[0], size[1], bleed, frames)
@@ -264,8 +274,6 @@ class _Lazy:
 def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame,
                   palette: dict[str, str], fonts: FontSet, report: Report,
                   text_ids: tuple[str, ...] = ()) -> tuple[Fit, list[Block]] | None:
-    if frame.colour not in palette or not fonts.has(frame.font):
-        return None  # the validator reports the unknown colour or font
     try:
         blocks = parse_blocks(markup)
     except RichTextError as error:
@@ -277,6 +285,23 @@ def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame
     if not result.fits:
         _report_overflow(result, blocks, frame, what, text_ids, localized, report)
     return result, blocks
+
+
+STANDING_IN = "(not in the palette)"  # the colour a stand-in for a missing font is drawn in: one no palette has
+
+
+def stand_in_frame(frame: Frame, fonts: FontSet) -> Frame:
+    """`frame` as a preview draws it when its font is not registered: in the registered face whose name is most
+    like it (a mistyped 'sans-boldy' in 'sans-bold'), in a colour no palette has (the overset's magenta, as for
+    a missing colour), so that the text shows, and shows where the fault is. A missing colour needs no change:
+    the palette stands in (colour.StandIn)."""
+    if fonts.has(frame.font):
+        return frame
+    names = sorted(fonts.faces)
+    if not names:
+        return frame
+    close = difflib.get_close_matches(frame.font, names, n=1, cutoff=0.0)
+    return frame.model_copy(update={"font": close[0] if close else names[0], "colour": STANDING_IN})
 
 
 def _report_overflow(result: Fit, blocks: list[Block], frame: Frame, what: str, text_ids: tuple[str, ...],

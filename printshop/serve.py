@@ -37,9 +37,9 @@ from importlib import resources
 from pathlib import Path
 
 from printshop.build import art_of
+from printshop.colour import OVERSET_HEX, StandIn
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.layout import written_entry
-from printshop.render.faces import OVERSET_HEX
 from printshop.session import Session
 from printshop.templating import template_location
 from printshop.watch import FileWatcher, watched_folders
@@ -117,14 +117,7 @@ def _face_views(session: Session) -> list[FaceView]:
     return views
 
 
-class _StandIn(dict):
-    """A palette that gives the overset's magenta for a name it lacks (the validator reports the name)."""
-
-    def __missing__(self, name: str) -> str:
-        return MISSING_COLOUR
-
-
-MISSING_COLOUR = OVERSET_HEX
+MISSING_COLOUR = OVERSET_HEX  # a colour the palette lacks, as a face's image shows it (colour.StandIn)
 
 
 def definition_chain(faces: dict, name: str) -> tuple[str, ...]:
@@ -198,7 +191,7 @@ def face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
         canvas.translate(face.bleed, face.bleed)
         # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name mistyped, or taken
         # out of colours.yaml while faces still use it) is drawn in the overset's magenta, not a broken image
-        paints = dataclasses.replace(view.paints, palette=_StandIn(view.paints.palette))
+        paints = dataclasses.replace(view.paints, palette=StandIn(view.paints.palette))
         draw_face(canvas, face, paints, view.motifs, view.assets, overset=True)
         canvas.showPage()
     canvas.save()

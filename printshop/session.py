@@ -473,8 +473,10 @@ class Session:
         colours = Reads(palette, log=[])
         own = Report()
         try:
+            # a frame in a colour or font there is not is laid out in magenta (stand_ins): the page shows its text
+            # where the fault is, beside the error; a refresh with errors writes nothing
             face = lay_out_face(key, face_name, entry, faces, size, bleed, context, localized, colours, fonts, env,
-                                own, **keywords)
+                                own, stand_ins=True, **keywords)
         finally:
             texts.log = None
         report.merge(own)

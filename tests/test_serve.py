@@ -27,7 +27,7 @@ import pytest
 from printshop.build import build
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.session import Session
-from tests.conftest import REPO, edit, line_of
+from tests.conftest import REPO, edit, line_of, real_project
 from tests.pdfinspect import pdf_text
 
 CHROMIUM = next((found for name in ("chromium", "chromium-browser", "google-chrome")
@@ -1847,6 +1847,67 @@ def test_a_colour_taken_out_of_the_palette_is_drawn_in_magenta_on_the_page_not_a
     preview.refresh({colours})
     back = next(token for token, view in preview.views.items() if view.key == "cards/back")
     assert preview.state["ok"] and corner(back) == (0x7d, 0x1a, 0x12)
+
+
+@pytest.mark.parametrize("fault, old, new, error", [
+    ("colour", "colour: red, align: center, valign: middle, uppercase: true}",
+     "colour: rouge, align: center, valign: middle, uppercase: true}", "no colour 'rouge' in the palette"),
+    ("font", "font: sans-bold, size: 13pt", "font: sans-boldy, size: 13pt", "no font 'sans-boldy'"),
+])
+def test_a_frame_in_a_colour_or_font_there_is_not_shows_its_text_in_magenta_until_mended(tmp_path, fault, old, new,
+                                                                                          error):
+    """A frame of Comrade's dissident cards (the secret word) given a colour the palette lacks, or a font there is
+    not: the frame was left out of the preview, so the word vanished from the card with nothing on it to say
+    where. Now its text is drawn in the overset's magenta (a font in the registered face named most like it),
+    beside the error; the session writes nothing meanwhile; mended, the word is red again."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from printshop.serve import MISSING_COLOUR, Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    out = tmp_path / "out"
+    session = Session(data, out, games=["comrade"], langs=["en"], papers=["a4"])
+    preview = Preview(session)
+    preview.refresh()
+    written = sorted(path.read_bytes() for path in out.rglob("*.pdf"))
+    assert preview.state["ok"] and written
+    faces = data / "comrade" / "faces.yaml"
+    edit(faces, old, new)
+
+    def word(token) -> np.ndarray:
+        """The pixels of the image within the frame 'word' (6 mm from the left, 50.5 mm from the top, 51 by
+        7.5 mm) of a face's image at the preview's resolution."""
+        view = preview.views[token]
+        with Image.open(io.BytesIO(preview.image(token))) as image:
+            pixels = np.asarray(image.convert("RGB")).astype(int)
+        scale = pixels.shape[1] / (view.face.width + 2 * view.face.bleed)
+        frame = view.face.face.frames["word"]  # as faces.yaml defines it, laid out or not
+        left, top = (view.face.bleed + frame.x) * scale, (view.face.bleed + frame.y) * scale
+        return pixels[int(top):int(top + frame.height * scale), int(left):int(left + frame.width * scale)]
+
+    def inked_with(pixels: np.ndarray, hex_colour: str) -> int:
+        target = np.array([int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)])
+        return int((np.abs(pixels - target).max(axis=2) <= 24).sum())
+
+    preview.refresh({faces})
+    assert not preview.state["ok"] and sorted(path.read_bytes() for path in out.rglob("*.pdf")) == written
+    errors = [d for d in preview.state["diagnostics"] if d["severity"] == "error"]
+    assert errors and all(error in d["message"] for d in errors), errors
+    dissident = next(token for token, view in preview.views.items() if view.key == "cards/dissident-glasnost/front")
+    assert any(dissident in d["faces"] for d in errors)
+    assert inked_with(word(dissident), MISSING_COLOUR) > 200  # the word, in magenta
+
+    edit(faces, new, old)
+    preview.refresh({faces})
+    assert preview.state["ok"]
+    dissident = next(token for token, view in preview.views.items() if view.key == "cards/dissident-glasnost/front")
+    red = real_project(["comrade"]).colours.palette["red"]
+    mended = word(dissident)
+    assert inked_with(mended, MISSING_COLOUR) == 0 and inked_with(mended, red) > 200
 
 
 def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_same(tmp_path, monkeypatch):

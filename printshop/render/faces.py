@@ -12,7 +12,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from reportlab.platypus import Paragraph
 
-from printshop.colour import Paints
+from printshop.colour import OVERSET_COLOUR, Paints
 from printshop.fitting import make_flowables
 from printshop.layout import FaceLayout, FrameLayout
 from printshop.model import Motif, Shape
@@ -169,8 +169,6 @@ def trace_svg_path(path, d: str) -> None:
             i += 1
 
 
-OVERSET_COLOUR = (0.9, 0.0, 0.5)  # the overset mark: magenta, apart from every red of the games; on screen only
-OVERSET_HEX = "#" + "".join(f"{round(channel * 255):02x}" for channel in OVERSET_COLOUR)  # as a palette gives it
 
 
 def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Paints, *,

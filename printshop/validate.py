@@ -5,6 +5,7 @@ in data (composition, setup expressions); this module only knows how to check su
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import os
 from collections import Counter
@@ -121,15 +122,24 @@ def _check_labels(project: Project, lang: str, report: Report) -> None:
 
 def _colour(project: Project, name: str | None, where, report: Report) -> None:
     if name is not None and name not in project.colours.palette:
-        report.add("unknown-reference", where,
-                   f"no colour '{name}' in the palette (colours: {', '.join(project.colours.palette)})")
+        palette = project.colours.palette
+        report.add("unknown-reference", where, f"no colour '{name}' in the palette{_did_you_mean(name, palette)} "
+                                               f"(colours: {', '.join(palette)})")
 
 
 def _font(project: Project, face: str, where, report: Report) -> None:
     faces = [family + suffix for family in project.fonts.families
              for suffix in ("", "-bold", "-italic", "-bold-italic")]
     if face not in faces:
-        report.add("unknown-reference", where, f"no font '{face}' (fonts: {', '.join(faces)})")
+        report.add("unknown-reference", where,
+                   f"no font '{face}'{_did_you_mean(face, faces)} (fonts: {', '.join(faces)})")
+
+
+def _did_you_mean(name: str, names) -> str:
+    """'; did you mean 'white'?' for a name written close to one of `names` (a letter left out, two swapped, a
+    colour renamed in one file and not in the other), else nothing."""
+    close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def validate_game(project: Project, game: GameData, report: Report) -> None:

@@ -66,6 +66,25 @@ def test_an_unknown_key_suggests_the_closest(data_copy):
     assert "did you mean 'count'?" in item.message
 
 
+@pytest.mark.parametrize("old, new, said", [
+    ("colour: white, align: center, valign: middle, uppercase: true}",
+     "colour: whte, align: center, valign: middle, uppercase: true}", "no colour 'whte' in the palette; did you mean 'white'?"),
+    ("font: sans-bold, size: 15pt", "font: sans-blod, size: 15pt", "no font 'sans-blod'; did you mean 'sans-bold'?"),
+    ("font: sans-bold, size: 15pt", "font: fraktur, size: 15pt", "no font 'fraktur' (fonts: serif, "),
+])
+def test_a_colour_or_font_mistyped_in_a_frame_suggests_the_closest(data_copy, old, new, said):
+    """A colour or font name a letter off the one meant is named back, as an unknown key is; a name close to
+    none is not, and the message lists the names there are either way."""
+    faces = data_copy / "comrade" / "faces.yaml"
+    edit(faces, old, new)
+    items = found(data_copy, "unknown-reference", games=["comrade"])  # (once per face using the frame: said once)
+    assert items and {(item.location.line, item.message) for item in items} == {(line_of(faces, new.split(",")[0]),
+                                                                                 items[0].message)}
+    message = items[0].message
+    assert said in message and message.count("did you mean") == ("did you mean" in said)
+    assert ("(colours: ink, " if "colour" in said else "(fonts: serif, ") in message
+
+
 def test_a_wrong_type_and_a_missing_field(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "count: 8,", "count: eight,")

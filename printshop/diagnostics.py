@@ -350,3 +350,13 @@ class StageFailed(Exception):
     def __init__(self, report: Report):
         super().__init__(f"{len(report.errors)} error(s)")
         self.report = report
+
+
+def did_you_mean(name: str, names) -> str:
+    """"; did you mean 'white'?" for a name written close to one of `names` (a letter left out, two swapped, a
+    name changed in one file and not in the other), else nothing: what a message naming an unknown colour,
+    font, motif, card size or face says before it lists the names there are."""
+    import difflib  # (only when a name is wrong: not on the way of every command's start)
+
+    close = difflib.get_close_matches(str(name), [str(known) for known in names], n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""

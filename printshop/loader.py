@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
-from printshop.diagnostics import Location, Report, StageFailed
+from printshop.diagnostics import Location, Report, StageFailed, did_you_mean
 from printshop.model import (BookletStyle, Colours, CutTarget, Face, FacesFile, Fonts, Game, ImageTarget, Language,
                              Media, Motifs, Profile, TtsTarget)
 from printshop.layers import layer_dirs, names_in, read_layered
@@ -343,7 +343,8 @@ def _resolve_extends(raw: CommentedMap, name: str, document: Document, report: R
         return None
     if parent_name not in raw:
         report.add("unknown-reference", where,
-                   f"face '{name}' extends '{parent_name}', which does not exist (faces: {', '.join(raw)})")
+                   f"face '{name}' extends '{parent_name}', which does not exist"
+                   f"{did_you_mean(parent_name, [face for face in raw if face != name])} (faces: {', '.join(raw)})")
         return None
     parent = _resolve_extends(raw, parent_name, document, report, chain + (name,))
     if parent is None:

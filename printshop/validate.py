@@ -5,7 +5,6 @@ in data (composition, setup expressions); this module only knows how to check su
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 from collections import Counter
@@ -14,7 +13,7 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop import translation_checks
-from printshop.diagnostics import CATALOGUE, Report, Severity
+from printshop.diagnostics import CATALOGUE, Report, Severity, did_you_mean
 from printshop.imposition import cover, placed_box
 from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import GameData, Project
@@ -123,7 +122,7 @@ def _check_labels(project: Project, lang: str, report: Report) -> None:
 def _colour(project: Project, name: str | None, where, report: Report) -> None:
     if name is not None and name not in project.colours.palette:
         palette = project.colours.palette
-        report.add("unknown-reference", where, f"no colour '{name}' in the palette{_did_you_mean(name, palette)} "
+        report.add("unknown-reference", where, f"no colour '{name}' in the palette{did_you_mean(name, palette)} "
                                                f"(colours: {', '.join(palette)})")
 
 
@@ -132,14 +131,7 @@ def _font(project: Project, face: str, where, report: Report) -> None:
              for suffix in ("", "-bold", "-italic", "-bold-italic")]
     if face not in faces:
         report.add("unknown-reference", where,
-                   f"no font '{face}'{_did_you_mean(face, faces)} (fonts: {', '.join(faces)})")
-
-
-def _did_you_mean(name: str, names) -> str:
-    """'; did you mean 'white'?' for a name written close to one of `names` (a letter left out, two swapped, a
-    colour renamed in one file and not in the other), else nothing."""
-    close = difflib.get_close_matches(name, list(names), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
+                   f"no font '{face}'{did_you_mean(face, faces)} (fonts: {', '.join(faces)})")
 
 
 def validate_game(project: Project, game: GameData, report: Report) -> None:
@@ -149,7 +141,8 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
     for deck_id, deck in spec.decks.items():
         if deck.card_size not in project.media.card_sizes:
             report.add("unknown-reference", deck.where("card_size"),
-                       f"no card size '{deck.card_size}' (sizes: {', '.join(project.media.card_sizes)})")
+                       f"no card size '{deck.card_size}'{did_you_mean(deck.card_size, project.media.card_sizes)} "
+                       f"(sizes: {', '.join(project.media.card_sizes)})")
         if deck.back is not None:
             _face_ref(game, deck, "back", report)
         seen: dict[str, object] = {}  # card id -> its first card
@@ -188,7 +181,7 @@ def _face_ref(game: GameData, owner, field: str, report: Report) -> None:
     face = game.faces.get(name)
     if face is None:
         report.add("unknown-reference", owner.where(field),
-                   f"no face '{name}' in faces.yaml (faces: {', '.join(game.faces)})")
+                   f"no face '{name}' in faces.yaml{did_you_mean(name, game.faces)} (faces: {', '.join(game.faces)})")
     elif face.abstract:
         report.add("unknown-reference", owner.where(field),
                    f"face '{name}' is abstract: it only serves for others to extend")
@@ -570,7 +563,8 @@ def _check_face(project: Project, game: GameData, name: str, face: Face, report:
             _check_image(game, shape, report)
         if shape.kind == "motif" and not face.abstract and shape.motif not in project.motifs.motifs:
             report.add("unknown-reference", shape.where("motif"),
-                       f"no motif '{shape.motif}' (motifs: {', '.join(project.motifs.motifs)})")
+                       f"no motif '{shape.motif}'{did_you_mean(shape.motif, project.motifs.motifs)} "
+                       f"(motifs: {', '.join(project.motifs.motifs)})")
     for frame in face.frames.values():
         _font(project, frame.font, frame.where("font"), report)
         _colour(project, frame.colour, frame.where("colour"), report)

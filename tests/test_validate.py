@@ -71,18 +71,23 @@ def test_an_unknown_key_suggests_the_closest(data_copy):
      "colour: whte, align: center, valign: middle, uppercase: true}", "no colour 'whte' in the palette; did you mean 'white'?"),
     ("font: sans-bold, size: 15pt", "font: sans-blod, size: 15pt", "no font 'sans-blod'; did you mean 'sans-bold'?"),
     ("font: sans-bold, size: 15pt", "font: fraktur, size: 15pt", "no font 'fraktur' (fonts: serif, "),
+    ("motif: gavel,", "motif: gavle,", "no motif 'gavle'; did you mean 'gavel'? (motifs: "),
+    ("informer: {extends: role,", "informer: {extends: rol,",
+     "face 'informer' extends 'rol', which does not exist; did you mean 'role'? (faces: "),
+    ("front: informer}", "front: infromer}", "no face 'infromer' in faces.yaml; did you mean 'informer'? (faces: "),
+    ("card_size: poker-eu", "card_size: pokr-eu", "no card size 'pokr-eu'; did you mean 'poker-eu'? (sizes: "),
 ])
-def test_a_colour_or_font_mistyped_in_a_frame_suggests_the_closest(data_copy, old, new, said):
-    """A colour or font name a letter off the one meant is named back, as an unknown key is; a name close to
-    none is not, and the message lists the names there are either way."""
-    faces = data_copy / "comrade" / "faces.yaml"
-    edit(faces, old, new)
-    items = found(data_copy, "unknown-reference", games=["comrade"])  # (once per face using the frame: said once)
-    assert items and {(item.location.line, item.message) for item in items} == {(line_of(faces, new.split(",")[0]),
+def test_a_name_mistyped_suggests_the_closest(data_copy, old, new, said):
+    """A colour, font, motif, face or card size named a letter off the one meant is named back, as an unknown
+    key is; a name close to none is not, and the message lists the names there are either way."""
+    path = next(path for path in (data_copy / "comrade" / "faces.yaml", data_copy / "comrade" / "game.yaml")
+                if old in path.read_text(encoding="utf-8"))
+    edit(path, old, new)
+    items = found(data_copy, "unknown-reference", games=["comrade"])  # (once per face using a frame: said once)
+    assert items and {(item.location.line, item.message) for item in items} == {(line_of(path, new),
                                                                                  items[0].message)}
     message = items[0].message
     assert said in message and message.count("did you mean") == ("did you mean" in said)
-    assert ("(colours: ink, " if "colour" in said else "(fonts: serif, ") in message
 
 
 def test_a_wrong_type_and_a_missing_field(data_copy):

@@ -190,9 +190,10 @@ def face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
         canvas.setPageSize((face.width + 2 * face.bleed, face.height + 2 * face.bleed))
         canvas.translate(face.bleed, face.bleed)
         # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name mistyped, or taken
-        # out of colours.yaml while faces still use it) is drawn in the overset's magenta, not a broken image
+        # out of colours.yaml while faces still use it) is drawn in the overset's magenta, and an image or motif
+        # that is not there is an empty frame in magenta, crossed and named (`stand_ins`): not a broken image
         paints = dataclasses.replace(view.paints, palette=StandIn(view.paints.palette))
-        draw_face(canvas, face, paints, view.motifs, view.assets, overset=True)
+        draw_face(canvas, face, paints, view.motifs, view.assets, overset=True, stand_ins=True)
         canvas.showPage()
     canvas.save()
     with _PDFIUM:

@@ -1910,6 +1910,62 @@ def test_a_frame_in_a_colour_or_font_there_is_not_shows_its_text_in_magenta_unti
     assert inked_with(mended, MISSING_COLOUR) == 0 and inked_with(mended, red) > 200
 
 
+@pytest.mark.parametrize("old, new, error", [
+    ("art: {motif: megaphone, x: 20mm", "art: {kind: image, src: images/megaphone.png, x: 20mm",
+     "image 'images/megaphone.png' not found"),
+    ("art: {motif: megaphone, x: 20mm", "art: {motif: megafone, x: 20mm", "no motif 'megafone'"),
+])
+def test_art_not_there_is_an_empty_frame_in_magenta_and_the_art_once_it_is(tmp_path, old, new, error):
+    """A face naming an image not made yet (a designer laying out before the art is in), or a motif mistyped:
+    the image's face was 'no image: this face could not be drawn', the motif's drawn without its art. Both are
+    now drawn with an empty frame in the overset's magenta where the art goes, crossed and named, beside the
+    error; once the file is there (or the name mended), the art is drawn and no magenta is left."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from printshop.serve import MISSING_COLOUR, Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    preview = Preview(Session(data, None, games=["comrade"], langs=["en"], render=False))
+    preview.refresh()
+    faces = data / "comrade" / "faces.yaml"
+    edit(faces, old, new)
+    preview.refresh({faces})
+    errors = [d for d in preview.state["diagnostics"] if d["severity"] == "error"]
+    assert errors and all(error in d["message"] for d in errors), errors
+
+    def art(colour: str) -> int:
+        """Pixels of `colour` within the art's box (20 mm from the left, 20.5 mm from the top, 23 mm square)
+        of the first dissident card's image."""
+        token = next(token for token, view in preview.views.items()
+                     if view.key == "cards/dissident-glasnost/front")
+        view = preview.views[token]
+        with Image.open(io.BytesIO(preview.image(token))) as image:
+            pixels = np.asarray(image.convert("RGB")).astype(int)
+        scale = pixels.shape[1] / (view.face.width + 2 * view.face.bleed)
+        shape = view.face.face.shapes["art"]
+        left, top = (view.face.bleed + shape.x) * scale, (view.face.bleed + shape.y) * scale
+        box = pixels[int(top):int(top + shape.height * scale), int(left):int(left + shape.width * scale)]
+        target = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+        return int((np.abs(box - target).max(axis=2) <= 24).sum())
+
+    assert art(MISSING_COLOUR) > 150  # the frame, its cross and the name, in magenta
+    if "image" in error:
+        made = data / "comrade" / "images" / "megaphone.png"
+        made.parent.mkdir(exist_ok=True)
+        Image.new("RGB", (300, 300), (0x10, 0xa0, 0x30)).save(made)  # 23 mm at 331 dpi
+        preview.refresh({made})
+        assert preview.state["ok"] and art(MISSING_COLOUR) == 0 and art("#10a030") > 1000
+    else:
+        edit(faces, new, old)
+        preview.refresh({faces})
+        red = real_project(["comrade"]).colours.palette["red"]
+        assert preview.state["ok"] and art(MISSING_COLOUR) == 0 and art(red) > 1000
+
+
 def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_same(tmp_path, monkeypatch):
     """The one-page PDF a face's image is rasterised from lives only until pdfium has read it: it is not
     deflated (a third of each image's time went to compressing its page and font subsets), and the image is

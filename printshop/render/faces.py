@@ -19,16 +19,19 @@ from printshop.model import Motif, Shape
 
 
 def draw_face(canvas: Canvas, face: FaceLayout, paints: Paints, motifs: dict[str, Motif],
-              assets: Path | None = None, *, overset: bool = False) -> None:
+              assets: Path | None = None, *, overset: bool = False, stand_ins: bool = False) -> None:
     """`overset`: a text that does not fit is drawn anyway, cut at its frame, which is outlined in magenta with
     an overset mark (the preview's proof of how far over it runs); without it such a face is refused, as a
-    build stops before drawing one."""
+    build stops before drawing one. `stand_ins`: an image file that is not there or cannot be read, and a
+    motif there is not, are drawn as an empty frame in the same magenta, crossed and named (`draw_stand_in`),
+    as a layout program shows a picture not yet placed; without it a missing image fails the drawing (a build
+    has refused the data before)."""
     w, h, bleed = face.width, face.height, face.bleed
     if face.face.background:
         canvas.setFillColor(paints.background(face.face.background))
         canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
     for shape in sorted(face.face.shapes.values(), key=lambda shape: shape.layer):
-        draw_shape(canvas, shape, h, paints, motifs, assets)
+        draw_shape(canvas, shape, h, paints, motifs, assets, stand_ins=stand_ins)
     for frame in face.frames:
         draw_frame(canvas, frame, h, paints, overset=overset)
 
@@ -54,7 +57,7 @@ def face_motifs(face: FaceLayout) -> set[str]:
 
 
 def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
-               motifs: dict[str, Motif], assets: Path | None = None) -> None:
+               motifs: dict[str, Motif], assets: Path | None = None, *, stand_ins: bool = False) -> None:
     canvas.saveState()
     fill = shape.fill is not None
     stroke = shape.stroke is not None and shape.stroke_width > 0
@@ -78,11 +81,44 @@ def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
         _draw_rays(canvas, shape.x, top, shape.radius, shape.count, shape.rotate)
     elif shape.kind == "image" and assets is not None and shape.src:
         # ReportLab stores an image drawn from the same file once per PDF
-        canvas.drawImage(str(assets / shape.src), shape.x, top - shape.height, shape.width, shape.height,
-                         mask="auto")
+        try:
+            canvas.drawImage(str(assets / shape.src), shape.x, top - shape.height, shape.width, shape.height,
+                             mask="auto")
+        except Exception:  # noqa: BLE001 - not there, not an image: ReportLab reads it before it draws anything
+            if not stand_ins:
+                raise
+            draw_stand_in(canvas, shape.x, top - shape.height, shape.width, shape.height, shape.src)
     elif shape.kind == "motif" and shape.motif in motifs:
         draw_motif(canvas, motifs[shape.motif], shape.x, top - shape.height, shape.width, shape.height,
                     shape.rotate, fill, stroke)
+    elif shape.kind == "motif" and stand_ins and shape.motif:
+        draw_stand_in(canvas, shape.x, top - shape.height, shape.width, shape.height, f"motif {shape.motif}")
+    canvas.restoreState()
+
+
+STAND_IN_FONT = "Helvetica"  # one of PDF's standard fonts: always there, and a stand-in is never printed
+
+
+def draw_stand_in(canvas: Canvas, x: float, y: float, width: float, height: float, name: str) -> None:
+    """An empty picture frame where art the data names is missing: the box outlined and crossed in the overset's
+    magenta, the name of what is missing written in it (a preview's, beside the error naming the file)."""
+    canvas.saveState()
+    canvas.setStrokeColorRGB(*OVERSET_COLOUR)
+    canvas.setFillColorRGB(*OVERSET_COLOUR)
+    canvas.setLineWidth(0.75)
+    canvas.rect(x, y, width, height, stroke=1, fill=0)
+    canvas.line(x, y, x + width, y + height)
+    canvas.line(x, y + height, x + width, y)
+    size = max(4.0, min(7.0, height / 4))
+    label = name if canvas.stringWidth(name, STAND_IN_FONT, size) <= width - 4 else name.rsplit("/", 1)[-1]
+    while len(label) > 1 and canvas.stringWidth(label, STAND_IN_FONT, size) > width - 4:
+        label = label[:-2] + "…"
+    tag = canvas.stringWidth(label, STAND_IN_FONT, size)
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.rect(x + (width - tag) / 2 - 1.5, y + height / 2 - size * 0.45, tag + 3, size * 1.25, stroke=0, fill=1)
+    canvas.setFillColorRGB(*OVERSET_COLOUR)
+    canvas.setFont(STAND_IN_FONT, size)
+    canvas.drawCentredString(x + width / 2, y + height / 2 - size * 0.15, label)
     canvas.restoreState()
 
 

@@ -40,6 +40,7 @@ from printshop.build import art_of
 from printshop.colour import OVERSET_HEX, StandIn
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.layout import written_entry
+from printshop.memo import Reads
 from printshop.session import Session
 from printshop.templating import template_location
 from printshop.watch import FileWatcher, watched_folders
@@ -74,7 +75,9 @@ def _say(line: str) -> None:
     print(f"printshop serve: {line}", file=sys.stderr, flush=True)
 
 
-def _face_views(session: Session) -> list[FaceView]:
+def _face_views(session: Session, booklets: dict | None = None) -> list[FaceView]:
+    """The faces of the session's layouts, each game's and language's rules pages after them. `booklets`:
+    {(game, lang): Booklet} of the last refresh, replaced by this one's (a booklet unchanged is kept)."""
     from printshop.colour import Paints
 
     checked = session.checked
@@ -82,6 +85,9 @@ def _face_views(session: Session) -> list[FaceView]:
         return []
     views = []
     templates: dict[str, str] = {}  # a template's name -> its file as displayed
+    earlier = dict(booklets or {})
+    booklets = {} if booklets is None else booklets
+    booklets.clear()
     for layout in checked.layouts:
         project = checked.project.view(layout.localized.data)  # the game's own colours and motifs too
         paints = Paints(project.colours.palette)
@@ -114,7 +120,88 @@ def _face_views(session: Session) -> list[FaceView]:
                                   project.motifs.motifs, layout.localized.data.dir, texts + borrowed + frames,
                                   templates.get(name, ""), art=tuple(art_of([face.face])),
                                   definitions=definition_chain(game_faces, face.face_name)))
+        views += _page_views(session, layout, project, paints, catalogue, reference, earlier, booklets)
     return views
+
+
+class Booklet:
+    """A game's rules booklet in one language as serve shows it: the A5 booklet `build` writes (`rules-a5`),
+    rendered once for what it is made from and kept while that is the same (`holds`): a save of a card's text,
+    or of a colour or motif it does not use, keeps every booklet; a save of a rule renders the one booklet it
+    is in. Its pages are `BookletPage`s, each shown as an image rasterised from the PDF."""
+
+    def __init__(self, key: str, data: bytes, count: int, colours: dict, motifs: dict):
+        self.key, self.data = key, data
+        self.colours, self.motifs = colours, motifs  # {name: value} of those its drawing read
+        self.pages = [BookletPage(self, index) for index in range(count)]
+
+    def holds(self, key: str, palette: dict, motifs: dict) -> bool:
+        from printshop.render.replay import motif_key
+
+        return key == self.key and all(palette.get(name) == value for name, value in self.colours.items()) and all(
+            motif_key(motifs.get(name)) == value for name, value in self.motifs.items())
+
+
+@dataclass(eq=False)
+class BookletPage:
+    """A page of a `Booklet`: what a `FaceView` of the booklet shows in place of a face (its token is given to
+    the page object, as to a face: kept while the booklet is)."""
+
+    booklet: Booklet
+    index: int
+    face_name: str = ""  # (no face of faces.yaml makes it)
+
+
+def _booklet_key(layout, project, paper, fonts) -> str:
+    """What the booklet's pages are made from, but the colours and motifs (`Booklet.holds` compares those it read):
+    its blocks (the rules' texts as the template set them), the booklet's style, the page, the language's
+    typography and labels, the game's title, the fonts registered (their object: a new set when a font changes)."""
+    import hashlib
+
+    localized = layout.localized
+    parts = (layout.game_id, layout.lang, localized.variant, localized.draft, layout.title, repr(layout.booklet.blocks),
+             layout.booklet.style.model_dump_json(), localized.language.model_dump_json(), repr(paper), id(fonts))
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+
+def _page_views(session: Session, layout, project, paints, catalogue, reference, earlier: dict,
+                booklets: dict) -> list[FaceView]:
+    """The pages of the game's rules booklet in this language, after its faces (`rules/1`, `rules/2`...): the
+    rules are most of what a translator translates. Their sources: the lines of the rules' texts."""
+    from printshop.jobs import output_name
+    from printshop.render.booklet import render_booklet
+
+    if layout.booklet is None:
+        return []
+    paper_name = project.booklet.paper
+    paper = project.media.papers.get(paper_name)
+    if paper is None:
+        return []
+    key = _booklet_key(layout, project, paper, session.checked.fonts)
+    palette, motifs = project.colours.palette, project.motifs.motifs
+    booklet = earlier.get((layout.game_id, layout.lang))
+    if booklet is None or not booklet.holds(key, palette, motifs):
+        file_name = output_name(layout.game_id, layout.lang, "rules", paper_name, layout.localized.variant).name
+        colours, drawn = Reads(palette, log=[]), Reads(motifs, log=[])  # what it reads of them, name by name
+        try:
+            data, count = render_booklet(layout, layout.booklet, paper, dataclasses.replace(paints, palette=colours),
+                                         drawn, file_name)
+        except Exception:  # noqa: BLE001 - shown as no page; the build reports what stops it
+            return []
+        from printshop.render.replay import motif_key
+
+        booklet = Booklet(key, data, count, {name: palette.get(name) for name in sorted(colours.read)},
+                          {name: motif_key(motifs.get(name)) for name in sorted(drawn.read)})
+    booklets[(layout.game_id, layout.lang)] = booklet
+    sources = []
+    for text_catalogue in (catalogue, reference):
+        if text_catalogue is not None:
+            sources += [(entry.location.path, entry.location.line)
+                        for text_id, entry in text_catalogue.entries.items() if text_id.startswith("rules.")]
+    template = project.games[layout.game_id].game.booklet.template if layout.game_id in project.games else ""
+    template_file = template_location(session.env, template).path if template and session.env is not None else ""
+    return [FaceView("", layout.game_id, layout.lang, f"rules/{page.index + 1}", page, paints, project.motifs.motifs,
+                     layout.localized.data.dir, sources, template_file) for page in booklet.pages]
 
 
 MISSING_COLOUR = OVERSET_HEX  # a colour the palette lacks, as a face's image shows it (colour.StandIn)
@@ -171,12 +258,35 @@ def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
 
 
 def face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
+    """The images of `views`: the faces drawn together (`_face_pngs`), a rules page rasterised from its booklet."""
+    faces = iter(_face_pngs([view for view in views if not isinstance(view.face, BookletPage)], dpi))
+    return [page_png(view.face, dpi) if isinstance(view.face, BookletPage) else next(faces) for view in views]
+
+
+def page_png(page: BookletPage, dpi: int = PREVIEW_DPI) -> bytes:
+    """A page of a rules booklet as a PNG, from the PDF `build` would write."""
+    import pypdfium2
+
+    from printshop.render.raster import png
+
+    with _PDFIUM:
+        document = pypdfium2.PdfDocument(page.booklet.data)
+        try:
+            image = document[page.index].render(scale=dpi / 72).to_pil()
+        finally:
+            document.close()
+    return png(image, level=1)
+
+
+def _face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
     """Each face alone, with its bleed, as a PNG: drawn into one PDF, a page each, rasterised by pdfium. A text
     that does not fit is drawn cut at its frame, with the (magenta) overset mark (render/faces.py), not left out.
 
     The faces share the PDF, so each font is embedded once for all of them: drawn a PDF each, the font subsets
     were most of an image's time (a dozen faces together take a third of the time they take one by one). The
     PDF is not compressed either: it lives only until pdfium has read it. The images are those of a PDF each."""
+    if not views:
+        return []
     import pypdfium2
     from reportlab.pdfgen.canvas import Canvas
 
@@ -273,6 +383,7 @@ class Preview:
         self.state: dict = {}
         self._blocks: dict = {}  # face_blocks of the project last read
         self._drafts: dict[tuple[str, str], str] = {}  # (game, lang) -> the draft label of a translation shown unfinished
+        self._booklets: dict = {}  # (game, lang) -> the rules booklet shown (Booklet), kept while its content is
         self.version = 0
         self.listeners: set[asyncio.Queue] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -280,7 +391,7 @@ class Preview:
     def refresh(self, changed: set[Path] | None = None) -> None:
         with self.lock:
             update = self.session.refresh(changed)
-            views = _face_views(self.session)
+            views = _face_views(self.session, self._booklets)
             self._give_tokens(views)
             if not update.ok:
                 views = keep_stale(list(self.views.values()), views)

@@ -1309,7 +1309,7 @@ def test_a_diagnostic_written_in_a_faces_definition_leads_to_the_faces_made_from
     assert preview.session.project is None  # the file could not be read: the faces as last read
     made_from_card = linked("wrong-type")
     assert "cards/back" not in made_from_card and "cards/informer/front" in made_from_card
-    assert len(made_from_card) == len(preview.views) - 1
+    assert len(made_from_card) == sum(not view.key.startswith("rules/") for view in preview.views.values()) - 1
 
 
 def test_a_file_someone_changed_is_not_removed_when_the_session_no_longer_makes_it(tmp_path):
@@ -1512,7 +1512,8 @@ def test_a_save_gives_new_images_only_to_the_faces_it_changed(data_copy, tmp_pat
     new = sorted((view.game, view.lang, view.key) for token, view in preview.views.items() if token not in before)
     assert new == [("comrade", "en", "cards/dissident-glasnost/front"),
                    ("comrade", "en", "cards/dissident-perestroika/front")], new
-    resized = [view for view in before.values() if view.game == "kremlin" and view.lang == "fr" and any(
+    resized = [view for view in before.values() if view.game == "kremlin" and view.lang == "fr"
+               and not view.key.startswith("rules/") and any(
         laid.frame.size_across == "deck" and laid.fit.size < laid.frame.size for laid in view.face.frames)]
     assert len(resized) > 10  # (what this test is about: faces set smaller than their own size to match the deck)
 
@@ -1966,6 +1967,56 @@ def test_art_not_there_is_an_empty_frame_in_magenta_and_the_art_once_it_is(tmp_p
         assert preview.state["ok"] and art(MISSING_COLOUR) == 0 and art(red) > 1000
 
 
+def test_the_rules_are_shown_page_by_page_and_a_rule_saved_redraws_its_booklet_alone(tmp_path, built):
+    """The rules are most of what a translator translates, and serve showed none of them. Each game's rules
+    booklet is now shown page by page after its faces (rows `rules/1`, `rules/2`...), each page rasterised from
+    the A5 booklet `build` writes, byte for byte; its sources are the lines of the rules' texts. A rule saved
+    renders that language's booklet again and no other; a card's text saved renders none."""
+    import io
+
+    from PIL import Image
+
+    from printshop.serve import Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    preview = Preview(Session(data, None, games=["comrade"], render=False))
+    preview.refresh()
+    pages = {(view.lang, view.key): token for token, view in preview.views.items() if view.key.startswith("rules/")}
+    for lang in ("en", "fr"):
+        written = (built / "comrade" / lang / f"comrade-{lang}-rules-a5.pdf").read_bytes()
+        assert preview._booklets[("comrade", lang)].data == written
+        count = len(pypdf_pages(written))
+        assert sorted(key for (language, key) in pages if language == lang) == sorted(
+            f"rules/{number}" for number in range(1, count + 1))
+    row = next(game for game in preview.state["games"] if game["id"] == "comrade")["rows"]
+    first = next(r for r in row if r["key"] == "rules/1")["faces"]["en"]
+    assert any(f["short"] == "text/en.yaml" for f in first["files"]) and first["template"].endswith("rules.xml.j2")
+    with Image.open(io.BytesIO(preview.image(pages[("en", "rules/1")]))) as image:
+        assert abs(image.height / image.width - 210 / 148) < 0.01  # an A5 page
+
+    english = data / "comrade" / "text" / "en.yaml"
+    edit(english, 'heading: "Components"', 'heading: "In the box"')
+    preview.refresh({english})
+    now = {(view.lang, view.key): token for token, view in preview.views.items() if view.key.startswith("rules/")}
+    assert all(now[place] != token for place, token in pages.items() if place[0] == "en")
+    assert all(now[place] == token for place, token in pages.items() if place[0] == "fr")
+    assert "IN THE BOX" in pdf_text(preview._booklets[("comrade", "en")].data).upper()  # (a heading: in capitals)
+
+    edit(english, 'name: "Dissident"', 'name: "Dissenter"')
+    preview.refresh({english})
+    assert {(view.lang, view.key): token for token, view in preview.views.items()
+            if view.key.startswith("rules/")} == now
+
+
+def pypdf_pages(data: bytes) -> list:
+    import io
+
+    from pypdf import PdfReader
+
+    return list(PdfReader(io.BytesIO(data)).pages)
+
+
 def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_same(tmp_path, monkeypatch):
     """The one-page PDF a face's image is rasterised from lives only until pdfium has read it: it is not
     deflated (a third of each image's time went to compressing its page and font subsets), and the image is
@@ -1996,10 +2047,12 @@ def test_faces_drawn_together_give_the_images_each_drawn_alone_gives(tmp_path):
 
     preview = Preview(Session(DEFAULT_DATA_DIR, None, games=["comrade-stalin"], langs=["fr"], render=False))
     preview.refresh()
-    views = list(preview.views.values())
+    views = [view for view in preview.views.values() if not view.key.startswith("rules/")]
+    pages = [view for view in preview.views.values() if view.key.startswith("rules/")]
     sizes = {(round(view.face.width), round(view.face.height)) for view in views}
-    assert len(sizes) >= 2 and len(views) > 12, sizes
+    assert len(sizes) >= 2 and len(views) > 12 and len(pages) >= 2, sizes
     mixed = views[::-1][:14]  # sheets among cards, sizes alternating
+    mixed[6:6] = pages[:2]  # and two pages of the rules, rasterised from their booklet
     assert face_pngs(mixed) == [face_png(view) for view in mixed]
 
 

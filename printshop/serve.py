@@ -130,15 +130,16 @@ class Booklet:
     or of a colour or motif it does not use, keeps every booklet; a save of a rule renders the one booklet it
     is in. Its pages are `BookletPage`s, each shown as an image rasterised from the PDF."""
 
-    def __init__(self, key: str, data: bytes, count: int, colours: dict, motifs: dict):
+    def __init__(self, key: str, data: bytes, count: int, colours: dict, motifs: dict, fonts):
         self.key, self.data = key, data
+        self.fonts = fonts  # the FontSet it was set in (held: an id alone may be given again to a later set)
         self.colours, self.motifs = colours, motifs  # {name: value} of those its drawing read
         self.pages = [BookletPage(self, index) for index in range(count)]
 
-    def holds(self, key: str, palette: dict, motifs: dict) -> bool:
+    def holds(self, key: str, palette: dict, motifs: dict, fonts) -> bool:
         from printshop.render.replay import motif_key
 
-        return key == self.key and all(palette.get(name) == value for name, value in self.colours.items()) and all(
+        return key == self.key and fonts is self.fonts and all(palette.get(name) == value for name, value in self.colours.items()) and all(
             motif_key(motifs.get(name)) == value for name, value in self.motifs.items())
 
 
@@ -152,15 +153,15 @@ class BookletPage:
     face_name: str = ""  # (no face of faces.yaml makes it)
 
 
-def _booklet_key(layout, project, paper, fonts) -> str:
+def _booklet_key(layout, project, paper) -> str:
     """What the booklet's pages are made from, but the colours and motifs (`Booklet.holds` compares those it read):
     its blocks (the rules' texts as the template set them), the booklet's style, the page, the language's
-    typography and labels, the game's title, the fonts registered (their object: a new set when a font changes)."""
+    typography and labels, the game's title (the fonts registered: `Booklet.holds` compares the set)."""
     import hashlib
 
     localized = layout.localized
     parts = (layout.game_id, layout.lang, localized.variant, localized.draft, layout.title, repr(layout.booklet.blocks),
-             layout.booklet.style.model_dump_json(), localized.language.model_dump_json(), repr(paper), id(fonts))
+             layout.booklet.style.model_dump_json(), localized.language.model_dump_json(), repr(paper))
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
@@ -177,10 +178,10 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
     paper = project.media.papers.get(paper_name)
     if paper is None:
         return []
-    key = _booklet_key(layout, project, paper, session.checked.fonts)
+    key, fonts = _booklet_key(layout, project, paper), session.checked.fonts
     palette, motifs = project.colours.palette, project.motifs.motifs
     booklet = earlier.get((layout.game_id, layout.lang))
-    if booklet is None or not booklet.holds(key, palette, motifs):
+    if booklet is None or not booklet.holds(key, palette, motifs, fonts):
         file_name = output_name(layout.game_id, layout.lang, "rules", paper_name, layout.localized.variant).name
         colours, drawn = Reads(palette, log=[]), Reads(motifs, log=[])  # what it reads of them, name by name
         try:
@@ -191,7 +192,7 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
         from printshop.render.replay import motif_key
 
         booklet = Booklet(key, data, count, {name: palette.get(name) for name in sorted(colours.read)},
-                          {name: motif_key(motifs.get(name)) for name in sorted(drawn.read)})
+                          {name: motif_key(motifs.get(name)) for name in sorted(drawn.read)}, fonts)
     booklets[(layout.game_id, layout.lang)] = booklet
     sources = []
     for text_catalogue in (catalogue, reference):

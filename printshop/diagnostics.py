@@ -352,11 +352,11 @@ class StageFailed(Exception):
         self.report = report
 
 
-def did_you_mean(name: str, names) -> str:
+def did_you_mean(name: str, names, cutoff: float = 0.6) -> str:
     """"; did you mean 'white'?" for a name written close to one of `names` (a letter left out, two swapped, a
-    name changed in one file and not in the other), else nothing: what a message naming an unknown colour,
-    font, motif, card size or face says before it lists the names there are."""
+    name changed in one file and not in the other), else nothing: what a message naming an unknown key, colour,
+    font, motif, card size, face or block says before it lists the names there are."""
     import difflib  # (only when a name is wrong: not on the way of every command's start)
 
-    close = difflib.get_close_matches(str(name), [str(known) for known in names], n=1, cutoff=0.6)
+    close = difflib.get_close_matches(str(name), [str(known) for known in names], n=1, cutoff=cutoff)
     return f"; did you mean '{close[0]}'?" if close else ""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printshop.colour import Paints, StandIn
-from printshop.diagnostics import Location, Report, Severity
+from printshop.diagnostics import Location, Report, Severity, did_you_mean
 from printshop.fitting import Fit, fit, runts
 from printshop.fonts import FontSet
 from printshop.loader import Project
@@ -228,10 +228,9 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
     for block in blocks:
         if block not in face.frames:
             unfilled = [name for name in face.frames if name not in blocks]
-            close = difflib.get_close_matches(block, unfilled, n=1, cutoff=0.5)
             _report_once(report, "unknown-reference", _block_location(template_path(), block),
                          f"block '{block}' of {face.template} has no frame in face '{face_name}'"
-                         + (f"; did you mean '{close[0]}'?" if close else f" (frames: {', '.join(face.frames)})"),
+                         + (did_you_mean(block, unfilled, cutoff=0.5) or f" (frames: {', '.join(face.frames)})"),
                          cause=f"block '{block}' of {face.template} has no frame")
     frames = []
     for name, frame in face.frames.items():

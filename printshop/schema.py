@@ -6,7 +6,6 @@ later checks (composition, overflow, ...) can point at the data that caused them
 """
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from pathlib import Path
@@ -15,7 +14,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, WithJsonSchema
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from printshop.diagnostics import Location, Report, display_path
+from printshop.diagnostics import Location, Report, did_you_mean, display_path
 from printshop.source import _LINE_COL, Document, items_of, locate, node_position
 from printshop.units import _LENGTH as LENGTH_PATTERN, parse_length
 
@@ -105,9 +104,8 @@ def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: 
     if kind == "extra_forbidden" and loc:
         where = locate(path, document.root, loc, key_itself=True)
         valid = _field_names_at(model, loc[:-1])
-        close = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.6)
-        suggestion = f"; did you mean '{close[0]}'?" if close else ""
-        listing = f" (valid keys: {', '.join(valid)})" if valid and not close else ""
+        suggestion = did_you_mean(str(loc[-1]), valid)
+        listing = f" (valid keys: {', '.join(valid)})" if valid and not suggestion else ""
         report.add("unknown-key", where, f"unknown key '{loc[-1]}'{suggestion}{listing}")
     elif loc and loc[-1] == "[key]":  # a mapping's key failed (an id that is not one): point at the key itself
         where = locate(path, document.root, loc[:-1], key_itself=True)

@@ -37,10 +37,12 @@ from importlib import resources
 from pathlib import Path
 
 from printshop.build import art_of
+from printshop.cache import key_of
 from printshop.colour import OVERSET_HEX, StandIn
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.layout import written_entry
 from printshop.memo import Reads
+from printshop.render.replay import motif_key
 from printshop.session import Session
 from printshop.templating import template_location
 from printshop.watch import FileWatcher, watched_folders
@@ -137,8 +139,6 @@ class Booklet:
         self.pages = [BookletPage(self, index) for index in range(count)]
 
     def holds(self, key: str, palette: dict, motifs: dict, fonts) -> bool:
-        from printshop.render.replay import motif_key
-
         return key == self.key and fonts is self.fonts and all(palette.get(name) == value for name, value in self.colours.items()) and all(
             motif_key(motifs.get(name)) == value for name, value in self.motifs.items())
 
@@ -157,12 +157,10 @@ def _booklet_key(layout, project, paper) -> str:
     """What the booklet's pages are made from, but the colours and motifs (`Booklet.holds` compares those it read):
     its blocks (the rules' texts as the template set them), the booklet's style, the page, the language's
     typography and labels, the game's title (the fonts registered: `Booklet.holds` compares the set)."""
-    import hashlib
-
     localized = layout.localized
-    parts = (layout.game_id, layout.lang, localized.variant, localized.draft, layout.title, repr(layout.booklet.blocks),
-             layout.booklet.style.model_dump_json(), localized.language.model_dump_json(), repr(paper))
-    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+    return key_of(layout.game_id, layout.lang, localized.variant, localized.draft, layout.title,
+                  repr(layout.booklet.blocks), layout.booklet.style.model_dump_json(),
+                  localized.language.model_dump_json(), repr(paper))
 
 
 def _page_views(session: Session, layout, project, paints, catalogue, reference, earlier: dict,
@@ -189,8 +187,6 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
                                          drawn, file_name)
         except Exception:  # noqa: BLE001 - shown as no page; the build reports what stops it
             return []
-        from printshop.render.replay import motif_key
-
         booklet = Booklet(key, data, count, {name: palette.get(name) for name in sorted(colours.read)},
                           {name: motif_key(motifs.get(name)) for name in sorted(drawn.read)}, fonts)
     booklets[(layout.game_id, layout.lang)] = booklet
@@ -199,8 +195,8 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
         if text_catalogue is not None:
             sources += [(entry.location.path, entry.location.line)
                         for text_id, entry in text_catalogue.entries.items() if text_id.startswith("rules.")]
-    template = project.games[layout.game_id].game.booklet.template if layout.game_id in project.games else ""
-    template_file = template_location(session.env, template).path if template and session.env is not None else ""
+    template = layout.localized.data.game.booklet.template
+    template_file = template_location(session.env, template).path if session.env is not None else ""
     return [FaceView("", layout.game_id, layout.lang, f"rules/{page.index + 1}", page, paints, project.motifs.motifs,
                      layout.localized.data.dir, sources, template_file) for page in booklet.pages]
 

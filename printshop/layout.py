@@ -66,6 +66,7 @@ class SheetLayout:
 class BookletLayout:
     blocks: list[Block]
     style: BookletStyle
+    text_ids: tuple[str, ...] = ()  # the texts the template printed, in the order it read them (serve: a page's sources)
 
 
 @dataclass
@@ -476,12 +477,18 @@ def _card_context(card: CardEntry | None) -> dict | None:
 def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, fonts: FontSet, env,
                     report: Report, errors: DataErrors | None = None) -> BookletLayout | None:
     spec = localized.data.game.booklet
+    tree = context.get("t")
+    logs = hasattr(tree, "start_log")
+    reads = tree.start_log() if logs else []
     try:
         markup = render_template(env, spec.template, context)
     except TemplateFailure as failure:
         if not _missing_translation(failure, localized):
             _report_failure(report, failure, "rules booklet", localized, errors)
         return None
+    finally:
+        if logs:
+            tree.stop_log()
     template_path = template_location(env, spec.template)
     try:
         blocks = parse_blocks(markup)
@@ -502,4 +509,4 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
                 continue
             _check_text([block], text_style.font, text_style.uppercase, f"rules booklet ({localized.lang})",
                         lambda: template_path, fonts, report)
-    return BookletLayout(blocks, style)
+    return BookletLayout(blocks, style, tuple(dict.fromkeys(reads)))

@@ -24,6 +24,7 @@ import bisect
 import contextlib
 import dataclasses
 import errno
+import html
 import io
 import itertools
 import os
@@ -130,17 +131,68 @@ class Booklet:
     """A game's rules booklet in one language as serve shows it: the A5 booklet `build` writes (`rules-a5`),
     rendered once for what it is made from and kept while that is the same (`holds`): a save of a card's text,
     or of a colour or motif it does not use, keeps every booklet; a save of a rule renders the one booklet it
-    is in. Its pages are `BookletPage`s, each shown as an image rasterised from the PDF."""
+    is in. Its pages are `BookletPage`s, each shown as an image rasterised from the PDF; `texts` is each page's
+    text as `letters` gives it, for `pages_of`."""
 
-    def __init__(self, key: str, data: bytes, count: int, colours: dict, motifs: dict, fonts):
+    def __init__(self, key: str, data: bytes, count: int, colours: dict, motifs: dict, fonts,
+                 texts: list[str] | None = None):
         self.key, self.data = key, data
         self.fonts = fonts  # the FontSet it was set in (held: an id alone may be given again to a later set)
         self.colours, self.motifs = colours, motifs  # {name: value} of those its drawing read
         self.pages = [BookletPage(self, index) for index in range(count)]
+        self.texts = texts if texts is not None else [""] * count
+        self._found: dict[str, tuple[int, ...] | None] = {}  # a text -> pages_of it, for the next refresh
 
     def holds(self, key: str, palette: dict, motifs: dict, fonts) -> bool:
         return key == self.key and fonts is self.fonts and all(palette.get(name) == value for name, value in self.colours.items()) and all(
             motif_key(motifs.get(name)) == value for name, value in self.motifs.items())
+
+    def pages_of(self, text: str) -> tuple[int, ...] | None:
+        """The pages (0-based) that print `text` (a rule as its file has it), or None where it cannot be told:
+        it has no run of letters long enough to be found for itself ("Setup", "{n}"). A text is looked for a
+        piece at a time (`SEARCHED` letters of it, between its placeholders) in the pages' own text, so one
+        paragraph running over two pages is on both, and a text the template does not print is on none."""
+        found = self._found.get(text, False)
+        if found is False:
+            found = self._found[text] = _pages_of(text, self.texts)
+        return found
+
+
+SEARCHED = 24  # letters: a piece of a rule this long is found where it is printed, not in another text by chance
+SHORTEST = 6  # letters: a shorter piece between placeholders ("Oui", "de") is not looked for
+_MARKUP = re.compile(r"<[^>]*>")
+
+
+def letters(text: str) -> str:
+    """The letters and digits of a text, case folded: what a page's text and a rule's share however the page set
+    it (its lines broken and words hyphenated, its spaces made no-break, its headings in capitals)."""
+    return "".join(character for character in text.casefold() if character.isalnum())
+
+
+def _pages_of(text: str, pages: list[str]) -> tuple[int, ...] | None:
+    from printshop.texts import _PLACEHOLDER
+
+    plain = html.unescape(_PLACEHOLDER.sub("\x00", _MARKUP.sub(" ", text)))
+    pieces = [piece for piece in (letters(part) for part in plain.split("\x00")) if len(piece) >= SHORTEST]
+    if not pieces:
+        return None
+    runs = set()
+    for piece in pieces:  # every run of SEARCHED letters, and the last: a page break may fall anywhere in it
+        runs.update(piece[start:start + SEARCHED] for start in range(0, max(len(piece) - SEARCHED, 0) + 1, SEARCHED))
+        runs.add(piece[-SEARCHED:])
+    return tuple(index for index, page in enumerate(pages) if any(run in page for run in runs))
+
+
+def page_texts(data: bytes) -> list[str]:
+    """Each page's text of a PDF, as `letters` gives it."""
+    import pypdfium2
+
+    with _PDFIUM:
+        document = pypdfium2.PdfDocument(data)
+        try:
+            return [letters(document[index].get_textpage().get_text_range()) for index in range(len(document))]
+        finally:
+            document.close()
 
 
 @dataclass(eq=False)
@@ -188,17 +240,23 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
         except Exception:  # noqa: BLE001 - shown as no page; the build reports what stops it
             return []
         booklet = Booklet(key, data, count, {name: palette.get(name) for name in sorted(colours.read)},
-                          {name: motif_key(motifs.get(name)) for name in sorted(drawn.read)}, fonts)
+                          {name: motif_key(motifs.get(name)) for name in sorted(drawn.read)}, fonts, page_texts(data))
     booklets[(layout.game_id, layout.lang)] = booklet
-    sources = []
-    for text_catalogue in (catalogue, reference):
-        if text_catalogue is not None:
-            sources += [(entry.location.path, entry.location.line)
-                        for text_id, entry in text_catalogue.entries.items() if text_id.startswith("rules.")]
+    # each page's sources: the lines of the texts it prints, found in its own text (a text the template read that
+    # cannot be found for itself, a heading of a word, or that is not printed as written: every page's)
+    sources: list[list[tuple[str, int]]] = [[] for _ in booklet.pages]
+    everywhere = range(len(sources))
+    for text_id in layout.booklet.text_ids:
+        entry = written_entry(catalogue, text_id, layout.localized.variant) if catalogue is not None else None
+        if entry is None and reference is not None:  # a draft prints the text its language lacks from the other
+            entry = written_entry(reference, text_id, layout.localized.variant)
+        if entry is not None:
+            for index in booklet.pages_of(entry.text) or everywhere:
+                sources[index].append((entry.location.path, entry.location.line))
     template = layout.localized.data.game.booklet.template
     template_file = template_location(session.env, template).path if session.env is not None else ""
     return [FaceView("", layout.game_id, layout.lang, f"rules/{page.index + 1}", page, paints, project.motifs.motifs,
-                     layout.localized.data.dir, sources, template_file) for page in booklet.pages]
+                     layout.localized.data.dir, sources[page.index], template_file) for page in booklet.pages]
 
 
 MISSING_COLOUR = OVERSET_HEX  # a colour the palette lacks, as a face's image shows it (colour.StandIn)

@@ -2009,6 +2009,58 @@ def test_the_rules_are_shown_page_by_page_and_a_rule_saved_redraws_its_booklet_a
             if view.key.startswith("rules/")} == now
 
 
+def test_a_rules_page_names_the_rules_it_prints_and_a_diagnostic_at_a_rule_leads_to_that_page(tmp_path):
+    """A rules page's sources were every line of the rules, so an error at one rule flagged every page of its
+    booklet. Now a page names the rules it prints, found in the page's own text: the page pypdf reads the rule
+    on, and that page alone, leads to its line, and the error there leads to that page."""
+    from printshop.serve import Preview, letters
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    french = data / "comrade" / "text" / "fr.yaml"
+    preview = Preview(Session(data, None, games=["comrade"], langs=["fr"], render=False))
+    preview.refresh()
+    pages = sorted((view for view in preview.views.values() if view.key.startswith("rules/")),
+                   key=lambda view: int(view.key.split("/")[1]))
+    read = [letters(page.extract_text()) for page in pypdf_pages(preview._booklets[("comrade", "fr")].data)]
+    assert len(pages) == len(read) >= 4
+    rules = {line for view in pages for path, line in view.sources if path.endswith("fr.yaml")}
+    assert all(view.sources for view in pages) and all(len(view.sources) < len(rules) for view in pages)
+
+    line = line_of(french, "arrondie au supérieur")
+    shown = [index for index, text in enumerate(read) if letters("arrondie au supérieur : 3, 4 ou 5") in text]
+    assert len(shown) == 1
+    assert [index for index, view in enumerate(pages) if line in {at for path, at in view.sources}] == shown
+
+    edit(french, "3, 4 ou 5", "3, 4 ou 6")  # an error at that rule: its numbers are not the English text's
+    preview.refresh({french})
+    mismatch = [d for d in preview.state["diagnostics"] if d["code"] == "number-mismatch"]
+    assert [d["line"] for d in mismatch] == [line]
+    tokens = {view.key: token for token, view in preview.views.items()}
+    assert mismatch[0]["faces"] == [tokens[f"rules/{shown[0] + 1}"]]
+
+
+def test_a_rule_is_found_on_every_page_it_runs_over_and_on_none_it_is_not_printed_on():
+    """How serve finds a rule in its booklet's pages: by runs of its letters between its placeholders, whatever
+    the page did to it (lines broken, words hyphenated, capitals, no-break spaces, markup). A paragraph over a
+    page break is on both pages; a text the booklet does not print is on none; a text too short to be told
+    apart ("Setup") cannot be placed (None: serve counts it on every page)."""
+    from printshop.serve import SEARCHED, Booklet, letters
+
+    paragraph = ("Shuffle the two dissident cards face down, take one without looking at it and set the "
+                 "other aside, still unseen.")
+    pages = [letters("Setup\n1. Shuffle the two dissi-\ndent cards face down, take one"),
+             letters("without looking at it and set the other aside,\u00a0still unseen.\nMIX IN THE INFORMER CARD"),
+             letters("Count out 3 vote cards. The end.")]
+    booklet = Booklet("key", b"", 3, {}, {}, None, pages)
+    assert booklet.pages_of(paragraph) == (0, 1)
+    assert booklet.pages_of("<b>Mix in</b> the informer card") == (1,)
+    assert booklet.pages_of("Count out {count} vote cards.") == (2,)  # the pieces between placeholders
+    assert booklet.pages_of("A rule no template prints anywhere at all.") == ()
+    assert booklet.pages_of("Setup") is None and booklet.pages_of("{count}") is None
+    assert len(letters(paragraph)) > 3 * SEARCHED  # (found by its runs, not as a whole)
+
+
 def pypdf_pages(data: bytes) -> list:
     import io
 

@@ -6,6 +6,8 @@ booklet's blocks. Everything that cannot be laid out is reported here, before an
 """
 from __future__ import annotations
 
+import dataclasses
+
 import difflib
 import re
 from collections.abc import Callable
@@ -294,7 +296,7 @@ def stand_in_frame(frame: Frame, fonts: FontSet) -> Frame:
     """`frame` as a preview draws it when its font is not registered: in the registered face whose name is most
     like it (a mistyped 'sans-boldy' in 'sans-bold'), in a colour no palette has (the overset's magenta, as for
     a missing colour), so that the text shows, and shows where the fault is. A missing colour needs no change:
-    the palette stands in (colour.StandIn)."""
+    the palette stands in (colour.StandIn). Any style with a font (a booklet's paragraphs, its folio) likewise."""
     if fonts.has(frame.font):
         return frame
     names = sorted(fonts.faces)
@@ -302,6 +304,17 @@ def stand_in_frame(frame: Frame, fonts: FontSet) -> Frame:
         return frame
     close = difflib.get_close_matches(frame.font, names, n=1, cutoff=0.0)
     return frame.model_copy(update={"font": close[0] if close else names[0], "colour": STANDING_IN})
+
+
+def stand_in_booklet(booklet: BookletLayout, fonts: FontSet) -> BookletLayout:
+    """`booklet` as a preview renders it when a style of booklet.yaml names a font that is not registered: each
+    such style (the folio too) stood in for as `stand_in_frame` stands in for a frame's. Unchanged otherwise."""
+    style = booklet.style
+    styles = {name: stand_in_frame(text_style, fonts) for name, text_style in style.styles.items()}
+    folio = stand_in_frame(style.folio, fonts)
+    if folio is style.folio and all(styles[name] is text_style for name, text_style in style.styles.items()):
+        return booklet
+    return dataclasses.replace(booklet, style=style.model_copy(update={"styles": styles, "folio": folio}))
 
 
 def _report_overflow(result: Fit, blocks: list[Block], frame: Frame, what: str, text_ids: tuple[str, ...],

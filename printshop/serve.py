@@ -41,7 +41,7 @@ from printshop.build import art_of
 from printshop.cache import key_of
 from printshop.colour import OVERSET_HEX, StandIn
 from printshop.diagnostics import Diagnostic, display_path, printable
-from printshop.layout import written_entry
+from printshop.layout import stand_in_booklet, written_entry
 from printshop.memo import Reads
 from printshop.render.replay import motif_key
 from printshop.session import Session
@@ -234,9 +234,11 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
     if booklet is None or not booklet.holds(key, palette, motifs, fonts):
         file_name = output_name(layout.game_id, layout.lang, "rules", paper_name, layout.localized.variant).name
         colours, drawn = Reads(palette, log=[]), Reads(motifs, log=[])  # what it reads of them, name by name
+        # a style in a colour or font there is not is set all the same, in magenta, as a face's frame is
+        stood_in = dataclasses.replace(paints, palette=StandIn(colours))
         try:
-            data, count = render_booklet(layout, layout.booklet, paper, dataclasses.replace(paints, palette=colours),
-                                         drawn, file_name)
+            data, count = render_booklet(layout, stand_in_booklet(layout.booklet, fonts), paper, stood_in, drawn,
+                                         file_name)
         except Exception:  # noqa: BLE001 - shown as no page; the build reports what stops it
             return []
         booklet = Booklet(key, data, count, {name: palette.get(name) for name in sorted(colours.read)},

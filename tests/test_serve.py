@@ -2040,6 +2040,46 @@ def test_a_rules_page_names_the_rules_it_prints_and_a_diagnostic_at_a_rule_leads
     assert mismatch[0]["faces"] == [tokens[f"rules/{shown[0] + 1}"]]
 
 
+@pytest.mark.parametrize("fault", ["colour", "font"])
+def test_a_booklet_style_in_a_colour_or_font_there_is_not_is_shown_in_magenta_until_mended(tmp_path, fault):
+    """A style of booklet.yaml in a colour or font there is not stopped the rules booklet: serve showed no rules
+    page at all. Its pages are now shown, that style's text drawn in the overset's magenta (a font stood in for
+    by the one named most like it), as a face's frame is, beside the error; mended, the pages are drawn right."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.serve import MISSING_COLOUR, Preview
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    booklet = data / "print" / "booklet.yaml"
+    shutil.copyfile(PACKAGE_DEFAULTS_DIR / "print" / "booklet.yaml", booklet)
+    good = "h1: {font: sans-bold, size: 13pt, leading: 1.2, colour: accent"
+    bad = good.replace("colour: accent", "colour: accnt") if fault == "colour" else good.replace("sans-bold", "sans-boldy")
+    edit(booklet, good, bad)
+    preview = Preview(Session(data, None, games=["comrade"], langs=["en"], render=False))
+    preview.refresh()
+
+    def magenta() -> int:
+        """Pixels of the magenta on the second page (the rules' first headings)."""
+        token = next(token for token, view in preview.views.items() if view.key == "rules/2")
+        with Image.open(io.BytesIO(preview.image(token))) as image:
+            pixels = np.asarray(image.convert("RGB")).astype(int)
+        target = np.array([int(MISSING_COLOUR[i:i + 2], 16) for i in (1, 3, 5)])
+        return int((np.abs(pixels - target).max(axis=2) <= 24).sum())
+
+    assert not preview.state["ok"]
+    assert any(d["severity"] == "error" and d["path"].endswith("booklet.yaml") for d in preview.state["diagnostics"])
+    assert magenta() > 500  # three headings in magenta
+    assert not (tmp_path / "output").exists()
+    edit(booklet, bad, good)
+    preview.refresh({booklet})
+    assert preview.state["ok"] and magenta() == 0
+
+
 def test_a_rule_is_found_on_every_page_it_runs_over_and_on_none_it_is_not_printed_on():
     """How serve finds a rule in its booklet's pages: by runs of its letters between its placeholders, whatever
     the page did to it (lines broken, words hyphenated, capitals, no-break spaces, markup). A paragraph over a

@@ -5,9 +5,10 @@
 
 The data and templates are copied to a temporary folder; `serve`'s preview (`serve.Preview`, without the
 web server) is built once and every face's image drawn, as a page that shows them all asks. Then each kind of
-file is saved `--saves` times, each time with a new value, and two times are measured per save: the refresh
-(reading, validating, laying out, the page's new state) and the images of the faces that changed (the ones
-the page asks for again). The kinds:
+file is saved `--saves` times, each time with a new value, and three times are measured per save: the refresh
+(reading, validating, laying out, the page's new state with its faces), the rules booklets it renders again
+after (`render_pages`: the page shows their earlier pages greyed meanwhile) and the images of the faces and
+pages that changed (the ones the page asks for again). The kinds:
 
 - a text: one name in comrade/text/en.yaml (what a translator saves);
 - a face definition: the title's size in comrade/faces.yaml;
@@ -77,22 +78,27 @@ def measure(saves: int) -> dict:
             shutil.copy(PACKAGE_DEFAULTS_DIR / "print" / "colours.yaml", colours)
         preview = Preview(Session(root / "data", templates_dir=root / "templates", render=False, draft=True))
         started = time.perf_counter()
-        preview.refresh()
+        preview.refresh(pages=False)  # as `serve` starts: the faces first, then the rules booklets
+        shown = time.perf_counter() - started
+        preview.render_pages()
         for token in list(preview.views):
             preview.image(token)
         first = time.perf_counter() - started
-        figures = {"first": first, "faces": len(preview.views), "kinds": {}}
+        figures = {"shown": shown, "first": first, "faces": len(preview.views), "kinds": {}}
         for kind, (path, change) in _edits(root).items():
             original = path.read_text(encoding="utf-8")
-            refreshes, images, counts = [], [], []
+            refreshes, pages, images, counts = [], [], [], []
             for number in range(saves):
                 changed = change(original, number)
                 if changed == original:
                     raise SystemExit(f"{kind}: the edit changed nothing in {path}")
                 path.write_text(changed, encoding="utf-8")
                 started = time.perf_counter()
-                preview.refresh({path})
+                preview.refresh({path}, pages=False)  # the page shows the faces...
                 refreshes.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                preview.render_pages()  # ...then the rules booklets the save changed
+                pages.append(time.perf_counter() - started)
                 if not preview.state.get("ok", True) and preview.state.get("errors"):
                     raise SystemExit(f"{kind}: the edit brought errors")
                 started = time.perf_counter()
@@ -103,7 +109,7 @@ def measure(saves: int) -> dict:
                 counts.append(len(drawn))
             path.write_text(original, encoding="utf-8")
             preview.refresh({path})
-            figures["kinds"][kind] = {"refresh": refreshes, "images": images, "drawn": counts}
+            figures["kinds"][kind] = {"refresh": refreshes, "pages": pages, "images": images, "drawn": counts}
     return figures
 
 
@@ -114,13 +120,15 @@ def main(argv: list[str] | None = None) -> int:
     figures = measure(args.saves)
     print(f"printshop serve of every game: {figures['faces']} faces shown, {args.saves} saves of each kind; "
           f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs")
-    print(f"first page with every image: {figures['first']:.2f} s")
-    print(f"{'saved':>20} {'refresh s':>10} {'images s':>9} {'total s':>8} {'images drawn':>13}")
+    print(f"first page: faces shown in {figures['shown']:.2f} s, with every image and rules page {figures['first']:.2f} s")
+    print(f"{'saved':>20} {'refresh s':>10} {'pages s':>8} {'images s':>9} {'total s':>8} {'images drawn':>13}")
     for kind, values in figures["kinds"].items():
-        total = [a + b for a, b in zip(values["refresh"], values["images"])]
-        print(f"{kind:>20} {statistics.median(values['refresh']):10.3f} {statistics.median(values['images']):9.3f} "
-              f"{statistics.median(total):8.3f} {statistics.median(values['drawn']):13.0f}")
-    print("(medians; 'images drawn' are the faces whose image the page asks for again)")
+        total = [a + b + c for a, b, c in zip(values["refresh"], values["pages"], values["images"])]
+        print(f"{kind:>20} {statistics.median(values['refresh']):10.3f} {statistics.median(values['pages']):8.3f} "
+              f"{statistics.median(values['images']):9.3f} {statistics.median(total):8.3f} "
+              f"{statistics.median(values['drawn']):13.0f}")
+    print("(medians; 'refresh' until the page shows the faces, 'pages' the rules booklets rendered again after, "
+          "'images drawn' the faces and pages whose image the page asks for again)")
     return 0
 
 

@@ -7,7 +7,8 @@ A `Session` (session.py) keeps the project and layouts in memory; a thread watch
 then asks for `/state` again. A face's image (`/face/<token>.png`) is a page drawn by render/faces.py and
 rasterised by pypdfium2, in a PDF shared with the faces after it on the page that are not drawn yet (up to a
 dozen: `face_pngs`, fonts embedded once); the token names the laid-out face, which the session
-keeps while nothing it reads changes, so the browser fetches only the images of changed faces.
+keeps while nothing it reads changes, so the browser fetches only the images of changed faces. Each game's
+rules booklet follows its faces, page by page, rendered after the faces are shown (`Preview.render_pages`).
 A file that cannot be read shows as diagnostics on the page; the server keeps running, and while the data has
 errors a face they stop (a template that no longer compiles, a file that cannot be read) stays on the page
 greyed, as last drawn, rather than vanishing (`keep_stale`). A face whose text does not fit is drawn anyway
@@ -78,9 +79,11 @@ def _say(line: str) -> None:
     print(f"printshop serve: {line}", file=sys.stderr, flush=True)
 
 
-def _face_views(session: Session, booklets: dict | None = None) -> list[FaceView]:
+def _face_views(session: Session, booklets: dict | None = None, later: list | None = None) -> list[FaceView]:
     """The faces of the session's layouts, each game's and language's rules pages after them. `booklets`:
-    {(game, lang): Booklet} of the last refresh, replaced by this one's (a booklet unchanged is kept)."""
+    {(game, lang): Booklet} of the last refresh, replaced by this one's (a booklet unchanged is kept). With
+    `later`, a booklet to render again is not rendered: (game, lang) is added to `later`, and the pages it
+    had are shown meanwhile, greyed (`Preview.refresh` renders it after the faces are on the page)."""
     from printshop.colour import Paints
 
     checked = session.checked
@@ -123,7 +126,7 @@ def _face_views(session: Session, booklets: dict | None = None) -> list[FaceView
                                   project.motifs.motifs, layout.localized.data.dir, texts + borrowed + frames,
                                   templates.get(name, ""), art=tuple(art_of([face.face])),
                                   definitions=definition_chain(game_faces, face.face_name)))
-        views += _page_views(session, layout, project, paints, catalogue, reference, earlier, booklets)
+        views += _page_views(session, layout, project, paints, catalogue, reference, earlier, booklets, later)
     return views
 
 
@@ -216,9 +219,10 @@ def _booklet_key(layout, project, paper) -> str:
 
 
 def _page_views(session: Session, layout, project, paints, catalogue, reference, earlier: dict,
-                booklets: dict) -> list[FaceView]:
+                booklets: dict, later: list | None = None) -> list[FaceView]:
     """The pages of the game's rules booklet in this language, after its faces (`rules/1`, `rules/2`...): the
-    rules are most of what a translator translates. Their sources: the lines of the rules' texts."""
+    rules are most of what a translator translates. Their sources: the lines of the texts each prints. With
+    `later` (see `_face_views`), a booklet to render again is left for later, its earlier pages shown greyed."""
     from printshop.jobs import output_name
     from printshop.render.booklet import render_booklet
 
@@ -231,7 +235,14 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
     key, fonts = _booklet_key(layout, project, paper), session.checked.fonts
     palette, motifs = project.colours.palette, project.motifs.motifs
     booklet = earlier.get((layout.game_id, layout.lang))
-    if booklet is None or not booklet.holds(key, palette, motifs, fonts):
+    stale = False
+    if booklet is not None and later is not None and not booklet.holds(key, palette, motifs, fonts):
+        later.append((layout.game_id, layout.lang))
+        stale = True
+    elif booklet is None and later is not None:
+        later.append((layout.game_id, layout.lang))
+        return []
+    elif booklet is None or not booklet.holds(key, palette, motifs, fonts):
         file_name = output_name(layout.game_id, layout.lang, "rules", paper_name, layout.localized.variant).name
         colours, drawn = Reads(palette, log=[]), Reads(motifs, log=[])  # what it reads of them, name by name
         # a style in a colour or font there is not is set all the same, in magenta, as a face's frame is
@@ -258,7 +269,8 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
     template = layout.localized.data.game.booklet.template
     template_file = template_location(session.env, template).path if session.env is not None else ""
     return [FaceView("", layout.game_id, layout.lang, f"rules/{page.index + 1}", page, paints, project.motifs.motifs,
-                     layout.localized.data.dir, sources[page.index], template_file) for page in booklet.pages]
+                     layout.localized.data.dir, sources[page.index], template_file, stale=stale)
+            for page in booklet.pages]
 
 
 MISSING_COLOUR = OVERSET_HEX  # a colour the palette lacks, as a face's image shows it (colour.StandIn)
@@ -441,26 +453,53 @@ class Preview:
         self._blocks: dict = {}  # face_blocks of the project last read
         self._drafts: dict[tuple[str, str], str] = {}  # (game, lang) -> the draft label of a translation shown unfinished
         self._booklets: dict = {}  # (game, lang) -> the rules booklet shown (Booklet), kept while its content is
+        self._later: list = []  # (game, lang) of the booklets the last refresh left to `render_pages`
+        self._update = None  # the session's last update (what `render_pages` shows its pages with)
         self.version = 0
         self.listeners: set[asyncio.Queue] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
-    def refresh(self, changed: set[Path] | None = None) -> None:
+    def refresh(self, changed: set[Path] | None = None, *, pages: bool = True) -> None:
+        """Read what changed and show it: the faces first; then (`pages`; else `render_pages` does it) the rules
+        booklets to render again, which take about as long as every face of a game: a face saved is on the page
+        without waiting for them, the pages they had shown greyed until then."""
         with self.lock:
             update = self.session.refresh(changed)
-            views = _face_views(self.session, self._booklets)
-            self._give_tokens(views)
-            if not update.ok:
-                views = keep_stale(list(self.views.values()), views)
-            self.views = {view.token: view for view in views}
-            self._tokens = {id(view.face): (view.face, view.token) for view in views}  # (the faces kept alive)
-            self.images = {token: data for token, data in self.images.items() if token in self.views}
-            self.version += 1
-            self.state = self._state(update)
+            later: list = []
+            views = _face_views(self.session, self._booklets, later)
+            self._later, self._update = later, update
+            self._show(views, update)
+        self._announce()
+        if pages:
+            self.render_pages()
+
+    def render_pages(self) -> None:
+        """Render the booklets the last refresh left for later, and show their pages (on the refreshing thread,
+        outside the lock: the page's images are drawn meanwhile)."""
+        if not self._later:
+            return
+        booklets = dict(self._booklets)
+        views = _face_views(self.session, booklets)
+        with self.lock:
+            self._later, self._booklets = [], booklets
+            self._show(views, self._update, more=True)
         self._announce()
 
-    def _give_tokens(self, views: list[FaceView]) -> None:
-        self._fresh = set()
+    def _show(self, views: list[FaceView], update, more: bool = False) -> None:
+        self._give_tokens(views, more)
+        if not update.ok:
+            views = keep_stale(list(self.views.values()), views)
+        self.views = {view.token: view for view in views}
+        self._tokens = {id(view.face): (view.face, view.token) for view in views}  # (the faces kept alive)
+        self.images = {token: data for token, data in self.images.items() if token in self.views}
+        self.version += 1
+        self.state = self._state(update)
+
+    def _give_tokens(self, views: list[FaceView], more: bool = False) -> None:
+        """A token for each view: its face's, if the face was shown before; else a new one, noted as fresh (`more`:
+        added to those the refresh before gave, as its booklets' pages come after its faces)."""
+        if not more:
+            self._fresh = set()
         for view in views:
             known = self._tokens.get(id(view.face))
             if known is not None and known[0] is view.face:
@@ -712,6 +751,10 @@ class Server:
         self._threads: list[threading.Thread] = []
 
     def watch_files(self, watcher: FileWatcher) -> None:
+        try:  # the first refresh's rules pages, once the page is served (a save meanwhile is watched for)
+            self.preview.render_pages()
+        except Exception as error:  # noqa: BLE001 - as a refresh's failure
+            _say(f"rendering the rules pages failed: {type(error).__name__}: {error}")
         try:
             for changed in watcher.changes(self.stop):
                 try:
@@ -732,7 +775,7 @@ class Server:
         # watching starts before the first refresh: a save made while it runs is not missed
         watcher = FileWatcher(watched_folders(self.preview.session), say=_say)
         try:
-            self.preview.refresh()
+            self.preview.refresh(pages=False)  # the faces; the watching thread renders the rules pages
             config = uvicorn.Config(make_app(self.preview), host=self.host, port=self.port, log_level="warning",
                                     lifespan="on", timeout_graceful_shutdown=2)  # nothing a page asks for is long
             self._server = uvicorn.Server(config)

@@ -2009,6 +2009,72 @@ def test_the_rules_are_shown_page_by_page_and_a_rule_saved_redraws_its_booklet_a
             if view.key.startswith("rules/")} == now
 
 
+def test_the_faces_are_shown_before_the_rules_booklets_are_rendered_and_a_rule_saved_greys_its_pages_meanwhile(
+        tmp_path, monkeypatch):
+    """A booklet takes about as long to render as every face of its game: serve's first page waited for them all,
+    and so did a face after a save of the palette. The faces are now shown first; the booklets are rendered
+    after (`render_pages`), their pages added with the faces' tokens unchanged. A rule saved shows that
+    booklet's earlier pages greyed until its new ones are there; the other language's are untouched."""
+    import printshop.serve as serve
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    import printshop.render.booklet as booklet_module
+
+    rendered = []  # (serve imports render_booklet where it renders: the module's is the one it calls)
+    original = booklet_module.render_booklet
+    monkeypatch.setattr(booklet_module, "render_booklet", lambda layout, *a, **k: rendered.append(
+        (layout.game_id, layout.lang)) or original(layout, *a, **k))
+    preview = serve.Preview(Session(data, None, games=["comrade"], render=False))
+
+    def shown() -> dict:
+        return {(view.lang, view.key): (token, view.stale) for token, view in preview.views.items()}
+
+    preview.refresh(pages=False)
+    faces, version = shown(), preview.state["version"]
+    assert faces and rendered == [] and not any(key.startswith("rules/") for _, key in faces)
+    preview.render_pages()
+    now = shown()
+    assert sorted(rendered) == [("comrade", "en"), ("comrade", "fr")] and preview.state["version"] == version + 1
+    assert {place: value for place, value in now.items() if not place[1].startswith("rules/")} == faces
+    pages = {place: token for place, (token, stale) in now.items() if place[1].startswith("rules/") and not stale}
+    assert {lang for lang, _ in pages} == {"en", "fr"}
+    preview.render_pages()  # nothing left to render: nothing happens
+    assert len(rendered) == 2 and preview.state["version"] == version + 1
+
+    english = data / "comrade" / "text" / "en.yaml"
+    edit(english, 'heading: "Components"', 'heading: "In the box"')
+    preview.refresh({english}, pages=False)
+    meanwhile = shown()
+    assert len(rendered) == 2
+    assert {place: value for place, value in meanwhile.items() if place[1].startswith("rules/")} == {
+        place: (token, place[0] == "en") for place, token in pages.items()}  # the same pages, English greyed
+    preview.render_pages()
+    after = shown()
+    assert rendered[2:] == [("comrade", "en")]
+    assert all(after[place] == (token, False) for place, token in pages.items() if place[0] == "fr")
+    assert all(after[place][0] != token and not after[place][1] for place, token in pages.items() if place[0] == "en")
+
+
+def test_the_server_shows_the_rules_pages_once_rendered_after_the_faces(tmp_path):
+    """serve listens once the faces are laid out; its watching thread renders the rules booklets, and the page
+    (told by an event) shows their pages after the faces."""
+    from printshop.serve import Server
+
+    server = Server(Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False), port=0).start()
+    try:
+        started = time.monotonic()
+        while time.monotonic() - started < DEADLINE and not any(
+                row["key"].startswith("rules/") for game in server.preview.state["games"] for row in game["rows"]):
+            time.sleep(0.05)
+        rows = [row["key"] for game in server.preview.state["games"] for row in game["rows"]]
+        assert "rules/1" in rows and rows.index("rules/1") > 0  # after the faces
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/state") as answer:
+            assert [row["key"] for game in json.loads(answer.read())["games"] for row in game["rows"]] == rows
+    finally:
+        server.close()
+
+
 def test_a_rules_page_names_the_rules_it_prints_and_a_diagnostic_at_a_rule_leads_to_that_page(tmp_path):
     """A rules page's sources were every line of the rules, so an error at one rule flagged every page of its
     booklet. Now a page names the rules it prints, found in the page's own text: the page pypdf reads the rule

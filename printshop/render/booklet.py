@@ -190,7 +190,7 @@ def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
                 skipping = False
         if not skipping:
             kept.append(block)
-    return BookletLayout(kept, booklet.style)
+    return BookletLayout(kept, booklet.style, booklet.text_ids)
 
 
 class _Doc(BaseDocTemplate):

@@ -426,10 +426,12 @@ def source_files(sources: list[tuple[str, int]], folder: str) -> list[dict]:
              "lines": line_ranges(lines)} for path, lines in by_file.items()]
 
 
-def _diagnostic(number: int, d: Diagnostic, faces: list[str]) -> dict:
+def _diagnostic(number: int, d: Diagnostic, faces: list[str], pages: int = 0) -> dict:
+    """`faces`: the tokens of the faces and rules pages it leads to; `pages`: how many of them are rules pages."""
     return {"id": number, "text": d.format(), "severity": d.severity.value, "code": d.code,
             "message": printable(d.message), "where": str(d.location), "acknowledged": printable(d.acknowledged),
-            "hint": d.hint, "also": d.also, "path": d.location.path, "line": d.location.line, "faces": faces}
+            "hint": d.hint, "also": d.also, "path": d.location.path, "line": d.location.line, "faces": faces,
+            "pages": pages}
 
 
 class Preview:
@@ -540,7 +542,9 @@ class Preview:
                     index = bisect.bisect_right(lines, line) - 1
                     if index >= 0:
                         faces += by_definition.get(named[index], [])
-            diagnostics.append(_diagnostic(number, d, list(dict.fromkeys(faces))))
+            faces = list(dict.fromkeys(faces))
+            pages = sum(isinstance(self.views[token].face, BookletPage) for token in faces if token in self.views)
+            diagnostics.append(_diagnostic(number, d, faces, pages))
         games: dict[str, dict] = {}
         # an unfinished translation shown as a draft: its label, in its own language ("ENTWURF, 12 % übersetzt")
         # (kept from the refresh before while an error stops the layout: its faces are shown greyed, as they were)

@@ -163,6 +163,7 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         overflow = "document.querySelector('.diagnostic.error[data-code=\"text-overflow\"][data-faces]')"
         browser.wait_for(f"document.getElementById('status').className === 'failed' && {overflow} !== null",
                          "the overflow")
+        assert browser.evaluate(f"{overflow}.querySelector('.goto').textContent") == "\u2192 show its 2 faces"
         browser.evaluate(f"{overflow}.click()")
         assert browser.evaluate("document.querySelector('td.face.focus').dataset.key").startswith("cards/dissident")
         browser.wait_for(f"(() => {{ const img = document.querySelector('td.face.focus img'); "
@@ -213,6 +214,16 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         restored = browser.wait_for(f"(() => {{ const src = {DISSIDENT}; return src && src !== {json.dumps(after)} "
                                     f"? src : ''; }})()", "the original card again")
         assert urllib.request.urlopen(restored).read() == before_image
+
+        # an error in a rule leads to the rules page that prints it, and says so
+        browser.wait_for("document.querySelectorAll('td.face[data-key=\"rules/2\"]').length === 1", "the rules")
+        texts.write_text(original.replace("uses {total} cards", "uses {totl} cards"), encoding="utf-8")
+        placeholder = "document.querySelector('.diagnostic.error[data-code=\"placeholder\"][data-faces]')"
+        browser.wait_for(f"{placeholder} !== null", "the rule's error")
+        assert browser.evaluate(f"{placeholder}.querySelector('.goto').textContent") == "\u2192 show the rules page"
+        browser.evaluate(f"{placeholder}.click()")
+        page = browser.evaluate("document.querySelector('td.face.focus').dataset.key")
+        assert page.startswith("rules/") and page != "rules/1", page  # (the cover prints no rule)
     finally:
         browser.close()
         server.close()
@@ -2103,7 +2114,7 @@ def test_a_rules_page_names_the_rules_it_prints_and_a_diagnostic_at_a_rule_leads
     mismatch = [d for d in preview.state["diagnostics"] if d["code"] == "number-mismatch"]
     assert [d["line"] for d in mismatch] == [line]
     tokens = {view.key: token for token, view in preview.views.items()}
-    assert mismatch[0]["faces"] == [tokens[f"rules/{shown[0] + 1}"]]
+    assert mismatch[0]["faces"] == [tokens[f"rules/{shown[0] + 1}"]] and mismatch[0]["pages"] == 1
 
 
 @pytest.mark.parametrize("fault", ["colour", "font"])

@@ -67,6 +67,7 @@ class FaceView:
     template: str = ""  # the face's template file, as displayed: an error in it may be what stops the face
     art: tuple = ()  # the image files it draws (`src`, from the game's folder), sorted
     stale: bool = False  # kept from an earlier refresh: an error now stops this face being laid out
+    pending: bool = False  # a rules page as last rendered, its booklet being rendered again (`render_pages`)
     # the names of its face in faces.yaml and of those it extends: a diagnostic written in one concerns this face
     definitions: tuple = ()
 
@@ -83,7 +84,7 @@ def _face_views(session: Session, booklets: dict | None = None, later: list | No
     """The faces of the session's layouts, each game's and language's rules pages after them. `booklets`:
     {(game, lang): Booklet} of the last refresh, replaced by this one's (a booklet unchanged is kept). With
     `later`, a booklet to render again is not rendered: (game, lang) is added to `later`, and the pages it
-    had are shown meanwhile, greyed (`Preview.refresh` renders it after the faces are on the page)."""
+    had are shown meanwhile, greyed as `pending` (`Preview.refresh` renders it after the faces are on the page)."""
     from printshop.colour import Paints
 
     checked = session.checked
@@ -227,6 +228,10 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
     from printshop.render.booklet import render_booklet
 
     if layout.booklet is None:
+        # (an error stops it: its last pages are kept, shown greyed while the error lasts, and then while it is set
+        # again, rather than gone in between)
+        if (layout.game_id, layout.lang) in earlier and layout.localized.data.game.booklet is not None:
+            booklets[(layout.game_id, layout.lang)] = earlier[(layout.game_id, layout.lang)]
         return []
     paper_name = project.booklet.paper
     paper = project.media.papers.get(paper_name)
@@ -235,10 +240,10 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
     key, fonts = _booklet_key(layout, project, paper), session.checked.fonts
     palette, motifs = project.colours.palette, project.motifs.motifs
     booklet = earlier.get((layout.game_id, layout.lang))
-    stale = False
+    pending = False
     if booklet is not None and later is not None and not booklet.holds(key, palette, motifs, fonts):
         later.append((layout.game_id, layout.lang))
-        stale = True
+        pending = True
     elif booklet is None and later is not None:
         later.append((layout.game_id, layout.lang))
         return []
@@ -269,7 +274,7 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
     template = layout.localized.data.game.booklet.template
     template_file = template_location(session.env, template).path if session.env is not None else ""
     return [FaceView("", layout.game_id, layout.lang, f"rules/{page.index + 1}", page, paints, project.motifs.motifs,
-                     layout.localized.data.dir, sources[page.index], template_file, stale=stale)
+                     layout.localized.data.dir, sources[page.index], template_file, pending=pending)
             for page in booklet.pages]
 
 
@@ -560,7 +565,7 @@ class Preview:
                 game["langs"].append(view.lang)
             game["rows"].setdefault(view.key, {})[view.lang] = {
                 "token": view.token, "image": f"/face/{view.token}.png", "zoom": f"/face/{view.token}@2x.png",
-                "stale": view.stale,
+                "stale": view.stale, "pending": view.pending,
                 "sources": [f"{path}:{line}" for path, line in dict.fromkeys(view.sources)],
                 "files": source_files(view.sources, display_path(view.assets)),
                 "template": view.template,  # the file that makes its frames' texts, for the designer

@@ -112,7 +112,7 @@ DISSIDENT = ("(() => { const img = document.querySelector('td.face[data-key=\"ca
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
-def test_the_page_shows_each_edit_and_each_error(tmp_path):
+def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch):
     from printshop.serve import Server
 
     from PIL import Image
@@ -224,6 +224,22 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path):
         browser.evaluate(f"{placeholder}.click()")
         page = browser.evaluate("document.querySelector('td.face.focus').dataset.key")
         assert page.startswith("rules/") and page != "rules/1", page  # (the cover prints no rule)
+
+        # mended, and reworded: the faces are current at once, the rules pages greyed as last drawn (kept through
+        # the error) while the booklet is set again
+        import printshop.render.booklet as booklet_module
+
+        gate, render = threading.Event(), booklet_module.render_booklet
+        monkeypatch.setattr(booklet_module, "render_booklet", lambda *a, **k: gate.wait(DEADLINE) and render(*a, **k))
+        texts.write_text(original.replace("uses {total} cards", "uses all {total} cards"), encoding="utf-8")
+        browser.wait_for("document.querySelectorAll('.diagnostic.error').length === 0 && "
+                         "document.querySelectorAll('td.face.pending .pending-note').length === 5", "the pages pending")
+        assert "setting the rules pages again" in browser.evaluate("document.getElementById('status').textContent")
+        assert browser.evaluate("document.querySelectorAll('td.face.stale:not(.pending), td.face.error').length") == 0
+        gate.set()
+        browser.wait_for("document.querySelectorAll('td.face.pending').length === 0 && "
+                         "document.getElementById('status').textContent.startsWith('up to date (')", "the pages set")
+        assert "setting" not in browser.evaluate("document.getElementById('status').textContent")
     finally:
         browser.close()
         server.close()
@@ -2039,7 +2055,7 @@ def test_the_faces_are_shown_before_the_rules_booklets_are_rendered_and_a_rule_s
     preview = serve.Preview(Session(data, None, games=["comrade"], render=False))
 
     def shown() -> dict:
-        return {(view.lang, view.key): (token, view.stale) for token, view in preview.views.items()}
+        return {(view.lang, view.key): (token, view.pending) for token, view in preview.views.items()}
 
     preview.refresh(pages=False)
     faces, version = shown(), preview.state["version"]
@@ -2048,7 +2064,7 @@ def test_the_faces_are_shown_before_the_rules_booklets_are_rendered_and_a_rule_s
     now = shown()
     assert sorted(rendered) == [("comrade", "en"), ("comrade", "fr")] and preview.state["version"] == version + 1
     assert {place: value for place, value in now.items() if not place[1].startswith("rules/")} == faces
-    pages = {place: token for place, (token, stale) in now.items() if place[1].startswith("rules/") and not stale}
+    pages = {place: token for place, (token, pending) in now.items() if place[1].startswith("rules/") and not pending}
     assert {lang for lang, _ in pages} == {"en", "fr"}
     preview.render_pages()  # nothing left to render: nothing happens
     assert len(rendered) == 2 and preview.state["version"] == version + 1
@@ -2060,6 +2076,9 @@ def test_the_faces_are_shown_before_the_rules_booklets_are_rendered_and_a_rule_s
     assert len(rendered) == 2
     assert {place: value for place, value in meanwhile.items() if place[1].startswith("rules/")} == {
         place: (token, place[0] == "en") for place, token in pages.items()}  # the same pages, English greyed
+    row = next(row for row in preview.state["games"][0]["rows"] if row["key"] == "rules/1")["faces"]
+    assert (row["en"]["pending"], row["en"]["stale"], row["fr"]["pending"]) == (True, False, False)
+    assert preview.state["ok"]  # (set again, not stopped by an error)
     preview.render_pages()
     after = shown()
     assert rendered[2:] == [("comrade", "en")]

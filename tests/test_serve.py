@@ -677,6 +677,42 @@ def test_a_session_writes_what_a_cold_build_writes(tmp_path, monkeypatch):
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
+def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(tmp_path, monkeypatch):
+    """A save re-ran its jobs whole: every rules booklet and how-to page of the game was set again, most of a
+    watch refresh, when a card's text or a colour the rules do not use changed. A session now keeps each
+    booklet with the colours and motifs it read (render/booklet.py): a card's text saved, or the gold of the
+    card backs, sets none again; a colour or a motif the booklets read sets them again. The files are a cold
+    build's."""
+    import printshop.render.booklet as booklet_module
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    settings = {"games": ["comrade"], "langs": ["en"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", **settings)
+    assert session.refresh().ok
+    set_again = []
+    setting = booklet_module._render_booklet
+    monkeypatch.setattr(booklet_module, "_render_booklet", lambda game, booklet, *a, **k: (
+        set_again.append(a[6]) if not k.get("measure") else None) or setting(  # (a[6]: the file's name)
+        game, booklet, *a, **k))
+    texts, colours = data / "comrade" / "text" / "en.yaml", data / "print" / "colours.yaml"
+    saves = [(texts, 'goal: "Find the dissident', 'goal: "Track down the dissident', False),  # a card's text
+             (colours, 'gold: "#d9a52b"', 'gold: "#e0b030"', False),  # the star of the card backs
+             (colours, "palette:\n", 'palette:\n  grey: "#5a5650"\n', True),  # the rules' table grids
+             (data / "print" / "motifs.yaml", "motifs:\n",  # the star on the rules' cover (and the card backs)
+              'motifs:\n  star:\n    viewbox: [100, 100]\n    paths:\n      - d: "M50 8 L92 90 L8 90 Z"\n', True)]
+    for number, (path, old, new, booklets) in enumerate(saves):
+        edit(path, old, new)
+        update = session.refresh({path})
+        assert update.ok and "comrade en a4" in update.jobs_rendered and update.written
+        assert bool(set_again) == booklets, (old, set_again)
+        assert all(name in set_again for name in ("comrade-en-rules-a5.pdf", "comrade-en-rules-booklet-a4.pdf")) \
+            or not booklets
+        assert not build(data, tmp_path / f"cold-{number}", force=True, **settings).report.has_errors
+        _same_files(tmp_path / "live", tmp_path / f"cold-{number}")
+        set_again.clear()
+
+
 def test_an_edit_that_brings_a_new_letter_reseeds_and_still_writes_what_a_cold_build_writes(tmp_path):
     """Card sheets are seeded with their characters in code point order (render/helper.py): a letter new to the
     deck moves the codes of the letters after it, so no face is placed unasked (sealed with the old seed): each

@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 import math
 import re
+from dataclasses import replace
 
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.styles import ParagraphStyle
@@ -37,11 +38,11 @@ from printshop.fitting import paragraph_style
 from printshop.fonts import state as fonts_state, with_fallback
 from printshop.justify import EvenParagraph
 from printshop.layout import BookletLayout, GameLayout
-from printshop.memo import Memo
+from printshop.memo import Memo, Reads
 from printshop.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
-from printshop.render.replay import remember_page_streams
+from printshop.render.replay import motif_key, recordings, remember_page_streams
 from printshop.richtext import Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths, uppercase
 from printshop.units import parse_length
 
@@ -67,8 +68,45 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
     """The booklet; with `pad_to` (4 for saddle stitching) its pages balanced to a multiple of `pad_to`,
     blank pages and a back cover completing the last sheet; with `bleed`, pages grow by it on every side
     and carry TrimBox and BleedBox (press files). `folio` names the document in the running foot (default:
-    the language's word for rules)."""
+    the language's word for rules).
+
+    In a session (`serve`, `watch`: render/replay.py's store is set), a booklet is rendered once for what it is
+    made from and given again while the colours and motifs it read keep their values (`_remembered`): a card's
+    text saved, or a colour the rules do not use, sets no booklet again."""
     folio = folio if folio is not None else game.localized.label("rules")
+    store = recordings.get()
+    if store is None:
+        return _render_whole(game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
+    return _remembered(store.booklets, game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
+
+
+def _remembered(booklets: Memo, game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
+                motifs: dict[str, Motif], file_name: str, pad_to: int, bleed: float, folio: str) -> tuple[bytes, int]:
+    """`_render_whole`, remembered by everything it reads but the palette and the motifs (the blocks, the style,
+    the page, the colour mode, the names and options, what it reads of the game, the fonts registered) and, for
+    each booklet made so, the colours and motifs it read, with their values (memo.Reads): a booklet is given
+    again only where every one of them is as it was."""
+    localized = game.localized
+    key = (repr(booklet.blocks), booklet.style.model_dump_json(), repr(paper), repr(paints.mode), file_name, pad_to,
+           bleed, folio, game.title, game.lang, localized.draft, localized.language.typography.hyphenation,
+           fonts_state())
+    made = booklets.get(key, ())
+    for colours, drawn, result in made:
+        if all(paints.palette.get(name) == value for name, value in colours.items()) and all(
+                motif_key(motifs.get(name)) == value for name, value in drawn.items()):
+            return result
+    read_colours, read_motifs = Reads(paints.palette, log=[]), Reads(motifs, log=[])
+    result = _render_whole(game, booklet, paper, replace(paints, palette=read_colours), read_motifs, file_name,
+                           pad_to, bleed, folio)
+    entry = ({name: paints.palette.get(name) for name in sorted(read_colours.read)},
+             {name: motif_key(motifs.get(name)) for name in sorted(read_motifs.read)}, result)
+    booklets[key] = (*made[-1:], entry)  # (and the one before: a colour saved back and forth)
+    return result
+
+
+def _render_whole(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
+                  motifs: dict[str, Motif], file_name: str, pad_to: int, bleed: float,
+                  folio: str) -> tuple[bytes, int]:
     # home prints name their file on every page; a press booklet is the printed product, and does not
     marked = None if bleed else file_name
     booklet = _for_target(booklet, press=bool(bleed))

@@ -69,6 +69,8 @@ class FaceRecordings:
         self.replayed = 0
         # page content streams as the PDF writes them, by the digest of their content (see the module's doc)
         self.page_streams: Memo = Memo(4096)
+        # rules booklets (and how-to pages) rendered, by what they are made from (render/booklet.py, `_remembered`)
+        self.booklets: Memo = Memo(128)
 
     def reset_counts(self) -> None:
         self.drawn = self.replayed = 0

@@ -713,6 +713,72 @@ def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(tm
         set_again.clear()
 
 
+def test_a_session_replays_the_sheets_an_edit_left_alone_and_writes_what_a_cold_build_writes(tmp_path, monkeypatch):
+    """Player sheets were drawn again whole at every run of their job, while card faces were replayed: a save
+    of one role's flavour text drew every role sheet of the game again, on its page and its press page. Sheets
+    now go through the session's recordings too (render/replay.py): only the sheet that prints the text is
+    drawn; the files are a cold build's."""
+    import printshop.render.faces as faces_module
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    settings = {"games": ["comrade-stalin"], "langs": ["en"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", **settings)
+    assert session.refresh().ok
+    sheets = [face for layout in session.checked.layouts for sheet in layout.sheets for face in sheet.faces]
+    assert len(sheets) >= 8
+    frames = []
+    draw_frame = faces_module.draw_frame
+    monkeypatch.setattr(faces_module, "draw_frame", lambda canvas, laid, *a, **k: frames.append(laid.name) or draw_frame(
+        canvas, laid, *a, **k))
+    texts = data / "comrade-stalin" / "text" / "en.yaml"
+    edit(texts, "He smiles only at me.", "He smiles at me alone.")
+    update = session.refresh({texts})
+    assert update.ok and update.jobs_rendered == ["comrade-stalin en a4"]
+    favourite = next(face for face in sheets if face.key.endswith("/favourite"))
+    # the favourite's sheet, on its page and its press page, not every sheet twice (205 frames before)
+    assert 0 < len(frames) <= 2 * len(favourite.frames) < sum(len(face.frames) for face in sheets), frames
+    assert not build(data, tmp_path / "cold", force=True, **settings).report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_a_replayed_face_asks_the_pdf_for_the_version_its_drawing_needed_and_one_setting_opacity_is_drawn(
+        monkeypatch):
+    """ReportLab makes a PDF 1.4 when a colour with an alpha is set, opaque or not: a face drawn so and replayed
+    alone into a new PDF (a press page holds nothing else) left it 1.3, unlike a cold build. A recording now
+    asks the document for what drawing asked; a face that sets an opacity or overprint is never replayed, as
+    the state it needs lives in the canvas, not in the recording."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printshop.colour import Paints
+    from printshop.render.replay import record_face, replay
+
+    preview_session = Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False)
+    preview_session.refresh()
+    face = next(face for deck in preview_session.checked.layouts[0].decks for face in deck.faces.values())
+    project = preview_session.checked.project
+    paints = Paints(project.colours.palette)
+
+    def canvas() -> Canvas:
+        return Canvas(io.BytesIO(), invariant=1, initialFontName="sans")
+
+    drawn = canvas()
+    recording = record_face(drawn, face, paints, project.motifs.motifs, DEFAULT_DATA_DIR / "comrade")
+    assert drawn._doc._pdfVersion == (1, 4) and ("transparency",) in recording.versions
+    placed = canvas()
+    assert placed._doc._pdfVersion == (1, 3) and replay(placed, recording)
+    assert placed._doc._pdfVersion == (1, 4)
+
+    import printshop.render.replay as replay_module  # a face whose drawing sets an opacity
+
+    drawing = replay_module.draw_face
+    monkeypatch.setattr(replay_module, "draw_face", lambda c, *a, **k: (c.setFillAlpha(0.5), drawing(c, *a, **k)))
+    recording = record_face(canvas(), face, paints, project.motifs.motifs, DEFAULT_DATA_DIR / "comrade")
+    assert recording.graphics_state and not replay(canvas(), recording)
+
+
 def test_an_edit_that_brings_a_new_letter_reseeds_and_still_writes_what_a_cold_build_writes(tmp_path):
     """Card sheets are seeded with their characters in code point order (render/helper.py): a letter new to the
     deck moves the codes of the letters after it, so no face is placed unasked (sealed with the old seed): each

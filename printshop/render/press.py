@@ -17,6 +17,7 @@ from printshop.layout import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.imposition import cover
 from printshop.model import CardSize, Motif, Profile
 from printshop.render.faces import draw_face
+from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
 from printshop.render.press_art import WHITE, PressArt, beneath
 from printshop.render.raster import png as png_bytes
@@ -68,8 +69,8 @@ def draw_press_face(canvas, face: FaceLayout, paints: Paints, motifs: dict[str, 
     """draw_face, with each raster image converted by `art` (flattened over the plain colour beneath
     it). Shapes keep their layer order: runs of other shapes are drawn by draw_face between images."""
     images = [name for name, shape in face.face.shapes.items() if shape.kind == "image" and shape.src]
-    if art is None or not images:
-        draw_face(canvas, face, paints, motifs, assets)
+    if art is None or not images:  # (into the form begun: replayed when a session keeps the face's recording)
+        draw_face_form(canvas, face, paints, motifs, assets)
         return
     ordered = sorted(face.face.shapes.items(), key=lambda item: item[1].layer)  # as draw_face orders them
     run: dict = {}

@@ -1,6 +1,7 @@
 """Replaying a face's drawing into a new PDF, so a long-running session redraws only changed faces.
 
-A face is drawn into a Form XObject (render/sheets.py). Its content stream depends on the face and
+A face is drawn into a Form XObject (render/sheets.py's card sheets, render/sheet_pages.py's player sheets
+and boards, render/press.py's press pages). Its content stream depends on the face and
 on the document's state at that moment: which font subset and code each character was given when
 the document first used it, and the internal names of fonts. A `FaceRecordings` store keeps, per
 laid-out face, the stream drawing produced and every question the drawing asked the document
@@ -55,6 +56,12 @@ class Recording:
     sealed: str | None = None
     # the palette's names the drawing read, with their values: the recording stands while those are the same
     palette: dict = field(default_factory=dict)
+    # the PDF features drawing asked the document to be new enough for (ensureMinPdfVersion: ReportLab asks for
+    # 'transparency' whenever a colour with an alpha is set, even an opaque one), asked again when it is placed
+    versions: tuple = ()
+    # drawing set an opacity, overprint or blend mode (the canvas's ExtGState): never replayed, as the resources
+    # that state needs are the canvas's, not the recording's (printshop sets none; a face that did is drawn)
+    graphics_state: bool = False
 
 
 class FaceRecordings:
@@ -219,6 +226,8 @@ def has_images(face) -> bool:
 
 def replay(canvas, recording: Recording) -> bool:
     doc = canvas._doc
+    if recording.graphics_state:
+        return False
     if recording.sealed is not None and recording.sealed == seed_of(doc):
         _extend(canvas, recording)
         return True
@@ -251,6 +260,8 @@ def replay(canvas, recording: Recording) -> bool:
 
 
 def _extend(canvas, recording: Recording) -> None:
+    for features in recording.versions:
+        canvas._doc.ensureMinPdfVersion(*features)
     canvas._code.extend(recording.code)
     canvas._colorsUsed.update(recording.colours)
     canvas._shadingUsed.update(recording.shadings)
@@ -295,18 +306,31 @@ def record_face(canvas, face, paints, motifs, assets) -> Recording:
             questions.append(("colour", None, value, answer))
         return answer
 
+    versions: list[tuple] = []
+
+    def asking_version(asked, *features):
+        if asked is doc:
+            versions.append(features)
+        return ensure(asked, *features)
+
     palette = Reads(paints.palette, log=[])
     paints = replace(paints, palette=palette)
     start = len(canvas._code)
+    graphics_state = dict(canvas._extgstate._d)
+    ensure = type(doc).ensureMinPdfVersion
     TTFont.splitString, TTFont.getSubsetInternalName = asking_split, asking_subset
     type(doc).getInternalFontName, type(doc).addColor = asking_name, asking_colour
+    type(doc).ensureMinPdfVersion = asking_version
     try:
         draw_face(canvas, face, paints, motifs, assets)
     finally:
         TTFont.splitString, TTFont.getSubsetInternalName = split, subset
         type(doc).getInternalFontName, type(doc).addColor = name, colour
+        type(doc).ensureMinPdfVersion = ensure
     recording = Recording(list(canvas._code[start:]), questions, dict(canvas._colorsUsed), dict(canvas._shadingUsed),
-                          palette={name: palette.get(name) for name in sorted(palette.read)})
+                          palette={name: palette.get(name) for name in sorted(palette.read)},
+                          versions=tuple(dict.fromkeys(versions)),
+                          graphics_state=canvas._extgstate._d != graphics_state)
     if still_seeded(doc) and not recording.shadings and not any(question[0] == "colour" for question in questions):
         recording.sealed = seed_of(doc)
     return recording

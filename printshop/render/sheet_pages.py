@@ -14,14 +14,15 @@ from reportlab.pdfgen.canvas import Canvas
 
 from printshop.imposition import ImpositionError, Tiling, mirrored, tiling_for
 from printshop.layout import GameLayout, SheetLayout
-from printshop.render.faces import draw_face
+from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
 from printshop.render.sheets import SheetSettings, page_footer
 
 
 def _define(canvas: Canvas, face, name: str, settings: SheetSettings, assets) -> str:
     canvas.beginForm(name, -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
-    draw_face(canvas, face, settings.paints, settings.motifs, assets)
+    # drawn, or replayed when a long-running session has the face's recording (render/replay.py), as on card sheets
+    draw_face_form(canvas, face, settings.paints, settings.motifs, assets)
     canvas.endForm()
     return name
 

@@ -2,6 +2,7 @@
 
     python benchmarks/designer.py               # five saves of each kind
     python benchmarks/designer.py --saves 9
+    python benchmarks/designer.py --watch       # the same saves in `printshop watch` too (the files written)
 
 The data and templates are copied to a temporary folder; `serve`'s preview (`serve.Preview`, without the
 web server) is built once and every face's image drawn, as a page that shows them all asks. Then each kind of
@@ -113,9 +114,45 @@ def measure(saves: int) -> dict:
     return figures
 
 
+def measure_watch(saves: int) -> dict:
+    """The same saves in `printshop watch` of every game: a session writing the print-and-play files (A4 and
+    Letter, every language), each save timed from the refresh's start to the files written."""
+    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.session import Session
+
+    with tempfile.TemporaryDirectory(prefix="printshop-watch-") as temporary:
+        root = Path(temporary)
+        shutil.copytree(REPO / "data", root / "data")
+        shutil.copytree(REPO / "templates", root / "templates")
+        colours = root / "data" / "print" / "colours.yaml"
+        if not colours.exists():
+            shutil.copy(PACKAGE_DEFAULTS_DIR / "print" / "colours.yaml", colours)
+        session = Session(root / "data", root / "out", templates_dir=root / "templates")
+        started = time.perf_counter()
+        first = session.refresh()
+        figures = {"first": time.perf_counter() - started, "files": len(first.written), "kinds": {}}
+        for kind, (path, change) in _edits(root).items():
+            original = path.read_text(encoding="utf-8")
+            times, jobs, written = [], [], []
+            for number in range(saves):
+                path.write_text(change(original, number), encoding="utf-8")
+                started = time.perf_counter()
+                update = session.refresh({path})
+                times.append(time.perf_counter() - started)
+                if not update.ok:
+                    raise SystemExit(f"{kind}: the edit brought errors")
+                jobs.append(len(update.jobs_rendered))
+                written.append(len(update.written))
+            path.write_text(original, encoding="utf-8")
+            session.refresh({path})
+            figures["kinds"][kind] = {"refresh": times, "jobs": jobs, "written": written}
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Time saves of each kind of file in printshop serve of every game.")
     parser.add_argument("--saves", type=int, default=5, help="saves of each kind (default: 5)")
+    parser.add_argument("--watch", action="store_true", help="time the saves in `printshop watch` too")
     args = parser.parse_args(argv)
     figures = measure(args.saves)
     print(f"printshop serve of every game: {figures['faces']} faces shown, {args.saves} saves of each kind; "
@@ -129,6 +166,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{statistics.median(values['drawn']):13.0f}")
     print("(medians; 'refresh' until the page shows the faces, 'pages' the rules booklets rendered again after, "
           "'images drawn' the faces and pages whose image the page asks for again)")
+    if args.watch:
+        watch = measure_watch(args.saves)
+        print(f"printshop watch of every game: first build {watch['first']:.2f} s ({watch['files']} files)")
+        print(f"{'saved':>20} {'refresh s':>10} {'jobs':>5} {'written':>8}")
+        for kind, values in watch["kinds"].items():
+            print(f"{kind:>20} {statistics.median(values['refresh']):10.3f} {statistics.median(values['jobs']):5.0f} "
+                  f"{statistics.median(values['written']):8.0f}")
+        print("(medians; 'jobs' rendered again, 'written' the files whose bytes changed)")
     return 0
 
 

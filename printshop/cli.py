@@ -191,8 +191,9 @@ def _parser() -> argparse.ArgumentParser:
                          "other targets are for 'printshop build'. Ctrl-C stops."
                          if name == "watch" else
                          "Serve a page (http://127.0.0.1:8000/ by default) showing every card face and sheet of "
-                         "the games as images, one column per language, with the validator's diagnostics beside "
-                         "the faces they concern (click one to see the card). Saving a data file or template "
+                         "the games as images, then each rules booklet page by page, one column per language, with "
+                         "the validator's diagnostics beside the faces and pages they concern (click one to see "
+                         "it). Saving a data file or template "
                          "updates the open page; errors show on the page and the server keeps running. A "
                          "translation that lacks texts is shown as it stands, marked as a draft, the texts it "
                          "lacks in the language it is made from: translate next to its cards."))

@@ -361,13 +361,18 @@ def _unfinished(project: Project, report: Report, langs: list[str] | None, incom
     return unfinished
 
 
-def _job_key(job: Job, checked: Checked, options: Options, digests: Digests, code: str) -> str:
+def _job_key(job: Job, checked: Checked, options: Options, digests: Digests, code: str, *,
+             palette: bool = True) -> str:
     """Everything a job's files are made from (see cache.py): a French text is an input of the French
-    jobs of its game only, a template of the jobs of the games whose faces or booklet it makes."""
+    jobs of its game only, a template of the jobs of the games whose faces or booklet it makes. With
+    `palette=False`, all but the shared palette (data/print/colours.yaml), which a session's job holds colour by
+    colour (session.py)."""
     project = checked.project
     data = Path(project.data_dir)
-    parts = [digests.tree(data / "print"), digests.file(data / "languages" / f"{job.lang}.yaml"),
-             font_inputs(digests, data)]
+    shared_palette = data / "print" / "colours.yaml"
+    print_data = digests.tree(data / "print") if palette else \
+        digests.tree(data / "print", skip=lambda path: path == shared_palette)
+    parts = [print_data, digests.file(data / "languages" / f"{job.lang}.yaml"), font_inputs(digests, data)]
     templates = None
     if job.game is not None:  # the templates its game's faces and booklet name, and its how-to-print page's
         game = project.games[job.game]

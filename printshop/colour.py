@@ -8,8 +8,10 @@ profile's rich black, so large dark areas stay deep.
 """
 from __future__ import annotations
 
+import contextvars
 import functools
 from collections.abc import Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from reportlab.lib.colors import CMYKColor, Color, HexColor
@@ -26,12 +28,37 @@ class ColourMode:
 RGB = ColourMode()
 
 
+# while set (`noting_colours`, around a session's job): the palette names every output's Paints look up
+_noted: contextvars.ContextVar[list | None] = contextvars.ContextVar("noted_colours", default=None)
+
+
+@contextmanager
+def noting_colours():
+    """Note the palette's names each `Paints` made meanwhile looks up (`[]`, `in`, `get`), in the list yielded:
+    what a session's job reads of the palette, so that it runs again only when one of those changes. A Paints
+    given a palette that already notes its reads (memo.Reads: a face's recording, a booklet) is left as it is:
+    whoever made it asks the job's palette again for what it read (render/replay.py, render/booklet.py)."""
+    log: list = []
+    token = _noted.set(log)
+    try:
+        yield log
+    finally:
+        _noted.reset(token)
+
+
 @dataclass
 class Paints:
     """The palette resolved for one output: `fill(name)` for areas and strokes, `text(name)` for type."""
 
     palette: dict[str, str]
     mode: ColourMode = RGB
+
+    def __post_init__(self):
+        log = _noted.get()
+        if log is not None and type(self.palette) is dict:
+            from printshop.memo import Reads
+
+            self.palette = Reads(self.palette, log=log)
 
     def fill(self, name: str) -> Color:
         value = self.palette[name]

@@ -33,6 +33,7 @@ from pathlib import Path
 from printshop.build import (Checked, _job_key, _same_bytes, _unfinished, art_of, art_read, contained,
                              unknown_languages, unknown_papers, without_cycle_collection)
 from printshop.cache import Cache, Digests, code_version, font_inputs, key_of
+from printshop.colour import noting_colours
 from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.fonts import register_games_fonts
 from printshop.jobs import Options, Output, plan, run
@@ -128,7 +129,8 @@ class Session:
         self._laid: dict[tuple, _Laid] = {}
         self._coarse: dict[tuple, str] = {}
         self._motifs: dict[str, dict] = {}  # each game's motifs as it sees them (its own over the project's)
-        self._jobs: dict[str, tuple[str, list[Output]]] = {}  # job label -> (key, files)
+        self._jobs: dict[str, tuple[str, list[Output]]] = {}  # job label -> (the key a build gives it, files)
+        self._job_reads: dict[str, _JobRead] = {}  # job label -> what its last run read (`_render`)
         self._on_disk: dict[Path, bytes] = {}
         self._counting = 0
         self._code: str | None = None
@@ -502,25 +504,32 @@ class Session:
         code = self._code
         self.recordings.reset_counts()
         outputs: list[Output] = []
-        jobs = {}
+        jobs, reads = {}, {}
         for job in planned:
             key = _job_key(job, checked, self.options, digests, code)
-            known = self._jobs.get(job.label)
-            if known is not None and known[0] == key:
-                files = known[1]
+            # run again unless what it read is as it was: its inputs but the shared palette, the faces it draws (the
+            # same objects: a face is laid out anew when anything its layout read changed, a colour included), and
+            # the colours its run looked up, with their values (colour.noting_colours)
+            read = _JobRead(_job_key(job, checked, self.options, digests, code, palette=False), _faces_of(job, checked),
+                            {})
+            palette = _palette_of(job, checked)
+            known, files = self._job_reads.get(job.label), None
+            if known is not None and known.holds(read, palette) and job.label in self._jobs:
+                files, read = self._jobs[job.label][1], known
             else:
-                with recording_into(self.recordings):
+                with recording_into(self.recordings), noting_colours() as noted:
                     result = run(job, checked, self.options, self.env)
+                read.colours = {name: palette.get(name) for name in sorted(set(noted))}
                 update.report.extend(result.diagnostics)
                 files = result.outputs
                 update.jobs_rendered.append(job.label)
                 update.changed_outputs.extend(files)
-            jobs[job.label] = (key, files)
+            jobs[job.label], reads[job.label] = (key, files), read
             outputs.extend(files)
         update.faces_drawn = self.recordings.drawn
         if update.report.has_errors:
             return  # nothing is written, as in a build; the jobs run again next time
-        self._jobs = jobs
+        self._jobs, self._job_reads = jobs, reads
         self.outputs = outputs
         if not self.write:
             return
@@ -545,6 +554,37 @@ class Session:
                 except OSError:
                     continue  # (left where it is, as a file someone changed would be)
                 update.removed.append(target)
+
+
+@dataclass
+class _JobRead:
+    """What a session's job read when it last ran (see `Session._render`)."""
+
+    key: str  # its inputs but the shared palette (build._job_key's palette=False)
+    faces: tuple  # the laid-out faces it draws, the objects themselves
+    colours: dict  # palette name -> value, of the names its run looked up
+
+    def holds(self, now: "_JobRead", palette: dict) -> bool:
+        return (now.key == self.key and len(now.faces) == len(self.faces)
+                and all(face is kept for face, kept in zip(now.faces, self.faces))
+                and all(palette.get(name) == value for name, value in self.colours.items()))
+
+
+def _faces_of(job, checked) -> tuple:
+    """The laid-out faces of the job's game, language and variant (none for a calibration page)."""
+    for layout in checked.layouts if job.game is not None else ():
+        if (layout.game_id, layout.lang, layout.localized.variant) == (job.game, job.lang, job.variant):
+            faces = [face for deck in layout.decks for face in deck.faces.values()]
+            faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
+            return tuple(faces)
+    return ()
+
+
+def _palette_of(job, checked) -> dict:
+    """The palette the job's outputs are drawn with: its game's own colours over the project's."""
+    project = checked.project
+    game = project.games.get(job.game) if job.game is not None else None
+    return (project.view(game) if game is not None else project).colours.palette
 
 
 def _folders_below(root: Path) -> frozenset[Path]:

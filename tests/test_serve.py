@@ -779,6 +779,110 @@ def test_a_replayed_face_asks_the_pdf_for_the_version_its_drawing_needed_and_one
     assert recording.graphics_state and not replay(canvas(), recording)
 
 
+def test_a_colour_saved_runs_again_only_the_jobs_that_read_it_and_every_file_is_a_cold_builds(tmp_path):
+    """Any save of the shared palette ran every job of the session again (the print folder is in a job's key).
+    A session's job now holds the colours its run looked up: saving a colour runs again the jobs that read it
+    (or draw a face laid out anew for it) and no other. Every colour of the palette is saved in turn: each
+    job left alone writes what a job run from nothing writes with the new palette, and at the end the files are
+    a cold build's."""
+    from printshop.jobs import run
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    colours = data / "print" / "colours.yaml"
+    settings = {"games": ["comrade"], "langs": ["en"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", **settings)
+    assert session.refresh().ok
+    palette = session.project.view(session.project.games["comrade"]).colours.palette
+    assert len(palette) >= 12
+    left_alone, ran = set(), set()
+    for number, name in enumerate(sorted(palette)):
+        value = f"#{(number * 40 + 17) % 256:02x}{(number * 90 + 5) % 256:02x}{(number * 60 + 99) % 256:02x}"
+        text = colours.read_text(encoding="utf-8")
+        colours.write_text(text.replace("palette:\n", f'palette:\n  {name}: "{value}"\n', 1) if f"  {name}:" not in text
+                           else re.sub(rf'(?m)^  {re.escape(name)}: "#[0-9a-fA-F]{{6}}"', f'  {name}: "{value}"', text),
+                           encoding="utf-8")
+        update = session.refresh({colours})
+        assert update.ok, [d.format() for d in update.report.errors]
+        jobs = [label for label in session._jobs]
+        ran |= {(name, label) for label in update.jobs_rendered}
+        for label in jobs:
+            if label in update.jobs_rendered:
+                continue
+            left_alone.add((name, label))
+            job = next(job for job in plan_of(session) if job.label == label)
+            fresh = run(job, session.checked, session.options, session.env)  # no recordings: drawn from nothing
+            assert [(o.path, o.data) for o in fresh.outputs] == [(o.path, o.data) for o in session._jobs[label][1]], \
+                (name, label)
+    assert left_alone and ran, (left_alone, ran)  # some colours left some jobs alone; others ran them
+    # (the calibration page reads a few colours; the faction colours are Kremlin's, read by neither)
+    assert ("faction-3", "comrade en a4") in left_alone and ("red", "comrade en a4") in ran
+    assert not build(data, tmp_path / "cold", force=True, **settings).report.has_errors
+    _same_files(tmp_path / "live", tmp_path / "cold")
+
+
+def test_a_jobs_noted_colours_hold_what_its_faces_and_booklets_read_drawn_or_replayed_or_remembered():
+    """What a session's job notes of the palette (colour.noting_colours) must hold every colour its outputs read,
+    whichever way they came: a face drawn (its recording's copy of the palette reads them), a face replayed,
+    a booklet set and a booklet remembered. A name missed would leave the job's files stale when it changes."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from printshop.colour import Paints, noting_colours
+    from printshop.render.booklet import render_booklet
+    from printshop.render.faces import face_colours
+    from printshop.render.replay import FaceRecordings, draw_face_form, recording_into
+
+    session = Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False)
+    session.refresh()
+    layout, project = session.checked.layouts[0], session.checked.project
+    faces = [face for deck in layout.decks for face in deck.faces.values()]
+    palette, motifs = project.colours.palette, project.motifs.motifs
+    paper = project.media.papers[project.booklet.paper]
+    store = FaceRecordings()
+    for way in ("drawn", "replayed"):
+        for face in faces:
+            with recording_into(store), noting_colours() as noted:
+                canvas = Canvas(io.BytesIO())
+                canvas.beginForm("face")
+                draw_face_form(canvas, face, Paints(palette), motifs, DEFAULT_DATA_DIR / "comrade")
+                canvas.endForm()
+            assert face_colours(face) <= set(noted), (way, face.key, face_colours(face) - set(noted))
+    assert store.replayed == len(faces)
+    for way in ("set", "remembered"):
+        with recording_into(store), noting_colours() as noted:
+            render_booklet(layout, layout.booklet, paper, Paints(palette), motifs, "rules.pdf")
+        assert {"accent", "ink", "grey"} <= set(noted), (way, noted)
+
+
+def test_a_job_runs_again_when_a_face_it_draws_was_laid_out_anew_even_with_its_inputs_and_colours_as_they_were():
+    """A face laid out again is a new object, whatever made the session lay it out (a colour read only while
+    laying out would be one): the job that draws it runs again, though its key and the colours it looked up
+    are unchanged. The same objects, key and colours: it is left alone."""
+    import copy
+
+    from printshop.session import _JobRead
+
+    session = Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False)
+    session.refresh()
+    faces = tuple(face for deck in session.checked.layouts[0].decks for face in deck.faces.values())
+    palette = {"ink": "#000000", "red": "#b22a1e"}
+    last = _JobRead("key", faces, {"red": "#b22a1e"})
+    assert last.holds(_JobRead("key", faces, {}), palette)
+    assert not last.holds(_JobRead("key", (*faces[:-1], copy.copy(faces[-1])), {}), palette)
+    assert not last.holds(_JobRead("key", faces[:-1], {}), palette)
+    assert not last.holds(_JobRead("other key", faces, {}), palette)
+    assert not last.holds(_JobRead("key", faces, {}), {**palette, "red": "#b22a1f"})
+    assert last.holds(_JobRead("key", faces, {}), {**palette, "ink": "#111111"})  # a colour it did not look up
+
+
+def plan_of(session):
+    from printshop.jobs import plan
+
+    return plan(session.checked.layouts, "pnp", session.papers or session.project.media.print_and_play.papers, [])
+
+
 def test_an_edit_that_brings_a_new_letter_reseeds_and_still_writes_what_a_cold_build_writes(tmp_path):
     """Card sheets are seeded with their characters in code point order (render/helper.py): a letter new to the
     deck moves the codes of the letters after it, so no face is placed unasked (sealed with the old seed): each

@@ -160,6 +160,8 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
         recording = record_face(canvas, face, paints, motifs, assets)
         store.put(face, setting, recording)
         store.drawn += 1
+        for name in recording.palette:  # what it read, asked of the output's palette too (colour.noting_colours)
+            paints.palette.get(name)
     if form:
         _format_once(canvas, recording)
 

@@ -362,16 +362,16 @@ def _unfinished(project: Project, report: Report, langs: list[str] | None, incom
 
 
 def _job_key(job: Job, checked: Checked, options: Options, digests: Digests, code: str, *,
-             palette: bool = True) -> str:
+             looks: bool = True) -> str:
     """Everything a job's files are made from (see cache.py): a French text is an input of the French
     jobs of its game only, a template of the jobs of the games whose faces or booklet it makes. With
-    `palette=False`, all but the shared palette (data/print/colours.yaml), which a session's job holds colour by
-    colour (session.py)."""
+    `looks=False`, all but the shared palette and motifs (data/print/colours.yaml, motifs.yaml), which a
+    session's job holds colour by colour and motif by motif (session.py)."""
     project = checked.project
     data = Path(project.data_dir)
-    shared_palette = data / "print" / "colours.yaml"
-    print_data = digests.tree(data / "print") if palette else \
-        digests.tree(data / "print", skip=lambda path: path == shared_palette)
+    shared_looks = {data / "print" / "colours.yaml", data / "print" / "motifs.yaml"}
+    print_data = digests.tree(data / "print") if looks else \
+        digests.tree(data / "print", skip=lambda path: path in shared_looks)
     parts = [print_data, digests.file(data / "languages" / f"{job.lang}.yaml"), font_inputs(digests, data)]
     templates = None
     if job.game is not None:  # the templates its game's faces and booklet name, and its how-to-print page's

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextvars
 import functools
 from collections.abc import Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from reportlab.lib.colors import CMYKColor, Color, HexColor
@@ -32,18 +31,14 @@ RGB = ColourMode()
 _noted: contextvars.ContextVar[list | None] = contextvars.ContextVar("noted_colours", default=None)
 
 
-@contextmanager
 def noting_colours():
     """Note the palette's names each `Paints` made meanwhile looks up (`[]`, `in`, `get`), in the list yielded:
     what a session's job reads of the palette, so that it runs again only when one of those changes. A Paints
     given a palette that already notes its reads (memo.Reads: a face's recording, a booklet) is left as it is:
     whoever made it asks the job's palette again for what it read (render/replay.py, render/booklet.py)."""
-    log: list = []
-    token = _noted.set(log)
-    try:
-        yield log
-    finally:
-        _noted.reset(token)
+    from printshop.memo import noting
+
+    return noting(_noted)
 
 
 @dataclass

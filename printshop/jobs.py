@@ -12,6 +12,7 @@ The renderers of press files (pikepdf, Pillow's colour management) are imported 
 """
 from __future__ import annotations
 
+import contextvars
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -115,6 +116,30 @@ def output_name(game_id: str, lang: str, what: str, paper: str, variant: str | N
     return Path(game_id) / lang / f"{game_id}-{middle}-{what}-{paper}.pdf"
 
 
+_noted_motifs: contextvars.ContextVar[list | None] = contextvars.ContextVar("noted_motifs", default=None)
+
+
+def noting_motifs():
+    """Note the names of the motifs each job run meanwhile looks up, in the list yielded (as colour.noting_colours
+    notes colours): what a session's job reads of the motifs, so that it runs again only when one changes."""
+    from printshop.memo import noting
+
+    return noting(_noted_motifs)
+
+
+def _as_seen(project, game):
+    """The project as `game` sees it (Project.view); its motifs noting their reads while `noting_motifs`."""
+    project = project.view(game)
+    log = _noted_motifs.get()
+    if log is None:
+        return project
+    from dataclasses import replace
+
+    from printshop.memo import Reads
+
+    return replace(project, motifs=project.motifs.model_copy(update={"motifs": Reads(project.motifs.motifs, log=log)}))
+
+
 def run(job: Job, checked, options: Options, env, say=lambda message: None) -> JobResult:
     """Render one job's files. `checked` is build.Checked; `env` the templates' Jinja environment."""
     result = JobResult()
@@ -124,12 +149,13 @@ def run(job: Job, checked, options: Options, env, say=lambda message: None) -> J
     else:
         layout = next(layout for layout in checked.layouts if (layout.game_id, layout.lang, layout.localized.variant)
                       == (job.game, job.lang, job.variant))
+        project = _as_seen(checked.project, layout.localized.data)
         if job.target == "shop":
-            _Press(checked.project.view(layout.localized.data), layout, job.profile, report, result, say).run()
+            _Press(project, layout, job.profile, report, result, say).run()
         elif job.target in EXPORTS:
-            _Export(checked.project.view(layout.localized.data), layout, job, report, result, say).run()
+            _Export(project, layout, job, report, result, say).run()
         else:
-            _Kit(checked.project.view(layout.localized.data), layout, job, options, env, report, result, say).run()
+            _Kit(project, layout, job, options, env, report, result, say).run()
     result.diagnostics = list(report.items)
     return result
 

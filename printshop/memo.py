@@ -3,6 +3,9 @@ measures): a long-running session (`serve`, `watch`) fits, breaks and measures a
 what it remembers must not grow without end. And `Reads`, which notes what a piece of work looked up."""
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
+
 
 class Memo(dict):
     """A dict that forgets its oldest quarter when a new key would take it past `limit` entries."""
@@ -46,3 +49,15 @@ class Reads(dict):
     def read(self) -> set:
         """The keys looked up, once each."""
         return set(self.log or ())
+
+
+@contextmanager
+def noting(into: contextvars.ContextVar):
+    """Set `into` to a new list while the block runs, and yield it: what work meanwhile notes there (the names a
+    session's job looks up: colour.noting_colours, jobs.noting_motifs)."""
+    log: list = []
+    token = into.set(log)
+    try:
+        yield log
+    finally:
+        into.reset(token)

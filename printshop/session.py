@@ -36,7 +36,7 @@ from printshop.cache import Cache, Digests, code_version, font_inputs, key_of
 from printshop.colour import noting_colours
 from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.fonts import register_games_fonts
-from printshop.jobs import Options, Output, plan, run
+from printshop.jobs import Options, Output, noting_motifs, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project, read_game
 from printshop.memo import Reads
@@ -507,19 +507,20 @@ class Session:
         jobs, reads = {}, {}
         for job in planned:
             key = _job_key(job, checked, self.options, digests, code)
-            # run again unless what it read is as it was: its inputs but the shared palette, the faces it draws (the
-            # same objects: a face is laid out anew when anything its layout read changed, a colour included), and
-            # the colours its run looked up, with their values (colour.noting_colours)
-            read = _JobRead(_job_key(job, checked, self.options, digests, code, palette=False), _faces_of(job, checked),
-                            {})
-            palette = _palette_of(job, checked)
+            # run again unless what it read is as it was: its inputs but the shared palette and motifs, the faces it
+            # draws (the same objects: a face is laid out anew when anything its layout read changed), and the
+            # colours and motifs its run looked up, with their values (colour.noting_colours, jobs.noting_motifs)
+            read = _JobRead(_job_key(job, checked, self.options, digests, code, looks=False), _faces_of(job, checked),
+                            {}, {})
+            palette, motifs = _looks_of(job, checked)
             known, files = self._job_reads.get(job.label), None
-            if known is not None and known.holds(read, palette) and job.label in self._jobs:
+            if known is not None and known.holds(read, palette, motifs) and job.label in self._jobs:
                 files, read = self._jobs[job.label][1], known
             else:
-                with recording_into(self.recordings), noting_colours() as noted:
+                with recording_into(self.recordings), noting_colours() as colours, noting_motifs() as drawn:
                     result = run(job, checked, self.options, self.env)
-                read.colours = {name: palette.get(name) for name in sorted(set(noted))}
+                read.colours = {name: palette.get(name) for name in sorted(set(colours))}
+                read.motifs = {name: motif_key(motifs.get(name)) for name in sorted(set(drawn))}
                 update.report.extend(result.diagnostics)
                 files = result.outputs
                 update.jobs_rendered.append(job.label)
@@ -560,14 +561,16 @@ class Session:
 class _JobRead:
     """What a session's job read when it last ran (see `Session._render`)."""
 
-    key: str  # its inputs but the shared palette (build._job_key's palette=False)
+    key: str  # its inputs but the shared palette and motifs (build._job_key's looks=False)
     faces: tuple  # the laid-out faces it draws, the objects themselves
     colours: dict  # palette name -> value, of the names its run looked up
+    motifs: dict  # motif name -> its content (replay.motif_key; None: none), of the names its run looked up
 
-    def holds(self, now: "_JobRead", palette: dict) -> bool:
+    def holds(self, now: "_JobRead", palette: dict, motifs: dict) -> bool:
         return (now.key == self.key and len(now.faces) == len(self.faces)
                 and all(face is kept for face, kept in zip(now.faces, self.faces))
-                and all(palette.get(name) == value for name, value in self.colours.items()))
+                and all(palette.get(name) == value for name, value in self.colours.items())
+                and all(motif_key(motifs.get(name)) == value for name, value in self.motifs.items()))
 
 
 def _faces_of(job, checked) -> tuple:
@@ -580,11 +583,12 @@ def _faces_of(job, checked) -> tuple:
     return ()
 
 
-def _palette_of(job, checked) -> dict:
-    """The palette the job's outputs are drawn with: its game's own colours over the project's."""
+def _looks_of(job, checked) -> tuple[dict, dict]:
+    """The palette and motifs the job's outputs are drawn with: its game's own over the project's."""
     project = checked.project
     game = project.games.get(job.game) if job.game is not None else None
-    return (project.view(game) if game is not None else project).colours.palette
+    seen = project.view(game) if game is not None else project
+    return seen.colours.palette, seen.motifs.motifs
 
 
 def _folders_below(root: Path) -> frozenset[Path]:

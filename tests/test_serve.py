@@ -779,12 +779,12 @@ def test_a_replayed_face_asks_the_pdf_for_the_version_its_drawing_needed_and_one
     assert recording.graphics_state and not replay(canvas(), recording)
 
 
-def test_a_colour_saved_runs_again_only_the_jobs_that_read_it_and_every_file_is_a_cold_builds(tmp_path):
-    """Any save of the shared palette ran every job of the session again (the print folder is in a job's key).
-    A session's job now holds the colours its run looked up: saving a colour runs again the jobs that read it
-    (or draw a face laid out anew for it) and no other. Every colour of the palette is saved in turn: each
-    job left alone writes what a job run from nothing writes with the new palette, and at the end the files are
-    a cold build's."""
+def test_a_colour_or_motif_saved_runs_again_only_the_jobs_that_read_it_and_every_file_is_a_cold_builds(tmp_path):
+    """Any save of the shared palette or motifs ran every job of the session again (the print folder is in a
+    job's key). A session's job now holds the colours and motifs its run looked up: saving one runs again the
+    jobs that read it (or draw a face laid out anew for it) and no other. Every colour of the palette, then
+    every shared motif, is saved in turn: each job left alone writes what a job run from nothing writes with
+    it, and at the end the files are a cold build's."""
     from printshop.jobs import run
 
     data = tmp_path / "data"
@@ -817,21 +817,43 @@ def test_a_colour_saved_runs_again_only_the_jobs_that_read_it_and_every_file_is_
     assert left_alone and ran, (left_alone, ran)  # some colours left some jobs alone; others ran them
     # (the calibration page reads a few colours; the faction colours are Kremlin's, read by neither)
     assert ("faction-3", "comrade en a4") in left_alone and ("red", "comrade en a4") in ran
+
+    # and each motif of the shared ones (printshop's and the project's), written over in data/print/motifs.yaml
+    import yaml
+
+    shared = {name: motif.model_dump(exclude_defaults=True) for name, motif in session.project.motifs.motifs.items()}
+    motifs = data / "print" / "motifs.yaml"
+    for number, name in enumerate(sorted(shared)):  # (each stays changed, as each colour did)
+        shared[name] = {"viewbox": [100, 100], "paths": [{"d": f"M{10 + number} 10 L90 10 L50 90 Z"}]}
+        motifs.write_text(yaml.safe_dump({"motifs": shared}), encoding="utf-8")
+        update = session.refresh({motifs})
+        assert update.ok, [d.format() for d in update.report.errors]
+        ran |= {(name, label) for label in update.jobs_rendered}
+        for label in [label for label in session._jobs if label not in update.jobs_rendered]:
+            left_alone.add((name, label))
+            job = next(job for job in plan_of(session) if job.label == label)
+            fresh = run(job, session.checked, session.options, session.env)
+            assert [(o.path, o.data) for o in fresh.outputs] == [(o.path, o.data) for o in session._jobs[label][1]], \
+                (name, label)
+    # the club is Assassin's suit; the star is on Comrade's card backs and rules cover
+    assert ("club", "comrade en a4") in left_alone and ("star", "comrade en a4") in ran
     assert not build(data, tmp_path / "cold", force=True, **settings).report.has_errors
     _same_files(tmp_path / "live", tmp_path / "cold")
 
 
-def test_a_jobs_noted_colours_hold_what_its_faces_and_booklets_read_drawn_or_replayed_or_remembered():
-    """What a session's job notes of the palette (colour.noting_colours) must hold every colour its outputs read,
-    whichever way they came: a face drawn (its recording's copy of the palette reads them), a face replayed,
-    a booklet set and a booklet remembered. A name missed would leave the job's files stale when it changes."""
+def test_a_jobs_noted_colours_and_motifs_hold_what_its_faces_and_booklets_read_drawn_replayed_remembered():
+    """What a session's job notes of the palette and motifs (colour.noting_colours, jobs.noting_motifs) must hold
+    every colour and motif its outputs read, whichever way they came: a face drawn (its recording's copy of the
+    palette reads them), a face replayed, a booklet set and a booklet remembered. A name missed would leave the
+    job's files stale when it changes."""
     import io
 
     from reportlab.pdfgen.canvas import Canvas
 
     from printshop.colour import Paints, noting_colours
     from printshop.render.booklet import render_booklet
-    from printshop.render.faces import face_colours
+    from printshop.memo import Reads
+    from printshop.render.faces import face_colours, face_motifs
     from printshop.render.replay import FaceRecordings, draw_face_form, recording_into
 
     session = Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False)
@@ -843,17 +865,20 @@ def test_a_jobs_noted_colours_hold_what_its_faces_and_booklets_read_drawn_or_rep
     store = FaceRecordings()
     for way in ("drawn", "replayed"):
         for face in faces:
+            drawn: list = []  # (a job's motifs note what is looked up in them: jobs.noting_motifs)
             with recording_into(store), noting_colours() as noted:
                 canvas = Canvas(io.BytesIO())
                 canvas.beginForm("face")
-                draw_face_form(canvas, face, Paints(palette), motifs, DEFAULT_DATA_DIR / "comrade")
+                draw_face_form(canvas, face, Paints(palette), Reads(motifs, log=drawn), DEFAULT_DATA_DIR / "comrade")
                 canvas.endForm()
             assert face_colours(face) <= set(noted), (way, face.key, face_colours(face) - set(noted))
+            assert face_motifs(face) <= set(drawn), (way, face.key, face_motifs(face) - set(drawn))
     assert store.replayed == len(faces)
     for way in ("set", "remembered"):
+        drawn = []
         with recording_into(store), noting_colours() as noted:
-            render_booklet(layout, layout.booklet, paper, Paints(palette), motifs, "rules.pdf")
-        assert {"accent", "ink", "grey"} <= set(noted), (way, noted)
+            render_booklet(layout, layout.booklet, paper, Paints(palette), Reads(motifs, log=drawn), "rules.pdf")
+        assert {"accent", "ink", "grey"} <= set(noted) and "star" in drawn, (way, noted, drawn)
 
 
 def test_a_job_runs_again_when_a_face_it_draws_was_laid_out_anew_even_with_its_inputs_and_colours_as_they_were():
@@ -867,14 +892,16 @@ def test_a_job_runs_again_when_a_face_it_draws_was_laid_out_anew_even_with_its_i
     session = Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False)
     session.refresh()
     faces = tuple(face for deck in session.checked.layouts[0].decks for face in deck.faces.values())
-    palette = {"ink": "#000000", "red": "#b22a1e"}
-    last = _JobRead("key", faces, {"red": "#b22a1e"})
-    assert last.holds(_JobRead("key", faces, {}), palette)
-    assert not last.holds(_JobRead("key", (*faces[:-1], copy.copy(faces[-1])), {}), palette)
-    assert not last.holds(_JobRead("key", faces[:-1], {}), palette)
-    assert not last.holds(_JobRead("other key", faces, {}), palette)
-    assert not last.holds(_JobRead("key", faces, {}), {**palette, "red": "#b22a1f"})
-    assert last.holds(_JobRead("key", faces, {}), {**palette, "ink": "#111111"})  # a colour it did not look up
+    palette, motifs = {"ink": "#000000", "red": "#b22a1e"}, {}
+    last = _JobRead("key", faces, {"red": "#b22a1e"}, {"star": None})
+    now = _JobRead("key", faces, {}, {})
+    assert last.holds(now, palette, motifs)
+    assert not last.holds(_JobRead("key", (*faces[:-1], copy.copy(faces[-1])), {}, {}), palette, motifs)
+    assert not last.holds(_JobRead("key", faces[:-1], {}, {}), palette, motifs)
+    assert not last.holds(_JobRead("other key", faces, {}, {}), palette, motifs)
+    assert not last.holds(now, {**palette, "red": "#b22a1f"}, motifs)
+    assert last.holds(now, {**palette, "ink": "#111111"}, motifs)  # a colour it did not look up
+    assert not last.holds(now, palette, {"star": session.project.motifs.motifs["star"]})  # a motif it looked up, now there
 
 
 def plan_of(session):

@@ -80,11 +80,13 @@ def _say(line: str) -> None:
     print(f"printshop serve: {line}", file=sys.stderr, flush=True)
 
 
-def _face_views(session: Session, booklets: dict | None = None, later: list | None = None) -> list[FaceView]:
+def _face_views(session: Session, booklets: dict | None = None, later: list | None = None,
+                stop: threading.Event | None = None) -> list[FaceView]:
     """The faces of the session's layouts, each game's and language's rules pages after them. `booklets`:
     {(game, lang): Booklet} of the last refresh, replaced by this one's (a booklet unchanged is kept). With
     `later`, a booklet to render again is not rendered: (game, lang) is added to `later`, and the pages it
-    had are shown meanwhile, greyed as `pending` (`Preview.refresh` renders it after the faces are on the page)."""
+    had are shown meanwhile, greyed as `pending` (`Preview.refresh` renders it after the faces are on the page).
+    Once `stop` is set, no booklet is rendered (the server is stopping)."""
     from printshop.colour import Paints
 
     checked = session.checked
@@ -127,7 +129,8 @@ def _face_views(session: Session, booklets: dict | None = None, later: list | No
                                   project.motifs.motifs, layout.localized.data.dir, texts + borrowed + frames,
                                   templates.get(name, ""), art=tuple(art_of([face.face])),
                                   definitions=definition_chain(game_faces, face.face_name)))
-        views += _page_views(session, layout, project, paints, catalogue, reference, earlier, booklets, later)
+        if stop is None or not stop.is_set():
+            views += _page_views(session, layout, project, paints, catalogue, reference, earlier, booklets, later)
     return views
 
 
@@ -480,13 +483,16 @@ class Preview:
         if pages:
             self.render_pages()
 
-    def render_pages(self) -> None:
+    def render_pages(self, stop: threading.Event | None = None) -> None:
         """Render the booklets the last refresh left for later, and show their pages (on the refreshing thread,
-        outside the lock: the page's images are drawn meanwhile)."""
+        outside the lock: the page's images are drawn meanwhile). Once `stop` is set, the booklet being rendered is
+        the last: the server is stopping (Ctrl-C waited for every game's booklets)."""
         if not self._later:
             return
         booklets = dict(self._booklets)
-        views = _face_views(self.session, booklets)
+        views = _face_views(self.session, booklets, stop=stop)
+        if stop is not None and stop.is_set():
+            return
         with self.lock:
             self._later, self._booklets = [], booklets
             self._show(views, self._update, more=True)
@@ -761,7 +767,7 @@ class Server:
 
     def watch_files(self, watcher: FileWatcher) -> None:
         try:  # the first refresh's rules pages, once the page is served (a save meanwhile is watched for)
-            self.preview.render_pages()
+            self.preview.render_pages(self.stop)
         except Exception as error:  # noqa: BLE001 - as a refresh's failure
             _say(f"rendering the rules pages failed: {type(error).__name__}: {error}")
         try:

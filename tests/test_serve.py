@@ -293,8 +293,26 @@ def test_the_server_stops_at_once_with_a_page_open(tmp_path):
     server.close()
     assert time.monotonic() - started < 5
     assert not any(thread.is_alive() for thread in server._threads)
-    assert response.read() == b"\n"  # the stream ended: the server closed it
+    rest = response.read()  # the stream ended: the server closed it (after the rules pages' news, if it came)
+    assert rest.endswith(b"\n") and all(line.startswith(b"data: ") for line in rest.split(b"\n") if line), rest
     connection.close()
+
+
+def test_the_server_stops_at_once_while_it_renders_the_rules_pages(monkeypatch):
+    """serve renders every game's rules booklets once the page is served: Ctrl-C then waited for all of them.
+    The booklet being rendered is now the last."""
+    import printshop.render.booklet as booklet_module
+    from printshop.serve import Server
+
+    rendering = threading.Event()
+    render = booklet_module.render_booklet
+    monkeypatch.setattr(booklet_module, "render_booklet", lambda *a, **k: (rendering.set(), time.sleep(0.5),
+                                                                          render(*a, **k))[2])
+    server = Server(Session(DEFAULT_DATA_DIR, None, games=["comrade", "assassin"], render=False), port=0).start()
+    assert rendering.wait(DEADLINE)  # (four booklets: two games, two languages, 2 s at least)
+    started = time.monotonic()
+    server.close()
+    assert time.monotonic() - started < 1.5 and not any(thread.is_alive() for thread in server._threads)
 
 
 def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):

@@ -134,6 +134,8 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch):
         browser.call("Page.navigate", url=server.url)
         before = browser.wait_for(DISSIDENT, "the dissident card")
         before_image = urllib.request.urlopen(before).read()
+        # (the rules pages follow the faces once their booklets are rendered: the page as it settles)
+        browser.wait_for("document.querySelectorAll('td.face[data-key^=\"rules/\"]').length > 0", "the rules pages")
         # a click on a face opens it at twice the size, drawn again (not scaled up)
         zoom = browser.evaluate("document.querySelector('td.face[data-key=\"cards/dissident-glasnost/front\"]"
                                 "[data-lang=\"en\"] a.zoom').href")

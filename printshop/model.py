@@ -381,10 +381,51 @@ class Colours(Node):
 
 
 # --- data/print/motifs.yaml: vector art, SVG path syntax in a view box ------------------
+_PATH_ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}  # numbers each command takes
+_PATH_TOKEN = re.compile(r"\s*(?:([A-Za-z])|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))\s*,?")
+
+
+def _svg_path(value: str) -> str:
+    """Path data as render/faces.trace_svg_path draws it: absolute M L H V C Q Z, each with its numbers (a command
+    repeated needs no letter), starting with M. A relative command (lower case) would be drawn as absolute, and
+    a number short made the build fail while rendering, far from the line that has it."""
+    position, command, given = 0, None, 0
+
+    def numbers_complete() -> None:
+        wanted = _PATH_ARGUMENTS[command] if command is not None else 0
+        if wanted and (given == 0 or given % wanted):
+            raise ValueError(f"the command {command} takes {wanted} numbers (or a multiple), given {given}")
+
+    while position < len(value):
+        token = _PATH_TOKEN.match(value, position)
+        if token is None or token.end() == position:
+            raise ValueError(f"'{value[position:position + 12]}' is not SVG path data (absolute M L H V C Q Z commands "
+                             f"and numbers)")
+        position = token.end()
+        letter = token.group(1)
+        if letter is None:
+            if command is None:
+                raise ValueError("path data must start with a command, M (move to)")
+            if _PATH_ARGUMENTS[command] == 0:
+                raise ValueError(f"a number after {command}, which takes none")
+            given += 1
+            continue
+        if letter not in _PATH_ARGUMENTS:
+            hint = " (relative commands are not drawn: write the absolute one)" if letter.upper() in _PATH_ARGUMENTS \
+                else ""
+            raise ValueError(f"'{letter}' is not a path command printshop draws: M L H V C Q Z{hint}")
+        if command is None and letter != "M":
+            raise ValueError(f"path data must start with M (move to), not {letter}")
+        numbers_complete()
+        command, given = letter, 0
+    numbers_complete()
+    return value
+
+
 class MotifPath(Node):
-    d: str = ""
+    d: Annotated[str, AfterValidator(_svg_path)] = ""
     """SVG path data in the motif's view box (absolute M L H V C Q Z commands)."""
-    circle: list[float] | None = None
+    circle: list[float] | None = Field(None, min_length=3, max_length=3)
     """A circle instead of a path: cx, cy, r in the view box."""
     rule: Literal["nonzero", "evenodd"] = "nonzero"
     """How overlapping parts fill: nonzero, or evenodd to leave holes."""

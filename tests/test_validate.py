@@ -294,3 +294,38 @@ def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):
     french.write_text(french.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     update = session.refresh({french})
     assert update.ok and update.reloaded == "texts" and update.jobs_rendered == []
+
+
+@pytest.mark.parametrize("d, said", [
+    ("Q3 50 C24 16 76 16 97 50 Z", "must start with M"),
+    ("M10 10 l5 5 Z", "relative commands are not drawn"),
+    ("M10 10 C20 20 30 30 Z", "C takes 6 numbers"),
+    ("M10 10 L20", "L takes 2 numbers"),
+    ("M10 10 Z 5", "after Z, which takes none"),
+    ("M10 10 A5 5 0 0 1 20 20", "'A' is not a path command"),
+    ("M10 10 L20 20 #", "is not SVG path data"),
+])
+def test_motif_path_data_printshop_cannot_draw_is_an_error_at_its_line(data_copy, d, said):
+    """A motif's path data was read only when a face drew it: a command with a number short made the build fail
+    with an internal error at the game's folder, and a relative command (lower case) was drawn as absolute,
+    misplaced. validate now reads it: an error at the path's line and column, saying what is wrong."""
+    motifs = data_copy / "print" / "motifs.yaml"
+    line = edit(motifs, "motifs:\n", f'motifs:\n  broken:\n    viewbox: [100, 100]\n    paths:\n      - d: "{d}"\n') + 4
+    item = one(data_copy, "wrong-type", games=["comrade"])
+    assert (item.location.path.endswith("print/motifs.yaml"), item.location.line) == (True, line)
+    assert said in item.message, item.message
+
+
+def test_motif_path_data_as_the_renderer_takes_it_passes():
+    """Every form the renderer draws: implicit repeats (M's extra pairs are lines), commas, exponents, no spaces
+    between a command and its numbers, several subpaths; and a circle of three numbers, not two."""
+    from pydantic import ValidationError
+
+    from printshop.model import MotifPath
+
+    for d in ("M0 0 10 10 20 0 Z", "M1,2L3,4", "M1e1 2.5E-1 H.5 V-3 C1 2 3 4 5 6 7 8 9 10 11 12 Q1 2 3 4 Z M5 5 L6 6",
+              "M10-10L20-20Z", ""):
+        assert MotifPath.model_validate({"d": d}).d == d
+    assert MotifPath.model_validate({"circle": [50, 50, 10]}).circle == [50, 50, 10]
+    with pytest.raises(ValidationError):
+        MotifPath.model_validate({"circle": [50, 50]})

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 
+from printshop.memo import Reads, noting
+
 
 @dataclass(frozen=True)
 class ColourMode:
@@ -36,8 +38,6 @@ def noting_colours():
     what a session's job reads of the palette, so that it runs again only when one of those changes. A Paints
     given a palette that already notes its reads (memo.Reads: a face's recording, a booklet) is left as it is:
     whoever made it asks the job's palette again for what it read (render/replay.py, render/booklet.py)."""
-    from printshop.memo import noting
-
     return noting(_noted)
 
 
@@ -51,8 +51,6 @@ class Paints:
     def __post_init__(self):
         log = _noted.get()
         if log is not None and type(self.palette) is dict:
-            from printshop.memo import Reads
-
             self.palette = Reads(self.palette, log=log)
 
     def fill(self, name: str) -> Color:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextvars
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from printshop.colour import ColourMode, Paints
 from printshop.diagnostics import Location, Report
 from printshop.imposition import ImpositionError
 from printshop.layout import GameLayout
+from printshop.memo import Reads, noting
 from printshop.press_plan import left_out, takes_deck, takes_sheets
 from printshop.render.booklet import booklet_pages, render_booklet
 from printshop.render.calibration import render_calibration
@@ -122,8 +123,6 @@ _noted_motifs: contextvars.ContextVar[list | None] = contextvars.ContextVar("not
 def noting_motifs():
     """Note the names of the motifs each job run meanwhile looks up, in the list yielded (as colour.noting_colours
     notes colours): what a session's job reads of the motifs, so that it runs again only when one changes."""
-    from printshop.memo import noting
-
     return noting(_noted_motifs)
 
 
@@ -133,10 +132,6 @@ def _as_seen(project, game):
     log = _noted_motifs.get()
     if log is None:
         return project
-    from dataclasses import replace
-
-    from printshop.memo import Reads
-
     return replace(project, motifs=project.motifs.model_copy(update={"motifs": Reads(project.motifs.motifs, log=log)}))
 
 

@@ -61,3 +61,15 @@ def noting(into: contextvars.ContextVar):
         yield log
     finally:
         into.reset(token)
+
+
+def values_of(names, mapping, value=None) -> dict:
+    """{name: its value in `mapping`} of the names a piece of work looked up (a Reads' `read`), in order of name;
+    `value` makes what is kept of each (replay.motif_key: a motif's content). What `unchanged` compares."""
+    return {name: mapping.get(name) if value is None else value(mapping.get(name)) for name in sorted(names)}
+
+
+def unchanged(read: dict, mapping, value=None) -> bool:
+    """Whether every name `values_of` kept has the same value in `mapping` now (asked of `mapping` name by name:
+    a mapping that notes its reads notes them)."""
+    return all((mapping.get(name) if value is None else value(mapping.get(name))) == kept for name, kept in read.items())

@@ -43,7 +43,7 @@ from printshop.cache import key_of
 from printshop.colour import OVERSET_HEX, StandIn
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.layout import stand_in_booklet, written_entry
-from printshop.memo import Reads
+from printshop.memo import Reads, unchanged, values_of
 from printshop.render.replay import motif_key
 from printshop.session import Session
 from printshop.templating import template_location
@@ -151,8 +151,8 @@ class Booklet:
         self._found: dict[str, tuple[int, ...] | None] = {}  # a text -> pages_of it, for the next refresh
 
     def holds(self, key: str, palette: dict, motifs: dict, fonts) -> bool:
-        return key == self.key and fonts is self.fonts and all(palette.get(name) == value for name, value in self.colours.items()) and all(
-            motif_key(motifs.get(name)) == value for name, value in self.motifs.items())
+        return (key == self.key and fonts is self.fonts and unchanged(self.colours, palette)
+                and unchanged(self.motifs, motifs, motif_key))
 
     def pages_of(self, text: str) -> tuple[int, ...] | None:
         """The pages (0-based) that print `text` (a rule as its file has it), or None where it cannot be told:
@@ -260,8 +260,8 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
                                          file_name)
         except Exception:  # noqa: BLE001 - shown as no page; the build reports what stops it
             return []
-        booklet = Booklet(key, data, count, {name: palette.get(name) for name in sorted(colours.read)},
-                          {name: motif_key(motifs.get(name)) for name in sorted(drawn.read)}, fonts, page_texts(data))
+        booklet = Booklet(key, data, count, values_of(colours.read, palette),
+                          values_of(drawn.read, motifs, motif_key), fonts, page_texts(data))
     booklets[(layout.game_id, layout.lang)] = booklet
     # each page's sources: the lines of the texts it prints, found in its own text (a text the template read that
     # cannot be found for itself, a heading of a word, or that is not printed as written: every page's)

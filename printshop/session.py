@@ -39,7 +39,7 @@ from printshop.fonts import register_games_fonts
 from printshop.jobs import Options, Output, noting_motifs, plan, run
 from printshop.layout import FaceLayout, lay_out_face, lay_out_game
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project, read_game
-from printshop.memo import Reads
+from printshop.memo import Reads, unchanged, values_of
 from printshop.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
 from printshop.render.faces import face_colours, face_motifs
 from printshop.render.replay import FaceRecordings, motif_key, recording_into
@@ -465,9 +465,8 @@ class Session:
         motifs = self._motifs[localized.data.id]
         known = self._laid.get(name)
         if known is not None and known.coarse == coarse and all(
-                dict.get(texts, text_id) == value for text_id, value in known.reads.items()) and all(
-                palette.get(colour) == value for colour, value in known.colours.items()) and all(
-                motif_key(motifs.get(motif)) == value for motif, value in known.motifs.items()):
+                dict.get(texts, text_id) == value for text_id, value in known.reads.items()) and unchanged(
+                known.colours, palette) and unchanged(known.motifs, motifs, motif_key):
             report.merge(known.diagnostics)  # a fault met by many faces once, as a build reports it
             return known.face
         log: list[str] = []
@@ -485,9 +484,9 @@ class Session:
         # the colours it drew with too: a kept face keeps its image (serve's token), so it must draw the same
         read = colours.read | (face_colours(face) if face is not None else set())
         self._laid[name] = _Laid(coarse, {text_id: dict.get(texts, text_id) for text_id in log},
-                                 {colour: palette.get(colour) for colour in sorted(read)},
-                                 {motif: motif_key(motifs.get(motif)) for motif in
-                                  sorted(face_motifs(face) if face is not None else ())}, face, list(own.items))
+                                 values_of(read, palette),
+                                 values_of(face_motifs(face) if face is not None else (), motifs, motif_key), face,
+                                 list(own.items))
         self._counting += 1
         return face
 
@@ -519,8 +518,7 @@ class Session:
             else:
                 with recording_into(self.recordings), noting_colours() as colours, noting_motifs() as drawn:
                     result = run(job, checked, self.options, self.env)
-                read.colours = {name: palette.get(name) for name in sorted(set(colours))}
-                read.motifs = {name: motif_key(motifs.get(name)) for name in sorted(set(drawn))}
+                read.colours, read.motifs = values_of(set(colours), palette), values_of(set(drawn), motifs, motif_key)
                 update.report.extend(result.diagnostics)
                 files = result.outputs
                 update.jobs_rendered.append(job.label)
@@ -569,8 +567,7 @@ class _JobRead:
     def holds(self, now: "_JobRead", palette: dict, motifs: dict) -> bool:
         return (now.key == self.key and len(now.faces) == len(self.faces)
                 and all(face is kept for face, kept in zip(now.faces, self.faces))
-                and all(palette.get(name) == value for name, value in self.colours.items())
-                and all(motif_key(motifs.get(name)) == value for name, value in self.motifs.items()))
+                and unchanged(self.colours, palette) and unchanged(self.motifs, motifs, motif_key))
 
 
 def _faces_of(job, checked) -> tuple:

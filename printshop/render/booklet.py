@@ -38,7 +38,7 @@ from printshop.fitting import paragraph_style
 from printshop.fonts import state as fonts_state, with_fallback
 from printshop.justify import EvenParagraph
 from printshop.layout import BookletLayout, GameLayout
-from printshop.memo import Memo, Reads
+from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
@@ -92,14 +92,12 @@ def _remembered(booklets: Memo, game: GameLayout, booklet: BookletLayout, paper:
            fonts_state())
     made = booklets.get(key, ())
     for colours, drawn, result in made:
-        if all(paints.palette.get(name) == value for name, value in colours.items()) and all(
-                motif_key(motifs.get(name)) == value for name, value in drawn.items()):
+        if unchanged(colours, paints.palette) and unchanged(drawn, motifs, motif_key):
             return result
     read_colours, read_motifs = Reads(paints.palette, log=[]), Reads(motifs, log=[])
     result = _render_whole(game, booklet, paper, replace(paints, palette=read_colours), read_motifs, file_name,
                            pad_to, bleed, folio)
-    entry = ({name: paints.palette.get(name) for name in sorted(read_colours.read)},
-             {name: motif_key(motifs.get(name)) for name in sorted(read_motifs.read)}, result)
+    entry = (values_of(read_colours.read, paints.palette), values_of(read_motifs.read, motifs, motif_key), result)
     booklets[key] = (*made[-1:], entry)  # (and the one before: a colour saved back and forth)
     return result
 

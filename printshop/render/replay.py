@@ -34,7 +34,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont
 
-from printshop.memo import Memo, Reads
+from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.render.helper import seed_of, still_seeded
 from printshop.render.faces import draw_face, face_motifs
 
@@ -92,7 +92,7 @@ class FaceRecordings:
         if found is None or found[0] is not face:
             return None
         recording = found[1]
-        return recording if all(palette.get(name) == value for name, value in recording.palette.items()) else None
+        return recording if unchanged(recording.palette, palette) else None
 
     def put(self, face, setting, recording: Recording) -> None:
         self._store[(id(face), setting)] = (face, recording)  # the face is held, so its id is not reused
@@ -330,7 +330,7 @@ def record_face(canvas, face, paints, motifs, assets) -> Recording:
         type(doc).getInternalFontName, type(doc).addColor = name, colour
         type(doc).ensureMinPdfVersion = ensure
     recording = Recording(list(canvas._code[start:]), questions, dict(canvas._colorsUsed), dict(canvas._shadingUsed),
-                          palette={name: palette.get(name) for name in sorted(palette.read)},
+                          palette=values_of(palette.read, palette),
                           versions=tuple(dict.fromkeys(versions)),
                           graphics_state=canvas._extgstate._d != graphics_state)
     if still_seeded(doc) and not recording.shadings and not any(question[0] == "colour" for question in questions):

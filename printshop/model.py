@@ -5,6 +5,7 @@ value can say where in which file it was written.
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import Annotated, Literal
 
@@ -385,6 +386,7 @@ _PATH_ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}  # nu
 _PATH_TOKEN = re.compile(r"\s*(?:([A-Za-z])|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))\s*,?")
 
 
+@functools.lru_cache(maxsize=4096)  # (a check reads every motif of the project: each path is parsed once per process)
 def _svg_path(value: str) -> str:
     """Path data as render/faces.trace_svg_path draws it: absolute M L H V C Q Z, each with its numbers (a command
     repeated needs no letter), starting with M. A relative command (lower case) would be drawn as absolute, and

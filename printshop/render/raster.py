@@ -87,11 +87,12 @@ def render_exact(page, width: int, height: int) -> PILImage.Image:
     """A pdfium page as an RGB image of exactly `width` x `height` pixels: pdfium maps the page onto that
     many pixels itself. (Rendering at a scale gives ceil(page size x scale) pixels, one too many on one
     side as often as not once the pixel size is rounded, and resampling the whole picture to drop that
-    pixel took a third of a preview build.)"""
+    pixel took a third of a preview build. Four bytes a pixel: Pillow reads such a bitmap in place and
+    copies it once, dropping the fourth; from three, it made a new image, decoded into it, then copied it.)"""
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
-    bitmap = pypdfium2.PdfBitmap.new_native(width, height, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
+    bitmap = pypdfium2.PdfBitmap.new_native(width, height, pdfium_c.FPDFBitmap_BGRx, rev_byteorder=True)
     pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)  # white paper
     pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0,
                                    pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)

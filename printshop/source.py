@@ -182,16 +182,22 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
 
 # A block collection nested in another starts further right (a list may sit at its key's column, but
 # what it holds starts two columns further), so the block nesting of a file is at most the widest run of
-# indentation, dashes and question marks that opens a line, plus two; flow nesting is one level unless
-# an opening bracket follows another before a closing one.
-_WIDE_INDENT = re.compile(r"^[ ?-]{90,}", re.MULTILINE)
-_NESTED_FLOW = re.compile(r"[\[{][^\[\]{}]*[\[{]")
+# indentation, dashes and question marks that opens a line, plus two. Flow nesting is at most the number of
+# opening brackets: a closing one may be text (in a quoted value, in a comment), so no count of closings
+# bounds it; a look for two openings with no closing between was fooled by `[ "]", [ "]", …`.
+_LINE_OPENING = re.compile(r"^[ ?-]+", re.MULTILINE)
 
 
 def _may_be_deep_or_aliased(text: str) -> bool:
-    """False when the raw text alone shows the file nests less than MAX_DEPTH levels and has no alias
-    (an alias needs a '*'): then the event pass of `_structure_is_safe` has nothing to find."""
-    return "*" in text or _WIDE_INDENT.search(text) is not None or _NESTED_FLOW.search(text) is not None
+    """False when the raw text alone shows the file nests at most MAX_DEPTH levels and has no alias (an
+    alias needs a '*'): then the event pass of `_structure_is_safe` has nothing to find."""
+    if "*" in text:
+        return True
+    openings = text.count("[") + text.count("{")
+    if openings > MAX_DEPTH:
+        return True
+    widest = max(map(len, _LINE_OPENING.findall(text)), default=0)
+    return widest + 2 + openings > MAX_DEPTH
 
 
 # characters a value could smuggle a bidirectional control or a lone surrogate with: the controls

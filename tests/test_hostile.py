@@ -231,6 +231,35 @@ def test_nesting_deep_enough_to_crash_libyaml_is_refused_by_file_and_line(data):
     assert item.location.path.endswith("colours.yaml") and item.location.line > 1 and time.monotonic() - started < 10
 
 
+HIDDEN_CLOSINGS = {  # an opening bracket, then a closing one the parser reads as text, before the next opening
+    "double-quoted": '[ "]", ',
+    "single-quoted": "[ '}', ",
+    "a comment": "[ # ] }\n  ",
+}
+
+
+@pytest.mark.parametrize("levels", [25_000, 150])
+@pytest.mark.parametrize("hiding", sorted(HIDDEN_CLOSINGS))
+def test_nesting_whose_closing_brackets_hide_in_quotes_or_comments_is_refused(data, hiding, levels):
+    """A closing bracket inside a quoted value or a comment (where it closes nothing) made the look at the
+    raw text take the file for shallow: at 25,000 levels libyaml's composer then overflowed the stack and
+    printshop died of a segmentation fault; at 150 levels the file was read, past the 100-level limit."""
+    colours = data / "print" / "colours.yaml"
+    colours.write_text(colours.read_text() + "deep: " + HIDDEN_CLOSINGS[hiding] * levels + "1" + "]" * levels + "\n")
+    [item] = codes(check(data)[0], "too-large")
+    assert "nested more than" in item.message and item.location.path.endswith("colours.yaml")
+    assert item.location.line > 1
+
+
+def test_many_brackets_nested_two_deep_are_read_as_before(data):
+    """The other side: a file of many flow maps each holding one (a deck's cards written `{id: …, vars: {…}}`)
+    is not deep, however many there are."""
+    colours = data / "print" / "colours.yaml"
+    colours.write_text(colours.read_text() + "cards:\n" + "".join(f"  - {{id: c{n}, vars: {{number: {n}}}, "
+                                                                 f"tags: ['a]', \"b}}\"]}}\n" for n in range(400)))
+    assert not codes(check(data)[0], "too-large")
+
+
 def test_block_nesting_is_refused_too(data):
     text = data / "comrade" / "text" / "en.yaml"
     text.write_text(text.read_text() + "".join("  " * i + f"k{i}:\n" for i in range(200)) + "  " * 200 + "x: 1\n")

@@ -113,7 +113,7 @@ _check("stale-translation", W, "the source text changed after the translation wa
 _check("incomplete-translation", W, "build: a translation lacks texts (missing, or still the copy i18n sync left), so it is not built, or is built as a marked draft with --draft",
        "translate the texts it lacks, or build a marked draft anyway with printshop build --draft",
        "data/kremlin/text/de.yaml:1:1: warning[incomplete-translation]: kremlin de: not built, 12 of 180 texts not translated (8 missing, 4 still the text they are made from); 'printshop i18n status kremlin --verbose' lists them")
-_check("markup", E, "text markup that is not well formed or uses an unknown tag", "use only <b>, <i> and <br/>, each opened tag closed; type a character itself, not its HTML entity",
+_check("markup", E, "text markup that is not well formed or uses an unknown tag", "use only <b>, <i> and <br/>, each opened tag closed (at most eight open at once); type a character itself, not its HTML entity",
        "data/comrade/text/en.yaml:20:11: error[markup]: 'card.informer.name': <b> is never closed")
 _check("markup-mismatch", W, "a translation's inline markup differs from the source's", "use the same <b> and <i> as the source",
        "data/comrade/text/fr.yaml:88:8: warning[markup-mismatch]: 'rules.interrogation.p1': the source uses <b> ×2, the translation <b> ×1")

@@ -356,8 +356,8 @@ card:
   one is an error, one the source lacks is a warning. `printshop i18n sync <lang>` adds what a
   translation lacks and moves what the source dropped to an `obsolete:` section at the end, which is
   never printed.
-- **Markup**: `<b>…</b>` bold, `<i>…</i>` italic, `<br/>` a line break; nothing else. Anything else
-  that looks like a tag is reported and printed as written.
+- **Markup**: `<b>…</b>` bold, `<i>…</i>` italic, `<br/>` a line break; nothing else, and at most eight
+  tags open at once. Anything else that looks like a tag is reported and printed as written.
 - **Placeholders** such as `{count}` are filled by the template (`fill(count=…)`): a translation keeps
   the same placeholders as its source, spelt as the template spells them (`{age}`, not `{âge}`: a name in
   braces, in any alphabet, is a placeholder). Placeholders named in game.yaml's `text_variables` stand for

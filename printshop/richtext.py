@@ -164,20 +164,28 @@ def column_widths(table: Table, available: float) -> list[float] | None:
     return [available * share / total for share in table.widths]
 
 
-def _inner(element: ET.Element) -> str:
+def _inner(element: ET.Element, depth: int = 0) -> str:
     parts = [escape(element.text or "", quote=False)]
     for child in element:
         if child.tag not in INLINE:
             raise RichTextError(f"<{child.tag}> cannot stand inside <{element.tag}>")
-        parts.append(_inline(child))
+        parts.append(_inline(child, depth + 1))
         parts.append(escape(child.tail or "", quote=False))
     return "".join(parts)
 
 
-def _inline(element: ET.Element) -> str:
+# inline tags open at once in a template's markup: a text keeps at most texts.MAX_NESTING of its own, and a
+# template wraps it in a few; thousands, from a template's loop, would run this walk out of Python's stack
+MAX_INLINE_DEPTH = 64
+
+
+def _inline(element: ET.Element, depth: int = 1) -> str:
     if element.tag == "br":
         return "<br/>"
-    return f"<{element.tag}>{_inner(element)}</{element.tag}>"
+    if depth > MAX_INLINE_DEPTH:
+        raise RichTextError(f"the template's markup has inline tags nested more than {MAX_INLINE_DEPTH} deep "
+                            f"(<{element.tag}> inside <{element.tag}>…)")
+    return f"<{element.tag}>{_inner(element, depth)}</{element.tag}>"
 
 
 def _squeeze(markup: str) -> str:

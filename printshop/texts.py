@@ -23,6 +23,9 @@ from printshop.model import Typography
 from printshop.source import Document, items_of, locate, read_yaml
 
 ALLOWED_TAGS = {"b", "i", "br"}
+# tags open at once in one text: <b> and <i> need two at most; past this they are a markup error, printed as
+# written (2,000 of them nested ran the layout out of Python's stack)
+MAX_NESTING = 8
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\s*(/?)>")
 # a name in braces, in any alphabet: "{âge}" written by a French translator is a placeholder the template does
 # not give (an error that names it), not braces printed on the card
@@ -111,7 +114,7 @@ def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Re
 # --- markup ---------------------------------------------------------------------------------
 def markup_problems(text: str) -> list[str]:
     """What is wrong with the inline markup of `text` (empty when well formed)."""
-    problems, open_tags = [], []
+    problems, open_tags, too_deep = [], [], False
     for match in _TAG.finditer(text):
         closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
         if name not in ALLOWED_TAGS:
@@ -129,6 +132,10 @@ def markup_problems(text: str) -> list[str]:
                 open_tags.pop()
         else:
             open_tags.append(name)
+            if len(open_tags) == MAX_NESTING + 1 and not too_deep:
+                too_deep = True
+                problems.append(f"tags nested {MAX_NESTING + 1} deep (at character {match.start() + 1}): printshop "
+                                f"keeps {MAX_NESTING} open at once, and <b> and <i> need no more than one inside the other")
     problems.extend(f"<{name}> is never closed" for name in open_tags)
     for match in _ENTITY.finditer(text):  # written as in HTML, printed as written ("R&D;" stands for nothing: left)
         character = unescape(match.group())
@@ -171,7 +178,7 @@ def to_markup(text: str, typography: Typography) -> Markup:
 
 
 def _balanced(matches: list[re.Match]) -> set[int]:
-    """Indices of the tag matches that are allowed and properly nested."""
+    """Indices of the tag matches that are allowed and properly nested, at most MAX_NESTING open at once."""
     kept, stack = set(), []
     for index, match in enumerate(matches):
         closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
@@ -182,9 +189,11 @@ def _balanced(matches: list[re.Match]) -> set[int]:
                 kept.add(index)
         elif closing:
             if stack and stack[-1][1] == name:
-                kept.update({stack.pop()[0], index})
+                opened, _, within = stack.pop()
+                if within:
+                    kept.update({opened, index})
         elif not self_closing:
-            stack.append((index, name))
+            stack.append((index, name, len(stack) < MAX_NESTING))
     return kept
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from printshop.build import check
 from printshop.cli import main
 from printshop.diagnostics import CATALOGUE, Report, Severity, catalogue_markdown, format_report
+from printshop.texts import MAX_NESTING
 from tests.conftest import REPO, add_fixture_game, edit, found, line_of, one
 
 
@@ -245,6 +247,47 @@ def test_unbalanced_markup_is_reported_once_and_the_text_still_lays_out(data_cop
     from tests.conftest import frame_text
 
     assert "The <b>Party" in frame_text(next(f for f in back.frames if f.name == "motto"))
+
+
+@pytest.mark.parametrize("levels", [9, 2_000])
+def test_markup_nested_past_the_limit_is_a_markup_error_at_its_text_and_the_text_still_lays_out(data_copy, levels):
+    """<b> and <i> nested 2,000 deep (within the 20,000 characters a value may have) ran the layout out of
+    Python's stack: 'laying out comrade (en) failed unexpectedly: RecursionError', at the game's folder,
+    called a bug in printshop. It is the text's markup error, at its line; the tags past the limit print as
+    written, as other tags that are not well formed do."""
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    line = edit(english, '  motto: "The Party sees all"', '  motto: "' + "<b><i>" * (levels // 2) + "<b>" * (levels % 2)
+                + "The Party" + "</b>" * (levels % 2) + "</i></b>" * (levels // 2) + ' sees all"')
+    report, checked = check(data_copy, games=["comrade"])
+    # (the tags past the limit, printed as written, make words too wide for the motto: overset, as such text is)
+    assert {"markup"} <= {d.code for d in report.errors} <= {"markup", "text-overflow"}, \
+        [d.format() for d in report.errors]
+    [item] = [d for d in report.errors if d.code == "markup"]
+    assert item.location.path.endswith("en.yaml") and item.location.line == line
+    assert f"nested {MAX_NESTING + 1} deep" in item.message
+    back = next(layout for layout in checked.layouts if layout.lang == "en").decks[0].faces["cards/back"]
+    from tests.conftest import frame_text
+
+    printed = frame_text(next(f for f in back.frames if f.name == "motto"))
+    assert "Party" in printed and printed.count("<b>") == 1 + (levels - MAX_NESTING - 1) // 2
+
+
+def test_markup_nested_to_the_limit_is_well_formed(data_copy):
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    edit(english, '  motto: "The Party sees all"',
+         '  motto: "' + "<b><i>" * (MAX_NESTING // 2) + "The Party" + "</i></b>" * (MAX_NESTING // 2) + ' sees all"')
+    report, _ = check(data_copy, games=["comrade"])
+    assert not report.errors, [d.format() for d in report.errors]
+
+
+def test_a_template_that_nests_markup_past_any_reason_is_its_error_not_an_internal_one(data_copy, tmp_path):
+    templates = tmp_path / "templates"
+    shutil.copytree(REPO / "templates", templates)
+    edit(templates / "comrade" / "faces" / "back.j2", "{{ t.back.motto }}",
+         "{% for n in range(3000) %}<b>{% endfor %}x{% for n in range(3000) %}</b>{% endfor %}")
+    report, _ = check(data_copy, templates_dir=templates, games=["comrade"])
+    assert not [d for d in report.items if d.code == "internal"], [d.format() for d in report.items if d.code == "internal"]
+    assert any(d.code == "template" and "nested" in d.message for d in report.errors), [d.format() for d in report.errors]
 
 
 def test_an_acknowledged_warning_is_shown_but_does_not_fail_strict(data_copy, capsys):

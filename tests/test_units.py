@@ -55,12 +55,14 @@ def test_markup_keeps_allowed_tags_and_escapes_the_rest():
                                 "itself (U+00A0 no-break space)"),
     ("R&amp;D", "('&', U+0026 ampersand)"), ("caf&#233;", "('é', U+00E9 latin small letter e with acute)"),
     ("l&#x2019;Internationale", "('’', U+2019 right single quotation mark)"),
+    ("<b><i>" * 5 + "x" + "</i></b>" * 5, "tags nested 9 deep (at character 25)"),
 ])
 def test_markup_problems(text, problem):
     assert problem in markup_problems(text)[0]
 
 
-@pytest.mark.parametrize("text", ["Tom & Jerry", "R&D; then Q&A", "&foo; is nothing", "<b>Age</B> 80", "1 < 2"])
+@pytest.mark.parametrize("text", ["Tom & Jerry", "R&D; then Q&A", "&foo; is nothing", "<b>Age</B> 80", "1 < 2",
+                                  "<b><i>" * 4 + "eight tags open at once" + "</i></b>" * 4])
 def test_well_formed_texts_have_no_markup_problems(text):
     assert markup_problems(text) == []
 

@@ -861,13 +861,47 @@ def _check_translation(project: Project, game: GameData, source, catalogue, repo
                        f"'{status.id}' has no {name} text (source: {entry.location})")
             continue
         if status.state == "stale":
+            old, new = changed_parts(status.old_source, entry.text)
             report.add("stale-translation", translated.location,
-                       f"'{status.id}': the {source_name} source changed from \"{status.old_source}\" to "
-                       f"\"{entry.text}\" since this was translated")
+                       f"'{status.id}': the {source_name} source changed from \"{old}\" to \"{new}\" since this "
+                       f"was translated")
         check_text_pair(project, game, entry, source.lang, translated, catalogue.lang, report)
     for text_id, entry in catalogue.entries.items():
         if text_id not in source.entries:
             report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
+
+
+WHOLE = 160  # characters: a text quoted whole in a stale-translation warning, when both versions are this short
+AROUND = 40  # characters kept either side of what changed in a longer one
+
+
+def changed_parts(old: str, new: str) -> tuple[str, str]:
+    """`old` and `new` as a stale-translation warning quotes them: whole when both are short; else the part that
+    changed, with a few words either side, cut where a word ends and marked '…' (a rule of 500 characters with
+    one word added was quoted whole twice, a thousand characters to compare by eye)."""
+    if len(old) <= WHOLE and len(new) <= WHOLE:
+        return old, new
+    same_start = len(os.path.commonprefix([old, new]))
+    same_end = len(os.path.commonprefix([old[same_start:][::-1], new[same_start:][::-1]]))
+    start = _word_start(old, max(same_start - AROUND, 0))
+    return _excerpt(old, start, len(old) - same_end), _excerpt(new, start, len(new) - same_end)
+
+
+def _excerpt(text: str, start: int, changed_end: int) -> str:
+    end = _word_end(text, min(max(changed_end + AROUND, start + AROUND), len(text)))
+    if end - start > WHOLE + 2 * AROUND:  # rewritten at length: its beginning shows it
+        end = _word_end(text, start + WHOLE)
+    return ("…" if start > 0 else "") + text[start:end].strip() + ("…" if end < len(text) else "")
+
+
+def _word_start(text: str, index: int) -> int:
+    space = text.rfind(" ", 0, index)
+    return space + 1 if index > 0 and space >= 0 and index - space <= 16 else index
+
+
+def _word_end(text: str, index: int) -> int:
+    space = text.find(" ", index)
+    return space if index < len(text) and 0 <= space - index <= 16 else index
 
 
 def check_text_pair(project: Project, game: GameData, source: TextEntry, source_lang: str, translated: TextEntry,

@@ -85,6 +85,30 @@ def test_a_stale_text_stays_stale_through_sync_until_the_translator_acts(data_co
     assert not [d for d in check(data_copy)[0].items if d.code == "stale-translation"]
 
 
+def test_a_long_stale_text_is_quoted_where_it_changed_and_a_short_one_whole(data_copy):
+    """A rule of 500 characters with one word added was quoted whole twice in the warning: a thousand
+    characters to compare by eye. A long text is quoted where it changed, a few words either side."""
+    french = data_copy / "kremlin" / "text" / "fr.yaml"
+    rule = "les cartes Intrigue peuvent aussi le modifier"
+    assert len(next(line for line in french.read_text(encoding="utf-8").splitlines() if rule in line)) > 400
+    edit(french, rule, "les cartes Intrigue peuvent très bien le modifier")
+    edit(french, '"Ils cachent leur jeu"' if '"Ils cachent leur jeu"' in french.read_text(encoding="utf-8")
+         else next(f'"{text}"' for text in _short_texts(french)), '"Un texte court, changé"')
+    items = [d for d in check(data_copy, games=["kremlin"])[0].items if d.code == "stale-translation"]
+    long, = [d for d in items if "très" in d.message]
+    assert 'peuvent aussi le modifier' in long.message and 'peuvent très bien le modifier' in long.message
+    assert len(long.message) < 400 and long.message.count("…") == 4, long.message  # each quote cut at both ends
+    assert "Un jet de Santé" not in long.message  # the paragraph's start, far from the change
+    short, = [d for d in items if d is not long]
+    assert 'to "Un texte court, changé" since' in short.message and "…" not in short.message
+
+
+def _short_texts(path):
+    import re
+
+    return [m.group(1) for m in re.finditer(r': "([^"\\]{8,40})"$', path.read_text(encoding="utf-8"), re.M)]
+
+
 def test_po_round_trip_is_lossless(data_copy, tmp_path):
     english = data_copy / "comrade" / "text" / "en.yaml"
     edit(english, '"The Party sees all"', '"The Party sees everything"')  # one stale text, to carry over

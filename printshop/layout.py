@@ -6,12 +6,10 @@ booklet's blocks. Everything that cannot be laid out is reported here, before an
 """
 from __future__ import annotations
 
-import dataclasses
-
 import difflib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from printshop.colour import Paints, StandIn
@@ -314,7 +312,7 @@ def stand_in_booklet(booklet: BookletLayout, fonts: FontSet) -> BookletLayout:
     folio = stand_in_frame(style.folio, fonts)
     if folio is style.folio and all(styles[name] is text_style for name, text_style in style.styles.items()):
         return booklet
-    return dataclasses.replace(booklet, style=style.model_copy(update={"styles": styles, "folio": folio}))
+    return replace(booklet, style=style.model_copy(update={"styles": styles, "folio": folio}))
 
 
 def _report_overflow(result: Fit, blocks: list[Block], frame: Frame, what: str, text_ids: tuple[str, ...],

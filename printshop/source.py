@@ -194,7 +194,7 @@ def _may_be_deep_or_aliased(text: str) -> bool:
     if "*" in text:
         return True
     openings = text.count("[") + text.count("{")
-    if openings > MAX_DEPTH:
+    if openings > MAX_DEPTH:  # (the sum below exceeds it too: a large file is spared the scan of its lines)
         return True
     widest = max(map(len, _LINE_OPENING.findall(text)), default=0)
     return widest + 2 + openings > MAX_DEPTH

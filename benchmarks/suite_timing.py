@@ -162,15 +162,16 @@ def pytest_terminal_summary(terminalreporter, config):
     checks, builds = sum(r["check"] for r in rows), sum(r["build"] for r in rows)
     write(f"  summed test time {total:.1f} s: check {checks:.1f} s ({sum(r['checks'] for r in rows)} calls), "
           f"build {builds:.1f} s ({sum(r['builds'] for r in rows)} calls), the tests' own {total - checks - builds:.1f} s")
-    by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
     for r in rows:
         entry = by_file[r["test"].split("::")[0]]
         entry[0] += r["end"] - r["start"]
         entry[1] += r["check"]
         entry[2] += r["build"]
-    write("  per file (wall, of which check, build):")
-    for name, (wall, check, build) in sorted(by_file.items(), key=lambda item: -item[1][0])[:15]:
-        write(f"    {wall:6.1f} s  check {check:5.1f}  build {build:5.1f}  {name}")
+        entry[3] += r["cpu"] + r["children_cpu"]
+    write("  per file (wall, of which check, build; CPU with the children's):")
+    for name, (wall, check, build, cpu) in sorted(by_file.items(), key=lambda item: -item[1][0])[:20]:
+        write(f"    {wall:6.1f} s  check {check:5.1f}  build {build:5.1f}  CPU {cpu:5.1f}  {name}")
     write("  CPU: the tests' own processes {:.1f} s, their children {:.1f} s; children started, by program:".format(
         sum(r["cpu"] for r in rows), sum(r["children_cpu"] for r in rows)))
     programs: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])

@@ -204,3 +204,55 @@ def test_the_templates_found_in_a_source_are_those_jinja_finds():
         assert None in ours or set(jinja) <= set(ours), source  # else every name Jinja finds
     assert referenced_templates('{% include "p/" ~ card.id %}') == [None]
     assert referenced_templates('{% from "a.j2" import x %}{% include "b.j2" %}') == ["a.j2", "b.j2"]
+
+
+def _walked(root, skip=lambda path: False):
+    """Digests.tree as it was written first: os.walk, each folder's files and subfolders sorted, Path objects."""
+    import os
+    from pathlib import Path
+
+    from printshop.cache import _NOT_INPUTS, Digests
+    from printshop.write import inside
+
+    digests, found = Digests(), []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _NOT_INPUTS)
+        for name in sorted(names):
+            path = Path(folder) / name
+            if name.endswith((".pyc", ".pyo")) or name == ".DS_Store" or skip(path):
+                continue
+            if path.is_symlink() and not inside(path, root):
+                found.append((str(path.relative_to(root)), "outside"))
+                continue
+            found.append((str(path.relative_to(root)), digests.file(path)))
+    return found
+
+
+def test_a_trees_hashes_list_what_os_walk_finds_in_its_order(tmp_path):
+    """The cache key's walk over a folder (Digests.tree, on strings and os.scandir) lists the files os.walk
+    lists, in its order: hidden files and links within kept, a link leading out marked and never read, a
+    link to a folder not followed, version control, Python's caches and printshop's own cache left out."""
+    from printshop.cache import Digests
+
+    root = tmp_path / "root"
+    for relative, text in {"b.yaml": "b", "a.yaml": "a", ".hidden.png": "h", "z/deep/one.txt": "1",
+                           "m/two.txt": "2", "m/.DS_Store": "x", "m/old.pyc": "x", ".git/HEAD": "ref",
+                           "__pycache__/x.py": "x", f"{CACHE_DIR_NAME}/lock": "", "m-/three.txt": "3"}.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text)
+    (tmp_path / "elsewhere.txt").write_text("secret")
+    (root / "out-link.txt").symlink_to(tmp_path / "elsewhere.txt")
+    (root / "in-link.txt").symlink_to(root / "a.yaml")
+    (root / "folder-link").symlink_to(root / "z")
+    (root / "broken-link").symlink_to(root / "nothing-here")
+
+    listed = Digests().tree(root)
+    assert listed == _walked(root)
+    names = [name for name, _ in listed]
+    assert names == [".hidden.png", "a.yaml", "b.yaml", "broken-link", "in-link.txt", "out-link.txt",
+                     "m/two.txt", "m-/three.txt", "z/deep/one.txt"]
+    assert dict(listed)["out-link.txt"] == "outside" and dict(listed)["in-link.txt"] == dict(listed)["a.yaml"]
+    skip = lambda path: path.suffix == ".txt"  # noqa: E731 - as the callers pass it
+    assert Digests().tree(root, skip=skip) == _walked(root, skip) and len(Digests().tree(root, skip=skip)) == 4
+    assert Digests().tree(root / "a.yaml") == [(str(root / "a.yaml"), Digests().file(root / "a.yaml"))]
+    assert Digests().tree(tmp_path / "none") == []

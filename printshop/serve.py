@@ -139,7 +139,7 @@ class Booklet:
     rendered once for what it is made from and kept while that is the same (`holds`): a save of a card's text,
     or of a colour or motif it does not use, keeps every booklet; a save of a rule renders the one booklet it
     is in. Its pages are `BookletPage`s, each shown as an image rasterised from the PDF; `texts` is each page's
-    text as `letters` gives it, for `pages_of`."""
+    text as `words` gives it, for `pages_of`."""
 
     def __init__(self, key: str, data: bytes, count: int, colours: dict, motifs: dict, fonts,
                  texts: list[str] | None = None):
@@ -147,7 +147,8 @@ class Booklet:
         self.fonts = fonts  # the FontSet it was set in (held: an id alone may be given again to a later set)
         self.colours, self.motifs = colours, motifs  # {name: value} of those its drawing read
         self.pages = [BookletPage(self, index) for index in range(count)]
-        self.texts = texts if texts is not None else [""] * count
+        self.words = texts if texts is not None else [" "] * count
+        self.texts = [page.replace(" ", "") for page in self.words]  # as `letters` gives it
         self._found: dict[str, tuple[int, ...] | None] = {}  # a text -> pages_of it, for the next refresh
 
     def holds(self, key: str, palette: dict, motifs: dict, fonts) -> bool:
@@ -156,18 +157,22 @@ class Booklet:
 
     def pages_of(self, text: str) -> tuple[int, ...] | None:
         """The pages (0-based) that print `text` (a rule as its file has it), or None where it cannot be told:
-        it has no run of letters long enough to be found for itself ("Setup", "{n}"). A text is looked for a
+        it has fewer than `SHORTEST_WORDS` letters between its placeholders ("A", "{n}"). A text is looked for a
         piece at a time (`SEARCHED` letters of it, between its placeholders) in the pages' own text, so one
-        paragraph running over two pages is on both, and a text the template does not print is on none."""
+        paragraph running over two pages is on both, and a text the template does not print is on none. A
+        short one ("Setup", "Purge {number}") is looked for as whole words: "Setup" is on the pages that have
+        the word, not on those where "setup" is part of "setups"."""
         found = self._found.get(text, False)
         if found is False:
-            found = self._found[text] = _pages_of(text, self.texts)
+            found = self._found[text] = _pages_of(text, self.texts, self.words)
         return found
 
 
 SEARCHED = 24  # letters: a piece of a rule this long is found where it is printed, not in another text by chance
-SHORTEST = 6  # letters: a shorter piece between placeholders ("Oui", "de") is not looked for
+SHORTEST = 6  # letters: a shorter piece between placeholders ("Oui", "de") is not looked for as letters...
+SHORTEST_WORDS = 2  # ...but as whole words, if it has this many letters: "As" is, "A" is not (every page has it)
 _MARKUP = re.compile(r"<[^>]*>")
+_WORD = re.compile(r"[^\W_]+")  # a run of letters and digits (str.isalnum's), as `letters` keeps them
 
 
 def letters(text: str) -> str:
@@ -176,13 +181,23 @@ def letters(text: str) -> str:
     return "".join(character for character in text.casefold() if character.isalnum())
 
 
-def _pages_of(text: str, pages: list[str]) -> tuple[int, ...] | None:
+def words(text: str) -> str:
+    """The runs of letters and digits of a text, case folded, each between single spaces (" set up the board
+    "): `letters` with the words told apart, to find a short text as whole words."""
+    return f" {' '.join(_WORD.findall(text.casefold()))} "
+
+
+def _pages_of(text: str, pages: list[str], page_words: list[str]) -> tuple[int, ...] | None:
     from printshop.texts import _PLACEHOLDER
 
     plain = html.unescape(_PLACEHOLDER.sub("\x00", _MARKUP.sub(" ", text)))
-    pieces = [piece for piece in (letters(part) for part in plain.split("\x00")) if len(piece) >= SHORTEST]
+    parts = plain.split("\x00")
+    pieces = [piece for piece in (letters(part) for part in parts) if len(piece) >= SHORTEST]
     if not pieces:
-        return None
+        phrases = [words(part) for part in parts if len(letters(part)) >= SHORTEST_WORDS]
+        if not phrases:
+            return None
+        return tuple(index for index, page in enumerate(page_words) if all(phrase in page for phrase in phrases))
     runs = set()
     for piece in pieces:  # every run of SEARCHED letters, and the last: a page break may fall anywhere in it
         runs.update(piece[start:start + SEARCHED] for start in range(0, max(len(piece) - SEARCHED, 0) + 1, SEARCHED))
@@ -191,13 +206,13 @@ def _pages_of(text: str, pages: list[str]) -> tuple[int, ...] | None:
 
 
 def page_texts(data: bytes) -> list[str]:
-    """Each page's text of a PDF, as `letters` gives it."""
+    """Each page's text of a PDF, as `words` gives it."""
     import pypdfium2
 
     with _PDFIUM:
         document = pypdfium2.PdfDocument(data)
         try:
-            return [letters(document[index].get_textpage().get_text_range()) for index in range(len(document))]
+            return [words(document[index].get_textpage().get_text_range()) for index in range(len(document))]
         finally:
             document.close()
 
@@ -264,7 +279,7 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
                           values_of(drawn.read, motifs, motif_key), fonts, page_texts(data))
     booklets[(layout.game_id, layout.lang)] = booklet
     # each page's sources: the lines of the texts it prints, found in its own text (a text the template read that
-    # cannot be found for itself, a heading of a word, or that is not printed as written: every page's)
+    # cannot be told apart, a letter or a placeholder alone: every page's)
     sources: list[list[tuple[str, int]]] = [[] for _ in booklet.pages]
     everywhere = range(len(sources))
     for text_id in layout.booklet.text_ids:

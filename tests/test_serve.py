@@ -2440,21 +2440,27 @@ def test_a_booklet_style_in_a_colour_or_font_there_is_not_is_shown_in_magenta_un
 def test_a_rule_is_found_on_every_page_it_runs_over_and_on_none_it_is_not_printed_on():
     """How serve finds a rule in its booklet's pages: by runs of its letters between its placeholders, whatever
     the page did to it (lines broken, words hyphenated, capitals, no-break spaces, markup). A paragraph over a
-    page break is on both pages; a text the booklet does not print is on none; a text too short to be told
-    apart ("Setup") cannot be placed (None: serve counts it on every page)."""
-    from printshop.serve import SEARCHED, Booklet, letters
+    page break is on both pages; a text the booklet does not print is on none. A text too short for that
+    ("Setup", "Purge {n}") is found as whole words: on the pages with the word, not where it is part of another
+    ("setups"); a letter alone ("A") or a placeholder alone cannot be placed (None: serve counts it on every
+    page, as it does a text found on none)."""
+    from printshop.serve import SEARCHED, Booklet, letters, words
 
     paragraph = ("Shuffle the two dissident cards face down, take one without looking at it and set the "
                  "other aside, still unseen.")
-    pages = [letters("Setup\n1. Shuffle the two dissi-\ndent cards face down, take one"),
-             letters("without looking at it and set the other aside,\u00a0still unseen.\nMIX IN THE INFORMER CARD"),
-             letters("Count out 3 vote cards. The end.")]
+    pages = [words("SETUP\n1. Shuffle the two dissi-\ndent cards face down, take one"),
+             words("without looking at it and set the other aside,\u00a0still unseen.\nMIX IN THE INFORMER CARD"),
+             words("Count out 3 vote cards. The end. Two setups: a Purge\u00a03 and l’État.")]
     booklet = Booklet("key", b"", 3, {}, {}, None, pages)
     assert booklet.pages_of(paragraph) == (0, 1)
     assert booklet.pages_of("<b>Mix in</b> the informer card") == (1,)
     assert booklet.pages_of("Count out {count} vote cards.") == (2,)  # the pieces between placeholders
     assert booklet.pages_of("A rule no template prints anywhere at all.") == ()
-    assert booklet.pages_of("Setup") is None and booklet.pages_of("{count}") is None
+    assert booklet.pages_of("Setup") == (0,) and booklet.pages_of("<b>Set</b>") == (1,)
+    assert booklet.pages_of("Purge {n}") == (2,) and booklet.pages_of("L’ÉTAT") == (2,)
+    assert booklet.pages_of("Take") == (0,) and booklet.pages_of("Mix") == (1,) and booklet.pages_of("Cards") == (0, 2)
+    assert booklet.pages_of("Ace") == () and booklet.pages_of("No one") == ()
+    assert booklet.pages_of("A") is None and booklet.pages_of("{count}") is None
     assert len(letters(paragraph)) > 3 * SEARCHED  # (found by its runs, not as a whole)
 
 

@@ -114,7 +114,7 @@ class Checked:
 def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, langs: list[str] | None = None,
           templates_dir: Path | None = None, report: Report | None = None,
           variant: str | None = ALL_VARIANTS, incomplete: str = "fail",
-          keep_layouts: bool = True, jobs: int = 1) -> tuple[Report, Checked | None]:
+          keep_layouts: bool = True, jobs: int = 1, papers: list[str] | None = None) -> tuple[Report, Checked | None]:
     """Load, validate and lay out; never raises for bad data. By default every naming variant of every
     game is laid out too (names change lengths); `variant=None` lays out the default names only, and
     a name lays out that variant for the games that have it.
@@ -124,7 +124,8 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     laid out with the texts it lacks taken from the language it is made from, marked as a draft).
 
     `keep_layouts=False` (validate: only the diagnostics matter) lets the games' layouts run in up to
-    `jobs` processes; `Checked.layouts` is then empty. The report is the same, in the same order."""
+    `jobs` processes; `Checked.layouts` is then empty. The report is the same, in the same order. `papers`: the
+    papers the card sheets will be printed on (validate_project's), by default every print-and-play paper."""
     report = report if report is not None else Report()
     if templates_dir is not None and not Path(templates_dir).is_dir():
         report.add("file-missing", Location.of(templates_dir), "the templates folder does not exist (see --templates)",
@@ -141,7 +142,7 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     if not contained(project, report):
         return report, None
     try:
-        validate_project(project, report)
+        validate_project(project, report, papers)
     except Exception as error:  # noqa: BLE001
         report.add("internal", Location.of(data_dir), f"validation failed unexpectedly: {type(error).__name__}: {error}")
         return report, None
@@ -550,7 +551,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
             return Result(Report(), up_to_date=up, seconds=time.monotonic() - started)
     progress.message("checking data and laying out")
     report, checked = check(data_dir, games=games, langs=langs, templates_dir=templates_dir, variant=variant,
-                            incomplete="draft" if draft else "skip")
+                            incomplete="draft" if draft else "skip", papers=(papers or None) if target == "pnp" else [])
     result = Result(report)
     if checked is None or report.has_errors:
         return result

@@ -103,6 +103,46 @@ def grid_for(page_width: float, page_height: float, card_width: float, card_heig
     return Grid(page_width, page_height, card_width, card_height, columns, rows)
 
 
+def mark_room(pnp) -> float:
+    """How far from the paper's edge the cards' trim must stay (`pnp`: media.yaml's print_and_play): the
+    unprintable band, then crop marks at least half their length, the gap before them and the outer bleed.
+    Without that room the cuts cannot be found (cards abut on one background), so the grid loses a row or
+    column instead."""
+    return pnp.margin + pnp.crop_marks.length / 2 + pnp.crop_marks.gap + pnp.outer_bleed
+
+
+def footer_clear(pnp) -> float:
+    """The height below which the footer's text lies, with the marks' gap above it: no mark comes lower."""
+    return pnp.footer.baseline + pnp.footer.size * 0.8 + pnp.crop_marks.gap
+
+
+def card_room(paper_width: float, paper_height: float, pnp) -> tuple[float, float]:
+    """The largest card (as placed: width across the page, height up it) a print-and-play card sheet of this
+    paper holds, with room for the crop marks on every side and for the footer below them."""
+    room = mark_room(pnp)
+    bottom_room = footer_clear(pnp) + room - pnp.margin
+    return paper_width - 2 * room, paper_height - room - max(room, bottom_room)
+
+
+def too_small(card_size: str, card_width: float, card_height: float, paper_label: str, paper_width: float,
+              paper_height: float, pnp, turn: int = 0) -> str | None:
+    """Why a card sheet of this paper cannot hold one card of this size (its name and size as the data gives
+    them; `turn`: as print_and_play.card_sheets turns it), with the largest that fits; None when it can."""
+    across, up = card_room(paper_width, paper_height, pnp)
+    width, height = (card_height, card_width) if turn % 180 else (card_width, card_height)
+    if width <= across + 1e-6 and height <= up + 1e-6:
+        return None
+    largest = (up, across) if turn % 180 else (across, up)
+    turned = f", turned {turn}°" if turn % 180 else ""
+    return (f"a {card_size} card ({_mm(card_width)} × {_mm(card_height)} mm{turned}) does not fit on {paper_label} "
+            f"({_mm(paper_width)} × {_mm(paper_height)} mm) with room for the crop marks and the footer: the largest "
+            f"card it holds is {_mm(max(largest[0], 0))} × {_mm(max(largest[1], 0))} mm")
+
+
+def _mm(points: float) -> str:
+    return f"{points / 72 * 25.4:.1f}".removesuffix(".0")
+
+
 @dataclass(frozen=True)
 class Tile:
     row: int

@@ -184,7 +184,7 @@ class _Kit:
         try:
             data, pages = draw(settings)
         except ImpositionError as error:
-            self.report.add("unknown-reference", where, f"{what} on {paper_id}: {error}")
+            self.report.add("paper-too-small", where, f"{what} on {paper_id}: {error}")
             return
         except TooLong as error:
             self.report.add("text-overflow", where,
@@ -519,7 +519,7 @@ class _Export:
                 data, pages, trims, grid, fronts = render_cut_pages(self.layout, deck, paper, target, self.paints,
                                                                     self.motifs, f"{stem}.pdf")
             except ImpositionError as error:
-                self.report.add("unknown-reference", deck.deck.where("card_size"), f"{deck.id}, {name}: {error}")
+                self.report.add("paper-too-small", deck.deck.where("card_size"), f"{deck.id}, {name}: {error}")
                 continue
             self.add(folder, f"{stem}.pdf", data, pages, f"{deck.id}: pages to print and cut, {target.label}, "
                                                          f"{paper.label}")

@@ -302,7 +302,7 @@ class Session:
             update.seconds = time.monotonic() - started
             return update
         try:
-            validate_project(project, report)
+            validate_project(project, report, self.papers or None)
         except Exception as error:  # noqa: BLE001
             report.add("internal", Location.of(self.data_dir),
                        f"validation failed unexpectedly: {type(error).__name__}: {error}")

@@ -14,7 +14,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop import translation_checks
 from printshop.diagnostics import CATALOGUE, Report, Severity, did_you_mean
-from printshop.imposition import cover, placed_box
+from printshop.imposition import cover, placed_box, too_small
 from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import GameData, Project
 from printshop.model import Face, Untranslatable
@@ -40,14 +40,15 @@ REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "asse
                    "proof_title", "proof_translation", "proof_reference", "proof_scale")
 
 
-def validate_project(project: Project, report: Report) -> None:
+def validate_project(project: Project, report: Report, papers: list[str] | None = None) -> None:
     """Every check of the data, texts of every language the project holds: a project loaded for a build or
     session of some languages (load_project's `langs`) holds those, the languages they are made from and the
-    source; nothing it writes shows the others."""
+    source; nothing it writes shows the others. `papers`: the papers card sheets are printed on (a build's
+    --paper; [] for a build that prints none); None: every print-and-play paper, as a kit's build prints."""
     with translation_checks.one_pass():  # each text file's `# accept` comments read once per pass
         _check_shared(project, report)
         for game in project.games.values():
-            validate_game(project.view(game), game, report)
+            validate_game(project.view(game), game, report, papers)
 
 
 def _check_shared(project: Project, report: Report) -> None:
@@ -134,7 +135,7 @@ def _font(project: Project, face: str, where, report: Report) -> None:
                    f"no font '{face}'{did_you_mean(face, faces)} (fonts: {', '.join(faces)})")
 
 
-def validate_game(project: Project, game: GameData, report: Report) -> None:
+def validate_game(project: Project, game: GameData, report: Report, papers: list[str] | None = None) -> None:
     spec = game.game
     if spec.players.min > spec.players.max:
         report.add("wrong-type", spec.players.where(), f"players.min ({spec.players.min}) exceeds players.max")
@@ -143,6 +144,8 @@ def validate_game(project: Project, game: GameData, report: Report) -> None:
             report.add("unknown-reference", deck.where("card_size"),
                        f"no card size '{deck.card_size}'{did_you_mean(deck.card_size, project.media.card_sizes)} "
                        f"(sizes: {', '.join(project.media.card_sizes)})")
+        else:
+            _check_papers(project, deck_id, deck, report, papers)
         if deck.back is not None:
             _face_ref(game, deck, "back", report)
         seen: dict[str, object] = {}  # card id -> its first card
@@ -252,6 +255,23 @@ def _owners(named: list[str]) -> str:
         names = [owner.removeprefix("face ") for owner in named]
         return f"faces {', '.join(names[:-1])} and {names[-1]}"
     return f"{', '.join(named[:-1])} and {named[-1]}"
+
+
+def _check_papers(project: Project, deck_id: str, deck, report: Report, papers: list[str] | None) -> None:
+    """Each paper the card sheets are printed on (validate_project's `papers`) holds a card of the deck with room
+    for its crop marks and footer, as the sheets lay it out (turned where print_and_play.card_sheets says): else
+    the kit's build would fail there."""
+    media = project.media
+    size, pnp = media.card_sizes[deck.card_size], media.print_and_play
+    for paper_id in pnp.papers if papers is None else papers:
+        paper = media.papers.get(paper_id)
+        if paper is None or not deck.cards:
+            continue
+        layout = pnp.card_sheets.get(paper_id, {}).get(deck.card_size)
+        problem = too_small(deck.card_size, size.width, size.height, paper.label or paper_id,
+                            paper.width, paper.height, pnp, layout.turn if layout is not None else 0)
+        if problem is not None:
+            report.add("paper-too-small", deck.where("card_size"), f"deck '{deck_id}' on {paper_id}: {problem}")
 
 
 def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:

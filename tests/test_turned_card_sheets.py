@@ -163,3 +163,53 @@ def test_a_card_sheet_layout_names_a_known_paper_and_card_size(data_copy):
     line = edit(media, "      poker-us: {turn: 90}", "      poker-xx: {turn: 90}")
     items = [d for d in found(data_copy, "unknown-reference") if "card_sheets" in d.message]
     assert len(items) == 1 and "no card size 'poker-xx'" in items[0].message and items[0].location.line == line
+
+
+def _sized(root, card: str, sheets: str = ""):
+    """The sampler fixture game with its deck's cards of size `card` (media.yaml's form, in the project's own
+    data/print/media.yaml laid over printshop's), and print_and_play.card_sheets `sheets` if given."""
+    data, templates = fixture_project(root)
+    media = f"card_sizes:\n  big: {card}\n" + (f"print_and_play:\n  card_sheets:\n{sheets}" if sheets else "")
+    (data / "print" / "media.yaml").write_text(media, encoding="utf-8")
+    line = edit(data / "sampler" / "game.yaml", "card_size: poker-eu", "card_size: big")
+    return data, templates, line
+
+
+def test_a_card_no_paper_of_the_kit_holds_is_refused_by_validate_with_the_largest_that_fits(tmp_path):
+    """A card larger than a print-and-play paper holds with its crop marks and footer: `validate` said nothing,
+    and the build failed with 'unknown-reference' and a hint to pick one of names it did not list."""
+    data, templates, line = _sized(tmp_path, "{width: 200mm, height: 290mm}")
+    report, _ = check(data, templates_dir=templates, games=["sampler"], variant=None)
+    items = [d for d in report.items if d.code == "paper-too-small"]
+    assert [(d.location.path.endswith("sampler/game.yaml"), d.location.line) for d in items] == [(True, line)] * 2
+    a4, letter = (d.message for d in items)
+    assert a4 == ("deck 'tokens' on a4: a big card (200 × 290 mm) does not fit on A4 (210 × 297 mm) with room for "
+                  "the crop marks and the footer: the largest card it holds is 190 × 272.8 mm"), a4
+    assert letter.startswith("deck 'tokens' on letter: a big card (200 × 290 mm) does not fit on US Letter "
+                             "(215.9 × 279.4 mm)"), letter
+    result = build(data, tmp_path / "out", templates_dir=templates, langs=["en"], jobs=1)
+    assert [d.code for d in result.report.errors] == ["paper-too-small"] * 2 and not (tmp_path / "out").exists()
+    # as its hint says, a larger paper built alone holds it: the papers a build prints are the ones checked
+    media = data / "print" / "media.yaml"
+    media.write_text(media.read_text() + "papers:\n  a3: {width: 297mm, height: 420mm, label: A3}\n")
+    result = build(data, tmp_path / "out", templates_dir=templates, langs=["en"], papers=["a3"], jobs=1)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    assert (tmp_path / "out" / "sampler" / "en" / "sampler-en-tokens-a3.pdf").is_file()
+    # the largest card it names is held: no error for it, and its sheets are built
+    data, templates, _ = _sized(tmp_path / "largest", "{width: 190mm, height: 272.8mm}")
+    result = build(data, tmp_path / "largest" / "out", templates_dir=templates, langs=["en"], papers=["a4"], jobs=1)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+
+
+def test_a_card_a_paper_holds_only_turned_is_held_where_card_sheets_turn_it(tmp_path):
+    """250 × 180 mm is too wide for A4 upright and fits turned a quarter: the check follows card_sheets."""
+    card = "{width: 250mm, height: 180mm}"
+    data, templates, _ = _sized(tmp_path / "upright", card)
+    report, _ = check(data, templates_dir=templates, games=["sampler"], variant=None)
+    assert {d.message.split(":")[0] for d in report.items if d.code == "paper-too-small"} == \
+        {"deck 'tokens' on a4", "deck 'tokens' on letter"}
+    data, templates, _ = _sized(tmp_path / "turned", card, "    a4: {big: {turn: 90}}\n    letter: {big: {turn: 90}}\n")
+    report, _ = check(data, templates_dir=templates, games=["sampler"], variant=None)
+    assert not [d for d in report.items if d.code == "paper-too-small"], [d.format() for d in report.items]
+    result = build(data, tmp_path / "turned" / "out", templates_dir=templates, langs=["en"], papers=["a4"], jobs=1)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]

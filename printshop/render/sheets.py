@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.colour import Paints
-from printshop.imposition import Grid, ImpositionError, grid_for, turned_origin
+from printshop.imposition import Grid, ImpositionError, footer_clear, grid_for, mark_room, too_small, turned_origin
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
 from printshop.render.helper import HELPER_SHARE, MIN_FACES, Helper, helpers_allowed, seed
@@ -41,34 +41,24 @@ class SheetSettings:
     back_offset: tuple[float, float] = (0.0, 0.0)  # points added to every back, to undo a printer's drift
 
 
-def mark_room(settings: SheetSettings) -> float:
-    """How far from the paper's edge the cards' trim must stay: the unprintable band, then crop marks at
-    least half their length, the gap before them and the outer bleed. Without that room the cuts cannot be
-    found (cards abut on one background), so the grid loses a row or column instead."""
-    pnp = settings.media.print_and_play
-    return pnp.margin + pnp.crop_marks.length / 2 + pnp.crop_marks.gap + pnp.outer_bleed
-
-
-def footer_clear(settings: SheetSettings) -> float:
-    """The height below which the footer's text lies, with the marks' gap above it: no mark comes lower."""
-    pnp = settings.media.print_and_play
-    return pnp.footer.baseline + pnp.footer.size * 0.8 + pnp.crop_marks.gap
-
-
 def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     """As many cards as fit with room for the marks on every side and, at the bottom, for the footer below
-    the marks (the grid is raised from the centre when it needs that room); the cards turned as
-    `print_and_play.card_sheets` says for this paper and card size. A deck of several pages takes as many rows
-    as spreading it evenly needs, so that no last page is nearly empty (195 markers: 99 and 96, not 187 and 8)."""
-    paper, room = settings.paper, mark_room(settings)
-    layout = settings.media.print_and_play.card_sheets.get(settings.paper_id, {}).get(deck.deck.card_size)
+    the marks (the grid is raised from the centre when it needs that room: imposition.card_room); the cards
+    turned as `print_and_play.card_sheets` says for this paper and card size. A deck of several pages takes as
+    many rows as spreading it evenly needs, so that no last page is nearly empty (195 markers: 99 and 96, not
+    187 and 8)."""
+    paper, pnp = settings.paper, settings.media.print_and_play
+    layout = pnp.card_sheets.get(settings.paper_id, {}).get(deck.deck.card_size)
     turn = layout.turn if layout is not None else 0
+    problem = too_small(deck.deck.card_size, deck.size.width, deck.size.height,
+                        paper.label or settings.paper_id, paper.width, paper.height, pnp, turn)
+    if problem is not None:
+        raise ImpositionError(problem)
     width, height = (deck.size.height, deck.size.width) if turn % 180 else (deck.size.width, deck.size.height)
-    bottom_room = footer_clear(settings) + room - settings.media.print_and_play.margin
+    room = mark_room(pnp)
+    bottom_room = footer_clear(pnp) + room - pnp.margin
     grid = grid_for(paper.width, paper.height, width, height, room)
     rows = min(grid.rows, int((paper.height - room - bottom_room + 1e-6) // height))
-    if rows < 1:
-        raise ImpositionError("the card does not fit on the paper with room for its crop marks and the footer")
     pages = -(-len(deck.cards) // (grid.columns * rows))
     if pages > 1:
         rows = -(-len(deck.cards) // (pages * grid.columns))
@@ -228,7 +218,7 @@ def _marks_end(grid: Grid, settings: SheetSettings) -> float:
     """Where the bottom crop marks end: `length` below the bleed and its gap, or above the footer."""
     pnp = settings.media.print_and_play
     marks = pnp.crop_marks
-    return max(grid.bottom - pnp.outer_bleed - marks.gap - marks.length, footer_clear(settings))
+    return max(grid.bottom - pnp.outer_bleed - marks.gap - marks.length, footer_clear(pnp))
 
 
 def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSettings, page: int, pages: int,

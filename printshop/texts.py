@@ -30,7 +30,9 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\s*(/?)>")
 # a name in braces, in any alphabet: "{âge}" written by a French translator is a placeholder the template does
 # not give (an error that names it), not braces printed on the card
 _PLACEHOLDER = re.compile(r"\{([^\W\d]\w*)\}")
-_KEY = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+# a text key, as ids are (model.py's Identifier): a card's texts are often found by its id or kind
+# (t.card[card.id].name), and ids may hold '-'
+_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,7 @@ def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Re
         keys = prefix + (key,)
         if not isinstance(key, str) or not _KEY.match(key):
             report.add("wrong-type", locate(path, catalogue.document.root, keys, key_itself=True),
-                       f"'{key}' is not a valid text key: use lower-case letters, digits and '_'")
+                       f"'{key}' is not a valid text key: use lower-case letters, digits, '-' and '_'")
             continue
         text_id = ".".join(keys)
         if isinstance(value, CommentedMap):

@@ -182,3 +182,24 @@ def test_sync_refuses_an_undescribed_language(data_copy):
     with pytest.raises(SystemExit) as usage:
         main(["i18n", "sync", "xx", "--data", str(data_copy)])
     assert usage.value.code == 2
+
+
+def test_a_text_key_may_be_any_id_a_card_has_hyphens_included(tmp_path):
+    """A card's texts are found by its id or kind (`t.card[card.id].name`), and ids may hold '-': a card
+    `old-keeper` needs the texts `card.old-keeper.*`, which were refused ("use lower-case letters, digits and
+    '_'") while the template's error asked for exactly them."""
+    from printshop.diagnostics import Report
+    from printshop.texts import load_catalogue
+
+    path = tmp_path / "en.yaml"
+    path.write_text('card:\n  old-keeper:\n    name: "Old Keeper"\n  Old Keeper: "x"\n  -lead: "y"\n  "a.b": "z"\n',
+                    encoding="utf-8")
+    report = Report()
+    catalogue = load_catalogue(path, "en", report)
+    assert catalogue.entries["card.old-keeper.name"].text == "Old Keeper"
+    assert set(catalogue.entries) == {"card.old-keeper.name"}
+    refused = [(d.code, d.location.line, d.message) for d in report.items]
+    assert refused == [("wrong-type", 4, "'Old Keeper' is not a valid text key: use lower-case letters, digits, '-' "
+                                         "and '_'"),
+                       ("wrong-type", 5, "'-lead' is not a valid text key: use lower-case letters, digits, '-' and '_'"),
+                       ("wrong-type", 6, "'a.b' is not a valid text key: use lower-case letters, digits, '-' and '_'")]

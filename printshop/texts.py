@@ -164,18 +164,22 @@ def to_markup(text: str, typography: Typography) -> Markup:
     escaped (the validator reports what was not well formed; the text still lays out)."""
     matches = list(_TAG.finditer(text))
     kept = _balanced(matches)
-    pieces, last = [], 0
+    pieces, last, before = [], 0, ""  # before: the character printed before the next piece, tags aside
     for index, match in enumerate(matches):
-        pieces.append(escape(apply_typography(text[last:match.start()], typography), quote=False))
+        piece = text[last:match.start()]
+        pieces.append(escape(apply_typography(piece, typography, before), quote=False))
+        before = piece[-1:] or before
         name = match.group(2).lower()
         if index not in kept:
             pieces.append(escape(match.group(0), quote=False))
+            before = ">"
         elif name == "br":
             pieces.append("<br/>")
+            before = ""  # a new line: what follows starts it
         else:
             pieces.append(f"<{match.group(1)}{name}>")
         last = match.end()
-    pieces.append(escape(apply_typography(text[last:], typography), quote=False))
+    pieces.append(escape(apply_typography(text[last:], typography, before), quote=False))
     return Markup("".join(pieces))
 
 
@@ -199,8 +203,9 @@ def _balanced(matches: list[re.Match]) -> set[int]:
     return kept
 
 
-def apply_typography(text: str, typography: Typography) -> str:
-    """The language's typographic conventions, e.g. French narrow no-break spaces before ; : ! ?."""
+def apply_typography(text: str, typography: Typography, before: str = "") -> str:
+    """The language's typographic conventions, e.g. French narrow no-break spaces before ; : ! ?. `before`: the
+    character printed before `text` (a piece of a text between tags: "<b>Feu</b>»" is "Feu" then "»")."""
     for old, new in typography.replace.items():
         text = text.replace(old, new)
     space = typography.space
@@ -208,12 +213,27 @@ def apply_typography(text: str, typography: Typography) -> str:
         marks = re.escape(typography.space_before)
         # a space (of any kind) before the mark becomes the language's space...
         text = re.sub(rf"[ \u00a0\u202f]+(?=[{marks}])", space, text)
-        # ...and one is added where the writer left none, but not inside "10:30", "http://" or "?!"
-        text = re.sub(rf"(?<=[^\s{marks}«(\[{{])(?=[{marks}](?:\s|$|[{marks}]|<))", space, text)
+        # ...and one is added where the writer left none: before a closing quote always ("«Phare»!" is
+        # "« Phare » !", "Qui?»" is "Qui ? »"); before another mark, not inside "10:30", "http://" or "?!"
+        closing = "".join(mark for mark in typography.space_before if unicodedata.category(mark) in ("Pf", "Pe"))
+        others = "".join(mark for mark in typography.space_before if mark not in closing)
+        after_none = "\\s«(\\[{"  # no space is added after a space or an opening bracket or quote
+        if others:
+            other = re.escape(others)
+            text = re.sub(rf"(?:(?<=[^{after_none}{other}])|^)(?=[{other}](?:\s|$|[{marks}]|<))",
+                          lambda found: space if found.start() or _spaced(before, others) else "", text)
+        if closing:
+            text = re.sub(rf"(?:(?<=[^{after_none}])|^)(?=[{re.escape(closing)}])",
+                          lambda found: space if found.start() or _spaced(before, "") else "", text)
     if typography.space_after:
         marks = re.escape(typography.space_after)
         text = re.sub(rf"(?<=[{marks}])[ \u00a0\u202f]*", space, text)
     return text
+
+
+def _spaced(before: str, marks: str) -> bool:
+    """Whether a mark opening a piece of text takes a space from the character printed before it."""
+    return bool(before) and not before.isspace() and before not in "«([{" and before not in marks
 
 
 def fill(text: Markup | str, **values: Any) -> Markup:

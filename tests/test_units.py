@@ -32,6 +32,9 @@ def test_lengths_need_a_unit(bad):
     ("Quoi ?!", "Quoi\u202f?!"),
     ("un « mot » ; fin: oui", "un «\u202fmot\u202f»\u202f; fin\u202f: oui"),
     ("à 10:30, voir http://exemple.fr", "à 10:30, voir http://exemple.fr"),
+    ("«Phare»!", "«\u202fPhare\u202f»\u202f!"),  # a closing quote takes the space before it, and gives one to "!"
+    ("« Qui?»", "«\u202fQui\u202f?\u202f»"),
+    ("«Phare», dit-il; «<b>Feu</b>»?!", "«\u202fPhare\u202f», dit-il\u202f; «\u202f<b>Feu</b>\u202f»\u202f?!"),
     ("l'heure", "l’heure"),
 ])
 def test_french_typography(written, printed):

@@ -689,10 +689,12 @@ def _i18n(args) -> int:
         print(i18n.format_status(rows))
         if args.verbose:
             for row in rows:
+                untracked = set(row.untracked)
                 for text in row.texts:
-                    if text.state != "translated":
+                    state = "untracked" if text.id in untracked else text.state
+                    if state != "translated":
                         where = text.translation.location if text.translation else text.source.location
-                        print(f"{where}: {row.lang} {text.state}: {text.id}")
+                        print(f"{where}: {row.lang} {state}: {text.id}")
         return 0
     if args.action == "confirm":
         return _confirm(args, project)

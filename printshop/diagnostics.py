@@ -110,6 +110,9 @@ _check("untranslated", W, "a translation identical to the text it is made from",
        "data/comrade/text/fr.yaml:21:11: warning[untranslated]: 'card.informer.goal' is the same as the English text it is made from")
 _check("stale-translation", W, "the source text changed after the translation was made", "update the translation, then run printshop i18n sync",
        "data/comrade/text/fr.yaml:20:11: warning[stale-translation]: 'card.informer.name': the English source changed from \"Informer\" to \"Informant\" since this was translated")
+_check("untracked-translation", W, "translated texts with no record of the source text each was made from (LANG.sources.yaml), so a later change to the source cannot show as stale",
+       "run printshop i18n sync LANG once they are translated: it records the source of each",
+       "data/lantern/text/fr.yaml:13:11: warning[untracked-translation]: 12 French texts have no record of the English text each was translated from ('card.ember.name', 'card.ember.text', 'card.wick.name' and 9 more): a later change to the English will not show as stale")
 _check("incomplete-translation", W, "build: a translation lacks texts (missing, or still the copy i18n sync left), so it is not built, or is built as a marked draft with --draft",
        "translate the texts it lacks, or build a marked draft anyway with printshop build --draft",
        "data/kremlin/text/de.yaml:1:1: warning[incomplete-translation]: kremlin de: not built, 12 of 180 texts not translated (8 missing, 4 still the text they are made from); 'printshop i18n status kremlin --verbose' lists them")

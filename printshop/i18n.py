@@ -54,6 +54,7 @@ class LanguageStatus:
     total: int
     counts: dict[str, int]
     texts: list[TextStatus] = field(default_factory=list)
+    untracked: list[str] = field(default_factory=list)  # translated, with no record of the source (sync makes it)
 
     @property
     def percent(self) -> int:
@@ -113,7 +114,9 @@ def status(project: Project, games: list[str] | None = None) -> list[LanguageSta
                 continue
             texts = text_statuses(game, lang)
             counts = {state: sum(1 for t in texts if t.state == state) for state in STATES}
-            rows.append(LanguageStatus(game.id, lang, len(texts), counts, texts))
+            records = game.records.get(lang, {})
+            untracked = [t.id for t in texts if t.state == "translated" and t.id not in records]
+            rows.append(LanguageStatus(game.id, lang, len(texts), counts, texts, untracked))
     return rows
 
 
@@ -124,6 +127,12 @@ def format_status(rows: list[LanguageStatus]) -> str:
     for row in rows:
         lines.append(f"{row.game:<16} {row.lang:<5} {row.total:>5} "
                      + " ".join(f"{row.counts[s]:>12}" for s in STATES) + f" {row.percent:>5}%")
+    for row in rows:  # stale is judged against the record sync keeps: without one, a change goes unseen
+        if row.untracked:
+            count = len(row.untracked)
+            lines.append(f"{row.game} {row.lang}: {count} translated text{'s' if count > 1 else ''} without a record of "
+                         f"the source (a later change to the source cannot show as stale): run printshop i18n sync "
+                         f"{row.lang}")
     return "\n".join(lines)
 
 

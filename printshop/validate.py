@@ -874,8 +874,12 @@ def _check_translation(project: Project, game: GameData, source, catalogue, repo
     language = project.languages.get(catalogue.lang)
     name = language.name if language else catalogue.lang
     source_name = project.languages[source.lang].name if source.lang in project.languages else source.lang
-    for status in statuses(source, catalogue, game.records.get(catalogue.lang, {})):
+    records = game.records.get(catalogue.lang, {})
+    untracked = []
+    for status in statuses(source, catalogue, records):
         entry, translated = status.source, status.translation
+        if status.state == "translated" and status.id not in records:
+            untracked.append(status)
         if status.state == "missing":
             report.add("missing-text", catalogue.where_missing(status.id),
                        f"'{status.id}' has no {name} text (source: {entry.location})")
@@ -889,6 +893,15 @@ def _check_translation(project: Project, game: GameData, source, catalogue, repo
     for text_id, entry in catalogue.entries.items():
         if text_id not in source.entries:
             report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
+    if untracked:  # one warning for the file: a translator who writes texts by hand and never ran sync has many
+        named = ", ".join(f"'{status.id}'" for status in untracked[:3])
+        more = f" and {len(untracked) - 3} more" if len(untracked) > 3 else ""
+        count = f"{len(untracked)} {name} text" + (" has" if len(untracked) == 1 else "s have")
+        report.add("untracked-translation", untracked[0].translation.location,
+                   f"{count} no record of the {source_name} text {'it was' if len(untracked) == 1 else 'each was'} "
+                   f"translated from ({named}{more}): a later change to the {source_name} will not show as stale",
+                   hint=f"run printshop i18n sync {catalogue.lang} once they are translated: it records the source "
+                        f"of each in {catalogue.lang}.sources.yaml")
 
 
 WHOLE = 160  # characters: a text quoted whole in a stale-translation warning, when both versions are this short

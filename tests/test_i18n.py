@@ -9,7 +9,7 @@ from printshop.build import build, check
 from printshop.cli import main
 from printshop.i18n import export_po, import_po, status, sync
 from printshop.loader import load_project
-from tests.conftest import REPO, edit, line_of
+from tests.conftest import REPO, edit, found, line_of
 from tests.pdfinspect import pdf_text
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -203,3 +203,38 @@ def test_a_text_key_may_be_any_id_a_card_has_hyphens_included(tmp_path):
                                          "and '_'"),
                        ("wrong-type", 5, "'-lead' is not a valid text key: use lower-case letters, digits, '-' and '_'"),
                        ("wrong-type", 6, "'a.b' is not a valid text key: use lower-case letters, digits, '-' and '_'")]
+
+
+def test_translations_written_by_hand_without_sync_are_named_until_sync_records_their_source(data_copy, capsys):
+    """Stale is judged against the record `sync` keeps of each text's source: a translator who writes texts by hand
+    and never runs it gets no stale warning when the source changes. validate says so once per file, naming the
+    first texts at the first one's line; `i18n status` says it under its table and `--verbose` lists them."""
+    from printshop.i18n import format_status
+
+    records = data_copy / "comrade" / "text" / "fr.sources.yaml"
+    kept = records.read_text(encoding="utf-8")
+    dropped = {"card.informer.name", "card.informer.goal", "card.comrade.name", "card.comrade.goal"}
+    lines, skip = [], False
+    for line in kept.splitlines(keepends=True):  # the records of those four texts taken out
+        if not line.startswith(" "):
+            skip = line.rstrip().rstrip(":") in dropped
+        if not skip:
+            lines.append(line)
+    records.write_text("".join(lines), encoding="utf-8")
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    [warning] = found(data_copy, "untracked-translation", games=["comrade"])
+    assert warning.location.path.endswith("comrade/text/fr.yaml")
+    assert warning.location.line == line_of(french, '    name: "Informateur"')
+    assert warning.message == ("4 French texts have no record of the English text each was translated from "
+                               "('card.informer.name', 'card.informer.goal', 'card.comrade.name' and 1 more): a later "
+                               "change to the English will not show as stale")
+    assert "printshop i18n sync fr" in warning.hint
+    [row] = [r for r in status(load_project(data_copy)) if r.game == "comrade"]
+    assert sorted(row.untracked) == sorted(dropped) and row.counts["translated"] == 89
+    assert ("comrade fr: 4 translated texts without a record of the source (a later change to the source cannot "
+            "show as stale): run printshop i18n sync fr") in format_status([row])
+    assert main(["i18n", "status", "comrade", "--data", str(data_copy), "--verbose"]) == 0
+    assert sum(": fr untracked: card." in line for line in capsys.readouterr().out.splitlines()) == 4
+    sync(comrade(data_copy), "fr")
+    assert found(data_copy, "untracked-translation", games=["comrade"]) == []
+    assert records.read_text(encoding="utf-8") == kept  # the same records as before they were taken out

@@ -40,8 +40,18 @@ def only(data: Path, code: str, *, acknowledged: bool = False):
     return items[0]
 
 
+def recorded(data: Path) -> Path:
+    """The German translation recorded, as TRANSLATING.md's fourth step has a finished one (`i18n sync`): else
+    its texts are untracked-translation (a change to the English could not show as stale)."""
+    from printshop.i18n import sync
+    from printshop.loader import load_project
+
+    assert sync(load_project(data, games=["comrade"]).games["comrade"], "de").added == []
+    return data
+
+
 def test_the_project_and_a_new_german_translation_raise_no_false_alarm(german):
-    report, _ = check(german)
+    report, _ = check(recorded(german))
     assert not report.fails(strict=True), [d.format() for d in report.items
                                            if d.severity.value != "info" and not d.acknowledged]
 
@@ -111,7 +121,7 @@ def test_an_accepted_warning_is_acknowledged_and_does_not_fail_strict(german):
     edit(path, '"Zeige diese Karte niemandem."', '"Zeige diese Karte niemandem"  # accept end-punctuation: a command')
     item = only(german, "end-punctuation", acknowledged=True)
     assert item.acknowledged == "a command"
-    report, _ = check(german, games=["comrade"])
+    report, _ = check(recorded(german), games=["comrade"])
     assert not report.fails(strict=True)
 
 

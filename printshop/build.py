@@ -25,7 +25,7 @@ import os
 import re
 import signal
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -556,6 +556,7 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     if checked is None or report.has_errors:
         return result
     result.refused, result.drafts = checked.refused, checked.drafts
+    _say_what_is_kept(checked.refused, out_dir, report)
     project = checked.project
     for unknown in (unknown_papers(project, papers), unknown_languages(project, langs)):
         if unknown:
@@ -742,6 +743,25 @@ def stale_outputs(recorded: dict[str, str], outputs: list[Output], checked: Chec
         if same:
             stale.append((path, why, where))
     return stale
+
+
+def _say_what_is_kept(refused: list[Completeness], out_dir: Path, report: Report) -> None:
+    """A translation left out as incomplete keeps the files an earlier build made of it (stale_outputs): its
+    warning says so, or "not built" reads as if none were there, and an old kit gets printed."""
+    for state in refused:
+        folder = out_dir / state.game / state.lang
+        try:
+            kept = sorted(path.name for path in folder.iterdir() if path.is_file()) if folder.is_dir() else []
+        except OSError:
+            kept = []
+        if not kept:
+            continue
+        where = Location.of(state.path, 1, 1)
+        for index, item in enumerate(report.items):
+            if item.code == "incomplete-translation" and item.location == where:
+                report.items[index] = replace(item, message=(
+                    f"{item.message}; the {len(kept)} file(s) an earlier build wrote in {display_path(folder)} are "
+                    f"kept as they were, made from older texts"))
 
 
 def _report_removed(stale: list[tuple[str, str, Path]], removed: list[Path], out_dir: Path, report: Report) -> None:

@@ -9,6 +9,7 @@ import polib
 
 from printshop.build import build, check
 from printshop.cli import main
+from printshop.diagnostics import display_path
 from printshop.i18n import completeness, confirm, export_po, format_status, frame_room, import_po, status, where_printed
 from printshop.loader import load_project
 from tests.conftest import edit, found, line_of
@@ -79,6 +80,25 @@ def test_build_leaves_out_an_incomplete_translation_and_builds_the_rest(data_cop
     assert [(s.game, s.lang) for s in result.refused] == [("comrade", "fr")]
     assert {output.path.parts[1] for output in result.outputs if output.path.parts[0] == "comrade"} == {"en"}
     assert not (tmp_path / "comrade" / "fr").exists() and (tmp_path / "comrade" / "en").is_dir()
+
+
+def test_a_translation_left_out_says_its_earlier_files_are_kept(data_copy, tmp_path):
+    """A kit built, then its translation left out as incomplete: the earlier files stay (the last complete kit),
+    and the warning says so, where "not built" alone read as if there were none to print by mistake."""
+    settings = dict(games=["comrade"], langs=["fr"], papers=["a4"], jobs=1)
+    assert not build(data_copy, tmp_path, **settings).report.has_errors
+    earlier = sorted(path.name for path in (tmp_path / "comrade" / "fr").iterdir())
+    edit(french(data_copy), FRENCH_NAME, "")
+    result = build(data_copy, tmp_path, **settings)
+    [warning] = [d for d in result.report.items if d.code == "incomplete-translation"]
+    assert warning.message.endswith(f"; the {len(earlier)} file(s) an earlier build wrote in "
+                                    f"{display_path(tmp_path / 'comrade' / 'fr')} are kept as they were, made from "
+                                    f"older texts"), warning.message
+    assert sorted(path.name for path in (tmp_path / "comrade" / "fr").iterdir()) == earlier and len(earlier) > 2
+    # none kept, none named
+    result = build(data_copy, tmp_path / "fresh", **settings)
+    [warning] = [d for d in result.report.items if d.code == "incomplete-translation"]
+    assert "kept" not in warning.message
 
 
 def test_build_command_exit_codes_for_a_left_out_translation(data_copy, tmp_path, capsys):

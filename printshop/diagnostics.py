@@ -147,7 +147,7 @@ _check("text-overflow", E, "text does not fit its frame at the layout's minimum 
        "shorten the text (a translator); or enlarge the frame or lower its min_size in the layout (a designer)",
        "data/comrade/text/fr.yaml:31:11: error[text-overflow]: 'card.informer.goal' (fr) is about 40 characters too long for frame 'body' of card 'informer' at the minimum size 7 pt (overflows by 18.5 pt, about 2 lines)\n  frame: data/comrade/faces.yaml:26:14 (for the designer: enlarge the frame or lower its min_size)")
 _check("missing-glyph", E, "a character that the font cannot print", "replace the character, or choose a font that has it",
-       "data/comrade/faces.yaml:107:14: error[missing-glyph]: card 'back', frame 'motto', language fr: the font 'serif-italic' has no '☭' (U+262D)")
+       "data/comrade/text/fr.yaml:11:10: error[missing-glyph]: 'back.motto', card 'back', frame 'motto', language fr: the font 'serif-italic' has no '☭' (U+262D)")
 _check("image-resolution", E, "an image that prints below 300 dpi at its placed size", "supply a larger image, or print it smaller",
        "data/comrade/faces.yaml:40:14: error[image-resolution]: image 'images/seal.png' prints at 150 × 150 dpi (needs 300)")
 _check("paper-too-small", E, "a card, a sheet or a fold does not fit on a paper print-and-play kits are printed on, with room for the margins, crop marks and footer",

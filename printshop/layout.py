@@ -279,7 +279,8 @@ def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame
     except RichTextError as error:
         report.add("template", frame.where(), f"{what}: {error}")
         return None
-    if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where, fonts, report):
+    if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where, fonts, report,
+                       lambda missing: _holding(missing, text_ids, localized, frame.uppercase)):
         return None
     result = fit(blocks, frame, frame.width, frame.height, Paints(palette), localized.language.typography.hyphenation)
     if not result.fits:
@@ -363,9 +364,21 @@ def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame, ending: str = 
     return max(ending_so or entries, key=lambda entry: len(entry.text), default=None)
 
 
+def _holding(characters: list[str], text_ids: tuple[str, ...], localized: LocalizedGame, upper: bool):
+    """The first of a frame's texts, as written in this language's file, that holds one of `characters`."""
+    catalogue = localized.data.catalogues.get(localized.lang)
+    for text_id in text_ids if catalogue is not None else ():
+        entry = written_entry(catalogue, text_id, localized.variant)
+        if entry is not None and any(ch in (uppercase(entry.text) if upper else entry.text) for ch in characters):
+            return entry
+    return None
+
+
 def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: Callable[[], Location],
-                fonts: FontSet, report: Report) -> bool:
-    """Placeholders left unfilled and characters the font lacks, reported at `where()` (worked out only then)."""
+                fonts: FontSet, report: Report, holding: Callable[[list[str]], object] | None = None) -> bool:
+    """Placeholders left unfilled and characters the font lacks, reported at `where()` (worked out only then); a
+    character lacking is reported at the text that holds it, where `holding` finds it: the translator typed it
+    there, and the frame is named for the designer."""
     ok = True
     for markup in _markups(blocks):
         left = placeholders(markup)
@@ -377,7 +390,12 @@ def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: C
             missing = fonts.missing_characters(font, text)
             if missing:
                 shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in missing)
-                report.add("missing-glyph", where(), f"{what}: the font '{font}' has no {shown}")
+                entry = holding(missing) if holding is not None else None
+                if entry is not None:
+                    report.add("missing-glyph", entry.location, f"'{entry.id}', {what}: the font '{font}' has no {shown}",
+                               also=f"frame: {where()} (for the designer: a font that has it)")
+                else:
+                    report.add("missing-glyph", where(), f"{what}: the font '{font}' has no {shown}")
                 ok = False
     return ok
 

@@ -137,9 +137,14 @@ def test_text_that_no_longer_fits_names_card_frame_and_language(data_copy):
 
 
 def test_a_character_the_font_cannot_print(data_copy):
+    """Reported at the translation's line, where it was typed (it was the frame's, in faces.yaml: the translator
+    had to search every text for the character), the frame named for the designer on the second line."""
     french = data_copy / "comrade" / "text" / "fr.yaml"
-    edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti voit tout ☭"')
-    assert "U+262D" in one(data_copy, "missing-glyph", games=["comrade"]).message
+    line = edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti voit tout ☭"')
+    item = one(data_copy, "missing-glyph", games=["comrade"])
+    assert item.location.path.endswith("comrade/text/fr.yaml") and item.location.line == line
+    assert item.message.startswith("'back.motto', card 'back', frame 'motto', language fr: ") and item.message.endswith("has no '☭' (U+262D)")
+    assert item.also.startswith("frame: ") and "faces.yaml:" in item.also
 
 
 def test_placeholders_must_match_the_source(data_copy):

@@ -160,6 +160,13 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         mark = error.problem_mark or error.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         problem = " ".join(str(p) for p in (error.context, error.problem) if p)
+        opened = _unclosed_quote(text, line)
+        if opened is not None:  # the parser read on to the next line's quote: the mistake is where it opened
+            report.add("yaml-syntax", Location.of(path, *opened),
+                       f"YAML syntax: the text in quotes that starts here does not end on its line (the parser read on "
+                       f"and stopped at line {line}, column {col}: {problem})",
+                       hint="end the text with the quote it starts with, on the same line")
+            return None
         report.add("yaml-syntax", Location.of(path, line, col), f"YAML syntax: {problem}")
         return None
     except YAMLError as error:
@@ -297,6 +304,50 @@ _STANDARD_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float"
 
 class _Unsupported(Exception):
     """Something the quick reader leaves to ruamel.yaml (which words the diagnostic)."""
+
+
+_QUOTED_VALUE = re.compile(r"""^(\s*(?:-\s+)?(?:[^#'"\s][^#]*?:\s+)?)(["'])""")
+
+
+def _unclosed_quote(text: str, error_line: int) -> tuple[int, int] | None:
+    """(line, column) of a quoted value that runs on past its line and ends on `error_line`, where the parser
+    stopped: `name: "Braise` with the quote forgotten reads on to the next line's first quote. A text in quotes
+    may run over lines in YAML, and one that does and parses is never blamed: only the one the error ends."""
+    lines = text.splitlines()
+    number = 0
+    while number < min(error_line, len(lines)):
+        line = lines[number]
+        match = _QUOTED_VALUE.match(line)
+        number += 1
+        if match is None:
+            continue
+        quote, start = match.group(2), match.end()
+        end = _quote_end(line, start, quote)
+        opened_at = (number, start)
+        while end is None and number < len(lines):  # runs over the next lines, as YAML lets it
+            end = _quote_end(lines[number], 0, quote)
+            number += 1
+            if end is not None and number == error_line:
+                return opened_at
+    return None
+
+
+def _quote_end(line: str, start: int, quote: str) -> int | None:
+    """Where in `line`, from `start`, a quoted scalar opened before ends (a double-quoted one escapes with a
+    backslash, a single-quoted one by doubling the quote); None: it runs on."""
+    index = start
+    while index < len(line):
+        character = line[index]
+        if quote == '"' and character == "\\":
+            index += 2
+            continue
+        if character == quote:
+            if quote == "'" and line[index + 1:index + 2] == "'":
+                index += 2
+                continue
+            return index
+        index += 1
+    return None
 
 
 def _fast_load(path: Path, text: str, report: Report) -> Document | None:

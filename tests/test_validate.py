@@ -53,7 +53,32 @@ def test_a_yaml_syntax_error(data_copy):
     line = edit(french, '  title: "Camarade"', '  title: "Camarade')
     item = one(data_copy, "yaml-syntax", games=["comrade"])
     assert item.location.path.endswith("comrade/text/fr.yaml")
-    assert line <= item.location.line <= line + 2
+    # at the quote left open, not the next line where the parser stopped (its words kept in parentheses)
+    assert (item.location.line, item.location.col) == (line, len('  title: "'))
+    assert item.message.startswith("YAML syntax: the text in quotes that starts here does not end on its line "
+                                   f"(the parser read on and stopped at line {line + 1}, column ")
+    assert item.hint == "end the text with the quote it starts with, on the same line"
+
+
+@pytest.mark.parametrize("text, where", [
+    ("a:\n  b: 'l''heure\n  c: 'x'\n", (2, 6)),  # a single-quoted text, its own quote doubled inside
+    ('a: "one \\" two\nb: "x"\n', (1, 4)),  # a double-quoted one, an escaped quote inside
+    ('a: "runs\n  over" \nb: [\n', None),  # a text over two lines parses: the later error is not laid on it
+    ('a: "ok"\nb: c: d\n', None),
+])
+def test_a_quote_left_open_is_found_where_it_opens(tmp_path, text, where):
+    from printshop.diagnostics import Report
+    from printshop.source import read_yaml
+
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    report = Report()
+    assert read_yaml(path, report) is None
+    [item] = report.items
+    opened = "the text in quotes that starts here does not end on its line" in item.message
+    assert opened == (where is not None), item.format()
+    if where is not None:
+        assert (item.location.line, item.location.col) == where
 
 
 def test_an_unknown_key_suggests_the_closest(data_copy):

@@ -386,6 +386,9 @@ _PATH_ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}  # nu
 _PATH_TOKEN = re.compile(r"\s*(?:([A-Za-z])|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))\s*,?")
 
 
+MAX_MOTIF_NUMBER = 1_000_000  # a motif's numbers, view box and coordinates alike
+
+
 @functools.lru_cache(maxsize=4096)  # (a check reads every motif of the project: each path is parsed once per process)
 def _svg_path(value: str) -> str:
     """Path data as render/faces.trace_svg_path draws it: absolute M L H V C Q Z, each with its numbers (a command
@@ -410,6 +413,9 @@ def _svg_path(value: str) -> str:
                 raise ValueError("path data must start with a command, M (move to)")
             if _PATH_ARGUMENTS[command] == 0:
                 raise ValueError(f"a number after {command}, which takes none")
+            if not abs(float(token.group(2))) <= MAX_MOTIF_NUMBER:  # (inf too: a PDF cannot hold it)
+                raise ValueError(f"'{token.group(2)}' is beyond the ±{MAX_MOTIF_NUMBER:,} a motif's numbers "
+                                 f"may take")
             given += 1
             continue
         if letter not in _PATH_ARGUMENTS:
@@ -427,15 +433,17 @@ def _svg_path(value: str) -> str:
 class MotifPath(Node):
     d: Annotated[str, AfterValidator(_svg_path)] = ""
     """SVG path data in the motif's view box (absolute M L H V C Q Z commands)."""
-    circle: list[float] | None = Field(None, min_length=3, max_length=3)
+    circle: list[Annotated[float, Field(ge=-MAX_MOTIF_NUMBER, le=MAX_MOTIF_NUMBER, allow_inf_nan=False)]] | None = \
+        Field(None, min_length=3, max_length=3)
     """A circle instead of a path: cx, cy, r in the view box."""
     rule: Literal["nonzero", "evenodd"] = "nonzero"
     """How overlapping parts fill: nonzero, or evenodd to leave holes."""
 
 
 class Motif(Node):
-    viewbox: list[float] = Field(min_length=2, max_length=2)
-    """Width and height of the view box the paths are drawn in (y points down)."""
+    viewbox: list[Annotated[float, Field(ge=0.001, le=MAX_MOTIF_NUMBER, allow_inf_nan=False)]] = \
+        Field(min_length=2, max_length=2)
+    """Width and height of the view box the paths are drawn in (y points down), each from 0.001 to 1,000,000."""
     paths: list[MotifPath]
     """The filled shapes of the motif, painted in order."""
 

@@ -120,6 +120,10 @@ def _keep(text: str, root: Any, path: Path | None = None) -> None:
         _parsed_chars -= len(dropped)
 
 
+MAX_DIGITS = 4300  # sys.get_int_max_str_digits(): longer integers raise ValueError when read
+_TOO_MANY_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+
+
 def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | None:
     try:
         text = path.read_text(encoding="utf-8")
@@ -132,6 +136,13 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         return None
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
+        return None
+    digits = _TOO_MANY_DIGITS.search(text)
+    if digits is not None:  # Python refuses to read an integer this long (and no count or size needs one)
+        line = text.count("\n", 0, digits.start()) + 1
+        report.add("too-large", Location.of(path, line, digits.start() - text.rfind("\n", 0, digits.start())),
+                   f"a number of {digits.end() - digits.start():,} digits; printshop reads at most {MAX_DIGITS:,}",
+                   hint="write a smaller number")
         return None
     if not preserve_quotes:
         kept = _PARSED.get(text)
@@ -262,6 +273,8 @@ def _values_are_safe(document: Document, report: Report) -> bool:
         else:
             continue
         for value, position, is_key in items:
+            if position is None:  # inside a node of another tag (!!omap): its own node's place
+                position = (node.lc.line or 0, node.lc.col or 0)
             if isinstance(value, (CommentedMap, CommentedSeq)):
                 stack.append(value)
             elif isinstance(value, str) and not _string_is_safe(value, Location.of(path, position[0] + 1, position[1] + 1),
@@ -532,13 +545,15 @@ def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = F
         last = index == len(keys) - 1
         if isinstance(node, CommentedMap) and key in node:
             position = node.lc.key(key) if (last and key_itself) else node.lc.value(key)
-            line, col = position[0] + 1, position[1] + 1
+            if position is not None:  # (none inside a node of another tag, !!omap: the node's own place stays)
+                line, col = position[0] + 1, position[1] + 1
             origins = getattr(node, "origins", None)  # a map merged from layered files (layers.py)
             path = origins.get(key, path) if origins else path
             node = node[key]
         elif isinstance(node, CommentedSeq) and isinstance(key, int) and 0 <= key < len(node):
             position = node.lc.item(key)
-            line, col = position[0] + 1, position[1] + 1
+            if position is not None:
+                line, col = position[0] + 1, position[1] + 1
             node = node[key]
         else:
             break

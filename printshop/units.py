@@ -14,6 +14,10 @@ class UnitError(ValueError):
     """A length that cannot be read; the message says what a valid one looks like."""
 
 
+MAX_METRES = 10  # the longest length data may give (a board of several metres is still far inside it)
+MAX_POINTS = MAX_METRES * 1000 * 72 / 25.4
+
+
 def parse_length(value: object) -> float:
     """Return `value` in points. Zero may be written without a unit; anything else needs one."""
     if isinstance(value, bool):
@@ -28,7 +32,10 @@ def parse_length(value: object) -> float:
     if not match:
         raise UnitError(f"'{value}' is not a length: write a number and a unit, for example '3mm', '0.125in' or '9pt'")
     number, unit = match.groups()
-    return float(number) * POINTS_PER[unit]
+    points = float(number) * POINTS_PER[unit]
+    if abs(points) > MAX_POINTS:  # a PDF cannot hold such a number: ReportLab failed at the first page drawn
+        raise UnitError(f"'{value}' is longer than anything printshop prints: at most {MAX_METRES} m")
+    return points
 
 
 def mm(value: float) -> float:

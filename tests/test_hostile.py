@@ -23,7 +23,7 @@ from printshop.build import build, check
 from printshop.cache import CACHE_DIR_NAME
 from printshop.cli import main
 from printshop.diagnostics import Report, format_report
-from tests.conftest import REPO, copy_data, edit, line_of, shared
+from tests.conftest import REPO, copy_data, edit, found, line_of, shared
 
 QUICK = dict(langs=["en"], papers=["a4"], jobs=1)  # one game, one language, one paper: two jobs
 
@@ -782,3 +782,36 @@ def test_a_read_only_folder_is_a_diagnostic(data, small_disk):
     result = build(data, out, **QUICK)
     [item] = codes(result.report, "cannot-write")
     assert "cannot be written" in item.message and kit(out) == old
+
+
+@pytest.mark.parametrize("file, old, new, message", [
+    ("comrade/game.yaml", "bleed: 0.125in ", "bleed: 100000000000000000000mm ",
+     "is longer than anything printshop prints: at most 10 m"),
+    ("print/motifs.yaml", "viewbox: [100, 100]", "viewbox: [0, 100]", "greater than or equal to 0.001"),
+    ("print/motifs.yaml", "viewbox: [100, 100]", "viewbox: [.nan, 100]", "finite number"),
+    ("print/motifs.yaml", 'd: "M3 50 C24', 'd: "M3 1e400 C24', "'1e400' is beyond the ±1,000,000"),
+])
+def test_numbers_no_pdf_can_hold_are_refused_by_validate_at_their_line(data_copy, file, old, new, message):
+    """Found by probing: each passed validate, then the build failed as 'internal' (ReportLab cannot write a
+    number past about 1e20; a view box of 0 divided by zero)."""
+    line = edit(data_copy / file, old, new)
+    items = [d for d in found(data_copy, "wrong-type", games=["comrade"]) if d.location.path.endswith(file)]
+    assert items and items[0].location.line == line and message in items[0].message, [d.format() for d in items]
+
+
+@pytest.mark.parametrize("file, old, new, code", [
+    ("comrade/game.yaml", "minutes: ", "minutes: " + "9" * 5000 + " #", "too-large"),
+    ("comrade/game.yaml", "minutes: ", "minutes: !!omap [a: x] #", "wrong-type"),
+    ("comrade/text/en.yaml", '  title: "Comrade"', "  title: !!omap [a: x]", None),  # read as a map of texts
+])
+def test_a_number_python_cannot_read_or_a_map_of_another_tag_is_a_diagnostic_not_internal(data_copy, file, old, new,
+                                                                                          code):
+    """Found by probing: an integer of over 4,300 digits, and a map under !!omap, made every command end in
+    'internal: reading this game failed unexpectedly'."""
+    line = edit(data_copy / file, old, new)
+    report, _ = check(data_copy, games=["comrade"])
+    assert not [d for d in report.items if d.code == "internal"], [d.format() for d in report.items]
+    assert report.has_errors
+    if code is not None:
+        assert [d.location.line for d in report.items if d.code == code and d.location.path.endswith(file)][:1] == \
+            [line]

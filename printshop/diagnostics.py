@@ -152,7 +152,7 @@ _check("image-resolution", E, "an image that prints below 300 dpi at its placed 
        "data/comrade/faces.yaml:40:14: error[image-resolution]: image 'images/seal.png' prints at 150 × 150 dpi (needs 300)")
 _check("paper-too-small", E, "a card, a sheet or a fold does not fit on a paper print-and-play kits are printed on, with room for the margins, crop marks and footer",
        "choose a smaller card size in game.yaml; or add a larger paper to `papers` and `print_and_play.papers` in data/print/media.yaml (or build it alone with --paper)",
-       "data/lantern/game.yaml:11:16: error[paper-too-small]: deck 'cards' on a4: a jumbo card (200 × 290 mm) does not fit on A4 (210 × 297 mm) with room for the crop marks and the footer: the largest card it holds is 190.4 × 271.9 mm")
+       "data/lantern/game.yaml:11:16: error[paper-too-small]: deck 'cards' on a4: a jumbo card (200 × 290 mm) does not fit on A4 (210 × 297 mm) with room for the crop marks and the footer: the largest card it holds is 190 × 272.8 mm")
 _check("press-bleed", E, "card faces drawn with less bleed than a print shop needs", "raise the deck's bleed in game.yaml",
        "data/comrade/game.yaml:12:12: error[press-bleed]: deck 'cards' is drawn with 2.00 mm of bleed; EU print shops, 3 mm bleed needs 3.00 mm")
 _check("press-trim", E, "a deck's card size is too far from the print shop's trim to be scaled to it",

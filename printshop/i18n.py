@@ -39,7 +39,7 @@ from printshop.source import read_yaml
 from printshop.texts import OBSOLETE_SECTION as OBSOLETE
 from printshop.texts import Catalogue, TextEntry, markup_problems
 from printshop.translation import (Record, TextStatus, fingerprint, record_path, statuses,
-                                   unlikely_identical)
+                                   unlikely_identical, untracked)
 from printshop.write import write_atomically
 
 TODO = "TODO: translate"
@@ -114,9 +114,8 @@ def status(project: Project, games: list[str] | None = None) -> list[LanguageSta
                 continue
             texts = text_statuses(game, lang)
             counts = {state: sum(1 for t in texts if t.state == state) for state in STATES}
-            records = game.records.get(lang, {})
-            untracked = [t.id for t in texts if t.state == "translated" and t.id not in records]
-            rows.append(LanguageStatus(game.id, lang, len(texts), counts, texts, untracked))
+            unrecorded = [text.id for text in untracked(texts, game.records.get(lang, {}))]
+            rows.append(LanguageStatus(game.id, lang, len(texts), counts, texts, unrecorded))
     return rows
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from printshop.units import to_mm
+
 
 class ImpositionError(ValueError):
     pass
@@ -140,7 +142,7 @@ def too_small(card_size: str, card_width: float, card_height: float, paper_label
 
 
 def _mm(points: float) -> str:
-    return f"{points / 72 * 25.4:.1f}".removesuffix(".0")
+    return f"{to_mm(points):.1f}".removesuffix(".0")
 
 
 @dataclass(frozen=True)

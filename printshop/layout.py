@@ -351,14 +351,19 @@ def written_entry(catalogue, text_id: str, variant: str | None):
     return entry or catalogue.entries.get(text_id)
 
 
-def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame, ending: str = ""):
-    """The longest text of the frame, as written in this language's file (a naming variant's own text
-    where it replaces the id); with `ending`, the longest of those whose text ends with that word, if any."""
+def _written_entries(text_ids: tuple[str, ...], localized: LocalizedGame) -> list:
+    """A frame's texts as written in this language's file (a naming variant's own text where it replaces the id)."""
     catalogue = localized.data.catalogues.get(localized.lang)
     if catalogue is None:
-        return None
-    entries = [entry for entry in (written_entry(catalogue, text_id, localized.variant) for text_id in text_ids)
-               if entry is not None]
+        return []
+    return [entry for entry in (written_entry(catalogue, text_id, localized.variant) for text_id in text_ids)
+            if entry is not None]
+
+
+def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame, ending: str = ""):
+    """The longest text of the frame, as written in this language's file; with `ending`, the longest of those
+    whose text ends with that word, if any."""
+    entries = _written_entries(text_ids, localized)
     last = ending.split()[-1] if ending.split() else ""
     ending_so = [entry for entry in entries if last and plain_text(entry.text).rstrip().endswith(last)]
     return max(ending_so or entries, key=lambda entry: len(entry.text), default=None)
@@ -366,12 +371,8 @@ def _culprit(text_ids: tuple[str, ...], localized: LocalizedGame, ending: str = 
 
 def _holding(characters: list[str], text_ids: tuple[str, ...], localized: LocalizedGame, upper: bool):
     """The first of a frame's texts, as written in this language's file, that holds one of `characters`."""
-    catalogue = localized.data.catalogues.get(localized.lang)
-    for text_id in text_ids if catalogue is not None else ():
-        entry = written_entry(catalogue, text_id, localized.variant)
-        if entry is not None and any(ch in (uppercase(entry.text) if upper else entry.text) for ch in characters):
-            return entry
-    return None
+    return next((entry for entry in _written_entries(text_ids, localized)
+                 if any(ch in (uppercase(entry.text) if upper else entry.text) for ch in characters)), None)
 
 
 def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: Callable[[], Location],

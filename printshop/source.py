@@ -336,7 +336,7 @@ def _unclosed_quote(text: str, error_line: int) -> tuple[int, int] | None:
             continue
         quote, start = match.group(2), match.end()
         end = _quote_end(line, start, quote)
-        opened_at = (number, start)
+        opened_at = (number, start)  # (start, the index after the quote, is the quote's column counted from 1)
         while end is None and number < len(lines):  # runs over the next lines, as YAML lets it
             end = _quote_end(lines[number], 0, quote)
             number += 1

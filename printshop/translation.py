@@ -93,6 +93,11 @@ def statuses(source: Catalogue, translation: Catalogue, records: dict[str, Recor
     return result
 
 
+def untracked(texts: list[TextStatus], records: dict[str, Record]) -> list[TextStatus]:
+    """The translated texts with no record of the source they were made from: their staleness cannot be told."""
+    return [text for text in texts if text.state == "translated" and text.id not in records]
+
+
 def inline_tags(text: str) -> Counter:
     return Counter(_inline_tags(text))
 

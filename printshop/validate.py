@@ -22,7 +22,7 @@ from printshop.layers import origin_of
 from printshop.paths import PACKAGE_DEFAULTS_DIR
 from printshop.source import locate
 from printshop.texts import TextEntry, markup_problems, placeholders
-from printshop.translation import inline_tags, line_breaks, statuses
+from printshop.translation import inline_tags, line_breaks, statuses, untracked
 from printshop.units import to_mm
 
 REQUIRED_LABELS = ("fronts", "backs", "page", "rules", "tile", "assembly", "assembly_title", "calibration_title",
@@ -874,12 +874,9 @@ def _check_translation(project: Project, game: GameData, source, catalogue, repo
     language = project.languages.get(catalogue.lang)
     name = language.name if language else catalogue.lang
     source_name = project.languages[source.lang].name if source.lang in project.languages else source.lang
-    records = game.records.get(catalogue.lang, {})
-    untracked = []
-    for status in statuses(source, catalogue, records):
+    texts = statuses(source, catalogue, game.records.get(catalogue.lang, {}))
+    for status in texts:
         entry, translated = status.source, status.translation
-        if status.state == "translated" and status.id not in records:
-            untracked.append(status)
         if status.state == "missing":
             report.add("missing-text", catalogue.where_missing(status.id),
                        f"'{status.id}' has no {name} text (source: {entry.location})")
@@ -893,12 +890,13 @@ def _check_translation(project: Project, game: GameData, source, catalogue, repo
     for text_id, entry in catalogue.entries.items():
         if text_id not in source.entries:
             report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
-    if untracked:  # one warning for the file: a translator who writes texts by hand and never ran sync has many
-        named = ", ".join(f"'{status.id}'" for status in untracked[:3])
-        more = f" and {len(untracked) - 3} more" if len(untracked) > 3 else ""
-        count = f"{len(untracked)} {name} text" + (" has" if len(untracked) == 1 else "s have")
-        report.add("untracked-translation", untracked[0].translation.location,
-                   f"{count} no record of the {source_name} text {'it was' if len(untracked) == 1 else 'each was'} "
+    unrecorded = untracked(texts, game.records.get(catalogue.lang, {}))
+    if unrecorded:  # one warning for the file: a translator who writes texts by hand and never ran sync has many
+        named = ", ".join(f"'{status.id}'" for status in unrecorded[:3])
+        more = f" and {len(unrecorded) - 3} more" if len(unrecorded) > 3 else ""
+        count = f"{len(unrecorded)} {name} text" + (" has" if len(unrecorded) == 1 else "s have")
+        report.add("untracked-translation", unrecorded[0].translation.location,
+                   f"{count} no record of the {source_name} text {'it was' if len(unrecorded) == 1 else 'each was'} "
                    f"translated from ({named}{more}): a later change to the {source_name} will not show as stale",
                    hint=f"run printshop i18n sync {catalogue.lang} once they are translated: it records the source "
                         f"of each in {catalogue.lang}.sources.yaml")

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.colour import Paints
-from printshop.imposition import Grid, ImpositionError, footer_clear, grid_for, mark_room, too_small, turned_origin
+from printshop.imposition import (Grid, ImpositionError, card_room, footer_clear, mark_room, too_small,
+                                  turned_origin)
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import Media, Motif, Paper
 from printshop.render.helper import HELPER_SHARE, MIN_FACES, Helper, helpers_allowed, seed
@@ -55,15 +56,14 @@ def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     if problem is not None:
         raise ImpositionError(problem)
     width, height = (deck.size.height, deck.size.width) if turn % 180 else (deck.size.width, deck.size.height)
-    room = mark_room(pnp)
-    bottom_room = footer_clear(pnp) + room - pnp.margin
-    grid = grid_for(paper.width, paper.height, width, height, room)
-    rows = min(grid.rows, int((paper.height - room - bottom_room + 1e-6) // height))
-    pages = -(-len(deck.cards) // (grid.columns * rows))
+    across, up = card_room(paper.width, paper.height, pnp)
+    columns, rows = int((across + 1e-6) // width), int((up + 1e-6) // height)
+    pages = -(-len(deck.cards) // (columns * rows))
     if pages > 1:
-        rows = -(-len(deck.cards) // (pages * grid.columns))
+        rows = -(-len(deck.cards) // (pages * columns))
+    bottom_room = footer_clear(pnp) + mark_room(pnp) - pnp.margin
     lift = max(0.0, bottom_room - (paper.height - rows * height) / 2)
-    return Grid(paper.width, paper.height, width, height, grid.columns, rows, lift, turn)
+    return Grid(paper.width, paper.height, width, height, columns, rows, lift, turn)
 
 
 def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettings) -> tuple[bytes, int]:

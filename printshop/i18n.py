@@ -546,14 +546,19 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, p
 
     report = Report()
     try:
-        po = polib.pofile(str(po_path), wrapwidth=0)
         po_lines = Path(po_path).read_text(encoding="utf-8").splitlines()
+        for line, column, problem in _po_string_problems(po_lines):  # before polib, which reads some as text
+            report.add("po-syntax", Location.of(po_path, line, column), problem,
+                       hint="end the text with a \" on its line (a \" inside a text is written \\\")")
+        if report.has_errors:
+            return ImportResult([], [], report)
+        po = polib.pofile(str(po_path), wrapwidth=0)
     except (OSError, ValueError, UnicodeDecodeError) as error:
         line = re.search(r"\(line (\d+)\)", str(error))
         report.add("po-syntax", Location.of(po_path, int(line.group(1)) if line else 0, 1 if line else 0),
                    f"not a readable PO file: {error}")
         return ImportResult([], [], report)
-    if not _po_is_ours(po, po_path, lang, report):
+    if report.has_errors or not _po_is_ours(po, po_path, po_lines, lang, report):
         return ImportResult([], [], report)
     if project is None:
         from printshop.loader import load_project
@@ -608,7 +613,7 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, p
     return ImportResult(changed, confirmed, report)
 
 
-def _po_is_ours(po, po_path: Path, lang: str, report: Report) -> bool:
+def _po_is_ours(po, po_path: Path, lines: list[str], lang: str, report: Report) -> bool:
     """A PO file `export_po` could have written for `lang`: entries, each with its text id (msgctxt), and
     no other language in its header. Anything else is reported (po-syntax), so nothing is imported from it."""
     if not len(po):
@@ -623,12 +628,53 @@ def _po_is_ours(po, po_path: Path, lang: str, report: Report) -> bool:
         if not entry.msgctxt and not entry.obsolete:
             report.add("po-syntax", Location.of(po_path, entry.linenum, 1),
                        f"the entry {entry.msgid[:40]!r} has no msgctxt (its text id): it cannot be placed")
+    _duplicate_ids(po, po_path, lines, report)
     return not report.has_errors
 
 
-def _msgstr_line(lines: list[str], start: int) -> int:
-    """The line of an entry's msgstr (polib gives the line where the entry starts)."""
+_PO_STRING_LINE = re.compile(r'\s*(?:(?:msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s+)?(?=")')
+
+
+def _po_string_problems(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line, column, message) of each quoted text in a PO file's entries that does not end on its line, or
+    has something after its closing quote. polib reads `msgstr "Informateur` (a closing quote lost in an
+    editor) as 'Informateu', without a word: an import would write the text with its last letter cut."""
+    problems = []
+    for number, line in enumerate(lines, start=1):
+        start = _PO_STRING_LINE.match(line)
+        if start is None:
+            continue  # a comment, a blank line, or what polib itself refuses
+        opening, index = start.end(), start.end() + 1
+        while index < len(line) and line[index] != '"':
+            index += 2 if line[index] == "\\" else 1
+        if index >= len(line):
+            problems.append((number, opening + 1, "the text in quotes that starts here does not end on its line"))
+        elif line[index + 1:].strip():
+            after = line[index + 1:]
+            problems.append((number, index + 2 + len(after) - len(after.lstrip()),
+                             f"{after.strip()[:20]!r} after the text's closing quote"))
+    return problems
+
+
+def _duplicate_ids(po, po_path: Path, lines: list[str], report: Report) -> None:
+    """An id twice in the file (two entries with the same msgctxt): polib keeps both and an import took the
+    last without a word, whichever the translator meant."""
+    first: dict[str, int] = {}
+    for entry in po:
+        if entry.obsolete or not entry.msgctxt:
+            continue
+        line = _msgstr_line(lines, entry.linenum, "msgctxt")
+        if entry.msgctxt in first:
+            report.add("po-syntax", Location.of(po_path, line, 1),
+                       f"'{entry.msgctxt}' has a second entry here (the first is at line {first[entry.msgctxt]})",
+                       hint="keep one of the two entries")
+        else:
+            first[entry.msgctxt] = line
+
+
+def _msgstr_line(lines: list[str], start: int, keyword: str = "msgstr") -> int:
+    """The line of an entry's msgstr, or `keyword` (polib gives the line where the entry starts)."""
     for number in range(max(start, 1), len(lines) + 1):
-        if lines[number - 1].startswith("msgstr"):
+        if lines[number - 1].startswith(keyword):
             return number
     return start

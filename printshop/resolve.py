@@ -15,6 +15,7 @@ from markupsafe import Markup
 from printshop.expressions import ExpressionError, need_count
 from printshop.loader import GameData, Project
 from printshop.model import Language
+from printshop.source import MAX_TEXT
 from printshop.texts import TextTree, apply_typography, to_markup
 
 
@@ -59,14 +60,31 @@ def localize(project: Project, game: GameData, lang: str, variant: str | None = 
         prefix = f"variant.{variant}."
         raw.update({text_id[len(prefix):]: text for text_id, text in raw.items() if text_id.startswith(prefix)})
     variables = {name: raw[target] for name, target in game.game.text_variables.items() if target in raw}
-    if variables:
-        pattern = re.compile(r"\{(" + "|".join(map(re.escape, variables)) + r")\}")
-        raw = {text_id: pattern.sub(lambda m: variables[m.group(1)], text) for text_id, text in raw.items()}
+    raw = with_variables(raw, variables)[0]
     texts = {text_id: to_markup(text, language.typography) for text_id, text in raw.items()}
     localized = LocalizedGame(game, lang, language, texts, variant)
     if draft_percent is not None:
         localized.draft = localized.label("draft", percent=draft_percent)
     return localized
+
+
+def with_variables(texts: dict[str, str], variables: dict[str, str]) -> tuple[dict[str, str], dict[str, int]]:
+    """`texts` with each {text variable} replaced by the text it stands for (one pass: a variable's text is not
+    searched again), and {text id: the length it would have} for those the replacing would take past MAX_TEXT,
+    whose placeholders are left out instead (validate refuses them: a few thousand placeholders for a long text
+    made a text of millions of characters, and its layout ran for minutes)."""
+    if not variables:
+        return texts, {}
+    pattern = re.compile(r"\{(" + "|".join(map(re.escape, variables)) + r")\}")
+    result, too_long = {}, {}
+    for text_id, text in texts.items():
+        length = len(text) + sum(len(variables[m.group(1)]) - len(m.group(0)) for m in pattern.finditer(text))
+        if length > MAX_TEXT:
+            too_long[text_id] = length
+            result[text_id] = pattern.sub("", text)
+        else:
+            result[text_id] = pattern.sub(lambda m: variables[m.group(1)], text)
+    return result, too_long
 
 
 def deck_counts(game: GameData) -> dict[str, dict[str, int]]:

@@ -20,7 +20,8 @@ from printshop.loader import GameData, Project
 from printshop.model import Face, Untranslatable
 from printshop.layers import origin_of
 from printshop.paths import PACKAGE_DEFAULTS_DIR
-from printshop.source import locate
+from printshop.resolve import with_variables
+from printshop.source import MAX_TEXT, locate
 from printshop.texts import TextEntry, markup_problems, placeholders
 from printshop.translation import inline_tags, line_breaks, statuses, untracked
 from printshop.units import to_mm
@@ -868,6 +869,13 @@ def _check_texts(project: Project, game: GameData, report: Report) -> None:
         if target not in source.entries:
             report.add("unknown-reference", game.game.where("text_variables"),
                        f"text variable {{{name}}} stands for '{target}', which the source does not have")
+    for catalogue in game.catalogues.values():
+        variables = {name: catalogue.entries[target].text for name, target in game.game.text_variables.items()
+                     if target in catalogue.entries}
+        for text_id, length in with_variables({i: e.text for i, e in catalogue.entries.items()}, variables)[1].items():
+            report.add("too-large", catalogue.entries[text_id].location,
+                       f"'{text_id}' would be {length:,} characters long with its text variables in place; printshop "
+                       f"reads at most {MAX_TEXT:,}", hint="use fewer placeholders, or a shorter text for them")
 
 
 def _check_translation(project: Project, game: GameData, source, catalogue, report: Report) -> None:
@@ -974,11 +982,16 @@ def _markup_problems(text: str) -> tuple[str, ...]:
     return tuple(markup_problems(text))
 
 
+SHOWN_SOURCE = 800  # characters of the source text shown beside a translation's finding
+
+
 def _check_pair_anew(text_id: str, language, reference_name: str, accepted: dict[str, str], source: TextEntry,
                      source_lang: str, translated: TextEntry, report: Report, untranslatable: Untranslatable) -> None:
     # the text it is made from, beside every finding: the translator sees both without opening another file
-    beside = f"{reference_name}: \"{source.text}\"" + (f" ({source.location})" if source.location != translated.location
-                                                        else "")
+    # (a long paragraph's first SHOWN_SOURCE characters: a text of thousands of placeholders filled the terminal)
+    shown = source.text if len(source.text) <= SHOWN_SOURCE else source.text[:SHOWN_SOURCE].rstrip() + "…"
+    beside = f"{reference_name}: \"{shown}\"" + (f" ({source.location})" if source.location != translated.location
+                                                  else "")
 
     def add(code: str, message: str, acknowledged: str = "") -> None:
         reason = acknowledged or accepted.get(code, "")

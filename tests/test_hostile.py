@@ -291,6 +291,25 @@ def test_a_huge_text_is_refused_in_seconds(data, size):
     assert codes(report, "too-large") and time.monotonic() - started < 10
 
 
+def test_text_variables_that_would_make_a_huge_text_are_refused_in_seconds_at_the_text(data):
+    """Each text is short, but a few thousand placeholders of a long text would make millions of characters:
+    validate and build laid that out for minutes."""
+    game, text = data / "comrade" / "game.yaml", data / "comrade" / "text" / "en.yaml"
+    game.write_text(game.read_text() + "text_variables:\n  motto: back.motto\n")
+    edit(text, '  motto: "The Party sees all"', '  motto: "' + "The Party sees all. " * 900 + '"')
+    edit(text, '    name: "Informer"', '    name: "' + "{motto}" * 2_000 + '"')
+    started = time.monotonic()
+    report, _ = check(data)
+    [item] = codes(report, "too-large")
+    assert time.monotonic() - started < 10
+    assert item.location.path.endswith("en.yaml") and item.location.line == line_of(text, "{motto}{motto}")
+    assert "'card.informer.name' would be 36,000,000 characters long with its text variables" in item.message
+    assert not codes(report, "placeholder") or all("en.yaml" not in d.location.path and "faces" not in d.location.path
+                                                    for d in codes(report, "placeholder"))
+    edit(text, '"' + "{motto}" * 2_000, '"Informer ({motto})')  # a variable used as it should be passes
+    assert not codes(check(data)[0], "too-large")
+
+
 @pytest.mark.parametrize("pixels", [20_000, 12_000])
 def test_an_image_with_too_many_pixels_is_refused_before_decoding(data, pixels):
     (data / "comrade" / "images").mkdir()
@@ -401,6 +420,50 @@ def test_a_malformed_po_file_is_refused_with_exit_1(data, tmp_path, capsys):
     assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
     po.write_text('msgid "a"\nmsgstr "b\nthis is not a PO file\n', encoding="utf-8")
     assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+
+
+@pytest.mark.parametrize("old, new, column, says", [
+    ('msgstr "Informateur"', 'msgstr "Informateur', 8, "does not end on its line"),  # polib read 'Informateu'
+    ('msgstr "Informateur"', 'msgstr "Informateur" x', 19, "'x' after the text's closing quote"),
+    ('msgstr "Informateur"', 'msgstr "Informateur"\n"\\"', 1, "does not end on its line"),  # an escaped quote
+])
+def test_a_po_text_left_unclosed_is_refused_at_its_line_and_nothing_is_imported(data, tmp_path, capsys, old, new,
+                                                                                  column, says):
+    from printshop.i18n import export_po
+    from printshop.loader import load_project
+
+    game = load_project(data).games["comrade"]
+    po = tmp_path / "comrade-fr.po"
+    exported = export_po(game, "fr").decode("utf-8")
+    po.write_text(exported.replace(old, new.replace("Informateur", "Mouchard")), encoding="utf-8")
+    french = (data / "comrade" / "text" / "fr.yaml").read_bytes()
+    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    [said] = [line for line in capsys.readouterr().err.splitlines() if "[po-syntax]" in line]
+    line = line_of(po, 'msgstr "Mouchard') + new.count("\n")
+    assert said.startswith(f"{po}:{line}:{column}: error[po-syntax]") and says in said, said
+    assert (data / "comrade" / "text" / "fr.yaml").read_bytes() == french
+    po.write_text(exported.replace(old, 'msgstr "Mouchard \\"rouge\\""'), encoding="utf-8")  # closed, with escapes
+    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 0
+    assert 'Mouchard \\"rouge\\"' in (data / "comrade" / "text" / "fr.yaml").read_text(encoding="utf-8")
+
+
+def test_a_text_id_twice_in_a_po_file_is_refused_at_the_second(data, tmp_path, capsys):
+    """polib keeps both entries, and an import took the last one without a word."""
+    from printshop.i18n import export_po
+    from printshop.loader import load_project
+
+    po = tmp_path / "comrade-fr.po"
+    exported = export_po(load_project(data).games["comrade"], "fr").decode("utf-8")
+    [entry] = [block for block in exported.split("\n\n") if 'msgctxt "card.informer.name"' in block]
+    po.write_text(exported.rstrip("\n") + "\n\n" + entry.replace('"Informateur"', '"Mouchard"') + "\n", encoding="utf-8")
+    lines = po.read_text(encoding="utf-8").splitlines()
+    first, second = (number for number, line in enumerate(lines, start=1) if line == 'msgctxt "card.informer.name"')
+    french = (data / "comrade" / "text" / "fr.yaml").read_bytes()
+    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    [said] = [line for line in capsys.readouterr().err.splitlines() if "[po-syntax]" in line]
+    assert said.startswith(f"{po}:{second}:1: error[po-syntax]: 'card.informer.name' has a second entry here")
+    assert f"(the first is at line {first})" in said
+    assert (data / "comrade" / "text" / "fr.yaml").read_bytes() == french
 
 
 # --- usage errors (exit 2) --------------------------------------------------------------------------

@@ -488,7 +488,7 @@ def _block_location(template: Location, block: str) -> Location:
     """The line and column of `{% block name %}` in the template, else its first line."""
     try:
         lines = Path(template.path).read_text(encoding="utf-8").splitlines()
-    except OSError:
+    except (OSError, UnicodeDecodeError):
         return template
     pattern = re.compile(r"\{%-?\s*block\s+" + re.escape(block) + r"\b")
     for number, line in enumerate(lines, start=1):

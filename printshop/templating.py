@@ -81,11 +81,30 @@ def make_environment(templates_dir: Path) -> Environment:
     time on every use, a thousand times for a thousand cards); a session makes a new one for each refresh,
     so an edited template is read again."""
     paths = [str(folder) for folder in template_folders(templates_dir)]
-    env = Environment(loader=FileSystemLoader(paths), autoescape=True, undefined=StrictUndefined,
+    env = Environment(loader=_Loader(paths), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
                       bytecode_cache=_bytecode_cache(), auto_reload=False)
     env.filters["fill"] = fill
     return env
+
+
+class _Loader(FileSystemLoader):
+    """Jinja's loader, with a template that is not UTF-8 text reported at its file, line and column (Jinja
+    raised a UnicodeDecodeError that named neither, and a build called it a bug in printshop)."""
+
+    def get_source(self, environment, template):
+        try:
+            return super().get_source(environment, template)
+        except UnicodeDecodeError as error:
+            path = template_file([Path(folder) for folder in self.searchpath], template)
+            if path is None:
+                raise
+            raw = path.read_bytes()
+            start = raw.rfind(b"\n", 0, error.start) + 1
+            line, column = raw.count(b"\n", 0, error.start) + 1, len(raw[start:error.start].decode("utf-8", "replace")) + 1
+            raise TemplateFailure(f"template '{template}' is not UTF-8 text: byte 0x{raw[error.start]:02x} here is "
+                                  f"not a character", Location.of(path, line, column),
+                                  hint="save the template as UTF-8 in your editor") from None
 
 
 KEPT_TEMPLATES = 1_000  # compiled templates kept; past that, the least recently used go, down to 750
@@ -196,6 +215,8 @@ def render_template(env: Environment, name: str, context: dict) -> str:
     template = _get(env, name)
     try:
         return template.render(context)
+    except TemplateFailure:  # an included template that cannot be read: at its own place
+        raise
     except Exception:  # noqa: BLE001
         raise _failure(_with_template_lines(env), template) from None
 

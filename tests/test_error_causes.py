@@ -151,6 +151,24 @@ def test_every_template_error_has_a_line_and_column(data_copy, templates_copy):
     assert "'rules' is undefined" in undefined.message
 
 
+@pytest.mark.parametrize("game, name", [("comrade", "comrade/faces/role.j2"),  # a face's own template
+                                        ("assassin", "common/sections.xml.j2")])  # one the rules import
+def test_a_template_that_is_not_utf8_is_reported_at_its_byte(data_copy, templates_copy, game, name):
+    """A template saved in another encoding ('Ç' in Latin-1): Jinja's UnicodeDecodeError named no file and
+    the build called it a bug in printshop."""
+    template = templates_copy / name
+    lines = template.read_bytes().split(b"\n")
+    lines[1] = b"{# Cr\xe9dit #}" + lines[1]
+    template.write_bytes(b"\n".join(lines))
+    report, _ = check(data_copy, games=[game], templates_dir=templates_copy)
+    errors = _errors(report)
+    assert errors and {(d.code, d.location.path, d.location.line, d.location.col) for d in errors} == {
+        ("template", str(template), 2, 6)}, [d.format() for d in errors]
+    assert "is not UTF-8 text: byte 0xe9" in errors[0].message and "UTF-8" in errors[0].hint
+    template.write_bytes(template.read_bytes().replace(b"\xe9", "é".encode()))
+    assert not _errors(check(data_copy, games=[game], templates_dir=templates_copy)[0])
+
+
 def test_a_new_card_without_its_texts_says_which_card_and_where_to_write_them(tmp_path, monkeypatch):
     """A game's author adds a card of a new kind and not yet its texts: the template is right, the texts are
     missing. The error (at the template line that reads them) names the card, and the hint the text file

@@ -63,6 +63,12 @@ MAX_DEPTH = 100
 MAX_TEXT = 20_000  # characters in one value or key
 # bidirectional embeddings, overrides and isolates: invisible, they reorder what is printed and shown
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# characters that print nothing: a value holding one (an escape in quotes, "\\0" or "\\x07", makes it) broke the
+# markup a template gives ReportLab, reported at the template
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+# in the file itself: controls YAML refuses (reported at 1:1 by the reader), and the three line breaks YAML
+# counts that editors do not (U+0085, U+2028, U+2029), after which every line the parser named was off by one
+_RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _BIDI_NAMES = {0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
                0x202D: "left-to-right override", 0x202E: "right-to-left override", 0x2066: "left-to-right isolate",
@@ -136,6 +142,14 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         return None
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
+        return None
+    control = _RAW_CONTROL.search(text)
+    if control is not None:
+        line = text.count("\n", 0, control.start()) + 1
+        report.add("yaml-syntax", Location.of(path, line, control.start() - text.rfind("\n", 0, control.start())),
+                   f"the file holds {_character_name(control.group())} here, {_CONTROL_SAYS}",
+                   hint="take it out (or write a space or a new line where one was meant); editors often show it as "
+                        "nothing")
         return None
     digits = _TOO_MANY_DIGITS.search(text)
     if digits is not None:  # Python refuses to read an integer this long (and no count or size needs one)
@@ -220,7 +234,7 @@ def _may_be_deep_or_aliased(text: str) -> bool:
 
 # characters a value could smuggle a bidirectional control or a lone surrogate with: the controls
 # themselves, or an escape in a double-quoted scalar
-_UNSAFE_RAW = re.compile("[\u202a-\u202e\u2066-\u2069]" r"|\\[uUx]")
+_UNSAFE_RAW = re.compile("[\u202a-\u202e\u2066-\u2069]" r"|\\[uUx0abvfreNLP]")  # (escapes making controls)
 
 
 def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
@@ -283,6 +297,18 @@ def _values_are_safe(document: Document, report: Report) -> bool:
     return safe
 
 
+_CONTROL_NAMES = {"\x00": "NULL", "\x07": "BELL", "\x08": "BACKSPACE", "\x0b": "LINE TABULATION",
+                  "\x0c": "FORM FEED", "\r": "CARRIAGE RETURN", "\x1b": "ESCAPE", "\x7f": "DELETE", "\x85": "NEXT LINE"}
+_CONTROL_SAYS = "a control character that prints nothing and that printshop does not read"
+
+
+def _character_name(character: str) -> str:
+    import unicodedata
+
+    name = unicodedata.name(character, "") or _CONTROL_NAMES.get(character, "a control")
+    return f"U+{ord(character):04X} ({name})"
+
+
 def _string_is_safe(value: str, where: Location, what: str, report: Report) -> bool:
     if len(value) > MAX_TEXT:
         report.add("too-large", where, f"this {what} is {len(value):,} characters long; printshop reads at most {MAX_TEXT:,}",
@@ -294,6 +320,13 @@ def _string_is_safe(value: str, where: Location, what: str, report: Report) -> b
                    f"this {what} holds U+{ord(surrogate.group()):04X}, half of a UTF-16 pair, which is not a character "
                    f"(at character {surrogate.start() + 1})",
                    hint="write the character itself, or its \\U escape with eight digits")
+        return False
+    control = _CONTROL.search(value)
+    if control:
+        report.add("yaml-syntax", where,
+                   f"this {what} holds {_character_name(control.group())}, {_CONTROL_SAYS} (at character "
+                   f"{control.start() + 1})",
+                   hint="take out the escape that makes it (\\0, \\a, \\x.., \\u....); \\n and \\t are kept")
         return False
     control = _BIDI.search(value)
     if control:

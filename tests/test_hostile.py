@@ -373,6 +373,36 @@ def test_a_control_written_as_an_escape_is_refused_too(data):
     assert item.location.line == line and "U+202E" in item.message
 
 
+@pytest.mark.parametrize("escape, code", [("\\0", 0x0), ("\\a", 0x7), ("\\e", 0x1b), ("\\x7f", 0x7f), ("\\r", 0xd),
+                                          ("\\N", 0x85), ("\\L", 0x2028), ("\\u0008", 0x8)])
+def test_an_escape_that_makes_a_control_character_is_refused_at_its_text(data, escape, code):
+    """"Infor\\0mer" broke the markup the template gave ReportLab, and was blamed on the template."""
+    text = data / "comrade" / "text" / "en.yaml"
+    line = edit(text, '    name: "Informer"', f'    name: "Infor{escape}mer"')
+    errors = check(data)[0].errors
+    assert [(d.code, d.location.path.endswith("en.yaml"), d.location.line) for d in errors] == [
+        ("yaml-syntax", True, line)], [d.format() for d in errors]
+    assert f"U+{code:04X}" in errors[0].message and "at character 6" in errors[0].message
+    edit(text, f'"Infor{escape}mer"', '"Infor\\tmer\\nand \\u00e9"')  # a tab, a new line and an é are characters
+    assert not [d for d in check(data)[0].errors if d.code == "yaml-syntax"]
+
+
+@pytest.mark.parametrize("raw", ["\x07", "\x00", "\x1b", "\x85", "\u2028", "\u2029"])
+def test_a_control_character_in_the_file_is_reported_where_it_is(data, raw):
+    """A raw BEL was reported at 1:1 with the reader's 'position 69'; a NEXT LINE or LINE SEPARATOR in a text
+    is a line break to YAML and not to editors, and every line named after it was off by one."""
+    text = data / "comrade" / "text" / "en.yaml"
+    line = edit(text, '  motto: "The Party sees all"', f'  motto: "The Party{raw} sees all"')
+    errors = check(data)[0].errors
+    assert [(d.code, d.location.line, d.location.col) for d in errors] == [("yaml-syntax", line, 20)], \
+        [d.format() for d in errors]
+    assert f"U+{ord(raw):04X}" in errors[0].message and errors[0].location.path.endswith("en.yaml")
+    crlf = data / "comrade" / "text" / "fr.yaml"  # a file saved with Windows line ends is read as ever
+    crlf.write_bytes(crlf.read_bytes().replace(b"\n", b"\r\n"))
+    edit(text, f"Party{raw} sees", "Party sees")
+    assert not check(data)[0].errors
+
+
 def test_scalar_aliases_are_refused(data):
     colours = data / "print" / "colours.yaml"
     colours.write_text(colours.read_text() + "extra: &x '#ffffff'\nmore: *x\n")
@@ -404,11 +434,17 @@ def test_a_zero_type_size_is_refused(data):
 
 def test_control_characters_in_keys_are_escaped_on_the_terminal(data, capsys):
     game = data / "comrade" / "game.yaml"
-    edit(game, "minutes:", '"\\e[31mred\\e[0m\\u200f": 1\nminutes:')
+    line = edit(game, "minutes:", '"\\e[31mred\\e[0m\\u200f": 1\nminutes:')
+    report, _ = check(data)
+    [refused] = codes(report, "yaml-syntax")  # a key that holds a control character is refused at once
+    assert refused.location.line == line and "U+001B (ESCAPE)" in refused.message
+    text = format_report(report) + format_report(report, style="github")
+    assert "\x1b" not in text
+    edit(game, '"\\e[31mred\\e[0m\\u200f": 1', '"red\\u200f": 1')  # an invisible mark that is no control
     report, _ = check(data)
     assert codes(report, "unknown-key")
     text = format_report(report) + format_report(report, style="github")
-    assert "\x1b" not in text and "\u200f" not in text and "\\x1b[31mred" in text
+    assert "\u200f" not in text and "red\\u200f" in text
 
 
 def test_a_malformed_po_file_is_refused_with_exit_1(data, tmp_path, capsys):

@@ -309,32 +309,28 @@ def _character_name(character: str) -> str:
     return f"U+{ord(character):04X} ({name})"
 
 
+# (pattern, code, what the character found is, hint): what a key or value may not hold
+_UNREADABLE = (
+    (_SURROGATE, "yaml-syntax", lambda c: f"U+{ord(c):04X}, half of a UTF-16 pair, which is not a character",
+     "write the character itself, or its \\U escape with eight digits"),
+    (_CONTROL, "yaml-syntax", lambda c: f"{_character_name(c)}, {_CONTROL_SAYS}",
+     "take out the escape that makes it (\\0, \\a, \\x.., \\u....); \\n and \\t are kept"),
+    (_BIDI, "bidi-control", lambda c: f"U+{ord(c):04X} ({_BIDI_NAMES[ord(c)]}), an invisible control that reorders "
+                                      f"the text", ""),
+)
+
+
 def _string_is_safe(value: str, where: Location, what: str, report: Report) -> bool:
     if len(value) > MAX_TEXT:
         report.add("too-large", where, f"this {what} is {len(value):,} characters long; printshop reads at most {MAX_TEXT:,}",
                    hint="split the text, or shorten it")
         return False
-    surrogate = _SURROGATE.search(value)
-    if surrogate:
-        report.add("yaml-syntax", where,
-                   f"this {what} holds U+{ord(surrogate.group()):04X}, half of a UTF-16 pair, which is not a character "
-                   f"(at character {surrogate.start() + 1})",
-                   hint="write the character itself, or its \\U escape with eight digits")
-        return False
-    control = _CONTROL.search(value)
-    if control:
-        report.add("yaml-syntax", where,
-                   f"this {what} holds {_character_name(control.group())}, {_CONTROL_SAYS} (at character "
-                   f"{control.start() + 1})",
-                   hint="take out the escape that makes it (\\0, \\a, \\x.., \\u....); \\n and \\t are kept")
-        return False
-    control = _BIDI.search(value)
-    if control:
-        code = ord(control.group())
-        report.add("bidi-control", where,
-                   f"this {what} holds U+{code:04X} ({_BIDI_NAMES[code]}), an invisible control that reorders the "
-                   f"text, at character {control.start() + 1}")
-        return False
+    for pattern, code, says, hint in _UNREADABLE:
+        found = pattern.search(value)
+        if found:
+            report.add(code, where, f"this {what} holds {says(found.group())}, at character {found.start() + 1}",
+                       hint=hint)
+            return False
     return True
 
 

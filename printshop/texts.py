@@ -117,8 +117,18 @@ def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Re
 def markup_problems(text: str) -> list[str]:
     """What is wrong with the inline markup of `text` (empty when well formed)."""
     problems, open_tags, too_deep = [], [], False
-    for match in _TAG.finditer(text):
-        closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
+    outside = _NOT_TEXT.sub(lambda match: " " * len(match.group()), text)  # a tag in a comment is the comment's
+    for match in _ANY_TAG.finditer(outside):
+        closing, name, attributes, self_closing = (match.group(1), match.group(2).lower(), match.group(3),
+                                                   match.group(4))
+        if attributes:  # not a tag to printshop: it would print as written
+            shown = _clipped(match.group())
+            if name not in ALLOWED_TAGS:
+                problems.append(f"{shown} would print as written: texts are plain text, and their only tags are "
+                                f"<b>, <i> and <br/>")
+                continue
+            problems.append(f"{shown}: printshop's tags take nothing after their name: write "
+                            + ("<br/>" if name == "br" else f"<{closing}{name}>"))
         if name not in ALLOWED_TAGS:
             problems.append(f"unknown tag <{match.group(2)}> (allowed: <b>, <i>, <br/>)")
         elif name == "br":
@@ -139,12 +149,27 @@ def markup_problems(text: str) -> list[str]:
                 problems.append(f"tags nested {MAX_NESTING + 1} deep (at character {match.start() + 1}): printshop "
                                 f"keeps {MAX_NESTING} open at once, and <b> and <i> need no more than one inside the other")
     problems.extend(f"<{name}> is never closed" for name in open_tags)
+    for match in _NOT_TEXT.finditer(text):
+        kind = _NOT_TEXT_NAMES[next(opening for opening in match.groups() if opening)]
+        problems.append(f"{_clipped(match.group())} would print as written: texts are plain text, with no {kind} "
+                        f"(a note for translators goes in a # comment on its own line)")
     for match in _ENTITY.finditer(text):  # written as in HTML, printed as written ("R&D;" stands for nothing: left)
         character = unescape(match.group())
         if character != match.group():
             problems.append(f"{match.group()} would print as written: texts are plain text, not HTML; type the "
                             f"character itself ({_character_name(character)})")
     return problems
+
+
+# a tag as printshop reads it (group 3 empty), or with attributes, which printshop does not read (printed as written)
+_ANY_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)(\s+[^\s<>/][^<>]*?)?\s*(/?)>")
+_NOT_TEXT = re.compile(r"(<!--)(?:.*?-->)?|(<!\[CDATA\[)(?:.*?\]\]>)?|(<\?)(?:[^>]*>)?|(<!)(?=[A-Za-z])[^>]*>?", re.S)
+_NOT_TEXT_NAMES = {"<!--": "HTML comments", "<![CDATA[": "CDATA sections", "<?": "processing instructions",
+                   "<!": "declarations"}
+
+
+def _clipped(text: str, limit: int = 30) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);")

@@ -52,19 +52,30 @@ def test_markup_keeps_allowed_tags_and_escapes_the_rest():
 
 @pytest.mark.parametrize("text, problem", [
     ("<b>x", "<b> is never closed"), ("x</i>", "</i> closes nothing open"),
-    ("<b><i>x</b></i>", "</b> closes <b> before <i> is closed"), ("<u>x</u>", "unknown tag <u>"),
+    ("<b><i>x</b></i>", "</b> closes <b> before <i> is closed"), ("<u>x", "unknown tag <u>"),
     # an HTML entity prints as written (texts are escaped): the message names the character to type instead
     ("Nestor&nbsp;Aparatschik", "&nbsp; would print as written: texts are plain text, not HTML; type the character "
                                 "itself (U+00A0 no-break space)"),
     ("R&amp;D", "('&', U+0026 ampersand)"), ("caf&#233;", "('é', U+00E9 latin small letter e with acute)"),
     ("l&#x2019;Internationale", "('’', U+2019 right single quotation mark)"),
     ("<b><i>" * 5 + "x" + "</i></b>" * 5, "tags nested 9 deep (at character 25)"),
+    # tags with attributes, comments, CDATA: printed as written (escaped), never read; each said once
+    ('<img src="/etc/passwd"/>', '<img src="/etc/passwd"/> would print as written: texts are plain text, and their '
+                                 'only tags are <b>, <i> and <br/>'),
+    ('Le <b class="rouge">Parti</b>', '<b class="rouge">: printshop\'s tags take nothing after their name: write <b>'),
+    ("une<br clear=all>ligne", "<br clear=all>: printshop's tags take nothing after their name: write <br/>"),
+    ("Le <!-- à revoir --> Parti", "<!-- à revoir --> would print as written: texts are plain text, with no HTML "
+                                   "comments (a note for translators goes in a # comment on its own line)"),
+    ("<![CDATA[<b>]]>", "<![CDATA[<b>]]> would print as written: texts are plain text, with no CDATA sections"),
+    ('<?xml version="1.0"?>Parti', '<?xml version="1.0"?> would print as written'),
 ])
 def test_markup_problems(text, problem):
-    assert problem in markup_problems(text)[0]
+    problems = markup_problems(text)
+    assert problem in problems[0] and (len(problems) == 1 or "</" in problem), problems
 
 
 @pytest.mark.parametrize("text", ["Tom & Jerry", "R&D; then Q&A", "&foo; is nothing", "<b>Age</B> 80", "1 < 2",
+                                  "3 < 5 > 2", "a <i >b</i >", "<- left, right ->", "x <= y >= z",
                                   "<b><i>" * 4 + "eight tags open at once" + "</i></b>" * 4])
 def test_well_formed_texts_have_no_markup_problems(text):
     assert markup_problems(text) == []

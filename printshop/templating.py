@@ -6,6 +6,7 @@ files under `templates/`; data is never compiled as a template.
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import traceback
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import jinja2
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2.sandbox import SandboxedEnvironment
 
 from printshop.diagnostics import Location
 from printshop.texts import MissingText, PlaceholderError, fill
@@ -81,11 +83,39 @@ def make_environment(templates_dir: Path) -> Environment:
     time on every use, a thousand times for a thousand cards); a session makes a new one for each refresh,
     so an edited template is read again."""
     paths = [str(folder) for folder in template_folders(templates_dir)]
-    env = Environment(loader=_Loader(paths), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
-                      bytecode_cache=_bytecode_cache(), auto_reload=False)
+    env = _Sandbox(loader=_Loader(paths), autoescape=True, undefined=StrictUndefined,
+                   trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
+                   bytecode_cache=_bytecode_cache(), auto_reload=False)
     env.filters["fill"] = fill
     return env
+
+
+MAX_MADE = 1_000_000  # items or characters one `*` or `**` in a template may make
+
+
+class TemplateLimit(Exception):
+    """A template asked for more than printshop lets one expression make."""
+
+
+class _Sandbox(SandboxedEnvironment):
+    """Jinja's sandbox: a template reads the values it is given and their public attributes, never Python's
+    internals (`''.__class__.__mro__`), so a games folder from elsewhere cannot run code through its templates;
+    `range` stops at 100,000 items, and `*` and `**` at MAX_MADE (`"x" * 100000000` ran a build for minutes)."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**":
+            if isinstance(left, (int, float)) and isinstance(right, (int, float)) and abs(left) > 1 \
+                    and right * math.log2(abs(left)) > 64:
+                raise TemplateLimit(f"{left} ** {right} is larger than a template may compute")
+        elif isinstance(right, int) and isinstance(left, (str, list, tuple)) or \
+                isinstance(left, int) and isinstance(right, (str, list, tuple)):
+            count, item = (right, left) if isinstance(right, int) else (left, right)
+            if count * len(item) > MAX_MADE:
+                raise TemplateLimit(f"this * would make {count * len(item):,} characters or items; a template may "
+                                    f"make at most {MAX_MADE:,} at once")
+        return super().call_binop(context, operator, left, right)
 
 
 class _Loader(FileSystemLoader):
@@ -150,7 +180,8 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     from printshop.paths import user_cache_dir
 
     folder = user_cache_dir("templates")
-    return _QuietBytecodeCache(str(folder)) if folder is not None else None
+    # (their own names: code compiled outside the sandbox, by printshop before it had one, did `*` unchecked)
+    return _QuietBytecodeCache(str(folder), "sandboxed-%s.cache") if folder is not None else None
 
 
 class RenderedBlocks(dict):
@@ -273,6 +304,10 @@ def _failure(error: Exception, template: jinja2.Template) -> TemplateFailure:
         line = 1  # nothing better known: the file's first line, never 0:0
     if isinstance(error, (MissingText, PlaceholderError)):
         message = str(error)
+    elif isinstance(error, TemplateLimit):
+        message = str(error)
+    elif isinstance(error, jinja2.sandbox.SecurityError):
+        message = f"templates may read only the values they are given and their data: {error}"
     elif isinstance(error, jinja2.UndefinedError):
         message = f"the template uses something undefined: {error.message}"
     else:

@@ -291,3 +291,30 @@ def test_a_placeholder_misspelt_in_a_translation_is_one_error(data_copy):
     [error] = _errors(report)
     assert error.code == "placeholder" and error.location.line == line
     assert "uses {âge} but the source uses {age}" in error.message
+
+
+@pytest.mark.parametrize("expression, says", [
+    ('"x" * 100000000', "this * would make 100,000,000 characters or items; a template may make at most 1,000,000"),
+    ("[1] * 10 ** 8", "would make 100,000,000 characters or items"),
+    ("10 ** 1000000", "10 ** 1000000 is larger than a template may compute"),
+    ("range(10 ** 7) | length", "Range too big"),
+    ("''.__class__.__mro__", "templates may read only the values they are given and their data"),
+    ("card.__class__.__init__.__globals__", "templates may read only the values they are given and their data"),
+])
+def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_seconds(data_copy, templates_copy,
+                                                                                      expression, says):
+    """Templates run in Jinja's sandbox: a games folder from elsewhere cannot reach Python through them, and
+    an expression that would make a hundred million characters (a build ran for minutes) is refused."""
+    import time
+
+    role = templates_copy / "comrade" / "faces" / "role.j2"
+    line = edit(role, "{% block title %}{{ t.card[card.kind].name }}",
+                "{% block title %}{{ t.card[card.kind].name }}{{ " + expression + " }}")
+    started = time.monotonic()
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    assert time.monotonic() - started < 10
+    errors = _errors(report)
+    assert errors and {(d.code, d.location.path, d.location.line) for d in errors} == {("template", str(role), line)}
+    assert says in errors[0].message, errors[0].message
+    edit(role, "{{ " + expression + " }}", '{{ "" * 3 }}{{ (2 ** 3) | string | length * 0 or "" }}')  # small: fine
+    assert not _errors(check(data_copy, games=["comrade"], templates_dir=templates_copy)[0])

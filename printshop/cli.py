@@ -381,8 +381,10 @@ def main(argv: list[str] | None = None) -> int:
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     try:  # the project of the working directory gives the folders not named on the command line
         project = find_project()
-    except ProjectFileError as error:
-        parser.error(str(error))  # exits with 2: a broken printshop.toml is the user's to fix
+    except ProjectFileError as error:  # exit 2, as a usage error: a broken printshop.toml is the user's to fix
+        print(f"{error}\n  hint: a project file names the project's folders: data, templates, output "
+              f"(see printshop init --help)", file=sys.stderr)
+        return 2
     if hasattr(args, "data"):  # a command that works on a project's games
         for name, folder in (("data", project.data), ("out", project.output), ("templates", project.templates)):
             if getattr(args, name, False) is None and (name != "templates" or project.templates.is_dir()):

@@ -17,6 +17,8 @@ sizes, shop profiles, fonts, booklet styles, the common templates) ships inside 
 """
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,23 +63,41 @@ def find_project(start: Path | None = None) -> ProjectFolders:
 
 def _table(path: Path, *, tool: bool) -> dict | None:
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        document = tomllib.loads(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         if tool:  # somebody else's pyproject.toml: not ours to judge unless it names printshop
             return None
-        raise ProjectFileError(f"{path}: not a readable TOML file: {error}") from None
+        place = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+        where = f"{path}:{place.group(1)}:{place.group(2)}" if place else f"{path}:1:1"
+        said = str(error)[:place.start()].strip() if place else str(error)
+        raise ProjectFileError(f"{where}: error: not a readable TOML file: {said}") from None
     table = document.get("tool", {}).get("printshop") if tool else document
     if table is None:
         return None
     if not isinstance(table, dict):
-        raise ProjectFileError(f"{path}: [tool.printshop] must be a table")
-    unknown = sorted(set(table) - set(FOLDER_KEYS))
-    wrong = [key for key in FOLDER_KEYS if key in table and not (isinstance(table[key], str) and table[key].strip())]
-    if unknown or wrong:
-        raise ProjectFileError(f"{path}: " + "; ".join(
-            ([f"unknown key(s) {', '.join(unknown)} (keys: {', '.join(FOLDER_KEYS)})"] if unknown else [])
-            + [f"'{key}' must be a folder name in quotes" for key in wrong]))
+        raise ProjectFileError(f"{path}:{_key_line(text, 'printshop')}:1: error: [tool.printshop] must be a table")
+    problems = []
+    for key in table:
+        if key not in FOLDER_KEYS:
+            close = difflib.get_close_matches(key, FOLDER_KEYS, n=1)
+            problems.append((key, f"unknown key '{key}'" + (f": did you mean '{close[0]}'?" if close else
+                                                             f" (keys: {', '.join(FOLDER_KEYS)})")))
+        elif not (isinstance(table[key], str) and table[key].strip()):
+            problems.append((key, f"'{key}' must be a folder name in quotes, such as {key} = \"{key}\""))
+    if problems:
+        raise ProjectFileError("\n".join(f"{path}:{_key_line(text, key)}:1: error: {message}"
+                                         for key, message in problems))
     return table
+
+
+def _key_line(text: str, key: str) -> int:
+    """The line of `key = ` in a TOML text (tomllib gives no places), else 1."""
+    pattern = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=|^\s*\[\s*tool\.\s*" + re.escape(key))
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number
+    return 1
 
 
 def _folders(root: Path, config: Path | None, table: dict) -> ProjectFolders:

@@ -53,14 +53,26 @@ def test_without_a_project_file_the_working_directory_is_the_project(tmp_path):
     assert found.config is None and found.data == tmp_path.resolve() / "data"
 
 
-def test_a_broken_project_file_is_a_usage_error(tmp_path, monkeypatch, capsys):
-    (tmp_path / "printshop.toml").write_text('data = "data"\ndat = 3\n', encoding="utf-8")
-    with pytest.raises(ProjectFileError, match="unknown key"):
+@pytest.mark.parametrize("file, text, says", [
+    ("printshop.toml", 'data = "data"\ntemplate = "t"\n', "printshop.toml:2:1: error: unknown key 'template': did you mean "
+                                                         "'templates'?"),
+    ("printshop.toml", 'data = "data"\nfoo = 3\n', "printshop.toml:2:1: error: unknown key 'foo' (keys: data, "
+                                                   "templates, output)"),
+    ("printshop.toml", 'output = "out"\ndata = 3\n', "printshop.toml:2:1: error: 'data' must be a folder name in "
+                                                     "quotes, such as data = \"data\""),
+    ("printshop.toml", 'data = "data\n', "printshop.toml:1:13: error: not a readable TOML file: Illegal character"),
+    ("pyproject.toml", '[project]\nname = "x"\n\n[tool.printshop]\ndata = "d"\nouput = "o"\n',
+     "pyproject.toml:6:1: error: unknown key 'ouput': did you mean 'output'?"),
+])
+def test_a_broken_project_file_is_a_usage_error_at_its_line(tmp_path, monkeypatch, capsys, file, text, says):
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    with pytest.raises(ProjectFileError, match="error: "):
         find_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(SystemExit) as usage:
-        main(["validate"])
-    assert usage.value.code == 2 and "printshop.toml" in capsys.readouterr().err
+    assert main(["validate"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{tmp_path.resolve() / file}:") and says in err and "hint: " in err, err
+    assert "Traceback" not in err and "usage:" not in err
 
 
 @pytest.mark.parametrize("argv, named", [

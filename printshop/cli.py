@@ -254,13 +254,15 @@ def _parser() -> argparse.ArgumentParser:
                     "YAML language server completes and checks keys while you type (docs/data-format.md "
                     "shows how to set up VS Code).")
     schemas.add_argument("--out", type=Path, default=None, metavar="DIR",
-                         help="where to write (default: schemas/ in the repository)")
+                         help="where to write (default: schemas/ in the project: the folder of its printshop.toml, "
+                              "else the working directory)")
     documenting = commands.add_parser(
         "docs", help="write the reference docs generated from the code (docs/data-format.md, docs/templates.md)",
         description="Write docs/data-format.md (every data file and key) and docs/templates.md (what each kind of "
                     "template receives) from the code, and docs/checks.md from the catalogue of checks.")
     documenting.add_argument("--out", type=Path, default=None, metavar="DIR",
-                             help="where to write (default: docs/ in the repository)")
+                             help="where to write (default: docs/ in the project: the folder of its printshop.toml, "
+                                  "else the working directory)")
     documenting.add_argument("--check", action="store_true",
                              help="write nothing; exit 1 if a file differs from what the code gives")
 
@@ -629,9 +631,9 @@ def _new(args) -> int:
 
 
 def _schema(args) -> int:
-    from printshop.reference import SCHEMAS_DIR, schema_texts, write_texts
+    from printshop.reference import schema_texts, write_texts
 
-    folder = args.out or SCHEMAS_DIR
+    folder = args.out or find_project().root / "schemas"  # (never the installed package's folder)
     written = write_texts(schema_texts(), folder)
     print(f"{len(written)} schema(s) written to {display_path(folder)}" if written
           else f"the schemas in {display_path(folder)} are up to date")
@@ -639,9 +641,9 @@ def _schema(args) -> int:
 
 
 def _docs(args) -> int:
-    from printshop.reference import DOCS_DIR, doc_texts, write_texts
+    from printshop.reference import doc_texts, write_texts
 
-    folder = args.out or DOCS_DIR
+    folder = args.out or find_project().root / "docs"
     texts = dict(doc_texts(), **{"checks.md": catalogue_markdown() + "\n"})
     if args.check:
         stale = [name for name, text in texts.items()

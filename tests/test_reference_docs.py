@@ -41,6 +41,21 @@ def test_the_schema_command_writes_elsewhere(tmp_path, capsys):
     assert "up to date" in capsys.readouterr().out
 
 
+
+def test_docs_and_schemas_go_to_the_project_run_from_not_to_printshops_folder(tmp_path, monkeypatch, capsys):
+    """A publisher who runs `printshop schema` in their project gets schemas/ there (for their editor); it wrote
+    into printshop's own folder (site-packages, for an installed printshop)."""
+    project = tmp_path / "my-games"
+    (project / "data").mkdir(parents=True)
+    (project / "printshop.toml").write_text('data = "data"\n', encoding="utf-8")
+    monkeypatch.chdir(project / "data")  # anywhere inside the project
+    before = {path: path.stat().st_mtime_ns for path in [*(REPO / "schemas").iterdir(), *(REPO / "docs").iterdir()]}
+    assert main(["schema"]) == 0 and main(["docs"]) == 0
+    assert (project / "schemas" / "game.schema.json").is_file() and (project / "docs" / "templates.md").is_file()
+    assert {path: path.stat().st_mtime_ns for path in before} == before
+    assert main(["docs", "--check"]) == 0
+    capsys.readouterr()
+
 def _models() -> list[type[Node]]:
     return [model for data_file in reference.DATA_FILES if data_file.model is not None
             for model in reference._all_models(data_file.model)]

@@ -282,8 +282,9 @@ class PlaceholderError(Exception):
 
 # --- the accessor templates use -----------------------------------------------------------
 class MissingText(Exception):
-    def __init__(self, text_id: str, lang: str):
-        super().__init__(f"there is no text '{text_id}' in language '{lang}'")
+    def __init__(self, text_id: str, lang: str, near: str = ""):
+        super().__init__(f"there is no text '{text_id}' in language '{lang}'"
+                         + (f" (it has '{near}': is one of the two misspelt?)" if near else ""))
         self.text_id = text_id
         self.lang = lang
 
@@ -332,7 +333,10 @@ class TextTree:
             return self._texts[text_id]
         if text_id + "." in self._children:
             return TextTree(self._texts, self._lang, text_id + ".", self._children, self._log)
-        raise MissingText(text_id, self._lang)
+        import difflib  # (only when a text is missing)
+
+        near = difflib.get_close_matches(name, list(self._children.get(self._prefix, ())), n=1, cutoff=0.75)
+        raise MissingText(text_id, self._lang, f"{self._prefix}{near[0]}" if near else "")
 
     def __getattr__(self, name: str) -> "TextTree | Markup":
         if name.startswith("_"):

@@ -878,16 +878,38 @@ def _check_texts(project: Project, game: GameData, report: Report) -> None:
                        f"reads at most {MAX_TEXT:,}", hint="use fewer placeholders, or a shorter text for them")
 
 
+def _renamed(text_id: str, orphans: list[str]) -> str:
+    """The text id among `orphans` (a translation's ids its source lacks) that differs from `text_id` in one
+    part, written closely enough to be the same key renamed or misspelt; else ''."""
+    import difflib
+
+    parts = text_id.split(".")
+    for orphan in orphans:
+        other = orphan.split(".")
+        if len(other) == len(parts) and sum(a != b for a, b in zip(parts, other)) == 1:
+            differ = next(i for i, (a, b) in enumerate(zip(parts, other)) if a != b)
+            if difflib.SequenceMatcher(None, parts[differ], other[differ]).ratio() >= 0.75:
+                return orphan
+    return ""
+
+
 def _check_translation(project: Project, game: GameData, source, catalogue, report: Report) -> None:
     language = project.languages.get(catalogue.lang)
     name = language.name if language else catalogue.lang
     source_name = project.languages[source.lang].name if source.lang in project.languages else source.lang
     texts = statuses(source, catalogue, game.records.get(catalogue.lang, {}))
+    orphans = [text_id for text_id in catalogue.entries if text_id not in source.entries]
     for status in texts:
         entry, translated = status.source, status.translation
         if status.state == "missing":
-            report.add("missing-text", catalogue.where_missing(status.id),
-                       f"'{status.id}' has no {name} text (source: {entry.location})")
+            # a key renamed (or misspelt) in the source: the translation still has the old one
+            near = _renamed(status.id, orphans) if orphans else ""
+            report.add("missing-text", catalogue.where_missing(status.id) if not near else catalogue.entries[near].location,
+                       f"'{status.id}' has no {name} text (source: {entry.location})" + (
+                           f"; the {name} has '{near}', which the {source_name} lacks: the same text, its key renamed "
+                           f"or misspelt on one side?" if near else ""),
+                       hint=f"rename '{near}' here as the {source_name} names it, or correct the {source_name} key "
+                            f"(i18n sync would set this text aside as obsolete)" if near else "")
             continue
         if status.state == "stale":
             old, new = changed_parts(status.old_source, entry.text)

@@ -238,3 +238,24 @@ def test_translations_written_by_hand_without_sync_are_named_until_sync_records_
     sync(comrade(data_copy), "fr")
     assert found(data_copy, "untracked-translation", games=["comrade"]) == []
     assert records.read_text(encoding="utf-8") == kept  # the same records as before they were taken out
+
+
+def test_a_source_key_renamed_or_misspelt_names_the_translations_old_key_and_the_templates_near_one(data_copy):
+    """An author misspells 'informer' in the English: the French texts were reported as missing, with advice
+    (i18n sync) that would set the translation aside, and the template's error named no key near the one it
+    reads."""
+    english, french = data_copy / "comrade" / "text" / "en.yaml", data_copy / "comrade" / "text" / "fr.yaml"
+    edit(english, "\n  informer:\n", "\n  informr:\n")
+    report, _ = check(data_copy, games=["comrade"])
+    missing = [d for d in report.items if d.code == "missing-text"]
+    assert {d.message.split("'")[1] for d in missing} == {"card.informr.name", "card.informr.goal"}
+    name = next(d for d in missing if "informr.name" in d.message)
+    assert name.location.path == str(french) and name.location.line == line_of(french, "    name: \"Informateur")
+    assert "the French has 'card.informer.name', which the English lacks" in name.message
+    assert "rename 'card.informer.name' here as the English names it" in name.hint
+    [template] = [d for d in report.errors if d.code == "template"]
+    assert "there is no text 'card.informer' in language 'en' (it has 'card.informr'" in template.message
+    edit(english, "\n  informr:\n", "\n  chairman_deputy:\n")  # a key that is not close: no guess either side
+    report, _ = check(data_copy, games=["comrade"])
+    assert not any("lacks" in d.message or "(it has" in d.message for d in report.items)
+    assert [d for d in report.items if d.code == "missing-text"][0].hint.startswith("add the text")

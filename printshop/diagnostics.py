@@ -362,7 +362,13 @@ def did_you_mean(name: str, names, cutoff: float = 0.6) -> str:
     """"; did you mean 'white'?" for a name written close to one of `names` (a letter left out, two swapped, a
     name changed in one file and not in the other), else nothing: what a message naming an unknown key, colour,
     font, motif, card size, face or block says before it lists the names there are."""
+    close = closest(name, names, cutoff)
+    return f"; did you mean '{close}'?" if close else ""
+
+
+def closest(name: str, names, cutoff: float = 0.6) -> str:
+    """The one of `names` written closest to `name`, if close enough (difflib's ratio at least `cutoff`), else ''."""
     import difflib  # (only when a name is wrong: not on the way of every command's start)
 
     close = difflib.get_close_matches(str(name), [str(known) for known in names], n=1, cutoff=cutoff)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return close[0] if close else ""

@@ -17,7 +17,6 @@ sizes, shop profiles, fonts, booklet styles, the common templates) ships inside 
 """
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -80,8 +79,10 @@ def _table(path: Path, *, tool: bool) -> dict | None:
     problems = []
     for key in table:
         if key not in FOLDER_KEYS:
-            close = difflib.get_close_matches(key, FOLDER_KEYS, n=1)
-            problems.append((key, f"unknown key '{key}'" + (f": did you mean '{close[0]}'?" if close else
+            from printshop.diagnostics import closest
+
+            close = closest(key, FOLDER_KEYS)
+            problems.append((key, f"unknown key '{key}'" + (f": did you mean '{close}'?" if close else
                                                              f" (keys: {', '.join(FOLDER_KEYS)})")))
         elif not (isinstance(table[key], str) and table[key].strip()):
             problems.append((key, f"'{key}' must be a folder name in quotes, such as {key} = \"{key}\""))

@@ -60,7 +60,7 @@ def localize(project: Project, game: GameData, lang: str, variant: str | None = 
         prefix = f"variant.{variant}."
         raw.update({text_id[len(prefix):]: text for text_id, text in raw.items() if text_id.startswith(prefix)})
     variables = {name: raw[target] for name, target in game.game.text_variables.items() if target in raw}
-    raw = with_variables(raw, variables)[0]
+    raw = with_variables(raw, variables)
     texts = {text_id: to_markup(text, language.typography) for text_id, text in raw.items()}
     localized = LocalizedGame(game, lang, language, texts, variant)
     if draft_percent is not None:
@@ -68,23 +68,32 @@ def localize(project: Project, game: GameData, lang: str, variant: str | None = 
     return localized
 
 
-def with_variables(texts: dict[str, str], variables: dict[str, str]) -> tuple[dict[str, str], dict[str, int]]:
+def with_variables(texts: dict[str, str], variables: dict[str, str]) -> dict[str, str]:
     """`texts` with each {text variable} replaced by the text it stands for (one pass: a variable's text is not
-    searched again), and {text id: the length it would have} for those the replacing would take past MAX_TEXT,
-    whose placeholders are left out instead (validate refuses them: a few thousand placeholders for a long text
-    made a text of millions of characters, and its layout ran for minutes)."""
+    searched again); a text the replacing would take past MAX_TEXT (`too_long_with_variables`, which validate
+    refuses) has its placeholders left out instead: a few thousand placeholders for a long text made a text of
+    millions of characters, and its layout ran for minutes."""
     if not variables:
-        return texts, {}
-    pattern = re.compile(r"\{(" + "|".join(map(re.escape, variables)) + r")\}")
-    result, too_long = {}, {}
+        return texts
+    pattern, too_long = _variables_pattern(variables), too_long_with_variables(texts, variables)
+    return {text_id: pattern.sub("" if text_id in too_long else lambda m: variables[m.group(1)], text)
+            for text_id, text in texts.items()}
+
+
+def too_long_with_variables(texts: dict[str, str], variables: dict[str, str]) -> dict[str, int]:
+    """{text id: the length it would have} for the texts their variables would take past MAX_TEXT."""
+    if not variables:
+        return {}
+    pattern, too_long = _variables_pattern(variables), {}
     for text_id, text in texts.items():
         length = len(text) + sum(len(variables[m.group(1)]) - len(m.group(0)) for m in pattern.finditer(text))
         if length > MAX_TEXT:
             too_long[text_id] = length
-            result[text_id] = pattern.sub("", text)
-        else:
-            result[text_id] = pattern.sub(lambda m: variables[m.group(1)], text)
-    return result, too_long
+    return too_long
+
+
+def _variables_pattern(variables: dict[str, str]) -> re.Pattern:
+    return re.compile(r"\{(" + "|".join(map(re.escape, variables)) + r")\}")
 
 
 def deck_counts(game: GameData) -> dict[str, dict[str, int]]:

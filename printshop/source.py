@@ -145,16 +145,14 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         return None
     control = _RAW_CONTROL.search(text)
     if control is not None:
-        line = text.count("\n", 0, control.start()) + 1
-        report.add("yaml-syntax", Location.of(path, line, control.start() - text.rfind("\n", 0, control.start())),
+        report.add("yaml-syntax", Location.of(path, *place_of(text, control.start())),
                    f"the file holds {_character_name(control.group())} here, {_CONTROL_SAYS}",
                    hint="take it out (or write a space or a new line where one was meant); editors often show it as "
                         "nothing")
         return None
     digits = _TOO_MANY_DIGITS.search(text)
     if digits is not None:  # Python refuses to read an integer this long (and no count or size needs one)
-        line = text.count("\n", 0, digits.start()) + 1
-        report.add("too-large", Location.of(path, line, digits.start() - text.rfind("\n", 0, digits.start())),
+        report.add("too-large", Location.of(path, *place_of(text, digits.start())),
                    f"a number of {digits.end() - digits.start():,} digits; printshop reads at most {MAX_DIGITS:,}",
                    hint="write a smaller number")
         return None
@@ -561,6 +559,11 @@ def _first_alias(root: Any) -> tuple[int, int] | None:
 
 def text_line_of_offset(data: bytes, offset: int) -> int:
     return data[:offset].count(b"\n") + 1
+
+
+def place_of(text: str, offset: int) -> tuple[int, int]:
+    """(line, column), from 1, of the character at `offset` in `text`."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
 
 
 def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = False) -> Location:

@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from printshop.diagnostics import Location
+from printshop.source import place_of
 from printshop.texts import MissingText, PlaceholderError, fill
 
 
@@ -105,16 +106,14 @@ class _Sandbox(SandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**"})
 
     def call_binop(self, context, operator, left, right):
-        if operator == "**":
-            if isinstance(left, (int, float)) and isinstance(right, (int, float)) and abs(left) > 1 \
-                    and right * math.log2(abs(left)) > 64:
-                raise TemplateLimit(f"{left} ** {right} is larger than a template may compute")
-        elif isinstance(right, int) and isinstance(left, (str, list, tuple)) or \
-                isinstance(left, int) and isinstance(right, (str, list, tuple)):
-            count, item = (right, left) if isinstance(right, int) else (left, right)
-            if count * len(item) > MAX_MADE:
-                raise TemplateLimit(f"this * would make {count * len(item):,} characters or items; a template may "
-                                    f"make at most {MAX_MADE:,} at once")
+        numbers = isinstance(left, (int, float)) and isinstance(right, (int, float))
+        if operator == "**" and numbers and abs(left) > 1 and right * math.log2(abs(left)) > 64:
+            raise TemplateLimit(f"{left} ** {right} is larger than a template may compute")
+        count, item = (right, left) if isinstance(right, int) else (left, right)
+        if operator == "*" and isinstance(count, int) and isinstance(item, (str, list, tuple)) \
+                and count * len(item) > MAX_MADE:
+            raise TemplateLimit(f"this * would make {count * len(item):,} characters or items; a template may "
+                                f"make at most {MAX_MADE:,} at once")
         return super().call_binop(context, operator, left, right)
 
 
@@ -130,10 +129,9 @@ class _Loader(FileSystemLoader):
             if path is None:
                 raise
             raw = path.read_bytes()
-            start = raw.rfind(b"\n", 0, error.start) + 1
-            line, column = raw.count(b"\n", 0, error.start) + 1, len(raw[start:error.start].decode("utf-8", "replace")) + 1
+            before = raw[:error.start].decode("utf-8", "replace")
             raise TemplateFailure(f"template '{template}' is not UTF-8 text: byte 0x{raw[error.start]:02x} here is "
-                                  f"not a character", Location.of(path, line, column),
+                                  f"not a character", Location.of(path, *place_of(before, len(before))),
                                   hint="save the template as UTF-8 in your editor") from None
 
 

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 from markupsafe import Markup
 from ruamel.yaml.comments import CommentedMap
 
-from printshop.diagnostics import Location, Report, display_path
+from printshop.diagnostics import Location, Report, closest, display_path
 from printshop.model import Typography
 from printshop.source import Document, items_of, locate, read_yaml
 
@@ -333,10 +333,8 @@ class TextTree:
             return self._texts[text_id]
         if text_id + "." in self._children:
             return TextTree(self._texts, self._lang, text_id + ".", self._children, self._log)
-        import difflib  # (only when a text is missing)
-
-        near = difflib.get_close_matches(name, list(self._children.get(self._prefix, ())), n=1, cutoff=0.75)
-        raise MissingText(text_id, self._lang, f"{self._prefix}{near[0]}" if near else "")
+        near = closest(name, self._children.get(self._prefix, ()), cutoff=0.75)
+        raise MissingText(text_id, self._lang, f"{self._prefix}{near}" if near else "")
 
     def __getattr__(self, name: str) -> "TextTree | Markup":
         if name.startswith("_"):

@@ -13,14 +13,14 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop import translation_checks
-from printshop.diagnostics import CATALOGUE, Report, Severity, did_you_mean
+from printshop.diagnostics import CATALOGUE, Report, Severity, closest, did_you_mean
 from printshop.imposition import cover, placed_box, too_small
 from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import GameData, Project
 from printshop.model import Face, Untranslatable
 from printshop.layers import origin_of
 from printshop.paths import PACKAGE_DEFAULTS_DIR
-from printshop.resolve import with_variables
+from printshop.resolve import too_long_with_variables
 from printshop.source import MAX_TEXT, locate
 from printshop.texts import TextEntry, markup_problems, placeholders
 from printshop.translation import inline_tags, line_breaks, statuses, untracked
@@ -872,7 +872,7 @@ def _check_texts(project: Project, game: GameData, report: Report) -> None:
     for catalogue in game.catalogues.values():
         variables = {name: catalogue.entries[target].text for name, target in game.game.text_variables.items()
                      if target in catalogue.entries}
-        for text_id, length in with_variables({i: e.text for i, e in catalogue.entries.items()}, variables)[1].items():
+        for text_id, length in too_long_with_variables({i: e.text for i, e in catalogue.entries.items()}, variables).items():
             report.add("too-large", catalogue.entries[text_id].location,
                        f"'{text_id}' would be {length:,} characters long with its text variables in place; printshop "
                        f"reads at most {MAX_TEXT:,}", hint="use fewer placeholders, or a shorter text for them")
@@ -881,15 +881,12 @@ def _check_texts(project: Project, game: GameData, report: Report) -> None:
 def _renamed(text_id: str, orphans: list[str]) -> str:
     """The text id among `orphans` (a translation's ids its source lacks) that differs from `text_id` in one
     part, written closely enough to be the same key renamed or misspelt; else ''."""
-    import difflib
-
     parts = text_id.split(".")
     for orphan in orphans:
         other = orphan.split(".")
-        if len(other) == len(parts) and sum(a != b for a, b in zip(parts, other)) == 1:
-            differ = next(i for i, (a, b) in enumerate(zip(parts, other)) if a != b)
-            if difflib.SequenceMatcher(None, parts[differ], other[differ]).ratio() >= 0.75:
-                return orphan
+        differ = [(a, b) for a, b in zip(parts, other) if a != b]
+        if len(other) == len(parts) and len(differ) == 1 and closest(differ[0][0], [differ[0][1]], cutoff=0.75):
+            return orphan
     return ""
 
 

@@ -502,6 +502,32 @@ def test_a_text_id_twice_in_a_po_file_is_refused_at_the_second(data, tmp_path, c
     assert (data / "comrade" / "text" / "fr.yaml").read_bytes() == french
 
 
+MSGFMT = shutil.which("msgfmt")
+
+
+@pytest.mark.skipif(MSGFMT is None, reason="gettext's msgfmt is not installed (Debian package: gettext)")
+@pytest.mark.parametrize("old, new", [
+    (None, None),  # the file as exported: both take it
+    ('msgstr "Informateur"', 'msgstr "Mouchard'), ('msgstr "Informateur"', 'msgstr "Mouchard" x'),
+    ('msgstr "Informateur"', 'msgstr "Mouchard"\n"\\"'), ("twice", "twice"),
+])
+def test_gettexts_msgfmt_refuses_the_po_files_import_refuses_and_takes_the_one_it_takes(data, tmp_path, old, new):
+    from printshop.i18n import export_po
+    from printshop.loader import load_project
+
+    po = tmp_path / "comrade-fr.po"
+    text = export_po(load_project(data).games["comrade"], "fr").decode("utf-8")
+    if old == "twice":
+        [entry] = [block for block in text.split("\n\n") if 'msgctxt "card.informer.name"' in block]
+        text = text.rstrip("\n") + "\n\n" + entry + "\n"
+    elif old is not None:
+        text = text.replace(old, new)
+    po.write_text(text, encoding="utf-8")
+    msgfmt = subprocess.run([MSGFMT, "--check", "-o", os.devnull, str(po)], capture_output=True, text=True, timeout=60)
+    imported = main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)])
+    assert (msgfmt.returncode == 0) == (imported == 0) == (old is None), msgfmt.stderr
+
+
 # --- usage errors (exit 2) --------------------------------------------------------------------------
 @pytest.mark.parametrize("args", [
     ["--back-offset", "nan,nan"], ["--back-offset", "inf,0"], ["--paper", "bogus"], ["--lang", "xx"],

@@ -186,6 +186,7 @@ def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depen
         return module.render_booklet(layout, layout.booklet, paper, paints, project.motifs.motifs, name, pad_to=4)
 
     module._MEASURED.clear()
+    module._BOOKLETS.clear()
     justify._BROKEN.clear()
     first = render("a.pdf")
     assert measured.count(True) >= 2 and measured.count(False) == 1  # spacings tried, then one booklet written
@@ -193,8 +194,46 @@ def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depen
     assert render("b.pdf")[1] == first[1]  # another file name (another paper's job): nothing measured again
     assert measured == [False]
     module._MEASURED.clear()
+    module._BOOKLETS.clear()
     justify._BROKEN.clear()
-    assert render("a.pdf") == first  # remembered or worked out again, the same bytes
+    assert render("a.pdf") == first  # worked out again, the same bytes
+
+
+def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_motif_it_reads_changes(monkeypatch):
+    """Outside a session, a process that builds again (a program calling build(), the test suite) is given the
+    booklet it rendered for the same blocks, style, page, names and the same values of the colours and motifs it
+    read; a colour it reads changed renders it again, a colour it does not read does not. A preview's palette
+    that stands in for the names it lacks (serve) is never remembered here."""
+    from printshop.colour import Paints, StandIn
+    from printshop.render import booklet as module
+
+    checked, layout = _comrade_en()
+    project = checked.project.view(layout.localized.data)
+    paper, motifs = project.media.papers[project.booklet.paper], project.motifs.motifs
+    palette = dict(project.colours.palette)
+    rendered = []
+    real = module._render_whole
+
+    def spy(*args, **kwargs):
+        rendered.append(args[5])  # the file name
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "_render_whole", spy)
+    module._BOOKLETS.clear()
+
+    def render(colours, name="rules.pdf"):
+        return module.render_booklet(layout, layout.booklet, paper, Paints(colours), motifs, name)
+
+    first = render(palette)
+    assert render(dict(palette)) == first and rendered == ["rules.pdf"]  # equal values: given again
+    assert render(palette, "other.pdf") != first and len(rendered) == 2  # another file name is another booklet
+    accent = project.booklet.styles["h1"].colour
+    unused = next(name for name in palette if name != accent and name not in str(project.booklet.model_dump()))
+    assert render({**palette, unused: "#123456"}) == first and len(rendered) == 2
+    changed = render({**palette, accent: "#123456"})
+    assert changed != first and len(rendered) == 3
+    assert render(StandIn(palette)) == first and len(rendered) == 4  # rendered, not remembered
+    assert render(StandIn(palette)) == first and len(rendered) == 5
 
 
 def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():

@@ -72,12 +72,21 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
 
     In a session (`serve`, `watch`: render/replay.py's store is set), a booklet is rendered once for what it is
     made from and given again while the colours and motifs it read keep their values (`_remembered`): a card's
-    text saved, or a colour the rules do not use, sets no booklet again."""
+    text saved, or a colour the rules do not use, sets no booklet again. Outside one, the process remembers its
+    last few booklets the same way (`_BOOKLETS`): a `printshop build` renders each once anyway, but a program
+    that builds again in the same process (the test suite does, a hundred times) is given them."""
     folio = folio if folio is not None else game.localized.label("rules")
     store = recordings.get()
-    if store is None:
+    if store is None and not isinstance(paints.palette, dict):
+        # a palette standing in for the names it lacks (serve's colour.StandIn) cannot be copied to be compared:
+        # such a preview remembers its booklets itself
         return _render_whole(game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
-    return _remembered(store.booklets, game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
+    return _remembered(_BOOKLETS if store is None else store.booklets, game, booklet, paper, paints, motifs,
+                       file_name, pad_to, bleed, folio)
+
+
+# outside a session, the booklets this process rendered last (a few hundred KB each at most)
+_BOOKLETS: Memo = Memo(48)
 
 
 def _remembered(booklets: Memo, game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,

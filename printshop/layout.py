@@ -22,7 +22,7 @@ from printshop.design import same_size_across_deck
 from printshop.resolve import LocalizedGame, sheet_context, template_context
 from printshop.richtext import Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
 from printshop.templating import TemplateFailure, render_blocks, render_template, template_location
-from printshop.texts import MissingText, PlaceholderError, placeholders
+from printshop.texts import MissingText, PlaceholderError, keep_with_next, placeholders
 
 
 @dataclass
@@ -282,10 +282,21 @@ def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame
     if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where, fonts, report,
                        lambda missing: _holding(missing, text_ids, localized, frame.uppercase)):
         return None
+    blocks = tied(blocks, localized.language.typography, lambda block: frame.align)
     result = fit(blocks, frame, frame.width, frame.height, Paints(palette), localized.language.typography.hyphenation)
     if not result.fits:
         _report_overflow(result, blocks, frame, what, text_ids, localized, report)
     return result, blocks
+
+
+def tied(blocks: list[Block], typography, align_of: Callable[[Para], str | None]) -> list[Block]:
+    """`blocks` with the language's short words and numbers kept with the word after them (texts.keep_with_next)
+    in each paragraph `align_of` does not say is justified: a card's ragged or centred text, a title, a booklet's
+    headings and list items. A justified paragraph keeps its breaks: a tie there opens the line above it wide."""
+    if not (typography.keep_with_next or typography.numbers_with_next):
+        return blocks
+    return [replace(block, markup=keep_with_next(block.markup, typography))
+            if isinstance(block, Para) and align_of(block) not in ("justify", None) else block for block in blocks]
 
 
 STANDING_IN = "(not in the palette)"  # the colour a stand-in for a missing font is drawn in: one no palette has
@@ -539,4 +550,11 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
                 continue
             _check_text([block], text_style.font, text_style.uppercase, f"rules booklet ({localized.lang})",
                         lambda: template_path, fonts, report)
+    blocks = tied(blocks, localized.language.typography, lambda block: booklet_align(style, block))
     return BookletLayout(blocks, style, tuple(dict.fromkeys(reads)))
+
+
+def booklet_align(style: BookletStyle, block: Para) -> str | None:
+    """How the booklet style sets a paragraph (None: a style it does not have)."""
+    text_style = style.styles.get(block.style)
+    return text_style.align if text_style is not None else None

@@ -545,6 +545,14 @@ class Typography(Node):
     """Characters replaced in every text, e.g. `"'": "’"` for typographic apostrophes."""
     quotes: list[tuple[str, str]] = [("\u201c", "\u201d")]
     """Quotation marks that open and close in this language, checked for balance ("«", "»")"""
+    keep_with_next: list[str] = []
+    """Short words never left at the end of a line of ragged or centred text (a card's text, a title, a booklet's
+    headings and list items), whatever their case: the space after each is set as a no-break space (French: à,
+    de, le, la, un...; "LE / VIEUX GARDIEN" and "« La / lampe" are never set). Justified paragraphs keep their
+    breaks: there a tie would open the spaces of the line above it wide."""
+    numbers_with_next: bool = False
+    """Whether a number stays on the line of the word after it in ragged or centred text ("perd 1 / lumière" is
+    never set)."""
 
 
 class LengthRatio(Node):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import escape, unescape
 from pathlib import Path
 from typing import Any, Iterator
@@ -254,6 +255,53 @@ def apply_typography(text: str, typography: Typography, before: str = "") -> str
         marks = re.escape(typography.space_after)
         text = re.sub(rf"(?<=[{marks}])[ \u00a0\u202f]*", space, text)
     return text
+
+
+_TAG_OR_TEXT = re.compile(r"<[^>]*>|[^<]+")
+
+
+def keep_with_next(markup: str, typography: Typography) -> str:
+    """`markup` (a paragraph's text and tags) with the breaking space after each of the typography's short words
+    (`keep_with_next`) and, with `numbers_with_next`, after a number followed by a word, made a no-break space,
+    so that no line ends with one ("« La / lampe", "perd 1 / lumière", "sur <b>13</b> / ou plus"). The text is
+    read across its tags (a <br/> ends a line); a word is one only where it starts (after a space, an opening
+    quote or bracket), not at the end of "<b>Ca</b>de". For ragged and centred text: in a justified paragraph a
+    tie can open the spaces of the line before it wide, and only a runt's last words are tied (fitting.py)."""
+    pattern = _tie_pattern(tuple(typography.keep_with_next), typography.numbers_with_next)
+    if pattern is None:
+        return markup
+    plain, where = [], []  # the text as printed, and where each of its characters is in `markup` (-1: a tag)
+    for match in _TAG_OR_TEXT.finditer(markup):
+        piece = match.group()
+        if not piece.startswith("<"):
+            plain.append(piece)
+            where.extend(range(match.start(), match.end()))
+        elif re.fullmatch(r"<br\s*/?>", piece, re.IGNORECASE):
+            plain.append("\n")
+            where.append(-1)
+    tied: dict[int, str] = {}
+    for found in pattern.finditer("".join(plain)):
+        start, end = found.span("spaces")
+        tied.update({where[index]: "" for index in range(start, end)})
+        tied[where[start]] = "\u00a0"
+    if not tied:
+        return markup
+    return "".join(tied.get(index, ch) for index, ch in enumerate(markup))
+
+
+@lru_cache(maxsize=None)
+def _tie_pattern(words: tuple[str, ...], numbers: bool) -> re.Pattern | None:
+    """What `keep_with_next` ties: one of `words` as a whole word, and with `numbers`, a number (its letters too:
+    "5F", "1er") before a word; each with the breaking spaces after it."""
+    kinds = []
+    if words:
+        kinds.append("(?:{})(?![^\\W_])".format("|".join(re.escape(word) for word in sorted(words, key=len,
+                                                                                             reverse=True))))
+    if numbers:
+        kinds.append(r"\d+(?:[.,]\d+)*[^\W\d_]*(?=[ ]+[^\W\d_])")  # 12, 3,5, 5F, 1er
+    if not kinds:
+        return None
+    return re.compile(rf"(?:(?<=[\s«‹„“‘(\[{{])|^)(?:{'|'.join(kinds)})(?P<spaces>[ ]+)(?=\S)", re.IGNORECASE)
 
 
 def _spaced(before: str, marks: str) -> bool:

@@ -163,3 +163,62 @@ def test_runt_line_is_reported_at_the_text_where_no_cure_fits(data_copy):
     assert item.location.path.endswith("comrade-stalin/text/fr.yaml") and item.location.line == line
     assert "'sheet.rotate' (fr)" in item.message and "\"gratuit\" alone on its last line" in item.message
     assert "frame 'rotate' of sheet 'roles'" in item.message and "faces.yaml" in item.also
+
+
+# --- short words and numbers kept with the next word (languages' typography.keep_with_next) -----------------
+def _line_ends(layout):
+    """(line, the line after it) of each paragraph of the ragged and centred frames of a game's cards and sheets."""
+    from reportlab.platypus import Paragraph
+
+    faces = [face for deck in layout.decks for face in deck.faces.values()]
+    faces += [face for sheet in layout.sheets for face in [*sheet.faces, *sheet.backs]]
+    for face in faces:
+        for laid in face.frames:
+            if laid.frame.align == "justify":
+                continue
+            for flowable in laid.fit.flowables or ():
+                if isinstance(flowable, Paragraph):
+                    lines = line_texts(flowable)
+                    yield from zip(lines, lines[1:])
+
+
+def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_number_parted_from_its_word():
+    """French cards and sheets never end a line with an article or short preposition (« la / lampe », "du /
+    dissident"), nor either language a number before its word ("perd 1 / lumière"); justified booklet
+    paragraphs keep their breaks (a tie there opens the line above wide), their headings and list items do not."""
+    import re
+
+    from printshop.texts import keep_with_next
+
+    report, checked = check(DEFAULT_DATA_DIR)
+    seen, parted = 0, []
+    for layout in checked.layouts:
+        typography = layout.localized.language.typography
+        short = {word.casefold() for word in typography.keep_with_next}
+        for line, following in _line_ends(layout):
+            seen += 1
+            last = re.split(r"[\s\u00a0\u202f]+", line.strip())[-1]
+            number = typography.numbers_with_next and re.fullmatch(r"\d+(?:[.,]\d+)*[^\W\d_]*", last) \
+                and re.match(r"[^\W\d_]", following.strip())
+            if last.casefold() in short or number:
+                parted.append((layout.game_id, layout.lang, line, following))
+        if layout.booklet is not None and layout.lang == "fr":
+            styles = layout.booklet.style.styles
+            paras = [block for block in layout.booklet.blocks if hasattr(block, "markup")]
+            ragged = [block.markup for block in paras if styles[block.style].align != "justify"]
+            justified = [block.markup for block in paras if styles[block.style].align == "justify"]
+            assert all(keep_with_next(markup, typography) == markup for markup in ragged)
+            assert any(keep_with_next(markup, typography) != markup for markup in justified)
+    assert seen > 1000 and parted == []
+
+
+def test_a_justified_frame_keeps_its_breaks_and_a_ragged_one_ties(paints):
+    """The same French text in a justified frame and a ragged one: only the ragged one's markup is tied."""
+    from printshop.layout import tied
+    from printshop.model import Typography
+
+    typography = Typography(keep_with_next=["de", "la"], numbers_with_next=True)
+    blocks = parse_blocks("<p>La fin de la partie, 3 cartes.</p>")
+    assert tied(blocks, typography, lambda block: "justify") == blocks
+    [ragged] = tied(blocks, typography, lambda block: "center")
+    assert ragged.markup == "La\u00a0fin de\u00a0la\u00a0partie, 3\u00a0cartes."

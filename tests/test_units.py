@@ -45,6 +45,36 @@ def test_english_typography_leaves_spacing_alone():
     assert str(to_markup("Stop: now!", Typography(replace={"'": "’"}))) == "Stop: now!"
 
 
+TYING = Typography(keep_with_next=["à", "de", "la", "le", "un"], numbers_with_next=True)
+
+
+@pytest.mark.parametrize("written, tied", [
+    ("Le vieux gardien", "Le\u00a0vieux gardien"),  # whatever its case
+    ("LE VIEUX GARDIEN", "LE\u00a0VIEUX GARDIEN"),
+    ("plus\u202f: «\u202fLa lampe", "plus\u202f: «\u202fLa\u00a0lampe"),  # after an opening quote
+    ("perd 1 lumière, 3,5 points, 5F Commission, le 1er joueur",
+     "perd 1\u00a0lumière, 3,5\u00a0points, 5F\u00a0Commission, le\u00a01er\u00a0joueur"),
+    ("sur <b>13</b> ou plus", "sur <b>13</b>\u00a0ou plus"),  # read across the tags
+    ("jouer de <i>Créature</i>", "jouer de\u00a0<i>Créature</i>"),
+    ("de  la fin", "de\u00a0la\u00a0fin"),  # several spaces are one
+    ("<b>Ca</b>de est là, Lune, unité", "<b>Ca</b>de est là, Lune, unité"),  # not a word's end nor its start
+    ("à<br/>la fin", "à<br/>la\u00a0fin"),  # no space to tie before a forced break
+    ("la phase 6. Puis 3 + 2 ou 4", "la\u00a0phase 6. Puis 3 + 2\u00a0ou 4"),  # a number before a word only
+    ("Purge 3", "Purge 3"),
+])
+def test_short_words_and_numbers_are_kept_with_the_next_word(written, tied):
+    from printshop.texts import keep_with_next
+
+    assert keep_with_next(written, TYING) == tied
+
+
+def test_nothing_is_tied_for_a_language_that_asks_for_nothing():
+    from printshop.texts import keep_with_next
+
+    assert keep_with_next("Le vieux gardien perd 1 lumière", FRENCH) == "Le vieux gardien perd 1 lumière"
+    assert keep_with_next("perd 1 lumière", Typography(keep_with_next=["le"])) == "perd 1 lumière"
+
+
 def test_markup_keeps_allowed_tags_and_escapes_the_rest():
     assert str(to_markup("<b>a</b> & <i>b</i><br/> <img src=x> 1 < 2", Typography())) == \
         "<b>a</b> &amp; <i>b</i><br/> &lt;img src=x&gt; 1 &lt; 2"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printshop.colour import Paints
-from printshop.layout import BookletLayout, GameLayout
+from printshop.layout import BookletLayout, GameLayout, booklet_align, tied
 from printshop.model import BookletStyle, Motif, Paper
 from printshop.render.booklet import render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
@@ -39,7 +39,8 @@ def render_how_to_print(game: GameLayout, files: list[KitFile], paper: Paper, st
     context = {"title": game.title, "paper": paper.label, "files": files, "flip": flip, "calibration": calibration,
                "low_ink": low_ink, "label": localized.label, "assembly_page": ASSEMBLY_PAGE,
                "kinds": sorted({f.kind for f in files})}
-    blocks = parse_blocks(render_template(env, TEMPLATE, context))
+    blocks = tied(parse_blocks(render_template(env, TEMPLATE, context)), localized.language.typography,
+                  lambda block: booklet_align(style, block))
     data, pages = render_booklet(game, BookletLayout(blocks, style), paper, paints, motifs, file_name,
                                  folio=localized.label("howto_title"))
     if pages != 1:

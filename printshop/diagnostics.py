@@ -148,8 +148,8 @@ _check("text-overflow", E, "text does not fit its frame at the layout's minimum 
        "data/comrade/text/fr.yaml:31:11: error[text-overflow]: 'card.informer.goal' (fr) is about 40 characters too long for frame 'body' of card 'informer' at the minimum size 7 pt (overflows by 18.5 pt, about 2 lines)\n  frame: data/comrade/faces.yaml:26:14 (for the designer: enlarge the frame or lower its min_size)")
 _check("missing-glyph", E, "a character that the font cannot print", "replace the character, or choose a font that has it",
        "data/comrade/text/fr.yaml:11:10: error[missing-glyph]: 'back.motto', card 'back', frame 'motto', language fr: the font 'serif-italic' has no '☭' (U+262D)")
-_check("image-resolution", E, "an image that prints below 300 dpi at its placed size", "supply a larger image, or print it smaller",
-       "data/comrade/faces.yaml:40:14: error[image-resolution]: image 'images/seal.png' prints at 150 × 150 dpi (needs 300)")
+_check("image-resolution", E, "an image that prints below a home print's resolution at its placed size (print_and_play.min_dpi, 150 dpi); a print shop's higher one is press-art", "supply a larger image, or place it smaller",
+       "data/comrade/faces.yaml:40:14: error[image-resolution]: image 'images/seal.png' (100 × 100 px) prints at 100 × 100 dpi (a home print needs 150: print_and_play.min_dpi)")
 _check("paper-too-small", E, "a card, a sheet or a fold does not fit on a paper print-and-play kits are printed on, with room for the margins, crop marks and footer",
        "choose a smaller card size in game.yaml; or add a larger paper to `papers` and `print_and_play.papers` in data/print/media.yaml (or build it alone with --paper)",
        "data/lantern/game.yaml:11:16: error[paper-too-small]: deck 'cards' on a4: a jumbo card (200 × 290 mm) does not fit on A4 (210 × 297 mm) with room for the crop marks and the footer: the largest card it holds is 190 × 272.8 mm")

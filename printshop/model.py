@@ -119,6 +119,9 @@ class PrintAndPlay(Node):
     """Gutterfold sheets: bleed round each card, halved if it does not fit."""
     fold_gap: Length = 0.0
     """Gutterfold sheets: from the fold line to the nearest bleed."""
+    min_dpi: float = Field(default=150, gt=0)
+    """The least resolution of an image at its placed size for a home print: below it, validate and build refuse
+    the image (`image-resolution`). Print shops need more, checked per shop (`press-art`, their `min_dpi`)."""
     crop_marks: CropMarks
     """How crop marks are drawn in the margins."""
     card_sheets: dict[Identifier, dict[Identifier, CardSheetLayout]] = {}

@@ -6,6 +6,7 @@ in data (composition, setup expressions); this module only knows how to check su
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections import Counter
 from pathlib import Path
@@ -338,6 +339,7 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
     from printshop.render.press_art import icc_file
 
     pnp = project.media.print_and_play
+    home_dpi = pnp.min_dpi
     if any(sheet.press for sheet in game.game.sheets.values()):
         chosen = project.profiles.get(pnp.press_profile)
         if chosen is None:
@@ -381,7 +383,7 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
                            f"trim; it needs {to_mm(profile.bleed):.2f} mm")
             safe = profile.safe_for(deck.card_size)
             for name in _deck_faces(game, deck):
-                _check_press_art(game, profile_id, profile, name, fitted.scale, report, seen_art)
+                _check_press_art(game, profile_id, profile, name, fitted.scale, report, seen_art, home_dpi)
                 for what, node, box, code in _content_boxes(game.faces[name]):
                     placed = placed_box(fitted, size.width, size.height, trim.width, trim.height, *box)
                     worst = _intrusion(placed, trim.width, trim.height, safe)
@@ -392,7 +394,7 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
             if not sheet.press or sheet.face not in game.faces:
                 continue
             if takes_sheets(profile):
-                _check_press_art(game, profile_id, profile, sheet.face, 1.0, report, seen_art)
+                _check_press_art(game, profile_id, profile, sheet.face, 1.0, report, seen_art, home_dpi)
             if sheet.bleed + 0.01 < profile.bleed:
                 report.add("press-bleed", sheet.where("bleed"),
                            f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
@@ -405,9 +407,10 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
 
 
 def _check_press_art(game: GameData, profile_id: str, profile, face_name: str, scale: float, report: Report,
-                     seen: set) -> None:
-    """The raster images of a face, as a PDF profile will print them (faces scaled by `scale` to its
-    trim): enough pixels for its resolution; on a CMYK profile, colours its CMYK can print and
+                     seen: set, home_dpi: float) -> None:
+    """The raster images of a face, as a profile will print them (faces scaled by `scale` to its trim):
+    enough pixels for its resolution (unless below `home_dpi`: refused for every print as image-resolution,
+    one error rather than a warning per shop beside it); on a CMYK PDF profile, colours its CMYK can print and
     transparency over one plain colour (see render/press_art.py). Each image once per profile."""
     import math
 
@@ -415,8 +418,9 @@ def _check_press_art(game: GameData, profile_id: str, profile, face_name: str, s
 
     from printshop.render.press_art import CLIP_DELTA_E, CLIP_SHARE, beneath, clipped_share, icc_file
 
-    if profile.files == "png-per-face" or face_name not in game.faces:
-        return  # image shops rasterize whole faces; their art is checked at its own size (image-resolution)
+    if face_name not in game.faces:
+        return
+    raster = profile.files == "png-per-face"  # whole faces rasterized: only the art's pixels are its own
     face = game.faces[face_name]
     for shape_name, shape in face.shapes.items():
         if shape.kind != "image" or not shape.src or shape.width <= 0 or shape.height <= 0:
@@ -437,13 +441,14 @@ def _check_press_art(game: GameData, profile_id: str, profile, face_name: str, s
         where, named = shape.where("src"), f"image '{shape.src}' of face '{face_name}'"
         width_in, height_in = shape.width * scale / 72, shape.height * scale / 72
         dpi = min(pixels[0] / width_in, pixels[1] / height_in)
-        if dpi + 0.5 < profile.min_dpi:
+        refused = min(pixels[0] / (shape.width / 72), pixels[1] / (shape.height / 72)) < home_dpi - 0.5
+        if dpi + 0.5 < profile.min_dpi and not refused:
             wanted = (math.ceil(profile.min_dpi * width_in), math.ceil(profile.min_dpi * height_in))
             report.add("press-art", where,
                        f"{named} ({pixels[0]} × {pixels[1]} px) prints at {dpi:.0f} dpi in {profile.label}'s files "
                        f"(faces scaled by {scale:.3f} to its trim); the shop needs {profile.min_dpi:.0f}",
                        hint=f"supply the image with at least {wanted[0]} × {wanted[1]} px")
-        if profile.colour.space != "cmyk":
+        if raster or profile.colour.space != "cmyk":
             continue
         icc, limit = profile.colour.icc, profile.colour.ink_limit
         share, worst = clipped_share(str(path), (stat.st_mtime_ns, stat.st_size), icc, limit)
@@ -485,8 +490,6 @@ def _check_reconstructed(game: GameData, report: Report) -> None:
                        f"'{item.what}' is neither a text id, a card id, a face nor a field of game.yaml in {game.id}")
         report.add("reconstructed", item.where(), f"{item.what}: {item.why}")
 
-
-MIN_DPI = 300
 
 
 # The most pixels an image may have: a 600 × 540 mm board at 300 dpi has 45 million. Larger images are
@@ -553,7 +556,7 @@ def _inspect_image(path: str, data_dir: str, stamp: tuple[int, int]) -> tuple[st
     return resolved, None, pixels
 
 
-def _check_image(game: GameData, shape, report: Report) -> None:
+def _check_image(game: GameData, shape, min_dpi: float, report: Report) -> None:
     if not shape.src:
         report.add("file-missing", shape.where("src"), f"an image shape needs a src (a file in {game.dir})")
         return
@@ -568,10 +571,13 @@ def _check_image(game: GameData, shape, report: Report) -> None:
         report.add("wrong-type", shape.where(), "an image needs a width and a height")
         return
     dpi = (pixels[0] / (shape.width / 72), pixels[1] / (shape.height / 72))
-    if min(dpi) < MIN_DPI - 0.5:
+    if min(dpi) < min_dpi - 0.5:
+        wanted = (math.ceil(min_dpi * shape.width / 72), math.ceil(min_dpi * shape.height / 72))
         report.add("image-resolution", shape.where("src"),
                    f"image '{shape.src}' ({pixels[0]} × {pixels[1]} px) prints at {dpi[0]:.0f} × {dpi[1]:.0f} dpi "
-                   f"(needs {MIN_DPI})")
+                   f"(a home print needs {min_dpi:.0f}: print_and_play.min_dpi)",
+                   hint=f"supply the image with at least {wanted[0]} × {wanted[1]} px, or place it smaller; print "
+                        "shops need more, about twice that (each profile's min_dpi)")
 
 
 def _check_face(project: Project, game: GameData, name: str, face: Face, report: Report) -> None:
@@ -581,7 +587,7 @@ def _check_face(project: Project, game: GameData, name: str, face: Face, report:
         _colour(project, shape.fill, shape.where("fill"), report)
         _colour(project, shape.stroke, shape.where("stroke"), report)
         if shape.kind == "image" and not face.abstract:
-            _check_image(game, shape, report)
+            _check_image(game, shape, project.media.print_and_play.min_dpi, report)
         if shape.kind == "motif" and not face.abstract and shape.motif not in project.motifs.motifs:
             report.add("unknown-reference", shape.where("motif"),
                        f"no motif '{shape.motif}'{did_you_mean(shape.motif, project.motifs.motifs)} "

@@ -93,19 +93,37 @@ def test_outside_safe_zone(data_copy):
 
 
 def test_image_resolution(data_copy):
+    """Below a home print's 150 dpi an image is refused (`image-resolution`); from 150 to 300 dpi a home kit builds
+    with it, and every print shop's files are named as needing more (`press-art`, warnings: strict fails), the
+    shops that rasterize whole faces (PNG per face) too; with enough pixels for every shop nothing is said."""
     from PIL import Image
 
+    from printshop.build import build, check
+
     (data_copy / "comrade" / "images").mkdir()
-    Image.new("RGB", (150, 150), "#b22a1e").save(data_copy / "comrade" / "images" / "seal.png")
-    Image.new("RGB", (600, 600), "#b22a1e").save(data_copy / "comrade" / "images" / "sharp.png")
+    for name, pixels in (("blurred", 100), ("placeholder", 150), ("sharp", 330)):  # (shops scale faces a little)
+        Image.new("RGB", (pixels, pixels), "#b22a1e").save(data_copy / "comrade" / "images" / f"{name}.png")
     faces = data_copy / "comrade" / "faces.yaml"
     edit(faces, "      frame: {kind: rect, x: 4.2mm,",
-         "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
+         "      seal: {kind: image, src: images/blurred.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
          "      sharp: {kind: image, src: images/sharp.png, x: 40mm, y: 6mm, width: 1in, height: 1in}\n"
          "      frame: {kind: rect, x: 4.2mm,")
     item = one(data_copy, "image-resolution", games=["comrade"])
-    assert item.location.line == line_of(faces, "src: images/seal.png")
-    assert "150 × 150 dpi (needs 300)" in item.message
+    assert item.location.line == line_of(faces, "src: images/blurred.png") and item.severity is Severity.ERROR
+    assert "(100 × 100 px) prints at 100 × 100 dpi (a home print needs 150" in item.message
+    assert "at least 150 × 150 px" in item.hint
+    report, _ = check(data_copy, games=["comrade"])  # one error, not a warning per shop beside it
+    assert not [d for d in report.items if d.code == "press-art" and "blurred.png" in d.message]
+
+    edit(faces, "src: images/blurred.png", "src: images/placeholder.png")
+    report, _ = check(data_copy, games=["comrade"])
+    assert not [d for d in report.items if d.code == "image-resolution"]
+    shops = [d for d in report.items if d.code == "press-art" and "placeholder.png" in d.message]
+    assert shops and all(d.severity is Severity.WARNING and "the shop needs 300" in d.message for d in shops)
+    assert any("The Game Crafter" in d.message for d in shops)  # a PNG-per-face shop
+    assert not [d for d in report.items if d.code == "press-art" and "sharp.png" in d.message]
+    result = build(data_copy, data_copy.parent / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    assert not result.report.has_errors and (data_copy.parent / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf").exists()
 
 
 def test_an_image_is_drawn_once_per_pdf(data_copy, tmp_path):

@@ -201,10 +201,13 @@ def test_art_is_limited_to_the_shops_ink_and_flattened_over_the_colour_beneath(t
 def test_press_art_warns_about_too_few_pixels_at_the_shops_scale(data_copy):
     line = _with_icon(data_copy, 90)  # 300 dpi at 63 × 88 mm; the US shops scale faces by 1 %
     items = found(data_copy, "press-art")
-    assert len(items) == 2 and {d.location.line for d in items} == {line}
+    assert len(items) == 4 and {d.location.line for d in items} == {line}
     messages = sorted(d.message for d in items)
     assert any("(90 × 90 px) prints at 297 dpi in DriveThruCards's files (faces scaled by 1.010" in m for m in messages)
     assert any("prints at 297 dpi in PrintNinja's files" in m for m in messages)
+    # the shops sent a PNG of each face (the art drawn into it at the shop's scale) too
+    assert any("prints at 297 dpi in The Game Crafter's files" in m for m in messages)
+    assert any("prints at 297 dpi in MakePlayingCards's files" in m for m in messages)
     assert all("needs 300" in m for m in messages) and items[0].severity.value == "warning"
     assert "at least 91 × 91 px" in items[0].hint
 

@@ -154,6 +154,32 @@ def test_a_game_owns_its_look(project):
     assert error.location.path.endswith("star-traders/print/colours.yaml") and error.location.line == line
 
 
+def test_a_new_games_rules_and_how_to_print_page_are_set_in_its_colour_not_printshops_red(project):
+    """printshop's booklet style sets titles, headings, rules and table headers in `accent`, the catalogue's red;
+    a new game's colours name its own colour for it, so its booklet and how-to page match its blue cards."""
+    import numpy as np
+    import pypdfium2
+
+    from printshop.build import build
+
+    out = project / "output"
+    result = build(project / "data", out, games=["star-traders"], langs=["en"], papers=["a4"])
+    assert not result.report.has_errors
+    kit = out / "star-traders" / "en"
+
+    def near(name: str, page: int, colour: str) -> int:
+        document = pypdfium2.PdfDocument(kit / name)
+        try:
+            pixels = np.asarray(document[page].render(scale=100 / 72).to_pil().convert("RGB")).astype(int)
+        finally:
+            document.close()
+        target = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+        return int((np.abs(pixels - target).max(axis=2) <= 30).sum())
+
+    for name, page in (("star-traders-en-rules-a5.pdf", 1), ("star-traders-en-how-to-print-a4.pdf", 0)):
+        assert near(name, page, "#1f4e79") > 300 and near(name, page, "#b22a1e") == 0, name
+
+
 def test_a_game_may_add_a_card_size_of_its_own(project):
     game = project / "data" / "star-traders"
     (game / "print" / "media.yaml").write_text(

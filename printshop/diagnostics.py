@@ -198,6 +198,8 @@ _check("removed-output", W, "files an earlier build wrote that this build no lon
        "nothing to do if the language or game was meant to go; otherwise restore its file",
        "data/comrade/text/fr.yaml: warning[removed-output]: comrade fr is no longer built (its file is gone): removed 6 files the last build wrote")
 # Provenance
+_check("two-to-a-page", I, "a sheet printed one to a page on several pages where two fit on every kit paper at full size", "add `per_page: 2` to the sheet in game.yaml",
+       "data/lantern/game.yaml:39:12: info[two-to-a-page]: sheet 'aid' (148 × 105 mm) prints one to a page, 2 pages; two fit on A4 and US Letter at full size, with a cut line between")
 _check("reconstructed", I, "content that the sources lack and the project designed", "review it against the publisher's wishes",
        "data/comrade/game.yaml:52:7: info[reconstructed]: rules.committee.p1: the seed does not say whether character cards are shown")
 _check("internal", E, "an unexpected failure: a bug in printshop, not in the data", "this is a bug in printshop: please report it, with the file and the message shown here",

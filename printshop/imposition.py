@@ -240,3 +240,69 @@ def placed_box(cover_: Cover, width: float, height: float, trim_width: float, tr
     """A box given from the face's top-left corner, where it lands on the shop's trim (also from top-left)."""
     s = cover_.scale
     return ((x - width / 2) * s + trim_width / 2, (y - height / 2) * s + trim_height / 2, w * s, h * s)
+
+
+# --- sheets one or two to a page ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SheetRoom:
+    """What a page keeps round its sheets. A sheet drawn with bleed (colour to its edge), and any sheet printed
+    two to a page, is cut: one with bleed gets `outer_bleed`, and crop marks at least half their length outside
+    it; the bottom also keeps the footer's height below the marks, so that the footer (centred, across the cut
+    lines) meets none of them. Nothing comes into the band of `margin` along the paper's edge."""
+    cut: bool
+    side: float  # left, right and top
+    bottom: float
+    footer_top: float  # the footer's text ends below this height
+
+    @staticmethod
+    def of(bled: bool, per_page: int, pnp) -> "SheetRoom":
+        marks = pnp.crop_marks
+        cut = bled or per_page == 2  # two to a page are cut apart even without colour to the edge
+        footer_top = pnp.footer.baseline + pnp.footer.size * 0.8  # above the ascenders
+        if not cut:
+            return SheetRoom(False, pnp.margin, footer_top + marks.gap, footer_top)
+        marked = marks.length / 2 + marks.gap + (pnp.outer_bleed if bled else 0.0)
+        return SheetRoom(True, pnp.margin + marked, footer_top + marks.gap + marked, footer_top)
+
+
+@dataclass(frozen=True)
+class SheetPlacement:
+    """How sheets of one size go on a paper: the page (turned where that suits them), whether two go side by side
+    (`across`) or one above the other, the room kept round them, each one's slot and the scale they are drawn at
+    (two to a page are shrunk to their slots where need be, one to a page never)."""
+    width: float
+    height: float
+    across: bool
+    room: SheetRoom
+    slot_width: float
+    slot_height: float
+    scale: float
+
+    def holds(self, sheet_width: float, sheet_height: float) -> bool:
+        """Whether a sheet of this size fits its slot at full size."""
+        return sheet_width <= self.slot_width + 0.01 and sheet_height <= self.slot_height + 0.01
+
+
+def sheet_placement(sheet_width: float, sheet_height: float, bled: bool, per_page: int, paper_width: float,
+                    paper_height: float, pnp) -> SheetPlacement:
+    """One to a page, a landscape sheet on turned paper; two to a page, two portrait sheets side by side on turned
+    paper or two landscape ones one above the other."""
+    width, height = paper_width, paper_height
+    landscape = sheet_width > sheet_height
+    if (landscape != (width > height)) if per_page == 1 else (landscape == (width > height)):
+        width, height = height, width
+    across = per_page == 2 and width > height
+    room = SheetRoom.of(bled, per_page, pnp)
+    slot_width = (width - 2 * room.side) / (2 if across else 1)
+    slot_height = (height - room.side - room.bottom) / (2 if per_page == 2 and not across else 1)
+    scale = min(1.0, slot_width / sheet_width, slot_height / sheet_height) if per_page == 2 else 1.0
+    return SheetPlacement(width, height, across, room, slot_width, slot_height, scale)
+
+
+def sheet_too_big(sheet_width: float, sheet_height: float, bled: bool, paper_label: str, paper_width: float,
+                  paper_height: float, pnp) -> str | None:
+    """Why a sheet printed one to a page does not fit on this paper inside its margins; None when it does."""
+    if sheet_placement(sheet_width, sheet_height, bled, 1, paper_width, paper_height, pnp).holds(sheet_width,
+                                                                                                 sheet_height):
+        return None
+    return f"the sheet ({_mm(sheet_width)} × {_mm(sheet_height)} mm) does not fit on {paper_label} inside its margins"

@@ -171,6 +171,7 @@ def validate_game(project: Project, game: GameData, report: Report, papers: list
         if sheet.tiled and sheet.overlap <= 0:
             report.add("wrong-type", sheet.where("tiled"), f"sheet '{sheet_id}' is tiled: give it an overlap, e.g. 12mm")
         _check_sheet_backs(game, sheet_id, sheet, report)
+        _check_sheet_papers(project, sheet_id, sheet, report, papers)
     _check_reconstructed(game, report)
     _check_composition(game, report)
     _check_board(game, report)
@@ -274,6 +275,39 @@ def _check_papers(project: Project, deck_id: str, deck, report: Report, papers: 
                             paper.width, paper.height, pnp, layout.turn if layout is not None else 0)
         if problem is not None:
             report.add("paper-too-small", deck.where("card_size"), f"deck '{deck_id}' on {paper_id}: {problem}")
+
+
+def _check_sheet_papers(project: Project, sheet_id: str, sheet, report: Report, papers: list[str] | None) -> None:
+    """A sheet printed one to a page fits each paper the kits are printed on, inside the margins and with its
+    marks and footer, as sheet_pages lays it out (else the kit's build would fail there); and where two of its
+    pages would fit on every one of them at full size, an info says `per_page: 2` halves its pages."""
+    from printshop.imposition import sheet_placement, sheet_too_big
+
+    if sheet.tiled or sheet.per_page != 1:
+        return
+    media = project.media
+    pnp, bled = media.print_and_play, sheet.bleed > 0
+    chosen = [(paper_id, media.papers[paper_id]) for paper_id in (pnp.papers if papers is None else papers)
+              if paper_id in media.papers]
+    too_big = False
+    for paper_id, paper in chosen:
+        problem = sheet_too_big(sheet.width, sheet.height, bled, paper.label or paper_id, paper.width, paper.height, pnp)
+        if problem is not None:
+            too_big = True
+            report.add("paper-too-small", sheet.where("width"), f"sheet '{sheet_id}' on {paper_id}: {problem}",
+                       hint="make the sheet smaller, give it `tiled: true` and an overlap to print it over several "
+                            "pages, or `per_page: 2` to print it shrunk; or add a larger paper to `papers` and "
+                            "`print_and_play.papers` in data/print/media.yaml (or build it alone with --paper)")
+    pages = max(1, len(sheet.items)) * sheet.copies
+    if too_big or pages < 2 or not chosen:
+        return
+    if all(sheet_placement(sheet.width, sheet.height, bled, 2, paper.width, paper.height, pnp).holds(
+            sheet.width, sheet.height) for _, paper in chosen):
+        labels = " and ".join(paper.label or paper_id for paper_id, paper in chosen)
+        report.add("two-to-a-page", sheet.where("width"),
+                   f"sheet '{sheet_id}' ({to_mm(sheet.width):.0f} × {to_mm(sheet.height):.0f} mm) prints one to a page, "
+                   f"{pages} pages; two fit on {labels} at full size, with a cut line between",
+                   hint="add `per_page: 2` to the sheet in game.yaml to print it on half as many pages")
 
 
 def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:

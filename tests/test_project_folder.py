@@ -14,7 +14,7 @@ import pytest
 from printshop.build import check
 from printshop.cli import main
 from printshop.paths import ProjectFileError, find_project
-from tests.conftest import REPO, edit
+from tests.conftest import REPO, edit, line_of
 from tests.pdfinspect import page_texts, pdf_text
 
 
@@ -180,6 +180,45 @@ def test_a_new_games_rules_and_how_to_print_page_are_set_in_its_colour_not_print
         assert near(name, page, "#1f4e79") > 300 and near(name, page, "#b22a1e") == 0, name
 
 
+def test_a_sheet_no_kit_paper_holds_is_refused_by_validate_and_a_sheet_printed_one_to_a_page_where_two_fit_is_named(
+        project):
+    """A sheet larger than A4 or Letter inside their margins: `validate` said nothing and the build failed with a
+    hint about card sizes. And a new game's A6 aid printed one to a landscape A4 page, half of it blank: it
+    prints two to a page now, and an aid set back to one to a page is named, with the key that halves its pages."""
+    from pypdf import PdfReader
+
+    from printshop.build import build
+
+    game = project / "data" / "star-traders" / "game.yaml"
+    result = build(project / "data", project / "output", games=["star-traders"], langs=["en"], papers=["a4"])
+    assert not result.report.has_errors
+    assert len(PdfReader(project / "output" / "star-traders" / "en" / "star-traders-en-aid-a4.pdf").pages) == 1
+
+    def found(code: str) -> list:
+        return [d for d in check(project / "data")[0].items if d.code == code]
+
+    assert found("two-to-a-page") == [] and found("paper-too-small") == []
+    edit(game, "    per_page: 2\n", "")
+    [info] = found("two-to-a-page")
+    assert info.location.line == line_of(game, "width: 148mm") and info.severity.value == "info"
+    assert "sheet 'aid' (148 × 105 mm) prints one to a page, 2 pages; two fit on A4 and US Letter" in info.message
+    assert "per_page: 2" in info.hint
+    edit(game, "    copies: 2\n", "    copies: 1\n")
+    assert found("two-to-a-page") == []  # one page either way
+    edit(game, "    height: 105mm\n", "    height: 150mm\n")
+    edit(game, "    copies: 1\n", "    copies: 2\n")
+    assert found("two-to-a-page") == []  # two of 150 mm do not fit on A4 with their marks and the footer
+    edit(game, "    width: 148mm\n    height: 150mm\n", "    width: 205mm\n    height: 290mm\n")
+    errors = found("paper-too-small")
+    assert [d.message for d in errors] == [
+        "sheet 'aid' on a4: the sheet (205 × 290 mm) does not fit on A4 inside its margins",
+        "sheet 'aid' on letter: the sheet (205 × 290 mm) does not fit on US Letter inside its margins"]
+    assert all(d.location.line == line_of(game, "width: 205mm") and "tiled: true" in d.hint and "card size" not in d.hint
+               for d in errors)
+    assert build(project / "data", project / "built", games=["star-traders"]).report.has_errors
+    assert not (project / "built").exists()
+
+
 def test_a_game_may_add_a_card_size_of_its_own(project):
     game = project / "data" / "star-traders"
     (game / "print" / "media.yaml").write_text(
@@ -280,7 +319,7 @@ def test_a_build_removes_the_files_it_no_longer_makes_and_nothing_else(project):
     assert aid.is_file()
     game = project / "data" / "star-traders" / "game.yaml"
     text = game.read_text(encoding="utf-8")
-    start, end = text.index("# A page-sized player aid"), text.index("booklet:")
+    start, end = text.index("# A player aid (A6)"), text.index("booklet:")
     game.write_text(text[:start] + text[end:], encoding="utf-8")  # the aid is abandoned
     (project / "templates" / "star-traders" / "faces" / "aid.j2").unlink()
     faces = project / "data" / "star-traders" / "faces.yaml"

@@ -7,12 +7,12 @@ The sheet's face is drawn once, as a Form XObject, and placed on every page that
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
 
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.imposition import ImpositionError, Tiling, mirrored, tiling_for
+from printshop.imposition import (ImpositionError, SheetRoom, Tiling, mirrored, sheet_placement, sheet_too_big,
+                                  tiling_for)
 from printshop.layout import GameLayout, SheetLayout
 from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
@@ -39,19 +39,15 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
     paper, first = settings.paper, sheet.faces[0]
     pnp = settings.media.print_and_play
     per_page = sheet.spec.per_page
-    width, height = paper.width, paper.height
-    landscape_face = first.width > first.height
-    if (landscape_face != (width > height)) if per_page == 1 else (landscape_face == (width > height)):
-        width, height = height, width  # turn the paper: a landscape sheet, or two portrait ones side by side
-    across = per_page == 2 and width > height
-    room = _SheetRoom.of(sheet, settings)
-    avail_w, avail_h = width - 2 * room.side, height - room.side - room.bottom
-    slot_w = avail_w / (2 if across else 1)
-    slot_h = avail_h / (2 if per_page == 2 and not across else 1)
-    scale = min(1.0, slot_w / first.width, slot_h / first.height) if per_page == 2 else 1.0
-    if per_page == 1 and (first.width > slot_w + 0.01 or first.height > slot_h + 0.01):
-        raise ImpositionError(f"the sheet ({first.width / 72 * 25.4:.0f} × {first.height / 72 * 25.4:.0f} mm) does "
-                              f"not fit on {paper.label} inside the margins: make it smaller, tiled or two to a page")
+    bled = any(face.bleed > 0 for face in sheet.faces)
+    if per_page == 1:
+        problem = sheet_too_big(first.width, first.height, bled, paper.label, paper.width, paper.height, pnp)
+        if problem is not None:
+            raise ImpositionError(problem + ": make it smaller, tiled or two to a page")  # validate says so first
+    placed_on = sheet_placement(first.width, first.height, bled, per_page, paper.width, paper.height, pnp)
+    width, height, across, room, scale = (placed_on.width, placed_on.height, placed_on.across, placed_on.room,
+                                          placed_on.scale)
+    avail_h = height - room.side - room.bottom
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} ({paper.label})",
                         subject="print-and-play sheets")
@@ -97,31 +93,6 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
     return buffer.getvalue(), pages
 
 
-@dataclass(frozen=True)
-class _SheetRoom:
-    """What a page keeps round its sheets. A sheet drawn with bleed (colour to its edge), and any sheet printed
-    two to a page, is cut: one with bleed gets
-    `outer_bleed`, and crop marks at least half their length outside it; the bottom also keeps the footer's
-    height below the marks, so that the footer (centred, across the cut lines) meets none of them. Nothing
-    comes into the band of `margin` along the paper's edge."""
-    cut: bool
-    side: float  # left, right and top
-    bottom: float
-    footer_top: float  # the footer's text ends below this height
-
-    @staticmethod
-    def of(sheet: SheetLayout, settings: SheetSettings) -> "_SheetRoom":
-        pnp = settings.media.print_and_play
-        marks = pnp.crop_marks
-        bled = any(face.bleed > 0 for face in sheet.faces)
-        cut = bled or sheet.spec.per_page == 2  # two to a page are cut apart even without colour to the edge
-        footer_top = pnp.footer.baseline + pnp.footer.size * 0.8  # above the ascenders
-        if not cut:
-            return _SheetRoom(False, pnp.margin, footer_top + marks.gap, footer_top)
-        marked = marks.length / 2 + marks.gap + (pnp.outer_bleed if bled else 0.0)
-        return _SheetRoom(True, pnp.margin + marked, footer_top + marks.gap + marked, footer_top)
-
-
 def _clip(x: float, y: float, w: float, h: float, boxes, bleed: float) -> tuple[float, float, float, float]:
     """The sheet's trim, grown by `bleed` on every side with no neighbour; where two sheets abut, each stops at
     the shared cut line (no colour of one runs over the other)."""
@@ -134,7 +105,7 @@ def _clip(x: float, y: float, w: float, h: float, boxes, bleed: float) -> tuple[
     return x - left, y - bottom, w + left + right, h + bottom + top
 
 
-def _sheet_marks(canvas: Canvas, boxes, bleed: float, room: _SheetRoom, width: float, height: float,
+def _sheet_marks(canvas: Canvas, boxes, bleed: float, room: SheetRoom, width: float, height: float,
                  settings: SheetSettings) -> None:
     """Crop marks at every trim line of the page's sheets, outside their bleed, never in the unprintable band
     nor below the footer's top."""

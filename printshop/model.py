@@ -535,6 +535,12 @@ def _hyphenation_language(value: str) -> str:
     return value
 
 
+def _one_word(value: str) -> str:
+    if not value or any(ch.isspace() for ch in value):
+        raise ValueError(f"'{value}' is not one word: list each short word on its own, e.g. [de, la, le]")
+    return value
+
+
 class Typography(Node):
     hyphenation: Annotated[str, AfterValidator(_hyphenation_language)] | None = None
     """Hyphenation patterns (pyphen's name for them: de_DE, fr_FR, en_GB); none: words are never broken."""
@@ -548,7 +554,7 @@ class Typography(Node):
     """Characters replaced in every text, e.g. `"'": "’"` for typographic apostrophes."""
     quotes: list[tuple[str, str]] = [("\u201c", "\u201d")]
     """Quotation marks that open and close in this language, checked for balance ("«", "»")"""
-    keep_with_next: list[str] = []
+    keep_with_next: list[Annotated[str, AfterValidator(_one_word)]] = []
     """Short words never left at the end of a line of ragged or centred text (a card's text, a title, a booklet's
     headings and list items), whatever their case: the space after each is set as a no-break space (French: à,
     de, le, la, un...; "LE / VIEUX GARDIEN" and "« La / lampe" are never set). Justified paragraphs keep their

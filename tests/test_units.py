@@ -75,6 +75,20 @@ def test_nothing_is_tied_for_a_language_that_asks_for_nothing():
     assert keep_with_next("perd 1 lumière", Typography(keep_with_next=["le"])) == "perd 1 lumière"
 
 
+def test_a_language_file_listing_something_other_than_one_word_to_keep_is_an_error_at_its_place(data_copy):
+    from printshop.build import check
+
+    (data_copy / "languages" / "fr.yaml").write_text("typography:\n  keep_with_next: [de, \"\", \"la le\"]\n",
+                                                    encoding="utf-8")
+    report, _ = check(data_copy, games=["comrade"])
+    errors = [d for d in report.errors if d.location.path.endswith("languages/fr.yaml")]
+    assert [(d.code, d.location.line, d.location.col) for d in errors] == [("wrong-type", 2, 24),
+                                                                               ("wrong-type", 2, 28)]
+    assert "'la le' is not one word" in errors[1].message
+    (data_copy / "languages" / "fr.yaml").write_text("typography:\n  keep_with_next: [de, la]\n", encoding="utf-8")
+    assert not check(data_copy, games=["comrade"])[0].has_errors
+
+
 def test_markup_keeps_allowed_tags_and_escapes_the_rest():
     assert str(to_markup("<b>a</b> & <i>b</i><br/> <img src=x> 1 < 2", Typography())) == \
         "<b>a</b> &amp; <i>b</i><br/> &lt;img src=x&gt; 1 &lt; 2"

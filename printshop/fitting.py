@@ -230,6 +230,47 @@ _FORCED_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
+    """`_without_runt`, then, for centred text, `_balanced`."""
+    paragraph = _without_runt(markup, style, width, bullet)
+    if style.alignment == TA_CENTER and width > 0:
+        return _balanced(paragraph, style, width, bullet)
+    return paragraph
+
+
+# a balanced centred paragraph's measure grows from its lines' mean width in these steps (shares of the frame)
+BALANCE_STEP = 0.03
+
+
+def _balanced(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None) -> Paragraph:
+    """A centred paragraph of two lines or more (none of them ended by <br/>) set in the narrowest measure, from
+    its lines' mean width up in steps of BALANCE_STEP, that keeps as many lines, no runt and no word alone on the
+    line before the last: its lines of about one length, not a long line over a short one ("Découvrez le mot de
+    liberté / du dissident en déjouant / l’informateur. Au comité, votez pour ce / mot..."). As it was where
+    no narrower measure does."""
+    if getattr(paragraph, "wrapped_width", None) != width:
+        return paragraph  # fewer than three words: never set by _without_runt, nothing to balance
+    lines = paragraph.blPara.lines
+    if len(lines) < 2 or any(getattr(line, "lineBreak", False) for line in lines[:-1]):
+        return paragraph
+    shape = paragraph.style
+    measure = width - shape.leftIndent - shape.rightIndent
+    used = [measure - (line[0] if isinstance(line, tuple) else line.extraSpace) for line in lines]
+    room = min(_tightest(paragraph), 0.0) - 0.01
+    trial = max(sum(used) / len(used), max(used) * 0.5)
+    while trial < measure - width * BALANCE_STEP / 2:
+        by = width - trial
+        other = Paragraph(paragraph.text, ParagraphStyle(f"{style.name}-balanced", parent=style,
+                                                         **_narrowed(style, by)), bulletText=bullet)
+        other.wrap(width, 1e6)
+        if len(other.blPara.lines) == len(lines):
+            if _tightest(other) >= room and not ends_with_runt(other) and not _lone_before_last(other):
+                other.wrapped_width = width
+                return other
+        trial += width * BALANCE_STEP
+    return paragraph
+
+
+def _without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
     """The paragraph of `markup`; if, set in `width`, it would end with a runt (one word alone on its last
     line, docs/design.md), the first of these that sets it in as many lines, none running over, with no runt
     and no word left alone on the line before the last: its last two words tied by a no-break space (the

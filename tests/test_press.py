@@ -325,11 +325,13 @@ def test_nothing_but_background_lies_between_the_safe_zone_and_the_trim():
             full_pdf, _ = render_press_cards(layout, [deck], profile, trim, paints, project.motifs.motifs, "t")
             bare_pdf, _ = render_press_cards(layout, [bare], profile, trim, paints, project.motifs.motifs, "t")
             assert max(_ring_differences(full_pdf, bare_pdf, profile.bleed, profile.safe)) == 0, layout.game_id
-    # and the test sees a frame that strays: the first front's title moved 1 mm from the trim
+    # and the test sees a frame that strays: the first front's frames moved to the trim
     deck = checked.layouts[0].decks[0]
     key = deck.cards[0][0]
     face = deck.faces[key]
-    frames = [dataclasses.replace(f, frame=f.frame.model_copy(update={"x": mm(1)})) for f in face.frames]
+    # (moved 1 mm past the trim: a centred paragraph set in its balanced measure keeps its lines off its frame's
+    # sides, so a frame at 1 mm from the trim no longer puts text there)
+    frames = [dataclasses.replace(f, frame=f.frame.model_copy(update={"x": mm(-1)})) for f in face.frames]
     strayed = dataclasses.replace(deck, faces={key: dataclasses.replace(face, frames=frames)}, cards=[(key, None)])
     bare = dataclasses.replace(strayed, faces={key: _strip_content(face)})
     full_pdf, _ = render_press_cards(checked.layouts[0], [strayed], profile, trim, paints, project.motifs.motifs, "t")

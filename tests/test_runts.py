@@ -153,8 +153,11 @@ def test_the_games_print_no_runt():
 
 
 def test_runt_line_is_reported_at_the_text_where_no_cure_fits(data_copy):
-    """A 24 mm frame, centred: "Tournez de 90° / après l’usage / gratuit" cannot be mended by tying (a word
-    alone above the last line) nor by narrowing (a fourth line)."""
+    """A 24 mm frame, set ragged: "Tournez de 90° / après l’usage / gratuit" cannot be mended by tying (a word
+    alone above the last line) nor by narrowing (a fourth line). (Centred, as the game sets it, the balanced
+    measure mends it: "Tournez / de 90° après / l’usage gratuit".)"""
+    edit(data_copy / "comrade-stalin" / "faces.yaml", "               colour: red, align: center, valign: top}",
+         "               colour: red, align: left, valign: top}")
     texts = data_copy / "comrade-stalin" / "text" / "fr.yaml"
     line = edit(texts, 'rotate: "Une fois l’usage gratuit passé, tournez de 90°"',
                 'rotate: "Tournez de 90° après l’usage gratuit"')

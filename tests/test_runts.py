@@ -225,3 +225,35 @@ def test_a_justified_frame_keeps_its_breaks_and_a_ragged_one_ties(paints):
     assert tied(blocks, typography, lambda block: "justify") == blocks
     [ragged] = tied(blocks, typography, lambda block: "center")
     assert ragged.markup == "La\u00a0fin de\u00a0la\u00a0partie, 3\u00a0cartes."
+
+
+# --- balanced centred paragraphs -----------------------------------------------------------------------------
+def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_not(paints):
+    """Centred, the English informer's text ran "Find the dissident: if you look at the" edge to edge over shorter
+    lines; it keeps its five lines in a narrower measure, no line longer than before and the longest shorter, the
+    renderer setting the same lines. Set ragged left, the same text is not balanced: its lines keep their greedy breaks."""
+    text = ("Find the dissident: if you look at the dissident card or are handed it during interrogation, you win "
+            "at once. Any committee you sit on fails.")
+    width = mm(51)
+    for align, balanced in (("center", True), ("left", False)):
+        plain = plain_paragraph(text, width, paints, None, align=align)
+        result = fit(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), width, mm(60), paints)
+        [paragraph] = result.flowables
+        lengths, before = _lengths(paragraph, width), _lengths(plain, width)
+        assert len(lengths) == len(before) and result.size == 9.0
+        if balanced:
+            assert paragraph.style.leftIndent == paragraph.style.rightIndent > mm(2)  # narrowed on both sides
+            assert max(lengths) < max(before) - mm(1) and (max(lengths) - min(lengths)) < (max(before) - min(before))
+        else:
+            # its runt mended ("on fails." tied), but never balanced: the lines above keep their greedy breaks
+            assert paragraph.style.leftIndent == 0 and line_texts(paragraph)[:3] == line_texts(plain)[:3]
+        [again] = make_flowables(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), result.size,
+                                 paints, width)
+        again.wrap(width, 1e6)
+        assert line_texts(again) == line_texts(paragraph)
+
+
+def _lengths(paragraph, width: float) -> list[float]:
+    """How long each line of a wrapped paragraph is (its measure, `width` less its indents, less the room left)."""
+    measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
+    return [measure - (line[0] if isinstance(line, tuple) else line.extraSpace) for line in paragraph.blPara.lines]

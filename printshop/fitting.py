@@ -237,37 +237,58 @@ def without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str |
     return paragraph
 
 
-# a balanced centred paragraph's measure grows from its lines' mean width in these steps (shares of the frame)
+# a balanced centred paragraph's measure grows from its lines' mean width in these steps (shares of the frame);
+# lines within EVEN of one another (a share of the frame) end the search
 BALANCE_STEP = 0.03
+EVEN = 0.04
 
 
 def _balanced(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None) -> Paragraph:
-    """A centred paragraph of two lines or more (none of them ended by <br/>) set in the narrowest measure, from
-    its lines' mean width up in steps of BALANCE_STEP, that keeps as many lines, no runt and no word alone on the
-    line before the last: its lines of about one length, not a long line over a short one ("Découvrez le mot de
-    liberté / du dissident en déjouant / l’informateur. Au comité, votez pour ce / mot..."). As it was where
-    no narrower measure does."""
+    """A centred paragraph of two lines or more (none of them ended by <br/>) set in the measure, from its lines'
+    mean width up to the frame's in steps of BALANCE_STEP, that keeps as many lines, no runt and no word alone on
+    the line before the last, and whose lines differ least in length (the first within EVEN of one
+    another ends the search; the narrower of two alike): lines of about one length, not a full line over short
+    ones ("Find the dissident: if you look at the / dissident card or are handed it / ... / on fails." is set
+    "Find the dissident: if you look at / the dissident card or are handed / ..."). As it was where no measure
+    sets it more evenly."""
     if getattr(paragraph, "wrapped_width", None) != width:
         return paragraph  # fewer than three words: never set by _without_runt, nothing to balance
     lines = paragraph.blPara.lines
     if len(lines) < 2 or any(getattr(line, "lineBreak", False) for line in lines[:-1]):
         return paragraph
-    shape = paragraph.style
-    measure = width - shape.leftIndent - shape.rightIndent
-    used = [measure - (line[0] if isinstance(line, tuple) else line.extraSpace) for line in lines]
     room = min(_tightest(paragraph), 0.0) - 0.01
+    best, best_spread = paragraph, _spread(paragraph, width)
+    used = _line_lengths(paragraph, width)
     trial = max(sum(used) / len(used), max(used) * 0.5)
-    while trial < measure - width * BALANCE_STEP / 2:
-        by = width - trial
+    measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
+    while trial < measure - width * BALANCE_STEP / 2 and best_spread > width * EVEN:
         other = Paragraph(paragraph.text, ParagraphStyle(f"{style.name}-balanced", parent=style,
-                                                         **_narrowed(style, by)), bulletText=bullet)
+                                                         **_narrowed(style, width - trial)), bulletText=bullet)
         other.wrap(width, 1e6)
-        if len(other.blPara.lines) == len(lines):
-            if _tightest(other) >= room and not ends_with_runt(other) and not _lone_before_last(other):
-                other.wrapped_width = width
-                return other
+        if (len(other.blPara.lines) == len(lines) and _tightest(other) >= room and not ends_with_runt(other)
+                and not _lone_before_last(other)):
+            spread = _spread(other, width)
+            if spread < best_spread - 0.01:
+                best, best_spread = other, spread
+                best.wrapped_width = width
         trial += width * BALANCE_STEP
-    return paragraph
+    return best
+
+
+def _line_lengths(paragraph: Paragraph, width: float) -> list[float]:
+    """How long each line of a paragraph wrapped in `width` is: its measure (less its indents) less the room left."""
+    measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
+    return [measure - (line[0] if isinstance(line, tuple) else line.extraSpace) for line in paragraph.blPara.lines]
+
+
+def _spread(paragraph: Paragraph, width: float) -> float:
+    """How far the lines of a wrapped paragraph fall short of its longest, as one length (the root of their squares'
+    mean). A paragraph may end on a shorter line: of three lines or more, the last one's shortfall is not counted
+    (a last line longer than the others still makes theirs); of two, both are, so that they come out alike."""
+    lengths = _line_lengths(paragraph, width)
+    longest = max(lengths)
+    counted = lengths if len(lengths) == 2 else lengths[:-1]
+    return (sum((longest - length) ** 2 for length in counted) / len(counted)) ** 0.5
 
 
 def _without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:

@@ -229,12 +229,15 @@ def test_a_justified_frame_keeps_its_breaks_and_a_ragged_one_ties(paints):
 
 # --- balanced centred paragraphs -----------------------------------------------------------------------------
 def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_not(paints):
-    """Centred, the English informer's text ran "Find the dissident: if you look at the" edge to edge over shorter
-    lines; it keeps its five lines in a narrower measure, no line longer than before and the longest shorter, the
-    renderer setting the same lines. Set ragged left, the same text is not balanced: its lines keep their greedy breaks."""
-    text = ("Find the dissident: if you look at the dissident card or are handed it during interrogation, you win "
-            "at once. Any committee you sit on fails.")
-    width = mm(51)
+    """Centred in 55 mm, the English dissident's text ran "You win when the regime falls: let" edge to edge over
+    "informer wins."; it keeps its five lines in a narrower measure, its lines more alike and the longest shorter,
+    the renderer setting the same lines. Set ragged left, the same text keeps its greedy breaks. A paragraph whose
+    lines are already about one length is left as it is."""
+    from printshop.fitting import EVEN, _spread
+
+    text = ("You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
+            "sees or receives this card, the informer wins.")
+    width = mm(55)
     for align, balanced in (("center", True), ("left", False)):
         plain = plain_paragraph(text, width, paints, None, align=align)
         result = fit(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), width, mm(60), paints)
@@ -243,14 +246,18 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
         assert len(lengths) == len(before) and result.size == 9.0
         if balanced:
             assert paragraph.style.leftIndent == paragraph.style.rightIndent > mm(2)  # narrowed on both sides
-            assert max(lengths) < max(before) - mm(1) and (max(lengths) - min(lengths)) < (max(before) - min(before))
+            assert max(lengths) < max(before) - mm(1) and _spread(paragraph, width) < _spread(plain, width)
+            assert line_texts(paragraph)[-1] == "this card, the informer wins."
         else:
-            # its runt mended ("on fails." tied), but never balanced: the lines above keep their greedy breaks
-            assert paragraph.style.leftIndent == 0 and line_texts(paragraph)[:3] == line_texts(plain)[:3]
+            assert paragraph.style.leftIndent == 0 and line_texts(paragraph) == line_texts(plain)
         [again] = make_flowables(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), result.size,
                                  paints, width)
         again.wrap(width, 1e6)
         assert line_texts(again) == line_texts(paragraph)
+    # already even: "Take the role sheet that matches / this card and keep it to yourself."
+    even = "Take the role sheet that matches this card and keep it to yourself."
+    result = fit(parse_blocks(f"<p>{even}</p>"), style(align="center", min_size="9pt"), mm(51), mm(60), paints)
+    assert result.flowables[0].style.leftIndent == 0 and _spread(result.flowables[0], mm(51)) <= mm(51) * EVEN
 
 
 def _lengths(paragraph, width: float) -> list[float]:

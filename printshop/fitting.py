@@ -256,21 +256,45 @@ def _balanced(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet:
     lines = paragraph.blPara.lines
     if len(lines) < 2 or any(getattr(line, "lineBreak", False) for line in lines[:-1]):
         return paragraph
+    # the measure chosen, remembered by what the lines depend on (not the colours: a renderer setting the text
+    # again in CMYK or low ink takes the layout's choice without trying the measures again)
+    key = (paragraph.text, bullet, width, repr(paragraph.style.leftIndent), repr(paragraph.style.rightIndent),
+           tuple(sorted((name, repr(value)) for name, value in style.__dict__.items()
+                        if name not in ("name", "parent", "spaceBefore", "spaceAfter", "textColor"))), fonts_state())
+    known = _BALANCED.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _BALANCED[key] = _balanced_by(paragraph, style, width, bullet)
+    if known is None:
+        return paragraph
+    other = Paragraph(paragraph.text, ParagraphStyle(f"{style.name}-balanced", parent=style, **_narrowed(style, known)),
+                      bulletText=bullet)
+    other.wrap(width, 1e6)
+    other.wrapped_width = width
+    return other
+
+
+_BALANCED: Memo = Memo(20000)
+_UNKNOWN = object()
+
+
+def _balanced_by(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None) -> float | None:
+    """How much `_balanced` narrows the paragraph's measure (None: not at all)."""
+    lines = paragraph.blPara.lines
     room = min(_tightest(paragraph), 0.0) - 0.01
-    best, best_spread = paragraph, _spread(paragraph, width)
+    best, best_spread = None, _spread(paragraph, width)
     used = _line_lengths(paragraph, width)
     trial = max(sum(used) / len(used), max(used) * 0.5)
     measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
     while trial < measure - width * BALANCE_STEP / 2 and best_spread > width * EVEN:
+        by = width - trial
         other = Paragraph(paragraph.text, ParagraphStyle(f"{style.name}-balanced", parent=style,
-                                                         **_narrowed(style, width - trial)), bulletText=bullet)
+                                                         **_narrowed(style, by)), bulletText=bullet)
         other.wrap(width, 1e6)
         if (len(other.blPara.lines) == len(lines) and _tightest(other) >= room and not ends_with_runt(other)
                 and not _lone_before_last(other)):
             spread = _spread(other, width)
             if spread < best_spread - 0.01:
-                best, best_spread = other, spread
-                best.wrapped_width = width
+                best, best_spread = by, spread
         trial += width * BALANCE_STEP
     return best
 

@@ -264,3 +264,26 @@ def _lengths(paragraph, width: float) -> list[float]:
     """How long each line of a wrapped paragraph is (its measure, `width` less its indents, less the room left)."""
     measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
     return [measure - (line[0] if isinstance(line, tuple) else line.extraSpace) for line in paragraph.blPara.lines]
+
+
+def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatever_its_colours(paints, monkeypatch):
+    """The renderer sets each text again in its output's colours (CMYK for a shop, low ink): it takes the measure
+    the layout chose instead of trying the measures again; another width tries them again."""
+    from printshop import fitting
+    from printshop.colour import ColourMode, Paints
+
+    tried = []
+    real = fitting._balanced_by
+    monkeypatch.setattr(fitting, "_balanced_by", lambda *args: tried.append(args[2]) or real(*args))
+    fitting._BALANCED.clear()
+    text = ("You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
+            "sees or receives this card, the informer wins.")
+    frame = style(align="center", min_size="9pt")
+    result = fit(parse_blocks(f"<p>{text}</p>"), frame, mm(55), mm(60), paints)
+    assert tried == [mm(55)]
+    shop = Paints(paints.palette, ColourMode(space="cmyk"))
+    [cmyk] = make_flowables(parse_blocks(f"<p>{text}</p>"), frame, result.size, shop, mm(55))
+    cmyk.wrap(mm(55), 1e6)
+    assert tried == [mm(55)] and line_texts(cmyk) == line_texts(result.flowables[0])
+    fit(parse_blocks(f"<p>{text}</p>"), frame, mm(57), mm(60), paints)
+    assert tried == [mm(55), mm(57)]

@@ -276,6 +276,7 @@ def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatev
     real = fitting._balanced_by
     monkeypatch.setattr(fitting, "_balanced_by", lambda *args: tried.append(args[2]) or real(*args))
     fitting._BALANCED.clear()
+    fitting._FITTED.clear()  # (a fit remembered from another test would not set the text at all)
     text = ("You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
             "sees or receives this card, the informer wins.")
     frame = style(align="center", min_size="9pt")

@@ -316,10 +316,10 @@ def _spread(paragraph: Paragraph, width: float) -> float:
 
 
 def _without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
-    """The paragraph of `markup`; if, set in `width`, it would end with a runt (one word alone on its last
-    line, docs/design.md), the first of these that sets it in as many lines, none running over, with no runt
-    and no word left alone on the line before the last: its last two words tied by a no-break space (the
-    word before goes down with the last); unless justified, a measure narrowed in steps of 5 % up to 30 %
+    """The paragraph of `markup`; if, set in `width`, it or a stretch of it before a forced break would end with
+    a runt (one word alone on its last line, docs/design.md), the first of these that sets it in as many lines,
+    none running over, with no runt and no word left alone on the line before a stretch's last: the last two
+    words of each such stretch tied by a no-break space (the word before goes down with the last); unless justified, a measure narrowed in steps of 5 % up to 30 %
     (ragged and centred lines move nothing but their breaks), the words untied, then tied. Justified text
     takes a tie only if its loosest line gets no looser, or no looser than one and a half spaces between
     words. Otherwise the paragraph as it was (`fit` may try a smaller size; `validate` reports the runt).
@@ -330,18 +330,18 @@ def _without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str 
         return paragraph
     paragraph.wrap(width, 1e6)
     paragraph.wrapped_width = width  # measure takes this wrap as it is
-    if not ends_with_runt(paragraph):
+    if not has_runt(paragraph):
         return paragraph
     lines, room = len(paragraph.blPara.lines), min(_tightest(paragraph), 0.0) - 0.01
     loose = stringWidth(" ", style.fontName, style.fontSize) / 2  # justified gaps up to 1.5 spaces are fine
-    tied = _tie_last_words(markup)
+    tied = _tie_last_words(markup, {number for number, lines in enumerate(_stretches(paragraph)) if _runt(lines)})
     narrower = [] if style.alignment == TA_JUSTIFY else [width * step / 100 for step in range(5, 31, 5)]
     for by in [0.0, *narrower]:
         for text in ([markup] if by else []) + ([tied] if tied is not None else []):
             shape = style if not by else ParagraphStyle(f"{style.name}-narrower", parent=style, **_narrowed(style, by))
             other = Paragraph(with_fallback(text), shape, bulletText=bullet)
             other.wrap(width, 1e6)
-            if (len(other.blPara.lines) == lines and _tightest(other) >= room and not ends_with_runt(other)
+            if (len(other.blPara.lines) == lines and _tightest(other) >= room and not has_runt(other)
                     and not _lone_before_last(other) and (style.alignment != TA_JUSTIFY or
                                                           _loosest(other) <= max(_loosest(paragraph), loose) + 0.01)):
                 other.wrapped_width = width
@@ -386,74 +386,97 @@ def _line_words(line) -> tuple[int, bool]:
 
 
 def runts(result: Fit) -> list[str]:
-    """The last line of each paragraph of a fitted text that still ends with a runt (`ends_with_runt`),
-    worked out once per fit (fits are remembered and shared; a session asks again after every edit)."""
+    """The last line of each stretch of a fitted text's paragraphs (up to each forced break, and after the last)
+    that still ends with a runt (`has_runt`), worked out once per fit (fits are remembered and shared; a session
+    asks again after every edit)."""
     found = result.__dict__.get("_runts")
     if found is None:
-        found = result.__dict__["_runts"] = [_line_text(flowable.blPara.lines[-1]).strip()
-                                             for flowable in result.flowables or ()
-                                             if isinstance(flowable, Paragraph) and ends_with_runt(flowable)]
+        found = result.__dict__["_runts"] = [
+            _line_text(lines[-1]).strip() for flowable in result.flowables or () if isinstance(flowable, Paragraph)
+            for lines in _stretches(flowable) if _runt(lines)]
     return list(found)
 
 
 def ends_with_runt(paragraph: Paragraph) -> bool:
     """Whether a wrapped paragraph ends with a runt: its last line holds one word (or only punctuation) where
     the lines since its last forced break (<br/>) hold three words or more."""
-    lines = paragraph.blPara.lines
-    counts = []
-    for line in reversed(lines):
-        if counts and getattr(line, "lineBreak", False):
-            break  # that line ends the sentence before a <br/>
-        counts.append(_line_words(line))
-    if len(counts) < 2:
+    return _runt(_stretches(paragraph)[-1])
+
+
+def has_runt(paragraph: Paragraph) -> bool:
+    """Whether any stretch of a wrapped paragraph (its text up to each forced break, and after the last) ends with
+    a runt: "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ..." does."""
+    return any(_runt(lines) for lines in _stretches(paragraph))
+
+
+def _stretches(paragraph: Paragraph) -> list[list]:
+    """The lines of a wrapped paragraph in the stretches its forced breaks end (a line ended by <br/> closes its
+    stretch)."""
+    stretches, current = [], []
+    for line in paragraph.blPara.lines:
+        current.append(line)
+        if getattr(line, "lineBreak", False):
+            stretches.append(current)
+            current = []
+    return stretches + [current] if current or not stretches else stretches
+
+
+def _runt(lines: list) -> bool:
+    """Whether a stretch's last line holds one word (or only punctuation) where its lines hold three or more."""
+    if len(lines) < 2:
         return False
-    words, printed = counts[0]
+    counts = [_line_words(line) for line in lines]
+    words, printed = counts[-1]
     return printed and words <= 1 and sum(count for count, _ in counts) >= 3
 
 
 def _lone_before_last(paragraph: Paragraph) -> bool:
-    """Whether the line before a wrapped paragraph's last holds a word alone between two lines of the same
-    sentence (since the last forced break); a first line may ("BOUNTY / HUNTER'S MARK")."""
-    lines = paragraph.blPara.lines
-    if len(lines) < 3 or getattr(lines[-2], "lineBreak", False) or getattr(lines[-3], "lineBreak", False):
-        return False
-    return _line_words(lines[-2])[0] <= 1
+    """Whether, in any stretch of a wrapped paragraph (up to a forced break, or after the last), the line before
+    the last holds a word alone between two lines of the same sentence; a first line may ("BOUNTY / HUNTER'S
+    MARK")."""
+    return any(len(lines) >= 3 and _line_words(lines[-2])[0] <= 1 for lines in _stretches(paragraph))
 
 
-def _tie_last_words(markup: str) -> str | None:
-    """`markup` with the breaking spaces after its second-to-last word (after the last <br/>) made no-break
-    spaces, so that its last two words stay on one line; None if that part has fewer than two words."""
-    text: list[tuple[int, str]] = []  # (index in markup, character) of the text after the last forced break
+def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
+    """`markup` with the breaking spaces after the second-to-last word of each stretch in `which` (its indices:
+    the text up to each forced break, and after the last; None: the last) made no-break spaces, so that its last
+    two words stay on one line; None if none of those stretches has two words."""
+    stretches: list[list[tuple[int, str]]] = [[]]  # (index in markup, character) of the text of each stretch
     for match in _TAG_OR_TEXT.finditer(markup):
         piece = match.group()
         if piece.startswith("<"):
             if _FORCED_BREAK.fullmatch(piece):
-                text = []
+                stretches.append([])
             continue
-        text.extend((match.start() + offset, ch) for offset, ch in enumerate(piece))
-    words: list[tuple[str, list[int]]] = []  # each word as ReportLab splits them, and the spaces before it
-    spaces: list[int] = []
-    before: list[int] = []
-    word = ""
-    for index, ch in text:
-        if ch.isspace() and ch not in NO_BREAK_SPACES:
-            if word:
-                words.append((word, before))
-                word = ""
-            spaces.append(index)
-        else:
-            if not word:
-                before, spaces = spaces, []
-            word += ch
-    if word:
-        words.append((word, before))
-    counted = [i for i, (word, _) in enumerate(words) if _WORD.search(html.unescape(word))]
-    if len(counted) < 2:
-        return None
+        stretches[-1].extend((match.start() + offset, ch) for offset, ch in enumerate(piece))
     replace: dict[int, str] = {}
-    for _, before in words[counted[-2] + 1:]:
-        replace.update({index: "" for index in before})
-        replace[before[0]] = "\u00a0"
+    for number, text in enumerate(stretches):
+        if number not in (which if which is not None else {len(stretches) - 1}):
+            continue
+        words: list[tuple[str, list[int]]] = []  # each word as ReportLab splits them, and the spaces before it
+        spaces: list[int] = []
+        before: list[int] = []
+        word = ""
+        for index, ch in text:
+            if ch.isspace() and ch not in NO_BREAK_SPACES:
+                if word:
+                    words.append((word, before))
+                    word = ""
+                spaces.append(index)
+            else:
+                if not word:
+                    before, spaces = spaces, []
+                word += ch
+        if word:
+            words.append((word, before))
+        counted = [i for i, (word, _) in enumerate(words) if _WORD.search(html.unescape(word))]
+        if len(counted) < 2:
+            continue
+        for _, before in words[counted[-2] + 1:]:
+            replace.update({index: "" for index in before})
+            replace[before[0]] = "\u00a0"
+    if not replace:
+        return None
     return "".join(replace.get(index, ch) for index, ch in enumerate(markup))
 
 

@@ -83,7 +83,7 @@ def test_the_last_line_takes_two_words_in_as_many_lines_at_the_same_size(paints,
 
 
 def test_markup_and_forced_breaks_keep_their_words(paints):
-    """Only the sentence after the last <br/> is tied; <b> and <i> keep their faces."""
+    """Only a stretch that ends with a runt is tied, here the one after the <br/>; <b> and <i> keep their faces."""
     text = "<b>Party Chief</b><br/>2 Cure · 3B Purge · 6A Automatic <i>promotions</i>"
     blocks = parse_blocks(f"<p>{text}</p>")
     tied = 0
@@ -288,3 +288,49 @@ def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatev
     assert tried == [mm(55)] and line_texts(cmyk) == line_texts(result.flowables[0])
     fit(parse_blocks(f"<p>{text}</p>"), frame, mm(57), mm(60), paints)
     assert tried == [mm(55), mm(57)]
+
+
+def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines(paints, monkeypatch):
+    """Kremlin's politician cards set "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ...": only
+    the stretch after the last <br/> was looked at. Each stretch is now mended as the last one is (its last
+    words tied, or a ragged measure narrowed); what cannot be mended is reported, at that stretch's last line."""
+    from printshop import fitting
+    from printshop.fitting import _line_words, _stretches, has_runt
+
+    text = "<b>Passe-temps :</b> Les explosions de petit calibre<br/><b>Ambition :</b> Une explosion, mais une grosse"
+    blocks = parse_blocks(f"<p>{text}</p>")
+    seen = mended = 0
+    for tenth in range(380, 520, 2):  # frames from 38 to 52 mm
+        frame = mm(tenth / 10)
+        plain = plain_paragraph(text, frame, paints)
+        if not _runt_before_break(plain):
+            continue
+        seen += 1
+        result = fit(blocks, style(min_size="9pt"), frame, mm(40), paints)
+        [paragraph] = result.flowables
+        assert len(paragraph.blPara.lines) == len(plain.blPara.lines) and result.size == 9.0
+        assert " ".join(" ".join(line_texts(paragraph)).split()) == " ".join(" ".join(line_texts(plain)).split())
+        if not has_runt(paragraph):
+            mended += 1
+            assert _line_words(_stretches(paragraph)[0][-1])[0] >= 2
+        [again] = make_flowables(blocks, style(min_size="9pt"), result.size, paints, frame)
+        again.wrap(frame, 1e6)
+        assert line_texts(again) == line_texts(paragraph)
+    assert seen and mended == seen, (mended, seen)
+    # where no cure is tried (justified, the tie taken away), the runt is reported at its stretch's last line
+    monkeypatch.setattr(fitting, "_tie_last_words", lambda markup, which=None: None)
+    fitting._FITTED.clear()
+    for tenth in range(380, 520, 2):
+        frame = mm(tenth / 10)
+        if _runt_before_break(plain_paragraph(text, frame, paints, align="justify")):
+            result = fit(blocks, style(align="justify", min_size="9pt"), frame, mm(40), paints)
+            assert runts(result) and runts(result)[0] == "calibre"
+            break
+    else:
+        raise AssertionError("no justified width with a runt before the break")
+
+
+def _runt_before_break(paragraph) -> bool:
+    from printshop.fitting import _runt, _stretches
+
+    return any(_runt(lines) for lines in _stretches(paragraph)[:-1])

@@ -295,8 +295,13 @@ def tied(blocks: list[Block], typography, align_of: Callable[[Para], str | None]
     headings and list items. A justified paragraph keeps its breaks: a tie there opens the line above it wide."""
     if not (typography.keep_with_next or typography.numbers_with_next):
         return blocks
-    return [replace(block, markup=keep_with_next(block.markup, typography))
-            if isinstance(block, Para) and align_of(block) not in ("justify", None) else block for block in blocks]
+    kept = []
+    for block in blocks:
+        if isinstance(block, Para) and align_of(block) not in ("justify", None):
+            markup = keep_with_next(block.markup, typography)
+            block = block if markup == block.markup else Para(block.style, markup, block.bullet)
+        kept.append(block)
+    return kept
 
 
 STANDING_IN = "(not in the palette)"  # the colour a stand-in for a missing font is drawn in: one no palette has

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from bisect import bisect_right
 from functools import lru_cache
 from html import escape, unescape
 from pathlib import Path
@@ -20,6 +21,7 @@ from markupsafe import Markup
 from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Location, Report, closest, display_path
+from printshop.memo import Memo
 from printshop.model import Typography
 from printshop.source import Document, items_of, locate, read_yaml
 
@@ -266,27 +268,49 @@ def keep_with_next(markup: str, typography: Typography) -> str:
     so that no line ends with one ("« La / lampe", "perd 1 / lumière", "sur <b>13</b> / ou plus"). The text is
     read across its tags (a <br/> ends a line); a word is one only where it starts (after a space, an opening
     quote or bracket), not at the end of "<b>Ca</b>de". For ragged and centred text: in a justified paragraph a
-    tie can open the spaces of the line before it wide, and only a runt's last words are tied (fitting.py)."""
-    pattern = _tie_pattern(tuple(typography.keep_with_next), typography.numbers_with_next)
+    tie can open the spaces of the line before it wide, and only a runt's last words are tied (fitting.py).
+    Remembered per text and typography: a check lays out the same texts again, and a session after every edit."""
+    key = (markup, tuple(typography.keep_with_next), typography.numbers_with_next)
+    known = _KEPT.get(key)
+    if known is None:
+        known = _KEPT[key] = _keep_with_next(markup, _tie_pattern(key[1], key[2]))
+    return known
+
+
+def _keep_with_next(markup: str, pattern: re.Pattern | None) -> str:
     if pattern is None:
         return markup
-    plain, where = [], []  # the text as printed, and where each of its characters is in `markup` (-1: a tag)
+    pieces, starts, texts = [], [], []  # the text as printed; where each of its pieces starts in it and in markup
+    length = 0
     for match in _TAG_OR_TEXT.finditer(markup):
         piece = match.group()
         if not piece.startswith("<"):
-            plain.append(piece)
-            where.extend(range(match.start(), match.end()))
-        elif re.fullmatch(r"<br\s*/?>", piece, re.IGNORECASE):
-            plain.append("\n")
-            where.append(-1)
-    tied: dict[int, str] = {}
-    for found in pattern.finditer("".join(plain)):
+            starts.append(length)
+            texts.append(match.start())
+            pieces.append(piece)
+            length += len(piece)
+        elif _BREAK.fullmatch(piece):
+            pieces.append("\n")
+            length += 1
+    tied: dict[int, str] = {}  # index in markup -> what replaces it: a run of spaces becomes one no-break space
+    for found in pattern.finditer("".join(pieces)):
         start, end = found.span("spaces")
-        tied.update({where[index]: "" for index in range(start, end)})
-        tied[where[start]] = "\u00a0"
+        for offset in range(start, end):  # (a run may go on across a tag: "de <b> x</b>")
+            piece = bisect_right(starts, offset) - 1
+            tied[texts[piece] + offset - starts[piece]] = "" if offset > start else "\u00a0"
     if not tied:
         return markup
-    return "".join(tied.get(index, ch) for index, ch in enumerate(markup))
+    out, last = [], 0
+    for index in sorted(tied):
+        out.append(markup[last:index])
+        out.append(tied[index])
+        last = index + 1
+    out.append(markup[last:])
+    return "".join(out)
+
+
+_KEPT: Memo = Memo(20000)
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)

@@ -57,6 +57,7 @@ TYING = Typography(keep_with_next=["à", "de", "la", "le", "un"], numbers_with_n
     ("sur <b>13</b> ou plus", "sur <b>13</b>\u00a0ou plus"),  # read across the tags
     ("jouer de <i>Créature</i>", "jouer de\u00a0<i>Créature</i>"),
     ("de  la fin", "de\u00a0la\u00a0fin"),  # several spaces are one
+    ("de <b> fin</b>", "de\u00a0<b>fin</b>"),  # even across a tag
     ("<b>Ca</b>de est là, Lune, unité", "<b>Ca</b>de est là, Lune, unité"),  # not a word's end nor its start
     ("à<br/>la fin", "à<br/>la\u00a0fin"),  # no space to tie before a forced break
     ("la phase 6. Puis 3 + 2 ou 4", "la\u00a0phase 6. Puis 3 + 2\u00a0ou 4"),  # a number before a word only

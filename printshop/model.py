@@ -535,6 +535,9 @@ def _hyphenation_language(value: str) -> str:
     return value
 
 
+MAX_KEPT_WORDS = 200  # a language's short words are a few dozen; each is tried at every word of every text
+
+
 def _one_word(value: str) -> str:
     if not value or any(ch.isspace() for ch in value):
         raise ValueError(f"'{value}' is not one word: list each short word on its own, e.g. [de, la, le]")
@@ -554,7 +557,7 @@ class Typography(Node):
     """Characters replaced in every text, e.g. `"'": "’"` for typographic apostrophes."""
     quotes: list[tuple[str, str]] = [("\u201c", "\u201d")]
     """Quotation marks that open and close in this language, checked for balance ("«", "»")"""
-    keep_with_next: list[Annotated[str, AfterValidator(_one_word)]] = []
+    keep_with_next: list[Annotated[str, AfterValidator(_one_word)]] = Field(default=[], max_length=MAX_KEPT_WORDS)
     """Short words never left at the end of a line of ragged or centred text (a card's text, a title, a booklet's
     headings and list items), whatever their case: the space after each is set as a no-break space (French: à,
     de, le, la, un...; "LE / VIEUX GARDIEN" and "« La / lampe" are never set). Justified paragraphs keep their

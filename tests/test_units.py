@@ -86,6 +86,10 @@ def test_a_language_file_listing_something_other_than_one_word_to_keep_is_an_err
     assert [(d.code, d.location.line, d.location.col) for d in errors] == [("wrong-type", 2, 24),
                                                                                ("wrong-type", 2, 28)]
     assert "'la le' is not one word" in errors[1].message
+    many = ", ".join(f"w{number}" for number in range(201))  # each is tried at every word: a list has a bound
+    (data_copy / "languages" / "fr.yaml").write_text(f"typography:\n  keep_with_next: [{many}]\n", encoding="utf-8")
+    [error] = [d for d in check(data_copy, games=["comrade"])[0].errors if d.location.path.endswith("fr.yaml")]
+    assert error.code == "wrong-type" and "at most 200" in error.message and error.location.line == 2
     (data_copy / "languages" / "fr.yaml").write_text("typography:\n  keep_with_next: [de, la]\n", encoding="utf-8")
     assert not check(data_copy, games=["comrade"])[0].has_errors
 

@@ -34,7 +34,7 @@ from printshop.colour import Paints
 from printshop.fonts import state as fonts_state, with_fallback
 from printshop.memo import Memo
 from printshop.model import TextStyle
-from printshop.richtext import Block, Para, Table, column_widths, uppercase
+from printshop.richtext import FORCED_BREAK, TAG_OR_TEXT, Block, Para, Table, column_widths, uppercase
 
 NO_BREAK_SPACES = "\u00a0\u202f"
 
@@ -225,8 +225,6 @@ _ALIGNMENT = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 # a word as a reader counts it: something with a letter or a digit in it (not "–", "»" or "+).")
 _WORD = re.compile(r"[^\W_]")
 _ANY_SPACE = re.compile(f"[\\s{NO_BREAK_SPACES}]+")
-_TAG_OR_TEXT = re.compile(r"<[^>]*>|[^<]+")
-_FORCED_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 def without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
@@ -442,10 +440,10 @@ def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
     the text up to each forced break, and after the last; None: the last) made no-break spaces, so that its last
     two words stay on one line; None if none of those stretches has two words."""
     stretches: list[list[tuple[int, str]]] = [[]]  # (index in markup, character) of the text of each stretch
-    for match in _TAG_OR_TEXT.finditer(markup):
+    for match in TAG_OR_TEXT.finditer(markup):
         piece = match.group()
         if piece.startswith("<"):
-            if _FORCED_BREAK.fullmatch(piece):
+            if FORCED_BREAK.fullmatch(piece):
                 stretches.append([])
             continue
         stretches[-1].extend((match.start() + offset, ch) for offset, ch in enumerate(piece))

@@ -14,6 +14,8 @@ from html import escape
 from printshop.memo import Memo
 
 INLINE = {"b", "i", "br"}
+TAG_OR_TEXT = re.compile(r"<[^>]*>|[^<]+")  # a paragraph's markup as its tags and the pieces of text between them
+FORCED_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)  # a tag that ends a line
 PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
 
 

@@ -23,6 +23,7 @@ from ruamel.yaml.comments import CommentedMap
 from printshop.diagnostics import Location, Report, closest, display_path
 from printshop.memo import Memo
 from printshop.model import Typography
+from printshop.richtext import FORCED_BREAK, TAG_OR_TEXT
 from printshop.source import Document, items_of, locate, read_yaml
 
 ALLOWED_TAGS = {"b", "i", "br"}
@@ -259,9 +260,6 @@ def apply_typography(text: str, typography: Typography, before: str = "") -> str
     return text
 
 
-_TAG_OR_TEXT = re.compile(r"<[^>]*>|[^<]+")
-
-
 def keep_with_next(markup: str, typography: Typography) -> str:
     """`markup` (a paragraph's text and tags) with the breaking space after each of the typography's short words
     (`keep_with_next`) and, with `numbers_with_next`, after a number followed by a word, made a no-break space,
@@ -282,14 +280,14 @@ def _keep_with_next(markup: str, pattern: re.Pattern | None) -> str:
         return markup
     pieces, starts, texts = [], [], []  # the text as printed; where each of its pieces starts in it and in markup
     length = 0
-    for match in _TAG_OR_TEXT.finditer(markup):
+    for match in TAG_OR_TEXT.finditer(markup):
         piece = match.group()
         if not piece.startswith("<"):
             starts.append(length)
             texts.append(match.start())
             pieces.append(piece)
             length += len(piece)
-        elif _BREAK.fullmatch(piece):
+        elif FORCED_BREAK.fullmatch(piece):
             pieces.append("\n")
             length += 1
     tied: dict[int, str] = {}  # index in markup -> what replaces it: a run of spaces becomes one no-break space
@@ -310,7 +308,6 @@ def _keep_with_next(markup: str, pattern: re.Pattern | None) -> str:
 
 
 _KEPT: Memo = Memo(20000)
-_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 @lru_cache(maxsize=None)

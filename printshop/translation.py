@@ -18,6 +18,7 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Report
+from printshop.richtext import FORCED_BREAK
 from printshop.source import items_of, locate, read_yaml
 from printshop.texts import Catalogue, TextEntry
 
@@ -108,9 +109,8 @@ def _inline_tags(text: str) -> tuple[str, ...]:
 
 
 _INLINE_TAG = re.compile(r"<\s*([bi])\s*>", re.I)
-_BREAK = re.compile(r"<br\s*/?>", re.I)
 
 
 @functools.lru_cache(maxsize=65536)
 def line_breaks(text: str) -> int:
-    return len(_BREAK.findall(text)) + text.count("\n")
+    return len(FORCED_BREAK.findall(text)) + text.count("\n")

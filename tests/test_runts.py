@@ -233,7 +233,7 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
     "informer wins."; it keeps its five lines in a narrower measure, its lines more alike and the longest shorter,
     the renderer setting the same lines. Set ragged left, the same text keeps its greedy breaks. A paragraph whose
     lines are already about one length is left as it is."""
-    from printshop.fitting import EVEN, _spread
+    from printshop.fitting import EVEN, _line_lengths, _spread
 
     text = ("You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
             "sees or receives this card, the informer wins.")
@@ -242,7 +242,7 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
         plain = plain_paragraph(text, width, paints, None, align=align)
         result = fit(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), width, mm(60), paints)
         [paragraph] = result.flowables
-        lengths, before = _lengths(paragraph, width), _lengths(plain, width)
+        lengths, before = _line_lengths(paragraph, width), _line_lengths(plain, width)
         assert len(lengths) == len(before) and result.size == 9.0
         if balanced:
             assert paragraph.style.leftIndent == paragraph.style.rightIndent > mm(2)  # narrowed on both sides
@@ -258,12 +258,6 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
     even = "Take the role sheet that matches this card and keep it to yourself."
     result = fit(parse_blocks(f"<p>{even}</p>"), style(align="center", min_size="9pt"), mm(51), mm(60), paints)
     assert result.flowables[0].style.leftIndent == 0 and _spread(result.flowables[0], mm(51)) <= mm(51) * EVEN
-
-
-def _lengths(paragraph, width: float) -> list[float]:
-    """How long each line of a wrapped paragraph is (its measure, `width` less its indents, less the room left)."""
-    measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
-    return [measure - (line[0] if isinstance(line, tuple) else line.extraSpace) for line in paragraph.blPara.lines]
 
 
 def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatever_its_colours(paints, monkeypatch):

@@ -40,11 +40,10 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
     pnp = settings.media.print_and_play
     per_page = sheet.spec.per_page
     bled = any(face.bleed > 0 for face in sheet.faces)
-    if per_page == 1:
-        problem = sheet_too_big(first.width, first.height, bled, paper.label, paper.width, paper.height, pnp)
-        if problem is not None:
-            raise ImpositionError(problem + ": make it smaller, tiled or two to a page")  # validate says so first
     placed_on = sheet_placement(first.width, first.height, bled, per_page, paper.width, paper.height, pnp)
+    if per_page == 1 and not placed_on.holds(first.width, first.height):  # validate says so first
+        raise ImpositionError(sheet_too_big(first.width, first.height, bled, paper.label, paper.width, paper.height,
+                                            pnp) + ": make it smaller, tiled or two to a page")
     width, height, across, room, scale = (placed_on.width, placed_on.height, placed_on.across, placed_on.room,
                                           placed_on.scale)
     avail_h = height - room.side - room.bottom

@@ -1,9 +1,12 @@
 """A bounded memo for work remembered per process by what it depends on (fits, broken paragraphs, booklet
 measures): a long-running session (`serve`, `watch`) fits, breaks and measures again after every edit, so
-what it remembers must not grow without end. And `Reads`, which notes what a piece of work looked up."""
+what it remembers must not grow without end. `SizedMemo` bounds what it holds by bytes instead (compressed
+streams). And `Reads`, which notes what a piece of work looked up."""
 from __future__ import annotations
 
 import contextvars
+import threading
+from collections import OrderedDict
 from contextlib import contextmanager
 
 
@@ -19,6 +22,45 @@ class Memo(dict):
             for stale in list(self)[:max(1, self.limit // 4)]:
                 del self[stale]
         super().__setitem__(key, value)
+
+
+class SizedMemo:
+    """Values (bytes) by key, the least recently used forgotten first once they hold more than `limit` bytes
+    in all; safe to use from several threads (a session's server renders beside its watcher)."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.size = 0
+        self._values: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key) -> bytes | None:
+        with self._lock:
+            value = self._values.get(key)
+            if value is not None:
+                self._values.move_to_end(key)
+            return value
+
+    def put(self, key, value: bytes) -> None:
+        if len(value) > self.limit:
+            return
+        with self._lock:
+            old = self._values.pop(key, None)
+            if old is not None:
+                self.size -= len(old)
+            self._values[key] = value
+            self.size += len(value)
+            while self.size > self.limit:
+                _, stale = self._values.popitem(last=False)
+                self.size -= len(stale)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+            self.size = 0
 
 
 class Reads(dict):

@@ -711,6 +711,8 @@ def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(tm
     session = Session(data, tmp_path / "live", **settings)
     assert session.refresh().ok
     set_again = []
+    # (the process's booklets: a booklet another test set with one of these edits would be given here)
+    monkeypatch.setattr(booklet_module, "_BOOKLETS", booklet_module.Memo(96))
     setting = booklet_module._render_booklet
     monkeypatch.setattr(booklet_module, "_render_booklet", lambda game, booklet, *a, **k: (
         set_again.append(a[6]) if not k.get("measure") else None) or setting(  # (a[6]: the file's name)
@@ -1052,6 +1054,9 @@ def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monk
         return original(stream, document)
 
     monkeypatch.setattr(pdfdoc.PDFStream, "format", counting)
+    import printshop.render.booklet as booklet_module
+
+    monkeypatch.setattr(booklet_module, "_BOOKLETS", booklet_module.Memo(96))  # (the rules set, not given)
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     texts = data / "comrade" / "text" / "en.yaml"

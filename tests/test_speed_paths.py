@@ -236,6 +236,78 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
     assert render(StandIn(palette)) == first and len(rendered) == 5
 
 
+def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_process_its_own(monkeypatch):
+    """A session (serve, watch) looks in its own booklets, then in the process's: one started on data whose
+    rules another build or session of the process already set is given them; one it sets is kept for the
+    process too. A stand-in palette (a preview missing a colour) keeps to the session's own."""
+    from printshop.colour import Paints, StandIn
+    from printshop.render import booklet as module
+    from printshop.render.replay import FaceRecordings, recording_into
+
+    checked, layout = _comrade_en()
+    project = checked.project.view(layout.localized.data)
+    paper, motifs = project.media.papers[project.booklet.paper], project.motifs.motifs
+    palette = dict(project.colours.palette)
+    rendered = []
+    real = module._render_whole
+    monkeypatch.setattr(module, "_render_whole", lambda *a, **k: rendered.append(a[5]) or real(*a, **k))
+    monkeypatch.setattr(module, "_BOOKLETS", module.Memo(96))
+
+    def render(store, colours=palette, name="rules.pdf"):
+        with recording_into(store):
+            return module.render_booklet(layout, layout.booklet, paper, Paints(colours), motifs, name)
+
+    outside = module.render_booklet(layout, layout.booklet, paper, Paints(dict(palette)), motifs, "rules.pdf")
+    first, second = FaceRecordings(), FaceRecordings()
+    assert render(first) == outside and rendered == ["rules.pdf"]  # the process's, given to the session
+    assert len(first.booklets) == 1  # and kept as the session's own
+    accent = project.booklet.styles["h1"].colour
+    changed = render(first, {**palette, accent: "#123456"})
+    assert changed != outside and len(rendered) == 2
+    assert render(second, {**palette, accent: "#123456"}) == changed and len(rendered) == 2  # the first session's
+    assert render(second, StandIn(palette), "other.pdf") and len(rendered) == 3
+    assert render(FaceRecordings(), StandIn(palette), "other.pdf") and len(rendered) == 4  # not the process's
+    assert render(second, StandIn(palette), "other.pdf") and len(rendered) == 4  # the session's own
+
+
+def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_bounded(monkeypatch):
+    """Every PDF stream goes through one Flate filter, which remembers what it compressed by content (a face's
+    form in the A4 and the Letter kit, a page a session writes again): the bytes are zlib's, an input met
+    again is not compressed again, small streams are not kept, and the memo forgets the least recently used
+    once it holds more than its limit."""
+    import hashlib
+    import zlib
+
+    from reportlab.pdfbase import pdfdoc
+
+    from printshop.memo import SizedMemo
+    from printshop.render import pdf
+
+    compressed = []
+    monkeypatch.setattr(pdf, "zlib", type("Z", (), {"compress": staticmethod(
+        lambda data: compressed.append(len(data)) or zlib.compress(data))}))
+    monkeypatch.setattr(pdf, "_COMPRESSED", SizedMemo(3000))
+    flate = pdfdoc.PDFStreamFilterZCompress()
+    page = "BT /F1 12 Tf (Camarade) Tj ET\n" * 60  # 1,800 characters
+    assert flate.encode(page) == zlib.compress(page.encode()) and compressed == [len(page)]
+    assert flate.encode(page.encode()) == zlib.compress(page.encode()) and compressed == [len(page)]
+    small = "q 1 0 0 1 0 0 cm Q"
+    assert flate.encode(small) == zlib.compress(small.encode())
+    assert flate.encode(small) and compressed == [len(page), len(small), len(small)]  # not kept
+    others = ["".join(hashlib.sha256(b"%d %d" % (n, k)).hexdigest() for k in range(10))  # (about 350 bytes
+              for n in range(1, 40)]  # each, compressed)
+    for other in others:
+        flate.encode(other)
+    assert pdf._COMPRESSED.size <= 3000 and len(pdf._COMPRESSED) < len(others) + 1
+    compressed.clear()
+    flate.encode(page)  # the oldest was forgotten
+    flate.encode(others[-1])  # the newest was not
+    assert compressed == [len(page)]
+    document = pdfdoc.PDFDocument(invariant=1)
+    stream = pdfdoc.PDFStream(content=page, filters=[pdfdoc.PDFZCompress])
+    assert zlib.compress(page.encode()) in stream.format(document)
+
+
 def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():
     from reportlab.lib.colors import Color
     from reportlab.lib.enums import TA_JUSTIFY

@@ -72,43 +72,56 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
 
     In a session (`serve`, `watch`: render/replay.py's store is set), a booklet is rendered once for what it is
     made from and given again while the colours and motifs it read keep their values (`_remembered`): a card's
-    text saved, or a colour the rules do not use, sets no booklet again. Outside one, the process remembers its
-    last few booklets the same way (`_BOOKLETS`): a `printshop build` renders each once anyway, but a program
-    that builds again in the same process (the test suite does, a hundred times) is given them."""
+    text saved, or a colour the rules do not use, sets no booklet again. The process also remembers its last
+    booklets the same way (`_BOOKLETS`), in a session or not: a `printshop build` renders each once anyway, but
+    a program that builds again in the same process (the test suite does, a hundred times, and starts a
+    session on a copy of the same data fifty times) is given them."""
     folio = folio if folio is not None else game.localized.label("rules")
     store = recordings.get()
-    if store is None and not isinstance(paints.palette, dict):
-        # a palette standing in for the names it lacks (serve's colour.StandIn) cannot be copied to be compared:
-        # such a preview remembers its booklets itself
+    # a palette standing in for the names it lacks (serve's colour.StandIn) cannot be copied to be compared:
+    # such a preview remembers its booklets itself, or its session does
+    memos = [_BOOKLETS] if isinstance(paints.palette, dict) else []
+    if store is not None:
+        memos.insert(0, store.booklets)
+    if not memos:
         return _render_whole(game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
-    return _remembered(_BOOKLETS if store is None else store.booklets, game, booklet, paper, paints, motifs,
-                       file_name, pad_to, bleed, folio)
+    return _remembered(memos, game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
 
 
-# outside a session, the booklets this process rendered last (a few hundred KB each at most)
-_BOOKLETS: Memo = Memo(48)
+# the booklets this process rendered last (a few hundred KB each at most; a catalogue's kits have about 40)
+_BOOKLETS: Memo = Memo(96)
 
 
-def _remembered(booklets: Memo, game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
+def _remembered(memos: list[Memo], game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
                 motifs: dict[str, Motif], file_name: str, pad_to: int, bleed: float, folio: str) -> tuple[bytes, int]:
     """`_render_whole`, remembered by everything it reads but the palette and the motifs (the blocks, the style,
     the page, the colour mode, the names and options, what it reads of the game, the fonts registered) and, for
     each booklet made so, the colours and motifs it read, with their values (memo.Reads): a booklet is given
-    again only where every one of them is as it was."""
+    again only where every one of them is as it was. Looked up in each of `memos` in turn (a session's, then
+    the process's); one found in a later memo, or rendered, is kept in the earlier ones too."""
     localized = game.localized
     key = (repr(booklet.blocks), booklet.style.model_dump_json(), repr(paper), repr(paints.mode), file_name, pad_to,
            bleed, folio, game.title, game.lang, localized.draft, localized.language.typography.hyphenation,
            fonts_state())
-    made = booklets.get(key, ())
-    for colours, drawn, result in made:
-        if unchanged(colours, paints.palette) and unchanged(drawn, motifs, motif_key):
-            return result
+    for depth, booklets in enumerate(memos):
+        made = booklets.get(key, ())
+        for entry in made:
+            colours, drawn, result = entry
+            if unchanged(colours, paints.palette) and unchanged(drawn, motifs, motif_key):
+                _keep(memos[:depth], key, entry)
+                return result
     read_colours, read_motifs = Reads(paints.palette, log=[]), Reads(motifs, log=[])
     result = _render_whole(game, booklet, paper, replace(paints, palette=read_colours), read_motifs, file_name,
                            pad_to, bleed, folio)
-    entry = (values_of(read_colours.read, paints.palette), values_of(read_motifs.read, motifs, motif_key), result)
-    booklets[key] = (*made[-1:], entry)  # (and the one before: a colour saved back and forth)
+    _keep(memos, key, (values_of(read_colours.read, paints.palette), values_of(read_motifs.read, motifs, motif_key),
+                       result))
     return result
+
+
+def _keep(memos: list[Memo], key, entry) -> None:
+    for booklets in memos:
+        made = booklets.get(key, ())
+        booklets[key] = (*made[-1:], entry)  # (and the one before: a colour saved back and forth)
 
 
 def _render_whole(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,

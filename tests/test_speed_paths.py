@@ -165,6 +165,14 @@ def _comrade_en():
     return checked, layout
 
 
+def _comrade_en_booklet():
+    """(layout, project, paper, motifs, palette) of Comrade's English rules."""
+    checked, layout = _comrade_en()
+    project = checked.project.view(layout.localized.data)
+    return (layout, project, project.media.papers[project.booklet.paper], project.motifs.motifs,
+            dict(project.colours.palette))
+
+
 def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depend_on_it(monkeypatch):
     from printshop import justify
     from printshop.colour import Paints
@@ -207,10 +215,7 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
     from printshop.colour import Paints, StandIn
     from printshop.render import booklet as module
 
-    checked, layout = _comrade_en()
-    project = checked.project.view(layout.localized.data)
-    paper, motifs = project.media.papers[project.booklet.paper], project.motifs.motifs
-    palette = dict(project.colours.palette)
+    layout, project, paper, motifs, palette = _comrade_en_booklet()
     rendered = []
     real = module._render_whole
 
@@ -244,10 +249,7 @@ def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_proc
     from printshop.render import booklet as module
     from printshop.render.replay import FaceRecordings, recording_into
 
-    checked, layout = _comrade_en()
-    project = checked.project.view(layout.localized.data)
-    paper, motifs = project.media.papers[project.booklet.paper], project.motifs.motifs
-    palette = dict(project.colours.palette)
+    layout, project, paper, motifs, palette = _comrade_en_booklet()
     rendered = []
     real = module._render_whole
     monkeypatch.setattr(module, "_render_whole", lambda *a, **k: rendered.append(a[5]) or real(*a, **k))

@@ -57,11 +57,6 @@ class SizedMemo:
     def __len__(self) -> int:
         return len(self._values)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._values.clear()
-            self.size = 0
-
 
 class Reads(dict):
     """A dict noting each key looked up (`[]`, `in`, `get`) in `log` while `log` is a list (None: nothing is

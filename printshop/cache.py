@@ -23,6 +23,12 @@ Everything read back from the cache is checked: a record of the wrong shape is a
 path that is not a plain relative path (no '..', nothing absolute or hidden) is refused: the cache
 never makes the build write a path the build did not compute itself.
 
+A file's hash is remembered for the process by its stamp (size, times, inode: `_STAMPED`) once its last
+change is a few seconds old: a file changed since has a new change time, and is read and hashed again. A
+process that builds or refreshes again (`serve`, `watch`, the test suite) then reads the 5 MB of fonts
+printshop ships, and the rest of what did not change, once. A file changed within the last seconds is read
+every time, so two saves in the same tick of the file system's clock are never taken for one.
+
 `outputs.json` keeps, per set of build settings, the files the last build with those settings wrote
 (with their hashes), so that a build which no longer makes one of them (its language or game file
 was deleted) removes it, and only it (build.py, `stale_outputs`).
@@ -34,10 +40,12 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from printshop.memo import Memo
 from printshop.paths import BUNDLED_FONTS_DIR, CACHE_DIR_NAME, PACKAGE_DEFAULTS_DIR, PACKAGE_DIR, templates_for
 
 LIBRARIES = ("reportlab", "pypdf", "pikepdf", "pypdfium2", "pillow", "jinja2", "pyphen")  # pyphen: its patterns decide hyphens
@@ -45,6 +53,31 @@ LIBRARIES = ("reportlab", "pypdf", "pikepdf", "pypdfium2", "pillow", "jinja2", "
 
 def _hash_bytes(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+# path -> (stamp, hash) of files whose last change had settled when they were hashed (see the module's text)
+_STAMPED: Memo = Memo(50_000)
+SETTLED = 3.0  # seconds since a file's last change (its mtime and ctime) before its stamp stands for its bytes
+_now = time.time  # (tests move it on)
+
+
+def _file_hash(name: str) -> str:
+    try:
+        stat = os.stat(name)
+    except OSError:
+        return "absent"
+    stamp = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino, stat.st_dev)
+    kept = _STAMPED.get(name)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        with open(name, "rb") as handle:
+            digest = _hash_bytes(handle.read())
+    except OSError:
+        return "absent"
+    if _now() - max(stat.st_mtime, stat.st_ctime) > SETTLED:
+        _STAMPED[name] = (stamp, digest)
+    return digest
 
 
 _REFERENCES: dict[tuple[Path, str], list] = {}  # (template file, hash) -> the templates it names (Digests.templates)
@@ -60,12 +93,7 @@ class Digests:
         name = os.fspath(path)
         digest = self._known.get(name)
         if digest is None:
-            try:
-                with open(name, "rb") as handle:
-                    digest = _hash_bytes(handle.read())
-            except OSError:
-                digest = "absent"
-            self._known[name] = digest
+            digest = self._known[name] = _file_hash(name)
         return digest
 
     def templates(self, names, folders: list[Path]) -> list[tuple[str, str, str]] | None:

@@ -13,6 +13,12 @@ makes it (tests/test_fonts_cache.py compares every attribute and the PDFs built 
 ReportLab cannot read is never kept (the error comes from ReportLab, as without the cache); an entry that
 cannot be read, or was written by other code, is read again from the font. `PRINTSHOP_CACHE=off` turns the
 cache off with the rest.
+
+Every PDF embeds a subset of each face it sets (the glyphs it prints), which ReportLab's TTFontFile.makeSubset
+builds a table at a time in Python. The same face and glyphs give the same bytes, and a process that writes
+many PDFs asks for the same subsets again (a rules booklet's face in the A4 and the Letter kit, a session's
+every refresh, the test suite's builds): `_SUBSETS` remembers them for the process, by the file's digest and
+the glyphs, the least recently used forgotten first past 16 MB.
 """
 from __future__ import annotations
 
@@ -26,10 +32,14 @@ from reportlab import Version as REPORTLAB_VERSION
 from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
+from printshop.memo import SizedMemo
+
 VERSION = 1
 KEPT = 64  # entries kept (about 100 KB each): past that, the least recently written go, down to 48
-_NOT_KEPT = ("_ttf_data", "_pdfScale")  # the file's bytes (read again) and a function (made again)
+_NOT_KEPT = ("_ttf_data", "_pdfScale", "makeSubset")  # the file's bytes (read again), functions (made again)
 _lock = threading.Lock()  # held while a TTFont is made: ReportLab's TTFontFace may be swapped meanwhile
+SUBSETS_KEPT = 16_000_000  # bytes of font subsets a process remembers (a catalogue build makes about 5 MB)
+_SUBSETS = SizedMemo(SUBSETS_KEPT)
 
 
 def read_font(name: str, path: Path) -> TTFont:
@@ -39,18 +49,44 @@ def read_font(name: str, path: Path) -> TTFont:
     folder = user_cache_dir("fonts")
     if folder is None:
         with _lock:
-            return TTFont(name, str(path))
+            font = TTFont(name, str(path))
+        return _with_remembered_subsets(font, _font_digest(font.face._ttf_data))
     data = path.read_bytes()
-    digest = hashlib.blake2b(data, digest_size=20, person=b"printshop-font")
-    digest.update(f"\n{VERSION}\n{REPORTLAB_VERSION}".encode())
+    digest = _font_digest(data)
     entry = folder / f"{digest.hexdigest()}.pickle"
     face = _kept_face(entry, data, path)
     if face is not None:
         with _lock, _made_with(face):
-            return TTFont(name, str(path))
+            font = TTFont(name, str(path))
+        return _with_remembered_subsets(font, digest)
     with _lock:  # (never while another thread has ReportLab's TTFontFace swapped)
         font = TTFont(name, str(path))  # raises for a file that is not a usable font: nothing is kept
     _keep(folder, entry, {key: value for key, value in font.face.__dict__.items() if key not in _NOT_KEPT})
+    return _with_remembered_subsets(font, digest)
+
+
+def _font_digest(data: bytes):
+    digest = hashlib.blake2b(data, digest_size=20, person=b"printshop-font")
+    digest.update(f"\n{VERSION}\n{REPORTLAB_VERSION}".encode())
+    return digest
+
+
+def _with_remembered_subsets(font: TTFont, digest) -> TTFont:
+    """`font`, its face's makeSubset remembered in `_SUBSETS` (an attribute of this face alone: ReportLab's
+    class is left as it is). A subset depends on the file's bytes and the glyphs asked for, nothing else:
+    makeSubset reads the face and sets nothing on it."""
+    face, prefix = font.face, digest.digest()
+    make = face.makeSubset
+
+    def remembered(subset) -> bytes:
+        key = (prefix, tuple(subset))
+        made = _SUBSETS.get(key)
+        if made is None:
+            made = make(subset)
+            _SUBSETS.put(key, made)
+        return made
+
+    face.makeSubset = remembered
     return font
 
 

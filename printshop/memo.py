@@ -25,34 +25,37 @@ class Memo(dict):
 
 
 class SizedMemo:
-    """Values (bytes) by key, the least recently used forgotten first once they hold more than `limit` bytes
-    in all; safe to use from several threads (a session's server renders beside its watcher)."""
+    """Values by key, the least recently used forgotten first once they hold more than `limit` bytes in all
+    (a value's size: `len(value)`, or what `put` is told); safe to use from several threads (a session's
+    server renders beside its watcher)."""
 
     def __init__(self, limit: int):
         self.limit = limit
         self.size = 0
-        self._values: OrderedDict = OrderedDict()
+        self._values: OrderedDict = OrderedDict()  # key -> (value, its size)
         self._lock = threading.Lock()
 
-    def get(self, key) -> bytes | None:
+    def get(self, key):
         with self._lock:
-            value = self._values.get(key)
-            if value is not None:
-                self._values.move_to_end(key)
-            return value
+            kept = self._values.get(key)
+            if kept is None:
+                return None
+            self._values.move_to_end(key)
+            return kept[0]
 
-    def put(self, key, value: bytes) -> None:
-        if len(value) > self.limit:
+    def put(self, key, value, size: int | None = None) -> None:
+        size = len(value) if size is None else size
+        if size > self.limit:
             return
         with self._lock:
             old = self._values.pop(key, None)
             if old is not None:
-                self.size -= len(old)
-            self._values[key] = value
-            self.size += len(value)
+                self.size -= old[1]
+            self._values[key] = (value, size)
+            self.size += size
             while self.size > self.limit:
-                _, stale = self._values.popitem(last=False)
-                self.size -= len(stale)
+                _, (_, stale) = self._values.popitem(last=False)
+                self.size -= stale
 
     def __len__(self) -> int:
         return len(self._values)

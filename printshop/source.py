@@ -143,6 +143,13 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
         return None
+    if not preserve_quotes:
+        kept = _PARSED.get(text)
+        if kept is not None:  # the same text read before in this process, and found sound (the checks below too)
+            _keep(text, kept, path)
+            document = Document(path, kept)
+            document.values_checked = True
+            return document
     control = _RAW_CONTROL.search(text)
     if control is not None:
         report.add("yaml-syntax", Location.of(path, *place_of(text, control.start())),
@@ -156,13 +163,6 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
                    f"a number of {digits.end() - digits.start():,} digits; printshop reads at most {MAX_DIGITS:,}",
                    hint="write a smaller number")
         return None
-    if not preserve_quotes:
-        kept = _PARSED.get(text)
-        if kept is not None:  # the same text read before in this process, and found sound
-            _keep(text, kept, path)
-            document = Document(path, kept)
-            document.values_checked = True
-            return document
     if _may_be_deep_or_aliased(text) and not _structure_is_safe(path, text, report):
         return None
     if not preserve_quotes:  # reading, not editing: libyaml's C parser, ten times quicker

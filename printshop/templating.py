@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from printshop.diagnostics import Location
+from printshop.memo import Memo
 from printshop.source import place_of
 from printshop.texts import MissingText, PlaceholderError, fill
 
@@ -136,6 +137,10 @@ class _Loader(FileSystemLoader):
 
 
 KEPT_TEMPLATES = 1_000  # compiled templates kept; past that, the least recently used go, down to 750
+# the compiled templates this process read from the folder or compiled, by the template's file and a hash of its
+# source, as the folder keeps them: a process that builds again (a session's every refresh makes a new environment)
+# takes them from memory, without reading, unmarshalling and marking the file again
+_COMPILED: Memo = Memo(400)
 _pruned: set[str] = set()  # cache folders this process has kept within KEPT_TEMPLATES
 
 
@@ -149,6 +154,7 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
     compile of a process removes the least recently used, down to three quarters of that."""
 
     def dump_bytecode(self, bucket) -> None:
+        _COMPILED[bucket.key, bucket.checksum] = bucket.code
         try:
             super().dump_bytecode(bucket)
         except OSError:
@@ -160,12 +166,17 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
             keep_newest(Path(self.directory), self.pattern % ("*",), KEPT_TEMPLATES)
 
     def load_bytecode(self, bucket) -> None:
+        code = _COMPILED.get((bucket.key, bucket.checksum))
+        if code is not None:  # read from the folder (or compiled) before in this process
+            bucket.code = code
+            return
         try:
             super().load_bytecode(bucket)
         except (OSError, EOFError, ValueError, TypeError):  # a truncated or foreign file: compile instead
             bucket.reset()
             return
         if bucket.code is not None:
+            _COMPILED[bucket.key, bucket.checksum] = bucket.code
             try:
                 os.utime(self._get_cache_filename(bucket))  # used now: the last to go
             except OSError:

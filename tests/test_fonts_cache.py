@@ -42,7 +42,8 @@ def parses(monkeypatch) -> list[str]:
 
 
 def _attributes(font: TTFont) -> dict:
-    face = {key: value for key, value in font.face.__dict__.items() if key != "_pdfScale"}
+    # (less the scale, made again, and makeSubset, which printshop remembers for each face it reads)
+    face = {key: value for key, value in font.face.__dict__.items() if key not in ("_pdfScale", "makeSubset")}
     names = {key: value.ustr for key, value in face.items() if isinstance(value, ttfonts.TTFNameBytes)}
     return {"font": sorted(set(font.__dict__) - {"face"}), "face": face, "types": {k: type(v) for k, v in face.items()},
             "names": names}
@@ -131,3 +132,31 @@ def test_no_cache_when_it_is_turned_off(monkeypatch, tmp_path, parses):
     fontcache.read_font("one", FONT_FILES[0])
     fontcache.read_font("two", FONT_FILES[0])
     assert parses == [FONT_FILES[0].name] * 2
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["cache", "cache-off"])
+def test_a_subset_is_made_once_per_file_and_glyphs_and_is_the_subset_reportlab_makes(kept, cache, tmp_path,
+                                                                                     monkeypatch):
+    """A PDF embeds the glyphs it sets of each face; the same file and glyphs are subset once per process,
+    whichever name the face was registered under, and the bytes are ReportLab's own."""
+    if not kept:
+        monkeypatch.setenv("PRINTSHOP_CACHE", "off")
+    made, real = [], ttfonts.TTFontFace.makeSubset
+
+    def counted(self, subset):
+        made.append((Path(self.filename).name, tuple(subset)))
+        return real(self, subset)
+
+    monkeypatch.setattr(ttfonts.TTFontFace, "makeSubset", counted)
+    monkeypatch.setattr(fontcache, "_SUBSETS", fontcache.SizedMemo(fontcache.SUBSETS_KEPT))
+    regular, bold = FONT_FILES[0], FONT_FILES[1]
+    copy = tmp_path / "elsewhere.ttf"  # the same bytes at another path: the same subsets
+    shutil.copyfile(regular, copy)
+    glyphs, others = [ord(c) for c in "Camarade Élu"], [ord(c) for c in "Kremlin"]
+    first = fontcache.read_font("one", regular).face.makeSubset(glyphs)
+    assert first == real(TTFont("plain", str(regular)).face, glyphs) and len(made) == 1
+    assert fontcache.read_font("two", regular).face.makeSubset(glyphs) == first
+    assert fontcache.read_font("three", copy).face.makeSubset(glyphs) == first and len(made) == 1
+    assert fontcache.read_font("four", regular).face.makeSubset(others) != first and len(made) == 2
+    bolder = fontcache.read_font("five", bold).face.makeSubset(glyphs)
+    assert bolder != first and len(made) == 3 and made[-1] == (bold.name, tuple(glyphs))

@@ -11,6 +11,7 @@ import pytest
 
 from printshop.build import check
 from printshop.loader import DEFAULT_DATA_DIR
+from printshop.memo import Memo
 
 
 
@@ -86,7 +87,8 @@ def test_the_compiled_templates_kept_are_the_most_recently_used(tmp_path, monkey
     for age, other in enumerate(others, start=1):  # other folders' templates, all used after it
         other.write_bytes(b"compiled elsewhere")
         os.utime(other, (1_000_000_000 + age, 1_000_000_000 + age))
-    monkeypatch.setattr(templating, "_pruned", set())  # the next run
+    monkeypatch.setattr(templating, "_pruned", set())  # the next run (a new process, which has compiled nothing)
+    monkeypatch.setattr(templating, "_COMPILED", Memo(400))
     assert _render(templates) == "Hello &lt;b&gt;"  # read from the cache: now the most recently used
     assert _render(templates, "back.j2") == "Back &lt;b&gt;"  # compiled: the cache keeps 6 of its 12
     kept = set((cache / "templates").iterdir())
@@ -308,6 +310,60 @@ def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_b
     document = pdfdoc.PDFDocument(invariant=1)
     stream = pdfdoc.PDFStream(content=page, filters=[pdfdoc.PDFZCompress])
     assert zlib.compress(page.encode()) in stream.format(document)
+
+
+def test_a_booklet_imposed_once_is_given_again_for_the_same_bytes_paper_and_title(monkeypatch):
+    """Saddle-stitch imposition is a function of the booklet's bytes, the paper's size and the title: a process
+    that renders a booklet again (render/booklet.py gives the same bytes again) does not impose it again."""
+    from printshop.colour import Paints
+    from printshop.memo import SizedMemo
+    from printshop.render import imposed_booklet
+    from printshop.render.booklet import render_booklet
+
+    imposed, real = [], imposed_booklet._impose
+    monkeypatch.setattr(imposed_booklet, "_impose", lambda *args: imposed.append(args[1:]) or real(*args))
+    monkeypatch.setattr(imposed_booklet, "_IMPOSED", SizedMemo(imposed_booklet._IMPOSED.limit))
+    layout, project, paper, motifs, palette = _comrade_en_booklet()
+    a4, letter = project.media.papers["a4"], project.media.papers["letter"]
+    booklet = render_booklet(layout, layout.booklet, paper, Paints(palette), motifs, "rules.pdf", pad_to=4)[0]
+    first = imposed_booklet.impose_saddle_stitch(booklet, a4, "Comrade: rules")
+    assert first == real(booklet, a4, "Comrade: rules") and len(imposed) == 1
+    assert imposed_booklet.impose_saddle_stitch(booklet, a4, "Comrade: rules") == first and len(imposed) == 1
+    assert imposed_booklet.impose_saddle_stitch(booklet, letter, "Comrade: rules")[0] != first[0]
+    assert imposed_booklet.impose_saddle_stitch(booklet, a4, "Camarade : règles")[0] != first[0]
+    assert len(imposed) == 3
+    imposed_booklet.impose_saddle_stitch(booklet + b"\n", a4, "Comrade: rules")  # other bytes: imposed anew
+    assert len(imposed) == 4
+
+
+def test_a_files_hash_is_remembered_by_its_stamp_only_once_its_last_change_has_settled(tmp_path, monkeypatch):
+    """A build hashes every input for its cache keys; a process that builds again reads only what changed. A
+    file's hash is given by its stamp once its last change is older than SETTLED, so that two saves within one
+    tick of the file system's clock, which leave the same stamp, are never taken for one."""
+    import time
+
+    from printshop import cache
+
+    monkeypatch.setattr(cache, "_STAMPED", Memo(100))
+    hashed, real = [], cache._hash_bytes
+    monkeypatch.setattr(cache, "_hash_bytes", lambda data: hashed.append(data) or real(data))
+    path = tmp_path / "texts.yaml"
+    path.write_text("title: Camarade\n", encoding="utf-8")
+    first = cache.Digests().file(path)
+    path.write_text("title: Kamarade\n", encoding="utf-8")  # the same size, at once: maybe the same stamp
+    second = cache.Digests().file(path)
+    assert second != first and len(hashed) == 2 and len(cache._STAMPED) == 0  # read each time: not settled
+    monkeypatch.setattr(cache, "_now", lambda: time.time() + 2 * cache.SETTLED)  # later on
+    assert cache.Digests().file(path) == second and len(hashed) == 3 and len(cache._STAMPED) == 1
+    assert cache.Digests().file(path) == second and len(hashed) == 3  # given by its stamp, not read
+    time.sleep(0.05)  # (past a tick of the file system's clock: this save must give another stamp)
+    stamp = path.stat()
+    path.write_text("title: Camarade\n", encoding="utf-8")
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))  # the old modification time put back: ctime tells
+    assert cache.Digests().file(path) == first and len(hashed) == 4
+    path.unlink()
+    assert cache.Digests().file(path) == "absent"
+    assert cache.Digests().file(tmp_path) == "absent"  # a folder is no file
 
 
 def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():

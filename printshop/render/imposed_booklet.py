@@ -4,14 +4,22 @@ printed stack, folded in the middle and stapled, reads 1, 2, 3, ...
 For n pages (a multiple of four), sheet i (from 0) carries on its front n-2i (left) and 2i+1
 (right), and on its back 2i+2 (left) and n-2i-1 (right). Pages are scaled down to fit half the
 paper when they are larger (A5 on Letter), and centred in their half.
+
+The imposed file depends on the booklet's bytes, the paper's size and the title alone: a process remembers
+the last ones it made (`_IMPOSED`), for a booklet given again by render/booklet.py's memo (a session's refresh,
+a build run again in the same process) is imposed the same again.
 """
 from __future__ import annotations
 
+import hashlib
 import io
 
 import pikepdf
 
+from printshop.memo import SizedMemo
 from printshop.model import Paper
+
+_IMPOSED = SizedMemo(32_000_000)  # bytes of imposed booklets a process remembers (a catalogue's are about 6 MB)
 
 
 def booklet_order(pages: int) -> list[tuple[int, int]]:
@@ -26,6 +34,16 @@ def booklet_order(pages: int) -> list[tuple[int, int]]:
 
 
 def impose_saddle_stitch(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:
+    """The booklet's pages imposed two to a side of `paper` (landscape), and the number of sides."""
+    key = (hashlib.blake2b(booklet, digest_size=20).digest(), paper.width, paper.height, title)
+    made = _IMPOSED.get(key)
+    if made is None:
+        made = _impose(booklet, paper, title)
+        _IMPOSED.put(key, made, len(made[0]))
+    return made
+
+
+def _impose(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:
     width, height = max(paper.width, paper.height), min(paper.width, paper.height)  # landscape
     with pikepdf.open(io.BytesIO(booklet)) as source, pikepdf.new() as pdf:
         box = [float(v) for v in source.pages[0].mediabox]

@@ -364,7 +364,7 @@ def page_png(page: BookletPage, dpi: int = PREVIEW_DPI) -> bytes:
     with _PDFIUM:
         document = pypdfium2.PdfDocument(page.booklet.data)
         try:
-            image = document[page.index].render(scale=dpi / 72).to_pil()
+            image = document[page.index].render(scale=dpi / 72, rev_byteorder=True).to_numpy()  # RGB rows
         finally:
             document.close()
     return png(image, level=1)
@@ -401,7 +401,8 @@ def _face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
     with _PDFIUM:
         document = pypdfium2.PdfDocument(buffer.getvalue())
         try:
-            images = [document[index].render(scale=dpi / 72).to_pil() for index in range(len(views))]
+            images = [document[index].render(scale=dpi / 72, rev_byteorder=True).to_numpy()  # RGB rows
+                      for index in range(len(views))]
         finally:
             document.close()
     return [png(image, level=1) for image in images]  # shown at once on this machine: the fastest deflate

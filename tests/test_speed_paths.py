@@ -407,8 +407,8 @@ def test_an_image_profile_rasterizes_a_shared_back_once_onto_exactly_its_pixels(
     [deck] = layout.decks
     trim = project.media.card_sizes[profile.product(deck.deck.card_size).trim]
     rendered = []
-    real = press.render_exact
-    monkeypatch.setattr(press, "render_exact", lambda page, width, height: rendered.append(1) or real(page, width, height))
+    real = press.render_pixels
+    monkeypatch.setattr(press, "render_pixels", lambda page, width, height: rendered.append(1) or real(page, width, height))
     monkeypatch.setattr(Image.Image, "resize", lambda *args, **kwargs: pytest.fail("resampled"))
     images = dict(press.render_face_images(layout, deck, profile, trim, Paints(project.colours.palette),
                                            project.motifs.motifs))

@@ -376,6 +376,10 @@ def test_png_holds_the_pixels_and_the_resolution_and_nothing_else(mode):
     chunks = _png_chunk_kinds(data)
     assert {*chunks} <= {b"IHDR", b"PLTE", b"tRNS", b"pHYs", b"IDAT", b"IEND"} and chunks[-1] == b"IEND", chunks
     assert b"pHYs" not in _png_chunk_kinds(png(picture))
+    if mode in ("RGB", "RGBA", "L", "LA"):  # numpy's pixels of the picture (as render_pixels gives) write the same
+        import numpy
+
+        assert png(numpy.asarray(picture), 299.9) == data
 
 
 def _png_chunk_kinds(data: bytes) -> list[bytes]:
@@ -398,7 +402,9 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
     import pypdfium2
     from reportlab.pdfgen.canvas import Canvas
 
-    from printshop.render.raster import render_exact
+    import numpy
+
+    from printshop.render.raster import png, render_exact, render_pixels
 
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(100, 50), invariant=1)
@@ -410,10 +416,14 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
     document = pypdfium2.PdfDocument(buffer.getvalue())
     try:
         picture = render_exact(document[0], *size)
+        pixels = render_pixels(document[0], *size)
     finally:
         document.close()
     width, height = size
     assert picture.size == size and picture.mode == "RGB"
+    # the pixels png() deflates as they lie are the picture's, and give its PNG
+    assert pixels.shape == (height, width, 3) and numpy.array_equal(pixels, numpy.asarray(picture))
+    assert png(pixels, 300) == png(picture, 300)
     middle = height // 2
     assert picture.getpixel((0, middle)) == (0, 0, 0) and picture.getpixel((width - 1, middle)) == (255, 255, 255)
     assert picture.getpixel((width // 2 - 2, 0)) == (0, 0, 0) and picture.getpixel((width // 2 + 1, height - 1)) == (255, 255, 255)

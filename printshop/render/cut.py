@@ -181,14 +181,14 @@ def page_images(pdf: bytes, pages: list[int], dpi: int) -> list[bytes]:
     """The given pages as PNGs at `dpi` (the Cricut upload): pdfium's rendering, fixed PNG settings."""
     import pypdfium2
 
-    from printshop.render.raster import pixels_at, png, render_exact
+    from printshop.render.raster import pixels_at, png, render_pixels
 
     document = pypdfium2.PdfDocument(pdf)
     images = []
     try:
         for number in pages:
             page = document[number]
-            images.append(png(render_exact(page, *pixels_at(page.get_width(), page.get_height(), dpi)), dpi))
+            images.append(png(render_pixels(page, *pixels_at(page.get_width(), page.get_height(), dpi)), dpi))
             page.close()
     finally:
         document.close()

@@ -21,7 +21,7 @@ from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
 from printshop.render.press_art import WHITE, PressArt, beneath
 from printshop.render.raster import png as png_bytes
-from printshop.render.raster import render_exact
+from printshop.render.raster import render_pixels
 
 START_AT = PDFPageLabel.ARABIC  # page labels: a prefix then a decimal number
 
@@ -29,7 +29,7 @@ START_AT = PDFPageLabel.ARABIC  # page labels: a prefix then a decimal number
 def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, trim: CardSize, paints: Paints,
                        motifs: dict[str, Motif]) -> list[tuple[str, bytes]]:
     """One PNG per card face, numbered in deck order (001-front, 001-back, 002-front, ...), at the
-    profile's exact pixel size: pdfium maps each press page onto exactly those pixels (raster.render_exact),
+    profile's exact pixel size: pdfium maps each press page onto exactly those pixels (raster.render_pixels),
     so nothing is resampled (a picture rendered at a scale and resized to the shop's pixels, a pixel or two
     fewer, came out softer, and the resizing was most of the time)."""
     import pypdfium2
@@ -44,7 +44,7 @@ def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, tri
         for side, face in (("front", front), ("back", back)) if back else (("front", front),):
             png = made.get(face)
             if png is None:
-                picture = render_exact(document[page], width, height)
+                picture = render_pixels(document[page], width, height)
                 png = made[face] = png_bytes(picture, 300, level=6)  # pHYs: else tools read 72 dpi
             images.append((f"{deck.id}-{number:03d}-{side}.png", png))
             page += 1

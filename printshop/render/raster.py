@@ -18,7 +18,8 @@ from printshop.model import Motif
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
 
-if TYPE_CHECKING:  # Pillow is imported when an image is made, not when jobs.py is
+if TYPE_CHECKING:  # Pillow and numpy are imported when an image is made, not when jobs.py is
+    import numpy
     from PIL import Image as PILImage
 
 SUPERSAMPLE = 4  # rounded-corner masks are drawn this much larger, then reduced: smooth, deterministic edges
@@ -83,20 +84,29 @@ def corner_mask(size: tuple[int, int], radius: float) -> PILImage.Image:
     return mask.reduce(SUPERSAMPLE)
 
 
-def render_exact(page, width: int, height: int) -> PILImage.Image:
-    """A pdfium page as an RGB image of exactly `width` x `height` pixels: pdfium maps the page onto that
-    many pixels itself. (Rendering at a scale gives ceil(page size x scale) pixels, one too many on one
-    side as often as not once the pixel size is rounded, and resampling the whole picture to drop that
-    pixel took a third of a preview build. Four bytes a pixel: Pillow reads such a bitmap in place and
-    copies it once, dropping the fourth; from three, it made a new image, decoded into it, then copied it.)"""
+def render_pixels(page, width: int, height: int):
+    """A pdfium page as RGB pixels, a numpy array of `height` rows of `width` pixels of three bytes: pdfium maps
+    the page onto exactly that many pixels itself (rendering at a scale gives ceil(page size x scale) pixels,
+    one too many on one side as often as not once the pixel size is rounded) and writes them, in the order a PNG
+    stores them, into a buffer Python owns: `png` deflates them as they lie. (Rendered four bytes a pixel and
+    made a Pillow image, they were copied twice more, dropping the fourth byte, then packing them for numpy:
+    half of the time a picture took. The pixels are the same either way.)"""
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
-    bitmap = pypdfium2.PdfBitmap.new_native(width, height, pdfium_c.FPDFBitmap_BGRx, rev_byteorder=True)
+    bitmap = pypdfium2.PdfBitmap.new_native(width, height, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
     pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)  # white paper
     pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0,
                                    pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)
-    return bitmap.to_pil().convert("RGB")
+    return bitmap.to_numpy()  # (a view of the buffer, which it keeps: the bitmap may go)
+
+
+def render_exact(page, width: int, height: int) -> PILImage.Image:
+    """A pdfium page as an RGB Pillow image of exactly `width` x `height` pixels (see render_pixels), for the
+    pictures that are worked on further (corners cut round, set in a sheet)."""
+    from PIL import Image
+
+    return Image.frombuffer("RGB", (width, height), render_pixels(page, width, height), "raw", "RGB", 0, 1)
 
 
 def rounded(picture: PILImage.Image, mask: PILImage.Image | None) -> PILImage.Image:
@@ -109,6 +119,7 @@ def rounded(picture: PILImage.Image, mask: PILImage.Image | None) -> PILImage.Im
 
 # Pillow mode -> (PNG colour type, samples per pixel), the 8-bit modes `png` writes itself
 _PNG_COLOUR_TYPES = {"L": (0, 1), "LA": (4, 2), "RGB": (2, 3), "RGBA": (6, 4)}
+_MODES_BY_SAMPLES = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}  # numpy pixels: the samples of a pixel -> its mode
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -117,28 +128,41 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", checksum)))
 
 
-def png(picture: PILImage.Image, dpi: float | None = None, level: int = 3) -> bytes:
+def png(picture: PILImage.Image | numpy.ndarray, dpi: float | None = None, level: int = 3) -> bytes:
     """PNG bytes that depend on the pixels only (and the stated resolution, when given): no time, no
     text, no colour profile. `level` is zlib's (1 fastest, 9 smallest).
 
+    `picture` is a Pillow image, or pixels as numpy gives them (render_pixels: rows of RGB, RGBA or grey).
     8-bit grey and colour pictures, with or without alpha, are written here: every row is filtered by
     its difference from the row above (PNG's "Up" filter, one array subtraction), then deflated. Pillow
     tries all five filters on each row and keeps the best, which is most of its time on a 300 dpi page;
     on these flat-coloured pages "Up" deflates within a few per cent of its size in under half the time.
     The rows are deflated by zlib-ng, which reads as zlib and writes these pages three times as fast, a
     few per cent smaller. Other modes (palettes, one bit, 16 bits) go through Pillow."""
+    import numpy
+
+    if isinstance(picture, numpy.ndarray):
+        height, width = picture.shape[:2]
+        samples = picture.shape[2] if picture.ndim == 3 else 1
+        return _png_of_rows(numpy.ascontiguousarray(picture, dtype=numpy.uint8).reshape(height, width * samples),
+                            width, _PNG_COLOUR_TYPES[_MODES_BY_SAMPLES[samples]][0], dpi, level)
     kind = _PNG_COLOUR_TYPES.get(picture.mode)
     if kind is None:
         buffer = io.BytesIO()
         options = {"dpi": (round(dpi), round(dpi))} if dpi else {}
         picture.save(buffer, format="PNG", optimize=False, compress_level=level, **options)
         return buffer.getvalue()
-    import numpy
-
     colour_type, samples = kind
     width, height = picture.size
-    rows = numpy.asarray(picture, dtype=numpy.uint8).reshape(height, width * samples)
-    filtered = numpy.empty((height, width * samples + 1), dtype=numpy.uint8)
+    return _png_of_rows(numpy.asarray(picture, dtype=numpy.uint8).reshape(height, width * samples), width,
+                        colour_type, dpi, level)
+
+
+def _png_of_rows(rows, width: int, colour_type: int, dpi: float | None, level: int) -> bytes:
+    import numpy
+
+    height = rows.shape[0]
+    filtered = numpy.empty((height, rows.shape[1] + 1), dtype=numpy.uint8)
     filtered[:, 0] = 2  # the filter of each row: Up
     filtered[0, 1:] = rows[0]  # the row above the first is taken as zeros
     numpy.subtract(rows[1:], rows[:-1], out=filtered[1:, 1:])  # modulo 256, as the filter is defined

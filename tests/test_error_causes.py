@@ -300,6 +300,8 @@ def test_a_placeholder_misspelt_in_a_translation_is_one_error(data_copy):
     ("range(10 ** 7) | length", "Range too big"),
     ("''.__class__.__mro__", "templates may read only the values they are given and their data"),
     ("card.__class__.__init__.__globals__", "templates may read only the values they are given and their data"),
+    ("t._texts", "templates may read only the values they are given and their data"),  # a catalogue's insides
+    ("t.card.__class__", "templates may read only the values they are given and their data"),
 ])
 def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_seconds(data_copy, templates_copy,
                                                                                       expression, says):

@@ -366,6 +366,39 @@ def test_a_files_hash_is_remembered_by_its_stamp_only_once_its_last_change_has_s
     assert cache.Digests().file(tmp_path) == "absent"  # a folder is no file
 
 
+def test_the_sandbox_reads_data_maps_and_texts_as_jinjas_own_sandbox_reads_them():
+    """printshop's sandbox answers `map.key` and `t.text` without Jinja's general path: what it gives (a value, a
+    method, an undefined, a refusal, a missing text) must be what Jinja's own sandbox gives, name for name."""
+    from jinja2 import StrictUndefined
+    from jinja2.sandbox import SandboxedEnvironment
+    from markupsafe import Markup
+
+    from printshop.templating import _Sandbox
+    from printshop.texts import MissingText, TextTree
+
+    ours, theirs = _Sandbox(undefined=StrictUndefined), SandboxedEnvironment(undefined=StrictUndefined)
+    texts = TextTree({"title": Markup("Camarade"), "card.informer.name": Markup("Informateur")}, "fr")
+    data = {"name": "informer", "items": 3, "get": 4, "__class__": 5, "_kind": 6, 7: "seven"}
+
+    def answer(environment, obj, attribute):
+        try:
+            value = environment.getattr(obj, attribute)
+        except MissingText as error:
+            return ("missing", error.args)
+        if isinstance(value, TextTree):  # (a node is made anew at each read)
+            return ("texts", value._prefix, value.keys())
+        if isinstance(value, StrictUndefined):
+            return ("undefined", type(value).__name__, value._undefined_name, value._undefined_hint)
+        return ("value", value if not callable(value) else (getattr(value, "__self__", None) is obj, value.__name__))
+
+    names = ["name", "items", "get", "keys", "__class__", "_kind", "missing", "__init__", "mro", "title", "card",
+             "start_log", "_texts", "_child", "titel", "__getattr__"]
+    for obj in (data, texts, texts.card, {}):
+        for attribute in names:
+            assert answer(ours, obj, attribute) == answer(theirs, obj, attribute), (obj, attribute)
+    assert answer(ours, texts.card.informer, "name") == ("value", Markup("Informateur"))
+
+
 def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():
     from reportlab.lib.colors import Color
     from reportlab.lib.enums import TA_JUSTIFY

@@ -51,7 +51,10 @@ def _kit_files(kit: Path) -> list[Path]:
 
 
 def _render(page, dpi: int = DPI) -> np.ndarray:
-    return np.asarray(page.render(scale=dpi / 72).to_pil().convert("L"))
+    """The page in grey, as pdfium renders it: its grey is (30 R + 59 G + 11 B) / 100, rounded down, so a pixel
+    with any ink in any channel is below 255 (Pillow's conversion of the colour picture rounded a faint tint up
+    to white, and took a third more time)."""
+    return page.render(scale=dpi / 72, grayscale=True).to_numpy()
 
 
 def test_no_ink_within_5_mm_of_the_paper_edge_on_any_page(kit):

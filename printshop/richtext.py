@@ -202,8 +202,13 @@ def uppercase(markup: str) -> str:
     return _TEXT_OR_TAG.sub(lambda m: m.group(1) or m.group(2).upper(), markup)
 
 
+_TAG = re.compile(r"<[^>]*>")
+
+
 def plain_text(markup: str) -> str:
     """The characters a reader will see (for glyph checks)."""
     import html
 
-    return html.unescape(re.sub(r"<[^>]*>", "", markup))
+    if "<" in markup:
+        markup = _TAG.sub("", markup)
+    return html.unescape(markup) if "&" in markup else markup

@@ -238,26 +238,40 @@ def apply_typography(text: str, typography: Typography, before: str = "") -> str
     for old, new in typography.replace.items():
         text = text.replace(old, new)
     space = typography.space
-    if typography.space_before:
-        marks = re.escape(typography.space_before)
+    # (each rule below looks for one of its marks: a text without any, most of them, is left as it is)
+    if typography.space_before and any(mark in text for mark in typography.space_before):
+        spaced, others, other, closing, close = _spacing_before(typography.space_before)
         # a space (of any kind) before the mark becomes the language's space...
-        text = re.sub(rf"[ \u00a0\u202f]+(?=[{marks}])", space, text)
+        text = spaced.sub(space, text)
         # ...and one is added where the writer left none: before a closing quote always ("«Phare»!" is
         # "« Phare » !", "Qui?»" is "Qui ? »"); before another mark, not inside "10:30", "http://" or "?!"
-        closing = "".join(mark for mark in typography.space_before if unicodedata.category(mark) in ("Pf", "Pe"))
-        others = "".join(mark for mark in typography.space_before if mark not in closing)
-        after_none = "\\s«(\\[{"  # no space is added after a space or an opening bracket or quote
-        if others:
-            other = re.escape(others)
-            text = re.sub(rf"(?:(?<=[^{after_none}{other}])|^)(?=[{other}](?:\s|$|[{marks}]|<))",
-                          lambda found: space if found.start() or _spaced(before, others) else "", text)
-        if closing:
-            text = re.sub(rf"(?:(?<=[^{after_none}])|^)(?=[{re.escape(closing)}])",
-                          lambda found: space if found.start() or _spaced(before, "") else "", text)
-    if typography.space_after:
-        marks = re.escape(typography.space_after)
-        text = re.sub(rf"(?<=[{marks}])[ \u00a0\u202f]*", space, text)
+        if other is not None:
+            text = other.sub(lambda found: space if found.start() or _spaced(before, others) else "", text)
+        if close is not None:
+            text = close.sub(lambda found: space if found.start() or _spaced(before, "") else "", text)
+    if typography.space_after and any(mark in text for mark in typography.space_after):
+        text = _spacing_after(typography.space_after).sub(space, text)
     return text
+
+
+@lru_cache(maxsize=32)
+def _spacing_before(space_before: str):
+    """apply_typography's patterns for the marks a language spaces before: (the spaces before a mark, the marks
+    that are not closing ones, the place before one of those, the closing marks, the place before one of
+    those), made once per language."""
+    marks = re.escape(space_before)
+    closing = "".join(mark for mark in space_before if unicodedata.category(mark) in ("Pf", "Pe"))
+    others = "".join(mark for mark in space_before if mark not in closing)
+    after_none = "\\s«(\\[{"  # no space is added after a space or an opening bracket or quote
+    other = re.compile(rf"(?:(?<=[^{after_none}{re.escape(others)}])|^)(?=[{re.escape(others)}](?:\s|$|[{marks}]|<))") \
+        if others else None
+    close = re.compile(rf"(?:(?<=[^{after_none}])|^)(?=[{re.escape(closing)}])") if closing else None
+    return re.compile(rf"[ \u00a0\u202f]+(?=[{marks}])"), others, other, closing, close
+
+
+@lru_cache(maxsize=32)
+def _spacing_after(space_after: str):
+    return re.compile(rf"(?<=[{re.escape(space_after)}])[ \u00a0\u202f]*")
 
 
 def keep_with_next(markup: str, typography: Typography) -> str:

@@ -20,7 +20,7 @@ class Memo(dict):
     def __setitem__(self, key, value) -> None:
         if key not in self and len(self) >= self.limit:
             for stale in list(self)[:max(1, self.limit // 4)]:
-                del self[stale]
+                self.pop(stale, None)  # (another thread may have let it go first: serve's requests and watcher)
         super().__setitem__(key, value)
 
 

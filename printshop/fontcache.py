@@ -79,12 +79,7 @@ def _with_remembered_subsets(font: TTFont, digest) -> TTFont:
     make = face.makeSubset
 
     def remembered(subset) -> bytes:
-        key = (prefix, tuple(subset))
-        made = _SUBSETS.get(key)
-        if made is None:
-            made = make(subset)
-            _SUBSETS.put(key, made)
-        return made
+        return _SUBSETS.remembered((prefix, tuple(subset)), lambda: make(subset))
 
     face.makeSubset = remembered
     return font

@@ -1,7 +1,7 @@
 """A bounded memo for work remembered per process by what it depends on (fits, broken paragraphs, booklet
 measures): a long-running session (`serve`, `watch`) fits, breaks and measures again after every edit, so
 what it remembers must not grow without end. `SizedMemo` bounds what it holds by bytes instead (compressed
-streams). And `Reads`, which notes what a piece of work looked up."""
+streams, font subsets, imposed booklets). And `Reads`, which notes what a piece of work looked up."""
 from __future__ import annotations
 
 import contextvars
@@ -56,6 +56,14 @@ class SizedMemo:
             while self.size > self.limit:
                 _, (_, stale) = self._values.popitem(last=False)
                 self.size -= stale
+
+    def remembered(self, key, make, size=len):
+        """The value kept for `key`; else `make()`, kept (its size: `size(value)`) and returned."""
+        value = self.get(key)
+        if value is None:
+            value = make()
+            self.put(key, value, size(value))
+        return value
 
     def __len__(self) -> int:
         return len(self._values)

@@ -240,7 +240,7 @@ def apply_typography(text: str, typography: Typography, before: str = "") -> str
     space = typography.space
     # (each rule below looks for one of its marks: a text without any, most of them, is left as it is)
     if typography.space_before and any(mark in text for mark in typography.space_before):
-        spaced, others, other, closing, close = _spacing_before(typography.space_before)
+        spaced, others, other, close = _spacing_before(typography.space_before)
         # a space (of any kind) before the mark becomes the language's space...
         text = spaced.sub(space, text)
         # ...and one is added where the writer left none: before a closing quote always ("«Phare»!" is
@@ -257,8 +257,8 @@ def apply_typography(text: str, typography: Typography, before: str = "") -> str
 @lru_cache(maxsize=32)
 def _spacing_before(space_before: str):
     """apply_typography's patterns for the marks a language spaces before: (the spaces before a mark, the marks
-    that are not closing ones, the place before one of those, the closing marks, the place before one of
-    those), made once per language."""
+    that are not closing ones, the place before one of those, the place before a closing mark), made once per
+    language."""
     marks = re.escape(space_before)
     closing = "".join(mark for mark in space_before if unicodedata.category(mark) in ("Pf", "Pe"))
     others = "".join(mark for mark in space_before if mark not in closing)
@@ -266,7 +266,7 @@ def _spacing_before(space_before: str):
     other = re.compile(rf"(?:(?<=[^{after_none}{re.escape(others)}])|^)(?=[{re.escape(others)}](?:\s|$|[{marks}]|<))") \
         if others else None
     close = re.compile(rf"(?:(?<=[^{after_none}])|^)(?=[{re.escape(closing)}])") if closing else None
-    return re.compile(rf"[ \u00a0\u202f]+(?=[{marks}])"), others, other, closing, close
+    return re.compile(rf"[ \u00a0\u202f]+(?=[{marks}])"), others, other, close
 
 
 @lru_cache(maxsize=32)

@@ -36,11 +36,7 @@ def booklet_order(pages: int) -> list[tuple[int, int]]:
 def impose_saddle_stitch(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:
     """The booklet's pages imposed two to a side of `paper` (landscape), and the number of sides."""
     key = (hashlib.blake2b(booklet, digest_size=20).digest(), paper.width, paper.height, title)
-    made = _IMPOSED.get(key)
-    if made is None:
-        made = _impose(booklet, paper, title)
-        _IMPOSED.put(key, made, len(made[0]))
-    return made
+    return _IMPOSED.remembered(key, lambda: _impose(booklet, paper, title), lambda made: len(made[0]))
 
 
 def _impose(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:

@@ -40,12 +40,7 @@ def _flate(self, text) -> bytes:
     data = text.encode("utf8") if isinstance(text, str) else text
     if len(data) < _SMALL_STREAM:
         return zlib.compress(data)
-    key = hashlib.blake2b(data, digest_size=20).digest()
-    compressed = _COMPRESSED.get(key)
-    if compressed is None:
-        compressed = zlib.compress(data)
-        _COMPRESSED.put(key, compressed)
-    return compressed
+    return _COMPRESSED.remembered(hashlib.blake2b(data, digest_size=20).digest(), lambda: zlib.compress(data))
 
 
 pdfdoc.PDFStreamFilterZCompress.encode = _flate

@@ -18,8 +18,18 @@ MAX_METRES = 10  # the longest length data may give (a board of several metres i
 MAX_POINTS = MAX_METRES * 1000 * 72 / 25.4
 
 
+# lengths already read, by their text: a deck's frames write the same few lengths thousands of times, and each
+# validation of its data read them all again (in the test suite, which validates hundreds of copies, 0.7 % of its time)
+_READ: dict[str, float] = {}
+_READ_MAX = 4096  # distinct texts kept; past it, new ones are read each time
+
+
 def parse_length(value: object) -> float:
     """Return `value` in points. Zero may be written without a unit; anything else needs one."""
+    if type(value) is str:
+        known = _READ.get(value)
+        if known is not None:
+            return known
     if isinstance(value, bool):
         raise UnitError(f"expected a length such as '3mm', got {value!r}")
     if isinstance(value, (int, float)):
@@ -35,6 +45,8 @@ def parse_length(value: object) -> float:
     points = float(number) * POINTS_PER[unit]
     if abs(points) > MAX_POINTS:  # a PDF cannot hold such a number: ReportLab failed at the first page drawn
         raise UnitError(f"'{value}' is longer than anything printshop prints: at most {MAX_METRES} m")
+    if type(value) is str and len(_READ) < _READ_MAX:
+        _READ[value] = points
     return points
 
 

@@ -26,6 +26,22 @@ def test_lengths_need_a_unit(bad):
         parse_length(bad)
 
 
+def test_a_length_read_again_is_the_same_and_a_bad_one_is_refused_every_time(monkeypatch):
+    from printshop import units
+
+    monkeypatch.setattr(units, "_READ", {})
+    assert parse_length("63mm") == parse_length("63mm") == pytest.approx(mm(63))
+    assert units._READ == {"63mm": pytest.approx(mm(63))}  # remembered by its text
+    for _ in range(2):  # a refusal is not remembered: each reading says it again
+        with pytest.raises(UnitError):
+            parse_length("63 furlongs")
+        with pytest.raises(UnitError, match="at most"):
+            parse_length("20000mm")
+    assert set(units._READ) == {"63mm"}
+    monkeypatch.setattr(units, "_READ_MAX", 1)
+    assert parse_length("9pt") == 9.0 and set(units._READ) == {"63mm"}  # past the bound: read, not kept
+
+
 @pytest.mark.parametrize("written, printed", [
     ("Attention !", "Attention\u202f!"),
     ("Quoi?", "Quoi\u202f?"),

@@ -70,6 +70,8 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 # counts that editors do not (U+0085, U+2028, U+2029), after which every line the parser named was off by one
 _RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# a character any of the three finds (_values_are_safe's first look: a text without one passes at one search)
+_ANY_UNREADABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _BIDI_NAMES = {0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
                0x202D: "left-to-right override", 0x202E: "right-to-left override", 0x2066: "left-to-right isolate",
                0x2067: "right-to-left isolate", 0x2068: "first strong isolate", 0x2069: "pop directional isolate"}
@@ -278,12 +280,22 @@ def _values_are_safe(document: Document, report: Report) -> bool:
     while stack:
         node = stack.pop()
         if isinstance(node, CommentedMap):
-            items = [(key, node.lc.key(key), True) for key in node] + \
-                    [(value, node.lc.value(key), False) for key, value in node.items()]
+            pairs = list(items_of(node))
+            members = [key for key, _ in pairs] + [value for _, value in pairs]
         elif isinstance(node, CommentedSeq):
-            items = [(value, node.lc.item(index), False) for index, value in enumerate(node)]
+            members = list(list.__iter__(node))
         else:
             continue
+        # most maps and lists hold no text that fails: one search each, their places looked up for none
+        if not any(isinstance(member, str) and (len(member) > MAX_TEXT or _ANY_UNREADABLE.search(member))
+                   for member in members):
+            stack.extend(member for member in members if isinstance(member, (CommentedMap, CommentedSeq)))
+            continue
+        if isinstance(node, CommentedMap):
+            items = [(key, node.lc.key(key), True) for key in node] + \
+                    [(value, node.lc.value(key), False) for key, value in node.items()]
+        else:
+            items = [(value, node.lc.item(index), False) for index, value in enumerate(node)]
         for value, position, is_key in items:
             if position is None:  # inside a node of another tag (!!omap): its own node's place
                 position = (node.lc.line or 0, node.lc.col or 0)

@@ -122,6 +122,15 @@ def test_art_by_absolute_path_by_dotdot_and_through_a_symlink_is_refused(data, t
     add_image(data, "images/link.png")
     report, _ = check(data, langs=["en"], variant=None)
     assert any("images/link.png" in d.location.path and "symlink" in d.message for d in codes(report, "unsafe-path"))
+    # a folder linked from outside, deep in the data, is refused too; links that stay inside are not
+    (data / "comrade" / "images" / "link.png").unlink()
+    (data / "comrade" / "images" / "deeper" / "still").mkdir(parents=True)
+    (data / "comrade" / "images" / "deeper" / "still" / "away").symlink_to(tmp_path, target_is_directory=True)
+    (data / "comrade" / "images" / "here.png").symlink_to(data / "comrade" / "images" / "deeper")
+    (data / "comrade" / "images" / "deeper" / "up").symlink_to(data / "comrade", target_is_directory=True)
+    report, _ = check(data, langs=["en"], variant=None)
+    assert [Path(d.location.path).relative_to(data).as_posix() for d in codes(report, "unsafe-path")
+            if "symlink" in d.message] == ["comrade/images/deeper/still/away"]
 
 
 def test_a_template_symlink_leaving_the_templates_folder_is_refused(data, tmp_path):
@@ -371,6 +380,25 @@ def test_a_control_written_as_an_escape_is_refused_too(data):
     line = edit(text, '  motto: "The Party sees all"', '  motto: "The Party \\u202Esees all"')
     [item] = codes(check(data)[0], "bidi-control")
     assert item.location.line == line and "U+202E" in item.message
+
+
+def test_unreadable_keys_and_list_items_are_each_reported_at_their_place_in_the_files_order(data):
+    """The look over every key and value passes a map or list with one search per text, and finds each place
+    only for a map or list that fails: a key, a list item and two values of one map are each named where they
+    are, keys before values, as before that first look."""
+    colours = data / "print" / "colours.yaml"
+    before = colours.read_text().count("\n")
+    colours.write_text(colours.read_text() + "\u202eshade: '#ffffff'\n"  # a key
+                       + "tints:\n  - '#eeeeee'\n  - \"#dd\\0dddd\"\n"  # a list's second item
+                       + "pair: {a: \"x\\ay\", b: \"\\ud800\"}\n")  # two values of one map
+    found = [(d.code, d.location.line, d.location.col, d.message.split(",")[0])
+             for d in check(data)[0].items if d.location.path.endswith("colours.yaml")]
+    assert found == [
+        ("bidi-control", before + 1, 1, "this key holds U+202E (right-to-left override)"),
+        ("yaml-syntax", before + 5, 11, "this value holds U+0007 (BELL)"),
+        ("yaml-syntax", before + 5, 22, "this value holds U+D800"),
+        ("yaml-syntax", before + 4, 5, "this value holds U+0000 (NULL)"),
+    ], found
 
 
 @pytest.mark.parametrize("escape, code", [("\\0", 0x0), ("\\a", 0x7), ("\\e", 0x1b), ("\\x7f", 0x7f), ("\\r", 0xd),

@@ -89,9 +89,9 @@ def load_catalogue(path: Path, lang: str, report: Report) -> Catalogue | None:
 OBSOLETE_SECTION = "obsolete"  # texts the source dropped, kept by `i18n sync` for reference only
 
 
-def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Report) -> None:
+def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Report, shown: str | None = None) -> None:
     path = catalogue.path
-    shown = display_path(path)  # (once per map, not once per text)
+    shown = display_path(path) if shown is None else shown  # (once per file, not once per text)
     # where each value is written, from the map that holds it (`locate` from the root gives the same,
     # walking down again for each text)
     positions = node.lc.data if getattr(node, "origins", None) is None and node.lc.data is not None else None
@@ -105,7 +105,7 @@ def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Re
             continue
         text_id = ".".join(keys)
         if isinstance(value, CommentedMap):
-            _flatten(value, keys, catalogue, report)
+            _flatten(value, keys, catalogue, report, shown)
         elif isinstance(value, str):
             position = positions.get(key) if positions is not None else None
             where = Location(shown, position[2] + 1, position[3] + 1) if position is not None \

@@ -210,16 +210,24 @@ def commit(out_dir: Path, files: list[tuple[str, bytes]], remove: list[str] = ()
     out_dir = Path(out_dir)
     done = Committed()
     changed: list[tuple[Path, bytes]] = []
+    folders_inside: dict[Path, bool] = {}  # a kit's files share a few folders: each resolved once
+
+    def within(folder: Path) -> bool:
+        known = folders_inside.get(folder)
+        if known is None:
+            known = folders_inside[folder] = inside(folder, out_dir)
+        return known
+
     for relative, data in files:
         target = out_dir / relative
-        if not safe_relative(relative) or not inside(target.parent, out_dir):
+        if not safe_relative(relative) or not within(target.parent):
             raise WriteFailed(f"refused to write {relative}: it is not a path inside {out_dir}", target)
         if _same_bytes(target, data):
             done.unchanged.append(target)
         else:
             changed.append((target, data))
     removing = [out_dir / relative for relative in remove
-                if safe_relative(relative) and inside((out_dir / relative).parent, out_dir) and (out_dir / relative).is_file()]
+                if safe_relative(relative) and within((out_dir / relative).parent) and (out_dir / relative).is_file()]
     if not changed and not removing:
         return done
     for target, _ in changed:

@@ -11,7 +11,7 @@ import pytest
 
 from printshop.build import check
 from printshop.loader import DEFAULT_DATA_DIR
-from printshop.memo import Memo
+from printshop.memo import Memo, Reads
 
 
 
@@ -213,7 +213,8 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
     """Outside a session, a process that builds again (a program calling build(), the test suite) is given the
     booklet it rendered for the same blocks, style, page, names and the same values of the colours and motifs it
     read; a colour it reads changed renders it again, a colour it does not read does not. A preview's palette
-    that stands in for the names it lacks (serve) is never remembered here."""
+    that stands in for the names it lacks (serve) is remembered apart, by the values it gives: its magenta for a
+    name it lacks, and each name read through it again on a hit (serve notes what its booklets read so)."""
     from printshop.colour import Paints, StandIn
     from printshop.render import booklet as module
 
@@ -239,14 +240,21 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
     assert render({**palette, unused: "#123456"}) == first and len(rendered) == 2
     changed = render({**palette, accent: "#123456"})
     assert changed != first and len(rendered) == 3
-    assert render(StandIn(palette)) == first and len(rendered) == 4  # rendered, not remembered
-    assert render(StandIn(palette)) == first and len(rendered) == 5
+    assert render(StandIn(palette)) == first and len(rendered) == 4  # a stand-in's booklets are its own
+    assert render(StandIn(dict(palette))) == first and len(rendered) == 4  # and given again
+    noted = Reads(palette, log=[])
+    assert render(StandIn(noted)) == first and len(rendered) == 4 and accent in noted.read  # read on a hit too
+    lacking = StandIn({name: value for name, value in palette.items() if name != accent})
+    magenta = render(lacking)
+    assert magenta not in (first, changed) and len(rendered) == 5  # the accent drawn in magenta
+    assert render(lacking) == magenta and len(rendered) == 5
+    assert render(StandIn({**palette, accent: "#123456"})) == changed and len(rendered) == 6
 
 
 def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_process_its_own(monkeypatch):
     """A session (serve, watch) looks in its own booklets, then in the process's: one started on data whose
     rules another build or session of the process already set is given them; one it sets is kept for the
-    process too. A stand-in palette (a preview missing a colour) keeps to the session's own."""
+    process too, a stand-in palette's (a preview missing a colour) as well."""
     from printshop.colour import Paints, StandIn
     from printshop.render import booklet as module
     from printshop.render.replay import FaceRecordings, recording_into
@@ -270,8 +278,8 @@ def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_proc
     assert changed != outside and len(rendered) == 2
     assert render(second, {**palette, accent: "#123456"}) == changed and len(rendered) == 2  # the first session's
     assert render(second, StandIn(palette), "other.pdf") and len(rendered) == 3
-    assert render(FaceRecordings(), StandIn(palette), "other.pdf") and len(rendered) == 4  # not the process's
-    assert render(second, StandIn(palette), "other.pdf") and len(rendered) == 4  # the session's own
+    assert render(FaceRecordings(), StandIn(palette), "other.pdf") and len(rendered) == 3  # the process's
+    assert render(second, StandIn(palette), "other.pdf") and len(rendered) == 3  # the session's own
 
 
 def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_bounded(monkeypatch):

@@ -33,7 +33,7 @@ from reportlab.platypus import Spacer as RLSpacer
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
-from printshop.colour import Paints
+from printshop.colour import Paints, StandIn
 from printshop.fitting import paragraph_style
 from printshop.fonts import state as fonts_state, with_fallback
 from printshop.justify import EvenParagraph
@@ -78,9 +78,10 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
     session on a copy of the same data fifty times) is given them."""
     folio = folio if folio is not None else game.localized.label("rules")
     store = recordings.get()
-    # a palette standing in for the names it lacks (serve's colour.StandIn) cannot be copied to be compared:
-    # such a preview remembers its booklets itself, or its session does
-    memos = [_BOOKLETS] if isinstance(paints.palette, dict) else []
+    # a palette, or one standing in for the names it lacks (serve's colour.StandIn), whose colours can be copied
+    # to be compared; another mapping is read as it is, never remembered
+    palette = paints.palette.palette if isinstance(paints.palette, StandIn) else paints.palette
+    memos = [_BOOKLETS] if isinstance(palette, dict) else []
     if store is not None:
         memos.insert(0, store.booklets)
     if not memos:
@@ -100,9 +101,10 @@ def _remembered(memos: list[Memo], game: GameLayout, booklet: BookletLayout, pap
     again only where every one of them is as it was. Looked up in each of `memos` in turn (a session's, then
     the process's); one found in a later memo, or rendered, is kept in the earlier ones too."""
     localized = game.localized
+    stand_in = isinstance(paints.palette, StandIn)  # (a name it lacks is magenta, where a palette has none at all)
     key = (repr(booklet.blocks), booklet.style.model_dump_json(), repr(paper), repr(paints.mode), file_name, pad_to,
            bleed, folio, game.title, game.lang, localized.draft, localized.language.typography.hyphenation,
-           fonts_state())
+           fonts_state(), stand_in)
     for depth, booklets in enumerate(memos):
         made = booklets.get(key, ())
         for entry in made:
@@ -110,9 +112,12 @@ def _remembered(memos: list[Memo], game: GameLayout, booklet: BookletLayout, pap
             if unchanged(colours, paints.palette) and unchanged(drawn, motifs, motif_key):
                 _keep(memos[:depth], key, entry)
                 return result
-    read_colours, read_motifs = Reads(paints.palette, log=[]), Reads(motifs, log=[])
-    result = _render_whole(game, booklet, paper, replace(paints, palette=read_colours), read_motifs, file_name,
-                           pad_to, bleed, folio)
+    # the colours it reads are noted on a copy; kept with the values `paints.palette` itself gives for them (a stand-in
+    # its magenta for a name it lacks; a palette that notes its reads, serve's, notes them as on a hit)
+    read_colours = Reads(paints.palette.palette if stand_in else paints.palette, log=[])
+    read_motifs = Reads(motifs, log=[])
+    result = _render_whole(game, booklet, paper, replace(paints, palette=StandIn(read_colours) if stand_in else read_colours),
+                           read_motifs, file_name, pad_to, bleed, folio)
     _keep(memos, key, (values_of(read_colours.read, paints.palette), values_of(read_motifs.read, motifs, motif_key),
                        result))
     return result

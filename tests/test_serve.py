@@ -1329,16 +1329,58 @@ def test_watch_rebuilds_on_save(tmp_path):
         assert cards.read_bytes() != first
 
 
-def test_watch_writing_into_the_data_folder_does_not_rebuild_for_its_own_files(tmp_path):
+class _NotedBackend:
+    """The watcher's backend, noting each group of changes it gives with the number of the call that gave it:
+    once it is asked again, the watch loop has done all that group brought (a rebuild, and its line)."""
+
+    def __init__(self, backend):
+        self.backend, self.calls, self.groups = backend, 0, []
+
+    def watch(self, *args):
+        self.calls += 1
+        number = self.calls
+        raw = self.backend.watch(*args)
+        if not isinstance(raw, str):  # "stop", "signal", "timeout"
+            self.groups.append((number, {Path(path) for _, path in raw}))
+        return raw
+
+    def close(self):
+        self.backend.close()
+
+    def taken_in(self, folder: Path, after: int = 0) -> int:
+        """Wait for a group holding a file under `folder`, given by a call after `after`, and for the call
+        after it: the number of the call that gave it."""
+        started = time.monotonic()
+        while time.monotonic() - started < DEADLINE:
+            found = [number for number, paths in list(self.groups)
+                     if number > after and any(folder in path.parents for path in paths)]
+            if found and self.calls > found[0]:
+                return found[0]
+            time.sleep(0.02)
+        raise AssertionError(f"the watcher never reported a change under {folder}: {self.groups}")
+
+
+def test_watch_writing_into_the_data_folder_does_not_rebuild_for_its_own_files(tmp_path, monkeypatch):
     """An output folder inside the data folder (`--out data/out`): the files watch writes are not edits. Each
-    build's PDFs, cache and temporary files brought a second refresh that laid every face out again."""
-    with _watching(tmp_path, out=tmp_path / "data" / "out") as (texts, lines, cards):
+    build's PDFs, cache and temporary files brought a second refresh that laid every face out again. Waited
+    for as the watcher takes them in: once it asks for the next changes after the group holding the files
+    written, a refresh they brought would have said its line."""
+    from printshop.watch import FileWatcher
+
+    opened = FileWatcher._open
+    noted: list[_NotedBackend] = []
+    monkeypatch.setattr(FileWatcher, "_open", lambda self, polling: noted.append(_NotedBackend(opened(self, polling)))
+                        or noted[-1])
+    out = tmp_path / "data" / "out"
+    with _watching(tmp_path, out=out) as (texts, lines, cards):
         assert cards.exists() and len(lines) == 1, lines
-        time.sleep(1.0)  # longer than the watcher's grouping of changes
+        [backend] = noted
+        backend.taken_in(out)  # what the first build wrote
         assert len(lines) == 1, lines
         _rename_informer(texts)
         assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
-        time.sleep(1.0)
+        saved = backend.taken_in(texts.parent)
+        backend.taken_in(out, after=saved)  # what the rebuild wrote
         assert len(lines) == 2, lines
 
 

@@ -38,17 +38,20 @@ def _build(out: Path, **settings) -> tuple[Path, object]:
 
 @pytest.fixture(scope="module")
 def tts(tmp_path_factory):
-    return shared_build(tmp_path_factory, jobs=2, target="tts")
+    # rendered in the worker's own process (PRINTSHOP_JOBS, tests/conftest.py): forking a test worker of half a
+    # gigabyte for a pool cost more than the pool gave; test_tts_images_are_the_same_bytes_on_every_build builds
+    # again in a pool and compares
+    return shared_build(tmp_path_factory, target="tts")
 
 
 @pytest.fixture(scope="module")
 def cut(tmp_path_factory):
-    return shared_build(tmp_path_factory, jobs=2, target="cut", games=CUT_GAMES, langs=["en"])[0]
+    return shared_build(tmp_path_factory, target="cut", games=CUT_GAMES, langs=["en"])[0]
 
 
 @pytest.fixture(scope="module")
 def previews(tmp_path_factory):
-    return shared_build(tmp_path_factory, jobs=2, target="preview", games=CUT_GAMES, langs=["en"])[0]
+    return shared_build(tmp_path_factory, target="preview", games=CUT_GAMES, langs=["en"])[0]
 
 
 # --- Tabletop Simulator --------------------------------------------------------------------------------
@@ -146,6 +149,7 @@ def test_tts_boards_and_sheets_are_custom_boards_and_tiles(tts):
 
 
 def test_tts_images_are_the_same_bytes_on_every_build(tts, tmp_path):
+    """Built again in a pool of two processes (the shared build rendered in the test's own)."""
     out, _ = tts
     again, _ = _build(tmp_path, target="tts", games=["comrade"], force=True)
     files = sorted((again / "comrade").rglob("*.*"))

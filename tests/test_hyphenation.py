@@ -4,6 +4,7 @@ no-break spaces hold, <b> and <i> keep their faces, uppercase frames break too, 
 renderer set the same lines."""
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 
@@ -188,16 +189,23 @@ def test_fitting_twice_gives_the_same_lines(paints):
 WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
+@functools.lru_cache(maxsize=1)
+def _catalogue_words() -> frozenset[str]:
+    """Every word of the catalogue's data, and German compounds (read once for the six languages)."""
+    words = {"Geheimpolizei", "Parteiversammlung", "Schifffahrt", "Zucker", "backen", "Verbannung",
+             "hyphenation", "désinformation", "Entscheidung", "politiques", "unbelievable"}
+    for path in (REPO / "data").rglob("*.yaml"):
+        words |= set(WORDS.findall(path.read_text(encoding="utf-8")))
+    return frozenset(words)
+
+
 @pytest.mark.parametrize("lang", ["en_GB", "en_US", "fr", "de_DE", "es", "it_IT"])
 def test_patterns_read_when_first_asked_for_break_words_as_pyphen_does(lang):
     """printshop.hyphenation parses a pattern line the first time a word needs it; every word of the
     catalogue's texts (and German compounds) must break exactly where pyphen's own parse breaks it."""
     from printshop.hyphenation import LazyHyphDict
 
-    words = {"Geheimpolizei", "Parteiversammlung", "Schifffahrt", "Zucker", "backen", "Verbannung",
-             "hyphenation", "désinformation", "Entscheidung", "politiques", "unbelievable"}
-    for path in (REPO / "data").rglob("*.yaml"):
-        words |= set(WORDS.findall(path.read_text(encoding="utf-8")))
+    words = _catalogue_words()
     path = pyphen.LANGUAGES[pyphen.language_fallback(lang)]
     lazy, eager = LazyHyphDict(path), pyphen.HyphDict(path)
     differ = [word for word in sorted(words)

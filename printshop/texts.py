@@ -190,7 +190,21 @@ def placeholders(text: str) -> set[str]:
 
 def to_markup(text: str, typography: Typography) -> Markup:
     """Turn a data text into safe ReportLab paragraph markup: allowed, balanced tags kept, the rest
-    escaped (the validator reports what was not well formed; the text still lays out)."""
+    escaped (the validator reports what was not well formed; the text still lays out). Remembered for the
+    process by the text and what `apply_typography` reads of the language's typography: every check and build
+    turns every text of a game again (a session after each save, the test suite on hundreds of copies)."""
+    key = (text, typography.space, typography.space_before, typography.space_after,
+           tuple(typography.replace.items()))
+    known = _MARKUPS.get(key)
+    if known is None:
+        known = _MARKUPS[key] = _to_markup(text, typography)
+    return known
+
+
+_MARKUPS: Memo = Memo(40_000)  # texts as markup; a Markup is a string, never changed
+
+
+def _to_markup(text: str, typography: Typography) -> Markup:
     matches = list(_TAG.finditer(text))
     kept = _balanced(matches)
     pieces, last, before = [], 0, ""  # before: the character printed before the next piece, tags aside

@@ -61,6 +61,23 @@ def test_english_typography_leaves_spacing_alone():
     assert str(to_markup("Stop: now!", Typography(replace={"'": "’"}))) == "Stop: now!"
 
 
+def test_a_text_turned_once_is_given_again_only_for_the_same_typography(monkeypatch):
+    """to_markup is remembered by the text and what the typography's rules read: the same text in another
+    language's typography (spaces, marks, replacements) is turned anew, never given the first one's markup."""
+    from printshop import texts
+
+    monkeypatch.setattr(texts, "_MARKUPS", texts.Memo(100))
+    text = "l'heure: <b>vite</b>!"
+    french = str(to_markup(text, FRENCH))
+    assert french == "l’heure\u202f: <b>vite</b>\u202f!" and len(texts._MARKUPS) == 1
+    assert str(to_markup(text, FRENCH.model_copy())) == french and len(texts._MARKUPS) == 1  # an equal typography
+    assert str(to_markup(text, Typography())) == "l'heure: <b>vite</b>!"
+    assert str(to_markup(text, Typography(replace={"'": "’"}))) == "l’heure: <b>vite</b>!"
+    assert str(to_markup(text, FRENCH.model_copy(update={"space": "\u00a0"}))) == "l’heure\u00a0: <b>vite</b>\u00a0!"
+    assert str(to_markup(text, FRENCH.model_copy(update={"space_before": "!"}))) == "l’heure: <b>vite</b>\u202f!"
+    assert len(texts._MARKUPS) == 5
+
+
 TYING = Typography(keep_with_next=["à", "de", "la", "le", "un"], numbers_with_next=True)
 
 

@@ -571,7 +571,7 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
 
     The same text in the same style and frame gives the same `Fit`, so it is worked out once per process
     (a reminder line printed on every card of a deck is fitted once); callers never change a `Fit`."""
-    key = (repr(blocks), style.font, style.size, style.min_size, style.leading, style.align, style.space_before,
+    key = (_blocks_key(blocks), style.font, style.size, style.min_size, style.leading, style.align, style.space_before,
            style.space_after, style.indent, style.uppercase, width, height, hyphenation, _colours(style, paints),
            fonts_state(), getattr(style, "size_across", None))  # a deck-wide frame takes no step for a runt
     known = _FITTED.get(key)
@@ -597,6 +597,13 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
 
 
 _FITTED: Memo = Memo(5000)  # enough for a thousand cards of three frames; each Fit keeps its flowables
+
+
+def _blocks_key(blocks: list[Block]) -> tuple:
+    """What tells `blocks` apart, for `fit`'s memo: a paragraph's fields as they are (most of a card's blocks;
+    the dataclass's own repr was a fiftieth of checking a deck), any other block's repr."""
+    return tuple(("P", block.style, block.markup, block.bullet) if type(block) is Para else repr(block)
+                 for block in blocks)
 
 
 def _from_kept(kept: list) -> Fit:

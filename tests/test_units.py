@@ -204,6 +204,21 @@ def test_fit_shrinks_but_never_below_the_minimum(palette):
     assert not long.fits and long.size == 8 and long.overflow > 0 and long.overflow_lines >= 1
 
 
+def test_a_fit_is_given_again_for_equal_blocks_and_never_for_other_ones(palette):
+    """fit's memo tells blocks apart by their kind and every field: equal paragraphs made anew are given the
+    same Fit, a paragraph with another style, text or bullet, or a block of another kind, is fitted itself."""
+    from printshop.richtext import Para, Spacer
+
+    frame = _frame()
+    words = "A sentence that needs two lines here."
+    first = fit([Para("p", words)], frame, frame.width, frame.height, palette)
+    assert fit([Para("p", words)], frame, frame.width, frame.height, palette) is first
+    others = [[Para("p", words, bullet="•")], [Para("h1", words)], [Para("p", words + " And more.")],
+              [Para("p", words), Spacer("4pt")], [Spacer("4pt"), Para("p", words)]]
+    fits = [fit(blocks, frame, frame.width, frame.height, palette) for blocks in others]
+    assert all(other is not first for other in fits) and len({id(other) for other in fits}) == len(others)
+
+
 def test_fit_reports_a_word_wider_than_the_frame(palette):
     frame = _frame(width="10mm", height="50mm")
     result = fit(parse_blocks("Antidisestablishmentarianism"), frame, frame.width, frame.height, palette)

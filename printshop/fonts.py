@@ -16,6 +16,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.diagnostics import Report
 from printshop.fontcache import read_font
+from printshop.memo import Memo
 from printshop.model import Fonts
 
 VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
@@ -63,12 +64,13 @@ class FontSet:
     def missing_characters(self, face: str, text: str) -> list[str]:
         known = self._missing.get((face, text))  # the same texts are checked again for every variant and frame
         if known is None:
-            covered = self._missing.get(face)  # the characters the face has, as a set of strings
-            if covered is None:
-                covered = self._missing[face] = coverage(self.faces[face])
-            lacking = set(text) - covered
-            known = self._missing[face, text] = sorted(ch for ch in lacking if ord(ch) >= 32
-                                                       and ch not in self.fallback) if lacking else []
+            font = self.faces[face]
+            known = _LACKING.get((font, self.fallback, text))  # asked by an earlier check of this process
+            if known is None:
+                lacking = set(text) - coverage(font)
+                known = _LACKING[font, self.fallback, text] = tuple(sorted(
+                    ch for ch in lacking if ord(ch) >= 32 and ch not in self.fallback)) if lacking else ()
+            self._missing[face, text] = known
         return list(known)
 
 
@@ -82,6 +84,9 @@ def coverage(font: TTFont) -> frozenset[str]:
 
 
 _COVERAGE: "weakref.WeakKeyDictionary[TTFont, frozenset[str]]" = weakref.WeakKeyDictionary()  # a replaced font goes
+# what each text lacks in each font object (a font file changed is another object), with the fallback's
+# characters: every check of a copy of the same data asked again for thousands of texts
+_LACKING: Memo = Memo(20000)
 
 
 def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontSet:

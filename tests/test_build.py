@@ -218,6 +218,26 @@ def test_the_bundled_fonts_cover_french():
         assert fonts.missing_characters(face, french) == [], face
 
 
+def test_the_characters_a_text_lacks_are_told_for_each_font_and_fallback():
+    """What a text lacks is remembered for the process by the font object, the fallback's characters and the
+    text: a check with another fallback, or a font registered anew, is answered for itself."""
+    from printshop import fonts as module
+    from printshop.diagnostics import Report
+    from printshop.loader import load_project
+
+    project = load_project(DEFAULT_DATA_DIR)
+    registered = module.register_fonts(project.fonts, project.font_dirs(), Report())
+    face = next(iter(registered.faces))
+    snowman = "a \u2603 b"  # no Noto text face has the snowman
+    plain = module.FontSet(dict(registered.faces))
+    assert plain.missing_characters(face, snowman) == ["\u2603"]
+    assert module.FontSet(dict(registered.faces), fallback="\u2603").missing_characters(face, snowman) == []
+    assert module.FontSet(dict(registered.faces)).missing_characters(face, snowman) == ["\u2603"]
+    other = module.FontSet({face: object.__new__(type(registered.faces[face]))})  # another object, told apart
+    module._COVERAGE[other.faces[face]] = frozenset("a b\u2603")
+    assert other.missing_characters(face, snowman) == []
+
+
 def test_booklet_order_for_saddle_stitching():
     from printshop.render.imposed_booklet import booklet_order
 

@@ -387,6 +387,20 @@ class MissingText(Exception):
 
 
 def _child_index(texts) -> dict[str, dict[str, None]]:
+    """prefix -> its child names in source order; the same ids in the same order (a language's catalogue laid
+    out again: every check and build, each refresh of a session) give the same index, made once per process.
+    Never changed once made."""
+    ids = tuple(texts)
+    known = _CHILD_INDEXES.get(ids)
+    if known is None:
+        known = _CHILD_INDEXES[ids] = _index_children(ids)
+    return known
+
+
+_CHILD_INDEXES: Memo = Memo(64)
+
+
+def _index_children(texts) -> dict[str, dict[str, None]]:
     children: dict[str, dict[str, None]] = {}
     for key in texts:
         parts = key.split(".")
@@ -403,7 +417,8 @@ class TextTree:
     which text ids each frame prints: an overflow is then reported at the translation that caused it."""
 
     def __init__(self, texts: dict[str, Markup], lang: str, prefix: str = "",
-                 children: dict[str, dict[str, None]] | None = None, log: list | None = None):
+                 children: dict[str, dict[str, None]] | None = None, log: list | None = None,
+                 nodes: dict[str, "TextTree"] | None = None):
         self._texts = texts
         self._lang = lang
         self._prefix = prefix
@@ -412,6 +427,8 @@ class TextTree:
         self._children = children if children is not None else _child_index(texts)
         # shared by every node of one tree: [the current list], or [None] when nobody is listening (booklets)
         self._log = log if log is not None else [None]
+        # shared too: each inner node by its id, made when first read (`t.card` on every card is one node)
+        self._nodes = nodes if nodes is not None else {}
 
     def stop_log(self) -> None:
         """Record nothing more (until the next `start_log`)."""
@@ -428,8 +445,13 @@ class TextTree:
             if self._log[0] is not None:
                 self._log[0].append(text_id)
             return self._texts[text_id]
+        node = self._nodes.get(text_id)
+        if node is not None:
+            return node
         if text_id + "." in self._children:
-            return TextTree(self._texts, self._lang, text_id + ".", self._children, self._log)
+            node = self._nodes[text_id] = TextTree(self._texts, self._lang, text_id + ".", self._children, self._log,
+                                                   self._nodes)
+            return node
         near = closest(name, self._children.get(self._prefix, ()), cutoff=0.75)
         raise MissingText(text_id, self._lang, f"{self._prefix}{near}" if near else "")
 

@@ -396,18 +396,44 @@ def test_the_sandbox_reads_data_maps_and_texts_as_jinjas_own_sandbox_reads_them(
             value = environment.getattr(obj, attribute)
         except MissingText as error:
             return ("missing", error.args)
-        if isinstance(value, TextTree):  # (a node is made anew at each read)
+        if isinstance(value, TextTree):  # (compared by what it holds)
             return ("texts", value._prefix, value.keys())
         if isinstance(value, StrictUndefined):
             return ("undefined", type(value).__name__, value._undefined_name, value._undefined_hint)
         return ("value", value if not callable(value) else (getattr(value, "__self__", None) is obj, value.__name__))
 
     names = ["name", "items", "get", "keys", "__class__", "_kind", "missing", "__init__", "mro", "title", "card",
-             "start_log", "_texts", "_child", "titel", "__getattr__"]
+             "start_log", "_texts", "_child", "_nodes", "titel", "__getattr__"]
     for obj in (data, texts, texts.card, {}):
         for attribute in names:
             assert answer(ours, obj, attribute) == answer(theirs, obj, attribute), (obj, attribute)
     assert answer(ours, texts.card.informer, "name") == ("value", Markup("Informateur"))
+
+
+def test_a_text_trees_inner_nodes_are_made_once_and_their_reads_still_noted():
+    """`t.card` on every card of a deck is one node of its tree, made when first read; what is read through it
+    is noted in the tree's log all the same. The index of ids is made once per process for the same ids in the
+    same order, and never shared with a catalogue that has other ids or another order."""
+    from markupsafe import Markup
+
+    from printshop import texts as module
+    from printshop.texts import TextTree
+
+    english = {"title": Markup("Comrade"), "card.informer.name": Markup("Informer"), "card.chairman.name": Markup("Chair")}
+    tree = TextTree(english, "en")
+    assert tree.card is tree.card and tree.card.informer is tree["card"]["informer"]
+    log = tree.start_log()
+    assert tree.card.informer.name == "Informer" and tree.card.chairman.name == "Chair"
+    tree.stop_log()
+    assert log == ["card.informer.name", "card.chairman.name"]
+    french = TextTree({"title": Markup("Camarade"), "card.informer.name": Markup("Informateur"),
+                       "card.chairman.name": Markup("Président")}, "fr")
+    assert french._children is tree._children and french.card is not tree.card  # the same ids: one index
+    assert french.card.informer.name == "Informateur"
+    reordered = TextTree(dict(reversed(list(english.items()))), "en")
+    assert reordered.keys() == ["card", "title"] and reordered.card.keys() == ["chairman", "informer"]
+    assert tree.keys() == ["title", "card"] and tree.card.keys() == ["informer", "chairman"]
+    assert module._CHILD_INDEXES.get(tuple(english)) is tree._children
 
 
 def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():

@@ -298,10 +298,10 @@ def _with_template_lines(env: Environment) -> Exception:
 
 
 def _get(env: Environment, name: str) -> jinja2.Template:
-    root = Path(env.loader.searchpath[0])
     try:
         return env.get_template(name)
     except jinja2.TemplateNotFound as error:
+        root = Path(env.loader.searchpath[0])
         # a template that includes or imports a missing one: point at that line, not at the first file
         missing = error.name or name
         if not root.is_dir():  # every template is missing: the folder is, a data folder copied without it
@@ -313,7 +313,7 @@ def _get(env: Environment, name: str) -> jinja2.Template:
                               if missing == name else "add the template, or correct the name the template "
                                                       "includes or imports", missing=missing) from None
     except jinja2.TemplateSyntaxError as error:
-        path = Path(error.filename) if error.filename else root / name
+        path = Path(error.filename) if error.filename else Path(env.loader.searchpath[0]) / name
         line = error.lineno or 1
         raise TemplateFailure(f"template syntax: {error.message}",
                               Location.of(path, line, _column(path, line, error.message))) from None

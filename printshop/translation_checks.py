@@ -42,7 +42,7 @@ def plain(text: str) -> str:
     return _PLACEHOLDER.sub("", _TAG.sub(" ", text))
 
 
-def _rules(language: Language) -> tuple:
+def language_rules(language: Language) -> tuple:
     """What the checks read of a language (its quotes, doubled words and length ratios), as a key: the same
     texts checked under the same rules give the same problems, whichever copy of the language file, or load
     of it, the rules came from. Worked out once per language object (kept, so its id stays its own)."""
@@ -73,7 +73,7 @@ def _remembered(memo: dict, key: tuple, work) -> list[Problem]:
 def check_pair(text_id: str, reference: str, translation: str, language: Language, reference_lang: str,
                reference_name: str) -> list[Problem]:
     """What is wrong with `translation` (in `language`) as a rendering of `reference` (in `reference_lang`)."""
-    return _remembered(_PAIRS_CHECKED, (text_id, reference, translation, _rules(language), reference_lang,
+    return _remembered(_PAIRS_CHECKED, (text_id, reference, translation, language_rules(language), reference_lang,
                                         reference_name),
                        lambda: _check_pair(text_id, reference, translation, language, reference_lang, reference_name))
 
@@ -120,7 +120,7 @@ def _check_pair(text_id: str, reference: str, translation: str, language: Langua
 
 def check_text(text_id: str, text: str, language: Language) -> list[Problem]:
     """Checks of a text on its own, in any language, the source included: brackets and quotes balance."""
-    return _remembered(_TEXTS_CHECKED, (text_id, text, _rules(language)), lambda: _check_text(text_id, text, language))
+    return _remembered(_TEXTS_CHECKED, (text_id, text, language_rules(language)), lambda: _check_text(text_id, text, language))
 
 
 _TEXTS_CHECKED: dict[tuple, tuple] = {}

@@ -1016,20 +1016,22 @@ def _check_pair(project: Project, source: TextEntry, source_lang: str, translate
     reference_name = project.languages[source_lang].name if source_lang in project.languages else source_lang
     accepted = translation_checks.accepted(translated.location.path, translated.location.line)
     # the same pair, in the same place, checked the same way, gives the same diagnostics: a long-running
-    # session validates again after every edit, and only the edited texts need the checks again
+    # session validates again after every edit, and only the edited texts need the checks again; the language
+    # by what the checks read of it (a session reading the data again, a check after a build, has a new one)
+    rules = translation_checks.language_rules(language) if language is not None else None
     key = (text_id, source.text, source.location, source_lang, translated.text, translated.location, lang,
-           id(language), reference_name, tuple(untranslatable.words), untranslatable.ids.get(text_id, ""),
+           rules, reference_name, tuple(untranslatable.words), untranslatable.ids.get(text_id, ""),
            tuple(sorted(accepted.items())))
     known = _PAIRS_CHECKED.get(key)
-    if known is not None and known[0] is language:
-        report.items.extend(known[1])
+    if known is not None:
+        report.items.extend(known)
         return
     first = len(report.items)
     _check_pair_anew(text_id, language, reference_name, accepted, source, source_lang, translated, report,
                      untranslatable)
     if len(_PAIRS_CHECKED) >= 100_000:
         _PAIRS_CHECKED.clear()
-    _PAIRS_CHECKED[key] = (language, tuple(report.items[first:]))  # the language kept: its id stays its own
+    _PAIRS_CHECKED[key] = tuple(report.items[first:])
 
 
 _PAIRS_CHECKED: dict[tuple, tuple] = {}

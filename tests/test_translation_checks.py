@@ -238,3 +238,26 @@ def test_checks_are_remembered_by_the_rules_they_read_not_by_the_language_object
     doubled = french(doubled_words=["la"])
     assert {p.code for p in check_pair("z", "The card.", "La la carte.", loose, "en", "English")} == {"repeated-word"}
     assert {p.code for p in check_pair("z", "The card.", "La la carte.", doubled, "en", "English")} == set()
+
+
+def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_reads_changes(data_copy, monkeypatch):
+    """validate keeps each source and translation pair's diagnostics by the pair, its places and what the checks
+    read of the language: a check of the same data again (a session reading the files again after a shared
+    file was saved, a build after a check) checks no pair again, and finds the same; a language's rule changed
+    in its file (a doubled word it allows) checks its pairs again, under the new rule."""
+    from printshop import validate
+
+    texts = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(texts, 'name: "Informateur"', 'name: "Informateur nous nous"')
+    found = [d.format() for d in check(data_copy, games=["comrade"])[0].items if d.code == "repeated-word"]
+    assert found == []  # French allows « nous nous »
+    checked = []
+    real = validate._check_pair_anew
+    monkeypatch.setattr(validate, "_check_pair_anew", lambda *args: checked.append(args[0]) or real(*args))
+    report = check(data_copy, games=["comrade"])[0]
+    assert checked == [] and not [d for d in report.items if d.code == "repeated-word"]
+    edit(data_copy / "languages" / "fr.yaml", "doubled_words: [nous, vous]", "doubled_words: [vous]")
+    report = check(data_copy, games=["comrade"])[0]
+    assert "card.informer.name" in checked
+    [item] = [d for d in report.items if d.code == "repeated-word"]
+    assert item.location.path.endswith("comrade/text/fr.yaml") and "nous nous" in item.message

@@ -1014,24 +1014,30 @@ def _check_pair(project: Project, source: TextEntry, source_lang: str, translate
     text_id = translated.id
     language = project.languages.get(lang)
     reference_name = project.languages[source_lang].name if source_lang in project.languages else source_lang
-    accepted = translation_checks.accepted(translated.location.path, translated.location.line)
-    # the same pair, in the same place, checked the same way, gives the same diagnostics: a long-running
-    # session validates again after every edit, and only the edited texts need the checks again; the language
-    # by what the checks read of it (a session reading the data again, a check after a build, has a new one)
+    # the same pair checked the same way finds the same: what it finds is kept by the two texts and what the
+    # checks read (the language by its rules: a session reading the data again, a check after a build, has a new
+    # one), and said at the pair's places of the moment (a copy of the data, a text moved down a line)
     rules = translation_checks.language_rules(language) if language is not None else None
-    key = (text_id, source.text, source.location, source_lang, translated.text, translated.location, lang,
-           rules, reference_name, tuple(untranslatable.words), untranslatable.ids.get(text_id, ""),
-           tuple(sorted(accepted.items())))
-    known = _PAIRS_CHECKED.get(key)
-    if known is not None:
-        report.items.extend(known)
+    key = (text_id, source.text, source_lang, translated.text, lang, rules, reference_name,
+           tuple(untranslatable.words), untranslatable.ids.get(text_id, ""))
+    findings = _PAIRS_CHECKED.get(key)
+    if findings is None:
+        if len(_PAIRS_CHECKED) >= 100_000:
+            _PAIRS_CHECKED.clear()
+        findings = _PAIRS_CHECKED[key] = _check_pair_anew(text_id, language, reference_name, source.text,
+                                                          source_lang, translated.text, untranslatable)
+    if not findings:
         return
-    first = len(report.items)
-    _check_pair_anew(text_id, language, reference_name, accepted, source, source_lang, translated, report,
-                     untranslatable)
-    if len(_PAIRS_CHECKED) >= 100_000:
-        _PAIRS_CHECKED.clear()
-    _PAIRS_CHECKED[key] = tuple(report.items[first:])
+    accepted = translation_checks.accepted(translated.location.path, translated.location.line)
+    # the text it is made from, beside every finding: the translator sees both without opening another file
+    # (a long paragraph's first SHOWN_SOURCE characters: a text of thousands of placeholders filled the terminal)
+    shown = source.text if len(source.text) <= SHOWN_SOURCE else source.text[:SHOWN_SOURCE].rstrip() + "…"
+    beside = f"{reference_name}: \"{shown}\"" + (f" ({source.location})" if source.location != translated.location
+                                                  else "")
+    for code, message, acknowledged in findings:
+        reason = acknowledged or accepted.get(code, "")
+        severity = Severity.WARNING if reason and CATALOGUE[code].severity is Severity.ERROR else None
+        report.add(code, translated.location, message, severity, acknowledged=reason, also=beside)
 
 
 _PAIRS_CHECKED: dict[tuple, tuple] = {}
@@ -1046,39 +1052,29 @@ def _markup_problems(text: str) -> tuple[str, ...]:
 SHOWN_SOURCE = 800  # characters of the source text shown beside a translation's finding
 
 
-def _check_pair_anew(text_id: str, language, reference_name: str, accepted: dict[str, str], source: TextEntry,
-                     source_lang: str, translated: TextEntry, report: Report, untranslatable: Untranslatable) -> None:
-    # the text it is made from, beside every finding: the translator sees both without opening another file
-    # (a long paragraph's first SHOWN_SOURCE characters: a text of thousands of placeholders filled the terminal)
-    shown = source.text if len(source.text) <= SHOWN_SOURCE else source.text[:SHOWN_SOURCE].rstrip() + "…"
-    beside = f"{reference_name}: \"{shown}\"" + (f" ({source.location})" if source.location != translated.location
-                                                  else "")
-
-    def add(code: str, message: str, acknowledged: str = "") -> None:
-        reason = acknowledged or accepted.get(code, "")
-        severity = Severity.WARNING if reason and CATALOGUE[code].severity is Severity.ERROR else None
-        report.add(code, translated.location, message, severity, acknowledged=reason, also=beside)
-
+def _check_pair_anew(text_id: str, language, reference_name: str, source: str, source_lang: str, translated: str,
+                     untranslatable: Untranslatable) -> tuple[tuple[str, str, str], ...]:
+    """What is wrong with the translation `translated` of `source`: (code, message, why it is acknowledged
+    whatever the translator's comments say) for each finding."""
+    found: list[tuple[str, str, str]] = []
     if language is not None:
-        for problem in translation_checks.check_pair(text_id, source.text, translated.text, language, source_lang,
+        for problem in translation_checks.check_pair(text_id, source, translated, language, source_lang,
                                                      reference_name):
-            add(problem.code, problem.message)
-    if translated.text == source.text and translated.text.strip() \
-            and not translation_checks.only_words(translated.text, untranslatable.words):
-        add("untranslated", f"'{text_id}' is the same as the {reference_name} text it is made from",
-            acknowledged=untranslatable.ids.get(text_id, ""))
-    if placeholders(translated.text) != placeholders(source.text):
-        add("placeholder",
-                   f"'{text_id}' uses {_braces(placeholders(translated.text))} but the source uses "
-                   f"{_braces(placeholders(source.text))}")
-    if inline_tags(translated.text) != inline_tags(source.text):
-        add("markup-mismatch",
-                   f"'{text_id}': the source uses {_tags(inline_tags(source.text))}, "
-                   f"the translation {_tags(inline_tags(translated.text))}")
-    if line_breaks(translated.text) != line_breaks(source.text):
-        add("line-breaks",
-                   f"'{text_id}': the source has {line_breaks(source.text)} line break(s), "
-                   f"the translation {line_breaks(translated.text)}")
+            found.append((problem.code, problem.message, ""))
+    if translated == source and translated.strip() and not translation_checks.only_words(translated,
+                                                                                         untranslatable.words):
+        found.append(("untranslated", f"'{text_id}' is the same as the {reference_name} text it is made from",
+                      untranslatable.ids.get(text_id, "")))
+    if placeholders(translated) != placeholders(source):
+        found.append(("placeholder", f"'{text_id}' uses {_braces(placeholders(translated))} but the source uses "
+                                     f"{_braces(placeholders(source))}", ""))
+    if inline_tags(translated) != inline_tags(source):
+        found.append(("markup-mismatch", f"'{text_id}': the source uses {_tags(inline_tags(source))}, "
+                                         f"the translation {_tags(inline_tags(translated))}", ""))
+    if line_breaks(translated) != line_breaks(source):
+        found.append(("line-breaks", f"'{text_id}': the source has {line_breaks(source)} line break(s), "
+                                     f"the translation {line_breaks(translated)}", ""))
+    return tuple(found)
 
 
 def _tags(counts) -> str:

@@ -241,23 +241,28 @@ def test_checks_are_remembered_by_the_rules_they_read_not_by_the_language_object
 
 
 def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_reads_changes(data_copy, monkeypatch):
-    """validate keeps each source and translation pair's diagnostics by the pair, its places and what the checks
-    read of the language: a check of the same data again (a session reading the files again after a shared
-    file was saved, a build after a check) checks no pair again, and finds the same; a language's rule changed
-    in its file (a doubled word it allows) checks its pairs again, under the new rule."""
+    """validate keeps what each source and translation pair finds by the two texts and what the checks read of
+    the language: a check of the same data again (a session reading the files again after a shared file was
+    saved, a build after a check) or of a copy elsewhere checks no pair again, and says the same at the copy's own
+    places; a language's rule changed in its file (a doubled word it allows) checks its pairs again."""
     from printshop import validate
 
     texts = data_copy / "comrade" / "text" / "fr.yaml"
-    edit(texts, 'name: "Informateur"', 'name: "Informateur nous nous"')
-    found = [d.format() for d in check(data_copy, games=["comrade"])[0].items if d.code == "repeated-word"]
-    assert found == []  # French allows « nous nous »
+    line = edit(texts, 'name: "Informateur"', 'name: "Informateur nous nous"')
+    assert not [d for d in check(data_copy, games=["comrade"])[0].items if d.code == "repeated-word"]  # French allows it
     checked = []
     real = validate._check_pair_anew
     monkeypatch.setattr(validate, "_check_pair_anew", lambda *args: checked.append(args[0]) or real(*args))
     report = check(data_copy, games=["comrade"])[0]
     assert checked == [] and not [d for d in report.items if d.code == "repeated-word"]
     edit(data_copy / "languages" / "fr.yaml", "doubled_words: [nous, vous]", "doubled_words: [vous]")
-    report = check(data_copy, games=["comrade"])[0]
+    [item] = [d for d in check(data_copy, games=["comrade"])[0].items if d.code == "repeated-word"]
     assert "card.informer.name" in checked
-    [item] = [d for d in report.items if d.code == "repeated-word"]
-    assert item.location.path.endswith("comrade/text/fr.yaml") and "nous nous" in item.message
+    assert item.location.path.endswith("comrade/text/fr.yaml") and item.location.line == line
+    assert "nous nous" in item.message and "comrade/text/en.yaml" in item.also  # the source's place beside it
+    elsewhere = data_copy.parent / "elsewhere"
+    shutil.copytree(data_copy, elsewhere)
+    checked.clear()
+    [moved] = [d for d in check(elsewhere, games=["comrade"])[0].items if d.code == "repeated-word"]
+    assert checked == [] and moved.message == item.message and moved.location.line == line
+    assert moved.location.path.startswith(str(elsewhere)) and str(elsewhere / "comrade" / "text" / "en.yaml") in moved.also

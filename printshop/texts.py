@@ -417,8 +417,7 @@ class TextTree:
     which text ids each frame prints: an overflow is then reported at the translation that caused it."""
 
     def __init__(self, texts: dict[str, Markup], lang: str, prefix: str = "",
-                 children: dict[str, dict[str, None]] | None = None, log: list | None = None,
-                 nodes: dict[str, "TextTree"] | None = None):
+                 children: dict[str, dict[str, None]] | None = None, log: list | None = None):
         self._texts = texts
         self._lang = lang
         self._prefix = prefix
@@ -427,8 +426,9 @@ class TextTree:
         self._children = children if children is not None else _child_index(texts)
         # shared by every node of one tree: [the current list], or [None] when nobody is listening (booklets)
         self._log = log if log is not None else [None]
-        # shared too: each inner node by its id, made when first read (`t.card` on every card is one node)
-        self._nodes = nodes if nodes is not None else {}
+        # this node's inner nodes by their ids, each made when first read (`t.card` on every card is one node;
+        # kept by their parent only, so a tree holds no cycle and goes as soon as it is dropped)
+        self._nodes: dict[str, TextTree] = {}
 
     def stop_log(self) -> None:
         """Record nothing more (until the next `start_log`)."""
@@ -449,8 +449,7 @@ class TextTree:
         if node is not None:
             return node
         if text_id + "." in self._children:
-            node = self._nodes[text_id] = TextTree(self._texts, self._lang, text_id + ".", self._children, self._log,
-                                                   self._nodes)
+            node = self._nodes[text_id] = TextTree(self._texts, self._lang, text_id + ".", self._children, self._log)
             return node
         near = closest(name, self._children.get(self._prefix, ()), cutoff=0.75)
         raise MissingText(text_id, self._lang, f"{self._prefix}{near}" if near else "")

@@ -434,6 +434,20 @@ def test_a_text_trees_inner_nodes_are_made_once_and_their_reads_still_noted():
     assert reordered.keys() == ["card", "title"] and reordered.card.keys() == ["chairman", "informer"]
     assert tree.keys() == ["title", "card"] and tree.card.keys() == ["informer", "chairman"]
     assert module._CHILD_INDEXES.get(tuple(english)) is tree._children
+    import gc  # a tree's nodes are held by their parents only: a tree dropped goes at once, no cycle left
+
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(5):
+            dropped = TextTree(english, "en")
+            assert dropped.card.informer.name == "Informer" and dropped.card is dropped["card"]
+            del dropped
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():

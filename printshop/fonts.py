@@ -16,7 +16,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.diagnostics import Report
 from printshop.fontcache import read_font
-from printshop.memo import Memo
+from printshop.memo import SizedMemo
 from printshop.model import Fonts
 
 VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
@@ -68,8 +68,9 @@ class FontSet:
             known = _LACKING.get((font, self.fallback, text))  # asked by an earlier check of this process
             if known is None:
                 lacking = set(text) - coverage(font)
-                known = _LACKING[font, self.fallback, text] = tuple(sorted(
-                    ch for ch in lacking if ord(ch) >= 32 and ch not in self.fallback)) if lacking else ()
+                known = tuple(sorted(ch for ch in lacking if ord(ch) >= 32 and ch not in self.fallback)) \
+                    if lacking else ()
+                _LACKING.put((font, self.fallback, text), known, len(text))
             self._missing[face, text] = known
         return list(known)
 
@@ -85,8 +86,9 @@ def coverage(font: TTFont) -> frozenset[str]:
 
 _COVERAGE: "weakref.WeakKeyDictionary[TTFont, frozenset[str]]" = weakref.WeakKeyDictionary()  # a replaced font goes
 # what each text lacks in each font object (a font file changed is another object), with the fallback's
-# characters: every check of a copy of the same data asked again for thousands of texts
-_LACKING: Memo = Memo(20000)
+# characters: every check of a copy of the same data asked again for thousands of texts (bounded by the
+# characters of the texts kept, the least recently used forgotten first)
+_LACKING = SizedMemo(4_000_000)
 
 
 def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontSet:

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Location, Report, closest, display_path
-from printshop.memo import Memo
+from printshop.memo import Memo, SizedMemo
 from printshop.model import Typography
 from printshop.richtext import FORCED_BREAK, TAG_OR_TEXT
 from printshop.source import Document, items_of, locate, read_yaml
@@ -197,11 +197,14 @@ def to_markup(text: str, typography: Typography) -> Markup:
            tuple(typography.replace.items()))
     known = _MARKUPS.get(key)
     if known is None:
-        known = _MARKUPS[key] = _to_markup(text, typography)
+        known = _to_markup(text, typography)
+        _MARKUPS.put(key, known, len(text) + len(known))
     return known
 
 
-_MARKUPS: Memo = Memo(40_000)  # texts as markup; a Markup is a string, never changed
+# texts as markup (a Markup is a string, never changed), the least recently used forgotten once the texts and
+# their markup hold more than this many characters: a session's every saved version of a long text stays bounded
+_MARKUPS = SizedMemo(8_000_000)
 
 
 def _to_markup(text: str, typography: Typography) -> Markup:

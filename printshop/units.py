@@ -45,7 +45,7 @@ def parse_length(value: object) -> float:
     points = float(number) * POINTS_PER[unit]
     if abs(points) > MAX_POINTS:  # a PDF cannot hold such a number: ReportLab failed at the first page drawn
         raise UnitError(f"'{value}' is longer than anything printshop prints: at most {MAX_METRES} m")
-    if type(value) is str and len(_READ) < _READ_MAX:
+    if type(value) is str and len(_READ) < _READ_MAX and len(value) <= 32:  # (a length, not a text padded out)
         _READ[value] = points
     return points
 

@@ -38,6 +38,8 @@ def test_a_length_read_again_is_the_same_and_a_bad_one_is_refused_every_time(mon
         with pytest.raises(UnitError, match="at most"):
             parse_length("20000mm")
     assert set(units._READ) == {"63mm"}
+    padded = "63mm" + " " * 40  # (a length written with spaces after it: read, not kept)
+    assert parse_length(padded) == pytest.approx(mm(63)) and set(units._READ) == {"63mm"}
     monkeypatch.setattr(units, "_READ_MAX", 1)
     assert parse_length("9pt") == 9.0 and set(units._READ) == {"63mm"}  # past the bound: read, not kept
 
@@ -66,7 +68,7 @@ def test_a_text_turned_once_is_given_again_only_for_the_same_typography(monkeypa
     language's typography (spaces, marks, replacements) is turned anew, never given the first one's markup."""
     from printshop import texts
 
-    monkeypatch.setattr(texts, "_MARKUPS", texts.Memo(100))
+    monkeypatch.setattr(texts, "_MARKUPS", texts.SizedMemo(400))  # characters of the texts and markup kept
     text = "l'heure: <b>vite</b>!"
     french = str(to_markup(text, FRENCH))
     assert french == "l’heure\u202f: <b>vite</b>\u202f!" and len(texts._MARKUPS) == 1
@@ -75,7 +77,9 @@ def test_a_text_turned_once_is_given_again_only_for_the_same_typography(monkeypa
     assert str(to_markup(text, Typography(replace={"'": "’"}))) == "l’heure: <b>vite</b>!"
     assert str(to_markup(text, FRENCH.model_copy(update={"space": "\u00a0"}))) == "l’heure\u00a0: <b>vite</b>\u00a0!"
     assert str(to_markup(text, FRENCH.model_copy(update={"space_before": "!"}))) == "l’heure: <b>vite</b>\u202f!"
-    assert len(texts._MARKUPS) == 5
+    assert len(texts._MARKUPS) == 5 and texts._MARKUPS.size <= 400
+    long = "«Camarade»! " * 20  # more than the memo holds: turned, and not kept
+    assert str(to_markup(long, FRENCH)).startswith("«\u202fCamarade\u202f»\u202f!") and len(texts._MARKUPS) == 5
 
 
 TYING = Typography(keep_with_next=["à", "de", "la", "le", "un"], numbers_with_next=True)

@@ -80,8 +80,7 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
     store = recordings.get()
     # a palette, or one standing in for the names it lacks (serve's colour.StandIn), whose colours can be copied
     # to be compared; another mapping is read as it is, never remembered
-    palette = paints.palette.palette if isinstance(paints.palette, StandIn) else paints.palette
-    memos = [_BOOKLETS] if isinstance(palette, dict) else []
+    memos = [_BOOKLETS] if isinstance(_beneath(paints.palette), dict) else []
     if store is not None:
         memos.insert(0, store.booklets)
     if not memos:
@@ -114,13 +113,18 @@ def _remembered(memos: list[Memo], game: GameLayout, booklet: BookletLayout, pap
                 return result
     # the colours it reads are noted on a copy; kept with the values `paints.palette` itself gives for them (a stand-in
     # its magenta for a name it lacks; a palette that notes its reads, serve's, notes them as on a hit)
-    read_colours = Reads(paints.palette.palette if stand_in else paints.palette, log=[])
+    read_colours = Reads(_beneath(paints.palette), log=[])
     read_motifs = Reads(motifs, log=[])
     result = _render_whole(game, booklet, paper, replace(paints, palette=StandIn(read_colours) if stand_in else read_colours),
                            read_motifs, file_name, pad_to, bleed, folio)
     _keep(memos, key, (values_of(read_colours.read, paints.palette), values_of(read_motifs.read, motifs, motif_key),
                        result))
     return result
+
+
+def _beneath(palette):
+    """The palette a stand-in (colour.StandIn) stands in for; any other palette itself."""
+    return palette.palette if isinstance(palette, StandIn) else palette
 
 
 def _keep(memos: list[Memo], key, entry) -> None:

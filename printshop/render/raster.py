@@ -119,7 +119,8 @@ def rounded(picture: PILImage.Image, mask: PILImage.Image | None) -> PILImage.Im
 
 # Pillow mode -> (PNG colour type, samples per pixel), the 8-bit modes `png` writes itself
 _PNG_COLOUR_TYPES = {"L": (0, 1), "LA": (4, 2), "RGB": (2, 3), "RGBA": (6, 4)}
-_MODES_BY_SAMPLES = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}  # numpy pixels: the samples of a pixel -> its mode
+# numpy pixels: the samples of a pixel -> the PNG colour type (the table above, read the other way)
+_COLOUR_TYPES_BY_SAMPLES = {samples: colour_type for colour_type, samples in _PNG_COLOUR_TYPES.values()}
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -145,7 +146,7 @@ def png(picture: PILImage.Image | numpy.ndarray, dpi: float | None = None, level
         height, width = picture.shape[:2]
         samples = picture.shape[2] if picture.ndim == 3 else 1
         return _png_of_rows(numpy.ascontiguousarray(picture, dtype=numpy.uint8).reshape(height, width * samples),
-                            width, _PNG_COLOUR_TYPES[_MODES_BY_SAMPLES[samples]][0], dpi, level)
+                            width, _COLOUR_TYPES_BY_SAMPLES[samples], dpi, level)
     kind = _PNG_COLOUR_TYPES.get(picture.mode)
     if kind is None:
         buffer = io.BytesIO()

@@ -7,16 +7,19 @@ booklet's blocks. Everything that cannot be laid out is reported here, before an
 from __future__ import annotations
 
 import difflib
+import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from printshop import fitstore
 from printshop.colour import Paints, StandIn
 from printshop.diagnostics import Location, Report, Severity, did_you_mean
 from printshop.fitting import Fit, fit, runts
-from printshop.fonts import FontSet
+from printshop.fonts import FontSet, state as fonts_state
 from printshop.loader import Project
+from printshop.memo import Memo
 from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
 from printshop.design import same_size_across_deck
 from printshop.resolve import LocalizedGame, sheet_context, template_context
@@ -274,6 +277,40 @@ class _Lazy:
 def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame,
                   palette: dict[str, str], fonts: FontSet, report: Report,
                   text_ids: tuple[str, ...] = ()) -> tuple[Fit, list[Block]] | None:
+    """The text `markup` parsed, checked against the frame's font, its short words tied and fitted into `frame`:
+    (the fit, the blocks as fitted), or None when the text cannot be set (reported).
+
+    A text laid out without a word to say is remembered by everything setting it reads (the markup, the frame's
+    type and size, its colour's value, the language's ties and hyphenation, the fonts registered): a check of a copy
+    of the same data, a build after a check and a session's refreshes meet the same texts in the same frames again
+    and again, and each went through parsing, the font's characters, the ties and fit's own memo once more. One that
+    was reported (a character the font lacks, a placeholder left, a text that does not fit) is laid out, and
+    reported, every time. Nothing is kept while `printshop validate` fits from its store: those fits hold no
+    flowables, which a later build in the process would want."""
+    typography = localized.language.typography
+    key = (markup, _setting(frame), palette.get(frame.colour), typography.hyphenation, tuple(typography.keep_with_next),
+           typography.numbers_with_next, fonts.has(frame.font), fonts.fallback, fonts_state())
+    known = _LAID_OUT.get(key)
+    if known is not None:
+        return known[0], list(known[1])
+    before = len(report.items)
+    laid = _lay_out_frame(markup, frame, what, localized, palette, fonts, report, text_ids)
+    if laid is not None and laid[0].fits and len(report.items) == before and fitstore.ACTIVE is None:
+        _LAID_OUT[key] = (laid[0], tuple(laid[1]))
+    return laid
+
+
+# the texts laid out without a diagnostic, with their fits (which `fit` keeps as many of: fitting._FITTED)
+_LAID_OUT: Memo = Memo(5000)
+# a frame's fields that change how its text is set (the others place it: x, y, valign, rotate)
+SETTING_FIELDS = ("font", "size", "min_size", "leading", "colour", "align", "space_before", "space_after", "indent",
+                  "uppercase", "width", "height", "size_across")
+_setting = operator.attrgetter(*SETTING_FIELDS)
+
+
+def _lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame,
+                   palette: dict[str, str], fonts: FontSet, report: Report,
+                   text_ids: tuple[str, ...]) -> tuple[Fit, list[Block]] | None:
     try:
         blocks = parse_blocks(markup)
     except RichTextError as error:

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from printshop import fitstore, fitting
+from printshop import fitstore, fitting, layout
 from printshop.build import check
 from printshop.cli import main
 from printshop.loader import DEFAULT_DATA_DIR
@@ -18,7 +18,8 @@ from tests.conftest import copy_data, edit, line_of
 
 def _validate(data, *, games=("comrade",), jobs=1):
     """(report lines, the store's hits and misses) of one validation, as a new process would run it."""
-    fitting._FITTED.clear()  # a new process remembers no fits
+    fitting._FITTED.clear()  # a new process remembers no fits, nor texts laid out
+    layout._LAID_OUT.clear()
     with fitstore.kept_fits() as store:
         report, _ = check(data, games=list(games), keep_layouts=False, jobs=jobs)
     counts = (store.hits, store.misses) if store is not None else None
@@ -103,6 +104,7 @@ def test_layouts_in_other_processes_send_their_outcomes_back(cache):
 def test_the_command_keeps_its_fits_in_the_cache_folder_unless_it_is_off(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("PRINTSHOP_CACHE", str(tmp_path / "cache"))
     fitting._FITTED.clear()
+    layout._LAID_OUT.clear()
     assert main(["validate", "comrade", "--jobs", "1"]) == 0
     assert (tmp_path / "cache" / "fits" / fitstore.FILE_NAME).is_file()
     monkeypatch.setenv("PRINTSHOP_CACHE", "off")

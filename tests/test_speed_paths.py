@@ -591,17 +591,11 @@ def test_rendering_a_faces_blocks_leaves_no_cycle_for_the_collector():
         "{% if false %}{% block hidden %}{{ word }}{% endblock %}{% endif %}")}))
     env.loader.searchpath = ["."]
     render_blocks(env, "face.j2", {"word": "w"})  # (compiled once, outside what is counted)
-    enabled = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
+    with only_new_objects_collected() as collect:
         for _ in range(20):
             assert dict(render_blocks(env, "face.j2", {"word": "w"})) == {"title": "HELLO", "body": "HELLO",
                                                                             "hidden": "w"}
-        assert gc.collect() == 0
-    finally:
-        if enabled:
-            gc.enable()
+        assert collect() == 0
 
 
 def test_the_texts_each_block_reads_are_its_own():
@@ -778,3 +772,56 @@ def test_a_rule_booklet_edited_again_and_again_keeps_few_of_its_versions(monkeyp
     assert len(richtext._PARSED_LARGE) <= 16 and not richtext._PARSED
     small = richtext.parse_blocks("<p>Dissident</p>")
     assert richtext.parse_blocks("<p>Dissident</p>") == small and len(richtext._PARSED) == 1
+
+
+# --- a text laid out in a frame, given again ---------------------------------------------------------------
+def _frames(checked) -> dict:
+    return {(game.lang, deck.id, face.key, face.face_name, frame.name): frame for game in checked.layouts
+            for deck in game.decks for face in deck.faces.values() if face is not None for frame in face.frames}
+
+
+def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(tmp_path, monkeypatch):
+    """A check of a copy of the same data sets no text again; a colour's value or the language's ties changed set
+    again the texts they touch, in the new colour and with the new ties; a text that is reported is reported at
+    every check (only a text laid out without a word to say is remembered)."""
+    from printshop import layout
+    from printshop.model import Frame
+    from tests.conftest import copy_data, edit
+
+    # a field added to frames that changes how a text is set must be in what a laid-out text is remembered by
+    assert set(Frame.model_fields) - set(layout.SETTING_FIELDS) == {"x", "y", "valign", "rotate"}
+
+    def checked_copy(where):
+        report, checked = check(where, games=["comrade"], langs=["en"], variant=None)
+        return [f"{d.code} {d.location.line}" for d in report.items if d.code in ("text-overflow", "missing-glyph")], \
+            _frames(checked) if checked is not None else {}
+
+    _, first = checked_copy(copy_data(tmp_path / "data", ["comrade"]))  # (or the memo already holds them)
+    laid = []
+    real = layout._lay_out_frame
+    monkeypatch.setattr(layout, "_lay_out_frame", lambda markup, frame, *rest: laid.append(frame.colour) or real(
+        markup, frame, *rest))
+    data = copy_data(tmp_path / "elsewhere", ["comrade"])
+    report, frames = checked_copy(data)
+    assert report == [] and laid == []
+    assert {key: (frame.fit, frame.blocks) for key, frame in frames.items()} == {
+        key: (frame.fit, frame.blocks) for key, frame in first.items()}
+
+    edit(data / "print" / "colours.yaml", 'red: "#b22a1e"', 'red: "#123456"')
+    report, frames = checked_copy(data)
+    red = [frame for frame in frames.values() if frame.frame.colour == "red"]
+    assert report == [] and red and laid and set(laid) == {"red"}
+    assert {frame.fit.flowables[0].style.textColor.hexval() for frame in red} == {"0x123456"}
+
+    laid.clear()
+    edit(data / "languages" / "en.yaml", "numbers_with_next: true", "numbers_with_next: true\n  keep_with_next: [party]")
+    report, frames = checked_copy(data)
+    [motto] = [frame for frame in frames.values() if "sees all" in frame.blocks[0].markup]
+    assert report == [] and set(laid) == {frame.frame.colour for frame in frames.values()} and "Party\u00a0sees" in motto.blocks[0].markup
+
+    texts = data / "comrade" / "text" / "en.yaml"
+    too_long = edit(texts, 'motto: "The Party sees all"', 'motto: "The Party sees all' + " and hears all" * 20 + '"')
+    lacking = edit(texts, 'name: "Chairman"', 'name: "Chairman \u0f00"')
+    for _ in range(2):
+        report, _ = checked_copy(data)
+        assert f"text-overflow {too_long}" in report and f"missing-glyph {lacking}" in report, report

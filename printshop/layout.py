@@ -17,7 +17,7 @@ from printshop import fitstore
 from printshop.colour import Paints, StandIn
 from printshop.diagnostics import Location, Report, Severity, did_you_mean
 from printshop.fitting import Fit, fit, runts
-from printshop.fonts import FontSet, state as fonts_state
+from printshop.fonts import FontSet
 from printshop.loader import Project
 from printshop.memo import Memo
 from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
@@ -287,9 +287,7 @@ def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame
     was reported (a character the font lacks, a placeholder left, a text that does not fit) is laid out, and
     reported, every time. Nothing is kept while `printshop validate` fits from its store: those fits hold no
     flowables, which a later build in the process would want."""
-    typography = localized.language.typography
-    key = (markup, _setting(frame), palette.get(frame.colour), typography.hyphenation, tuple(typography.keep_with_next),
-           typography.numbers_with_next, fonts.has(frame.font), fonts.fallback, fonts_state())
+    key = (markup, _setting(frame), palette.get(frame.colour), localized.setting, fonts.has(frame.font), fonts.fallback)
     known = _LAID_OUT.get(key)
     if known is not None:
         return known[0], list(known[1])

@@ -32,6 +32,17 @@ class LocalizedGame:
     def tree(self) -> TextTree:
         return TextTree(self.texts, self.lang)  # its index of ids is built once
 
+    @cached_property
+    def setting(self) -> str:
+        """What setting a text in a frame reads of the language (its hyphenation and ties) and of the fonts
+        registered, as one string: a part of what layout remembers a set text by (layout.lay_out_frame), made once
+        (a game's texts are laid out after the fonts are registered, and a session localizes them again after)."""
+        from printshop.fonts import state as fonts_state
+
+        typography = self.language.typography
+        return repr((typography.hyphenation, tuple(typography.keep_with_next), typography.numbers_with_next,
+                     fonts_state()))
+
     def label(self, name: str, **values) -> str:
         text = self.language.labels.get(name, name)
         for key, value in values.items():

@@ -17,6 +17,7 @@ from printshop.diagnostics import Location, Report, StageFailed, did_you_mean
 from printshop.model import (BookletStyle, Colours, CutTarget, Face, FacesFile, Fonts, Game, ImageTarget, Language,
                              Media, Motifs, Profile, TtsTarget)
 from printshop.layers import layer_dirs, names_in, read_layered
+from printshop.memo import Memo
 from printshop.schema import validate_document
 from printshop.source import Document, items_of, locate, read_yaml
 from printshop.texts import Catalogue, load_catalogue
@@ -272,6 +273,23 @@ def _load_faces(path: Path, report: Report) -> dict[str, Face] | None:
     if not isinstance(root, CommentedMap) or not isinstance(root.get("faces"), CommentedMap):
         report.add("missing-field", document.where(), "faces.yaml needs a mapping 'faces'")
         return None
+    raw = root["faces"]
+    known = _MERGED.get(id(root))
+    if known is not None and known[0] is root:
+        merged = known[1]
+    else:
+        before = len(report.items)
+        merged = _merged_faces(root, document, report)
+        if len(report.items) == before:  # (what it reports names this file: said at every read)
+            _MERGED[id(root)] = (root, merged)
+    found = Report()
+    faces = validate_document(FacesFile, Document(path, merged), found)
+    report.extend(_inherited_once(found, raw))
+    return faces.faces if faces is not None else None
+
+
+def _merged_faces(root: CommentedMap, document: Document, report: Report) -> CommentedMap:
+    """faces.yaml's map with each face's `extends` resolved: its parent's keys merged under its own."""
     merged = CommentedMap()
     merged.lc.line, merged.lc.col = root.lc.line, root.lc.col
     resolved = CommentedMap()
@@ -288,11 +306,13 @@ def _load_faces(path: Path, report: Report) -> dict[str, Face] | None:
         if key != "faces":
             merged[key] = root[key]
             _copy_position(root, key, resolved_parent=merged, key=key)
-    found = Report()
-    faces = validate_document(FacesFile, Document(path, merged), found)
-    report.extend(_inherited_once(found, raw))
-    return faces.faces if faces is not None else None
+    return merged
 
+
+# faces.yaml's maps with their faces' `extends` resolved, by the document read (source.py gives the same one for
+# the same text, read again or in a copy of the data: a check of a copy merged every face again), kept with it;
+# only those merged without a diagnostic. Nothing changes a merged map once made: the faces are validated from it
+_MERGED: Memo = Memo(64)
 
 _FACE_PATH = re.compile(r"^'faces\.([^.']+)\.")
 

@@ -825,3 +825,38 @@ def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(tm
     for _ in range(2):
         report, _ = checked_copy(data)
         assert f"text-overflow {too_long}" in report and f"missing-glyph {lacking}" in report, report
+
+
+def test_faces_read_again_or_in_a_copy_are_merged_once_and_located_in_their_own_file(tmp_path, monkeypatch):
+    """faces.yaml's `extends` are resolved once per text read: a copy of the file gives the same faces, each at the
+    copy's own lines; an edited file is merged again; a file whose merging reports something reports it at every
+    read."""
+    from printshop import loader
+    from printshop.diagnostics import Report
+
+    merged = []
+    real = loader._merged_faces
+    monkeypatch.setattr(loader, "_merged_faces", lambda root, *rest: merged.append(root) or real(root, *rest))
+    first, second = tmp_path / "a" / "faces.yaml", tmp_path / "b" / "faces.yaml"
+    for path in (first, second):
+        path.parent.mkdir()
+        shutil.copyfile(DEFAULT_DATA_DIR / "comrade" / "faces.yaml", path)
+    faces = loader._load_faces(first, Report())
+    again = loader._load_faces(second, Report())
+    assert len(merged) <= 1  # (none where an earlier test of this process read the same text)
+    assert {name: face.model_dump() for name, face in faces.items()} == {
+        name: face.model_dump() for name, face in again.items()}
+    face = next(iter(faces))
+    assert faces[face].where().path.endswith("a/faces.yaml") and again[face].where().path.endswith("b/faces.yaml")
+    assert faces[face].where().line == again[face].where().line > 0
+
+    text = second.read_text(encoding="utf-8")
+    second.write_text(text.replace("extends: card", "extends: kard", 1), encoding="utf-8")
+    merged.clear()
+    reports = []
+    for _ in range(2):
+        report = Report()
+        loader._load_faces(second, report)
+        reports.append([d.format() for d in report.items])
+    assert reports[0] == reports[1] and "extends 'kard', which does not exist" in reports[0][0]
+    assert len(merged) == 2  # merged at each read, to be reported

@@ -29,10 +29,11 @@ class Node(BaseModel):
     """A model read from a data file, which knows where it and each of its fields were written.
 
     The positions live in pydantic's dict of private values (`__pydantic_private__`), written by
-    `attach_locations`: "_where" (the node), "_field_where" (field name -> where its value was written) and
-    "_node" (its YAML, from which `covers` works out the last line it reaches, "_last_line", when first
-    asked). They are not declared as private attributes: pydantic would then work out each one's default
-    for every model it makes, a tenth of loading the catalogue."""
+    `attach_locations`: "_where" (the node) and "_node" (its YAML, from which `where` reads a field's place,
+    kept in "_field_read", and `covers` works out the last line it reaches, "_last_line", when first asked);
+    a map layered from several files has "_field_where" instead (field name -> where its value was written).
+    They are not declared as private attributes: pydantic would then work out each one's default for every
+    model it makes, a tenth of loading the catalogue."""
     # defer_build: pydantic makes a model's validator when the model is first used, not when the class is
     # made. A build of one game uses about a third of the 60-odd models; the others are never built in that
     # run (importing printshop.model takes 10-20 ms less)
@@ -43,11 +44,26 @@ class Node(BaseModel):
         private = self.__pydantic_private__ or {}
         if field is not None:
             fields = private.get("_field_where")
-            if fields and field in fields:
-                where = fields[field]
-                if type(where) is tuple:  # kept as (path, line, column) by attach_locations: made once, here
-                    where = fields[field] = Location(*where)
-                return where
+            if fields is not None:  # a map layered from several files: kept by attach_locations
+                if field in fields:
+                    where = fields[field]
+                    if type(where) is tuple:  # kept as (path, line, column): made a Location once, here
+                        where = fields[field] = Location(*where)
+                    return where
+            else:  # one file's: read from the node when first asked, then kept
+                known = private.get("_field_read")
+                if known is not None and field in known:
+                    return known[field]
+                node, own = private.get("_node"), private.get("_where")
+                positions = node.lc.data if isinstance(node, CommentedMap) and own is not None else None
+                key = _aliases(type(self)).get(field, field)
+                if positions and key in positions:
+                    position = positions[key]
+                    where = Location(own.path, position[2] + 1, position[3] + 1)
+                    if known is None:
+                        known = private["_field_read"] = {}
+                    known[field] = where
+                    return where
         return private.get("_where") or Location("<built-in>")
 
     def covers(self, location: Location) -> bool:
@@ -218,14 +234,24 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
             object.__setattr__(value, "__pydantic_private__", private)
         line, col = node_position(node)
         private["_where"] = Location(where, line, col)
-        private["_node"] = node  # for `covers`, which is rarely asked: its last line was a fifth of this walk
+        private["_node"] = node  # for `covers` and `where`, which are rarely asked
         if not isinstance(node, CommentedMap):
             return
+        names = _field_names(type(value))
+        origins = getattr(node, "origins", None)
+        if not origins:
+            # one file: a field's place is read from the node when asked (Node.where); most never are
+            for key, child in items_of(node):
+                name = names.get(key)
+                if name is not None:
+                    item = getattr(value, name)
+                    if isinstance(item, _NESTED):
+                        _attach(item, child, path, shown)
+            return
+        # a map layered from several files (layers.py): each field at the file that wrote it
         fields = private.get("_field_where")
         if fields is None:
             fields = private["_field_where"] = {}
-        names = _field_names(type(value))
-        origins = getattr(node, "origins", None)
         data = node.lc.data
         for key, child in items_of(node):
             name = names.get(key)
@@ -255,6 +281,12 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
 def _field_names(model: type[BaseModel]) -> dict[str, str]:
     """A model's keys as written in data (a field's alias, else its name) -> the field's name."""
     return {field.alias or name: name for name, field in model.model_fields.items()}
+
+
+@functools.lru_cache(maxsize=None)
+def _aliases(model: type[BaseModel]) -> dict[str, str]:
+    """A model's field names -> their keys as written in data (`_field_names` the other way)."""
+    return {name: field.alias or name for name, field in model.model_fields.items()}
 
 
 def _last_line(node: Any) -> int:

@@ -860,3 +860,24 @@ def test_faces_read_again_or_in_a_copy_are_merged_once_and_located_in_their_own_
         reports.append([d.format() for d in report.items])
     assert reports[0] == reports[1] and "extends 'kard', which does not exist" in reports[0][0]
     assert len(merged) == 2  # merged at each read, to be reported
+
+
+def test_a_fields_place_is_read_from_its_yaml_when_asked_in_its_own_file_or_in_a_layer(tmp_path):
+    """attach_locations no longer writes every field's place: Node.where reads it from the YAML when asked (the
+    key's own line and column), in a copy of the data at the copy's path; a value given by a layer of the print
+    data is at the layer's file; a field not written is at its node."""
+    from printshop.loader import load_project
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    project = load_project(data, games=["comrade"])
+    deck = project.games["comrade"].game.decks["cards"]
+    game_yaml = (data / "comrade" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(number for number, text in enumerate(game_yaml, 1) if "card_size: poker-eu" in text)
+    where = deck.where("card_size")
+    assert (where.path.endswith("comrade/game.yaml"), where.line, where.col) == (True, line, 16)
+    assert deck.where("card_size") is where and str(tmp_path) in str(deck.model_copy().where("card_size"))
+    assert deck.where("no_such_field") == deck.where() and (deck.where().line, deck.where().col) == (line, 5)
+    # the palette: printshop's colours and the project's, each where it is written
+    palette = project.colours
+    assert palette.where("palette").path.endswith("data/print/colours.yaml")

@@ -19,6 +19,7 @@ from printshop.imposition import cover, placed_box, too_small
 from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import GameData, Project
 from printshop.model import Face, Untranslatable
+from printshop.schema import Node
 from printshop.layers import origin_of
 from printshop.paths import PACKAGE_DEFAULTS_DIR
 from printshop.resolve import too_long_with_variables
@@ -68,20 +69,20 @@ def _check_shared(project: Project, report: Report) -> None:
             if size not in media.card_sizes:
                 report.add("unknown-reference", layout.where(), f"print_and_play.card_sheets.{paper}: no card size "
                            f"'{size}' (sizes: {', '.join(media.card_sizes)})")
-    _colour(project, pnp.crop_marks.colour, pnp.crop_marks.where("colour"), report)
-    _colour(project, pnp.footer.colour, pnp.footer.where("colour"), report)
-    _font(project, pnp.footer.font, pnp.footer.where("font"), report)
+    _colour(project, pnp.crop_marks.colour, pnp.crop_marks, "colour", report)
+    _colour(project, pnp.footer.colour, pnp.footer, "colour", report)
+    _font(project, pnp.footer.font, pnp.footer, "font", report)
     booklet = project.booklet
     if booklet.paper not in media.papers:
         report.add("unknown-reference", booklet.where("paper"), f"no paper '{booklet.paper}'")
-    _colour(project, booklet.tables.grid, booklet.tables.where("grid"), report)
-    _colour(project, booklet.rule_colour, booklet.where("rule_colour"), report)
-    _colour(project, booklet.folio.colour, booklet.folio.where("colour"), report)
+    _colour(project, booklet.tables.grid, booklet.tables, "grid", report)
+    _colour(project, booklet.rule_colour, booklet, "rule_colour", report)
+    _colour(project, booklet.folio.colour, booklet.folio, "colour", report)
     for colour in booklet.characters.values():
-        _colour(project, colour, booklet.where("characters"), report)
+        _colour(project, colour, booklet, "characters", report)
     for name, style in booklet.styles.items():
-        _font(project, style.font, style.where("font"), report)
-        _colour(project, style.colour, style.where("colour"), report)
+        _font(project, style.font, style, "font", report)
+        _colour(project, style.colour, style, "colour", report)
     for name in ("p", "h1", "h2", "li", "th", "td"):
         if name not in booklet.styles:
             report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")
@@ -122,19 +123,26 @@ def _check_labels(project: Project, lang: str, report: Report) -> None:
             _check_pair(project, source, reference_lang, entry, lang, report)
 
 
-def _colour(project: Project, name: str | None, where, report: Report) -> None:
+def _colour(project: Project, name: str | None, node: Node, field: str, report: Report) -> None:
+    """A colour `node` names in `field` is one of the palette's (reported at the field: its place is read only
+    then, as most are right)."""
     if name is not None and name not in project.colours.palette:
         palette = project.colours.palette
-        report.add("unknown-reference", where, f"no colour '{name}' in the palette{did_you_mean(name, palette)} "
-                                               f"(colours: {', '.join(palette)})")
+        report.add("unknown-reference", node.where(field), f"no colour '{name}' in the palette"
+                                                           f"{did_you_mean(name, palette)} (colours: {', '.join(palette)})")
 
 
-def _font(project: Project, face: str, where, report: Report) -> None:
-    faces = [family + suffix for family in project.fonts.families
-             for suffix in ("", "-bold", "-italic", "-bold-italic")]
-    if face not in faces:
-        report.add("unknown-reference", where,
-                   f"no font '{face}'{did_you_mean(face, faces)} (fonts: {', '.join(faces)})")
+def _font(project: Project, face: str, node: Node, field: str, report: Report) -> None:
+    """A font face `node` names in `field` is one of the project's families' four (as `_colour`)."""
+    families = project.fonts.families
+    if face in families or any(face.endswith(style) and face[:-len(style)] in families for style in _STYLES):
+        return
+    faces = [family + suffix for family in families for suffix in ("", *_STYLES)]
+    report.add("unknown-reference", node.where(field),
+               f"no font '{face}'{did_you_mean(face, faces)} (fonts: {', '.join(faces)})")
+
+
+_STYLES = ("-bold", "-italic", "-bold-italic")  # a family's faces: its name, and its name with one of these
 
 
 def validate_game(project: Project, game: GameData, report: Report, papers: list[str] | None = None) -> None:
@@ -616,10 +624,10 @@ def _check_image(game: GameData, shape, min_dpi: float, report: Report) -> None:
 
 def _check_face(project: Project, game: GameData, name: str, face: Face, report: Report) -> None:
     if face.background is not None:
-        _colour(project, face.background, face.where("background"), report)
+        _colour(project, face.background, face, "background", report)
     for shape in face.shapes.values():
-        _colour(project, shape.fill, shape.where("fill"), report)
-        _colour(project, shape.stroke, shape.where("stroke"), report)
+        _colour(project, shape.fill, shape, "fill", report)
+        _colour(project, shape.stroke, shape, "stroke", report)
         if shape.kind == "image" and not face.abstract:
             _check_image(game, shape, project.media.print_and_play.min_dpi, report)
         if shape.kind == "motif" and not face.abstract and shape.motif not in project.motifs.motifs:
@@ -627,8 +635,8 @@ def _check_face(project: Project, game: GameData, name: str, face: Face, report:
                        f"no motif '{shape.motif}'{did_you_mean(shape.motif, project.motifs.motifs)} "
                        f"(motifs: {', '.join(project.motifs.motifs)})")
     for frame in face.frames.values():
-        _font(project, frame.font, frame.where("font"), report)
-        _colour(project, frame.colour, frame.where("colour"), report)
+        _font(project, frame.font, frame, "font", report)
+        _colour(project, frame.colour, frame, "colour", report)
         if frame.min_size is not None and frame.min_size > frame.size:
             report.add("wrong-type", frame.where("min_size"), "min_size is larger than size")
     if not face.abstract and face.template is None:

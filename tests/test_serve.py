@@ -1348,12 +1348,13 @@ class _NotedBackend:
         self.backend.close()
 
     def taken_in(self, folder: Path, after: int = 0) -> int:
-        """Wait for a group holding a file under `folder`, given by a call after `after`, and for the call
-        after it: the number of the call that gave it."""
+        """Wait for a group holding `folder` or a file under it, given by a call after `after`, and for the call
+        after it: the number of the call that gave it. (A folder made while the watcher runs may come as the
+        folder alone: its files were written before the system watched it.)"""
         started = time.monotonic()
         while time.monotonic() - started < DEADLINE:
             found = [number for number, paths in list(self.groups)
-                     if number > after and any(folder in path.parents for path in paths)]
+                     if number > after and any(path == folder or folder in path.parents for path in paths)]
             if found and self.calls > found[0]:
                 return found[0]
             time.sleep(0.02)

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from printshop.memo import Memo
 from printshop.model import Language
 
 _TAG = re.compile(r"<[^>]*>")
@@ -48,8 +49,6 @@ def language_rules(language: Language) -> tuple:
     of it, the rules came from. Worked out once per language object (kept, so its id stays its own)."""
     known = _RULES.get(id(language))
     if known is None or known[0] is not language:
-        if len(_RULES) >= 1_000:
-            _RULES.clear()
         checks = language.checks
         key = (tuple(tuple(pair) for pair in language.typography.quotes), tuple(checks.doubled_words),
                tuple(sorted((lang, ratio.min, ratio.max) for lang, ratio in checks.length.items())),
@@ -58,14 +57,12 @@ def language_rules(language: Language) -> tuple:
     return known[1]
 
 
-_RULES: dict[int, tuple] = {}
+_RULES: Memo = Memo(1_000)
 
 
-def _remembered(memo: dict, key: tuple, work) -> list[Problem]:
+def _remembered(memo: Memo, key: tuple, work) -> list[Problem]:
     known = memo.get(key)
     if known is None:
-        if len(memo) >= 100_000:
-            memo.clear()
         known = memo[key] = tuple(work())
     return list(known)
 
@@ -78,7 +75,7 @@ def check_pair(text_id: str, reference: str, translation: str, language: Languag
                        lambda: _check_pair(text_id, reference, translation, language, reference_lang, reference_name))
 
 
-_PAIRS_CHECKED: dict[tuple, tuple] = {}
+_PAIRS_CHECKED: Memo = Memo(100_000)
 
 
 def _check_pair(text_id: str, reference: str, translation: str, language: Language, reference_lang: str,
@@ -123,7 +120,7 @@ def check_text(text_id: str, text: str, language: Language) -> list[Problem]:
     return _remembered(_TEXTS_CHECKED, (text_id, text, language_rules(language)), lambda: _check_text(text_id, text, language))
 
 
-_TEXTS_CHECKED: dict[tuple, tuple] = {}
+_TEXTS_CHECKED: Memo = Memo(100_000)
 
 
 def _check_text(text_id: str, text: str, language: Language) -> tuple[Problem, ...]:

@@ -21,6 +21,7 @@ from printshop.loader import GameData, Project
 from printshop.model import Face, Untranslatable
 from printshop.schema import Node
 from printshop.layers import origin_of
+from printshop.memo import Memo
 from printshop.paths import PACKAGE_DEFAULTS_DIR
 from printshop.resolve import too_long_with_variables
 from printshop.source import MAX_TEXT, locate
@@ -1030,8 +1031,6 @@ def _check_pair(project: Project, source: TextEntry, source_lang: str, translate
            tuple(untranslatable.words), untranslatable.ids.get(text_id, ""))
     findings = _PAIRS_CHECKED.get(key)
     if findings is None:
-        if len(_PAIRS_CHECKED) >= 100_000:
-            _PAIRS_CHECKED.clear()
         findings = _PAIRS_CHECKED[key] = _check_pair_anew(text_id, language, reference_name, source.text,
                                                           source_lang, translated.text, untranslatable)
     if not findings:
@@ -1048,7 +1047,7 @@ def _check_pair(project: Project, source: TextEntry, source_lang: str, translate
         report.add(code, translated.location, message, severity, acknowledged=reason, also=beside)
 
 
-_PAIRS_CHECKED: dict[tuple, tuple] = {}
+_PAIRS_CHECKED: Memo = Memo(100_000)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -6,6 +6,7 @@ families, so `<b>` and `<i>` in text pick the right face. Only TrueType outlines
 """
 from __future__ import annotations
 
+import functools
 import weakref
 
 from dataclasses import dataclass, field
@@ -128,12 +129,13 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
 def _find(file_name: str, font_dirs: list[Path], where, report: Report) -> Path | None:
     """The first font folder's file of that name; a name that leads out of its folder ('..', an absolute
     path, a symlink to elsewhere) is refused, never read."""
+    from printshop.paths import BUNDLED_FONTS_DIR
     from printshop.write import inside
 
     for folder in font_dirs:
         path = folder / file_name
         if _is_file(path):
-            if not inside(path, folder):
+            if not (_inside_bundled(str(path)) if folder == BUNDLED_FONTS_DIR else inside(path, folder)):
                 report.add("unsafe-path", where, f"font file '{file_name}' resolves to {path.resolve()}, outside "
                                                  f"{folder}: fonts are read only from the font folders")
                 return None
@@ -155,6 +157,17 @@ def _register_checked(name: str, path: Path, file_name: str, where, report: Repo
                                         f"{type(error).__name__}: {error}",
                    hint="replace the file with a complete .ttf (TrueType outlines), or name another font")
         return None
+
+
+@functools.lru_cache(maxsize=None)
+def _inside_bundled(path: str) -> bool:
+    """`write.inside` for a file of printshop's own fonts folder, worked out once per process: the folder is
+    part of the installed package, which does not change under a running program (a project's own font folder
+    is looked at every time it is read: a symlink put there later is still refused)."""
+    from printshop.paths import BUNDLED_FONTS_DIR
+    from printshop.write import inside
+
+    return inside(Path(path), BUNDLED_FONTS_DIR)
 
 
 def _is_file(path: Path) -> bool:

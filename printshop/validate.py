@@ -9,12 +9,13 @@ import functools
 import math
 import os
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
 from printshop import translation_checks
-from printshop.diagnostics import CATALOGUE, Report, Severity, closest, did_you_mean
+from printshop.diagnostics import CATALOGUE, Location, Report, Severity, closest, did_you_mean
 from printshop.imposition import cover, placed_box, too_small
 from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import GameData, Project
@@ -114,14 +115,26 @@ def _check_labels(project: Project, lang: str, report: Report) -> None:
             own = printshops[origin] = PACKAGE_DEFAULTS_DIR in Path(origin).resolve().parents
         if own:
             continue  # printshop's own labels: its tests check them, a publisher cannot change them there
-        entry = TextEntry(f"labels.{name}", text, locate(document.path, document.root, ("labels", name)))
-        for problem in markup_problems(text):
+        entry = _Label(f"labels.{name}", text, lambda name=name: locate(document.path, document.root, ("labels", name)))
+        for problem in _markup_problems(text):
             report.add("markup", entry.location, f"'{entry.id}': {problem}")
         for problem in translation_checks.check_text(entry.id, text, language):
             report.add(problem.code, entry.location, problem.message)
         if reference is not None and name in reference.labels:
-            source = TextEntry(entry.id, reference.labels[name], entry.location)
+            source = _Label(entry.id, reference.labels[name], lambda entry=entry: entry.location)
             _check_pair(project, source, reference_lang, entry, lang, report)
+
+
+class _Label:
+    """A label read as `_check_pair` reads a TextEntry, its place found only when something is said at it: a
+    project that copied printshop's languages in checks a few hundred labels at every check, nearly all right."""
+
+    def __init__(self, text_id: str, text: str, place: Callable[[], Location]):
+        self.id, self.text, self._place = text_id, text, place
+
+    @functools.cached_property
+    def location(self) -> Location:
+        return self._place()
 
 
 def _colour(project: Project, name: str | None, node: Node, field: str, report: Report) -> None:

@@ -35,8 +35,9 @@ CHROMIUM = next((found for name in ("chromium", "chromium-browser", "google-chro
 DEADLINE = 30  # seconds for the page to show a change (it takes well under one)
 
 
-class Browser:
-    """Just enough of the DevTools protocol: navigate, evaluate JavaScript."""
+class Chromium:
+    """A headless Chromium, started once for the browser tests a worker runs (each start took half a second and
+    0.4 s of CPU) and stopped after the last; each test drives a tab of its own (`Browser`)."""
 
     def __init__(self, profile: Path):
         # its singleton socket's folder, removed on close (under the test's folder, the socket's path would be
@@ -58,14 +59,53 @@ class Browser:
             if found:
                 port = int(found.group(1))
         if port is None:
+            self.close()
             raise RuntimeError("chromium did not say where it listens")
         threading.Thread(target=self.process.stderr.read, daemon=True).start()  # keep its pipe drained
-        pages = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
-        page = next(target for target in pages if target["type"] == "page")
+        self.port = port
+
+    def open_tab(self) -> "Browser":
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/json/new?about:blank", method="PUT")
+        return Browser(self, json.load(urllib.request.urlopen(request)))
+
+    def close(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory):
+    if CHROMIUM is None:
+        pytest.skip("no Chromium (apt-get install chromium)")
+    started = Chromium(tmp_path_factory.mktemp("chromium-profile"))
+    yield started
+    started.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """A new tab of the worker's Chromium, closed after the test: a page of its own, over the DevTools protocol.
+    (Each test's server has a port and face tokens of its own, so nothing a tab before it loaded is taken for its
+    pages.)"""
+    tab = chromium.open_tab()
+    yield tab
+    tab.close()
+
+
+class Browser:
+    """A tab, driven by just enough of the DevTools protocol: navigate, evaluate JavaScript."""
+
+    def __init__(self, chromium: Chromium, target: dict):
         from websockets.sync.client import connect
 
+        self.chromium, self.target = chromium, target
         self._stack = contextlib.ExitStack()
-        self.socket = self._stack.enter_context(connect(page["webSocketDebuggerUrl"], max_size=None))
+        self.socket = self._stack.enter_context(connect(target["webSocketDebuggerUrl"], max_size=None))
         self.ids = itertools.count(1)
 
     def call(self, method: str, **params):
@@ -97,13 +137,7 @@ class Browser:
         try:
             self._stack.close()
         finally:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            urllib.request.urlopen(f"http://127.0.0.1:{self.chromium.port}/json/close/{self.target['id']}").read()
 
 
 # the image of the English dissident card's front, once loaded (naturalWidth > 0): its address
@@ -112,7 +146,7 @@ DISSIDENT = ("(() => { const img = document.querySelector('td.face[data-key=\"ca
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
-def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch):
+def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser):
     from printshop.serve import Server
 
     from PIL import Image
@@ -127,7 +161,6 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch):
     edit(data / "comrade" / "faces.yaml", "      rule: {y: 59mm}\n", "      rule: {y: 59mm}\n      stamp: {kind: image, "
          "src: images/stamp.png, x: 50mm, y: 70mm, width: 5mm, height: 5mm}\n")
     server = Server(Session(data, None, games=["comrade"], langs=["en"], render=False), port=0).start()
-    browser = Browser(tmp_path / "chromium-profile")
     try:
         assert server.host == "127.0.0.1"
         browser.call("Page.enable")
@@ -243,12 +276,11 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch):
                          "document.getElementById('status').textContent.startsWith('up to date (')", "the pages set")
         assert "setting" not in browser.evaluate("document.getElementById('status').textContent")
     finally:
-        browser.close()
         server.close()
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
-def test_the_page_says_when_the_server_is_gone_and_catches_up_when_it_is_back(tmp_path):
+def test_the_page_says_when_the_server_is_gone_and_catches_up_when_it_is_back(tmp_path, browser):
     """A page left open when `printshop serve` stopped looked current while nothing updated it; it now says
     so, and when serve runs again on the same port it reconnects by itself and shows the data as it is."""
     from printshop.serve import Server
@@ -258,7 +290,6 @@ def test_the_page_says_when_the_server_is_gone_and_catches_up_when_it_is_back(tm
     texts = data / "comrade" / "text" / "en.yaml"
     server = Server(Session(data, None, games=["comrade"], langs=["en"], render=False), port=0).start()
     port = server.port
-    browser = Browser(tmp_path / "chromium-profile")
     try:
         browser.call("Page.enable")
         browser.call("Page.navigate", url=server.url)
@@ -274,7 +305,6 @@ def test_the_page_says_when_the_server_is_gone_and_catches_up_when_it_is_back(tm
         browser.wait_for(f"(() => {{ const src = {DISSIDENT}; return src && src !== {json.dumps(before)} ? src : ''; }})()",
                          "the card as edited meanwhile")
     finally:
-        browser.close()
         server.close()
 
 
@@ -1697,7 +1727,7 @@ def test_serve_and_watch_hand_their_sessions_the_draft_choice(tmp_path, monkeypa
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
-def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside_its_cards(tmp_path):
+def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside_its_cards(tmp_path, browser):
     """A translator opens serve on a translation that lacks a text: its column is there, headed by the draft
     mark in its own language, the text it lacks shown in the language it is made from; writing that text
     changes the card and, the translation complete, the mark goes."""
@@ -1709,7 +1739,6 @@ def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside
     complete = french.read_text(encoding="utf-8")
     french.write_text(complete.replace(FRENCH_INFORMER, "", 1), encoding="utf-8")
     server = Server(Session(data, None, games=["comrade"], langs=["fr"], render=False, draft=True), port=0).start()
-    browser = Browser(tmp_path / "chromium-profile")
     informer = ("(() => { const img = document.querySelector('td.face[data-key=\"cards/informer/front\"]"
                 "[data-lang=\"fr\"] img'); return img && img.complete && img.naturalWidth > 0 ? img.src : ''; })()")
     try:
@@ -1728,7 +1757,6 @@ def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside
         browser.wait_for("document.querySelector('th[data-lang=\"fr\"]') !== null && "
                          "document.querySelector('th[data-lang=\"fr\"] .draft') === null", "the draft mark gone")
     finally:
-        browser.close()
         server.close()
 
 

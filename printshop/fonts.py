@@ -28,11 +28,29 @@ _registered: dict[str, tuple[Path, int, int]] = {}  # face name -> its file, mod
 _fallback_characters: str = ""
 
 
+# the face names of the project whose fonts were registered last (register_games_fonts), or None (every name)
+_active: frozenset[str] | None = None
+_state: tuple | None = None  # state(), made again after any change to the above
+
+
 def state() -> tuple:
-    """The font files registered under each face name (with their modified time and size) and the fallback's
-    characters: what the metrics of a name depend on, so what a fit or a broken line is remembered by (a
-    session registers the fonts again when their files change)."""
-    return tuple(_registered.items()), _fallback_characters
+    """The font files registered under each face name of the project (with their modified time and size) and the
+    fallback's characters: what the metrics of a name depend on, so what a fit or a broken line is remembered by
+    (a session registers the fonts again when their files change). In the order of the names, and without the
+    names another project registered in the same process (a game's own family, a font file of its data/fonts):
+    the test suite reads many projects in one process, and each such name, or a name registered again in another
+    order, made every fit, layout and booklet remembered before it count for nothing (about 2 s of CPU to lay out
+    and draw the catalogue again, several times a run)."""
+    global _state
+    if _state is None:
+        _state = (tuple(sorted((name, stamp) for name, stamp in _registered.items()
+                               if _active is None or name in _active)), _fallback_characters)
+    return _state
+
+
+def _changed() -> None:
+    global _state
+    _state = None
 
 
 def with_fallback(markup: str) -> str:
@@ -110,9 +128,10 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
         if len(names) == len(VARIANTS):
             pdfmetrics.registerFontFamily(family, normal=names["regular"], bold=names["bold"],
                                           italic=names["italic"], boldItalic=names["bold_italic"])
-    global _fallback_characters
+    global _fallback_characters, _active
     fallback = fonts.fallback
-    _fallback_characters = ""
+    _fallback_characters, _active = "", None
+    _changed()
     if fallback is not None:
         path = _find(fallback.file, font_dirs, fallback.where("file"), report)
         face = _register_checked(FALLBACK_FACE, path, fallback.file, fallback.where("file"), report) \
@@ -123,6 +142,7 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
                 report.add("missing-glyph", fallback.where("characters"),
                            f"the fallback font has no {', '.join(lacking)}")
             _fallback_characters = "".join(ch for ch in fallback.characters if ch not in lacking)
+            _changed()
     return FontSet(faces, _fallback_characters)
 
 
@@ -153,6 +173,7 @@ def _register_checked(name: str, path: Path, file_name: str, where, report: Repo
         return face
     except Exception as error:  # noqa: BLE001 - TTFError, struct.error, IndexError...: all mean "not a font"
         _registered.pop(name, None)
+        _changed()
         report.add("wrong-type", where, f"'{file_name}' ({path}) is not a usable TrueType font: "
                                         f"{type(error).__name__}: {error}",
                    hint="replace the file with a complete .ttf (TrueType outlines), or name another font")
@@ -199,12 +220,14 @@ def _register(name: str, path: Path) -> TTFont:
             del pdfmetrics._dynFaceNames[old.face.name]
         pdfmetrics.registerFont(face)
         _registered[name] = stamp
+        _changed()
         for other in sharing:
             if other in _registered:
                 try:
                     pdfmetrics.registerFont(read_font(other, _registered[other][0]))
                 except Exception:  # noqa: BLE001 - damaged since: read, and reported, when next asked for
                     del _registered[other]
+                    _changed()
     return pdfmetrics.getFont(name)
 
 
@@ -231,4 +254,7 @@ def register_games_fonts(project, report: Report) -> FontSet:
                                    [game.dir / "fonts", *project.font_dirs()], report)
             _fallback_characters = kept
             fonts.faces.update(extra.faces)
+    global _active
+    _active = frozenset({*fonts.faces, FALLBACK_FACE})
+    _changed()
     return fonts

@@ -43,7 +43,7 @@ from printshop.cache import key_of
 from printshop.colour import OVERSET_HEX, StandIn
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.layout import stand_in_booklet, written_entry
-from printshop.memo import Reads, unchanged, values_of
+from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.render.replay import motif_key
 from printshop.session import Session
 from printshop.templating import template_location
@@ -206,15 +206,25 @@ def _pages_of(text: str, pages: list[str], page_words: list[str]) -> tuple[int, 
 
 
 def page_texts(data: bytes) -> list[str]:
-    """Each page's text of a PDF, as `words` gives it."""
+    """Each page's text of a PDF, as `words` gives it; once per process for the same bytes (a booklet rendered
+    before, in this session or another, is given again as the same bytes: render/booklet.py)."""
     import pypdfium2
 
+    known = _PAGE_TEXTS.get(data)
+    if known is not None:
+        return list(known)
     with _PDFIUM:
         document = pypdfium2.PdfDocument(data)
         try:
-            return [words(document[index].get_textpage().get_text_range()) for index in range(len(document))]
+            texts = [words(document[index].get_textpage().get_text_range()) for index in range(len(document))]
         finally:
             document.close()
+    _PAGE_TEXTS[data] = tuple(texts)
+    return texts
+
+
+# the page texts of the booklets read last, by their bytes (held by the key: a booklet is 100 KB or so)
+_PAGE_TEXTS: Memo = Memo(64)
 
 
 @dataclass(eq=False)

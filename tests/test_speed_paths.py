@@ -962,3 +962,24 @@ def test_fits_made_before_another_project_registered_its_fonts_are_given_again_a
     shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSans-Bold.ttf", copy / "fonts" / "NotoSans-Regular.ttf")
     assert not check(copy, games=["comrade"])[0].has_errors
     assert fonts.state() != before and fitted
+
+
+def test_a_booklets_page_texts_are_read_once_per_process_for_the_same_bytes(built, monkeypatch):
+    """serve reads the text of each rules page (to lead a diagnostic at a rule to its page) from the booklet's
+    PDF: every session started, a test's or a user's again, read every booklet again, a third of a refresh of
+    the catalogue. The same bytes give the same texts, read once; other bytes are read."""
+    import pypdfium2
+
+    from printshop import serve
+
+    data = (built / "comrade" / "en" / "comrade-en-rules-booklet-a4.pdf").read_bytes()
+    opened = []
+    real = pypdfium2.PdfDocument
+    monkeypatch.setattr(pypdfium2, "PdfDocument", lambda *args, **kwargs: opened.append(args) or real(*args, **kwargs))
+    monkeypatch.setattr(serve, "_PAGE_TEXTS", Memo(4))
+    first = serve.page_texts(data)
+    again = serve.page_texts(bytes(bytearray(data)))  # equal bytes, another object
+    assert again == first and again is not first and len(opened) == 1
+    assert len(first) > 2 and any("dissident" in page for page in first)  # (words: lower case)
+    other = (built / "comrade" / "en" / "comrade-en-how-to-print-a4.pdf").read_bytes()
+    assert serve.page_texts(other) != first and len(opened) == 2

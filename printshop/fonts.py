@@ -30,7 +30,6 @@ _fallback_characters: str = ""
 
 # the face names of the project whose fonts were registered last (register_games_fonts), or None (every name)
 _active: frozenset[str] | None = None
-_state: tuple | None = None  # state(), made again after any change to the above
 
 
 def state() -> tuple:
@@ -41,16 +40,8 @@ def state() -> tuple:
     the test suite reads many projects in one process, and each such name, or a name registered again in another
     order, made every fit, layout and booklet remembered before it count for nothing (about 2 s of CPU to lay out
     and draw the catalogue again, several times a run)."""
-    global _state
-    if _state is None:
-        _state = (tuple(sorted((name, stamp) for name, stamp in _registered.items()
-                               if _active is None or name in _active)), _fallback_characters)
-    return _state
-
-
-def _changed() -> None:
-    global _state
-    _state = None
+    return (tuple(sorted((name, stamp) for name, stamp in _registered.items() if _active is None or name in _active)),
+            _fallback_characters)
 
 
 def with_fallback(markup: str) -> str:
@@ -131,7 +122,6 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
     global _fallback_characters, _active
     fallback = fonts.fallback
     _fallback_characters, _active = "", None
-    _changed()
     if fallback is not None:
         path = _find(fallback.file, font_dirs, fallback.where("file"), report)
         face = _register_checked(FALLBACK_FACE, path, fallback.file, fallback.where("file"), report) \
@@ -142,7 +132,6 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
                 report.add("missing-glyph", fallback.where("characters"),
                            f"the fallback font has no {', '.join(lacking)}")
             _fallback_characters = "".join(ch for ch in fallback.characters if ch not in lacking)
-            _changed()
     return FontSet(faces, _fallback_characters)
 
 
@@ -173,7 +162,6 @@ def _register_checked(name: str, path: Path, file_name: str, where, report: Repo
         return face
     except Exception as error:  # noqa: BLE001 - TTFError, struct.error, IndexError...: all mean "not a font"
         _registered.pop(name, None)
-        _changed()
         report.add("wrong-type", where, f"'{file_name}' ({path}) is not a usable TrueType font: "
                                         f"{type(error).__name__}: {error}",
                    hint="replace the file with a complete .ttf (TrueType outlines), or name another font")
@@ -220,14 +208,12 @@ def _register(name: str, path: Path) -> TTFont:
             del pdfmetrics._dynFaceNames[old.face.name]
         pdfmetrics.registerFont(face)
         _registered[name] = stamp
-        _changed()
         for other in sharing:
             if other in _registered:
                 try:
                     pdfmetrics.registerFont(read_font(other, _registered[other][0]))
                 except Exception:  # noqa: BLE001 - damaged since: read, and reported, when next asked for
                     del _registered[other]
-                    _changed()
     return pdfmetrics.getFont(name)
 
 
@@ -256,5 +242,4 @@ def register_games_fonts(project, report: Report) -> FontSet:
             fonts.faces.update(extra.faces)
     global _active
     _active = frozenset({*fonts.faces, FALLBACK_FACE})
-    _changed()
     return fonts

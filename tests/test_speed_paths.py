@@ -539,7 +539,6 @@ def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):
     assert tuple(fonts._registered.items()) != state  # what fits and broken lines are remembered by
     assert new_font is not old_font and fonts.coverage(new_font) is not covered  # its own characters
     fonts._registered.pop("test-display")
-    fonts._changed()
 
 
 def test_a_memo_forgets_its_oldest_quarter_when_full():

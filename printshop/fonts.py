@@ -145,8 +145,11 @@ def _find(file_name: str, font_dirs: list[Path], where, report: Report) -> Path 
         path = folder / file_name
         if _is_file(path):
             if not (_inside_bundled(str(path)) if folder == BUNDLED_FONTS_DIR else inside(path, folder)):
+                plain = Path(file_name).name == file_name  # not '..', a sub-folder or an absolute path: a link
                 report.add("unsafe-path", where, f"font file '{file_name}' resolves to {path.resolve()}, outside "
-                                                 f"{folder}: fonts are read only from the font folders")
+                                                 f"{folder}: fonts are read only from the font folders",
+                           hint=f"copy the font file itself into {folder} in place of the link" if plain else
+                           f"name a font file by its name alone and put the file in {folder}")
                 return None
             return path
     report.add("file-missing", where, f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}")

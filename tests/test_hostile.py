@@ -150,6 +150,7 @@ def test_a_font_named_outside_the_font_folders_is_refused(data, tmp_path):
     report, _ = check(data, langs=["en"], variant=None)
     [item] = codes(report, "unsafe-path")
     assert item.location.line == line and "outside" in item.message
+    assert item.hint == f"name a font file by its name alone and put the file in {data / 'fonts'}", item.hint
 
 
 def test_a_cache_record_naming_a_path_outside_the_output_is_never_followed(data, tmp_path):

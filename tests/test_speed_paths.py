@@ -929,6 +929,7 @@ def test_printshops_own_font_files_are_resolved_once_and_a_projects_at_every_rea
     (data_copy / "fonts" / "NotoSans-Regular.ttf").symlink_to(elsewhere)
     [refused] = found(data_copy, "unsafe-path", games=["comrade"])
     assert "NotoSans-Regular.ttf" in refused.message and "outside" in refused.message, refused.message
+    assert refused.hint == f"copy the font file itself into {data_copy / 'fonts'} in place of the link", refused.hint
     assert data_copy / "fonts" in resolved
 
 

@@ -34,7 +34,11 @@ class Location:
         return cls(display_path(path), line, col)
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}"
+        # a whole file (a link, an image too large) is named alone, a line without its column when that is not
+        # known: "file:0:0" read as a place no editor can go to
+        if self.line <= 0:
+            return self.path
+        return f"{self.path}:{self.line}" if self.col <= 0 else f"{self.path}:{self.line}:{self.col}"
 
 
 def no_game_yet(data_dir: Path | str) -> str:
@@ -310,7 +314,7 @@ FORMATS = ("text", "json", "github")
 
 
 def format_report(report: Report, *, style: str = "text", hints: bool = True) -> str:
-    """`text`: path:line:col: severity[code]: message (+ hint); `json`: a list of objects;
+    """`text`: path:line:col: severity[code]: message (+ hint), a whole file named alone; `json`: a list of objects;
     `github`: GitHub Actions workflow commands, which annotate the files in a pull request."""
     items = report.sorted()
     if style == "json":

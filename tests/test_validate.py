@@ -359,3 +359,22 @@ def test_motif_path_data_as_the_renderer_takes_it_passes():
     assert MotifPath.model_validate({"circle": [50, 50, 10]}).circle == [50, 50, 10]
     with pytest.raises(ValidationError):
         MotifPath.model_validate({"circle": [50, 50]})
+
+
+def test_a_whole_file_is_named_alone_and_a_line_without_its_column_when_that_is_unknown(tmp_path, capsys):
+    """A diagnostic about a whole file (a link leading out of the project, an image too large) printed
+    'file:0:0:', a place no editor opens; a line whose column is not known printed ':0' after it."""
+    from printshop.diagnostics import Location
+
+    assert str(Location("data/x.yaml", 12, 5)) == "data/x.yaml:12:5"
+    assert str(Location("data/x.yaml", 12)) == "data/x.yaml:12"
+    assert str(Location("data/x.png")) == "data/x.png"
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(b"not really a picture")
+    (data / "comrade" / "images").mkdir(exist_ok=True)
+    (data / "comrade" / "images" / "link.png").symlink_to(outside)
+    assert main(["validate", "comrade", "--data", str(data)]) == 1
+    [line] = [line for line in capsys.readouterr().out.splitlines() if "error[unsafe-path]" in line]
+    assert line.startswith(f"{data / 'comrade' / 'images' / 'link.png'}: error[unsafe-path]: link.png is a symlink"), line

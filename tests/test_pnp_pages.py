@@ -93,10 +93,8 @@ def test_ink_near_the_edge_is_found_along_each_edge_and_ink_inside_the_band_is_n
     document = pypdfium2.PdfDocument(str(path))
     found = {name: ink_near_the_edge(document[number]) for number, name in enumerate(dots)}
     document.close()
-    assert [edge.split()[0] for edge in found["left"]] == ["left"]
-    assert [edge.split()[0] for edge in found["right"]] == ["right"]
-    assert [edge.split()[0] for edge in found["bottom"]] == ["bottom"]
-    assert [edge.split()[0] for edge in found["top"]] == ["top"]
+    for edge in ("left", "right", "bottom", "top"):
+        assert [strip.split()[0] for strip in found[edge]] == [edge], found[edge]
     assert found["corner"] and found["clear"] == []
 
 

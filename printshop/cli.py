@@ -222,7 +222,7 @@ def _parser() -> argparse.ArgumentParser:
         else:
             live.add_argument("--host", default="127.0.0.1",
                               help="the address to listen on (default: 127.0.0.1, this computer only)")
-            live.add_argument("--port", type=int, default=8000, help="the port (default: 8000; 0: any free one)")
+            live.add_argument("--port", type=_port, default=8000, help="the port (default: 8000; 0: any free one)")
 
     initing = commands.add_parser(
         "init", help="make a new project folder (printshop.toml, data/, templates/)",
@@ -788,6 +788,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    """A TCP port, 0 to 65535: the system takes a larger number modulo 65536 (99999 listened on 34463)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535 (0: any free one), not '{text}'")
+    return value
+
+
 def _shard(text: str) -> tuple[int, int]:
     part, _, parts = text.partition("/")
     try:
@@ -827,13 +838,16 @@ def _build(args) -> int:
         raise UsageError("--profile goes with --target shop")
     if args.cutter and args.target != "cut":
         raise UsageError("--cutter goes with --target cut")
-    if args.cutter:
+    if args.cutter or args.profile:  # named in data/print/ (printshop's and the project's): refused before any check
         from printshop.layers import layer_dirs, names_in
 
-        cutters = names_in("print/targets/cut", layer_dirs(args.data))
-        unknown = [name for name in args.cutter if name not in cutters]
-        if unknown:
-            raise UsageError(f"no cutter {', '.join(map(repr, unknown))} (cutters: {', '.join(cutters) or 'none'})")
+        for asked, folder, kind in ((args.cutter, "print/targets/cut", "cutter"),
+                                    (args.profile, "print/profiles", "print-shop profile")):
+            known = names_in(folder, layer_dirs(args.data))
+            unknown = [name for name in asked or () if name not in known]
+            if unknown:
+                raise UsageError(f"no {kind} {', '.join(map(repr, unknown))} ({kind.split()[-1]}s: "
+                                 f"{', '.join(known) or 'none'})")
     result = build(args.data, args.out, templates_dir=args.templates, jobs=args.jobs, force=args.force,
                    progress=for_terminal(args.quiet), **settings)
     shown = {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}  # infos: see validate

@@ -1521,6 +1521,19 @@ def test_serve_and_watch_are_commands():
     assert args.out is None  # filled in by main() from the project of the working directory (printshop.toml)
 
 
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "http"])
+def test_a_port_out_of_range_is_refused_not_taken_modulo_65536(port, capsys):
+    """The system reads port 99999 as 34463 (modulo 65536): `serve --port 99999` listened there, on a port
+    nobody asked for. A port is refused unless it is 0 to 65535; the edges are taken."""
+    from printshop.cli import _parser
+
+    with pytest.raises(SystemExit) as usage:
+        _parser().parse_args(["serve", "--port", port])
+    assert usage.value.code == 2 and f"a port is a whole number from 1 to 65535 (0: any free one), not '{port}'" \
+        in capsys.readouterr().err
+    assert [_parser().parse_args(["serve", "--port", edge]).port for edge in ("0", "65535")] == [0, 65535]
+
+
 
 def test_a_port_in_use_is_a_message_saying_what_to_do(tmp_path, capsys):
     """`printshop serve` on a port something else listens on (another serve): exit 2 with the port and

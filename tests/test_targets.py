@@ -12,7 +12,7 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from printshop.build import build
+from printshop.build import BadRequest, build
 from printshop.cli import main
 from printshop.jobs import plan
 from printshop.loader import DEFAULT_DATA_DIR, load_project
@@ -331,12 +331,22 @@ def test_each_target_is_planned_as_jobs_and_only_the_kit_gets_calibration_pages(
                 if job.target == "calibration"]
 
 
-def test_the_command_line_checks_the_cutter(tmp_path, capsys):
-    for arguments, message in ((["--target", "cut", "--cutter", "plotter"], "no cutter 'plotter'"),
-                               (["--target", "tts", "--cutter", "cricut"], "--cutter goes with --target cut")):
+def test_the_command_line_checks_the_cutter_and_the_profile(tmp_path, capsys):
+    """A cutter or print-shop profile that does not exist is a usage error before anything is checked (exit 2,
+    the names there are listed), as an unknown paper or language is; not a data error after the whole check."""
+    for arguments, message in ((["--target", "cut", "--cutter", "plotter"], "no cutter 'plotter' (cutters: "),
+                               (["--target", "tts", "--cutter", "cricut"], "--cutter goes with --target cut"),
+                               (["--target", "shop", "--profile", "eu-5mm"],
+                                "no print-shop profile 'eu-5mm' (profiles: drivethrucards, eu-3mm, "),
+                               (["--target", "pnp", "--profile", "eu-3mm"], "--profile goes with --target shop")):
         with pytest.raises(SystemExit) as stop:
             main(["build", "comrade", *arguments, "--out", str(tmp_path)])
-        assert stop.value.code == 2 and message in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and message in err and "checking data" not in err, err
+    assert not any(tmp_path.iterdir())
+    with pytest.raises(BadRequest, match=r"no print-shop profile 'eu-5mm' \(profiles: drivethrucards, eu-3mm, "):
+        build(DEFAULT_DATA_DIR, tmp_path / "out", games=["comrade"], langs=["en"], target="shop", profiles=["eu-5mm"])
+    assert not (tmp_path / "out").exists()
 
 
 def test_tts_grids_hold_the_hidden_slot_and_sideways_cards_keep_their_shape(project):

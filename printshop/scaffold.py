@@ -9,6 +9,7 @@ place of `__GAME__` and `__TITLE__` (plain substitution: nothing is evaluated).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,11 +49,23 @@ def init_project(folder: Path) -> Made:
     return made
 
 
+def _suggestion(name: str, title: str | None) -> str:
+    """What to type instead of a name that cannot be a game's id: the name made one (lower case, accents and
+    other marks dropped, anything else a hyphen), with the name as typed kept as the title."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
+    if not GAME_ID.match(slug):
+        return "e.g. star-traders"
+    # the name as typed is kept as the title when it reads as one (spaces, capitals, accents), or was given
+    shown = title if title is not None else name if any(c == " " or c.isupper() or ord(c) > 127 for c in name) else None
+    return f"for example: printshop new {slug}" + (f' --title "{shown}"' if shown and '"' not in shown else "")
+
+
 def new_game(project: ProjectFolders, game_id: str, *, title: str | None = None, source: str = "en") -> Made:
     """The scaffold game `game_id` in `project`: data/<game>/ and templates/<game>/."""
     if not GAME_ID.match(game_id):
         raise ScaffoldError(f"'{game_id}' cannot name a game: use lower-case letters, digits and hyphens, "
-                            f"starting with a letter (e.g. star-traders)")
+                            f"starting with a letter ({_suggestion(game_id, title)})")
     if source not in LANGUAGES:
         raise ScaffoldError(f"the scaffold's texts are in {', '.join(LANGUAGES)}: choose one of them as --source "
                             f"and add other languages afterwards (TRANSLATING.md)")

@@ -130,6 +130,22 @@ def test_new_refuses_a_bad_id_an_existing_game_and_a_folder_outside_a_project(pr
     assert "printshop init" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("name, suggested", [
+    ("Red Square", 'printshop new red-square --title "Red Square")'),
+    ("Élection à Moscou", 'printshop new election-a-moscou --title "Élection à Moscou")'),
+    ("kgb_files", "printshop new kgb-files)"),  # an id mistyped, not a title: no --title
+    ("2048", "(e.g. star-traders)"),  # nothing to make an id of
+])
+def test_a_name_that_cannot_be_an_id_is_answered_with_one_that_can(project, capsys, name, suggested):
+    with pytest.raises(SystemExit) as usage:
+        main(["new", name])
+    err = capsys.readouterr().err
+    assert usage.value.code == 2 and f"'{name}' cannot name a game" in err and err.rstrip().endswith(suggested), err
+    slug = suggested.split()[2].rstrip(")") if "printshop new" in suggested else None
+    if slug is not None:  # and the suggestion works as typed
+        assert main(["new", slug]) == 0 and (project / "data" / slug / "game.yaml").is_file()
+
+
 def test_init_refuses_an_existing_project(project):
     with pytest.raises(SystemExit) as usage:
         main(["init", str(project)])

@@ -679,6 +679,15 @@ def _load_or_report(data: Path, games: list[str] | None):
 def _i18n(args) -> int:
     from printshop import i18n
 
+    lang = getattr(args, "lang", None)
+    if args.action in ("sync", "confirm", "export") and args.data.is_dir() and lang in discover_games(args.data):
+        # `i18n sync comrade de`: the game named where the language goes
+        if args.action == "confirm":  # (its games are named with --game, its texts after the language)
+            example = f"printshop i18n confirm LANG ID… --game {lang}"
+        else:
+            after = (args.games or ["LANG"])[0]
+            example = f"printshop i18n {args.action} {after} {lang}"
+        raise UsageError(f"'{lang}' is a game, not a language: the language comes first ({example})")
     if args.action == "import":
         games = _known_games(args.data, [args.game])
     elif args.action == "confirm":

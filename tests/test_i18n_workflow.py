@@ -12,7 +12,7 @@ from printshop.cli import main
 from printshop.diagnostics import display_path
 from printshop.i18n import completeness, confirm, export_po, format_status, frame_room, import_po, status, where_printed
 from printshop.loader import load_project
-from tests.conftest import edit, found, line_of
+from tests.conftest import copy_data, edit, found, line_of
 from tests.pdfinspect import page_texts
 
 FRENCH_NAME = '    name: "Informateur"\n'
@@ -188,6 +188,25 @@ def test_confirm_refuses_unknown_ids_and_needs_ids_or_all_stale(data_copy):
         with pytest.raises(SystemExit) as usage:
             main([*argv, "--data", str(data_copy)])
         assert usage.value.code == 2
+
+
+def test_a_game_named_where_the_language_goes_is_told_the_order(tmp_path, capsys):
+    """`i18n sync comrade de` named the game first: it was told 'unknown game(s): de'. It is told that the
+    language comes first, with the command in that order; the right order still works as before."""
+    import pytest
+
+    data = str(copy_data(tmp_path / "data", ["comrade", "kremlin"]))  # (sync writes, were it to go on)
+    for argv, example in ((["sync", "comrade", "de"], "printshop i18n sync de comrade"),
+                          (["export", "kremlin"], "printshop i18n export LANG kremlin"),
+                          (["confirm", "comrade", "card.informer.name"], "printshop i18n confirm LANG ID… --game comrade")):
+        with pytest.raises(SystemExit) as usage:
+            main(["i18n", *argv, "--data", data])
+        err = capsys.readouterr().err
+        assert usage.value.code == 2 and f"'{argv[1]}' is a game, not a language: the language comes first ({example})" \
+            in err, err
+    with pytest.raises(SystemExit) as usage:  # a language no one has described, in the right place: as before
+        main(["i18n", "sync", "de", "comrade", "--data", data])
+    assert usage.value.code == 2 and "no language 'de'" in capsys.readouterr().err
 
 
 # --- PO import checks what it imports -------------------------------------------------------------

@@ -38,11 +38,10 @@ from printshop.loader import GameData, Project
 from printshop.source import read_yaml
 from printshop.texts import OBSOLETE_SECTION as OBSOLETE
 from printshop.texts import Catalogue, TextEntry, markup_problems
-from printshop.translation import (Record, TextStatus, fingerprint, record_path, statuses,
+from printshop.translation import (TODO, Record, TextStatus, fingerprint, record_path, statuses, todo_marked,
                                    unlikely_identical, untracked)
 from printshop.write import write_atomically
 
-TODO = "TODO: translate"
 STATES = ("translated", "missing", "stale", "untranslated")
 
 
@@ -65,22 +64,6 @@ class LanguageStatus:
 
 def percent_translated(total: int, untranslated: int) -> int:
     return 100 if total == 0 else math.floor(100 * (total - untranslated) / total)
-
-
-# `key: "text"  # TODO: translate` as sync writes it: the mark follows the value on its own line
-_TODO_MARK = re.compile(r"""^\s*[^\s#"'][^:#]*:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#"'][^#]*?)\s+#\s*"""
-                        + re.escape(TODO))
-
-
-def todo_marked(catalogue: Catalogue) -> set[str]:
-    """The ids whose line in the YAML file carries the `# TODO: translate` mark. The loader keeps no
-    comments, so the file's lines are read again, at each entry's line."""
-    try:
-        lines = catalogue.path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return set()
-    return {text_id for text_id, entry in catalogue.entries.items()
-            if 0 < entry.location.line <= len(lines) and _TODO_MARK.match(lines[entry.location.line - 1])}
 
 
 def text_statuses(game: GameData, lang: str) -> list[TextStatus]:

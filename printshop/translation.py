@@ -99,6 +99,23 @@ def untracked(texts: list[TextStatus], records: dict[str, Record]) -> list[TextS
     return [text for text in texts if text.state == "translated" and text.id not in records]
 
 
+TODO = "TODO: translate"  # the mark `i18n sync` writes after a copy of the source it adds to a translation
+# `key: "text"  # TODO: translate` as sync writes it: the mark follows the value on its own line
+_TODO_MARK = re.compile(r"""^\s*[^\s#"'][^:#]*:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#"'][^#]*?)\s+#\s*"""
+                        + re.escape(TODO))
+
+
+def todo_marked(catalogue: Catalogue) -> set[str]:
+    """The ids whose line in the YAML file carries the `# TODO: translate` mark. The loader keeps no
+    comments, so the file's lines are read again, at each entry's line."""
+    try:
+        lines = catalogue.path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return set()
+    return {text_id for text_id, entry in catalogue.entries.items()
+            if 0 < entry.location.line <= len(lines) and _TODO_MARK.match(lines[entry.location.line - 1])}
+
+
 def inline_tags(text: str) -> Counter:
     return Counter(_inline_tags(text))
 

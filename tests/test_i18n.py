@@ -240,6 +240,25 @@ def test_translations_written_by_hand_without_sync_are_named_until_sync_records_
     assert records.read_text(encoding="utf-8") == kept  # the same records as before they were taken out
 
 
+def test_the_copies_sync_adds_to_a_new_language_are_untranslated_not_untracked(data_copy):
+    """A language started with `i18n sync` holds a copy of each source text marked '# TODO: translate'. The
+    copies of fewer than three words were taken for translations without a record (untracked-translation, "7
+    German texts have no record ..." in a file nothing was translated in yet), where `i18n status` counts them
+    untranslated. A copy kept as it is stays out of that warning; a text translated by hand and not recorded,
+    mark or no mark, is in it."""
+    shutil.copy(REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml", data_copy / "languages" / "de.yaml")
+    assert sync(comrade(data_copy), "de").added  # every text, copied and marked
+    german = data_copy / "comrade" / "text" / "de.yaml"
+    assert found(data_copy, "untracked-translation", games=["comrade"]) == []
+    [row] = [r for r in status(load_project(data_copy, games=["comrade"])) if r.lang == "de"]
+    assert row.counts["untranslated"] == row.total and row.untracked == []
+    edit(german, 'name: "Informer"  # TODO: translate', 'name: "Spitzel"  # TODO: translate')  # translated, mark left
+    edit(german, 'name: "Comrade"  # TODO: translate', 'name: "Comrade"')  # kept as it is, by hand
+    [warning] = found(data_copy, "untracked-translation", games=["comrade"])
+    assert warning.message.startswith("2 German texts have no record") and "'card.informer.name'" in warning.message \
+        and "'card.comrade.name'" in warning.message, warning.message
+
+
 def test_a_source_key_renamed_or_misspelt_names_the_translations_old_key_and_the_templates_near_one(data_copy):
     """An author misspells 'informer' in the English: the French texts were reported as missing, with advice
     (i18n sync) that would set the translation aside, and the template's error named no key near the one it

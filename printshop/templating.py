@@ -17,7 +17,7 @@ import jinja2
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
-from printshop.diagnostics import Location
+from printshop.diagnostics import Location, did_you_mean
 from printshop.memo import Memo
 from printshop.source import place_of
 from printshop.texts import MissingText, PlaceholderError, TextTree, fill
@@ -315,8 +315,21 @@ def _get(env: Environment, name: str) -> jinja2.Template:
     except jinja2.TemplateSyntaxError as error:
         path = Path(error.filename) if error.filename else Path(env.loader.searchpath[0]) / name
         line = error.lineno or 1
+        unknown = _UNKNOWN_FILTER.fullmatch(error.message or "")
+        if unknown:  # `| uper`: the filter or test it is close to, and where the ones there are are listed
+            kind, written = unknown.groups()
+            names = env.filters if kind == "filter" else env.tests
+            raise TemplateFailure(f"template syntax: no {kind} named '{written}'{did_you_mean(written, sorted(names))}",
+                                  Location.of(path, line, _column(path, line, error.message)),
+                                  hint="use one of the filters a template has: printshop's, listed in "
+                                       "docs/templates.md, and Jinja's own (upper, length, default, …)"
+                                  if kind == "filter" else "use one of Jinja's tests (defined, even, odd, "
+                                                           "divisibleby, …)") from None
         raise TemplateFailure(f"template syntax: {error.message}",
                               Location.of(path, line, _column(path, line, error.message))) from None
+
+
+_UNKNOWN_FILTER = re.compile(r"No (filter|test) named '([^']*)'\.?")  # Jinja's words for a name it does not know
 
 
 def template_location(env: Environment, name: str) -> Location:

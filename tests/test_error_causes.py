@@ -2,6 +2,7 @@
 the data (no burst of template errors after it), and every template error once, with a line and column."""
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -149,6 +150,28 @@ def test_every_template_error_has_a_line_and_column(data_copy, templates_copy):
     [undefined] = [d for d in errors if d.location.path.endswith("rules.xml.j2")]
     assert (undefined.location.line, undefined.location.col) == (line, _col(rules, line, "rules.intro"))
     assert "'rules' is undefined" in undefined.message
+
+
+@pytest.mark.parametrize("written, said", [
+    ("| uper", "no filter named 'uper'; did you mean 'upper'?"),
+    ("| fil", "no filter named 'fil'; did you mean 'fill'?"),  # printshop's own filters are among them
+    ("| qqq", "no filter named 'qqq'"),  # nothing near it: no guess
+    ("is evn", "no test named 'evn'; did you mean 'even'?"),
+])
+def test_an_unknown_filter_or_test_is_named_with_the_one_it_is_close_to(data_copy, templates_copy, written, said):
+    """Jinja says "No filter named 'uper'." and nothing more: the message names the filter or test it is close to,
+    at the line and column of the name, and the hint says where the filters are listed."""
+    role = templates_copy / "comrade" / "faces" / "role.j2"
+    line = edit(role, "{{ t.card.common.never_reveal }}", "{{ t.card.common.never_reveal %s }}" % written)
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    [error] = {(d.location, re.sub(r" \((card|face) '.*\)$", "", d.message), d.hint)  # (said once per face)
+               for d in report.items if d.code == "template"}
+    where, message, hint = error
+    name = written.split()[-1]
+    assert (where.line, where.col) == (line, _col(role, line, name)) and message == f"template syntax: {said}", error
+    assert ("docs/templates.md" if "filter" in said else "Jinja's tests") in hint
+    if "did you mean" not in said:
+        assert "did you mean" not in message
 
 
 @pytest.mark.parametrize("game, name", [("comrade", "comrade/faces/role.j2"),  # a face's own template

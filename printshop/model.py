@@ -29,15 +29,20 @@ def _identifier(value: str) -> str:
     return value
 
 
+def _in_mm(points: float) -> str:
+    """A length for a message, in millimetres to the hundredth: -3pt reads -1.06 mm, not -1.05833 mm."""
+    return f"{round(points * 25.4 / 72, 2):g} mm"
+
+
 def _positive(value: float) -> float:
     if not value > 0:  # also refuses nan
-        raise ValueError(f"a size must be more than 0, not {value * 25.4 / 72:g} mm")
+        raise ValueError(f"a size must be more than 0, not {_in_mm(value)}")
     return value
 
 
 def _not_negative(value: float) -> float:
     if not value >= 0:
-        raise ValueError(f"a length here cannot be negative ({value * 25.4 / 72:g} mm)")
+        raise ValueError(f"a length here cannot be negative ({_in_mm(value)})")
     return value
 
 
@@ -76,11 +81,11 @@ class Paper(Node):
 
 
 class CropMarks(Node):
-    length: Length
+    length: Extent
     """How long each crop mark is."""
-    gap: Length
+    gap: Extent
     """Space left between the card's corner and its crop mark."""
-    width: Length
+    width: Extent
     """Line width of the crop marks."""
     colour: str = "ink"
     """Colour of the marks: a name from colours.yaml."""
@@ -93,7 +98,7 @@ class PageFooter(Node):
     """Type size."""
     colour: str = "ink"
     """Text colour: a name from colours.yaml."""
-    baseline: Length = 0.0
+    baseline: Extent = 0.0
     """The lowest the text may sit above the paper's bottom edge."""
 
 
@@ -109,15 +114,15 @@ class CardSheetLayout(Node):
 class PrintAndPlay(Node):
     papers: list[str]
     """The papers (names from `papers`) print-and-play kits are built for."""
-    margin: Length
+    margin: Extent
     """No card comes closer to the paper's edge than this."""
-    outer_bleed: Length = 0.0
+    outer_bleed: Extent = 0.0
     """How far the outer cards of a sheet are drawn past their trim."""
-    tile_margin: Length
+    tile_margin: Extent
     """Tiled sheets: the paper's margin around each printed window."""
-    gutterfold_bleed: Length = 0.0
+    gutterfold_bleed: Extent = 0.0
     """Gutterfold sheets: bleed round each card, halved if it does not fit."""
-    fold_gap: Length = 0.0
+    fold_gap: Extent = 0.0
     """Gutterfold sheets: from the fold line to the nearest bleed."""
     min_dpi: float = Field(default=150, gt=0)
     """The least resolution of an image at its placed size for a home print: below it, validate and build refuse
@@ -187,7 +192,7 @@ class Product(Node):
     which our faces are scaled to cover, and the safe zone if it differs from the profile's."""
     trim: str
     """The shop's own card size: a name from `card_sizes` in media.yaml."""
-    safe: Length | None = None
+    safe: Extent | None = None
     """The safe zone for this product, if it differs from the profile's."""
 
 
@@ -211,9 +216,9 @@ class Profile(Node):
     """How the shop wants its files: pdf-per-deck (one PDF per deck), pdf-per-card-size (one PDF per card size),
     png-per-face (one image per face) or pdf-fronts-backs (per deck, a file of fronts and one of backs, card n
     on page n of each)."""
-    bleed: Length
+    bleed: Extent
     """How far faces are drawn past the trim in this shop's files."""
-    safe: Length
+    safe: Extent
     """No text or icon closer to the trim than this."""
     products: dict[str, Product] = {}
     """Our card sizes, each with the shop's product it is sent as; sizes not listed are not sent to this shop (none
@@ -291,7 +296,7 @@ class RegistrationMarks(Node):
     """A cutter's optical marks, as its software draws them: they must match its settings exactly."""
     style: Literal["silhouette"]
     """silhouette: a filled square at the top left, L-shaped corners at the top right and bottom left."""
-    inset: Length
+    inset: Extent
     """From the paper's edges to the outer edges of the marks."""
     square: Size
     """Side of the filled square."""
@@ -470,37 +475,37 @@ class TextStyle(Node):
     """Text colour: a name from colours.yaml."""
     align: Literal["left", "center", "right", "justify"] = "left"
     """Horizontal alignment."""
-    space_before: Length = 0.0
+    space_before: Extent = 0.0
     """Space above each paragraph."""
-    space_after: Length = 0.0
+    space_after: Extent = 0.0
     """Space below each paragraph."""
-    indent: Length = 0.0
+    indent: Extent = 0.0
     """Left indent (list items hang their bullet in it)."""
     uppercase: bool = False
     """Set the text in capitals."""
 
 
 class BookletMargins(Node):
-    top: Length
+    top: Extent
     """Margin at the top of the page."""
-    bottom: Length
+    bottom: Extent
     """Margin at the bottom of the page (the folio sits in it)."""
-    inner: Length
+    inner: Extent
     """Margin on the side of the fold."""
-    outer: Length
+    outer: Extent
     """Margin on the side away from the fold."""
 
 
 class BookletTables(Node):
-    space_before: Length = 0.0
+    space_before: Extent = 0.0
     """Space above a table."""
-    space_after: Length = 0.0
+    space_after: Extent = 0.0
     """Space below a table."""
-    padding: Length = 0.0
+    padding: Extent = 0.0
     """Space above and below each cell's text."""
     grid: str = "grey"
     """Colour of the table's lines: a name from colours.yaml."""
-    grid_width: Length = 0.0
+    grid_width: Extent = 0.0
     """Line width of the table's lines."""
 
 
@@ -640,7 +645,7 @@ class Shape(Node):
     """Fill colour: a name from colours.yaml; none: not filled."""
     stroke: str | None = None
     """Outline colour: a name from colours.yaml; none: no outline."""
-    stroke_width: Length = 0.0
+    stroke_width: Extent = 0.0
     """Width of the outline."""
     motif: str | None = None
     """motif: the name of a motif in motifs.yaml."""
@@ -904,7 +909,7 @@ class SheetSpec(Node):
     """Pages of it in a print-and-play file."""
     tiled: bool = False
     """Print it over several pages, with overlap, cut marks and an assembly page."""
-    overlap: Length = 0.0
+    overlap: Extent = 0.0
     """Tiled sheets: how much neighbouring tiles overlap."""
     per_page: Literal[1, 2] = 1
     """2 puts two sheets side by side on turned paper, scaled to fit, with a cut line between."""

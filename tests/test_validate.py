@@ -378,3 +378,28 @@ def test_a_whole_file_is_named_alone_and_a_line_without_its_column_when_that_is_
     assert main(["validate", "comrade", "--data", str(data)]) == 1
     [line] = [line for line in capsys.readouterr().out.splitlines() if "error[unsafe-path]" in line]
     assert line.startswith(f"{data / 'comrade' / 'images' / 'link.png'}: error[unsafe-path]: link.png is a symlink"), line
+
+
+@pytest.mark.parametrize("file, old, new, field, shown", [
+    ("print/profiles/eu-3mm.yaml", "bleed: 3mm", "bleed: -3mm", "bleed", "-3 mm"),
+    ("print/profiles/eu-3mm.yaml", "safe: 4mm", "safe: -4mm", "safe", "-4 mm"),
+    ("print/media.yaml", "margin: 5mm", "margin: -5mm", "print_and_play.margin", "-5 mm"),
+    ("print/media.yaml", "outer_bleed: 2mm", "outer_bleed: -2mm", "print_and_play.outer_bleed", "-2 mm"),
+    ("print/booklet.yaml", "outer: 13mm", "outer: -13mm", "margins.outer", "-13 mm"),
+    ("print/booklet.yaml", "padding: 3pt", "padding: -3pt", "tables.padding", "-1.06 mm"),
+    ("comrade/faces.yaml", "stroke_width: 0.5mm", "stroke_width: -0.5mm", "faces.card.shapes.border.stroke_width",
+     "-0.5 mm"),
+])
+def test_a_negative_bleed_margin_or_line_width_is_refused_where_it_is_written(tmp_path, file, old, new, field, shown):
+    """A bleed, safe zone, margin, spacing or line width below zero was read as written: a profile with
+    `bleed: -3mm` passed validate and gave press files whose bleed box lay inside the trim. Each is refused at
+    its value, in millimetres to the hundredth whatever unit it was written in; the data as it is passes."""
+    data = copy_data(tmp_path / "data", ["comrade"])
+    path = data / file
+    line = edit(path, old, new)
+    error = one(data, "wrong-type", games=["comrade"])
+    assert error.location.path.endswith(file) and error.location.line == line
+    assert error.location.col == path.read_text(encoding="utf-8").splitlines()[line - 1].index(new.split(": ")[1]) + 1
+    assert error.message.startswith(f"'{field}': a length here cannot be negative ({shown})")  # (faces: "inherited by")
+    edit(path, new, old)
+    assert found(data, "wrong-type", games=["comrade"]) == []

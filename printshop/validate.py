@@ -259,17 +259,24 @@ class _Intrusions:
     def __init__(self):
         self.found: dict[tuple[int, str], tuple[object, str, str, list[str]]] = {}
 
-    def add(self, node, what: str, owner: str, worst: float, zone: str, code: str = "outside-safe-zone") -> None:
-        entry = self.found.setdefault((id(node), owner), (node, what, owner, [], code))
+    def add(self, node, what: str, owner: str, worst: float, zone: str, code: str = "outside-safe-zone",
+            safe: float | None = None) -> None:
+        """`worst`: how far the box comes inside the zone `safe` from the trim; beyond `safe`, it crosses the trim
+        (told with `safe` for the trim as drawn, not for a shop's, to which the face is scaled)."""
+        entry = self.found.setdefault((id(node), owner), (node, what, owner, [], code, [0.0]))
         entry[3].append(f"{to_mm(worst):.1f} mm closer to the trim than {zone}")
+        if safe is not None:
+            entry[5][0] = max(entry[5][0], worst - safe)
 
     def report(self, report: Report) -> None:
         # a frame written once in a face that others extend is each one's: one report, naming them all
         owners: dict[tuple, list[str]] = {}
-        for node, what, owner, breaches, code in self.found.values():
-            owners.setdefault((code, node.where(), what, tuple(breaches)), []).append(owner)
-        for (code, where, what, breaches), named in owners.items():
-            report.add(code, where, f"{what} of {_owners(named)} comes {'; '.join(breaches)}")
+        for node, what, owner, breaches, code, (past,) in self.found.values():
+            owners.setdefault((code, node.where(), what, tuple(breaches), round(past, 4)), []).append(owner)
+        for (code, where, what, breaches, past), named in owners.items():
+            # past the trim itself, the closeness to a safe zone understates it: the cut goes through it
+            crossing = f"runs {to_mm(past):.1f} mm past the trim, where it is cut off: it " if past > 0.01 else ""
+            report.add(code, where, f"{what} of {_owners(named)} {crossing}comes {'; '.join(breaches)}")
 
 
 def _owners(named: list[str]) -> str:
@@ -345,7 +352,7 @@ def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
                 worst = _intrusion(box, size.width, size.height, deck.safe)
                 if worst > 0.01:
                     intrusions.add(node, what, f"face '{name}'", worst,
-                                   f"the deck's safe zone of {to_mm(deck.safe):.1f} mm", code)
+                                   f"the deck's safe zone of {to_mm(deck.safe):.1f} mm", code, deck.safe)
     _check_press(project, game, report, intrusions)
     intrusions.report(report)
 
@@ -459,7 +466,7 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
                 worst = _intrusion(box, sheet.width, sheet.height, profile.safe)
                 if worst > 0.01:
                     intrusions.add(node, what, f"sheet '{sheet_id}'", worst,
-                                   f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm", code)
+                                   f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm", code, profile.safe)
 
 
 def _check_press_art(game: GameData, profile_id: str, profile, face_name: str, scale: float, report: Report,

@@ -90,6 +90,19 @@ def test_outside_safe_zone(data_copy):
     assert item.severity is Severity.WARNING and item.location.line == line
     assert "frame 'motto' of face 'back' comes 2.0 mm closer to the trim than the deck's safe zone of 4.0 mm" in item.message
     assert "1.2 mm closer to the trim than The Game Crafter's safe zone of 3.2 mm" in item.message  # one report, every zone
+    assert "past the trim" not in item.message  # inside the trim: only the safe zones are named
+
+
+def test_a_frame_past_the_trim_says_how_far_it_is_cut_off(data_copy):
+    """A frame drawn beyond the card's edge read "comes 9.0 mm closer to the trim than the deck's safe zone of
+    4.0 mm", as if it were near the edge: it says first how far it runs past the trim, as drawn (not as scaled to a
+    shop's trim), then the zones as before."""
+    faces = data_copy / "comrade" / "faces.yaml"
+    line = edit(faces, "motto: {x: 6mm, y: 72mm,", "motto: {x: -5mm, y: 72mm,")
+    item = one(data_copy, "outside-safe-zone", games=["comrade"])
+    assert item.location.line == line
+    assert item.message.startswith("frame 'motto' of face 'back' runs 5.0 mm past the trim, where it is cut off: it "
+                                   "comes 9.0 mm closer to the trim than the deck's safe zone of 4.0 mm; "), item.message
 
 
 def test_image_resolution(data_copy):

@@ -444,10 +444,17 @@ def _check_folders(args) -> None:
 
 
 def _known_games(data: Path, wanted: list[str]) -> list[str] | None:
-    if not data.is_dir():
+    if not data.is_dir() or (data / "game.yaml").is_file():
         where = find_project()
-        if Path(os.path.abspath(data)) != Path(os.path.abspath(where.data)):
-            hint = " (--data)"  # named on the command line, not by the project
+        named_here = Path(os.path.abspath(data)) != Path(os.path.abspath(where.data))  # by --data, not the project
+        named = "--data" if named_here or where.config is None else str(where.config)
+        if data.is_file():
+            raise UsageError(f"the data folder {data} is a file ({named}): name the folder that holds the games")
+        if data.is_dir():  # a game's own folder given for the data folder: no game would be found in it
+            raise UsageError(f"{data} is a game's folder (it holds game.yaml), not the data folder that holds the games "
+                             f"({named}): here, {data.parent}")
+        if named_here:
+            hint = " (--data)"
         elif where.config is None:
             hint = "; this folder is in no printshop project: 'printshop init' makes one, --data names a data folder"
         else:
@@ -474,6 +481,7 @@ def _summary(report: Report) -> str:
 
 
 def _list(args) -> int:
+    _known_games(args.data, [])  # (a data folder that is none: said as every command says it)
     report = Report()
     try:
         project = load_project(args.data, report=report)

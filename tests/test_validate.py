@@ -403,3 +403,20 @@ def test_a_negative_bleed_margin_or_line_width_is_refused_where_it_is_written(tm
     assert error.message.startswith(f"'{field}': a length here cannot be negative ({shown})")  # (faces: "inherited by")
     edit(path, new, old)
     assert found(data, "wrong-type", games=["comrade"]) == []
+
+
+@pytest.mark.parametrize("command", [["validate"], ["build"], ["list"], ["i18n", "status"]])
+def test_a_games_folder_or_a_file_given_as_the_data_folder_is_refused(tmp_path, capsys, command):
+    """`validate --data data/comrade` (a game's folder) found no game in it and passed: 0 errors, a green check of
+    nothing. It is a usage error naming the data folder above; a file given as the data folder is told it is one."""
+    data = copy_data(tmp_path / "data", ["comrade"])
+    for given, said in ((data / "comrade", f"{data / 'comrade'} is a game's folder (it holds game.yaml), not the data "
+                                           f"folder that holds the games (--data): here, {data}"),
+                        (data / "comrade" / "game.yaml", f"the data folder {data / 'comrade' / 'game.yaml'} is a file "
+                                                         f"(--data): name the folder that holds the games")):
+        with pytest.raises(SystemExit) as usage:
+            main([*command, "--data", str(given), *(["--out", str(tmp_path / "out")] if command == ["build"] else [])])
+        err = capsys.readouterr().err
+        assert usage.value.code == 2 and said in err, err
+    assert not (tmp_path / "out").exists()
+    assert main(["validate", "--data", str(data), "comrade"]) == 0  # the data folder itself: as before

@@ -337,3 +337,37 @@ def test_nothing_but_background_lies_between_the_safe_zone_and_the_trim():
     full_pdf, _ = render_press_cards(checked.layouts[0], [strayed], profile, trim, paints, project.motifs.motifs, "t")
     bare_pdf, _ = render_press_cards(checked.layouts[0], [bare], profile, trim, paints, project.motifs.motifs, "t")
     assert _ring_differences(full_pdf, bare_pdf, profile.bleed, profile.safe)[0] > 20
+
+
+def _subsets(paths) -> dict[str, set[str]]:
+    """Each embedded font's name ("ABCDEF+NotoSans-Bold") -> the digests of the font programs it names, over
+    every file in `paths`."""
+    import hashlib
+
+    import pikepdf
+
+    found: dict[str, set[str]] = {}
+    for path in paths:
+        with pikepdf.open(path) as pdf:
+            for item in pdf.objects:
+                if isinstance(item, pikepdf.Dictionary) and item.get("/Type") == "/FontDescriptor" \
+                        and "/FontFile2" in item:
+                    digest = hashlib.blake2b(item.FontFile2.read_bytes(), digest_size=16).hexdigest()
+                    found.setdefault(str(item.FontName), set()).add(digest)
+    return found
+
+
+def test_a_font_subsets_name_stands_for_one_subset_across_every_file(press, built):
+    """ReportLab named every font's first subset AAAAAA+ in every file: the French and the English cards each
+    embedded an "AAAAAA+NotoSans-Bold" holding other glyphs at other codes, and a shop that gangs files on one
+    sheet, or a RIP that keeps fonts by name, prints one file's text with the other's glyphs. Over every press
+    file of every game, two shops, and a home kit in both languages, one name is one font program; names are
+    six capitals and '+', and differ from file to file only where the subsets do."""
+    import re
+
+    files = sorted(press.rglob("*.pdf")) + sorted((built / "comrade").rglob("*.pdf"))
+    subsets = _subsets(files)
+    assert len(subsets) > 20 and [name for name in subsets if not re.fullmatch(r"/[A-Z]{6}\+[\w-]+", name)] == []
+    assert {name: digests for name, digests in subsets.items() if len(digests) > 1} == {}
+    bold = {name for name in subsets if name.endswith("+NotoSans-Bold")}
+    assert len(bold) > 2  # (the languages' and games' different subsets of one font: different names)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import threading
 import zlib
 
 from reportlab import rl_config
-from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase import pdfdoc, ttfonts
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.memo import SizedMemo
@@ -44,6 +45,49 @@ def _flate(self, text) -> bytes:
 
 
 pdfdoc.PDFStreamFilterZCompress.encode = _flate
+
+# Font subset tags. A subset's name is six capitals, '+', the font's name ("AAAAAA+NotoSans-Bold"); ReportLab
+# numbers a font's subsets AAAAAA, AAAAAB, ... in every document, so the French and the English cards both embed
+# an "AAAAAA+NotoSans-Bold" holding other glyphs under other codes. A print shop that gangs files on one sheet,
+# or a RIP that keeps fonts by name, can then print one file's text with the other's subset: wrong letters. The
+# tag is made from what the subset holds instead (the font, its version, the characters at their codes, as pdfTeX
+# does): the same name always stands for the same subset, in any file, and the bytes stay reproducible.
+_TAGS = threading.local()
+_SUBSET_NUMBER = ttfonts.SUBSETN
+
+
+def _subset_tag(number: int) -> bytes:
+    """ttfonts.SUBSETN: the tag `TTFont.addObjects` (below) worked out for its `number`-th subset, else ReportLab's."""
+    tags = getattr(_TAGS, "tags", None)
+    return tags[number] if tags is not None and number < len(tags) else _SUBSET_NUMBER(number)
+
+
+def subset_tag(face, codes) -> bytes:
+    """Six capitals from a digest of the face (its name, version and glyph count) and the subset's characters in
+    code order."""
+    key = repr((face.name, getattr(face, "uniqueFontID", ""), face.numGlyphs, tuple(codes))).encode("utf-8")
+    number = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
+    letters = bytearray()
+    for _ in range(6):
+        number, letter = divmod(number, 26)
+        letters.append(65 + letter)
+    return bytes(letters)
+
+
+_ADD_OBJECTS = ttfonts.TTFont.addObjects
+
+
+def _add_objects(self, doc) -> None:
+    state = self.state.get(doc)
+    _TAGS.tags = [subset_tag(self.face, codes) for codes in state.subsets] if state is not None else None
+    try:
+        _ADD_OBJECTS(self, doc)
+    finally:
+        _TAGS.tags = None
+
+
+ttfonts.SUBSETN = _subset_tag
+ttfonts.TTFont.addObjects = _add_objects
 
 INITIAL_FONT = "sans"  # a registered TrueType face, so the PDF never names an unembedded Helvetica
 

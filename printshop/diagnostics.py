@@ -326,12 +326,15 @@ def format_report(report: Report, *, style: str = "text", hints: bool = True) ->
     for item in items:
         if style == "github":
             level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}[item.severity]
+            if item.acknowledged:  # settled on purpose (it fails no --strict): a notice, not a pull request's warning
+                level = "notice"
             where = f"file={_gh(item.location.path)}"
             if item.location.line:
                 where += f",line={item.location.line}"
             if item.location.col:
                 where += f",col={item.location.col}"
-            message = item.message + (f" ({item.also})" if item.also else "")
+            message = item.message + (f" ({item.also})" if item.also else "") \
+                + (f" (acknowledged: {item.acknowledged})" if item.acknowledged else "")
             lines.append(f"::{level} {where},title={_gh(item.code)}::{_gh(message, data=True)}")
             continue
         lines.append(item.format())

@@ -250,6 +250,19 @@ def test_github_format():
                      "source language, 100%25"]
 
 
+def test_github_format_gives_an_acknowledged_warning_as_a_notice_with_its_reason():
+    """The catalogue's 41 acknowledged warnings came out as 41 warning annotations on every pull request, their
+    reasons dropped, though --strict passes them: each is a notice that says why it is settled."""
+    from dataclasses import replace
+
+    report = _warning_report()
+    report.items[0] = replace(report.items[0], acknowledged="kept on purpose: a test")
+    lines = format_report(report, style="github").splitlines()
+    assert lines[1] == ("::notice file=data/g/text/fr.yaml,line=3,col=5,title=orphan-text::'a.b' is not in the source "
+                        "language, 100%25 (acknowledged: kept on purpose: a test)")
+    assert lines[0].startswith("::error ")  # the rest as they were
+
+
 def test_warnings_fail_only_with_strict(data_copy, capsys):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     edit(french, '    name: "Informateur"\n', '    name: "Informateur"\n    title: "Mouchard"\n')

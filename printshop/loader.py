@@ -106,9 +106,11 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
     shared = {name: _load_layered(model, f"print/{name}.yaml", dirs, report, required=True)
               for name, model in SHARED_PRINT.items()}
     languages, language_documents = {}, {}
+    said: dict[str, Report] = {}  # with `langs`: what reading each language file said, kept until it is known needed
     for lang in names_in("languages", dirs):
-        document = read_layered(f"languages/{lang}.yaml", dirs, report)
-        language = _validate(Language, document, report) if document is not None else None
+        heard = report if langs is None else said.setdefault(lang, Report())
+        document = read_layered(f"languages/{lang}.yaml", dirs, heard)
+        language = _validate(Language, document, heard) if document is not None else None
         if language is not None:
             languages[lang] = language
             language_documents[lang] = document
@@ -132,6 +134,14 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
                 continue
             if game is not None:
                 loaded[game_id] = game
+    if langs is not None:  # the other languages' files: another translator's, unfinished, stop nothing here
+        needed = _languages_read(langs, loaded.values(), languages)
+        for lang, heard in said.items():
+            if lang in needed:
+                report.items.extend(heard.items)
+            else:
+                languages.pop(lang, None)
+                language_documents.pop(lang, None)
     if shared_failed or report.has_errors:
         raise StageFailed(report)
     return Project(data_dir, Path(templates_dir or templates_for(data_dir)), languages=languages, games=loaded,
@@ -189,6 +199,23 @@ def load_game(game_dir: Path, report: Report, langs: list[str] | None = None,
     if game is None or faces is None:
         return None
     return GameData(game_dir.name, game_dir, game, faces, catalogues, faces_path, records, available=available)
+
+
+LABELS_REFERENCE = "en"  # a language file without `translated_from` has its labels compared with English's
+
+
+def _languages_read(langs: list[str], games, languages: dict[str, Language]) -> set[str]:
+    """The language files a build or session of `langs` reads: those, the languages they are made from (in
+    turn), each game's source and the labels' reference. Only these are checked and printed from."""
+    needed = {LABELS_REFERENCE, *(game.game.source_language for game in games)}
+    for lang in langs:
+        step = lang
+        while step is not None and step not in needed:
+            needed.add(step)
+            language = languages.get(step)
+            step = language.translated_from if language is not None else None
+        needed.add(lang)
+    return needed
 
 
 def _languages_needed(game: Game | None, available: list[str], langs: list[str] | None,

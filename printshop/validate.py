@@ -18,7 +18,7 @@ from printshop import translation_checks
 from printshop.diagnostics import CATALOGUE, Location, Report, Severity, closest, did_you_mean
 from printshop.imposition import cover, placed_box, too_small
 from printshop.expressions import ExpressionError, evaluate, need_count
-from printshop.loader import GameData, Project
+from printshop.loader import LABELS_REFERENCE, GameData, Project
 from printshop.model import Face, Untranslatable
 from printshop.schema import Node
 from printshop.layers import origin_of
@@ -95,7 +95,6 @@ def _check_shared(project: Project, report: Report) -> None:
         _check_labels(project, lang, report)
 
 
-LABELS_REFERENCE = "en"  # a language file without `translated_from` has its labels compared with English's
 
 
 def _check_labels(project: Project, lang: str, report: Report) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from printshop.build import check
 from printshop.cli import main
-from tests.conftest import copy_data, edit, found, line_of, one
+from tests.conftest import REPO, copy_data, edit, found, line_of, one
 
 
 def test_the_project_data_is_clean():
@@ -292,6 +292,45 @@ def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_pa
     edit(data / "comrade" / "text" / "en.yaml", 'motto: "', 'motto: "<i>')
     assert markup(langs=["en"]) == ["en.yaml"]
     assert markup(langs=["fr"]) == ["en.yaml", "fr.yaml"]
+
+
+def test_another_translators_unfinished_language_file_stops_no_build_of_other_languages(tmp_path):
+    """A German translator's languages/de.yaml still lacking a label (an error) stopped every build and session,
+    a French one too, and a French `watch` showed German's label warnings. A build or session of some languages
+    reads the language files those are made from (and the source's, and English's, the labels' reference) and no
+    other: `validate` and a German build still report it; a language file the French one is made from, broken,
+    still stops the French build."""
+    from printshop.build import build
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    german = data / "languages" / "de.yaml"
+    german.write_text((REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml").read_text(encoding="utf-8")
+                      .replace("  fronts:", "  frontz:", 1), encoding="utf-8")
+    assert [d.message for d in check(data, games=["comrade"])[0].errors] == ["language 'de' needs the label 'fronts'"]
+    for langs in (["fr"], ["en"], ["en", "fr"]):
+        report, checked = check(data, games=["comrade"], langs=langs)
+        assert checked is not None and not report.has_errors, [d.format() for d in report.errors]
+        assert not [d for d in report.items if d.location.path.endswith("de.yaml")]
+        assert "de" not in checked.project.languages
+    result = build(data, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
+    assert not result.report.has_errors and result.written
+    report, _ = check(data, games=["comrade"], langs=["de"])  # German's own build: its file is read and reported
+    assert [d.message for d in report.errors] == ["language 'de' needs the label 'fronts'"]
+    french = with_defaults_language(data, "fr")
+    edit(french, "labels:", "labels:\n  page: \"page {page} sur {pages\"", 1)  # the French labels' own fault
+    report, _ = check(data, games=["comrade"], langs=["fr"])
+    assert report.has_errors and {Path(d.location.path).name for d in report.errors} == {"fr.yaml"}, \
+        [d.format() for d in report.errors]
+
+
+def with_defaults_language(data: Path, lang: str) -> Path:
+    """The project's own copy of printshop's languages/<lang>.yaml (written into the data, as a publisher does)."""
+    from printshop.paths import PACKAGE_DEFAULTS_DIR
+
+    path = data / "languages" / f"{lang}.yaml"
+    if not path.exists():
+        path.write_bytes((PACKAGE_DEFAULTS_DIR / "languages" / f"{lang}.yaml").read_bytes())
+    return path
 
 
 def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):

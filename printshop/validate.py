@@ -206,12 +206,11 @@ def _face_ref(game: GameData, owner, field: str, report: Report) -> None:
     out only for a report: a deck of a thousand cards names its faces two thousand times)."""
     name = getattr(owner, field)
     face = game.faces.get(name)
-    if face is None:
-        report.add("unknown-reference", owner.where(field),
-                   f"no face '{name}' in faces.yaml{did_you_mean(name, game.faces)} (faces: {', '.join(game.faces)})")
-    elif face.abstract:
-        report.add("unknown-reference", owner.where(field),
-                   f"face '{name}' is abstract: it only serves for others to extend")
+    if face is None or face.abstract:  # named: the faces that can be printed (an abstract one only serves others)
+        printable = [other for other, known in game.faces.items() if not known.abstract]
+        said = (f"no face '{name}' in faces.yaml{did_you_mean(name, printable)}" if face is None else
+                f"face '{name}' is abstract: it only serves for others to extend")
+        report.add("unknown-reference", owner.where(field), f"{said} (faces: {', '.join(printable) or 'none'})")
 
 
 def _content_boxes(face):

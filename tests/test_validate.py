@@ -100,6 +100,8 @@ def test_an_unknown_key_suggests_the_closest(data_copy):
     ("informer: {extends: role,", "informer: {extends: rol,",
      "face 'informer' extends 'rol', which does not exist; did you mean 'role'? (faces: "),
     ("front: informer}", "front: infromer}", "no face 'infromer' in faces.yaml; did you mean 'informer'? (faces: "),
+    ("front: informer}", "front: rol}", "no face 'rol' in faces.yaml (faces: "),  # not the abstract 'role'
+    ("front: informer}", "front: role}", "face 'role' is abstract: it only serves for others to extend (faces: "),
     ("card_size: poker-eu", "card_size: pokr-eu", "no card size 'pokr-eu'; did you mean 'poker-eu'? (sizes: "),
 ])
 def test_a_name_mistyped_suggests_the_closest(data_copy, old, new, said):
@@ -113,6 +115,9 @@ def test_a_name_mistyped_suggests_the_closest(data_copy, old, new, said):
                                                                                  items[0].message)}
     message = items[0].message
     assert said in message and message.count("did you mean") == ("did you mean" in said)
+    if "(faces: " in said and "extends" not in said:  # the faces a card can name: never an abstract one
+        listed = message.split("(faces: ")[1].rstrip(")").split(", ")
+        assert "informer" in listed and not {"card", "role", "vote-half"} & set(listed), listed
 
 
 def test_a_wrong_type_and_a_missing_field(data_copy):

@@ -22,9 +22,10 @@ PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
 class RichTextError(ValueError):
     """The template produced markup that is not well formed; `line` counts in the produced text."""
 
-    def __init__(self, message: str, line: int = 0):
+    def __init__(self, message: str, line: int = 0, needle: str = ""):
         super().__init__(message)
         self.line = line
+        self.needle = needle  # what the template itself most likely writes there (an unknown tag: "<h3")
 
 
 @dataclass
@@ -122,15 +123,53 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
             elif tag == "pagebreak":
                 out.blocks.append(PageBreak())
             elif tag == "spacer":
-                out.blocks.append(Spacer(child.get("height", "0mm")))
+                height = child.get("height", "0mm")
+                if height != HOME_ONLY:
+                    _length(tag, "height", height, fragment)
+                out.blocks.append(Spacer(height))
             elif tag == "art":
-                out.blocks.append(Art(child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink")))
+                art = Art(child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink"))
+                if not art.motif:
+                    raise RichTextError('<art> names no motif: write <art motif="…"/> with a motif of motifs.yaml',
+                                        _line_in(fragment, "<art"), "<art")
+                if _length(tag, "size", art.size, fragment) <= 0:
+                    raise RichTextError(f'<art size="{art.size}">: a size must be more than 0',
+                                        _line_in(fragment, f'size="{art.size}"'), f'size="{art.size}"')
+                out.blocks.append(art)
             else:
-                raise RichTextError(f"the template uses an unknown tag <{tag}>")
+                known = sorted(PARAGRAPH_TAGS | BLOCK_TAGS)
+                from printshop.diagnostics import did_you_mean  # (only for a template in error)
+
+                raise RichTextError(f"the template uses an unknown tag <{tag}>{did_you_mean(tag, known)} (tags: "
+                                    f"{', '.join(known)}; inside a paragraph: {', '.join(sorted(INLINE))})",
+                                    _line_in(fragment, f"<{tag}"), f"<{tag}")
         if child.tail:
             out.loose.append(escape(child.tail, quote=False))
     out.flush(default_style)
     return out.blocks
+
+
+BLOCK_TAGS = {"ul", "ol", "table", "pagebreak", "spacer", "art"}  # the blocks besides paragraphs (li, tr, th, td within)
+
+
+HOME_ONLY = "print-and-play"  # <spacer height="print-and-play"/>: a section for home prints only (render/booklet.py)
+
+
+def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
+    """An attribute's length in points; a RichTextError at it when it is none (\"30\" for \"30mm\")."""
+    from printshop.units import UnitError, parse_length
+
+    try:
+        return parse_length(value)
+    except UnitError as error:
+        needle = f'{attribute}="{value}"'
+        raise RichTextError(f"<{tag} {needle}>: {error}", _line_in(fragment, needle), needle) from None
+
+
+def _line_in(text: str, needle: str) -> int:
+    """The line (from 1) where `needle` first stands in `text`; 0 when it does not."""
+    at = text.find(needle)
+    return text.count("\n", 0, at) + 1 if at >= 0 else 0
 
 
 ALIGNS = ("left", "center", "right")

@@ -343,3 +343,34 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
     assert says in errors[0].message, errors[0].message
     edit(role, "{{ " + expression + " }}", '{{ "" * 3 }}{{ (2 ** 3) | string | length * 0 or "" }}')  # small: fine
     assert not _errors(check(data_copy, games=["comrade"], templates_dir=templates_copy)[0])
+
+
+@pytest.mark.parametrize("old, new, code, said, at", [
+    ('<spacer height="18mm"/>', '<spacer height="18"/>', "template",
+     '<spacer height="18">: \'18\' is not a length: write a number and a unit', 'height="18"'),
+    ('<art motif="spade" size="24mm" colour="red"/>', '<art motif="spades" size="24mm" colour="red"/>',
+     "unknown-reference", "<art motif=\"spades\">: no motif 'spades'; did you mean 'spade'? (motifs: ", 'motif="spades"'),
+    ('<art motif="spade" size="24mm" colour="red"/>', '<art motif="spade" size="24mm" colour="rouge"/>',
+     "unknown-reference", "<art colour=\"rouge\">: no colour 'rouge'", 'colour="rouge"'),
+    ('<art motif="spade" size="24mm" colour="red"/>', '<art motif="spade" size="-24mm" colour="red"/>',
+     "template", '<art size="-24mm">: a size must be more than 0', 'size="-24mm"'),
+    ('<art motif="spade" size="24mm" colour="red"/>', '<art size="24mm" colour="red"/>',
+     "template", "<art> names no motif", "<art"),
+    ("<title>{{ t.game.title }}</title>", "<titel>{{ t.game.title }}</titel>", "template",
+     "the template uses an unknown tag <titel>; did you mean 'title'? (tags: art, box, h1, h2, ", "<titel>"),
+])
+def test_a_booklet_tag_with_a_value_the_build_cannot_draw_is_refused_by_validate(data_copy, templates_copy, old, new,
+                                                                                 code, said, at):
+    """`<spacer height="18"/>` (no unit) or `<art motif="spades"/>` passed validate, then failed the build as a
+    bug in printshop ('internal: UnitError', 'KeyError: spades') at the game's folder. Each is reported by
+    validate at the attribute's line and column in the template, with what to write; an unknown tag too."""
+    rules = templates_copy / "assassin" / "rules.xml.j2"
+    assert old in rules.read_text(encoding="utf-8")
+    edit(rules, old, new)
+    report, _ = check(data_copy, games=["assassin"], templates_dir=templates_copy)
+    errors = _errors(report)
+    assert {(d.code, d.location.path.endswith("assassin/rules.xml.j2")) for d in errors} == {(code, True)}, \
+        [d.format() for d in errors]
+    line = line_of(rules, at)
+    assert {(d.location.line, d.location.col) for d in errors} == {(line, _col(rules, line, at))}
+    assert all(said in d.message for d in errors), [d.message for d in errors]

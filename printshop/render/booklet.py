@@ -43,7 +43,8 @@ from printshop.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
 from printshop.render.replay import motif_key, recordings, remember_page_streams
-from printshop.richtext import Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths, uppercase
+from printshop.richtext import (HOME_ONLY, Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths,
+                                uppercase)
 from printshop.units import parse_length
 
 
@@ -240,7 +241,6 @@ def _balanced(measure, first: tuple[int, float], pad_to: int) -> tuple[tuple[int
 LAST_PAGE_LEAST = 0.25
 TIGHTER = (0.85, 0.7, 0.55)  # factors on the space before and after paragraphs, tried in turn
 LOOSER = (1.25, 1.5, 1.8)
-HOME_ONLY = "print-and-play"  # <spacer height="print-and-play"/>: a section for home prints only
 
 
 def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:

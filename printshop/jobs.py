@@ -156,6 +156,13 @@ def run(job: Job, checked, options: Options, env, say=lambda message: None) -> J
 
 
 def _render_failed(report: Report, layout: GameLayout, path: Path, error: Exception) -> None:
+    from printshop.render.booklet import BookletTooLarge
+
+    if isinstance(error, BookletTooLarge):  # the data's sizes, said at them: not a fault of printshop
+        report.add("text-overflow", error.where, f"{error} ({path.name})",
+                   hint="lower the type size, leading or spaces of booklet.yaml's styles (print/booklet.yaml), or "
+                        "split the paragraph")
+        return
     report.add("internal", Location.of(layout.localized.data.dir),
                f"rendering {path} failed: {type(error).__name__}: {error}")
 
@@ -188,7 +195,8 @@ class _Kit:
             return
         except TooLong as error:
             self.report.add("text-overflow", where,
-                            f"{error}: shorten the how-to labels in data/languages/{layout.lang}.yaml")
+                            f"{error}: shorten the how-to labels in data/languages/{layout.lang}.yaml (the page is set "
+                            f"in the booklet's styles: a size raised in print/booklet.yaml takes room too)")
             return
         except TemplateFailure as failure:
             self.report.add("template", failure.location, f"{failure} ({what}, language {layout.lang})")

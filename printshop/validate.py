@@ -82,9 +82,20 @@ def _check_shared(project: Project, report: Report) -> None:
     _colour(project, booklet.folio.colour, booklet.folio, "colour", report)
     for colour in booklet.characters.values():
         _colour(project, colour, booklet, "characters", report)
+    paper = media.papers.get(booklet.paper)
+    room = paper.height - booklet.margins.top - booklet.margins.bottom if paper is not None else None
     for name, style in booklet.styles.items():
         _font(project, style.font, style, "font", report)
         _colour(project, style.colour, style, "colour", report)
+        # a paragraph breaks across pages only with two of its lines on each side: four must fit a page, or the
+        # build cannot set the booklet (ReportLab's LayoutError, once a fault of printshop's)
+        needed = 4 * style.size * style.leading + style.space_before + style.space_after
+        if room is not None and needed > room:
+            report.add("text-overflow", style.where("size"),
+                       f"booklet style '{name}' sets {style.size:g} pt type: four of its lines take {to_mm(needed):.0f} "
+                       f"mm, and a booklet page ({paper.label or booklet.paper}) holds {to_mm(room):.0f} mm inside its "
+                       f"margins; a paragraph breaks across pages only with two lines on each side",
+                       hint="lower the style's size (or its leading and spaces)")
     for name in ("p", "h1", "h2", "li", "th", "td"):
         if name not in booklet.styles:
             report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")

@@ -342,3 +342,60 @@ def test_stitched_booklets_are_balanced_blank_pages_only_before_the_back_cover(k
         lengths = sorted(len(pages[number - 1][0]) for number in ruled)
         assert len(pages[ruled[-1] - 1][0]) >= 0.2 * lengths[len(lengths) // 2], f"{path.name}: a scrap last page"
     assert back_covers
+
+
+# --- 3. sizes the page cannot hold -----------------------------------------------------------------------
+@pytest.mark.parametrize("size, refused", [("2.5in", True), ("95pt", True), ("90pt", False), ("9.5pt", False)])
+def test_a_booklet_style_too_large_for_four_lines_a_page_is_refused_by_validate(tmp_path, size, refused):
+    """`p: {size: 2.5in}` passed validate and the build failed as a bug in printshop (ReportLab's LayoutError,
+    'internal'). A paragraph breaks across pages only with two of its lines on each side: a style four of whose
+    lines (with its leading and spaces) do not fit inside an A5 page's margins is an error at its size."""
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    booklet = data / "print" / "booklet.yaml"
+    text = booklet.read_text(encoding="utf-8")
+    line = text[:text.index("  p: {")].count("\n") + 1
+    booklet.write_text(text.replace("  p: {font: serif, size: 9.5pt,", f"  p: {{font: serif, size: {size},", 1),
+                       encoding="utf-8")
+    report, _ = check(data, games=["comrade"], langs=["en"])
+    said = [(d.location.line, d.message) for d in report.errors if d.code == "text-overflow"]
+    if refused:
+        [(at, message)] = said
+        assert at == line and message.startswith(f"booklet style 'p' sets {TextStyle(font='serif', size=size).size:g} "
+                                                  f"pt type: four of its lines take "), message
+        assert "a booklet page (A5) holds 180 mm inside its margins" in message
+    else:
+        assert said == [] and not report.has_errors
+
+
+def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(checked, paints):
+    """Where a block still cannot be split to fit a page, the build said 'internal: LayoutError: Flowable
+    <EvenParagraph at 0x7f…>' (an address, different at every run) at the game's folder, as a bug in printshop:
+    it is text-overflow at booklet.yaml's styles, in words that are the same every run."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from printshop.jobs import _render_failed
+    from printshop.diagnostics import Report
+    from printshop.render.booklet import BookletTooLarge
+
+    layout = next(layout for layout in checked.layouts if layout.booklet is not None and layout.lang == "en")
+    style = layout.booklet.style
+    huge = style.model_copy(update={"styles": {**style.styles, "p": style.styles["p"].model_copy(
+        update={"size": 400.0})}})
+    huge.__pydantic_private__ = style.__pydantic_private__
+    booklet = replace(layout.booklet, style=huge)
+    paper = checked.project.media.papers["a5"]
+    messages = []
+    for _ in range(2):
+        with pytest.raises(BookletTooLarge) as failed:
+            render_booklet(layout, booklet, paper, paints, checked.project.motifs.motifs, "rules.pdf")
+        messages.append(str(failed.value))
+    assert messages[0] == messages[1] and "0x" not in messages[0], messages
+    assert re.fullmatch(r"the rules booklet cannot be set on A5: (a paragraph|the paragraph '[^']+…') is \d+ mm tall on "
+                        r"page \d+ and cannot be split across pages at its style's size", messages[0]), messages[0]
+    report = Report()
+    _render_failed(report, layout, Path("rules.pdf"), failed.value)
+    [error] = report.items
+    assert error.code == "text-overflow" and error.location == style.where("styles") and "booklet.yaml" in error.hint

@@ -30,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Paragraph)
 from reportlab.platypus import Spacer as RLSpacer
+from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
@@ -45,7 +46,7 @@ from printshop.render.pdf import INITIAL_FONT
 from printshop.render.replay import motif_key, recordings, remember_page_streams
 from printshop.richtext import (HOME_ONLY, Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths,
                                 uppercase)
-from printshop.units import parse_length
+from printshop.units import parse_length, to_mm
 
 
 class _MotifFlowable(Flowable):
@@ -362,8 +363,34 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         story.extend(_back_cover_flowables(_back_cover(booklet.blocks), style, styles, paints, motifs, colours,
                                            paper.width - margins.inner - margins.outer,
                                            paper.height - margins.top - margins.bottom))
-    doc.build(_keep_headings_with_next(story), canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
+    try:
+        doc.build(_keep_headings_with_next(story), canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
+    except LayoutError as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug
+        raise BookletTooLarge(_too_large(str(error), paper), style.where("styles")) from None
     return buffer.getvalue(), doc.page, doc.tail
+
+
+class BookletTooLarge(Exception):
+    """Something of the booklet cannot be set on its page at the styles' sizes and spaces; `where`: booklet.yaml's
+    styles (jobs.py reports it there as text-overflow, not as a fault of printshop)."""
+
+    def __init__(self, message: str, where):
+        super().__init__(message)
+        self.where = where
+
+
+_TOO_LARGE = re.compile(r"Flowable <(\w+) at 0x[0-9a-f]+>(.*?)\(([\d.]+) x ([\d.]+)\) too large on page (\d+)", re.S)
+
+
+def _too_large(said: str, paper: Paper) -> str:
+    """ReportLab's LayoutError in words, without the object's address (the message must be the same every run)."""
+    found = _TOO_LARGE.search(said)
+    if found is None:
+        return f"the rules booklet cannot be set on {paper.label or 'its paper'}: a block is taller than a page"
+    kind, text, height, page = found.group(1), " ".join(found.group(2).split())[:60], float(found.group(4)), found.group(5)
+    what = f"the paragraph '{text}…'" if text else "a paragraph" if "Paragraph" in kind else "a block"
+    return (f"the rules booklet cannot be set on {paper.label or 'its paper'}: {what} is {to_mm(height):.0f} mm "
+            f"tall on page {page} and cannot be split across pages at its style's size")
 
 
 class _WrittenCanvas(Canvas):

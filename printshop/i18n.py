@@ -37,7 +37,7 @@ from printshop.diagnostics import Location, Report
 from printshop.loader import GameData, Project
 from printshop.source import read_yaml
 from printshop.texts import OBSOLETE_SECTION as OBSOLETE
-from printshop.texts import Catalogue, TextEntry, markup_problems
+from printshop.texts import Catalogue, TextEntry, markup_problems, placeholders
 from printshop.translation import (TODO, Record, TextStatus, fingerprint, record_path, statuses, todo_marked,
                                    unlikely_identical, untracked)
 from printshop.write import write_atomically
@@ -427,6 +427,8 @@ def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = 
         if text.state == "stale":
             entry.flags.append("fuzzy")
             entry.previous_msgid = text.old_source
+        if placeholders(text.source.text):  # Poedit, Weblate and msgfmt -c then check the {placeholders} themselves
+            entry.flags.append("python-brace-format")
         po.append(entry)
     return str(po).encode("utf-8")
 

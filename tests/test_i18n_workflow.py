@@ -257,6 +257,10 @@ def test_export_points_at_the_yaml_lines_and_says_where_a_text_prints(data_copy,
     assert "characters fit" in entry.comment
     tagline = next(e for e in po if e.msgctxt == "game.tagline")
     assert tagline.comment == "Printed in the rules booklet (running text: no fixed room)"
+    # a text with {placeholders} is flagged so, and the PO editor checks them itself (Poedit, Weblate, msgfmt -c)
+    players = next(e for e in po if e.msgctxt == "game.players")
+    assert "{min}" in players.msgid and "python-brace-format" in players.flags
+    assert not [e.msgctxt for e in po if "python-brace-format" in e.flags and "{" not in e.msgid]
     # importing it unchanged changes nothing
     files = [french(data_copy), data_copy / "comrade" / "text" / "fr.sources.yaml"]
     before = [f.read_bytes() for f in files]

@@ -161,3 +161,33 @@ def test_the_proof_speaks_the_translation_s_language(tmp_path):
     first = texts[0]
     assert "en regard de" in first and "traduction" in first and "référence" in first
     assert f"page {len(reader.pages)} sur {len(reader.pages)}" in texts[-1]
+
+
+def test_the_headings_are_set_in_the_reviewers_typography(proofs):
+    """The column headings were written 'traduction: Français' whatever the language: French sets a narrow
+    no-break space before the colon, as its labels and texts are set."""
+    out, _ = proofs
+    game = real_project(["comrade"]).games["comrade"]
+    first = page_texts(out / proof_name("comrade", "fr", game.reference_lang("fr")))[0]
+    assert "traduction\u202f: Français (fr)" in first and "traduction:" not in first, first[:200]
+
+
+def test_a_proof_of_an_unfinished_translation_says_how_much_is_translated(tmp_path):
+    """A translation started with `i18n sync` is all copies of its source, and its proof showed the same English
+    on both sides with nothing to say so; the translation's heading says it is a draft, and how far it is done,
+    in the draft label of its language. A finished translation's heading says nothing of the kind."""
+    import shutil
+
+    from printshop.i18n import sync
+    from printshop.loader import load_project
+    from tests.conftest import REPO, copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    shutil.copy(REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml", data / "languages" / "de.yaml")
+    assert sync(load_project(data, games=["comrade"]).games["comrade"], "de").added
+    result = make_proofs(data, tmp_path / "out", games=["comrade"])
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    german = page_texts(tmp_path / "out" / proof_name("comrade", "de", "en"))[0]
+    french = page_texts(tmp_path / "out" / proof_name("comrade", "fr", "en"))[0]
+    assert "ENTWURF, zu 0 % übersetzt" in german, german[:300]
+    assert "ÉBAUCHE" not in french and "ENTWURF" not in french

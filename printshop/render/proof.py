@@ -33,6 +33,7 @@ from printshop.paths import DEFAULT_OUTPUT_DIR
 from printshop.model import Media, Motif, Paper
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
+from printshop.texts import apply_typography
 from printshop.units import mm
 from printshop.write import write_atomically
 
@@ -80,6 +81,7 @@ def make_proofs(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPU
     """Proof `langs` (default: every translation) of `games` (default: all) against `against`
     (default: each translation's reference language). Nothing is written unless every proof rendered."""
     from printshop.build import check  # build imports the renderers; imported here to keep the order simple
+    from printshop.i18n import completeness
 
     report, checked = check(data_dir, games=games, templates_dir=templates_dir, variant=None)
     result = ProofResult(report)
@@ -98,9 +100,11 @@ def make_proofs(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPU
         if translation is None or original is None:
             continue  # a layout that failed has been reported
         seen = project.view(project.games[game_id])  # the game's own colours and motifs over the project's
+        game = project.games[game_id]
+        translated = completeness(game, lang).percent if lang != game.game.source_language else None
         try:
             data, pages = render_proof(translation, original, paper, seen.media, Paints(seen.colours.palette),
-                                       seen.motifs.motifs, path.name)
+                                       seen.motifs.motifs, path.name, translated)
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the proof, never a traceback
             report.add("internal", Location.of(project.games[game_id].dir),
                        f"drawing the proof {path.name} failed unexpectedly: {type(error).__name__}: {error}")
@@ -155,9 +159,11 @@ def proof_pairs(project: Project, langs: list[str] | None, against: str | None,
 
 
 def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, media: Media, paints: Paints,
-                 motifs: dict[str, Motif], file_name: str) -> tuple[bytes, int]:
+                 motifs: dict[str, Motif], file_name: str, translated: int | None = None) -> tuple[bytes, int]:
     """The proof of `translation` against `reference` on `paper` turned landscape, so that two
-    columns of cards, each with its ids, stand side by side: (PDF bytes, pages)."""
+    columns of cards, each with its ids, stand side by side: (PDF bytes, pages). `translated`: the percent of the
+    translation's texts that are translated, said beside its heading when below 100 (its other texts are copies of
+    the text they are made from, which a reviewer would otherwise read as translations)."""
     page_width, page_height = max(paper.width, paper.height), min(paper.width, paper.height)
     margin = media.print_and_play.margin
     footer = media.print_and_play.footer
@@ -183,7 +189,7 @@ def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, m
     rows = [_row(key, left_faces.get(key), right_faces.get(key), forms, column, top - bottom) for key in keys]
     pages = _paginate(rows, top - bottom)
     for number, page in enumerate(pages, start=1):
-        _headings(canvas, translation, reference, page_height, margin, column)
+        _headings(canvas, translation, reference, page_height, margin, column, translated)
         y = top
         for row in page:
             _draw_row(canvas, row, margin, y, column, translation.lang, reference.lang, translation.localized)
@@ -257,7 +263,7 @@ def _paginate(rows: list[_Row], height: float) -> list[list[_Row]]:
 
 
 def _headings(canvas: Canvas, translation: GameLayout, reference: GameLayout, page_height: float, margin: float,
-              column: float) -> None:
+              column: float, translated: int | None = None) -> None:
     y = page_height - margin - HEADER_SIZE
     canvas.setFillColor(INK)
     canvas.setFont(BOLD, HEADER_SIZE)
@@ -270,7 +276,11 @@ def _headings(canvas: Canvas, translation: GameLayout, reference: GameLayout, pa
     for x, layout, role in ((margin, translation, words.label("proof_translation")),
                             (margin + column + GUTTER, reference, words.label("proof_reference"))):
         language = layout.localized.language
-        canvas.drawString(x, y, f"{role}: {language.native_name} ({layout.lang})")
+        draft = f" · {words.label('draft', percent=translated)}" \
+            if layout is translation and translated is not None and translated < 100 else ""
+        # set as the reviewer's language sets it ("traduction : Français", a narrow space before the colon in French)
+        canvas.drawString(x, y, apply_typography(f"{role}: {language.native_name} ({layout.lang})",
+                                                 words.language.typography) + draft)
 
 
 def _draw_row(canvas: Canvas, row: _Row, margin: float, top: float, column: float, left_lang: str,

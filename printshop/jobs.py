@@ -181,7 +181,10 @@ class _Kit:
                keep: bool = True) -> None:
         """Render one file; a failure is reported against the data (`where`) or the game, never raised."""
         media, options, layout = self.project.media, self.options, self.layout
-        suffix = ("-lowink" if options.low_ink else "") + ("-draft" if layout.localized.draft else "")
+        # a press page is the shop's, in its colours whatever the home prints use: not named low-ink (it is the file
+        # a build without --low-ink writes, byte for byte)
+        suffix = ("-lowink" if options.low_ink and paper_id != "press" else "") \
+            + ("-draft" if layout.localized.draft else "")
         path = output_name(layout.game_id, layout.lang, what + suffix, paper_id, layout.localized.variant)
         self.say(f"rendering {path}")
         paper = media.papers.get(paper_id) or media.papers[self.job.paper]

@@ -380,6 +380,22 @@ def test_low_ink_leaves_the_backs_mostly_white_and_titles_dark(tmp_path):
     assert paints.text("white").hexval() == "0x000000" and paints.background("red").hexval() == "0xffffff"
 
 
+def test_a_low_ink_kits_press_page_is_the_shops_and_named_as_such(tmp_path_factory, tmp_path):
+    """A low-ink build wrote the kit's press page as '…-roles-lowink-press.pdf', though a press page is in the
+    shop's colours whatever the home prints use: the same bytes as a build without --low-ink writes, under another
+    name. It keeps its own name (and bytes); the home prints are low-ink as before."""
+    from tests.conftest import kit_view
+
+    result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade-stalin"], langs=["en"], papers=["a4"], low_ink=True)
+    assert not result.report.has_errors
+    written = sorted(path.name for path in (tmp_path / "comrade-stalin" / "en").glob("*.pdf"))
+    assert "comrade-stalin-en-roles-press.pdf" in written and not [name for name in written if "lowink-press" in name]
+    assert "comrade-stalin-en-roles-lowink-a4.pdf" in written  # the home print of the same sheet: low-ink
+    plain = kit_view(tmp_path_factory, ["comrade-stalin"]) / "comrade-stalin" / "en"
+    assert (tmp_path / "comrade-stalin" / "en" / "comrade-stalin-en-roles-press.pdf").read_bytes() == \
+        (plain / "comrade-stalin-en-roles-press.pdf").read_bytes()
+
+
 def test_the_calibration_page_follows_the_language_s_typography(built):
     """French puts a narrow no-break space before ':' (and inside « »), on printshop's own pages too."""
     text = page_texts(built / "calibration" / "duplex-calibration-fr-a4.pdf")[0]

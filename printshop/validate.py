@@ -80,10 +80,20 @@ def _check_shared(project: Project, report: Report) -> None:
     _colour(project, booklet.tables.grid, booklet.tables, "grid", report)
     _colour(project, booklet.rule_colour, booklet, "rule_colour", report)
     _colour(project, booklet.folio.colour, booklet.folio, "colour", report)
+    _font(project, booklet.folio.font, booklet.folio, "font", report)  # (else the build failed at the first page)
     for colour in booklet.characters.values():
         _colour(project, colour, booklet, "characters", report)
     paper = media.papers.get(booklet.paper)
     room = paper.height - booklet.margins.top - booklet.margins.bottom if paper is not None else None
+    tables, cell = booklet.tables, booklet.styles.get("td")
+    for field, needed in (("space_before", tables.space_before), ("space_after", tables.space_after),
+                          ("padding", 2 * tables.padding + (cell.size * cell.leading if cell is not None else 0.0))):
+        if room is not None and needed > room:  # a space, or a row, taller than the page: the build cannot set it
+            report.add("text-overflow", tables.where(field),
+                       f"booklet tables' {field} takes {to_mm(needed):.0f} mm"
+                       + (" with a row's text" if field == "padding" else "")
+                       + f", and a booklet page ({paper.label or booklet.paper}) holds {to_mm(room):.0f} mm inside its "
+                         f"margins", hint=f"lower tables.{field} in booklet.yaml")
     for name, style in booklet.styles.items():
         _font(project, style.font, style, "font", report)
         _colour(project, style.colour, style, "colour", report)

@@ -399,3 +399,32 @@ def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(ch
     _render_failed(report, layout, Path("rules.pdf"), failed.value)
     [error] = report.items
     assert error.code == "text-overflow" and error.location == style.where("styles") and "booklet.yaml" in error.hint
+
+
+@pytest.mark.parametrize("old, new, code, field, said", [
+    ("folio: {font: sans,", "folio: {font: snas,", "unknown-reference", "folio: {font: ",
+     "no font 'snas'; did you mean 'sans'?"),
+    ("space_after: 6pt", "space_after: 300mm", "text-overflow", "space_after: 300mm",
+     "booklet tables' space_after takes 300 mm, and a booklet page (A5) holds 180 mm inside its margins"),
+    ("padding: 3pt", "padding: 100mm", "text-overflow", "padding: 100mm",
+     "booklet tables' padding takes 204 mm with a row's text, and a booklet page (A5) holds 180 mm inside its margins"),
+])
+def test_a_booklet_folio_font_or_table_space_the_build_cannot_use_is_refused_by_validate(tmp_path, old, new, code,
+                                                                                          field, said):
+    """Found by mutating booklet.yaml and building what validate passed: the folio's font was never checked (the
+    build failed as a bug in printshop, "no afm found for faceName"), and a table's space or padding taller than
+    the page failed it too. Each is reported at its value; the data as it is passes (the other tests)."""
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    booklet = data / "print" / "booklet.yaml"
+    text = booklet.read_text(encoding="utf-8")
+    assert old in text
+    booklet.write_text(text.replace(old, new, 1), encoding="utf-8")
+    report, _ = check(data, games=["comrade"], langs=["en"])
+    [error] = report.errors
+    lines = booklet.read_text(encoding="utf-8").splitlines()
+    line = next(number for number, row in enumerate(lines, start=1) if new in row)
+    assert (error.code, error.location.line) == (code, line) and said in error.message, error.format()
+    value = new.split(": ")[-1].rstrip(",")
+    assert error.location.col == lines[line - 1].index(value, lines[line - 1].index(field)) + 1

@@ -35,6 +35,7 @@ from printshop.diagnostics import Location, Report, Severity, StageFailed, displ
 from printshop.fonts import FontSet, register_games_fonts
 from printshop.i18n import Completeness, completeness
 from printshop.layout import _LAYOUT_CODES, GameLayout, lay_out_game
+from printshop.render.how_to_print import check_how_to_print
 from printshop.loader import DEFAULT_DATA_DIR, Project, load_project
 from printshop.paths import DEFAULT_OUTPUT_DIR, default_jobs
 from printshop.progress import Progress
@@ -165,8 +166,12 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
     def lay_out(unit, into: Report):
         game, lang, name, draft_percent = unit
         try:
-            return lay_out_game(project.view(game), localize(project, game, lang, name, draft_percent=draft_percent),
-                                fonts, env, into)
+            seen = project.view(game)
+            layout = lay_out_game(seen, localize(project, game, lang, name, draft_percent=draft_percent), fonts, env,
+                                  into)
+            papers = [seen.media.papers[paper] for paper in seen.media.print_and_play.papers if paper in seen.media.papers]
+            check_how_to_print(layout, papers[0].label if papers else "", env, into)  # each kit's first page
+            return layout
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
             into.add("internal", Location.of(game.dir),
                      f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")

@@ -29,6 +29,7 @@ from printshop.render.booklet import booklet_pages, render_booklet
 from printshop.render.calibration import render_calibration
 from printshop.render.gutterfold import render_gutterfold
 from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
+from printshop.richtext import RichTextError
 from printshop.render.how_to_print import KitFile, TooLong, render_how_to_print
 from printshop.render.sheet_pages import press_pages, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
@@ -203,6 +204,9 @@ class _Kit:
             return
         except TemplateFailure as failure:
             self.report.add("template", failure.location, f"{failure} ({what}, language {layout.lang})")
+            return
+        except RichTextError as error:  # markup a template made (the how-to page's): at the template, not a bug
+            self.report.add("template", where, f"{error} ({what}, language {layout.lang})")
             return
         except Exception as error:  # noqa: BLE001 - e.g. a table too large for a page
             _render_failed(self.report, layout, path, error)

@@ -113,10 +113,14 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
             if tag in PARAGRAPH_TAGS:
                 out.blocks.append(Para(default_style if tag == "p" else tag, _squeeze(_inner(child))))
             elif tag in ("ul", "ol"):
+                _only(child, ("li",), fragment)
                 for number, item in enumerate(child.findall("li"), start=1):
                     bullet = "•" if tag == "ul" else f"{number}."
                     out.blocks.append(Para("li", _squeeze(_inner(item)), bullet))
             elif tag == "table":
+                _only(child, ("tr",), fragment)
+                for row in child.findall("tr"):
+                    _only(row, ("th", "td"), fragment)
                 rows = [[(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
                         for row in child.findall("tr")]
                 out.blocks.append(Table(rows, _widths(child.get("widths")), _aligns(child.get("align"))))
@@ -164,6 +168,20 @@ def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
     except UnitError as error:
         needle = f'{attribute}="{value}"'
         raise RichTextError(f"<{tag} {needle}>: {error}", _line_in(fragment, needle), needle) from None
+
+
+def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:
+    """`element` holds only `allowed` tags (and white space between them): anything else was left out unseen."""
+    for child in element:
+        if child.tag not in allowed:
+            raise RichTextError(f"<{child.tag}> cannot stand inside <{element.tag}>, which holds "
+                                + " and ".join(f"<{name}>" for name in allowed), _line_in(fragment, f"<{child.tag}"),
+                                f"<{child.tag}")
+    stray = " ".join(part.strip() for part in [element.text or "", *(child.tail or "" for child in element)] if part.strip())
+    if stray:
+        raise RichTextError(f"text directly inside <{element.tag}> ('{stray[:40]}') is left out: put it in "
+                            + " or ".join(f"<{name}>" for name in allowed), _line_in(fragment, f"<{element.tag}"),
+                            f"<{element.tag}")
 
 
 def _line_in(text: str, needle: str) -> int:

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printshop.colour import Paints
-from printshop.layout import BookletLayout, GameLayout, booklet_align, tied
+from printshop.diagnostics import Location, Report
+from printshop.layout import BookletLayout, GameLayout, _in_source, _report_once, booklet_align, tied
 from printshop.model import BookletStyle, Motif, Paper
 from printshop.render.booklet import render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
-from printshop.richtext import parse_blocks
-from printshop.templating import HOW_TO_PRINT_TEMPLATE, render_template
+from printshop.richtext import RichTextError, parse_blocks
+from printshop.templating import HOW_TO_PRINT_TEMPLATE, TemplateFailure, render_template, template_location
 
 TEMPLATE = HOW_TO_PRINT_TEMPLATE
 
@@ -36,13 +37,45 @@ def render_how_to_print(game: GameLayout, files: list[KitFile], paper: Paper, st
                         motifs: dict[str, Motif], env, file_name: str, *, flip: str, calibration: str,
                         low_ink: bool) -> tuple[bytes, int]:
     localized = game.localized
-    context = {"title": game.title, "paper": paper.label, "files": files, "flip": flip, "calibration": calibration,
-               "low_ink": low_ink, "label": localized.label, "assembly_page": ASSEMBLY_PAGE,
-               "kinds": sorted({f.kind for f in files})}
-    blocks = tied(parse_blocks(render_template(env, TEMPLATE, context)), localized.language.typography,
+    blocks = tied(_blocks(game, files, paper.label, env, flip, calibration, low_ink), localized.language.typography,
                   lambda block: booklet_align(style, block))
     data, pages = render_booklet(game, BookletLayout(blocks, style), paper, paints, motifs, file_name,
                                  folio=localized.label("howto_title"))
     if pages != 1:
         raise TooLong(f"the how-to-print sheet takes {pages} pages on {paper.label}; it must fit on one")
     return data, pages
+
+
+def _blocks(game: GameLayout, files: list[KitFile], paper_label: str, env, flip: str, calibration: str,
+            low_ink: bool) -> list:
+    """The page's blocks: the template filled with the kit's files and the language's labels, parsed."""
+    context = {"title": game.title, "paper": paper_label, "files": files, "flip": flip, "calibration": calibration,
+               "low_ink": low_ink, "label": game.localized.label, "assembly_page": ASSEMBLY_PAGE,
+               "kinds": sorted({f.kind for f in files})}
+    return parse_blocks(render_template(env, TEMPLATE, context))
+
+
+# one file of each kind a kit lists, so that a check of the template meets each of its branches
+KINDS = ("cards", "cards-one-sided", "gutterfold", "sheet", "sheet-pairs", "sheet-two-sided",
+         "sheet-pairs-two-sided", "tiled", "rules", "rules-booklet")
+
+
+def check_how_to_print(game: GameLayout, paper_label: str, env, report: Report) -> None:
+    """What validate can find in the how-to page without setting it (that is the build's, with the kit's files):
+    the template filled for a kit with a file of every kind, flipped on either edge, in colour and in low ink,
+    must render and parse: its Jinja, the names it reads, its markup and tags. A fault is reported at the template
+    (once, whichever language meets it), as the build would have failed there."""
+    files = [KitFile(f"{game.game_id}-{game.lang}-{kind}.pdf", 12, kind) for kind in KINDS]
+    where = template_location(env, TEMPLATE)
+    for flip, low_ink in (("long-edge", False), ("short-edge", True)):
+        try:
+            _blocks(game, files, paper_label, env, flip, "calibration.pdf", low_ink)
+        except TemplateFailure as failure:
+            _report_once(report, "template", failure.location, f"{failure} (how-to-print)", also=(
+                f"called from {failure.called_from}" if failure.called_from is not None else ""),
+                hint=failure.hint, cause=str(failure))
+            return
+        except RichTextError as error:
+            line, col = _in_source(where, error.needle) or (max(error.line, 1), 1)
+            _report_once(report, "template", Location(where.path, line, col), f"{error} (how-to-print)")
+            return

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import operator
+import re
+import warnings
 
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
               ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
@@ -17,16 +19,22 @@ class ExpressionError(ValueError):
 
 
 MAX_LENGTH = 200
+_NUMBER_INTO_NAME = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[A-Za-z_]\w*")  # "2n", "2.5in": what Python cannot read
 
 
 def evaluate(expression: str, variables: dict[str, int]) -> int:
     if len(expression) > MAX_LENGTH:
         raise ExpressionError(f"the expression is {len(expression)} characters long; a rule needs at most {MAX_LENGTH}")
     try:
-        tree = ast.parse(expression.strip(), mode="eval")
+        with warnings.catch_warnings():  # Python's own "SyntaxWarning: invalid decimal literal" ('2.5in') on stderr
+            warnings.simplefilter("ignore", SyntaxWarning)
+            tree = ast.parse(expression.strip(), mode="eval")
         return _eval(tree.body, expression, variables)
     except SyntaxError:
-        raise ExpressionError(f"'{expression}' is not an arithmetic expression") from None
+        run_in = _NUMBER_INTO_NAME.search(expression)
+        raise ExpressionError(f"'{expression}' is not an arithmetic expression" + (
+            f": '{run_in.group()}' runs a number into a name; write a product out ('2 * n', not '2n'), and no units"
+            if run_in else "")) from None
     except (RecursionError, MemoryError):
         raise ExpressionError("the expression is nested too deeply") from None
 

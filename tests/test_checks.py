@@ -77,6 +77,28 @@ def test_rule_expression(data_copy):
     assert (item.location.line, item.location.col) == (line, col_of(game, line, '"n ** 2"'))
 
 
+@pytest.mark.parametrize("written, said", [
+    ("2.5in", "'2.5in' runs a number into a name; write a product out ('2 * n', not '2n'), and no units"),
+    ("2n", "'2n' runs a number into a name"),
+    ("(n - 2", "'(n - 2' is not an arithmetic expression"),
+])
+def test_a_rule_python_cannot_read_is_said_in_the_rule_s_words_and_nothing_else_is_printed(data_copy, written, said):
+    """'2.5in' as a rule printed Python's own "<unknown>:1: SyntaxWarning: invalid decimal literal" on the terminal
+    before printshop's message; nothing but the diagnostic is said now, and a number run into a name says how to
+    write a product."""
+    game = data_copy / "comrade" / "game.yaml"
+    line = edit(game, 'count: "n - 2"', f'count: "{written}"')
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:  # (what Python would print on the terminal)
+        warnings.simplefilter("always")
+        item = one(data_copy, "rule-expression", games=["comrade"])
+    assert item.location.line == line and said in item.message, item.message
+    assert not [str(warning.message) for warning in caught if issubclass(warning.category, SyntaxWarning)]
+    if "runs a number" not in said:
+        assert "runs a number" not in item.message
+
+
 def test_file_missing(data_copy):
     (data_copy / "comrade" / "faces.yaml").unlink()
     item = one(data_copy, "file-missing", games=["comrade"])

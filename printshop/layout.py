@@ -24,6 +24,7 @@ from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame
 from printshop.design import same_size_across_deck
 from printshop.resolve import LocalizedGame, sheet_context, template_context
 from printshop.richtext import Art, Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
+from printshop.source import place_of
 from printshop.templating import TemplateFailure, render_blocks, render_template, template_location
 from printshop.texts import MissingText, PlaceholderError, keep_with_next, placeholders
 
@@ -574,10 +575,8 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
     try:
         blocks = parse_blocks(markup)
     except RichTextError as error:
-        # the line counts in the produced markup, which follows the template's lines only roughly: what the template
-        # itself writes there (an unknown tag) is looked for in its source first
-        line, col = _in_source(template_path, error.needle) or (max(error.line, 1), 1)
-        _report_once(report, "template", Location(template_path.path, line, col), f"{error} (rules booklet)")
+        _report_once(report, "template", found_in_template(template_path, error.needle, max(error.line, 1)),
+                     f"{error} (rules booklet)")
         return None
     style = project.booklet
     for block in blocks:
@@ -585,8 +584,7 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
             motifs, palette = project.motifs.motifs, project.colours.palette
             for kind, name, names in (("motif", block.motif, motifs), ("colour", block.colour, palette)):
                 if name not in names:
-                    line, col = _in_source(template_path, f'{kind}="{name}"') or (template_path.line, template_path.col)
-                    _report_once(report, "unknown-reference", Location(template_path.path, line, col),
+                    _report_once(report, "unknown-reference", found_in_template(template_path, f'{kind}="{name}"'),
                                  f"<art {kind}=\"{name}\">: no {kind} '{name}'{did_you_mean(name, names)} "
                                  f"({kind}s: {', '.join(names)}) (rules booklet)")
         if isinstance(block, Para):
@@ -603,19 +601,19 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
     return BookletLayout(blocks, style, tuple(dict.fromkeys(reads)))
 
 
-def _in_source(where: Location, needle: str) -> tuple[int, int] | None:
-    """(line, column) of the first `needle` in the template file at `where`; None when it is not there."""
-    if not needle:
-        return None
-    try:
-        text = Path(where.path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    at = text.find(needle)
-    if at < 0:
-        return None
-    start = text.rfind("\n", 0, at) + 1
-    return text.count("\n", 0, at) + 1, at - start + 1
+def found_in_template(where: Location, needle: str, line: int = 0) -> Location:
+    """Where `needle` first stands in the template file at `where` (what a template writes, as an error names it);
+    else line `line` of the file (a line of the markup it made, which follows the template's only roughly), else
+    `where` itself."""
+    if needle:
+        try:
+            text = Path(where.path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        at = text.find(needle)
+        if at >= 0:
+            return Location(where.path, *place_of(text, at))
+    return Location(where.path, line, 1) if line > 0 else where
 
 
 def booklet_align(style: BookletStyle, block: Para) -> str | None:

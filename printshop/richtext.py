@@ -27,6 +27,12 @@ class RichTextError(ValueError):
         self.line = line
         self.needle = needle  # what the template itself most likely writes there (an unknown tag: "<h3")
 
+    @classmethod
+    def at(cls, message: str, fragment: str, needle: str) -> "RichTextError":
+        """The error about `needle`, at the line of the produced markup `fragment` where it first stands."""
+        at = fragment.find(needle)
+        return cls(message, fragment.count("\n", 0, at) + 1 if at >= 0 else 0, needle)
+
 
 @dataclass
 class Para:
@@ -134,19 +140,19 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
             elif tag == "art":
                 art = Art(child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink"))
                 if not art.motif:
-                    raise RichTextError('<art> names no motif: write <art motif="…"/> with a motif of motifs.yaml',
-                                        _line_in(fragment, "<art"), "<art")
+                    raise RichTextError.at('<art> names no motif: write <art motif="…"/> with a motif of motifs.yaml',
+                                           fragment, "<art")
                 if _length(tag, "size", art.size, fragment) <= 0:
-                    raise RichTextError(f'<art size="{art.size}">: a size must be more than 0',
-                                        _line_in(fragment, f'size="{art.size}"'), f'size="{art.size}"')
+                    raise RichTextError.at(f'<art size="{art.size}">: a size must be more than 0', fragment,
+                                           f'size="{art.size}"')
                 out.blocks.append(art)
             else:
                 known = sorted(PARAGRAPH_TAGS | BLOCK_TAGS)
                 from printshop.diagnostics import did_you_mean  # (only for a template in error)
 
-                raise RichTextError(f"the template uses an unknown tag <{tag}>{did_you_mean(tag, known)} (tags: "
-                                    f"{', '.join(known)}; inside a paragraph: {', '.join(sorted(INLINE))})",
-                                    _line_in(fragment, f"<{tag}"), f"<{tag}")
+                raise RichTextError.at(f"the template uses an unknown tag <{tag}>{did_you_mean(tag, known)} (tags: "
+                                       f"{', '.join(known)}; inside a paragraph: {', '.join(sorted(INLINE))})",
+                                       fragment, f"<{tag}")
         if child.tail:
             out.loose.append(escape(child.tail, quote=False))
     out.flush(default_style)
@@ -167,27 +173,19 @@ def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
         return parse_length(value)
     except UnitError as error:
         needle = f'{attribute}="{value}"'
-        raise RichTextError(f"<{tag} {needle}>: {error}", _line_in(fragment, needle), needle) from None
+        raise RichTextError.at(f"<{tag} {needle}>: {error}", fragment, needle) from None
 
 
 def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:
     """`element` holds only `allowed` tags (and white space between them): anything else was left out unseen."""
     for child in element:
         if child.tag not in allowed:
-            raise RichTextError(f"<{child.tag}> cannot stand inside <{element.tag}>, which holds "
-                                + " and ".join(f"<{name}>" for name in allowed), _line_in(fragment, f"<{child.tag}"),
-                                f"<{child.tag}")
+            raise RichTextError.at(f"<{child.tag}> cannot stand inside <{element.tag}>, which holds "
+                                   + " and ".join(f"<{name}>" for name in allowed), fragment, f"<{child.tag}")
     stray = " ".join(part.strip() for part in [element.text or "", *(child.tail or "" for child in element)] if part.strip())
     if stray:
-        raise RichTextError(f"text directly inside <{element.tag}> ('{stray[:40]}') is left out: put it in "
-                            + " or ".join(f"<{name}>" for name in allowed), _line_in(fragment, f"<{element.tag}"),
-                            f"<{element.tag}")
-
-
-def _line_in(text: str, needle: str) -> int:
-    """The line (from 1) where `needle` first stands in `text`; 0 when it does not."""
-    at = text.find(needle)
-    return text.count("\n", 0, at) + 1 if at >= 0 else 0
+        raise RichTextError.at(f"text directly inside <{element.tag}> ('{stray[:40]}') is left out: put it in "
+                               + " or ".join(f"<{name}>" for name in allowed), fragment, f"<{element.tag}")
 
 
 ALIGNS = ("left", "center", "right")

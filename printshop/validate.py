@@ -85,6 +85,8 @@ def _check_shared(project: Project, report: Report) -> None:
         _colour(project, colour, booklet, "characters", report)
     paper = media.papers.get(booklet.paper)
     room = paper.height - booklet.margins.top - booklet.margins.bottom if paper is not None else None
+    holds = f"a booklet page ({paper.label or booklet.paper}) holds {to_mm(room):.0f} mm inside its margins" \
+        if room is not None else ""
     tables, cell = booklet.tables, booklet.styles.get("td")
     for field, needed in (("space_before", tables.space_before), ("space_after", tables.space_after),
                           ("padding", 2 * tables.padding + (cell.size * cell.leading if cell is not None else 0.0))):
@@ -92,8 +94,7 @@ def _check_shared(project: Project, report: Report) -> None:
             report.add("text-overflow", tables.where(field),
                        f"booklet tables' {field} takes {to_mm(needed):.0f} mm"
                        + (" with a row's text" if field == "padding" else "")
-                       + f", and a booklet page ({paper.label or booklet.paper}) holds {to_mm(room):.0f} mm inside its "
-                         f"margins", hint=f"lower tables.{field} in booklet.yaml")
+                       + f", and {holds}", hint=f"lower tables.{field} in booklet.yaml")
     for name, style in booklet.styles.items():
         _font(project, style.font, style, "font", report)
         _colour(project, style.colour, style, "colour", report)
@@ -103,8 +104,7 @@ def _check_shared(project: Project, report: Report) -> None:
         if room is not None and needed > room:
             report.add("text-overflow", style.where("size"),
                        f"booklet style '{name}' sets {style.size:g} pt type: four of its lines take {to_mm(needed):.0f} "
-                       f"mm, and a booklet page ({paper.label or booklet.paper}) holds {to_mm(room):.0f} mm inside its "
-                       f"margins; a paragraph breaks across pages only with two lines on each side",
+                       f"mm, and {holds}; a paragraph breaks across pages only with two lines on each side",
                        hint="lower the style's size (or its leading and spaces)")
     for name in ("p", "h1", "h2", "li", "th", "td"):
         if name not in booklet.styles:

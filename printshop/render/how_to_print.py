@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printshop.colour import Paints
-from printshop.diagnostics import Location, Report
-from printshop.layout import BookletLayout, GameLayout, _in_source, _report_once, booklet_align, tied
+from printshop.diagnostics import Report
+from printshop.layout import BookletLayout, GameLayout, _report_once, booklet_align, found_in_template, tied
 from printshop.model import BookletStyle, Motif, Paper
 from printshop.render.booklet import render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
@@ -76,6 +76,6 @@ def check_how_to_print(game: GameLayout, paper_label: str, env, report: Report) 
                 hint=failure.hint, cause=str(failure))
             return
         except RichTextError as error:
-            line, col = _in_source(where, error.needle) or (max(error.line, 1), 1)
-            _report_once(report, "template", Location(where.path, line, col), f"{error} (how-to-print)")
+            _report_once(report, "template", found_in_template(where, error.needle, max(error.line, 1)),
+                         f"{error} (how-to-print)")
             return

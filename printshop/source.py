@@ -267,7 +267,15 @@ def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
                 report.add("yaml-syntax", Location.of(path, mark.line + 1, mark.column + 1),
                            "YAML aliases (*name) are not supported in printshop data: write the value out")
                 return False
-    except pyyaml.YAMLError:
+    except pyyaml.YAMLError as error:
+        # libyaml from 0.2.6 (PyYAML 6.0.4's wheels) stops at its own limit of nesting, 1,000 flow levels, as its
+        # scanner reads ahead of the events above: that is this file's nesting, not its syntax
+        mark = getattr(error, "problem_mark", None)
+        if mark is not None and "nesting depth" in str(getattr(error, "problem", "")):
+            report.add("too-large", Location.of(path, mark.line + 1, mark.column + 1),
+                       f"the data is nested more than {MAX_DEPTH} levels deep here",
+                       hint="a data file needs a few levels: look for a runaway indentation or brackets")
+            return False
         return True  # the readers below word the syntax error
     return True
 

@@ -241,6 +241,29 @@ def test_nesting_deep_enough_to_crash_libyaml_is_refused_by_file_and_line(data):
     assert item.location.path.endswith("colours.yaml") and item.location.line > 1 and time.monotonic() - started < 10
 
 
+
+def test_nesting_refused_by_libyamls_own_limit_is_too_large_at_its_place(data, monkeypatch):
+    """libyaml 0.2.6 (PyYAML 6.0.4's wheels) stops at 1,000 flow levels itself, as its scanner reads ahead, before
+    the events printshop counts reach 100: that was taken for a syntax error and left to ruamel.yaml, whose
+    composer ran out of recursion and said "yaml-syntax ... nesting is too deep" at 1:1. The older libyaml
+    here is made to answer as the newer one does."""
+    import yaml as pyyaml
+
+    colours = data / "print" / "colours.yaml"
+    colours.write_text(colours.read_text() + "deep: " + "[" * 2_000 + "]" * 2_000 + "\n")
+    line = colours.read_text().count("\n")
+
+    def newer_libyaml(text, Loader):
+        mark = pyyaml.Mark("<unicode string>", 0, line - 1, 1005, None, None)
+        raise pyyaml.scanner.ScannerError("while increasing flow level", None, "exceeded maximum nesting depth", mark)
+        yield  # (a generator, as pyyaml.parse is)
+
+    monkeypatch.setattr(pyyaml, "parse", newer_libyaml)
+    report, _ = check(data)
+    [item] = codes(report, "too-large")
+    assert item.location.path.endswith("colours.yaml") and (item.location.line, item.location.col) == (line, 1006)
+    assert not codes(report, "yaml-syntax")
+
 HIDDEN_CLOSINGS = {  # an opening bracket, then a closing one the parser reads as text, before the next opening
     "double-quoted": '[ "]", ',
     "single-quoted": "[ '}', ",

@@ -51,12 +51,27 @@ def validate_project(project: Project, report: Report, papers: list[str] | None 
     source; nothing it writes shows the others. `papers`: the papers card sheets are printed on (a build's
     --paper; [] for a build that prints none); None: every print-and-play paper, as a kit's build prints."""
     with translation_checks.one_pass():  # each text file's `# accept` comments read once per pass
-        _check_shared(project, report)
+        _check_look(project, report)
+        _check_languages(project, report)
         for game in project.games.values():
+            if game.look:  # its own print data (data/<game>/print/), merged over the project's: checked as merged
+                _check_game_look(project.view(game), report)
             validate_game(project.view(game), game, report, papers)
 
 
-def _check_shared(project: Project, report: Report) -> None:
+def _check_game_look(seen: Project, report: Report) -> None:
+    """The print data a game sees, its own files merged over the project's, gets the project's checks: a font or
+    colour named in data/<game>/print/booklet.yaml or media.yaml (or one the game's colours.yaml takes away) was
+    read by no check, and failed the build as "internal: KeyError". What the project's files already said is not
+    said again for each game."""
+    found = Report()
+    _check_look(seen, found)
+    said = {(d.code, d.location) for d in report.items}  # (its message may list the game's colours too)
+    report.extend([d for d in found.items if (d.code, d.location) not in said])
+
+
+def _check_look(project: Project, report: Report) -> None:
+    """The shared print data (media.yaml's kit, booklet.yaml): papers, card sheets, the fonts and colours named."""
     media = project.media
     pnp = media.print_and_play
     for index, paper in enumerate(pnp.papers):
@@ -109,6 +124,9 @@ def _check_shared(project: Project, report: Report) -> None:
     for name in ("p", "h1", "h2", "li", "th", "td"):
         if name not in booklet.styles:
             report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")
+
+
+def _check_languages(project: Project, report: Report) -> None:
     for lang, language in project.languages.items():
         for label in REQUIRED_LABELS:
             if label not in language.labels:

@@ -153,6 +153,38 @@ def test_init_refuses_an_existing_project(project):
 
 
 # --- layers: printshop's defaults, the project, the game -------------------------------------------
+def test_fonts_and_colours_a_games_own_booklet_and_kit_styles_name_are_checked_as_the_projects_are(project, capsys):
+    """A game's print/booklet.yaml and print/media.yaml, merged over the project's, were read by no check of the
+    fonts and colours they name: validate passed and the build failed as "internal: KeyError: 'signatur'" (a bug
+    in printshop, it said). Each is reported at the game's file; what the project's own files get wrong is said
+    once, not again for each game; and a colour only the game defines is the game's to use."""
+    game = project / "data" / "star-traders" / "print"
+    (game / "booklet.yaml").write_text("styles:\n  h1: {font: sans-blod}\n  p: {colour: signatur}\n"
+                                       "  h2: {colour: signature}\n", encoding="utf-8")
+    (game / "media.yaml").write_text("print_and_play:\n  footer: {font: sans-blod}\n  crop_marks: {colour: signatur}\n",
+                                     encoding="utf-8")
+    report, _ = check(project / "data")
+    found = sorted((Path(d.location.path).name, d.location.line, d.location.col, d.message.split(";")[0])
+                   for d in report.errors)
+    assert found == [("booklet.yaml", 2, 14, "no font 'sans-blod'"), ("booklet.yaml", 3, 15, "no colour 'signatur' in the palette"),
+                     ("media.yaml", 2, 18, "no font 'sans-blod'"), ("media.yaml", 3, 24, "no colour 'signatur' in the palette")], found
+    assert all("star-traders/print/" in d.location.path for d in report.errors)
+    assert main(["build", "--lang", "en", "--paper", "a4", "-q"]) == 1
+    said = capsys.readouterr()
+    assert "internal" not in said.out + said.err and "no colour 'signatur'" in said.out + said.err
+    # mended: the game's own colour 'signature' (its print/colours.yaml) is one its styles may name
+    (game / "booklet.yaml").write_text("styles:\n  h2: {colour: signature}\n", encoding="utf-8")
+    (game / "media.yaml").unlink()
+    report, _ = check(project / "data")
+    assert not report.has_errors, [d.format() for d in report.errors]
+    # the project's booklet.yaml naming a colour nobody has: once, at the project's file, not once more per game
+    shared = project / "data" / "print" / "booklet.yaml"
+    shared.parent.mkdir(exist_ok=True)
+    shared.write_text("rule_colour: nowhere\n", encoding="utf-8")
+    [error] = check(project / "data")[0].errors
+    assert error.location.path.endswith("data/print/booklet.yaml") and "no colour 'nowhere'" in error.message
+
+
 def test_a_game_owns_its_look(project):
     game = project / "data" / "star-traders"
     report, _ = check(project / "data")

@@ -20,7 +20,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from printshop.diagnostics import Location, did_you_mean
 from printshop.memo import Memo
 from printshop.source import place_of
-from printshop.texts import MissingText, PlaceholderError, TextTree, fill
+from printshop.texts import MissingText, PlaceholderError, TextGroupPrinted, TextTree, fill
 
 
 class TemplateFailure(Exception):
@@ -351,7 +351,7 @@ def _failure(error: Exception, template: jinja2.Template) -> TemplateFailure:
         path, line = template_frames[-1]
     else:
         line = 1  # nothing better known: the file's first line, never 0:0
-    if isinstance(error, (MissingText, PlaceholderError)):
+    if isinstance(error, (MissingText, PlaceholderError, TextGroupPrinted)):
         message = str(error)
     elif isinstance(error, TemplateLimit):
         message = str(error)

@@ -389,6 +389,20 @@ class MissingText(Exception):
         self.lang = lang
 
 
+class TextGroupPrinted(Exception):
+    """A group of texts (`t.card.sun`, not `t.card.sun.name`) written into a template's output: Python's own
+    name for the object, with its address, went onto the card (a different one each run)."""
+
+    def __init__(self, text_id: str, lang: str, children: list[str]):
+        what = f"'{text_id}' is a group of texts" if text_id else "'t' is every text of the language"
+        shown = ", ".join(children[:6]) + (", …" if len(children) > 6 else "")
+        example = f"t.{text_id}.{children[0]}" if text_id and children else "t.<text id>"
+        super().__init__(f"{what} ({shown}), not one text, in language '{lang}': print one of them, for example "
+                         f"{{{{ {example} }}}}, or loop over the group")
+        self.text_id = text_id
+        self.lang = lang
+
+
 def _child_index(texts) -> dict[str, dict[str, None]]:
     """prefix -> its child names in source order; the same ids in the same order (a language's catalogue laid
     out again: every check and build, each refresh of a session) give the same index, made once per process.
@@ -456,6 +470,9 @@ class TextTree:
             return node
         near = closest(name, self._children.get(self._prefix, ()), cutoff=0.75)
         raise MissingText(text_id, self._lang, f"{self._prefix}{near}" if near else "")
+
+    def __str__(self) -> str:  # (Jinja writes a value out with str(), or escape() that calls it)
+        raise TextGroupPrinted(self._prefix[:-1], self._lang, self.keys())
 
     def __getattr__(self, name: str) -> "TextTree | Markup":
         if name.startswith("_"):

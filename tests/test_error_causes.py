@@ -152,6 +152,26 @@ def test_every_template_error_has_a_line_and_column(data_copy, templates_copy):
     assert "'rules' is undefined" in undefined.message
 
 
+def test_a_group_of_texts_written_out_as_one_is_an_error_at_its_line_not_pythons_name_for_it(data_copy,
+                                                                                              templates_copy):
+    """`{{ t.card[card.kind] }}` (`.name` forgotten) put "<printshop.texts.TextTree object at 0x7f…>" on the
+    cards and in the booklet: validate and build passed, and the address made each build's files differ."""
+    role = templates_copy / "comrade" / "faces" / "role.j2"
+    face_line = edit(role, "{{ t.card[card.kind].name }}", "{{ t.card[card.kind] }}")
+    rules = templates_copy / "comrade" / "rules.xml.j2"
+    rules_line = edit(rules, "{{ t.rules.intro }}", "{{ t.rules }}")
+    report, _ = check(data_copy, games=["comrade"], langs=["en"], templates_dir=templates_copy)
+    errors = _errors(report)
+    assert errors and all(d.code == "template" and "TextTree" not in d.message and "0x" not in d.message
+                          for d in errors), [d.format() for d in errors]
+    faces = [d for d in errors if d.location.path.endswith("role.j2")]
+    assert faces and {d.location.line for d in faces} == {face_line}
+    assert any("'card.informer' is a group of texts (name, " in d.message and "{{ t.card.informer.name }}" in d.message
+               for d in faces), [d.format() for d in faces]
+    [booklet] = [d for d in errors if d.location.path.endswith("rules.xml.j2")]
+    assert booklet.location.line == rules_line and "'rules' is a group of texts (" in booklet.message
+
+
 @pytest.mark.parametrize("written, said", [
     ("| uper", "no filter named 'uper'; did you mean 'upper'?"),
     ("| fil", "no filter named 'fil'; did you mean 'fill'?"),  # printshop's own filters are among them

@@ -23,10 +23,12 @@ from printshop.memo import Memo
 from printshop.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
 from printshop.design import same_size_across_deck
 from printshop.resolve import LocalizedGame, sheet_context, template_context
-from printshop.richtext import Art, Block, Para, RichTextError, Table, parse_blocks, plain_text, uppercase
+from printshop.richtext import (HOME_ONLY, Art, Block, Para, RichTextError, Spacer, Table, parse_blocks, plain_text,
+                                uppercase)
 from printshop.source import place_of
 from printshop.templating import TemplateFailure, render_blocks, render_template, template_location
 from printshop.texts import MissingText, PlaceholderError, keep_with_next, placeholders
+from printshop.units import parse_length, to_mm
 
 
 @dataclass
@@ -579,6 +581,7 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
                      f"{error} (rules booklet)")
         return None
     style = project.booklet
+    _check_block_sizes(blocks, project, template_path, report)
     for block in blocks:
         if isinstance(block, Art):  # a motif and colour the booklet draws: else the build failed at them
             motifs, palette = project.motifs.motifs, project.colours.palette
@@ -599,6 +602,29 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
                         lambda: template_path, fonts, report)
     blocks = tied(blocks, localized.language.typography, lambda block: booklet_align(style, block))
     return BookletLayout(blocks, style, tuple(dict.fromkeys(reads)))
+
+
+def _check_block_sizes(blocks: list[Block], project: Project, template_path: Location, report: Report) -> None:
+    """A `<spacer>` or `<art>` taller than the booklet page's text area cannot be set on any
+    page: the build failed at it ("the paragraph '...…' is 250 mm tall", at printshop's own booklet.yaml)."""
+    style = project.booklet
+    paper = project.media.papers.get(style.paper)
+    if paper is None:
+        return  # (reported by the validator)
+    height = paper.height - style.margins.top - style.margins.bottom  # (an art wider than the text runs into the margins)
+    area = f"a booklet page ({paper.label or style.paper}) holds {to_mm(height):.0f} mm inside its margins"
+    for block in blocks:
+        if isinstance(block, Spacer) and block.height != HOME_ONLY:
+            if parse_length(block.height) > height + 0.01:  # (a hundredth of a point: 180mm is what A5 holds)
+                _report_once(report, "text-overflow", found_in_template(template_path, f'height="{block.height}"'),
+                             f'<spacer height="{block.height}"> is taller than any page can hold: {area} '
+                             "(rules booklet)", hint="lower the spacer's height, or end the page with <pagebreak/>")
+        elif isinstance(block, Art):
+            size = parse_length(block.size)
+            if size > height + 0.01:
+                _report_once(report, "text-overflow", found_in_template(template_path, f'size="{block.size}"'),
+                             f'<art size="{block.size}"> is taller than any page can hold: {area} (rules booklet)',
+                             hint="lower the art's size")
 
 
 def found_in_template(where: Location, needle: str, line: int = 0) -> Location:

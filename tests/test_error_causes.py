@@ -378,6 +378,13 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
      "template", "<art> names no motif", "<art"),
     ("<title>{{ t.game.title }}</title>", "<titel>{{ t.game.title }}</titel>", "template",
      "the template uses an unknown tag <titel>; did you mean 'title'? (tags: art, box, h1, h2, ", "<titel>"),
+    # taller than a page's text area (A5: 180 mm): the build failed with "the paragraph '...…' is 250 mm tall" at
+    # printshop's own booklet.yaml, and "is 0 mm tall" for an art; 180 mm itself is set (the other tests)
+    ('<spacer height="18mm"/>', '<spacer height="181mm"/>', "text-overflow",
+     '<spacer height="181mm"> is taller than any page can hold: a booklet page (A5) holds 180 mm inside its margins',
+     'height="181mm"'),
+    ('<art motif="spade" size="24mm" colour="red"/>', '<art motif="spade" size="300mm" colour="red"/>',
+     "text-overflow", '<art size="300mm"> is taller than any page can hold', 'size="300mm"'),
 ])
 def test_a_booklet_tag_with_a_value_the_build_cannot_draw_is_refused_by_validate(data_copy, templates_copy, old, new,
                                                                                  code, said, at):
@@ -394,6 +401,22 @@ def test_a_booklet_tag_with_a_value_the_build_cannot_draw_is_refused_by_validate
     line = line_of(rules, at)
     assert {(d.location.line, d.location.col) for d in errors} == {(line, _col(rules, line, at))}
     assert all(said in d.message for d in errors), [d.message for d in errors]
+
+
+@pytest.mark.parametrize("old, new", [('<spacer height="18mm"/>', '<spacer height="180mm"/>'),
+                                      ('<art motif="spade" size="24mm" colour="red"/>',
+                                       '<art motif="spade" size="180mm" colour="red"/>')])
+def test_a_spacer_or_art_as_tall_as_the_booklet_page_holds_builds(data_copy, templates_copy, tmp_path, old, new):
+    """The limit validate sets is the page's: what it passes, the build sets (with the check above left out,
+    181 mm failed the build and 180 mm did not)."""
+    from printshop.build import build
+
+    edit(templates_copy / "assassin" / "rules.xml.j2", old, new)
+    report, _ = check(data_copy, games=["assassin"], langs=["en"], templates_dir=templates_copy)
+    assert not report.has_errors, [d.format() for d in report.errors]
+    result = build(data_copy, tmp_path / "out", games=["assassin"], langs=["en"], papers=["a4"],
+                   templates_dir=templates_copy)
+    assert not result.report.has_errors and any(p.name.endswith("rules-a5.pdf") for p in result.written)
 
 
 @pytest.mark.parametrize("old, new, said, at", [

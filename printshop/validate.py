@@ -392,6 +392,37 @@ def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
                                    f"the deck's safe zone of {to_mm(deck.safe):.1f} mm", code, deck.safe)
     _check_press(project, game, report, intrusions)
     intrusions.report(report)
+    _check_background_edges(project, game, report)
+
+
+def _check_background_edges(project: Project, game: GameData, report: Report) -> None:
+    """A background (a rectangle below layer 0, exempt from the safe zone) must run to the edge of the deck's bleed
+    or keep inside its safe zone on each side: an edge between the two (Comrade's vote cards had their lower half
+    filled to 3 mm inside the trim, 1 mm past the card's frame) is where a cut that drifts by a millimetre leaves a
+    sliver of paper on one card and none on the next."""
+    said: set[str] = set()
+    for deck in game.game.decks.values():
+        size = project.media.card_sizes.get(deck.card_size)
+        if size is None:
+            continue
+        for name in _deck_faces(game, deck):
+            for shape_name, shape in game.faces[name].shapes.items():
+                if shape.layer >= 0 or shape.kind != "rect":
+                    continue
+                x, y, w, h = shape_box(shape)
+                sides = (("left", x), ("top", y), ("right", size.width - x - w), ("bottom", size.height - y - h))
+                between = [(side, gap) for side, gap in sides if -deck.bleed + 0.01 < gap < deck.safe - 0.01]
+                where = shape.where()
+                if not between or str(where) in said:
+                    continue
+                said.add(str(where))
+                edges = ", ".join(f"{side} {to_mm(abs(gap)):.1f} mm {'inside' if gap >= 0 else 'past'} the trim"
+                                  for side, gap in between)
+                report.add("shape-outside-safe-zone", where,
+                           f"background '{shape_name}' of face '{name}' ends between the edge of the bleed "
+                           f"({to_mm(deck.bleed):.1f} mm past the trim) and the deck's safe zone "
+                           f"({to_mm(deck.safe):.1f} mm inside it): {edges}; a cut that drifts leaves that edge uneven",
+                           hint="run the background to the edge of the bleed, or keep it inside the safe zone")
 
 
 def _check_type_sizes(project: Project, game: GameData, report: Report) -> None:

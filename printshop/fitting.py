@@ -496,13 +496,21 @@ _FRAME_STYLES: dict[tuple, ParagraphStyle] = {}
 
 def list_indent(blocks: list[Block], style: TextStyle, size: float) -> float:
     """How far a frame's list items are indented, their bullet or number hanging at the frame's edge:
-    the frame's `indent`, as a booklet's `li` style gives it; a frame without one leaves room for its
-    widest bullet or number and half an em more, at the size being set."""
-    if style.indent:
-        return style.indent
-    widest = max((stringWidth(block.bullet, style.font, size) for block in blocks
-                  if isinstance(block, Para) and block.bullet), default=0.0)
-    return widest + size * 0.5
+    the frame's `indent`, as a booklet's `li` style gives it, widened where its widest bullet or number does
+    not hang in it (`hang`)."""
+    return hang([block.bullet for block in blocks if isinstance(block, Para) and block.bullet], style.font, size,
+                style.indent)
+
+
+BULLET_GAP = 0.6  # ems ReportLab leaves after a bullet or number before the item's first line (paragraph.py)
+
+
+def hang(bullets: list[str], font: str, size: float, indent: float = 0.0) -> float:
+    """The indent of a list's items: `indent`, or the widest of its bullets or numbers and the gap ReportLab leaves
+    after one, whichever is more. A number wider than the indent ("1." at 9.5 pt and its gap take 14 pt, a
+    booklet's `li` indents 12) pushed that item's first line right of its others, each item by its own number."""
+    widest = max((stringWidth(bullet, font, size) for bullet in bullets), default=0.0)
+    return max(indent, widest + size * BULLET_GAP)
 
 
 def measure(flowables: list[Flowable], width: float, sizes: list | None = None) -> tuple[float, bool]:

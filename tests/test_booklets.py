@@ -428,3 +428,50 @@ def test_a_booklet_folio_font_or_table_space_the_build_cannot_use_is_refused_by_
     assert (error.code, error.location.line) == (code, line) and said in error.message, error.format()
     value = new.split(": ")[-1].rstrip(",")
     assert error.location.col == lines[line - 1].index(value, lines[line - 1].index(field)) + 1
+
+
+# --- lists: a number hangs in the indent, every line of an item starts at one place --------------------------
+def _lines(data: bytes) -> list[list[tuple[float, str]]]:
+    """The lines of text the PDF's first page sets, top down: each its characters' (origin x, character)."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    document = pypdfium2.PdfDocument(data)
+    text = document[0].get_textpage()
+    lines: dict[float, list[tuple[float, str]]] = {}
+    for index in range(text.count_chars()):
+        character = text.get_text_range(index, 1)
+        if not character.strip():
+            continue
+        x, y = ctypes.c_double(), ctypes.c_double()
+        raw.FPDFText_GetCharOrigin(text.raw, index, x, y)
+        row = next((key for key in lines if abs(key - y.value) < 0.5), round(y.value, 2))
+        lines.setdefault(row, []).append((round(x.value, 2), character))
+    document.close()
+    return [sorted(lines[row]) for row in sorted(lines, reverse=True)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_line_of_a_numbered_item_starts_where_its_first_line_does(checked, lang):
+    """ReportLab leaves the width of "1." and 0.6 em before an item's text, and drew the number at 10 pt whatever
+    the item's size: in a booklet (`li` indents 12 pt at 9.5 pt) each item's first line began 2 pt right of its
+    others, and on every kit's how-to-print page too. One list's items share the indent its widest number needs."""
+    layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
+    project = checked.project.view(layout.localized.data)
+    long = "Draw a card, then read it aloud to every other player at the table before anything else is done. " * 2
+    blocks = [Para("li", f"{number} {long}", f"{number}.") for number in range(1, 11)]
+    data, _ = render_booklet(layout, BookletLayout(blocks, layout.booklet.style),
+                             project.media.papers[project.booklet.paper], Paints(project.colours.palette),
+                             project.motifs.motifs, "list.pdf")
+    lines = _lines(data)[:-1]  # (the folio's line last)
+    margin = min(line[0][0] for line in lines)
+    numbers, starts = [], []
+    for line in lines:
+        if line[0][0] == margin:  # the number, then the item's first line
+            cut = next(i for i, (_, character) in enumerate(line) if character == ".") + 1
+            numbers.append("".join(character for _, character in line[:cut]))
+            line = line[cut:]
+        starts.append(line[0][0])
+    assert numbers == [f"{number}." for number in range(1, len(numbers) + 1)] and len(numbers) >= 8, numbers
+    assert len(starts) > 2 * len(numbers) and len(set(starts)) == 1, starts  # first lines and others alike

@@ -35,7 +35,7 @@ from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
 from printshop.colour import Paints, StandIn
-from printshop.fitting import paragraph_style
+from printshop.fitting import hang, paragraph_style
 from printshop.fonts import state as fonts_state, with_fallback
 from printshop.justify import EvenParagraph
 from printshop.layout import BookletLayout, GameLayout
@@ -353,9 +353,10 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
     doc.addPageTemplates([PageTemplate("odd", [frame(True)], onPage=folio),
                           PageTemplate("even", [frame(False)], onPage=folio)])
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
-    for block in booklet.blocks:
+    hangs = list_hangs(booklet.blocks, style.styles)
+    for index, block in enumerate(booklet.blocks):
         story.extend(_flowables(block, style.styles, styles, paints, motifs, paints.fill(style.rule_colour),
-                                style.tables, paper.width - margins.inner - margins.outer, colours))
+                                style.tables, paper.width - margins.inner - margins.outer, colours, hangs.get(index)))
     for _ in range(blank_pages):
         story.extend([PageBreak(), RLSpacer(1, 1)])
     if back_cover:
@@ -485,15 +486,42 @@ def _back_cover_flowables(blocks: list, style, styles: dict[str, ParagraphStyle]
     return [RLSpacer(1, (height - used) / 2 - 1), *shown]
 
 
+def list_hangs(blocks: list, text_styles: dict[str, TextStyle]) -> dict[int, float]:
+    """The indent of each list item (by its index in `blocks`): one for all the items of a list (a run of items in
+    one style), which its widest number hangs in (fitting.hang), so that "10." moves no item's text but its own."""
+    hangs: dict[int, float] = {}
+    run: list[int] = []
+
+    def close() -> None:
+        spec = text_styles.get(blocks[run[0]].style) if run else None
+        if spec is not None:
+            indent = hang([blocks[index].bullet for index in run], spec.font, spec.size, spec.indent)
+            hangs.update(dict.fromkeys(run, indent))
+        run.clear()
+
+    for index, block in enumerate(blocks):
+        if isinstance(block, Para) and block.bullet and (not run or blocks[run[-1]].style == block.style) \
+                and (not run or run[-1] == index - 1):
+            run.append(index)
+            continue
+        close()
+        if isinstance(block, Para) and block.bullet:
+            run.append(index)
+    close()
+    return hangs
+
+
 def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, ParagraphStyle],
                paints: Paints, motifs: dict[str, Motif], accent, tables,
-               frame_width: float, colours: dict[str, str] | None = None) -> list[Flowable]:
+               frame_width: float, colours: dict[str, str] | None = None, indent: float | None = None) -> list[Flowable]:
     if isinstance(block, Para):
         spec = text_styles[block.style]
         markup = uppercase(block.markup) if spec.uppercase else block.markup
         if block.bullet:
-            bullet_style = ParagraphStyle(f"{block.style}-bullet", parent=styles[block.style],
-                                          leftIndent=spec.indent, bulletIndent=0)  # bullet at the margin
+            indent = indent if indent is not None else hang([block.bullet], spec.font, spec.size, spec.indent)
+            # the bullet at the margin, in the item's size (ReportLab's default is 10 pt, whatever the text's)
+            bullet_style = ParagraphStyle(f"{block.style}-bullet", parent=styles[block.style], leftIndent=indent,
+                                          bulletIndent=0, bulletFontSize=styles[block.style].fontSize)
             return [EvenParagraph(_set(markup, colours), bullet_style, bulletText=block.bullet)]
         return [EvenParagraph(_set(markup, colours), styles[block.style])]
     if isinstance(block, Table):

@@ -161,6 +161,9 @@ def test_a_frames_indent_is_the_list_indent(paints):
     blocks = parse_blocks("<ol>" + "<li>step</li>" * 10 + "</ol>")
     automatic = list_indent(blocks, TextStyle(font="serif", size="9pt"), 9.0)
     assert automatic > stringWidth("10.", "serif", 9.0)  # room for the widest number
-    given = TextStyle(font="serif", size="9pt", indent="12pt")
-    [first, *_] = make_flowables(blocks, given, 9.0, paints, 100)
-    assert first.style.leftIndent == 12 and first.bulletText == "1."
+    given = TextStyle(font="serif", size="9pt", indent="14pt")
+    [first, *_] = make_flowables(parse_blocks("<ol>" + "<li>step</li>" * 9 + "</ol>"), given, 9.0, paints, 100)
+    assert first.style.leftIndent == 14 and first.bulletText == "1."
+    # "10." and the 0.6 em ReportLab leaves after it do not hang in 14 pt: the list's indent is widened, every item's
+    [first, *_, tenth] = make_flowables(blocks, given, 9.0, paints, 100)
+    assert first.style.leftIndent == tenth.style.leftIndent == stringWidth("10.", "serif", 9.0) + 0.6 * 9.0 > 14

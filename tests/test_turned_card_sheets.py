@@ -69,6 +69,24 @@ def test_letter_turns_poker_cards_to_hold_eight_a_page_and_a4_keeps_nine_upright
     assert (a4.turn, a4.columns, a4.rows, a4.card_width) == (0, 3, 3, pytest.approx(mm(63)))
 
 
+@pytest.mark.parametrize("count, paper, grid", [
+    (2, "a4", (2, 1)), (4, "a4", (3, 2)), (9, "a4", (3, 3)), (3, "letter", (2, 2)), (1, "letter", (1, 1)),
+])
+def test_a_deck_of_one_page_takes_the_rows_and_columns_its_cards_fill(project, count, paper, grid):
+    """A deck of four cards on A4 was set in the whole 3 × 3 grid: its crop marks ran down both margins beside
+    the rows no card was in, and under columns none was in, as if cards were missing. Its cut lines are now its
+    cards' only; several pages keep the full grid (the other tests)."""
+    from dataclasses import replace
+
+    report, checked = check(project.data, templates_dir=project.templates, games=["sampler"], langs=["en"], variant=None)
+    [deck] = [deck for layout in checked.layouts for deck in layout.decks]
+    media = checked.project.media
+    settings = SimpleNamespace(paper_id=paper, paper=media.papers[paper], media=media)
+    made = deck_grid(replace(deck, cards=deck.cards[:count]), settings)
+    assert (made.columns, made.rows) == grid
+    assert len(made.cut_xs()) == grid[0] + 1 and len(made.cut_ys()) == grid[1] + 1  # the marks drawn: its cut lines
+
+
 def _image(path, number: int) -> np.ndarray:
     document = pypdfium2.PdfDocument(str(path))
     image = np.asarray(document[number].render(scale=DPI / 72).to_pil().convert("RGB")).astype(int)

@@ -45,9 +45,10 @@ class SheetSettings:
 def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     """As many cards as fit with room for the marks on every side and, at the bottom, for the footer below
     the marks (the grid is raised from the centre when it needs that room: imposition.card_room); the cards
-    turned as `print_and_play.card_sheets` says for this paper and card size. A deck of several pages takes as
-    many rows as spreading it evenly needs, so that no last page is nearly empty (195 markers: 99 and 96, not
-    187 and 8)."""
+    turned as `print_and_play.card_sheets` says for this paper and card size. A deck takes as many rows as
+    spreading it over its pages needs, so that no last page is nearly empty where fewer rows make the same pages
+    (195 markers: 99 and 96, not 187 and 8), and a deck of one page only the rows and columns its cards fill: its
+    crop marks mark the cards it has, not the rows below them (four cards had marks down the empty page)."""
     paper, pnp = settings.paper, settings.media.print_and_play
     layout = pnp.card_sheets.get(settings.paper_id, {}).get(deck.deck.card_size)
     turn = layout.turn if layout is not None else 0
@@ -58,9 +59,10 @@ def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     width, height = (deck.size.height, deck.size.width) if turn % 180 else (deck.size.width, deck.size.height)
     across, up = card_room(paper.width, paper.height, pnp)
     columns, rows = int((across + 1e-6) // width), int((up + 1e-6) // height)
-    pages = -(-len(deck.cards) // (columns * rows))
-    if pages > 1:
-        rows = -(-len(deck.cards) // (pages * columns))
+    count = len(deck.cards)
+    pages = max(1, -(-count // (columns * rows)))
+    rows = max(1, -(-count // (pages * columns)))  # a deck of one page, too, takes the rows it fills
+    columns = max(1, min(columns, count))  # and fewer cards than a row holds, the columns they fill
     bottom_room = footer_clear(pnp) + mark_room(pnp) - pnp.margin
     lift = max(0.0, bottom_room - (paper.height - rows * height) / 2)
     return Grid(paper.width, paper.height, width, height, columns, rows, lift, turn)

@@ -6,8 +6,9 @@
   `obsolete:` section, keeps every comment and the translator's order, and refreshes the record
   of which source text each translation was made from (`<lang>.sources.yaml`).
 - `confirm`: the YAML route's way to say a stale text is still right (the PO route removes
-  *fuzzy*): records the current source for it, and takes the `# TODO: translate` mark off a copy
-  the translator keeps as it is.
+  *fuzzy*): records the current source for it, and turns the `# TODO: translate` mark of a copy the
+  translator keeps as it is into `# accept untranslated: …` (as an import of the source's text kept in a PO
+  editor does).
 - `export_po` / `import_po`: the same texts as a gettext PO file for Poedit or Weblate (msgctxt =
   id, msgid = source, msgstr = translation, fuzzy = stale, with the previous source; `#:` the
   translation's YAML line, `#.` the cards and frames that print the text and about how many
@@ -15,8 +16,9 @@
   writes nothing if any check fails. Exporting and importing an unchanged file changes nothing.
 
 A text still marked `# TODO: translate` on its line (what `sync` writes) and unchanged since is
-untranslated, even a single word: status counts it so, and `build` does not print it as a
-translation (see `completeness`).
+untranslated, even a single word; so is any text the same as its source's that nothing acknowledges
+(translation.left_as_source, validate's `untranslated`): status counts it so, and `build` does not print it
+as a translation (see `completeness`).
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ from printshop.source import read_yaml
 from printshop.texts import OBSOLETE_SECTION as OBSOLETE
 from printshop.texts import Catalogue, TextEntry, markup_problems, placeholders
 from printshop.translation import (TODO, Record, TextStatus, fingerprint, record_path, statuses, todo_marked,
-                                   unlikely_identical, untracked)
+                                   left_as_source, untracked)
 from printshop.write import write_atomically
 
 STATES = ("translated", "missing", "stale", "untranslated")
@@ -78,7 +80,7 @@ def text_statuses(game: GameData, lang: str) -> list[TextStatus]:
     records = game.records.get(lang, {})
     marked = todo_marked(catalogue)
     result = []
-    for text in statuses(reference, catalogue, records):
+    for text in statuses(reference, catalogue, records, game.game.untranslatable):
         if text.id in marked and text.state in ("translated", "stale"):
             copied = {text.source.text} | ({records[text.id].source} if text.id in records else set())
             if text.translation.text in copied:
@@ -301,7 +303,7 @@ def sync(game: GameData, lang: str, *, write: bool = True) -> SyncResult:
         for text_id in orphans:
             obsolete[text_id] = DoubleQuotedScalarString(entries[text_id].text)
             _remove(root, text_id)
-    records = _refresh_records(source, entries, game.records.get(lang, {}))
+    records = _refresh_records(source, entries, game.records.get(lang, {}), game.game.untranslatable)
     if write:
         write_atomically(path, _dump(root))
         write_atomically(record_path(game.dir, lang), _dump_records(records, order))
@@ -324,7 +326,7 @@ class SyncError(Exception):
         self.report = report
 
 
-def _refresh_records(source: Catalogue, entries: dict, old: dict[str, Record]) -> dict[str, Record]:
+def _refresh_records(source: Catalogue, entries: dict, old: dict[str, Record], untranslatable=None) -> dict[str, Record]:
     records = {}
     for text_id, entry in source.entries.items():
         translated = entries.get(text_id)
@@ -334,7 +336,7 @@ def _refresh_records(source: Catalogue, entries: dict, old: dict[str, Record]) -
         now = fingerprint(translated.text)
         if previous is not None and previous.source != entry.text and previous.translated == now:
             records[text_id] = previous  # still stale: keep the old source until the translator acts
-        elif translated.text == entry.text and unlikely_identical(entry.text) and previous is None:
+        elif left_as_source(text_id, translated, entry.text, untranslatable):
             continue  # a copy of the source waiting to be translated
         else:
             records[text_id] = Record(entry.text, now)
@@ -385,7 +387,10 @@ def confirm(game: GameData, lang: str, ids: list[str] | None = None, *, write: b
         if text.state == "translated" and text_id not in marked:
             result.unchanged.append(text_id)
             continue
-        if text_id in marked:
+        if text.translation.text == text.source.text:  # kept as the text it is made from: said so on its line
+            root = root if root is not None else _load_root(path)
+            _keep_as_source(root, text_id, f"kept as the {reference.lang} text (i18n confirm)")
+        elif text_id in marked:
             root = root if root is not None else _load_root(path)
             _unmark(root, text_id)
         (result.confirmed if text.state == "stale" else result.unmarked).append(text_id)
@@ -399,11 +404,40 @@ def confirm(game: GameData, lang: str, ids: list[str] | None = None, *, write: b
 
 def _unmark(root: CommentedMap, text_id: str) -> None:
     """Take the `# TODO: translate` mark off a text, keeping every other comment."""
+    mapping, key = _holder_of(root, text_id)
+    _set_todo(mapping, key, False)
+
+
+def _holder_of(root: CommentedMap, text_id: str) -> tuple[CommentedMap, str]:
     parts = text_id.split(".")
     mapping = root
     for part in parts[:-1]:
         mapping = mapping[part]
-    _set_todo(mapping, parts[-1], False)
+    return mapping, parts[-1]
+
+
+_ACCEPTING = re.compile(r"^(\s*#\s*accept\s+)([a-z][a-z-]*(?:\s*,\s*[a-z][a-z-]*)*)(\s*:)")
+
+
+def _keep_as_source(root: CommentedMap, text_id: str, why: str) -> None:
+    """A text the translator keeps as the text it is made from (`i18n confirm`, or the same text in a PO editor):
+    its `# TODO: translate` mark becomes `# accept untranslated: <why>`, so that validate shows it as
+    acknowledged and status and the build count it translated (translation.left_as_source), as it was meant.
+    An `# accept` of other checks on the line gains `untranslated`; any other comment stays after the mark."""
+    mapping, key = _holder_of(root, text_id)
+    _set_todo(mapping, key, False)
+    slot = mapping.ca.items.get(key)
+    token = slot[2] if slot and len(slot) > 2 else None
+    first, newline, rest = (token.value.partition("\n") if isinstance(token, CommentToken) else ("", "\n", ""))
+    accepting = _ACCEPTING.match(first)
+    if accepting and "untranslated" in re.split(r"\s*,\s*", accepting.group(2)):
+        return
+    if accepting:
+        first = f"{accepting.group(1)}{accepting.group(2)}, untranslated{first[accepting.end(2):]}"
+    else:
+        first = f" # accept untranslated: {why}" + (f" {first.strip()}" if first.strip() else "")
+    mapping.ca.items.setdefault(key, [None, None, None, None])[2] = CommentToken(  # (as _set_todo writes a mark)
+        first + (newline or "\n") + rest, CommentMark(0), None)
 
 
 # --- PO files -----------------------------------------------------------------------------------
@@ -568,8 +602,13 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, p
             continue
         old = entries.get(text_id)
         touched = True  # the import changes this text's line: its text, or the TODO mark on it
+        kept = not entry.fuzzy and entry.msgstr == source.entries[text_id].text  # the source's text, kept on purpose
         if old is None or old.text != entry.msgstr:
             _set_text(root, text_id, entry.msgstr, order, todo=False)
+            if kept:
+                _keep_as_source(root, text_id, f"kept as the {source.lang} text in a PO editor")
+        elif kept and (text_id in marked or left_as_source(text_id, old, old.text, game.game.untranslatable)):
+            _keep_as_source(root, text_id, f"kept as the {source.lang} text in a PO editor")
         elif text_id in marked:  # the copy sync left, kept as it is in the PO editor: no longer a TODO
             _unmark(root, text_id)
         else:

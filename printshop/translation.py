@@ -68,16 +68,25 @@ def load_records(path: Path, report: Report) -> dict[str, Record]:
     return records
 
 
-_WORD = re.compile(r"[^\W\d_]{2,}")
-_TAGS = re.compile(r"<[^>]*>|\{[A-Za-z_]\w*\}")
+def left_as_source(text_id: str, translated: TextEntry, source_text: str, untranslatable=None) -> bool:
+    """The translation is still the text it is made from, and nothing says it may stay so: neither the game's
+    `untranslatable` (its words, its ids) nor a `# accept untranslated: why` on the text's line. One definition
+    for validate's warning, `i18n status`, sync's records and the build's completeness: "Sun" left in English
+    in a German file was counted translated by status and built as a finished kit, while validate warned."""
+    if translated.text != source_text or not translated.text.strip():
+        return False
+    from printshop import translation_checks  # (validate's own checks; loaded with it)
+
+    if untranslatable is not None and (text_id in untranslatable.ids
+                                       or translation_checks.only_words(translated.text, untranslatable.words)):
+        return False
+    return "untranslated" not in translation_checks.accepted(translated.location.path, translated.location.line)
 
 
-def unlikely_identical(text: str) -> bool:
-    """Names and single words may stay the same across languages; sentences rarely do."""
-    return len(_WORD.findall(_TAGS.sub(" ", text))) >= 3
-
-
-def statuses(source: Catalogue, translation: Catalogue, records: dict[str, Record]) -> list[TextStatus]:
+def statuses(source: Catalogue, translation: Catalogue, records: dict[str, Record],
+             untranslatable=None) -> list[TextStatus]:
+    """Each text of `source` in `translation`: missing, stale (its source changed since its record), untranslated
+    (`left_as_source`, with the game's `untranslatable`) or translated."""
     result = []
     for text_id, entry in source.entries.items():
         translated = translation.entries.get(text_id)
@@ -87,7 +96,7 @@ def statuses(source: Catalogue, translation: Catalogue, records: dict[str, Recor
         record = records.get(text_id)
         if record is not None and record.source != entry.text and record.translated == fingerprint(translated.text):
             result.append(TextStatus(text_id, "stale", entry, translated, record.source))
-        elif translated.text == entry.text and unlikely_identical(entry.text) and record is None:
+        elif left_as_source(text_id, translated, entry.text, untranslatable):
             result.append(TextStatus(text_id, "untranslated", entry, translated))
         else:
             result.append(TextStatus(text_id, "translated", entry, translated))

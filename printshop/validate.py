@@ -1031,7 +1031,7 @@ def _check_translation(project: Project, game: GameData, source, catalogue, repo
     language = project.languages.get(catalogue.lang)
     name = language.name if language else catalogue.lang
     source_name = project.languages[source.lang].name if source.lang in project.languages else source.lang
-    texts = statuses(source, catalogue, game.records.get(catalogue.lang, {}))
+    texts = statuses(source, catalogue, game.records.get(catalogue.lang, {}), game.game.untranslatable)
     orphans = [text_id for text_id in catalogue.entries if text_id not in source.entries]
     for status in texts:
         entry, translated = status.source, status.translation

@@ -244,8 +244,8 @@ def test_the_copies_sync_adds_to_a_new_language_are_untranslated_not_untracked(d
     """A language started with `i18n sync` holds a copy of each source text marked '# TODO: translate'. The
     copies of fewer than three words were taken for translations without a record (untracked-translation, "7
     German texts have no record ..." in a file nothing was translated in yet), where `i18n status` counts them
-    untranslated. A copy kept as it is stays out of that warning; a text translated by hand and not recorded,
-    mark or no mark, is in it."""
+    untranslated. A copy left as it is stays out of that warning; a text translated by hand or kept on purpose
+    (`# accept untranslated`) and not recorded, mark or no mark, is in it."""
     shutil.copy(REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml", data_copy / "languages" / "de.yaml")
     assert sync(comrade(data_copy), "de").added  # every text, copied and marked
     german = data_copy / "comrade" / "text" / "de.yaml"
@@ -253,7 +253,10 @@ def test_the_copies_sync_adds_to_a_new_language_are_untranslated_not_untracked(d
     [row] = [r for r in status(load_project(data_copy, games=["comrade"])) if r.lang == "de"]
     assert row.counts["untranslated"] == row.total and row.untracked == []
     edit(german, 'name: "Informer"  # TODO: translate', 'name: "Spitzel"  # TODO: translate')  # translated, mark left
-    edit(german, 'name: "Comrade"  # TODO: translate', 'name: "Comrade"')  # kept as it is, by hand
+    edit(german, 'name: "Comrade"  # TODO: translate', 'name: "Comrade"')  # the mark taken off by hand: still English
+    [warning] = found(data_copy, "untracked-translation", games=["comrade"])
+    assert warning.message.startswith("1 German text has no record") and "'card.comrade.name'" not in warning.message
+    edit(german, 'name: "Comrade"', 'name: "Comrade"  # accept untranslated: the same word')  # kept, said so
     [warning] = found(data_copy, "untracked-translation", games=["comrade"])
     assert warning.message.startswith("2 German texts have no record") and "'card.informer.name'" in warning.message \
         and "'card.comrade.name'" in warning.message, warning.message

@@ -46,9 +46,40 @@ def test_a_copy_left_by_sync_is_untranslated_until_the_translator_edits_it(data_
     # edited, mark kept: the translator's word counts
     edit(french(data_copy), '"Informer"  # TODO', '"Mouchard"  # TODO')
     assert french_row(data_copy).counts["untranslated"] == 0
-    # kept as it is, mark removed by hand: counts too (a single word may stay the same)
+    # the source's word with the mark removed by hand: still the English, as validate says (untranslated)
     edit(french(data_copy), '"Mouchard"  # TODO: translate', '"Informer"')
+    assert french_row(data_copy).counts["untranslated"] == 1
+    assert completeness(comrade(data_copy), "fr").untranslated == ["card.informer.name"]
+    # kept on purpose, said on its line as validate asks: it counts (a single word may stay the same)
+    edit(french(data_copy), '"Informer"', '"Informer"  # accept untranslated: the same word in both')
     assert french_row(data_copy).counts == {"translated": 89, "missing": 0, "stale": 0, "untranslated": 0}
+
+
+def test_validate_status_and_the_build_agree_on_which_texts_are_left_in_the_source(data_copy, tmp_path):
+    """A French file whose short texts were left in English ("Informer", a card's title): `i18n status` counted
+    them translated (fewer than three words) and the build printed the kit as finished, with English words on
+    its cards and no draft mark, while validate warned of each. One definition now: the same text as the
+    source's, unless the game's `untranslatable` or a `# accept untranslated` on its line says it may be."""
+    english = (data_copy / "comrade" / "text" / "en.yaml").read_text(encoding="utf-8")
+    left = {"card.informer.name": '    name: "Informer"\n', "card.chairman.name": None}
+    edit(french(data_copy), FRENCH_NAME, left["card.informer.name"])
+    chairman = re.search(r'\n  chairman:\n    name: "([^"]+)"', english).group(1)
+    french_text = french(data_copy).read_text(encoding="utf-8")
+    edit(french(data_copy), re.search(r'\n  chairman:\n    name: "[^"]+"', french_text).group(0),
+         f'\n  chairman:\n    name: "{chairman}"')
+    warned = {d.message.split("'")[1] for d in found(data_copy, "untranslated", games=["comrade"])
+              if d.location.path.endswith("fr.yaml") and not d.acknowledged}
+    assert warned == set(left)
+    assert set(completeness(comrade(data_copy), "fr").untranslated) == set(left)
+    assert french_row(data_copy).counts["untranslated"] == 2
+    result = build(data_copy, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
+    assert [(c.game, c.lang) for c in result.refused] == [("comrade", "fr")] and not result.written
+    # each said on its line to be right as it is: acknowledged by validate, translated for status and the build
+    for text in ('"Informer"', f'"{chairman}"'):
+        edit(french(data_copy), f"name: {text}\n", f"name: {text}  # accept untranslated: the same in French\n")
+    assert not [d for d in found(data_copy, "untranslated", games=["comrade"])
+                if d.location.path.endswith("fr.yaml") and not d.acknowledged]
+    assert completeness(comrade(data_copy), "fr").complete and french_row(data_copy).percent == 100
 
 
 def test_a_mark_inside_the_text_is_not_a_mark(data_copy):
@@ -177,8 +208,12 @@ def test_confirm_command_all_stale_and_a_kept_copy(data_copy, capsys):
     assert main(["i18n", "confirm", "fr", "card.informer.name", "--game", "comrade", "--data", str(data_copy)]) == 0
     assert "1 kept as they are" in capsys.readouterr().out
     after = french(data_copy).read_text(encoding="utf-8").splitlines()
-    assert after[line - 1] == '    name: "Informer"' and after[:line - 1] + after[line:] == lines[:line - 1] + lines[line:]
+    assert after[line - 1] == '    name: "Informer"  # accept untranslated: kept as the en text (i18n confirm)'
+    assert after[:line - 1] + after[line:] == lines[:line - 1] + lines[line:]
     assert french_row(data_copy).counts["translated"] == 89
+    # and validate, which warned of the English word, shows it as acknowledged: the three agree
+    [warning] = [d for d in found(data_copy, "untranslated", games=["comrade"]) if d.location.line == line]
+    assert warning.acknowledged == "kept as the en text (i18n confirm)"
 
 
 def test_confirm_refuses_unknown_ids_and_needs_ids_or_all_stale(data_copy):
@@ -295,7 +330,8 @@ def test_a_copy_kept_as_it_is_in_the_po_editor_loses_its_todo_mark(data_copy, tm
     po.save(str(tmp_path / "comrade-fr.po"))
     result = import_po(comrade(data_copy), "fr", tmp_path / "comrade-fr.po", project=load_project(data_copy))
     assert result.changed == ["card.informer.name"] and not result.report.has_errors
-    assert '    name: "Informer"\n' in french(data_copy).read_text(encoding="utf-8")
+    assert '    name: "Informer"  # accept untranslated: kept as the en text in a PO editor\n' in \
+        french(data_copy).read_text(encoding="utf-8")
     assert french_row(data_copy).counts["untranslated"] == 0
 
 

@@ -475,3 +475,24 @@ def test_every_line_of_a_numbered_item_starts_where_its_first_line_does(checked,
         starts.append(line[0][0])
     assert numbers == [f"{number}." for number in range(1, len(numbers) + 1)] and len(numbers) >= 8, numbers
     assert len(starts) > 2 * len(numbers) and len(set(starts)) == 1, starts  # first lines and others alike
+
+
+@pytest.mark.parametrize("align, left_aligned", [("left,right", True), (None, False)])
+def test_a_tables_column_alignment_is_kept_in_the_booklet(checked, align, left_aligned):
+    """`<table align="left,right">` worked in frames and was ignored in booklets: every cell stayed centred."""
+    from printshop.richtext import Table
+
+    layout = next(l for l in checked.layouts if l.lang == "en" and l.booklet is not None)
+    project = checked.project.view(layout.localized.data)
+    table = Table([[(True, "Name"), (True, "N")], [(False, "Left please"), (False, "9")],
+                   [(False, "Another name"), (False, "12")]], [70, 30], align.split(",") if align else None)
+    data, _ = render_booklet(layout, BookletLayout([table], layout.booklet.style),
+                             project.media.papers[project.booklet.paper], Paints(project.colours.palette),
+                             project.motifs.motifs, "table.pdf")
+    lines = _lines(data)[:-1]
+    firsts = [line[0][0] for line in lines]  # where each row's first column begins
+    ends = [line[-1][0] for line in lines]  # where its last character, the second column's last, stands
+    assert len(lines) == 3
+    assert (len(set(firsts)) == 1) == left_aligned, firsts  # left: one edge; centred: each its own
+    if left_aligned:  # the right column's numbers end at one edge: "9" and "12"'s "2" (one width) stand together
+        assert abs(ends[1] - ends[2]) < 0.05 and ends[1] - firsts[1] > 200, (firsts, ends)

@@ -35,7 +35,7 @@ from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
 from printshop.colour import Paints, StandIn
-from printshop.fitting import hang, paragraph_style
+from printshop.fitting import ALIGN, hang, paragraph_style
 from printshop.fonts import state as fonts_state, with_fallback
 from printshop.justify import EvenParagraph
 from printshop.layout import BookletLayout, GameLayout
@@ -525,8 +525,22 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
             return [EvenParagraph(_set(markup, colours), bullet_style, bulletText=block.bullet)]
         return [EvenParagraph(_set(markup, colours), styles[block.style])]
     if isinstance(block, Table):
-        rows = [[Paragraph(_set(markup, None if head else colours), styles["th" if head else "td"])
-                 for head, markup in row]
+        aligned: dict[tuple[bool, str], ParagraphStyle] = {}
+
+        def cell_style(head: bool, column: int) -> ParagraphStyle:
+            """The th or td style, in the column's own alignment where the table gives one (align="left,right")."""
+            base = styles["th" if head else "td"]
+            align = block.aligns[column] if block.aligns and column < len(block.aligns) else None
+            if align is None:
+                return base
+            made = aligned.get((head, align))
+            if made is None:
+                made = aligned[(head, align)] = ParagraphStyle(f"{base.name}-{align}", parent=base,
+                                                               alignment=ALIGN[align])
+            return made
+
+        rows = [[Paragraph(_set(markup, None if head else colours), cell_style(head, column))
+                 for column, (head, markup) in enumerate(row)]
                 for row in block.rows]
         table = RLTable(rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width))
         commands = [("GRID", (0, 0), (-1, -1), tables.grid_width, paints.fill(tables.grid)),

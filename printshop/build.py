@@ -578,6 +578,11 @@ def build(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR,
     chosen_profiles = profiles or sorted(project.profiles)
     unknown = [name for name in chosen_profiles if name not in project.profiles]
     if target == "shop" and unknown:  # asked for, not written in the data: as an unknown paper or language is
+        off = [name for name in unknown if name in project.profiles_off]
+        if off:
+            where = project.profiles_off[off[0]].where("use")
+            raise BadRequest(f"the print-shop profile {', '.join(map(repr, off))} is switched off in this project "
+                             f"({where.path}:{where.line}: use: false)")
         raise BadRequest(f"no print-shop profile {', '.join(map(repr, unknown))} "
                          f"(profiles: {', '.join(project.profiles)})")
     planned = plan(checked.layouts, target, papers or project.media.print_and_play.papers, chosen_profiles)

@@ -560,7 +560,8 @@ def _preflight(args) -> int:
         if project is None:
             return 1
         if args.profile not in project.profiles:
-            raise UsageError(f"no profile '{args.profile}' (profiles: {', '.join(project.profiles)})")
+            off = " (switched off in this project: use: false)" if args.profile in project.profiles_off else ""
+            raise UsageError(f"no profile '{args.profile}'{off} (profiles: {', '.join(project.profiles)})")
         profile = project.profiles[args.profile]
         trims = shop_trims(project.media, profile)
     for path in args.files:

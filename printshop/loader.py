@@ -77,7 +77,8 @@ class Project:
     booklet: BookletStyle
     languages: dict[str, Language]
     games: dict[str, GameData] = field(default_factory=dict)
-    profiles: dict[str, Profile] = field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)  # the shops the project prints at
+    profiles_off: dict[str, Profile] = field(default_factory=dict)  # printshop's it switched off (`use: false`)
     language_documents: dict[str, Document] = field(default_factory=dict)  # where each label stands
     targets: "Targets" = field(default_factory=lambda: Targets())  # print/targets/: TTS, cutters, image sets
 
@@ -114,11 +115,11 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
         if language is not None:
             languages[lang] = language
             language_documents[lang] = document
-    profiles = {}
+    profiles, profiles_off = {}, {}
     for name in names_in("print/profiles", dirs):
         profile = _load_layered(Profile, f"print/profiles/{name}.yaml", dirs, report)
         if profile is not None:
-            profiles[name] = profile
+            (profiles if profile.use else profiles_off)[name] = profile
     targets = load_targets(dirs, report)
     # a broken shared file stops the run, but only after every game's files were read too: a publisher
     # sees every file's schema errors in one run, not one file's at a time
@@ -145,7 +146,8 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
     if shared_failed or report.has_errors:
         raise StageFailed(report)
     return Project(data_dir, Path(templates_dir or templates_for(data_dir)), languages=languages, games=loaded,
-                   profiles=profiles, language_documents=language_documents, targets=targets, **shared)
+                   profiles=profiles, profiles_off=profiles_off, language_documents=language_documents,
+                   targets=targets, **shared)
 
 
 def read_game(data_dir: Path, game_id: str, report: Report, langs: list[str] | None,

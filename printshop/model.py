@@ -212,6 +212,9 @@ class OutputIntent(Node):
 class Profile(Node):
     label: str
     """The shop's name as printed in messages."""
+    use: bool = True
+    """False: the project does not print at this shop (a project's print/profiles/<name>.yaml holding `use: false`
+    over printshop's own): no files are made for it, and nothing is checked against it."""
     files: Literal["pdf-per-deck", "pdf-per-card-size", "png-per-face", "pdf-fronts-backs"]
     """How the shop wants its files: pdf-per-deck (one PDF per deck), pdf-per-card-size (one PDF per card size),
     png-per-face (one image per face) or pdf-fronts-backs (per deck, a file of fronts and one of backs, card n

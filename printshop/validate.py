@@ -474,8 +474,9 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
     if any(sheet.press for sheet in game.game.sheets.values()):
         chosen = project.profiles.get(pnp.press_profile)
         if chosen is None:
+            off = " (switched off in this project: use: false)" if pnp.press_profile in project.profiles_off else ""
             report.add("unknown-reference", pnp.where("press_profile"),
-                       f"no print-shop profile '{pnp.press_profile}' for the kit's press pages "
+                       f"no print-shop profile '{pnp.press_profile}'{off} for the kit's press pages "
                        f"(profiles: {', '.join(sorted(project.profiles))})")
         elif not takes_sheets(chosen):
             report.add("wrong-type", pnp.where("press_profile"),
@@ -511,7 +512,7 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
                 report.add("press-bleed", deck.where("bleed"),
                            f"deck '{deck_id}' is drawn with {to_mm(deck.bleed):.2f} mm of bleed, "
                            f"{to_mm(min(fitted.bleed_x, fitted.bleed_y)):.2f} mm once fitted to {profile.label}'s "
-                           f"trim; it needs {to_mm(profile.bleed):.2f} mm")
+                           f"trim; it needs {to_mm(profile.bleed):.2f} mm", hint=_bleed_hint("deck", profile_id))
             safe = profile.safe_for(deck.card_size)
             for name in _deck_faces(game, deck):
                 _check_press_art(game, profile_id, profile, name, fitted.scale, report, seen_art, home_dpi)
@@ -529,12 +530,17 @@ def _check_press(project: Project, game: GameData, report: Report, intrusions: _
             if sheet.bleed + 0.01 < profile.bleed:
                 report.add("press-bleed", sheet.where("bleed"),
                            f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
-                           f"{profile.label} needs {to_mm(profile.bleed):.2f} mm")
+                           f"{profile.label} needs {to_mm(profile.bleed):.2f} mm", hint=_bleed_hint("sheet", profile_id))
             for what, node, box, code in _content_boxes(game.faces[sheet.face]):
                 worst = _intrusion(box, sheet.width, sheet.height, profile.safe)
                 if worst > 0.01:
                     intrusions.add(node, what, f"sheet '{sheet_id}'", worst,
                                    f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm", code, profile.safe)
+
+
+def _bleed_hint(what: str, profile_id: str) -> str:
+    return (f"raise the {what}'s bleed in game.yaml; or, if the project never prints at this shop, switch its "
+            f"profile off: data/print/profiles/{profile_id}.yaml holding 'use: false'")
 
 
 def _check_press_art(game: GameData, profile_id: str, profile, face_name: str, scale: float, report: Report,

@@ -185,6 +185,32 @@ def test_fonts_and_colours_a_games_own_booklet_and_kit_styles_name_are_checked_a
     assert error.location.path.endswith("data/print/booklet.yaml") and "no colour 'nowhere'" in error.message
 
 
+def test_a_project_that_never_prints_at_a_shop_switches_its_profile_off(project, capsys):
+    """A European deck's 3 mm bleed is short of the 3.17 mm printshop's four US shops need: the home kit could not
+    be built, and nothing but raising the bleed helped (a profile's `leaves_out` acknowledges left-out sizes,
+    not bleed). `use: false` in the project's own file of a profile switches that shop off."""
+    game_yaml = project / "data" / "star-traders" / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    assert "bleed: 0.125in" in text
+    game_yaml.write_text(text.replace("bleed: 0.125in", "bleed: 3mm", 1), encoding="utf-8")
+    us = ["drivethrucards", "makeplayingcards", "printninja", "thegamecrafter"]
+    errors = check(project / "data")[0].errors
+    assert sorted(d.code for d in errors) == ["press-bleed"] * 4 and all("use: false" in d.hint for d in errors)
+    profiles = project / "data" / "print" / "profiles"
+    profiles.mkdir(parents=True)
+    for name in us:
+        (profiles / f"{name}.yaml").write_text("use: false  # we print in Europe\n", encoding="utf-8")
+    report, checked = check(project / "data")
+    assert not report.has_errors and sorted(checked.project.profiles) == ["eu-3mm", "meinspiel"]
+    assert main(["build", "--lang", "en", "--paper", "a4", "-q"]) == 0
+    assert main(["build", "--lang", "en", "--target", "shop", "-q"]) == 0
+    press = project / "output" / "star-traders" / "en" / "press"
+    assert sorted(p.name for p in press.iterdir()) == ["eu-3mm", "meinspiel"]
+    capsys.readouterr()
+    assert main(["build", "--target", "shop", "--profile", "printninja", "-q"]) == 2  # a usage error
+    assert "'printninja' is switched off in this project" in capsys.readouterr().err
+
+
 def test_a_game_owns_its_look(project):
     game = project / "data" / "star-traders"
     report, _ = check(project / "data")

@@ -252,7 +252,8 @@ def lay_out_face(key: str, face_name: str, card: CardEntry | None, faces: dict[s
         what = f"card '{card.id if card else 'back'}', frame '{name}', language {localized.lang}"
         text_ids = tuple(blocks.reads.get(name, ()))
         if frame.colour in palette and fonts.has(frame.font):
-            laid = lay_out_frame(blocks[name], frame, what, localized, palette, fonts, report, text_ids)
+            laid = lay_out_frame(blocks[name], frame, what, localized, palette, fonts, report, text_ids,
+                                 template=lambda name=name: _block_location(template_path(), name))
         elif stand_ins:
             # a preview shows the text all the same, in magenta (stand_in_frame); what the stand-in meets goes
             # unreported: the fault to show is the validator's, naming the colour or the font
@@ -279,7 +280,8 @@ class _Lazy:
 
 def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame,
                   palette: dict[str, str], fonts: FontSet, report: Report,
-                  text_ids: tuple[str, ...] = ()) -> tuple[Fit, list[Block]] | None:
+                  text_ids: tuple[str, ...] = (), *,
+                  template: Callable[[], Location] | None = None) -> tuple[Fit, list[Block]] | None:
     """The text `markup` parsed, checked against the frame's font, its short words tied and fitted into `frame`:
     (the fit, the blocks as fitted), or None when the text cannot be set (reported).
 
@@ -295,7 +297,7 @@ def lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame
     if known is not None:
         return known[0], list(known[1])
     before = len(report.items)
-    laid = _lay_out_frame(markup, frame, what, localized, palette, fonts, report, text_ids)
+    laid = _lay_out_frame(markup, frame, what, localized, palette, fonts, report, text_ids, template)
     if laid is not None and laid[0].fits and len(report.items) == before and fitstore.ACTIVE is None:
         _LAID_OUT[key] = (laid[0], tuple(laid[1]))
     return laid
@@ -311,11 +313,17 @@ _setting = operator.attrgetter(*SETTING_FIELDS)
 
 def _lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGame,
                    palette: dict[str, str], fonts: FontSet, report: Report,
-                   text_ids: tuple[str, ...]) -> tuple[Fit, list[Block]] | None:
+                   text_ids: tuple[str, ...], template: Callable[[], Location] | None = None,
+                   ) -> tuple[Fit, list[Block]] | None:
     try:
         blocks = parse_blocks(markup)
     except RichTextError as error:
-        report.add("template", frame.where(), f"{what}: {error}")
+        if template is None:
+            report.add("template", frame.where(), f"{what}: {error}")
+        else:  # a tag the template writes (a text's own markup is escaped): at the template's block, once
+            block = template()
+            _report_once(report, "template", _after(block, error.needle), str(error), also=f"frame: {frame.where()}",
+                         cause=str(error))
         return None
     if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where, fonts, report,
                        lambda missing: _holding(missing, text_ids, localized, frame.uppercase)):
@@ -538,6 +546,20 @@ def _cause_key(message: str) -> str:
     return re.sub(r" in language '[^']*'", "", message)
 
 
+def _after(where: Location, needle: str) -> Location:
+    """Where `needle` first stands in the file at or after `where` (a template's block); else `where`."""
+    try:
+        lines = Path(where.path).read_text(encoding="utf-8").splitlines(keepends=True)
+    except (OSError, UnicodeDecodeError):
+        return where
+    if not needle or not 0 < where.line <= len(lines):
+        return where
+    start = sum(map(len, lines[:where.line - 1])) + max(where.col - 1, 0)
+    text = "".join(lines)
+    at = text.find(needle, start)
+    return Location(where.path, *place_of(text, at)) if at >= 0 else where
+
+
 def _block_location(template: Location, block: str) -> Location:
     """The line and column of `{% block name %}` in the template, else its first line."""
     try:
@@ -567,6 +589,8 @@ def lay_out_booklet(project: Project, localized: LocalizedGame, context: dict, f
     try:
         markup = render_template(env, spec.template, context)
     except TemplateFailure as failure:
+        if failure.missing == spec.template:  # game.yaml names a template there is not: where it names it
+            failure.location = spec.where("template")
         if not _missing_translation(failure, localized):
             _report_failure(report, failure, "rules booklet", localized, errors)
         return None
@@ -628,17 +652,17 @@ def _check_block_sizes(blocks: list[Block], project: Project, template_path: Loc
 
 
 def found_in_template(where: Location, needle: str, line: int = 0) -> Location:
-    """Where `needle` first stands in the template file at `where` (what a template writes, as an error names it);
-    else line `line` of the file (a line of the markup it made, which follows the template's only roughly), else
-    `where` itself."""
+    """Where `needle` stands in the template file at `where` (what a template writes, as an error names it): the
+    first place, or with `line` (a line of the markup it made, which follows the template's roughly) the nearest to
+    it; else line `line` of the file, else `where` itself."""
     if needle:
         try:
             text = Path(where.path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             text = ""
-        at = text.find(needle)
-        if at >= 0:
-            return Location(where.path, *place_of(text, at))
+        places = [place_of(text, found.start()) for found in re.finditer(re.escape(needle), text)]
+        if places:  # with a line of the markup: the nearest to it (the markup's lines follow the template's roughly)
+            return Location(where.path, *min(places, key=lambda place: abs(place[0] - line) if line > 0 else 0))
     return Location(where.path, line, 1) if line > 0 else where
 
 

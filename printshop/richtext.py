@@ -101,11 +101,37 @@ _PARSED: Memo = Memo(8192)
 _PARSED_LARGE: Memo = Memo(16)
 
 
+def _unclosed(fragment: str) -> tuple[str, int, str] | None:
+    """The innermost element still open where the markup has a closing tag that does not match it ("<h1>…<h1>"
+    then "</ol>"): its tag, the line of its opening tag in `fragment`, and the closing tag met ("</ol>")."""
+    from xml.parsers import expat
+
+    parser, opened = expat.ParserCreate(), []
+    parser.StartElementHandler = lambda name, attributes: opened.append((name, parser.CurrentLineNumber))
+    parser.EndElementHandler = lambda name: opened.pop()
+    wrapped = f"<root>{fragment}</root>"
+    try:
+        parser.Parse(wrapped, True)
+    except expat.ExpatError as error:
+        if len(opened) > 1:
+            lines = wrapped.splitlines(keepends=True)
+            at = sum(map(len, lines[:error.lineno - 1])) + error.offset
+            closing = re.match(r"</\s*([\w-]+)\s*>", wrapped[at:])
+            met = "the end of the markup" if closing is None or closing.group(1) == "root" else f"</{closing.group(1)}>"
+            return opened[-1][0], opened[-1][1], met
+    return None
+
+
 def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
     try:
         root = ET.fromstring(f"<root>{fragment}</root>")
     except ET.ParseError as error:
         line = error.position[0] if error.position else 0
+        unclosed = _unclosed(fragment) if "mismatched tag" in str(error) else None
+        if unclosed is not None:  # the fault is where the tag was opened, not where the parser noticed it
+            tag, opened, closing = unclosed
+            raise RichTextError(f"the template produced markup that is not well formed: a <{tag}> is not closed "
+                                f"before {closing}", opened, f"<{tag}") from None
         raise RichTextError(f"the template produced markup that is not well formed: {error}", line) from None
     out = _Collector()
     if root.text:

@@ -308,7 +308,12 @@ def _get(env: Environment, name: str) -> jinja2.Template:
             raise TemplateFailure(f"there is no templates folder {root}", Location.of(root),
                                   hint="name the templates folder with --templates (or `templates` in "
                                        "printshop.toml), or copy the templates beside the data folder") from None
-        raise TemplateFailure(f"template '{missing}' not found in {root}", Location.of(root / name, 1, 1),
+        try:  # the templates there are, by their names as data writes them (a misspelt one: the one it is close to)
+            there = env.list_templates()
+        except Exception:  # noqa: BLE001 - a guess only
+            there = []
+        near = did_you_mean(missing, [t for t in there if t.split("/")[0] == missing.split("/")[0]] or there)
+        raise TemplateFailure(f"template '{missing}' not found in {root}{near}", Location.of(root / name, 1, 1),
                               hint="add the template, or correct the name faces.yaml (or game.yaml) gives it"
                               if missing == name else "add the template, or correct the name the template "
                                                       "includes or imports", missing=missing) from None

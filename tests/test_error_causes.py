@@ -152,6 +152,39 @@ def test_every_template_error_has_a_line_and_column(data_copy, templates_copy):
     assert "'rules' is undefined" in undefined.message
 
 
+def test_an_unknown_tag_a_card_template_writes_is_reported_once_at_the_template(data_copy, templates_copy):
+    """`<u>` in a face template's block was reported at the frame in faces.yaml, once per card and language, with
+    the hint "fix the template at the place shown": at the template's line and column now, once, the frame beside."""
+    role = templates_copy / "comrade" / "faces" / "role.j2"
+    line = edit(role, "{% block title %}{{ t.card[card.kind].name }}{% endblock %}",
+                "{% block title %}<u>{{ t.card[card.kind].name }}</u>{% endblock %}")
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    [error] = _errors(report)
+    assert error.location.path.endswith("comrade/faces/role.j2"), error.format()
+    assert (error.location.line, error.location.col) == (line, _col(role, line, "<u>"))
+    assert "unknown tag <u>" in error.message and "faces.yaml" in error.also
+
+
+def test_a_tag_left_open_in_the_booklet_is_reported_where_it_opens_once_for_every_language(data_copy, templates_copy):
+    """`<h1>…<h1>`: the parser noticed it lines later, at a line of the markup the template made (the loops before
+    it move those), once per language; it is reported at the template's line that opens it, once."""
+    rules = templates_copy / "comrade" / "rules.xml.j2"
+    line = edit(rules, "<h1>{{ t.rules.components.heading }}</h1>", "<h1>{{ t.rules.components.heading }}<h1>")
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    [error] = _errors(report)
+    assert error.location.path.endswith("comrade/rules.xml.j2") and error.location.line == line, error.format()
+    assert "a <h1> is not closed before " in error.message
+
+
+def test_a_booklet_template_misspelt_in_game_yaml_is_reported_there_with_the_one_meant(data_copy, templates_copy):
+    game = data_copy / "comrade" / "game.yaml"
+    line = edit(game, "  template: comrade/rules.xml.j2", "  template: comrade/rules.j2")
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    errors = _errors(report)
+    assert errors and {(d.location.path.endswith("comrade/game.yaml"), d.location.line) for d in errors} == {(True, line)}
+    assert all("did you mean 'comrade/rules.xml.j2'?" in d.message for d in errors), [d.message for d in errors]
+
+
 def test_a_group_of_texts_written_out_as_one_is_an_error_at_its_line_not_pythons_name_for_it(data_copy,
                                                                                               templates_copy):
     """`{{ t.card[card.kind] }}` (`.name` forgotten) put "<printshop.texts.TextTree object at 0x7f…>" on the

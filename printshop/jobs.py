@@ -33,7 +33,7 @@ from printshop.richtext import RichTextError
 from printshop.render.how_to_print import KitFile, TooLong, render_how_to_print
 from printshop.render.sheet_pages import press_pages, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
-from printshop.templating import TemplateFailure
+from printshop.templating import TemplateFailure, template_location
 
 EXPORTS = ("tts", "cut", "preview")  # targets that render from the laid-out faces without a paper kit
 
@@ -199,8 +199,9 @@ class _Kit:
             return
         except TooLong as error:
             self.report.add("text-overflow", where,
-                            f"{error}: shorten the how-to labels in data/languages/{layout.lang}.yaml (the page is set "
-                            f"in the booklet's styles: a size raised in print/booklet.yaml takes room too)")
+                            f"{error}: shorten the how-to labels of '{layout.lang}' (data/languages/{layout.lang}.yaml "
+                            f"holds a project's own, over printshop's; the page is set in the booklet's styles: a "
+                            f"size raised in print/booklet.yaml takes room too)")
             return
         except TemplateFailure as failure:
             self.report.add("template", failure.location, f"{failure} ({what}, language {layout.lang})")
@@ -336,7 +337,8 @@ class _Kit:
                     lambda s: render_how_to_print(layout, files, s.paper, project.booklet, s.paints, motifs, self.env,
                                                   s.file_name, flip=options.flip, calibration=calibration,
                                                   low_ink=options.low_ink),
-                    Location.of(Path(project.templates_dir) / HOW_TO_TEMPLATE), "how to print and cut, {paper}")
+                    template_location(self.env, HOW_TO_TEMPLATE), "how to print and cut, {paper}")  # (printshop's
+        # own page unless the project has its own: the file that is there)
 
 
 def _calibration(job: Job, project, result: JobResult) -> None:

@@ -1,6 +1,7 @@
 """The Comrade kit as a printer receives it: sizes, cards, fonts, texts, crop marks, duplex backs."""
 from __future__ import annotations
 
+import os
 import re
 
 import pypdfium2
@@ -325,6 +326,32 @@ def test_each_kit_has_a_one_page_how_to_print_sheet(built, lang, paper, words):
         assert re.search(re.escape(name) + r"\s+" + str(pages) + r"\s", text), name
     other = "letter" if paper == "a4" else "a4"
     assert f"cards-{other}.pdf" not in text
+
+
+def test_the_how_to_print_sheet_is_set_smaller_where_it_would_take_two_pages(tmp_path, capsys):
+    """French on A5 took two pages: `build --paper a5` (a paper validate passed) failed with "text-overflow" at a
+    templates/common/how-to-print.xml.j2 and a data/languages/fr.yaml the project did not have. The sheet is set
+    in the booklet's styles made smaller, down to 70 %, before it is refused; refused, it is named where it is."""
+    from printshop.render.how_to_print import SCALES
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    result = build(data, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a5"])
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    sheet = tmp_path / "out" / "comrade" / "fr" / "comrade-fr-how-to-print-a5.pdf"
+    assert len(PdfReader(sheet).pages) == 1 and "Comment imprimer et découper" in page_texts(sheet)[0]
+    # the labels far longer: not even 70 % holds them, and the fault is named at the files that say it
+    labels = data / "languages" / "fr.yaml"
+    text = labels.read_text(encoding="utf-8")
+    said = "une vieille carte à jouer."
+    assert said in text
+    labels.write_text(text.replace(said, said + " Un papier plus épais se mélange mieux encore." * 200, 1),
+                      encoding="utf-8")
+    result = build(data, tmp_path / "out2", games=["comrade"], langs=["fr"], papers=["a4"])
+    [error] = [d for d in result.report.errors if d.code == "text-overflow"]
+    assert f"even with the booklet's type at {SCALES[-1]:.0%}" in error.message
+    assert os.path.isfile(error.location.path) and error.location.path.endswith("common/how-to-print.xml.j2")
+    assert not (tmp_path / "out2").exists() or not list((tmp_path / "out2").rglob("*.pdf"))
 
 
 def test_a_calibration_page_per_language_and_paper(built):

@@ -101,7 +101,8 @@ def _check_pair(text_id: str, reference: str, translation: str, language: Langua
     if mark != expected:
         problems.append(Problem("end-punctuation",
                                 f"'{text_id}' ends {_describe(mark)} where the {reference_name} ends "
-                                f"{_describe(expected)}: \"…{_short(reference, tail=True)}\""))
+                                f"{_describe(expected)}: \"…{_short(translation, tail=True)}\""))  # (the {reference_name}
+        # text is shown beside every finding: its end quoted here said it twice, and the translation's not at all)
     length, source_length = len(plain(translation).strip()), len(plain(reference).strip())
     ratios = language.checks.length
     ratio = ratios.get(reference_lang) or ratios.get("*")
@@ -227,8 +228,11 @@ def _describe(mark: str) -> str:
     return f"with '{mark}'" if mark else "without punctuation"
 
 
+_RUNS_OF_SPACE = re.compile(r"[ \t\r\n]+")
+
+
 def _short(text: str, limit: int = 48, tail: bool = False) -> str:
-    text = " ".join(text.split())
+    text = _RUNS_OF_SPACE.sub(" ", text).strip(" ")  # (no-break spaces kept: French "corne ?" is quoted as written)
     if len(text) <= limit:
         return text
     return text[-limit:] if tail else text[:limit] + "…"

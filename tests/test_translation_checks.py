@@ -177,6 +177,14 @@ def test_french_spacing_is_the_same_punctuation():
     assert codes("Who is it?", "Qui est-ce.") == {"end-punctuation"}
 
 
+def test_an_end_punctuation_finding_quotes_the_translations_end():
+    """It quoted the source's end, which is shown beside every finding anyway: the English twice, the French,
+    where the fault is, not at all."""
+    [problem] = check_pair("x", "The ships listen for the horn.", "Les navires écoutent la corne ?", FRENCH, "en",
+                           "English")
+    assert problem.message.endswith('"…Les navires écoutent la corne ?"') and "horn" not in problem.message
+
+
 def test_quotes_balance_per_language():
     assert check_text("x", "Il dit « non » puis « oui ».", FRENCH) == []
     assert check_text("x", "Er sagt „nein“ und »ja«.", GERMAN) == []

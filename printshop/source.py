@@ -192,7 +192,8 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
                        f"and stopped at line {line}, column {col}: {problem})",
                        hint="end the text with the quote it starts with, on the same line")
             return None
-        report.add("yaml-syntax", Location.of(path, line, col), f"YAML syntax: {problem}")
+        said, hint = _plainly(problem)
+        report.add("yaml-syntax", Location.of(path, line, col), f"YAML syntax: {said}", hint=hint)
         return None
     except YAMLError as error:
         report.add("yaml-syntax", Location.of(path, 1, 1), f"YAML syntax: {error}")
@@ -210,6 +211,28 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         report.add("duplicate-key", Location.of(path, mark.line + 1, mark.column + 1),
                    f"the key '{key}' appears twice in one mapping{also}; the second is ignored")
     return Document(path, root)
+
+
+# What the parser says, as a person would say it, with what to do ({problem}: the parser's own words, kept)
+_PLAINLY = (
+    ("'\\t'", "a tab: YAML indents with spaces only ({problem})", "replace the tab with spaces"),
+    ("mapping values are not allowed here",
+     "a colon the parser cannot read here ({problem})",
+     "put a text holding ': ' in quotes (\"Phase 1: vote\"), or check this line's indentation against its key's"),
+    ("expected <block end>",
+     "this line is indented unlike the lines of its block ({problem})",
+     "indent it as the keys beside it are (with spaces), or check the line above for a missing or extra space"),
+    ("could not find expected ':'",
+     "a key without its colon, or a line that should belong to the one above ({problem})",
+     "write 'key: value', or indent a continued text under its key"),
+)
+
+
+def _plainly(problem: str) -> tuple[str, str]:
+    for needle, said, hint in _PLAINLY:
+        if needle in problem:
+            return said.format(problem=problem), hint
+    return problem, ""
 
 
 # A block collection nested in another starts further right (a list may sit at its key's column, but

@@ -164,3 +164,21 @@ def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included(
     assert list(items_of(moved)) == list(moved.items()) == [("first", 0), ("a", 1), ("b", 2)]
     assert plain(root) == {"base": {"x": 1, "y": 2}, "over": {"x": 1, "y": 3, "z": [1, {"w": 4}]}}
     assert type(plain(root)["over"]) is dict and type(plain(root)["over"]["z"]) is list
+
+
+@pytest.mark.parametrize("text, line, said, hint", [
+    ("a:\n\tb: 1\n", 2, "a tab: YAML indents with spaces only", "replace the tab with spaces"),
+    ("a:\n  b: 1\n c: 2\n", 3, "this line is indented unlike the lines of its block", "indent it as the keys beside"),
+    ("title: Phase 1: vote\n", 1, "a colon the parser cannot read here", "in quotes"),
+])
+def test_the_commonest_yaml_mistakes_are_said_plainly_with_what_to_do(tmp_path, text, line, said, hint):
+    """A translator's tab, a key indented one space off, a colon in an unquoted text: the parser's words ("found
+    character '\\t' that cannot start any token", "expected <block end>, but found '<block mapping start>'") are
+    kept in brackets after what they mean, and the hint says what to do, not "fix the syntax"."""
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    report = Report()
+    assert read_yaml(path, report) is None
+    [error] = report.items
+    assert error.code == "yaml-syntax" and error.location.line == line and said in error.message, error.format()
+    assert hint in error.hint and "(" in error.message  # the parser's own words kept

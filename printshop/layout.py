@@ -326,7 +326,7 @@ def _lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGam
                          cause=str(error))
         return None
     if not _check_text(blocks, frame.font, frame.uppercase, what, frame.where, fonts, report,
-                       lambda missing: _holding(missing, text_ids, localized, frame.uppercase)):
+                       lambda missing: _holding(missing, text_ids, localized, frame.uppercase), template):
         return None
     blocks = tied(blocks, localized.language.typography, lambda block: frame.align)
     result = fit(blocks, frame, frame.width, frame.height, Paints(palette), localized.language.typography.hyphenation)
@@ -438,15 +438,25 @@ def _holding(characters: list[str], text_ids: tuple[str, ...], localized: Locali
 
 
 def _check_text(blocks: list[Block], font: str, upper: bool, what: str, where: Callable[[], Location],
-                fonts: FontSet, report: Report, holding: Callable[[list[str]], object] | None = None) -> bool:
+                fonts: FontSet, report: Report, holding: Callable[[list[str]], object] | None = None,
+                template: Callable[[], Location] | None = None) -> bool:
     """Placeholders left unfilled and characters the font lacks, reported at `where()` (worked out only then); a
     character lacking is reported at the text that holds it, where `holding` finds it: the translator typed it
-    there, and the frame is named for the designer."""
+    there, and the frame is named for the designer. A placeholder left is the template's to fill: at its block
+    (`template`), once, where it has one."""
     ok = True
     for markup in _markups(blocks):
         left = placeholders(markup)
         if left:
-            report.add("placeholder", where(), f"{what}: the placeholder(s) {', '.join(sorted(left))} were not filled")
+            names = ", ".join(sorted(left))
+            if template is not None:
+                fills = ", ".join(f"{name}=…" for name in sorted(left))
+                _report_once(report, "placeholder", template(),
+                             f"the text this block prints has {{{names}}}, which the template does not fill",
+                             also=f"frame: {where()}", cause=f"placeholders {names} not filled",
+                             hint=f"fill it where the template prints the text: {{{{ t.… | fill({fills}) }}}}")
+            else:
+                report.add("placeholder", where(), f"{what}: the placeholder(s) {names} were not filled")
             ok = False
         if fonts.has(font):
             text = plain_text(uppercase(markup) if upper else markup)

@@ -436,3 +436,22 @@ def test_the_build_says_how_many_pages_each_file_has_in_words(tmp_path, capsys):
     said = capsys.readouterr().err
     assert "comrade-fr-how-to-print-a4.pdf (1 page, how to print" in said
     assert "duplex-calibration-fr-a4.pdf (2 pages, duplex calibration" in said and "(1 pages" not in said
+
+
+def test_a_build_counts_the_acknowledged_warnings_in_one_line_and_shows_the_others(tmp_path, capsys):
+    """Every build printed the data's acknowledged warnings in full (41 for the catalogue): reviewed once, they hid
+    the one that was new. They are counted in one line; a warning not acknowledged is shown as before."""
+    from printshop.cli import main
+    from tests.conftest import copy_data, edit
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    out = tmp_path / "out"
+    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "fr", "--paper", "a4"]) == 0
+    err = capsys.readouterr().err
+    assert "(acknowledged:" not in err and re.search(r"\n\d+ acknowledged warnings? not shown \('printshop validate'", err)
+    edit(data / "comrade" / "text" / "fr.yaml", '"Informateur"', '"Informateur "')  # a new warning: a space at the end
+    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "fr", "--paper", "a4"]) == 0
+    err = capsys.readouterr().err
+    assert "warning[whitespace]" in err and "(acknowledged:" not in err
+    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "fr", "-q", "--force"]) == 0
+    assert "acknowledged" not in capsys.readouterr().err  # --quiet: errors only

@@ -128,9 +128,15 @@ def _check_look(project: Project, report: Report) -> None:
 
 def _check_languages(project: Project, report: Report) -> None:
     for lang, language in project.languages.items():
-        for label in REQUIRED_LABELS:
-            if label not in language.labels:
-                report.add("missing-field", language.where("labels"), f"language '{lang}' needs the label '{label}'")
+        lacking = [label for label in REQUIRED_LABELS if label not in language.labels]
+        if len(lacking) == 1:
+            report.add("missing-field", language.where("labels"), f"language '{lang}' needs the label '{lacking[0]}'")
+        elif lacking:  # a new language with a few labels: one error listing them, not forty at one line
+            report.add("missing-field", language.where("labels"),
+                       f"language '{lang}' lacks {len(lacking)} of the {len(REQUIRED_LABELS)} labels printshop prints: "
+                       f"{', '.join(lacking)}",
+                       hint="copy the labels of printshop/defaults/languages/en.yaml into this file and translate them "
+                            "(TRANSLATING.md, 'Adding a language')")
         _check_labels(project, lang, report)
 
 

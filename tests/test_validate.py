@@ -299,6 +299,19 @@ def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_pa
     assert markup(langs=["fr"]) == ["en.yaml", "fr.yaml"]
 
 
+def test_a_new_language_file_with_a_few_labels_gets_one_error_listing_the_others(tmp_path):
+    """A German file started with three labels got 40 'missing-field' errors at one line, one per label."""
+    from printshop.validate import REQUIRED_LABELS
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    (data / "languages" / "de.yaml").write_text(
+        "name: German\nnative_name: Deutsch\ntranslated_from: en\nlabels:\n  fronts: Vorderseiten\n"
+        "  backs: Rückseiten\n  rules: Regeln\n", encoding="utf-8")
+    [error] = [d for d in check(data, games=["comrade"])[0].errors if d.code == "missing-field"]
+    assert error.message.startswith(f"language 'de' lacks {len(REQUIRED_LABELS) - 3} of the {len(REQUIRED_LABELS)} labels")
+    assert "page, " in error.message and "fronts" not in error.message and "defaults/languages/en.yaml" in error.hint
+
+
 def test_another_translators_unfinished_language_file_stops_no_build_of_other_languages(tmp_path):
     """A German translator's languages/de.yaml still lacking a label (an error) stopped every build and session,
     a French one too, and a French `watch` showed German's label warnings. A build or session of some languages

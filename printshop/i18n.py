@@ -305,9 +305,28 @@ def sync(game: GameData, lang: str, *, write: bool = True) -> SyncResult:
             _remove(root, text_id)
     records = _refresh_records(source, entries, game.records.get(lang, {}), game.game.untranslatable)
     if write:
-        write_atomically(path, _dump(root))
+        _write_as_it_was(path, _dump(root))
         write_atomically(record_path(game.dir, lang), _dump_records(records, order))
     return SyncResult(path, added, orphans, len(records))
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _write_as_it_was(path: Path, data: bytes) -> None:
+    """Write a translator's text file with the line endings (CRLF) and byte order mark it had, and not at all when
+    that gives the bytes it has: a sync that added and moved nothing rewrote a Windows file to LF without its BOM,
+    a change of every line to version control."""
+    try:
+        before = path.read_bytes()
+    except OSError:
+        before = b""
+    if b"\r\n" in before:
+        data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    if before.startswith(_BOM) and not data.startswith(_BOM):
+        data = _BOM + data
+    if data != before:
+        write_atomically(path, data)
 
 
 def _load_root(path: Path) -> CommentedMap:
@@ -397,7 +416,7 @@ def confirm(game: GameData, lang: str, ids: list[str] | None = None, *, write: b
         records[text_id] = Record(text.source.text, fingerprint(text.translation.text))
     if write and (result.confirmed or result.unmarked):
         if root is not None:
-            write_atomically(path, _dump(root))
+            _write_as_it_was(path, _dump(root))
         write_atomically(record_path(game.dir, lang), _dump_records(records, list(reference.entries)))
     return result
 
@@ -632,7 +651,7 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, p
             check_text_pair(project, game, source.entries[text_id], source.lang, TextEntry(text_id, entry.msgstr, where),
                             lang, report)
     if write and not report.has_errors:
-        write_atomically(path, _dump(root))
+        _write_as_it_was(path, _dump(root))
         write_atomically(record_path(game.dir, lang), _dump_records(records, order))
     return ImportResult(changed, confirmed, report)
 

@@ -281,3 +281,20 @@ def test_a_source_key_renamed_or_misspelt_names_the_translations_old_key_and_the
     report, _ = check(data_copy, games=["comrade"])
     assert not any("lacks" in d.message or "(it has" in d.message for d in report.items)
     assert [d for d in report.items if d.code == "missing-text"][0].hint.startswith("add the text")
+
+
+def test_sync_keeps_a_windows_files_line_endings_and_byte_order_mark(data_copy):
+    """A translator's file saved on Windows (CRLF, a byte order mark) was rewritten to LF without its mark by a
+    sync that added and moved nothing: every line changed for version control. It is left as it is, and a sync
+    that adds a text keeps its endings and its mark."""
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    windows = b"\xef\xbb\xbf" + french.read_bytes().replace(b"\n", b"\r\n")
+    french.write_bytes(windows)
+    sync(load_project(data_copy).games["comrade"], "fr")
+    assert french.read_bytes() == windows
+    english = data_copy / "comrade" / "text" / "en.yaml"
+    edit(english, "\n  informer:\n", "\n  newcomer:\n    name: \"Newcomer\"\n  informer:\n")
+    result = sync(load_project(data_copy).games["comrade"], "fr")
+    after = french.read_bytes()
+    assert result.added == ["card.newcomer.name"] and after.startswith(b"\xef\xbb\xbf")
+    assert after.count(b"\n") == after.count(b"\r\n") and b'name: "Newcomer"  # TODO: translate\r\n' in after

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -609,7 +610,9 @@ def _init(args) -> int:
         raise UsageError(str(error)) from None
     for path in made.files:
         print(f"wrote {display_path(path)}")
-    print(f"{display_path(args.folder)} is a printshop project: add a game with 'printshop new GAME'")
+    elsewhere = Path(args.folder).resolve() != Path.cwd().resolve()  # (commands find the project from where they run)
+    enter = f"cd {shlex.quote(str(args.folder))}, then " if elsewhere else ""
+    print(f"{display_path(args.folder)} is a printshop project: {enter}add a game with 'printshop new GAME'")
     return 0
 
 

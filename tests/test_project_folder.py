@@ -153,6 +153,19 @@ def test_init_refuses_an_existing_project(project):
 
 
 # --- layers: printshop's defaults, the project, the game -------------------------------------------
+def test_init_of_another_folder_says_to_go_into_it_first(tmp_path, monkeypatch, capsys):
+    """`printshop init lanterns` ended "add a game with 'printshop new GAME'", which, run where init was, said
+    "run 'printshop init' first": the project is found from the folder a command runs in."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "my games"]) == 0
+    assert "cd 'my games', then add a game with 'printshop new GAME'" in capsys.readouterr().out
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    assert main(["init", "."]) == 0
+    said = capsys.readouterr().out
+    assert "add a game with 'printshop new GAME'" in said and "cd " not in said
+
+
 def test_fonts_and_colours_a_games_own_booklet_and_kit_styles_name_are_checked_as_the_projects_are(project, capsys):
     """A game's print/booklet.yaml and print/media.yaml, merged over the project's, were read by no check of the
     fonts and colours they name: validate passed and the build failed as "internal: KeyError: 'signatur'" (a bug

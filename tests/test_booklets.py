@@ -496,3 +496,34 @@ def test_a_tables_column_alignment_is_kept_in_the_booklet(checked, align, left_a
     assert (len(set(firsts)) == 1) == left_aligned, firsts  # left: one edge; centred: each its own
     if left_aligned:  # the right column's numbers end at one edge: "9" and "12"'s "2" (one width) stand together
         assert abs(ends[1] - ends[2]) < 0.05 and ends[1] - firsts[1] > 200, (firsts, ends)
+
+
+@pytest.mark.parametrize("mutation", ["a page break after the last page", "sections of headings only"])
+def test_a_stitched_booklet_is_a_multiple_of_four_pages_whatever_the_text_ends_with(data_copy, tmp_path, mutation):
+    """Found by a mutation fuzzer: a `<pagebreak/>` at the end of the rules, or sections whose paragraphs the template
+    leaves out (the text ending with a heading), set the booklet one page longer than measured once its blank pages
+    or back cover were added: "internal: ValueError: a saddle-stitched booklet needs a multiple of four pages"."""
+    import shutil
+
+    from printshop.build import build
+    from printshop.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    if mutation.startswith("a page break"):
+        rules = templates / "assassin" / "rules.xml.j2"
+        rules.write_text(rules.read_text(encoding="utf-8").rstrip("\n") + "\n<pagebreak/>\n", encoding="utf-8")
+    else:
+        (templates / "common").mkdir(exist_ok=True)
+        sections = (COMMON_TEMPLATES_DIR / "common" / "sections.xml.j2").read_text(encoding="utf-8")
+        assert "<p>{{ paragraph }}</p>" in sections
+        (templates / "common" / "sections.xml.j2").write_text(sections.replace("<p>{{ paragraph }}</p>", ""),
+                                                              encoding="utf-8")
+    result = build(data_copy, tmp_path / "out", games=["assassin"], langs=["en"], papers=["letter"],
+                   templates_dir=templates)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    from pypdf import PdfReader
+
+    stitched = tmp_path / "out" / "assassin" / "en" / "assassin-en-rules-booklet-letter.pdf"
+    a5 = tmp_path / "out" / "assassin" / "en" / "assassin-en-rules-a5.pdf"
+    assert len(PdfReader(stitched).pages) * 2 == len(PdfReader(a5).pages) + (-len(PdfReader(a5).pages)) % 4

@@ -258,7 +258,9 @@ def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
                 skipping = False
         if not skipping:
             kept.append(block)
-    return BookletLayout(kept, booklet.style, booklet.text_ids)
+    while kept and isinstance(kept[-1], PageBreakBlock):  # a break after the last page breaks nothing (ReportLab
+        kept.pop()  # counted an empty page after it in one pass and not in the other: a stitched booklet's pages
+    return BookletLayout(kept, booklet.style, booklet.text_ids)  # were then not a multiple of four)
 
 
 class _Doc(BaseDocTemplate):
@@ -357,6 +359,10 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
     for index, block in enumerate(booklet.blocks):
         story.extend(_flowables(block, style.styles, styles, paints, motifs, paints.fill(style.rule_colour),
                                 style.tables, paper.width - margins.inner - margins.outer, colours, hangs.get(index)))
+    # the text's headings kept with what follows them, among the text only: a heading that ends it (a section whose
+    # paragraphs a template left out) was kept with the blank page or back cover after it, and moved to a page of
+    # its own, one more than the pages measured (a stitched booklet then no multiple of four)
+    story = _keep_headings_with_next(story)
     for _ in range(blank_pages):
         story.extend([PageBreak(), RLSpacer(1, 1)])
     if back_cover:
@@ -365,7 +371,7 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
                                            paper.width - margins.inner - margins.outer,
                                            paper.height - margins.top - margins.bottom))
     try:
-        doc.build(_keep_headings_with_next(story), canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
+        doc.build(story, canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
     except LayoutError as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug
         raise BookletTooLarge(_too_large(str(error), paper), style.where("styles")) from None
     return buffer.getvalue(), doc.page, doc.tail

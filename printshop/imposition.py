@@ -306,3 +306,27 @@ def sheet_too_big(sheet_width: float, sheet_height: float, bled: bool, paper_lab
                                                                                                  sheet_height):
         return None
     return f"the sheet ({_mm(sheet_width)} × {_mm(sheet_height)} mm) does not fit on {paper_label} inside its margins"
+
+
+# --- print-and-cut machines (render/cut.py lays the pages out; validate asks whether a card fits at all) ----------
+def usable_area(paper, target) -> tuple[float, float, float, float, float, float]:
+    """(page width, page height, left, bottom, right, top) of the region faces (with bleed) may occupy."""
+    if target.area is not None:
+        width, height = target.area.width, target.area.height
+        return width, height, 0.0, 0.0, width, height
+    width, height = paper.width, paper.height
+    marks = target.marks
+    if marks is None:
+        return width, height, 0.0, 0.0, width, height
+    side = marks.inset + marks.thickness + marks.clearance  # clear of the Ls' lines
+    top = marks.inset + max(marks.square, marks.thickness) + marks.clearance  # clear of the square too
+    return width, height, side, side, width - side, height - top
+
+
+
+def cut_cells(paper, target, width: float, height: float, bleed: float) -> tuple[int, int]:
+    """(columns, rows) of faces `width` x `height` with `bleed` round each that a cutter's area holds on `paper`."""
+    _, _, left, bottom, right, top = usable_area(paper, target)
+    columns = int((right - left + target.gap + 1e-6) // (width + 2 * bleed + target.gap))
+    rows = int((top - bottom + target.gap + 1e-6) // (height + 2 * bleed + target.gap))
+    return columns, rows

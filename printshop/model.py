@@ -46,7 +46,14 @@ def _not_negative(value: float) -> float:
     return value
 
 
+def _file_name(value: str) -> str:
+    if not value or len(value) > 200 or any(ch in value for ch in "/\\\x00") or value in (".", ".."):
+        raise ValueError("the name of a file in printshop/icc/ (no folder, at most 200 characters)")
+    return value
+
+
 HexColour = Annotated[str, AfterValidator(_hex_colour)]
+FileName = Annotated[str, AfterValidator(_file_name)]  # a file in a folder printshop names (an ICC profile)
 # ids that become parts of file names (decks, sheets, variants, papers, card sizes) are Identifiers too:
 # nothing in them can climb out of the output folder or be read as a format field
 Identifier = Annotated[str, AfterValidator(_identifier)]
@@ -174,9 +181,9 @@ class ProfileColour(Node):
     """The colour space of the shop's files: rgb, or cmyk for offset and most press printers."""
     ink_limit: float | None = Field(default=None, gt=0, le=400)
     """Most total ink the shop accepts, in percent (CMYK)."""
-    rich_black: list[float] | None = Field(default=None, min_length=4, max_length=4)
-    """The shop's rich black for large black areas: C, M, Y, K in percent."""
-    icc: str | None = None
+    rich_black: list[Annotated[float, Field(ge=0, le=100)]] | None = Field(default=None, min_length=4, max_length=4)
+    """The shop's rich black for large black areas: C, M, Y, K in percent (0 to 100 each)."""
+    icc: FileName | None = None
     """CMYK: the ICC profile (a file in printshop/icc/) raster art is converted to; None: the FOGRA39 one."""
 
 

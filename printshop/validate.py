@@ -124,6 +124,12 @@ def _check_look(project: Project, report: Report) -> None:
     for name in ("p", "h1", "h2", "li", "th", "td"):
         if name not in booklet.styles:
             report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")
+    for cutter_id, cutter in project.targets.cutters.items():  # a paper named wrong was a cutter's pages left out
+        for index, paper in enumerate(cutter.papers):
+            if paper not in media.papers:
+                report.add("unknown-reference", cutter.where("papers"),
+                           f"cutter '{cutter_id}': papers[{index}]: no paper '{paper}'"
+                           f"{did_you_mean(paper, list(media.papers))} (papers: {', '.join(media.papers)})")
 
 
 def _check_languages(project: Project, report: Report) -> None:
@@ -231,6 +237,7 @@ def validate_game(project: Project, game: GameData, report: Report, papers: list
     for name, face in game.faces.items():
         _check_face(project, game, name, face, report)
     _check_safe_zones(project, game, report)
+    _check_cutters(project, game, report)
     _check_type_sizes(project, game, report)
     for sheet_id, sheet in game.game.sheets.items():
         _face_ref(game, sheet, "face", report)
@@ -429,6 +436,31 @@ def _check_background_edges(project: Project, game: GameData, report: Report) ->
                            f"({to_mm(deck.bleed):.1f} mm past the trim) and the deck's safe zone "
                            f"({to_mm(deck.safe):.1f} mm inside it): {edges}; a cut that drifts leaves that edge uneven",
                            hint="run the background to the edge of the bleed, or keep it inside the safe zone")
+
+
+def _check_cutters(project: Project, game: GameData, report: Report) -> None:
+    """Each deck fits, with the bleed a cutter prints round it, in the area each print-and-cut machine cuts on each
+    of its papers: else `build --target cut` refused it (paper-too-small) after validate had passed."""
+    from printshop.imposition import cut_cells
+
+    for cutter_id, cutter in sorted(project.targets.cutters.items()):
+        for deck_id, deck in game.game.decks.items():
+            size = project.media.card_sizes.get(deck.card_size)
+            if size is None:
+                continue
+            bleed = min(cutter.bleed, deck.bleed)
+            for paper_id in cutter.papers:
+                paper = project.media.papers.get(paper_id)
+                if paper is None:
+                    continue  # (reported with the shared print data)
+                columns, rows = cut_cells(paper, cutter, size.width, size.height, bleed)
+                if columns < 1 or rows < 1:
+                    report.add("paper-too-small", deck.where("card_size"),
+                               f"{deck_id}, {cutter_id}: a {size.label or deck.card_size} card with its bleed does "
+                               f"not fit in the area {cutter.label} can cut on {paper.label or paper_id}",
+                               hint=f"choose a smaller card size, or mend print/targets/cut/{cutter_id}.yaml (its "
+                                    "area, marks or gap)")
+                    break
 
 
 def _check_type_sizes(project: Project, game: GameData, report: Report) -> None:

@@ -441,3 +441,34 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
     middle = height // 2
     assert picture.getpixel((0, middle)) == (0, 0, 0) and picture.getpixel((width - 1, middle)) == (255, 255, 255)
     assert picture.getpixel((width // 2 - 2, 0)) == (0, 0, 0) and picture.getpixel((width // 2 + 1, height - 1)) == (255, 255, 255)
+
+
+# --- found by a mutation fuzzer: what validate passed and the build refused or failed at ---------------------------
+@pytest.mark.parametrize("relative, old, new, code, said", [
+    ("print/profiles/drivethrucards.yaml", "rich_black: [60, 40, 40, 100]", "rich_black: [1e300, 40, 40, 100]",
+     "wrong-type", "less than or equal to 100"),  # the build: "internal: _fp_one failed … number too large"
+    ("print/profiles/drivethrucards.yaml", "icc: swop-tr003-300.icc", "icc: " + "W" * 300,
+     "wrong-type", "the name of a file in printshop/icc/"),  # validate: "internal: OSError: File name too long"
+    ("print/targets/cut/cricut.yaml", "papers: [a4, letter]", "papers: [a4, letetr]",
+     "unknown-reference", "cutter 'cricut': papers[1]: no paper 'letetr'; did you mean 'letter'?"),  # pages left out
+    ("print/targets/cut/silhouette.yaml", "square: 5mm", "square: 100cm",
+     "paper-too-small", "does not fit in the area Silhouette Cameo can cut on A4"),  # the build refused it
+])
+def test_print_data_the_build_could_not_use_is_refused_by_validate(tmp_path, relative, old, new, code, said):
+    from printshop.build import check
+    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    path = data / relative
+    if not path.exists():  # printshop's own file, copied into the project to be changed there
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text((PACKAGE_DEFAULTS_DIR / relative).read_text(encoding="utf-8"), encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    report, _ = check(data, games=["comrade"])
+    errors = [d for d in report.errors]
+    assert errors and all(d.code == code for d in errors) and any(said in d.message for d in errors), \
+        [d.format() for d in errors]
+    assert not [d for d in report.items if d.code == "internal"]

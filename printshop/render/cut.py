@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from printshop.colour import Paints
-from printshop.imposition import ImpositionError
+from printshop.imposition import ImpositionError, cut_cells, usable_area
 from printshop.layout import DeckLayout, GameLayout
 from printshop.model import CutTarget, Motif, Paper
 from printshop.render.faces import draw_face
@@ -51,27 +51,12 @@ class CutGrid:
         return self.left + column * pitch_x, self.top - self.card_height - row * pitch_y
 
 
-def usable_area(paper: Paper, target: CutTarget) -> tuple[float, float, float, float, float, float]:
-    """(page width, page height, left, bottom, right, top) of the region faces (with bleed) may occupy."""
-    if target.area is not None:
-        width, height = target.area.width, target.area.height
-        return width, height, 0.0, 0.0, width, height
-    width, height = paper.width, paper.height
-    marks = target.marks
-    if marks is None:
-        return width, height, 0.0, 0.0, width, height
-    side = marks.inset + marks.thickness + marks.clearance  # clear of the Ls' lines
-    top = marks.inset + max(marks.square, marks.thickness) + marks.clearance  # clear of the square too
-    return width, height, side, side, width - side, height - top
-
-
 def cut_grid(deck: DeckLayout, paper: Paper, target: CutTarget) -> CutGrid:
     page_width, page_height, left, bottom, right, top = usable_area(paper, target)
     width, height = deck.size.width, deck.size.height
     bleed = min(target.bleed, max((face.bleed for face in deck.faces.values()), default=0.0))
     cell_w, cell_h = width + 2 * bleed, height + 2 * bleed
-    columns = int((right - left + target.gap + 1e-6) // (cell_w + target.gap))
-    rows = int((top - bottom + target.gap + 1e-6) // (cell_h + target.gap))
+    columns, rows = cut_cells(paper, target, width, height, bleed)
     if columns < 1 or rows < 1:
         raise ImpositionError(f"a {deck.size.label or deck.deck.card_size} card with its bleed does not fit in the "
                               f"area {target.label} can cut")

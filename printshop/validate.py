@@ -130,6 +130,13 @@ def _check_look(project: Project, report: Report) -> None:
                 report.add("unknown-reference", cutter.where("papers"),
                            f"cutter '{cutter_id}': papers[{index}]: no paper '{paper}'"
                            f"{did_you_mean(paper, list(media.papers))} (papers: {', '.join(media.papers)})")
+            elif cutter.area is not None and (cutter.area.width > media.papers[paper].width + 0.01
+                                              or cutter.area.height > media.papers[paper].height + 0.01):
+                sheet = media.papers[paper]  # the pages are the area: printed on this paper, cut off or shrunk
+                report.add("paper-too-small", cutter.area.where(),
+                           f"cutter '{cutter_id}': its area ({to_mm(cutter.area.width):.0f} × "
+                           f"{to_mm(cutter.area.height):.0f} mm) is larger than {sheet.label or paper}, one of its papers "
+                           f"({to_mm(sheet.width):.0f} × {to_mm(sheet.height):.0f} mm)")
 
 
 def _check_languages(project: Project, report: Report) -> None:

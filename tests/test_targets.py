@@ -451,6 +451,8 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
      "wrong-type", "the name of a file in printshop/icc/"),  # validate: "internal: OSError: File name too long"
     ("print/targets/cut/cricut.yaml", "papers: [a4, letter]", "papers: [a4, letetr]",
      "unknown-reference", "cutter 'cricut': papers[1]: no paper 'letetr'; did you mean 'letter'?"),  # pages left out
+    ("print/targets/cut/cricut.yaml", "area: {width: 6.75in,", "area: {width: 30cm,",
+     "paper-too-small", "cutter 'cricut': its area (300 × 235 mm) is larger than A4"),  # pages wider than the paper
     ("print/targets/cut/silhouette.yaml", "square: 5mm", "square: 100cm",
      "paper-too-small", "does not fit in the area Silhouette Cameo can cut on A4"),  # the build refused it
 ])

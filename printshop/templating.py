@@ -388,6 +388,12 @@ def _column(path: Path, line: int, message: str) -> int:
     except (OSError, IndexError, UnicodeDecodeError):
         return 1
     names = _QUOTED.findall(message)[:1]  # the first is the culprit; later ones are languages and the like
+    if names and names[0] in ("}", "{", "%"):  # a brace: one that is not half of Jinja's own "}}", "%}", "{{", "{%"
+        lone = [m.start() for m in re.finditer(re.escape(names[0]), text)
+                if text[m.start() - 1:m.start() + 1] not in ("}}", "%}", "{{") and text[m.start():m.start() + 2]
+                not in ("}}", "{{", "{%", "%}")]
+        if lone:
+            return lone[0] + 1
     for name in names:
         parts = name.split(".")  # a text id: its deepest part the line writes (t.office[...] for 'office.econmy')
         for candidate in [name] + parts[::-1]:

@@ -152,6 +152,18 @@ def test_every_template_error_has_a_line_and_column(data_copy, templates_copy):
     assert "'rules' is undefined" in undefined.message
 
 
+def test_a_brace_left_unclosed_is_placed_at_that_brace_not_at_jinjas_own(data_copy, templates_copy):
+    """`{{ card.kind }` (one brace): Jinja says "unexpected '}'" and the column was the first '}' on the line, half of
+    the `%}` before it."""
+    role = templates_copy / "comrade" / "faces" / "role.j2"
+    line = edit(role, "{% block title %}{{ t.card[card.kind].name }}{% endblock %}",
+                "{% block title %}{{ t.card[card.kind].name }{% endblock %}")
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    [error] = _errors(report)
+    text = role.read_text(encoding="utf-8").splitlines()[line - 1]
+    assert (error.location.line, error.location.col) == (line, text.index("name }") + len("name ") + 1), error.format()
+
+
 def test_an_unknown_tag_a_card_template_writes_is_reported_once_at_the_template(data_copy, templates_copy):
     """`<u>` in a face template's block was reported at the frame in faces.yaml, once per card and language, with
     the hint "fix the template at the place shown": at the template's line and column now, once, the frame beside."""

@@ -330,11 +330,44 @@ def _get(env: Environment, name: str) -> jinja2.Template:
                                        "docs/templates.md, and Jinja's own (upper, length, default, …)"
                                   if kind == "filter" else "use one of Jinja's tests (defined, even, odd, "
                                                            "divisibleby, …)") from None
+        unclosed = _UNCLOSED.search(error.message or "")
+        opened = _opening_left(path, unclosed.group(1)) if unclosed else None
+        if opened is not None:  # Jinja reached the end of the file: the block to close is where it opens
+            tag = unclosed.group(1)
+            raise TemplateFailure(f"template syntax: this {{% {tag} %}} is never closed: {{% end{tag} %}} is missing "
+                                  "(Jinja read on to the end of the template)",
+                                  Location.of(path, *opened), hint=f"add {{% end{tag} %}} where the {tag} ends") from None
         raise TemplateFailure(f"template syntax: {error.message}",
                               Location.of(path, line, _column(path, line, error.message))) from None
 
 
 _UNKNOWN_FILTER = re.compile(r"No (filter|test) named '([^']*)'\.?")  # Jinja's words for a name it does not know
+_UNCLOSED = re.compile(r"Unexpected end of template\..*innermost block that needs to be closed is '(\w+)'", re.S)
+_BLOCK_TAG = re.compile(r"\{%[-+]?\s*(end)?(for|if|block|macro|call|filter|with|set|raw|trans)\b(?P<rest>[^%]*)%\}")
+
+
+def _opening_left(path: Path, tag: str) -> tuple[int, int] | None:
+    """(line, column) of the innermost `{% tag %}` the template opens and never closes, else None."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    opened: list[tuple[str, int]] = []
+    for found in _BLOCK_TAG.finditer(text):
+        end, name = found.group(1), found.group(2)
+        if name == "set" and "=" in found.group("rest"):
+            continue  # `{% set x = … %}` closes itself; only `{% set x %}…{% endset %}` is a block
+        if end:
+            for index in range(len(opened) - 1, -1, -1):
+                if opened[index][0] == name:
+                    del opened[index:]
+                    break
+        else:
+            opened.append((name, found.start()))
+    for name, start in reversed(opened):
+        if name == tag:
+            return text.count("\n", 0, start) + 1, start - (text.rfind("\n", 0, start) + 1) + 1
+    return None
 
 
 def template_location(env: Environment, name: str) -> Location:

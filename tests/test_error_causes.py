@@ -164,6 +164,20 @@ def test_a_brace_left_unclosed_is_placed_at_that_brace_not_at_jinjas_own(data_co
     assert (error.location.line, error.location.col) == (line, text.index("name }") + len("name ") + 1), error.format()
 
 
+def test_a_block_never_closed_is_reported_where_it_opens_not_at_the_end_of_the_file(data_copy, templates_copy):
+    """A `{% for %}` without its `{% endfor %}` was reported at the template's last line ("Unexpected end of
+    template"): the one to close is where it opens."""
+    rules = templates_copy / "comrade" / "rules.xml.j2"
+    text = rules.read_text(encoding="utf-8")
+    assert text.count("{% endfor %}") >= 1
+    first_for = next(number for number, row in enumerate(text.splitlines(), start=1) if "{% for " in row)
+    rules.write_text(text.replace("{% endfor %}", "", 1), encoding="utf-8")
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    [error] = _errors(report)
+    assert error.location.path.endswith("comrade/rules.xml.j2") and error.location.line == first_for, error.format()
+    assert "this {% for %} is never closed: {% endfor %} is missing" in error.message
+
+
 def test_an_unknown_tag_a_card_template_writes_is_reported_once_at_the_template(data_copy, templates_copy):
     """`<u>` in a face template's block was reported at the frame in faces.yaml, once per card and language, with
     the hint "fix the template at the place shown": at the template's line and column now, once, the frame beside."""

@@ -85,7 +85,7 @@ def make_environment(templates_dir: Path) -> Environment:
     time on every use, a thousand times for a thousand cards); a session makes a new one for each refresh,
     so an edited template is read again."""
     paths = [str(folder) for folder in template_folders(templates_dir)]
-    env = _Sandbox(loader=_Loader(paths), autoescape=True, undefined=StrictUndefined,
+    env = _Sandbox(loader=_Loader(paths), autoescape=True, undefined=_Undefined,
                    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
                    bytecode_cache=_bytecode_cache(), auto_reload=False)
     env.filters["fill"] = fill
@@ -368,6 +368,21 @@ def _opening_left(path: Path, tag: str) -> tuple[int, int] | None:
         if name == tag:
             return text.count("\n", 0, start) + 1, start - (text.rfind("\n", 0, start) + 1) + 1
     return None
+
+
+class _Undefined(StrictUndefined):
+    """StrictUndefined that names what a mapping has: `card.vars.oill` said "'dict object' has no attribute 'oill'";
+    it says "there is no 'oill'; did you mean 'oil'? (there are: oil)"."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        owner, name = self._undefined_obj, self._undefined_name
+        if self._undefined_hint is None and isinstance(owner, dict) and isinstance(name, str):
+            keys = [str(key) for key in owner]
+            return f"there is no '{name}'{did_you_mean(name, keys)} (there are: {', '.join(keys) or 'none'})"
+        return super()._undefined_message
 
 
 def template_location(env: Environment, name: str) -> Location:

@@ -178,6 +178,17 @@ def test_a_block_never_closed_is_reported_where_it_opens_not_at_the_end_of_the_f
     assert "this {% for %} is never closed: {% endfor %} is missing" in error.message
 
 
+def test_a_key_a_mapping_lacks_is_named_with_the_ones_it_has(data_copy, templates_copy):
+    """`card.vars.agee` said "'dict object' has no attribute 'agee'": Python's words, and nothing of what there is."""
+    face = templates_copy / "kremlin" / "faces" / "politician.j2"
+    line = edit(face, "fill(age=card.vars.age)", "fill(age=card.vars.agee)")
+    report, _ = check(data_copy, games=["kremlin"], templates_dir=templates_copy)
+    errors = _errors(report)
+    assert errors and {(d.location.line, d.location.col) for d in errors} == {(line, _col(face, line, "agee"))}
+    assert all("there is no 'agee'; did you mean 'age'? (there are: " in d.message and "dict object" not in d.message
+               for d in errors), [d.message for d in errors]
+
+
 def test_an_unknown_tag_a_card_template_writes_is_reported_once_at_the_template(data_copy, templates_copy):
     """`<u>` in a face template's block was reported at the frame in faces.yaml, once per card and language, with
     the hint "fix the template at the place shown": at the template's line and column now, once, the frame beside."""

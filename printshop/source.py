@@ -139,8 +139,14 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         report.add("file-missing", Location.of(path), f"{path.name} is missing")
         return None
     except UnicodeDecodeError as error:
-        line = text_line_of_offset(path.read_bytes(), error.start)
-        report.add("yaml-syntax", Location.of(path, line, 1), "the file is not UTF-8 text: save it as UTF-8")
+        raw = path.read_bytes()
+        line = text_line_of_offset(raw, error.start)
+        start = raw.rfind(b"\n", 0, error.start) + 1  # the column counts the characters before it on its line
+        column = len(raw[start:error.start].decode("utf-8", errors="replace")) + 1
+        report.add("yaml-syntax", Location.of(path, line, column),
+                   f"the file is not UTF-8 text (byte 0x{raw[error.start]:02X} here): save it as UTF-8",
+                   hint="in your editor, save the file with the UTF-8 encoding (often under 'Save as' or "
+                        "'Encoding'); a file written in Latin-1 or Windows-1252 shows its accents this way")
         return None
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")

@@ -182,3 +182,15 @@ def test_the_commonest_yaml_mistakes_are_said_plainly_with_what_to_do(tmp_path, 
     [error] = report.items
     assert error.code == "yaml-syntax" and error.location.line == line and said in error.message, error.format()
     assert hint in error.hint and "(" in error.message  # the parser's own words kept
+
+
+def test_a_data_file_in_latin1_is_reported_at_its_first_byte_that_is_not_utf8(tmp_path):
+    """A translator's file saved in Latin-1: reported at 1:1 of its line with the hint "fix the syntax"; it is at the
+    byte, with what to do in an editor."""
+    path = tmp_path / "fr.yaml"
+    path.write_bytes('a: "ok"\nb: "déjà"\n'.encode("latin-1"))
+    report = Report()
+    assert read_yaml(path, report) is None
+    [error] = report.items
+    assert (error.location.line, error.location.col) == (2, 6) and "byte 0xE9" in error.message, error.format()
+    assert "save the file with the UTF-8 encoding" in error.hint

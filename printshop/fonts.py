@@ -152,7 +152,8 @@ def _find(file_name: str, font_dirs: list[Path], where, report: Report) -> Path 
                            f"name a font file by its name alone and put the file in {folder}")
                 return None
             return path
-    report.add("file-missing", where, f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}")
+    report.add("file-missing", where, f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}",
+               hint=f"put the font file in {font_dirs[0]} (its licence beside it), or name one of the files there")
     return None
 
 

@@ -194,3 +194,19 @@ def test_a_data_file_in_latin1_is_reported_at_its_first_byte_that_is_not_utf8(tm
     [error] = report.items
     assert (error.location.line, error.location.col) == (2, 6) and "byte 0xE9" in error.message, error.format()
     assert "save the file with the UTF-8 encoding" in error.hint
+
+
+def test_a_font_file_that_is_nowhere_says_where_to_put_it(tmp_path):
+    """The hint was the catalogue's "create the file, or pass the right folder with --data": a font is not written
+    by hand, and the folder it goes in is the project's fonts folder."""
+    from printshop.build import check
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    fonts = data / "print" / "fonts.yaml"
+    fonts.write_text(fonts.read_text(encoding="utf-8").replace("bold: NotoSans-Bold.ttf", "bold: NotoSans-Blod.ttf", 1),
+                     encoding="utf-8")
+    report, _ = check(data, games=["comrade"])
+    [error] = [d for d in report.errors if d.code == "file-missing"]
+    assert "font file 'NotoSans-Blod.ttf' is in none of" in error.message
+    assert error.hint.startswith(f"put the font file in {data / 'fonts'} (its licence beside it)"), error.hint

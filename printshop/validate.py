@@ -812,6 +812,13 @@ def _check_composition(game: GameData, report: Report) -> None:
         if deck is None:
             report.add("unknown-reference", rule.where("deck"), f"no deck '{rule.deck}'")
             continue
+        declared = sum(rule.kinds.values())
+        if rule.total is not None and rule.kinds and declared != rule.total:
+            # the declaration itself is wrong: no deck can meet it, whatever the cards say
+            report.add("composition", rule.where("total"),
+                       f"deck '{rule.deck}': its kinds add up to {declared} cards "
+                       f"({' + '.join(str(n) for n in rule.kinds.values())}), but its total says {rule.total}",
+                       hint="correct the total or the kinds' counts in the composition")
         actual = Counter()
         for card in deck.cards:
             actual[card.kind] += card.count

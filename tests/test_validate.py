@@ -28,6 +28,18 @@ def test_a_deleted_card_breaks_the_composition(data_copy):
     assert "informer" in one(data_copy, "setup-impossible", games=["comrade"]).message
 
 
+def test_a_composition_whose_kinds_and_total_disagree_is_said_to_be_wrong_itself(data_copy):
+    """`total: 17` with kinds adding up to 18 said only "should hold 17 cards in all but holds 18", sending the
+    author to the cards, when the declaration cannot be met by any deck."""
+    game = data_copy / "comrade" / "game.yaml"
+    line = edit(game, "    total: 18", "    total: 17")
+    items = found(data_copy, "composition", games=["comrade"])
+    assert any(d.location.line == line and "its kinds add up to 18 cards (2 + 1 + 8 + 1 + 5 + 1), but its total says 17"
+               in d.message for d in items), [d.format() for d in items]
+    edit(game, "    total: 17", "    total: 18")
+    assert not found(data_copy, "composition", games=["comrade"])
+
+
 def test_a_duplicated_card_id(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "      - {id: chairman, kind: chairman, front: chairman}\n",

@@ -100,6 +100,23 @@ def test_validate_still_fails_on_a_missing_text(data_copy):
     assert main(["validate", "comrade", "--data", str(data_copy)]) == 1
 
 
+def test_a_fault_in_a_translation_left_out_stops_no_build_of_the_others(data_copy, tmp_path):
+    """README: `build` leaves an incomplete translation out "and builds everything complete". A French file lacking a
+    text and with a misspelt placeholder stopped the English build too (the placeholder an error). In a build that
+    leaves French out, its faults are warnings saying so; validate and a French build still fail on them."""
+    edit(french(data_copy), FRENCH_NAME, "")
+    edit(french(data_copy), '"Le jeu compte {total} cartes :"', '"Le jeu compte {totale} cartes :"')
+    result = build(data_copy, tmp_path, games=["comrade"], papers=["a4"])
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    assert any(p.name == "comrade-en-cards-a4.pdf" for p in result.written)
+    assert not any("/fr/" in str(p) for p in result.written)
+    [placeholder] = [d for d in result.report.items if d.code == "placeholder"]
+    assert placeholder.severity.name == "WARNING" and placeholder.message.endswith("(not built: this translation is "
+                                                                                   "incomplete)")
+    assert main(["validate", "comrade", "--data", str(data_copy)]) == 1
+    assert build(data_copy, tmp_path / "fr", games=["comrade"], langs=["fr"], papers=["a4"], draft=True).report.has_errors
+
+
 def test_build_leaves_out_an_incomplete_translation_and_builds_the_rest(data_copy, tmp_path):
     edit(french(data_copy), FRENCH_NAME, "")
     result = build(data_copy, tmp_path, games=["comrade"], papers=["a4"])

@@ -110,9 +110,15 @@ def _check_look(project: Project, report: Report) -> None:
                        f"booklet tables' {field} takes {to_mm(needed):.0f} mm"
                        + (" with a row's text" if field == "padding" else "")
                        + f", and {holds}", hint=f"lower tables.{field} in booklet.yaml")
+    width = paper.width - booklet.margins.inner - booklet.margins.outer if paper is not None else None
     for name, style in booklet.styles.items():
         _font(project, style.font, style, "font", report)
         _colour(project, style.colour, style, "colour", report)
+        if width is not None and style.indent > width / 2:  # a list item's text would have a few letters a line
+            report.add("text-overflow", style.where("indent"),
+                       f"booklet style '{name}' indents its text {to_mm(style.indent):.0f} mm, and a booklet page "
+                       f"({paper.label or booklet.paper}) is {to_mm(width):.0f} mm wide inside its margins",
+                       hint="an indent holds a bullet or a number: a few millimetres")
         # a paragraph breaks across pages only with two of its lines on each side: four must fit a page, or the
         # build cannot set the booklet (ReportLab's LayoutError, once a fault of printshop's)
         needed = 4 * style.size * style.leading + style.space_before + style.space_after
@@ -779,6 +785,10 @@ def _check_face(project: Project, game: GameData, name: str, face: Face, report:
         _colour(project, frame.colour, frame, "colour", report)
         if frame.min_size is not None and frame.min_size > frame.size:
             report.add("wrong-type", frame.where("min_size"), "min_size is larger than size")
+        if frame.indent > frame.width / 2:
+            report.add("text-overflow", frame.where("indent"),
+                       f"the frame indents its list items {to_mm(frame.indent):.1f} mm, and it is "
+                       f"{to_mm(frame.width):.1f} mm wide", hint="an indent holds a bullet or a number: a few millimetres")
     if not face.abstract and face.template is None:
         report.add("missing-field", face.where(), f"face '{name}' needs a template")
 

@@ -527,3 +527,18 @@ def test_a_stitched_booklet_is_a_multiple_of_four_pages_whatever_the_text_ends_w
     stitched = tmp_path / "out" / "assassin" / "en" / "assassin-en-rules-booklet-letter.pdf"
     a5 = tmp_path / "out" / "assassin" / "en" / "assassin-en-rules-a5.pdf"
     assert len(PdfReader(stitched).pages) * 2 == len(PdfReader(a5).pages) + (-len(PdfReader(a5).pages)) % 4
+
+
+def test_an_indent_wider_than_half_the_page_is_refused_by_validate(tmp_path):
+    """Found by the fuzzer: `li: {indent: 100cm}` passed validate; the how-to-print page then could not be set at
+    any size ("takes 2 pages even at 70 %")."""
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    booklet = data / "print" / "booklet.yaml"
+    text = booklet.read_text(encoding="utf-8")
+    assert "indent: 12pt" in text
+    booklet.write_text(text.replace("indent: 12pt", "indent: 100cm", 1), encoding="utf-8")
+    [error] = check(data, games=["comrade"], langs=["en"])[0].errors
+    assert error.code == "text-overflow" and "indents its text 1000 mm" in error.message and "indent" in \
+        booklet.read_text(encoding="utf-8").splitlines()[error.location.line - 1]

@@ -180,3 +180,10 @@ def test_terms_read_the_same_on_board_reference_and_rules(tmp_path, lang, cure, 
         assert "1 · Cure" not in board and "1 · Cure" not in reference and " SP" not in board
     markers = text(f"kremlin-{lang}-markers-a4.pdf")
     assert sp in markers
+
+
+def test_a_frame_indent_wider_than_half_the_frame_is_refused(data_copy):
+    faces = data_copy / "comrade-stalin" / "faces.yaml"
+    line = edit(faces, "space_after: 2pt, indent: 6mm}", "space_after: 2pt, indent: 100mm}")
+    errors = [d for d in found(data_copy, "text-overflow", games=["comrade-stalin"]) if d.location.line == line]
+    assert errors and "indents its list items 100.0 mm" in errors[0].message, [d.format() for d in errors]

@@ -182,6 +182,9 @@ _check("deck-size-varies", W, "the text of one frame is fitted at different size
 _check("runt-line", W, "a card or sheet paragraph ends with one word alone on its last line, which fitting could not avoid by tying the last two words or narrowing the measure without taking another line",
        "reword the end of the text (a translator), or give the frame a little more width (a designer)",
        "data/kremlin/text/fr.yaml:212:13: warning[runt-line]: 'intrigue.n28.effect' (fr): frame 'effect' of card 'i28' ends with \"6.\" alone on its last line at 8.5 pt\n  frame: data/kremlin/faces.yaml:38:14 (for the designer: a little more width gives the last line two words)")
+_check("cut-left-out", W, "a deck whose cards, with their bleed, do not fit in the area a print-and-cut machine cuts: its cut files leave the deck out",
+       "choose a smaller card size, or mend the cutter's area, marks or gap in print/targets/cut/",
+       "data/kremlin/game.yaml:40:16: warning[cut-left-out]: deck 'board-cards', silhouette: a big (200 × 290 mm) card with its bleed does not fit in the area Silhouette Cameo can cut on A4: its cut files leave the deck out")
 _check("press-left-out", W, "a deck, sheet or booklet that a print shop's files will not hold",
        "give the profile a product of this card size, or say why it leaves it out in the profile's leaves_out",
        "data/kremlin/game.yaml:163:16: warning[press-left-out]: deck 'markers' of kremlin is left out of DriveThruCards's files ('drivethrucards'): DriveThruCards makes no chit-16 cards (it makes poker-eu, poker-us, bridge, tarot)")

@@ -535,8 +535,10 @@ class _Export:
             try:
                 data, pages, trims, grid, fronts = render_cut_pages(self.layout, deck, paper, target, self.paints,
                                                                     self.motifs, f"{stem}.pdf")
-            except ImpositionError as error:
-                self.report.add("paper-too-small", deck.deck.where("card_size"), f"{deck.id}, {name}: {error}")
+            except ImpositionError as error:  # (validate said so: cut-left-out, a warning; the other decks are cut)
+                self.report.add("cut-left-out", deck.deck.where("card_size"),
+                                f"deck '{deck.id}', {name}: {error} on {paper.label or paper_id}: its cut files "
+                                f"leave the deck out")
                 continue
             self.add(folder, f"{stem}.pdf", data, pages, f"{deck.id}: pages to print and cut, {target.label}, "
                                                          f"{paper.label}")

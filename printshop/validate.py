@@ -467,10 +467,11 @@ def _check_cutters(project: Project, game: GameData, report: Report) -> None:
                 if paper is None:
                     continue  # (reported with the shared print data)
                 columns, rows = cut_cells(paper, cutter, size.width, size.height, bleed)
-                if columns < 1 or rows < 1:
-                    report.add("paper-too-small", deck.where("card_size"),
-                               f"{deck_id}, {cutter_id}: a {size.label or deck.card_size} card with its bleed does "
-                               f"not fit in the area {cutter.label} can cut on {paper.label or paper_id}",
+                if columns < 1 or rows < 1:  # (a warning, as a deck a print shop does not make is press-left-out)
+                    report.add("cut-left-out", deck.where("card_size"),
+                               f"deck '{deck_id}', {cutter_id}: a {size.label or deck.card_size} card with its bleed does "
+                               f"not fit in the area {cutter.label} can cut on {paper.label or paper_id}: its cut "
+                               f"files leave the deck out",
                                hint=f"choose a smaller card size, or mend print/targets/cut/{cutter_id}.yaml (its "
                                     "area, marks or gap)")
                     break

@@ -454,7 +454,7 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
     ("print/targets/cut/cricut.yaml", "area: {width: 6.75in,", "area: {width: 30cm,",
      "paper-too-small", "cutter 'cricut': its area (300 × 235 mm) is larger than A4"),  # pages wider than the paper
     ("print/targets/cut/silhouette.yaml", "square: 5mm", "square: 100cm",
-     "paper-too-small", "does not fit in the area Silhouette Cameo can cut on A4"),  # the build refused it
+     "cut-left-out", "does not fit in the area Silhouette Cameo can cut on A4"),  # the build refused it
 ])
 def test_print_data_the_build_could_not_use_is_refused_by_validate(tmp_path, relative, old, new, code, said):
     from printshop.build import check
@@ -470,7 +470,28 @@ def test_print_data_the_build_could_not_use_is_refused_by_validate(tmp_path, rel
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     report, _ = check(data, games=["comrade"])
-    errors = [d for d in report.errors]
-    assert errors and all(d.code == code for d in errors) and any(said in d.message for d in errors), \
-        [d.format() for d in errors]
+    errors = [d for d in report.items if d.code == code and not d.acknowledged]
+    assert errors and any(said in d.message for d in errors), [d.format() for d in report.items]
+    assert all(d.code == code for d in report.errors)
     assert not [d for d in report.items if d.code == "internal"]
+
+
+def test_a_deck_a_cutter_cannot_hold_is_left_out_of_its_cut_files_with_a_warning(tmp_path):
+    """As a deck a print shop does not make: validate warns (cut-left-out), and `build --target cut` writes the
+    other decks and papers instead of failing the whole build."""
+    from printshop.build import build, check
+    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    cutter = data / "print" / "targets" / "cut" / "cricut.yaml"
+    if not cutter.exists():
+        cutter.parent.mkdir(parents=True, exist_ok=True)
+        cutter.write_text((PACKAGE_DEFAULTS_DIR / "print/targets/cut/cricut.yaml").read_text(encoding="utf-8"))
+    cutter.write_text(cutter.read_text(encoding="utf-8").replace("area: {width: 6.75in, height: 9.25in}",
+                                                                  "area: {width: 60mm, height: 9.25in}"))
+    report, _ = check(data, games=["comrade"], langs=["en"])
+    assert not report.has_errors and [d.code for d in report.items if d.code == "cut-left-out"] == ["cut-left-out"]
+    result = build(data, tmp_path / "out", games=["comrade"], langs=["en"], target="cut", profiles=["cricut"])
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    assert any(d.code == "cut-left-out" for d in result.report.items)

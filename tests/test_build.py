@@ -354,6 +354,22 @@ def test_the_how_to_print_sheet_is_set_smaller_where_it_would_take_two_pages(tmp
     assert not (tmp_path / "out2").exists() or not list((tmp_path / "out2").rglob("*.pdf"))
 
 
+def test_a_how_to_print_sheet_no_size_can_set_is_named_as_such_not_as_the_rules(tmp_path):
+    """Found by the fuzzer: td at 90 pt made the how-to sheet's table rows taller than a page; the build said "the
+    rules booklet cannot be set on A4" about the how-to-print file."""
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    booklet = data / "print" / "booklet.yaml"
+    text = booklet.read_text(encoding="utf-8")
+    assert "  td: {font: sans, size: 9pt" in text
+    booklet.write_text(text.replace("  td: {font: sans, size: 9pt", "  td: {font: sans, size: 90pt", 1), encoding="utf-8")
+    result = build(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    errors = [d for d in result.report.errors if "how-to-print" in d.message]
+    assert errors and all("the how-to-print sheet cannot be set on A4" in d.message for d in errors), \
+        [d.format() for d in result.report.errors]
+
+
 def test_a_calibration_page_per_language_and_paper(built):
     for lang in LANGS:
         for paper, (width, height) in PAPERS.items():

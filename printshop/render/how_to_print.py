@@ -14,7 +14,7 @@ from printshop.colour import Paints
 from printshop.diagnostics import Report
 from printshop.layout import BookletLayout, GameLayout, _report_once, booklet_align, found_in_template, tied
 from printshop.model import BookletStyle, Motif, Paper
-from printshop.render.booklet import render_booklet
+from printshop.render.booklet import BookletTooLarge, render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
 from printshop.richtext import RichTextError, parse_blocks
 from printshop.templating import HOW_TO_PRINT_TEMPLATE, TemplateFailure, render_template, template_location
@@ -40,8 +40,14 @@ def render_how_to_print(game: GameLayout, files: list[KitFile], paper: Paper, st
     blocks = tied(_blocks(game, files, paper.label, env, flip, calibration, low_ink), localized.language.typography,
                   lambda block: booklet_align(style, block))
     for scale in SCALES:  # on a small paper, or in a long language, the booklet's type a little smaller
-        data, pages = render_booklet(game, BookletLayout(blocks, _scaled(style, scale)), paper, paints, motifs,
-                                     file_name, folio=localized.label("howto_title"))
+        try:
+            data, pages = render_booklet(game, BookletLayout(blocks, _scaled(style, scale)), paper, paints, motifs,
+                                         file_name, folio=localized.label("howto_title"))
+        except BookletTooLarge as error:  # a block no page holds at this size (a table's row in 90 pt type)
+            if scale == SCALES[-1]:
+                raise BookletTooLarge(str(error).replace("the rules booklet", "the how-to-print sheet", 1),
+                                      error.where) from None
+            continue
         if pages == 1:
             return data, pages
     raise TooLong(f"the how-to-print sheet takes {pages} pages on {paper.label} even with the booklet's type at "

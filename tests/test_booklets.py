@@ -542,3 +542,34 @@ def test_an_indent_wider_than_half_the_page_is_refused_by_validate(tmp_path):
     [error] = check(data, games=["comrade"], langs=["en"])[0].errors
     assert error.code == "text-overflow" and "indents its text 1000 mm" in error.message and "indent" in \
         booklet.read_text(encoding="utf-8").splitlines()[error.location.line - 1]
+
+
+def test_a_word_with_a_hyphen_keeps_it_however_often_the_justifier_breaks_the_paragraph(paints):
+    """ReportLab's hyphenation changes a paragraph's fragments in place when it breaks a word at a hyphen it has
+    ("Mettez-" | "vous"); the justifier's later tries set that word whole without it: "Mettezvous" was printed in
+    Assassin's French rules. Each try now starts from the fragments as given."""
+    body = TextStyle(font="serif", size="9.5pt", leading=1.38, align="justify")
+    style = paragraph_style(body, 9.5, paints, name="p", hyphenation="fr_FR")
+    text = ("<b>Vote.</b> Avant la partie, vous pouvez remplacer la majorité simple par un autre seuil. Une majorité "
+            "des deux tiers rend les lynchages plus rares et chaque nuit plus décisive, tandis qu’un nombre fixe de "
+            "voix (trois ou quatre, par exemple) accélère les parties à\u00a0peu de joueurs. Mettez-vous d’accord "
+            "avant de distribuer la première carte.")
+    paragraph = EvenParagraph(text, style)
+    paragraph.wrap(A5_MEASURE, 1e6)
+    words = "".join(frag.text for line in paragraph.blPara.lines for frag in line.words if hasattr(frag, "text"))
+    assert "Mettezvous" not in words and ("Mettez-vous" in words or "Mettez-" in words), words
+
+
+def test_no_hyphenated_word_of_the_texts_is_printed_without_its_hyphen(kit):
+    """Over every rules booklet of the kit: a word the texts write with a hyphen ("Mettez-vous", "Far-West") is never
+    printed joined ("Mettezvous")."""
+    import re as _re
+
+    from tests.pdfinspect import page_texts
+
+    sources = " ".join(path.read_text(encoding="utf-8") for path in DEFAULT_DATA_DIR.glob("*/text/*.yaml"))
+    joined = {a + b for a, b in _re.findall(r"\b(\w+)-(\w+)\b", sources)} - set(_re.findall(r"\w+", sources))
+    assert "Mettezvous" in joined
+    for path in sorted(kit.rglob("*-rules-a5.pdf")):
+        printed = set(_re.findall(r"\w+", " ".join(page_texts(path))))
+        assert not printed & joined, (path.name, sorted(printed & joined))

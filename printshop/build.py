@@ -163,14 +163,19 @@ def check(data_dir: Path = DEFAULT_DATA_DIR, *, games: list[str] | None = None, 
             draft_percent = state.percent if state is not None else None
             units.extend((game, lang, name, draft_percent) for name in (chosen if langs is None or lang in langs else []))
 
+    measure_sheets = not report.has_errors
+
     def lay_out(unit, into: Report):
         game, lang, name, draft_percent = unit
         try:
             seen = project.view(game)
             layout = lay_out_game(seen, localize(project, game, lang, name, draft_percent=draft_percent), fonts, env,
                                   into)
-            papers = [seen.media.papers[paper] for paper in seen.media.print_and_play.papers if paper in seen.media.papers]
-            check_how_to_print(layout, papers[0].label if papers else "", env, into)  # each kit's first page
+            kit = [(paper, seen.media.papers[paper]) for paper in
+                   (papers if papers is not None else seen.media.print_and_play.papers) if paper in seen.media.papers]
+            # the template, and each kit's page set (not when the data has errors already: the booklet's styles or
+            # the labels it is set from are then what to mend, said once)
+            check_how_to_print(layout, seen, kit if measure_sheets else [], env, into)
             return layout
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
             into.add("internal", Location.of(game.dir),

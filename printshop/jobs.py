@@ -28,7 +28,8 @@ from printshop.press_plan import left_out, takes_deck, takes_sheets
 from printshop.render.booklet import booklet_pages, render_booklet
 from printshop.render.calibration import render_calibration
 from printshop.render.gutterfold import render_gutterfold
-from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
+from printshop.paths import output_name  # noqa: F401 - (serve.py imports it from here)
+from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE, deck_kind, sheet_kind
 from printshop.richtext import RichTextError
 from printshop.render.how_to_print import KitFile, TooLong, render_how_to_print
 from printshop.render.sheet_pages import press_pages, render_sheet
@@ -110,12 +111,6 @@ def _chosen(layout: GameLayout, kind: str, asked: list[str]) -> list[str]:
 
     available = names_in(f"print/targets/{kind}", layer_dirs(layout.localized.data.dir.parent))
     return [name for name in available if name in asked] or available
-
-
-def output_name(game_id: str, lang: str, what: str, paper: str, variant: str | None = None) -> Path:
-    """Deterministic names: output/<game>/<lang>/<game>-<lang>[-<variant>]-<what>-<paper>.pdf"""
-    middle = f"{lang}-{variant}" if variant else lang
-    return Path(game_id) / lang / f"{game_id}-{middle}-{what}-{paper}.pdf"
 
 
 _noted_motifs: contextvars.ContextVar[list | None] = contextvars.ContextVar("noted_motifs", default=None)
@@ -241,8 +236,7 @@ class _Kit:
         for deck in layout.decks:
             tasks.append((False, partial(
                 self.render, deck.id, paper_id, lambda s, deck=deck: render_card_sheets(layout, deck, s),
-                deck.deck.where("card_size"), f"{deck.id} on {{paper}}",
-                "cards" if deck.deck.back or any(back for _, back in deck.cards) else "cards-one-sided")))
+                deck.deck.where("card_size"), f"{deck.id} on {{paper}}", deck_kind(deck))))
             if options.gutterfold:
                 tasks.append((False, partial(
                     self.render, f"{deck.id}-gutterfold", paper_id,
@@ -252,9 +246,7 @@ class _Kit:
             kind = "tiled" if sheet.spec.tiled else "sheet"
             tasks.append((False, partial(
                 self.render, sheet.id, paper_id, lambda s, sheet=sheet: render_sheet(layout, sheet, s),
-                sheet.spec.where(), f"{sheet.id} {kind} on {{paper}}",
-                ("tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet")
-                + ("-two-sided" if sheet.backs else ""))))
+                sheet.spec.where(), f"{sheet.id} {kind} on {{paper}}", sheet_kind(sheet))))
             if sheet.spec.press and self.job.extras:
                 tasks.append((False, partial(
                     self.render, sheet.id, "press", lambda s, sheet=sheet: self.press_sheet(sheet),

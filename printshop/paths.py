@@ -208,3 +208,9 @@ def default_jobs_text() -> str:
         return f"here {default_jobs()}"
     except ValueError:
         return "here none: $PRINTSHOP_JOBS is malformed"
+
+
+def output_name(game_id: str, lang: str, what: str, paper: str, variant: str | None = None) -> Path:
+    """Deterministic names: output/<game>/<lang>/<game>-<lang>[-<variant>]-<what>-<paper>.pdf"""
+    middle = f"{lang}-{variant}" if variant else lang
+    return Path(game_id) / lang / f"{game_id}-{middle}-{what}-{paper}.pdf"

@@ -8,7 +8,7 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import build
+from printshop.build import build, check
 from printshop.loader import DEFAULT_DATA_DIR
 from printshop.units import mm
 from tests.conftest import edit
@@ -471,3 +471,27 @@ def test_a_build_counts_the_acknowledged_warnings_in_one_line_and_shows_the_othe
     assert "warning[whitespace]" in err and "(acknowledged:" not in err
     assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "fr", "-q", "--force"]) == 0
     assert "acknowledged" not in capsys.readouterr().err  # --quiet: errors only
+
+
+@pytest.mark.parametrize("file, old, new, said", [
+    ("languages/fr.yaml", "une vieille carte à jouer.", "une vieille carte à jouer." + " Un papier plus épais se mélange "
+     "mieux encore." * 200, "takes more than one page on A4 even with the booklet's type at 70%"),
+    ("print/booklet.yaml", "  td: {font: sans, size: 9pt", "  td: {font: sans, size: 90pt",
+     "the how-to-print sheet cannot be set on"),
+])
+def test_validate_sets_each_kits_how_to_print_sheet_as_the_build_will(tmp_path, file, old, new, said):
+    """Found by the fuzzer: validate filled the how-to template but never set the page, so labels or a booklet style
+    it could not hold passed validate and failed every build. The page of each kit's own files is measured on each
+    paper (not drawn), its outcome kept with the fits between runs; the data as it is passes (every other test)."""
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    path = data / file
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    report, _ = check(data, games=["comrade"], langs=["fr"])
+    overflow = [d for d in report.errors if d.code == "text-overflow"]
+    assert overflow and any(said in d.message for d in overflow), [d.format() for d in report.items if d.code != "reconstructed"]
+    result = build(data, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
+    assert result.report.has_errors and not result.written  # what validate refused, the build refuses too

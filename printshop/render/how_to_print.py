@@ -14,6 +14,7 @@ from printshop.colour import Paints
 from printshop.diagnostics import Report
 from printshop.layout import BookletLayout, GameLayout, _report_once, booklet_align, found_in_template, tied
 from printshop.model import BookletStyle, Motif, Paper
+from printshop.paths import output_name
 from printshop.render.booklet import BookletTooLarge, render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
 from printshop.richtext import RichTextError, parse_blocks
@@ -85,11 +86,41 @@ KINDS = ("cards", "cards-one-sided", "gutterfold", "sheet", "sheet-pairs", "shee
          "sheet-pairs-two-sided", "tiled", "rules", "rules-booklet")
 
 
-def check_how_to_print(game: GameLayout, paper_label: str, env, report: Report) -> None:
-    """What validate can find in the how-to page without setting it (that is the build's, with the kit's files):
-    the template filled for a kit with a file of every kind, flipped on either edge, in colour and in low ink,
-    must render and parse: its Jinja, the names it reads, its markup and tags. A fault is reported at the template
-    (once, whichever language meets it), as the build would have failed there."""
+def deck_kind(deck) -> str:
+    """How a kit lists a deck's card sheets: with backs (printed double-sided) or one-sided."""
+    return "cards" if deck.deck.back or any(back for _, back in deck.cards) else "cards-one-sided"
+
+
+def sheet_kind(sheet) -> str:
+    return (("tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet")
+            + ("-two-sided" if sheet.backs else ""))
+
+
+PAGES_SHOWN = 999  # the page count validate lists for each file (the build's are known once they are set): the widest
+
+
+def kit_files(game: GameLayout, paper_id: str, booklet_paper: str) -> list[KitFile]:
+    """The files a plain kit of `game` on `paper_id` lists, in the order the build lists them (jobs.py's tasks)."""
+    variant = game.localized.variant
+
+    def name(what: str, paper: str) -> str:
+        return output_name(game.game_id, game.lang, what, paper, variant).name
+
+    files = [KitFile(name(deck.id, paper_id), PAGES_SHOWN, deck_kind(deck)) for deck in game.decks]
+    files += [KitFile(name(sheet.id, paper_id), PAGES_SHOWN, sheet_kind(sheet)) for sheet in game.sheets]
+    if game.booklet is not None:
+        files += [KitFile(name("rules", booklet_paper), PAGES_SHOWN, "rules"),
+                  KitFile(name("rules-booklet", paper_id), PAGES_SHOWN, "rules-booklet")]
+    return files
+
+
+def check_how_to_print(game: GameLayout, project, papers: list[tuple[str, Paper]], env, report: Report) -> None:
+    """What validate can find in the how-to page: the template filled for a kit with a file of every kind, flipped
+    on either edge, in colour and in low ink, must render and parse (its Jinja, the names it reads, its markup and
+    tags); and the page of the kit's own files on each of `papers` ((name, Paper)) must fit on one page at one of `SCALES`,
+    measured without drawing it (`sheet_fits`). A fault is reported at the template (once, whichever language meets
+    it), as the build would have failed there."""
+    paper_label = papers[0][1].label if papers else ""
     files = [KitFile(f"{game.game_id}-{game.lang}-{kind}.pdf", 12, kind) for kind in KINDS]
     where = template_location(env, TEMPLATE)
     for flip, low_ink in (("long-edge", False), ("short-edge", True)):
@@ -104,3 +135,48 @@ def check_how_to_print(game: GameLayout, paper_label: str, env, report: Report) 
             _report_once(report, "template", found_in_template(where, error.needle, max(error.line, 1)),
                          f"{error} (how-to-print)")
             return
+    for paper_id, paper in papers:
+        try:
+            fits = sheet_fits(game, kit_files(game, paper_id, project.booklet.paper), paper, project, env)
+        except BookletTooLarge as error:  # (a block no page holds: reported at the styles, as the build does)
+            _report_once(report, "text-overflow", error.where,
+                         str(error).replace("the rules booklet", "the how-to-print sheet", 1))
+            continue
+        if not fits:
+            _report_once(report, "text-overflow", where,
+                         f"the how-to-print sheet of {game.game_id} in '{game.lang}' takes more than one page on "
+                         f"{paper.label or paper_id} even with the booklet's type at {SCALES[-1]:.0%}",
+                         hint=f"shorten the how-to labels of '{game.lang}' (data/languages/{game.lang}.yaml holds a "
+                              "project's own, over printshop's), or lower the sizes of print/booklet.yaml's styles")
+
+
+def sheet_fits(game: GameLayout, files: list[KitFile], paper: Paper, project, env) -> bool:
+    """Whether the how-to page of `files` fits on one page of `paper` at one of `SCALES`, set without drawing it.
+    Remembered in the process by everything it reads (the blocks, the style, the page, the fonts), and between runs
+    of validate in the fit store (fitstore.py) when one is open."""
+    from printshop import fitstore
+    from printshop.fonts import state as fonts_state
+    from printshop.render.booklet import booklet_pages
+
+    style = project.booklet
+    blocks = tied(_blocks(game, files, paper.label, env, "long-edge", "calibration.pdf", False),
+                  game.localized.language.typography, lambda block: booklet_align(style, block))
+    key = ("how-to-print", repr(blocks), style.model_dump_json(), paper.width, paper.height,
+           game.localized.language.typography.hyphenation, fonts_state())
+    store = fitstore.ACTIVE  # validate's: its outcome is kept between runs; else remembered in the process
+    digest = store.digest(key) if store is not None else None
+    known = (bool(stored[5]) if (stored := store.get(digest)) is not None else None) if store is not None \
+        else _FITS.get(key)
+    if known is not None:
+        return known
+    paints = Paints(project.colours.palette)
+    fits = any(booklet_pages(game, BookletLayout(blocks, _scaled(style, scale)), paper, paints,
+                             project.motifs.motifs) == 1 for scale in SCALES)
+    if store is not None:
+        store.put(digest, [1 if fits else 2, 0, 0, 0, 0, fits, None, []])  # (in the store's form of a fit)
+    else:
+        _FITS[key] = fits
+    return fits
+
+
+_FITS: dict = {}

@@ -577,3 +577,25 @@ def test_no_hyphenated_word_of_the_texts_is_printed_without_its_hyphen(kit):
     for path in sorted(kit.rglob("*-rules-a5.pdf")):
         printed = set(_re.findall(r"\w+", " ".join(page_texts(path))))
         assert not printed & joined, (path.name, sorted(printed & joined))
+
+
+def test_french_high_punctuation_keeps_its_narrow_no_break_space_on_every_page(kit):
+    """The board's assembly page broke its text with ReportLab's simpleSplit, which splits at every space Python
+    knows (the no-break ones too) and joins with plain ones: "Assemblage : imprimez" lost the narrow no-break space
+    French typography puts before the colon. Over every French PDF of the kit (markers, whose faces are a lone
+    "?", aside): each ; : ! ? follows a no-break space."""
+    import re as _re
+
+    from tests.pdfinspect import page_texts
+
+    checked = 0
+    for path in sorted(kit.rglob("*-fr-*.pdf")):
+        if "markers" in path.name:
+            continue
+        text = " ".join(page_texts(path))
+        for found in _re.finditer(r"(.)([;:!?])", text):
+            before = found.group(1)
+            assert before in "\u202f\u00a0?!" or before.isdigit() and found.group(2) == ":", \
+                (path.name, text[max(0, found.start() - 25):found.end() + 5])
+            checked += 1
+    assert checked > 100

@@ -7,8 +7,9 @@ The sheet's face is drawn once, as a Form XObject, and placed on every page that
 from __future__ import annotations
 
 import io
+import re
 
-from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.imposition import (ImpositionError, SheetRoom, Tiling, mirrored, sheet_placement, sheet_too_big,
@@ -233,7 +234,7 @@ def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling:
     size = footer.size * 1.6
     lines = []
     for paragraph in game.localized.label("assembly").split("\n\n"):
-        lines.extend(simpleSplit(" ".join(paragraph.split()), footer.font, size, tiling.page_width - 2 * m) + [""])
+        lines.extend(_wrapped(paragraph, footer.font, size, tiling.page_width - 2 * m) + [""])
     text_height = len(lines) * size * 1.25
     label_size = 11.0
     gutter = label_size * 1.8  # the row letters' column and the column numbers' row
@@ -294,3 +295,19 @@ def press_pages(sheet: SheetLayout, page_order: str = "front-back") -> SheetLayo
         return sheet
     pairs = zip(sheet.faces, sheet.backs) if page_order == "front-back" else zip(sheet.backs, sheet.faces)
     return SheetLayout(sheet.id, sheet.spec, [face for pair in pairs for face in pair])
+
+
+_BREAKS = re.compile(r"[ \t\r\n]+")  # where a line may break: never at a no-break space (U+00A0, U+202F)
+
+
+def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
+    """`text` broken into lines `width` wide at its plain spaces. ReportLab's simpleSplit breaks at every space
+    Python knows, the no-break ones too, and joins with plain ones: French "Assemblage : imprimez" lost the narrow
+    no-break space its typography puts before the colon, which could then begin a line."""
+    lines: list[str] = []
+    for word in _BREAKS.split(text.strip()):
+        if lines and stringWidth(f"{lines[-1]} {word}", font, size) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines

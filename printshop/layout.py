@@ -331,7 +331,7 @@ def _lay_out_frame(markup: str, frame: Frame, what: str, localized: LocalizedGam
     blocks = tied(blocks, localized.language.typography, lambda block: frame.align)
     result = fit(blocks, frame, frame.width, frame.height, Paints(palette), localized.language.typography.hyphenation)
     if not result.fits:
-        _report_overflow(result, blocks, frame, what, text_ids, localized, report)
+        _report_overflow(result, blocks, frame, what, text_ids, localized, report, template)
     return result, blocks
 
 
@@ -379,7 +379,7 @@ def stand_in_booklet(booklet: BookletLayout, fonts: FontSet) -> BookletLayout:
 
 
 def _report_overflow(result: Fit, blocks: list[Block], frame: Frame, what: str, text_ids: tuple[str, ...],
-                     localized: LocalizedGame, report: Report) -> None:
+                     localized: LocalizedGame, report: Report, template: Callable[[], Location] | None = None) -> None:
     """At the text that causes it (the longest the frame prints, in this language's file), with about how
     many characters too many; the frame's place follows on a second line for the designer."""
     minimum = frame.min_size if frame.min_size is not None else frame.size
@@ -395,6 +395,14 @@ def _report_overflow(result: Fit, blocks: list[Block], frame: Frame, what: str, 
         excess = f"about {too_many} character{'s' if too_many != 1 else ''} too long "
     culprit = _culprit(text_ids, localized)
     what = what.rsplit(", language ", 1)[0]  # the language is named beside the id
+    if culprit is None and template is not None and not text_ids:  # words the template writes itself: its to mend,
+        # once (it was said at the frame, once per card and language)
+        _report_once(report, "text-overflow", template(),
+                     f"what this block writes (no text of the language files) does not fit its frame at the minimum "
+                     f"size {minimum:g} pt: {detail}", also=f"frame: {frame.where()}",
+                     cause=f"the block's own words do not fit at {minimum:g} pt",
+                     hint="shorten what the template writes, or enlarge the frame or lower its min_size")
+        return
     if culprit is None:
         report.add("text-overflow", frame.where(),
                    f"{what}, language {localized.lang}: the text does not fit at the minimum size {minimum:g} pt: {detail}")

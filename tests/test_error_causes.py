@@ -189,6 +189,19 @@ def test_a_key_a_mapping_lacks_is_named_with_the_ones_it_has(data_copy, template
                for d in errors), [d.message for d in errors]
 
 
+def test_words_a_template_writes_itself_too_long_for_their_frame_are_reported_once_at_the_block(data_copy,
+                                                                                                templates_copy):
+    """A title written in the template itself, too long for its frame: it was reported at the frame in faces.yaml
+    once per card and language ("card 'comrade', frame 'title', language en: …"), though no translator can mend it."""
+    role = templates_copy / "comrade" / "faces" / "role.j2"
+    line = edit(role, "{% block title %}{{ t.card[card.kind].name }}{% endblock %}",
+                "{% block title %}A VERY LONG LITERAL TITLE WRITTEN IN THE TEMPLATE ITSELF{% endblock %}")
+    report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
+    [error] = _errors(report)
+    assert error.code == "text-overflow" and error.location.path.endswith("comrade/faces/role.j2")
+    assert error.location.line == line and "what this block writes" in error.message and "faces.yaml" in error.also
+
+
 def test_an_unknown_tag_a_card_template_writes_is_reported_once_at_the_template(data_copy, templates_copy):
     """`<u>` in a face template's block was reported at the frame in faces.yaml, once per card and language, with
     the hint "fix the template at the place shown": at the template's line and column now, once, the frame beside."""

@@ -14,6 +14,7 @@ from printshop.colour import Paints
 from printshop.diagnostics import Report
 from printshop.layout import BookletLayout, GameLayout, _report_once, booklet_align, found_in_template, tied
 from printshop.model import BookletStyle, Motif, Paper
+from printshop.memo import Memo
 from printshop.paths import output_name
 from printshop.render.booklet import BookletTooLarge, render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
@@ -137,7 +138,7 @@ def check_how_to_print(game: GameLayout, project, papers: list[tuple[str, Paper]
             return
     for paper_id, paper in papers:
         try:
-            fits = sheet_fits(game, kit_files(game, paper_id, project.booklet.paper), paper, project, env)
+            fits = sheet_fits(game, paper_id, paper, project, env)
         except BookletTooLarge as error:  # (a block no page holds: reported at the styles, as the build does)
             _report_once(report, "text-overflow", error.where,
                          str(error).replace("the rules booklet", "the how-to-print sheet", 1))
@@ -150,19 +151,28 @@ def check_how_to_print(game: GameLayout, project, papers: list[tuple[str, Paper]
                               "project's own, over printshop's), or lower the sizes of print/booklet.yaml's styles")
 
 
-def sheet_fits(game: GameLayout, files: list[KitFile], paper: Paper, project, env) -> bool:
-    """Whether the how-to page of `files` fits on one page of `paper` at one of `SCALES`, set without drawing it.
-    Remembered in the process by everything it reads (the blocks, the style, the page, the fonts), and between runs
-    of validate in the fit store (fitstore.py) when one is open."""
-    from printshop import fitstore
+def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> bool:
+    """Whether the how-to page of the kit's files (`kit_files`) fits on one page of `paper` at one of `SCALES`, set without drawing it, in
+    its longest form (low ink, either flip). Remembered in the process by everything it reads (the blocks, the
+    style, the page, the fonts), and between runs of validate in the fit store (fitstore.py) when one is open."""
     from printshop.fonts import state as fonts_state
-    from printshop.render.booklet import booklet_pages
 
     style = project.booklet
-    blocks = tied(_blocks(game, files, paper.label, env, "long-edge", "calibration.pdf", False),
+    # the longest page a build may make: low ink adds a paragraph, and each flip names its edge in its own words
+    files = kit_files(game, paper_id, style.paper)
+    calibration = f"duplex-calibration-{game.lang}-{paper_id}.pdf"
+    pages = [tied(_blocks(game, files, paper.label, env, flip, calibration, True),
                   game.localized.language.typography, lambda block: booklet_align(style, block))
+             for flip in ("long-edge", "short-edge")]
+    return all(_fits(blocks, game, paper, project, style, fonts_state()) for blocks in pages)
+
+
+def _fits(blocks: list, game: GameLayout, paper: Paper, project, style: BookletStyle, fonts: tuple) -> bool:
+    from printshop import fitstore
+    from printshop.render.booklet import booklet_pages
+
     key = ("how-to-print", repr(blocks), style.model_dump_json(), paper.width, paper.height,
-           game.localized.language.typography.hyphenation, fonts_state())
+           game.localized.language.typography.hyphenation, fonts)
     store = fitstore.ACTIVE  # validate's: its outcome is kept between runs; else remembered in the process
     digest = store.digest(key) if store is not None else None
     known = (bool(stored[5]) if (stored := store.get(digest)) is not None else None) if store is not None \
@@ -179,4 +189,4 @@ def sheet_fits(game: GameLayout, files: list[KitFile], paper: Paper, project, en
     return fits
 
 
-_FITS: dict = {}
+_FITS: Memo = Memo(256)  # (a session's refreshes after label edits: the last few hundred pages set)

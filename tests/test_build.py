@@ -495,3 +495,22 @@ def test_validate_sets_each_kits_how_to_print_sheet_as_the_build_will(tmp_path, 
     assert overflow and any(said in d.message for d in overflow), [d.format() for d in report.items if d.code != "reconstructed"]
     result = build(data, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
     assert result.report.has_errors and not result.written  # what validate refused, the build refuses too
+
+
+def test_the_files_validate_sets_the_how_to_page_with_are_the_ones_the_build_lists(tmp_path):
+    """kit_files (what validate measures the how-to page with) and the build's tasks (jobs.py) must name the same
+    files of the same kinds: the longest form, --gutterfold and --low-ink, built and read back."""
+    from printshop.render.how_to_print import kit_files
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["comrade-stalin"])
+    result = build(data, tmp_path / "out", games=["comrade-stalin"], langs=["fr"], papers=["a4"], gutterfold=True,
+                   low_ink=True)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    sheet = next(p for p in result.written if "how-to-print" in p.name)
+    listed = re.findall(r"comrade-stalin-fr-[\w-]+\.pdf", page_texts(sheet)[0])
+    _, checked = check(data, games=["comrade-stalin"], langs=["fr"], variant=None)
+    [layout] = checked.layouts
+    expected = [f.name for f in kit_files(layout, "a4", "a5", gutterfold=True, low_ink=True)]
+    listed = [name for name in listed if "how-to-print" not in name]  # (the page's own name, in its footer)
+    assert listed == expected, (listed, expected)

@@ -100,14 +100,21 @@ def sheet_kind(sheet) -> str:
 PAGES_SHOWN = 999  # the page count validate lists for each file (the build's are known once they are set): the widest
 
 
-def kit_files(game: GameLayout, paper_id: str, booklet_paper: str) -> list[KitFile]:
-    """The files a plain kit of `game` on `paper_id` lists, in the order the build lists them (jobs.py's tasks)."""
-    variant = game.localized.variant
+def kit_files(game: GameLayout, paper_id: str, booklet_paper: str, gutterfold: bool = False,
+              low_ink: bool = False) -> list[KitFile]:
+    """The files a kit of `game` on `paper_id` lists (with `gutterfold`, a build with --gutterfold: each deck's
+    gutterfold sheets too; with `low_ink`, named as a --low-ink build names them), in the order the build lists them
+    (jobs.py's tasks)."""
+    variant, suffix = game.localized.variant, "-lowink" if low_ink else ""
 
     def name(what: str, paper: str) -> str:
-        return output_name(game.game_id, game.lang, what, paper, variant).name
+        return output_name(game.game_id, game.lang, what + suffix, paper, variant).name
 
-    files = [KitFile(name(deck.id, paper_id), PAGES_SHOWN, deck_kind(deck)) for deck in game.decks]
+    files = []
+    for deck in game.decks:
+        files.append(KitFile(name(deck.id, paper_id), PAGES_SHOWN, deck_kind(deck)))
+        if gutterfold:
+            files.append(KitFile(name(f"{deck.id}-gutterfold", paper_id), PAGES_SHOWN, "gutterfold"))
     files += [KitFile(name(sheet.id, paper_id), PAGES_SHOWN, sheet_kind(sheet)) for sheet in game.sheets]
     if game.booklet is not None:
         files += [KitFile(name("rules", booklet_paper), PAGES_SHOWN, "rules"),
@@ -152,14 +159,16 @@ def check_how_to_print(game: GameLayout, project, papers: list[tuple[str, Paper]
 
 
 def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> bool:
-    """Whether the how-to page of the kit's files (`kit_files`) fits on one page of `paper` at one of `SCALES`, set without drawing it, in
-    its longest form (low ink, either flip). Remembered in the process by everything it reads (the blocks, the
-    style, the page, the fonts), and between runs of validate in the fit store (fitstore.py) when one is open."""
+    """Whether the how-to page of the kit's files (`kit_files`) fits on one page of `paper` at one of `SCALES`, set
+    without drawing it, in its longest form (low ink, either flip, gutterfold sheets listed). Remembered in the
+    process by everything it reads (the blocks, the style, the page, the fonts), and between runs of validate in
+    the fit store (fitstore.py) when one is open."""
     from printshop.fonts import state as fonts_state
 
     style = project.booklet
-    # the longest page a build may make: low ink adds a paragraph, and each flip names its edge in its own words
-    files = kit_files(game, paper_id, style.paper)
+    # the longest page a build may make: low ink adds a paragraph, each flip names its edge in its own words, and
+    # --gutterfold lists each deck's gutterfold sheets too
+    files = kit_files(game, paper_id, style.paper, gutterfold=True, low_ink=True)
     calibration = f"duplex-calibration-{game.lang}-{paper_id}.pdf"
     pages = [tied(_blocks(game, files, paper.label, env, flip, calibration, True),
                   game.localized.language.typography, lambda block: booklet_align(style, block))

@@ -315,6 +315,20 @@ def _replace(out_dir: Path, staging: Path, changed: list[tuple[Path, bytes]], re
     done.removed = list(removing)
     for folder in {target.parent for target, _ in changed}:
         _sync_folder(folder)
+    _prune(removing, out_dir)
+
+
+def _prune(removed: list[Path], out_dir: Path) -> None:
+    """The folders the removed files leave empty (a game taken out of the data: output/<game>/en/, /fr/ and
+    output/<game>/ stayed behind, empty), up to the output folder; a folder with anything else in it stays."""
+    root = Path(out_dir).resolve()
+    for folder in sorted({path.parent for path in removed}, key=lambda folder: len(folder.parts), reverse=True):
+        while folder.resolve() != root and root in folder.resolve().parents:
+            try:
+                folder.rmdir()  # only an empty folder goes
+            except OSError:
+                break
+            folder = folder.parent
 
 
 def _write_synced(path: Path, data: bytes) -> None:

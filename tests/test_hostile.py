@@ -785,6 +785,7 @@ def test_a_deleted_game_removes_what_it_made(data, tmp_path):
     (data / "second" / "game.yaml").unlink()
     again = build(data, out, **QUICK)
     assert not list((out / "second").rglob("*.pdf")) and codes(again.report, "removed-output")
+    assert not (out / "second").exists()  # its folders, left empty, go too (they stayed, output/second/en/ …)
     assert (out / "comrade" / "en" / "comrade-en-cards-a4.pdf").exists()
 
 

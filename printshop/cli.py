@@ -142,6 +142,9 @@ def _parser() -> argparse.ArgumentParser:
                                  "objects; github: GitHub Actions annotations")
     validating.add_argument("--strict", action="store_true",
                             help="warnings fail the run too (exit 1), unless the data acknowledges them")
+    validating.add_argument("--quiet", "-q", action="store_true",
+                            help="print only what fails the run (errors; with --strict, warnings not acknowledged "
+                                 "too) and the summary line; the exit code is the same")
     validating.add_argument("--jobs", "-j", type=_positive, default=None, metavar="N",
                             help="lay out the games in N processes (default: $PRINTSHOP_JOBS, else one per core "
                                  f"this process may use, {default_jobs_text()}); "
@@ -522,8 +525,12 @@ def _validate(args) -> int:
     with kept_fits():  # what each text's fitting came to in earlier runs (fitstore.py)
         report, _ = check(args.data, games=games, templates_dir=args.templates, keep_layouts=False,
                           jobs=jobs)
-    if args.format == "json" or report.items:
-        print(format_report(report, style=args.format))
+    shown = report
+    if args.quiet:  # what fails the run, as `build -q` shows its errors only (the summary still counts everything)
+        shown = Report([d for d in report.items if d.severity is Severity.ERROR or args.strict
+                        and d.severity is Severity.WARNING and not d.acknowledged])
+    if args.format == "json" or shown.items:
+        print(format_report(shown, style=args.format))
     sys.stdout.flush()
     print(f"printshop validate: {_summary(report)}{' (strict)' if args.strict else ''}", file=sys.stderr)
     if not report.items and not discover_games(args.data):  # a new project: nothing wrong, and nothing checked

@@ -489,3 +489,21 @@ def test_a_games_folder_or_a_file_given_as_the_data_folder_is_refused(tmp_path, 
         assert usage.value.code == 2 and said in err, err
     assert not (tmp_path / "out").exists()
     assert main(["validate", "--data", str(data), "comrade"]) == 0  # the data folder itself: as before
+
+
+def test_validate_quiet_prints_only_what_fails_the_run(tmp_path, capsys):
+    """`printshop validate -q` was a usage error though `build -q` exists: in CI a quiet run shows what fails it."""
+    from printshop.cli import main
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    assert main(["validate", "comrade", "--data", str(data), "-q"]) == 0
+    said = capsys.readouterr()
+    assert said.out.strip() == "" and "printshop validate: 0 errors" in said.err  # its infos and acknowledged, unsaid
+    edit(data / "comrade" / "text" / "fr.yaml", '"Informateur"', '"Informateur "')  # a warning: a trailing space
+    edit(data / "comrade" / "game.yaml", "    total: 18", "    total: 17")  # an error
+    assert main(["validate", "comrade", "--data", str(data), "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "error[composition]" in out and "warning" not in out and "info[" not in out
+    assert main(["validate", "comrade", "--data", str(data), "-q", "--strict"]) == 1
+    out = capsys.readouterr().out
+    assert "warning[whitespace]" in out and "(acknowledged" not in out

@@ -359,7 +359,7 @@ def _unfinished(project: Project, report: Report, langs: list[str] | None, incom
     report.items[:] = [d for d in report.items if not (d.code == "missing-text" and d.location.path in files)]
     if incomplete == "skip":  # the rest of what is wrong in a translation left out stops no build of the others
         report.items[:] = [replace(d, severity=Severity.WARNING,
-                                               message=f"{d.message} (not built: this translation is incomplete)")
+                                   message=f"{d.message} (not built: this translation is incomplete)")
                            if d.severity is Severity.ERROR and d.location.path in files else d for d in report.items]
     for (game_id, lang), state in unfinished.items():
         lacking = len(state.missing) + len(state.untranslated)

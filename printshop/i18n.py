@@ -35,6 +35,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from ruamel.yaml.error import CommentMark
 from ruamel.yaml.tokens import CommentToken
 
+from printshop import translation_checks
 from printshop.diagnostics import Location, Report
 from printshop.loader import GameData, Project
 from printshop.source import read_yaml
@@ -435,9 +436,6 @@ def _holder_of(root: CommentedMap, text_id: str) -> tuple[CommentedMap, str]:
     return mapping, parts[-1]
 
 
-_ACCEPTING = re.compile(r"^(\s*#\s*accept\s+)([a-z][a-z-]*(?:\s*,\s*[a-z][a-z-]*)*)(\s*:)")
-
-
 def _keep_as_source(root: CommentedMap, text_id: str, why: str) -> None:
     """A text the translator keeps as the text it is made from (`i18n confirm`, or the same text in a PO editor):
     its `# TODO: translate` mark becomes `# accept untranslated: <why>`, so that validate shows it as
@@ -448,11 +446,11 @@ def _keep_as_source(root: CommentedMap, text_id: str, why: str) -> None:
     slot = mapping.ca.items.get(key)
     token = slot[2] if slot and len(slot) > 2 else None
     first, newline, rest = (token.value.partition("\n") if isinstance(token, CommentToken) else ("", "\n", ""))
-    accepting = _ACCEPTING.match(first)
-    if accepting and "untranslated" in re.split(r"\s*,\s*", accepting.group(2)):
+    accepting = translation_checks.ACCEPT.search(first)  # `# accept code, code: why`, as validate reads it
+    if accepting and "untranslated" in re.split(r"\s*,\s*", accepting.group(1)):
         return
     if accepting:
-        first = f"{accepting.group(1)}{accepting.group(2)}, untranslated{first[accepting.end(2):]}"
+        first = f"{first[:accepting.end(1)]}, untranslated{first[accepting.end(1):]}"
     else:
         first = f" # accept untranslated: {why}" + (f" {first.strip()}" if first.strip() else "")
     mapping.ca.items.setdefault(key, [None, None, None, None])[2] = CommentToken(  # (as _set_todo writes a mark)

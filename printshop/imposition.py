@@ -323,7 +323,6 @@ def usable_area(paper, target) -> tuple[float, float, float, float, float, float
     return width, height, side, side, width - side, height - top
 
 
-
 def cut_cells(paper, target, width: float, height: float, bleed: float) -> tuple[int, int]:
     """(columns, rows) of faces `width` x `height` with `bleed` round each that a cutter's area holds on `paper`."""
     _, _, left, bottom, right, top = usable_area(paper, target)

@@ -110,7 +110,7 @@ def _with_room(line, room: float):
 # and for each paper and shop; its paragraphs break the same way every time
 _BROKEN: Memo = Memo(20000)
 _ABSENT = object()
-_NOT_NOTED = ("blPara", "_text_given", "_frags_before", "_pristine_frags")
+_NOT_NOTED = ("blPara", "_text_given")
 
 
 class EvenParagraph(Paragraph):
@@ -129,14 +129,14 @@ class EvenParagraph(Paragraph):
             self.__dict__.update(noted)
             return lines
         before = dict(self.__dict__)
-        self._frags_before = copy.deepcopy(self.frags) if self.style.alignment == TA_JUSTIFY else None
+        self._pristine = copy.deepcopy(self.frags) if self.style.alignment == TA_JUSTIFY else None
+        self._tried = False
         lines = super().breakLines(width)
         if self.style.alignment == TA_JUSTIFY and len(lines.lines) >= 2:
             lines = self._even(width, lines)
-        if self.__dict__.get("_pristine_frags") is not None:  # the fragments as given, not as the last break left them
-            self.frags = self._pristine_frags
-        self.__dict__.pop("_pristine_frags", None)
-        self.__dict__.pop("_frags_before", None)
+        if self._tried:  # the tries broke copies (`_broken`): the paragraph keeps the fragments as given
+            self.frags = self._pristine
+        del self._pristine, self._tried
         if key is not None:
             _BROKEN[key] = lines, {name: value for name, value in self.__dict__.items()
                                    if name not in _NOT_NOTED and before.get(name, _ABSENT) is not value}
@@ -231,10 +231,7 @@ class EvenParagraph(Paragraph):
         # each break from the paragraph's fragments as they were: ReportLab's hyphenation changes them in place when
         # it breaks a word at a hyphen it already has ("Mettez-" | "vous"), and every later break then set that word
         # whole without its hyphen ("Mettezvous", printed in Assassin's French rules)
-        pristine = self.__dict__.get("_pristine_frags")
-        if pristine is None:
-            pristine = self._pristine_frags = copy.deepcopy(self._frags_before)
-        self.frags = copy.deepcopy(pristine)
+        self.frags, self._tried = copy.deepcopy(self._pristine), True
         lines = super().breakLines(narrower)
         if len(lines.lines) != count:
             return None

@@ -284,10 +284,7 @@ def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
             if isinstance(event, starts):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    mark = event.start_mark
-                    report.add("too-large", Location.of(path, mark.line + 1, mark.column + 1),
-                               f"the data is nested more than {MAX_DEPTH} levels deep here",
-                               hint="a data file needs a few levels: look for a runaway indentation or brackets")
+                    _too_deep(path, event.start_mark, report)
                     return False
             elif isinstance(event, ends):
                 depth -= 1
@@ -301,12 +298,16 @@ def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
         # scanner reads ahead of the events above: that is this file's nesting, not its syntax
         mark = getattr(error, "problem_mark", None)
         if mark is not None and "nesting depth" in str(getattr(error, "problem", "")):
-            report.add("too-large", Location.of(path, mark.line + 1, mark.column + 1),
-                       f"the data is nested more than {MAX_DEPTH} levels deep here",
-                       hint="a data file needs a few levels: look for a runaway indentation or brackets")
+            _too_deep(path, mark, report)
             return False
         return True  # the readers below word the syntax error
     return True
+
+
+def _too_deep(path: Path, mark, report: Report) -> None:
+    report.add("too-large", Location.of(path, mark.line + 1, mark.column + 1),
+               f"the data is nested more than {MAX_DEPTH} levels deep here",
+               hint="a data file needs a few levels: look for a runaway indentation or brackets")
 
 
 def _values_are_safe(document: Document, report: Report) -> bool:

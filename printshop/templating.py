@@ -366,7 +366,7 @@ def _opening_left(path: Path, tag: str) -> tuple[int, int] | None:
             opened.append((name, found.start()))
     for name, start in reversed(opened):
         if name == tag:
-            return text.count("\n", 0, start) + 1, start - (text.rfind("\n", 0, start) + 1) + 1
+            return place_of(text, start)
     return None
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from printshop import translation_checks
 from printshop.diagnostics import Report
 from printshop.richtext import FORCED_BREAK
 from printshop.source import items_of, locate, read_yaml
@@ -75,8 +76,6 @@ def left_as_source(text_id: str, translated: TextEntry, source_text: str, untran
     in a German file was counted translated by status and built as a finished kit, while validate warned."""
     if translated.text != source_text or not translated.text.strip():
         return False
-    from printshop import translation_checks  # (validate's own checks; loaded with it)
-
     if untranslatable is not None and (text_id in untranslatable.ids
                                        or translation_checks.only_words(translated.text, untranslatable.words)):
         return False

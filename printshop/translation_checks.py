@@ -29,7 +29,7 @@ _END_MARKS = ".!?:;…"
 # closing quotes and brackets that may follow a sentence's end mark ("… fin. »", "(see p. 3.)")
 _CLOSERS = "»”“’‘\"')]›"
 _BRACKETS = (("(", ")"), ("[", "]"), ("{", "}"))  # a brace left alone is a placeholder half typed
-_ACCEPT = re.compile(r"#\s*accept\s+([a-z][a-z-]*(?:\s*,\s*[a-z][a-z-]*)*)\s*:\s*(\S.*?)\s*$")
+ACCEPT = re.compile(r"#\s*accept\s+([a-z][a-z-]*(?:\s*,\s*[a-z][a-z-]*)*)\s*:\s*(\S.*?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,7 @@ def accepted(path: Path | str, line: int) -> dict[str, str]:
     lines = _lines(str(path))
     if not 0 < line <= len(lines):
         return {}
-    match = _ACCEPT.search(lines[line - 1])
+    match = ACCEPT.search(lines[line - 1])
     if not match:
         return {}
     return {code.strip(): match.group(2) for code in match.group(1).split(",")}

@@ -16,7 +16,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop import translation_checks
 from printshop.diagnostics import CATALOGUE, Location, Report, Severity, closest, did_you_mean
-from printshop.imposition import cover, placed_box, too_small
+from printshop.imposition import cover, cut_cells, placed_box, too_small
 from printshop.expressions import ExpressionError, evaluate, need_count
 from printshop.loader import LABELS_REFERENCE, GameData, Project
 from printshop.model import Face, Untranslatable
@@ -52,6 +52,7 @@ def validate_project(project: Project, report: Report, papers: list[str] | None 
     --paper; [] for a build that prints none); None: every print-and-play paper, as a kit's build prints."""
     with translation_checks.one_pass():  # each text file's `# accept` comments read once per pass
         _check_look(project, report)
+        _check_cutters_papers(project, report)
         _check_languages(project, report)
         for game in project.games.values():
             if game.look:  # its own print data (data/<game>/print/), merged over the project's: checked as merged
@@ -130,6 +131,11 @@ def _check_look(project: Project, report: Report) -> None:
     for name in ("p", "h1", "h2", "li", "th", "td"):
         if name not in booklet.styles:
             report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")
+
+
+def _check_cutters_papers(project: Project, report: Report) -> None:
+    """Each print-and-cut machine's papers are papers of media.yaml, each as large as the area it cuts."""
+    media = project.media
     for cutter_id, cutter in project.targets.cutters.items():  # a paper named wrong was a cutter's pages left out
         for index, paper in enumerate(cutter.papers):
             if paper not in media.papers:
@@ -157,8 +163,6 @@ def _check_languages(project: Project, report: Report) -> None:
                        hint="copy the labels of printshop/defaults/languages/en.yaml into this file and translate them "
                             "(TRANSLATING.md, 'Adding a language')")
         _check_labels(project, lang, report)
-
-
 
 
 def _check_labels(project: Project, lang: str, report: Report) -> None:
@@ -454,8 +458,6 @@ def _check_background_edges(project: Project, game: GameData, report: Report) ->
 def _check_cutters(project: Project, game: GameData, report: Report) -> None:
     """Each deck fits, with the bleed a cutter prints round it, in the area each print-and-cut machine cuts on each
     of its papers: else `build --target cut` refused it (paper-too-small) after validate had passed."""
-    from printshop.imposition import cut_cells
-
     for cutter_id, cutter in sorted(project.targets.cutters.items()):
         for deck_id, deck in game.game.decks.items():
             size = project.media.card_sizes.get(deck.card_size)

@@ -506,12 +506,10 @@ def list_hangs(blocks: list, text_styles: dict[str, TextStyle]) -> dict[int, flo
         run.clear()
 
     for index, block in enumerate(blocks):
-        if isinstance(block, Para) and block.bullet and (not run or blocks[run[-1]].style == block.style) \
-                and (not run or run[-1] == index - 1):
-            run.append(index)
-            continue
-        close()
-        if isinstance(block, Para) and block.bullet:
+        item = isinstance(block, Para) and block.bullet
+        if run and not (item and blocks[run[-1]].style == block.style):  # (anything else ends the run)
+            close()
+        if item:
             run.append(index)
     close()
     return hangs

@@ -47,13 +47,17 @@ def render_how_to_print(game: GameLayout, files: list[KitFile], paper: Paper, st
                                          file_name, folio=localized.label("howto_title"))
         except BookletTooLarge as error:  # a block no page holds at this size (a table's row in 90 pt type)
             if scale == SCALES[-1]:
-                raise BookletTooLarge(str(error).replace("the rules booklet", "the how-to-print sheet", 1),
-                                      error.where) from None
+                raise _as_sheet(error) from None
             continue
         if pages == 1:
             return data, pages
     raise TooLong(f"the how-to-print sheet takes {pages} pages on {paper.label} even with the booklet's type at "
                   f"{SCALES[-1]:.0%}; it must fit on one")
+
+
+def _as_sheet(error: BookletTooLarge) -> BookletTooLarge:
+    """The booklet's words for a block no page holds, said of this sheet (it is set as a booklet is)."""
+    return BookletTooLarge(str(error).replace("the rules booklet", "the how-to-print sheet", 1), error.where)
 
 
 # The sizes the sheet is tried at, as shares of the booklet styles' (its type, leading kept, and spaces): French on
@@ -147,8 +151,7 @@ def check_how_to_print(game: GameLayout, project, papers: list[tuple[str, Paper]
         try:
             fits = sheet_fits(game, paper_id, paper, project, env)
         except BookletTooLarge as error:  # (a block no page holds: reported at the styles, as the build does)
-            _report_once(report, "text-overflow", error.where,
-                         str(error).replace("the rules booklet", "the how-to-print sheet", 1))
+            _report_once(report, "text-overflow", error.where, str(_as_sheet(error)))
             continue
         if not fits:
             _report_once(report, "text-overflow", where,
@@ -184,10 +187,12 @@ def _fits(blocks: list, game: GameLayout, paper: Paper, project, style: BookletS
            game.localized.language.typography.hyphenation, fonts)
     store = fitstore.ACTIVE  # validate's: its outcome is kept between runs; else remembered in the process
     digest = store.digest(key) if store is not None else None
-    known = (bool(stored[5]) if (stored := store.get(digest)) is not None else None) if store is not None \
-        else _FITS.get(key)
-    if known is not None:
-        return known
+    if store is not None:
+        stored = store.get(digest)
+        if stored is not None:
+            return bool(stored[5])
+    elif key in _FITS:
+        return _FITS[key]
     paints = Paints(project.colours.palette)
     fits = any(booklet_pages(game, BookletLayout(blocks, _scaled(style, scale)), paper, paints,
                              project.motifs.motifs) == 1 for scale in SCALES)

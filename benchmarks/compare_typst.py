@@ -110,7 +110,7 @@ def typst_source(count: int, lang: str) -> str:
     """The Typst document equivalent to printshop's bench-<lang>-cards-a4.pdf."""
     texts = card_texts(count, lang)
     labels = language(lang).labels
-    from printshop.texts import apply_typography
+    from printshop.language.texts import apply_typography
     typography = language(lang).typography
 
     def label(name: str, **values) -> str:

@@ -38,8 +38,8 @@ def _title(lang: str, edits: int) -> str:
 
 
 def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
-    from printshop.serve import _face_views, face_png
-    from printshop.session import Session
+    from printshop.live.serve import _face_views, face_png
+    from printshop.live.session import Session
 
     session = Session(data, out, games=[GAME], langs=[lang], papers=["a4"], templates_dir=templates_dir(data))
     started = time.perf_counter()

@@ -144,9 +144,9 @@ def language(lang: str):
     """The language file a build of the bench deck reads (the repository's data/languages/<lang>.yaml, or
     printshop's defaults/languages/), read with printshop's own model."""
     from printshop.diagnostics import Report
-    from printshop.model import Language
-    from printshop.schema import validate_document
-    from printshop.source import read_yaml
+    from printshop.project.model import Language
+    from printshop.project.schema import validate_document
+    from printshop.project.source import read_yaml
     if lang not in _LANGUAGES:
         report = Report()
         path = _language_file(lang)
@@ -169,7 +169,7 @@ def _language_file(lang: str) -> Path:
 
 def printed(text: str, lang: str) -> str:
     """A text as printshop prints it, with the language's typography (French: U+202F before ; : ! ?)."""
-    from printshop.texts import apply_typography
+    from printshop.language.texts import apply_typography
     return apply_typography(text, language(lang).typography)
 
 
@@ -237,7 +237,7 @@ def _game_yaml(count: int) -> str:
 
 
 def _records(source: dict[str, str], translation: dict[str, str]) -> str:
-    from printshop.translation import fingerprint
+    from printshop.language.translation import fingerprint
     lines = ["# Written by 'printshop i18n sync': the source text each translation was made from.",
              "# Do not edit; it is how printshop knows a translation went stale."]
     for text_id, text in translation.items():

@@ -38,9 +38,9 @@ def main() -> int:
     parser.add_argument("--every", type=int, default=50, help="print the memory every so many saves (default: 50)")
     args = parser.parse_args()
 
-    from printshop.loader import DEFAULT_DATA_DIR, load_project
-    from printshop.serve import Preview
-    from printshop.session import Session
+    from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+    from printshop.live.serve import Preview
+    from printshop.live.session import Session
 
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "data"

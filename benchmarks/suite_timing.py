@@ -50,7 +50,7 @@ def pytest_configure(config):
 
 
 def _wrap() -> None:
-    import printshop.build as build_module
+    import printshop.pipeline.build as build_module
 
     for name in ("check", "build"):
         real = getattr(build_module, name)

@@ -1,10 +1,10 @@
 """printshop: turns game data into print-and-play kits, press files and rule booklets.
 
 The pipeline is load -> resolve the language -> validate -> lay out -> render -> write;
-see ARCHITECTURE.md. `printshop.build` is the library entry point the command line wraps.
+see ARCHITECTURE.md. `printshop.pipeline.build` is the library entry point the command line wraps.
 """
 
-from printshop import lazy_patterns
+from printshop.typeset import lazy_patterns
 
 __version__ = "0.1.0"
 

@@ -16,26 +16,26 @@ from pathlib import Path
 from printshop import __version__
 from printshop.diagnostics import (CATALOGUE, FORMATS, Report, Severity, StageFailed, catalogue_markdown,
                                    display_path, format_report, no_game_yet, printable)
-from printshop.paths import PACKAGE_DEFAULTS_DIR, ProjectFileError, default_jobs_text, discover_games, find_project
+from printshop.project.paths import PACKAGE_DEFAULTS_DIR, ProjectFileError, default_jobs_text, discover_games, find_project
 
 # The heavy modules (ReportLab, pydantic, ruamel.yaml) are imported where they are used, so that a
 # build with nothing to do answers before they would have loaded.
 
 
 def build(*args, **kwargs):
-    from printshop.build import build as run_build
+    from printshop.pipeline.build import build as run_build
 
     return run_build(*args, **kwargs)
 
 
 def check(*args, **kwargs):
-    from printshop.build import check as run_check
+    from printshop.pipeline.build import check as run_check
 
     return run_check(*args, **kwargs)
 
 
 def load_project(*args, **kwargs):
-    from printshop.loader import load_project as run_load
+    from printshop.project.loader import load_project as run_load
 
     return run_load(*args, **kwargs)
 
@@ -331,7 +331,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _offset(value: str) -> tuple[float, float]:
     """'1.5,-0.5' (millimetres) to points."""
-    from printshop.units import mm
+    from printshop.project.units import mm
 
     import math
 
@@ -498,7 +498,7 @@ def _list(args) -> int:
         title = source.entries[spec.title].text if source and spec.title in source.entries else game.id
         print(f"{game.id}: {title}, {spec.players.min}–{spec.players.max} players, about {spec.minutes} min")
         print(f"  languages: {', '.join(game.languages)} (source: {spec.source_language})")
-        from printshop.resolve import deck_counts
+        from printshop.language.resolve import deck_counts
 
         for deck_id, counts in deck_counts(game).items():
             deck = spec.decks[deck_id]
@@ -514,13 +514,13 @@ def _list(args) -> int:
 
 
 def _validate(args) -> int:
-    from printshop.build import default_workers
+    from printshop.pipeline.build import default_workers
 
     default = default_workers()  # a malformed $PRINTSHOP_JOBS is refused with --jobs too, as in `build`
     jobs = args.jobs or default
     games = _known_games(args.data, args.games)
     _check_folders(args)
-    from printshop.fitstore import kept_fits
+    from printshop.write.fitstore import kept_fits
 
     with kept_fits():  # what each text's fitting came to in earlier runs (fitstore.py)
         report, _ = check(args.data, games=games, templates_dir=args.templates, keep_layouts=False,
@@ -560,7 +560,7 @@ def _proof(args) -> int:
 
 
 def _preflight(args) -> int:
-    from printshop.preflight import preflight, shop_trims
+    from printshop.checks.preflight import preflight, shop_trims
 
     profile, trims = None, None
     if args.profile:
@@ -609,7 +609,7 @@ def _preflight_summary(problems, warnings: int) -> str:
 
 
 def _init(args) -> int:
-    from printshop.scaffold import ScaffoldError, init_project
+    from printshop.project.scaffold import ScaffoldError, init_project
 
     try:
         made = init_project(args.folder)
@@ -624,9 +624,9 @@ def _init(args) -> int:
 
 
 def _new(args) -> int:
-    from printshop import i18n
-    from printshop.loader import load_project
-    from printshop.scaffold import ScaffoldError, new_game
+    from printshop.language import i18n
+    from printshop.project.loader import load_project
+    from printshop.project.scaffold import ScaffoldError, new_game
 
     project = find_project()
     if project.config is None:
@@ -650,7 +650,7 @@ def _new(args) -> int:
 
 
 def _schema(args) -> int:
-    from printshop.reference import schema_texts, write_texts
+    from printshop.project.reference import schema_texts, write_texts
 
     folder = args.out or find_project().root / "schemas"  # (never the installed package's folder)
     written = write_texts(schema_texts(), folder)
@@ -660,7 +660,7 @@ def _schema(args) -> int:
 
 
 def _docs(args) -> int:
-    from printshop.reference import doc_texts, write_texts
+    from printshop.project.reference import doc_texts, write_texts
 
     folder = args.out or find_project().root / "docs"
     texts = dict(doc_texts(), **{"checks.md": catalogue_markdown() + "\n"})
@@ -696,7 +696,7 @@ def _load_or_report(data: Path, games: list[str] | None):
 
 
 def _i18n(args) -> int:
-    from printshop import i18n
+    from printshop.language import i18n
 
     lang = getattr(args, "lang", None)
     if args.action in ("sync", "confirm", "export") and args.data.is_dir() and lang in discover_games(args.data):
@@ -747,7 +747,7 @@ def _i18n(args) -> int:
                   f"obsolete, {result.recorded} recorded as translated")
         return 0
     if args.action == "export":
-        from printshop.write import write_atomically
+        from printshop.write.commit import write_atomically
 
         for game in project.games.values():
             if args.lang == game.game.source_language:
@@ -774,7 +774,7 @@ def _i18n(args) -> int:
 
 
 def _confirm(args, project) -> int:
-    from printshop import i18n
+    from printshop.language import i18n
 
     if bool(args.ids) == bool(args.all_stale):
         raise UsageError("name the text ids to confirm, or give --all-stale")
@@ -841,7 +841,7 @@ def _shard(text: str) -> tuple[int, int]:
 def _build(args) -> int:
     import time
 
-    from printshop.cache import nothing_to_do
+    from printshop.write.cache import nothing_to_do
 
     started = time.monotonic()
     games = _known_games(args.data, args.games)
@@ -859,7 +859,7 @@ def _build(args) -> int:
             say(f"nothing changed since the last build: {len(files)} files up to date in "
                 f"{time.monotonic() - started:.2f} s (--force renders them again)")
             return 0
-    from printshop.progress import for_terminal
+    from printshop.pipeline.progress import for_terminal
     if args.variant and not _known_variant(args.data, games, args.variant):
         return 1
     if args.profile and args.target != "shop":
@@ -867,7 +867,7 @@ def _build(args) -> int:
     if args.cutter and args.target != "cut":
         raise UsageError("--cutter goes with --target cut")
     if args.cutter or args.profile:  # named in data/print/ (printshop's and the project's): refused before any check
-        from printshop.layers import layer_dirs, names_in
+        from printshop.project.layers import layer_dirs, names_in
 
         for asked, folder, kind in ((args.cutter, "print/targets/cut", "cutter"),
                                     (args.profile, "print/profiles", "print-shop profile")):
@@ -947,8 +947,8 @@ def _known_variant(data: Path, games: list[str] | None, variant: str, *, live: b
 
 
 def _watch(args) -> int:
-    from printshop.session import Session
-    from printshop.watch import watch
+    from printshop.live.session import Session
+    from printshop.live.watch import watch
 
     games = _known_games(args.data, args.games)
     if args.variant:
@@ -966,8 +966,8 @@ def _watch(args) -> int:
 
 
 def _serve(args) -> int:
-    from printshop.serve import AddressUnavailable, Server
-    from printshop.session import Session
+    from printshop.live.serve import AddressUnavailable, Server
+    from printshop.live.session import Session
 
     games = _known_games(args.data, args.games)
     if args.variant:

@@ -137,7 +137,7 @@ _check("line-breaks", W, "a translation has a different number of line breaks th
        "data/comrade/text/fr.yaml:12:14: warning[line-breaks]: 'rules.credits.design': the source has 1 line break(s), the translation 0")
 _check("placeholder", E, "a placeholder a template does not provide, or one that differs from the source", "use the placeholders of the source text",
        "data/comrade/text/fr.yaml:5:12: error[placeholder]: 'game.players' uses {maximum}, {min} but the source uses {max}, {min}")
-# Translation checks (printshop/translation_checks.py), at the translation's own line; a translator accepts one
+# Translation checks (printshop/checks/translation_checks.py), at the translation's own line; a translator accepts one
 # on purpose with a comment on that line: "# accept number-mismatch: why"
 _check("empty-translation", E, "a translation is empty, so the card prints nothing there", "write the translation (or remove the line and run printshop i18n sync)",
        "data/comrade/text/de.yaml:14:16: error[empty-translation]: 'card.reminder' is empty: the English text \"Keep your card hidden.\" would print as nothing")

@@ -17,8 +17,8 @@ from typing import Callable, TypeVar
 import pytest
 from filelock import FileLock
 
-from printshop.build import build
-from printshop.loader import DEFAULT_DATA_DIR
+from printshop.pipeline.build import build
+from printshop.project.loader import DEFAULT_DATA_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
@@ -225,7 +225,7 @@ def press_view(tmp_path_factory, profiles: list[str]) -> Path:
 
 
 def _kit_papers() -> list[str]:
-    from printshop.loader import load_project
+    from printshop.project.loader import load_project
 
     return list(load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.papers)
 
@@ -233,10 +233,10 @@ def _kit_papers() -> list[str]:
 @pytest.fixture(scope="session")
 def paints():
     """The project's palette in RGB, its fonts registered: what a test drawing or fitting text needs."""
-    from printshop.colour import Paints
+    from printshop.render.colour import Paints
     from printshop.diagnostics import Report
-    from printshop.fonts import register_fonts
-    from printshop.loader import load_project
+    from printshop.typeset.fonts import register_fonts
+    from printshop.project.loader import load_project
 
     project = load_project(DEFAULT_DATA_DIR, games=[])
     register_fonts(project.fonts, project.font_dirs(), Report())
@@ -251,7 +251,7 @@ def built(tmp_path_factory) -> Path:
 
 @functools.lru_cache(maxsize=None)
 def _real_project(games: tuple[str, ...] | None):
-    from printshop.loader import load_project
+    from printshop.project.loader import load_project
 
     return load_project(DEFAULT_DATA_DIR, games=None if games is None else list(games))
 
@@ -265,7 +265,7 @@ def with_defaults(data: Path) -> Path:
     """Write printshop's shared print data and languages (printshop/defaults/) into the data folder
     `data`, where it has no file of that name: the project as a publisher who copied the defaults in to
     change them. Printshop reads the same either way (layers.py); a test can then edit those files."""
-    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     for folder in ("print", "languages"):
         for path in sorted((PACKAGE_DEFAULTS_DIR / folder).rglob("*.yaml")):
@@ -286,9 +286,9 @@ def data_copy(tmp_path) -> Path:
 
 def frame_text(frame) -> str:
     """The plain text a laid-out frame sets, rebuilt as the renderer does, at the fitted size."""
-    from printshop.colour import Paints
-    from printshop.fitting import make_flowables
-    from printshop.loader import load_project
+    from printshop.render.colour import Paints
+    from printshop.typeset.fitting import make_flowables
+    from printshop.project.loader import load_project
 
     paints = Paints(load_project(DEFAULT_DATA_DIR, games=[]).colours.palette)
     flowables = make_flowables(frame.blocks, frame.frame, frame.fit.size, paints, frame.frame.width)
@@ -299,7 +299,7 @@ def found(data: Path, code: str, games: list[str] | None = None) -> list:
     """The diagnostics with `code` that checking `data` gives; with `games`, checking only those games
     (what a test that edits one game's files needs: games are read, validated and laid out each on its
     own, so the others add nothing but time)."""
-    from printshop.build import check
+    from printshop.pipeline.build import check
 
     report, _ = check(data, games=games)
     return [d for d in report.items if d.code == code]
@@ -329,7 +329,7 @@ def line_of(path: Path, needle: str) -> int:
 def copy_data(target: Path, games: list[str]) -> Path:
     """A copy of data/ at `target` with the shared print data and languages and only `games`, however
     many other games data/ holds."""
-    from printshop.paths import discover_games
+    from printshop.project.paths import discover_games
 
     others = set(discover_games(DEFAULT_DATA_DIR)) - set(games)
     shutil.copytree(DEFAULT_DATA_DIR, target, ignore=lambda folder, names: [
@@ -353,7 +353,7 @@ def add_fixture_game(data: Path, templates: Path, name: str = "sampler", as_id: 
 def fixture_project(root: Path, *, real_games: bool = False) -> tuple[Path, Path]:
     """A data folder and a templates folder under `root`: the shared print data and languages of data/
     and the sampler fixture game, with the games of data/ beside it only if `real_games`."""
-    from printshop.paths import DEFAULT_TEMPLATES_DIR, discover_games
+    from printshop.project.paths import DEFAULT_TEMPLATES_DIR, discover_games
 
     games = set(discover_games(DEFAULT_DATA_DIR))
     data, templates = root / "data", root / "templates"

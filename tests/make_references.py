@@ -16,8 +16,8 @@ import numpy as np
 import pypdfium2
 from PIL import Image
 
-from printshop.build import build
-from printshop.loader import DEFAULT_DATA_DIR
+from printshop.pipeline.build import build
+from printshop.project.loader import DEFAULT_DATA_DIR
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 DPI = 30

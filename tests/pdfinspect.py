@@ -11,7 +11,7 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from printshop.preflight import multiply
+from printshop.checks.preflight import multiply
 
 
 @dataclass

@@ -17,16 +17,16 @@ import pypdfium2
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.build import build, check
-from printshop.colour import Paints
-from printshop.fitting import paragraph_style
-from printshop.justify import MAX_WORD_SPACE, MIN_WORD_SPACE, EvenParagraph, loose_lines
-from printshop.layout import BookletLayout
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.model import TextStyle
-from printshop.paths import discover_games
+from printshop.pipeline.build import build, check
+from printshop.render.colour import Paints
+from printshop.typeset.fitting import paragraph_style
+from printshop.typeset.justify import MAX_WORD_SPACE, MIN_WORD_SPACE, EvenParagraph, loose_lines
+from printshop.layout.faces import BookletLayout
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.model import TextStyle
+from printshop.project.paths import discover_games
 from printshop.render.booklet import render_booklet
-from printshop.richtext import Para
+from printshop.typeset.richtext import Para
 from tests.conftest import kit_view, press_view
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
@@ -380,7 +380,7 @@ def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(ch
     from dataclasses import replace
     from pathlib import Path
 
-    from printshop.jobs import _render_failed
+    from printshop.pipeline.jobs import _render_failed
     from printshop.diagnostics import Report
     from printshop.render.booklet import BookletTooLarge
 
@@ -484,7 +484,7 @@ def test_every_line_of_a_numbered_item_starts_where_its_first_line_does(checked,
 @pytest.mark.parametrize("align, left_aligned", [("left,right", True), (None, False)])
 def test_a_tables_column_alignment_is_kept_in_the_booklet(checked, align, left_aligned):
     """`<table align="left,right">` worked in frames and was ignored in booklets: every cell stayed centred."""
-    from printshop.richtext import Table
+    from printshop.typeset.richtext import Table
 
     layout = next(l for l in checked.layouts if l.lang == "en" and l.booklet is not None)
     project = checked.project.view(layout.localized.data)
@@ -509,8 +509,8 @@ def test_a_stitched_booklet_is_a_multiple_of_four_pages_whatever_the_text_ends_w
     or back cover were added: "internal: ValueError: a saddle-stitched booklet needs a multiple of four pages"."""
     import shutil
 
-    from printshop.build import build
-    from printshop.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+    from printshop.pipeline.build import build
+    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
 
     templates = tmp_path / "templates"
     shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)

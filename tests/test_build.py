@@ -8,9 +8,9 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import build, check
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.units import mm
+from printshop.pipeline.build import build, check
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.units import mm
 from tests.conftest import edit
 from tests.pdfinspect import embedded_font_problems, font_names, page_drawing, page_texts, pdf_text
 
@@ -209,8 +209,8 @@ def test_backs_cover_their_cards_and_the_margin_stays_blank(built):
 
 def test_the_bundled_fonts_cover_french():
     from printshop.diagnostics import Report
-    from printshop.fonts import register_fonts
-    from printshop.loader import load_project
+    from printshop.typeset.fonts import register_fonts
+    from printshop.project.loader import load_project
 
     project = load_project(DEFAULT_DATA_DIR)
     fonts = register_fonts(project.fonts, project.font_dirs(), Report())
@@ -222,9 +222,9 @@ def test_the_bundled_fonts_cover_french():
 def test_the_characters_a_text_lacks_are_told_for_each_font_and_fallback():
     """What a text lacks is remembered for the process by the font object, the fallback's characters and the
     text: a check with another fallback, or a font registered anew, is answered for itself."""
-    from printshop import fonts as module
+    from printshop.typeset import fonts as module
     from printshop.diagnostics import Report
-    from printshop.loader import load_project
+    from printshop.project.loader import load_project
 
     project = load_project(DEFAULT_DATA_DIR)
     registered = module.register_fonts(project.fonts, project.font_dirs(), Report())
@@ -292,7 +292,7 @@ def test_a_bad_back_offset_is_a_usage_error(tmp_path):
 
 
 def test_every_file_of_the_kit_passes_preflight(built):
-    from printshop.preflight import preflight
+    from printshop.checks.preflight import preflight
 
     for path in built.rglob("*.pdf"):  # no profile: fonts embedded, readable
         assert preflight(path) == [], path
@@ -385,7 +385,7 @@ def test_a_calibration_page_per_language_and_paper(built):
 def test_gutterfold_backs_are_turned_and_clear_of_the_fold(tmp_path, paper, per_page):
     from pypdf.generic import ContentStream
 
-    from printshop.loader import load_project
+    from printshop.project.loader import load_project
     from printshop.render.gutterfold import gutterfold_geometry, gutterfold_room
 
     result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=[paper], gutterfold=True)
@@ -418,7 +418,7 @@ def test_low_ink_leaves_the_backs_mostly_white_and_titles_dark(tmp_path):
     page = pypdfium2.PdfDocument(str(path))[1].render(scale=0.5).to_pil().convert("L")
     histogram = page.histogram()  # grey levels 0..255
     assert sum(histogram[201:]) / sum(histogram) > 0.6  # the full-bleed red backs are gone
-    from printshop.colour import ColourMode, Paints
+    from printshop.render.colour import ColourMode, Paints
     paints = Paints({"white": "#ffffff", "red": "#b22a1e"}, ColourMode(low_ink=True))
     assert paints.text("white").hexval() == "0x000000" and paints.background("red").hexval() == "0xffffff"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from printshop.build import check
+from printshop.pipeline.build import check
 from printshop.cli import main
 from printshop.diagnostics import CATALOGUE, Report, Severity, catalogue_markdown, format_report
-from printshop.texts import MAX_NESTING
+from printshop.language.texts import MAX_NESTING
 from tests.conftest import REPO, add_fixture_game, edit, found, line_of, one
 
 
@@ -133,7 +133,7 @@ def test_image_resolution(data_copy):
     shops that rasterize whole faces (PNG per face) too; with enough pixels for every shop nothing is said."""
     from PIL import Image
 
-    from printshop.build import build, check
+    from printshop.pipeline.build import build, check
 
     (data_copy / "comrade" / "images").mkdir()
     for name, pixels in (("blurred", 100), ("placeholder", 150), ("sharp", 330)):  # (shops scale faces a little)
@@ -165,7 +165,7 @@ def test_an_image_is_drawn_once_per_pdf(data_copy, tmp_path):
     from PIL import Image
     from pypdf import PdfReader
 
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     (data_copy / "comrade" / "images").mkdir()
     Image.new("RGB", (300, 300), "#123456").save(data_copy / "comrade" / "images" / "seal.png")
@@ -217,8 +217,8 @@ def test_reconstructed_items_are_listed(data_copy):
 @pytest.mark.parametrize("extra_game", [False, True], ids=["data", "data-and-a-game-more"])
 def test_internal_failures_become_diagnostics(data_copy, tmp_path, monkeypatch, extra_game):
     """One diagnostic per game of the data folder, whichever games it holds."""
-    import printshop.loader
-    from printshop.paths import discover_games
+    import printshop.project.loader
+    from printshop.project.paths import discover_games
 
     if extra_game:
         add_fixture_game(data_copy, tmp_path / "templates")
@@ -226,7 +226,7 @@ def test_internal_failures_become_diagnostics(data_copy, tmp_path, monkeypatch, 
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(printshop.loader, "_load_faces", explode)
+    monkeypatch.setattr(printshop.project.loader, "_load_faces", explode)
     items = found(data_copy, "internal")
     assert sorted(d.location.path.rsplit("/", 1)[-1] for d in items) == discover_games(data_copy)
     assert ("sampler" in discover_games(data_copy)) == extra_game

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import check
-from printshop.loader import DEFAULT_DATA_DIR
+from printshop.pipeline.build import check
+from printshop.project.loader import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project
 from tests.pdfinspect import page_drawing, words
 
@@ -80,7 +80,7 @@ def test_the_deck_has_9_roles_and_24_goals(stalin_kit):
 
 
 def test_role_sheets_are_two_to_a_page_and_one_per_press_page(stalin_kit):
-    from printshop.units import mm
+    from printshop.project.units import mm
 
     pnp = PdfReader(stalin_kit / "comrade-stalin" / "fr" / "comrade-stalin-fr-roles-letter.pdf")
     assert len(pnp.pages) == 5  # nine sheets, two to a page

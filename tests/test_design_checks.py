@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from printshop.build import check
+from printshop.pipeline.build import check
 from printshop.diagnostics import Severity
-from printshop.paths import DEFAULT_DATA_DIR
-from printshop.validate import _content_boxes, _intrusion
+from printshop.project.paths import DEFAULT_DATA_DIR
+from printshop.checks.validate import _content_boxes, _intrusion
 from tests.conftest import edit, found, one, real_project
 from tests.pdfinspect import pdf_text
 
@@ -108,7 +108,7 @@ def test_deck_size_varies(data_copy):
 
 
 def test_size_across_deck_sets_every_card_at_one_size():
-    from printshop.build import check as check_and_lay_out
+    from printshop.pipeline.build import check as check_and_lay_out
 
     report, checked = check_and_lay_out(DEFAULT_DATA_DIR, games=["assassin", "kremlin", "comrade-stalin"])
     for layout in checked.layouts:

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from printshop.build import check
+from printshop.pipeline.build import check
 from printshop.diagnostics import Severity
-from printshop.paths import DEFAULT_TEMPLATES_DIR
+from printshop.project.paths import DEFAULT_TEMPLATES_DIR
 from tests.conftest import edit, line_of
 
 
 @pytest.fixture
 def templates_copy(tmp_path) -> Path:
     """A private copy of templates/ that a test may break, printshop's common templates copied in."""
-    from printshop.paths import COMMON_TEMPLATES_DIR
+    from printshop.project.paths import COMMON_TEMPLATES_DIR
 
     target = tmp_path / "templates"
     shutil.copytree(DEFAULT_TEMPLATES_DIR, target)
@@ -249,7 +249,7 @@ def test_a_booklet_template_misspelt_in_game_yaml_is_reported_there_with_the_one
 
 def test_a_group_of_texts_written_out_as_one_is_an_error_at_its_line_not_pythons_name_for_it(data_copy,
                                                                                               templates_copy):
-    """`{{ t.card[card.kind] }}` (`.name` forgotten) put "<printshop.texts.TextTree object at 0x7f…>" on the
+    """`{{ t.card[card.kind] }}` (`.name` forgotten) put "<printshop.language.texts.TextTree object at 0x7f…>" on the
     cards and in the booklet: validate and build passed, and the address made each build's files differ."""
     role = templates_copy / "comrade" / "faces" / "role.j2"
     face_line = edit(role, "{{ t.card[card.kind].name }}", "{{ t.card[card.kind] }}")
@@ -408,9 +408,9 @@ def test_a_template_that_is_not_there_is_reported_where_it_is_named(data_copy, t
     assert error.hint == "add the template, or correct the name faces.yaml (or game.yaml) gives it"
     edit(faces, "template: comrade/faces/bak.j2", "template: comrade/faces/back.j2")
     shutil.rmtree(templates_copy)  # the data folder copied alone, in a folder that is no project (as /tmp/x/data)
-    import printshop.paths
+    import printshop.project.paths
 
-    monkeypatch.setattr(printshop.paths, "DEFAULT_TEMPLATES_DIR", templates_copy)  # the working folder's, missing
+    monkeypatch.setattr(printshop.project.paths, "DEFAULT_TEMPLATES_DIR", templates_copy)  # the working folder's, missing
     report, _ = check(data_copy, games=["comrade"])
     [error] = _errors(report)
     assert error.message.startswith(f"there is no templates folder {templates_copy}")
@@ -504,7 +504,7 @@ def test_a_booklet_tag_with_a_value_the_build_cannot_draw_is_refused_by_validate
 def test_a_spacer_or_art_as_tall_as_the_booklet_page_holds_builds(data_copy, templates_copy, tmp_path, old, new):
     """The limit validate sets is the page's: what it passes, the build sets (with the check above left out,
     181 mm failed the build and 180 mm did not)."""
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     edit(templates_copy / "assassin" / "rules.xml.j2", old, new)
     report, _ = check(data_copy, games=["assassin"], langs=["en"], templates_dir=templates_copy)
@@ -553,7 +553,7 @@ def test_a_how_to_print_template_the_build_cannot_use_is_refused_by_validate(dat
 def test_what_a_list_or_table_would_leave_out_unseen_is_an_error(markup, said):
     """Only <li> in a list, <tr> in a table, <th> and <td> in a row were read: anything else vanished from the
     page without a word. It is an error naming what stands where; the well-formed ones parse as before."""
-    from printshop.richtext import RichTextError, parse_blocks
+    from printshop.typeset.richtext import RichTextError, parse_blocks
 
     with pytest.raises(RichTextError) as failed:
         parse_blocks(markup)

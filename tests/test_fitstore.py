@@ -1,4 +1,4 @@
-"""`printshop validate` keeps what fitting each text came to between runs (printshop/fitstore.py): a second
+"""`printshop validate` keeps what fitting each text came to between runs (printshop/write/fitstore.py): a second
 run fits nothing it fitted before, reports exactly what a run without the store reports, and never serves an
 outcome for another text, font or code."""
 from __future__ import annotations
@@ -9,10 +9,12 @@ import shutil
 
 import pytest
 
-from printshop import fitstore, fitting, layout
-from printshop.build import check
+from printshop.write import fitstore
+from printshop.typeset import fitting
+from printshop.layout import faces as layout
+from printshop.pipeline.build import check
 from printshop.cli import main
-from printshop.loader import DEFAULT_DATA_DIR
+from printshop.project.loader import DEFAULT_DATA_DIR
 from tests.conftest import copy_data, edit, line_of
 
 
@@ -60,7 +62,7 @@ def test_an_edited_text_is_fitted_again_and_its_overflow_reported(cache, tmp_pat
 
 
 def test_a_changed_font_file_or_code_is_never_given_old_outcomes(cache, tmp_path, monkeypatch):
-    from printshop.paths import BUNDLED_FONTS_DIR
+    from printshop.project.paths import BUNDLED_FONTS_DIR
 
     data = copy_data(tmp_path / "data", ["comrade"])
     (data / "fonts").mkdir()
@@ -129,7 +131,7 @@ def test_the_store_keeps_the_outcomes_used_or_added_last(tmp_path, monkeypatch):
 
 
 def test_the_code_key_changes_with_any_module_of_the_package(tmp_path, monkeypatch):
-    import printshop.paths
+    import printshop.project.paths
 
     package = tmp_path / "printshop"
     (package / "render" / "deep").mkdir(parents=True)
@@ -137,7 +139,7 @@ def test_the_code_key_changes_with_any_module_of_the_package(tmp_path, monkeypat
     (package / "render" / "deep" / "faces.py").write_text("# faces\n")
     (package / "fonts").mkdir()
     (package / "fonts" / "NotoSans.ttf").write_bytes(b"not a module")
-    monkeypatch.setattr(printshop.paths, "PACKAGE_DIR", package)
+    monkeypatch.setattr(printshop.project.paths, "PACKAGE_DIR", package)
     first = fitstore.code_key()
     assert fitstore.code_key() == first
     module = package / "render" / "deep" / "faces.py"

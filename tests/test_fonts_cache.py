@@ -1,4 +1,4 @@
-"""The TrueType faces kept between runs (printshop/fontcache.py): a face from the cache is the face ReportLab
+"""The TrueType faces kept between runs (printshop/typeset/fontcache.py): a face from the cache is the face ReportLab
 reads from the file, a kit drawn with it is the kit drawn without, and the cache never gives a face for
 other bytes than its own."""
 from __future__ import annotations
@@ -12,10 +12,10 @@ import reportlab
 from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 
-from printshop import fontcache, fonts
-from printshop.build import build
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.paths import BUNDLED_FONTS_DIR
+from printshop.typeset import fontcache, fonts
+from printshop.pipeline.build import build
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import BUNDLED_FONTS_DIR
 
 FONT_FILES = sorted(BUNDLED_FONTS_DIR.glob("*.ttf"))
 # ReportLab's own Vera: 2048 units to the em (printshop's Noto fonts have 1000), so faces scaled by ReportLab

@@ -24,10 +24,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from printshop.build import check
+from printshop.pipeline.build import check
 from printshop.diagnostics import CATALOGUE, Diagnostic, Report
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.paths import PACKAGE_DEFAULTS_DIR
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 from tests.conftest import copy_data, with_defaults
 
 GAME, FACES, EN, FR = "comrade/game.yaml", "comrade/faces.yaml", "comrade/text/en.yaml", "comrade/text/fr.yaml"

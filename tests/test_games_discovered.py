@@ -4,11 +4,11 @@ over every game; here a copy of data/ gets one game more (the sampler fixture) a
 commands run over all of them."""
 from __future__ import annotations
 
-from printshop.build import build, check
+from printshop.pipeline.build import build, check
 from printshop.cli import main
-from printshop.loader import DEFAULT_DATA_DIR, load_project
-from printshop.paths import discover_games
-from printshop.preflight import preflight, shop_trims
+from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+from printshop.project.paths import discover_games
+from printshop.checks.preflight import preflight, shop_trims
 from tests.conftest import fixture_project
 
 

@@ -12,9 +12,9 @@ import time
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import check
-from printshop.colour import Paints
-from printshop.loader import DEFAULT_DATA_DIR
+from printshop.pipeline.build import check
+from printshop.render.colour import Paints
+from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.render import helper as helper_module
 from printshop.render import sheets
 from printshop.render.helper import Helper, allowing_helpers, seed, seed_of
@@ -238,7 +238,7 @@ def kit_alone(tmp_path_factory):
 def _kit(tmp_path, name, jobs, game="comrade-stalin"):
     import hashlib
 
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     out = tmp_path / name
     result = build(DEFAULT_DATA_DIR, out, games=[game], langs=["fr"], papers=["a4"], jobs=jobs)
@@ -272,14 +272,14 @@ def test_a_kits_rules_rendered_by_a_helper_are_the_same_files(tmp_path, kit_alon
 
 
 def test_a_one_process_build_starts_no_helper(tmp_path, helpers_started):
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["fr"], papers=["a4"], jobs=1)
     assert not helpers_started
 
 
 def test_what_a_helpers_task_reports_comes_in_the_tasks_order(tmp_path, helpers_started, monkeypatch):
-    from printshop import jobs
+    from printshop.pipeline import jobs
 
     def broken(what):
         def fails(*args, **kwargs):

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from printshop.build import build, check
-from printshop.cache import CACHE_DIR_NAME
+from printshop.pipeline.build import build, check
+from printshop.write.cache import CACHE_DIR_NAME
 from printshop.cli import main
 from printshop.diagnostics import Report, format_report
 from tests.conftest import REPO, copy_data, edit, found, line_of, shared
@@ -517,8 +517,8 @@ def test_a_malformed_po_file_is_refused_with_exit_1(data, tmp_path, capsys):
 ])
 def test_a_po_text_left_unclosed_is_refused_at_its_line_and_nothing_is_imported(data, tmp_path, capsys, old, new,
                                                                                   column, says):
-    from printshop.i18n import export_po
-    from printshop.loader import load_project
+    from printshop.language.i18n import export_po
+    from printshop.project.loader import load_project
 
     game = load_project(data).games["comrade"]
     po = tmp_path / "comrade-fr.po"
@@ -537,8 +537,8 @@ def test_a_po_text_left_unclosed_is_refused_at_its_line_and_nothing_is_imported(
 
 def test_a_text_id_twice_in_a_po_file_is_refused_at_the_second(data, tmp_path, capsys):
     """polib keeps both entries, and an import took the last one without a word."""
-    from printshop.i18n import export_po
-    from printshop.loader import load_project
+    from printshop.language.i18n import export_po
+    from printshop.project.loader import load_project
 
     po = tmp_path / "comrade-fr.po"
     exported = export_po(load_project(data).games["comrade"], "fr").decode("utf-8")
@@ -564,8 +564,8 @@ MSGFMT = shutil.which("msgfmt")
     ('msgstr "Informateur"', 'msgstr "Mouchard"\n"\\"'), ("twice", "twice"),
 ])
 def test_gettexts_msgfmt_refuses_the_po_files_import_refuses_and_takes_the_one_it_takes(data, tmp_path, old, new):
-    from printshop.i18n import export_po
-    from printshop.loader import load_project
+    from printshop.language.i18n import export_po
+    from printshop.project.loader import load_project
 
     po = tmp_path / "comrade-fr.po"
     text = export_po(load_project(data).games["comrade"], "fr").decode("utf-8")
@@ -669,7 +669,7 @@ def test_a_failed_rename_is_rolled_back(old_kit, monkeypatch):
 
 
 def test_ctrl_c_while_staging_leaves_the_old_kit_and_says_so(old_kit, monkeypatch, capsys):
-    import printshop.write as write
+    import printshop.write.commit as write
 
     data, out, old, new = old_kit
     real, calls = write._write_synced, []
@@ -721,7 +721,7 @@ def test_kill_9_in_the_middle_of_the_renames_is_completed_by_the_next_build(old_
 
 KILL_WHILE_STAGING = """
 import os, signal, sys
-import printshop.write as write
+import printshop.write.commit as write
 real, calls = write._write_synced, []
 def staged(path, data):
     calls.append(path)
@@ -796,7 +796,7 @@ from pathlib import Path
 # Ctrl-C as a terminal's foreground process gets it: a shell's background job (`pytest &`, nohup, some CI
 # runners) starts with SIGINT ignored, and Python then keeps it ignored
 signal.signal(signal.SIGINT, signal.default_int_handler)
-import printshop.build as build
+import printshop.pipeline.build as build
 real = build.run
 def run(job, *args, **kwargs):
     if sys.argv[3] == "crash" and job.label == "comrade en a4":
@@ -834,7 +834,7 @@ def test_a_worker_dead_before_every_job_is_handed_out_fails_the_rest(old_kit, mo
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     data, out, old, _ = old_kit
     real, handed = ProcessPoolExecutor.submit, []

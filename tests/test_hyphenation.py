@@ -12,13 +12,13 @@ import pyphen
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.build import check
-from printshop.colour import Paints
-from printshop.fitting import fit, make_flowables
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.model import TextStyle
+from printshop.pipeline.build import check
+from printshop.render.colour import Paints
+from printshop.typeset.fitting import fit, make_flowables
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.model import TextStyle
 from printshop.render.booklet import render_booklet
-from printshop.richtext import parse_blocks
+from printshop.typeset.richtext import parse_blocks
 from tests.conftest import REPO, edit, one
 from tests.pdfinspect import pdf_text
 
@@ -201,9 +201,9 @@ def _catalogue_words() -> frozenset[str]:
 
 @pytest.mark.parametrize("lang", ["en_GB", "en_US", "fr", "de_DE", "es", "it_IT"])
 def test_patterns_read_when_first_asked_for_break_words_as_pyphen_does(lang):
-    """printshop.hyphenation parses a pattern line the first time a word needs it; every word of the
+    """printshop.typeset.hyphenation parses a pattern line the first time a word needs it; every word of the
     catalogue's texts (and German compounds) must break exactly where pyphen's own parse breaks it."""
-    from printshop.hyphenation import LazyHyphDict
+    from printshop.typeset.hyphenation import LazyHyphDict
 
     words = _catalogue_words()
     path = pyphen.LANGUAGES[pyphen.language_fallback(lang)]
@@ -217,7 +217,7 @@ def test_patterns_read_when_first_asked_for_break_words_as_pyphen_does(lang):
 def test_lazy_patterns_keep_pyphens_choice_between_lines_with_the_same_letters(tmp_path):
     """Two lines for the same letters: pyphen keeps the last one with a break in it, and skips lines
     of zeros only (which therefore never replace an earlier line)."""
-    from printshop.hyphenation import LazyHyphDict
+    from printshop.typeset.hyphenation import LazyHyphDict
 
     path = tmp_path / "hyph_xx.dic"
     path.write_text("UTF-8\nLEFTHYPHENMIN 1\na1b\na3b\nc1d\nc0d\n% a comment\nab1cd\n0e0f0\ne1f\n", encoding="utf-8")

@@ -5,10 +5,10 @@ import shutil
 
 import polib
 
-from printshop.build import build, check
+from printshop.pipeline.build import build, check
 from printshop.cli import main
-from printshop.i18n import export_po, import_po, status, sync
-from printshop.loader import load_project
+from printshop.language.i18n import export_po, import_po, status, sync
+from printshop.project.loader import load_project
 from tests.conftest import REPO, edit, found, line_of
 from tests.pdfinspect import pdf_text
 
@@ -189,7 +189,7 @@ def test_a_text_key_may_be_any_id_a_card_has_hyphens_included(tmp_path):
     `old-keeper` needs the texts `card.old-keeper.*`, which were refused ("use lower-case letters, digits and
     '_'") while the template's error asked for exactly them."""
     from printshop.diagnostics import Report
-    from printshop.texts import load_catalogue
+    from printshop.language.texts import load_catalogue
 
     path = tmp_path / "en.yaml"
     path.write_text('card:\n  old-keeper:\n    name: "Old Keeper"\n  Old Keeper: "x"\n  -lead: "y"\n  "a.b": "z"\n',
@@ -209,7 +209,7 @@ def test_translations_written_by_hand_without_sync_are_named_until_sync_records_
     """Stale is judged against the record `sync` keeps of each text's source: a translator who writes texts by hand
     and never runs it gets no stale warning when the source changes. validate says so once per file, naming the
     first texts at the first one's line; `i18n status` says it under its table and `--verbose` lists them."""
-    from printshop.i18n import format_status
+    from printshop.language.i18n import format_status
 
     records = data_copy / "comrade" / "text" / "fr.sources.yaml"
     kept = records.read_text(encoding="utf-8")

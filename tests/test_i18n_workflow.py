@@ -7,11 +7,11 @@ import re
 
 import polib
 
-from printshop.build import build, check
+from printshop.pipeline.build import build, check
 from printshop.cli import main
 from printshop.diagnostics import display_path
-from printshop.i18n import completeness, confirm, export_po, format_status, frame_room, import_po, status, where_printed
-from printshop.loader import load_project
+from printshop.language.i18n import completeness, confirm, export_po, format_status, frame_room, import_po, status, where_printed
+from printshop.project.loader import load_project
 from tests.conftest import copy_data, edit, found, line_of
 from tests.pdfinspect import page_texts
 
@@ -184,7 +184,7 @@ def test_draft_builds_an_incomplete_translation_marked_on_every_page(data_copy, 
 
 
 def test_draft_changes_nothing_for_a_complete_translation(tmp_path):
-    from printshop.loader import DEFAULT_DATA_DIR
+    from printshop.project.loader import DEFAULT_DATA_DIR
 
     plain = build(DEFAULT_DATA_DIR, tmp_path / "plain", games=["comrade"], langs=["fr"], papers=["a4"], jobs=1)
     draft = build(DEFAULT_DATA_DIR, tmp_path / "draft", games=["comrade"], langs=["fr"], papers=["a4"], jobs=1,
@@ -323,7 +323,7 @@ def test_export_points_at_the_yaml_lines_and_says_where_a_text_prints(data_copy,
 
 def test_the_room_estimate_is_near_what_really_fits():
     """A text that fits its frame is not much longer than the room the PO comment announces."""
-    from printshop.loader import DEFAULT_DATA_DIR, load_project
+    from printshop.project.loader import DEFAULT_DATA_DIR, load_project
 
     _, checked = check(DEFAULT_DATA_DIR, games=["comrade"], langs=["en"], variant=None)
     [layout] = checked.layouts

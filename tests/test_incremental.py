@@ -5,10 +5,10 @@ import io
 
 import pytest
 
-from printshop.build import build as build_data
-from printshop.cache import CACHE_DIR_NAME
+from printshop.pipeline.build import build as build_data
+from printshop.write.cache import CACHE_DIR_NAME
 from printshop.cli import main
-from printshop.progress import Bar, for_terminal
+from printshop.pipeline.progress import Bar, for_terminal
 from tests.conftest import edit, fixture_project
 from tests.pdfinspect import pdf_text
 
@@ -140,7 +140,7 @@ def test_the_progress_bar_waits_a_second_and_stays_off_pipes():
 def test_written_files_get_the_usual_permissions(tmp_path):
     import os
 
-    from printshop.write import write_atomically
+    from printshop.write.commit import write_atomically
 
     target = tmp_path / "a" / "file.pdf"
     write_atomically(target, b"data")
@@ -186,8 +186,8 @@ def test_the_templates_found_in_a_source_are_those_jinja_finds():
     one."""
     from jinja2 import Environment, meta
 
-    from printshop.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
-    from printshop.templating import referenced_templates
+    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+    from printshop.typeset.templating import referenced_templates
 
     sources = [path.read_text(encoding="utf-8") for folder in (DEFAULT_TEMPLATES_DIR, COMMON_TEMPLATES_DIR)
                for path in sorted(folder.rglob("*.j2"))]
@@ -211,8 +211,8 @@ def _walked(root, skip=lambda path: False):
     import os
     from pathlib import Path
 
-    from printshop.cache import _NOT_INPUTS, Digests
-    from printshop.write import inside
+    from printshop.write.cache import _NOT_INPUTS, Digests
+    from printshop.write.commit import inside
 
     digests, found = Digests(), []
     for folder, dirs, names in os.walk(root):
@@ -232,7 +232,7 @@ def test_a_trees_hashes_list_what_os_walk_finds_in_its_order(tmp_path):
     """The cache key's walk over a folder (Digests.tree, on strings and os.scandir) lists the files os.walk
     lists, in its order: hidden files and links within kept, a link leading out marked and never read, a
     link to a folder not followed, version control, Python's caches and printshop's own cache left out."""
-    from printshop.cache import Digests
+    from printshop.write.cache import Digests
 
     root = tmp_path / "root"
     for relative, text in {"b.yaml": "b", "a.yaml": "a", ".hidden.png": "h", "z/deep/one.txt": "1",

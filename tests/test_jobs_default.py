@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-import printshop.build as build_module
-from printshop.build import build
+import printshop.pipeline.build as build_module
+from printshop.pipeline.build import build
 from printshop.cli import main
-from printshop.paths import default_jobs
+from printshop.project.paths import default_jobs
 
 
 def test_printshop_jobs_sets_the_default(monkeypatch):
@@ -28,7 +28,7 @@ def test_without_it_the_default_is_the_cores_this_process_may_use():
     """A process pinned to one core (taskset, a CI runner's cgroup) renders in one process, not in as many
     as the machine has cores."""
     code = ("import os; os.environ.pop('PRINTSHOP_JOBS', None); os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-            "from printshop.paths import default_jobs; print(default_jobs())")
+            "from printshop.project.paths import default_jobs; print(default_jobs())")
     pinned = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert pinned.stdout.strip() == "1"
     free = subprocess.run([sys.executable, "-c", code.replace("os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); ", "")],

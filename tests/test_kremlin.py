@@ -6,8 +6,8 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import build, check
-from printshop.loader import DEFAULT_DATA_DIR
+from printshop.pipeline.build import build, check
+from printshop.project.loader import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project
 from tests.pdfinspect import page_drawing, page_texts, words
 
@@ -140,7 +140,7 @@ def test_board_tiles_reassemble_the_whole_board_with_the_stated_overlap(kremlin_
 
 
 def test_the_press_board_is_one_page_with_trim_and_bleed_boxes(kremlin_kit):
-    from printshop.units import mm
+    from printshop.project.units import mm
 
     reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-board-press.pdf")
     [page] = reader.pages
@@ -152,7 +152,7 @@ def test_the_press_board_is_one_page_with_trim_and_bleed_boxes(kremlin_kit):
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_board_and_phase_reference_print_the_numbers_of_the_data(kremlin_kit, lang):
-    from printshop.resolve import board_view
+    from printshop.language.resolve import board_view
 
     board = board_view(_kremlin())
     texts = {}
@@ -202,7 +202,7 @@ def test_the_influence_sheet_has_a_tick_box_per_politician_and_columns_that_line
 
 
 def test_a_table_column_alignment_is_checked():
-    from printshop.richtext import RichTextError, parse_blocks
+    from printshop.typeset.richtext import RichTextError, parse_blocks
 
     [table] = parse_blocks('<table align="left,right"><tr><td>a</td><td>b</td></tr></table>')
     assert table.aligns == ["left", "right"]

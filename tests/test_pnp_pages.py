@@ -16,10 +16,10 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import check
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.paths import discover_games
-from printshop.units import mm
+from printshop.pipeline.build import check
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import discover_games
+from printshop.project.units import mm
 from tests.conftest import press_view, shared_build
 from tests.pdfinspect import page_drawing, words
 
@@ -259,7 +259,7 @@ def test_the_calibration_rulers_labels_do_not_touch(kit):
 
 # --- booklets --------------------------------------------------------------------------------------
 def test_every_booklet_table_has_a_header_for_each_column_and_codes_keep_their_labels(checked):
-    from printshop.richtext import Table
+    from printshop.typeset.richtext import Table
 
     tables = 0
     for layout in checked.layouts:

@@ -9,12 +9,12 @@ from pypdf import PdfReader
 from reportlab.lib.colors import CMYKColor
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.build import build
+from printshop.pipeline.build import build
 from printshop.cli import main
-from printshop.colour import rgb_to_cmyk
-from printshop.loader import DEFAULT_DATA_DIR, load_project
-from printshop.preflight import preflight, shop_trims
-from printshop.units import mm
+from printshop.render.colour import rgb_to_cmyk
+from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+from printshop.checks.preflight import preflight, shop_trims
+from printshop.project.units import mm
 from tests.conftest import PRESS_PROFILES, shared_build
 from tests.pdfinspect import page_drawing
 
@@ -310,8 +310,8 @@ def _ring_differences(full: bytes, bare: bytes, bleed: float, safe: float, scale
 def test_nothing_but_background_lies_between_the_safe_zone_and_the_trim():
     import dataclasses
 
-    from printshop.build import check
-    from printshop.colour import ColourMode, Paints
+    from printshop.pipeline.build import check
+    from printshop.render.colour import ColourMode, Paints
     from printshop.render.press import render_press_cards
 
     report, checked = check(DEFAULT_DATA_DIR, games=["comrade", "assassin"], langs=["fr"], variant=None)

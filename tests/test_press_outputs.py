@@ -13,10 +13,10 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from printshop.build import build
-from printshop.loader import DEFAULT_DATA_DIR, load_project
-from printshop.preflight import preflight, shop_trims
-from printshop.units import mm
+from printshop.pipeline.build import build
+from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+from printshop.checks.preflight import preflight, shop_trims
+from printshop.project.units import mm
 from tests.conftest import edit, found, line_of, shared
 
 PDF_PROFILES = ["eu-3mm", "drivethrucards", "printninja", "meinspiel"]
@@ -156,7 +156,7 @@ def _images(path: Path) -> list[pikepdf.Stream]:
 
 
 def test_a_deck_with_rgb_transparent_art_builds_press_files_that_pass_preflight(data_copy, tmp_path):
-    from printshop.colour import rgb_to_cmyk
+    from printshop.render.colour import rgb_to_cmyk
 
     _with_icon(data_copy, 90)  # 90 px over 0.3 in: 300 dpi
     # a muted red over the plain band: only the US shops, whose trim scales faces by 1 %, want more pixels

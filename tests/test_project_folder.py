@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from printshop.build import check
+from printshop.pipeline.build import check
 from printshop.cli import main
-from printshop.paths import ProjectFileError, find_project
+from printshop.project.paths import ProjectFileError, find_project
 from tests.conftest import REPO, edit, line_of
 from tests.pdfinspect import page_texts, pdf_text
 
@@ -247,7 +247,7 @@ def test_a_new_games_rules_and_how_to_print_page_are_set_in_its_colour_not_print
     import numpy as np
     import pypdfium2
 
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     out = project / "output"
     result = build(project / "data", out, games=["star-traders"], langs=["en"], papers=["a4"])
@@ -274,7 +274,7 @@ def test_a_sheet_no_kit_paper_holds_is_refused_by_validate_and_a_sheet_printed_o
     prints two to a page now, and an aid set back to one to a page is named, with the key that halves its pages."""
     from pypdf import PdfReader
 
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     game = project / "data" / "star-traders" / "game.yaml"
     result = build(project / "data", project / "output", games=["star-traders"], langs=["en"], papers=["a4"])
@@ -353,7 +353,7 @@ def test_the_project_extends_printshops_defaults_key_by_key(project):
 def test_a_project_may_override_a_common_template(project):
     common = project / "templates" / "common"
     common.mkdir(parents=True)
-    from printshop.paths import COMMON_TEMPLATES_DIR
+    from printshop.project.paths import COMMON_TEMPLATES_DIR
 
     text = (COMMON_TEMPLATES_DIR / "common" / "how-to-print.xml.j2").read_text(encoding="utf-8")
     (common / "how-to-print.xml.j2").write_text(text.replace("<h1>", "<h1>OURS ", 1), encoding="utf-8")
@@ -411,7 +411,7 @@ def test_a_build_removes_the_files_it_no_longer_makes_and_nothing_else(project):
     (project / "templates" / "star-traders" / "faces" / "aid.j2").unlink()
     faces = project / "data" / "star-traders" / "faces.yaml"
     faces.write_text(faces.read_text(encoding="utf-8").split("\n  aid:\n")[0] + "\n", encoding="utf-8")
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     result = build(project / "data", project / "output", templates_dir=project / "templates", langs=["en"],
                    papers=["a4"])
@@ -439,8 +439,8 @@ def test_proofs_and_the_live_preview_draw_a_game_in_its_own_colours(project):
     """The game's own palette (its print/colours.yaml) reaches every renderer, not only the build's."""
     assert main(["proof", "star-traders", "--lang", "fr"]) == 0
     assert (project / "output" / "star-traders" / "fr" / "star-traders-fr-proof-against-en.pdf").is_file()
-    from printshop.serve import _face_views, face_png
-    from printshop.session import Session
+    from printshop.live.serve import _face_views, face_png
+    from printshop.live.session import Session
 
     session = Session(project / "data", None, templates_dir=project / "templates", games=["star-traders"],
                       langs=["en"], write=False)
@@ -453,9 +453,9 @@ def test_a_project_with_no_game_yet_says_how_to_add_one(tmp_path, monkeypatch, c
     """Right after `printshop init`: validate said "0 errors" and build "check the game and --lang names",
     watch "no face in the games and languages chosen", and the serve page was blank. Each now says there is
     no game yet and how to add one; serve shows the game once `printshop new` has written it."""
-    from printshop.serve import Preview
-    from printshop.session import Session
-    from printshop.watch import describe
+    from printshop.live.serve import Preview
+    from printshop.live.session import Session
+    from printshop.live.watch import describe
 
     folder = tmp_path / "fresh"
     assert main(["init", str(folder)]) == 0

@@ -8,12 +8,12 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from printshop.build import check
+from printshop.pipeline.build import check
 from printshop.cli import main
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.paths import discover_games
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import discover_games
 from printshop.render.proof import make_proofs, proof_name
-from printshop.units import mm
+from printshop.project.units import mm
 from tests.conftest import edit, real_project, shared
 from tests.pdfinspect import page_texts, pdf_text
 
@@ -178,8 +178,8 @@ def test_a_proof_of_an_unfinished_translation_says_how_much_is_translated(tmp_pa
     in the draft label of its language. A finished translation's heading says nothing of the kind."""
     import shutil
 
-    from printshop.i18n import sync
-    from printshop.loader import load_project
+    from printshop.language.i18n import sync
+    from printshop.project.loader import load_project
     from tests.conftest import REPO, copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])

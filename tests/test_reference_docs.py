@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from printshop import reference
+from printshop.project import reference
 from printshop.cli import main
-from printshop.model import Node
-from printshop.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS, context_names
+from printshop.project.model import Node
+from printshop.language.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS, context_names
 from tests.conftest import REPO
 
 
@@ -65,7 +65,7 @@ def test_every_field_of_every_data_file_has_a_description():
     """A field added to model.py needs a docstring under it: the docs and the editors' hovers show it."""
     missing = [f"{model.__name__}.{name}" for model in _models() for name in model.model_fields
                if not reference.describe(model, name)]
-    assert missing == [], "add a docstring under each of these fields in printshop/model.py"
+    assert missing == [], "add a docstring under each of these fields in printshop/project/model.py"
 
 
 def test_every_data_file_kind_and_key_is_in_the_data_format_doc():
@@ -88,7 +88,7 @@ def test_every_data_file_kind_and_key_is_in_the_data_format_doc():
 def test_the_schemas_accept_the_project_data(data_file):
     jsonschema = pytest.importorskip("jsonschema")
     validator = jsonschema.Draft7Validator(json.loads((REPO / "schemas" / f"{data_file.kind}.schema.json").read_text()))
-    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     # the project's files and printshop's own defaults (printshop/defaults/ mirrors data/'s layout)
     paths = sorted(REPO.glob(data_file.glob)) + sorted(PACKAGE_DEFAULTS_DIR.glob(data_file.glob.removeprefix("data/")))
@@ -117,8 +117,8 @@ def _yaml(path: Path):
 def _captured_contexts(monkeypatch) -> dict[str, list[dict]]:
     """Lay out Comrade Stalin (cards, a shared back, sheets with items, a booklet) and Kremlin (single
     sheets), noting each kind of template's context."""
-    import printshop.layout as layout
-    from printshop.build import check
+    import printshop.layout.faces as layout
+    from printshop.pipeline.build import check
 
     seen: dict[str, list[dict]] = {kind: [] for kind in TEMPLATE_KINDS}
     render_blocks, render_template = layout.render_blocks, layout.render_template
@@ -142,7 +142,7 @@ def _captured_contexts(monkeypatch) -> dict[str, list[dict]]:
 
 def _how_to_print_context(monkeypatch, checked) -> dict:
     import printshop.render.how_to_print as how_to_print
-    from printshop.colour import Paints
+    from printshop.render.colour import Paints
 
     captured = {}
     original = how_to_print.render_template
@@ -155,7 +155,7 @@ def _how_to_print_context(monkeypatch, checked) -> dict:
     project = checked.project
     layout = checked.layouts[0]
     files = [how_to_print.KitFile("x-en-cards-a4.pdf", 4, "cards")]
-    from printshop.templating import make_environment
+    from printshop.typeset.templating import make_environment
 
     how_to_print.render_how_to_print(layout, files, project.media.papers["a4"], project.booklet,
                                      Paints(project.colours.palette), project.motifs.motifs,
@@ -187,8 +187,8 @@ def test_a_sheet_template_knows_its_copies_and_item(monkeypatch):
 
 
 def test_the_templates_doc_names_the_filters_and_the_markup():
-    from printshop.richtext import INLINE, PARAGRAPH_TAGS
-    from printshop.templating import make_environment
+    from printshop.typeset.richtext import INLINE, PARAGRAPH_TAGS
+    from printshop.typeset.templating import make_environment
 
     text = reference.templates_markdown()
     assert "`fill(name=value, …)`" in text and "fill" in make_environment(REPO / "templates").filters

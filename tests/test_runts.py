@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.build import check
-from printshop.colour import Paints
+from printshop.pipeline.build import check
+from printshop.render.colour import Paints
 from printshop.diagnostics import Severity
-from printshop.fitting import ends_with_runt, fit, make_flowables, runts
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.model import TextStyle
-from printshop.richtext import parse_blocks
-from printshop.units import mm
+from printshop.typeset.fitting import ends_with_runt, fit, make_flowables, runts
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.model import TextStyle
+from printshop.typeset.richtext import parse_blocks
+from printshop.project.units import mm
 from tests.conftest import edit, one
 
 # set in 44 mm at 9 pt without care, the last line of each holds one word
@@ -33,7 +33,7 @@ def plain_paragraph(text: str, width: float, paints: Paints, hyphenation: str | 
     """`text` as ReportLab alone sets it in `width`."""
     from reportlab.platypus import Paragraph
 
-    from printshop.fitting import paragraph_style
+    from printshop.typeset.fitting import paragraph_style
 
     paragraph = Paragraph(text, paragraph_style(style(**settings), 9.0, paints, hyphenation=hyphenation))
     paragraph.wrap(width, 1e6)
@@ -45,7 +45,7 @@ def plain_paragraph(text: str, width: float, paints: Paints, hyphenation: str | 
 def test_the_last_line_takes_two_words_in_as_many_lines_at_the_same_size(paints, text, align):
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from printshop.fitting import _loosest
+    from printshop.typeset.fitting import _loosest
 
     # justified text is hyphenated (that is what closes its gaps), in the language's patterns
     hyphenation = ("fr_FR" if text is FRENCH else "en_GB") if align == "justify" else None
@@ -116,7 +116,7 @@ def test_a_word_left_alone_above_the_last_line_is_not_the_cure_so_a_ragged_measu
 def test_where_nothing_else_cures_a_runt_a_frame_goes_a_step_or_two_smaller_unless_sized_across_its_deck(paints):
     """Kremlin's French influence sheet: justified, "… et cochez ce que vous avez / déclaré." at 9 pt, where a tie
     would open the second line's spaces too wide; at 8.75 pt the text takes two lines."""
-    from printshop.model import Frame
+    from printshop.project.model import Frame
 
     text = ("Avant la partie, inscrivez en secret les valeurs 1 à 10, chacune une seule fois, sur dix politiciens au "
             "choix, Aparatschik excepté. Déclarez-les ensuite avec vos marqueurs, jamais au-delà du chiffre noté, et "
@@ -191,7 +191,7 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
     paragraphs keep their breaks (a tie there opens the line above wide), their headings and list items do not."""
     import re
 
-    from printshop.texts import keep_with_next
+    from printshop.language.texts import keep_with_next
 
     report, checked = check(DEFAULT_DATA_DIR)
     seen, parted = 0, []
@@ -217,8 +217,8 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
 
 def test_a_justified_frame_keeps_its_breaks_and_a_ragged_one_ties(paints):
     """The same French text in a justified frame and a ragged one: only the ragged one's markup is tied."""
-    from printshop.layout import tied
-    from printshop.model import Typography
+    from printshop.layout.faces import tied
+    from printshop.project.model import Typography
 
     typography = Typography(keep_with_next=["de", "la"], numbers_with_next=True)
     blocks = parse_blocks("<p>La fin de la partie, 3 cartes.</p>")
@@ -233,7 +233,7 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
     "informer wins."; it keeps its five lines in a narrower measure, its lines more alike and the longest shorter,
     the renderer setting the same lines. Set ragged left, the same text keeps its greedy breaks. A paragraph whose
     lines are already about one length is left as it is."""
-    from printshop.fitting import EVEN, _line_lengths, _spread
+    from printshop.typeset.fitting import EVEN, _line_lengths, _spread
 
     text = ("You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
             "sees or receives this card, the informer wins.")
@@ -263,8 +263,8 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
 def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatever_its_colours(paints, monkeypatch):
     """The renderer sets each text again in its output's colours (CMYK for a shop, low ink): it takes the measure
     the layout chose instead of trying the measures again; another width tries them again."""
-    from printshop import fitting
-    from printshop.colour import ColourMode, Paints
+    from printshop.typeset import fitting
+    from printshop.render.colour import ColourMode, Paints
 
     tried = []
     real = fitting._balanced_by
@@ -288,8 +288,8 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
     """Kremlin's politician cards set "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ...": only
     the stretch after the last <br/> was looked at. Each stretch is now mended as the last one is (its last
     words tied, or a ragged measure narrowed); what cannot be mended is reported, at that stretch's last line."""
-    from printshop import fitting
-    from printshop.fitting import _line_words, _stretches, has_runt
+    from printshop.typeset import fitting
+    from printshop.typeset.fitting import _line_words, _stretches, has_runt
 
     text = "<b>Passe-temps :</b> Les explosions de petit calibre<br/><b>Ambition :</b> Une explosion, mais une grosse"
     blocks = parse_blocks(f"<p>{text}</p>")
@@ -325,6 +325,6 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
 
 
 def _runt_before_break(paragraph) -> bool:
-    from printshop.fitting import _runt, _stretches
+    from printshop.typeset.fitting import _runt, _stretches
 
     return any(_runt(lines) for lines in _stretches(paragraph)[:-1])

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from printshop.build import build
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.session import Session
+from printshop.pipeline.build import build
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.live.session import Session
 from tests.conftest import REPO, edit, line_of, real_project
 from tests.pdfinspect import pdf_text
 
@@ -147,7 +147,7 @@ DISSIDENT = ("(() => { const img = document.querySelector('td.face[data-key=\"ca
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
 def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser):
-    from printshop.serve import Server
+    from printshop.live.serve import Server
 
     from PIL import Image
 
@@ -283,7 +283,7 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
 def test_the_page_says_when_the_server_is_gone_and_catches_up_when_it_is_back(tmp_path, browser):
     """A page left open when `printshop serve` stopped looked current while nothing updated it; it now says
     so, and when serve runs again on the same port it reconnects by itself and shows the data as it is."""
-    from printshop.serve import Server
+    from printshop.live.serve import Server
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -313,7 +313,7 @@ def test_the_server_stops_at_once_with_a_page_open(tmp_path):
     only when its joins timed out, 10 s later, the server still serving. The streams are now ended first."""
     import http.client
 
-    from printshop.serve import Server
+    from printshop.live.serve import Server
 
     server = Server(Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False), port=0).start()
     connection = http.client.HTTPConnection(server.host, server.port, timeout=30)
@@ -334,7 +334,7 @@ def test_the_server_stops_at_once_while_it_renders_the_rules_pages(monkeypatch):
     """serve renders every game's rules booklets once the page is served: Ctrl-C then waited for all of them.
     The booklet being rendered is now the last."""
     import printshop.render.booklet as booklet_module
-    from printshop.serve import Server
+    from printshop.live.serve import Server
 
     rendering = threading.Event()
     render = booklet_module.render_booklet
@@ -349,7 +349,7 @@ def test_the_server_stops_at_once_while_it_renders_the_rules_pages(monkeypatch):
 
 def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):
     """A text too long for its frame: the diagnostic is listed with the card that prints it."""
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -374,7 +374,7 @@ def test_a_face_an_error_stops_stays_greyed_as_last_drawn_until_the_data_is_mend
     """A template that no longer compiles stops the faces that use it: they stay in the page's state, marked
     stale, in their place among the others, and the template's error leads to them; once mended they are drawn
     again. A card taken out of data that has no error is gone from the page at once."""
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     data, templates = tmp_path / "data", tmp_path / "templates"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -436,7 +436,7 @@ def test_a_session_reports_a_fault_many_faces_meet_once_as_validate_does(tmp_pat
     marker = templates / "kremlin" / "faces" / "marker.j2"
     marker.write_text(marker.read_text(encoding="utf-8").replace("{% block sub %}", "{% block subtitle %}"),
                       encoding="utf-8")
-    from printshop.build import check
+    from printshop.pipeline.build import check
 
     report, _ = check(data, games=["kremlin"], templates_dir=templates, variant=None)
     expected = sorted(d.format() for d in report.errors)
@@ -457,7 +457,7 @@ def test_faces_asked_for_together_are_rasterised_one_at_a_time(tmp_path, monkeyp
     import pypdfium2
     from concurrent.futures import ThreadPoolExecutor
 
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     open_now, most = [0], [0]
     guard = threading.Lock()
@@ -565,8 +565,8 @@ def test_a_game_with_a_font_family_of_its_own_builds_and_watches_the_same(tmp_pa
 def test_the_page_shows_the_backs_of_two_sided_sheets(tmp_path):
     """A sheet whose items have backs (the sampler's player aids) prints them behind each item; the page
     listed the fronts only, while the issue asks for every face and sheet."""
-    from printshop.build import check
-    from printshop.serve import Preview
+    from printshop.pipeline.build import check
+    from printshop.live.serve import Preview
     from tests.conftest import fixture_project
 
     data, templates = fixture_project(tmp_path)
@@ -587,7 +587,7 @@ def test_a_token_names_one_face_for_good(tmp_path):
     """The browser keeps a face's image by its token for good: a token never names another face, in this
     server or in the next one started on the same port (tokens were `id(face)`, which a face laid out where a
     freed one was takes again). An unchanged face keeps its token, so its image is not asked for again."""
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -612,7 +612,7 @@ def test_a_token_names_one_face_for_good(tmp_path):
 
 
 def test_keep_stale_keeps_each_missing_face_after_the_one_it_followed():
-    from printshop.serve import FaceView, keep_stale
+    from printshop.live.serve import FaceView, keep_stale
 
     def view(key, lang="en", stale=False):
         return FaceView(f"{key}-{lang}", "g", lang, key, None, None, {}, Path("."), [], stale=stale)
@@ -629,7 +629,7 @@ def test_keep_stale_keeps_each_missing_face_after_the_one_it_followed():
 
 
 def test_line_ranges_and_source_files():
-    from printshop.serve import line_ranges, source_files
+    from printshop.live.serve import line_ranges, source_files
 
     assert line_ranges([7, 8, 9, 12, 145, 8, 0]) == "7\u20139, 12, 145"
     assert line_ranges([3]) == "3" and line_ranges([0]) == ""
@@ -648,7 +648,7 @@ def test_a_text_too_long_is_drawn_cut_at_its_frame_with_the_overset_mark(tmp_pat
     from PIL import Image
 
     from printshop.render.faces import draw_face
-    from printshop.serve import PREVIEW_DPI, Preview, face_png
+    from printshop.live.serve import PREVIEW_DPI, Preview, face_png
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -804,7 +804,7 @@ def test_a_replayed_face_asks_the_pdf_for_the_version_its_drawing_needed_and_one
 
     from reportlab.pdfgen.canvas import Canvas
 
-    from printshop.colour import Paints
+    from printshop.render.colour import Paints
     from printshop.render.replay import record_face, replay
 
     preview_session = Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False)
@@ -837,7 +837,7 @@ def test_a_colour_or_motif_saved_runs_again_only_the_jobs_that_read_it_and_every
     jobs that read it (or draw a face laid out anew for it) and no other. Every colour of the palette, then
     every shared motif, is saved in turn: each job left alone writes what a job run from nothing writes with
     it, and at the end the files are a cold build's."""
-    from printshop.jobs import run
+    from printshop.pipeline.jobs import run
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -902,7 +902,7 @@ def test_a_jobs_noted_colours_and_motifs_hold_what_its_faces_and_booklets_read_d
 
     from reportlab.pdfgen.canvas import Canvas
 
-    from printshop.colour import Paints, noting_colours
+    from printshop.render.colour import Paints, noting_colours
     from printshop.render.booklet import render_booklet
     from printshop.memo import Reads
     from printshop.render.faces import face_colours, face_motifs
@@ -939,7 +939,7 @@ def test_a_job_runs_again_when_a_face_it_draws_was_laid_out_anew_even_with_its_i
     are unchanged. The same objects, key and colours: it is left alone."""
     import copy
 
-    from printshop.session import _JobRead
+    from printshop.live.session import _JobRead
 
     session = Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False)
     session.refresh()
@@ -957,7 +957,7 @@ def test_a_job_runs_again_when_a_face_it_draws_was_laid_out_anew_even_with_its_i
 
 
 def plan_of(session):
-    from printshop.jobs import plan
+    from printshop.pipeline.jobs import plan
 
     return plan(session.checked.layouts, "pnp", session.papers or session.project.media.print_and_play.papers, [])
 
@@ -1129,7 +1129,7 @@ def test_a_template_saved_during_a_session_takes_effect(tmp_path):
 def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
     import os
 
-    from printshop.paths import BUNDLED_FONTS_DIR
+    from printshop.project.paths import BUNDLED_FONTS_DIR
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1159,7 +1159,7 @@ def _watching(tmp_path, *, during_first_build=None, printed=False, out=None):
     """`watch` in a thread on a copy of the data; yields (texts, lines, cards) once the first build is
     done. `during_first_build(texts)` runs after the first build has read the files, before it ends;
     `printed`: the diagnostics are said too, as the command prints them; `out`: the output folder."""
-    from printshop.watch import watch
+    from printshop.live.watch import watch
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1258,7 +1258,7 @@ def test_watch_says_when_a_save_changed_no_file(tmp_path):
     those laid out before the error): the line says so, rather than "nothing to render: 9 faces changed" or
     "nothing to redo"; a face laid out again to what the files have says that; a comment saved lays out
     nothing."""
-    from printshop.watch import describe
+    from printshop.live.watch import describe
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1291,7 +1291,7 @@ def test_watch_of_a_language_no_game_has_says_so_and_waits_for_its_file(tmp_path
     """`printshop build --lang de` refuses a language no game has; `watch --lang de` and `serve` keep running
     (a translator may be about to make the file) and say so: a warning naming the languages there are, and
     "nothing to build"; the first build over files already made says they are up to date."""
-    from printshop.watch import describe
+    from printshop.live.watch import describe
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1333,14 +1333,14 @@ def test_watch_of_a_paper_there_is_not_is_an_error_not_a_crash(tmp_path):
 
 def test_news_are_errors_and_what_the_last_rebuild_did_not_have():
     from printshop.diagnostics import Location, Report, diagnostic
-    from printshop.watch import news
+    from printshop.live.watch import news
 
     place = Location("data/g/text/fr.yaml", 3, 5)
     note, overflow = diagnostic("reconstructed", place, "a note"), diagnostic("text-overflow", place, "too long")
     stale = diagnostic("stale-translation", Location("data/g/text/fr.yaml", 9, 5), "the source changed")
     fresh, repeated = news(Report([note, overflow]), set())
     assert fresh.items == [note, overflow] and repeated == 0
-    from printshop.watch import _identity
+    from printshop.live.watch import _identity
 
     earlier = {_identity(note), _identity(overflow)}
     fresh, repeated = news(Report([note, overflow, stale]), earlier)
@@ -1396,7 +1396,7 @@ def test_watch_writing_into_the_data_folder_does_not_rebuild_for_its_own_files(t
     build's PDFs, cache and temporary files brought a second refresh that laid every face out again. Waited
     for as the watcher takes them in: once it asks for the next changes after the group holding the files
     written, a refresh they brought would have said its line."""
-    from printshop.watch import FileWatcher
+    from printshop.live.watch import FileWatcher
 
     opened = FileWatcher._open
     noted: list[_NotedBackend] = []
@@ -1468,7 +1468,7 @@ def test_watch_polls_where_the_system_cannot_notify(tmp_path, monkeypatch, fail_
 def test_serve_refreshes_where_the_system_cannot_notify(tmp_path, monkeypatch, capsys):
     import watchfiles._rust_notify
 
-    from printshop.serve import Server
+    from printshop.live.serve import Server
 
     monkeypatch.setattr(watchfiles._rust_notify, "RustNotify", _NoNotifications)
     monkeypatch.delenv("WATCHFILES_FORCE_POLLING", raising=False)
@@ -1492,7 +1492,7 @@ def test_a_first_build_that_raises_gives_the_watches_back(tmp_path, monkeypatch)
     watches are given back at once, not left to the garbage collector."""
     import watchfiles._rust_notify
 
-    from printshop.watch import watch
+    from printshop.live.watch import watch
 
     closed = []
 
@@ -1565,7 +1565,7 @@ def test_watch_draft_writes_what_build_draft_writes_and_removes_the_drafts_once_
     -draft files with the same bytes a draft build writes; once the text is back, the real kit is written (the
     bytes of a cold build) and the session's own -draft files are removed and said to be, as a build removes
     what the build before it wrote. Without --draft the translation is left out, as a build leaves it out."""
-    from printshop.watch import describe
+    from printshop.live.watch import describe
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1628,7 +1628,7 @@ def test_a_text_translated_in_a_draft_lays_out_only_the_faces_that_print_it(tmp_
 def test_a_draft_face_names_the_line_of_each_text_it_shows_from_the_language_it_is_made_from(tmp_path):
     """The French informer card lacks its name: the page shows the English one, and the card's sources name
     en.yaml's line of it beside fr.yaml's lines, so the translator sees which text is still to write."""
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
     from tests.conftest import line_of
 
     data = tmp_path / "data"
@@ -1651,7 +1651,7 @@ def test_a_diagnostic_written_in_a_faces_definition_leads_to_the_faces_made_from
     """A designer's typo in faces.yaml: a frame added on a line of its own with a font misspelt, a colour
     misspelt in one face's shape, a length misspelt in the abstract face every card extends (which stops the
     file being read): each error is listed with the faces that definition makes, and only those."""
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1712,8 +1712,8 @@ def test_serve_and_watch_hand_their_sessions_the_draft_choice(tmp_path, monkeypa
     --draft, as build does."""
     import threading
 
-    import printshop.serve
-    import printshop.watch
+    import printshop.live.serve
+    import printshop.live.watch
     from printshop.cli import main
 
     sessions = []
@@ -1730,8 +1730,8 @@ def test_serve_and_watch_hand_their_sessions_the_draft_choice(tmp_path, monkeypa
         def close(self):
             pass
 
-    monkeypatch.setattr(printshop.serve, "Server", Started)
-    monkeypatch.setattr(printshop.watch, "watch", lambda session, say: sessions.append(session))
+    monkeypatch.setattr(printshop.live.serve, "Server", Started)
+    monkeypatch.setattr(printshop.live.watch, "watch", lambda session, say: sessions.append(session))
     data = ["--data", str(DEFAULT_DATA_DIR)]
     assert main(["serve", "comrade", *data]) == 0
     assert main(["watch", "comrade", *data, "--out", str(tmp_path / "a")]) == 0
@@ -1744,7 +1744,7 @@ def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside
     """A translator opens serve on a translation that lacks a text: its column is there, headed by the draft
     mark in its own language, the text it lacks shown in the language it is made from; writing that text
     changes the card and, the translation complete, the mark goes."""
-    from printshop.serve import Server
+    from printshop.live.serve import Server
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1876,7 +1876,7 @@ def test_a_save_gives_new_images_only_to_the_faces_it_changed(data_copy, tmp_pat
     Comrade's informer) were set again as new faces at every refresh: after any save anywhere, serve had the page
     load their 28 images again and watch drew them again. They are now the faces of the refresh before while
     what they are made from is the same."""
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     preview = Preview(Session(data_copy, render=False, draft=True))
     preview.refresh()
@@ -1936,7 +1936,7 @@ def test_a_game_with_print_data_of_its_own_is_laid_out_in_a_session_as_a_build_l
     """Harvest names card sizes and colours of its own (data/harvest/print/): a session laid the game out with the
     project's print data alone, where those sizes do not exist, so watch wrote no card file for its decks and serve
     showed none of its cards, without a word. It lays each game out as the game sees the project, as a build."""
-    from printshop.serve import _face_views
+    from printshop.live.serve import _face_views
 
     from tests.conftest import FIXTURES, fixture_project
 
@@ -1985,7 +1985,7 @@ def test_a_colour_saved_lays_out_and_draws_the_faces_that_use_it_and_shows_them_
     from PIL import Image
 
     from printshop.render.faces import face_colours
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2025,8 +2025,8 @@ def test_face_colours_and_motifs_name_every_colour_and_motif_drawing_a_face_read
 
     from reportlab.pdfgen.canvas import Canvas
 
-    from printshop.build import check
-    from printshop.colour import Paints
+    from printshop.pipeline.build import check
+    from printshop.render.colour import Paints
     from printshop.render.faces import draw_face, face_colours, face_motifs
     from printshop.memo import Reads
 
@@ -2051,7 +2051,7 @@ def test_a_session_of_a_naming_variant_writes_what_build_variant_writes_and_foll
     """watch and serve lay out a naming variant (`--variant soviet`), as `printshop build --variant` builds it:
     the same files, with -soviet in their names, and the variant's names on the cards; a name of the variant
     saved lays out the faces that print it. A variant no game has any more is said at each refresh."""
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2199,7 +2199,7 @@ def test_a_colour_taken_out_of_the_palette_is_drawn_in_magenta_on_the_page_not_a
 
     from PIL import Image
 
-    from printshop.serve import MISSING_COLOUR, Preview
+    from printshop.live.serve import MISSING_COLOUR, Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2243,7 +2243,7 @@ def test_a_frame_in_a_colour_or_font_there_is_not_shows_its_text_in_magenta_unti
     import numpy as np
     from PIL import Image
 
-    from printshop.serve import MISSING_COLOUR, Preview
+    from printshop.live.serve import MISSING_COLOUR, Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2303,7 +2303,7 @@ def test_art_not_there_is_an_empty_frame_in_magenta_and_the_art_once_it_is(tmp_p
     import numpy as np
     from PIL import Image
 
-    from printshop.serve import MISSING_COLOUR, Preview
+    from printshop.live.serve import MISSING_COLOUR, Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2353,7 +2353,7 @@ def test_the_rules_are_shown_page_by_page_and_a_rule_saved_redraws_its_booklet_a
 
     from PIL import Image
 
-    from printshop.serve import Preview
+    from printshop.live.serve import Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2392,7 +2392,7 @@ def test_the_faces_are_shown_before_the_rules_booklets_are_rendered_and_a_rule_s
     and so did a face after a save of the palette. The faces are now shown first; the booklets are rendered
     after (`render_pages`), their pages added with the faces' tokens unchanged. A rule saved shows that
     booklet's earlier pages greyed until its new ones are there; the other language's are untouched."""
-    import printshop.serve as serve
+    import printshop.live.serve as serve
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2439,7 +2439,7 @@ def test_the_faces_are_shown_before_the_rules_booklets_are_rendered_and_a_rule_s
 def test_the_server_shows_the_rules_pages_once_rendered_after_the_faces(tmp_path):
     """serve listens once the faces are laid out; its watching thread renders the rules booklets, and the page
     (told by an event) shows their pages after the faces."""
-    from printshop.serve import Server
+    from printshop.live.serve import Server
 
     server = Server(Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False), port=0).start()
     try:
@@ -2459,7 +2459,7 @@ def test_a_rules_page_names_the_rules_it_prints_and_a_diagnostic_at_a_rule_leads
     """A rules page's sources were every line of the rules, so an error at one rule flagged every page of its
     booklet. Now a page names the rules it prints, found in the page's own text: the page pypdf reads the rule
     on, and that page alone, leads to its line, and the error there leads to that page."""
-    from printshop.serve import Preview, letters
+    from printshop.live.serve import Preview, letters
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2496,8 +2496,8 @@ def test_a_booklet_style_in_a_colour_or_font_there_is_not_is_shown_in_magenta_un
     import numpy as np
     from PIL import Image
 
-    from printshop.paths import PACKAGE_DEFAULTS_DIR
-    from printshop.serve import MISSING_COLOUR, Preview
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.live.serve import MISSING_COLOUR, Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2533,7 +2533,7 @@ def test_a_rule_is_found_on_every_page_it_runs_over_and_on_none_it_is_not_printe
     ("Setup", "Purge {n}") is found as whole words: on the pages with the word, not where it is part of another
     ("setups"); a letter alone ("A") or a placeholder alone cannot be placed (None: serve counts it on every
     page, as it does a text found on none)."""
-    from printshop.serve import SEARCHED, Booklet, letters, words
+    from printshop.live.serve import SEARCHED, Booklet, letters, words
 
     paragraph = ("Shuffle the two dissident cards face down, take one without looking at it and set the "
                  "other aside, still unseen.")
@@ -2568,7 +2568,7 @@ def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_sam
     import pypdfium2
     from reportlab.pdfgen import canvas as canvases
 
-    from printshop.serve import Preview, face_png
+    from printshop.live.serve import Preview, face_png
 
     preview = Preview(Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["fr"], render=False))
     preview.refresh()
@@ -2587,7 +2587,7 @@ def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_sam
 def test_faces_drawn_together_give_the_images_each_drawn_alone_gives(tmp_path):
     """serve draws the images a page asks for a dozen at a time, into one PDF (fonts embedded once): each image
     is the one its face drawn alone gives, whatever its size or its neighbours' (cards, backs, sheets)."""
-    from printshop.serve import Preview, face_png, face_pngs
+    from printshop.live.serve import Preview, face_png, face_pngs
 
     preview = Preview(Session(DEFAULT_DATA_DIR, None, games=["comrade-stalin"], langs=["fr"], render=False))
     preview.refresh()
@@ -2607,7 +2607,7 @@ def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_
     from concurrent.futures import ThreadPoolExecutor
 
     import printshop.render.faces as faces_module
-    import printshop.serve as serve
+    import printshop.live.serve as serve
 
     preview = serve.Preview(Session(DEFAULT_DATA_DIR, None, games=["kremlin"], langs=["fr"], render=False))
     preview.refresh()
@@ -2647,7 +2647,7 @@ def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_
 def test_after_an_edit_the_image_of_the_changed_face_is_drawn_without_the_faces_out_of_sight(tmp_path, monkeypatch):
     """A batch takes only faces the last refresh changed: after one text is edited, its card's image is drawn
     alone (at once), not with a dozen faces the page never asked for because they are out of sight."""
-    import printshop.serve as serve
+    import printshop.live.serve as serve
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)

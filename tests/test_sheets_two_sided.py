@@ -7,11 +7,11 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.build import build
-from printshop.fitting import fit
-from printshop.model import TextStyle
-from printshop.richtext import parse_blocks
-from printshop.units import POINTS_PER
+from printshop.pipeline.build import build
+from printshop.typeset.fitting import fit
+from printshop.project.model import TextStyle
+from printshop.typeset.richtext import parse_blocks
+from printshop.project.units import POINTS_PER
 from tests.conftest import edit, fixture_project, line_of
 from tests.pdfinspect import page_drawing
 
@@ -125,7 +125,7 @@ def test_an_item_without_a_back_in_a_two_sided_set_is_reported(tmp_path):
 
 
 def _found(data, templates, code: str) -> list:
-    from printshop.build import check
+    from printshop.pipeline.build import check
 
     report, _ = check(data, templates_dir=templates)
     return [d for d in report.items if d.code == code]
@@ -156,7 +156,7 @@ def test_fitting_counts_a_list_items_indent(paints):
 
 
 def test_a_frames_indent_is_the_list_indent(paints):
-    from printshop.fitting import list_indent, make_flowables
+    from printshop.typeset.fitting import list_indent, make_flowables
 
     blocks = parse_blocks("<ol>" + "<li>step</li>" * 10 + "</ol>")
     automatic = list_indent(blocks, TextStyle(font="serif", size="9pt"), 9.0)

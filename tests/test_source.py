@@ -6,8 +6,8 @@ import pytest
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Report
-from printshop.loader import DEFAULT_DATA_DIR
-from printshop.source import _fast_load, _yaml, read_yaml
+from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.source import _fast_load, _yaml, read_yaml
 
 FILES = sorted(DEFAULT_DATA_DIR.rglob("*.yaml"))
 
@@ -70,7 +70,7 @@ def _snapshot(node):
 
 
 def test_a_text_read_again_is_not_parsed_again_and_says_where_it_is_now(tmp_path, monkeypatch):
-    import printshop.source as source
+    import printshop.project.source as source
 
     first, second = tmp_path / "a.yaml", tmp_path / "copy" / "a.yaml"
     second.parent.mkdir()
@@ -95,8 +95,8 @@ def test_a_text_with_a_diagnostic_is_read_and_reported_every_time(tmp_path):
 def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
     """Documents read once are shared by every later reading of the same text (source._PARSED): nothing
     may change them, or the next load of any copy of the data would see the change."""
-    import printshop.source as source
-    from printshop.build import build, check
+    import printshop.project.source as source
+    from printshop.pipeline.build import build, check
 
     check(DEFAULT_DATA_DIR)
     kept = {text: _snapshot(root) for text, root in source._PARSED.items()}
@@ -109,7 +109,7 @@ def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
 
 
 def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_first(tmp_path, monkeypatch):
-    import printshop.source as source
+    import printshop.project.source as source
 
     monkeypatch.setattr(source, "_PARSED", source.collections.OrderedDict())
     monkeypatch.setattr(source, "_parsed_chars", 0)
@@ -128,7 +128,7 @@ def test_a_file_saved_again_lets_its_old_text_go(tmp_path, monkeypatch):
     """A session reads the file being edited after every save: each version was kept until the budget (32
     million characters, hundreds of MB of documents) let the oldest go. The text a file no longer has is
     dropped when it gives another; a copy of a file, the same text elsewhere, is still shared."""
-    import printshop.source as source
+    import printshop.project.source as source
 
     monkeypatch.setattr(source, "_PARSED", source.collections.OrderedDict())
     monkeypatch.setattr(source, "_parsed_chars", 0)
@@ -153,8 +153,8 @@ def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included(
     order `insert` changed (a plain dict's order would differ)."""
     import io
 
-    from printshop.schema import plain
-    from printshop.source import items_of
+    from printshop.project.schema import plain
+    from printshop.project.source import items_of
 
     root = _yaml().load(io.StringIO("base: &b {x: 1, y: 2}\nover:\n  <<: *b\n  y: 3\n  z: [1, {w: 4}]\n"))
     over = root["over"]
@@ -199,7 +199,7 @@ def test_a_data_file_in_latin1_is_reported_at_its_first_byte_that_is_not_utf8(tm
 def test_a_font_file_that_is_nowhere_says_where_to_put_it(tmp_path):
     """The hint was the catalogue's "create the file, or pass the right folder with --data": a font is not written
     by hand, and the folder it goes in is the project's fonts folder."""
-    from printshop.build import check
+    from printshop.pipeline.build import check
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])

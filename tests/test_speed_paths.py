@@ -12,8 +12,8 @@ from pathlib import Path
 import pikepdf
 import pytest
 
-from printshop.build import check
-from printshop.loader import DEFAULT_DATA_DIR
+from printshop.pipeline.build import check
+from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.memo import Memo, Reads
 from tests.conftest import found
 
@@ -64,7 +64,7 @@ def test_one_form_per_shared_face_and_none_for_faces_used_once(built):
 
 # --- compiled templates kept between runs ----------------------------------------------------------
 def _render(folder, name="card.j2"):
-    from printshop.templating import make_environment, render_template
+    from printshop.typeset.templating import make_environment, render_template
 
     return render_template(make_environment(folder), name, {"who": "<b>"})
 
@@ -89,7 +89,7 @@ def test_the_compiled_templates_kept_are_the_most_recently_used(tmp_path, monkey
     templates used last, never more than its limit (it had grown to 30,000 files here)."""
     import os
 
-    from printshop import templating
+    from printshop.typeset import templating
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("PRINTSHOP_CACHE", str(cache))
@@ -124,7 +124,7 @@ def test_a_cache_that_cannot_be_written_or_is_turned_off_changes_nothing(tmp_pat
     monkeypatch.setenv("PRINTSHOP_CACHE", str(blocked))
     assert _render(templates) == "Hello &lt;b&gt;"
     monkeypatch.setenv("PRINTSHOP_CACHE", "off")
-    from printshop.templating import make_environment
+    from printshop.typeset.templating import make_environment
 
     assert make_environment(templates).bytecode_cache is None
     assert _render(templates) == "Hello &lt;b&gt;"
@@ -148,7 +148,7 @@ def test_validate_in_two_processes_reports_the_same_in_the_same_order(data_copy)
 def test_faults_reported_once_are_reported_once_in_two_processes(data_copy, tmp_path, fault):
     """An error in the data holds back what the layouts of both languages would say about it, and a template's
     fault is reported once for both languages: in two processes as in one."""
-    from printshop.paths import DEFAULT_TEMPLATES_DIR
+    from printshop.project.paths import DEFAULT_TEMPLATES_DIR
     from tests.conftest import edit
 
     templates = tmp_path / "templates"
@@ -167,7 +167,7 @@ def test_faults_reported_once_are_reported_once_in_two_processes(data_copy, tmp_
 def test_a_child_that_fails_leaves_its_share_to_the_parent():
     import os
 
-    from printshop.build import _in_processes
+    from printshop.pipeline.build import _in_processes
 
     parent = os.getpid()
 
@@ -195,8 +195,8 @@ def _comrade_en_booklet():
 
 
 def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depend_on_it(monkeypatch):
-    from printshop import justify
-    from printshop.colour import Paints
+    from printshop.typeset import justify
+    from printshop.render.colour import Paints
     from printshop.render import booklet as module
 
     checked, layout = _comrade_en()
@@ -234,7 +234,7 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
     read; a colour it reads changed renders it again, a colour it does not read does not. A preview's palette
     that stands in for the names it lacks (serve) is remembered apart, by the values it gives: its magenta for a
     name it lacks, and each name read through it again on a hit (serve notes what its booklets read so)."""
-    from printshop.colour import Paints, StandIn
+    from printshop.render.colour import Paints, StandIn
     from printshop.render import booklet as module
 
     layout, project, paper, motifs, palette = _comrade_en_booklet()
@@ -274,7 +274,7 @@ def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_proc
     """A session (serve, watch) looks in its own booklets, then in the process's: one started on data whose
     rules another build or session of the process already set is given them; one it sets is kept for the
     process too, a stand-in palette's (a preview missing a colour) as well."""
-    from printshop.colour import Paints, StandIn
+    from printshop.render.colour import Paints, StandIn
     from printshop.render import booklet as module
     from printshop.render.replay import FaceRecordings, recording_into
 
@@ -342,7 +342,7 @@ def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_b
 def test_a_booklet_imposed_once_is_given_again_for_the_same_bytes_paper_and_title(monkeypatch):
     """Saddle-stitch imposition is a function of the booklet's bytes, the paper's size and the title: a process
     that renders a booklet again (render/booklet.py gives the same bytes again) does not impose it again."""
-    from printshop.colour import Paints
+    from printshop.render.colour import Paints
     from printshop.memo import SizedMemo
     from printshop.render import imposed_booklet
     from printshop.render.booklet import render_booklet
@@ -369,7 +369,7 @@ def test_a_files_hash_is_remembered_by_its_stamp_only_once_its_last_change_has_s
     tick of the file system's clock, which leave the same stamp, are never taken for one."""
     import time
 
-    from printshop import cache
+    from printshop.write import cache
 
     monkeypatch.setattr(cache, "_STAMPED", Memo(100))
     hashed, real = [], cache._hash_bytes
@@ -403,8 +403,8 @@ def test_the_sandbox_reads_data_maps_and_texts_as_jinjas_own_sandbox_reads_them(
     from jinja2.sandbox import SandboxedEnvironment
     from markupsafe import Markup
 
-    from printshop.templating import _Sandbox
-    from printshop.texts import MissingText, TextTree
+    from printshop.typeset.templating import _Sandbox
+    from printshop.language.texts import MissingText, TextTree
 
     ours, theirs = _Sandbox(undefined=StrictUndefined), SandboxedEnvironment(undefined=StrictUndefined)
     texts = TextTree({"title": Markup("Camarade"), "card.informer.name": Markup("Informateur")}, "fr")
@@ -435,8 +435,8 @@ def test_a_text_trees_inner_nodes_are_made_once_and_their_reads_still_noted():
     same order, and never shared with a catalogue that has other ids or another order."""
     from markupsafe import Markup
 
-    from printshop import texts as module
-    from printshop.texts import TextTree
+    from printshop.language import texts as module
+    from printshop.language.texts import TextTree
 
     english = {"title": Markup("Comrade"), "card.informer.name": Markup("Informer"), "card.chairman.name": Markup("Chair")}
     tree = TextTree(english, "en")
@@ -466,7 +466,7 @@ def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():
     from reportlab.lib.enums import TA_JUSTIFY
     from reportlab.lib.styles import ParagraphStyle
 
-    from printshop.justify import EvenParagraph
+    from printshop.typeset.justify import EvenParagraph
 
     text = "<b>Every</b> comrade reads the rules twice before the first meeting of the committee begins. " * 3
 
@@ -493,7 +493,7 @@ def test_an_image_profile_rasterizes_a_shared_back_once_onto_exactly_its_pixels(
 
     from PIL import Image
 
-    from printshop.colour import Paints
+    from printshop.render.colour import Paints
     from printshop.render import press
 
     checked, layout = _comrade_en()
@@ -522,8 +522,8 @@ def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):
 
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from printshop import fonts
-    from printshop.paths import BUNDLED_FONTS_DIR
+    from printshop.typeset import fonts
+    from printshop.project.paths import BUNDLED_FONTS_DIR
 
     path = tmp_path / "Display.ttf"
     shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSans-Regular.ttf", path)
@@ -559,7 +559,7 @@ def test_each_block_of_a_face_template_is_rendered_once():
     again with `self`, or one the top level never reaches, still comes out as Jinja renders it."""
     import jinja2
 
-    from printshop.templating import render_blocks
+    from printshop.typeset.templating import render_blocks
 
     calls = []
     env = jinja2.Environment(loader=jinja2.DictLoader({"face.j2": (
@@ -585,7 +585,7 @@ def test_rendering_a_faces_blocks_leaves_no_cycle_for_the_collector():
     render_blocks empties the context when it ends, and everything it made goes at once."""
     import jinja2
 
-    from printshop.templating import render_blocks
+    from printshop.typeset.templating import render_blocks
 
     env = jinja2.Environment(loader=jinja2.DictLoader({"face.j2": (
         "{% set greeting = 'hello' %}{% macro shout(word) %}{{ word | upper }}{% endmacro %}"
@@ -605,7 +605,7 @@ def test_the_texts_each_block_reads_are_its_own():
     read where the top level rendered it, and a block printed inside another counts as that one's reading."""
     import jinja2
 
-    from printshop.templating import render_blocks
+    from printshop.typeset.templating import render_blocks
 
     class Tree:
         log = None
@@ -671,9 +671,9 @@ def test_a_printshop_process_runs_no_cycle_collection_once_the_work_starts(tmp_p
         assert (tmp_path / "out" / "sampler" / "en").is_dir()
 
 
-# --- large patterns of other libraries compiled when used (printshop/lazy_patterns.py) ----------------
+# --- large patterns of other libraries compiled when used (printshop/typeset/lazy_patterns.py) ----------------
 def test_a_pattern_with_a_wide_range_is_wide_and_others_are_not():
-    from printshop.lazy_patterns import is_wide
+    from printshop.typeset.lazy_patterns import is_wide
 
     assert is_wide("([a-z\xa1-\uffff0-9])") and is_wide("[^\x09\x20-\x7e\U00010000-\U0010ffff]")
     assert not is_wide("^[a-z0-9_-]+$") and not is_wide("[\u2018\u201a\u201c]+") and not is_wide(b"[\x00-\xff]")
@@ -684,7 +684,7 @@ import re, sys
 import printshop
 from reportlab.platypus import paragraph
 import yaml.reader
-from printshop.lazy_patterns import LazyPattern
+from printshop.typeset.lazy_patterns import LazyPattern
 
 assert isinstance(paragraph.uri_pat, LazyPattern), type(paragraph.uri_pat)
 assert isinstance(yaml.reader.Reader.NON_PRINTABLE, LazyPattern)
@@ -733,7 +733,7 @@ def test_a_paragraph_with_a_link_still_links():
 
 # --- the build's inputs hashed only when needed ----------------------------------------------------------
 def test_a_first_build_reads_no_input_to_compare_with_a_last_build(tmp_path, monkeypatch):
-    from printshop import cache
+    from printshop.write import cache
 
     def no_reading(*args, **kwargs):
         raise AssertionError("an input was hashed with no last build to compare with")
@@ -746,7 +746,7 @@ def test_the_pattern_finder_installed_twice_finds_the_module_once():
     import subprocess
     import sys
 
-    child = ("import sys, importlib, printshop.lazy_patterns as lp\n"
+    child = ("import sys, importlib, printshop.typeset.lazy_patterns as lp\n"
              "old = [f for f in sys.meta_path if type(f).__name__ == '_Finder']\n"
              "importlib.reload(lp); lp.install()\n"
              "assert len([f for f in sys.meta_path if type(f).__name__ == '_Finder']) == 2\n"
@@ -761,7 +761,7 @@ def test_a_rule_booklet_edited_again_and_again_keeps_few_of_its_versions(monkeyp
     """A session that edits a rule lays the booklet out after every save: one markup fragment of tens of
     thousands of characters each time. Kept among the 8,192 small ones (the texts of faces), every version
     stayed for thousands of saves; a few large ones are kept now, and the small ones as before."""
-    from printshop import richtext
+    from printshop.typeset import richtext
     from printshop.memo import Memo
 
     monkeypatch.setattr(richtext, "_PARSED", Memo(8192))
@@ -786,8 +786,8 @@ def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(tm
     """A check of a copy of the same data sets no text again; a colour's value or the language's ties changed set
     again the texts they touch, in the new colour and with the new ties; a text that is reported is reported at
     every check (only a text laid out without a word to say is remembered)."""
-    from printshop import layout
-    from printshop.model import Frame
+    from printshop.layout import faces as layout
+    from printshop.project.model import Frame
     from tests.conftest import copy_data, edit
 
     # a field added to frames that changes how a text is set must be in what a laid-out text is remembered by
@@ -833,7 +833,7 @@ def test_faces_read_again_or_in_a_copy_are_merged_once_and_located_in_their_own_
     """faces.yaml's `extends` are resolved once per text read: a copy of the file gives the same faces, each at the
     copy's own lines; an edited file is merged again; a file whose merging reports something reports it at every
     read."""
-    from printshop import loader
+    from printshop.project import loader
     from printshop.diagnostics import Report
 
     merged = []
@@ -868,7 +868,7 @@ def test_a_fields_place_is_read_from_its_yaml_when_asked_in_its_own_file_or_in_a
     """attach_locations no longer writes every field's place: Node.where reads it from the YAML when asked (the
     key's own line and column), in a copy of the data at the copy's path; a value given by a layer of the print
     data is at the layer's file; a field not written is at its node."""
-    from printshop.loader import load_project
+    from printshop.project.loader import load_project
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -913,13 +913,13 @@ def test_printshops_own_font_files_are_resolved_once_and_a_projects_at_every_rea
     folder: 0.7 ms a check, most of registering the fonts. printshop's own folder is part of the installed
     package and is resolved once per process; a project's data/fonts at every read, so that a link put there
     after a first check is refused at the next."""
-    import printshop.write
-    from printshop.paths import BUNDLED_FONTS_DIR
+    import printshop.write.commit
+    from printshop.project.paths import BUNDLED_FONTS_DIR
 
     assert not found(data_copy, "unsafe-path", games=["comrade"])  # printshop's own fonts, resolved by now
     resolved = []
-    real_inside = printshop.write.inside
-    monkeypatch.setattr(printshop.write, "inside", lambda path, root: resolved.append(root) or real_inside(path, root))
+    real_inside = printshop.write.commit.inside
+    monkeypatch.setattr(printshop.write.commit, "inside", lambda path, root: resolved.append(root) or real_inside(path, root))
     assert not found(data_copy, "unsafe-path", games=["comrade"])
     assert BUNDLED_FONTS_DIR not in resolved
 
@@ -940,8 +940,8 @@ def test_fits_made_before_another_project_registered_its_fonts_are_given_again_a
     added its names for good, and a name registered again went to the end of the list: every text fitted before
     was fitted again, about 2 s of CPU for the catalogue, several times a run. The state now holds the project's
     own names, in their order; a name given another file is still another state."""
-    from printshop import fitting, fonts
-    from printshop.paths import BUNDLED_FONTS_DIR
+    from printshop.typeset import fitting, fonts
+    from printshop.project.paths import BUNDLED_FONTS_DIR
     from tests.test_serve import _game_with_its_own_font
 
     assert not check(data_copy, games=["comrade"])[0].has_errors
@@ -970,7 +970,7 @@ def test_a_booklets_page_texts_are_read_once_per_process_for_the_same_bytes(buil
     the catalogue. The same bytes give the same texts, read once; other bytes are read."""
     import pypdfium2
 
-    from printshop import serve
+    from printshop.live import serve
 
     data = (built / "comrade" / "en" / "comrade-en-rules-booklet-a4.pdf").read_bytes()
     opened = []

@@ -12,11 +12,11 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from printshop.build import BadRequest, build
+from printshop.pipeline.build import BadRequest, build
 from printshop.cli import main
-from printshop.jobs import plan
-from printshop.loader import DEFAULT_DATA_DIR, load_project
-from printshop.paths import discover_games
+from printshop.pipeline.jobs import plan
+from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+from printshop.project.paths import discover_games
 from printshop.render.raster import pixels_within
 from tests.conftest import shared_build
 from tests.pdfinspect import page_drawing
@@ -350,7 +350,7 @@ def test_the_command_line_checks_the_cutter_and_the_profile(tmp_path, capsys):
 
 
 def test_tts_grids_hold_the_hidden_slot_and_sideways_cards_keep_their_shape(project):
-    from printshop.model import CardSize
+    from printshop.project.model import CardSize
     from printshop.render.tts import TtsExport, sheet_grids
 
     target = project.targets.tts
@@ -457,8 +457,8 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
      "cut-left-out", "does not fit in the area Silhouette Cameo can cut on A4"),  # the build refused it
 ])
 def test_print_data_the_build_could_not_use_is_refused_by_validate(tmp_path, relative, old, new, code, said):
-    from printshop.build import check
-    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.pipeline.build import check
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -479,8 +479,8 @@ def test_print_data_the_build_could_not_use_is_refused_by_validate(tmp_path, rel
 def test_a_deck_a_cutter_cannot_hold_is_left_out_of_its_cut_files_with_a_warning(tmp_path):
     """As a deck a print shop does not make: validate warns (cut-left-out), and `build --target cut` writes the
     other decks and papers instead of failing the whole build."""
-    from printshop.build import build, check
-    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.pipeline.build import build, check
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from printshop.build import check
-from printshop.model import Language
-from printshop.translation_checks import check_pair, check_text, end_mark, unbalanced
+from printshop.pipeline.build import check
+from printshop.project.model import Language
+from printshop.checks.translation_checks import check_pair, check_text, end_mark, unbalanced
 from tests.conftest import edit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "german"
@@ -43,8 +43,8 @@ def only(data: Path, code: str, *, acknowledged: bool = False):
 def recorded(data: Path) -> Path:
     """The German translation recorded, as TRANSLATING.md's fourth step has a finished one (`i18n sync`): else
     its texts are untracked-translation (a change to the English could not show as stale)."""
-    from printshop.i18n import sync
-    from printshop.loader import load_project
+    from printshop.language.i18n import sync
+    from printshop.project.loader import load_project
 
     assert sync(load_project(data, games=["comrade"]).games["comrade"], "de").added == []
     return data
@@ -223,7 +223,7 @@ def test_checks_are_remembered_by_the_rules_they_read_not_by_the_language_object
     """The same texts under the same rules give the same problems, whichever load of the language file the
     rules came from (a test's copy of the data, a session that read the file again); a language whose
     rules differ (a length ratio, a pair of quotes, a doubled word) is checked under its own."""
-    from printshop import translation_checks
+    from printshop.checks import translation_checks
 
     def french(**checks):
         return Language(name="French", native_name="Français", labels={}, checks=checks,
@@ -253,7 +253,7 @@ def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_re
     the language: a check of the same data again (a session reading the files again after a shared file was
     saved, a build after a check) or of a copy elsewhere checks no pair again, and says the same at the copy's own
     places; a language's rule changed in its file (a doubled word it allows) checks its pairs again."""
-    from printshop import validate
+    from printshop.checks import validate
 
     texts = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(texts, 'name: "Informateur"', 'name: "Informateur nous nous"')

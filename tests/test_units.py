@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.expressions import ExpressionError, evaluate
-from printshop.fitting import fit, make_flowables
-from printshop.imposition import grid_for
-from printshop.model import Frame, Typography
-from printshop.richtext import parse_blocks
-from printshop.texts import fill, markup_problems, to_markup
-from printshop.units import UnitError, mm, parse_length
+from printshop.project.expressions import ExpressionError, evaluate
+from printshop.typeset.fitting import fit, make_flowables
+from printshop.layout.imposition import grid_for
+from printshop.project.model import Frame, Typography
+from printshop.typeset.richtext import parse_blocks
+from printshop.language.texts import fill, markup_problems, to_markup
+from printshop.project.units import UnitError, mm, parse_length
 
 FRENCH = Typography(space_before=";:!?»", space_after="«", space="\u202f", replace={"'": "’"})
 
@@ -27,7 +27,7 @@ def test_lengths_need_a_unit(bad):
 
 
 def test_a_length_read_again_is_the_same_and_a_bad_one_is_refused_every_time(monkeypatch):
-    from printshop import units
+    from printshop.project import units
 
     monkeypatch.setattr(units, "_READ", {})
     assert parse_length("63mm") == parse_length("63mm") == pytest.approx(mm(63))
@@ -66,7 +66,7 @@ def test_english_typography_leaves_spacing_alone():
 def test_a_text_turned_once_is_given_again_only_for_the_same_typography(monkeypatch):
     """to_markup is remembered by the text and what the typography's rules read: the same text in another
     language's typography (spaces, marks, replacements) is turned anew, never given the first one's markup."""
-    from printshop import texts
+    from printshop.language import texts
 
     monkeypatch.setattr(texts, "_MARKUPS", texts.SizedMemo(400))  # characters of the texts and markup kept
     text = "l'heure: <b>vite</b>!"
@@ -101,20 +101,20 @@ TYING = Typography(keep_with_next=["à", "de", "la", "le", "un"], numbers_with_n
     ("Purge 3", "Purge 3"),
 ])
 def test_short_words_and_numbers_are_kept_with_the_next_word(written, tied):
-    from printshop.texts import keep_with_next
+    from printshop.language.texts import keep_with_next
 
     assert keep_with_next(written, TYING) == tied
 
 
 def test_nothing_is_tied_for_a_language_that_asks_for_nothing():
-    from printshop.texts import keep_with_next
+    from printshop.language.texts import keep_with_next
 
     assert keep_with_next("Le vieux gardien perd 1 lumière", FRENCH) == "Le vieux gardien perd 1 lumière"
     assert keep_with_next("perd 1 lumière", Typography(keep_with_next=["le"])) == "perd 1 lumière"
 
 
 def test_a_language_file_listing_something_other_than_one_word_to_keep_is_an_error_at_its_place(data_copy):
-    from printshop.build import check
+    from printshop.pipeline.build import check
 
     (data_copy / "languages" / "fr.yaml").write_text("typography:\n  keep_with_next: [de, \"\", \"la le\"]\n",
                                                     encoding="utf-8")
@@ -184,10 +184,10 @@ def palette():
     from pathlib import Path
 
     from printshop.diagnostics import Report
-    from printshop.fonts import register_fonts
-    from printshop.loader import DEFAULT_DATA_DIR, load_project
+    from printshop.typeset.fonts import register_fonts
+    from printshop.project.loader import DEFAULT_DATA_DIR, load_project
 
-    from printshop.colour import Paints
+    from printshop.render.colour import Paints
 
     project = load_project(Path(DEFAULT_DATA_DIR))
     register_fonts(project.fonts, project.font_dirs(), Report())
@@ -211,7 +211,7 @@ def test_fit_shrinks_but_never_below_the_minimum(palette):
 def test_a_fit_is_given_again_for_equal_blocks_and_never_for_other_ones(palette):
     """fit's memo tells blocks apart by their kind and every field: equal paragraphs made anew are given the
     same Fit, a paragraph with another style, text or bullet, or a block of another kind, is fitted itself."""
-    from printshop.richtext import Para, Spacer
+    from printshop.typeset.richtext import Para, Spacer
 
     frame = _frame()
     words = "A sentence that needs two lines here."
@@ -271,7 +271,7 @@ def test_expressions_refuse_anything_else(expression):
 
 
 def test_markup_parsed_again_gives_the_same_blocks_in_a_list_of_its_own():
-    from printshop.richtext import Para, RichTextError, parse_blocks
+    from printshop.typeset.richtext import Para, RichTextError, parse_blocks
 
     first = parse_blocks("<h1>Title</h1><p>Some <b>bold</b> words.</p><ul><li>one</li></ul>")
     first.append(Para("p", "added by a caller"))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from printshop.build import check
+from printshop.pipeline.build import check
 from printshop.cli import main
 from tests.conftest import REPO, copy_data, edit, found, line_of, one
 
@@ -80,7 +80,7 @@ def test_a_yaml_syntax_error(data_copy):
 ])
 def test_a_quote_left_open_is_found_where_it_opens(tmp_path, text, where):
     from printshop.diagnostics import Report
-    from printshop.source import read_yaml
+    from printshop.project.source import read_yaml
 
     path = tmp_path / "t.yaml"
     path.write_text(text, encoding="utf-8")
@@ -263,7 +263,7 @@ def test_build_selects_language_and_paper(tmp_path, capsys):
 def test_a_template_error_points_at_the_template_line(tmp_path):
     import shutil
 
-    from printshop.loader import DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR
+    from printshop.project.loader import DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR
 
     templates = tmp_path / "templates"
     shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
@@ -294,7 +294,7 @@ def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_pa
     """A build or session that writes only English leaves the French texts unchecked (nothing it writes
     shows them), so a translator's broken line does not stop it; validate and a French build report it,
     and a broken source text is reported whatever language is built, as every translation is made from it."""
-    from printshop.build import check
+    from printshop.pipeline.build import check
 
     data = copy_data(tmp_path / "data", ["comrade"])
     edit(data / "comrade" / "text" / "fr.yaml", 'motto: "Le Parti voit tout"', 'motto: "Le Parti <b>voit tout"')
@@ -313,7 +313,7 @@ def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_pa
 
 def test_a_new_language_file_with_a_few_labels_gets_one_error_listing_the_others(tmp_path):
     """A German file started with three labels got 40 'missing-field' errors at one line, one per label."""
-    from printshop.validate import REQUIRED_LABELS
+    from printshop.checks.validate import REQUIRED_LABELS
 
     data = copy_data(tmp_path / "data", ["comrade"])
     (data / "languages" / "de.yaml").write_text(
@@ -330,7 +330,7 @@ def test_another_translators_unfinished_language_file_stops_no_build_of_other_la
     reads the language files those are made from (and the source's, and English's, the labels' reference) and no
     other: `validate` and a German build still report it; a language file the French one is made from, broken,
     still stops the French build."""
-    from printshop.build import build
+    from printshop.pipeline.build import build
 
     data = copy_data(tmp_path / "data", ["comrade"])
     german = data / "languages" / "de.yaml"
@@ -355,7 +355,7 @@ def test_another_translators_unfinished_language_file_stops_no_build_of_other_la
 
 def with_defaults_language(data: Path, lang: str) -> Path:
     """The project's own copy of printshop's languages/<lang>.yaml (written into the data, as a publisher does)."""
-    from printshop.paths import PACKAGE_DEFAULTS_DIR
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     path = data / "languages" / f"{lang}.yaml"
     if not path.exists():
@@ -367,9 +367,9 @@ def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):
     """`load_project(langs=...)` reads the texts of those languages, of what they are made from and of the
     source: a French file that does not even parse stops neither an English build nor an English session,
     while validate and a French build report it; a language no game has is still refused by name."""
-    from printshop.build import BadRequest, build
-    from printshop.loader import load_project
-    from printshop.session import Session
+    from printshop.pipeline.build import BadRequest, build
+    from printshop.project.loader import load_project
+    from printshop.live.session import Session
 
     data = copy_data(tmp_path / "data", ["comrade"])
     french = data / "comrade" / "text" / "fr.yaml"
@@ -420,7 +420,7 @@ def test_motif_path_data_as_the_renderer_takes_it_passes():
     between a command and its numbers, several subpaths; and a circle of three numbers, not two."""
     from pydantic import ValidationError
 
-    from printshop.model import MotifPath
+    from printshop.project.model import MotifPath
 
     for d in ("M0 0 10 10 20 0 Z", "M1,2L3,4", "M1e1 2.5E-1 H.5 V-3 C1 2 3 4 5 6 7 8 9 10 11 12 Q1 2 3 4 Z M5 5 L6 6",
               "M10-10L20-20Z", ""):

@@ -11,7 +11,7 @@ last page is a back cover (the cover's emblem and title), the blank pages before
 cover, so no blank ever falls inside the rules; the back cover and the blank pages carry no folio nor running
 head, and blank pages carry nothing at all (no file name either). The cover carries no folio.
 
-Justified paragraphs never stretch a word space beyond twice the font's own (printshop/justify.py), and
+Justified paragraphs never stretch a word space beyond twice the font's own (printshop/typeset/justify.py), and
 the characters the booklet style names under `characters` (the red suits ♥ ♦) print in their colour
 (except in table headers, white on the accent). A stretch of the template that begins with
 `<spacer height="print-and-play"/>` (the home-printing section) runs to the next `<h1>` after its own
@@ -34,19 +34,18 @@ from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus import TableStyle
 
-from printshop.colour import Paints, StandIn
-from printshop.fitting import ALIGN, hang, paragraph_style
-from printshop.fonts import state as fonts_state, with_fallback
-from printshop.justify import EvenParagraph
-from printshop.layout import BookletLayout, GameLayout
+from printshop.render.colour import Paints, StandIn
+from printshop.typeset.fitting import ALIGN, hang, paragraph_style
+from printshop.typeset.fonts import state as fonts_state, with_fallback
+from printshop.typeset.justify import EvenParagraph
+from printshop.layout.faces import BookletLayout, GameLayout
 from printshop.memo import Memo, Reads, unchanged, values_of
-from printshop.model import Motif, Paper, TextStyle
+from printshop.project.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
 from printshop.render.replay import motif_key, recordings, remember_page_streams
-from printshop.richtext import (HOME_ONLY, Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths,
-                                uppercase)
-from printshop.units import parse_length, to_mm
+from printshop.typeset.richtext import HOME_ONLY, Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths, uppercase
+from printshop.project.units import parse_length, to_mm
 
 
 class _MotifFlowable(Flowable):

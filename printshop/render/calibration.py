@@ -11,10 +11,10 @@ import io
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.colour import Paints
-from printshop.model import Media, Paper
+from printshop.render.colour import Paints
+from printshop.project.model import Media, Paper
 from printshop.render.pdf import new_canvas
-from printshop.units import mm
+from printshop.project.units import mm
 
 SPAN = 5  # millimetres each side of the centre
 

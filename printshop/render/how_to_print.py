@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from printshop.colour import Paints
+from printshop.render.colour import Paints
 from printshop.diagnostics import Report
-from printshop.layout import BookletLayout, GameLayout, _report_once, booklet_align, found_in_template, tied
-from printshop.model import BookletStyle, Motif, Paper
+from printshop.layout.faces import BookletLayout, GameLayout, _report_once, booklet_align, found_in_template, tied
+from printshop.project.model import BookletStyle, Motif, Paper
 from printshop.memo import Memo
-from printshop.paths import output_name
+from printshop.project.paths import output_name
 from printshop.render.booklet import BookletTooLarge, render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
-from printshop.richtext import RichTextError, parse_blocks
-from printshop.templating import HOW_TO_PRINT_TEMPLATE, TemplateFailure, render_template, template_location
+from printshop.typeset.richtext import RichTextError, parse_blocks
+from printshop.typeset.templating import HOW_TO_PRINT_TEMPLATE, TemplateFailure, render_template, template_location
 
 TEMPLATE = HOW_TO_PRINT_TEMPLATE
 
@@ -166,7 +166,7 @@ def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> b
     without drawing it, in its longest form (low ink, either flip, gutterfold sheets listed). Remembered in the
     process by everything it reads (the blocks, the style, the page, the fonts), and between runs of validate in
     the fit store (fitstore.py) when one is open."""
-    from printshop.fonts import state as fonts_state
+    from printshop.typeset.fonts import state as fonts_state
 
     style = project.booklet
     # the longest page a build may make: low ink adds a paragraph, each flip names its edge in its own words, and
@@ -180,7 +180,7 @@ def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> b
 
 
 def _fits(blocks: list, game: GameLayout, paper: Paper, project, style: BookletStyle, fonts: tuple) -> bool:
-    from printshop import fitstore
+    from printshop.write import fitstore
     from printshop.render.booklet import booklet_pages
 
     key = ("how-to-print", repr(blocks), style.model_dump_json(), paper.width, paper.height,

@@ -17,7 +17,7 @@ import io
 import pikepdf
 
 from printshop.memo import SizedMemo
-from printshop.model import Paper
+from printshop.project.model import Paper
 
 _IMPOSED = SizedMemo(32_000_000)  # bytes of imposed booklets a process remembers (a catalogue's are about 6 MB)
 

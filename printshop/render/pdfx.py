@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pikepdf
 
-from printshop.model import OutputIntent
+from printshop.project.model import OutputIntent
 
 
 def make_pdfx(data: bytes, intent: OutputIntent, icc: Path | None = None) -> bytes:

@@ -12,10 +12,10 @@ from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFPageLabel
 
-from printshop.colour import ColourMode, Paints
-from printshop.layout import DeckLayout, FaceLayout, GameLayout, SheetLayout
-from printshop.imposition import cover
-from printshop.model import CardSize, Motif, Profile
+from printshop.render.colour import ColourMode, Paints
+from printshop.layout.faces import DeckLayout, FaceLayout, GameLayout, SheetLayout
+from printshop.layout.imposition import cover
+from printshop.project.model import CardSize, Motif, Profile
 from printshop.render.faces import draw_face
 from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas

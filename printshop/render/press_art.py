@@ -20,7 +20,7 @@ from pathlib import Path
 
 from PIL import Image, ImageCms, ImageMath
 
-from printshop.model import Face, Profile
+from printshop.project.model import Face, Profile
 
 ICC_DIR = Path(__file__).resolve().parents[1] / "icc"
 DEFAULT_ICC = "fogra39l-300.icc"

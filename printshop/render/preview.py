@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 
-from printshop.colour import Paints
-from printshop.layout import DeckLayout, GameLayout
-from printshop.model import ImageTarget, Motif
+from printshop.render.colour import Paints
+from printshop.layout.faces import DeckLayout, GameLayout
+from printshop.project.model import ImageTarget, Motif
 from printshop.render.raster import (corner_mask, face_images, file_part, pixels_within, png, rgb_colour, rounded,
                                      sheet_file_names)
 

@@ -25,17 +25,17 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from printshop.colour import Paints
+from printshop.render.colour import Paints
 from printshop.diagnostics import Location, Report
-from printshop.layout import FaceLayout, GameLayout
-from printshop.loader import DEFAULT_DATA_DIR, Project
-from printshop.paths import DEFAULT_OUTPUT_DIR
-from printshop.model import Media, Motif, Paper
+from printshop.layout.faces import FaceLayout, GameLayout
+from printshop.project.loader import DEFAULT_DATA_DIR, Project
+from printshop.project.paths import DEFAULT_OUTPUT_DIR
+from printshop.project.model import Media, Motif, Paper
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
-from printshop.texts import apply_typography
-from printshop.units import mm
-from printshop.write import write_atomically
+from printshop.language.texts import apply_typography
+from printshop.project.units import mm
+from printshop.write.commit import write_atomically
 
 FONT, BOLD = "sans", "sans-bold"  # the bundled family every project registers (render/pdf.py starts with it)
 INK, SOFT, RULE = Color(0, 0, 0), Color(0.35, 0.33, 0.31), Color(0.7, 0.68, 0.65)
@@ -80,8 +80,8 @@ def make_proofs(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPU
                 templates_dir: Path | None = None) -> ProofResult:
     """Proof `langs` (default: every translation) of `games` (default: all) against `against`
     (default: each translation's reference language). Nothing is written unless every proof rendered."""
-    from printshop.build import check  # build imports the renderers; imported here to keep the order simple
-    from printshop.i18n import completeness
+    from printshop.pipeline.build import check  # build imports the renderers; imported here to keep the order simple
+    from printshop.language.i18n import completeness
 
     report, checked = check(data_dir, games=games, templates_dir=templates_dir, variant=None)
     result = ProofResult(report)

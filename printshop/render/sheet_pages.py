@@ -12,9 +12,8 @@ import re
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.imposition import (ImpositionError, SheetRoom, Tiling, mirrored, sheet_placement, sheet_too_big,
-                                  tiling_for)
-from printshop.layout import GameLayout, SheetLayout
+from printshop.layout.imposition import ImpositionError, SheetRoom, Tiling, mirrored, sheet_placement, sheet_too_big, tiling_for
+from printshop.layout.faces import GameLayout, SheetLayout
 from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
 from printshop.render.sheets import SheetSettings, page_footer

@@ -20,11 +20,10 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.colour import Paints
-from printshop.imposition import (Grid, ImpositionError, card_room, footer_clear, mark_room, too_small,
-                                  turned_origin)
-from printshop.layout import DeckLayout, GameLayout
-from printshop.model import Media, Motif, Paper
+from printshop.render.colour import Paints
+from printshop.layout.imposition import Grid, ImpositionError, card_room, footer_clear, mark_room, too_small, turned_origin
+from printshop.layout.faces import DeckLayout, GameLayout
+from printshop.project.model import Media, Motif, Paper
 from printshop.render.helper import HELPER_SHARE, MIN_FACES, Helper, helpers_allowed, seed
 from printshop.render.replay import draw_face_form, has_images, record_face, recordings, replay
 from printshop.render.pdf import new_canvas

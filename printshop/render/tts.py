@@ -18,9 +18,9 @@ import json
 import math
 from dataclasses import dataclass
 
-from printshop.colour import Paints
-from printshop.layout import DeckLayout, GameLayout, SheetLayout
-from printshop.model import Motif, TtsTarget
+from printshop.render.colour import Paints
+from printshop.layout.faces import DeckLayout, GameLayout, SheetLayout
+from printshop.project.model import Motif, TtsTarget
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
 
 CARD_TYPES = {"rounded": 0, "square": 1}  # TTS's CustomDeck "Type": 0 rectangle with round corners, 1 without

@@ -1,0 +1,1 @@
+"""Languages: text catalogues, one game resolved in one language, where a translation stands, the translators' workflow."""

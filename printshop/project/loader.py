@@ -1,0 +1,430 @@
+"""Stage 1, load: read every data file of a project into models, reporting what is malformed.
+
+A project folder (`data/`) holds shared print data (`print/`), language descriptions
+(`languages/`) and one folder per game with `game.yaml`, `faces.yaml` and `text/<lang>.yaml`.
+Loading checks shape only (keys, types, required fields, duplicates); what the data means is
+checked by `printshop.checks.validate`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap
+
+from printshop.diagnostics import Location, Report, StageFailed, did_you_mean
+from printshop.project.model import BookletStyle, Colours, CutTarget, Face, FacesFile, Fonts, Game, ImageTarget, Language, Media, Motifs, Profile, TtsTarget
+from printshop.project.layers import layer_dirs, names_in, read_layered
+from printshop.memo import Memo
+from printshop.project.schema import validate_document
+from printshop.project.source import Document, items_of, locate, read_yaml
+from printshop.language.texts import Catalogue, load_catalogue
+from printshop.language.translation import Record, load_records, record_path
+
+from printshop.project.paths import BUNDLED_FONTS_DIR, DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR, PACKAGE_DIR, REPOSITORY_DIR, discover_games, templates_for
+
+
+@dataclass
+class GameData:
+    id: str
+    dir: Path
+    game: Game
+    faces: dict[str, Face]
+    catalogues: dict[str, Catalogue]
+    faces_path: Path
+    records: dict[str, dict[str, Record]] = field(default_factory=dict)  # per translation, see translation.py
+    pivots: dict[str, str] = field(default_factory=dict)  # translation -> the language it is made from
+    look: dict = field(default_factory=dict)  # shared print data the game extends in its own print/ folder
+    # every language the game has a text file for; `catalogues` holds those read (load_project's `langs`)
+    available: list[str] = field(default_factory=list)
+
+    @property
+    def languages(self) -> list[str]:
+        """The source language first, then the translations in alphabetical order."""
+        source = self.game.source_language
+        return [source] + sorted(lang for lang in self.catalogues if lang != source) if source in self.catalogues \
+            else sorted(self.catalogues)
+
+    @property
+    def source(self) -> Catalogue | None:
+        return self.catalogues.get(self.game.source_language)
+
+    def reference_lang(self, lang: str) -> str:
+        """The language the `lang` translation is made from: its pivot where the game has it, else the source."""
+        return self.pivots.get(lang, self.game.source_language)
+
+    def reference(self, lang: str) -> Catalogue | None:
+        """The texts the `lang` translation is compared with (stale, missing, QA) and falls back to: the
+        source's ids, each with its pivot text where the pivot has one, else the source's."""
+        source, pivot = self.source, self.catalogues.get(self.reference_lang(lang))
+        if source is None or pivot is None or pivot is source:
+            return source
+        entries = {text_id: pivot.entries.get(text_id, entry) for text_id, entry in source.entries.items()}
+        return Catalogue(pivot.lang, pivot.document, entries)
+
+
+@dataclass
+class Project:
+    data_dir: Path
+    templates_dir: Path
+    media: Media
+    fonts: Fonts
+    colours: Colours
+    motifs: Motifs
+    booklet: BookletStyle
+    languages: dict[str, Language]
+    games: dict[str, GameData] = field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)  # the shops the project prints at
+    profiles_off: dict[str, Profile] = field(default_factory=dict)  # printshop's it switched off (`use: false`)
+    language_documents: dict[str, Document] = field(default_factory=dict)  # where each label stands
+    targets: "Targets" = field(default_factory=lambda: Targets())  # print/targets/: TTS, cutters, image sets
+
+    def view(self, game: "GameData") -> "Project":
+        """The project as `game` sees it: its own colours, card sizes, fonts, booklet style and motifs
+        (data/<game>/print/) merged over the project's."""
+        return replace(self, **game.look) if game.look else self
+
+    def font_dirs(self) -> list[Path]:
+        """Fonts a project ships in data/fonts win over the ones bundled with printshop."""
+        return [self.data_dir / "fonts", BUNDLED_FONTS_DIR]
+
+
+def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: list[str] | None = None,
+                 langs: list[str] | None = None, report: Report | None = None) -> Project:
+    """Load the whole project (or only `games`); raise StageFailed if anything cannot be read. With `langs`
+    (a build or session that writes only those languages), a game's texts are read for those, the languages
+    they are made from and its source only: nothing else is checked or printed (`GameData.available` still
+    names every language the game has)."""
+    report = report if report is not None else Report()
+    data_dir = Path(data_dir)
+    if not data_dir.is_dir():
+        report.add("file-missing", Location.of(data_dir), "the data folder does not exist (see --data)")
+        raise StageFailed(report)
+    dirs = layer_dirs(data_dir)  # printshop's defaults, then the project's own (layers.py)
+    shared = {name: _load_layered(model, f"print/{name}.yaml", dirs, report, required=True)
+              for name, model in SHARED_PRINT.items()}
+    languages, language_documents = {}, {}
+    said: dict[str, Report] = {}  # with `langs`: what reading each language file said, kept until it is known needed
+    for lang in names_in("languages", dirs):
+        heard = report if langs is None else said.setdefault(lang, Report())
+        document = read_layered(f"languages/{lang}.yaml", dirs, heard)
+        language = _validate(Language, document, heard) if document is not None else None
+        if language is not None:
+            languages[lang] = language
+            language_documents[lang] = document
+    profiles, profiles_off = {}, {}
+    for name in names_in("print/profiles", dirs):
+        profile = _load_layered(Profile, f"print/profiles/{name}.yaml", dirs, report)
+        if profile is not None:
+            (profiles if profile.use else profiles_off)[name] = profile
+    targets = load_targets(dirs, report)
+    # a broken shared file stops the run, but only after every game's files were read too: a publisher
+    # sees every file's schema errors in one run, not one file's at a time
+    shared_failed = any(value is None for value in shared.values())
+    loaded: dict[str, GameData] = {}
+    for game_id in discover_games(data_dir):
+        if games is None or game_id in games:
+            try:
+                game = read_game(data_dir, game_id, report, langs, languages)
+            except Exception as error:  # noqa: BLE001 - unforeseen input must still end as a diagnostic
+                report.add("internal", Location.of(data_dir / game_id),
+                           f"reading this game failed unexpectedly: {type(error).__name__}: {error}")
+                continue
+            if game is not None:
+                loaded[game_id] = game
+    if langs is not None:  # the other languages' files: another translator's, unfinished, stop nothing here
+        needed = _languages_read(langs, loaded.values(), languages)
+        for lang, heard in said.items():
+            if lang in needed:
+                report.items.extend(heard.items)
+            else:
+                languages.pop(lang, None)
+                language_documents.pop(lang, None)
+    if shared_failed or report.has_errors:
+        raise StageFailed(report)
+    return Project(data_dir, Path(templates_dir or templates_for(data_dir)), languages=languages, games=loaded,
+                   profiles=profiles, profiles_off=profiles_off, language_documents=language_documents,
+                   targets=targets, **shared)
+
+
+def read_game(data_dir: Path, game_id: str, report: Report, langs: list[str] | None,
+              languages: dict[str, Language]) -> GameData | None:
+    """One game of the project, as load_project reads each (a session reads one again after an edit of its
+    files): its files, the languages its translations are made from, and its own print data."""
+    game = load_game(data_dir / game_id, report, langs, languages)
+    if game is not None:
+        game.pivots = pivots_of(game, languages)
+        game.look = _game_look(data_dir, game.dir, report)
+    return game
+
+
+def pivots_of(game: GameData, languages: dict[str, Language]) -> dict[str, str]:
+    """For each translation whose language names a pivot (`translated_from`) that this game has, other
+    than the source: that pivot. A chain of pivots must end at the source, or the source is used."""
+    source = game.game.source_language
+    pivots = {}
+    for lang in game.catalogues:
+        language = languages.get(lang)
+        pivot = language.translated_from if language else None
+        if lang == source or pivot in (None, lang, source) or pivot not in game.catalogues:
+            continue
+        seen, step = {lang}, pivot
+        while step != source and step not in seen:  # the pivot's own pivot, and so on, must reach the source
+            seen.add(step)
+            nxt = languages[step].translated_from if step in languages else None
+            step = nxt if nxt in game.catalogues and nxt != step else source
+        if step == source:
+            pivots[lang] = pivot
+    return pivots
+
+
+def load_game(game_dir: Path, report: Report, langs: list[str] | None = None,
+              languages: dict[str, Language] | None = None) -> GameData | None:
+    game = _load(Game, game_dir / "game.yaml", report)
+    faces_path = game_dir / "faces.yaml"
+    faces = _load_faces(faces_path, report)
+    # fr.sources.yaml and the like are records, not languages
+    texts = [path for path in sorted((game_dir / "text").glob("*.yaml")) if "." not in path.stem]
+    available = [path.stem for path in texts]
+    needed = _languages_needed(game, available, langs, languages or {})
+    catalogues, records = {}, {}
+    for path in texts:
+        if needed is not None and path.stem not in needed:
+            continue
+        catalogue = load_catalogue(path, path.stem, report)
+        if catalogue is not None:
+            catalogues[path.stem] = catalogue
+            records[path.stem] = load_records(record_path(game_dir, path.stem), report)
+    if game is None or faces is None:
+        return None
+    return GameData(game_dir.name, game_dir, game, faces, catalogues, faces_path, records, available=available)
+
+
+LABELS_REFERENCE = "en"  # a language file without `translated_from` has its labels compared with English's
+
+
+def _languages_read(langs: list[str], games, languages: dict[str, Language]) -> set[str]:
+    """The language files a build or session of `langs` reads: those, the languages they are made from (in
+    turn), each game's source and the labels' reference. Only these are checked and printed from."""
+    needed = {LABELS_REFERENCE, *(game.game.source_language for game in games)}
+    for lang in langs:
+        step = lang
+        while step is not None and step not in needed:
+            needed.add(step)
+            language = languages.get(step)
+            step = language.translated_from if language is not None else None
+        needed.add(lang)
+    return needed
+
+
+def _languages_needed(game: Game | None, available: list[str], langs: list[str] | None,
+                      languages: dict[str, Language]) -> set[str] | None:
+    """The languages whose texts a build of `langs` reads: those, the pivots they are made from (a draft prints
+    a pivot's text where its translation lacks one; stale and missing are judged against it) and the source.
+    None: all of them (no `langs`, or game.yaml did not load)."""
+    if langs is None or game is None:
+        return None
+    needed = {game.source_language}
+    for lang in langs:
+        step = lang
+        while step in available and step not in needed:
+            needed.add(step)
+            language = languages.get(step)
+            step = language.translated_from if language is not None else None
+    return needed
+
+
+# the print data every project shares, each extended key by key by the project and by a game (layers.py)
+SHARED_PRINT = {"media": Media, "fonts": Fonts, "colours": Colours, "motifs": Motifs, "booklet": BookletStyle}
+
+
+@dataclass
+class Targets:
+    """print/targets/: Tabletop Simulator (tts.yaml), cutters (cut/<name>.yaml), image sets (images/<name>.yaml)."""
+    tts: TtsTarget | None = None
+    cutters: dict[str, CutTarget] = field(default_factory=dict)
+    images: dict[str, ImageTarget] = field(default_factory=dict)
+
+
+def load_targets(dirs: list[Path], report: Report) -> Targets:
+    tts = _load_layered(TtsTarget, "print/targets/tts.yaml", dirs, report)
+    cutters = {name: _load_layered(CutTarget, f"print/targets/cut/{name}.yaml", dirs, report)
+               for name in names_in("print/targets/cut", dirs)}
+    images = {name: _load_layered(ImageTarget, f"print/targets/images/{name}.yaml", dirs, report)
+              for name in names_in("print/targets/images", dirs)}
+    return Targets(tts, {name: value for name, value in cutters.items() if value is not None},
+                   {name: value for name, value in images.items() if value is not None})
+
+
+def _load_layered(model, relative: str, dirs: list[Path], report: Report, *, required: bool = False):
+    document = read_layered(relative, dirs, report)
+    if document is None:
+        if required and not any((folder / relative).exists() for folder in dirs):
+            report.add("file-missing", Location.of(dirs[-1] / relative),
+                       f"{relative} is in none of: {', '.join(str(folder) for folder in dirs)}")
+        return None
+    return _validate(model, document, report)
+
+
+def _game_look(data_dir: Path, game_dir: Path, report: Report) -> dict:
+    """The shared print files a game extends in its own `print/` folder, merged over the project's:
+    {"colours": Colours, …}, only for the files the game has."""
+    if not (game_dir / "print").is_dir():
+        return {}
+    dirs = layer_dirs(data_dir, game_dir)
+    return {name: model for name, model in ((name, _load_layered(model, f"print/{name}.yaml", dirs, report))
+                                            for name, model in SHARED_PRINT.items()
+                                            if (game_dir / "print" / f"{name}.yaml").is_file())
+            if model is not None}
+
+
+def _load(model, path: Path, report: Report):
+    document = read_yaml(path, report)
+    return _validate(model, document, report) if document is not None else None
+
+
+def _validate(model, document: Document, report: Report):
+    if not isinstance(document.root, (CommentedMap, type(None))):
+        report.add("wrong-type", document.where(), f"{document.path.name} must be a mapping of keys to values")
+        return None
+    return validate_document(model, document, report)
+
+
+def _load_faces(path: Path, report: Report) -> dict[str, Face] | None:
+    """Faces may `extends` another face: the child's keys are merged over the parent's, deeply."""
+    document = read_yaml(path, report)
+    if document is None:
+        return None
+    root = document.root
+    if not isinstance(root, CommentedMap) or not isinstance(root.get("faces"), CommentedMap):
+        report.add("missing-field", document.where(), "faces.yaml needs a mapping 'faces'")
+        return None
+    raw = root["faces"]
+    known = _MERGED.get(id(root))
+    if known is not None and known[0] is root:
+        merged = known[1]
+    else:
+        before = len(report.items)
+        merged = _merged_faces(root, document, report)
+        if len(report.items) == before:  # (what it reports names this file: said at every read)
+            _MERGED[id(root)] = (root, merged)
+    found = Report()
+    faces = validate_document(FacesFile, Document(path, merged), found)
+    report.extend(_inherited_once(found, raw))
+    return faces.faces if faces is not None else None
+
+
+def _merged_faces(root: CommentedMap, document: Document, report: Report) -> CommentedMap:
+    """faces.yaml's map with each face's `extends` resolved: its parent's keys merged under its own."""
+    merged = CommentedMap()
+    merged.lc.line, merged.lc.col = root.lc.line, root.lc.col
+    resolved = CommentedMap()
+    _copy_position(root, "faces", resolved_parent=merged, key="faces")
+    merged["faces"] = resolved
+    raw = root["faces"]
+    resolved.lc.line, resolved.lc.col = raw.lc.line, raw.lc.col
+    for name in raw:
+        node = _resolve_extends(raw, name, document, report, ())
+        if node is not None:
+            resolved[name] = node
+            _copy_position(raw, name, resolved_parent=resolved, key=name)
+    for key in root:
+        if key != "faces":
+            merged[key] = root[key]
+            _copy_position(root, key, resolved_parent=merged, key=key)
+    return merged
+
+
+# faces.yaml's maps with their faces' `extends` resolved, by the document read (source.py gives the same one for
+# the same text, read again or in a copy of the data: a check of a copy merged every face again), kept with it;
+# only those merged without a diagnostic. Nothing changes a merged map once made: the faces are validated from it
+_MERGED: Memo = Memo(64)
+
+_FACE_PATH = re.compile(r"^'faces\.([^.']+)\.")
+
+
+def _inherited_once(found: Report, raw: CommentedMap) -> list:
+    """A fault in a face that others extend is met in each of them, at the same place: one diagnostic, the
+    face it is written in named, with the faces that inherit it ("'faces.role.frames.title.height': a size
+    must be more than 0 (inherited by faces 'chairman', 'comrade' …)"), not one per face."""
+    positions = raw.lc.data or {}  # (a face brought in by a YAML merge key has none)
+    starts = sorted((positions[name][0] + 1, name) for name in raw if isinstance(name, str) and name in positions)
+
+    def written_in(line: int) -> str | None:
+        names = [name for start, name in starts if start <= line]
+        return names[-1] if names else None
+
+    groups: dict[tuple, list] = {}
+    for item in found.items:
+        matched = _FACE_PATH.match(item.message)
+        shape = _FACE_PATH.sub("'faces.*.", item.message) if matched else item.message
+        groups.setdefault((item.code, item.location, shape), []).append((matched.group(1) if matched else None, item))
+    kept = []
+    for members in groups.values():
+        named = [name for name, _ in members if name is not None]
+        if len(named) < 2:
+            kept.extend(item for _, item in members)
+            continue
+        home = written_in(members[0][1].location.line)
+        own = next((item for name, item in members if name == home), members[0][1])
+        others = [name for name in named if name != (home if home in named else named[0])]
+        kept.append(replace(own, message=f"{own.message} (inherited by face{'s' if len(others) != 1 else ''} "
+                                         f"{', '.join(repr(name) for name in others)})"))
+    return kept
+
+
+def _resolve_extends(raw: CommentedMap, name: str, document: Document, report: Report, chain: tuple):
+    node = raw[name]
+    if not isinstance(node, CommentedMap):
+        return node  # the schema reports the wrong type
+    parent_name = node.get("extends")
+    if parent_name is None:
+        return node
+    where = locate(document.path, document.root, ("faces", name, "extends"))
+    if not isinstance(parent_name, str):
+        report.add("wrong-type", where, f"face '{name}': 'extends' names one face, as a string")
+        return None
+    if parent_name in chain + (name,):
+        report.add("unknown-reference", where, f"face '{name}' extends itself through {' -> '.join(chain + (name,))}")
+        return None
+    if parent_name not in raw:
+        report.add("unknown-reference", where,
+                   f"face '{name}' extends '{parent_name}', which does not exist"
+                   f"{did_you_mean(parent_name, [face for face in raw if face != name])} (faces: {', '.join(raw)})")
+        return None
+    parent = _resolve_extends(raw, parent_name, document, report, chain + (name,))
+    if parent is None:
+        return None
+    merged = deep_merge(parent, node)
+    merged.pop("abstract", None)
+    if "abstract" in node:
+        merged["abstract"] = node["abstract"]
+        _copy_position(node, "abstract", resolved_parent=merged, key="abstract")
+    return merged
+
+
+def deep_merge(base: CommentedMap, over: CommentedMap) -> CommentedMap:
+    """`over` merged onto `base`; every value keeps the position where it was written; null deletes."""
+    result = CommentedMap()
+    where = result.lc
+    where.line, where.col = over.lc.line, over.lc.col
+    for source in (base, over):
+        positions = source.lc.data
+        for key, value in items_of(source):
+            if value is None and source is over:
+                result.pop(key, None)
+                continue
+            if source is over and isinstance(value, CommentedMap):
+                below = dict.get(result, key)  # (result is a new map: no merge keys of its own)
+                if isinstance(below, CommentedMap):
+                    value = deep_merge(below, value)
+            result[key] = value
+            if positions and key in positions:
+                where.add_kv_line_col(key, list(positions[key]))
+    return result
+
+
+def _copy_position(source: CommentedMap, source_key, *, resolved_parent: CommentedMap, key) -> None:
+    if source.lc.data and source_key in source.lc.data:
+        resolved_parent.lc.add_kv_line_col(key, list(source.lc.data[source_key]))

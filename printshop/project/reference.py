@@ -1,0 +1,582 @@
+"""Reference documentation and JSON Schemas generated from the code, so they cannot drift from it.
+
+`docs/data-format.md` describes every data file and key from the pydantic models of model.py (the
+docstring under each field is its description); `docs/templates.md` describes what each kind of
+template receives, from `TEMPLATE_CONTEXT` in resolve.py, with the filters and the markup templates
+emit; `schemas/*.schema.json` let a YAML editor complete and check data files while typing.
+`printshop docs` and `printshop schema` write them; tests/test_reference_docs.py keeps them equal.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import re
+import types
+import typing
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import annotated_types
+from pydantic import BaseModel
+
+from printshop.project import model
+from printshop.project.paths import REPOSITORY_DIR
+from printshop.project.schema import Node
+
+DOCS_DIR = REPOSITORY_DIR / "docs"
+SCHEMAS_DIR = REPOSITORY_DIR / "schemas"
+
+
+@dataclass(frozen=True)
+class DataFile:
+    kind: str  # the schema's name: schemas/<kind>.schema.json
+    path: str  # where such files live
+    glob: str  # the files an editor should check against the schema
+    model: type[Node] | None  # None: a text file, which no model describes
+    about: str
+
+
+DATA_FILES = (
+    DataFile("media", "data/print/media.yaml", "data/print/media.yaml", model.Media,
+             "Paper and card sizes, and how print-and-play sheets are laid out on paper."),
+    DataFile("fonts", "data/print/fonts.yaml", "data/print/fonts.yaml", model.Fonts,
+             "The font families layouts and styles name. Files are looked up in `data/fonts/`, then among the "
+             "Noto fonts that come with printshop."),
+    DataFile("colours", "data/print/colours.yaml", "data/print/colours.yaml", model.Colours,
+             "Every colour, named once. Other files name colours from this palette (`colour: red`); print-shop "
+             "files convert them to the shop's CMYK. printshop's own palette (ink, ink-soft, paper, paper-deep, "
+             "accent, grey, white) is always there; a game may add colours of its own in "
+             "`data/<game>/print/colours.yaml`."),
+    DataFile("motifs", "data/print/motifs.yaml", "data/print/motifs.yaml", model.Motifs,
+             "Vector art (stars, hammers, eyes…) as SVG path data in a view box, drawn by faces and booklets "
+             "at any size."),
+    DataFile("booklet", "data/print/booklet.yaml", "data/print/booklet.yaml", model.BookletStyle,
+             "The rules booklet's page, margins, folio and paragraph styles (also used by the how-to-print "
+             "sheet)."),
+    DataFile("profile", "data/print/profiles/<name>.yaml", "data/print/profiles/*.yaml", model.Profile,
+             "What one print shop accepts; `printshop build --target shop --profile <name>` writes files for it "
+             "and `printshop validate` checks every deck against it."),
+    DataFile("language", "data/languages/<lang>.yaml", "data/languages/*.yaml", model.Language,
+             "A language: its names, its typography and translation checks, and the words printshop itself "
+             "prints on pages (labels)."),
+    DataFile("game", "data/<game>/game.yaml", "data/*/game.yaml", model.Game,
+             "A game's facts: players, decks and their cards, what the decks must hold, setup rules, sheets, "
+             "the booklet. Words players read are never here: `title` and the like name text ids."),
+    DataFile("faces", "data/<game>/faces.yaml", "data/*/faces.yaml", model.FacesFile,
+             "The layouts of a game's card faces and sheets. Positions are measured from the top-left corner "
+             "of the trim, y downwards. A face may `extends` another: it starts from the other's keys and "
+             "merges its own over them, deeply (a frame that changes only `height` keeps the rest), and a key "
+             "set to `null` removes it. A face's template has one `{% block %}` per frame, of the same name."),
+    DataFile("text", "data/<game>/text/<lang>.yaml", "data/*/text/??.yaml", None,
+             "Every sentence of a game in one language, by id."),
+)
+
+
+# --- descriptions: the docstring under each field of model.py --------------------------------------
+@cache
+def field_docs() -> dict[str, dict[str, str]]:
+    """{class name: {field name: the docstring written under the field}}, read from model.py's source
+    (pydantic could do it at import, but reading the source for every model would slow every run)."""
+    tree = ast.parse(inspect.getsource(model))
+    docs: dict[str, dict[str, str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        fields = docs.setdefault(node.name, {})
+        for item, following in zip(node.body, node.body[1:] + [None]):
+            if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                    and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
+                    and isinstance(following.value.value, str)):
+                fields[item.target.id] = " ".join(inspect.cleandoc(following.value.value).split())
+    return docs
+
+
+def describe(cls: type[BaseModel], name: str) -> str:
+    """A field's description, looked up through the classes it inherits from (Frame from TextStyle)."""
+    for klass in cls.__mro__:
+        text = field_docs().get(klass.__name__, {}).get(name)
+        if text:
+            return text
+    return ""
+
+
+# --- types in words ----------------------------------------------------------------------------------
+def _validators() -> dict[Any, str]:
+    """What a validator of model.py means, in words (looked up by name: other modules add to model.py)."""
+    from printshop.project.units import parse_length
+
+    named = {"_hex_colour": "colour `#rrggbb`", "_identifier": "id (lower-case letters, digits, `-`, `_`)",
+             "_positive": "more than 0", "_not_negative": "0 or more"}
+    found = {getattr(model, name): text for name, text in named.items() if hasattr(model, name)}
+    found[parse_length] = "length (mm, cm, in or pt)"
+    return found
+
+
+_KINDS = ("colour", "id", "length")  # a validator that says what the value is, not a bound on it
+
+
+def words(hint: Any) -> str:
+    """A type as a publisher reads it: "length (mm, cm, in or pt)", "list of texts", a link to a model."""
+    if hint == model.Expression:
+        return "expression in the player count (`n - 2`, `(n + 1) // 2`)"
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is Annotated:
+        meanings = [_validators().get(getattr(item, "func", None)) for item in args[1:]]
+        meanings = [text for text in meanings if text]
+        kinds = [text for text in meanings if text.startswith(_KINDS)]
+        bounds = [text for text in meanings if not text.startswith(_KINDS)]
+        return ", ".join([kinds[0] if kinds else words(args[0])] + bounds)
+    if origin in (typing.Union, types.UnionType):
+        options = [arg for arg in args if arg is not type(None)]
+        return " or ".join(words(arg) for arg in options)
+    if origin is Literal:
+        return "one of " + ", ".join(f"`{value}`" for value in args)
+    if origin is list:
+        return f"list of {_plural(words(args[0]))}"
+    if origin is tuple:
+        if len(args) == 2 and args[0] == args[1]:
+            return f"pair of {_plural(words(args[0]))}"
+        return "list of " + ", ".join(words(arg) for arg in args)
+    if origin is dict:
+        key = "name" if args[0] is str else words(args[0])
+        return f"{key} → {words(args[1])}"
+    if isinstance(hint, str):  # a forward reference such as "Variant"
+        return f"[{hint}](#{hint.lower()})"
+    if isinstance(hint, type) and issubclass(hint, BaseModel):
+        return f"[{hint.__name__}](#{hint.__name__.lower()})"
+    return {str: "text", int: "whole number", float: "number", bool: "true or false"}.get(hint, str(hint))
+
+
+def _is_length(hint: Any) -> bool:
+    from printshop.project.units import parse_length
+
+    hint = _unwrap_optional(hint)
+    return typing.get_origin(hint) is Annotated and any(
+        getattr(item, "func", None) is parse_length for item in typing.get_args(hint)[1:])
+
+
+def _plural(text: str) -> str:
+    plurals = {"text": "texts", "number": "numbers", "whole number": "whole numbers", "pair": "pairs"}
+    return " or ".join(" ".join([plurals.get(part.split(" ")[0], part.split(" ")[0])] + part.split(" ")[1:])
+                       if part.split(" ")[0] in plurals and part not in plurals else plurals.get(part, part)
+                       for part in text.split(" or "))
+
+
+def _bounds(field) -> str:
+    """A field's limits in words: "1 to 1000", "more than 0, at most 400", "at least 4 long"."""
+    low = high = ""
+    lengths = []
+    for item in field.metadata:
+        if isinstance(item, annotated_types.Ge):
+            low = f"at least {item.ge}"
+        elif isinstance(item, annotated_types.Gt):
+            low = f"more than {item.gt}"
+        elif isinstance(item, annotated_types.Le):
+            high = f"at most {item.le}"
+        elif isinstance(item, annotated_types.Lt):
+            high = f"less than {item.lt}"
+        elif isinstance(item, annotated_types.MinLen) and item.min_length:
+            lengths.append(f"at least {item.min_length} long")
+        elif isinstance(item, annotated_types.MaxLen):
+            lengths.append(f"at most {item.max_length} long")
+    if low.startswith("at least") and high.startswith("at most"):
+        return ", ".join([f"{low.split()[-1]} to {high.split()[-1]}"] + lengths)
+    return ", ".join([part for part in (low, high) if part] + lengths)
+
+
+def _default(name: str, field, hint: Any) -> str:
+    if field.is_required():
+        return "required"
+    value = field.get_default(call_default_factory=True)
+    if value is None:
+        return "none"
+    if isinstance(value, BaseModel):
+        return "see below" if any(True for _ in type(value).model_fields) else ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and _is_length(hint):
+        return "0" if value == 0 else f"{value:g}pt"
+    if isinstance(value, (list, dict)) and not value:
+        return "none"
+    if isinstance(value, str):
+        return f"`{json.dumps(value, ensure_ascii=True) if not value.isprintable() or not value else value}`"
+    dumped = json.dumps(_plain(value), ensure_ascii=False).replace('"', "")
+    return f"`{dumped}`"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump()
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _unwrap_optional(hint: Any) -> Any:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        return options[0] if len(options) == 1 else hint
+    return hint
+
+
+def _models_in(hint: Any) -> list[type[BaseModel]]:
+    """The models a field's type refers to, in order (a dict of Decks: Deck)."""
+    if isinstance(hint, str):
+        found = getattr(model, hint, None)
+        return [found] if isinstance(found, type) and issubclass(found, BaseModel) else []
+    if isinstance(hint, type) and issubclass(hint, BaseModel):
+        return [hint]
+    return [found for arg in typing.get_args(hint) for found in _models_in(arg)]
+
+
+# --- docs/data-format.md -------------------------------------------------------------------------------
+def data_format_markdown() -> str:
+    lines = [
+        "# Data format",
+        "",
+        "Every data file printshop reads, and every key it may hold. This page is generated from the code",
+        "(`printshop docs`); a test fails when it differs, so what it says is what `printshop validate` checks.",
+        "",
+        "How to read the tables: **key** is what you write in the file; **type** is the kind of value it",
+        "takes; **default** is what it is when left out (\"required\" means it may not be left out). A model",
+        "name such as [Deck](#deck) is a mapping of its own, described in its table.",
+        "",
+        "- **Lengths** always carry a unit: `63mm`, `0.3cm`, `0.125in`, `9pt` (zero may be written `0`).",
+        "  Defaults are shown in points.",
+        "- **Layers.** The files under `print/` and `languages/` exist up to three times: printshop's own",
+        "  (`printshop/defaults/`), the project's (`data/`) and a game's (`data/<game>/print/`: colours, media,",
+        "  fonts, booklet, motifs). Each extends or overrides the one below key by key: write only the keys",
+        "  you add or change; `null` removes one. Profiles and languages may be added by name.",
+        "- **Colours** are names from `print/colours.yaml` (`red`, `ink`), never codes, except in that",
+        "  file itself.",
+        "- **Fonts** are a family of `print/fonts.yaml`, optionally with `-bold`, `-italic` or",
+        "  `-bold-italic`: `serif`, `sans-bold`.",
+        "- A key the schema does not know is an error, with the closest valid key suggested; so is a",
+        "  missing required key or a value of the wrong type. Every file's errors are reported in one run.",
+        "- Comments (`# …`) are free everywhere.",
+        "",
+        "## Checking files while you type",
+        "",
+        "`printshop schema` writes a JSON Schema for each kind of file into `schemas/` (they are committed,",
+        "so you need not run it). An editor with a YAML language server then completes keys, shows each",
+        "key's description on hover and underlines mistakes before you run `printshop validate`. In VS Code,",
+        "install the YAML extension (Red Hat) and add to the project's `.vscode/settings.json`:",
+        "",
+        "```json",
+        "{",
+        '  "yaml.schemas": {',
+    ]
+    entries = [f'    "./schemas/{f.kind}.schema.json": "{f.glob}"' for f in DATA_FILES]
+    lines += [",\n".join(entries), "  }", "}", "```", "",
+              "A file elsewhere (another data folder, a test fixture) can name its schema on its first line",
+              "instead, relative to the file:", "", "```yaml",
+              "# yaml-language-server: $schema=../../schemas/game.schema.json", "```", "",
+              "Text files of languages with longer codes (`pt-BR.yaml`) need their own pattern, such as",
+              '`"data/*/text/pt-BR.yaml"`; the pattern `??.yaml` leaves out the `*.sources.yaml` records that',
+              "`printshop i18n sync` writes, which are not text files. The schemas check shape only (keys, types,",
+              "units); what the data means (references between files, deck composition, setup rules, texts that",
+              "fit) is for `printshop validate`.", "", "## Files", ""]
+    lines += [f"- [`{f.path}`](#{_anchor(f.path)}): {f.about.split('. ')[0].rstrip('.')}." for f in DATA_FILES]
+    lines.append("")
+    documented: set[str] = set()
+    for data_file in DATA_FILES:
+        lines += [f"## `{data_file.path}`", "", data_file.about, ""]
+        if data_file.model is None:
+            lines += _text_file_section()
+            continue
+        lines += _model_tables(data_file.model, documented)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def _model_tables(root: type[BaseModel], documented: set[str]) -> list[str]:
+    """A table for `root` (the file itself), then one for each model it leads to not yet documented."""
+    lines = [f"Model: `{root.__name__}`.", ""]
+    queue = [root]
+    while queue:
+        cls = queue.pop(0)
+        if cls.__name__ in documented:
+            continue
+        documented.add(cls.__name__)
+        hints = typing.get_type_hints(cls, include_extras=True, localns=vars(model))
+        if cls is not root:
+            lines += [f"### {cls.__name__}", ""]
+        if cls.__doc__:
+            lines += [inspect.cleandoc(cls.__doc__), ""]
+        base = next((b for b in cls.__bases__ if b is not Node and issubclass(b, Node)), None)
+        if base is not None:
+            lines += [f"Takes every key of [{base.__name__}](#{base.__name__.lower()}), and:", ""]
+        lines += ["| key | type | default | description |", "|---|---|---|---|"]
+        inherited = set(base.model_fields) if base is not None else set()
+        nested: list[type[BaseModel]] = []
+        for name, field in cls.model_fields.items():
+            hint = hints[name]
+            nested += _models_in(hint)
+            if name in inherited:
+                continue
+            kind = words(hint)
+            bounds = _bounds(field)
+            if bounds:
+                kind += f", {bounds}"
+            lines.append(f"| `{field.alias or name}` | {_cell(kind)} | {_cell(_default(name, field, hint))} | "
+                         f"{_cell(describe(cls, name))} |")
+        lines.append("")
+        if base is not None:
+            queue.insert(0, base)
+        queue += nested
+    return lines
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _text_file_section() -> list[str]:
+    return """Texts are nested mappings of keys to texts in quotes; a text's **id** is its keys joined by dots:
+
+```yaml
+card:
+  informer:
+    name: "Informer"          # the id card.informer.name
+    goal: "Find the dissident: {count} cards stand in your way."
+```
+
+- **Keys** are lower-case letters, digits and `_`. Templates read a text by its id (`t.card.informer.name`)
+  and may walk a group in the file's order, so the order of keys can matter (list items, steps).
+- **Every language has every id** of the source language (`source_language` in game.yaml): a missing
+  one is an error, one the source lacks is a warning. `printshop i18n sync <lang>` adds what a
+  translation lacks and moves what the source dropped to an `obsolete:` section at the end, which is
+  never printed.
+- **Markup**: `<b>…</b>` bold, `<i>…</i>` italic, `<br/>` a line break; nothing else, and at most eight
+  tags open at once. Anything else that looks like a tag is reported and printed as written.
+- **Placeholders** such as `{count}` are filled by the template (`fill(count=…)`): a translation keeps
+  the same placeholders as its source, spelt as the template spells them (`{age}`, not `{âge}`: a name in
+  braces, in any alphabet, is a placeholder). Placeholders named in game.yaml's `text_variables` stand for
+  other texts (`{mafias}` for the text of `role.mafia.plural`) and are replaced in every text.
+- **Variants**: texts under `variant.<name>.` replace the ids they name when a kit is built with
+  `--variant <name>` (and in `printshop watch` and `serve` with the same option).
+- **Typography** follows the language file: typographic apostrophes, and in French the narrow no-break
+  space before `; : ! ?` and inside « ».
+- **`# accept <code>: <why>`** at the end of a text's line accepts a translation check's warning on
+  purpose (`# accept number-mismatch: "a dozen" says 12 in words`); several codes are separated by
+  commas. It is then reported as acknowledged and no longer fails `validate --strict`.
+- **`# TODO: translate`** marks a copy of the source that `i18n sync` put in a translation: the text
+  counts as untranslated (the translation is incomplete) until you edit it or run `i18n confirm`.
+- Beside each translation, `text/<lang>.sources.yaml` records the source text each translation was made
+  from, so a changed source makes it stale. `i18n sync` writes it: do not edit it.
+
+See [TRANSLATING.md](../TRANSLATING.md) for the translators' workflow.
+""".splitlines() + [""]
+
+
+# --- docs/templates.md ---------------------------------------------------------------------------------
+def templates_markdown() -> str:
+    from printshop.language.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS
+    from printshop.typeset.richtext import INLINE, PARAGRAPH_TAGS
+
+    lines = [
+        "# Templates",
+        "",
+        "What each kind of template receives and what it must write. This page is generated from the code",
+        "(`printshop docs`, from `TEMPLATE_CONTEXT` in printshop/language/resolve.py); a test fails when the names the",
+        "code passes and this page differ.",
+        "",
+        "Templates are [Jinja](https://jinja.palletsprojects.com/) files under `templates/`, named by the data",
+        "(`template:` of a face in faces.yaml, `booklet.template` in game.yaml). Autoescape is on: values from",
+        "the data are escaped, texts arrive with their `<b>`, `<i>`, `<br/>`. A name that does not exist is an",
+        "error (at the template's line and column), never an empty string; so is a group of texts written out as if it",
+        "were one (`{{ t.card.sun }}` for `{{ t.card.sun.name }}`). Data is never run as a template.",
+        "Templates run in Jinja's [sandbox](https://jinja.palletsprojects.com/en/stable/sandbox/): they read the",
+        "values below and their public attributes, never Python's insides (names starting with `_`), so a games",
+        "folder from elsewhere cannot run code through its templates; `range` stops at 100,000 items and one `*`",
+        "or `**` at a million characters, items or a number of 64 bits.",
+        "",
+        "## Kinds of template",
+        "",
+        "| kind | what it draws |",
+        "|---|---|",
+    ]
+    lines += [f"| {kind} | {_cell(text)} |" for kind, text in TEMPLATE_KINDS.items()]
+    kinds = list(TEMPLATE_KINDS)
+    lines += ["", "## Names", "", "| name | " + " | ".join(kinds) + " | what it holds | example |",
+              "|---|" + "---|" * len(kinds) + "---|---|"]
+    for entry in TEMPLATE_CONTEXT:
+        marks = " | ".join("✓" if kind in entry.kinds else "" for kind in kinds)
+        example = f"`{entry.example}`" if entry.example else ""
+        lines.append(f"| `{entry.name}` | {marks} | {_cell(entry.holds)} | {_cell(example)} |")
+    lines += [
+        "",
+        "Each name a card holds in `vars` comes from game.yaml as written: `card.vars.word`. Inside `cards.<deck>`,",
+        "Jinja's filters select cards: `cards.cards | selectattr(\"kind\", \"equalto\", \"role\") | list`.",
+        "",
+        "## Filters",
+        "",
+        "| filter | what it does | example |",
+        "|---|---|---|",
+        "| `fill(name=value, …)` | fills a text's `{placeholders}`; a placeholder the text uses and the call does "
+        "not give is an error, at the text (at the template when no text has it) | `{{ t.game.players \\| fill(min=game.players.min, "
+        "max=game.players.max) }}` |",
+        "",
+        "Jinja's own filters and tests (`length`, `first`, `selectattr`, `map`, `sum`, `lower`, …) are there too.",
+        "",
+        "## Face templates: one block per frame",
+        "",
+        "A face template (kinds card, back, sheet) has one `{% block <frame> %}` per frame of the face in",
+        "faces.yaml, named as the frame. Each block is rendered on its own, after the template's top level has",
+        "run once, so `{% set %}` and `{% macro %}` at the top level are seen by every block. A frame without a",
+        "block, or a block without a frame, is an error, reported once per template at the file's first line",
+        "(or at the block), naming the frame's line in faces.yaml. Text outside blocks is not printed.",
+        "",
+        "## The markup templates write",
+        "",
+        "What a block or a booklet renders is a small XML vocabulary (printshop/typeset/richtext.py). Text outside any",
+        "tag makes paragraphs, split at blank lines.",
+        "",
+        "| tag | what it makes |",
+        "|---|---|",
+    ]
+    tags = {
+        "p": "a paragraph, in the frame's style (in a booklet: the style `p`)",
+        "title": "booklet: the title, in the booklet style of the same name",
+        "subtitle": "booklet: the subtitle, in the style of the same name",
+        "meta": "booklet: a small line (players, duration, credits), in the style of the same name",
+        "h1": "booklet: a heading, in the style of the same name",
+        "h2": "booklet: a sub-heading, in the style of the same name",
+        "box": "a boxed paragraph, in the style `box`",
+        "ul": "a bulleted list of `<li>` items (style `li`)",
+        "ol": "a numbered list of `<li>` items (style `li`)",
+        "table": "a table of `<tr>` rows of `<th>` header and `<td>` cells (styles `th`, `td`); "
+                 "`widths=\"20,80\"` gives the columns' shares, `align=\"left,center\"` how each column (and its "
+                 "header) is set, centred where not given",
+        "spacer": "empty space: `<spacer height=\"8mm\"/>`",
+        "pagebreak": "booklet: the next block starts a new page",
+        "art": "a motif of motifs.yaml: `<art motif=\"star\" size=\"26mm\" colour=\"red\"/>`",
+    }
+    assert set(PARAGRAPH_TAGS) <= set(tags), "richtext.py has a paragraph tag this page does not describe"
+    lines += [f"| `<{tag}>` | {_cell(text)} |" for tag, text in tags.items()]
+    lines += ["", "Inside a paragraph, a list item or a cell: " + ", ".join(
+        f"`<{tag}>`" if tag != "br" else "`<br/>`" for tag in sorted(INLINE)) + " (bold, line break, italic).",
+        "Any other tag is an error at the template.", ""]
+    return "\n".join(lines)
+
+
+# --- schemas/*.schema.json ---------------------------------------------------------------------------
+def json_schemas() -> dict[str, dict]:
+    """{file name: JSON Schema} for each kind of data file, with the fields' descriptions."""
+    schemas = {}
+    for data_file in DATA_FILES:
+        if data_file.model is None:
+            schema = _text_schema()
+        else:
+            schema = data_file.model.model_json_schema(by_alias=True)
+            _describe_schema(data_file.model, schema)
+            if data_file.model is model.FacesFile:
+                _loosen(schema["$defs"])
+        schema = {"$schema": "http://json-schema.org/draft-07/schema#", "title": data_file.path,
+                  "description": data_file.about, **{k: v for k, v in schema.items() if k not in ("title",)}}
+        schemas[f"{data_file.kind}.schema.json"] = schema
+    return schemas
+
+
+def _describe_schema(root: type[BaseModel], schema: dict) -> None:
+    """Put each field's docstring into its property, and drop pydantic's generated titles (noise in hovers)."""
+    definitions = schema.get("$defs", {})
+    models = {cls.__name__: cls for cls in _all_models(root)}
+    for name, definition in [(root.__name__, schema), *definitions.items()]:
+        cls = models.get(name)
+        definition.pop("title", None)
+        if cls is None:
+            continue
+        for field_name, field in cls.model_fields.items():
+            prop = definition.get("properties", {}).get(field.alias or field_name)
+            if prop is None:
+                continue
+            prop.pop("title", None)
+            text = describe(cls, field_name)
+            if text:
+                prop["description"] = text
+
+
+def _loosen(node: Any) -> None:
+    """faces.yaml: a face that `extends` another writes only what differs, and `null` removes a key, so
+    no key is required and any may be null; validate checks each face once merged."""
+    if isinstance(node, dict):
+        node.pop("required", None)
+        for key in ("properties",):
+            for name, prop in node.get(key, {}).items():
+                _loosen(prop)
+                node[key][name] = _nullable(prop)
+        if isinstance(node.get("additionalProperties"), dict):
+            _loosen(node["additionalProperties"])
+            node["additionalProperties"] = _nullable(node["additionalProperties"])
+        for value in node.values():
+            if isinstance(value, dict) and value is not node.get("additionalProperties"):
+                _loosen(value)
+    elif isinstance(node, list):
+        for item in node:
+            _loosen(item)
+
+
+def _nullable(prop: dict) -> dict:
+    options = prop.get("anyOf", [])
+    if {"type": "null"} in options or prop.get("type") == "null":
+        return prop
+    description = prop.get("description")
+    inner = {key: value for key, value in prop.items() if key not in ("description", "default")}
+    wrapped = {"anyOf": [inner, {"type": "null"}]}
+    if description:
+        wrapped["description"] = description
+    return wrapped
+
+
+def _all_models(root: type[BaseModel]) -> list[type[BaseModel]]:
+    seen, queue = [], [root]
+    while queue:
+        cls = queue.pop()
+        if cls in seen:
+            continue
+        seen.append(cls)
+        hints = typing.get_type_hints(cls, include_extras=True, localns=vars(model))
+        for name in cls.model_fields:
+            queue += _models_in(hints[name])
+    return seen
+
+
+def _text_schema() -> dict:
+    return {"type": "object",
+            "propertyNames": {"pattern": "^[a-z0-9][a-z0-9_]*$"},
+            "additionalProperties": {"anyOf": [{"type": "string"}, {"$ref": "#"}]}}
+
+
+def schema_texts() -> dict[str, str]:
+    """{file name: the text `printshop schema` writes}."""
+    return {name: json.dumps(schema, ensure_ascii=False, indent=2) + "\n" for name, schema in json_schemas().items()}
+
+
+def doc_texts() -> dict[str, str]:
+    """{file name under docs/: the text `printshop docs` writes}."""
+    return {"data-format.md": data_format_markdown(), "templates.md": templates_markdown()}
+
+
+def write_texts(texts: dict[str, str], folder: Path) -> list[Path]:
+    """Write each file whose text changed; return those written."""
+    from printshop.write.commit import write_atomically
+
+    written = []
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        path = folder / name
+        data = text.encode("utf-8")
+        if not path.is_file() or path.read_bytes() != data:
+            write_atomically(path, data)
+            written.append(path)
+    return written

@@ -1,0 +1,1 @@
+"""Typesetting: templates to rich text, fonts, hyphenation, justification and fitting text into frames."""

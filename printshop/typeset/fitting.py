@@ -1,0 +1,671 @@
+"""Fitting text into a frame: the one function the validator and the renderer share.
+
+`fit` tries the frame's font size, then smaller sizes in quarter points down to the layout's
+minimum, and returns the first that fits (height and longest word). If none does, it returns
+the result at the minimum with `fits=False` and how much is left over; the renderer refuses to
+draw such a frame and the validator reports it. Nothing is ever shrunk below the minimum.
+
+No paragraph should end with one word alone on its last line (a runt, docs/design.md): `make_flowables` ties
+the last two words or narrows a ragged measure when that keeps the paragraph's lines (`without_runt`), and
+`fit` may take up to RUNT_STEPS smaller sizes where that fails; `runts` says what is left, for `validate`.
+
+Words are hyphenated in the language's pattern (`typography.hyphenation` in the language file,
+through pyphen) when one is given: layout passes it to `fit`, which records it in the `Fit`, and
+the renderer sets the text again with the same setting, so both see the same line breaks.
+"""
+from __future__ import annotations
+
+import html
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Iterator
+
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Table as RLTable
+from reportlab.platypus import TableStyle
+
+from printshop.write import fitstore
+from printshop.render.colour import Paints
+from printshop.typeset.fonts import state as fonts_state, with_fallback
+from printshop.memo import Memo
+from printshop.project.model import TextStyle
+from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT, Block, Para, Table, column_widths, uppercase
+
+NO_BREAK_SPACES = "\u00a0\u202f"
+
+
+def _keep_no_break_spaces() -> None:
+    """Make ReportLab's word splitting respect U+202F NARROW NO-BREAK SPACE, as it does U+00A0.
+
+    ReportLab breaks lines at every Unicode space but the no-break space, so French text would
+    break before ; : ! ? at the narrow no-break space the typography puts there. Its module-level
+    splitting helpers are replaced with ones that leave both no-break spaces inside words.
+    """
+    from reportlab.platypus import paragraph
+
+    if getattr(paragraph, "_printshop_no_break", False):
+        return
+    breaking = "".join(ch for ch in paragraph._wsc if ch not in NO_BREAK_SPACES)
+    split_re = re.compile(f"[{re.escape(breaking)}]+")
+    paragraph._wsc = breaking
+    paragraph._wsc_re_split = split_re.split
+    paragraph._wsc_end_search = re.compile(f"[{re.escape(breaking)}]+$").search
+
+    def split(text: str, delim: str | None = None) -> list[str]:
+        # as ReportLab's own: its regex split where no-break spaces occur, str.split() elsewhere
+        if delim is None and any(ch in text for ch in NO_BREAK_SPACES):
+            return split_re.split(text)
+        return text.split(delim)
+
+    paragraph.split = split
+    paragraph._printshop_no_break = True
+
+
+_keep_no_break_spaces()
+
+# a word as the hyphenator may break it: opening guillemets and an elided article or pronoun before
+# it (« l’, d’, qu’), letters, then what a no-break space ties to it (" :", " »"); only the letters break
+_WORD_PARTS = re.compile(r"^([«‹„»›\u00a0\u202f]*(?:[^\W\d_]+[’'])?)([^\W\d_]+)([\u00a0\u202f]\S*)?$")
+
+
+def _hyphenate_whole_words() -> None:
+    """Let ReportLab offer the hyphenator words with an apostrophe or a no-break space in them.
+
+    ReportLab hyphenates only words made of letters, so French "d’identification" or "assemblée :"
+    (a narrow no-break space before the colon) would never break. Its test is widened to those
+    characters; the function `hyphenator` makes breaks the letters only and keeps the rest as it was.
+    """
+    from reportlab.platypus import paragraph
+
+    if getattr(paragraph, "_printshop_whole_words", False):
+        return
+    paragraph._hy_letters_pat = re.compile(f"^[{paragraph._hy_letters}’'«»‹›„{NO_BREAK_SPACES}]+$")
+    paragraph._printshop_whole_words = True
+
+
+_hyphenate_whole_words()
+
+ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+STEP = 0.25
+
+# the fewest letters a hyphen may leave at the end of a line, and carry to the next ("Spiel-karten"
+# but never "a-bend" or "Mitte-l")
+HYPHEN_LEFT, HYPHEN_RIGHT = 2, 3
+# the shortest word ReportLab tries to break: justified text gains most from breaking (its gaps
+# shrink); ragged and centred lines only break long words, so that a short title reads
+# "KEEP THIS CARD HIDDEN / UNTIL YOU DIE", not "... HIDDEN UN- / TIL YOU DIE"
+HYPHENATE_FROM, HYPHENATE_RAGGED_FROM = 5, 8
+# how many quarter points smaller a frame may be set than the largest size that fits, to end no paragraph with a
+# word alone on its last line when tying words and narrowing the measure could not (without_runt)
+RUNT_STEPS = 2
+
+
+@lru_cache(maxsize=None)
+def hyphenator(lang: str | None) -> Callable[[str], Iterator[tuple[str, str]]] | None:
+    """The word-breaking function ReportLab calls for `lang` (a pyphen dictionary name such as
+    de_DE), or None for no hyphenation. One dictionary per language and process: ReportLab would
+    otherwise load it again for every paragraph it wraps. Pyphen's patterns give the same breaks
+    on every run, so builds stay byte-identical."""
+    if not lang:
+        return None
+    loaded = []  # the dictionary, read when a word first needs breaking (most texts fit without)
+
+    def pieces(word: str) -> Iterator[tuple[str, str]]:
+        """(head, tail) pairs, the longest head first, as ReportLab expects."""
+        parts = _WORD_PARTS.match(word)
+        if parts is None:
+            return
+        if not loaded:
+            from printshop.typeset.hyphenation import open_dictionary
+
+            loaded.append(open_dictionary(lang, HYPHEN_LEFT, HYPHEN_RIGHT))
+        before, letters, after = parts.group(1), parts.group(2), parts.group(3) or ""
+        for head, tail in loaded[0].iterate(letters):
+            yield before + head, tail + after
+
+    return pieces
+
+
+@dataclass
+class Fit:
+    size: float
+    fits: bool
+    height: float  # the height the text takes at `size`
+    available: float
+    overflow_lines: int = 0
+    too_wide: bool = False
+    hyphenation: str | None = None  # the language's hyphenation the text was fitted with, for the renderer
+    # the flowables measured at `size`, wrapped at the frame's width, with each one's (width, height) and
+    # the colours they were made in: a renderer drawing in the same colours draws these (`drawable`) instead
+    # of setting the text again (the same lines: the same flowables, wrapped at the same width)
+    flowables: list | None = field(default=None, repr=False, compare=False)
+    sizes: list | None = field(default=None, repr=False, compare=False)
+    colours: tuple | None = field(default=None, repr=False, compare=False)
+
+    def drawable(self, style: TextStyle, paints: Paints) -> list[tuple[Flowable, float, float]] | None:
+        """[(flowable, width, height)] measured by the fit, if they were made in `paints`' colours for
+        `style`; None: set the text again (another output's colours, CMYK or low ink)."""
+        if self.flowables is None or self.colours != _colours(style, paints):
+            return None
+        return [(flowable, w, h) for flowable, (w, h) in zip(self.flowables, self.sizes)]
+
+    @property
+    def overflow(self) -> float:
+        return max(0.0, self.height - self.available)
+
+
+def _colours(style: TextStyle, paints: Paints) -> tuple:
+    """What of `paints` a frame's flowables are made with (make_flowables): its colour as text and as a fill."""
+    return paints.text(style.colour), paints.fill(style.colour)
+
+
+def paragraph_style(style: TextStyle, size: float, paints: Paints, *, name: str = "frame",
+                    hyphenation: str | None = None) -> ParagraphStyle:
+    """With `hyphenation` (a pyphen language), a word that does not fit at the end of a line is
+    broken where the language allows, and also after a hyphen it already has; without it, words
+    never break (a word too long for the frame is reported, never split at an arbitrary letter)."""
+    return ParagraphStyle(
+        name, fontName=style.font, bulletFontName=style.font, fontSize=size, leading=size * style.leading,
+        alignment=ALIGN[style.align], textColor=paints.text(style.colour),
+        spaceBefore=style.space_before, spaceAfter=style.space_after, allowWidows=0, allowOrphans=0,
+        splitLongWords=0, hyphenationLang=hyphenator(hyphenation),
+        # set here, not left to reportlab's rl_config, which a settings file could change
+        hyphenationMinWordLength=HYPHENATE_FROM if style.align == "justify" else HYPHENATE_RAGGED_FROM,
+        # 2: a word that does not fit is also tried again at the start of the next line, so that a word
+        # wider than the whole frame breaks too (1 tries only the end of the current line)
+        embeddedHyphenation=2 if hyphenation else 0,
+        uriWasteReduce=0,
+    )
+
+
+def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: Paints,
+                   width: float = 0.0, hyphenation: str | None = None) -> list[Flowable]:
+    """Flowables for a frame's blocks at `size`; tables use the frame's font, headers in bold; list
+    items get their bullet or number, the text indented by `list_indent`."""
+    flowables: list[Flowable] = []
+    base = _frame_style(style, size, paints, hyphenation)
+    item = None  # the style of list items, made at the first one
+    for block in blocks:
+        if isinstance(block, Para):
+            markup = uppercase(block.markup) if style.uppercase else block.markup
+            if block.bullet:  # a list item (<ul>/<ol>): as in booklets, its bullet or number hangs in the indent
+                item = item or ParagraphStyle("frame-item", parent=base, leftIndent=list_indent(blocks, style, size),
+                                              bulletIndent=0, bulletFontSize=size)
+                flowables.append(without_runt(markup, item, width, block.bullet))
+                continue
+            flowables.append(without_runt(markup, base, width))
+        elif isinstance(block, Table):
+            # each column set as the table says (centred by default), its header the same way, so they line up
+            cells = {align: ParagraphStyle(f"cell-{align}", parent=base, alignment=_ALIGNMENT[align], spaceBefore=0,
+                                           spaceAfter=0) for align in ("left", "center", "right")}
+            rows = [[Paragraph(with_fallback(f"<b>{markup}</b>" if is_head else markup),
+                               cells[block.aligns[column] if block.aligns and column < len(block.aligns) else "center"])
+                     for column, (is_head, markup) in enumerate(row)] for row in block.rows]
+            table = RLTable(rows, hAlign="CENTER", colWidths=column_widths(block, width))
+            table.setStyle(TableStyle([
+                ("LINEBELOW", (0, 0), (-1, -2), 0.4, paints.fill(style.colour)),
+                ("LEFTPADDING", (0, 0), (-1, -1), size * 0.25), ("RIGHTPADDING", (0, 0), (-1, -1), size * 0.25),
+                # room above and below the text, so that no cell's text touches its rules
+                ("TOPPADDING", (0, 0), (-1, -1), size * 0.25), ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.35),
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("FONTNAME", (0, 0), (-1, -1), style.font),  # else tables name an unembedded Helvetica
+                ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(style.colour)),  # else an RGB black
+            ]))
+            flowables.append(table)
+    return flowables
+
+
+_ALIGNMENT = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+
+# a word as a reader counts it: something with a letter or a digit in it (not "–", "»" or "+).")
+_WORD = re.compile(r"[^\W_]")
+_ANY_SPACE = re.compile(f"[\\s{NO_BREAK_SPACES}]+")
+
+
+def without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
+    """`_without_runt`, then, for centred text, `_balanced`."""
+    paragraph = _without_runt(markup, style, width, bullet)
+    if style.alignment == TA_CENTER and width > 0:
+        return _balanced(paragraph, style, width, bullet)
+    return paragraph
+
+
+# a balanced centred paragraph's measure grows from its lines' mean width in these steps (shares of the frame);
+# lines within EVEN of one another (a share of the frame) end the search
+BALANCE_STEP = 0.03
+EVEN = 0.04
+
+
+def _balanced(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None) -> Paragraph:
+    """A centred paragraph of two lines or more (none of them ended by <br/>) set in the measure, from its lines'
+    mean width up to the frame's in steps of BALANCE_STEP, that keeps as many lines, no runt and no word alone on
+    the line before the last, and whose lines differ least in length (the first within EVEN of one
+    another ends the search; the narrower of two alike): lines of about one length, not a full line over short
+    ones ("Find the dissident: if you look at the / dissident card or are handed it / ... / on fails." is set
+    "Find the dissident: if you look at / the dissident card or are handed / ..."). As it was where no measure
+    sets it more evenly."""
+    if getattr(paragraph, "wrapped_width", None) != width:
+        return paragraph  # fewer than three words: never set by _without_runt, nothing to balance
+    lines = paragraph.blPara.lines
+    if len(lines) < 2 or any(getattr(line, "lineBreak", False) for line in lines[:-1]):
+        return paragraph
+    # the measure chosen, remembered by what the lines depend on (not the colours: a renderer setting the text
+    # again in CMYK or low ink takes the layout's choice without trying the measures again)
+    key = (paragraph.text, bullet, width, repr(paragraph.style.leftIndent), repr(paragraph.style.rightIndent),
+           tuple(sorted((name, repr(value)) for name, value in style.__dict__.items()
+                        if name not in ("name", "parent", "spaceBefore", "spaceAfter", "textColor"))), fonts_state())
+    known = _BALANCED.get(key, _UNKNOWN)
+    if known is _UNKNOWN:
+        known = _BALANCED[key] = _balanced_by(paragraph, style, width, bullet)
+    if known is None:
+        return paragraph
+    other = Paragraph(paragraph.text, ParagraphStyle(f"{style.name}-balanced", parent=style, **_narrowed(style, known)),
+                      bulletText=bullet)
+    other.wrap(width, 1e6)
+    other.wrapped_width = width
+    return other
+
+
+_BALANCED: Memo = Memo(20000)
+_UNKNOWN = object()
+
+
+def _balanced_by(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None) -> float | None:
+    """How much `_balanced` narrows the paragraph's measure (None: not at all)."""
+    lines = paragraph.blPara.lines
+    room = min(_tightest(paragraph), 0.0) - 0.01
+    best, best_spread = None, _spread(paragraph, width)
+    used = _line_lengths(paragraph, width)
+    trial = max(sum(used) / len(used), max(used) * 0.5)
+    measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
+    while trial < measure - width * BALANCE_STEP / 2 and best_spread > width * EVEN:
+        by = width - trial
+        other = Paragraph(paragraph.text, ParagraphStyle(f"{style.name}-balanced", parent=style,
+                                                         **_narrowed(style, by)), bulletText=bullet)
+        other.wrap(width, 1e6)
+        if (len(other.blPara.lines) == len(lines) and _tightest(other) >= room and not ends_with_runt(other)
+                and not _lone_before_last(other)):
+            spread = _spread(other, width)
+            if spread < best_spread - 0.01:
+                best, best_spread = by, spread
+        trial += width * BALANCE_STEP
+    return best
+
+
+def _line_lengths(paragraph: Paragraph, width: float) -> list[float]:
+    """How long each line of a paragraph wrapped in `width` is: its measure (less its indents) less the room left."""
+    measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
+    return [measure - (line[0] if isinstance(line, tuple) else line.extraSpace) for line in paragraph.blPara.lines]
+
+
+def _spread(paragraph: Paragraph, width: float) -> float:
+    """How far the lines of a wrapped paragraph fall short of its longest, as one length (the root of their squares'
+    mean). A paragraph may end on a shorter line: of three lines or more, the last one's shortfall is not counted
+    (a last line longer than the others still makes theirs); of two, both are, so that they come out alike."""
+    lengths = _line_lengths(paragraph, width)
+    longest = max(lengths)
+    counted = lengths if len(lengths) == 2 else lengths[:-1]
+    return (sum((longest - length) ** 2 for length in counted) / len(counted)) ** 0.5
+
+
+def _without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
+    """The paragraph of `markup`; if, set in `width`, it or a stretch of it before a forced break would end with
+    a runt (one word alone on its last line, docs/design.md), the first of these that sets it in as many lines,
+    none running over, with no runt and no word left alone on the line before a stretch's last: the last two
+    words of each such stretch tied by a no-break space (the word before goes down with the last); unless justified, a measure narrowed in steps of 5 % up to 30 %
+    (ragged and centred lines move nothing but their breaks), the words untied, then tied. Justified text
+    takes a tie only if its loosest line gets no looser, or no looser than one and a half spaces between
+    words. Otherwise the paragraph as it was (`fit` may try a smaller size; `validate` reports the runt).
+    The choice depends on the markup, style and width only, so a renderer setting the text again gets the
+    same lines."""
+    paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
+    if width <= 0 or len(markup.split()) < 3:
+        return paragraph
+    paragraph.wrap(width, 1e6)
+    paragraph.wrapped_width = width  # measure takes this wrap as it is
+    if not has_runt(paragraph):
+        return paragraph
+    lines, room = len(paragraph.blPara.lines), min(_tightest(paragraph), 0.0) - 0.01
+    loose = stringWidth(" ", style.fontName, style.fontSize) / 2  # justified gaps up to 1.5 spaces are fine
+    tied = _tie_last_words(markup, {number for number, lines in enumerate(_stretches(paragraph)) if _runt(lines)})
+    narrower = [] if style.alignment == TA_JUSTIFY else [width * step / 100 for step in range(5, 31, 5)]
+    for by in [0.0, *narrower]:
+        for text in ([markup] if by else []) + ([tied] if tied is not None else []):
+            shape = style if not by else ParagraphStyle(f"{style.name}-narrower", parent=style, **_narrowed(style, by))
+            other = Paragraph(with_fallback(text), shape, bulletText=bullet)
+            other.wrap(width, 1e6)
+            if (len(other.blPara.lines) == lines and _tightest(other) >= room and not has_runt(other)
+                    and not _lone_before_last(other) and (style.alignment != TA_JUSTIFY or
+                                                          _loosest(other) <= max(_loosest(paragraph), loose) + 0.01)):
+                other.wrapped_width = width
+                return other
+    return paragraph
+
+
+def _narrowed(style: ParagraphStyle, by: float) -> dict:
+    """The indents that narrow `style`'s measure by `by` points, on the side its lines are ragged."""
+    if style.alignment == TA_CENTER:
+        return {"leftIndent": style.leftIndent + by / 2, "rightIndent": style.rightIndent + by / 2}
+    if style.alignment == TA_RIGHT:
+        return {"leftIndent": style.leftIndent + by}
+    return {"rightIndent": style.rightIndent + by}
+
+
+def _loosest(paragraph: Paragraph) -> float:
+    """The widest room justification adds between two words of a wrapped paragraph's justified lines (all but
+    a last line and one ended by <br/>): a tie in justified text never makes its loosest line looser."""
+    lines, widest = paragraph.blPara.lines, 0.0
+    for line in lines[:-1]:
+        extra, words = (line[0], len(line[1])) if isinstance(line, tuple) else (line.extraSpace, line.wordCount)
+        if words > 1 and not getattr(line, "lineBreak", False):
+            widest = max(widest, extra / (words - 1))
+    return widest
+
+
+def _tightest(paragraph: Paragraph) -> float:
+    """The least room left at the end of a wrapped paragraph's lines (negative: a line runs over)."""
+    return min(line[0] if isinstance(line, tuple) else line.extraSpace for line in paragraph.blPara.lines)
+
+
+def _line_text(line) -> str:
+    """The text of a wrapped line: words (one font) or fragments (several)."""
+    return " ".join(line[1]) if isinstance(line, tuple) else "".join(getattr(w, "text", "") for w in line.words)
+
+
+def _line_words(line) -> tuple[int, bool]:
+    """How many words (with a letter or digit) a wrapped line holds, and whether it prints anything."""
+    text = _line_text(line)
+    return sum(1 for word in _ANY_SPACE.split(text) if _WORD.search(word)), bool(text.strip())
+
+
+def runts(result: Fit) -> list[str]:
+    """The last line of each stretch of a fitted text's paragraphs (up to each forced break, and after the last)
+    that still ends with a runt (`has_runt`), worked out once per fit (fits are remembered and shared; a session
+    asks again after every edit)."""
+    found = result.__dict__.get("_runts")
+    if found is None:
+        found = result.__dict__["_runts"] = [
+            _line_text(lines[-1]).strip() for flowable in result.flowables or () if isinstance(flowable, Paragraph)
+            for lines in _stretches(flowable) if _runt(lines)]
+    return list(found)
+
+
+def ends_with_runt(paragraph: Paragraph) -> bool:
+    """Whether a wrapped paragraph ends with a runt: its last line holds one word (or only punctuation) where
+    the lines since its last forced break (<br/>) hold three words or more."""
+    return _runt(_stretches(paragraph)[-1])
+
+
+def has_runt(paragraph: Paragraph) -> bool:
+    """Whether any stretch of a wrapped paragraph (its text up to each forced break, and after the last) ends with
+    a runt: "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ..." does."""
+    return any(_runt(lines) for lines in _stretches(paragraph))
+
+
+def _stretches(paragraph: Paragraph) -> list[list]:
+    """The lines of a wrapped paragraph in the stretches its forced breaks end (a line ended by <br/> closes its
+    stretch)."""
+    stretches, current = [], []
+    for line in paragraph.blPara.lines:
+        current.append(line)
+        if getattr(line, "lineBreak", False):
+            stretches.append(current)
+            current = []
+    return stretches + [current] if current or not stretches else stretches
+
+
+def _runt(lines: list) -> bool:
+    """Whether a stretch's last line holds one word (or only punctuation) where its lines hold three or more."""
+    if len(lines) < 2:
+        return False
+    counts = [_line_words(line) for line in lines]
+    words, printed = counts[-1]
+    return printed and words <= 1 and sum(count for count, _ in counts) >= 3
+
+
+def _lone_before_last(paragraph: Paragraph) -> bool:
+    """Whether, in any stretch of a wrapped paragraph (up to a forced break, or after the last), the line before
+    the last holds a word alone between two lines of the same sentence; a first line may ("BOUNTY / HUNTER'S
+    MARK")."""
+    return any(len(lines) >= 3 and _line_words(lines[-2])[0] <= 1 for lines in _stretches(paragraph))
+
+
+def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
+    """`markup` with the breaking spaces after the second-to-last word of each stretch in `which` (its indices:
+    the text up to each forced break, and after the last; None: the last) made no-break spaces, so that its last
+    two words stay on one line; None if none of those stretches has two words."""
+    stretches: list[list[tuple[int, str]]] = [[]]  # (index in markup, character) of the text of each stretch
+    for match in TAG_OR_TEXT.finditer(markup):
+        piece = match.group()
+        if piece.startswith("<"):
+            if FORCED_BREAK.fullmatch(piece):
+                stretches.append([])
+            continue
+        stretches[-1].extend((match.start() + offset, ch) for offset, ch in enumerate(piece))
+    replace: dict[int, str] = {}
+    for number, text in enumerate(stretches):
+        if number not in (which if which is not None else {len(stretches) - 1}):
+            continue
+        words: list[tuple[str, list[int]]] = []  # each word as ReportLab splits them, and the spaces before it
+        spaces: list[int] = []
+        before: list[int] = []
+        word = ""
+        for index, ch in text:
+            if ch.isspace() and ch not in NO_BREAK_SPACES:
+                if word:
+                    words.append((word, before))
+                    word = ""
+                spaces.append(index)
+            else:
+                if not word:
+                    before, spaces = spaces, []
+                word += ch
+        if word:
+            words.append((word, before))
+        counted = [i for i, (word, _) in enumerate(words) if _WORD.search(html.unescape(word))]
+        if len(counted) < 2:
+            continue
+        for _, before in words[counted[-2] + 1:]:
+            replace.update({index: "" for index in before})
+            replace[before[0]] = "\u00a0"
+    if not replace:
+        return None
+    return "".join(replace.get(index, ch) for index, ch in enumerate(markup))
+
+
+def _frame_style(style: TextStyle, size: float, paints: Paints, hyphenation: str | None) -> ParagraphStyle:
+    """`paragraph_style` for a frame, made once per style, size and colours (ReportLab's styles are slow to
+    make, and never changed by the paragraphs that use them)."""
+    key = (style.font, style.leading, style.align, style.space_before, style.space_after, size, hyphenation,
+           _colours(style, paints))
+    made = _FRAME_STYLES.get(key)
+    if made is None:
+        if len(_FRAME_STYLES) >= 4096:
+            _FRAME_STYLES.clear()
+        made = _FRAME_STYLES[key] = paragraph_style(style, size, paints, hyphenation=hyphenation)
+    return made
+
+
+_FRAME_STYLES: dict[tuple, ParagraphStyle] = {}
+
+
+def list_indent(blocks: list[Block], style: TextStyle, size: float) -> float:
+    """How far a frame's list items are indented, their bullet or number hanging at the frame's edge:
+    the frame's `indent`, as a booklet's `li` style gives it, widened where its widest bullet or number does
+    not hang in it (`hang`)."""
+    return hang([block.bullet for block in blocks if isinstance(block, Para) and block.bullet], style.font, size,
+                style.indent)
+
+
+BULLET_GAP = 0.6  # ems ReportLab leaves after a bullet or number before the item's first line (paragraph.py)
+
+
+def hang(bullets: list[str], font: str, size: float, indent: float = 0.0) -> float:
+    """The indent of a list's items: `indent`, or the widest of its bullets or numbers and the gap ReportLab leaves
+    after one, whichever is more. A number wider than the indent ("1." at 9.5 pt and its gap take 14 pt, a
+    booklet's `li` indents 12) pushed that item's first line right of its others, each item by its own number."""
+    widest = max((stringWidth(bullet, font, size) for bullet in bullets), default=0.0)
+    return max(indent, widest + size * BULLET_GAP)
+
+
+def measure(flowables: list[Flowable], width: float, sizes: list | None = None) -> tuple[float, bool]:
+    """Total height of `flowables` stacked in `width`, and whether any is wider than `width`; each one's
+    (width, height) as wrapped is appended to `sizes` when it is given."""
+    height, too_wide, previous_after = 0.0, False, 0.0
+    for index, flowable in enumerate(flowables):
+        try:  # a paragraph wrapped at this width already (without_runt) keeps that wrap
+            w, h = ((flowable.width, flowable.height) if getattr(flowable, "wrapped_width", None) == width
+                    else flowable.wrap(width, 1e6))
+        except ValueError:  # ReportLab refuses a table whose columns cannot fit at all
+            return 1e6, True
+        if sizes is not None:
+            sizes.append((w, h))
+        if isinstance(flowable, Paragraph):
+            too_wide |= _paragraph_too_wide(flowable, width)
+        else:
+            too_wide |= w > width + 0.01 or _cell_too_narrow(flowable)
+        before = flowable.getSpaceBefore() if index else 0.0
+        height += h + max(before, previous_after)
+        previous_after = flowable.getSpaceAfter()
+    return height, too_wide
+
+
+def _cell_too_narrow(table: Flowable) -> bool:
+    """After wrap, whether a table cell's longest word is wider than its column (ReportLab would
+    let it spill over the neighbouring cell)."""
+    if not isinstance(table, RLTable):
+        return False
+    widths = getattr(table, "_colWidths", None) or []
+    for row_index, row in enumerate(table._cellvalues):
+        for column, cell in enumerate(row):
+            if column >= len(widths):
+                continue
+            style = table._cellStyles[row_index][column]
+            room = widths[column] - style.leftPadding - style.rightPadding
+            contents = cell if isinstance(cell, (list, tuple)) else [cell]
+            if any(isinstance(item, Paragraph) and _paragraph_too_wide(item, room) for item in contents):
+                return True
+    return False
+
+
+def _paragraph_too_wide(paragraph: Paragraph, width: float) -> bool:
+    """Whether a word sticks out of `width`. Without hyphenation, the widest word says so; with it,
+    a long word may have been broken, so the lines as wrapped are read: a word that could not be
+    broken enough sits alone on a line that runs past the frame."""
+    if not paragraph.style.hyphenationLang:  # a list item's words have its indent less room
+        return paragraph.minWidth() + paragraph.style.leftIndent + paragraph.style.rightIndent > width + 0.01
+    paragraph.wrap(width, 1e6)
+    for line in paragraph.blPara.lines:
+        if isinstance(line, tuple):  # a paragraph of one font: (unused space, words)
+            extra, count = line[0], len(line[1])
+        else:
+            extra, count = line.extraSpace, line.wordCount
+        if count <= 1 and extra < -0.01:
+            return True
+    return False
+
+
+def fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,
+        hyphenation: str | None = None) -> Fit:
+    """The largest size, in quarter points from `size` down to `min_size`, at which the text fits,
+    words hyphenated in `hyphenation`'s patterns when it is given. Justified text is always
+    hyphenated (that is what closes its gaps); ragged and centred text, titles above all, only
+    when it fits at no size without: a title set smaller reads better than one broken in two.
+
+    The same text in the same style and frame gives the same `Fit`, so it is worked out once per process
+    (a reminder line printed on every card of a deck is fitted once); callers never change a `Fit`."""
+    key = (_blocks_key(blocks), style.font, style.size, style.min_size, style.leading, style.align, style.space_before,
+           style.space_after, style.indent, style.uppercase, width, height, hyphenation, _colours(style, paints),
+           fonts_state(), getattr(style, "size_across", None))  # a deck-wide frame takes no step for a runt
+    known = _FITTED.get(key)
+    if known is not None:
+        return known
+    store = fitstore.ACTIVE  # `printshop validate`'s outcomes of earlier runs (fitstore.py)
+    if store is not None:
+        digest = store.digest(key)
+        kept = store.get(digest)
+        if kept is not None:  # (not remembered in _FITTED: a later build in this process wants the flowables)
+            return _from_kept(kept)
+    if hyphenation and style.align != "justify":
+        result = _fit(blocks, style, width, height, paints, None)
+        if not result.fits:
+            result = _fit(blocks, style, width, height, paints, hyphenation)
+    else:
+        result = _fit(blocks, style, width, height, paints, hyphenation)
+    _FITTED[key] = result
+    if store is not None:
+        store.put(digest, [result.size, result.fits, result.height, result.available, result.overflow_lines,
+                           result.too_wide, result.hyphenation, runts(result)])
+    return result
+
+
+_FITTED: Memo = Memo(5000)  # enough for a thousand cards of three frames; each Fit keeps its flowables
+
+
+def _blocks_key(blocks: list[Block]) -> tuple:
+    """What tells `blocks` apart, for `fit`'s memo: a paragraph's fields as they are (most of a card's blocks;
+    the dataclass's own repr was a fiftieth of checking a deck), any other block's repr."""
+    return tuple(("P", block.style, block.markup, block.bullet) if type(block) is Para else repr(block)
+                 for block in blocks)
+
+
+def _from_kept(kept: list) -> Fit:
+    """A `Fit` from a stored outcome: no flowables (a renderer sets the text again at its size)."""
+    size, fits, height, available, lines, too_wide, hyphenation, left = kept
+    result = Fit(size, fits, height, available, lines, too_wide, hyphenation)
+    result.__dict__["_runts"] = list(left)
+    return result
+
+
+def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,
+         hyphenation: str | None) -> Fit:
+    minimum = style.min_size if style.min_size is not None else style.size
+    steps = max(0, int(round((style.size - minimum) / STEP)))  # sizes: size - k * STEP, k = 0..steps
+
+    def attempt(k: int) -> Fit:
+        size = round(style.size - k * STEP, 4)
+        flowables = make_flowables(blocks, style, size, paints, width, hyphenation)
+        sizes: list = []
+        needed, too_wide = measure(flowables, width, sizes)
+        fits = needed <= height + 0.01 and not too_wide
+        lines = 0 if fits else math.ceil(max(0.0, needed - height) / (size * style.leading))
+        if not fits:  # never drawn: nothing to keep
+            return Fit(size, fits, needed, height, lines, too_wide, hyphenation)
+        # measure wraps every flowable at `width` last (a hyphenated paragraph again, at the same width),
+        # so they are ready to draw
+        return Fit(size, fits, needed, height, lines, too_wide, hyphenation, flowables, sizes,
+                   _colours(style, paints))
+
+    def without_runts(k: int, best: Fit) -> Fit:
+        """`best` (at step k), or, if a paragraph of it still ends with a runt, the first of the next RUNT_STEPS
+        smaller sizes that fits without one. Never for a frame set at one size across its deck: the whole deck
+        would follow one card down."""
+        if not runts(best) or getattr(style, "size_across", None) == "deck":
+            return best
+        for smaller in range(k + 1, min(k + RUNT_STEPS, steps) + 1):
+            result = attempt(smaller)
+            if result.fits and not runts(result):
+                return result
+        return best
+
+    best = attempt(0)
+    if best.fits or steps == 0:
+        return without_runts(0, best) if best.fits else best
+    smallest = attempt(steps)
+    if not smallest.fits:
+        return smallest
+    low, high = 0, steps  # attempt(low) fails, attempt(high) fits; the height grows with the size
+    best = smallest
+    while high - low > 1:
+        middle = (low + high) // 2
+        result = attempt(middle)
+        if result.fits:
+            high, best = middle, result
+        else:
+            low = middle
+    return without_runts(high, best)

@@ -1,0 +1,295 @@
+"""The small XML vocabulary that templates produce, parsed into blocks for layout.
+
+A card frame's block or a booklet template renders (with autoescape) to a fragment such as
+`<p>text with <b>bold</b></p><table><tr><th>…</th></tr></table>`. Text outside block tags
+forms paragraphs split at blank lines. Inline tags (b, i, br) are passed to ReportLab.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from html import escape
+
+from printshop.memo import Memo
+
+INLINE = {"b", "i", "br"}
+TAG_OR_TEXT = re.compile(r"<[^>]*>|[^<]+")  # a paragraph's markup as its tags and the pieces of text between them
+FORCED_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)  # a tag that ends a line
+PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
+
+
+class RichTextError(ValueError):
+    """The template produced markup that is not well formed; `line` counts in the produced text."""
+
+    def __init__(self, message: str, line: int = 0, needle: str = ""):
+        super().__init__(message)
+        self.line = line
+        self.needle = needle  # what the template itself most likely writes there (an unknown tag: "<h3")
+
+    @classmethod
+    def at(cls, message: str, fragment: str, needle: str) -> "RichTextError":
+        """The error about `needle`, at the line of the produced markup `fragment` where it first stands."""
+        at = fragment.find(needle)
+        return cls(message, fragment.count("\n", 0, at) + 1 if at >= 0 else 0, needle)
+
+
+@dataclass
+class Para:
+    style: str
+    markup: str
+    bullet: str | None = None
+
+
+@dataclass
+class Table:
+    rows: list[list[tuple[bool, str]]]  # (is_header, markup)
+    widths: list[float] | None = None  # shares of the available width, e.g. [20, 80]; None: automatic
+    aligns: list[str] | None = None  # per column: left, center or right; None: every column centred
+
+
+@dataclass
+class Spacer:
+    height: str
+
+
+@dataclass
+class PageBreak:
+    pass
+
+
+@dataclass
+class Art:
+    motif: str
+    size: str
+    colour: str
+
+
+Block = Para | Table | Spacer | PageBreak | Art
+
+
+@dataclass
+class _Collector:
+    blocks: list[Block] = field(default_factory=list)
+    loose: list[str] = field(default_factory=list)
+
+    def flush(self, style: str) -> None:
+        text = "".join(self.loose)
+        self.loose.clear()
+        for chunk in re.split(r"\n\s*\n", text):
+            if chunk.strip():
+                self.blocks.append(Para(style, _squeeze(chunk)))
+
+
+def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
+    """The blocks of a template's markup. The same markup (a deck's faces share their templates and many
+    texts) is parsed once per process: the blocks are never changed once made, and each caller gets its own
+    list of them."""
+    key = (fragment, default_style)
+    memo = _PARSED if len(fragment) <= _SMALL else _PARSED_LARGE
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = tuple(_parse_blocks(fragment, default_style))
+    return list(known)
+
+
+# A face's texts are small and many repeat; a rule booklet is one fragment of tens of thousands of characters,
+# and a session (watch, serve) that edits a rule gets a new one after every save: kept among the 8,192 small
+# ones, each version stayed (with its blocks, 40 KB and more) until thousands of saves later.
+_SMALL = 4096
+_PARSED: Memo = Memo(8192)
+_PARSED_LARGE: Memo = Memo(16)
+
+
+def _unclosed(fragment: str) -> tuple[str, int, str] | None:
+    """The innermost element still open where the markup has a closing tag that does not match it ("<h1>…<h1>"
+    then "</ol>"): its tag, the line of its opening tag in `fragment`, and the closing tag met ("</ol>")."""
+    from xml.parsers import expat
+
+    parser, opened = expat.ParserCreate(), []
+    parser.StartElementHandler = lambda name, attributes: opened.append((name, parser.CurrentLineNumber))
+    parser.EndElementHandler = lambda name: opened.pop()
+    wrapped = f"<root>{fragment}</root>"
+    try:
+        parser.Parse(wrapped, True)
+    except expat.ExpatError as error:
+        if len(opened) > 1:
+            lines = wrapped.splitlines(keepends=True)
+            at = sum(map(len, lines[:error.lineno - 1])) + error.offset
+            closing = re.match(r"</\s*([\w-]+)\s*>", wrapped[at:])
+            met = "the end of the markup" if closing is None or closing.group(1) == "root" else f"</{closing.group(1)}>"
+            return opened[-1][0], opened[-1][1], met
+    return None
+
+
+def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
+    try:
+        root = ET.fromstring(f"<root>{fragment}</root>")
+    except ET.ParseError as error:
+        line = error.position[0] if error.position else 0
+        unclosed = _unclosed(fragment) if "mismatched tag" in str(error) else None
+        if unclosed is not None:  # the fault is where the tag was opened, not where the parser noticed it
+            tag, opened, closing = unclosed
+            raise RichTextError(f"the template produced markup that is not well formed: a <{tag}> is not closed "
+                                f"before {closing}", opened, f"<{tag}") from None
+        raise RichTextError(f"the template produced markup that is not well formed: {error}", line) from None
+    out = _Collector()
+    if root.text:
+        out.loose.append(escape(root.text, quote=False))
+    for child in root:
+        tag = child.tag
+        if tag in INLINE:
+            out.loose.append(_inline(child))
+        else:
+            out.flush(default_style)
+            if tag in PARAGRAPH_TAGS:
+                out.blocks.append(Para(default_style if tag == "p" else tag, _squeeze(_inner(child))))
+            elif tag in ("ul", "ol"):
+                _only(child, ("li",), fragment)
+                for number, item in enumerate(child.findall("li"), start=1):
+                    bullet = "•" if tag == "ul" else f"{number}."
+                    out.blocks.append(Para("li", _squeeze(_inner(item)), bullet))
+            elif tag == "table":
+                _only(child, ("tr",), fragment)
+                for row in child.findall("tr"):
+                    _only(row, ("th", "td"), fragment)
+                rows = [[(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
+                        for row in child.findall("tr")]
+                out.blocks.append(Table(rows, _widths(child.get("widths")), _aligns(child.get("align"))))
+            elif tag == "pagebreak":
+                out.blocks.append(PageBreak())
+            elif tag == "spacer":
+                height = child.get("height", "0mm")
+                if height != HOME_ONLY:
+                    _length(tag, "height", height, fragment)
+                out.blocks.append(Spacer(height))
+            elif tag == "art":
+                art = Art(child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink"))
+                if not art.motif:
+                    raise RichTextError.at('<art> names no motif: write <art motif="…"/> with a motif of motifs.yaml',
+                                           fragment, "<art")
+                if _length(tag, "size", art.size, fragment) <= 0:
+                    raise RichTextError.at(f'<art size="{art.size}">: a size must be more than 0', fragment,
+                                           f'size="{art.size}"')
+                out.blocks.append(art)
+            else:
+                known = sorted(PARAGRAPH_TAGS | BLOCK_TAGS)
+                from printshop.diagnostics import did_you_mean  # (only for a template in error)
+
+                raise RichTextError.at(f"the template uses an unknown tag <{tag}>{did_you_mean(tag, known)} (tags: "
+                                       f"{', '.join(known)}; inside a paragraph: {', '.join(sorted(INLINE))})",
+                                       fragment, f"<{tag}")
+        if child.tail:
+            out.loose.append(escape(child.tail, quote=False))
+    out.flush(default_style)
+    return out.blocks
+
+
+BLOCK_TAGS = {"ul", "ol", "table", "pagebreak", "spacer", "art"}  # the blocks besides paragraphs (li, tr, th, td within)
+
+
+HOME_ONLY = "print-and-play"  # <spacer height="print-and-play"/>: a section for home prints only (render/booklet.py)
+
+
+def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
+    """An attribute's length in points; a RichTextError at it when it is none (\"30\" for \"30mm\")."""
+    from printshop.project.units import UnitError, parse_length
+
+    try:
+        return parse_length(value)
+    except UnitError as error:
+        needle = f'{attribute}="{value}"'
+        raise RichTextError.at(f"<{tag} {needle}>: {error}", fragment, needle) from None
+
+
+def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:
+    """`element` holds only `allowed` tags (and white space between them): anything else was left out unseen."""
+    for child in element:
+        if child.tag not in allowed:
+            raise RichTextError.at(f"<{child.tag}> cannot stand inside <{element.tag}>, which holds "
+                                   + " and ".join(f"<{name}>" for name in allowed), fragment, f"<{child.tag}")
+    stray = " ".join(part.strip() for part in [element.text or "", *(child.tail or "" for child in element)] if part.strip())
+    if stray:
+        raise RichTextError.at(f"text directly inside <{element.tag}> ('{stray[:40]}') is left out: put it in "
+                               + " or ".join(f"<{name}>" for name in allowed), fragment, f"<{element.tag}")
+
+
+ALIGNS = ("left", "center", "right")
+
+
+def _aligns(value: str | None) -> list[str] | None:
+    """align="center,left,left": how each column's cells (and its header) are set."""
+    if value is None:
+        return None
+    aligns = [part.strip() for part in value.split(",")]
+    wrong = [part for part in aligns if part not in ALIGNS]
+    if wrong:
+        raise RichTextError(f"align=\"{value}\": each column is one of {', '.join(ALIGNS)}, not {', '.join(wrong)}")
+    return aligns
+
+
+def _widths(value: str | None) -> list[float] | None:
+    if not value:
+        return None
+    try:
+        shares = [float(part) for part in value.split(",")]
+    except ValueError:
+        raise RichTextError(f"widths=\"{value}\" should be numbers separated by commas") from None
+    if any(share <= 0 for share in shares):
+        raise RichTextError(f"widths=\"{value}\" should be positive")
+    return shares
+
+
+def column_widths(table: Table, available: float) -> list[float] | None:
+    if not table.widths:
+        return None
+    total = sum(table.widths)
+    return [available * share / total for share in table.widths]
+
+
+def _inner(element: ET.Element, depth: int = 0) -> str:
+    parts = [escape(element.text or "", quote=False)]
+    for child in element:
+        if child.tag not in INLINE:
+            raise RichTextError(f"<{child.tag}> cannot stand inside <{element.tag}>")
+        parts.append(_inline(child, depth + 1))
+        parts.append(escape(child.tail or "", quote=False))
+    return "".join(parts)
+
+
+# inline tags open at once in a template's markup: a text keeps at most texts.MAX_NESTING of its own, and a
+# template wraps it in a few; thousands, from a template's loop, would run this walk out of Python's stack
+MAX_INLINE_DEPTH = 64
+
+
+def _inline(element: ET.Element, depth: int = 1) -> str:
+    if element.tag == "br":
+        return "<br/>"
+    if depth > MAX_INLINE_DEPTH:
+        raise RichTextError(f"the template's markup has inline tags nested more than {MAX_INLINE_DEPTH} deep "
+                            f"(<{element.tag}> inside <{element.tag}>…)")
+    return f"<{element.tag}>{_inner(element, depth)}</{element.tag}>"
+
+
+def _squeeze(markup: str) -> str:
+    return re.sub(r"[ \t\r\n]+", " ", markup).strip()
+
+
+_TEXT_OR_TAG = re.compile(r"(<[^>]*>|&[#\w]+;)|([^<&]+)")
+
+
+def uppercase(markup: str) -> str:
+    """Upper-case the text of `markup`, leaving tags and entities alone."""
+    return _TEXT_OR_TAG.sub(lambda m: m.group(1) or m.group(2).upper(), markup)
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def plain_text(markup: str) -> str:
+    """The characters a reader will see (for glyph checks)."""
+    import html
+
+    if "<" in markup:
+        markup = _TAG.sub("", markup)
+    return html.unescape(markup) if "&" in markup else markup

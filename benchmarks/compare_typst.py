@@ -21,6 +21,7 @@ Every child is started by a small wrapper process (this script with --measure), 
 reads its peak memory from getrusage(RUSAGE_CHILDREN): the wrapper has no other child, so the
 figure is that one run's, not a running total.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -50,8 +51,14 @@ MARGIN = 5.0
 OUTER_BLEED = 2.0
 CROP = {"length": 4.0, "gap": 1.0, "width": 0.2}
 FOOTER_SIZE_PT, FOOTER_BASELINE = 6.0, 3.5
-COLOURS = {"ink": "#000000", "ink-soft": "#4a4540", "paper": "#f5eedc", "red": "#b22a1e",
-           "gold": "#d9a52b", "white": "#ffffff"}
+COLOURS = {
+    "ink": "#000000",
+    "ink-soft": "#4a4540",
+    "paper": "#f5eedc",
+    "red": "#b22a1e",
+    "gold": "#d9a52b",
+    "white": "#ffffff",
+}
 
 TYPST_PREAMBLE = r"""
 #set document(title: "Bench: cards (A4)")
@@ -111,6 +118,7 @@ def typst_source(count: int, lang: str) -> str:
     texts = card_texts(count, lang)
     labels = language(lang).labels
     from printshop.language.texts import apply_typography
+
     typography = language(lang).typography
 
     def label(name: str, **values) -> str:
@@ -125,13 +133,19 @@ def typst_source(count: int, lang: str) -> str:
     top = (PAPER[1] - rows * CARD[1]) / 2
     bottom = top  # centred
     footer_y = max((bottom - OUTER_BLEED) / 2 - FOOTER_SIZE_PT * 0.352778 / 3, FOOTER_BASELINE)
-    values = dict(COLOURS, lang=lang, reminder=_string(texts["reminder"]),
-                  back_title=_string(texts["back_title"]), back_motto=_string(texts["back_motto"]),
-                  crop_width=CROP["width"], footer_y=footer_y)
+    values = dict(
+        COLOURS,
+        lang=lang,
+        reminder=_string(texts["reminder"]),
+        back_title=_string(texts["back_title"]),
+        back_motto=_string(texts["back_motto"]),
+        crop_width=CROP["width"],
+        footer_y=footer_y,
+    )
     out = [TYPST_PREAMBLE % values]
     per_page = columns * rows
     cards = texts["cards"]
-    chunks = [cards[i:i + per_page] for i in range(0, len(cards), per_page)]
+    chunks = [cards[i : i + per_page] for i in range(0, len(cards), per_page)]
     pages = 2 * len(chunks)
     file_name = f"{GAME}-{lang}-cards-a4.pdf"
     start = OUTER_BLEED + CROP["gap"]
@@ -139,14 +153,28 @@ def typst_source(count: int, lang: str) -> str:
     for i in range(columns + 1):
         x = left + i * CARD[0]
         marks.append((x, top - start, x, max(top - start - CROP["length"], 0.18)))
-        marks.append((x, top + rows * CARD[1] + start,
-                      x, min(top + rows * CARD[1] + start + CROP["length"], PAPER[1] - 0.18)))
+        marks.append(
+            (
+                x,
+                top + rows * CARD[1] + start,
+                x,
+                min(top + rows * CARD[1] + start + CROP["length"], PAPER[1] - 0.18),
+            )
+        )
     for i in range(rows + 1):
         y = top + i * CARD[1]
         marks.append((left - start, y, max(left - start - CROP["length"], 0.18), y))
-        marks.append((left + columns * CARD[0] + start, y,
-                      min(left + columns * CARD[0] + start + CROP["length"], PAPER[0] - 0.18), y))
-    marks_code = "\n".join(f"#mark({x1:.3f}, {y1:.3f}, {x2:.3f}, {y2:.3f})" for x1, y1, x2, y2 in marks)
+        marks.append(
+            (
+                left + columns * CARD[0] + start,
+                y,
+                min(left + columns * CARD[0] + start + CROP["length"], PAPER[0] - 0.18),
+                y,
+            )
+        )
+    marks_code = "\n".join(
+        f"#mark({x1:.3f}, {y1:.3f}, {x2:.3f}, {y2:.3f})" for x1, y1, x2, y2 in marks
+    )
     for number, chunk in enumerate(chunks):
         occupied = {(i % columns, i // columns) for i in range(len(chunk))}
         if number:
@@ -154,27 +182,42 @@ def typst_source(count: int, lang: str) -> str:
         for index, (title, body) in enumerate(chunk):
             column, row = index % columns, index // columns
             l, r, t, b = _bleeds(column, row, occupied)
-            out.append(f'#F({left + column * CARD[0]:.3f}, {top + row * CARD[1]:.3f}, {l}, {r}, {t}, {b}, '
-                       f'"{_string(title)}", "{_string(body)}")')
+            out.append(
+                f"#F({left + column * CARD[0]:.3f}, {top + row * CARD[1]:.3f}, {l}, {r}, {t}, {b}, "
+                f'"{_string(title)}", "{_string(body)}")'
+            )
         out.append(marks_code)
-        footer = " · ".join([file_name, label("page", page=2 * number + 1, pages=pages), label("fronts")])
+        footer = " · ".join(
+            [file_name, label("page", page=2 * number + 1, pages=pages), label("fronts")]
+        )
         out.append(f'#footer("{_string(footer)}")')
         out.append("#pagebreak()")
         for index in range(len(chunk)):
             column, row = index % columns, index // columns
             l, r, t, b = _bleeds(column, row, occupied)
-            x = PAPER[0] - (left + column * CARD[0]) - CARD[0]  # long-edge duplex: mirrored about the vertical
+            x = (
+                PAPER[0] - (left + column * CARD[0]) - CARD[0]
+            )  # long-edge duplex: mirrored about the vertical
             out.append(f"#B({x:.3f}, {top + row * CARD[1]:.3f}, {r}, {l}, {t}, {b})")
-        footer = " · ".join([file_name, label("page", page=2 * number + 2, pages=pages), label("backs")])
+        footer = " · ".join(
+            [file_name, label("page", page=2 * number + 2, pages=pages), label("backs")]
+        )
         out.append(f'#footer("{_string(footer)}")')
     return "\n".join(out) + "\n"
 
 
 def _bleeds(column: int, row: int, occupied: set) -> tuple[float, float, float, float]:
     """Outer bleed on the sides with no neighbouring card, as printshop draws it."""
+
     def edge(neighbour):
         return OUTER_BLEED if neighbour not in occupied else 0
-    return (edge((column - 1, row)), edge((column + 1, row)), edge((column, row - 1)), edge((column, row + 1)))
+
+    return (
+        edge((column - 1, row)),
+        edge((column + 1, row)),
+        edge((column, row - 1)),
+        edge((column, row + 1)),
+    )
 
 
 TYPST_CHILD = """\
@@ -194,16 +237,31 @@ def measure(command: list[str]) -> int:
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # kilobytes on Linux, bytes on macOS
+    peak = resource.getrusage(
+        resource.RUSAGE_CHILDREN
+    ).ru_maxrss  # kilobytes on Linux, bytes on macOS
     peak_mb = peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
-    print(json.dumps({"returncode": done.returncode, "seconds": seconds, "peak_mb": peak_mb,
-                      "stdout": done.stdout[-4000:], "stderr": done.stderr[-4000:]}))
+    print(
+        json.dumps(
+            {
+                "returncode": done.returncode,
+                "seconds": seconds,
+                "peak_mb": peak_mb,
+                "stdout": done.stdout[-4000:],
+                "stderr": done.stderr[-4000:],
+            }
+        )
+    )
     return 0
 
 
 def run_measured(command: list[str]) -> dict:
-    wrapper = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure", "--", *command],
-                             capture_output=True, text=True, check=True)
+    wrapper = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--measure", "--", *command],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(wrapper.stdout)
 
 
@@ -234,6 +292,7 @@ def printshop_command() -> list[str]:
 def pdf_pages(path: Path) -> int | None:
     try:
         from pypdf import PdfReader
+
         return len(PdfReader(str(path)).pages)
     except Exception:  # noqa: BLE001 - a figure we can do without
         return None
@@ -247,8 +306,21 @@ def bench_size(count: int, work: Path, lang: str, jobs: int | None, runs: int = 
     row: dict = {"cards": count, "runs": runs}
 
     out = work / f"printshop-out-{count}"
-    printshop = printshop_command() + ["build", GAME, "--data", str(data), "--templates", str(templates_dir(data)),
-                                       "--out", str(out), "--lang", lang, "--paper", "a4", "--quiet"]
+    printshop = printshop_command() + [
+        "build",
+        GAME,
+        "--data",
+        str(data),
+        "--templates",
+        str(templates_dir(data)),
+        "--out",
+        str(out),
+        "--lang",
+        lang,
+        "--paper",
+        "a4",
+        "--quiet",
+    ]
     if jobs is not None:
         printshop += ["--jobs", str(jobs)]
     source = work / f"{GAME}-{lang}-cards-a4-{count}.typ"
@@ -260,13 +332,20 @@ def bench_size(count: int, work: Path, lang: str, jobs: int | None, runs: int = 
     for _ in range(runs):
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)  # a fresh, empty folder: a cold build
-        results["printshop"].append(_result(run_measured(printshop), out / GAME / lang / f"{GAME}-{lang}-cards-a4.pdf",
-                                            count))
+        results["printshop"].append(
+            _result(
+                run_measured(printshop), out / GAME / lang / f"{GAME}-{lang}-cards-a4.pdf", count
+            )
+        )
         pdf.unlink(missing_ok=True)
         results["typst"].append(_result(run_measured(typst), pdf, count))
     for tool, measured in results.items():
         failed = [result for result in measured if not result["ok"]]
-        row[tool] = failed[0] if failed else sorted(measured, key=lambda result: result["seconds"])[(runs - 1) // 2]
+        row[tool] = (
+            failed[0]
+            if failed
+            else sorted(measured, key=lambda result: result["seconds"])[(runs - 1) // 2]
+        )
         row[tool]["all_seconds"] = [round(result["seconds"], 4) for result in measured]
     a, b = row["printshop"].get("cards_per_second"), row["typst"].get("cards_per_second")
     row["ratio"] = a / b if a and b else None
@@ -277,27 +356,37 @@ def _result(measured: dict, pdf: Path, count: int) -> dict:
     ok = measured["returncode"] == 0 and pdf.is_file()
     result = {"ok": ok, "seconds": measured["seconds"], "peak_mb": measured["peak_mb"]}
     if ok:
-        result.update(cards_per_second=count / measured["seconds"], pdf_kb=pdf.stat().st_size / 1024,
-                      pages=pdf_pages(pdf))
+        result.update(
+            cards_per_second=count / measured["seconds"],
+            pdf_kb=pdf.stat().st_size / 1024,
+            pages=pdf_pages(pdf),
+        )
     else:
         result["error"] = (measured["stderr"] or measured["stdout"]).strip()[-2000:]
     return result
 
 
 def table(rows: list[dict]) -> str:
-    head = (f"{'':>6}  {'printshop':^40}  {'typst':^40}  {'ratio':>9}\n"
-            f"{'cards':>6}  " + f"{'s':>7} {'cards/s':>8} {'peak MB':>8} {'PDF KB':>8} {'pages':>5}  " * 2
-            + f"{'ps/typst':>9}")
+    head = (
+        f"{'':>6}  {'printshop':^40}  {'typst':^40}  {'ratio':>9}\n"
+        f"{'cards':>6}  "
+        + f"{'s':>7} {'cards/s':>8} {'peak MB':>8} {'PDF KB':>8} {'pages':>5}  " * 2
+        + f"{'ps/typst':>9}"
+    )
     lines = [head, "-" * len(head.splitlines()[1])]
     for row in rows:
         cells = []
         for tool in ("printshop", "typst"):
             r = row[tool]
             if r["ok"]:
-                cells.append(f"{r['seconds']:7.2f} {r['cards_per_second']:8.1f} {r['peak_mb']:8.1f} "
-                             f"{r['pdf_kb']:8.1f} {r['pages'] if r['pages'] is not None else '?':>5}")
+                cells.append(
+                    f"{r['seconds']:7.2f} {r['cards_per_second']:8.1f} {r['peak_mb']:8.1f} "
+                    f"{r['pdf_kb']:8.1f} {r['pages'] if r['pages'] is not None else '?':>5}"
+                )
             else:
-                cells.append(f"{r['seconds']:7.2f} {'FAILED':>8} {r['peak_mb']:8.1f} {'':>8} {'':>5}")
+                cells.append(
+                    f"{r['seconds']:7.2f} {'FAILED':>8} {r['peak_mb']:8.1f} {'':>8} {'':>5}"
+                )
         ratio = f"{row['ratio']:9.2f}" if row["ratio"] else f"{'-':>9}"
         lines.append(f"{row['cards']:>6}  " + "  ".join(cells) + f"  {ratio}")
     return "\n".join(lines)
@@ -307,24 +396,52 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--measure"]:
         return measure(argv[2:] if argv[1:2] == ["--"] else argv[1:])
-    parser = argparse.ArgumentParser(description="Time printshop and Typst building the same synthetic deck.")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000], metavar="N",
-                        help="deck sizes in cards (default: 100 1000)")
-    parser.add_argument("--lang", default="en", choices=("en", "fr"), help="the language to build (default: en)")
-    parser.add_argument("--jobs", type=int, metavar="N", help="passed to 'printshop build --jobs N' (only if given)")
-    parser.add_argument("--runs", type=int, default=3, metavar="N",
-                        help="cold builds of each tool per size, taking turns; the median is shown (default: 3)")
+    parser = argparse.ArgumentParser(
+        description="Time printshop and Typst building the same synthetic deck."
+    )
+    parser.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=[100, 1000],
+        metavar="N",
+        help="deck sizes in cards (default: 100 1000)",
+    )
+    parser.add_argument(
+        "--lang", default="en", choices=("en", "fr"), help="the language to build (default: en)"
+    )
+    parser.add_argument(
+        "--jobs", type=int, metavar="N", help="passed to 'printshop build --jobs N' (only if given)"
+    )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=3,
+        metavar="N",
+        help="cold builds of each tool per size, taking turns; the median is shown (default: 3)",
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="also save the figures as JSON")
-    parser.add_argument("--keep", type=Path, metavar="DIR",
-                        help="work in DIR and keep the data, the Typst sources and the PDFs (default: a temporary folder)")
-    parser.add_argument("--edits", type=int, default=5, metavar="N",
-                        help="then time N one-text edits in a long-running session against Typst's compiler kept "
-                             "in memory, on the largest deck (incremental.py; default: 5, 0 to skip)")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="work in DIR and keep the data, the Typst sources and the PDFs (default: a temporary folder)",
+    )
+    parser.add_argument(
+        "--edits",
+        type=int,
+        default=5,
+        metavar="N",
+        help="then time N one-text edits in a long-running session against Typst's compiler kept "
+        "in memory, on the largest deck (incremental.py; default: 5, 0 to skip)",
+    )
     args = parser.parse_args(argv)
     try:
         import typst  # noqa: F401
     except ImportError:
-        parser.error("the typst package is missing: pip install -e '.[bench]' (or pip install typst)")
+        parser.error(
+            "the typst package is missing: pip install -e '.[bench]' (or pip install typst)"
+        )
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="printshop-bench-") as temporary:
@@ -337,22 +454,40 @@ def main(argv: list[str] | None = None) -> int:
             for tool in ("printshop", "typst"):
                 if not row[tool]["ok"]:
                     print(f"{tool} failed on {count} cards:\n{row[tool]['error']}", file=sys.stderr)
-    print(f"printshop vs Typst {_typst_version()}: A4 card sheets, language {args.lang}"
-          + (f", printshop --jobs {args.jobs}" if args.jobs is not None else "")
-          + f"; {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs")
+    print(
+        f"printshop vs Typst {_typst_version()}: A4 card sheets, language {args.lang}"
+        + (f", printshop --jobs {args.jobs}" if args.jobs is not None else "")
+        + f"; {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs"
+    )
     print(table(rows))
-    print("ratio: printshop's cards per second over Typst's (above 1: printshop is faster)"
-          + (f"; each tool's median of {rows[0]['runs']} runs taken in turns" if rows and rows[0]["runs"] > 1 else ""))
+    print(
+        "ratio: printshop's cards per second over Typst's (above 1: printshop is faster)"
+        + (
+            f"; each tool's median of {rows[0]['runs']} runs taken in turns"
+            if rows and rows[0]["runs"] > 1
+            else ""
+        )
+    )
     incremental = None
     if args.edits > 0:
-        from incremental import measure_edits, print_edits  # the same script's figures, printed here too
+        from incremental import (
+            measure_edits,
+            print_edits,
+        )  # the same script's figures, printed here too
 
         print()
         incremental = measure_edits(max(args.sizes), args.lang, args.edits)
         print_edits(incremental)
     if args.json:
-        figures = {"lang": args.lang, "jobs": args.jobs, "typst": _typst_version(), "python": platform.python_version(),
-                   "cpus": os.cpu_count(), "rows": rows, "incremental": incremental}
+        figures = {
+            "lang": args.lang,
+            "jobs": args.jobs,
+            "typst": _typst_version(),
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "rows": rows,
+            "incremental": incremental,
+        }
         args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return 0 if all(row[tool]["ok"] for row in rows for tool in ("printshop", "typst")) else 1
 
@@ -360,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
 def _typst_version() -> str:
     try:
         from importlib.metadata import version
+
         return version("typst")
     except Exception:  # noqa: BLE001
         return "?"

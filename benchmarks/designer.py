@@ -18,6 +18,7 @@ pages that changed (the ones the page asks for again). The kinds:
 - a colour few faces use: faction-3 in print/colours.yaml (Kremlin's markers of one faction);
 - a motif: the gavel in print/motifs.yaml (Comrade's chairman draws it).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,20 +37,35 @@ REPO = Path(__file__).resolve().parent.parent
 def _edits(root: Path) -> dict:
     """Each kind's file and how to make its n-th new content from the original."""
     return {
-        "a text": (root / "data" / "comrade" / "text" / "en.yaml",
-                   lambda text, n: text.replace('name: "Dissident"', f'name: "Dissident {"I" * (n + 1)}"', 1)),
-        "a face definition": (root / "data" / "comrade" / "faces.yaml",
-                              lambda text, n: text.replace("size: 15pt, min_size: 10pt",
-                                                           f"size: {14 + n % 2}.{n}pt, min_size: 9pt", 1)),
-        "a card template": (root / "templates" / "comrade" / "faces" / "dissident.j2",
-                            lambda text, n: text.replace("{{ t.card.dissident.goal }}",
-                                                         "{{ t.card.dissident.goal }}" + "." * (n + 1), 1)),
+        "a text": (
+            root / "data" / "comrade" / "text" / "en.yaml",
+            lambda text, n: text.replace(
+                'name: "Dissident"', f'name: "Dissident {"I" * (n + 1)}"', 1
+            ),
+        ),
+        "a face definition": (
+            root / "data" / "comrade" / "faces.yaml",
+            lambda text, n: text.replace(
+                "size: 15pt, min_size: 10pt", f"size: {14 + n % 2}.{n}pt, min_size: 9pt", 1
+            ),
+        ),
+        "a card template": (
+            root / "templates" / "comrade" / "faces" / "dissident.j2",
+            lambda text, n: text.replace(
+                "{{ t.card.dissident.goal }}", "{{ t.card.dissident.goal }}" + "." * (n + 1), 1
+            ),
+        ),
         "the shared palette": (root / "data" / "print" / "colours.yaml", _palette),
-        "a colour few use": (root / "data" / "print" / "colours.yaml",
-                             lambda text, n: _palette(text, n, name="faction-3")),
-        "a motif": (root / "data" / "print" / "motifs.yaml",
-                    lambda text, n: text.replace('"M41 44 L49 44 L49 80 L41 80 Z"',
-                                                 f'"M41 44 L49 44 L49 {81 + n} L41 {81 + n} Z"', 1)),
+        "a colour few use": (
+            root / "data" / "print" / "colours.yaml",
+            lambda text, n: _palette(text, n, name="faction-3"),
+        ),
+        "a motif": (
+            root / "data" / "print" / "motifs.yaml",
+            lambda text, n: text.replace(
+                '"M41 44 L49 44 L49 80 L41 80 Z"', f'"M41 44 L49 44 L49 {81 + n} L41 {81 + n} Z"', 1
+            ),
+        ),
     }
 
 
@@ -60,7 +76,7 @@ def _palette(text: str, n: int, name: str = "") -> str:
         mark = line.find('"#')
         if mark != -1 and line.strip().startswith(f"{name}:" if name else ""):
             digit = "0123456789"[n % 10]
-            lines[index] = line[:mark + 7] + digit + line[mark + 8:]
+            lines[index] = line[: mark + 7] + digit + line[mark + 8 :]
             return "".join(lines)
     raise SystemExit(f"no colour {name} found in print/colours.yaml")
 
@@ -77,7 +93,9 @@ def measure(saves: int) -> dict:
         colours = root / "data" / "print" / "colours.yaml"
         if not colours.exists():  # the project extends printshop's palette: edit a copy of it
             shutil.copy(PACKAGE_DEFAULTS_DIR / "print" / "colours.yaml", colours)
-        preview = Preview(Session(root / "data", templates_dir=root / "templates", render=False, draft=True))
+        preview = Preview(
+            Session(root / "data", templates_dir=root / "templates", render=False, draft=True)
+        )
         started = time.perf_counter()
         preview.refresh(pages=False)  # as `serve` starts: the faces first, then the rules booklets
         shown = time.perf_counter() - started
@@ -111,8 +129,15 @@ def measure(saves: int) -> dict:
             path.write_text(original, encoding="utf-8")
             preview.refresh({path})
             for token in [token for token in list(preview.views) if token not in preview.images]:
-                preview.image(token)  # (untimed: as the open page would; else the next kind's first save drew them)
-            figures["kinds"][kind] = {"refresh": refreshes, "pages": pages, "images": images, "drawn": counts}
+                preview.image(
+                    token
+                )  # (untimed: as the open page would; else the next kind's first save drew them)
+            figures["kinds"][kind] = {
+                "refresh": refreshes,
+                "pages": pages,
+                "images": images,
+                "drawn": counts,
+            }
     return figures
 
 
@@ -152,29 +177,47 @@ def measure_watch(saves: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Time saves of each kind of file in printshop serve of every game.")
+    parser = argparse.ArgumentParser(
+        description="Time saves of each kind of file in printshop serve of every game."
+    )
     parser.add_argument("--saves", type=int, default=5, help="saves of each kind (default: 5)")
-    parser.add_argument("--watch", action="store_true", help="time the saves in `printshop watch` too")
+    parser.add_argument(
+        "--watch", action="store_true", help="time the saves in `printshop watch` too"
+    )
     args = parser.parse_args(argv)
     figures = measure(args.saves)
-    print(f"printshop serve of every game: {figures['faces']} faces shown, {args.saves} saves of each kind; "
-          f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs")
-    print(f"first page: faces shown in {figures['shown']:.2f} s, with every image and rules page {figures['first']:.2f} s")
-    print(f"{'saved':>20} {'refresh s':>10} {'pages s':>8} {'images s':>9} {'total s':>8} {'images drawn':>13}")
+    print(
+        f"printshop serve of every game: {figures['faces']} faces shown, {args.saves} saves of each kind; "
+        f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs"
+    )
+    print(
+        f"first page: faces shown in {figures['shown']:.2f} s, with every image and rules page {figures['first']:.2f} s"
+    )
+    print(
+        f"{'saved':>20} {'refresh s':>10} {'pages s':>8} {'images s':>9} {'total s':>8} {'images drawn':>13}"
+    )
     for kind, values in figures["kinds"].items():
         total = [a + b + c for a, b, c in zip(values["refresh"], values["pages"], values["images"])]
-        print(f"{kind:>20} {statistics.median(values['refresh']):10.3f} {statistics.median(values['pages']):8.3f} "
-              f"{statistics.median(values['images']):9.3f} {statistics.median(total):8.3f} "
-              f"{statistics.median(values['drawn']):13.0f}")
-    print("(medians; 'refresh' until the page shows the faces, 'pages' the rules booklets rendered again after, "
-          "'images drawn' the faces and pages whose image the page asks for again)")
+        print(
+            f"{kind:>20} {statistics.median(values['refresh']):10.3f} {statistics.median(values['pages']):8.3f} "
+            f"{statistics.median(values['images']):9.3f} {statistics.median(total):8.3f} "
+            f"{statistics.median(values['drawn']):13.0f}"
+        )
+    print(
+        "(medians; 'refresh' until the page shows the faces, 'pages' the rules booklets rendered again after, "
+        "'images drawn' the faces and pages whose image the page asks for again)"
+    )
     if args.watch:
         watch = measure_watch(args.saves)
-        print(f"printshop watch of every game: first build {watch['first']:.2f} s ({watch['files']} files)")
+        print(
+            f"printshop watch of every game: first build {watch['first']:.2f} s ({watch['files']} files)"
+        )
         print(f"{'saved':>20} {'refresh s':>10} {'jobs':>5} {'written':>8}")
         for kind, values in watch["kinds"].items():
-            print(f"{kind:>20} {statistics.median(values['refresh']):10.3f} {statistics.median(values['jobs']):5.0f} "
-                  f"{statistics.median(values['written']):8.0f}")
+            print(
+                f"{kind:>20} {statistics.median(values['refresh']):10.3f} {statistics.median(values['jobs']):5.0f} "
+                f"{statistics.median(values['written']):8.0f}"
+            )
         print("(medians; 'jobs' rendered again, 'written' the files whose bytes changed)")
     return 0
 

@@ -12,6 +12,7 @@ others, write the changed PDF. A last line adds what `printshop serve` does afte
 new state and the image (PNG) of the face that changed. Typst's is `typst.Compiler.compile()` after the .typ file changed.
 Both run in this process, one after the other; the median and the slowest edit are printed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,20 +34,26 @@ from make_deck import GAME, make_deck, templates_dir  # noqa: E402
 def _title(lang: str, edits: int) -> str:
     """The title of card 2 after `edits` edits: "Courier 2", "ACourier 2", "BACourier 2"... (the same card
     each time, in any deck size)."""
-    return "".join(chr(65 + number) for number in reversed(range(edits))) + ("Courier 2" if lang == "en"
-                                                                              else "Coursier 2")
+    return "".join(chr(65 + number) for number in reversed(range(edits))) + (
+        "Courier 2" if lang == "en" else "Coursier 2"
+    )
 
 
 def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
     from printshop.live.serve import _face_views, face_png
     from printshop.live.session import Session
 
-    session = Session(data, out, games=[GAME], langs=[lang], papers=["a4"], templates_dir=templates_dir(data))
+    session = Session(
+        data, out, games=[GAME], langs=[lang], papers=["a4"], templates_dir=templates_dir(data)
+    )
     started = time.perf_counter()
     first = session.refresh()
     cold = time.perf_counter() - started
     if not first.ok:
-        raise SystemExit("printshop: the deck did not build:\n" + "\n".join(d.format() for d in first.report.errors))
+        raise SystemExit(
+            "printshop: the deck did not build:\n"
+            + "\n".join(d.format() for d in first.report.errors)
+        )
     texts = data / GAME / "text" / f"{lang}.yaml"
     content = texts.read_text(encoding="utf-8")
     shown = {view.token for view in _face_views(session)}
@@ -100,29 +107,45 @@ def measure_edits(cards: int, lang: str, edits: int) -> dict:
         ours = printshop_edits(data, work / "out", lang, edits)
         theirs = typst_edits(work, cards, lang, edits)
         shutil.rmtree(data, ignore_errors=True)
-    return {"cards": cards, "lang": lang, "edits": edits, "printshop": ours, "typst": theirs,
-            "ratio": statistics.median(ours["times"]) / statistics.median(theirs["times"])}
+    return {
+        "cards": cards,
+        "lang": lang,
+        "edits": edits,
+        "printshop": ours,
+        "typst": theirs,
+        "ratio": statistics.median(ours["times"]) / statistics.median(theirs["times"]),
+    }
 
 
 def print_edits(figures: dict) -> None:
     ours = figures["printshop"]
-    print(f"one text edited in a {figures['cards']}-card deck, language {figures['lang']}, {figures['edits']} edits; "
-          f"Typst {_typst_version()}; {platform.python_implementation()} {platform.python_version()}, "
-          f"{os.cpu_count()} CPUs")
+    print(
+        f"one text edited in a {figures['cards']}-card deck, language {figures['lang']}, {figures['edits']} edits; "
+        f"Typst {_typst_version()}; {platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs"
+    )
     print(f"{'':>10} {'first s':>8} {'edit s (median)':>16} {'slowest s':>10}")
     for name in ("printshop", "typst"):
         tool = figures[name]
-        print(f"{name:>10} {tool['first']:8.3f} {statistics.median(tool['times']):16.3f} {max(tool['times']):10.3f}")
+        print(
+            f"{name:>10} {tool['first']:8.3f} {statistics.median(tool['times']):16.3f} {max(tool['times']):10.3f}"
+        )
     laid, drawn = ours["faces"][-1]
     with_image = [pdf + image for pdf, image in zip(ours["times"], ours["images"])]
-    print(f"printshop / typst per edit: {figures['ratio']:.2f} (target: at most 2, and at most 0.3 s); "
-          f"faces laid out again per edit: {laid}, drawn again: {drawn}")
-    print(f"printshop serve, the new PDF and then the page's state and the changed face's image: "
-          f"{statistics.median(with_image):.3f} s median, {max(with_image):.3f} s slowest")
+    print(
+        f"printshop / typst per edit: {figures['ratio']:.2f} (target: at most 2, and at most 0.3 s); "
+        f"faces laid out again per edit: {laid}, drawn again: {drawn}"
+    )
+    print(
+        f"printshop serve, the new PDF and then the page's state and the changed face's image: "
+        f"{statistics.median(with_image):.3f} s median, {max(with_image):.3f} s slowest"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Time one text edit: printshop's session against Typst's compiler.")
+    parser = argparse.ArgumentParser(
+        description="Time one text edit: printshop's session against Typst's compiler."
+    )
     parser.add_argument("--cards", type=int, default=1000, help="deck size (default: 1000)")
     parser.add_argument("--edits", type=int, default=5, help="edits timed (default: 5)")
     parser.add_argument("--lang", default="en", choices=("en", "fr"))

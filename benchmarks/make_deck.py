@@ -18,6 +18,7 @@ curly apostrophe; the French typography of data/languages/fr.yaml turns that spa
 narrow no-break space (U+202F) when printing. `card_texts()` returns the texts as printed, for
 the Typst comparison.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,42 +32,75 @@ LANGS = ("en", "fr")
 
 # Trades for the titles: (English, French).
 TRADES = [
-    ("Archivist", "Archiviste"), ("Courier", "Coursier"), ("Typesetter", "Typographe"),
-    ("Night porter", "Veilleur de nuit"), ("Engraver", "Graveur"), ("Clerk", "Greffier"),
-    ("Bookbinder", "Relieur"), ("Cartographer", "Cartographe"), ("Proofreader", "Correcteur"),
-    ("Ferryman", "Passeur"), ("Locksmith", "Serrurier"), ("Beekeeper", "Apiculteur"),
-    ("Signalman", "Aiguilleur"), ("Glassblower", "Souffleur de verre"), ("Miller", "Meunier"),
+    ("Archivist", "Archiviste"),
+    ("Courier", "Coursier"),
+    ("Typesetter", "Typographe"),
+    ("Night porter", "Veilleur de nuit"),
+    ("Engraver", "Graveur"),
+    ("Clerk", "Greffier"),
+    ("Bookbinder", "Relieur"),
+    ("Cartographer", "Cartographe"),
+    ("Proofreader", "Correcteur"),
+    ("Ferryman", "Passeur"),
+    ("Locksmith", "Serrurier"),
+    ("Beekeeper", "Apiculteur"),
+    ("Signalman", "Aiguilleur"),
+    ("Glassblower", "Souffleur de verre"),
+    ("Miller", "Meunier"),
     ("Lamplighter", "Allumeur"),
 ]
 
 # First sentence of a body: what the card does.
 ACTIONS = [
-    ("Draw two cards: keep one and pass the other to your left.",
-     "Piochez deux cartes : gardez-en une et passez l’autre à votre gauche."),
-    ("Look at the top card of the pile, then put it back face down.",
-     "Regardez la première carte de la pioche, puis reposez-la face cachée."),
-    ("Swap this card for a card from the player on your right.",
-     "Échangez cette carte contre une carte du joueur à votre droite."),
-    ("Name a colour; every player holding it shows you one card.",
-     "Nommez une couleur ; chaque joueur qui la possède vous montre une carte."),
-    ("Ask one question aloud: the player you choose must answer truthfully.",
-     "Posez une question à voix haute : le joueur choisi doit répondre sans mentir."),
-    ("Show your hand to one player of your choice!",
-     "Montrez votre main au joueur de votre choix !"),
-    ("Move the marker one step forward; if it reaches the end, the round stops.",
-     "Avancez le marqueur d’une case ; s’il atteint la fin, la manche s’arrête."),
-    ("Take back a card you discarded this round.",
-     "Reprenez une carte que vous avez défaussée pendant cette manche."),
-    ("Who holds the most cards? That player skips their next turn.",
-     "Qui a le plus de cartes ? Ce joueur passe son prochain tour."),
-    ("Shuffle the discard pile into the draw pile.",
-     "Mélangez la défausse dans la pioche."),
-    ("Give one token to any player: they must thank you!",
-     "Donnez un jeton à un joueur : il doit vous remercier !"),
-    ("Choose two players; they trade one card each, unseen.",
-     "Choisissez deux joueurs ; ils échangent une carte chacun, sans la regarder."),
-    ("Slide this card under the pile and draw again.",
-     "Glissez cette carte sous la pioche et piochez de nouveau."),
+    (
+        "Draw two cards: keep one and pass the other to your left.",
+        "Piochez deux cartes : gardez-en une et passez l’autre à votre gauche.",
+    ),
+    (
+        "Look at the top card of the pile, then put it back face down.",
+        "Regardez la première carte de la pioche, puis reposez-la face cachée.",
+    ),
+    (
+        "Swap this card for a card from the player on your right.",
+        "Échangez cette carte contre une carte du joueur à votre droite.",
+    ),
+    (
+        "Name a colour; every player holding it shows you one card.",
+        "Nommez une couleur ; chaque joueur qui la possède vous montre une carte.",
+    ),
+    (
+        "Ask one question aloud: the player you choose must answer truthfully.",
+        "Posez une question à voix haute : le joueur choisi doit répondre sans mentir.",
+    ),
+    (
+        "Show your hand to one player of your choice!",
+        "Montrez votre main au joueur de votre choix !",
+    ),
+    (
+        "Move the marker one step forward; if it reaches the end, the round stops.",
+        "Avancez le marqueur d’une case ; s’il atteint la fin, la manche s’arrête.",
+    ),
+    (
+        "Take back a card you discarded this round.",
+        "Reprenez une carte que vous avez défaussée pendant cette manche.",
+    ),
+    (
+        "Who holds the most cards? That player skips their next turn.",
+        "Qui a le plus de cartes ? Ce joueur passe son prochain tour.",
+    ),
+    ("Shuffle the discard pile into the draw pile.", "Mélangez la défausse dans la pioche."),
+    (
+        "Give one token to any player: they must thank you!",
+        "Donnez un jeton à un joueur : il doit vous remercier !",
+    ),
+    (
+        "Choose two players; they trade one card each, unseen.",
+        "Choisissez deux joueurs ; ils échangent une carte chacun, sans la regarder.",
+    ),
+    (
+        "Slide this card under the pile and draw again.",
+        "Glissez cette carte sous la pioche et piochez de nouveau.",
+    ),
 ]
 
 # Second sentence: when or how.
@@ -74,13 +108,23 @@ OUTCOMES = [
     ("Play it only at dawn.", "Ne la jouez qu’à l’aube."),
     ("If nobody objects, score one point.", "Si personne ne s’y oppose, marquez un point."),
     ("Then discard this card.", "Puis défaussez cette carte."),
-    ("You may play it during another player’s turn.", "Vous pouvez la jouer pendant le tour d’un autre joueur."),
+    (
+        "You may play it during another player’s turn.",
+        "Vous pouvez la jouer pendant le tour d’un autre joueur.",
+    ),
     ("Nothing can cancel it.", "Rien ne peut l’annuler."),
-    ("Keep it face up in front of you until the end of the game.",
-     "Gardez-la face visible devant vous jusqu’à la fin de la partie."),
-    ("The effect doubles if you play it with another card of the same trade.",
-     "L’effet double si vous la jouez avec une autre carte du même métier."),
-    ("Silence: nobody speaks until your next turn.", "Silence : personne ne parle jusqu’à votre prochain tour."),
+    (
+        "Keep it face up in front of you until the end of the game.",
+        "Gardez-la face visible devant vous jusqu’à la fin de la partie.",
+    ),
+    (
+        "The effect doubles if you play it with another card of the same trade.",
+        "L’effet double si vous la jouez avec une autre carte du même métier.",
+    ),
+    (
+        "Silence: nobody speaks until your next turn.",
+        "Silence : personne ne parle jusqu’à votre prochain tour.",
+    ),
     ("Too late? Then it does nothing.", "Trop tard ? Alors elle n’a aucun effet."),
     ("Only once per round.", "Une seule fois par manche."),
     ("Everyone else draws one card.", "Tous les autres piochent une carte."),
@@ -89,8 +133,10 @@ OUTCOMES = [
 COMMON = {
     "game.title": ("Bench", "Banc d’essai"),
     "back.motto": ("A deck for timing the press", "Un paquet pour chronométrer la presse"),
-    "card.common.never_reveal": ("Keep this card hidden until you play it.",
-                                 "Gardez cette carte cachée jusqu’à ce que vous la jouiez."),
+    "card.common.never_reveal": (
+        "Keep this card hidden until you play it.",
+        "Gardez cette carte cachée jusqu’à ce que vous la jouiez.",
+    ),
 }
 
 FACES_YAML = """\
@@ -147,6 +193,7 @@ def language(lang: str):
     from printshop.project.model import Language
     from printshop.project.schema import validate_document
     from printshop.project.source import read_yaml
+
     if lang not in _LANGUAGES:
         report = Report()
         path = _language_file(lang)
@@ -164,12 +211,17 @@ _LANGUAGES: dict = {}
 def _language_file(lang: str) -> Path:
     """The project's data/languages/<lang>.yaml if it has one, else printshop's own (defaults/languages)."""
     own = REPOSITORY / "data" / "languages" / f"{lang}.yaml"
-    return own if own.is_file() else REPOSITORY / "printshop" / "defaults" / "languages" / f"{lang}.yaml"
+    return (
+        own
+        if own.is_file()
+        else REPOSITORY / "printshop" / "defaults" / "languages" / f"{lang}.yaml"
+    )
 
 
 def printed(text: str, lang: str) -> str:
     """A text as printshop prints it, with the language's typography (French: U+202F before ; : ! ?)."""
     from printshop.language.texts import apply_typography
+
     return apply_typography(text, language(lang).typography)
 
 
@@ -177,7 +229,10 @@ def card_texts(count: int, lang: str) -> dict:
     """What the cards print, for other tools: titles and bodies per card, reminder, back title and motto."""
     texts = {key: printed(value, lang) for key, value in raw_texts(count, lang).items()}
     return {
-        "cards": [(texts[f"card.{kind(n)}.name"], texts[f"card.{kind(n)}.goal"]) for n in range(1, count + 1)],
+        "cards": [
+            (texts[f"card.{kind(n)}.name"], texts[f"card.{kind(n)}.goal"])
+            for n in range(1, count + 1)
+        ],
         "reminder": texts["card.common.never_reveal"],
         "back_title": texts["game.title"],
         "back_motto": texts["back.motto"],
@@ -221,8 +276,10 @@ def _game_yaml(count: int) -> str:
         "    back: back",
         "    cards:",
     ]
-    lines += [f"      - {{id: {kind(n)}, kind: {kind(n)}, front: front, vars: {{number: {n}}}}}"
-              for n in range(1, count + 1)]
+    lines += [
+        f"      - {{id: {kind(n)}, kind: {kind(n)}, front: front, vars: {{number: {n}}}}}"
+        for n in range(1, count + 1)
+    ]
     lines += [
         "",
         "composition:",
@@ -238,10 +295,17 @@ def _game_yaml(count: int) -> str:
 
 def _records(source: dict[str, str], translation: dict[str, str]) -> str:
     from printshop.language.translation import fingerprint
-    lines = ["# Written by 'printshop i18n sync': the source text each translation was made from.",
-             "# Do not edit; it is how printshop knows a translation went stale."]
+
+    lines = [
+        "# Written by 'printshop i18n sync': the source text each translation was made from.",
+        "# Do not edit; it is how printshop knows a translation went stale.",
+    ]
     for text_id, text in translation.items():
-        lines += [f"{text_id}:", f"  source: {_quote(source[text_id])}", f"  translated: \"{fingerprint(text)}\""]
+        lines += [
+            f"{text_id}:",
+            f"  source: {_quote(source[text_id])}",
+            f'  translated: "{fingerprint(text)}"',
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -270,7 +334,10 @@ def make_deck(count: int, data_dir: Path) -> Path:
         raise ValueError("the deck needs at least one card")
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    for shared in ("print", "languages"):  # the project's shared data (printshop's defaults lie beneath it)
+    for shared in (
+        "print",
+        "languages",
+    ):  # the project's shared data (printshop's defaults lie beneath it)
         if (REPOSITORY / "data" / shared).is_dir():
             shutil.copytree(REPOSITORY / "data" / shared, data_dir / shared, dirs_exist_ok=True)
     game_dir = data_dir / GAME
@@ -280,9 +347,13 @@ def make_deck(count: int, data_dir: Path) -> Path:
     (game_dir / "faces.yaml").write_text(FACES_YAML, encoding="utf-8")
     english, french = raw_texts(count, "en"), raw_texts(count, "fr")
     (game_dir / "text" / "en.yaml").write_text(
-        _catalogue(english, "# Bench – synthetic texts, English (source language)"), encoding="utf-8")
+        _catalogue(english, "# Bench – synthetic texts, English (source language)"),
+        encoding="utf-8",
+    )
     (game_dir / "text" / "fr.yaml").write_text(
-        _catalogue(french, "# Banc d’essai – textes synthétiques, traduction française"), encoding="utf-8")
+        _catalogue(french, "# Banc d’essai – textes synthétiques, traduction française"),
+        encoding="utf-8",
+    )
     (game_dir / "text" / "fr.sources.yaml").write_text(_records(english, french), encoding="utf-8")
     templates = templates_dir(data_dir) / GAME
     templates.mkdir(parents=True, exist_ok=True)
@@ -292,7 +363,9 @@ def make_deck(count: int, data_dir: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write a synthetic printshop game 'bench' of N poker cards.")
+    parser = argparse.ArgumentParser(
+        description="Write a synthetic printshop game 'bench' of N poker cards."
+    )
     parser.add_argument("cards", type=int, help="how many cards, e.g. 100, 1000 or 10000")
     parser.add_argument("data_dir", type=Path, help="the data folder to write (created if missing)")
     args = parser.parse_args(argv)
@@ -300,8 +373,10 @@ def main(argv: list[str] | None = None) -> int:
         make_deck(args.cards, args.data_dir)
     except ValueError as error:
         parser.error(str(error))
-    print(f"{args.data_dir}: game '{GAME}', {args.cards} cards, languages {', '.join(LANGS)}; "
-          f"templates in {templates_dir(args.data_dir)}")
+    print(
+        f"{args.data_dir}: game '{GAME}', {args.cards} cards, languages {', '.join(LANGS)}; "
+        f"templates in {templates_dir(args.data_dir)}"
+    )
     return 0
 
 

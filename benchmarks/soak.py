@@ -7,6 +7,7 @@ A copy of data/ is edited in a temporary folder; a `serve` preview (session.py a
 writing the PDFs as `watch` does) refreshes after each save and draws every face's image, as the open page
 asks. The resident memory is printed every `--every` saves: it should level off, not grow with the saves.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,9 +34,13 @@ def resident_mb() -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="comrade", help="the game whose source text is edited (default: comrade)")
+    parser.add_argument(
+        "--game", default="comrade", help="the game whose source text is edited (default: comrade)"
+    )
     parser.add_argument("--saves", type=int, default=300, help="how many saves (default: 300)")
-    parser.add_argument("--every", type=int, default=50, help="print the memory every so many saves (default: 50)")
+    parser.add_argument(
+        "--every", type=int, default=50, help="print the memory every so many saves (default: 50)"
+    )
     args = parser.parse_args()
 
     from printshop.project.loader import DEFAULT_DATA_DIR, load_project
@@ -62,7 +67,9 @@ def main() -> int:
         print(f"{0:>6} {resident_mb():>12.1f}")
         started = time.perf_counter()
         for save in range(1, args.saves + 1):
-            texts.write_text(original.replace(quoted, f'"{entry.text} {save}"', 1), encoding="utf-8")
+            texts.write_text(
+                original.replace(quoted, f'"{entry.text} {save}"', 1), encoding="utf-8"
+            )
             preview.refresh({texts})
             for token in list(preview.views):
                 preview.image(token)

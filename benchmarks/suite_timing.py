@@ -20,6 +20,7 @@ Figures are wall-clock on a shared machine: compare runs taken side by side, and
 (`python -c "for i in range(10_000_000): pass"`) as the other benchmarks here do. Nothing is written outside a
 temporary folder; the plugin changes no test's behaviour beyond wrapping the two functions in a timer.
 """
+
 from __future__ import annotations
 
 import json
@@ -40,7 +41,9 @@ _started = time.time()
 
 
 def pytest_addoption(parser):
-    parser.addoption("--suite-timing-top", type=int, default=25, help="how many of the slowest tests to list")
+    parser.addoption(
+        "--suite-timing-top", type=int, default=25, help="how many of the slowest tests to list"
+    )
 
 
 def pytest_configure(config):
@@ -99,7 +102,9 @@ def _wrap_popen() -> None:
                     if words[1] == "-c":
                         name = "python -c"
                     else:
-                        name = words[2] if words[1] == "-m" and len(words) > 2 else Path(words[1]).name
+                        name = (
+                            words[2] if words[1] == "-m" and len(words) > 2 else Path(words[1]).name
+                        )
             else:
                 name = Path(str(first).split()[0]).name
             _current["children"].append(name)
@@ -116,8 +121,15 @@ _wrap()  # when `-p` imports the plugin: before tests/conftest.py and the test m
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     global _current
-    _current = {"test": item.nodeid, "start": time.time(), "check": 0.0, "build": 0.0, "checks": 0, "builds": 0,
-                "children": []}
+    _current = {
+        "test": item.nodeid,
+        "start": time.time(),
+        "check": 0.0,
+        "build": 0.0,
+        "checks": 0,
+        "builds": 0,
+        "children": [],
+    }
     cpu, children = time.process_time(), _children_cpu()
     yield
     _current["end"] = time.time()
@@ -132,17 +144,29 @@ def pytest_sessionfinish(session):
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if folder is None or (worker is None and hasattr(session.config, "workerinput")):
         return
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    record = {"worker": worker or "main", "started": _started, "rows": _rows,
-              "cpu": own.ru_utime + own.ru_stime, "children_cpu": children.ru_utime + children.ru_stime}
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    record = {
+        "worker": worker or "main",
+        "started": _started,
+        "rows": _rows,
+        "cpu": own.ru_utime + own.ru_stime,
+        "children_cpu": children.ru_utime + children.ru_stime,
+    }
     Path(folder, f"{record['worker']}.json").write_text(json.dumps(record), encoding="utf-8")
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    if os.environ.get("PYTEST_XDIST_WORKER") is not None or not hasattr(config, "_suite_timing_started"):
+    if os.environ.get("PYTEST_XDIST_WORKER") is not None or not hasattr(
+        config, "_suite_timing_started"
+    ):
         return
     folder = Path(os.environ[_FOLDER_ENV])
-    records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
+    records = [
+        json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))
+    ]
     if not records:
         return
     write = terminalreporter.write_line
@@ -155,13 +179,17 @@ def pytest_terminal_summary(terminalreporter, config):
             continue
         first, last = min(r["start"] for r in rows), max(r["end"] for r in rows)
         busy = sum(r["end"] - r["start"] for r in rows)
-        write(f"  {record['worker']}: first test at {first - began:.1f} s, last ended at {last - began:.1f} s; "
-              f"busy {busy:.1f} s; CPU {record['cpu']:.1f} s, its children's {record['children_cpu']:.1f} s")
+        write(
+            f"  {record['worker']}: first test at {first - began:.1f} s, last ended at {last - began:.1f} s; "
+            f"busy {busy:.1f} s; CPU {record['cpu']:.1f} s, its children's {record['children_cpu']:.1f} s"
+        )
     rows = [row for record in records for row in record["rows"]]
     total = sum(r["end"] - r["start"] for r in rows)
     checks, builds = sum(r["check"] for r in rows), sum(r["build"] for r in rows)
-    write(f"  summed test time {total:.1f} s: check {checks:.1f} s ({sum(r['checks'] for r in rows)} calls), "
-          f"build {builds:.1f} s ({sum(r['builds'] for r in rows)} calls), the tests' own {total - checks - builds:.1f} s")
+    write(
+        f"  summed test time {total:.1f} s: check {checks:.1f} s ({sum(r['checks'] for r in rows)} calls), "
+        f"build {builds:.1f} s ({sum(r['builds'] for r in rows)} calls), the tests' own {total - checks - builds:.1f} s"
+    )
     by_file: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
     for r in rows:
         entry = by_file[r["test"].split("::")[0]]
@@ -170,13 +198,20 @@ def pytest_terminal_summary(terminalreporter, config):
         entry[2] += r["build"]
         entry[3] += r["cpu"] + r["children_cpu"]
     write("  per file (wall, of which check, build; CPU with the children's):")
-    for name, (wall, check, build, cpu) in sorted(by_file.items(), key=lambda item: -item[1][0])[:20]:
+    for name, (wall, check, build, cpu) in sorted(by_file.items(), key=lambda item: -item[1][0])[
+        :20
+    ]:
         write(f"    {wall:6.1f} s  check {check:5.1f}  build {build:5.1f}  CPU {cpu:5.1f}  {name}")
-    write("  CPU: the tests' own processes {:.1f} s, their children {:.1f} s; children started, by program:".format(
-        sum(r["cpu"] for r in rows), sum(r["children_cpu"] for r in rows)))
+    write(
+        "  CPU: the tests' own processes {:.1f} s, their children {:.1f} s; children started, by program:".format(
+            sum(r["cpu"] for r in rows), sum(r["children_cpu"] for r in rows)
+        )
+    )
     programs: dict[str, list[float]] = defaultdict(lambda: [0, 0.0])
     for r in rows:
-        for name in set(r["children"]):  # a test's children's CPU is shared out over the programs it started
+        for name in set(
+            r["children"]
+        ):  # a test's children's CPU is shared out over the programs it started
             programs[name][0] += r["children"].count(name)
             programs[name][1] += r["children_cpu"] * r["children"].count(name) / len(r["children"])
     for name, (count, cpu) in sorted(programs.items(), key=lambda item: -item[1][1])[:12]:
@@ -185,5 +220,9 @@ def pytest_terminal_summary(terminalreporter, config):
     for r in sorted(rows, key=lambda r: -r["children_cpu"])[:10]:
         write(f"    {r['children_cpu']:6.2f} s  {len(r['children']):3d} programs  {r['test']}")
     write("  slowest tests (wall, of which check, build):")
-    for r in sorted(rows, key=lambda r: r["start"] - r["end"])[:config.getoption("suite_timing_top")]:
-        write(f"    {r['end'] - r['start']:6.2f} s  check {r['check']:5.2f}  build {r['build']:5.2f}  {r['test']}")
+    for r in sorted(rows, key=lambda r: r["start"] - r["end"])[
+        : config.getoption("suite_timing_top")
+    ]:
+        write(
+            f"    {r['end'] - r['start']:6.2f} s  check {r['check']:5.2f}  build {r['build']:5.2f}  {r['test']}"
+        )

@@ -1,4 +1,5 @@
 """Allows `python -m printshop`."""
+
 import sys
 
 from printshop.cli import main

@@ -2,6 +2,7 @@
 measures): a long-running session (`serve`, `watch`) fits, breaks and measures again after every edit, so
 what it remembers must not grow without end. `SizedMemo` bounds what it holds by bytes instead (compressed
 streams, font subsets, imposed booklets). And `Reads`, which notes what a piece of work looked up."""
+
 from __future__ import annotations
 
 import contextvars
@@ -19,8 +20,10 @@ class Memo(dict):
 
     def __setitem__(self, key, value) -> None:
         if key not in self and len(self) >= self.limit:
-            for stale in list(self)[:max(1, self.limit // 4)]:
-                self.pop(stale, None)  # (another thread may have let it go first: serve's requests and watcher)
+            for stale in list(self)[: max(1, self.limit // 4)]:
+                self.pop(
+                    stale, None
+                )  # (another thread may have let it go first: serve's requests and watcher)
         super().__setitem__(key, value)
 
 
@@ -114,10 +117,16 @@ def noting(into: contextvars.ContextVar):
 def values_of(names, mapping, value=None) -> dict:
     """{name: its value in `mapping`} of the names a piece of work looked up (a Reads' `read`), in order of name;
     `value` makes what is kept of each (replay.motif_key: a motif's content). What `unchanged` compares."""
-    return {name: mapping.get(name) if value is None else value(mapping.get(name)) for name in sorted(names)}
+    return {
+        name: mapping.get(name) if value is None else value(mapping.get(name))
+        for name in sorted(names)
+    }
 
 
 def unchanged(read: dict, mapping, value=None) -> bool:
     """Whether every name `values_of` kept has the same value in `mapping` now (asked of `mapping` name by name:
     a mapping that notes its reads notes them)."""
-    return all((mapping.get(name) if value is None else value(mapping.get(name))) == kept for name, kept in read.items())
+    return all(
+        (mapping.get(name) if value is None else value(mapping.get(name))) == kept
+        for name, kept in read.items()
+    )

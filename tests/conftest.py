@@ -1,5 +1,6 @@
 """Shared fixtures: builds of the real data made once for the whole session (whichever pytest-xdist
 worker asks first), and throwaway data copies."""
+
 from __future__ import annotations
 
 import functools
@@ -46,8 +47,12 @@ def scratch_in_memory(config, shm: Path = Path("/dev/shm")) -> Path | None:
     """The folder in `shm` this session's temporary folders go to (TMPDIR, inherited by the xdist workers
     and by every program a test starts), or None where the user chose a folder or `shm` is missing, small,
     or not safe to use (another user's folder of the same name, a symbolic link)."""
-    if (hasattr(config, "workerinput") or config.option.basetemp or os.environ.get("PRINTSHOP_TEST_TMP") == "disk"
-            or any(os.environ.get(name) for name in ("TMPDIR", "PYTEST_DEBUG_TEMPROOT"))):
+    if (
+        hasattr(config, "workerinput")
+        or config.option.basetemp
+        or os.environ.get("PRINTSHOP_TEST_TMP") == "disk"
+        or any(os.environ.get(name) for name in ("TMPDIR", "PYTEST_DEBUG_TEMPROOT"))
+    ):
         return None
     try:
         room = os.statvfs(shm)
@@ -82,8 +87,11 @@ COLLECTOR_THRESHOLDS = (50_000, 1_000, 1_000)
 # the suite's 13 s of system time. With these (read by glibc when a process starts: the xdist workers and the
 # programs tests run), the memory stays with the process for the next buffer: 2 s less system time, side by
 # side. Other C libraries ignore them; a value the user set is kept.
-MALLOC_SETTINGS = {"MALLOC_TRIM_THRESHOLD_": str(256 << 20), "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
-                   "MALLOC_TOP_PAD_": str(64 << 20)}
+MALLOC_SETTINGS = {
+    "MALLOC_TRIM_THRESHOLD_": str(256 << 20),
+    "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
+    "MALLOC_TOP_PAD_": str(64 << 20),
+}
 
 
 def pytest_configure(config):
@@ -125,9 +133,19 @@ def pytest_unconfigure(config):
 # booklets, font subsets: the memos of render/ and fontcache), and costs a third to a half less than it does
 # alone; split between the two workers, the same builds took about 2 CPU-s more. (With these at the end of a half,
 # both workers ended the run waiting on the same build, 3 to 4 s of one core idle.)
-RUN_FIRST = ("test_pnp_pages.py", "test_press.py", "test_press_outputs.py", "test_targets.py", "test_kremlin.py",
-             "test_assassin.py", "test_comrade_stalin.py", "test_booklets.py", "test_visual.py", "test_proof.py",
-             "test_preflight_corpus.py")
+RUN_FIRST = (
+    "test_pnp_pages.py",
+    "test_press.py",
+    "test_press_outputs.py",
+    "test_targets.py",
+    "test_kremlin.py",
+    "test_assassin.py",
+    "test_comrade_stalin.py",
+    "test_booklets.py",
+    "test_visual.py",
+    "test_proof.py",
+    "test_preflight_corpus.py",
+)
 
 
 def pytest_collection_modifyitems(items):
@@ -151,7 +169,9 @@ def shared(tmp_path_factory, name: str, make: Callable[[Path], T]) -> tuple[Path
         folder = tmp_path_factory.mktemp(name, numbered=False)
         value = make(folder)
     else:
-        root = tmp_path_factory.getbasetemp().parent / "shared"  # the session's folder, above each worker's
+        root = (
+            tmp_path_factory.getbasetemp().parent / "shared"
+        )  # the session's folder, above each worker's
         root.mkdir(exist_ok=True)
         folder, done = root / name, root / f"{name}.pickle"
         with FileLock(str(root / f"{name}.lock")):
@@ -172,8 +192,11 @@ def shared_build(tmp_path_factory, data_dir: Path = DEFAULT_DATA_DIR, **settings
     every test that asks for the same build (see `shared`). Asserts it has no errors."""
     key = hashlib.sha1(repr((str(data_dir), sorted(settings.items()))).encode()).hexdigest()[:12]
     games = "+".join(settings.get("games") or ["all"])
-    out, result = shared(tmp_path_factory, f"build-{settings.get('target', 'pnp')}-{games}-{key}",
-                         lambda out: build(data_dir, out, **settings))
+    out, result = shared(
+        tmp_path_factory,
+        f"build-{settings.get('target', 'pnp')}-{games}-{key}",
+        lambda out: build(data_dir, out, **settings),
+    )
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     return out, result
 
@@ -185,17 +208,23 @@ def kit_view(tmp_path_factory, games: list[str], papers: list[str] | None = None
     test_two_builds_are_byte_identical compares Comrade built alone with its files here). The calibration
     pages are those of the games' languages; a paper left out leaves out the files named after it."""
     everything, _ = shared_build(tmp_path_factory)
-    papers_left_out = [paper for paper in _kit_papers() if papers is not None and paper not in papers]
+    papers_left_out = [
+        paper for paper in _kit_papers() if papers is not None and paper not in papers
+    ]
 
     def link(folder: Path) -> None:
-        langs = {lang.name for game in games for lang in (everything / game).iterdir() if lang.is_dir()}
+        langs = {
+            lang.name for game in games for lang in (everything / game).iterdir() if lang.is_dir()
+        }
         for path in sorted(everything.rglob("*")):
             relative = path.relative_to(everything)
             if not path.is_file() or relative.parts[0] not in {*games, "calibration"}:
                 continue
             if any(path.name.endswith(f"-{paper}.pdf") for paper in papers_left_out):
                 continue
-            if relative.parts[0] == "calibration" and not any(f"-{lang}-" in path.name for lang in langs):
+            if relative.parts[0] == "calibration" and not any(
+                f"-{lang}-" in path.name for lang in langs
+            ):
                 continue
             (folder / relative).parent.mkdir(parents=True, exist_ok=True)
             os.link(path, folder / relative)
@@ -217,7 +246,11 @@ def press_view(tmp_path_factory, profiles: list[str]) -> Path:
     def link(folder: Path) -> None:
         for path in sorted(everything.rglob("*")):
             parts = path.relative_to(everything).parts
-            if path.is_file() and "press" in parts[:-1] and parts[parts.index("press") + 1] in profiles:
+            if (
+                path.is_file()
+                and "press" in parts[:-1]
+                and parts[parts.index("press") + 1] in profiles
+            ):
                 (folder / path.relative_to(everything)).parent.mkdir(parents=True, exist_ok=True)
                 os.link(path, folder / path.relative_to(everything))
 
@@ -270,7 +303,9 @@ def with_defaults(data: Path) -> Path:
     for folder in ("print", "languages"):
         for path in sorted((PACKAGE_DEFAULTS_DIR / folder).rglob("*.yaml")):
             target = data / path.relative_to(PACKAGE_DEFAULTS_DIR)
-            if not target.exists():  # the project's own (its palette, its art) extend printshop's: both are read
+            if (
+                not target.exists()
+            ):  # the project's own (its palette, its art) extend printshop's: both are read
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(path.read_bytes())
     return data
@@ -332,8 +367,13 @@ def copy_data(target: Path, games: list[str]) -> Path:
     from printshop.project.paths import discover_games
 
     others = set(discover_games(DEFAULT_DATA_DIR)) - set(games)
-    shutil.copytree(DEFAULT_DATA_DIR, target, ignore=lambda folder, names: [
-        name for name in names if Path(folder) == DEFAULT_DATA_DIR and name in others])
+    shutil.copytree(
+        DEFAULT_DATA_DIR,
+        target,
+        ignore=lambda folder, names: [
+            name for name in names if Path(folder) == DEFAULT_DATA_DIR and name in others
+        ],
+    )
     return with_defaults(target)
 
 
@@ -341,7 +381,9 @@ def copy_data(target: Path, games: list[str]) -> Path:
 FIXTURES = REPO / "tests" / "fixtures"
 
 
-def add_fixture_game(data: Path, templates: Path, name: str = "sampler", as_id: str | None = None) -> str:
+def add_fixture_game(
+    data: Path, templates: Path, name: str = "sampler", as_id: str | None = None
+) -> str:
     """Copy the fixture game `name` (tests/fixtures/<name>/: `game/` and `templates/`) into a data and a
     templates folder, as the game `as_id` (default: its own name); returns the game's id."""
     game_id = as_id or name
@@ -357,8 +399,15 @@ def fixture_project(root: Path, *, real_games: bool = False) -> tuple[Path, Path
 
     games = set(discover_games(DEFAULT_DATA_DIR))
     data, templates = root / "data", root / "templates"
-    shutil.copytree(DEFAULT_DATA_DIR, data, ignore=lambda folder, names: [] if real_games or Path(folder) !=
-                    DEFAULT_DATA_DIR else [name for name in names if name in games])
+    shutil.copytree(
+        DEFAULT_DATA_DIR,
+        data,
+        ignore=lambda folder, names: (
+            []
+            if real_games or Path(folder) != DEFAULT_DATA_DIR
+            else [name for name in names if name in games]
+        ),
+    )
     shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
     add_fixture_game(data, templates)
     return with_defaults(data), templates

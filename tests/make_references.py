@@ -6,6 +6,7 @@ with them. After a change that moves a layout on purpose, look at the new pages,
 
 and commit the PNGs it writes.
 """
+
 from __future__ import annotations
 
 import sys
@@ -39,7 +40,9 @@ def build_pages(out: Path) -> None:
     langs = sorted({lang for _, _, lang, _, _ in PAGES})
     result = build(DEFAULT_DATA_DIR, out, games=games, langs=langs)
     if result.report.has_errors:
-        raise SystemExit("\n".join(d.format() for d in result.report.items if d.severity == "error"))
+        raise SystemExit(
+            "\n".join(d.format() for d in result.report.items if d.severity == "error")
+        )
 
 
 def render(out: Path, game: str, lang: str, what: str, page: int) -> np.ndarray:
@@ -58,7 +61,9 @@ def main() -> int:
         for name, game, lang, what, page in PAGES:
             path = REFERENCE_DIR / f"{name}.png"
             Image.fromarray(render(out, game, lang, what, page)).save(path, optimize=True)
-            print(f"wrote {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}")
+            print(
+                f"wrote {path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path}"
+            )
     return 0
 
 

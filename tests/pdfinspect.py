@@ -1,4 +1,5 @@
 """Reading back what a PDF draws: where forms are placed and which lines are stroked on a page."""
+
 from __future__ import annotations
 
 import functools
@@ -19,17 +20,25 @@ class Placement:
     name: str
     x: float  # where the form's origin lies on the page
     y: float
-    scale: float = 1.0  # how much the form is scaled where it is placed (sheets two to a page are shrunk)
+    scale: float = (
+        1.0  # how much the form is scaled where it is placed (sheets two to a page are shrunk)
+    )
     turn: int = 0  # how far it is turned, in degrees counter-clockwise (cards on their side)
 
     def box(self, width: float, height: float) -> tuple[float, float, float, float]:
         """The box (x, y, width, height) on the page that a form of `width` x `height` placed here covers."""
         w, h = width * self.scale, height * self.scale
-        return {0: (self.x, self.y, w, h), 90: (self.x - h, self.y, h, w), 180: (self.x - w, self.y - h, w, h),
-                270: (self.x, self.y - w, h, w)}[self.turn]
+        return {
+            0: (self.x, self.y, w, h),
+            90: (self.x - h, self.y, h, w),
+            180: (self.x - w, self.y - h, w, h),
+            270: (self.x, self.y - w, h, w),
+        }[self.turn]
 
 
-def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], list[tuple[float, float, float, float]]]:
+def page_drawing(
+    reader: PdfReader, page_number: int
+) -> tuple[list[Placement], list[tuple[float, float, float, float]]]:
     """Faces placed on the page (Form XObjects, and faces drawn in the page's content inside a `/Face`
     marked-content sequence, named by its /Name), with their origin, and the straight line segments
     stroked on the page outside any face."""
@@ -74,7 +83,8 @@ def page_drawing(reader: PdfReader, page_number: int) -> tuple[list[Placement], 
     return placements, segments
 
 
-_TOKEN = re.compile(rb"""
+_TOKEN = re.compile(
+    rb"""
     (?P<space>(?:[\x00\t\n\x0c\r ]|%[^\r\n]*)+)
   | (?P<string>\()
   | (?P<hex><[0-9A-Fa-f\x00\t\n\x0c\r ]*>)
@@ -83,7 +93,9 @@ _TOKEN = re.compile(rb"""
   | (?P<name>/[^\x00\t\n\x0c\r ()<>\[\]{}/%]*)
   | (?P<number>[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?![^\x00\t\n\x0c\r ()<>\[\]{}/%]))
   | (?P<operator>[^\x00\t\n\x0c\r ()<>\[\]{}/%]+)
-""", re.X)
+""",
+    re.X,
+)
 _ESCAPES = {ord("n"): 0x0A, ord("r"): 0x0D, ord("t"): 0x09, ord("b"): 0x08, ord("f"): 0x0C}
 
 
@@ -118,7 +130,9 @@ def _operations(data: bytes) -> list | None:
             items = stack.pop()
             if len(stack) == 0 or (items[0] == b"<<") != (match.group() == b">>"):
                 return None
-            stack[-1].append(dict(zip(items[1::2], items[2::2])) if items[0] == b"<<" else items[1:])
+            stack[-1].append(
+                dict(zip(items[1::2], items[2::2])) if items[0] == b"<<" else items[1:]
+            )
         elif kind == "name":
             stack[-1].append(match.group().decode("latin-1"))
         elif kind == "number":
@@ -166,7 +180,13 @@ def _string(data: bytes, position: int) -> tuple[str | None, int]:
 
 
 def _placement(name: str, ctm: tuple) -> Placement:
-    return Placement(name, ctm[4], ctm[5], math.hypot(ctm[0], ctm[1]), round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360)
+    return Placement(
+        name,
+        ctm[4],
+        ctm[5],
+        math.hypot(ctm[0], ctm[1]),
+        round(math.degrees(math.atan2(ctm[1], ctm[0]))) % 360,
+    )
 
 
 def fonts(reader: PdfReader) -> list:
@@ -233,7 +253,9 @@ def _page_texts_of(source: str | bytes) -> tuple[str, ...]:
         for page in document:
             text_page = page.get_textpage()
             text = text_page.get_text_range().replace("\r\n", "\n").replace("\r", "\n")
-            texts.append(text.replace("\ufffe", "-\n"))  # PDFium's mark for a hyphen that ends a line
+            texts.append(
+                text.replace("\ufffe", "-\n")
+            )  # PDFium's mark for a hyphen that ends a line
             text_page.close()
             page.close()
         return tuple(texts)

@@ -1,4 +1,5 @@
 """Assassin: role cards, setup and caller cards, naming variants, and the player-count table."""
+
 from __future__ import annotations
 
 import os
@@ -23,21 +24,33 @@ def _text(path) -> str:
 
 def test_the_data_is_clean():
     report, _ = check(DEFAULT_DATA_DIR, games=["assassin"])
-    assert {d.code for d in report.items if not d.acknowledged} <= {"reconstructed"}, [d.format() for d in report.items]
+    assert {d.code for d in report.items if not d.acknowledged} <= {"reconstructed"}, [
+        d.format() for d in report.items
+    ]
 
 
 def test_a_row_that_does_not_add_up(data_copy):
     game = data_copy / "assassin" / "game.yaml"
     edit(game, "count: {5: 1, 6: 2,", "count: {5: 2, 6: 2,")
     item = one(data_copy, "setup-impossible", games=["assassin"])
-    assert item.location.line == line_of(game, '  total: "n"') and "for 5 players the needs add up to 6, not 5" in item.message
+    assert (
+        item.location.line == line_of(game, '  total: "n"')
+        and "for 5 players the needs add up to 6, not 5" in item.message
+    )
 
 
 def test_more_royal_cards_than_a_deck_holds(data_copy):
     game = data_copy / "assassin" / "game.yaml"
-    edit(game, "limits: {assassin: 4, mafia: 12, pleb: 36}", "limits: {assassin: 4, mafia: 3, pleb: 36}")
+    edit(
+        game,
+        "limits: {assassin: 4, mafia: 12, pleb: 36}",
+        "limits: {assassin: 4, mafia: 3, pleb: 36}",
+    )
     item = one(data_copy, "setup-impossible", games=["assassin"])
-    assert item.location.line == line_of(game, "kind: mafia, count:") and "12 players need 4 'mafia'" in item.message
+    assert (
+        item.location.line == line_of(game, "kind: mafia, count:")
+        and "12 players need 4 'mafia'" in item.message
+    )
 
 
 def test_a_variant_must_name_every_role(data_copy):
@@ -47,8 +60,15 @@ def test_a_variant_must_name_every_role(data_copy):
     pleb = text.index("      pleb:", soviet)
     end = text.index("\n", text.index("plural:", pleb)) + 1
     english.write_text(text[:pleb] + text[end:], encoding="utf-8")
-    items = [d for d in found(data_copy, "missing-text", games=["assassin"]) if "naming variant 'soviet'" in d.message]
-    assert {re.search(r"gives no '([^']+)'", d.message).group(1) for d in items} == {"role.pleb.name", "role.pleb.plural"}
+    items = [
+        d
+        for d in found(data_copy, "missing-text", games=["assassin"])
+        if "naming variant 'soviet'" in d.message
+    ]
+    assert {re.search(r"gives no '([^']+)'", d.message).group(1) for d in items} == {
+        "role.pleb.name",
+        "role.pleb.plural",
+    }
     assert all(d.location.path.endswith("assassin/text/en.yaml") for d in items)
 
 
@@ -64,7 +84,9 @@ def kits(tmp_path_factory):
             for path in source.rglob("*"):
                 if path.is_file():
                     (folder / path.relative_to(source)).parent.mkdir(parents=True, exist_ok=True)
-                    os.link(path, folder / path.relative_to(source))  # no name in both: this would fail
+                    os.link(
+                        path, folder / path.relative_to(source)
+                    )  # no name in both: this would fail
 
     return shared(tmp_path_factory, "assassin-plain-and-soviet", both)[0]
 
@@ -102,12 +124,30 @@ def test_a_variant_changes_every_role_name(kits, lang):
 
 
 def test_variant_on_the_command_line(tmp_path, capsys):
-    assert main(["build", "assassin", "--variant", "village", "--lang", "en", "--paper", "a4", "--out", str(tmp_path),
-                 "--quiet"]) == 0
-    assert sorted(p.name for p in (tmp_path / "assassin").rglob("*.pdf")) == ["assassin-en-village-cards-a4.pdf",
-                                                                "assassin-en-village-how-to-print-a4.pdf",
-                                                                "assassin-en-village-rules-a5.pdf",
-                                                                "assassin-en-village-rules-booklet-a4.pdf"]
+    assert (
+        main(
+            [
+                "build",
+                "assassin",
+                "--variant",
+                "village",
+                "--lang",
+                "en",
+                "--paper",
+                "a4",
+                "--out",
+                str(tmp_path),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert sorted(p.name for p in (tmp_path / "assassin").rglob("*.pdf")) == [
+        "assassin-en-village-cards-a4.pdf",
+        "assassin-en-village-how-to-print-a4.pdf",
+        "assassin-en-village-rules-a5.pdf",
+        "assassin-en-village-rules-booklet-a4.pdf",
+    ]
     with pytest.raises(SystemExit) as usage:
         main(["build", "--variant", "nosuch", "--out", str(tmp_path)])
     assert usage.value.code == 2

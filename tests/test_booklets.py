@@ -6,6 +6,7 @@ before a back cover, never inside the rules, never a sheet more than needed.
 Every booklet of every game of data/ (discovered, never named) in both languages: the A5 rules and the
 booklets imposed for home printing from one print-and-play build, the press booklets from one shop build.
 """
+
 from __future__ import annotations
 
 import re
@@ -35,12 +36,16 @@ LANGS = ("en", "fr")
 
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory) -> Path:
-    return kit_view(tmp_path_factory, GAMES, ["a4"])  # the files `build(..., games=GAMES, papers=["a4"])` writes
+    return kit_view(
+        tmp_path_factory, GAMES, ["a4"]
+    )  # the files `build(..., games=GAMES, papers=["a4"])` writes
 
 
 @pytest.fixture(scope="module")
 def press(tmp_path_factory) -> Path:
-    return press_view(tmp_path_factory, ["eu-3mm"])  # the files `build(..., target="shop", profiles=["eu-3mm"])` writes
+    return press_view(
+        tmp_path_factory, ["eu-3mm"]
+    )  # the files `build(..., target="shop", profiles=["eu-3mm"])` writes
 
 
 @pytest.fixture(scope="module")
@@ -51,8 +56,11 @@ def checked():
 
 
 def _booklets(kit: Path, press: Path) -> list[Path]:
-    found = sorted(p for p in kit.rglob("*-rules-a5.pdf")) + sorted(kit.rglob("*-rules-booklet-a4.pdf")) \
+    found = (
+        sorted(p for p in kit.rglob("*-rules-a5.pdf"))
+        + sorted(kit.rglob("*-rules-booklet-a4.pdf"))
         + sorted(press.rglob("*-rules.pdf"))
+    )
     assert {p.parent.name for p in found if p.parent.name in LANGS} == set(LANGS)
     return found
 
@@ -80,7 +88,9 @@ def _word_spaces(path: Path) -> list[tuple[int, float, bytes]]:
                 spacing = float(operands[0])
             elif op in ("Tj", "'", '"') and abs(spacing) > 1e-6 and font is not None:
                 text = bytes(operands[-1])
-                if b" " in text:  # ReportLab's subsets always give the space code 32, which Tw widens
+                if (
+                    b" " in text
+                ):  # ReportLab's subsets always give the space code 32, which Tw widens
                     normal = float(font.Widths[32 - int(font.FirstChar)]) * size / 1000
                     found.append((page, (normal + spacing) / normal, text))
             elif op == "Do" and depth < 3:
@@ -102,18 +112,23 @@ def test_no_justified_line_in_any_booklet_stretches_its_word_spaces_beyond_the_l
     for path in _booklets(kit, press):
         spaces = _word_spaces(path)
         stretched[_lang(path)] += len(spaces)
-        offenders += [f"{path.name} p{page}: {ratio:.2f} × the normal space: {text[:50]!r}"
-                      for page, ratio, text in spaces if not MIN_WORD_SPACE - 0.005 <= ratio <= MAX_WORD_SPACE + 0.005]
-    assert all(count > 100 for count in stretched.values()), stretched  # the walk did find justified lines
+        offenders += [
+            f"{path.name} p{page}: {ratio:.2f} × the normal space: {text[:50]!r}"
+            for page, ratio, text in spaces
+            if not MIN_WORD_SPACE - 0.005 <= ratio <= MAX_WORD_SPACE + 0.005
+        ]
+    assert all(count > 100 for count in stretched.values()), (
+        stretched
+    )  # the walk did find justified lines
     assert not offenders, "\n".join(offenders)
 
 
 LOOSE = {  # texts whose greedy breaks leave a line with few, very wide spaces at the width below
     "fr_FR": "Le joueur qui détient la carte Informateur à un moment donné joue pour le Parti\u202f: il gagne "
-             "s’il démasque le dissident pendant un interrogatoire. Comme cette carte change de mains, les "
-             "loyautés évoluent au fil de la partie.",
+    "s’il démasque le dissident pendant un interrogatoire. Comme cette carte change de mains, les "
+    "loyautés évoluent au fil de la partie.",
     "en_GB": "Below the candidates lies the People: party members awaiting their chance, who can be promoted "
-             "into any free seat of the Politburo by the Party Chief or by the Ideology's patron.",
+    "into any free seat of the Politburo by the Party Chief or by the Ideology's patron.",
 }
 A5_MEASURE = 340.157  # an A5 booklet page's frame: 148 mm less its inner and outer margins
 
@@ -133,16 +148,23 @@ def test_a_loose_line_is_mended_or_set_ragged_at_the_limit(paints, patterns):
     letters = lambda p: re.sub(r"[\s-]", "", "".join("".join(line[1]) for line in p.blPara.lines))  # noqa: E731
     assert letters(even) == letters(plain)  # the same words, broken elsewhere
     space = stringWidth(" ", "serif", 9.5)
-    for extra, line_words in even.blPara.lines[:-1]:  # each justified line fills the measure or stops at the limit
-        assert (MIN_WORD_SPACE - 1) * space - 1e-6 <= extra / max(1, len(line_words) - 1) \
+    for extra, line_words in even.blPara.lines[
+        :-1
+    ]:  # each justified line fills the measure or stops at the limit
+        assert (
+            (MIN_WORD_SPACE - 1) * space - 1e-6
+            <= extra / max(1, len(line_words) - 1)
             <= (MAX_WORD_SPACE - 1) * space + 1e-6
+        )
 
 
 # its second line can only be set ragged at the limit
-RAGGED_SECOND = ("On utilise exactement autant de cartes que de joueurs\u202f: l’as, plus le nombre de figures et de "
-                 "cartes basses indiqué dans le tableau ci-dessous pour votre nombre de joueurs. Mélangez-les et "
-                 "distribuez-en une, face cachée, à chaque joueur. Regardez votre carte sans la montrer, puis "
-                 "laissez-la face cachée devant vous.")
+RAGGED_SECOND = (
+    "On utilise exactement autant de cartes que de joueurs\u202f: l’as, plus le nombre de figures et de "
+    "cartes basses indiqué dans le tableau ci-dessous pour votre nombre de joueurs. Mélangez-les et "
+    "distribuez-en une, face cachée, à chaque joueur. Regardez votre carte sans la montrer, puis "
+    "laissez-la face cachée devant vous."
+)
 
 
 def test_a_paragraph_split_across_pages_keeps_its_lines(paints):
@@ -181,8 +203,14 @@ def _suit_colours(data: bytes | Path) -> list[tuple[int, str, tuple[int, int, in
             if suit not in RED_SUITS:
                 continue
             left, bottom, right, top = text.get_charbox(index)
-            box = image[int((height - top) * scale) + 1:int((height - bottom) * scale) - 1,
-                        int(left * scale) + 1:int(right * scale) - 1].reshape(-1, 3).astype(int)
+            box = (
+                image[
+                    int((height - top) * scale) + 1 : int((height - bottom) * scale) - 1,
+                    int(left * scale) + 1 : int(right * scale) - 1,
+                ]
+                .reshape(-1, 3)
+                .astype(int)
+            )
             inked = box[box.min(axis=1) < 160]
             assert len(inked), (number, suit)
             found.append((number, suit, tuple(int(v) for v in inked.mean(axis=0))))
@@ -192,7 +220,9 @@ def _suit_colours(data: bytes | Path) -> list[tuple[int, str, tuple[int, int, in
 
 def _is_red(colour: tuple[int, int, int]) -> bool:
     r, g, b = colour
-    return r > 120 and r - max(g, b) > 60  # the palette's red #b22a1e (178, 42, 30), never black (0, 0, 0)
+    return (
+        r > 120 and r - max(g, b) > 60
+    )  # the palette's red #b22a1e (178, 42, 30), never black (0, 0, 0)
 
 
 def test_red_suits_in_the_booklets_print_in_red_in_rgb_and_cmyk(kit, press):
@@ -209,13 +239,19 @@ def test_a_red_suit_prints_in_red_in_either_language(checked, lang):
     layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
     project = checked.project.view(layout.localized.data)
     paper = project.media.papers[project.booklet.paper]
-    extra = [Para("p", "A♦ K♥ Q♠ J♣ " + ("l’as de carreau" if lang == "fr" else "the ace of diamonds")),
-             Para("li", "<b>7♥</b>, <i>8♦</i>", bullet="•")]
+    extra = [
+        Para("p", "A♦ K♥ Q♠ J♣ " + ("l’as de carreau" if lang == "fr" else "the ace of diamonds")),
+        Para("li", "<b>7♥</b>, <i>8♦</i>", bullet="•"),
+    ]
     booklet = BookletLayout(layout.booklet.blocks + extra, layout.booklet.style)
-    data, _ = render_booklet(layout, booklet, paper, Paints(project.colours.palette), project.motifs.motifs,
-                             "sample.pdf")
+    data, _ = render_booklet(
+        layout, booklet, paper, Paints(project.colours.palette), project.motifs.motifs, "sample.pdf"
+    )
     colours = _suit_colours(data)
-    assert len([c for c in colours if c[1] == "♦"]) >= 2 and len([c for c in colours if c[1] == "♥"]) >= 2
+    assert (
+        len([c for c in colours if c[1] == "♦"]) >= 2
+        and len([c for c in colours if c[1] == "♥"]) >= 2
+    )
     assert all(_is_red(colour) for _, _, colour in colours), colours
 
 
@@ -228,12 +264,20 @@ def test_the_pages_counted_without_drawing_are_the_pages_written(checked, kit):
 
     layouts = [layout for layout in checked.layouts if layout.booklet is not None]
     assert {(layout.game_id, layout.lang) for layout in layouts} == {
-        (path.parent.parent.name, path.parent.name) for path in kit.rglob("*-rules-a5.pdf")}
+        (path.parent.parent.name, path.parent.name) for path in kit.rglob("*-rules-a5.pdf")
+    }
     for layout in layouts:
         project = checked.project.view(layout.localized.data)
-        counted = booklet_pages(layout, layout.booklet, project.media.papers[project.booklet.paper],
-                                Paints(project.colours.palette), project.motifs.motifs)
-        written = kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-rules-a5.pdf"
+        counted = booklet_pages(
+            layout,
+            layout.booklet,
+            project.media.papers[project.booklet.paper],
+            Paints(project.colours.palette),
+            project.motifs.motifs,
+        )
+        written = (
+            kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-rules-a5.pdf"
+        )
         assert counted == len(PdfReader(written).pages) > 1, written
 
 
@@ -259,8 +303,10 @@ def _pages(path: Path) -> list[tuple[str, bool]]:
         text = page.get_textpage()
         parts = [(0, width / 2), (width / 2, width)] if imposed else [(0, width)]
         for left, right in parts:
-            columns = image[:, int(left * 50 / 72):int(right * 50 / 72)]
-            halves.append((text.get_text_bounded(left, 0, right, height).strip(), bool((columns < 250).any())))
+            columns = image[:, int(left * 50 / 72) : int(right * 50 / 72)]
+            halves.append(
+                (text.get_text_bounded(left, 0, right, height).strip(), bool((columns < 250).any()))
+            )
     document.close()
     if not imposed:
         return halves
@@ -281,7 +327,9 @@ def _blank_pages_are_blank(path: Path, pages: list[tuple[str, bool]]) -> int:
     for number, (text, inked) in enumerate(pages, start=1):
         bare = re.sub(r"\s+", " ", text)
         if path.name in bare:
-            assert bare.replace(path.name, "").strip(" ·"), f"{path.name} p{number}: nothing but the file's name"
+            assert bare.replace(path.name, "").strip(" ·"), (
+                f"{path.name} p{number}: nothing but the file's name"
+            )
         if not text:
             blank += 1
             assert not inked, f"{path.name} p{number}: a blank page with marks on it"
@@ -295,24 +343,40 @@ def test_blank_pages_carry_nothing_not_even_the_file_name(kit, press):
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("bleed", [0.0, 8.5], ids=["home", "press"])
-def test_a_short_stitched_booklet_ends_with_a_blank_inside_back_cover_and_a_back_cover(checked, tmp_path, lang, bleed):
+def test_a_short_stitched_booklet_ends_with_a_blank_inside_back_cover_and_a_back_cover(
+    checked, tmp_path, lang, bleed
+):
     """The cover and one page of rules, stitched: one blank page (the inside back cover), then the back cover."""
     layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
     project = checked.project.view(layout.localized.data)
     blocks = layout.booklet.blocks
     first_break = next(i for i, block in enumerate(blocks) if type(block).__name__ == "PageBreak")
-    short = blocks[:first_break + 1] + [block for block in blocks[first_break + 1:] if isinstance(block, Para)][:3]
+    short = (
+        blocks[: first_break + 1]
+        + [block for block in blocks[first_break + 1 :] if isinstance(block, Para)][:3]
+    )
     path = tmp_path / f"{layout.game_id}-{lang}-rules-stitched.pdf"  # its A5 pages, not imposed
-    data, pages = render_booklet(layout, BookletLayout(short, layout.booklet.style),
-                                 project.media.papers[project.booklet.paper], Paints(project.colours.palette),
-                                 project.motifs.motifs, path.name, pad_to=4, bleed=bleed)
+    data, pages = render_booklet(
+        layout,
+        BookletLayout(short, layout.booklet.style),
+        project.media.papers[project.booklet.paper],
+        Paints(project.colours.palette),
+        project.motifs.motifs,
+        path.name,
+        pad_to=4,
+        bleed=bleed,
+    )
     path.write_bytes(data)
     read = _pages(path)
     assert pages == len(read) == 4
-    assert _blank_pages_are_blank(path, read) == 1 and not read[2][0]  # page 3, the inside back cover
+    assert (
+        _blank_pages_are_blank(path, read) == 1 and not read[2][0]
+    )  # page 3, the inside back cover
     rules = checked.project.languages[lang].labels["rules"]
     assert f"· {rules}" in read[1][0] and f"· {rules}" not in read[3][0]
-    assert layout.title.upper() in re.sub(r"\s+", " ", read[3][0]).upper()  # the back cover: the game's title
+    assert (
+        layout.title.upper() in re.sub(r"\s+", " ", read[3][0]).upper()
+    )  # the back cover: the game's title
     assert (path.name in read[3][0]) == (not bleed)  # a home print names its file there too
 
 
@@ -328,25 +392,45 @@ def test_stitched_booklets_are_balanced_blank_pages_only_before_the_back_cover(k
         blank = [number for number, (text, _) in enumerate(pages, start=1) if not text]
         last_text, _ = pages[-1]
         assert last_text, f"{path.name}: the back cover is blank"
-        assert len(blank) <= 2, f"{path.name}: {len(blank)} blank pages"  # at most a sheet's worth less one
+        assert len(blank) <= 2, (
+            f"{path.name}: {len(blank)} blank pages"
+        )  # at most a sheet's worth less one
         if blank:  # all together, just before the back cover: never inside the rules
-            assert blank == list(range(count - len(blank), count)), f"{path.name}: blank pages {blank} of {count}"
-        if f"· {rules[lang]}" not in last_text:  # no running head: a back cover, the game's emblem and title
+            assert blank == list(range(count - len(blank), count)), (
+                f"{path.name}: blank pages {blank} of {count}"
+            )
+        if (
+            f"· {rules[lang]}" not in last_text
+        ):  # no running head: a back cover, the game's emblem and title
             back_covers += 1
-            assert titles[(game, lang)].upper() in re.sub(r"\s+", " ", last_text).upper(), (path.name, last_text)
-            assert not re.search(r"(^|\s)\d+\s*$", last_text.replace(path.name, "")), (path.name, last_text)
+            assert titles[(game, lang)].upper() in re.sub(r"\s+", " ", last_text).upper(), (
+                path.name,
+                last_text,
+            )
+            assert not re.search(r"(^|\s)\d+\s*$", last_text.replace(path.name, "")), (
+                path.name,
+                last_text,
+            )
         else:
             assert not blank, path.name  # rules on the last page, so no blank page anywhere
-        ruled = [number for number, (text, _) in enumerate(pages, start=1) if f"· {rules[lang]}" in text]
+        ruled = [
+            number for number, (text, _) in enumerate(pages, start=1) if f"· {rules[lang]}" in text
+        ]
         assert ruled and ruled[-1] > count - 4  # never a whole sheet more than the rules need
         lengths = sorted(len(pages[number - 1][0]) for number in ruled)
-        assert len(pages[ruled[-1] - 1][0]) >= 0.2 * lengths[len(lengths) // 2], f"{path.name}: a scrap last page"
+        assert len(pages[ruled[-1] - 1][0]) >= 0.2 * lengths[len(lengths) // 2], (
+            f"{path.name}: a scrap last page"
+        )
     assert back_covers
 
 
 # --- 3. sizes the page cannot hold -----------------------------------------------------------------------
-@pytest.mark.parametrize("size, refused", [("2.5in", True), ("95pt", True), ("90pt", "how-to"), ("9.5pt", False)])
-def test_a_booklet_style_too_large_for_four_lines_a_page_is_refused_by_validate(tmp_path, size, refused):
+@pytest.mark.parametrize(
+    "size, refused", [("2.5in", True), ("95pt", True), ("90pt", "how-to"), ("9.5pt", False)]
+)
+def test_a_booklet_style_too_large_for_four_lines_a_page_is_refused_by_validate(
+    tmp_path, size, refused
+):
     """`p: {size: 2.5in}` passed validate and the build failed as a bug in printshop (ReportLab's LayoutError,
     'internal'). A paragraph breaks across pages only with two of its lines on each side: a style four of whose
     lines (with its leading and spaces) do not fit inside an A5 page's margins is an error at its size. At 90 pt
@@ -356,18 +440,24 @@ def test_a_booklet_style_too_large_for_four_lines_a_page_is_refused_by_validate(
     data = copy_data(tmp_path / "data", ["comrade"])
     booklet = data / "print" / "booklet.yaml"
     text = booklet.read_text(encoding="utf-8")
-    line = text[:text.index("  p: {")].count("\n") + 1
-    booklet.write_text(text.replace("  p: {font: serif, size: 9.5pt,", f"  p: {{font: serif, size: {size},", 1),
-                       encoding="utf-8")
+    line = text[: text.index("  p: {")].count("\n") + 1
+    booklet.write_text(
+        text.replace("  p: {font: serif, size: 9.5pt,", f"  p: {{font: serif, size: {size},", 1),
+        encoding="utf-8",
+    )
     report, _ = check(data, games=["comrade"], langs=["en"])
     said = [(d.location.line, d.message) for d in report.errors if d.code == "text-overflow"]
     if refused == "how-to":
         assert said and all("how-to-print sheet" in message for _, message in said), said
-        assert build(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"]).report.has_errors
+        assert build(
+            data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"]
+        ).report.has_errors
     elif refused:
         [(at, message)] = said
-        assert at == line and message.startswith(f"booklet style 'p' sets {TextStyle(font='serif', size=size).size:g} "
-                                                  f"pt type: four of its lines take "), message
+        assert at == line and message.startswith(
+            f"booklet style 'p' sets {TextStyle(font='serif', size=size).size:g} "
+            f"pt type: four of its lines take "
+        ), message
         assert "a booklet page (A5) holds 180 mm inside its margins" in message
     else:
         assert said == [] and not report.has_errors
@@ -384,37 +474,70 @@ def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(ch
     from printshop.diagnostics import Report
     from printshop.render.booklet import BookletTooLarge
 
-    layout = next(layout for layout in checked.layouts if layout.booklet is not None and layout.lang == "en")
+    layout = next(
+        layout for layout in checked.layouts if layout.booklet is not None and layout.lang == "en"
+    )
     style = layout.booklet.style
-    huge = style.model_copy(update={"styles": {**style.styles, "p": style.styles["p"].model_copy(
-        update={"size": 400.0})}})
+    huge = style.model_copy(
+        update={
+            "styles": {**style.styles, "p": style.styles["p"].model_copy(update={"size": 400.0})}
+        }
+    )
     huge.__pydantic_private__ = style.__pydantic_private__
     booklet = replace(layout.booklet, style=huge)
     paper = checked.project.media.papers["a5"]
     messages = []
     for _ in range(2):
         with pytest.raises(BookletTooLarge) as failed:
-            render_booklet(layout, booklet, paper, paints, checked.project.motifs.motifs, "rules.pdf")
+            render_booklet(
+                layout, booklet, paper, paints, checked.project.motifs.motifs, "rules.pdf"
+            )
         messages.append(str(failed.value))
     assert messages[0] == messages[1] and "0x" not in messages[0], messages
-    assert re.fullmatch(r"the rules booklet cannot be set on A5: (a paragraph|the paragraph '[^']+…') is \d+ mm tall on "
-                        r"page \d+ and cannot be split across pages at its style's size", messages[0]), messages[0]
+    assert re.fullmatch(
+        r"the rules booklet cannot be set on A5: (a paragraph|the paragraph '[^']+…') is \d+ mm tall on "
+        r"page \d+ and cannot be split across pages at its style's size",
+        messages[0],
+    ), messages[0]
     report = Report()
     _render_failed(report, layout, Path("rules.pdf"), failed.value)
     [error] = report.items
-    assert error.code == "text-overflow" and error.location == style.where("styles") and "booklet.yaml" in error.hint
+    assert (
+        error.code == "text-overflow"
+        and error.location == style.where("styles")
+        and "booklet.yaml" in error.hint
+    )
 
 
-@pytest.mark.parametrize("old, new, code, field, said", [
-    ("folio: {font: sans,", "folio: {font: snas,", "unknown-reference", "folio: {font: ",
-     "no font 'snas'; did you mean 'sans'?"),
-    ("space_after: 6pt", "space_after: 300mm", "text-overflow", "space_after: 300mm",
-     "booklet tables' space_after takes 300 mm, and a booklet page (A5) holds 180 mm inside its margins"),
-    ("padding: 3pt", "padding: 100mm", "text-overflow", "padding: 100mm",
-     "booklet tables' padding takes 204 mm with a row's text, and a booklet page (A5) holds 180 mm inside its margins"),
-])
-def test_a_booklet_folio_font_or_table_space_the_build_cannot_use_is_refused_by_validate(tmp_path, old, new, code,
-                                                                                          field, said):
+@pytest.mark.parametrize(
+    "old, new, code, field, said",
+    [
+        (
+            "folio: {font: sans,",
+            "folio: {font: snas,",
+            "unknown-reference",
+            "folio: {font: ",
+            "no font 'snas'; did you mean 'sans'?",
+        ),
+        (
+            "space_after: 6pt",
+            "space_after: 300mm",
+            "text-overflow",
+            "space_after: 300mm",
+            "booklet tables' space_after takes 300 mm, and a booklet page (A5) holds 180 mm inside its margins",
+        ),
+        (
+            "padding: 3pt",
+            "padding: 100mm",
+            "text-overflow",
+            "padding: 100mm",
+            "booklet tables' padding takes 204 mm with a row's text, and a booklet page (A5) holds 180 mm inside its margins",
+        ),
+    ],
+)
+def test_a_booklet_folio_font_or_table_space_the_build_cannot_use_is_refused_by_validate(
+    tmp_path, old, new, code, field, said
+):
     """Found by mutating booklet.yaml and building what validate passed: the folio's font was never checked (the
     build failed as a bug in printshop, "no afm found for faceName"), and a table's space or padding taller than
     the page failed it too. Each is reported at its value; the data as it is passes (the other tests)."""
@@ -429,7 +552,9 @@ def test_a_booklet_folio_font_or_table_space_the_build_cannot_use_is_refused_by_
     [error] = report.errors
     lines = booklet.read_text(encoding="utf-8").splitlines()
     line = next(number for number, row in enumerate(lines, start=1) if new in row)
-    assert (error.code, error.location.line) == (code, line) and said in error.message, error.format()
+    assert (error.code, error.location.line) == (code, line) and said in error.message, (
+        error.format()
+    )
     value = new.split(": ")[-1].rstrip(",")
     assert error.location.col == lines[line - 1].index(value, lines[line - 1].index(field)) + 1
 
@@ -463,11 +588,19 @@ def test_every_line_of_a_numbered_item_starts_where_its_first_line_does(checked,
     others, and on every kit's how-to-print page too. One list's items share the indent its widest number needs."""
     layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
     project = checked.project.view(layout.localized.data)
-    long = "Draw a card, then read it aloud to every other player at the table before anything else is done. " * 2
+    long = (
+        "Draw a card, then read it aloud to every other player at the table before anything else is done. "
+        * 2
+    )
     blocks = [Para("li", f"{number} {long}", f"{number}.") for number in range(1, 11)]
-    data, _ = render_booklet(layout, BookletLayout(blocks, layout.booklet.style),
-                             project.media.papers[project.booklet.paper], Paints(project.colours.palette),
-                             project.motifs.motifs, "list.pdf")
+    data, _ = render_booklet(
+        layout,
+        BookletLayout(blocks, layout.booklet.style),
+        project.media.papers[project.booklet.paper],
+        Paints(project.colours.palette),
+        project.motifs.motifs,
+        "list.pdf",
+    )
     lines = _lines(data)[:-1]  # (the folio's line last)
     margin = min(line[0][0] for line in lines)
     numbers, starts = [], []
@@ -477,8 +610,12 @@ def test_every_line_of_a_numbered_item_starts_where_its_first_line_does(checked,
             numbers.append("".join(character for _, character in line[:cut]))
             line = line[cut:]
         starts.append(line[0][0])
-    assert numbers == [f"{number}." for number in range(1, len(numbers) + 1)] and len(numbers) >= 8, numbers
-    assert len(starts) > 2 * len(numbers) and len(set(starts)) == 1, starts  # first lines and others alike
+    assert (
+        numbers == [f"{number}." for number in range(1, len(numbers) + 1)] and len(numbers) >= 8
+    ), numbers
+    assert len(starts) > 2 * len(numbers) and len(set(starts)) == 1, (
+        starts
+    )  # first lines and others alike
 
 
 @pytest.mark.parametrize("align, left_aligned", [("left,right", True), (None, False)])
@@ -488,22 +625,42 @@ def test_a_tables_column_alignment_is_kept_in_the_booklet(checked, align, left_a
 
     layout = next(l for l in checked.layouts if l.lang == "en" and l.booklet is not None)
     project = checked.project.view(layout.localized.data)
-    table = Table([[(True, "Name"), (True, "N")], [(False, "Left please"), (False, "9")],
-                   [(False, "Another name"), (False, "12")]], [70, 30], align.split(",") if align else None)
-    data, _ = render_booklet(layout, BookletLayout([table], layout.booklet.style),
-                             project.media.papers[project.booklet.paper], Paints(project.colours.palette),
-                             project.motifs.motifs, "table.pdf")
+    table = Table(
+        [
+            [(True, "Name"), (True, "N")],
+            [(False, "Left please"), (False, "9")],
+            [(False, "Another name"), (False, "12")],
+        ],
+        [70, 30],
+        align.split(",") if align else None,
+    )
+    data, _ = render_booklet(
+        layout,
+        BookletLayout([table], layout.booklet.style),
+        project.media.papers[project.booklet.paper],
+        Paints(project.colours.palette),
+        project.motifs.motifs,
+        "table.pdf",
+    )
     lines = _lines(data)[:-1]
     firsts = [line[0][0] for line in lines]  # where each row's first column begins
-    ends = [line[-1][0] for line in lines]  # where its last character, the second column's last, stands
+    ends = [
+        line[-1][0] for line in lines
+    ]  # where its last character, the second column's last, stands
     assert len(lines) == 3
     assert (len(set(firsts)) == 1) == left_aligned, firsts  # left: one edge; centred: each its own
-    if left_aligned:  # the right column's numbers end at one edge: "9" and "12"'s "2" (one width) stand together
+    if (
+        left_aligned
+    ):  # the right column's numbers end at one edge: "9" and "12"'s "2" (one width) stand together
         assert abs(ends[1] - ends[2]) < 0.05 and ends[1] - firsts[1] > 200, (firsts, ends)
 
 
-@pytest.mark.parametrize("mutation", ["a page break after the last page", "sections of headings only"])
-def test_a_stitched_booklet_is_a_multiple_of_four_pages_whatever_the_text_ends_with(data_copy, tmp_path, mutation):
+@pytest.mark.parametrize(
+    "mutation", ["a page break after the last page", "sections of headings only"]
+)
+def test_a_stitched_booklet_is_a_multiple_of_four_pages_whatever_the_text_ends_with(
+    data_copy, tmp_path, mutation
+):
     """Found by a mutation fuzzer: a `<pagebreak/>` at the end of the rules, or sections whose paragraphs the template
     leaves out (the text ending with a heading), set the booklet one page longer than measured once its blank pages
     or back cover were added: "internal: ValueError: a saddle-stitched booklet needs a multiple of four pages"."""
@@ -516,21 +673,33 @@ def test_a_stitched_booklet_is_a_multiple_of_four_pages_whatever_the_text_ends_w
     shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
     if mutation.startswith("a page break"):
         rules = templates / "assassin" / "rules.xml.j2"
-        rules.write_text(rules.read_text(encoding="utf-8").rstrip("\n") + "\n<pagebreak/>\n", encoding="utf-8")
+        rules.write_text(
+            rules.read_text(encoding="utf-8").rstrip("\n") + "\n<pagebreak/>\n", encoding="utf-8"
+        )
     else:
         (templates / "common").mkdir(exist_ok=True)
         sections = (COMMON_TEMPLATES_DIR / "common" / "sections.xml.j2").read_text(encoding="utf-8")
         assert "<p>{{ paragraph }}</p>" in sections
-        (templates / "common" / "sections.xml.j2").write_text(sections.replace("<p>{{ paragraph }}</p>", ""),
-                                                              encoding="utf-8")
-    result = build(data_copy, tmp_path / "out", games=["assassin"], langs=["en"], papers=["letter"],
-                   templates_dir=templates)
+        (templates / "common" / "sections.xml.j2").write_text(
+            sections.replace("<p>{{ paragraph }}</p>", ""), encoding="utf-8"
+        )
+    result = build(
+        data_copy,
+        tmp_path / "out",
+        games=["assassin"],
+        langs=["en"],
+        papers=["letter"],
+        templates_dir=templates,
+    )
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     from pypdf import PdfReader
 
     stitched = tmp_path / "out" / "assassin" / "en" / "assassin-en-rules-booklet-letter.pdf"
     a5 = tmp_path / "out" / "assassin" / "en" / "assassin-en-rules-a5.pdf"
-    assert len(PdfReader(stitched).pages) * 2 == len(PdfReader(a5).pages) + (-len(PdfReader(a5).pages)) % 4
+    assert (
+        len(PdfReader(stitched).pages) * 2
+        == len(PdfReader(a5).pages) + (-len(PdfReader(a5).pages)) % 4
+    )
 
 
 def test_an_indent_wider_than_half_the_page_is_refused_by_validate(tmp_path):
@@ -544,8 +713,11 @@ def test_an_indent_wider_than_half_the_page_is_refused_by_validate(tmp_path):
     assert "indent: 12pt" in text
     booklet.write_text(text.replace("indent: 12pt", "indent: 100cm", 1), encoding="utf-8")
     [error] = check(data, games=["comrade"], langs=["en"])[0].errors
-    assert error.code == "text-overflow" and "indents its text 1000 mm" in error.message and "indent" in \
-        booklet.read_text(encoding="utf-8").splitlines()[error.location.line - 1]
+    assert (
+        error.code == "text-overflow"
+        and "indents its text 1000 mm" in error.message
+        and "indent" in booklet.read_text(encoding="utf-8").splitlines()[error.location.line - 1]
+    )
 
 
 def test_a_word_with_a_hyphen_keeps_it_however_often_the_justifier_breaks_the_paragraph(paints):
@@ -554,13 +726,17 @@ def test_a_word_with_a_hyphen_keeps_it_however_often_the_justifier_breaks_the_pa
     Assassin's French rules. Each try now starts from the fragments as given."""
     body = TextStyle(font="serif", size="9.5pt", leading=1.38, align="justify")
     style = paragraph_style(body, 9.5, paints, name="p", hyphenation="fr_FR")
-    text = ("<b>Vote.</b> Avant la partie, vous pouvez remplacer la majorité simple par un autre seuil. Une majorité "
-            "des deux tiers rend les lynchages plus rares et chaque nuit plus décisive, tandis qu’un nombre fixe de "
-            "voix (trois ou quatre, par exemple) accélère les parties à\u00a0peu de joueurs. Mettez-vous d’accord "
-            "avant de distribuer la première carte.")
+    text = (
+        "<b>Vote.</b> Avant la partie, vous pouvez remplacer la majorité simple par un autre seuil. Une majorité "
+        "des deux tiers rend les lynchages plus rares et chaque nuit plus décisive, tandis qu’un nombre fixe de "
+        "voix (trois ou quatre, par exemple) accélère les parties à\u00a0peu de joueurs. Mettez-vous d’accord "
+        "avant de distribuer la première carte."
+    )
     paragraph = EvenParagraph(text, style)
     paragraph.wrap(A5_MEASURE, 1e6)
-    words = "".join(frag.text for line in paragraph.blPara.lines for frag in line.words if hasattr(frag, "text"))
+    words = "".join(
+        frag.text for line in paragraph.blPara.lines for frag in line.words if hasattr(frag, "text")
+    )
     assert "Mettezvous" not in words and ("Mettez-vous" in words or "Mettez-" in words), words
 
 
@@ -571,8 +747,12 @@ def test_no_hyphenated_word_of_the_texts_is_printed_without_its_hyphen(kit):
 
     from tests.pdfinspect import page_texts
 
-    sources = " ".join(path.read_text(encoding="utf-8") for path in DEFAULT_DATA_DIR.glob("*/text/*.yaml"))
-    joined = {a + b for a, b in _re.findall(r"\b(\w+)-(\w+)\b", sources)} - set(_re.findall(r"\w+", sources))
+    sources = " ".join(
+        path.read_text(encoding="utf-8") for path in DEFAULT_DATA_DIR.glob("*/text/*.yaml")
+    )
+    joined = {a + b for a, b in _re.findall(r"\b(\w+)-(\w+)\b", sources)} - set(
+        _re.findall(r"\w+", sources)
+    )
     assert "Mettezvous" in joined
     for path in sorted(kit.rglob("*-rules-a5.pdf")):
         printed = set(_re.findall(r"\w+", " ".join(page_texts(path))))
@@ -595,7 +775,9 @@ def test_french_high_punctuation_keeps_its_narrow_no_break_space_on_every_page(k
         text = " ".join(page_texts(path))
         for found in _re.finditer(r"(.)([;:!?])", text):
             before = found.group(1)
-            assert before in "\u202f\u00a0?!" or before.isdigit() and found.group(2) == ":", \
-                (path.name, text[max(0, found.start() - 25):found.end() + 5])
+            assert before in "\u202f\u00a0?!" or before.isdigit() and found.group(2) == ":", (
+                path.name,
+                text[max(0, found.start() - 25) : found.end() + 5],
+            )
             checked += 1
     assert checked > 100

@@ -1,4 +1,5 @@
 """The Comrade kit as a printer receives it: sizes, cards, fonts, texts, crop marks, duplex backs."""
+
 from __future__ import annotations
 
 import os
@@ -24,12 +25,27 @@ def cards_pdf(built, lang, paper):
 
 
 def test_every_expected_file_is_written(built):
-    names = sorted(str(p.relative_to(built)) for p in built.rglob("*")
-                   if p.is_file() and ".printshop-cache" not in p.parts)
-    assert names == sorted([f"calibration/duplex-calibration-{lang}-{paper}.pdf" for lang in LANGS for paper in PAPERS]
-                           + [f"comrade/{lang}/comrade-{lang}-{what}.pdf" for lang in LANGS
-                              for what in ("cards-a4", "cards-letter", "rules-a5", "rules-booklet-a4",
-                                           "rules-booklet-letter", "how-to-print-a4", "how-to-print-letter")])
+    names = sorted(
+        str(p.relative_to(built))
+        for p in built.rglob("*")
+        if p.is_file() and ".printshop-cache" not in p.parts
+    )
+    assert names == sorted(
+        [f"calibration/duplex-calibration-{lang}-{paper}.pdf" for lang in LANGS for paper in PAPERS]
+        + [
+            f"comrade/{lang}/comrade-{lang}-{what}.pdf"
+            for lang in LANGS
+            for what in (
+                "cards-a4",
+                "cards-letter",
+                "rules-a5",
+                "rules-booklet-a4",
+                "rules-booklet-letter",
+                "how-to-print-a4",
+                "how-to-print-letter",
+            )
+        ]
+    )
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -54,7 +70,10 @@ def test_booklet_is_a5(built, lang):
 # (columns, rows) of a page of the 18 cards: 3 × 3 upright on A4; on Letter the cards lie on their side
 # (media.yaml's card_sheets), 2 × 4 to a page, and 18 cards spread evenly over three pages take 3 rows each
 GRID = {"a4": (3, 3), "letter": (2, 3)}
-TURN = {"a4": 0, "letter": 90}  # fronts turned counter-clockwise: a card's top at the page's left on Letter
+TURN = {
+    "a4": 0,
+    "letter": 90,
+}  # fronts turned counter-clockwise: a card's top at the page's left on Letter
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -116,7 +135,9 @@ def test_crop_marks_lie_in_the_margins_only(built, paper):
         inside_x = max(x1, x2) > left + 0.01 and min(x1, x2) < right - 0.01
         inside_y = max(y1, y2) > bottom + 0.01 and min(y1, y2) < top - 0.01
         assert not (inside_x and inside_y), (x1, y1, x2, y2)
-        assert 0 <= min(x1, x2) and max(x1, x2) <= width and 0 <= min(y1, y2) and max(y1, y2) <= height
+        assert (
+            0 <= min(x1, x2) and max(x1, x2) <= width and 0 <= min(y1, y2) and max(y1, y2) <= height
+        )
     # and each mark points along a cut line
     cuts_x = {round(left + i * cell_w, 2) for i in range(columns + 1)}
     cuts_y = {round(bottom + i * cell_h, 2) for i in range(rows + 1)}
@@ -137,12 +158,41 @@ def _text(path) -> str:
     return pdf_text(path, "\n")
 
 
-@pytest.mark.parametrize("lang, words", [
-    ("en", ["Dissident", "Informer", "Comrade", "Chairman", "Glasnost", "Perestroika", "Party", "Freedom",
-            "Turn summary", "The Party sees all"]),
-    ("fr", ["Dissident", "Informateur", "Camarade", "Président", "Glasnost", "Perestroïka", "Parti", "Liberté",
-            "Résumé du tour", "Le Parti voit tout"]),
-])
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        (
+            "en",
+            [
+                "Dissident",
+                "Informer",
+                "Comrade",
+                "Chairman",
+                "Glasnost",
+                "Perestroika",
+                "Party",
+                "Freedom",
+                "Turn summary",
+                "The Party sees all",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Dissident",
+                "Informateur",
+                "Camarade",
+                "Président",
+                "Glasnost",
+                "Perestroïka",
+                "Parti",
+                "Liberté",
+                "Résumé du tour",
+                "Le Parti voit tout",
+            ],
+        ),
+    ],
+)
 def test_card_texts_are_in_the_kit_language(built, lang, words):
     text = _text(cards_pdf(built, lang, "a4")).lower()
     for word in words:
@@ -155,7 +205,11 @@ def test_french_uses_narrow_no_break_spaces_and_english_does_not(built):
     assert "\u202f:" in french and "\u202f?" in french
     assert not re.search(r"\w [;:!?]", french.replace("\n", " "))
     assert "\u202f" not in english
-    assert "Rules of play" in english and "Règles du jeu" in french.replace("\n", " ") or "RÈGLES DU JEU" in french
+    assert (
+        "Rules of play" in english
+        and "Règles du jeu" in french.replace("\n", " ")
+        or "RÈGLES DU JEU" in french
+    )
 
 
 def test_rule_card_table_follows_the_setup_rule(built):
@@ -173,7 +227,11 @@ def test_two_builds_are_byte_identical(built, tmp_path):
 
 def test_a_failed_build_writes_nothing(data_copy, tmp_path):
     # an error in the data (a missing text no longer fails a build: see test_i18n_workflow.py)
-    edit(data_copy / "comrade" / "text" / "fr.yaml", 'informer:\n    name: "Informateur"', 'informer:\n    name: "<b>Informateur"')
+    edit(
+        data_copy / "comrade" / "text" / "fr.yaml",
+        'informer:\n    name: "Informateur"',
+        'informer:\n    name: "<b>Informateur"',
+    )
     out = tmp_path / "out"
     result = build(data_copy, out)
     assert result.report.has_errors
@@ -195,7 +253,10 @@ def test_backs_cover_their_cards_and_the_margin_stays_blank(built):
         for x in (x_cut - 2, x_cut + 2):
             if left < x < right:
                 for y in range(int(height - top) + 2, int(height - bottom) - 2, 3):
-                    assert image.getpixel((int(x), y))[2] < 120, (x, y)  # red, deep red or gold: not paper
+                    assert image.getpixel((int(x), y))[2] < 120, (
+                        x,
+                        y,
+                    )  # red, deep red or gold: not paper
     for y_cut in [bottom + i * CARD_H for i in range(4)]:
         for y in (y_cut - 2, y_cut + 2):
             if bottom < y < top:
@@ -232,9 +293,14 @@ def test_the_characters_a_text_lacks_are_told_for_each_font_and_fallback():
     snowman = "a \u2603 b"  # no Noto text face has the snowman
     plain = module.FontSet(dict(registered.faces))
     assert plain.missing_characters(face, snowman) == ["\u2603"]
-    assert module.FontSet(dict(registered.faces), fallback="\u2603").missing_characters(face, snowman) == []
+    assert (
+        module.FontSet(dict(registered.faces), fallback="\u2603").missing_characters(face, snowman)
+        == []
+    )
     assert module.FontSet(dict(registered.faces)).missing_characters(face, snowman) == ["\u2603"]
-    other = module.FontSet({face: object.__new__(type(registered.faces[face]))})  # another object, told apart
+    other = module.FontSet(
+        {face: object.__new__(type(registered.faces[face]))}
+    )  # another object, told apart
     module._COVERAGE[other.faces[face]] = frozenset("a b\u2603")
     assert other.missing_characters(face, snowman) == []
 
@@ -264,10 +330,42 @@ def test_the_rules_are_also_imposed_as_a_booklet(built, paper):
 def test_back_offset_and_short_edge_flip(tmp_path):
     from printshop.cli import main
 
-    assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--back-offset", "1.5,-0.5",
-                 "--out", str(tmp_path / "offset"), "--quiet"]) == 0
-    assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--flip", "short-edge",
-                 "--out", str(tmp_path / "short"), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "build",
+                "comrade",
+                "--lang",
+                "en",
+                "--paper",
+                "a4",
+                "--back-offset",
+                "1.5,-0.5",
+                "--out",
+                str(tmp_path / "offset"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "build",
+                "comrade",
+                "--lang",
+                "en",
+                "--paper",
+                "a4",
+                "--flip",
+                "short-edge",
+                "--out",
+                str(tmp_path / "short"),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     width, height = PAPERS["a4"]
     offset = PdfReader(tmp_path / "offset" / "comrade" / "en" / "comrade-en-cards-a4.pdf")
     short = PdfReader(tmp_path / "short" / "comrade" / "en" / "comrade-en-cards-a4.pdf")
@@ -308,19 +406,36 @@ def test_every_page_of_the_kit_names_its_file(built):
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-@pytest.mark.parametrize("lang, words", [("en", ("How to print and cut", "actual size (100%)", "flipping on the long edge")),
-                                         ("fr", ("Comment imprimer et découper", "taille réelle (100\u202f%)",
-                                                 "retournement sur le bord long\u202f;"))])
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("en", ("How to print and cut", "actual size (100%)", "flipping on the long edge")),
+        (
+            "fr",
+            (
+                "Comment imprimer et découper",
+                "taille réelle (100\u202f%)",
+                "retournement sur le bord long\u202f;",
+            ),
+        ),
+    ],
+)
 def test_each_kit_has_a_one_page_how_to_print_sheet(built, lang, paper, words):
     path = built / "comrade" / lang / f"comrade-{lang}-how-to-print-{paper}.pdf"
     reader = PdfReader(path)
     assert len(reader.pages) == 1
-    assert [float(v) for v in reader.pages[0].mediabox[2:]] == pytest.approx(PAPERS[paper], abs=0.01)
+    assert [float(v) for v in reader.pages[0].mediabox[2:]] == pytest.approx(
+        PAPERS[paper], abs=0.01
+    )
     text = page_texts(path)[0]
     for word in words:
         assert word in text
     assert f"duplex-calibration-{lang}-{paper}.pdf" in text
-    kit = [f"comrade-{lang}-cards-{paper}.pdf", f"comrade-{lang}-rules-a5.pdf", f"comrade-{lang}-rules-booklet-{paper}.pdf"]
+    kit = [
+        f"comrade-{lang}-cards-{paper}.pdf",
+        f"comrade-{lang}-rules-a5.pdf",
+        f"comrade-{lang}-rules-booklet-{paper}.pdf",
+    ]
     for name in kit:  # every file of the kit on this paper, with its page count
         pages = len(PdfReader(built / "comrade" / lang / name).pages)
         assert re.search(re.escape(name) + r"\s+" + str(pages) + r"\s", text), name
@@ -339,18 +454,24 @@ def test_the_how_to_print_sheet_is_set_smaller_where_it_would_take_two_pages(tmp
     result = build(data, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a5"])
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     sheet = tmp_path / "out" / "comrade" / "fr" / "comrade-fr-how-to-print-a5.pdf"
-    assert len(PdfReader(sheet).pages) == 1 and "Comment imprimer et découper" in page_texts(sheet)[0]
+    assert (
+        len(PdfReader(sheet).pages) == 1 and "Comment imprimer et découper" in page_texts(sheet)[0]
+    )
     # the labels far longer: not even 70 % holds them, and the fault is named at the files that say it
     labels = data / "languages" / "fr.yaml"
     text = labels.read_text(encoding="utf-8")
     said = "une vieille carte à jouer."
     assert said in text
-    labels.write_text(text.replace(said, said + " Un papier plus épais se mélange mieux encore." * 200, 1),
-                      encoding="utf-8")
+    labels.write_text(
+        text.replace(said, said + " Un papier plus épais se mélange mieux encore." * 200, 1),
+        encoding="utf-8",
+    )
     result = build(data, tmp_path / "out2", games=["comrade"], langs=["fr"], papers=["a4"])
     [error] = [d for d in result.report.errors if d.code == "text-overflow"]
     assert f"even with the booklet's type at {SCALES[-1]:.0%}" in error.message
-    assert os.path.isfile(error.location.path) and error.location.path.endswith("common/how-to-print.xml.j2")
+    assert os.path.isfile(error.location.path) and error.location.path.endswith(
+        "common/how-to-print.xml.j2"
+    )
     assert not (tmp_path / "out2").exists() or not list((tmp_path / "out2").rglob("*.pdf"))
 
 
@@ -363,11 +484,15 @@ def test_a_how_to_print_sheet_no_size_can_set_is_named_as_such_not_as_the_rules(
     booklet = data / "print" / "booklet.yaml"
     text = booklet.read_text(encoding="utf-8")
     assert "  td: {font: sans, size: 9pt" in text
-    booklet.write_text(text.replace("  td: {font: sans, size: 9pt", "  td: {font: sans, size: 90pt", 1), encoding="utf-8")
+    booklet.write_text(
+        text.replace("  td: {font: sans, size: 9pt", "  td: {font: sans, size: 90pt", 1),
+        encoding="utf-8",
+    )
     result = build(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
     errors = [d for d in result.report.errors if "how-to-print" in d.message]
-    assert errors and all("the how-to-print sheet cannot be set on A4" in d.message for d in errors), \
-        [d.format() for d in result.report.errors]
+    assert errors and all(
+        "the how-to-print sheet cannot be set on A4" in d.message for d in errors
+    ), [d.format() for d in result.report.errors]
 
 
 def test_a_calibration_page_per_language_and_paper(built):
@@ -378,7 +503,9 @@ def test_a_calibration_page_per_language_and_paper(built):
             assert len(reader.pages) == 2
             assert float(reader.pages[0].mediabox.width) == pytest.approx(width, abs=0.01)
             text = page_texts(path)[0]
-            assert "DX" in text and "--back-offset" not in text  # players read the drift; no command for them
+            assert (
+                "DX" in text and "--back-offset" not in text
+            )  # players read the drift; no command for them
 
 
 @pytest.mark.parametrize("paper, per_page", [("a4", 4), ("letter", 3)])
@@ -388,39 +515,60 @@ def test_gutterfold_backs_are_turned_and_clear_of_the_fold(tmp_path, paper, per_
     from printshop.project.loader import load_project
     from printshop.render.gutterfold import gutterfold_geometry, gutterfold_room
 
-    result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=[paper], gutterfold=True)
+    result = build(
+        DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=[paper], gutterfold=True
+    )
     assert not result.report.has_errors
     reader = PdfReader(tmp_path / "comrade" / "en" / f"comrade-en-cards-gutterfold-{paper}.pdf")
     width, height = PAPERS[paper]
     room = gutterfold_room(load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play)
-    _, bleed, columns, fold = gutterfold_geometry(width, height, CARD_W, CARD_H, mm(5), mm(3), mm(5), room)
+    _, bleed, columns, fold = gutterfold_geometry(
+        width, height, CARD_W, CARD_H, mm(5), mm(3), mm(5), room
+    )
     assert columns == per_page
     placed = 0
     for index, page in enumerate(reader.pages):
-        assert float(page.mediabox.width) == pytest.approx(max(width, height), abs=0.01)  # landscape
-        matrices = [tuple(float(v) for v in ops) for ops, op in ContentStream(page.get_contents(), reader).operations
-                    if op == b"cm"]
+        assert float(page.mediabox.width) == pytest.approx(
+            max(width, height), abs=0.01
+        )  # landscape
+        matrices = [
+            tuple(float(v) for v in ops)
+            for ops, op in ContentStream(page.get_contents(), reader).operations
+            if op == b"cm"
+        ]
         turned = [m for m in matrices if m[0] == pytest.approx(-1) and m[3] == pytest.approx(-1)]
-        upright = [m for m in matrices if m[0] == pytest.approx(1) and m[3] == pytest.approx(1) and m[4:] != (0, 0)]
+        upright = [
+            m
+            for m in matrices
+            if m[0] == pytest.approx(1) and m[3] == pytest.approx(1) and m[4:] != (0, 0)
+        ]
         assert len(turned) == len(upright)  # every front has its back, turned round
         for m in upright:  # fronts: their bleed stays 5 mm above the fold
             assert m[5] - bleed >= fold + mm(5) - 0.01
-        for m in turned:  # backs (turned about their top-right corner): their bleed stays 5 mm below it
+        for (
+            m
+        ) in turned:  # backs (turned about their top-right corner): their bleed stays 5 mm below it
             assert m[5] + bleed <= fold - mm(5) + 0.01
         placed += len(upright)
     assert placed == 18
 
 
 def test_low_ink_leaves_the_backs_mostly_white_and_titles_dark(tmp_path):
-    result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=["a4"], low_ink=True)
+    result = build(
+        DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=["a4"], low_ink=True
+    )
     assert not result.report.has_errors
     path = tmp_path / "comrade" / "en" / "comrade-en-cards-lowink-a4.pdf"
     page = pypdfium2.PdfDocument(str(path))[1].render(scale=0.5).to_pil().convert("L")
     histogram = page.histogram()  # grey levels 0..255
     assert sum(histogram[201:]) / sum(histogram) > 0.6  # the full-bleed red backs are gone
     from printshop.render.colour import ColourMode, Paints
+
     paints = Paints({"white": "#ffffff", "red": "#b22a1e"}, ColourMode(low_ink=True))
-    assert paints.text("white").hexval() == "0x000000" and paints.background("red").hexval() == "0xffffff"
+    assert (
+        paints.text("white").hexval() == "0x000000"
+        and paints.background("red").hexval() == "0xffffff"
+    )
 
 
 def test_a_low_ink_kits_press_page_is_the_shops_and_named_as_such(tmp_path_factory, tmp_path):
@@ -429,14 +577,26 @@ def test_a_low_ink_kits_press_page_is_the_shops_and_named_as_such(tmp_path_facto
     name. It keeps its own name (and bytes); the home prints are low-ink as before."""
     from tests.conftest import kit_view
 
-    result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade-stalin"], langs=["en"], papers=["a4"], low_ink=True)
+    result = build(
+        DEFAULT_DATA_DIR,
+        tmp_path,
+        games=["comrade-stalin"],
+        langs=["en"],
+        papers=["a4"],
+        low_ink=True,
+    )
     assert not result.report.has_errors
     written = sorted(path.name for path in (tmp_path / "comrade-stalin" / "en").glob("*.pdf"))
-    assert "comrade-stalin-en-roles-press.pdf" in written and not [name for name in written if "lowink-press" in name]
-    assert "comrade-stalin-en-roles-lowink-a4.pdf" in written  # the home print of the same sheet: low-ink
+    assert "comrade-stalin-en-roles-press.pdf" in written and not [
+        name for name in written if "lowink-press" in name
+    ]
+    assert (
+        "comrade-stalin-en-roles-lowink-a4.pdf" in written
+    )  # the home print of the same sheet: low-ink
     plain = kit_view(tmp_path_factory, ["comrade-stalin"]) / "comrade-stalin" / "en"
-    assert (tmp_path / "comrade-stalin" / "en" / "comrade-stalin-en-roles-press.pdf").read_bytes() == \
-        (plain / "comrade-stalin-en-roles-press.pdf").read_bytes()
+    assert (
+        tmp_path / "comrade-stalin" / "en" / "comrade-stalin-en-roles-press.pdf"
+    ).read_bytes() == (plain / "comrade-stalin-en-roles-press.pdf").read_bytes()
 
 
 def test_the_calibration_page_follows_the_language_s_typography(built):
@@ -451,10 +611,15 @@ def test_the_build_says_how_many_pages_each_file_has_in_words(tmp_path, capsys):
     assert main(["build", "comrade", "--lang", "fr", "--paper", "a4", "--out", str(tmp_path)]) == 0
     said = capsys.readouterr().err
     assert "comrade-fr-how-to-print-a4.pdf (1 page, how to print" in said
-    assert "duplex-calibration-fr-a4.pdf (2 pages, duplex calibration" in said and "(1 pages" not in said
+    assert (
+        "duplex-calibration-fr-a4.pdf (2 pages, duplex calibration" in said
+        and "(1 pages" not in said
+    )
 
 
-def test_a_build_counts_the_acknowledged_warnings_in_one_line_and_shows_the_others(tmp_path, capsys):
+def test_a_build_counts_the_acknowledged_warnings_in_one_line_and_shows_the_others(
+    tmp_path, capsys
+):
     """Every build printed the data's acknowledged warnings in full (41 for the catalogue): reviewed once, they hid
     the one that was new. They are counted in one line; a warning not acknowledged is shown as before."""
     from printshop.cli import main
@@ -462,24 +627,89 @@ def test_a_build_counts_the_acknowledged_warnings_in_one_line_and_shows_the_othe
 
     data = copy_data(tmp_path / "data", ["comrade"])
     out = tmp_path / "out"
-    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "fr", "--paper", "a4"]) == 0
+    assert (
+        main(
+            [
+                "build",
+                "comrade",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--lang",
+                "fr",
+                "--paper",
+                "a4",
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
-    assert "(acknowledged:" not in err and re.search(r"\n\d+ acknowledged warnings? not shown \('printshop validate'", err)
-    edit(data / "comrade" / "text" / "fr.yaml", '"Informateur"', '"Informateur "')  # a new warning: a space at the end
-    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "fr", "--paper", "a4"]) == 0
+    assert "(acknowledged:" not in err and re.search(
+        r"\n\d+ acknowledged warnings? not shown \('printshop validate'", err
+    )
+    edit(
+        data / "comrade" / "text" / "fr.yaml", '"Informateur"', '"Informateur "'
+    )  # a new warning: a space at the end
+    assert (
+        main(
+            [
+                "build",
+                "comrade",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--lang",
+                "fr",
+                "--paper",
+                "a4",
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert "warning[whitespace]" in err and "(acknowledged:" not in err
-    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "fr", "-q", "--force"]) == 0
+    assert (
+        main(
+            [
+                "build",
+                "comrade",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--lang",
+                "fr",
+                "-q",
+                "--force",
+            ]
+        )
+        == 0
+    )
     assert "acknowledged" not in capsys.readouterr().err  # --quiet: errors only
 
 
-@pytest.mark.parametrize("file, old, new, said", [
-    ("languages/fr.yaml", "une vieille carte à jouer.", "une vieille carte à jouer." + " Un papier plus épais se mélange "
-     "mieux encore." * 200, "takes more than one page on A4 even with the booklet's type at 70%"),
-    ("print/booklet.yaml", "  td: {font: sans, size: 9pt", "  td: {font: sans, size: 90pt",
-     "the how-to-print sheet cannot be set on"),
-])
-def test_validate_sets_each_kits_how_to_print_sheet_as_the_build_will(tmp_path, file, old, new, said):
+@pytest.mark.parametrize(
+    "file, old, new, said",
+    [
+        (
+            "languages/fr.yaml",
+            "une vieille carte à jouer.",
+            "une vieille carte à jouer." + " Un papier plus épais se mélange mieux encore." * 200,
+            "takes more than one page on A4 even with the booklet's type at 70%",
+        ),
+        (
+            "print/booklet.yaml",
+            "  td: {font: sans, size: 9pt",
+            "  td: {font: sans, size: 90pt",
+            "the how-to-print sheet cannot be set on",
+        ),
+    ],
+)
+def test_validate_sets_each_kits_how_to_print_sheet_as_the_build_will(
+    tmp_path, file, old, new, said
+):
     """Found by the fuzzer: validate filled the how-to template but never set the page, so labels or a booklet style
     it could not hold passed validate and failed every build. The page of each kit's own files is measured on each
     paper (not drawn), its outcome kept with the fits between runs; the data as it is passes (every other test)."""
@@ -492,9 +722,13 @@ def test_validate_sets_each_kits_how_to_print_sheet_as_the_build_will(tmp_path, 
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     report, _ = check(data, games=["comrade"], langs=["fr"])
     overflow = [d for d in report.errors if d.code == "text-overflow"]
-    assert overflow and any(said in d.message for d in overflow), [d.format() for d in report.items if d.code != "reconstructed"]
+    assert overflow and any(said in d.message for d in overflow), [
+        d.format() for d in report.items if d.code != "reconstructed"
+    ]
     result = build(data, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
-    assert result.report.has_errors and not result.written  # what validate refused, the build refuses too
+    assert (
+        result.report.has_errors and not result.written
+    )  # what validate refused, the build refuses too
 
 
 def test_the_files_validate_sets_the_how_to_page_with_are_the_ones_the_build_lists(tmp_path):
@@ -504,13 +738,22 @@ def test_the_files_validate_sets_the_how_to_page_with_are_the_ones_the_build_lis
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade-stalin"])
-    result = build(data, tmp_path / "out", games=["comrade-stalin"], langs=["fr"], papers=["a4"], gutterfold=True,
-                   low_ink=True)
+    result = build(
+        data,
+        tmp_path / "out",
+        games=["comrade-stalin"],
+        langs=["fr"],
+        papers=["a4"],
+        gutterfold=True,
+        low_ink=True,
+    )
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     sheet = next(p for p in result.written if "how-to-print" in p.name)
     listed = re.findall(r"comrade-stalin-fr-[\w-]+\.pdf", page_texts(sheet)[0])
     _, checked = check(data, games=["comrade-stalin"], langs=["fr"], variant=None)
     [layout] = checked.layouts
     expected = [f.name for f in kit_files(layout, "a4", "a5", gutterfold=True, low_ink=True)]
-    listed = [name for name in listed if "how-to-print" not in name]  # (the page's own name, in its footer)
+    listed = [
+        name for name in listed if "how-to-print" not in name
+    ]  # (the page's own name, in its footer)
     assert listed == expected, (listed, expected)

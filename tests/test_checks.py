@@ -1,5 +1,6 @@
 """One test per check of the catalogue that test_validate.py does not already cover, each asserting
 the exact code and location; plus the output formats and the catalogue's documentation."""
+
 from __future__ import annotations
 
 import json
@@ -25,23 +26,37 @@ def test_orphan_text(data_copy):
     edit(french, '    name: "Informateur"\n', '    name: "Informateur"\n    title: "Mouchard"\n')
     item = one(data_copy, "orphan-text", games=["comrade"])
     assert item.severity is Severity.WARNING
-    assert (item.location.line, item.location.col) == (line_of(french, '"Mouchard"'),
-                                                       col_of(french, line_of(french, '"Mouchard"'), '"Mouchard"'))
+    assert (item.location.line, item.location.col) == (
+        line_of(french, '"Mouchard"'),
+        col_of(french, line_of(french, '"Mouchard"'), '"Mouchard"'),
+    )
 
 
 def test_untranslated_sentence_but_not_a_name(data_copy):
     french = data_copy / "comrade" / "text" / "fr.yaml"
     english = (data_copy / "comrade" / "text" / "en.yaml").read_text(encoding="utf-8")
     goal = re.search(r'  informer:\n    name: "Informer"\n    goal: (".*")', english).group(1)
-    edit(french, re.search(r'  informer:\n    name: "Informateur"\n    goal: (".*")', french.read_text()).group(1), goal)
+    edit(
+        french,
+        re.search(
+            r'  informer:\n    name: "Informateur"\n    goal: (".*")', french.read_text()
+        ).group(1),
+        goal,
+    )
     records = data_copy / "comrade" / "text" / "fr.sources.yaml"
     edit(records, "card.informer.goal:", "card.informer.goal-was:")  # as if never translated
     [item] = [d for d in found(data_copy, "untranslated", games=["comrade"]) if not d.acknowledged]
     assert item.location.line == line_of(french, goal) and "'card.informer.goal'" in item.message
     # "Glasnost" is declared the same in every language (untranslatable.words): never reported;
     # "Dissident" is accepted on its line in fr.yaml: reported as acknowledged, so --strict passes
-    assert "word.glasnost" not in " ".join(d.message for d in found(data_copy, "untranslated", games=["comrade"]))
-    [dissident] = [d for d in found(data_copy, "untranslated", games=["comrade"]) if "card.dissident.name" in d.message]
+    assert "word.glasnost" not in " ".join(
+        d.message for d in found(data_copy, "untranslated", games=["comrade"])
+    )
+    [dissident] = [
+        d
+        for d in found(data_copy, "untranslated", games=["comrade"])
+        if "card.dissident.name" in d.message
+    ]
     assert dissident.acknowledged
 
 
@@ -50,7 +65,9 @@ def test_stale_translation_shows_old_and_new_source(data_copy):
     edit(english, '  motto: "The Party sees all"', '  motto: "The Party sees everything"')
     item = one(data_copy, "stale-translation", games=["comrade"])
     french = data_copy / "comrade" / "text" / "fr.yaml"
-    assert item.location.path.endswith("fr.yaml") and item.location.line == line_of(french, "Le Parti voit tout")
+    assert item.location.path.endswith("fr.yaml") and item.location.line == line_of(
+        french, "Le Parti voit tout"
+    )
     assert 'from "The Party sees all" to "The Party sees everything"' in item.message
     # the translator updates the text: no longer stale, and sync records the new source
     edit(french, '"Le Parti voit tout"', '"Le Parti voit absolument tout"')
@@ -77,12 +94,20 @@ def test_rule_expression(data_copy):
     assert (item.location.line, item.location.col) == (line, col_of(game, line, '"n ** 2"'))
 
 
-@pytest.mark.parametrize("written, said", [
-    ("2.5in", "'2.5in' runs a number into a name; write a product out ('2 * n', not '2n'), and no units"),
-    ("2n", "'2n' runs a number into a name"),
-    ("(n - 2", "'(n - 2' is not an arithmetic expression"),
-])
-def test_a_rule_python_cannot_read_is_said_in_the_rule_s_words_and_nothing_else_is_printed(data_copy, written, said):
+@pytest.mark.parametrize(
+    "written, said",
+    [
+        (
+            "2.5in",
+            "'2.5in' runs a number into a name; write a product out ('2 * n', not '2n'), and no units",
+        ),
+        ("2n", "'2n' runs a number into a name"),
+        ("(n - 2", "'(n - 2' is not an arithmetic expression"),
+    ],
+)
+def test_a_rule_python_cannot_read_is_said_in_the_rule_s_words_and_nothing_else_is_printed(
+    data_copy, written, said
+):
     """'2.5in' as a rule printed Python's own "<unknown>:1: SyntaxWarning: invalid decimal literal" on the terminal
     before printshop's message; nothing but the diagnostic is said now, and a number run into a name says how to
     write a product."""
@@ -90,11 +115,15 @@ def test_a_rule_python_cannot_read_is_said_in_the_rule_s_words_and_nothing_else_
     line = edit(game, 'count: "n - 2"', f'count: "{written}"')
     import warnings
 
-    with warnings.catch_warnings(record=True) as caught:  # (what Python would print on the terminal)
+    with warnings.catch_warnings(
+        record=True
+    ) as caught:  # (what Python would print on the terminal)
         warnings.simplefilter("always")
         item = one(data_copy, "rule-expression", games=["comrade"])
     assert item.location.line == line and said in item.message, item.message
-    assert not [str(warning.message) for warning in caught if issubclass(warning.category, SyntaxWarning)]
+    assert not [
+        str(warning.message) for warning in caught if issubclass(warning.category, SyntaxWarning)
+    ]
     if "runs a number" not in said:
         assert "runs a number" not in item.message
 
@@ -110,8 +139,13 @@ def test_outside_safe_zone(data_copy):
     line = edit(faces, "motto: {x: 6mm, y: 72mm,", "motto: {x: 2mm, y: 72mm,")
     item = one(data_copy, "outside-safe-zone", games=["comrade"])
     assert item.severity is Severity.WARNING and item.location.line == line
-    assert "frame 'motto' of face 'back' comes 2.0 mm closer to the trim than the deck's safe zone of 4.0 mm" in item.message
-    assert "1.2 mm closer to the trim than The Game Crafter's safe zone of 3.2 mm" in item.message  # one report, every zone
+    assert (
+        "frame 'motto' of face 'back' comes 2.0 mm closer to the trim than the deck's safe zone of 4.0 mm"
+        in item.message
+    )
+    assert (
+        "1.2 mm closer to the trim than The Game Crafter's safe zone of 3.2 mm" in item.message
+    )  # one report, every zone
     assert "past the trim" not in item.message  # inside the trim: only the safe zones are named
 
 
@@ -123,8 +157,10 @@ def test_a_frame_past_the_trim_says_how_far_it_is_cut_off(data_copy):
     line = edit(faces, "motto: {x: 6mm, y: 72mm,", "motto: {x: -5mm, y: 72mm,")
     item = one(data_copy, "outside-safe-zone", games=["comrade"])
     assert item.location.line == line
-    assert item.message.startswith("frame 'motto' of face 'back' runs 5.0 mm past the trim, where it is cut off: it "
-                                   "comes 9.0 mm closer to the trim than the deck's safe zone of 4.0 mm; "), item.message
+    assert item.message.startswith(
+        "frame 'motto' of face 'back' runs 5.0 mm past the trim, where it is cut off: it "
+        "comes 9.0 mm closer to the trim than the deck's safe zone of 4.0 mm; "
+    ), item.message
 
 
 def test_image_resolution(data_copy):
@@ -136,15 +172,27 @@ def test_image_resolution(data_copy):
     from printshop.pipeline.build import build, check
 
     (data_copy / "comrade" / "images").mkdir()
-    for name, pixels in (("blurred", 100), ("placeholder", 150), ("sharp", 330)):  # (shops scale faces a little)
-        Image.new("RGB", (pixels, pixels), "#b22a1e").save(data_copy / "comrade" / "images" / f"{name}.png")
+    for name, pixels in (
+        ("blurred", 100),
+        ("placeholder", 150),
+        ("sharp", 330),
+    ):  # (shops scale faces a little)
+        Image.new("RGB", (pixels, pixels), "#b22a1e").save(
+            data_copy / "comrade" / "images" / f"{name}.png"
+        )
     faces = data_copy / "comrade" / "faces.yaml"
-    edit(faces, "      frame: {kind: rect, x: 4.2mm,",
-         "      seal: {kind: image, src: images/blurred.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
-         "      sharp: {kind: image, src: images/sharp.png, x: 40mm, y: 6mm, width: 1in, height: 1in}\n"
-         "      frame: {kind: rect, x: 4.2mm,")
+    edit(
+        faces,
+        "      frame: {kind: rect, x: 4.2mm,",
+        "      seal: {kind: image, src: images/blurred.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
+        "      sharp: {kind: image, src: images/sharp.png, x: 40mm, y: 6mm, width: 1in, height: 1in}\n"
+        "      frame: {kind: rect, x: 4.2mm,",
+    )
     item = one(data_copy, "image-resolution", games=["comrade"])
-    assert item.location.line == line_of(faces, "src: images/blurred.png") and item.severity is Severity.ERROR
+    assert (
+        item.location.line == line_of(faces, "src: images/blurred.png")
+        and item.severity is Severity.ERROR
+    )
     assert "(100 × 100 px) prints at 100 × 100 dpi (a home print needs 150" in item.message
     assert "at least 150 × 150 px" in item.hint
     report, _ = check(data_copy, games=["comrade"])  # one error, not a warning per shop beside it
@@ -154,11 +202,18 @@ def test_image_resolution(data_copy):
     report, _ = check(data_copy, games=["comrade"])
     assert not [d for d in report.items if d.code == "image-resolution"]
     shops = [d for d in report.items if d.code == "press-art" and "placeholder.png" in d.message]
-    assert shops and all(d.severity is Severity.WARNING and "the shop needs 300" in d.message for d in shops)
+    assert shops and all(
+        d.severity is Severity.WARNING and "the shop needs 300" in d.message for d in shops
+    )
     assert any("The Game Crafter" in d.message for d in shops)  # a PNG-per-face shop
     assert not [d for d in report.items if d.code == "press-art" and "sharp.png" in d.message]
-    result = build(data_copy, data_copy.parent / "out", games=["comrade"], langs=["en"], papers=["a4"])
-    assert not result.report.has_errors and (data_copy.parent / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf").exists()
+    result = build(
+        data_copy, data_copy.parent / "out", games=["comrade"], langs=["en"], papers=["a4"]
+    )
+    assert (
+        not result.report.has_errors
+        and (data_copy.parent / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf").exists()
+    )
 
 
 def test_an_image_is_drawn_once_per_pdf(data_copy, tmp_path):
@@ -169,37 +224,59 @@ def test_an_image_is_drawn_once_per_pdf(data_copy, tmp_path):
 
     (data_copy / "comrade" / "images").mkdir()
     Image.new("RGB", (300, 300), "#123456").save(data_copy / "comrade" / "images" / "seal.png")
-    edit(data_copy / "comrade" / "faces.yaml", "      frame: {kind: rect, x: 4.2mm,",
-         "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
-         "      frame: {kind: rect, x: 4.2mm,")
+    edit(
+        data_copy / "comrade" / "faces.yaml",
+        "      frame: {kind: rect, x: 4.2mm,",
+        "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
+        "      frame: {kind: rect, x: 4.2mm,",
+    )
     result = build(data_copy, tmp_path, langs=["en"], papers=["a4"])
     assert not result.report.has_errors
     reader = PdfReader(tmp_path / "comrade" / "en" / "comrade-en-cards-a4.pdf")
-    images = {id(x.get_object()) for page in reader.pages
-              for form in page["/Resources"]["/XObject"].values()
-              for x in (form.get_object()["/Resources"].get("/XObject") or {}).values()}
+    images = {
+        id(x.get_object())
+        for page in reader.pages
+        for form in page["/Resources"]["/XObject"].values()
+        for x in (form.get_object()["/Resources"].get("/XObject") or {}).values()
+    }
     assert len(images) == 1  # the back is printed thirteen times, its image stored once
 
 
 def test_composition_rules_over_card_vars(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "vars: {word: perestroika}", "vars: {word: glasnost}")
-    edit(game, "    kinds: {dissident: 2,", "    unique: [word]\n    one_each: [{var: word, values: [glasnost, perestroika]}]\n"
-                                          "    kinds: {dissident: 2,")
+    edit(
+        game,
+        "    kinds: {dissident: 2,",
+        "    unique: [word]\n    one_each: [{var: word, values: [glasnost, perestroika]}]\n"
+        "    kinds: {dissident: 2,",
+    )
     items = found(data_copy, "composition", games=["comrade"])
-    assert {d.location.line for d in items} == {line_of(game, "{id: dissident-perestroika"),
-                                                line_of(game, "one_each:")}
+    assert {d.location.line for d in items} == {
+        line_of(game, "{id: dissident-perestroika"),
+        line_of(game, "one_each:"),
+    }
     assert any("repeats word 'glasnost'" in d.message for d in items)
     assert any("glasnost ×2, perestroika ×0" in d.message for d in items)
 
 
 def test_composition_sequence(data_copy):
     game = data_copy / "comrade" / "game.yaml"
-    edit(game, "{id: informer, kind: informer, front: informer}",
-         "{id: informer, kind: informer, front: informer, vars: {number: 1}}")
-    edit(game, "{id: chairman, kind: chairman, front: chairman}",
-         "{id: chairman, kind: chairman, front: chairman, vars: {number: 3}}")
-    edit(game, "    kinds: {dissident: 2,", "    sequence: [{var: number, start: 1}]\n    kinds: {dissident: 2,")
+    edit(
+        game,
+        "{id: informer, kind: informer, front: informer}",
+        "{id: informer, kind: informer, front: informer, vars: {number: 1}}",
+    )
+    edit(
+        game,
+        "{id: chairman, kind: chairman, front: chairman}",
+        "{id: chairman, kind: chairman, front: chairman, vars: {number: 3}}",
+    )
+    edit(
+        game,
+        "    kinds: {dissident: 2,",
+        "    sequence: [{var: number, start: 1}]\n    kinds: {dissident: 2,",
+    )
     item = one(data_copy, "composition", games=["comrade"])
     assert item.location.line == line_of(game, "sequence:") and "missing [2]" in item.message
 
@@ -253,23 +330,38 @@ def test_every_catalogue_example_has_the_documented_form():
 def _warning_report() -> Report:
     report = Report()
     from printshop.diagnostics import Location
-    report.add("orphan-text", Location("data/g/text/fr.yaml", 3, 5), "'a.b' is not in the source language, 100%")
+
+    report.add(
+        "orphan-text",
+        Location("data/g/text/fr.yaml", 3, 5),
+        "'a.b' is not in the source language, 100%",
+    )
     report.add("missing-text", Location("data/g/text/fr.yaml", 1, 1), "'a.c' has no French text")
     return report
 
 
 def test_json_format():
     rows = json.loads(format_report(_warning_report(), style="json"))
-    assert rows[0] == {"path": "data/g/text/fr.yaml", "line": 1, "col": 1, "severity": "error",
-                       "code": "missing-text", "message": "'a.c' has no French text",
-                       "hint": CATALOGUE["missing-text"].hint, "acknowledged": "", "also": ""}
+    assert rows[0] == {
+        "path": "data/g/text/fr.yaml",
+        "line": 1,
+        "col": 1,
+        "severity": "error",
+        "code": "missing-text",
+        "message": "'a.c' has no French text",
+        "hint": CATALOGUE["missing-text"].hint,
+        "acknowledged": "",
+        "also": "",
+    }
 
 
 def test_github_format():
     lines = format_report(_warning_report(), style="github").splitlines()
-    assert lines == ["::error file=data/g/text/fr.yaml,line=1,col=1,title=missing-text::'a.c' has no French text",
-                     "::warning file=data/g/text/fr.yaml,line=3,col=5,title=orphan-text::'a.b' is not in the "
-                     "source language, 100%25"]
+    assert lines == [
+        "::error file=data/g/text/fr.yaml,line=1,col=1,title=missing-text::'a.c' has no French text",
+        "::warning file=data/g/text/fr.yaml,line=3,col=5,title=orphan-text::'a.b' is not in the "
+        "source language, 100%25",
+    ]
 
 
 def test_github_format_gives_an_acknowledged_warning_as_a_notice_with_its_reason():
@@ -280,8 +372,10 @@ def test_github_format_gives_an_acknowledged_warning_as_a_notice_with_its_reason
     report = _warning_report()
     report.items[0] = replace(report.items[0], acknowledged="kept on purpose: a test")
     lines = format_report(report, style="github").splitlines()
-    assert lines[1] == ("::notice file=data/g/text/fr.yaml,line=3,col=5,title=orphan-text::'a.b' is not in the source "
-                        "language, 100%25 (acknowledged: kept on purpose: a test)")
+    assert lines[1] == (
+        "::notice file=data/g/text/fr.yaml,line=3,col=5,title=orphan-text::'a.b' is not in the source "
+        "language, 100%25 (acknowledged: kept on purpose: a test)"
+    )
     assert lines[0].startswith("::error ")  # the rest as they were
 
 
@@ -298,8 +392,10 @@ def test_warnings_fail_only_with_strict(data_copy, capsys):
 
 def test_yaml_aliases_are_refused(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
-    english.write_text(english.read_text(encoding="utf-8") + 'zz: &a {x: "lol"}\nzy: {k0: *a, k1: *a}\n',
-                       encoding="utf-8")
+    english.write_text(
+        english.read_text(encoding="utf-8") + 'zz: &a {x: "lol"}\nzy: {k0: *a, k1: *a}\n',
+        encoding="utf-8",
+    )
     item = one(data_copy, "yaml-syntax", games=["comrade"])
     assert item.location.path.endswith("en.yaml") and "aliases" in item.message
 
@@ -309,29 +405,53 @@ def test_unbalanced_markup_is_reported_once_and_the_text_still_lays_out(data_cop
     edit(english, '  motto: "The Party sees all"', '  motto: "The <b>Party sees all"')
     report, checked = check(data_copy)
     assert [d.code for d in report.errors] == ["markup"]
-    back = next(layout for layout in checked.layouts if layout.lang == "en" and layout.game_id == "comrade").decks[0].faces["cards/back"]
+    back = (
+        next(
+            layout
+            for layout in checked.layouts
+            if layout.lang == "en" and layout.game_id == "comrade"
+        )
+        .decks[0]
+        .faces["cards/back"]
+    )
     from tests.conftest import frame_text
 
     assert "The <b>Party" in frame_text(next(f for f in back.frames if f.name == "motto"))
 
 
 @pytest.mark.parametrize("levels", [9, 2_000])
-def test_markup_nested_past_the_limit_is_a_markup_error_at_its_text_and_the_text_still_lays_out(data_copy, levels):
+def test_markup_nested_past_the_limit_is_a_markup_error_at_its_text_and_the_text_still_lays_out(
+    data_copy, levels
+):
     """<b> and <i> nested 2,000 deep (within the 20,000 characters a value may have) ran the layout out of
     Python's stack: 'laying out comrade (en) failed unexpectedly: RecursionError', at the game's folder,
     called a bug in printshop. It is the text's markup error, at its line; the tags past the limit print as
     written, as other tags that are not well formed do."""
     english = data_copy / "comrade" / "text" / "en.yaml"
-    line = edit(english, '  motto: "The Party sees all"', '  motto: "' + "<b><i>" * (levels // 2) + "<b>" * (levels % 2)
-                + "The Party" + "</b>" * (levels % 2) + "</i></b>" * (levels // 2) + ' sees all"')
+    line = edit(
+        english,
+        '  motto: "The Party sees all"',
+        '  motto: "'
+        + "<b><i>" * (levels // 2)
+        + "<b>" * (levels % 2)
+        + "The Party"
+        + "</b>" * (levels % 2)
+        + "</i></b>" * (levels // 2)
+        + ' sees all"',
+    )
     report, checked = check(data_copy, games=["comrade"])
     # (the tags past the limit, printed as written, make words too wide for the motto: overset, as such text is)
-    assert {"markup"} <= {d.code for d in report.errors} <= {"markup", "text-overflow"}, \
-        [d.format() for d in report.errors]
+    assert {"markup"} <= {d.code for d in report.errors} <= {"markup", "text-overflow"}, [
+        d.format() for d in report.errors
+    ]
     [item] = [d for d in report.errors if d.code == "markup"]
     assert item.location.path.endswith("en.yaml") and item.location.line == line
     assert f"nested {MAX_NESTING + 1} deep" in item.message
-    back = next(layout for layout in checked.layouts if layout.lang == "en").decks[0].faces["cards/back"]
+    back = (
+        next(layout for layout in checked.layouts if layout.lang == "en")
+        .decks[0]
+        .faces["cards/back"]
+    )
     from tests.conftest import frame_text
 
     printed = frame_text(next(f for f in back.frames if f.name == "motto"))
@@ -340,26 +460,49 @@ def test_markup_nested_past_the_limit_is_a_markup_error_at_its_text_and_the_text
 
 def test_markup_nested_to_the_limit_is_well_formed(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
-    edit(english, '  motto: "The Party sees all"',
-         '  motto: "' + "<b><i>" * (MAX_NESTING // 2) + "The Party" + "</i></b>" * (MAX_NESTING // 2) + ' sees all"')
+    edit(
+        english,
+        '  motto: "The Party sees all"',
+        '  motto: "'
+        + "<b><i>" * (MAX_NESTING // 2)
+        + "The Party"
+        + "</i></b>" * (MAX_NESTING // 2)
+        + ' sees all"',
+    )
     report, _ = check(data_copy, games=["comrade"])
     assert not report.errors, [d.format() for d in report.errors]
 
 
-def test_a_template_that_nests_markup_past_any_reason_is_its_error_not_an_internal_one(data_copy, tmp_path):
+def test_a_template_that_nests_markup_past_any_reason_is_its_error_not_an_internal_one(
+    data_copy, tmp_path
+):
     templates = tmp_path / "templates"
     shutil.copytree(REPO / "templates", templates)
-    edit(templates / "comrade" / "faces" / "back.j2", "{{ t.back.motto }}",
-         "{% for n in range(3000) %}<b>{% endfor %}x{% for n in range(3000) %}</b>{% endfor %}")
+    edit(
+        templates / "comrade" / "faces" / "back.j2",
+        "{{ t.back.motto }}",
+        "{% for n in range(3000) %}<b>{% endfor %}x{% for n in range(3000) %}</b>{% endfor %}",
+    )
     report, _ = check(data_copy, templates_dir=templates, games=["comrade"])
-    assert not [d for d in report.items if d.code == "internal"], [d.format() for d in report.items if d.code == "internal"]
-    assert any(d.code == "template" and "nested" in d.message for d in report.errors), [d.format() for d in report.errors]
+    assert not [d for d in report.items if d.code == "internal"], [
+        d.format() for d in report.items if d.code == "internal"
+    ]
+    assert any(d.code == "template" and "nested" in d.message for d in report.errors), [
+        d.format() for d in report.errors
+    ]
 
 
 def test_an_acknowledged_warning_is_shown_but_does_not_fail_strict(data_copy, capsys):
     game = data_copy / "kremlin" / "game.yaml"
     assert main(["validate", "kremlin", "--data", str(data_copy), "--strict"]) == 0
-    assert "warning[tie]" in capsys.readouterr().out and "(acknowledged: the seed gives H and I both 69" in \
-        one(data_copy, "tie", games=["kremlin"]).format()
-    edit(game, '        acknowledged: "the seed gives H and I both 69; kept as the facts say until the publisher decides"\n', "")
+    assert (
+        "warning[tie]" in capsys.readouterr().out
+        and "(acknowledged: the seed gives H and I both 69"
+        in one(data_copy, "tie", games=["kremlin"]).format()
+    )
+    edit(
+        game,
+        '        acknowledged: "the seed gives H and I both 69; kept as the facts say until the publisher decides"\n',
+        "",
+    )
     assert main(["validate", "kremlin", "--data", str(data_copy), "--strict"]) == 1

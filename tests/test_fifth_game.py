@@ -1,6 +1,7 @@
 """Issue 14's "done when": a game the project never saw, made with `printshop new` in a new project and
 grown by hand (tests/fixtures/harvest/) with no edit outside its own folders, validates, builds for
 print-and-play and for every shop profile, and the pages hold what it says."""
+
 from __future__ import annotations
 
 import json
@@ -35,9 +36,12 @@ def harvest(tmp_path_factory) -> Path:
         shutil.copytree(FIXTURES / "harvest" / "templates", root / "templates" / "harvest")
         assert main(["i18n", "sync", "fr", "harvest"]) == 0
         after = {path for path in root.rglob("*") if path.is_file()}
-        outside = {path for path in after ^ before
-                   if not path.is_relative_to(root / "data" / "harvest")
-                   and not path.is_relative_to(root / "templates" / "harvest")}
+        outside = {
+            path
+            for path in after ^ before
+            if not path.is_relative_to(root / "data" / "harvest")
+            and not path.is_relative_to(root / "templates" / "harvest")
+        }
         assert not outside, outside  # grown inside its own folders only
         assert main(["validate", "--strict"]) == 0
         assert main(["build", "--quiet"]) == 0
@@ -58,7 +62,9 @@ def test_two_card_sizes_of_its_own_with_copies(harvest):
     # 48 cards: 8 of each of 6 kinds, 16 (4 × 4) mini cards to an A4 page, each page of fronts with its backs
     assert len(resources) == 6 and text.count("WOOD") == 8 and text.count("ORE") == 8
     plans = pdf_text(out / "harvest-en-plans-a4.pdf")
-    assert "CATHEDRAL" in plans and "4 stone" in plans and "7 points" in plans  # a bulleted cost, its points
+    assert (
+        "CATHEDRAL" in plans and "4 stone" in plans and "7 points" in plans
+    )  # a bulleted cost, its points
 
 
 def test_png_art_is_embedded(harvest):
@@ -72,6 +78,7 @@ def test_png_art_is_embedded(harvest):
                 images.append(obj)
             elif obj.get("/Subtype") == "/Form":
                 walk(obj.get("/Resources"))
+
     walk(page["/Resources"])
     assert images and all(int(image["/Width"]) >= 284 for image in images)
 
@@ -100,4 +107,6 @@ def test_every_shop_gets_what_it_makes_and_says_what_it_leaves_out(harvest):
         files = {entry["file"] for entry in manifest["files"]}
         assert "harvest-en-aid.pdf" in files, (profile, files)
         left = json.dumps(manifest).lower()
-        assert "mini-euro" in left and "plan-70x120" in left  # the two custom sizes, named as left out
+        assert (
+            "mini-euro" in left and "plan-70x120" in left
+        )  # the two custom sizes, named as left out

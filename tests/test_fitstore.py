@@ -1,6 +1,7 @@
 """`printshop validate` keeps what fitting each text came to between runs (printshop/write/fitstore.py): a second
 run fits nothing it fitted before, reports exactly what a run without the store reports, and never serves an
 outcome for another text, font or code."""
+
 from __future__ import annotations
 
 import json
@@ -52,7 +53,11 @@ def test_an_edited_text_is_fitted_again_and_its_overflow_reported(cache, tmp_pat
     data = copy_data(tmp_path / "data", ["comrade"])
     _validate(data)
     texts = data / "comrade" / "text" / "en.yaml"
-    edit(texts, 'motto: "The Party sees all"', 'motto: "' + "The Party sees all, hears all, forgets nothing " * 6 + '"')
+    edit(
+        texts,
+        'motto: "The Party sees all"',
+        'motto: "' + "The Party sees all, hears all, forgets nothing " * 6 + '"',
+    )
     report, (hits, misses) = _validate(data)
     assert 1 <= misses <= 4 and hits > 20  # the back's motto, in its frame: nothing else changed
     overflow = [line for line in report if "text-overflow" in line]
@@ -66,15 +71,23 @@ def test_a_changed_font_file_or_code_is_never_given_old_outcomes(cache, tmp_path
 
     data = copy_data(tmp_path / "data", ["comrade"])
     (data / "fonts").mkdir()
-    for name in ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"):  # the project's own copies of the sans
+    for name in (
+        "NotoSans-Regular.ttf",
+        "NotoSans-Bold.ttf",
+    ):  # the project's own copies of the sans
         shutil.copyfile(BUNDLED_FONTS_DIR / name, data / "fonts" / name)
     _, (_, fitted) = _validate(data)
     assert _validate(data)[1][1] == 0
     font = data / "fonts" / "NotoSans-Bold.ttf"
-    shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSerif-Bold.ttf", font)  # another face under the same name
+    shutil.copyfile(
+        BUNDLED_FONTS_DIR / "NotoSerif-Bold.ttf", font
+    )  # another face under the same name
     os.utime(font, ns=(font.stat().st_atime_ns, font.stat().st_mtime_ns + 10**9))
     _, (hits, misses) = _validate(data)
-    assert (hits, misses) == (0, fitted)  # every outcome names the font files registered: all fitted again
+    assert (hits, misses) == (
+        0,
+        fitted,
+    )  # every outcome names the font files registered: all fitted again
     monkeypatch.setattr(fitstore, "code_key", lambda: "another version of printshop")
     _, (hits, misses) = _validate(data)
     assert hits == 0 and misses == fitted
@@ -89,7 +102,9 @@ def test_a_damaged_store_is_ignored_and_written_again(cache, tmp_path):
     stored["fits"][digest] = ["not", "an", "outcome"]
     cache.write_text(json.dumps(stored), encoding="utf-8")
     report, (hits, misses) = _validate(data)
-    assert report == first and misses == 1 and hits >= fitted - 1  # the damaged outcome is worked out again
+    assert (
+        report == first and misses == 1 and hits >= fitted - 1
+    )  # the damaged outcome is worked out again
     cache.write_bytes(b"\x00{not json")
     report, (hits, misses) = _validate(data)
     assert report == first and (hits, misses) == (0, fitted)
@@ -103,7 +118,9 @@ def test_layouts_in_other_processes_send_their_outcomes_back(cache):
     assert again == report and misses == 0 and hits >= fitted > 50
 
 
-def test_the_command_keeps_its_fits_in_the_cache_folder_unless_it_is_off(tmp_path, monkeypatch, capsys):
+def test_the_command_keeps_its_fits_in_the_cache_folder_unless_it_is_off(
+    tmp_path, monkeypatch, capsys
+):
     monkeypatch.setenv("PRINTSHOP_CACHE", str(tmp_path / "cache"))
     fitting._FITTED.clear()
     layout._LAID_OUT.clear()
@@ -119,8 +136,15 @@ def test_the_store_keeps_the_outcomes_used_or_added_last(tmp_path, monkeypatch):
     """Beyond LIMIT, the outcomes neither used nor added by the last run go first."""
     path = tmp_path / fitstore.FILE_NAME
     outcome = [9.0, True, 20.0, 30.0, 0, False, None, []]
-    path.write_text(json.dumps({"version": fitstore.VERSION, "code": "c", "fits": {"a": outcome, "b": outcome,
-                                                                                    "c": outcome}}))
+    path.write_text(
+        json.dumps(
+            {
+                "version": fitstore.VERSION,
+                "code": "c",
+                "fits": {"a": outcome, "b": outcome, "c": outcome},
+            }
+        )
+    )
     monkeypatch.setattr(fitstore, "LIMIT", 3)
     store = fitstore.FitStore(path, "c")
     assert store.get("b") == outcome and store.get("z") is None

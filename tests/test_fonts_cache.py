@@ -1,6 +1,7 @@
 """The TrueType faces kept between runs (printshop/typeset/fontcache.py): a face from the cache is the face ReportLab
 reads from the file, a kit drawn with it is the kit drawn without, and the cache never gives a face for
 other bytes than its own."""
+
 from __future__ import annotations
 
 import pickle
@@ -43,10 +44,20 @@ def parses(monkeypatch) -> list[str]:
 
 def _attributes(font: TTFont) -> dict:
     # (less the scale, made again, and makeSubset, which printshop remembers for each face it reads)
-    face = {key: value for key, value in font.face.__dict__.items() if key not in ("_pdfScale", "makeSubset")}
-    names = {key: value.ustr for key, value in face.items() if isinstance(value, ttfonts.TTFNameBytes)}
-    return {"font": sorted(set(font.__dict__) - {"face"}), "face": face, "types": {k: type(v) for k, v in face.items()},
-            "names": names}
+    face = {
+        key: value
+        for key, value in font.face.__dict__.items()
+        if key not in ("_pdfScale", "makeSubset")
+    }
+    names = {
+        key: value.ustr for key, value in face.items() if isinstance(value, ttfonts.TTFNameBytes)
+    }
+    return {
+        "font": sorted(set(font.__dict__) - {"face"}),
+        "face": face,
+        "types": {k: type(v) for k, v in face.items()},
+        "names": names,
+    }
 
 
 def test_a_face_from_the_cache_is_the_face_reportlab_reads(cache, parses):
@@ -65,7 +76,8 @@ def test_a_face_from_the_cache_is_the_face_reportlab_reads(cache, parses):
         for units in (0, 1, 7, 250, 1000, 2048, -317):
             assert kept.face._pdfScale(units) == read.face._pdfScale(units)
         assert kept.stringWidth("Élection du Président — « 1953 »", 9.5) == read.stringWidth(
-            "Élection du Président — « 1953 »", 9.5)
+            "Élection du Président — « 1953 »", 9.5
+        )
     assert [font.fontName for font in first] == [f"first-{path.stem}" for path in files]
 
 
@@ -74,7 +86,9 @@ def _reread_fonts() -> None:
     fonts._registered.clear()
 
 
-def test_a_kit_drawn_with_faces_from_the_cache_is_the_kit_drawn_without(cache, parses, tmp_path, monkeypatch):
+def test_a_kit_drawn_with_faces_from_the_cache_is_the_kit_drawn_without(
+    cache, parses, tmp_path, monkeypatch
+):
     settings = dict(games=["comrade"], langs=["fr"], papers=["a4"], jobs=1)
     _reread_fonts()
     assert not build(DEFAULT_DATA_DIR, tmp_path / "filling", **settings).report.has_errors
@@ -87,25 +101,36 @@ def test_a_kit_drawn_with_faces_from_the_cache_is_the_kit_drawn_without(cache, p
     _reread_fonts()
     read = build(DEFAULT_DATA_DIR, tmp_path / "read", **settings)
     assert parses and not read.report.has_errors
-    assert [o.path for o in kept.outputs] == [o.path for o in read.outputs] and len(read.outputs) >= 3
+    assert [o.path for o in kept.outputs] == [o.path for o in read.outputs] and len(
+        read.outputs
+    ) >= 3
     for ours, theirs in zip(kept.outputs, read.outputs):
         assert ours.data == theirs.data, ours.path
 
 
 def test_a_font_file_saved_over_is_read_again(cache, parses, tmp_path):
-    regular, bold = (next(p for p in FONT_FILES if p.name == name) for name in ("NotoSans-Regular.ttf",
-                                                                                  "NotoSans-Bold.ttf"))
+    regular, bold = (
+        next(p for p in FONT_FILES if p.name == name)
+        for name in ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf")
+    )
     path = tmp_path / "house.ttf"
     shutil.copyfile(regular, path)
-    assert fontcache.read_font("house-1", path).face.name.ustr == TTFont("r", str(regular)).face.name.ustr
+    assert (
+        fontcache.read_font("house-1", path).face.name.ustr
+        == TTFont("r", str(regular)).face.name.ustr
+    )
     shutil.copyfile(bold, path)  # the same name, other bytes: never the regular face from the cache
     parses.clear()
-    assert fontcache.read_font("house-2", path).face.name.ustr == TTFont("b", str(bold)).face.name.ustr
+    assert (
+        fontcache.read_font("house-2", path).face.name.ustr == TTFont("b", str(bold)).face.name.ustr
+    )
     assert parses.count("house.ttf") == 1
 
 
-@pytest.mark.parametrize("content", [b"", b"\x80\x05truncated", pickle.dumps(["a", "list"]),
-                                     pickle.dumps({"unitsPerEm": "2048"})])
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"\x80\x05truncated", pickle.dumps(["a", "list"]), pickle.dumps({"unitsPerEm": "2048"})],
+)
 def test_an_entry_that_cannot_be_used_is_read_again_from_the_font(cache, parses, content):
     path = FONT_FILES[0]
     fontcache.read_font("before", path)
@@ -113,8 +138,13 @@ def test_an_entry_that_cannot_be_used_is_read_again_from_the_font(cache, parses,
     entry.write_bytes(content)
     parses.clear()
     font = fontcache.read_font("after", path)
-    assert parses == [path.name] and font.face.charToGlyph == TTFont("fresh", str(path)).face.charToGlyph
-    assert pickle.loads(entry.read_bytes())["unitsPerEm"] == font.face.unitsPerEm  # and written again
+    assert (
+        parses == [path.name]
+        and font.face.charToGlyph == TTFont("fresh", str(path)).face.charToGlyph
+    )
+    assert (
+        pickle.loads(entry.read_bytes())["unitsPerEm"] == font.face.unitsPerEm
+    )  # and written again
 
 
 def test_a_file_that_is_not_a_font_is_refused_as_without_the_cache_and_never_kept(cache, tmp_path):
@@ -135,8 +165,9 @@ def test_no_cache_when_it_is_turned_off(monkeypatch, tmp_path, parses):
 
 
 @pytest.mark.parametrize("kept", [True, False], ids=["cache", "cache-off"])
-def test_a_subset_is_made_once_per_file_and_glyphs_and_is_the_subset_reportlab_makes(kept, cache, tmp_path,
-                                                                                     monkeypatch):
+def test_a_subset_is_made_once_per_file_and_glyphs_and_is_the_subset_reportlab_makes(
+    kept, cache, tmp_path, monkeypatch
+):
     """A PDF embeds the glyphs it sets of each face; the same file and glyphs are subset once per process,
     whichever name the face was registered under, and the bytes are ReportLab's own."""
     if not kept:

@@ -2,6 +2,7 @@
 discover the games of the data folder (a folder holding a game.yaml), and so do the tests that run
 over every game; here a copy of data/ gets one game more (the sampler fixture) and the game-wide
 commands run over all of them."""
+
 from __future__ import annotations
 
 from printshop.pipeline.build import build, check
@@ -39,15 +40,22 @@ def test_a_game_added_to_the_data_folder_checks_and_builds_with_the_others(tmp_p
     assert not kits.report.has_errors, [d.format() for d in kits.report.errors]
     assert {output.path.parts[0] for output in kits.outputs} == set(games) | {"calibration"}
     assert {path.name for path in (out / "sampler" / "fr").iterdir()} >= {
-        "sampler-fr-tokens-a4.pdf", "sampler-fr-aid-a4.pdf", "sampler-fr-how-to-print-a4.pdf"}
+        "sampler-fr-tokens-a4.pdf",
+        "sampler-fr-aid-a4.pdf",
+        "sampler-fr-how-to-print-a4.pdf",
+    }
 
-    shop = build(data, out, templates_dir=templates, langs=["en"], target="shop", profiles=["eu-3mm"], jobs=1)
+    shop = build(
+        data, out, templates_dir=templates, langs=["en"], target="shop", profiles=["eu-3mm"], jobs=1
+    )
     assert not shop.report.has_errors, [d.format() for d in shop.report.errors]
     project = load_project(data, games=[])
     pressed = [out / output.path for output in shop.outputs if output.path.suffix == ".pdf"]
     assert {path.relative_to(out).parts[0] for path in pressed} == set(games)
     profile = project.profiles["eu-3mm"]
-    added = [path for path in pressed if path.relative_to(out).parts[0] == "sampler"]  # test_press checks the others
+    added = [
+        path for path in pressed if path.relative_to(out).parts[0] == "sampler"
+    ]  # test_press checks the others
     assert {path.name for path in added} >= {"sampler-en-aid.pdf", "sampler-en-poker-eu.pdf"}
     for path in added:
         assert preflight(path, profile, shop_trims(project.media, profile)) == [], path

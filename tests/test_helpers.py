@@ -2,6 +2,7 @@
 faces drawn in two processes (the helper's recordings replay where the document's answers agree, its faces
 are drawn here wherever anything goes wrong) and a kit's rules rendered beside its cards; either way the
 files are, byte for byte, the ones a single process writes, with the same diagnostics in the same order."""
+
 from __future__ import annotations
 
 import io
@@ -33,8 +34,14 @@ def kremlin_fr():
 
 
 def _sheets(project, layout, deck, paper="a4"):
-    settings = sheets.SheetSettings(paper, project.media.papers[paper], project.media,
-                                    Paints(project.colours.palette), project.motifs.motifs, "test.pdf")
+    settings = sheets.SheetSettings(
+        paper,
+        project.media.papers[paper],
+        project.media,
+        Paints(project.colours.palette),
+        project.motifs.motifs,
+        "test.pdf",
+    )
     return sheets.render_card_sheets(layout, deck, settings)[0]
 
 
@@ -83,18 +90,27 @@ def _deck(layout, name):
 def _uses(deck):
     from collections import Counter
 
-    return Counter(front for front, _ in deck.cards) + Counter(back for _, back in deck.cards if back)
+    return Counter(front for front, _ in deck.cards) + Counter(
+        back for _, back in deck.cards if back
+    )
 
 
-def test_recordings_that_do_not_replay_are_drawn_here_to_the_same_bytes(kremlin_fr, counted, monkeypatch):
+def test_recordings_that_do_not_replay_are_drawn_here_to_the_same_bytes(
+    kremlin_fr, counted, monkeypatch
+):
     """The helper's canvas left unseeded: it names fonts and numbers accented letters in its own order, so
     its recordings disagree with this document's answers; each such face is drawn here instead."""
     project, layout = kremlin_fr
     deck = _deck(layout, "intrigue")  # three fonts, accented letters in two of them
     alone = _sheets(project, layout, deck)
     parent = os.getpid()
-    monkeypatch.setattr(sheets, "seed", lambda canvas, faces, also=None: seed(canvas, faces, also) if os.getpid() == parent
-                        else None)
+    monkeypatch.setattr(
+        sheets,
+        "seed",
+        lambda canvas, faces, also=None: (
+            seed(canvas, faces, also) if os.getpid() == parent else None
+        ),
+    )
     with allowing_helpers():
         helped = _sheets(project, layout, deck)
     assert counted["helpers"] == 1 and counted["drawn"] > 0 and counted["placed"] < counted["given"]
@@ -108,7 +124,10 @@ def test_a_helper_that_dies_leaves_its_faces_to_be_drawn_here(kremlin_fr, counte
     monkeypatch.setattr(sheets, "record_face", lambda *args: os._exit(3))
     with allowing_helpers():
         helped = _sheets(project, layout, deck)
-    assert counted["helpers"] == 1 and counted["replayed"] == counted["drawn"] == counted["placed"] == 0
+    assert (
+        counted["helpers"] == 1
+        and counted["replayed"] == counted["drawn"] == counted["placed"] == 0
+    )
     assert helped == alone
 
 
@@ -123,7 +142,10 @@ def test_no_process_to_be_had_means_no_helper_and_the_same_pdf(kremlin_fr, count
     monkeypatch.setattr(helper_module.os, "fork", no_fork)
     with allowing_helpers():
         helped = _sheets(project, layout, deck)
-    assert counted["helpers"] == 1 and counted["placed"] == counted["replayed"] == counted["drawn"] == 0
+    assert (
+        counted["helpers"] == 1
+        and counted["placed"] == counted["replayed"] == counted["drawn"] == 0
+    )
     assert helped == alone
 
 
@@ -203,25 +225,35 @@ def test_seeding_names_the_fonts_by_name_and_numbers_the_letters_in_code_point_o
         font = pdfmetrics.getFont(name)
         for doc in (one, two):
             state = font.state[doc]
-            codes = [state.assignments[ord(c)] for c in wide[name] if ord(c) in font.face.charToGlyph and c != "\xa0"]
+            codes = [
+                state.assignments[ord(c)]
+                for c in wide[name]
+                if ord(c) in font.face.charToGlyph and c != "\xa0"
+            ]
             assert codes == sorted(codes), name  # code point order
         assert font.state[one].assignments == font.state[two].assignments
     internal = [one.fontMapping[name] for name in names]
-    assert internal == sorted(internal, key=lambda value: int(value.lstrip("/F")))  # named in order of name
+    assert internal == sorted(
+        internal, key=lambda value: int(value.lstrip("/F"))
+    )  # named in order of name
 
 
 def test_a_seeded_deck_embeds_no_font_it_does_not_draw(kremlin_fr):
     project, layout = kremlin_fr
     for deck in layout.decks:
         pdf = PdfReader(io.BytesIO(_sheets(project, layout, deck)))
-        embedded = {str(font["/BaseFont"]).split("+", 1)[-1].split("-")[0]
-                    for page in pdf.pages for font in page["/Resources"]["/Font"].values()
-                    for font in [font.get_object()]}
+        embedded = {
+            str(font["/BaseFont"]).split("+", 1)[-1].split("-")[0]
+            for page in pdf.pages
+            for font in page["/Resources"]["/Font"].values()
+            for font in [font.get_object()]
+        }
         drawn = set()
         for page in pdf.pages:
             resources = page["/Resources"]
-            streams = [page.get_contents().get_data()] + [form.get_object().get_data()
-                                                          for form in resources.get("/XObject", {}).values()]
+            streams = [page.get_contents().get_data()] + [
+                form.get_object().get_data() for form in resources.get("/XObject", {}).values()
+            ]
             for name, font in resources["/Font"].items():
                 if any(f"{name} ".encode() in content for content in streams):
                     drawn.add(str(font.get_object()["/BaseFont"]).split("+", 1)[-1].split("-")[0])
@@ -242,8 +274,10 @@ def _kit(tmp_path, name, jobs, game="comrade-stalin"):
 
     out = tmp_path / name
     result = build(DEFAULT_DATA_DIR, out, games=[game], langs=["fr"], papers=["a4"], jobs=jobs)
-    files = {str(path.relative_to(out)): hashlib.blake2b(path.read_bytes()).hexdigest()
-             for path in sorted(out.rglob("*.pdf"))}
+    files = {
+        str(path.relative_to(out)): hashlib.blake2b(path.read_bytes()).hexdigest()
+        for path in sorted(out.rglob("*.pdf"))
+    }
     return files, [str(item) for item in result.report.items], result
 
 
@@ -263,11 +297,19 @@ def helpers_started(monkeypatch):
 def test_a_kits_rules_rendered_by_a_helper_are_the_same_files(tmp_path, kit_alone, helpers_started):
     alone, said_alone, _ = kit_alone
     helped, said_helped, result = _kit(tmp_path, "helped", jobs=2)
-    assert len(helpers_started) == 1  # one job (and its calibration page): rendered in this process, helped
+    assert (
+        len(helpers_started) == 1
+    )  # one job (and its calibration page): rendered in this process, helped
     assert helped == alone and said_helped == said_alone
     # the how-to page, made after both halves, lists the rules: the same bytes means the same list
-    assert any(name.endswith("-rules-a5.pdf") for name in helped) and any("rules-booklet" in name for name in helped)
-    kit = [str(output.path) for output in result.outputs if not str(output.path).startswith("calibration")]
+    assert any(name.endswith("-rules-a5.pdf") for name in helped) and any(
+        "rules-booklet" in name for name in helped
+    )
+    kit = [
+        str(output.path)
+        for output in result.outputs
+        if not str(output.path).startswith("calibration")
+    ]
     assert kit[-1].endswith("how-to-print-a4.pdf")
 
 
@@ -278,29 +320,40 @@ def test_a_one_process_build_starts_no_helper(tmp_path, helpers_started):
     assert not helpers_started
 
 
-def test_what_a_helpers_task_reports_comes_in_the_tasks_order(tmp_path, helpers_started, monkeypatch):
+def test_what_a_helpers_task_reports_comes_in_the_tasks_order(
+    tmp_path, helpers_started, monkeypatch
+):
     from printshop.pipeline import jobs
 
     def broken(what):
         def fails(*args, **kwargs):
             raise RuntimeError(f"{what} that cannot be set")
+
         return fails
 
-    monkeypatch.setattr(jobs, "render_card_sheets", broken("a deck"))  # this process's, before the rules
+    monkeypatch.setattr(
+        jobs, "render_card_sheets", broken("a deck")
+    )  # this process's, before the rules
     monkeypatch.setattr(jobs, "render_booklet", broken("a booklet"))  # the helper's
     monkeypatch.setattr(jobs, "booklet_pages", broken("a booklet"))
     alone, said_alone, _ = _kit(tmp_path, "alone", jobs=1)
     helped, said_helped, _ = _kit(tmp_path, "helped", jobs=2)
-    assert helpers_started and helped == alone == {}  # nothing written: the build failed the same way
+    assert (
+        helpers_started and helped == alone == {}
+    )  # nothing written: the build failed the same way
     deck = [index for index, line in enumerate(said_helped) if "a deck that" in line]
     booklet = [index for index, line in enumerate(said_helped) if "a booklet that" in line]
     assert deck and booklet and max(deck) < min(booklet)
     assert said_helped == said_alone
 
 
-def test_a_kit_helper_that_dies_leaves_its_files_to_be_rendered_here(tmp_path, kit_alone, monkeypatch):
+def test_a_kit_helper_that_dies_leaves_its_files_to_be_rendered_here(
+    tmp_path, kit_alone, monkeypatch
+):
     alone, said_alone, _ = kit_alone
     start = Helper.__init__
-    monkeypatch.setattr(Helper, "__init__", lambda self, keys, work: start(self, keys, lambda keys: os._exit(9)))
+    monkeypatch.setattr(
+        Helper, "__init__", lambda self, keys, work: start(self, keys, lambda keys: os._exit(9))
+    )
     helped, said_helped, _ = _kit(tmp_path, "helped", jobs=2)
     assert helped == alone and said_helped == said_alone

@@ -3,6 +3,7 @@ that climb out of the project, symlinks, bombs, truncated files, kills and Ctrl-
 (with what is on disk checked afterwards), a full disk and a read-only folder on a small tmpfs (where
 the test may mount one), cache tampering, and usage errors. Subprocesses are bounded by timeouts and
 touch only temporary folders."""
+
 from __future__ import annotations
 
 import json
@@ -40,16 +41,22 @@ def codes(report: Report, code: str) -> list:
 
 def kit(out: Path) -> dict[str, bytes]:
     """Every file of the kit (the cache left out)."""
-    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*")
-            if p.is_file() and CACHE_DIR_NAME not in p.parts}
+    return {
+        str(p.relative_to(out)): p.read_bytes()
+        for p in out.rglob("*")
+        if p.is_file() and CACHE_DIR_NAME not in p.parts
+    }
 
 
 def add_image(data: Path, src: str) -> int:
     """Give Comrade's card back an image shape naming `src`; returns its line in faces.yaml."""
     faces = data / "comrade" / "faces.yaml"
-    edit(faces, "      frame: {kind: rect, x: 4.2mm,",
-         f"      seal: {{kind: image, src: '{src}', x: 6mm, y: 6mm, width: 1in, height: 1in}}\n"
-         "      frame: {kind: rect, x: 4.2mm,")
+    edit(
+        faces,
+        "      frame: {kind: rect, x: 4.2mm,",
+        f"      seal: {{kind: image, src: '{src}', x: 6mm, y: 6mm, width: 1in, height: 1in}}\n"
+        "      frame: {kind: rect, x: 4.2mm,",
+    )
     return line_of(faces, "kind: image")
 
 
@@ -62,11 +69,21 @@ def save_png(path: Path, colour: str = "#123456", size: int = 300) -> None:
 
 def png_header(width: int, height: int) -> bytes:
     """A PNG that claims `width` × `height` pixels in a few bytes (nothing to decode)."""
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
 
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(b"\x00" * 16)) + chunk(b"IEND", b""))
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(body))
+            + kind
+            + body
+            + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+        )
+
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+        + chunk(b"IDAT", zlib.compress(b"\x00" * 16))
+        + chunk(b"IEND", b"")
+    )
 
 
 def change_english(data: Path) -> None:
@@ -88,11 +105,15 @@ def test_a_deck_key_that_is_not_an_id_is_refused_at_the_key(data, key):
 def test_paper_and_variant_keys_are_ids_too(data):
     edit(data / "print" / "media.yaml", "  a4: {width: 210mm", '  "../a4": {width: 210mm')
     report, _ = check(data)
-    assert [d.location.line for d in codes(report, "unsafe-path")] == [line_of(data / "print" / "media.yaml", '"../a4"')]
+    assert [d.location.line for d in codes(report, "unsafe-path")] == [
+        line_of(data / "print" / "media.yaml", '"../a4"')
+    ]
 
 
 def test_the_escaped_deck_is_never_written_outside_out(data, tmp_path):
-    edit(data / "comrade" / "game.yaml", "decks:\n  cards:", 'decks:\n  "/../../../../escaped-deck":')
+    edit(
+        data / "comrade" / "game.yaml", "decks:\n  cards:", 'decks:\n  "/../../../../escaped-deck":'
+    )
     result = build(data, tmp_path / "W" / "out", **QUICK)
     assert result.report.has_errors and not list(tmp_path.rglob("*escaped-deck*"))
 
@@ -114,23 +135,35 @@ def test_art_by_absolute_path_by_dotdot_and_through_a_symlink_is_refused(data, t
         line = add_image(data, src)
         report, _ = check(data, langs=["en"], variant=None)
         messages = [d for d in report.items if d.code == "unsafe-path" and d.location.line == line]
-        assert messages and "outside the data folder" in messages[0].message, [d.format() for d in report.items]
+        assert messages and "outside the data folder" in messages[0].message, [
+            d.format() for d in report.items
+        ]
         faces.write_text(original)
     # a symlink in the data that leads out of it is refused wherever it is, before anything reads it
     (data / "comrade" / "images").mkdir()
     (data / "comrade" / "images" / "link.png").symlink_to(outside)
     add_image(data, "images/link.png")
     report, _ = check(data, langs=["en"], variant=None)
-    assert any("images/link.png" in d.location.path and "symlink" in d.message for d in codes(report, "unsafe-path"))
+    assert any(
+        "images/link.png" in d.location.path and "symlink" in d.message
+        for d in codes(report, "unsafe-path")
+    )
     # a folder linked from outside, deep in the data, is refused too; links that stay inside are not
     (data / "comrade" / "images" / "link.png").unlink()
     (data / "comrade" / "images" / "deeper" / "still").mkdir(parents=True)
-    (data / "comrade" / "images" / "deeper" / "still" / "away").symlink_to(tmp_path, target_is_directory=True)
+    (data / "comrade" / "images" / "deeper" / "still" / "away").symlink_to(
+        tmp_path, target_is_directory=True
+    )
     (data / "comrade" / "images" / "here.png").symlink_to(data / "comrade" / "images" / "deeper")
-    (data / "comrade" / "images" / "deeper" / "up").symlink_to(data / "comrade", target_is_directory=True)
+    (data / "comrade" / "images" / "deeper" / "up").symlink_to(
+        data / "comrade", target_is_directory=True
+    )
     report, _ = check(data, langs=["en"], variant=None)
-    assert [Path(d.location.path).relative_to(data).as_posix() for d in codes(report, "unsafe-path")
-            if "symlink" in d.message] == ["comrade/images/deeper/still/away"]
+    assert [
+        Path(d.location.path).relative_to(data).as_posix()
+        for d in codes(report, "unsafe-path")
+        if "symlink" in d.message
+    ] == ["comrade/images/deeper/still/away"]
 
 
 def test_a_template_symlink_leaving_the_templates_folder_is_refused(data, tmp_path):
@@ -139,18 +172,24 @@ def test_a_template_symlink_leaving_the_templates_folder_is_refused(data, tmp_pa
     (tmp_path / "elsewhere.j2").write_text("{% block title %}x{% endblock %}")
     (templates / "comrade" / "sneaky.j2").symlink_to(tmp_path / "elsewhere.j2")
     report, _ = check(data, templates_dir=templates, langs=["en"], variant=None)
-    assert [d.location.path for d in codes(report, "unsafe-path")] == [str(templates / "comrade" / "sneaky.j2")]
+    assert [d.location.path for d in codes(report, "unsafe-path")] == [
+        str(templates / "comrade" / "sneaky.j2")
+    ]
 
 
 def test_a_font_named_outside_the_font_folders_is_refused(data, tmp_path):
     shutil.copy(REPO / "printshop" / "fonts" / "NotoSans-Regular.ttf", tmp_path / "evil.ttf")
     (data / "fonts").mkdir()
     fonts = data / "print" / "fonts.yaml"
-    line = edit(fonts, "    regular: NotoSans-Regular.ttf", "    regular: ../../evil.ttf")  # from data/fonts
+    line = edit(
+        fonts, "    regular: NotoSans-Regular.ttf", "    regular: ../../evil.ttf"
+    )  # from data/fonts
     report, _ = check(data, langs=["en"], variant=None)
     [item] = codes(report, "unsafe-path")
     assert item.location.line == line and "outside" in item.message
-    assert item.hint == f"name a font file by its name alone and put the file in {data / 'fonts'}", item.hint
+    assert (
+        item.hint == f"name a font file by its name alone and put the file in {data / 'fonts'}"
+    ), item.hint
 
 
 def test_a_cache_record_naming_a_path_outside_the_output_is_never_followed(data, tmp_path):
@@ -166,7 +205,9 @@ def test_a_cache_record_naming_a_path_outside_the_output_is_never_followed(data,
         record.write_text(json.dumps(entries))
     (out / CACHE_DIR_NAME / "last-build.json").unlink()
     again = build(data, out, **QUICK)
-    assert not again.report.has_errors and sorted(again.rendered_jobs) == sorted(first.rendered_jobs)
+    assert not again.report.has_errors and sorted(again.rendered_jobs) == sorted(
+        first.rendered_jobs
+    )
     assert not (tmp_path / "x.pdf").exists() and not list(tmp_path.rglob("x.pdf"))
     assert kit(out) == expected
 
@@ -177,7 +218,9 @@ def test_a_record_naming_another_jobs_file_is_a_miss(data, tmp_path):
     for record in (out / CACHE_DIR_NAME / "jobs").glob("*.json"):
         entries = json.loads(record.read_text())
         if entries[0]["path"].startswith("calibration/"):
-            entries[0]["path"] = "comrade/en/comrade-en-cards-a4.pdf"  # would overwrite the cards with the calibration
+            entries[0]["path"] = (
+                "comrade/en/comrade-en-cards-a4.pdf"  # would overwrite the cards with the calibration
+            )
             record.write_text(json.dumps(entries))
     (out / CACHE_DIR_NAME / "last-build.json").unlink()
     again = build(data, out, **QUICK)
@@ -185,11 +228,14 @@ def test_a_record_naming_another_jobs_file_is_a_miss(data, tmp_path):
     assert len(first.outputs) == len(again.outputs)
 
 
-@pytest.mark.parametrize("name,content", [
-    ("last-build.json", "[1, 2]"),
-    ("last-build.json", '{"key": 1, "files": [1]}'),
-    ("outputs.json", '["x"]'),
-])
+@pytest.mark.parametrize(
+    "name,content",
+    [
+        ("last-build.json", "[1, 2]"),
+        ("last-build.json", '{"key": 1, "files": [1]}'),
+        ("outputs.json", '["x"]'),
+    ],
+)
 def test_cache_records_of_the_wrong_shape_are_misses(data, tmp_path, name, content):
     out = tmp_path / "out"
     build(data, out, **QUICK)
@@ -238,8 +284,11 @@ def test_nesting_deep_enough_to_crash_libyaml_is_refused_by_file_and_line(data):
     started = time.monotonic()
     report, _ = check(data)
     [item] = codes(report, "too-large")
-    assert item.location.path.endswith("colours.yaml") and item.location.line > 1 and time.monotonic() - started < 10
-
+    assert (
+        item.location.path.endswith("colours.yaml")
+        and item.location.line > 1
+        and time.monotonic() - started < 10
+    )
 
 
 def test_nesting_refused_by_libyamls_own_limit_is_too_large_at_its_place(data, monkeypatch):
@@ -255,14 +304,20 @@ def test_nesting_refused_by_libyamls_own_limit_is_too_large_at_its_place(data, m
 
     def newer_libyaml(text, Loader):
         mark = pyyaml.Mark("<unicode string>", 0, line - 1, 1005, None, None)
-        raise pyyaml.scanner.ScannerError("while increasing flow level", None, "exceeded maximum nesting depth", mark)
+        raise pyyaml.scanner.ScannerError(
+            "while increasing flow level", None, "exceeded maximum nesting depth", mark
+        )
         yield  # (a generator, as pyyaml.parse is)
 
     monkeypatch.setattr(pyyaml, "parse", newer_libyaml)
     report, _ = check(data)
     [item] = codes(report, "too-large")
-    assert item.location.path.endswith("colours.yaml") and (item.location.line, item.location.col) == (line, 1006)
+    assert item.location.path.endswith("colours.yaml") and (
+        item.location.line,
+        item.location.col,
+    ) == (line, 1006)
     assert not codes(report, "yaml-syntax")
+
 
 HIDDEN_CLOSINGS = {  # an opening bracket, then a closing one the parser reads as text, before the next opening
     "double-quoted": '[ "]", ',
@@ -278,7 +333,14 @@ def test_nesting_whose_closing_brackets_hide_in_quotes_or_comments_is_refused(da
     raw text take the file for shallow: at 25,000 levels libyaml's composer then overflowed the stack and
     printshop died of a segmentation fault; at 150 levels the file was read, past the 100-level limit."""
     colours = data / "print" / "colours.yaml"
-    colours.write_text(colours.read_text() + "deep: " + HIDDEN_CLOSINGS[hiding] * levels + "1" + "]" * levels + "\n")
+    colours.write_text(
+        colours.read_text()
+        + "deep: "
+        + HIDDEN_CLOSINGS[hiding] * levels
+        + "1"
+        + "]" * levels
+        + "\n"
+    )
     [item] = codes(check(data)[0], "too-large")
     assert "nested more than" in item.message and item.location.path.endswith("colours.yaml")
     assert item.location.line > 1
@@ -288,14 +350,24 @@ def test_many_brackets_nested_two_deep_are_read_as_before(data):
     """The other side: a file of many flow maps each holding one (a deck's cards written `{id: …, vars: {…}}`)
     is not deep, however many there are."""
     colours = data / "print" / "colours.yaml"
-    colours.write_text(colours.read_text() + "cards:\n" + "".join(f"  - {{id: c{n}, vars: {{number: {n}}}, "
-                                                                 f"tags: ['a]', \"b}}\"]}}\n" for n in range(400)))
+    colours.write_text(
+        colours.read_text()
+        + "cards:\n"
+        + "".join(
+            f"  - {{id: c{n}, vars: {{number: {n}}}, tags: ['a]', \"b}}\"]}}\n" for n in range(400)
+        )
+    )
     assert not codes(check(data)[0], "too-large")
 
 
 def test_block_nesting_is_refused_too(data):
     text = data / "comrade" / "text" / "en.yaml"
-    text.write_text(text.read_text() + "".join("  " * i + f"k{i}:\n" for i in range(200)) + "  " * 200 + "x: 1\n")
+    text.write_text(
+        text.read_text()
+        + "".join("  " * i + f"k{i}:\n" for i in range(200))
+        + "  " * 200
+        + "x: 1\n"
+    )
     [item] = codes(check(data)[0], "too-large")
     assert "nested more than" in item.message
 
@@ -310,9 +382,13 @@ def test_compact_list_nesting_on_one_line_is_refused_too(data):
 
 def test_a_key_longer_than_the_limit_is_refused_as_a_key(data):
     colours = data / "print" / "colours.yaml"
-    colours.write_text(colours.read_text() + "? " + "k" * 20_001 + "\n: '#ffffff'\n")  # explicit: no 1,024 limit
+    colours.write_text(
+        colours.read_text() + "? " + "k" * 20_001 + "\n: '#ffffff'\n"
+    )  # explicit: no 1,024 limit
     [item] = codes(check(data)[0], "too-large")
-    assert "this key is 20,001 characters" in item.message and item.location.path.endswith("colours.yaml")
+    assert "this key is 20,001 characters" in item.message and item.location.path.endswith(
+        "colours.yaml"
+    )
 
 
 @pytest.mark.parametrize("size", [5_000_000, 100_000])
@@ -335,11 +411,20 @@ def test_text_variables_that_would_make_a_huge_text_are_refused_in_seconds_at_th
     report, _ = check(data)
     [item] = codes(report, "too-large")
     assert time.monotonic() - started < 10
-    assert item.location.path.endswith("en.yaml") and item.location.line == line_of(text, "{motto}{motto}")
-    assert "'card.informer.name' would be 36,000,000 characters long with its text variables" in item.message
-    assert not codes(report, "placeholder") or all("en.yaml" not in d.location.path and "faces" not in d.location.path
-                                                    for d in codes(report, "placeholder"))
-    edit(text, '"' + "{motto}" * 2_000, '"Informer ({motto})')  # a variable used as it should be passes
+    assert item.location.path.endswith("en.yaml") and item.location.line == line_of(
+        text, "{motto}{motto}"
+    )
+    assert (
+        "'card.informer.name' would be 36,000,000 characters long with its text variables"
+        in item.message
+    )
+    assert not codes(report, "placeholder") or all(
+        "en.yaml" not in d.location.path and "faces" not in d.location.path
+        for d in codes(report, "placeholder")
+    )
+    edit(
+        text, '"' + "{motto}" * 2_000, '"Informer ({motto})'
+    )  # a variable used as it should be passes
     assert not codes(check(data)[0], "too-large")
 
 
@@ -370,7 +455,9 @@ def test_a_truncated_png_fails_validate_not_the_build(data, tmp_path):
     [item] = codes(check(data, langs=["en"], variant=None)[0], "wrong-type")
     assert item.location.line == line and "seal.png" in item.message
     result = build(data, tmp_path / "out", **QUICK)
-    assert [d.code for d in result.report.errors] == ["wrong-type"] and not (tmp_path / "out" / "comrade").exists()
+    assert [d.code for d in result.report.errors] == ["wrong-type"] and not (
+        tmp_path / "out" / "comrade"
+    ).exists()
 
 
 def test_a_truncated_font_in_data_fonts_is_named(data):
@@ -412,11 +499,17 @@ def test_unreadable_keys_and_list_items_are_each_reported_at_their_place_in_the_
     are, keys before values, as before that first look."""
     colours = data / "print" / "colours.yaml"
     before = colours.read_text().count("\n")
-    colours.write_text(colours.read_text() + "\u202eshade: '#ffffff'\n"  # a key
-                       + "tints:\n  - '#eeeeee'\n  - \"#dd\\0dddd\"\n"  # a list's second item
-                       + "pair: {a: \"x\\ay\", b: \"\\ud800\"}\n")  # two values of one map
-    found = [(d.code, d.location.line, d.location.col, d.message.split(",")[0])
-             for d in check(data)[0].items if d.location.path.endswith("colours.yaml")]
+    colours.write_text(
+        colours.read_text()
+        + "\u202eshade: '#ffffff'\n"  # a key
+        + "tints:\n  - '#eeeeee'\n  - \"#dd\\0dddd\"\n"  # a list's second item
+        + 'pair: {a: "x\\ay", b: "\\ud800"}\n'
+    )  # two values of one map
+    found = [
+        (d.code, d.location.line, d.location.col, d.message.split(",")[0])
+        for d in check(data)[0].items
+        if d.location.path.endswith("colours.yaml")
+    ]
     assert found == [
         ("bidi-control", before + 1, 1, "this key holds U+202E (right-to-left override)"),
         ("yaml-syntax", before + 5, 11, "this value holds U+0007 (BELL)"),
@@ -425,17 +518,31 @@ def test_unreadable_keys_and_list_items_are_each_reported_at_their_place_in_the_
     ], found
 
 
-@pytest.mark.parametrize("escape, code", [("\\0", 0x0), ("\\a", 0x7), ("\\e", 0x1b), ("\\x7f", 0x7f), ("\\r", 0xd),
-                                          ("\\N", 0x85), ("\\L", 0x2028), ("\\u0008", 0x8)])
+@pytest.mark.parametrize(
+    "escape, code",
+    [
+        ("\\0", 0x0),
+        ("\\a", 0x7),
+        ("\\e", 0x1B),
+        ("\\x7f", 0x7F),
+        ("\\r", 0xD),
+        ("\\N", 0x85),
+        ("\\L", 0x2028),
+        ("\\u0008", 0x8),
+    ],
+)
 def test_an_escape_that_makes_a_control_character_is_refused_at_its_text(data, escape, code):
-    """"Infor\\0mer" broke the markup the template gave ReportLab, and was blamed on the template."""
+    """ "Infor\\0mer" broke the markup the template gave ReportLab, and was blamed on the template."""
     text = data / "comrade" / "text" / "en.yaml"
     line = edit(text, '    name: "Informer"', f'    name: "Infor{escape}mer"')
     errors = check(data)[0].errors
     assert [(d.code, d.location.path.endswith("en.yaml"), d.location.line) for d in errors] == [
-        ("yaml-syntax", True, line)], [d.format() for d in errors]
+        ("yaml-syntax", True, line)
+    ], [d.format() for d in errors]
     assert f"U+{code:04X}" in errors[0].message and "at character 6" in errors[0].message
-    edit(text, f'"Infor{escape}mer"', '"Infor\\tmer\\nand \\u00e9"')  # a tab, a new line and an é are characters
+    edit(
+        text, f'"Infor{escape}mer"', '"Infor\\tmer\\nand \\u00e9"'
+    )  # a tab, a new line and an é are characters
     assert not [d for d in check(data)[0].errors if d.code == "yaml-syntax"]
 
 
@@ -446,10 +553,13 @@ def test_a_control_character_in_the_file_is_reported_where_it_is(data, raw):
     text = data / "comrade" / "text" / "en.yaml"
     line = edit(text, '  motto: "The Party sees all"', f'  motto: "The Party{raw} sees all"')
     errors = check(data)[0].errors
-    assert [(d.code, d.location.line, d.location.col) for d in errors] == [("yaml-syntax", line, 20)], \
-        [d.format() for d in errors]
+    assert [(d.code, d.location.line, d.location.col) for d in errors] == [
+        ("yaml-syntax", line, 20)
+    ], [d.format() for d in errors]
     assert f"U+{ord(raw):04X}" in errors[0].message and errors[0].location.path.endswith("en.yaml")
-    crlf = data / "comrade" / "text" / "fr.yaml"  # a file saved with Windows line ends is read as ever
+    crlf = (
+        data / "comrade" / "text" / "fr.yaml"
+    )  # a file saved with Windows line ends is read as ever
     crlf.write_bytes(crlf.read_bytes().replace(b"\n", b"\r\n"))
     edit(text, f"Party{raw} sees", "Party sees")
     assert not check(data)[0].errors
@@ -462,10 +572,13 @@ def test_scalar_aliases_are_refused(data):
     assert items[0].code == "yaml-syntax" and "aliases" in items[0].message
 
 
-@pytest.mark.parametrize("old,new,says", [
-    ("poker-eu: {width: 63mm", "poker-eu: {width: -57mm", "more than 0"),
-    ("a4: {width: 210mm", "a4: {width: 0pt", "more than 0"),
-])
+@pytest.mark.parametrize(
+    "old,new,says",
+    [
+        ("poker-eu: {width: 63mm", "poker-eu: {width: -57mm", "more than 0"),
+        ("a4: {width: 210mm", "a4: {width: 0pt", "more than 0"),
+    ],
+)
 def test_negative_and_zero_sizes_are_refused(data, old, new, says):
     media = data / "print" / "media.yaml"
     line = edit(media, old, new)
@@ -479,7 +592,7 @@ def test_a_zero_type_size_is_refused(data):
     import re
 
     match = re.search(r"size: (\d+(?:\.\d+)?pt)", text)
-    faces.write_text(text[:match.start(1)] + "0pt" + text[match.end(1):])
+    faces.write_text(text[: match.start(1)] + "0pt" + text[match.end(1) :])
     items = codes(check(data)[0], "wrong-type")
     assert items and all("more than 0" in d.message for d in items)
 
@@ -488,11 +601,15 @@ def test_control_characters_in_keys_are_escaped_on_the_terminal(data, capsys):
     game = data / "comrade" / "game.yaml"
     line = edit(game, "minutes:", '"\\e[31mred\\e[0m\\u200f": 1\nminutes:')
     report, _ = check(data)
-    [refused] = codes(report, "yaml-syntax")  # a key that holds a control character is refused at once
+    [refused] = codes(
+        report, "yaml-syntax"
+    )  # a key that holds a control character is refused at once
     assert refused.location.line == line and "U+001B (ESCAPE)" in refused.message
     text = format_report(report) + format_report(report, style="github")
     assert "\x1b" not in text
-    edit(game, '"\\e[31mred\\e[0m\\u200f": 1', '"red\\u200f": 1')  # an invisible mark that is no control
+    edit(
+        game, '"\\e[31mred\\e[0m\\u200f": 1', '"red\\u200f": 1'
+    )  # an invisible mark that is no control
     report, _ = check(data)
     assert codes(report, "unknown-key")
     text = format_report(report) + format_report(report, style="github")
@@ -501,22 +618,53 @@ def test_control_characters_in_keys_are_escaped_on_the_terminal(data, capsys):
 
 def test_a_malformed_po_file_is_refused_with_exit_1(data, tmp_path, capsys):
     po = tmp_path / "comrade-fr.po"
-    po.write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgid "Informer"\nmsgstr "Mouchard"\n', encoding="utf-8")
-    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\nmsgid "Informer"\nmsgstr "Mouchard"\n',
+        encoding="utf-8",
+    )
+    assert (
+        main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)])
+        == 1
+    )
     assert "[po-syntax]" in capsys.readouterr().err
     po.write_text("", encoding="utf-8")
-    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    assert (
+        main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)])
+        == 1
+    )
     po.write_text('msgid "a"\nmsgstr "b\nthis is not a PO file\n', encoding="utf-8")
-    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    assert (
+        main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)])
+        == 1
+    )
 
 
-@pytest.mark.parametrize("old, new, column, says", [
-    ('msgstr "Informateur"', 'msgstr "Informateur', 8, "does not end on its line"),  # polib read 'Informateu'
-    ('msgstr "Informateur"', 'msgstr "Informateur" x', 19, "'x' after the text's closing quote"),
-    ('msgstr "Informateur"', 'msgstr "Informateur"\n"\\"', 1, "does not end on its line"),  # an escaped quote
-])
-def test_a_po_text_left_unclosed_is_refused_at_its_line_and_nothing_is_imported(data, tmp_path, capsys, old, new,
-                                                                                  column, says):
+@pytest.mark.parametrize(
+    "old, new, column, says",
+    [
+        (
+            'msgstr "Informateur"',
+            'msgstr "Informateur',
+            8,
+            "does not end on its line",
+        ),  # polib read 'Informateu'
+        (
+            'msgstr "Informateur"',
+            'msgstr "Informateur" x',
+            19,
+            "'x' after the text's closing quote",
+        ),
+        (
+            'msgstr "Informateur"',
+            'msgstr "Informateur"\n"\\"',
+            1,
+            "does not end on its line",
+        ),  # an escaped quote
+    ],
+)
+def test_a_po_text_left_unclosed_is_refused_at_its_line_and_nothing_is_imported(
+    data, tmp_path, capsys, old, new, column, says
+):
     from printshop.language.i18n import export_po
     from printshop.project.loader import load_project
 
@@ -525,14 +673,24 @@ def test_a_po_text_left_unclosed_is_refused_at_its_line_and_nothing_is_imported(
     exported = export_po(game, "fr").decode("utf-8")
     po.write_text(exported.replace(old, new.replace("Informateur", "Mouchard")), encoding="utf-8")
     french = (data / "comrade" / "text" / "fr.yaml").read_bytes()
-    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    assert (
+        main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)])
+        == 1
+    )
     [said] = [line for line in capsys.readouterr().err.splitlines() if "[po-syntax]" in line]
     line = line_of(po, 'msgstr "Mouchard') + new.count("\n")
     assert said.startswith(f"{po}:{line}:{column}: error[po-syntax]") and says in said, said
     assert (data / "comrade" / "text" / "fr.yaml").read_bytes() == french
-    po.write_text(exported.replace(old, 'msgstr "Mouchard \\"rouge\\""'), encoding="utf-8")  # closed, with escapes
-    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 0
-    assert 'Mouchard \\"rouge\\"' in (data / "comrade" / "text" / "fr.yaml").read_text(encoding="utf-8")
+    po.write_text(
+        exported.replace(old, 'msgstr "Mouchard \\"rouge\\""'), encoding="utf-8"
+    )  # closed, with escapes
+    assert (
+        main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)])
+        == 0
+    )
+    assert 'Mouchard \\"rouge\\"' in (data / "comrade" / "text" / "fr.yaml").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_a_text_id_twice_in_a_po_file_is_refused_at_the_second(data, tmp_path, capsys):
@@ -543,13 +701,25 @@ def test_a_text_id_twice_in_a_po_file_is_refused_at_the_second(data, tmp_path, c
     po = tmp_path / "comrade-fr.po"
     exported = export_po(load_project(data).games["comrade"], "fr").decode("utf-8")
     [entry] = [block for block in exported.split("\n\n") if 'msgctxt "card.informer.name"' in block]
-    po.write_text(exported.rstrip("\n") + "\n\n" + entry.replace('"Informateur"', '"Mouchard"') + "\n", encoding="utf-8")
+    po.write_text(
+        exported.rstrip("\n") + "\n\n" + entry.replace('"Informateur"', '"Mouchard"') + "\n",
+        encoding="utf-8",
+    )
     lines = po.read_text(encoding="utf-8").splitlines()
-    first, second = (number for number, line in enumerate(lines, start=1) if line == 'msgctxt "card.informer.name"')
+    first, second = (
+        number
+        for number, line in enumerate(lines, start=1)
+        if line == 'msgctxt "card.informer.name"'
+    )
     french = (data / "comrade" / "text" / "fr.yaml").read_bytes()
-    assert main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]) == 1
+    assert (
+        main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)])
+        == 1
+    )
     [said] = [line for line in capsys.readouterr().err.splitlines() if "[po-syntax]" in line]
-    assert said.startswith(f"{po}:{second}:1: error[po-syntax]: 'card.informer.name' has a second entry here")
+    assert said.startswith(
+        f"{po}:{second}:1: error[po-syntax]: 'card.informer.name' has a second entry here"
+    )
     assert f"(the first is at line {first})" in said
     assert (data / "comrade" / "text" / "fr.yaml").read_bytes() == french
 
@@ -557,13 +727,22 @@ def test_a_text_id_twice_in_a_po_file_is_refused_at_the_second(data, tmp_path, c
 MSGFMT = shutil.which("msgfmt")
 
 
-@pytest.mark.skipif(MSGFMT is None, reason="gettext's msgfmt is not installed (Debian package: gettext)")
-@pytest.mark.parametrize("old, new", [
-    (None, None),  # the file as exported: both take it
-    ('msgstr "Informateur"', 'msgstr "Mouchard'), ('msgstr "Informateur"', 'msgstr "Mouchard" x'),
-    ('msgstr "Informateur"', 'msgstr "Mouchard"\n"\\"'), ("twice", "twice"),
-])
-def test_gettexts_msgfmt_refuses_the_po_files_import_refuses_and_takes_the_one_it_takes(data, tmp_path, old, new):
+@pytest.mark.skipif(
+    MSGFMT is None, reason="gettext's msgfmt is not installed (Debian package: gettext)"
+)
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        (None, None),  # the file as exported: both take it
+        ('msgstr "Informateur"', 'msgstr "Mouchard'),
+        ('msgstr "Informateur"', 'msgstr "Mouchard" x'),
+        ('msgstr "Informateur"', 'msgstr "Mouchard"\n"\\"'),
+        ("twice", "twice"),
+    ],
+)
+def test_gettexts_msgfmt_refuses_the_po_files_import_refuses_and_takes_the_one_it_takes(
+    data, tmp_path, old, new
+):
     from printshop.language.i18n import export_po
     from printshop.project.loader import load_project
 
@@ -575,18 +754,33 @@ def test_gettexts_msgfmt_refuses_the_po_files_import_refuses_and_takes_the_one_i
     elif old is not None:
         text = text.replace(old, new)
     po.write_text(text, encoding="utf-8")
-    msgfmt = subprocess.run([MSGFMT, "--check", "-o", os.devnull, str(po)], capture_output=True, text=True, timeout=60)
-    imported = main(["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)])
+    msgfmt = subprocess.run(
+        [MSGFMT, "--check", "-o", os.devnull, str(po)], capture_output=True, text=True, timeout=60
+    )
+    imported = main(
+        ["i18n", "import", str(po), "--game", "comrade", "--lang", "fr", "--data", str(data)]
+    )
     assert (msgfmt.returncode == 0) == (imported == 0) == (old is None), msgfmt.stderr
 
 
 # --- usage errors (exit 2) --------------------------------------------------------------------------
-@pytest.mark.parametrize("args", [
-    ["--back-offset", "nan,nan"], ["--back-offset", "inf,0"], ["--paper", "bogus"], ["--lang", "xx"],
-    ["--templates", "/nonexistent"], ["--out", ""],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--back-offset", "nan,nan"],
+        ["--back-offset", "inf,0"],
+        ["--paper", "bogus"],
+        ["--lang", "xx"],
+        ["--templates", "/nonexistent"],
+        ["--out", ""],
+    ],
+)
 def test_usage_errors_exit_2(data, tmp_path, args, capsys):
-    argv = ["build", "comrade", "--data", str(data), "-q"] + (["--out", str(tmp_path / "out")] if "--out" not in args else []) + args
+    argv = (
+        ["build", "comrade", "--data", str(data), "-q"]
+        + (["--out", str(tmp_path / "out")] if "--out" not in args else [])
+        + args
+    )
     try:
         code = main(argv)
     except SystemExit as exit_:
@@ -681,8 +875,25 @@ def test_ctrl_c_while_staging_leaves_the_old_kit_and_says_so(old_kit, monkeypatc
         return real(path, data_)
 
     monkeypatch.setattr(write, "_write_synced", interrupted)
-    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "--lang", "en", "--paper", "a4",
-                 "--jobs", "1"]) == 130
+    assert (
+        main(
+            [
+                "build",
+                "comrade",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--lang",
+                "en",
+                "--paper",
+                "a4",
+                "--jobs",
+                "1",
+            ]
+        )
+        == 130
+    )
     assert "nothing was written" in capsys.readouterr().err
     assert kit(out) == old and not (out / CACHE_DIR_NAME / "staging").exists()
 
@@ -705,15 +916,22 @@ sys.exit(main(["build", "comrade", "--data", sys.argv[1], "--out", sys.argv[2], 
 
 
 def run_script(script: str, *args, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True, text=True,
-                          timeout=timeout, cwd=REPO)
+    return subprocess.run(
+        [sys.executable, "-c", script, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+    )
 
 
 def test_kill_9_in_the_middle_of_the_renames_is_completed_by_the_next_build(old_kit):
     data, out, old, new = old_kit
     done = run_script(KILL_DURING_REPLACE, data, out, "SIGKILL")
     assert done.returncode == -signal.SIGKILL
-    assert (out / CACHE_DIR_NAME / "staging" / "journal.json").is_file()  # the new kit is on disk, in part staged
+    assert (
+        out / CACHE_DIR_NAME / "staging" / "journal.json"
+    ).is_file()  # the new kit is on disk, in part staged
     result = build(data, out, **QUICK)
     assert result.recovered and not result.report.has_errors
     assert kit(out) == new and not (out / CACHE_DIR_NAME / "staging").exists()
@@ -741,13 +959,18 @@ def test_kill_9_while_staging_leaves_the_old_kit_and_the_next_build_cleans_up(ol
     assert done.returncode == -signal.SIGKILL
     assert kit(out) == old and not (out / CACHE_DIR_NAME / "staging" / "journal.json").exists()
     result = build(data, out, **QUICK)
-    assert not result.recovered and kit(out) == new and not (out / CACHE_DIR_NAME / "staging").exists()
+    assert (
+        not result.recovered and kit(out) == new and not (out / CACHE_DIR_NAME / "staging").exists()
+    )
 
 
 def test_ctrl_c_during_the_renames_finishes_them_and_says_so(old_kit):
     data, out, old, new = old_kit
     done = run_script(KILL_DURING_REPLACE, data, out, "SIGINT")
-    assert done.returncode == 130 and "interrupted after the new files were all in place" in done.stderr
+    assert (
+        done.returncode == 130
+        and "interrupted after the new files were all in place" in done.stderr
+    )
     assert "Traceback" not in done.stderr and kit(out) == new
 
 
@@ -771,10 +994,17 @@ def test_a_deleted_language_removes_what_it_made_and_says_so(data, tmp_path):
     (data / "comrade" / "text" / "fr.sources.yaml").unlink(missing_ok=True)
     again = build(data, out, papers=["a4"], jobs=1)
     warned = codes(again.report, "removed-output")
-    assert warned and all(d.location.path.endswith(("fr.yaml", "languages/fr.yaml")) for d in warned)
-    assert not list((out / "comrade" / "fr").glob("*.pdf")) and (out / "comrade" / "fr" / "notes.txt").exists()
+    assert warned and all(
+        d.location.path.endswith(("fr.yaml", "languages/fr.yaml")) for d in warned
+    )
+    assert (
+        not list((out / "comrade" / "fr").glob("*.pdf"))
+        and (out / "comrade" / "fr" / "notes.txt").exists()
+    )
     assert not list((out / "calibration").glob("*-fr-*"))
-    assert {str(p.relative_to(out)) for p in again.removed} >= {"comrade/fr/comrade-fr-cards-a4.pdf"}
+    assert {str(p.relative_to(out)) for p in again.removed} >= {
+        "comrade/fr/comrade-fr-cards-a4.pdf"
+    }
 
 
 def test_a_deleted_game_removes_what_it_made(data, tmp_path):
@@ -785,7 +1015,9 @@ def test_a_deleted_game_removes_what_it_made(data, tmp_path):
     (data / "second" / "game.yaml").unlink()
     again = build(data, out, **QUICK)
     assert not list((out / "second").rglob("*.pdf")) and codes(again.report, "removed-output")
-    assert not (out / "second").exists()  # its folders, left empty, go too (they stayed, output/second/en/ …)
+    assert not (
+        out / "second"
+    ).exists()  # its folders, left empty, go too (they stayed, output/second/en/ …)
     assert (out / "comrade" / "en" / "comrade-en-cards-a4.pdf").exists()
 
 
@@ -824,7 +1056,9 @@ def test_a_worker_killed_fails_its_job_within_seconds(old_kit):
     started = time.monotonic()
     done = run_script(WORKER_DIES, data, out, "crash", "-", timeout=60)
     assert time.monotonic() - started < 30
-    assert done.returncode == 1 and "[worker-died]" in done.stderr and "comrade en a4" in done.stderr
+    assert (
+        done.returncode == 1 and "[worker-died]" in done.stderr and "comrade en a4" in done.stderr
+    )
     assert "nothing was written" in done.stderr and kit(out) == old
 
 
@@ -855,8 +1089,13 @@ def test_a_worker_dead_before_every_job_is_handed_out_fails_the_rest(old_kit, mo
 def test_orphaned_workers_exit_quietly_when_the_main_process_dies(data, tmp_path):
     pids = tmp_path / "pids"
     pids.mkdir()
-    process = subprocess.Popen([sys.executable, "-c", WORKER_DIES, str(data), str(tmp_path / "out"), "hang",
-                                str(pids)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    process = subprocess.Popen(
+        [sys.executable, "-c", WORKER_DIES, str(data), str(tmp_path / "out"), "hang", str(pids)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     try:
         deadline = time.monotonic() + 40
         while len(list(pids.iterdir())) < 2 and time.monotonic() < deadline:
@@ -870,7 +1109,9 @@ def test_orphaned_workers_exit_quietly_when_the_main_process_dies(data, tmp_path
             time.sleep(0.1)
         assert not any(alive(pid) for pid in workers)
         assert "Traceback" not in err and "BrokenPipeError" not in err
-        assert not list((tmp_path / "out").rglob("*.pdf"))  # killed while rendering: nothing was written
+        assert not list(
+            (tmp_path / "out").rglob("*.pdf")
+        )  # killed while rendering: nothing was written
     finally:
         process.kill()
         for path in pids.iterdir():
@@ -884,15 +1125,24 @@ def test_ctrl_c_while_workers_render_stops_them_and_writes_nothing(old_kit, tmp_
     data, out, old, new = old_kit
     pids = tmp_path / "pids"
     pids.mkdir()
-    process = subprocess.Popen([sys.executable, "-c", WORKER_DIES, str(data), str(out), "hang", str(pids)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    process = subprocess.Popen(
+        [sys.executable, "-c", WORKER_DIES, str(data), str(out), "hang", str(pids)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     try:
         deadline = time.monotonic() + 40
         while len(list(pids.iterdir())) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=20)
-        assert process.returncode == 130 and "interrupted; nothing was written" in err and "Traceback" not in err
+        assert (
+            process.returncode == 130
+            and "interrupted; nothing was written" in err
+            and "Traceback" not in err
+        )
         assert not any(alive(int(path.name)) for path in pids.iterdir()) and kit(out) == old
     finally:
         process.kill()
@@ -908,7 +1158,9 @@ def test_ctrl_c_that_reaches_another_thread_still_stops_the_build_at_once(old_ki
     started = time.monotonic()
     done = run_script(WORKER_DIES, data, out, "hang-elsewhere", pids, timeout=50)
     assert time.monotonic() - started < 30  # the workers sleep for 60 s
-    assert done.returncode == 130 and "interrupted; nothing was written" in done.stderr, done.stderr[-2000:]
+    assert done.returncode == 130 and "interrupted; nothing was written" in done.stderr, (
+        done.stderr[-2000:]
+    )
     assert "Traceback" not in done.stderr and kit(out) == old
     assert not any(alive(int(path.name)) for path in pids.iterdir())
 
@@ -928,7 +1180,9 @@ def small_disk(tmp_path):
     mount.mkdir()
     if os.geteuid() != 0 or shutil.which("mount") is None:
         pytest.skip("mounting a tmpfs needs root")
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True)
+    made = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True
+    )
     if made.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
     try:
@@ -947,7 +1201,10 @@ def test_a_full_disk_leaves_the_old_kit_and_says_nothing_was_written(data, small
     result = build(data, out, **QUICK)
     assert codes(result.report, "cannot-write") and not result.written
     assert "nothing was written" in codes(result.report, "cannot-write")[0].message
-    assert kit(out) == {**old, "filler": kit(out).get("filler", b"")} or {k: v for k, v in kit(out).items()} == old
+    assert (
+        kit(out) == {**old, "filler": kit(out).get("filler", b"")}
+        or {k: v for k, v in kit(out).items()} == old
+    )
     assert not (out / CACHE_DIR_NAME / "staging").exists()
 
 
@@ -962,28 +1219,62 @@ def test_a_read_only_folder_is_a_diagnostic(data, small_disk):
     assert "cannot be written" in item.message and kit(out) == old
 
 
-@pytest.mark.parametrize("file, old, new, message", [
-    ("comrade/game.yaml", "bleed: 0.125in ", "bleed: 100000000000000000000mm ",
-     "is longer than anything printshop prints: at most 10 m"),
-    ("print/motifs.yaml", "viewbox: [100, 100]", "viewbox: [0, 100]", "greater than or equal to 0.001"),
-    ("print/motifs.yaml", "viewbox: [100, 100]", "viewbox: [.nan, 100]", "finite number"),
-    ("print/motifs.yaml", 'd: "M3 50 C24', 'd: "M3 1e400 C24', "'1e400' is beyond the ±1,000,000"),
-])
-def test_numbers_no_pdf_can_hold_are_refused_by_validate_at_their_line(data_copy, file, old, new, message):
+@pytest.mark.parametrize(
+    "file, old, new, message",
+    [
+        (
+            "comrade/game.yaml",
+            "bleed: 0.125in ",
+            "bleed: 100000000000000000000mm ",
+            "is longer than anything printshop prints: at most 10 m",
+        ),
+        (
+            "print/motifs.yaml",
+            "viewbox: [100, 100]",
+            "viewbox: [0, 100]",
+            "greater than or equal to 0.001",
+        ),
+        ("print/motifs.yaml", "viewbox: [100, 100]", "viewbox: [.nan, 100]", "finite number"),
+        (
+            "print/motifs.yaml",
+            'd: "M3 50 C24',
+            'd: "M3 1e400 C24',
+            "'1e400' is beyond the ±1,000,000",
+        ),
+    ],
+)
+def test_numbers_no_pdf_can_hold_are_refused_by_validate_at_their_line(
+    data_copy, file, old, new, message
+):
     """Found by probing: each passed validate, then the build failed as 'internal' (ReportLab cannot write a
     number past about 1e20; a view box of 0 divided by zero)."""
     line = edit(data_copy / file, old, new)
-    items = [d for d in found(data_copy, "wrong-type", games=["comrade"]) if d.location.path.endswith(file)]
-    assert items and items[0].location.line == line and message in items[0].message, [d.format() for d in items]
+    items = [
+        d
+        for d in found(data_copy, "wrong-type", games=["comrade"])
+        if d.location.path.endswith(file)
+    ]
+    assert items and items[0].location.line == line and message in items[0].message, [
+        d.format() for d in items
+    ]
 
 
-@pytest.mark.parametrize("file, old, new, code", [
-    ("comrade/game.yaml", "minutes: ", "minutes: " + "9" * 5000 + " #", "too-large"),
-    ("comrade/game.yaml", "minutes: ", "minutes: !!omap [a: x] #", "wrong-type"),
-    ("comrade/text/en.yaml", '  title: "Comrade"', "  title: !!omap [a: x]", None),  # read as a map of texts
-])
-def test_a_number_python_cannot_read_or_a_map_of_another_tag_is_a_diagnostic_not_internal(data_copy, file, old, new,
-                                                                                          code):
+@pytest.mark.parametrize(
+    "file, old, new, code",
+    [
+        ("comrade/game.yaml", "minutes: ", "minutes: " + "9" * 5000 + " #", "too-large"),
+        ("comrade/game.yaml", "minutes: ", "minutes: !!omap [a: x] #", "wrong-type"),
+        (
+            "comrade/text/en.yaml",
+            '  title: "Comrade"',
+            "  title: !!omap [a: x]",
+            None,
+        ),  # read as a map of texts
+    ],
+)
+def test_a_number_python_cannot_read_or_a_map_of_another_tag_is_a_diagnostic_not_internal(
+    data_copy, file, old, new, code
+):
     """Found by probing: an integer of over 4,300 digits, and a map under !!omap, made every command end in
     'internal: reading this game failed unexpectedly'."""
     line = edit(data_copy / file, old, new)
@@ -991,5 +1282,8 @@ def test_a_number_python_cannot_read_or_a_map_of_another_tag_is_a_diagnostic_not
     assert not [d for d in report.items if d.code == "internal"], [d.format() for d in report.items]
     assert report.has_errors
     if code is not None:
-        assert [d.location.line for d in report.items if d.code == code and d.location.path.endswith(file)][:1] == \
-            [line]
+        assert [
+            d.location.line
+            for d in report.items
+            if d.code == code and d.location.path.endswith(file)
+        ][:1] == [line]

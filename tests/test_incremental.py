@@ -1,4 +1,5 @@
 """Issue 8: the build as jobs, the content-addressed cache, parallel processes, shards and progress."""
+
 from __future__ import annotations
 
 import io
@@ -32,15 +33,28 @@ def files(out):
 def test_a_second_build_renders_nothing_and_a_changed_text_renders_only_its_jobs(project, tmp_path):
     out = tmp_path / "out"
     first = build(project, out, jobs=1)
-    assert first.rendered_jobs == ["sampler en a4", "sampler en letter", "sampler fr a4", "sampler fr letter",
-                                   "calibration en a4", "calibration en letter", "calibration fr a4",
-                                   "calibration fr letter"]
+    assert first.rendered_jobs == [
+        "sampler en a4",
+        "sampler en letter",
+        "sampler fr a4",
+        "sampler fr letter",
+        "calibration en a4",
+        "calibration en letter",
+        "calibration fr a4",
+        "calibration fr letter",
+    ]
     before = files(out)
 
     again = build(project, out)  # nothing changed: stops before loading, writes nothing
-    assert again.up_to_date is not None and sorted(again.up_to_date) == sorted(before) and not again.written
+    assert (
+        again.up_to_date is not None
+        and sorted(again.up_to_date) == sorted(before)
+        and not again.written
+    )
 
-    (out / CACHE_DIR_NAME / "last-build.json").unlink()  # without the shortcut, every job comes from the cache
+    (
+        out / CACHE_DIR_NAME / "last-build.json"
+    ).unlink()  # without the shortcut, every job comes from the cache
     cached = build(project, out)
     assert cached.rendered_jobs == [] and len(cached.cached_jobs) == 8 and not cached.written
 
@@ -50,7 +64,9 @@ def test_a_second_build_renders_nothing_and_a_changed_text_renders_only_its_jobs
     assert changed.rendered_jobs == ["sampler fr a4", "sampler fr letter"]
     after = files(out)
     assert {name for name in after if after[name] != before[name]} == {
-        "sampler/fr/sampler-fr-tokens-a4.pdf", "sampler/fr/sampler-fr-tokens-letter.pdf"}
+        "sampler/fr/sampler-fr-tokens-a4.pdf",
+        "sampler/fr/sampler-fr-tokens-letter.pdf",
+    }
     assert b"sous vos yeux" not in before["sampler/fr/sampler-fr-tokens-a4.pdf"]
 
 
@@ -69,7 +85,9 @@ def test_the_cache_never_serves_a_stale_file(project, tmp_path):
     edit(text, "Gardez ce jeton devant vous", "Posez ce jeton près de vous")
     build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
     assert "Posez ce jeton près de vous" in pdf_text(cards, "")
-    edit(text, "Posez ce jeton près de vous", "Gardez ce jeton devant vous")  # back again: served from the cache
+    edit(
+        text, "Posez ce jeton près de vous", "Gardez ce jeton devant vous"
+    )  # back again: served from the cache
     back = build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
     assert back.rendered_jobs == [] and cards.read_bytes() == original
 
@@ -84,8 +102,13 @@ def test_force_renders_everything_again(project, tmp_path):
     out = tmp_path / "out"
     build(project, out, langs=["en"], papers=["a4"])
     forced = build(project, out, langs=["en"], papers=["a4"], force=True)
-    assert forced.up_to_date is None and forced.rendered_jobs == ["sampler en a4", "calibration en a4"]
-    assert not forced.written and len(forced.unchanged) == len(forced.outputs)  # same bytes: nothing rewritten
+    assert forced.up_to_date is None and forced.rendered_jobs == [
+        "sampler en a4",
+        "calibration en a4",
+    ]
+    assert not forced.written and len(forced.unchanged) == len(
+        forced.outputs
+    )  # same bytes: nothing rewritten
 
 
 def test_parallel_jobs_and_shards_give_the_same_bytes(project, tmp_path):
@@ -106,8 +129,19 @@ def test_parallel_jobs_and_shards_give_the_same_bytes(project, tmp_path):
 def test_the_command_line_says_what_it_built_and_skipped(project, tmp_path, capsys):
     out = tmp_path / "out"
     data, templates = project
-    args = ["build", "--data", str(data), "--templates", str(templates), "--out", str(out), "--lang", "en",
-            "--paper", "a4"]
+    args = [
+        "build",
+        "--data",
+        str(data),
+        "--templates",
+        str(templates),
+        "--out",
+        str(out),
+        "--lang",
+        "en",
+        "--paper",
+        "a4",
+    ]
     assert main(args + ["--jobs", "2"]) == 0
     err = capsys.readouterr().err
     # tokens, aid, reference, how-to-print, the aid's press pages and the calibration page
@@ -149,13 +183,18 @@ def test_written_files_get_the_usual_permissions(tmp_path):
     assert target.stat().st_mode & 0o777 == 0o666 & ~mask and target.read_bytes() == b"data"
 
 
-def test_a_template_saved_renders_the_jobs_of_the_games_it_makes_and_never_leaves_a_stale_file(tmp_path):
+def test_a_template_saved_renders_the_jobs_of_the_games_it_makes_and_never_leaves_a_stale_file(
+    tmp_path,
+):
     """A template is an input of the jobs of the games whose faces or booklet are made with it (or with a
     template that includes, imports or extends it): saving one of the sampler's templates renders the sampler's
     jobs, not Comrade's. A template that names another by an expression may read any: then every template is
     an input of its game's jobs. After each save the files are those a forced build writes."""
     data, templates = fixture_project(tmp_path / "project", real_games=True)
-    out, settings = tmp_path / "out", {"games": ["comrade", "sampler"], "langs": ["en"], "papers": ["a4"]}
+    out, settings = (
+        tmp_path / "out",
+        {"games": ["comrade", "sampler"], "langs": ["en"], "papers": ["a4"]},
+    )
     first = build_data(data, out, templates_dir=templates, **settings)
     assert "comrade en a4" in first.rendered_jobs and "sampler en a4" in first.rendered_jobs
 
@@ -163,21 +202,37 @@ def test_a_template_saved_renders_the_jobs_of_the_games_it_makes_and_never_leave
         edit(templates / name, old, new)
         result = build_data(data, out, templates_dir=templates, **settings)
         assert not result.report.has_errors
-        forced = build_data(data, tmp_path / "forced", templates_dir=templates, force=True, **settings)
+        forced = build_data(
+            data, tmp_path / "forced", templates_dir=templates, force=True, **settings
+        )
         assert files(out) == files(tmp_path / "forced")
         return [job for job in result.rendered_jobs if not job.startswith("calibration")]
 
-    assert after_saving("sampler/token.j2", "{{ t.token.body }}", "<i>{{ t.token.body }}</i>") == ["sampler en a4"]
+    assert after_saving("sampler/token.j2", "{{ t.token.body }}", "<i>{{ t.token.body }}</i>") == [
+        "sampler en a4"
+    ]
     (templates / "sampler" / "part.j2").write_text("{{ t.token.body }}", encoding="utf-8")
-    assert after_saving("sampler/token.j2", "<i>{{ t.token.body }}</i>",
-                        '<i>{% include "sampler/part.j2" %}</i>') == ["sampler en a4"]
-    assert after_saving("sampler/part.j2", "{{ t.token.body }}", "<b>{{ t.token.body }}</b>") == ["sampler en a4"]
-    assert after_saving("comrade/faces/dissident.j2", "{{ t.card.dissident.goal }}",
-                        "<i>{{ t.card.dissident.goal }}</i>") == ["comrade en a4"]
-    assert after_saving("sampler/token.j2", '{% include "sampler/part.j2" %}',
-                        '{% include "sampler/" ~ "part.j2" %}') == ["sampler en a4"]
-    assert after_saving("comrade/faces/dissident.j2", "<i>{{ t.card.dissident.goal }}</i>",
-                        "<b>{{ t.card.dissident.goal }}</b>") == ["comrade en a4", "sampler en a4"]
+    assert after_saving(
+        "sampler/token.j2", "<i>{{ t.token.body }}</i>", '<i>{% include "sampler/part.j2" %}</i>'
+    ) == ["sampler en a4"]
+    assert after_saving("sampler/part.j2", "{{ t.token.body }}", "<b>{{ t.token.body }}</b>") == [
+        "sampler en a4"
+    ]
+    assert after_saving(
+        "comrade/faces/dissident.j2",
+        "{{ t.card.dissident.goal }}",
+        "<i>{{ t.card.dissident.goal }}</i>",
+    ) == ["comrade en a4"]
+    assert after_saving(
+        "sampler/token.j2",
+        '{% include "sampler/part.j2" %}',
+        '{% include "sampler/" ~ "part.j2" %}',
+    ) == ["sampler en a4"]
+    assert after_saving(
+        "comrade/faces/dissident.j2",
+        "<i>{{ t.card.dissident.goal }}</i>",
+        "<b>{{ t.card.dissident.goal }}</b>",
+    ) == ["comrade en a4", "sampler en a4"]
 
 
 def test_the_templates_found_in_a_source_are_those_jinja_finds():
@@ -189,13 +244,23 @@ def test_the_templates_found_in_a_source_are_those_jinja_finds():
     from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
     from printshop.typeset.templating import referenced_templates
 
-    sources = [path.read_text(encoding="utf-8") for folder in (DEFAULT_TEMPLATES_DIR, COMMON_TEMPLATES_DIR)
-               for path in sorted(folder.rglob("*.j2"))]
-    sources += ['{%- from "a.j2" import x, y as z with context -%}', "{% import 'm.j2' as m %}",
-                '{% extends layout %}', '{% include ["a.j2", "b.j2"] %}', '{% include "a.j2" ignore missing %}',
-                '{% include "p/" ~ card.id ~ ".j2" %}', '{% include "a.j2" if x else "b.j2" %}',
-                '{% extends "base.j2" %}{% block b %}{% include "c.j2" without context %}{% endblock %}',
-                '{% set from_here = 1 %}{{ from_here }}', '{# {% include "commented.j2" %} #}']
+    sources = [
+        path.read_text(encoding="utf-8")
+        for folder in (DEFAULT_TEMPLATES_DIR, COMMON_TEMPLATES_DIR)
+        for path in sorted(folder.rglob("*.j2"))
+    ]
+    sources += [
+        '{%- from "a.j2" import x, y as z with context -%}',
+        "{% import 'm.j2' as m %}",
+        "{% extends layout %}",
+        '{% include ["a.j2", "b.j2"] %}',
+        '{% include "a.j2" ignore missing %}',
+        '{% include "p/" ~ card.id ~ ".j2" %}',
+        '{% include "a.j2" if x else "b.j2" %}',
+        '{% extends "base.j2" %}{% block b %}{% include "c.j2" without context %}{% endblock %}',
+        "{% set from_here = 1 %}{{ from_here }}",
+        '{# {% include "commented.j2" %} #}',
+    ]
     assert len(sources) > 20
     for source in sources:
         jinja = list(meta.find_referenced_templates(Environment().parse(source)))
@@ -203,7 +268,10 @@ def test_the_templates_found_in_a_source_are_those_jinja_finds():
         assert (None in jinja) <= (None in ours), source  # "any" wherever Jinja cannot name one
         assert None in ours or set(jinja) <= set(ours), source  # else every name Jinja finds
     assert referenced_templates('{% include "p/" ~ card.id %}') == [None]
-    assert referenced_templates('{% from "a.j2" import x %}{% include "b.j2" %}') == ["a.j2", "b.j2"]
+    assert referenced_templates('{% from "a.j2" import x %}{% include "b.j2" %}') == [
+        "a.j2",
+        "b.j2",
+    ]
 
 
 def _walked(root, skip=lambda path: False):
@@ -235,9 +303,19 @@ def test_a_trees_hashes_list_what_os_walk_finds_in_its_order(tmp_path):
     from printshop.write.cache import Digests
 
     root = tmp_path / "root"
-    for relative, text in {"b.yaml": "b", "a.yaml": "a", ".hidden.png": "h", "z/deep/one.txt": "1",
-                           "m/two.txt": "2", "m/.DS_Store": "x", "m/old.pyc": "x", ".git/HEAD": "ref",
-                           "__pycache__/x.py": "x", f"{CACHE_DIR_NAME}/lock": "", "m-/three.txt": "3"}.items():
+    for relative, text in {
+        "b.yaml": "b",
+        "a.yaml": "a",
+        ".hidden.png": "h",
+        "z/deep/one.txt": "1",
+        "m/two.txt": "2",
+        "m/.DS_Store": "x",
+        "m/old.pyc": "x",
+        ".git/HEAD": "ref",
+        "__pycache__/x.py": "x",
+        f"{CACHE_DIR_NAME}/lock": "",
+        "m-/three.txt": "3",
+    }.items():
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / relative).write_text(text)
     (tmp_path / "elsewhere.txt").write_text("secret")
@@ -249,10 +327,27 @@ def test_a_trees_hashes_list_what_os_walk_finds_in_its_order(tmp_path):
     listed = Digests().tree(root)
     assert listed == _walked(root)
     names = [name for name, _ in listed]
-    assert names == [".hidden.png", "a.yaml", "b.yaml", "broken-link", "in-link.txt", "out-link.txt",
-                     "m/two.txt", "m-/three.txt", "z/deep/one.txt"]
-    assert dict(listed)["out-link.txt"] == "outside" and dict(listed)["in-link.txt"] == dict(listed)["a.yaml"]
+    assert names == [
+        ".hidden.png",
+        "a.yaml",
+        "b.yaml",
+        "broken-link",
+        "in-link.txt",
+        "out-link.txt",
+        "m/two.txt",
+        "m-/three.txt",
+        "z/deep/one.txt",
+    ]
+    assert (
+        dict(listed)["out-link.txt"] == "outside"
+        and dict(listed)["in-link.txt"] == dict(listed)["a.yaml"]
+    )
     skip = lambda path: path.suffix == ".txt"  # noqa: E731 - as the callers pass it
-    assert Digests().tree(root, skip=skip) == _walked(root, skip) and len(Digests().tree(root, skip=skip)) == 4
-    assert Digests().tree(root / "a.yaml") == [(str(root / "a.yaml"), Digests().file(root / "a.yaml"))]
+    assert (
+        Digests().tree(root, skip=skip) == _walked(root, skip)
+        and len(Digests().tree(root, skip=skip)) == 4
+    )
+    assert Digests().tree(root / "a.yaml") == [
+        (str(root / "a.yaml"), Digests().file(root / "a.yaml"))
+    ]
     assert Digests().tree(tmp_path / "none") == []

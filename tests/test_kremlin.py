@@ -1,4 +1,5 @@
 """Kremlin: its rules in the validator, and both decks in French (source) and English."""
+
 from __future__ import annotations
 
 import re
@@ -18,12 +19,17 @@ def test_the_age_tie_of_h_and_i_is_a_warning_naming_both_cards():
     game = DEFAULT_DATA_DIR / "kremlin" / "game.yaml"
     assert tie.severity.value == "warning"
     assert tie.location.line == line_of(game, "{id: h,")
-    assert f"'i' at {tie.location.path}:{line_of(game, '{id: i,')}" in tie.message and "share age 69" in tie.message
+    assert (
+        f"'i' at {tie.location.path}:{line_of(game, '{id: i,')}" in tie.message
+        and "share age 69" in tie.message
+    )
 
 
 def test_kremlin_data_is_otherwise_clean():
     report, _ = check(DEFAULT_DATA_DIR, games=["kremlin"])
-    assert {d.code for d in report.items if not d.acknowledged} <= {"tie", "reconstructed"}, [d.format() for d in report.items]
+    assert {d.code for d in report.items if not d.acknowledged} <= {"tie", "reconstructed"}, [
+        d.format() for d in report.items
+    ]
 
 
 def test_a_missing_letter(data_copy):
@@ -36,7 +42,11 @@ def test_a_missing_letter(data_copy):
 
 def test_a_strength_that_is_no_office(data_copy):
     game = data_copy / "kremlin" / "game.yaml"
-    line = edit(game, "vars: {letter: G, age: 70, strong: sport,", "vars: {letter: G, age: 70, strong: chess,")
+    line = edit(
+        game,
+        "vars: {letter: G, age: 70, strong: sport,",
+        "vars: {letter: G, age: 70, strong: chess,",
+    )
     item = one(data_copy, "unknown-reference", games=["kremlin"])
     assert item.location.line == line and "strong 'chess'" in item.message
 
@@ -50,12 +60,18 @@ def test_a_gap_in_the_intrigue_numbers(data_copy):
 
 def test_succession_orders_name_real_offices_once(data_copy):
     game = data_copy / "kremlin" / "game.yaml"
-    line = edit(game, "succession: [ideology, kgb, industry, economy, sport, defence]",
-                "succession: [ideology, kgb, ideology, economy, sport, defence]")
+    line = edit(
+        game,
+        "succession: [ideology, kgb, industry, economy, sport, defence]",
+        "succession: [ideology, kgb, ideology, economy, sport, defence]",
+    )
     item = one(data_copy, "succession", games=["kremlin"])
     assert item.location.line == line and "'ideology' appears twice" in item.message
     edit(game, "promotions: [kgb, foreign, defence,", "promotions: [kgb, kgb, defence,")
-    assert any("missing ['foreign']" in d.message for d in found(data_copy, "succession", games=["kremlin"]))
+    assert any(
+        "missing ['foreign']" in d.message
+        for d in found(data_copy, "succession", games=["kremlin"])
+    )
 
 
 def test_an_office_that_does_not_exist(data_copy):
@@ -66,7 +82,9 @@ def test_an_office_that_does_not_exist(data_copy):
 
 @pytest.fixture(scope="module")
 def kremlin_kit(tmp_path_factory):
-    return kit_view(tmp_path_factory, ["kremlin"])  # the files `build(..., games=["kremlin"])` writes
+    return kit_view(
+        tmp_path_factory, ["kremlin"]
+    )  # the files `build(..., games=["kremlin"])` writes
 
 
 def _texts(kit, lang, deck, paper="a4"):
@@ -78,7 +96,11 @@ def _texts(kit, lang, deck, paper="a4"):
 def test_every_politician_name_is_printed(kremlin_kit, lang):
     text, reader = _texts(kremlin_kit, lang, "politicians")
     game = real_project(["kremlin"]).games["kremlin"]
-    names = [e.text for i, e in game.catalogues[lang].entries.items() if re.fullmatch(r"politician\.[a-z]\.name", i)]
+    names = [
+        e.text
+        for i, e in game.catalogues[lang].entries.items()
+        if re.fullmatch(r"politician\.[a-z]\.name", i)
+    ]
     assert len(names) == 26
     for name in names:
         assert " ".join(name.split()) in text, name
@@ -89,7 +111,11 @@ def test_every_politician_name_is_printed(kremlin_kit, lang):
 def test_every_intrigue_title_is_printed(kremlin_kit, lang):
     text, reader = _texts(kremlin_kit, lang, "intrigue", "letter")
     game = real_project(["kremlin"]).games["kremlin"]
-    titles = [e.text for i, e in game.catalogues[lang].entries.items() if re.fullmatch(r"intrigue\.n\d\d\.title", i)]
+    titles = [
+        e.text
+        for i, e in game.catalogues[lang].entries.items()
+        if re.fullmatch(r"intrigue\.n\d\d\.title", i)
+    ]
     assert len(titles) == 34
     for title in titles:
         assert " ".join(title.replace("’", "’").split()) in text, title
@@ -118,8 +144,10 @@ def test_board_tiles_reassemble_the_whole_board_with_the_stated_overlap(kremlin_
     project = real_project(["kremlin"])
     reader = PdfReader(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf")
     face = SimpleNamespace(width=spec.width, height=spec.height)
-    tiling = sheet_tiling(SimpleNamespace(faces=[face], spec=spec),
-                          SimpleNamespace(media=project.media, paper=project.media.papers[paper]))
+    tiling = sheet_tiling(
+        SimpleNamespace(faces=[face], spec=spec),
+        SimpleNamespace(media=project.media, paper=project.media.papers[paper]),
+    )
     ox, oy = tiling.origin  # every window is printed there, the same size on every page
     window_w, window_h = tiling.window_width, tiling.window_height
     windows = []
@@ -130,12 +158,18 @@ def test_board_tiles_reassemble_the_whole_board_with_the_stated_overlap(kremlin_
     lefts = sorted({round(w[0], 3) for w in windows})
     bottoms = sorted({round(w[1], 3) for w in windows}, reverse=True)
     for a, b in zip(lefts, lefts[1:]):
-        assert a + window_w - b == pytest.approx(spec.overlap, abs=0.01)  # neighbours share the overlap
+        assert a + window_w - b == pytest.approx(
+            spec.overlap, abs=0.01
+        )  # neighbours share the overlap
     for a, b in zip(bottoms, bottoms[1:]):
         assert b + window_h - a == pytest.approx(spec.overlap, abs=0.01)
     # the windows cover the board exactly: the first and last start and end at its edges (no empty strip)
-    assert lefts[0] == pytest.approx(0, abs=0.01) and lefts[-1] + window_w == pytest.approx(spec.width, abs=0.01)
-    assert bottoms[0] + window_h == pytest.approx(spec.height, abs=0.01) and bottoms[-1] == pytest.approx(0, abs=0.01)
+    assert lefts[0] == pytest.approx(0, abs=0.01) and lefts[-1] + window_w == pytest.approx(
+        spec.width, abs=0.01
+    )
+    assert bottoms[0] + window_h == pytest.approx(spec.height, abs=0.01) and bottoms[
+        -1
+    ] == pytest.approx(0, abs=0.01)
     assert len(windows) == len(lefts) * len(bottoms)
 
 
@@ -146,8 +180,12 @@ def test_the_press_board_is_one_page_with_trim_and_bleed_boxes(kremlin_kit):
     [page] = reader.pages
     b = mm(3)  # the kit's press pages follow media.yaml's press_profile, eu-3mm: 3 mm bleed
     assert float(page.mediabox.width) == pytest.approx(mm(600) + 2 * b, abs=0.01)
-    assert [float(v) for v in page.trimbox] == pytest.approx([b, b, b + mm(600), b + mm(540)], abs=0.01)
-    assert [float(v) for v in page.bleedbox] == pytest.approx([0, 0, mm(600) + 2 * b, mm(540) + 2 * b], abs=0.01)
+    assert [float(v) for v in page.trimbox] == pytest.approx(
+        [b, b, b + mm(600), b + mm(540)], abs=0.01
+    )
+    assert [float(v) for v in page.bleedbox] == pytest.approx(
+        [0, 0, mm(600) + 2 * b, mm(540) + 2 * b], abs=0.01
+    )
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
@@ -159,22 +197,51 @@ def test_board_and_phase_reference_print_the_numbers_of_the_data(kremlin_kit, la
     for what in ("board-press", "reference-a4"):
         texts[what] = words(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-{what}.pdf")
     codes = [step["code"] for phase in board["phases"] for step in phase["order"]]
-    assert codes == ["2A", "2B", "2C", "3A", "3B", "3C", "3D", "5A", "5B", "5C", "5D", "5E", "5F",
-                     "6A", "6B", "6C", "6D", "6E", "6F", "6G"]
+    assert codes == [
+        "2A",
+        "2B",
+        "2C",
+        "3A",
+        "3B",
+        "3C",
+        "3D",
+        "5A",
+        "5B",
+        "5C",
+        "5D",
+        "5E",
+        "5F",
+        "6A",
+        "6B",
+        "6C",
+        "6D",
+        "6E",
+        "6F",
+        "6G",
+    ]
     for code in codes:
         assert code in texts["reference-a4"], code
         assert code in texts["board-press"], code
     for purge in {office["purge"] for office in board["offices"]} | {board["candidate_purge"]}:
         assert re.search(rf"PURGE {purge}\b", texts["board-press"], re.IGNORECASE), purge
-    assert "20" in texts["board-press"] and "18–20" in texts["board-press"]  # the health table's last row
+    assert (
+        "20" in texts["board-press"] and "18–20" in texts["board-press"]
+    )  # the health table's last row
 
 
 def test_the_influence_sheet_lists_every_controllable_politician(kremlin_kit):
     reader = PdfReader(kremlin_kit / "kremlin" / "en" / "kremlin-en-influence-a4.pdf")
-    text = " ".join(page_texts(kremlin_kit / "kremlin" / "en" / "kremlin-en-influence-a4.pdf")[0].split())
+    text = " ".join(
+        page_texts(kremlin_kit / "kremlin" / "en" / "kremlin-en-influence-a4.pdf")[0].split()
+    )
     game = _kremlin()
-    names = [game.catalogues["en"].entries[f"politician.{letter}.name"].text for letter in "bcdefghijklmnopqrstuvwxyz"]
-    assert all(name in text for name in names) and "Nestor Aparatschik" not in text  # only named in the instructions
+    names = [
+        game.catalogues["en"].entries[f"politician.{letter}.name"].text
+        for letter in "bcdefghijklmnopqrstuvwxyz"
+    ]
+    assert (
+        all(name in text for name in names) and "Nestor Aparatschik" not in text
+    )  # only named in the instructions
     assert len(reader.pages) == game.game.sheets["influence"].copies
 
 
@@ -197,7 +264,9 @@ def test_the_influence_sheet_has_a_tick_box_per_politician_and_columns_that_line
     assert text.count("☐") == 25  # 26 politicians but the sick chief
     _, checked = check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["fr"], variant=None)
     sheet = next(s for layout in checked.layouts for s in layout.sheets if s.id == "influence")
-    [table] = [block for frame in sheet.faces[0].frames for block in frame.blocks if hasattr(block, "rows")]
+    [table] = [
+        block for frame in sheet.faces[0].frames for block in frame.blocks if hasattr(block, "rows")
+    ]
     assert table.aligns == ["center", "left", "center", "center"]
 
 

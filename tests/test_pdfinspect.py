@@ -1,4 +1,5 @@
 """The tests' own quick reader of content streams (pdfinspect._operations) reads what pypdf reads."""
+
 from __future__ import annotations
 
 import io
@@ -24,9 +25,11 @@ def test_the_quick_reader_gives_pypdfs_operations():
     buffer = io.BytesIO()
     canvas = Canvas(buffer, invariant=1)
     canvas.setLineWidth(0.5)
-    canvas.line(10, 20.5, -30, .25)
+    canvas.line(10, 20.5, -30, 0.25)
     canvas.drawString(50, 60, "a (nested (paren)) \\ back-slash, tab\t and ÿ")
-    canvas._code.append("/Face <</Name /face3 /Kind (front) /Size [1 2.5 -3]>> BDC 0 0 m 1 1 l S EMC")
+    canvas._code.append(
+        "/Face <</Name /face3 /Kind (front) /Size [1 2.5 -3]>> BDC 0 0 m 1 1 l S EMC"
+    )
     canvas._code.append("% a comment\n/Span <</ActualText <FEFF00E9>>> BDC EMC")
     canvas.showPage()
     canvas.save()
@@ -34,8 +37,12 @@ def test_the_quick_reader_gives_pypdfs_operations():
     contents = reader.pages[0].get_contents()
     quick, slow = _operations(contents.get_data()), ContentStream(contents, reader).operations
     assert [operator for _, operator in quick] == [operator for _, operator in slow]
-    assert [_plain(list(operands)) for operands, _ in quick] == [_plain(list(operands)) for operands, _ in slow]
-    assert any(operator == b"BDC" for _, operator in quick) and any(operator == b"Tj" for _, operator in quick)
+    assert [_plain(list(operands)) for operands, _ in quick] == [
+        _plain(list(operands)) for operands, _ in slow
+    ]
+    assert any(operator == b"BDC" for _, operator in quick) and any(
+        operator == b"Tj" for _, operator in quick
+    )
 
 
 def test_what_it_cannot_read_is_left_to_pypdf():

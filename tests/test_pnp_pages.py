@@ -5,6 +5,7 @@ keep their marks off the board, the player's pages name no command, and booklets
 One build of every game of data/ (discovered, never named), both papers, with gutterfold sheets, is
 shared by the module; the press booklets come from one shop build.
 """
+
 from __future__ import annotations
 
 import re
@@ -35,7 +36,9 @@ def kit(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def press(tmp_path_factory) -> Path:
-    return press_view(tmp_path_factory, ["eu-3mm"])  # the files `build(..., target="shop", profiles=["eu-3mm"])` writes
+    return press_view(
+        tmp_path_factory, ["eu-3mm"]
+    )  # the files `build(..., target="shop", profiles=["eu-3mm"])` writes
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +50,11 @@ def checked():
 
 def _kit_files(kit: Path) -> list[Path]:
     """The files a player prints: every PDF of the kits and the calibration pages, not the press pages."""
-    return sorted(p for p in kit.rglob("*.pdf") if ".printshop-cache" not in p.parts and not p.name.endswith("-press.pdf"))
+    return sorted(
+        p
+        for p in kit.rglob("*.pdf")
+        if ".printshop-cache" not in p.parts and not p.name.endswith("-press.pdf")
+    )
 
 
 def _render(page, dpi: int = DPI) -> np.ndarray:
@@ -64,8 +71,12 @@ def ink_near_the_edge(page, band_mm: float = BAND, dpi: int = DPI) -> list[str]:
     and a quarter of the time the whole page took. A pixel that ink touches at all is below 255 (see _render)."""
     width, height = page.get_size()
     band = band_mm * 72 / 25.4
-    strips = {"bottom": (0, 0, 0, height - band), "top": (0, height - band, 0, 0),  # (left, bottom, right, top) cut off
-              "left": (0, band, width - band, band), "right": (width - band, band, 0, band)}
+    strips = {
+        "bottom": (0, 0, 0, height - band),
+        "top": (0, height - band, 0, 0),  # (left, bottom, right, top) cut off
+        "left": (0, band, width - band, band),
+        "right": (width - band, band, 0, band),
+    }
     found = []
     for name, crop in strips.items():
         inked = int((page.render(scale=dpi / 72, grayscale=True, crop=crop).to_numpy() < 255).sum())
@@ -80,9 +91,14 @@ def test_ink_near_the_edge_is_found_along_each_edge_and_ink_inside_the_band_is_n
 
     width, height = A4
     near, clear = mm(BAND - 0.5), mm(BAND + 0.5)  # a hairline dot this far from the edge
-    dots = {"left": [(near, height / 2)], "right": [(width - near, height / 3)], "bottom": [(width / 2, near)],
-            "top": [(width / 4, height - near)], "corner": [(near, near)],
-            "clear": [(clear, clear), (width - clear, height - clear), (width / 2, height / 2)]}
+    dots = {
+        "left": [(near, height / 2)],
+        "right": [(width - near, height / 3)],
+        "bottom": [(width / 2, near)],
+        "top": [(width / 4, height - near)],
+        "corner": [(near, near)],
+        "clear": [(clear, clear), (width - clear, height - clear), (width / 2, height / 2)],
+    }
     path = tmp_path / "dots.pdf"
     canvas = Canvas(str(path), pagesize=A4)
     for points in dots.values():
@@ -119,14 +135,23 @@ def _footer_box(document, path: Path, number: int) -> tuple[float, float, float,
     end = content.find("\n", start)
     end = len(content) if end < 0 else end
     boxes = [text.get_charbox(i) for i in range(start, end)]
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def _meets(box, segment, clearance: float) -> bool:
     x0, y0, x1, y1 = box
     ax, ay, bx, by = segment
-    return not (max(ax, bx) < x0 - clearance or min(ax, bx) > x1 + clearance
-                or max(ay, by) < y0 - clearance or min(ay, by) > y1 + clearance)
+    return not (
+        max(ax, bx) < x0 - clearance
+        or min(ax, bx) > x1 + clearance
+        or max(ay, by) < y0 - clearance
+        or min(ay, by) > y1 + clearance
+    )
 
 
 def test_footers_meet_no_crop_mark_or_cut_line(kit):
@@ -172,7 +197,12 @@ def test_tiles_spread_the_board_evenly_and_keep_their_marks_off_it(kit, checked,
             assert tile.bottom >= -0.01 and tile.bottom + tiling.window_height <= face.height + 0.01
         assert tiles[-1].left + tiling.window_width == pytest.approx(face.width, abs=0.01)
         assert tiling.step_x == pytest.approx(tiling.window_width - sheet.spec.overlap)
-        path = kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-{sheet.id}-{paper}.pdf"
+        path = (
+            kit
+            / layout.game_id
+            / layout.lang
+            / f"{layout.game_id}-{layout.lang}-{sheet.id}-{paper}.pdf"
+        )
         reader = PdfReader(path)
         assert len(reader.pages) == len(tiles) + 1
         ox, oy = tiling.origin
@@ -182,8 +212,13 @@ def test_tiles_spread_the_board_evenly_and_keep_their_marks_off_it(kit, checked,
             assert placement.x == pytest.approx(ox - tile.left, abs=0.01)
             assert placement.y == pytest.approx(oy - tile.bottom, abs=0.01)
             # every mark lies outside the printed window: none over the board's labels or card slots
-            inside = [s for s in segments if _meets((window[0] + 0.3, window[1] + 0.3, window[2] - 0.3,
-                                                     window[3] - 0.3), s, 0)]
+            inside = [
+                s
+                for s in segments
+                if _meets(
+                    (window[0] + 0.3, window[1] + 0.3, window[2] - 0.3, window[3] - 0.3), s, 0
+                )
+            ]
             assert not inside, f"{path.name} tile {tile.label}: marks over the board {inside[:3]}"
         found += 1
     assert found == sum(1 for _ in _tiled(checked))
@@ -194,9 +229,16 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
 
     for layout, sheet in _tiled(checked):
         for paper in ("a4", "letter"):
-            path = kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-{sheet.id}-{paper}.pdf"
+            path = (
+                kit
+                / layout.game_id
+                / layout.lang
+                / f"{layout.game_id}-{layout.lang}-{sheet.id}-{paper}.pdf"
+            )
             reader = PdfReader(path)
-            settings = SimpleNamespace(media=checked.project.media, paper=checked.project.media.papers[paper])
+            settings = SimpleNamespace(
+                media=checked.project.media, paper=checked.project.media.papers[paper]
+            )
             tiling = sheet_tiling(sheet, settings)
             [board], segments = page_drawing(reader, ASSEMBLY_PAGE - 1)
             face = sheet.faces[0]
@@ -207,7 +249,9 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
             assert len(vertical) == tiling.columns + 1 and len(horizontal) == tiling.rows + 1
             document = pypdfium2.PdfDocument(str(path))
             text = document[ASSEMBLY_PAGE - 1].get_textpage()
-            labels = [str(c + 1) for c in range(tiling.columns)] + [chr(ord("A") + r) for r in range(tiling.rows)]
+            labels = [str(c + 1) for c in range(tiling.columns)] + [
+                chr(ord("A") + r) for r in range(tiling.rows)
+            ]
             content = text.get_text_range()
             for index, char in enumerate(content):
                 if char not in labels:
@@ -228,7 +272,9 @@ def test_player_pages_name_no_command_and_say_where_the_assembly_diagram_is(kit,
     from printshop.render.sheet_pages import ASSEMBLY_PAGE
 
     tiled = {layout.game_id for layout, _ in _tiled(checked)}
-    for path in sorted(kit.rglob("*how-to-print*.pdf")) + sorted((kit / "calibration").glob("*.pdf")):
+    for path in sorted(kit.rglob("*how-to-print*.pdf")) + sorted(
+        (kit / "calibration").glob("*.pdf")
+    ):
         text = _text(path)
         assert "--" not in text and "printshop" not in text.lower(), path.name
         game, lang = path.parent.parent.name, path.parent.name
@@ -246,13 +292,24 @@ def test_the_calibration_rulers_labels_do_not_touch(kit):
         words = []  # the boxes of the rulers' labels: runs of sign and digits
         for match in re.finditer(r"[+\-]?\d", content):
             boxes = [text.get_charbox(i) for i in range(match.start(), match.end())]
-            words.append((min(b[0] for b in boxes), min(b[1] for b in boxes),
-                          max(b[2] for b in boxes), max(b[3] for b in boxes)))
+            words.append(
+                (
+                    min(b[0] for b in boxes),
+                    min(b[1] for b in boxes),
+                    max(b[2] for b in boxes),
+                    max(b[3] for b in boxes),
+                )
+            )
         assert len(words) >= 10
         gap = mm(0.5)
         for i, a in enumerate(words):
-            for b in words[i + 1:]:
-                apart = a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
+            for b in words[i + 1 :]:
+                apart = (
+                    a[2] + gap <= b[0]
+                    or b[2] + gap <= a[0]
+                    or a[3] + gap <= b[1]
+                    or b[3] + gap <= a[1]
+                )
                 assert apart, f"{path.name}: ruler labels {a} and {b} touch"
         document.close()
 
@@ -270,11 +327,19 @@ def test_every_booklet_table_has_a_header_for_each_column_and_codes_keep_their_l
                 continue
             tables += 1
             head = block.rows[0]
-            assert all(is_head and re.sub(r"<[^>]+>", "", markup).strip() for is_head, markup in head), \
-                f"{layout.game_id} ({layout.lang}): a table column without a header: {head}"
+            assert all(
+                is_head and re.sub(r"<[^>]+>", "", markup).strip() for is_head, markup in head
+            ), f"{layout.game_id} ({layout.lang}): a table column without a header: {head}"
             for row in block.rows[1:]:
-                for _, markup in row:  # a phase code (2A, 6G) is never parted from the office it names
-                    assert not re.search(r"\b[1-9][A-Z] ", markup), (layout.game_id, layout.lang, markup)
+                for (
+                    _,
+                    markup,
+                ) in row:  # a phase code (2A, 6G) is never parted from the office it names
+                    assert not re.search(r"\b[1-9][A-Z] ", markup), (
+                        layout.game_id,
+                        layout.lang,
+                        markup,
+                    )
     assert tables
 
 
@@ -301,14 +366,23 @@ def test_press_booklets_leave_out_the_home_printing_section(kit, press, checked)
     for layout in checked.layouts:
         if layout.booklet is None:
             continue
-        heading = layout.localized.texts.get("rules.sections.printing.heading") \
-            or layout.localized.texts.get("rules.printing.heading")
+        heading = layout.localized.texts.get(
+            "rules.sections.printing.heading"
+        ) or layout.localized.texts.get("rules.printing.heading")
         if not heading:
             continue
         heading = " ".join(str(heading).split()).upper()
-        home = _text(kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-rules-a5.pdf").upper()
-        shop = _text(press / layout.game_id / layout.lang / "press" / "eu-3mm"
-                     / f"{layout.game_id}-{layout.lang}-rules.pdf").upper()
+        home = _text(
+            kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-rules-a5.pdf"
+        ).upper()
+        shop = _text(
+            press
+            / layout.game_id
+            / layout.lang
+            / "press"
+            / "eu-3mm"
+            / f"{layout.game_id}-{layout.lang}-rules.pdf"
+        ).upper()
         assert heading in home and heading not in shop, (layout.game_id, layout.lang, heading)
         seen += 1
     assert seen

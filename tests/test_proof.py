@@ -1,5 +1,6 @@
 """`printshop proof`: every face of a translation beside its reference, with the text ids, for every
 game and language in data/; byte-identical on rebuild; nothing written when something is wrong."""
+
 from __future__ import annotations
 
 import math
@@ -58,7 +59,9 @@ def test_every_translation_of_every_game_has_its_proof(proofs, game_id):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_each_distinct_face_has_a_row_with_both_languages_and_the_text_ids(proofs, layouts, game_id):
+def test_each_distinct_face_has_a_row_with_both_languages_and_the_text_ids(
+    proofs, layouts, game_id
+):
     out, result = proofs
     game = real_project([game_id]).games[game_id]
     for lang in (lang for lang in game.languages if lang != game.game.source_language):
@@ -73,22 +76,34 @@ def test_each_distinct_face_has_a_row_with_both_languages_and_the_text_ids(proof
         assert len(pages) >= math.ceil(len(faces) / math.floor(height / (smallest + mm(4))))
         everything = "\n".join(pages)
         for key in faces:  # each face once, on both sides
-            assert everything.count(f"{lang} · {key}\n") + everything.count(f"{lang} · {key} ·") == 1, key
-            assert everything.count(f"{reference} · {key}\n") + everything.count(f"{reference} · {key} ·") == 1
+            assert (
+                everything.count(f"{lang} · {key}\n") + everything.count(f"{lang} · {key} ·") == 1
+            ), key
+            assert (
+                everything.count(f"{reference} · {key}\n")
+                + everything.count(f"{reference} · {key} ·")
+                == 1
+            )
         for face in faces.values():
             for frame in face.frames:
                 for text_id in frame.text_ids:
                     assert text_id in everything
         for number, page in enumerate(pages, start=1):
-            assert f"{proof_name(game_id, lang, reference).name} · page {number} " in page  # "of" in the proof's language
+            assert (
+                f"{proof_name(game_id, lang, reference).name} · page {number} " in page
+            )  # "of" in the proof's language
 
 
 def test_a_french_and_an_english_card_stand_on_the_same_page(proofs, layouts):
     out, _ = proofs
     french, english = layouts["comrade", "fr"], layouts["comrade", "en"]
     first = next(iter(faces_of(french).values()))  # the first row: on the first page, both sides
-    differing = [text_id for frame in first.frames for text_id in frame.text_ids
-                 if french.localized.plain(text_id) != english.localized.plain(text_id)]
+    differing = [
+        text_id
+        for frame in first.frames
+        for text_id in frame.text_ids
+        if french.localized.plain(text_id) != english.localized.plain(text_id)
+    ]
     shortest = min(differing, key=lambda text_id: len(french.localized.plain(text_id)))
     page = flat(page_texts(out / "comrade" / "fr" / "comrade-fr-proof-against-en.pdf")[0])
     assert flat(french.localized.plain(shortest)) in page
@@ -112,26 +127,38 @@ def test_a_rebuild_is_byte_identical_and_leaves_the_files_alone(proofs, tmp_path
     again = make_proofs(DEFAULT_DATA_DIR, out, games=["comrade"])
     assert again.written == [] and again.unchanged == [out / proof_name("comrade", "fr", "en")]
     elsewhere = make_proofs(DEFAULT_DATA_DIR, tmp_path, games=["comrade"])
-    assert (tmp_path / proof_name("comrade", "fr", "en")).read_bytes() == \
-        (out / proof_name("comrade", "fr", "en")).read_bytes()
+    assert (tmp_path / proof_name("comrade", "fr", "en")).read_bytes() == (
+        out / proof_name("comrade", "fr", "en")
+    ).read_bytes()
     assert elsewhere.written == [tmp_path / proof_name("comrade", "fr", "en")]
 
 
 def test_the_source_language_is_proofed_against_its_first_other_language_or_the_one_named(tmp_path):
-    result = make_proofs(DEFAULT_DATA_DIR, tmp_path, games=["kremlin"], langs=["fr"])  # French is Kremlin's source
+    result = make_proofs(
+        DEFAULT_DATA_DIR, tmp_path, games=["kremlin"], langs=["fr"]
+    )  # French is Kremlin's source
     assert list(result.pages) == [tmp_path / "kremlin" / "fr" / "kremlin-fr-proof-against-en.pdf"]
     result = make_proofs(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], against="fr")
     assert list(result.pages) == [tmp_path / "comrade" / "en" / "comrade-en-proof-against-fr.pdf"]
 
 
-@pytest.mark.parametrize("langs, against, message", [
-    (["xx"], None, "no game here has texts in 'xx'"),
-    (["fr"], "fr", "against itself"),
-    (["fr"], "xx", "no texts in 'xx'"),
-])
-def test_a_proof_that_cannot_be_made_is_reported_and_nothing_is_written(tmp_path, langs, against, message):
-    result = make_proofs(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=langs, against=against)
-    assert any(message in d.message for d in result.report.errors), [d.format() for d in result.report.errors]
+@pytest.mark.parametrize(
+    "langs, against, message",
+    [
+        (["xx"], None, "no game here has texts in 'xx'"),
+        (["fr"], "fr", "against itself"),
+        (["fr"], "xx", "no texts in 'xx'"),
+    ],
+)
+def test_a_proof_that_cannot_be_made_is_reported_and_nothing_is_written(
+    tmp_path, langs, against, message
+):
+    result = make_proofs(
+        DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=langs, against=against
+    )
+    assert any(message in d.message for d in result.report.errors), [
+        d.format() for d in result.report.errors
+    ]
     assert result.pages == {} and not any(tmp_path.iterdir())
 
 
@@ -147,7 +174,11 @@ def test_the_command_writes_the_proof_and_reports_problems_without_a_traceback(t
     assert "comrade-fr-proof-against-en.pdf (5 pages)" in capsys.readouterr().err
     assert main(["proof", "comrade", "--lang", "de", "--out", str(tmp_path / "none")]) == 1
     err = capsys.readouterr().err
-    assert "error[unknown-reference]" in err and "nothing was written" in err and "Traceback" not in err
+    assert (
+        "error[unknown-reference]" in err
+        and "nothing was written" in err
+        and "Traceback" not in err
+    )
     assert not (tmp_path / "none").exists()
 
 
@@ -183,7 +214,10 @@ def test_a_proof_of_an_unfinished_translation_says_how_much_is_translated(tmp_pa
     from tests.conftest import REPO, copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])
-    shutil.copy(REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml", data / "languages" / "de.yaml")
+    shutil.copy(
+        REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml",
+        data / "languages" / "de.yaml",
+    )
     assert sync(load_project(data, games=["comrade"]).games["comrade"], "de").added
     result = make_proofs(data, tmp_path / "out", games=["comrade"])
     assert not result.report.has_errors, [d.format() for d in result.report.errors]

@@ -1,6 +1,7 @@
 """The reference generated from the code (docs/data-format.md, docs/templates.md, schemas/) stays equal to
 it: every data field is described, every name passed to templates is declared, the schemas accept the
 project's data and refuse a misspelt key."""
+
 from __future__ import annotations
 
 import json
@@ -19,7 +20,9 @@ from tests.conftest import REPO
 def test_docs_are_generated_from_the_code():
     """Regenerate with: printshop docs"""
     for name, text in reference.doc_texts().items():
-        assert (REPO / "docs" / name).read_text(encoding="utf-8") == text, f"docs/{name}: run 'printshop docs'"
+        assert (REPO / "docs" / name).read_text(encoding="utf-8") == text, (
+            f"docs/{name}: run 'printshop docs'"
+        )
     assert main(["docs", "--check"]) == 0
 
 
@@ -28,7 +31,9 @@ def test_schemas_are_generated_from_the_code():
     texts = reference.schema_texts()
     assert sorted(path.name for path in (REPO / "schemas").glob("*.json")) == sorted(texts)
     for name, text in texts.items():
-        assert (REPO / "schemas" / name).read_text(encoding="utf-8") == text, f"schemas/{name}: run 'printshop schema'"
+        assert (REPO / "schemas" / name).read_text(encoding="utf-8") == text, (
+            f"schemas/{name}: run 'printshop schema'"
+        )
 
 
 def test_the_schema_command_writes_elsewhere(tmp_path, capsys):
@@ -36,35 +41,52 @@ def test_the_schema_command_writes_elsewhere(tmp_path, capsys):
     game = json.loads((tmp_path / "game.schema.json").read_text(encoding="utf-8"))
     bleed = game["$defs"]["Deck"]["properties"]["bleed"]
     assert bleed["description"] == "How far the faces are drawn past the trim."
-    assert {"type": "string", "pattern": bleed["anyOf"][0]["pattern"]} in bleed["anyOf"]  # "3mm", not a number
+    assert {"type": "string", "pattern": bleed["anyOf"][0]["pattern"]} in bleed[
+        "anyOf"
+    ]  # "3mm", not a number
     assert main(["schema", "--out", str(tmp_path)]) == 0
     assert "up to date" in capsys.readouterr().out
 
 
-
-def test_docs_and_schemas_go_to_the_project_run_from_not_to_printshops_folder(tmp_path, monkeypatch, capsys):
+def test_docs_and_schemas_go_to_the_project_run_from_not_to_printshops_folder(
+    tmp_path, monkeypatch, capsys
+):
     """A publisher who runs `printshop schema` in their project gets schemas/ there (for their editor); it wrote
     into printshop's own folder (site-packages, for an installed printshop)."""
     project = tmp_path / "my-games"
     (project / "data").mkdir(parents=True)
     (project / "printshop.toml").write_text('data = "data"\n', encoding="utf-8")
     monkeypatch.chdir(project / "data")  # anywhere inside the project
-    before = {path: path.stat().st_mtime_ns for path in [*(REPO / "schemas").iterdir(), *(REPO / "docs").iterdir()]}
+    before = {
+        path: path.stat().st_mtime_ns
+        for path in [*(REPO / "schemas").iterdir(), *(REPO / "docs").iterdir()]
+    }
     assert main(["schema"]) == 0 and main(["docs"]) == 0
-    assert (project / "schemas" / "game.schema.json").is_file() and (project / "docs" / "templates.md").is_file()
+    assert (project / "schemas" / "game.schema.json").is_file() and (
+        project / "docs" / "templates.md"
+    ).is_file()
     assert {path: path.stat().st_mtime_ns for path in before} == before
     assert main(["docs", "--check"]) == 0
     capsys.readouterr()
 
+
 def _models() -> list[type[Node]]:
-    return [model for data_file in reference.DATA_FILES if data_file.model is not None
-            for model in reference._all_models(data_file.model)]
+    return [
+        model
+        for data_file in reference.DATA_FILES
+        if data_file.model is not None
+        for model in reference._all_models(data_file.model)
+    ]
 
 
 def test_every_field_of_every_data_file_has_a_description():
     """A field added to model.py needs a docstring under it: the docs and the editors' hovers show it."""
-    missing = [f"{model.__name__}.{name}" for model in _models() for name in model.model_fields
-               if not reference.describe(model, name)]
+    missing = [
+        f"{model.__name__}.{name}"
+        for model in _models()
+        for name in model.model_fields
+        if not reference.describe(model, name)
+    ]
     assert missing == [], "add a docstring under each of these fields in printshop/project/model.py"
 
 
@@ -76,9 +98,14 @@ def test_every_data_file_kind_and_key_is_in_the_data_format_doc():
         for name, field in model.model_fields.items():
             assert f"| `{field.alias or name}` |" in text, f"{model.__name__}.{name}"
     # units, defaults and descriptions as a publisher reads them
-    assert ("| `bleed` | length (mm, cm, in or pt), 0 or more | required | "
-            "How far the faces are drawn past the trim. |") in text
-    assert "| `count` | whole number, 1 to 1000 | `1` | How many copies of the card the deck holds. |" in text
+    assert (
+        "| `bleed` | length (mm, cm, in or pt), 0 or more | required | "
+        "How far the faces are drawn past the trim. |"
+    ) in text
+    assert (
+        "| `count` | whole number, 1 to 1000 | `1` | How many copies of the card the deck holds. |"
+        in text
+    )
     assert "| `kind` | one of `rect`, `line`, `circle`, `motif`, `rays`, `image` |" in text
     assert "# accept <code>: <why>" in text and "# TODO: translate" in text
     assert '"yaml.schemas"' in text and "# yaml-language-server: $schema=" in text
@@ -87,20 +114,28 @@ def test_every_data_file_kind_and_key_is_in_the_data_format_doc():
 @pytest.mark.parametrize("data_file", reference.DATA_FILES, ids=lambda data_file: data_file.kind)
 def test_the_schemas_accept_the_project_data(data_file):
     jsonschema = pytest.importorskip("jsonschema")
-    validator = jsonschema.Draft7Validator(json.loads((REPO / "schemas" / f"{data_file.kind}.schema.json").read_text()))
+    validator = jsonschema.Draft7Validator(
+        json.loads((REPO / "schemas" / f"{data_file.kind}.schema.json").read_text())
+    )
     from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     # the project's files and printshop's own defaults (printshop/defaults/ mirrors data/'s layout)
-    paths = sorted(REPO.glob(data_file.glob)) + sorted(PACKAGE_DEFAULTS_DIR.glob(data_file.glob.removeprefix("data/")))
+    paths = sorted(REPO.glob(data_file.glob)) + sorted(
+        PACKAGE_DEFAULTS_DIR.glob(data_file.glob.removeprefix("data/"))
+    )
     assert paths, data_file.glob
     for path in paths:
-        errors = [f"{list(error.path)}: {error.message}" for error in validator.iter_errors(_yaml(path))]
+        errors = [
+            f"{list(error.path)}: {error.message}" for error in validator.iter_errors(_yaml(path))
+        ]
         assert errors == [], path
 
 
 def test_the_game_schema_refuses_a_misspelt_key():
     jsonschema = pytest.importorskip("jsonschema")
-    validator = jsonschema.Draft7Validator(json.loads((REPO / "schemas" / "game.schema.json").read_text()))
+    validator = jsonschema.Draft7Validator(
+        json.loads((REPO / "schemas" / "game.schema.json").read_text())
+    )
     game = _yaml(REPO / "data" / "comrade" / "game.yaml")
     game["decks"]["cards"]["cards"][3]["cuont"] = game["decks"]["cards"]["cards"][3].pop("count")
     game["decks"]["cards"]["bleed"] = 3  # a length without its unit
@@ -157,10 +192,19 @@ def _how_to_print_context(monkeypatch, checked) -> dict:
     files = [how_to_print.KitFile("x-en-cards-a4.pdf", 4, "cards")]
     from printshop.typeset.templating import make_environment
 
-    how_to_print.render_how_to_print(layout, files, project.media.papers["a4"], project.booklet,
-                                     Paints(project.colours.palette), project.motifs.motifs,
-                                     make_environment(project.templates_dir), "x.pdf", flip="long-edge",
-                                     calibration="c.pdf", low_ink=False)
+    how_to_print.render_how_to_print(
+        layout,
+        files,
+        project.media.papers["a4"],
+        project.booklet,
+        Paints(project.colours.palette),
+        project.motifs.motifs,
+        make_environment(project.templates_dir),
+        "x.pdf",
+        flip="long-edge",
+        calibration="c.pdf",
+        low_ink=False,
+    )
     return captured
 
 
@@ -191,7 +235,9 @@ def test_the_templates_doc_names_the_filters_and_the_markup():
     from printshop.typeset.templating import make_environment
 
     text = reference.templates_markdown()
-    assert "`fill(name=value, …)`" in text and "fill" in make_environment(REPO / "templates").filters
+    assert (
+        "`fill(name=value, …)`" in text and "fill" in make_environment(REPO / "templates").filters
+    )
     for tag in PARAGRAPH_TAGS | {"ul", "ol", "table", "spacer", "pagebreak", "art"}:
         assert f"| `<{tag}>` |" in text, tag
     for tag in INLINE:

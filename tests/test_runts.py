@@ -1,6 +1,7 @@
 """Issue 16: no card or sheet paragraph ends with one word alone on its last line (a runt). The fit ties the
 last two words with a no-break space, or narrows a ragged measure, without another line and without
 touching the size; the renderer sets the same lines; `runt-line` reports what is left, at the text."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,21 +22,29 @@ FRENCH = "Trouvez le dissident\u202f: si vous regardez sa carte ou qu’on vous 
 
 
 def style(**settings) -> TextStyle:
-    return TextStyle(**{"font": "serif", "size": "9pt", "min_size": "7pt", "align": "left", **settings})
+    return TextStyle(
+        **{"font": "serif", "size": "9pt", "min_size": "7pt", "align": "left", **settings}
+    )
 
 
 def line_texts(paragraph) -> list[str]:
-    return [" ".join(line[1]) if isinstance(line, tuple) else "".join(frag.text for frag in line.words)
-            for line in paragraph.blPara.lines]
+    return [
+        " ".join(line[1]) if isinstance(line, tuple) else "".join(frag.text for frag in line.words)
+        for line in paragraph.blPara.lines
+    ]
 
 
-def plain_paragraph(text: str, width: float, paints: Paints, hyphenation: str | None = None, **settings):
+def plain_paragraph(
+    text: str, width: float, paints: Paints, hyphenation: str | None = None, **settings
+):
     """`text` as ReportLab alone sets it in `width`."""
     from reportlab.platypus import Paragraph
 
     from printshop.typeset.fitting import paragraph_style
 
-    paragraph = Paragraph(text, paragraph_style(style(**settings), 9.0, paints, hyphenation=hyphenation))
+    paragraph = Paragraph(
+        text, paragraph_style(style(**settings), 9.0, paints, hyphenation=hyphenation)
+    )
     paragraph.wrap(width, 1e6)
     return paragraph
 
@@ -56,18 +65,32 @@ def test_the_last_line_takes_two_words_in_as_many_lines_at_the_same_size(paints,
         if not ends_with_runt(plain):
             continue
         # at 9 pt or nothing: the ties and narrowing alone, not a smaller step
-        result = fit(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), width, mm(60), paints,
-                     hyphenation)
+        result = fit(
+            parse_blocks(f"<p>{text}</p>"),
+            style(align=align, min_size="9pt"),
+            width,
+            mm(60),
+            paints,
+            hyphenation,
+        )
         assert result.fits and result.size == 9.0
         [paragraph] = result.flowables
         lines = line_texts(paragraph)
-        assert len(lines) == len(plain.blPara.lines)  # as many lines: the same height, the same size
+        assert len(lines) == len(
+            plain.blPara.lines
+        )  # as many lines: the same height, the same size
         # nothing lost, added or reordered (but a hyphen where a word breaks)
         assert "".join("".join(lines).split()).replace("-", "") == "".join(text.split())
         assert "\u202f" not in text or "partie\u202f!" in lines[-1]  # French spacing kept
         # the renderer, setting the text again (another output's colours), gets the same lines
-        [again] = make_flowables(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), result.size,
-                                 paints, width, hyphenation)
+        [again] = make_flowables(
+            parse_blocks(f"<p>{text}</p>"),
+            style(align=align, min_size="9pt"),
+            result.size,
+            paints,
+            width,
+            hyphenation,
+        )
         again.wrap(width, 1e6)
         assert line_texts(again) == lines
         if runts(result):
@@ -75,7 +98,9 @@ def test_the_last_line_takes_two_words_in_as_many_lines_at_the_same_size(paints,
             continue
         cured += 1
         assert len(lines[-1].split()) >= 2
-        if align == "justify":  # no line looser than the loosest before, or than one and a half spaces
+        if (
+            align == "justify"
+        ):  # no line looser than the loosest before, or than one and a half spaces
             space = stringWidth(" ", "serif", 9.0)
             assert _loosest(paragraph) <= max(_loosest(plain), space / 2) + 0.01
             assert paragraph.style.rightIndent == 0  # never narrowed: the right edge would show it
@@ -93,11 +118,21 @@ def test_markup_and_forced_breaks_keep_their_words(paints):
         [paragraph] = result.flowables
         lines = line_texts(paragraph)
         assert lines[0] == "Party Chief" and "Chief\u00a0" not in paragraph.text
-        assert " ".join(" ".join(lines).split()) == "Party Chief 2 Cure · 3B Purge · 6A Automatic promotions"
-        assert any("promotions" in frag.text and frag.italic for line in paragraph.blPara.lines for frag in line.words)
+        assert (
+            " ".join(" ".join(lines).split())
+            == "Party Chief 2 Cure · 3B Purge · 6A Automatic promotions"
+        )
+        assert any(
+            "promotions" in frag.text and frag.italic
+            for line in paragraph.blPara.lines
+            for frag in line.words
+        )
         if "\u00a0" in paragraph.text:
             tied += 1
-            assert paragraph.text.endswith("Automatic\u00a0<i>promotions</i>") and len(lines[-1].split()) == 2
+            assert (
+                paragraph.text.endswith("Automatic\u00a0<i>promotions</i>")
+                and len(lines[-1].split()) == 2
+            )
     assert tied > 10
 
 
@@ -109,32 +144,63 @@ def test_a_word_left_alone_above_the_last_line_is_not_the_cure_so_a_ragged_measu
     result = fit(parse_blocks(f"<p>{title}</p>"), style(**settings), mm(36), mm(20), paints)
     [paragraph] = result.flowables
     lines = line_texts(paragraph)
-    assert [len(line.split()) for line in lines] == [3, 2, 2], lines  # "nuit :" counts as one word and a colon
-    assert paragraph.style.leftIndent > 0 and paragraph.style.leftIndent == paragraph.style.rightIndent
+    assert [len(line.split()) for line in lines] == [3, 2, 2], (
+        lines
+    )  # "nuit :" counts as one word and a colon
+    assert (
+        paragraph.style.leftIndent > 0 and paragraph.style.leftIndent == paragraph.style.rightIndent
+    )
 
 
-def test_where_nothing_else_cures_a_runt_a_frame_goes_a_step_or_two_smaller_unless_sized_across_its_deck(paints):
+def test_where_nothing_else_cures_a_runt_a_frame_goes_a_step_or_two_smaller_unless_sized_across_its_deck(
+    paints,
+):
     """Kremlin's French influence sheet: justified, "… et cochez ce que vous avez / déclaré." at 9 pt, where a tie
     would open the second line's spaces too wide; at 8.75 pt the text takes two lines."""
     from printshop.project.model import Frame
 
-    text = ("Avant la partie, inscrivez en secret les valeurs 1 à 10, chacune une seule fois, sur dix politiciens au "
-            "choix, Aparatschik excepté. Déclarez-les ensuite avec vos marqueurs, jamais au-delà du chiffre noté, et "
-            "cochez ce que vous avez déclaré.")
+    text = (
+        "Avant la partie, inscrivez en secret les valeurs 1 à 10, chacune une seule fois, sur dix politiciens au "
+        "choix, Aparatschik excepté. Déclarez-les ensuite avec vos marqueurs, jamais au-delà du chiffre noté, et "
+        "cochez ce que vous avez déclaré."
+    )
     blocks = parse_blocks(f"<p>{text}</p>")
-    settings = {"font": "serif", "size": "9pt", "align": "justify", "leading": 1.3, "x": 0, "y": 0,
-                "width": "174mm", "height": "16mm"}
+    settings = {
+        "font": "serif",
+        "size": "9pt",
+        "align": "justify",
+        "leading": 1.3,
+        "x": 0,
+        "y": 0,
+        "width": "174mm",
+        "height": "16mm",
+    }
     at_nine = fit(blocks, Frame(**settings, min_size="9pt"), mm(174), mm(16), paints, "fr_FR")
-    assert at_nine.fits and runts(at_nine) == ["déclaré."]  # no smaller size allowed: the runt stays, reported
+    assert at_nine.fits and runts(at_nine) == [
+        "déclaré."
+    ]  # no smaller size allowed: the runt stays, reported
     smaller = fit(blocks, Frame(**settings, min_size="8pt"), mm(174), mm(16), paints, "fr_FR")
     assert smaller.fits and smaller.size == 8.75 and runts(smaller) == []
-    deck_wide = fit(blocks, Frame(**settings, min_size="8pt", size_across="deck"), mm(174), mm(16), paints, "fr_FR")
+    deck_wide = fit(
+        blocks,
+        Frame(**settings, min_size="8pt", size_across="deck"),
+        mm(174),
+        mm(16),
+        paints,
+        "fr_FR",
+    )
     assert deck_wide.size == 9.0 and runts(deck_wide) == ["déclaré."]
 
 
 def test_justified_text_is_never_narrowed(paints):
     for tenth in range(400, 600, 7):
-        result = fit(parse_blocks(f"<p>{ENGLISH} {ENGLISH}</p>"), style(align="justify"), mm(tenth / 10), mm(80), paints)
+        result = fit(
+            parse_blocks(f"<p>{ENGLISH} {ENGLISH}</p>"),
+            style(align="justify"),
+            mm(tenth / 10),
+            mm(80),
+            paints,
+        )
         [paragraph] = result.flowables
         assert paragraph.style.rightIndent == 0 and paragraph.style.leftIndent == 0
 
@@ -156,15 +222,23 @@ def test_runt_line_is_reported_at_the_text_where_no_cure_fits(data_copy):
     """A 24 mm frame, set ragged: "Tournez de 90° / après l’usage / gratuit" cannot be mended by tying (a word
     alone above the last line) nor by narrowing (a fourth line). (Centred, as the game sets it, the balanced
     measure mends it: "Tournez / de 90° après / l’usage gratuit".)"""
-    edit(data_copy / "comrade-stalin" / "faces.yaml", "               colour: red, align: center, valign: top}",
-         "               colour: red, align: left, valign: top}")
+    edit(
+        data_copy / "comrade-stalin" / "faces.yaml",
+        "               colour: red, align: center, valign: top}",
+        "               colour: red, align: left, valign: top}",
+    )
     texts = data_copy / "comrade-stalin" / "text" / "fr.yaml"
-    line = edit(texts, 'rotate: "Une fois l’usage gratuit passé, tournez de 90°"',
-                'rotate: "Tournez de 90° après l’usage gratuit"')
+    line = edit(
+        texts,
+        'rotate: "Une fois l’usage gratuit passé, tournez de 90°"',
+        'rotate: "Tournez de 90° après l’usage gratuit"',
+    )
     item = one(data_copy, "runt-line", games=["comrade-stalin"])
     assert item.severity is Severity.WARNING
     assert item.location.path.endswith("comrade-stalin/text/fr.yaml") and item.location.line == line
-    assert "'sheet.rotate' (fr)" in item.message and "\"gratuit\" alone on its last line" in item.message
+    assert (
+        "'sheet.rotate' (fr)" in item.message and '"gratuit" alone on its last line' in item.message
+    )
     assert "frame 'rotate' of sheet 'roles'" in item.message and "faces.yaml" in item.also
 
 
@@ -201,8 +275,11 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
         for line, following in _line_ends(layout):
             seen += 1
             last = re.split(r"[\s\u00a0\u202f]+", line.strip())[-1]
-            number = typography.numbers_with_next and re.fullmatch(r"\d+(?:[.,]\d+)*[^\W\d_]*", last) \
+            number = (
+                typography.numbers_with_next
+                and re.fullmatch(r"\d+(?:[.,]\d+)*[^\W\d_]*", last)
                 and re.match(r"[^\W\d_]", following.strip())
+            )
             if last.casefold() in short or number:
                 parted.append((layout.game_id, layout.lang, line, following))
         if layout.booklet is not None and layout.lang == "fr":
@@ -235,32 +312,60 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
     lines are already about one length is left as it is."""
     from printshop.typeset.fitting import EVEN, _line_lengths, _spread
 
-    text = ("You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
-            "sees or receives this card, the informer wins.")
+    text = (
+        "You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
+        "sees or receives this card, the informer wins."
+    )
     width = mm(55)
     for align, balanced in (("center", True), ("left", False)):
         plain = plain_paragraph(text, width, paints, None, align=align)
-        result = fit(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), width, mm(60), paints)
+        result = fit(
+            parse_blocks(f"<p>{text}</p>"),
+            style(align=align, min_size="9pt"),
+            width,
+            mm(60),
+            paints,
+        )
         [paragraph] = result.flowables
         lengths, before = _line_lengths(paragraph, width), _line_lengths(plain, width)
         assert len(lengths) == len(before) and result.size == 9.0
         if balanced:
-            assert paragraph.style.leftIndent == paragraph.style.rightIndent > mm(2)  # narrowed on both sides
-            assert max(lengths) < max(before) - mm(1) and _spread(paragraph, width) < _spread(plain, width)
+            assert (
+                paragraph.style.leftIndent == paragraph.style.rightIndent > mm(2)
+            )  # narrowed on both sides
+            assert max(lengths) < max(before) - mm(1) and _spread(paragraph, width) < _spread(
+                plain, width
+            )
             assert line_texts(paragraph)[-1] == "this card, the informer wins."
         else:
             assert paragraph.style.leftIndent == 0 and line_texts(paragraph) == line_texts(plain)
-        [again] = make_flowables(parse_blocks(f"<p>{text}</p>"), style(align=align, min_size="9pt"), result.size,
-                                 paints, width)
+        [again] = make_flowables(
+            parse_blocks(f"<p>{text}</p>"),
+            style(align=align, min_size="9pt"),
+            result.size,
+            paints,
+            width,
+        )
         again.wrap(width, 1e6)
         assert line_texts(again) == line_texts(paragraph)
     # already even: "Take the role sheet that matches / this card and keep it to yourself."
     even = "Take the role sheet that matches this card and keep it to yourself."
-    result = fit(parse_blocks(f"<p>{even}</p>"), style(align="center", min_size="9pt"), mm(51), mm(60), paints)
-    assert result.flowables[0].style.leftIndent == 0 and _spread(result.flowables[0], mm(51)) <= mm(51) * EVEN
+    result = fit(
+        parse_blocks(f"<p>{even}</p>"),
+        style(align="center", min_size="9pt"),
+        mm(51),
+        mm(60),
+        paints,
+    )
+    assert (
+        result.flowables[0].style.leftIndent == 0
+        and _spread(result.flowables[0], mm(51)) <= mm(51) * EVEN
+    )
 
 
-def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatever_its_colours(paints, monkeypatch):
+def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatever_its_colours(
+    paints, monkeypatch
+):
     """The renderer sets each text again in its output's colours (CMYK for a shop, low ink): it takes the measure
     the layout chose instead of trying the measures again; another width tries them again."""
     from printshop.typeset import fitting
@@ -271,8 +376,10 @@ def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatev
     monkeypatch.setattr(fitting, "_balanced_by", lambda *args: tried.append(args[2]) or real(*args))
     fitting._BALANCED.clear()
     fitting._FITTED.clear()  # (a fit remembered from another test would not set the text at all)
-    text = ("You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
-            "sees or receives this card, the informer wins.")
+    text = (
+        "You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
+        "sees or receives this card, the informer wins."
+    )
     frame = style(align="center", min_size="9pt")
     result = fit(parse_blocks(f"<p>{text}</p>"), frame, mm(55), mm(60), paints)
     assert tried == [mm(55)]
@@ -284,7 +391,9 @@ def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatev
     assert tried == [mm(55), mm(57)]
 
 
-def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines(paints, monkeypatch):
+def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines(
+    paints, monkeypatch
+):
     """Kremlin's politician cards set "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ...": only
     the stretch after the last <br/> was looked at. Each stretch is now mended as the last one is (its last
     words tied, or a ragged measure narrowed); what cannot be mended is reported, at that stretch's last line."""
@@ -303,7 +412,9 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
         result = fit(blocks, style(min_size="9pt"), frame, mm(40), paints)
         [paragraph] = result.flowables
         assert len(paragraph.blPara.lines) == len(plain.blPara.lines) and result.size == 9.0
-        assert " ".join(" ".join(line_texts(paragraph)).split()) == " ".join(" ".join(line_texts(plain)).split())
+        assert " ".join(" ".join(line_texts(paragraph)).split()) == " ".join(
+            " ".join(line_texts(plain)).split()
+        )
         if not has_runt(paragraph):
             mended += 1
             assert _line_words(_stretches(paragraph)[0][-1])[0] >= 2

@@ -1,6 +1,7 @@
 """Issue 14: two-sided sheets (a `back:` on a sheet or an item) printed like card backs, and lists in
 card and sheet frames drawn with their numbers and bullets. Built from the sampler fixture game
 (tests/fixtures/sampler), so nothing here depends on the games of data/."""
+
 from __future__ import annotations
 
 import pytest
@@ -28,28 +29,44 @@ def kits(tmp_path_factory):
     built = {}
     for flip, offset in (("long-edge", (0.0, 0.0)), ("short-edge", OFFSET)):
         out = root / flip
-        result = build(data, out, templates_dir=templates, langs=["en"], papers=["a4"], flip=flip,
-                       back_offset=offset, jobs=1)
+        result = build(
+            data,
+            out,
+            templates_dir=templates,
+            langs=["en"],
+            papers=["a4"],
+            flip=flip,
+            back_offset=offset,
+            jobs=1,
+        )
         assert not result.report.has_errors, [d.format() for d in result.report.errors]
         built[flip] = out / "sampler" / "en"
     return built
 
 
-def expected_back(page, front, width: float, height: float, flip: str, offset=(0.0, 0.0)) -> tuple[float, float]:
+def expected_back(
+    page, front, width: float, height: float, flip: str, offset=(0.0, 0.0)
+) -> tuple[float, float]:
     """Where the back of a sheet placed at `front` (its size `width` x `height` at the trim) belongs: the
     printer turns the paper about its long or its short edge; on a landscape page the long edge lies across."""
     page_width, page_height = float(page.mediabox.width), float(page.mediabox.height)
     w, h = width * front.scale, height * front.scale
     turned_left_to_right = (flip == "long-edge") == (page_height >= page_width)
-    x, y = (page_width - front.x - w, front.y) if turned_left_to_right else (front.x, page_height - front.y - h)
+    x, y = (
+        (page_width - front.x - w, front.y)
+        if turned_left_to_right
+        else (front.x, page_height - front.y - h)
+    )
     return x + offset[0], y + offset[1]
 
 
 @pytest.mark.parametrize("flip", ["long-edge", "short-edge"])
 def test_each_page_of_sheets_is_followed_by_its_backs_mirrored_for_the_flip(kits, flip):
     offset = OFFSET if flip == "short-edge" else (0.0, 0.0)
-    for name, width, height, items, per_page in (("aid", 148 * MM, 210 * MM, 3, 2),
-                                                  ("reference", 180 * MM, 250 * MM, 1, 1)):
+    for name, width, height, items, per_page in (
+        ("aid", 148 * MM, 210 * MM, 3, 2),
+        ("reference", 180 * MM, 250 * MM, 1, 1),
+    ):
         reader = PdfReader(kits[flip] / f"sampler-en-{name}-a4.pdf")
         sheet_pages = -(-items // per_page)
         assert len(reader.pages) == 2 * sheet_pages, name
@@ -62,11 +79,14 @@ def test_each_page_of_sheets_is_followed_by_its_backs_mirrored_for_the_flip(kits
             assert [p.name.rsplit(".", 1)[-1] for p in backs] == [f"back{i}" for i in shown]
             for front, back in zip(fronts, backs):
                 x, y = expected_back(reader.pages[2 * number], front, width, height, flip, offset)
-                assert back.x == pytest.approx(x, abs=TOLERANCE) and back.y == pytest.approx(y, abs=TOLERANCE), \
-                    (name, number, front, back)
+                assert back.x == pytest.approx(x, abs=TOLERANCE) and back.y == pytest.approx(
+                    y, abs=TOLERANCE
+                ), (name, number, front, back)
                 assert back.scale == pytest.approx(front.scale)
         texts = [page.extract_text() for page in reader.pages]
-        assert all("fronts" in text for text in texts[::2]) and all("backs" in text for text in texts[1::2])
+        assert all("fronts" in text for text in texts[::2]) and all(
+            "backs" in text for text in texts[1::2]
+        )
         assert all("The other side" in text and "Player aid" not in text for text in texts[1::2])
 
 
@@ -84,14 +104,21 @@ def test_the_press_file_has_each_items_front_then_its_back(kits):
     reader = PdfReader(kits["long-edge"] / "sampler-en-aid-press.pdf")
     texts = [page.extract_text() for page in reader.pages]
     assert len(texts) == 6
-    assert all("Player aid" in text for text in texts[::2]) and all("The other side" in text for text in texts[1::2])
+    assert all("Player aid" in text for text in texts[::2]) and all(
+        "The other side" in text for text in texts[1::2]
+    )
 
 
 @pytest.mark.parametrize("flip, edge", [("long-edge", "long"), ("short-edge", "short")])
 def test_how_to_print_calls_two_sided_sheets_double_sided(kits, flip, edge):
-    text = " ".join(PdfReader(kits[flip] / "sampler-en-how-to-print-a4.pdf").pages[0].extract_text().split())
+    text = " ".join(
+        PdfReader(kits[flip] / "sampler-en-how-to-print-a4.pdf").pages[0].extract_text().split()
+    )
     assert f"sampler-en-reference-a4.pdf 2 double-sided, flipping on the {edge} edge" in text
-    assert f"sampler-en-aid-a4.pdf 4 double-sided, flipping on the {edge} edge; two sheets to a page" in text
+    assert (
+        f"sampler-en-aid-a4.pdf 4 double-sided, flipping on the {edge} edge; two sheets to a page"
+        in text
+    )
     assert "one-sided" not in text
     assert "print duplex-calibration-en-a4.pdf double-sided" in text
 
@@ -110,7 +137,9 @@ def test_a_tiled_sheet_with_a_back_is_refused(tmp_path):
     game = data / "sampler" / "game.yaml"
     edit(game, "    bleed: 0mm\n", "    bleed: 0mm\n    tiled: true\n    overlap: 10mm\n")
     [refused] = [d for d in _found(data, templates, "wrong-type") if "tiled" in d.message]
-    assert refused.location.line == line_of(game, "reference:") + 2  # at the reference sheet's `back:`
+    assert (
+        refused.location.line == line_of(game, "reference:") + 2
+    )  # at the reference sheet's `back:`
     assert "sheet 'reference' is tiled and has a back" in refused.message
 
 
@@ -134,7 +163,11 @@ def _found(data, templates, code: str) -> list:
 # --- lists in frames --------------------------------------------------------------------------------
 def test_lists_in_a_card_frame_print_their_numbers_and_bullets(kits):
     text = PdfReader(kits["long-edge"] / "sampler-en-tokens-a4.pdf").pages[0].extract_text()
-    assert "1. Draw a token." in text and "2. Place it face up." in text and "3. Pass to the left." in text
+    assert (
+        "1. Draw a token." in text
+        and "2. Place it face up." in text
+        and "3. Pass to the left." in text
+    )
     assert "• Never show your hand." in text and "• Ties go to the youngest." in text
 
 
@@ -162,8 +195,15 @@ def test_a_frames_indent_is_the_list_indent(paints):
     automatic = list_indent(blocks, TextStyle(font="serif", size="9pt"), 9.0)
     assert automatic > stringWidth("10.", "serif", 9.0)  # room for the widest number
     given = TextStyle(font="serif", size="9pt", indent="14pt")
-    [first, *_] = make_flowables(parse_blocks("<ol>" + "<li>step</li>" * 9 + "</ol>"), given, 9.0, paints, 100)
+    [first, *_] = make_flowables(
+        parse_blocks("<ol>" + "<li>step</li>" * 9 + "</ol>"), given, 9.0, paints, 100
+    )
     assert first.style.leftIndent == 14 and first.bulletText == "1."
     # "10." and the 0.6 em ReportLab leaves after it do not hang in 14 pt: the list's indent is widened, every item's
     [first, *_, tenth] = make_flowables(blocks, given, 9.0, paints, 100)
-    assert first.style.leftIndent == tenth.style.leftIndent == stringWidth("10.", "serif", 9.0) + 0.6 * 9.0 > 14
+    assert (
+        first.style.leftIndent
+        == tenth.style.leftIndent
+        == stringWidth("10.", "serif", 9.0) + 0.6 * 9.0
+        > 14
+    )

@@ -1,5 +1,6 @@
 """The quick YAML reader (libyaml) gives what ruamel.yaml's round-trip loader gives: values, types
 and every line and column, so diagnostics point at the same places whichever reads the file."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,7 +26,11 @@ def _same(quick, slow, where):
             assert quick.lc.data[index][:2] == slow.lc.data[index][:2], (where, index)
             _same(quick[index], item, (*where, index))
     else:
-        assert quick == slow and isinstance(quick, bool) == isinstance(slow, bool), (where, quick, slow)
+        assert quick == slow and isinstance(quick, bool) == isinstance(slow, bool), (
+            where,
+            quick,
+            slow,
+        )
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: str(path.relative_to(DEFAULT_DATA_DIR)))
@@ -38,9 +43,22 @@ def test_the_quick_reader_matches_ruamel(path):
     _same(quick.root, yaml.load(text), (path.name,))
 
 
-@pytest.mark.parametrize("text, value", [("a: yes", "yes"), ("a: on", "on"), ("a: 1:20", "1:20"), ("a: 010", 10),
-                                         ("a: 0x1f", 31), ("a: .inf", float("inf")), ("a: ~", None),
-                                         ("a: '3'", "3"), ("a: 2.5", 2.5), ("a: 4mm", "4mm"), ("a: True", True)])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("a: yes", "yes"),
+        ("a: on", "on"),
+        ("a: 1:20", "1:20"),
+        ("a: 010", 10),
+        ("a: 0x1f", 31),
+        ("a: .inf", float("inf")),
+        ("a: ~", None),
+        ("a: '3'", "3"),
+        ("a: 2.5", 2.5),
+        ("a: 4mm", "4mm"),
+        ("a: True", True),
+    ],
+)
 def test_plain_scalars_follow_yaml_1_2_as_ruamel_does(tmp_path, text, value):
     path = tmp_path / "x.yaml"
     path.write_text(text, encoding="utf-8")
@@ -53,7 +71,9 @@ def test_duplicates_and_aliases_are_reported_by_line(tmp_path):
     report = Report()
     document = read_yaml(path, report)
     assert document.root == {"a": 1, "b": 2}
-    assert [(d.code, d.location.line, d.location.col) for d in report.items] == [("duplicate-key", 3, 1)]
+    assert [(d.code, d.location.line, d.location.col) for d in report.items] == [
+        ("duplicate-key", 3, 1)
+    ]
     path.write_text("a: &x {b: 1}\nc: *x\n", encoding="utf-8")
     report = Report()
     assert read_yaml(path, report) is None
@@ -64,8 +84,14 @@ def _snapshot(node):
     """Everything a document holds, positions and attributes included, as plain values to compare."""
     if isinstance(node, (CommentedMap, CommentedSeq)):
         items = node.items() if isinstance(node, CommentedMap) else enumerate(node)
-        return (type(node).__name__, node.lc.line, node.lc.col, repr(sorted(node.lc.data.items(), key=repr)),
-                repr(getattr(node, "origins", None)), [(key, _snapshot(value)) for key, value in items])
+        return (
+            type(node).__name__,
+            node.lc.line,
+            node.lc.col,
+            repr(sorted(node.lc.data.items(), key=repr)),
+            repr(getattr(node, "origins", None)),
+            [(key, _snapshot(value)) for key, value in items],
+        )
     return type(node).__name__, node
 
 
@@ -101,14 +127,23 @@ def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
     check(DEFAULT_DATA_DIR)
     kept = {text: _snapshot(root) for text, root in source._PARSED.items()}
     assert len(kept) >= len(FILES)
-    result = build(DEFAULT_DATA_DIR, tmp_path / "out", games=["kremlin", "assassin"], langs=["fr"], papers=["a4"],
-                   jobs=1, force=True)  # boards, sheets, tables, booklets: every kind of file
+    result = build(
+        DEFAULT_DATA_DIR,
+        tmp_path / "out",
+        games=["kremlin", "assassin"],
+        langs=["fr"],
+        papers=["a4"],
+        jobs=1,
+        force=True,
+    )  # boards, sheets, tables, booklets: every kind of file
     assert not result.report.has_errors
     check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["en"])
     assert {text: _snapshot(source._PARSED[text]) for text in kept} == kept
 
 
-def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_first(tmp_path, monkeypatch):
+def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_first(
+    tmp_path, monkeypatch
+):
     import printshop.project.source as source
 
     monkeypatch.setattr(source, "_PARSED", source.collections.OrderedDict())
@@ -135,16 +170,21 @@ def test_a_file_saved_again_lets_its_old_text_go(tmp_path, monkeypatch):
     monkeypatch.setattr(source, "_LAST_TEXT", {})
     texts = tmp_path / "en.yaml"
     for n in range(50):
-        texts.write_text(f"card: {{name: \"Dissident {n}\"}}\n", encoding="utf-8")
+        texts.write_text(f'card: {{name: "Dissident {n}"}}\n', encoding="utf-8")
         assert read_yaml(texts, Report()).root["card"]["name"] == f"Dissident {n}"
     assert list(source._PARSED) == [texts.read_text(encoding="utf-8")]
     assert source._parsed_chars == len(texts.read_text(encoding="utf-8"))
     copy = tmp_path / "copy.yaml"
     copy.write_text(texts.read_text(encoding="utf-8"), encoding="utf-8")
-    assert read_yaml(copy, Report()).root is read_yaml(texts, Report()).root  # shared, not parsed again
-    texts.write_text("card: {name: \"Freethinker\"}\n", encoding="utf-8")
+    assert (
+        read_yaml(copy, Report()).root is read_yaml(texts, Report()).root
+    )  # shared, not parsed again
+    texts.write_text('card: {name: "Freethinker"}\n', encoding="utf-8")
     read_yaml(texts, Report())
-    assert len(source._PARSED) == 1 and read_yaml(copy, Report()).root["card"]["name"] == "Dissident 49"
+    assert (
+        len(source._PARSED) == 1
+        and read_yaml(copy, Report()).root["card"]["name"] == "Dissident 49"
+    )
 
 
 def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included():
@@ -156,7 +196,9 @@ def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included(
     from printshop.project.schema import plain
     from printshop.project.source import items_of
 
-    root = _yaml().load(io.StringIO("base: &b {x: 1, y: 2}\nover:\n  <<: *b\n  y: 3\n  z: [1, {w: 4}]\n"))
+    root = _yaml().load(
+        io.StringIO("base: &b {x: 1, y: 2}\nover:\n  <<: *b\n  y: 3\n  z: [1, {w: 4}]\n")
+    )
     over = root["over"]
     assert list(items_of(over)) == list(over.items()) and dict(items_of(over))["x"] == 1
     moved = CommentedMap([("a", 1), ("b", 2)])
@@ -166,12 +208,22 @@ def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included(
     assert type(plain(root)["over"]) is dict and type(plain(root)["over"]["z"]) is list
 
 
-@pytest.mark.parametrize("text, line, said, hint", [
-    ("a:\n\tb: 1\n", 2, "a tab: YAML indents with spaces only", "replace the tab with spaces"),
-    ("a:\n  b: 1\n c: 2\n", 3, "this line is indented unlike the lines of its block", "indent it as the keys beside"),
-    ("title: Phase 1: vote\n", 1, "a colon the parser cannot read here", "in quotes"),
-])
-def test_the_commonest_yaml_mistakes_are_said_plainly_with_what_to_do(tmp_path, text, line, said, hint):
+@pytest.mark.parametrize(
+    "text, line, said, hint",
+    [
+        ("a:\n\tb: 1\n", 2, "a tab: YAML indents with spaces only", "replace the tab with spaces"),
+        (
+            "a:\n  b: 1\n c: 2\n",
+            3,
+            "this line is indented unlike the lines of its block",
+            "indent it as the keys beside",
+        ),
+        ("title: Phase 1: vote\n", 1, "a colon the parser cannot read here", "in quotes"),
+    ],
+)
+def test_the_commonest_yaml_mistakes_are_said_plainly_with_what_to_do(
+    tmp_path, text, line, said, hint
+):
     """A translator's tab, a key indented one space off, a colon in an unquoted text: the parser's words ("found
     character '\\t' that cannot start any token", "expected <block end>, but found '<block mapping start>'") are
     kept in brackets after what they mean, and the hint says what to do, not "fix the syntax"."""
@@ -180,7 +232,9 @@ def test_the_commonest_yaml_mistakes_are_said_plainly_with_what_to_do(tmp_path, 
     report = Report()
     assert read_yaml(path, report) is None
     [error] = report.items
-    assert error.code == "yaml-syntax" and error.location.line == line and said in error.message, error.format()
+    assert error.code == "yaml-syntax" and error.location.line == line and said in error.message, (
+        error.format()
+    )
     assert hint in error.hint and "(" in error.message  # the parser's own words kept
 
 
@@ -192,7 +246,9 @@ def test_a_data_file_in_latin1_is_reported_at_its_first_byte_that_is_not_utf8(tm
     report = Report()
     assert read_yaml(path, report) is None
     [error] = report.items
-    assert (error.location.line, error.location.col) == (2, 6) and "byte 0xE9" in error.message, error.format()
+    assert (error.location.line, error.location.col) == (2, 6) and "byte 0xE9" in error.message, (
+        error.format()
+    )
     assert "save the file with the UTF-8 encoding" in error.hint
 
 
@@ -204,9 +260,15 @@ def test_a_font_file_that_is_nowhere_says_where_to_put_it(tmp_path):
 
     data = copy_data(tmp_path / "data", ["comrade"])
     fonts = data / "print" / "fonts.yaml"
-    fonts.write_text(fonts.read_text(encoding="utf-8").replace("bold: NotoSans-Bold.ttf", "bold: NotoSans-Blod.ttf", 1),
-                     encoding="utf-8")
+    fonts.write_text(
+        fonts.read_text(encoding="utf-8").replace(
+            "bold: NotoSans-Bold.ttf", "bold: NotoSans-Blod.ttf", 1
+        ),
+        encoding="utf-8",
+    )
     report, _ = check(data, games=["comrade"])
     [error] = [d for d in report.errors if d.code == "file-missing"]
     assert "font file 'NotoSans-Blod.ttf' is in none of" in error.message
-    assert error.hint.startswith(f"put the font file in {data / 'fonts'} (its licence beside it)"), error.hint
+    assert error.hint.startswith(
+        f"put the font file in {data / 'fonts'} (its licence beside it)"
+    ), error.hint

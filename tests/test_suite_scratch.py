@@ -1,5 +1,6 @@
 """Where the suite's temporary folders go (conftest.scratch_in_memory): a memory-backed folder of this user's
 own, only when nobody chose another and it is roomy and safe."""
+
 from __future__ import annotations
 
 import os
@@ -43,7 +44,9 @@ def test_a_folder_the_user_chose_is_kept(shm, monkeypatch, chosen):
 
 def test_basetemp_a_worker_or_disk_asked_for_is_kept(shm, monkeypatch):
     assert conftest.scratch_in_memory(config(basetemp="somewhere"), shm) is None
-    assert conftest.scratch_in_memory(config(worker=True), shm) is None  # workers inherit the controller's
+    assert (
+        conftest.scratch_in_memory(config(worker=True), shm) is None
+    )  # workers inherit the controller's
     monkeypatch.setenv("PRINTSHOP_TEST_TMP", "disk")
     assert conftest.scratch_in_memory(config(), shm) is None
 
@@ -75,7 +78,9 @@ def test_another_users_folder_of_the_same_name_is_not_used(shm):
 
 
 @pytest.mark.parametrize("own_prefix", [False, True])
-def test_bytecode_kept_in_the_memory_folder_when_not_written_beside_the_sources(tmp_path, monkeypatch, own_prefix):
+def test_bytecode_kept_in_the_memory_folder_when_not_written_beside_the_sources(
+    tmp_path, monkeypatch, own_prefix
+):
     monkeypatch.setattr(conftest, "scratch_in_memory", lambda config: tmp_path)
     monkeypatch.setattr(tempfile, "tempdir", tempfile.tempdir)
     monkeypatch.setenv("TMPDIR", os.environ.get("TMPDIR", "/tmp"))  # restored after the test

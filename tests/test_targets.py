@@ -1,5 +1,6 @@
 """The targets beyond kits and press files: Tabletop Simulator, print-and-cut, previews and online-table
 images. TTS runs on every game and language; the heavier geometry on two games in English."""
+
 from __future__ import annotations
 
 import json
@@ -22,7 +23,10 @@ from tests.conftest import shared_build
 from tests.pdfinspect import page_drawing
 
 MM = 72 / 25.4
-CUT_GAMES = ["comrade", "kremlin"]  # poker cards with common and own backs; one-sided 16 mm counters
+CUT_GAMES = [
+    "comrade",
+    "kremlin",
+]  # poker cards with common and own backs; one-sided 16 mm counters
 
 
 @pytest.fixture(scope="module")
@@ -57,8 +61,12 @@ def previews(tmp_path_factory):
 # --- Tabletop Simulator --------------------------------------------------------------------------------
 def _built_languages(project, result) -> list[tuple[str, str]]:
     refused = {(state.game, state.lang) for state in result.refused}
-    return [(game_id, lang) for game_id in discover_games(DEFAULT_DATA_DIR)
-            for lang in project.games[game_id].languages if (game_id, lang) not in refused]
+    return [
+        (game_id, lang)
+        for game_id in discover_games(DEFAULT_DATA_DIR)
+        for lang in project.games[game_id].languages
+        if (game_id, lang) not in refused
+    ]
 
 
 def test_every_deck_of_every_game_and_language_has_a_tts_object_with_every_card(tts, project):
@@ -68,14 +76,18 @@ def test_every_deck_of_every_game_and_language_has_a_tts_object_with_every_card(
     for game_id, lang in built:
         folder = out / game_id / lang / "tts"
         for deck_id, deck in project.games[game_id].game.decks.items():
-            saved = json.loads((folder / f"{game_id}-{lang}-{deck_id}.json").read_text(encoding="utf-8"))
+            saved = json.loads(
+                (folder / f"{game_id}-{lang}-{deck_id}.json").read_text(encoding="utf-8")
+            )
             [state] = saved["ObjectStates"]
             count = sum(card.count for card in deck.cards)
             if count == 1:
                 assert state["Name"] == "CardCustom"
                 continue
             assert state["Name"] == "DeckCustom"
-            assert len(state["DeckIDs"]) == len(state["ContainedObjects"]) == count  # every copy is a card
+            assert (
+                len(state["DeckIDs"]) == len(state["ContainedObjects"]) == count
+            )  # every copy is a card
             assert [card["CardID"] for card in state["ContainedObjects"]] == state["DeckIDs"]
             expected = [entry.id for entry in deck.cards for _ in range(entry.count)]
             assert [card["Nickname"] for card in state["ContainedObjects"]] == expected
@@ -91,13 +103,22 @@ def test_tts_sheets_keep_to_the_grid_size_and_colour_limits(tts, project):
     for game_id, lang in _built_languages(project, result):
         folder = out / game_id / lang / "tts"
         for deck_id, deck in project.games[game_id].game.decks.items():
-            [state] = json.loads((folder / f"{game_id}-{lang}-{deck_id}.json").read_text("utf-8"))["ObjectStates"]
+            [state] = json.loads((folder / f"{game_id}-{lang}-{deck_id}.json").read_text("utf-8"))[
+                "ObjectStates"
+            ]
             ids = state.get("DeckIDs", [state.get("CardID")])
             seen = 0
             for key, custom in state["CustomDeck"].items():
                 columns, rows = custom["NumWidth"], custom["NumHeight"]
                 assert 2 <= columns <= 10 and 2 <= rows <= 7
-                assert {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack"} <= set(custom)
+                assert {
+                    "FaceURL",
+                    "BackURL",
+                    "NumWidth",
+                    "NumHeight",
+                    "BackIsHidden",
+                    "UniqueBack",
+                } <= set(custom)
                 assert custom["BackIsHidden"] is True
                 faces = Image.open(folder / custom["FaceURL"])
                 assert faces.mode == "RGB" and max(faces.size) <= limits.max_pixels
@@ -110,13 +131,23 @@ def test_tts_sheets_keep_to_the_grid_size_and_colour_limits(tts, project):
                 back = Image.open(folder / custom["BackURL"])
                 assert back.mode == "RGB" and max(back.size) <= limits.max_pixels
                 assert back.size == (cell if not custom["UniqueBack"] else faces.size)
-                hidden = faces.crop(((columns - 1) * cell[0], (rows - 1) * cell[1], columns * cell[0], rows * cell[1]))
+                hidden = faces.crop(
+                    (
+                        (columns - 1) * cell[0],
+                        (rows - 1) * cell[1],
+                        columns * cell[0],
+                        rows * cell[1],
+                    )
+                )
                 if not custom["UniqueBack"]:  # the hidden card is the deck's back
                     assert ImageChops.difference(hidden, back).getbbox() is None
                 elif deck.back is None:  # a one-sided deck: the plain hidden colour
                     assert hidden.getcolors() is not None and len(hidden.getcolors()) == 1
                 else:
-                    assert hidden.getcolors(1_000_000) is not None and len(hidden.getcolors(1_000_000)) > 1
+                    assert (
+                        hidden.getcolors(1_000_000) is not None
+                        and len(hidden.getcolors(1_000_000)) > 1
+                    )
                 checked += 1
             assert seen == sum(card.count for card in deck.cards)
     assert checked >= 16
@@ -124,26 +155,49 @@ def test_tts_sheets_keep_to_the_grid_size_and_colour_limits(tts, project):
 
 def test_a_deck_of_more_than_69_cards_spreads_over_several_sheets(tts):
     out, _ = tts
-    [state] = json.loads((out / "kremlin/fr/tts/kremlin-fr-markers.json").read_text("utf-8"))["ObjectStates"]
+    [state] = json.loads((out / "kremlin/fr/tts/kremlin-fr-markers.json").read_text("utf-8"))[
+        "ObjectStates"
+    ]
     assert len(state["DeckIDs"]) == 195
-    assert sorted(state["CustomDeck"], key=int) == ["3", "4", "5"]  # after politicians (1) and intrigue (2)
-    assert [state["CustomDeck"][key]["NumWidth"] * state["CustomDeck"][key]["NumHeight"] for key in "345"] == \
-        [70, 70, 60]
-    assert state["DeckIDs"][0] == 300 and state["DeckIDs"][68] == 368 and state["DeckIDs"][69] == 400
-    assert state["CustomDeck"]["3"]["BackURL"] == state["CustomDeck"]["3"]["FaceURL"]  # counters: face both sides
+    assert sorted(state["CustomDeck"], key=int) == [
+        "3",
+        "4",
+        "5",
+    ]  # after politicians (1) and intrigue (2)
+    assert [
+        state["CustomDeck"][key]["NumWidth"] * state["CustomDeck"][key]["NumHeight"]
+        for key in "345"
+    ] == [70, 70, 60]
+    assert (
+        state["DeckIDs"][0] == 300 and state["DeckIDs"][68] == 368 and state["DeckIDs"][69] == 400
+    )
+    assert (
+        state["CustomDeck"]["3"]["BackURL"] == state["CustomDeck"]["3"]["FaceURL"]
+    )  # counters: face both sides
     # 16 mm counters keep their proportions and are not shrunk below half a card
-    assert state["Transform"]["scaleX"] / state["Transform"]["scaleZ"] == pytest.approx(88.9 / 63.5, rel=0.01)
+    assert state["Transform"]["scaleX"] / state["Transform"]["scaleZ"] == pytest.approx(
+        88.9 / 63.5, rel=0.01
+    )
 
 
 def test_tts_boards_and_sheets_are_custom_boards_and_tiles(tts):
     out, _ = tts
-    states = json.loads((out / "kremlin/en/tts/kremlin-en-all.json").read_text("utf-8"))["ObjectStates"]
+    states = json.loads((out / "kremlin/en/tts/kremlin-en-all.json").read_text("utf-8"))[
+        "ObjectStates"
+    ]
     by_name = {state["Nickname"]: state for state in states}
-    assert by_name["board"]["Name"] == "Custom_Board" and by_name["influence"]["Name"] == "Custom_Tile"
+    assert (
+        by_name["board"]["Name"] == "Custom_Board" and by_name["influence"]["Name"] == "Custom_Tile"
+    )
     image = Image.open(out / "kremlin/en/tts" / by_name["board"]["CustomImage"]["ImageURL"])
     assert image.mode == "RGB" and max(image.size) <= 4096
-    roles = [state for state in json.loads((out / "comrade-stalin/en/tts/comrade-stalin-en-all.json")
-                                           .read_text("utf-8"))["ObjectStates"] if state["Name"] == "Custom_Tile"]
+    roles = [
+        state
+        for state in json.loads(
+            (out / "comrade-stalin/en/tts/comrade-stalin-en-all.json").read_text("utf-8")
+        )["ObjectStates"]
+        if state["Name"] == "Custom_Tile"
+    ]
     assert len(roles) == 9 + 5  # each role sheet and each setup sheet is a tile of its own
     assert len({state["GUID"] for state in states}) == len(states)
 
@@ -153,7 +207,9 @@ def test_tts_images_are_the_same_bytes_on_every_build(tts, tmp_path):
     out, _ = tts
     again, _ = _build(tmp_path, target="tts", games=["comrade"], force=True)
     files = sorted((again / "comrade").rglob("*.*"))
-    assert files and all((out / path.relative_to(again)).read_bytes() == path.read_bytes() for path in files)
+    assert files and all(
+        (out / path.relative_to(again)).read_bytes() == path.read_bytes() for path in files
+    )
 
 
 def test_an_unchanged_tts_build_comes_from_the_cache(tts):
@@ -182,8 +238,10 @@ def _filled_rectangles(reader: PdfReader, number: int) -> list[tuple[float, floa
 def _svg_rects(path: Path) -> tuple[list[float], list[dict]]:
     text = path.read_text(encoding="utf-8")
     view_box = [float(v) for v in re.search(r'viewBox="([^"]+)"', text).group(1).split()]
-    rects = [{key: float(value) for key, value in re.findall(r'(\w+)="([-\d.]+)"', match)}
-             for match in re.findall(r"<rect ([^>]*)/>", text)]
+    rects = [
+        {key: float(value) for key, value in re.findall(r'(\w+)="([-\d.]+)"', match)}
+        for match in re.findall(r"<rect ([^>]*)/>", text)
+    ]
     return view_box, rects
 
 
@@ -222,7 +280,10 @@ def test_cut_outlines_fall_on_the_printed_trims_within_a_tenth_of_a_millimetre(c
             for rect in rects:
                 assert rect["width"] == pytest.approx(size.width / MM, abs=0.1)
                 assert rect["height"] == pytest.approx(size.height / MM, abs=0.1)
-                assert rect["rx"] == pytest.approx(size.corner_radius / MM, abs=0.01) and rect["rx"] > 0
+                assert (
+                    rect["rx"] == pytest.approx(size.corner_radius / MM, abs=0.01)
+                    and rect["rx"] > 0
+                )
             cards += len(rects)
         assert cards == sum(card.count for card in deck.cards)  # every copy is printed and outlined
         checked += 1
@@ -234,18 +295,29 @@ def test_silhouette_marks_stand_where_the_data_puts_them_and_faces_keep_clear(cu
     marks = target.marks
     for paper_id in ("a4", "letter"):
         paper = project.media.papers[paper_id]
-        reader = PdfReader(cut / "kremlin/en/cut/silhouette" / f"kremlin-en-intrigue-{paper_id}.pdf")
-        width, height = float(reader.pages[0].mediabox.width), float(reader.pages[0].mediabox.height)
+        reader = PdfReader(
+            cut / "kremlin/en/cut/silhouette" / f"kremlin-en-intrigue-{paper_id}.pdf"
+        )
+        width, height = (
+            float(reader.pages[0].mediabox.width),
+            float(reader.pages[0].mediabox.height),
+        )
         assert (width, height) == pytest.approx((paper.width, paper.height), abs=0.01)
         found = sorted(_filled_rectangles(reader, 0))
         inset, top, right = marks.inset, paper.height - marks.inset, paper.width - marks.inset
-        expected = sorted([
-            (inset, top - marks.square, marks.square, marks.square),
-            (right - marks.length, top - marks.thickness, marks.length, marks.thickness),
-            (right - marks.thickness, top - marks.length, marks.thickness, marks.length),
-            (inset, inset, marks.length, marks.thickness), (inset, inset, marks.thickness, marks.length)])
+        expected = sorted(
+            [
+                (inset, top - marks.square, marks.square, marks.square),
+                (right - marks.length, top - marks.thickness, marks.length, marks.thickness),
+                (right - marks.thickness, top - marks.length, marks.thickness, marks.length),
+                (inset, inset, marks.length, marks.thickness),
+                (inset, inset, marks.thickness, marks.length),
+            ]
+        )
         assert len(found) == len(expected)
-        assert [v for rect in found for v in rect] == pytest.approx([v for rect in expected for v in rect], abs=0.01)
+        assert [v for rect in found for v in rect] == pytest.approx(
+            [v for rect in expected for v in rect], abs=0.01
+        )
         assert _filled_rectangles(reader, 1) == []  # the backs page: the cutter reads the fronts
         card = project.media.card_sizes["poker-eu"]
         bleed = target.bleed
@@ -254,7 +326,9 @@ def test_silhouette_marks_stand_where_the_data_puts_them_and_faces_keep_clear(cu
             box = (left, bottom, left + card.width + 2 * bleed, bottom + card.height + 2 * bleed)
             for x, y, w, h in expected:
                 c = marks.clearance - 0.01
-                assert box[2] <= x - c or box[0] >= x + w + c or box[3] <= y - c or box[1] >= y + h + c
+                assert (
+                    box[2] <= x - c or box[0] >= x + w + c or box[3] <= y - c or box[1] >= y + h + c
+                )
         # the backs are mirrored for long-edge duplex
         fronts = sorted(p.x for p in page_drawing(reader, 0)[0])
         backs = sorted(width - p.x - card.width for p in page_drawing(reader, 1)[0])
@@ -266,13 +340,19 @@ def test_cricut_pages_are_its_print_then_cut_area_with_an_image_to_upload(cut, p
     folder = cut / "comrade/en/cut/cricut"
     reader = PdfReader(folder / "comrade-en-cards-letter.pdf")
     for page in reader.pages:
-        assert (float(page.mediabox.width), float(page.mediabox.height)) == \
-            pytest.approx((6.75 * 72, 9.25 * 72), abs=0.01)
-    assert all(_filled_rectangles(reader, n) == [] for n in range(len(reader.pages)))  # Design Space adds its own
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(
+            (6.75 * 72, 9.25 * 72), abs=0.01
+        )
+    assert all(
+        _filled_rectangles(reader, n) == [] for n in range(len(reader.pages))
+    )  # Design Space adds its own
     for placement in page_drawing(reader, 0)[0]:
         assert placement.x - target.bleed >= 0 and placement.y - target.bleed >= 0
     image = Image.open(folder / "comrade-en-cards-letter-01.png")
-    assert image.size == (round(6.75 * target.image_dpi), round(9.25 * target.image_dpi)) and image.mode == "RGB"
+    assert (
+        image.size == (round(6.75 * target.image_dpi), round(9.25 * target.image_dpi))
+        and image.mode == "RGB"
+    )
     assert image.info["dpi"] == pytest.approx((target.image_dpi, target.image_dpi), abs=0.01)
 
 
@@ -283,20 +363,35 @@ def test_previews_have_rounded_corners_and_a_contact_sheet_per_deck(previews, pr
         folder = previews / game_id / "en" / "preview"
         for deck_id, deck in project.games[game_id].game.decks.items():
             size = project.media.card_sizes[deck.card_size]
-            expected = pixels_within(size.width, size.height, preview.card_dpi, preview.min_card_pixels,
-                                     preview.max_pixels)
-            faces = [path for path in folder.glob(f"{game_id}-en-{deck_id}-*.png") if not path.stem.endswith("contact")]
+            expected = pixels_within(
+                size.width,
+                size.height,
+                preview.card_dpi,
+                preview.min_card_pixels,
+                preview.max_pixels,
+            )
+            faces = [
+                path
+                for path in folder.glob(f"{game_id}-en-{deck_id}-*.png")
+                if not path.stem.endswith("contact")
+            ]
             assert faces
             for path in faces:
                 image = Image.open(path)
                 assert image.size == expected and image.mode == "RGBA"
-                assert image.getpixel((0, 0))[3] == 0 and image.getpixel((expected[0] // 2, expected[1] // 2))[3] == 255
+                assert (
+                    image.getpixel((0, 0))[3] == 0
+                    and image.getpixel((expected[0] // 2, expected[1] // 2))[3] == 255
+                )
             contact = Image.open(folder / f"{game_id}-en-{deck_id}-contact.png")
             assert contact.mode == "RGB"
             columns = min(preview.contact_sheet.columns, len(faces))
             rows = -(-len(faces) // columns)
             gap = preview.contact_sheet.gap
-            assert contact.size == (columns * expected[0] + (columns + 1) * gap, rows * expected[1] + (rows + 1) * gap)
+            assert contact.size == (
+                columns * expected[0] + (columns + 1) * gap,
+                rows * expected[1] + (rows + 1) * gap,
+            )
 
 
 @pytest.mark.parametrize("name", ["tabletopia", "screentop"])
@@ -307,8 +402,11 @@ def test_online_tables_get_one_image_per_face_the_same_size_per_component(previe
     for deck_id, deck in game.decks.items():
         sizes = {Image.open(path).size for path in folder.glob(f"kremlin-en-{deck_id}-*.png")}
         size = project.media.card_sizes[deck.card_size]
-        assert sizes == {pixels_within(size.width, size.height, target.card_dpi, target.min_card_pixels,
-                                       target.max_pixels)}
+        assert sizes == {
+            pixels_within(
+                size.width, size.height, target.card_dpi, target.min_card_pixels, target.max_pixels
+            )
+        }
     assert not list(folder.glob("*contact*"))
     for sheet_id in game.sheets:
         image = Image.open(folder / f"kremlin-en-{sheet_id}.png")
@@ -319,33 +417,69 @@ def test_online_tables_get_one_image_per_face_the_same_size_per_component(previe
 
 # --- planning and the command line -------------------------------------------------------------------
 def test_each_target_is_planned_as_jobs_and_only_the_kit_gets_calibration_pages():
-    layouts = [SimpleNamespace(game_id="comrade", lang=lang, localized=SimpleNamespace(
-        variant=None, data=SimpleNamespace(dir=Path(DEFAULT_DATA_DIR) / "comrade"))) for lang in ("en", "fr")]
-    assert [job.label for job in plan(layouts, "tts", ["a4"], [])] == ["comrade en tts", "comrade fr tts"]
+    layouts = [
+        SimpleNamespace(
+            game_id="comrade",
+            lang=lang,
+            localized=SimpleNamespace(
+                variant=None, data=SimpleNamespace(dir=Path(DEFAULT_DATA_DIR) / "comrade")
+            ),
+        )
+        for lang in ("en", "fr")
+    ]
+    assert [job.label for job in plan(layouts, "tts", ["a4"], [])] == [
+        "comrade en tts",
+        "comrade fr tts",
+    ]
     cut = plan(layouts, "cut", ["a4", "letter"], ["silhouette"])
-    assert [job.label for job in cut] == ["comrade en silhouette a4", "comrade en silhouette letter",
-                                          "comrade fr silhouette a4", "comrade fr silhouette letter"]
+    assert [job.label for job in cut] == [
+        "comrade en silhouette a4",
+        "comrade en silhouette letter",
+        "comrade fr silhouette a4",
+        "comrade fr silhouette letter",
+    ]
     assert len(plan(layouts, "cut", ["a4"], ["eu-3mm"])) == 2 * 2  # no cutter named: every cutter
-    assert [job.profile for job in plan(layouts, "preview", ["a4"], [])][:3] == ["preview", "screentop", "tabletopia"]
-    assert not [job for target in ("tts", "cut", "preview") for job in plan(layouts, target, ["a4"], [])
-                if job.target == "calibration"]
+    assert [job.profile for job in plan(layouts, "preview", ["a4"], [])][:3] == [
+        "preview",
+        "screentop",
+        "tabletopia",
+    ]
+    assert not [
+        job
+        for target in ("tts", "cut", "preview")
+        for job in plan(layouts, target, ["a4"], [])
+        if job.target == "calibration"
+    ]
 
 
 def test_the_command_line_checks_the_cutter_and_the_profile(tmp_path, capsys):
     """A cutter or print-shop profile that does not exist is a usage error before anything is checked (exit 2,
     the names there are listed), as an unknown paper or language is; not a data error after the whole check."""
-    for arguments, message in ((["--target", "cut", "--cutter", "plotter"], "no cutter 'plotter' (cutters: "),
-                               (["--target", "tts", "--cutter", "cricut"], "--cutter goes with --target cut"),
-                               (["--target", "shop", "--profile", "eu-5mm"],
-                                "no print-shop profile 'eu-5mm' (profiles: drivethrucards, eu-3mm, "),
-                               (["--target", "pnp", "--profile", "eu-3mm"], "--profile goes with --target shop")):
+    for arguments, message in (
+        (["--target", "cut", "--cutter", "plotter"], "no cutter 'plotter' (cutters: "),
+        (["--target", "tts", "--cutter", "cricut"], "--cutter goes with --target cut"),
+        (
+            ["--target", "shop", "--profile", "eu-5mm"],
+            "no print-shop profile 'eu-5mm' (profiles: drivethrucards, eu-3mm, ",
+        ),
+        (["--target", "pnp", "--profile", "eu-3mm"], "--profile goes with --target shop"),
+    ):
         with pytest.raises(SystemExit) as stop:
             main(["build", "comrade", *arguments, "--out", str(tmp_path)])
         err = capsys.readouterr().err
         assert stop.value.code == 2 and message in err and "checking data" not in err, err
     assert not any(tmp_path.iterdir())
-    with pytest.raises(BadRequest, match=r"no print-shop profile 'eu-5mm' \(profiles: drivethrucards, eu-3mm, "):
-        build(DEFAULT_DATA_DIR, tmp_path / "out", games=["comrade"], langs=["en"], target="shop", profiles=["eu-5mm"])
+    with pytest.raises(
+        BadRequest, match=r"no print-shop profile 'eu-5mm' \(profiles: drivethrucards, eu-3mm, "
+    ):
+        build(
+            DEFAULT_DATA_DIR,
+            tmp_path / "out",
+            games=["comrade"],
+            langs=["en"],
+            target="shop",
+            profiles=["eu-5mm"],
+        )
     assert not (tmp_path / "out").exists()
 
 
@@ -355,7 +489,10 @@ def test_tts_grids_hold_the_hidden_slot_and_sideways_cards_keep_their_shape(proj
 
     target = project.targets.tts
     assert [(g.columns, g.rows, g.cards) for g in sheet_grids(69, target)] == [(10, 7, 69)]
-    assert [(g.columns, g.rows, g.cards) for g in sheet_grids(70, target)] == [(10, 7, 69), (2, 2, 1)]
+    assert [(g.columns, g.rows, g.cards) for g in sheet_grids(70, target)] == [
+        (10, 7, 69),
+        (2, 2, 1),
+    ]
     assert [(g.columns, g.rows, g.cards) for g in sheet_grids(18, target)] == [(10, 2, 18)]
     export = TtsExport(None, target, None, {}, "x")
     upright = SimpleNamespace(size=CardSize(width="63mm", height="88mm"))
@@ -388,9 +525,16 @@ def test_png_holds_the_pixels_and_the_resolution_and_nothing_else(mode):
     assert back.mode == mode and back.size == picture.size and back.tobytes() == picture.tobytes()
     assert [round(value) for value in back.info["dpi"]] == [300, 300]
     chunks = _png_chunk_kinds(data)
-    assert {*chunks} <= {b"IHDR", b"PLTE", b"tRNS", b"pHYs", b"IDAT", b"IEND"} and chunks[-1] == b"IEND", chunks
+    assert {*chunks} <= {b"IHDR", b"PLTE", b"tRNS", b"pHYs", b"IDAT", b"IEND"} and chunks[
+        -1
+    ] == b"IEND", chunks
     assert b"pHYs" not in _png_chunk_kinds(png(picture))
-    if mode in ("RGB", "RGBA", "L", "LA"):  # numpy's pixels of the picture (as render_pixels gives) write the same
+    if mode in (
+        "RGB",
+        "RGBA",
+        "L",
+        "LA",
+    ):  # numpy's pixels of the picture (as render_pixels gives) write the same
         import numpy
 
         assert png(numpy.asarray(picture), 299.9) == data
@@ -401,14 +545,16 @@ def _png_chunk_kinds(data: bytes) -> list[bytes]:
 
     kinds, offset = [], 8
     while offset < len(data):
-        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        length, kind = struct.unpack(">I4s", data[offset : offset + 8])
         kinds.append(kind)
         offset += 12 + length
     return kinds
 
 
 @pytest.mark.parametrize("size", [(200, 100), (201, 99), (37, 19)])
-def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampling(size, monkeypatch):
+def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampling(
+    size, monkeypatch
+):
     """render_exact maps the page onto width x height pixels in pdfium: a rectangle filling the left half
     of the page fills the left half of the pixels, whatever the rounding, and nothing is resampled."""
     import io
@@ -439,24 +585,60 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
     assert pixels.shape == (height, width, 3) and numpy.array_equal(pixels, numpy.asarray(picture))
     assert png(pixels, 300) == png(picture, 300)
     middle = height // 2
-    assert picture.getpixel((0, middle)) == (0, 0, 0) and picture.getpixel((width - 1, middle)) == (255, 255, 255)
-    assert picture.getpixel((width // 2 - 2, 0)) == (0, 0, 0) and picture.getpixel((width // 2 + 1, height - 1)) == (255, 255, 255)
+    assert picture.getpixel((0, middle)) == (0, 0, 0) and picture.getpixel((width - 1, middle)) == (
+        255,
+        255,
+        255,
+    )
+    assert picture.getpixel((width // 2 - 2, 0)) == (0, 0, 0) and picture.getpixel(
+        (width // 2 + 1, height - 1)
+    ) == (255, 255, 255)
 
 
 # --- found by a mutation fuzzer: what validate passed and the build refused or failed at ---------------------------
-@pytest.mark.parametrize("relative, old, new, code, said", [
-    ("print/profiles/drivethrucards.yaml", "rich_black: [60, 40, 40, 100]", "rich_black: [1e300, 40, 40, 100]",
-     "wrong-type", "less than or equal to 100"),  # the build: "internal: _fp_one failed … number too large"
-    ("print/profiles/drivethrucards.yaml", "icc: swop-tr003-300.icc", "icc: " + "W" * 300,
-     "wrong-type", "the name of a file in printshop/icc/"),  # validate: "internal: OSError: File name too long"
-    ("print/targets/cut/cricut.yaml", "papers: [a4, letter]", "papers: [a4, letetr]",
-     "unknown-reference", "cutter 'cricut': papers[1]: no paper 'letetr'; did you mean 'letter'?"),  # pages left out
-    ("print/targets/cut/cricut.yaml", "area: {width: 6.75in,", "area: {width: 30cm,",
-     "paper-too-small", "cutter 'cricut': its area (300 × 235 mm) is larger than A4"),  # pages wider than the paper
-    ("print/targets/cut/silhouette.yaml", "square: 5mm", "square: 100cm",
-     "cut-left-out", "does not fit in the area Silhouette Cameo can cut on A4"),  # the build refused it
-])
-def test_print_data_the_build_could_not_use_is_refused_by_validate(tmp_path, relative, old, new, code, said):
+@pytest.mark.parametrize(
+    "relative, old, new, code, said",
+    [
+        (
+            "print/profiles/drivethrucards.yaml",
+            "rich_black: [60, 40, 40, 100]",
+            "rich_black: [1e300, 40, 40, 100]",
+            "wrong-type",
+            "less than or equal to 100",
+        ),  # the build: "internal: _fp_one failed … number too large"
+        (
+            "print/profiles/drivethrucards.yaml",
+            "icc: swop-tr003-300.icc",
+            "icc: " + "W" * 300,
+            "wrong-type",
+            "the name of a file in printshop/icc/",
+        ),  # validate: "internal: OSError: File name too long"
+        (
+            "print/targets/cut/cricut.yaml",
+            "papers: [a4, letter]",
+            "papers: [a4, letetr]",
+            "unknown-reference",
+            "cutter 'cricut': papers[1]: no paper 'letetr'; did you mean 'letter'?",
+        ),  # pages left out
+        (
+            "print/targets/cut/cricut.yaml",
+            "area: {width: 6.75in,",
+            "area: {width: 30cm,",
+            "paper-too-small",
+            "cutter 'cricut': its area (300 × 235 mm) is larger than A4",
+        ),  # pages wider than the paper
+        (
+            "print/targets/cut/silhouette.yaml",
+            "square: 5mm",
+            "square: 100cm",
+            "cut-left-out",
+            "does not fit in the area Silhouette Cameo can cut on A4",
+        ),  # the build refused it
+    ],
+)
+def test_print_data_the_build_could_not_use_is_refused_by_validate(
+    tmp_path, relative, old, new, code, said
+):
     from printshop.pipeline.build import check
     from printshop.project.paths import PACKAGE_DEFAULTS_DIR
     from tests.conftest import copy_data
@@ -465,7 +647,9 @@ def test_print_data_the_build_could_not_use_is_refused_by_validate(tmp_path, rel
     path = data / relative
     if not path.exists():  # printshop's own file, copied into the project to be changed there
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text((PACKAGE_DEFAULTS_DIR / relative).read_text(encoding="utf-8"), encoding="utf-8")
+        path.write_text(
+            (PACKAGE_DEFAULTS_DIR / relative).read_text(encoding="utf-8"), encoding="utf-8"
+        )
     text = path.read_text(encoding="utf-8")
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -487,11 +671,20 @@ def test_a_deck_a_cutter_cannot_hold_is_left_out_of_its_cut_files_with_a_warning
     cutter = data / "print" / "targets" / "cut" / "cricut.yaml"
     if not cutter.exists():
         cutter.parent.mkdir(parents=True, exist_ok=True)
-        cutter.write_text((PACKAGE_DEFAULTS_DIR / "print/targets/cut/cricut.yaml").read_text(encoding="utf-8"))
-    cutter.write_text(cutter.read_text(encoding="utf-8").replace("area: {width: 6.75in, height: 9.25in}",
-                                                                  "area: {width: 60mm, height: 9.25in}"))
+        cutter.write_text(
+            (PACKAGE_DEFAULTS_DIR / "print/targets/cut/cricut.yaml").read_text(encoding="utf-8")
+        )
+    cutter.write_text(
+        cutter.read_text(encoding="utf-8").replace(
+            "area: {width: 6.75in, height: 9.25in}", "area: {width: 60mm, height: 9.25in}"
+        )
+    )
     report, _ = check(data, games=["comrade"], langs=["en"])
-    assert not report.has_errors and [d.code for d in report.items if d.code == "cut-left-out"] == ["cut-left-out"]
-    result = build(data, tmp_path / "out", games=["comrade"], langs=["en"], target="cut", profiles=["cricut"])
+    assert not report.has_errors and [d.code for d in report.items if d.code == "cut-left-out"] == [
+        "cut-left-out"
+    ]
+    result = build(
+        data, tmp_path / "out", games=["comrade"], langs=["en"], target="cut", profiles=["cricut"]
+    )
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     assert any(d.code == "cut-left-out" for d in result.report.items)

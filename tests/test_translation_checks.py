@@ -1,6 +1,7 @@
 """Translation QA: each ordinary translator's mistake, written into a German Comrade, is reported at the
 German file's own line with the text id; the project's English, French and the German fixture raise
 no false alarm; and the language-aware rules (French spacing, German quotes, doubled words) hold."""
+
 from __future__ import annotations
 
 import shutil
@@ -20,7 +21,9 @@ FIXTURES = Path(__file__).parent / "fixtures" / "german"
 def german(data_copy) -> Path:
     """A data copy with German described and Comrade translated into it."""
     shutil.copy(FIXTURES / "languages" / "de.yaml", data_copy / "languages" / "de.yaml")
-    shutil.copy(FIXTURES / "comrade" / "text" / "de.yaml", data_copy / "comrade" / "text" / "de.yaml")
+    shutil.copy(
+        FIXTURES / "comrade" / "text" / "de.yaml", data_copy / "comrade" / "text" / "de.yaml"
+    )
     return data_copy
 
 
@@ -35,7 +38,11 @@ def diagnostics(data: Path, code: str, *, acknowledged: bool = False) -> list:
 
 
 def only(data: Path, code: str, *, acknowledged: bool = False):
-    items = [d for d in diagnostics(data, code, acknowledged=acknowledged) if "de.yaml" in d.location.path]
+    items = [
+        d
+        for d in diagnostics(data, code, acknowledged=acknowledged)
+        if "de.yaml" in d.location.path
+    ]
     assert len(items) == 1, [d.format() for d in items] or f"no {code}"
     return items[0]
 
@@ -52,30 +59,75 @@ def recorded(data: Path) -> Path:
 
 def test_the_project_and_a_new_german_translation_raise_no_false_alarm(german):
     report, _ = check(recorded(german))
-    assert not report.fails(strict=True), [d.format() for d in report.items
-                                           if d.severity.value != "info" and not d.acknowledged]
+    assert not report.fails(strict=True), [
+        d.format() for d in report.items if d.severity.value != "info" and not d.acknowledged
+    ]
 
 
-@pytest.mark.parametrize("old, new, code, id_", [
-    ('never_reveal: "Zeige diese Karte niemandem."', 'never_reveal: ""', "empty-translation", "card.common.never_reveal"),
-    ('"Finde den Dissidenten: Siehst oder erhältst du im Verhör die Dissidentenkarte, gewinnst du sofort. '
-     'Jedes Komitee, in dem du sitzt, scheitert."', None, "untranslated", "card.informer.goal"),
-    ("(die Hälfte der Spielerzahl, aufgerundet: 3, 4 oder 5)", "(die Hälfte der Spielerzahl, aufgerundet: 4, 4 oder 5)",
-     "number-mismatch", "rules.setup.steps.s5"),
-    ('"Zeige diese Karte niemandem."', '"Zeige diese  Karte niemandem. "', "whitespace", "card.common.never_reveal"),
-    ('"Zeige diese Karte niemandem."', '"Zeige diese Karte niemandem"', "end-punctuation", "card.common.never_reveal"),
-    ("gib ihm deine (nie drei auf einer Hand).", "gib ihm deine (nie drei auf einer Hand.", "unbalanced",
-     "card.rule.interrogation"),
-    ('"Zeige diese Karte niemandem."', '"Zeige „diese Karte niemandem."', "unbalanced", "card.common.never_reveal"),
-    ("Siehst oder erhältst du im Verhör die Dissidentenkarte", "Siehst oder erhältst du im Verhör die die "
-     "Dissidentenkarte", "repeated-word", "card.informer.goal"),
-    ('"Zeige diese Karte niemandem."', '"Nein."', "length-ratio", "card.common.never_reveal"),
-])
+@pytest.mark.parametrize(
+    "old, new, code, id_",
+    [
+        (
+            'never_reveal: "Zeige diese Karte niemandem."',
+            'never_reveal: ""',
+            "empty-translation",
+            "card.common.never_reveal",
+        ),
+        (
+            '"Finde den Dissidenten: Siehst oder erhältst du im Verhör die Dissidentenkarte, gewinnst du sofort. '
+            'Jedes Komitee, in dem du sitzt, scheitert."',
+            None,
+            "untranslated",
+            "card.informer.goal",
+        ),
+        (
+            "(die Hälfte der Spielerzahl, aufgerundet: 3, 4 oder 5)",
+            "(die Hälfte der Spielerzahl, aufgerundet: 4, 4 oder 5)",
+            "number-mismatch",
+            "rules.setup.steps.s5",
+        ),
+        (
+            '"Zeige diese Karte niemandem."',
+            '"Zeige diese  Karte niemandem. "',
+            "whitespace",
+            "card.common.never_reveal",
+        ),
+        (
+            '"Zeige diese Karte niemandem."',
+            '"Zeige diese Karte niemandem"',
+            "end-punctuation",
+            "card.common.never_reveal",
+        ),
+        (
+            "gib ihm deine (nie drei auf einer Hand).",
+            "gib ihm deine (nie drei auf einer Hand.",
+            "unbalanced",
+            "card.rule.interrogation",
+        ),
+        (
+            '"Zeige diese Karte niemandem."',
+            '"Zeige „diese Karte niemandem."',
+            "unbalanced",
+            "card.common.never_reveal",
+        ),
+        (
+            "Siehst oder erhältst du im Verhör die Dissidentenkarte",
+            "Siehst oder erhältst du im Verhör die die Dissidentenkarte",
+            "repeated-word",
+            "card.informer.goal",
+        ),
+        ('"Zeige diese Karte niemandem."', '"Nein."', "length-ratio", "card.common.never_reveal"),
+    ],
+)
 def test_each_translator_mistake_is_reported_at_the_translation(german, old, new, code, id_):
     path = german_file(german)
     if new is None:  # English pasted over the German text
         english = (german / "comrade" / "text" / "en.yaml").read_text(encoding="utf-8")
-        new = next(line.split(": ", 1)[1] for line in english.splitlines() if line.startswith("    goal: \"Find the"))
+        new = next(
+            line.split(": ", 1)[1]
+            for line in english.splitlines()
+            if line.startswith('    goal: "Find the')
+        )
     line = edit(path, old, new)
     item = only(german, code)
     assert item.location.path.endswith("comrade/text/de.yaml") and item.location.line == line
@@ -103,8 +155,10 @@ def test_language_labels_get_the_translation_checks(german):
 
 def test_overflow_is_reported_at_the_translation_that_causes_it(german):
     path = german_file(german)
-    goal = ("Finde den Dissidenten: Siehst oder erhältst du im Verhör die Dissidentenkarte, gewinnst du sofort. "
-            "Jedes Komitee, in dem du sitzt, scheitert.")
+    goal = (
+        "Finde den Dissidenten: Siehst oder erhältst du im Verhör die Dissidentenkarte, gewinnst du sofort. "
+        "Jedes Komitee, in dem du sitzt, scheitert."
+    )
     line = edit(path, goal, goal + " " + goal + " " + goal)
     items = [d for d in diagnostics(german, "text-overflow") if "de" in d.message]
     assert items, "no overflow"
@@ -118,7 +172,11 @@ def test_overflow_is_reported_at_the_translation_that_causes_it(german):
 
 def test_an_accepted_warning_is_acknowledged_and_does_not_fail_strict(german):
     path = german_file(german)
-    edit(path, '"Zeige diese Karte niemandem."', '"Zeige diese Karte niemandem"  # accept end-punctuation: a command')
+    edit(
+        path,
+        '"Zeige diese Karte niemandem."',
+        '"Zeige diese Karte niemandem"  # accept end-punctuation: a command',
+    )
     item = only(german, "end-punctuation", acknowledged=True)
     assert item.acknowledged == "a command"
     report, _ = check(recorded(german), games=["comrade"])
@@ -128,8 +186,10 @@ def test_an_accepted_warning_is_acknowledged_and_does_not_fail_strict(german):
 def test_accepting_a_number_mismatch_makes_it_an_acknowledged_warning(german):
     path = german_file(german)
     edit(path, "aufgerundet: 3, 4 oder 5)", "aufgerundet: drei, 4 oder 5)")
-    text = path.read_text(encoding="utf-8").replace("oder 5), und legt die übrigen weg.\"",
-                                                    "oder 5), und legt die übrigen weg.\"  # accept number-mismatch: drei")
+    text = path.read_text(encoding="utf-8").replace(
+        'oder 5), und legt die übrigen weg."',
+        'oder 5), und legt die übrigen weg."  # accept number-mismatch: drei',
+    )
     path.write_text(text, encoding="utf-8")
     item = only(german, "number-mismatch", acknowledged=True)
     assert item.severity.value == "warning" and item.acknowledged == "drei"
@@ -139,9 +199,19 @@ def test_declared_untranslatable_words_and_ids(german):
     path = german_file(german)
     game = german / "comrade" / "game.yaml"
     edit(path, 'name: "Spitzel"', 'name: "Informer"')
-    assert [d.message for d in diagnostics(german, "untranslated") if "card.informer.name" in d.message]
-    edit(game, "words: [Glasnost, Perestroika]", "words: [Glasnost, Perestroika]\n  ids: {card.informer.name: a loanword}")
-    [item] = [d for d in diagnostics(german, "untranslated", acknowledged=True) if "card.informer.name" in d.message]
+    assert [
+        d.message for d in diagnostics(german, "untranslated") if "card.informer.name" in d.message
+    ]
+    edit(
+        game,
+        "words: [Glasnost, Perestroika]",
+        "words: [Glasnost, Perestroika]\n  ids: {card.informer.name: a loanword}",
+    )
+    [item] = [
+        d
+        for d in diagnostics(german, "untranslated", acknowledged=True)
+        if "card.informer.name" in d.message
+    ]
     assert item.acknowledged == "a loanword"
     # words: a text made only of them is never reported (Glasnost is the same everywhere)
     assert not [d for d in diagnostics(german, "untranslated") if "word.glasnost" in d.message]
@@ -152,17 +222,25 @@ def test_a_pivot_language_is_what_a_translation_is_compared_with(german):
     kremlin = german / "kremlin" / "text"
     shutil.copy(kremlin / "en.yaml", kremlin / "de.yaml")
     report, checked = check(german, games=["kremlin"])
-    messages = [d.message for d in report.items if d.code == "untranslated" and "de.yaml" in d.location.path]
+    messages = [
+        d.message for d in report.items if d.code == "untranslated" and "de.yaml" in d.location.path
+    ]
     assert messages and all("English" in message for message in messages)
     game = checked.project.games["kremlin"]
     assert game.reference_lang("de") == "en" and game.reference_lang("en") == "fr"
 
 
 # --- the rules themselves, language by language -----------------------------------------------------
-FRENCH = Language(name="French", native_name="Français", labels={},
-                  typography={"space_before": ";:!?»", "space_after": "«", "quotes": [["«", "»"], ["“", "”"]]},
-                  checks={"doubled_words": ["nous", "vous"]})
-GERMAN = Language(name="German", native_name="Deutsch", labels={}, typography={"quotes": [["„", "“"], ["»", "«"]]})
+FRENCH = Language(
+    name="French",
+    native_name="Français",
+    labels={},
+    typography={"space_before": ";:!?»", "space_after": "«", "quotes": [["«", "»"], ["“", "”"]]},
+    checks={"doubled_words": ["nous", "vous"]},
+)
+GERMAN = Language(
+    name="German", native_name="Deutsch", labels={}, typography={"quotes": [["„", "“"], ["»", "«"]]}
+)
 
 
 def codes(reference: str, translation: str, language: Language = FRENCH) -> set[str]:
@@ -180,9 +258,18 @@ def test_french_spacing_is_the_same_punctuation():
 def test_an_end_punctuation_finding_quotes_the_translations_end():
     """It quoted the source's end, which is shown beside every finding anyway: the English twice, the French,
     where the fault is, not at all."""
-    [problem] = check_pair("x", "The ships listen for the horn.", "Les navires écoutent la corne ?", FRENCH, "en",
-                           "English")
-    assert problem.message.endswith('"…Les navires écoutent la corne ?"') and "horn" not in problem.message
+    [problem] = check_pair(
+        "x",
+        "The ships listen for the horn.",
+        "Les navires écoutent la corne ?",
+        FRENCH,
+        "en",
+        "English",
+    )
+    assert (
+        problem.message.endswith('"…Les navires écoutent la corne ?"')
+        and "horn" not in problem.message
+    )
 
 
 def test_quotes_balance_per_language():
@@ -210,13 +297,25 @@ def test_empty_is_an_error_only_when_the_source_says_something():
 
 
 def test_length_ratio_uses_the_threshold_for_the_language_pair():
-    strict = Language(name="French", native_name="Français", labels={},
-                      checks={"length": {"en": {"min": 0.9, "max": 1.1}, "*": {"min": 0.1, "max": 10}}})
+    strict = Language(
+        name="French",
+        native_name="Français",
+        labels={},
+        checks={"length": {"en": {"min": 0.9, "max": 1.1}, "*": {"min": 0.1, "max": 10}}},
+    )
     long_source = "Every player draws one card from the top of the deck."
-    assert "length-ratio" in {p.code for p in check_pair("x", long_source, "Chacun pioche une carte du paquet.",
-                                                          strict, "en", "English")}
-    assert "length-ratio" not in {p.code for p in check_pair("x", long_source, "Chacun pioche une carte du paquet.",
-                                                              strict, "de", "German")}
+    assert "length-ratio" in {
+        p.code
+        for p in check_pair(
+            "x", long_source, "Chacun pioche une carte du paquet.", strict, "en", "English"
+        )
+    }
+    assert "length-ratio" not in {
+        p.code
+        for p in check_pair(
+            "x", long_source, "Chacun pioche une carte du paquet.", strict, "de", "German"
+        )
+    }
 
 
 def test_checks_are_remembered_by_the_rules_they_read_not_by_the_language_object():
@@ -226,29 +325,61 @@ def test_checks_are_remembered_by_the_rules_they_read_not_by_the_language_object
     from printshop.checks import translation_checks
 
     def french(**checks):
-        return Language(name="French", native_name="Français", labels={}, checks=checks,
-                        typography={"quotes": [["«", "»"]]})
+        return Language(
+            name="French",
+            native_name="Français",
+            labels={},
+            checks=checks,
+            typography={"quotes": [["«", "»"]]},
+        )
 
-    source, translation = "Every player draws one card from the top of the deck.", "Chacun pioche une carte du paquet."
+    source, translation = (
+        "Every player draws one card from the top of the deck.",
+        "Chacun pioche une carte du paquet.",
+    )
     loose, strict = french(), french(length={"en": {"min": 0.9, "max": 1.1}})
-    assert "length-ratio" not in {p.code for p in check_pair("x", source, translation, loose, "en", "English")}
-    assert "length-ratio" in {p.code for p in check_pair("x", source, translation, strict, "en", "English")}
+    assert "length-ratio" not in {
+        p.code for p in check_pair("x", source, translation, loose, "en", "English")
+    }
+    assert "length-ratio" in {
+        p.code for p in check_pair("x", source, translation, strict, "en", "English")
+    }
     calls = []
     real = translation_checks._check_pair
     translation_checks._check_pair = lambda *args: calls.append(args) or real(*args)
     try:
-        again = check_pair("x", source, translation, french(length={"en": {"min": 0.9, "max": 1.1}}), "en", "English")
+        again = check_pair(
+            "x",
+            source,
+            translation,
+            french(length={"en": {"min": 0.9, "max": 1.1}}),
+            "en",
+            "English",
+        )
     finally:
         translation_checks._check_pair = real
-    assert calls == [] and "length-ratio" in {p.code for p in again}  # another object, the same rules: remembered
-    german_quotes = Language(name="French", native_name="Français", labels={}, typography={"quotes": [["„", "“"]]})
-    assert check_text("y", "Il dit « non.", loose) != [] and check_text("y", "Il dit « non.", german_quotes) == []
+    assert calls == [] and "length-ratio" in {
+        p.code for p in again
+    }  # another object, the same rules: remembered
+    german_quotes = Language(
+        name="French", native_name="Français", labels={}, typography={"quotes": [["„", "“"]]}
+    )
+    assert (
+        check_text("y", "Il dit « non.", loose) != []
+        and check_text("y", "Il dit « non.", german_quotes) == []
+    )
     doubled = french(doubled_words=["la"])
-    assert {p.code for p in check_pair("z", "The card.", "La la carte.", loose, "en", "English")} == {"repeated-word"}
-    assert {p.code for p in check_pair("z", "The card.", "La la carte.", doubled, "en", "English")} == set()
+    assert {
+        p.code for p in check_pair("z", "The card.", "La la carte.", loose, "en", "English")
+    } == {"repeated-word"}
+    assert {
+        p.code for p in check_pair("z", "The card.", "La la carte.", doubled, "en", "English")
+    } == set()
 
 
-def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_reads_changes(data_copy, monkeypatch):
+def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_reads_changes(
+    data_copy, monkeypatch
+):
     """validate keeps what each source and translation pair finds by the two texts and what the checks read of
     the language: a check of the same data again (a session reading the files again after a shared file was
     saved, a build after a check) or of a copy elsewhere checks no pair again, and says the same at the copy's own
@@ -257,20 +388,31 @@ def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_re
 
     texts = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(texts, 'name: "Informateur"', 'name: "Informateur nous nous"')
-    assert not [d for d in check(data_copy, games=["comrade"])[0].items if d.code == "repeated-word"]  # French allows it
+    assert not [
+        d for d in check(data_copy, games=["comrade"])[0].items if d.code == "repeated-word"
+    ]  # French allows it
     checked = []
     real = validate._check_pair_anew
-    monkeypatch.setattr(validate, "_check_pair_anew", lambda *args: checked.append(args[0]) or real(*args))
+    monkeypatch.setattr(
+        validate, "_check_pair_anew", lambda *args: checked.append(args[0]) or real(*args)
+    )
     report = check(data_copy, games=["comrade"])[0]
     assert checked == [] and not [d for d in report.items if d.code == "repeated-word"]
-    edit(data_copy / "languages" / "fr.yaml", "doubled_words: [nous, vous]", "doubled_words: [vous]")
+    edit(
+        data_copy / "languages" / "fr.yaml", "doubled_words: [nous, vous]", "doubled_words: [vous]"
+    )
     [item] = [d for d in check(data_copy, games=["comrade"])[0].items if d.code == "repeated-word"]
     assert "card.informer.name" in checked
     assert item.location.path.endswith("comrade/text/fr.yaml") and item.location.line == line
-    assert "nous nous" in item.message and "comrade/text/en.yaml" in item.also  # the source's place beside it
+    assert (
+        "nous nous" in item.message and "comrade/text/en.yaml" in item.also
+    )  # the source's place beside it
     elsewhere = data_copy.parent / "elsewhere"
     shutil.copytree(data_copy, elsewhere)
     checked.clear()
     [moved] = [d for d in check(elsewhere, games=["comrade"])[0].items if d.code == "repeated-word"]
     assert checked == [] and moved.message == item.message and moved.location.line == line
-    assert moved.location.path.startswith(str(elsewhere)) and str(elsewhere / "comrade" / "text" / "en.yaml") in moved.also
+    assert (
+        moved.location.path.startswith(str(elsewhere))
+        and str(elsewhere / "comrade" / "text" / "en.yaml") in moved.also
+    )

@@ -1,4 +1,5 @@
 """`printshop validate` on broken copies of the data: each fault reported with its file and line."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,7 +13,9 @@ from tests.conftest import REPO, copy_data, edit, found, line_of, one
 
 def test_the_project_data_is_clean():
     report, checked = check(games=["comrade"])
-    assert {d.code for d in report.items if not d.acknowledged} == {"reconstructed"}, [d.format() for d in report.items]
+    assert {d.code for d in report.items if not d.acknowledged} == {"reconstructed"}, [
+        d.format() for d in report.items
+    ]
     assert checked is not None and len(checked.layouts) == 2
 
 
@@ -22,7 +25,9 @@ def test_a_deleted_card_breaks_the_composition(data_copy):
     items = found(data_copy, "composition", games=["comrade"])
     kinds_line = line_of(game, "    kinds: {dissident")
     assert {(d.location.path.endswith("comrade/game.yaml"), d.location.line) for d in items} == {
-        (True, kinds_line), (True, line_of(game, "    total: 18"))}
+        (True, kinds_line),
+        (True, line_of(game, "    total: 18")),
+    }
     assert any("should hold 1 'informer' card(s) but holds 0" in d.message for d in items)
     # without an informer, no player count can be set up either
     assert "informer" in one(data_copy, "setup-impossible", games=["comrade"]).message
@@ -34,19 +39,28 @@ def test_a_composition_whose_kinds_and_total_disagree_is_said_to_be_wrong_itself
     game = data_copy / "comrade" / "game.yaml"
     line = edit(game, "    total: 18", "    total: 17")
     items = found(data_copy, "composition", games=["comrade"])
-    assert any(d.location.line == line and "its kinds add up to 18 cards (2 + 1 + 8 + 1 + 5 + 1), but its total says 17"
-               in d.message for d in items), [d.format() for d in items]
+    assert any(
+        d.location.line == line
+        and "its kinds add up to 18 cards (2 + 1 + 8 + 1 + 5 + 1), but its total says 17"
+        in d.message
+        for d in items
+    ), [d.format() for d in items]
     edit(game, "    total: 17", "    total: 18")
     assert not found(data_copy, "composition", games=["comrade"])
 
 
 def test_a_duplicated_card_id(data_copy):
     game = data_copy / "comrade" / "game.yaml"
-    edit(game, "      - {id: chairman, kind: chairman, front: chairman}\n",
-         "      - {id: chairman, kind: chairman, front: chairman}\n      - {id: chairman, kind: rule, front: rule}\n")
+    edit(
+        game,
+        "      - {id: chairman, kind: chairman, front: chairman}\n",
+        "      - {id: chairman, kind: chairman, front: chairman}\n      - {id: chairman, kind: rule, front: rule}\n",
+    )
     item = one(data_copy, "duplicate-id", games=["comrade"])
     assert item.location.path.endswith("comrade/game.yaml")
-    assert item.location.line == line_of(game, "{id: chairman, kind: rule") and item.location.col == 14
+    assert (
+        item.location.line == line_of(game, "{id: chairman, kind: rule") and item.location.col == 14
+    )
     assert "first at" in item.message
 
 
@@ -55,7 +69,7 @@ def test_a_missing_french_text(data_copy):
     edit(french, '    name: "Informateur"\n', "")
     item = one(data_copy, "missing-text", games=["comrade"])
     assert item.location.path.endswith("comrade/text/fr.yaml")
-    assert item.location.line == line_of(french, "  informer:") 
+    assert item.location.line == line_of(french, "  informer:")
     assert "'card.informer.name' has no French text" in item.message
     assert "en.yaml" in item.message  # names where the source text is
 
@@ -67,17 +81,28 @@ def test_a_yaml_syntax_error(data_copy):
     assert item.location.path.endswith("comrade/text/fr.yaml")
     # at the quote left open, not the next line where the parser stopped (its words kept in parentheses)
     assert (item.location.line, item.location.col) == (line, len('  title: "'))
-    assert item.message.startswith("YAML syntax: the text in quotes that starts here does not end on its line "
-                                   f"(the parser read on and stopped at line {line + 1}, column ")
+    assert item.message.startswith(
+        "YAML syntax: the text in quotes that starts here does not end on its line "
+        f"(the parser read on and stopped at line {line + 1}, column "
+    )
     assert item.hint == "end the text with the quote it starts with, on the same line"
 
 
-@pytest.mark.parametrize("text, where", [
-    ("a:\n  b: 'l''heure\n  c: 'x'\n", (2, 6)),  # a single-quoted text, its own quote doubled inside
-    ('a: "one \\" two\nb: "x"\n', (1, 4)),  # a double-quoted one, an escaped quote inside
-    ('a: "runs\n  over" \nb: [\n', None),  # a text over two lines parses: the later error is not laid on it
-    ('a: "ok"\nb: c: d\n', None),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        (
+            "a:\n  b: 'l''heure\n  c: 'x'\n",
+            (2, 6),
+        ),  # a single-quoted text, its own quote doubled inside
+        ('a: "one \\" two\nb: "x"\n', (1, 4)),  # a double-quoted one, an escaped quote inside
+        (
+            'a: "runs\n  over" \nb: [\n',
+            None,
+        ),  # a text over two lines parses: the later error is not laid on it
+        ('a: "ok"\nb: c: d\n', None),
+    ],
+)
 def test_a_quote_left_open_is_found_where_it_opens(tmp_path, text, where):
     from printshop.diagnostics import Report
     from printshop.project.source import read_yaml
@@ -99,35 +124,78 @@ def test_an_unknown_key_suggests_the_closest(data_copy):
     item = one(data_copy, "unknown-key", games=["comrade"])
     assert item.location.path.endswith("comrade/game.yaml")
     assert item.location.line == line_of(game, "cuont: 8")
-    assert item.location.col == (game.read_text().splitlines()[item.location.line - 1].index("cuont") + 1)
+    assert item.location.col == (
+        game.read_text().splitlines()[item.location.line - 1].index("cuont") + 1
+    )
     assert "did you mean 'count'?" in item.message
 
 
-@pytest.mark.parametrize("old, new, said", [
-    ("colour: white, align: center, valign: middle, uppercase: true}",
-     "colour: whte, align: center, valign: middle, uppercase: true}", "no colour 'whte' in the palette; did you mean 'white'?"),
-    ("font: sans-bold, size: 15pt", "font: sans-blod, size: 15pt", "no font 'sans-blod'; did you mean 'sans-bold'?"),
-    ("font: sans-bold, size: 15pt", "font: fraktur, size: 15pt", "no font 'fraktur' (fonts: serif, "),
-    ("motif: gavel,", "motif: gavle,", "no motif 'gavle'; did you mean 'gavel'? (motifs: "),
-    ("informer: {extends: role,", "informer: {extends: rol,",
-     "face 'informer' extends 'rol', which does not exist; did you mean 'role'? (faces: "),
-    ("front: informer}", "front: infromer}", "no face 'infromer' in faces.yaml; did you mean 'informer'? (faces: "),
-    ("front: informer}", "front: rol}", "no face 'rol' in faces.yaml (faces: "),  # not the abstract 'role'
-    ("front: informer}", "front: role}", "face 'role' is abstract: it only serves for others to extend (faces: "),
-    ("card_size: poker-eu", "card_size: pokr-eu", "no card size 'pokr-eu'; did you mean 'poker-eu'? (sizes: "),
-])
+@pytest.mark.parametrize(
+    "old, new, said",
+    [
+        (
+            "colour: white, align: center, valign: middle, uppercase: true}",
+            "colour: whte, align: center, valign: middle, uppercase: true}",
+            "no colour 'whte' in the palette; did you mean 'white'?",
+        ),
+        (
+            "font: sans-bold, size: 15pt",
+            "font: sans-blod, size: 15pt",
+            "no font 'sans-blod'; did you mean 'sans-bold'?",
+        ),
+        (
+            "font: sans-bold, size: 15pt",
+            "font: fraktur, size: 15pt",
+            "no font 'fraktur' (fonts: serif, ",
+        ),
+        ("motif: gavel,", "motif: gavle,", "no motif 'gavle'; did you mean 'gavel'? (motifs: "),
+        (
+            "informer: {extends: role,",
+            "informer: {extends: rol,",
+            "face 'informer' extends 'rol', which does not exist; did you mean 'role'? (faces: ",
+        ),
+        (
+            "front: informer}",
+            "front: infromer}",
+            "no face 'infromer' in faces.yaml; did you mean 'informer'? (faces: ",
+        ),
+        (
+            "front: informer}",
+            "front: rol}",
+            "no face 'rol' in faces.yaml (faces: ",
+        ),  # not the abstract 'role'
+        (
+            "front: informer}",
+            "front: role}",
+            "face 'role' is abstract: it only serves for others to extend (faces: ",
+        ),
+        (
+            "card_size: poker-eu",
+            "card_size: pokr-eu",
+            "no card size 'pokr-eu'; did you mean 'poker-eu'? (sizes: ",
+        ),
+    ],
+)
 def test_a_name_mistyped_suggests_the_closest(data_copy, old, new, said):
     """A colour, font, motif, face or card size named a letter off the one meant is named back, as an unknown
     key is; a name close to none is not, and the message lists the names there are either way."""
-    path = next(path for path in (data_copy / "comrade" / "faces.yaml", data_copy / "comrade" / "game.yaml")
-                if old in path.read_text(encoding="utf-8"))
+    path = next(
+        path
+        for path in (data_copy / "comrade" / "faces.yaml", data_copy / "comrade" / "game.yaml")
+        if old in path.read_text(encoding="utf-8")
+    )
     edit(path, old, new)
-    items = found(data_copy, "unknown-reference", games=["comrade"])  # (once per face using a frame: said once)
-    assert items and {(item.location.line, item.message) for item in items} == {(line_of(path, new),
-                                                                                 items[0].message)}
+    items = found(
+        data_copy, "unknown-reference", games=["comrade"]
+    )  # (once per face using a frame: said once)
+    assert items and {(item.location.line, item.message) for item in items} == {
+        (line_of(path, new), items[0].message)
+    }
     message = items[0].message
     assert said in message and message.count("did you mean") == ("did you mean" in said)
-    if "(faces: " in said and "extends" not in said:  # the faces a card can name: never an abstract one
+    if (
+        "(faces: " in said and "extends" not in said
+    ):  # the faces a card can name: never an abstract one
         listed = message.split("(faces: ")[1].rstrip(")").split(", ")
         assert "informer" in listed and not {"card", "role", "vote-half"} & set(listed), listed
 
@@ -136,7 +204,9 @@ def test_a_wrong_type_and_a_missing_field(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(game, "count: 8,", "count: eight,")
     edit(game, "minutes: 15\n", "")
-    assert one(data_copy, "wrong-type", games=["comrade"]).location.line == line_of(game, "count: eight")
+    assert one(data_copy, "wrong-type", games=["comrade"]).location.line == line_of(
+        game, "count: eight"
+    )
     assert "'minutes' is required" in one(data_copy, "missing-field", games=["comrade"]).message
 
 
@@ -161,7 +231,7 @@ def test_unbalanced_markup_in_a_text(data_copy):
     english = data_copy / "comrade" / "text" / "en.yaml"
     edit(english, '    name: "Informer"', '    name: "<b>Informer"')
     item = one(data_copy, "markup", games=["comrade"])
-    assert item.location.line == line_of(english, '<b>Informer')
+    assert item.location.line == line_of(english, "<b>Informer")
     assert "<b> is never closed" in item.message
 
 
@@ -170,12 +240,19 @@ def test_text_that_no_longer_fits_names_card_frame_and_language(data_copy):
     edit(french, '    name: "Informateur"', '    name: "Informateur ' + "très bavard " * 12 + '"')
     item = one(data_copy, "text-overflow", games=["comrade"])
     faces = data_copy / "comrade" / "faces.yaml"
-    assert item.location.path.endswith("comrade/text/fr.yaml")  # at the translation that does not fit...
+    assert item.location.path.endswith(
+        "comrade/text/fr.yaml"
+    )  # at the translation that does not fit...
     assert item.location.line == line_of(french, "Informateur très bavard")
-    assert "'card.informer.name' (fr)" in item.message and "card 'informer', frame 'title'" in item.message
+    assert (
+        "'card.informer.name' (fr)" in item.message
+        and "card 'informer', frame 'title'" in item.message
+    )
     assert "minimum size 10 pt" in item.message and "line" in item.message
     # ...and the frame's place for the designer on a second line
-    assert item.also.startswith(f"frame: {faces}:{line_of(faces, '      title: {x: 5mm, y: 4.5mm')}:")
+    assert item.also.startswith(
+        f"frame: {faces}:{line_of(faces, '      title: {x: 5mm, y: 4.5mm')}:"
+    )
 
 
 def test_a_character_the_font_cannot_print(data_copy):
@@ -185,7 +262,9 @@ def test_a_character_the_font_cannot_print(data_copy):
     line = edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti voit tout ☭"')
     item = one(data_copy, "missing-glyph", games=["comrade"])
     assert item.location.path.endswith("comrade/text/fr.yaml") and item.location.line == line
-    assert item.message.startswith("'back.motto', card 'back', frame 'motto', language fr: ") and item.message.endswith("has no '☭' (U+262D)")
+    assert item.message.startswith(
+        "'back.motto', card 'back', frame 'motto', language fr: "
+    ) and item.message.endswith("has no '☭' (U+262D)")
     assert item.also.startswith("frame: ") and "faces.yaml:" in item.also
 
 
@@ -205,16 +284,30 @@ def test_a_reference_to_a_face_that_does_not_exist(data_copy):
 
 def test_data_is_escaped_and_never_run_as_a_template(data_copy, tmp_path):
     english = data_copy / "comrade" / "text" / "en.yaml"
-    edit(english, '  motto: "The Party sees all"', '  motto: "{{ 7 * 7 }} & <font size=40>x</font>"')
+    edit(
+        english, '  motto: "The Party sees all"', '  motto: "{{ 7 * 7 }} & <font size=40>x</font>"'
+    )
     report, checked = check(data_copy)
     # the unknown tag is reported (and the French, which lacks the new numbers, too), never run
-    assert "markup" in {d.code for d in report.errors} and not {"template", "internal"} & {d.code for d in report.items}
-    back = next(layout for layout in checked.layouts if layout.lang == "en" and layout.game_id == "comrade").decks[0].faces["cards/back"]
+    assert "markup" in {d.code for d in report.errors} and not {"template", "internal"} & {
+        d.code for d in report.items
+    }
+    back = (
+        next(
+            layout
+            for layout in checked.layouts
+            if layout.lang == "en" and layout.game_id == "comrade"
+        )
+        .decks[0]
+        .faces["cards/back"]
+    )
     motto = next(frame for frame in back.frames if frame.name == "motto")
     from tests.conftest import frame_text
 
     text = frame_text(motto)
-    assert "{{ 7 * 7 }}" in text and "49" not in text and "&" in text and "<font size=40>" in text  # ...and escaped
+    assert (
+        "{{ 7 * 7 }}" in text and "49" not in text and "&" in text and "<font size=40>" in text
+    )  # ...and escaped
 
 
 # --- the command line -----------------------------------------------------------------------
@@ -223,13 +316,18 @@ def test_validate_exit_codes_and_format(data_copy, capsys):
     edit(data_copy / "comrade" / "game.yaml", "cards:\n    card_size", "cards:\n    card_sise")
     assert main(["validate", "--data", str(data_copy)]) == 1
     out = capsys.readouterr().out
-    assert "comrade/game.yaml:" in out and ": error[unknown-key]: unknown key 'card_sise'; did you mean 'card_size'?" in out
+    assert (
+        "comrade/game.yaml:" in out
+        and ": error[unknown-key]: unknown key 'card_sise'; did you mean 'card_size'?" in out
+    )
     with pytest.raises(SystemExit) as usage:
         main(["validate", "no-such-game", "--data", str(data_copy)])
     assert usage.value.code == 2
 
 
-@pytest.mark.parametrize("command", [["--help"], ["list", "--help"], ["build", "--help"], ["validate", "--help"]])
+@pytest.mark.parametrize(
+    "command", [["--help"], ["list", "--help"], ["build", "--help"], ["validate", "--help"]]
+)
 def test_help(command, capsys):
     with pytest.raises(SystemExit) as done:
         main(command)
@@ -249,15 +347,22 @@ def test_list(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "comrade: Comrade, 5–10 players" in out
-    assert "18 cards, poker-eu (dissident 2, informer 1, comrade 8, chairman 1, vote 5, rule 1)" in out
+    assert (
+        "18 cards, poker-eu (dissident 2, informer 1, comrade 8, chairman 1, vote 5, rule 1)" in out
+    )
     assert "languages: en, fr" in out
 
 
 def test_build_selects_language_and_paper(tmp_path, capsys):
-    assert main(["build", "comrade", "--lang", "fr", "--paper", "letter", "--out", str(tmp_path)]) == 0
-    assert sorted(p.name for p in (tmp_path / "comrade").rglob("*.pdf")) == ["comrade-fr-cards-letter.pdf",
-                                                                "comrade-fr-how-to-print-letter.pdf", "comrade-fr-rules-a5.pdf",
-                                                                "comrade-fr-rules-booklet-letter.pdf"]
+    assert (
+        main(["build", "comrade", "--lang", "fr", "--paper", "letter", "--out", str(tmp_path)]) == 0
+    )
+    assert sorted(p.name for p in (tmp_path / "comrade").rglob("*.pdf")) == [
+        "comrade-fr-cards-letter.pdf",
+        "comrade-fr-how-to-print-letter.pdf",
+        "comrade-fr-rules-a5.pdf",
+        "comrade-fr-rules-booklet-letter.pdf",
+    ]
 
 
 def test_a_template_error_points_at_the_template_line(tmp_path):
@@ -271,8 +376,10 @@ def test_a_template_error_points_at_the_template_line(tmp_path):
     edit(role, "t.card[card.kind].goal", "t.card[card.kind].gaol")
     report, _ = check(DEFAULT_DATA_DIR, templates_dir=templates)
     item = [d for d in report.items if d.code == "template"]
-    assert item and all(d.location.path.endswith("role.j2") and d.location.line == line_of(role, "gaol")
-                         for d in item)
+    assert item and all(
+        d.location.path.endswith("role.j2") and d.location.line == line_of(role, "gaol")
+        for d in item
+    )
     assert any("there is no text 'card.comrade.gaol'" in d.message for d in item)
 
 
@@ -283,11 +390,23 @@ def test_a_missing_translation_is_reported_once(data_copy):
 
 
 def test_build_lists_no_infos_and_quiet_says_nothing(tmp_path, capsys):
-    assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--out", str(tmp_path), "--quiet"]) == 0
+    assert (
+        main(
+            ["build", "comrade", "--lang", "en", "--paper", "a4", "--out", str(tmp_path), "--quiet"]
+        )
+        == 0
+    )
     assert capsys.readouterr().err == ""
-    assert main(["build", "comrade", "--lang", "en", "--paper", "a4", "--out", str(tmp_path), "--force"]) == 0
+    assert (
+        main(
+            ["build", "comrade", "--lang", "en", "--paper", "a4", "--out", str(tmp_path), "--force"]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
-    assert "info[" not in err and "built 5 files" in err  # cards, rules, imposed rules, how to print, calibration
+    assert (
+        "info[" not in err and "built 5 files" in err
+    )  # cards, rules, imposed rules, how to print, calibration
 
 
 def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_path):
@@ -297,7 +416,11 @@ def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_pa
     from printshop.pipeline.build import check
 
     data = copy_data(tmp_path / "data", ["comrade"])
-    edit(data / "comrade" / "text" / "fr.yaml", 'motto: "Le Parti voit tout"', 'motto: "Le Parti <b>voit tout"')
+    edit(
+        data / "comrade" / "text" / "fr.yaml",
+        'motto: "Le Parti voit tout"',
+        'motto: "Le Parti <b>voit tout"',
+    )
 
     def markup(**settings) -> list[str]:
         report, _ = check(data, keep_layouts=False, variant=None, **settings)
@@ -318,10 +441,18 @@ def test_a_new_language_file_with_a_few_labels_gets_one_error_listing_the_others
     data = copy_data(tmp_path / "data", ["comrade"])
     (data / "languages" / "de.yaml").write_text(
         "name: German\nnative_name: Deutsch\ntranslated_from: en\nlabels:\n  fronts: Vorderseiten\n"
-        "  backs: Rückseiten\n  rules: Regeln\n", encoding="utf-8")
+        "  backs: Rückseiten\n  rules: Regeln\n",
+        encoding="utf-8",
+    )
     [error] = [d for d in check(data, games=["comrade"])[0].errors if d.code == "missing-field"]
-    assert error.message.startswith(f"language 'de' lacks {len(REQUIRED_LABELS) - 3} of the {len(REQUIRED_LABELS)} labels")
-    assert "page, " in error.message and "fronts" not in error.message and "defaults/languages/en.yaml" in error.hint
+    assert error.message.startswith(
+        f"language 'de' lacks {len(REQUIRED_LABELS) - 3} of the {len(REQUIRED_LABELS)} labels"
+    )
+    assert (
+        "page, " in error.message
+        and "fronts" not in error.message
+        and "defaults/languages/en.yaml" in error.hint
+    )
 
 
 def test_another_translators_unfinished_language_file_stops_no_build_of_other_languages(tmp_path):
@@ -334,9 +465,15 @@ def test_another_translators_unfinished_language_file_stops_no_build_of_other_la
 
     data = copy_data(tmp_path / "data", ["comrade"])
     german = data / "languages" / "de.yaml"
-    german.write_text((REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml").read_text(encoding="utf-8")
-                      .replace("  fronts:", "  frontz:", 1), encoding="utf-8")
-    assert [d.message for d in check(data, games=["comrade"])[0].errors] == ["language 'de' needs the label 'fronts'"]
+    german.write_text(
+        (REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml")
+        .read_text(encoding="utf-8")
+        .replace("  fronts:", "  frontz:", 1),
+        encoding="utf-8",
+    )
+    assert [d.message for d in check(data, games=["comrade"])[0].errors] == [
+        "language 'de' needs the label 'fronts'"
+    ]
     for langs in (["fr"], ["en"], ["en", "fr"]):
         report, checked = check(data, games=["comrade"], langs=langs)
         assert checked is not None and not report.has_errors, [d.format() for d in report.errors]
@@ -344,13 +481,18 @@ def test_another_translators_unfinished_language_file_stops_no_build_of_other_la
         assert "de" not in checked.project.languages
     result = build(data, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
     assert not result.report.has_errors and result.written
-    report, _ = check(data, games=["comrade"], langs=["de"])  # German's own build: its file is read and reported
+    report, _ = check(
+        data, games=["comrade"], langs=["de"]
+    )  # German's own build: its file is read and reported
     assert [d.message for d in report.errors] == ["language 'de' needs the label 'fronts'"]
     french = with_defaults_language(data, "fr")
-    edit(french, "labels:", "labels:\n  page: \"page {page} sur {pages\"", 1)  # the French labels' own fault
+    edit(
+        french, "labels:", 'labels:\n  page: "page {page} sur {pages"', 1
+    )  # the French labels' own fault
     report, _ = check(data, games=["comrade"], langs=["fr"])
-    assert report.has_errors and {Path(d.location.path).name for d in report.errors} == {"fr.yaml"}, \
-        [d.format() for d in report.errors]
+    assert report.has_errors and {Path(d.location.path).name for d in report.errors} == {
+        "fr.yaml"
+    }, [d.format() for d in report.errors]
 
 
 def with_defaults_language(data: Path, lang: str) -> Path:
@@ -386,7 +528,9 @@ def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):
     result = build(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
     assert not result.report.has_errors and (tmp_path / "out" / "comrade" / "en").is_dir()
     assert not (tmp_path / "out" / "comrade" / "fr").exists()
-    with pytest.raises(BadRequest, match=r"no game here has the language 'de' \(languages: en, fr\)"):
+    with pytest.raises(
+        BadRequest, match=r"no game here has the language 'de' \(languages: en, fr\)"
+    ):
         build(data, tmp_path / "other", games=["comrade"], langs=["de"], papers=["a4"])
     session = Session(data, tmp_path / "live", games=["comrade"], langs=["en"], papers=["a4"])
     assert session.refresh().ok
@@ -395,21 +539,31 @@ def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):
     assert update.ok and update.reloaded == "texts" and update.jobs_rendered == []
 
 
-@pytest.mark.parametrize("d, said", [
-    ("Q3 50 C24 16 76 16 97 50 Z", "must start with M"),
-    ("M10 10 l5 5 Z", "relative commands are not drawn"),
-    ("M10 10 C20 20 30 30 Z", "C takes 6 numbers"),
-    ("M10 10 L20", "L takes 2 numbers"),
-    ("M10 10 Z 5", "after Z, which takes none"),
-    ("M10 10 A5 5 0 0 1 20 20", "'A' is not a path command"),
-    ("M10 10 L20 20 #", "is not SVG path data"),
-])
+@pytest.mark.parametrize(
+    "d, said",
+    [
+        ("Q3 50 C24 16 76 16 97 50 Z", "must start with M"),
+        ("M10 10 l5 5 Z", "relative commands are not drawn"),
+        ("M10 10 C20 20 30 30 Z", "C takes 6 numbers"),
+        ("M10 10 L20", "L takes 2 numbers"),
+        ("M10 10 Z 5", "after Z, which takes none"),
+        ("M10 10 A5 5 0 0 1 20 20", "'A' is not a path command"),
+        ("M10 10 L20 20 #", "is not SVG path data"),
+    ],
+)
 def test_motif_path_data_printshop_cannot_draw_is_an_error_at_its_line(data_copy, d, said):
     """A motif's path data was read only when a face drew it: a command with a number short made the build fail
     with an internal error at the game's folder, and a relative command (lower case) was drawn as absolute,
     misplaced. validate now reads it: an error at the path's line and column, saying what is wrong."""
     motifs = data_copy / "print" / "motifs.yaml"
-    line = edit(motifs, "motifs:\n", f'motifs:\n  broken:\n    viewbox: [100, 100]\n    paths:\n      - d: "{d}"\n') + 4
+    line = (
+        edit(
+            motifs,
+            "motifs:\n",
+            f'motifs:\n  broken:\n    viewbox: [100, 100]\n    paths:\n      - d: "{d}"\n',
+        )
+        + 4
+    )
     item = one(data_copy, "wrong-type", games=["comrade"])
     assert (item.location.path.endswith("print/motifs.yaml"), item.location.line) == (True, line)
     assert said in item.message, item.message
@@ -422,15 +576,22 @@ def test_motif_path_data_as_the_renderer_takes_it_passes():
 
     from printshop.project.model import MotifPath
 
-    for d in ("M0 0 10 10 20 0 Z", "M1,2L3,4", "M1e1 2.5E-1 H.5 V-3 C1 2 3 4 5 6 7 8 9 10 11 12 Q1 2 3 4 Z M5 5 L6 6",
-              "M10-10L20-20Z", ""):
+    for d in (
+        "M0 0 10 10 20 0 Z",
+        "M1,2L3,4",
+        "M1e1 2.5E-1 H.5 V-3 C1 2 3 4 5 6 7 8 9 10 11 12 Q1 2 3 4 Z M5 5 L6 6",
+        "M10-10L20-20Z",
+        "",
+    ):
         assert MotifPath.model_validate({"d": d}).d == d
     assert MotifPath.model_validate({"circle": [50, 50, 10]}).circle == [50, 50, 10]
     with pytest.raises(ValidationError):
         MotifPath.model_validate({"circle": [50, 50]})
 
 
-def test_a_whole_file_is_named_alone_and_a_line_without_its_column_when_that_is_unknown(tmp_path, capsys):
+def test_a_whole_file_is_named_alone_and_a_line_without_its_column_when_that_is_unknown(
+    tmp_path, capsys
+):
     """A diagnostic about a whole file (a link leading out of the project, an image too large) printed
     'file:0:0:', a place no editor opens; a line whose column is not known printed ':0' after it."""
     from printshop.diagnostics import Location
@@ -446,20 +607,38 @@ def test_a_whole_file_is_named_alone_and_a_line_without_its_column_when_that_is_
     (data / "comrade" / "images" / "link.png").symlink_to(outside)
     assert main(["validate", "comrade", "--data", str(data)]) == 1
     [line] = [line for line in capsys.readouterr().out.splitlines() if "error[unsafe-path]" in line]
-    assert line.startswith(f"{data / 'comrade' / 'images' / 'link.png'}: error[unsafe-path]: link.png is a symlink"), line
+    assert line.startswith(
+        f"{data / 'comrade' / 'images' / 'link.png'}: error[unsafe-path]: link.png is a symlink"
+    ), line
 
 
-@pytest.mark.parametrize("file, old, new, field, shown", [
-    ("print/profiles/eu-3mm.yaml", "bleed: 3mm", "bleed: -3mm", "bleed", "-3 mm"),
-    ("print/profiles/eu-3mm.yaml", "safe: 4mm", "safe: -4mm", "safe", "-4 mm"),
-    ("print/media.yaml", "margin: 5mm", "margin: -5mm", "print_and_play.margin", "-5 mm"),
-    ("print/media.yaml", "outer_bleed: 2mm", "outer_bleed: -2mm", "print_and_play.outer_bleed", "-2 mm"),
-    ("print/booklet.yaml", "outer: 13mm", "outer: -13mm", "margins.outer", "-13 mm"),
-    ("print/booklet.yaml", "padding: 3pt", "padding: -3pt", "tables.padding", "-1.06 mm"),
-    ("comrade/faces.yaml", "stroke_width: 0.5mm", "stroke_width: -0.5mm", "faces.card.shapes.border.stroke_width",
-     "-0.5 mm"),
-])
-def test_a_negative_bleed_margin_or_line_width_is_refused_where_it_is_written(tmp_path, file, old, new, field, shown):
+@pytest.mark.parametrize(
+    "file, old, new, field, shown",
+    [
+        ("print/profiles/eu-3mm.yaml", "bleed: 3mm", "bleed: -3mm", "bleed", "-3 mm"),
+        ("print/profiles/eu-3mm.yaml", "safe: 4mm", "safe: -4mm", "safe", "-4 mm"),
+        ("print/media.yaml", "margin: 5mm", "margin: -5mm", "print_and_play.margin", "-5 mm"),
+        (
+            "print/media.yaml",
+            "outer_bleed: 2mm",
+            "outer_bleed: -2mm",
+            "print_and_play.outer_bleed",
+            "-2 mm",
+        ),
+        ("print/booklet.yaml", "outer: 13mm", "outer: -13mm", "margins.outer", "-13 mm"),
+        ("print/booklet.yaml", "padding: 3pt", "padding: -3pt", "tables.padding", "-1.06 mm"),
+        (
+            "comrade/faces.yaml",
+            "stroke_width: 0.5mm",
+            "stroke_width: -0.5mm",
+            "faces.card.shapes.border.stroke_width",
+            "-0.5 mm",
+        ),
+    ],
+)
+def test_a_negative_bleed_margin_or_line_width_is_refused_where_it_is_written(
+    tmp_path, file, old, new, field, shown
+):
     """A bleed, safe zone, margin, spacing or line width below zero was read as written: a profile with
     `bleed: -3mm` passed validate and gave press files whose bleed box lay inside the trim. Each is refused at
     its value, in millimetres to the hundredth whatever unit it was written in; the data as it is passes."""
@@ -468,8 +647,13 @@ def test_a_negative_bleed_margin_or_line_width_is_refused_where_it_is_written(tm
     line = edit(path, old, new)
     error = one(data, "wrong-type", games=["comrade"])
     assert error.location.path.endswith(file) and error.location.line == line
-    assert error.location.col == path.read_text(encoding="utf-8").splitlines()[line - 1].index(new.split(": ")[1]) + 1
-    assert error.message.startswith(f"'{field}': a length here cannot be negative ({shown})")  # (faces: "inherited by")
+    assert (
+        error.location.col
+        == path.read_text(encoding="utf-8").splitlines()[line - 1].index(new.split(": ")[1]) + 1
+    )
+    assert error.message.startswith(
+        f"'{field}': a length here cannot be negative ({shown})"
+    )  # (faces: "inherited by")
     edit(path, new, old)
     assert found(data, "wrong-type", games=["comrade"]) == []
 
@@ -479,16 +663,33 @@ def test_a_games_folder_or_a_file_given_as_the_data_folder_is_refused(tmp_path, 
     """`validate --data data/comrade` (a game's folder) found no game in it and passed: 0 errors, a green check of
     nothing. It is a usage error naming the data folder above; a file given as the data folder is told it is one."""
     data = copy_data(tmp_path / "data", ["comrade"])
-    for given, said in ((data / "comrade", f"{data / 'comrade'} is a game's folder (it holds game.yaml), not the data "
-                                           f"folder that holds the games (--data): here, {data}"),
-                        (data / "comrade" / "game.yaml", f"the data folder {data / 'comrade' / 'game.yaml'} is a file "
-                                                         f"(--data): name the folder that holds the games")):
+    for given, said in (
+        (
+            data / "comrade",
+            f"{data / 'comrade'} is a game's folder (it holds game.yaml), not the data "
+            f"folder that holds the games (--data): here, {data}",
+        ),
+        (
+            data / "comrade" / "game.yaml",
+            f"the data folder {data / 'comrade' / 'game.yaml'} is a file "
+            f"(--data): name the folder that holds the games",
+        ),
+    ):
         with pytest.raises(SystemExit) as usage:
-            main([*command, "--data", str(given), *(["--out", str(tmp_path / "out")] if command == ["build"] else [])])
+            main(
+                [
+                    *command,
+                    "--data",
+                    str(given),
+                    *(["--out", str(tmp_path / "out")] if command == ["build"] else []),
+                ]
+            )
         err = capsys.readouterr().err
         assert usage.value.code == 2 and said in err, err
     assert not (tmp_path / "out").exists()
-    assert main(["validate", "--data", str(data), "comrade"]) == 0  # the data folder itself: as before
+    assert (
+        main(["validate", "--data", str(data), "comrade"]) == 0
+    )  # the data folder itself: as before
 
 
 def test_validate_quiet_prints_only_what_fails_the_run(tmp_path, capsys):
@@ -498,8 +699,12 @@ def test_validate_quiet_prints_only_what_fails_the_run(tmp_path, capsys):
     data = copy_data(tmp_path / "data", ["comrade"])
     assert main(["validate", "comrade", "--data", str(data), "-q"]) == 0
     said = capsys.readouterr()
-    assert said.out.strip() == "" and "printshop validate: 0 errors" in said.err  # its infos and acknowledged, unsaid
-    edit(data / "comrade" / "text" / "fr.yaml", '"Informateur"', '"Informateur "')  # a warning: a trailing space
+    assert (
+        said.out.strip() == "" and "printshop validate: 0 errors" in said.err
+    )  # its infos and acknowledged, unsaid
+    edit(
+        data / "comrade" / "text" / "fr.yaml", '"Informateur"', '"Informateur "'
+    )  # a warning: a trailing space
     edit(data / "comrade" / "game.yaml", "    total: 18", "    total: 17")  # an error
     assert main(["validate", "comrade", "--data", str(data), "-q"]) == 1
     out = capsys.readouterr().out

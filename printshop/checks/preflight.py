@@ -23,6 +23,7 @@ Rules follow the profile: `colour.space` (RGB refused in CMYK files), `colour.in
 `transparency`, `pdfx` (device-independent colour, 16-bit and JPEG 2000 images, transfer functions
 and structure keys), `min_dpi`, `pixels` and `image_alpha`.
 """
+
 from __future__ import annotations
 
 import math
@@ -47,8 +48,9 @@ class Problem:
         return f"{path}: page {self.page}: {text}" if self.page else f"{path}: {text}"
 
 
-def preflight(path: Path, profile: Profile | None = None,
-              trims: list[tuple[float, float]] | None = None) -> list[Problem]:
+def preflight(
+    path: Path, profile: Profile | None = None, trims: list[tuple[float, float]] | None = None
+) -> list[Problem]:
     """`trims`: the sizes (points) of the shop's products, which every page of a card file (and every
     face image, with the bleed) must have. Without a profile only what any printer needs is checked."""
     path = Path(path)
@@ -59,7 +61,11 @@ def preflight(path: Path, profile: Profile | None = None,
     try:
         pdf = pikepdf.open(path)
     except pikepdf.PasswordError:
-        return [Problem(0, "encrypted with a password: the shop cannot open it (PDF/X forbids encryption)")]
+        return [
+            Problem(
+                0, "encrypted with a password: the shop cannot open it (PDF/X forbids encryption)"
+            )
+        ]
     except (pikepdf.PdfError, OSError, ValueError) as error:
         return [Problem(0, f"not a readable PDF: {error}")]
     with pdf:
@@ -69,14 +75,27 @@ def preflight(path: Path, profile: Profile | None = None,
 def shop_trims(media: Media, profile: Profile) -> list[tuple[float, float]]:
     """The trims a shop makes: its products' sizes, or every card size when it lists none."""
     names = [product.trim for product in profile.products.values()] or list(media.card_sizes)
-    return sorted({(media.card_sizes[n].width, media.card_sizes[n].height) for n in names if n in media.card_sizes})
+    return sorted(
+        {
+            (media.card_sizes[n].width, media.card_sizes[n].height)
+            for n in names
+            if n in media.card_sizes
+        }
+    )
 
 
 def multiply(m, n):
     """m × n for PDF matrices [a b c d e f] (m applied first)."""
     a, b, c, d, e, f = m
     A, B, C, D, E, F = n
-    return [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F]
+    return [
+        a * A + b * C,
+        a * B + b * D,
+        c * A + d * C,
+        c * B + d * D,
+        e * A + f * C + E,
+        e * B + f * D + F,
+    ]
 
 
 def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims) -> list[Problem]:
@@ -88,16 +107,25 @@ def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims) -> list[Prob
     for number, page in enumerate(pdf.pages, start=1):
         if profile is None:
             continue
-        problems.extend(Problem(number, message, warning) for message, warning in _box_problems(page, profile))
+        problems.extend(
+            Problem(number, message, warning) for message, warning in _box_problems(page, profile)
+        )
         if kind == "printshop:cards" and trims:
             problems.extend(Problem(number, message) for message in _trim_problems(page, trims))
-        problems.extend(Problem(number, message) for message in _PageInk(pdf, page, profile, inks).read())
+        problems.extend(
+            Problem(number, message) for message in _PageInk(pdf, page, profile, inks).read()
+        )
     problems.extend(Problem(0, f"font {name} is not embedded") for name in _unembedded_fonts(pdf))
     if profile is not None:
         if kind == "printshop:cards":
             problems.extend(_order_problems([page.label for page in pdf.pages], profile))
         elif kind == "printshop:booklet" and len(pdf.pages) % 4:
-            problems.append(Problem(0, f"a booklet of {len(pdf.pages)} pages: saddle stitching needs a multiple of 4"))
+            problems.append(
+                Problem(
+                    0,
+                    f"a booklet of {len(pdf.pages)} pages: saddle stitching needs a multiple of 4",
+                )
+            )
     return problems
 
 
@@ -105,8 +133,10 @@ def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims) -> list[Prob
 def _structure_problems(pdf: pikepdf.Pdf, profile: Profile) -> list[str]:
     problems = []
     if pdf.is_encrypted:
-        problems.append("the file is encrypted: PDF/X forbids it, and a shop's tools may be refused the right to "
-                        "impose or change it")
+        problems.append(
+            "the file is encrypted: PDF/X forbids it, and a shop's tools may be refused the right to "
+            "impose or change it"
+        )
     if profile.pdfx is None:
         return problems
     wanted = profile.pdfx.version
@@ -120,19 +150,29 @@ def _structure_problems(pdf: pikepdf.Pdf, profile: Profile) -> list[str]:
     for key in ("Title", "CreationDate", "ModDate"):
         if not str(info.get(f"/{key}", "")):
             problems.append(f"no {key} in the document information (PDF/X requires one)")
-    intents = [intent for intent in pdf.Root.get("/OutputIntents", []) if intent.get("/S") == "/GTS_PDFX"]
+    intents = [
+        intent for intent in pdf.Root.get("/OutputIntents", []) if intent.get("/S") == "/GTS_PDFX"
+    ]
     if not intents:
-        problems.append(f"no PDF/X output intent: {profile.label} wants {wanted} for {profile.pdfx.condition}")
+        problems.append(
+            f"no PDF/X output intent: {profile.label} wants {wanted} for {profile.pdfx.condition}"
+        )
     elif len(intents) > 1:
         problems.append(f"{len(intents)} PDF/X output intents: PDF/X allows one")
     else:
         intent = intents[0]
         if not str(intent.get("/OutputConditionIdentifier", "")):
-            problems.append("the PDF/X output intent has no OutputConditionIdentifier (PDF/X requires one)")
+            problems.append(
+                "the PDF/X output intent has no OutputConditionIdentifier (PDF/X requires one)"
+            )
         if "/DestOutputProfile" not in intent and not str(intent.get("/RegistryName", "")):
-            problems.append("the PDF/X output intent neither embeds an ICC profile (DestOutputProfile) nor names "
-                            "the registry of its condition (RegistryName)")
-    version = max(str(pdf.pdf_version), str(pdf.Root.get("/Version", "/1.0")).lstrip("/"), key=_version_key)
+            problems.append(
+                "the PDF/X output intent neither embeds an ICC profile (DestOutputProfile) nor names "
+                "the registry of its condition (RegistryName)"
+            )
+    version = max(
+        str(pdf.pdf_version), str(pdf.Root.get("/Version", "/1.0")).lstrip("/"), key=_version_key
+    )
     highest = (1, 6) if wanted.startswith("PDF/X-4") else (1, 4)
     if _version_key(version) > highest:
         problems.append(f"PDF {version}: {wanted} allows at most PDF {highest[0]}.{highest[1]}")
@@ -150,8 +190,12 @@ def _rect(box) -> list[float]:
 
 
 def _inside(inner, outer, slack=0.05) -> bool:
-    return (inner[0] >= outer[0] - slack and inner[1] >= outer[1] - slack
-            and inner[2] <= outer[2] + slack and inner[3] <= outer[3] + slack)
+    return (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[2] <= outer[2] + slack
+        and inner[3] <= outer[3] + slack
+    )
 
 
 def _box_problems(page: pikepdf.Page, profile: Profile) -> list[tuple[str, bool]]:
@@ -163,24 +207,44 @@ def _box_problems(page: pikepdf.Page, profile: Profile) -> list[tuple[str, bool]
     trim, art, bleed = obj.get("/TrimBox"), obj.get("/ArtBox"), obj.get("/BleedBox")
     problems = []
     if trim is None and art is None:
-        return [("no TrimBox and BleedBox: nothing tells the shop where to cut (PDF/X needs a TrimBox or an ArtBox)",
-                 False)]
+        return [
+            (
+                "no TrimBox and BleedBox: nothing tells the shop where to cut (PDF/X needs a TrimBox or an ArtBox)",
+                False,
+            )
+        ]
     if trim is None:
-        problems.append(("no TrimBox: the ArtBox stands for the trim (PDF/X allows it, but shops cut on the TrimBox)",
-                         True))
+        problems.append(
+            (
+                "no TrimBox: the ArtBox stands for the trim (PDF/X allows it, but shops cut on the TrimBox)",
+                True,
+            )
+        )
     trim = _rect(trim if trim is not None else art)
     bleed = _rect(bleed) if bleed is not None else crop
     if not _inside(bleed, media):
         problems.append(("the BleedBox reaches outside the MediaBox", False))
     if not _inside(trim, bleed):
-        problems.append(("the TrimBox reaches outside the BleedBox (or the CropBox or MediaBox it defaults to)", False))
+        problems.append(
+            (
+                "the TrimBox reaches outside the BleedBox (or the CropBox or MediaBox it defaults to)",
+                False,
+            )
+        )
         return problems
     sides = (trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3])
     if any(abs(side - profile.bleed) > 0.05 for side in sides):
-        problems.append((f"bleed is {', '.join(f'{to_mm(s):.2f}' for s in sides)} mm; "
-                         f"{profile.label} needs {to_mm(profile.bleed):.2f} mm on every side", False))
+        problems.append(
+            (
+                f"bleed is {', '.join(f'{to_mm(s):.2f}' for s in sides)} mm; "
+                f"{profile.label} needs {to_mm(profile.bleed):.2f} mm on every side",
+                False,
+            )
+        )
     if any(abs(m - b) > 0.05 for m, b in zip(media, bleed)):
-        problems.append(("the page is larger than its BleedBox: nothing may lie outside the bleed", False))
+        problems.append(
+            ("the page is larger than its BleedBox: nothing may lie outside the bleed", False)
+        )
     return problems
 
 
@@ -206,43 +270,70 @@ def _order_problems(labels: list[str], profile: Profile) -> list[Problem]:
     for page, label in enumerate(labels, start=1):
         match = _LABEL.match(label)
         if match is None:
-            problems.append(Problem(page, f"page label '{label}' does not say which side of which card it is"))
+            problems.append(
+                Problem(page, f"page label '{label}' does not say which side of which card it is")
+            )
             continue
         side, number = match.group(1), int(match.group(2))
         if cards and cards[-1][0] == number:
             cards[-1][1].append((page, side))
         else:
             if number != (cards[-1][0] + 1 if cards else 1):
-                problems.append(Problem(page, f"card {number} follows card {cards[-1][0] if cards else 0}: "
-                                              "a card is missing or out of order"))
+                problems.append(
+                    Problem(
+                        page,
+                        f"card {number} follows card {cards[-1][0] if cards else 0}: "
+                        "a card is missing or out of order",
+                    )
+                )
             cards.append((number, [(page, side)]))
     for number, sides in cards:
         names = [side for _, side in sides]
         if len(names) == 2 and names[0] != first:
-            problems.append(Problem(sides[0][0], f"card {number}: {names[0]} before {names[1]}; "
-                                                 f"{profile.label} wants {profile.page_order.replace('-', ' then ')}"))
+            problems.append(
+                Problem(
+                    sides[0][0],
+                    f"card {number}: {names[0]} before {names[1]}; "
+                    f"{profile.label} wants {profile.page_order.replace('-', ' then ')}",
+                )
+            )
         elif len(names) > 2 or len(set(names)) != len(names):
             problems.append(Problem(sides[0][0], f"card {number} has pages {', '.join(names)}"))
     two_sided = {len(sides) for _, sides in cards}
     if len(two_sided) > 1:
-        problems.append(Problem(0, "some cards have a back and some do not: the page count is odd for a two-sided deck"))
+        problems.append(
+            Problem(
+                0,
+                "some cards have a back and some do not: the page count is odd for a two-sided deck",
+            )
+        )
     return problems
 
 
 # --- colour spaces and their ink ---------------------------------------------------------------------
 PROCESS_PLATES = {"/Cyan": 0, "/Magenta": 1, "/Yellow": 2, "/Black": 3}
-_DEVICE_NAMES = {"/DeviceGray": "/DeviceGray", "/G": "/DeviceGray", "/DeviceRGB": "/DeviceRGB", "/RGB": "/DeviceRGB",
-                 "/DeviceCMYK": "/DeviceCMYK", "/CMYK": "/DeviceCMYK", "/Pattern": "/Pattern"}
+_DEVICE_NAMES = {
+    "/DeviceGray": "/DeviceGray",
+    "/G": "/DeviceGray",
+    "/DeviceRGB": "/DeviceRGB",
+    "/RGB": "/DeviceRGB",
+    "/DeviceCMYK": "/DeviceCMYK",
+    "/CMYK": "/DeviceCMYK",
+    "/Pattern": "/Pattern",
+}
 
 
 @dataclass(frozen=True)
 class Space:
     """A colour space as far as a press cares: what its colours become on the plates."""
+
     family: str  # DeviceCMYK, DeviceGray, DeviceRGB, ICCBased, Indexed, Separation, DeviceN, Lab, CalRGB, CalGray, Pattern
     label: str  # for messages: "DeviceRGB", "ICCBased space /CS0 (3 components)"
     components: int
     process: str  # "cmyk", "gray", "rgb", "lab", "spot", "indexed", "pattern"
-    base: Space | None = None  # Indexed: its base; Separation and DeviceN: the alternate; Pattern: uncoloured base
+    base: Space | None = (
+        None  # Indexed: its base; Separation and DeviceN: the alternate; Pattern: uncoloured base
+    )
     lookup: bytes = b""  # Indexed
     transform: Function | None = None  # Separation and DeviceN: tint transform to the alternate
     colorants: tuple[str, ...] = ()  # Separation and DeviceN
@@ -253,7 +344,9 @@ class Space:
         """The space itself or its base or alternate when its colours are RGB or Lab on the press."""
         if self.process in ("rgb", "lab"):
             return self
-        if self.process == "spot" and any(name not in PROCESS_PLATES and name != "/None" for name in self.colorants):
+        if self.process == "spot" and any(
+            name not in PROCESS_PLATES and name != "/None" for name in self.colorants
+        ):
             return self.base.rgb_or_lab() if self.base is not None else None
         if self.family in ("Indexed", "Pattern") and self.base is not None:
             return self.base.rgb_or_lab()
@@ -262,7 +355,7 @@ class Space:
     def _indexed_ink(self, values) -> tuple[float, float, float, float] | None:
         index = max(0, int(round(values[0] if values else 0)))
         n = self.base.components
-        entry = self.lookup[index * n:(index + 1) * n]
+        entry = self.lookup[index * n : (index + 1) * n]
         if len(entry) < n:
             return None
         return self.base.ink([byte / 255 for byte in entry])
@@ -291,7 +384,9 @@ class Space:
                 plates = [0.0, 0.0, 0.0, 0.0]
                 for name, value in zip(names, values):
                     if name in PROCESS_PLATES:
-                        plates[PROCESS_PLATES[name]] = max(plates[PROCESS_PLATES[name]], 100 * _clip(value))
+                        plates[PROCESS_PLATES[name]] = max(
+                            plates[PROCESS_PLATES[name]], 100 * _clip(value)
+                        )
                 return tuple(plates)
             if names == ("/All",):  # registration: every plate at this tint
                 return (100 * _clip(values[0]),) * 4
@@ -339,29 +434,65 @@ def _space(obj, resources, label: str = "", depth: int = 0) -> Space:
         process = {1: "gray", 3: "rgb", 4: "cmyk"}.get(n, "rgb")
         if alternate is not None and str(alternate) == "/Lab":
             process = "lab"
-        return Space("ICCBased", f"ICCBased space{named} ({n} components)", n, process, independent=True, key=key)
+        return Space(
+            "ICCBased",
+            f"ICCBased space{named} ({n} components)",
+            n,
+            process,
+            independent=True,
+            key=key,
+        )
     if family in ("CalRGB", "Lab"):
-        return Space(family, f"{family} space{named}", 3, "rgb" if family == "CalRGB" else "lab", independent=True,
-                     key=key)
+        return Space(
+            family,
+            f"{family} space{named}",
+            3,
+            "rgb" if family == "CalRGB" else "lab",
+            independent=True,
+            key=key,
+        )
     if family == "CalGray":
         return Space(family, f"CalGray space{named}", 1, "gray", independent=True, key=key)
     if family in ("Indexed", "I"):
         base = _space(obj[1], resources, "", depth + 1)
         lookup = obj[3]
         data = lookup.read_bytes() if isinstance(lookup, pikepdf.Stream) else bytes(lookup)
-        return Space("Indexed", f"Indexed space{named} on {base.label}", 1, "indexed", base=base, lookup=data,
-                     independent=base.independent, key=key)
+        return Space(
+            "Indexed",
+            f"Indexed space{named} on {base.label}",
+            1,
+            "indexed",
+            base=base,
+            lookup=data,
+            independent=base.independent,
+            key=key,
+        )
     if family in ("Separation", "DeviceN"):
         names = (str(obj[1]),) if family == "Separation" else tuple(str(n) for n in obj[1])
         alternate = _space(obj[2], resources, "", depth + 1)
         shown = ", ".join(n.lstrip("/") for n in names)
-        return Space(family, f"{family} space{named} ({shown}; alternate {alternate.label})", len(names), "spot",
-                     base=alternate, transform=Function(obj[3]), colorants=names,
-                     independent=alternate.independent, key=key)
+        return Space(
+            family,
+            f"{family} space{named} ({shown}; alternate {alternate.label})",
+            len(names),
+            "spot",
+            base=alternate,
+            transform=Function(obj[3]),
+            colorants=names,
+            independent=alternate.independent,
+            key=key,
+        )
     if family == "Pattern":
         base = _space(obj[1], resources, "", depth + 1)
-        return Space("Pattern", f"Pattern space{named} on {base.label}", base.components + 1, "pattern", base=base,
-                     independent=base.independent, key=key)
+        return Space(
+            "Pattern",
+            f"Pattern space{named} on {base.label}",
+            base.components + 1,
+            "pattern",
+            base=base,
+            independent=base.independent,
+            key=key,
+        )
     raise ValueError(f"unknown colour space family /{family}")
 
 
@@ -380,7 +511,9 @@ class Function:
         if self.type == 0:
             self.size = [int(v) for v in obj.Size]
             self.bits = int(obj.BitsPerSample)
-            self.encode = [float(v) for v in obj.get("/Encode", [x for s in self.size for x in (0, s - 1)])]
+            self.encode = [
+                float(v) for v in obj.get("/Encode", [x for s in self.size for x in (0, s - 1)])
+            ]
             self.decode = [float(v) for v in obj.get("/Decode", self.range)]
             self.outputs = len(self.range) // 2
             count = math.prod(self.size) * self.outputs
@@ -402,13 +535,17 @@ class Function:
         inputs = [float(v) for v in inputs]
         if self.parts is not None:
             return [part(inputs)[0] for part in self.parts]
-        inputs = [min(max(x, self.domain[2 * i]), self.domain[2 * i + 1]) if 2 * i + 1 < len(self.domain) else x
-                  for i, x in enumerate(inputs)]
+        inputs = [
+            min(max(x, self.domain[2 * i]), self.domain[2 * i + 1])
+            if 2 * i + 1 < len(self.domain)
+            else x
+            for i, x in enumerate(inputs)
+        ]
         if self.type == 0:
             out = self._sampled(inputs)
         elif self.type == 2:
             x = inputs[0]
-            out = [a + (x ** self.exponent) * (b - a) for a, b in zip(self.c0, self.c1)]
+            out = [a + (x**self.exponent) * (b - a) for a, b in zip(self.c0, self.c1)]
         elif self.type == 3:
             x = inputs[0]
             lo, hi = self.domain[0], self.domain[1]
@@ -422,13 +559,16 @@ class Function:
             _run_calculator(self.program, stack)
             out = stack
         if self.range:
-            out = [min(max(v, self.range[2 * i]), self.range[2 * i + 1]) for i, v in enumerate(out[:len(self.range) // 2])]
+            out = [
+                min(max(v, self.range[2 * i]), self.range[2 * i + 1])
+                for i, v in enumerate(out[: len(self.range) // 2])
+            ]
         return out
 
     def _sampled(self, inputs) -> list[float]:
         top = (1 << self.bits) - 1
         positions = []
-        for i, x in enumerate(inputs[:len(self.size)]):
+        for i, x in enumerate(inputs[: len(self.size)]):
             d0, d1 = self.domain[2 * i], self.domain[2 * i + 1]
             e0, e1 = self.encode[2 * i], self.encode[2 * i + 1]
             e = e0 + (x - d0) * (e1 - e0) / (d1 - d0) if d1 != d0 else e0
@@ -439,8 +579,11 @@ class Function:
             for i, k in enumerate(index):
                 offset += k * stride
                 stride *= self.size[i]
-            raw = self.samples[offset * self.outputs:(offset + 1) * self.outputs]
-            return [self.decode[2 * j] + v * (self.decode[2 * j + 1] - self.decode[2 * j]) / top for j, v in enumerate(raw)]
+            raw = self.samples[offset * self.outputs : (offset + 1) * self.outputs]
+            return [
+                self.decode[2 * j] + v * (self.decode[2 * j + 1] - self.decode[2 * j]) / top
+                for j, v in enumerate(raw)
+            ]
 
         if len(positions) == 1:
             low = int(math.floor(positions[0]))
@@ -493,24 +636,41 @@ def _parse_calculator(text: str):
 
 
 _CALCULATOR = {
-    "add": (2, lambda a, b: [a + b]), "sub": (2, lambda a, b: [a - b]), "mul": (2, lambda a, b: [a * b]),
-    "div": (2, lambda a, b: [a / b if b else 0.0]), "idiv": (2, lambda a, b: [float(int(a / b)) if b else 0.0]),
+    "add": (2, lambda a, b: [a + b]),
+    "sub": (2, lambda a, b: [a - b]),
+    "mul": (2, lambda a, b: [a * b]),
+    "div": (2, lambda a, b: [a / b if b else 0.0]),
+    "idiv": (2, lambda a, b: [float(int(a / b)) if b else 0.0]),
     "mod": (2, lambda a, b: [float(math.fmod(int(a), int(b))) if int(b) else 0.0]),
-    "neg": (1, lambda a: [-a]), "abs": (1, lambda a: [abs(a)]), "ceiling": (1, lambda a: [float(math.ceil(a))]),
-    "floor": (1, lambda a: [float(math.floor(a))]), "round": (1, lambda a: [float(math.floor(a + 0.5))]),
-    "truncate": (1, lambda a: [float(int(a))]), "sqrt": (1, lambda a: [math.sqrt(max(a, 0))]),
-    "sin": (1, lambda a: [math.sin(math.radians(a))]), "cos": (1, lambda a: [math.cos(math.radians(a))]),
-    "atan": (2, lambda a, b: [math.degrees(math.atan2(a, b)) % 360]), "exp": (2, lambda a, b: [a ** b]),
-    "ln": (1, lambda a: [math.log(a) if a > 0 else 0.0]), "log": (1, lambda a: [math.log10(a) if a > 0 else 0.0]),
-    "cvi": (1, lambda a: [float(int(a))]), "cvr": (1, lambda a: [a]),
-    "eq": (2, lambda a, b: [a == b]), "ne": (2, lambda a, b: [a != b]), "gt": (2, lambda a, b: [a > b]),
-    "ge": (2, lambda a, b: [a >= b]), "lt": (2, lambda a, b: [a < b]), "le": (2, lambda a, b: [a <= b]),
+    "neg": (1, lambda a: [-a]),
+    "abs": (1, lambda a: [abs(a)]),
+    "ceiling": (1, lambda a: [float(math.ceil(a))]),
+    "floor": (1, lambda a: [float(math.floor(a))]),
+    "round": (1, lambda a: [float(math.floor(a + 0.5))]),
+    "truncate": (1, lambda a: [float(int(a))]),
+    "sqrt": (1, lambda a: [math.sqrt(max(a, 0))]),
+    "sin": (1, lambda a: [math.sin(math.radians(a))]),
+    "cos": (1, lambda a: [math.cos(math.radians(a))]),
+    "atan": (2, lambda a, b: [math.degrees(math.atan2(a, b)) % 360]),
+    "exp": (2, lambda a, b: [a**b]),
+    "ln": (1, lambda a: [math.log(a) if a > 0 else 0.0]),
+    "log": (1, lambda a: [math.log10(a) if a > 0 else 0.0]),
+    "cvi": (1, lambda a: [float(int(a))]),
+    "cvr": (1, lambda a: [a]),
+    "eq": (2, lambda a, b: [a == b]),
+    "ne": (2, lambda a, b: [a != b]),
+    "gt": (2, lambda a, b: [a > b]),
+    "ge": (2, lambda a, b: [a >= b]),
+    "lt": (2, lambda a, b: [a < b]),
+    "le": (2, lambda a, b: [a <= b]),
     "and": (2, lambda a, b: [a and b if isinstance(a, bool) else float(int(a) & int(b))]),
     "or": (2, lambda a, b: [a or b if isinstance(a, bool) else float(int(a) | int(b))]),
     "xor": (2, lambda a, b: [a != b if isinstance(a, bool) else float(int(a) ^ int(b))]),
     "not": (1, lambda a: [not a if isinstance(a, bool) else float(~int(a))]),
     "bitshift": (2, lambda a, b: [float(int(a) << int(b) if b >= 0 else int(a) >> -int(b))]),
-    "pop": (1, lambda a: []), "exch": (2, lambda a, b: [b, a]), "dup": (1, lambda a: [a, a]),
+    "pop": (1, lambda a: []),
+    "exch": (2, lambda a, b: [b, a]),
+    "dup": (1, lambda a: [a, a]),
 }
 
 
@@ -571,8 +731,18 @@ def _shading_colours(shading, space: Space) -> list[tuple[float, ...]]:
         if kind == 1:
             domain = [float(v) for v in shading.get("/Domain", [0, 1, 0, 1])]
             steps = [i / 16 for i in range(17)]
-            return [tuple(function([domain[0] + s * (domain[1] - domain[0]), domain[2] + t * (domain[3] - domain[2])]))
-                    for s in steps for t in steps]
+            return [
+                tuple(
+                    function(
+                        [
+                            domain[0] + s * (domain[1] - domain[0]),
+                            domain[2] + t * (domain[3] - domain[2]),
+                        ]
+                    )
+                )
+                for s in steps
+                for t in steps
+            ]
         if kind in (2, 3):
             domain = [float(v) for v in shading.get("/Domain", [0, 1])]
         else:
@@ -612,7 +782,9 @@ def _mesh_colours(shading, components: int, kind: int) -> list[tuple[float, ...]
 
     def colour():
         raw = [reader.read(component) for _ in range(components)]
-        return tuple(decode[2 * i] + v * (decode[2 * i + 1] - decode[2 * i]) / top for i, v in enumerate(raw))
+        return tuple(
+            decode[2 * i] + v * (decode[2 * i + 1] - decode[2 * i]) / top for i, v in enumerate(raw)
+        )
 
     while True:
         if kind in (4, 5):
@@ -636,10 +808,14 @@ def _mesh_colours(shading, components: int, kind: int) -> list[tuple[float, ...]
     return colours
 
 
-_MAX_DISTINCT = 4096  # distinct colours of an Indexed, Separation or DeviceN image evaluated one by one
+_MAX_DISTINCT = (
+    4096  # distinct colours of an Indexed, Separation or DeviceN image evaluated one by one
+)
 
 
-def _image_colours(samples, space: Space, width: int, height: int, bits: int, decode: list[float] | None):
+def _image_colours(
+    samples, space: Space, width: int, height: int, bits: int, decode: list[float] | None
+):
     """The distinct colours an image's samples hold, as component tuples (numpy), or None."""
     import numpy
 
@@ -647,13 +823,15 @@ def _image_colours(samples, space: Space, width: int, height: int, bits: int, de
     row = (width * n * bits + 7) // 8
     if len(samples) < row * height:
         return None
-    data = numpy.frombuffer(samples, dtype=numpy.uint8)[:row * height].reshape(height, row)
+    data = numpy.frombuffer(samples, dtype=numpy.uint8)[: row * height].reshape(height, row)
     if bits == 8:
-        values = data[:, :width * n].reshape(-1, n).astype(numpy.float64)
+        values = data[:, : width * n].reshape(-1, n).astype(numpy.float64)
     elif bits == 16:
-        values = data.view(">u2")[:, :width * n].reshape(-1, n).astype(numpy.float64)
+        values = data.view(">u2")[:, : width * n].reshape(-1, n).astype(numpy.float64)
     else:
-        bitplanes = numpy.unpackbits(data, axis=1)[:, :width * n * bits].reshape(height, width * n, bits)
+        bitplanes = numpy.unpackbits(data, axis=1)[:, : width * n * bits].reshape(
+            height, width * n, bits
+        )
         weights = 1 << numpy.arange(bits - 1, -1, -1)
         values = (bitplanes * weights).sum(axis=2).reshape(-1, n).astype(numpy.float64)
     top = (1 << bits) - 1
@@ -682,7 +860,13 @@ def _image_samples(obj, raw: bytes | None = None) -> tuple[bytes, bool] | None:
     """An image's decoded samples and whether a JPEG's CMYK came back inverted from Pillow's reading
     of an Adobe marker; None when the data cannot be decoded here (JPEG 2000, JBIG2 ...)."""
     filters = obj.get("/Filter")
-    filters = [str(f) for f in filters] if isinstance(filters, pikepdf.Array) else [str(filters)] if filters else []
+    filters = (
+        [str(f) for f in filters]
+        if isinstance(filters, pikepdf.Array)
+        else [str(filters)]
+        if filters
+        else []
+    )
     if raw is not None:  # an inline image: its data, filters still applied
         scratch = pikepdf.new()
         stream = pikepdf.Stream(scratch, raw)
@@ -694,6 +878,7 @@ def _image_samples(obj, raw: bytes | None = None) -> tuple[bytes, bool] | None:
         import io
 
         from PIL import Image
+
         encoded = obj.read_bytes(decode_level=pikepdf.StreamDecodeLevel.generalized)
         with Image.open(io.BytesIO(encoded)) as picture:
             inverted = picture.mode == "CMYK" and "adobe" in picture.info
@@ -730,9 +915,38 @@ _PAINT_BOTH = {"B", "B*", "b", "b*"}
 _TEXT_SHOW = {"Tj", "TJ", "'", '"'}
 # every operator _PageInk.run reads: the graphics state, colours, painting, text shown, shadings, XObjects and
 # inline images (BI, ID and EI, which qpdf gives as one "INLINE IMAGE")
-_READ_OPERATORS = " ".join(sorted({"q", "Q", "cm", "g", "G", "rg", "RG", "k", "K", "cs", "CS", "sc", "scn", "SC", "SCN",
-                                   "gs", "Tr", "sh", "Do", "BI", "ID", "EI", *_PAINT_FILL, *_PAINT_STROKE, *_PAINT_BOTH,
-                                   *_TEXT_SHOW}))
+_READ_OPERATORS = " ".join(
+    sorted(
+        {
+            "q",
+            "Q",
+            "cm",
+            "g",
+            "G",
+            "rg",
+            "RG",
+            "k",
+            "K",
+            "cs",
+            "CS",
+            "sc",
+            "scn",
+            "SC",
+            "SCN",
+            "gs",
+            "Tr",
+            "sh",
+            "Do",
+            "BI",
+            "ID",
+            "EI",
+            *_PAINT_FILL,
+            *_PAINT_STROKE,
+            *_PAINT_BOTH,
+            *_TEXT_SHOW,
+        }
+    )
+)
 _NORMAL_BLENDS = {"/Normal", "/Compatible"}
 
 
@@ -777,13 +991,24 @@ class _PageInk:
 
     def read(self) -> list[str]:
         group = self.page.obj.get("/Group")
-        if group is not None and group.get("/S") == "/Transparency" and not self.profile.transparency:
+        if (
+            group is not None
+            and group.get("/S") == "/Transparency"
+            and not self.profile.transparency
+        ):
             self.report("a transparency group on the page (the shop allows no transparency)")
         black = Colour(DEVICE["/DeviceGray"], (0.0,), "the initial colour")
         state = State([1.0, 0.0, 0.0, 1.0, 0.0, 0.0], black, black)
         try:
             self.run(self.page.obj, _inherited(self.page.obj, "/Resources"), state, (), "")
-        except (pikepdf.PdfError, ValueError, KeyError, IndexError, TypeError, ZeroDivisionError) as error:
+        except (
+            pikepdf.PdfError,
+            ValueError,
+            KeyError,
+            IndexError,
+            TypeError,
+            ZeroDivisionError,
+        ) as error:
             self.report(f"the page cannot be read through: {error}")
         return list(self.messages)
 
@@ -802,8 +1027,10 @@ class _PageInk:
             self.report(f"{what} colour in a CMYK file: {how} in {space.label}")
         elif self.pdfx and space.independent:
             self.spaces_reported.add(space.key)
-            self.report(f"device-independent colour ({how} in {space.label}): "
-                        f"{self.profile.pdfx.version} allows only CMYK, grey and spot colours")
+            self.report(
+                f"device-independent colour ({how} in {space.label}): "
+                f"{self.profile.pdfx.version} allows only CMYK, grey and spot colours"
+            )
 
     def paint(self, ink, overprint: bool, space: Space, what: str, state: State) -> None:
         """Record painted ink; report it over the limit, with what lies beneath when overprinted."""
@@ -812,10 +1039,18 @@ class _PageInk:
         kept = []  # plates this paint leaves as they were
         if overprint and space.family == "DeviceCMYK" and state.overprint_mode == 1:
             kept = [plate for plate in range(4) if ink[plate] == 0]
-        elif overprint and space.process == "spot" and not all(n in PROCESS_PLATES for n in space.colorants):
+        elif (
+            overprint
+            and space.process == "spot"
+            and not all(n in PROCESS_PLATES for n in space.colorants)
+        ):
             kept = [0, 1, 2, 3]
         own = sum(ink)
-        beneath = max(self.painted, key=lambda under: sum(under[p] for p in kept), default=None) if kept else None
+        beneath = (
+            max(self.painted, key=lambda under: sum(under[p] for p in kept), default=None)
+            if kept
+            else None
+        )
         if beneath is not None and sum(beneath[p] for p in kept) > 0:
             under = sum(beneath[p] for p in kept)
             effect = own + under
@@ -824,14 +1059,18 @@ class _PageInk:
             else:
                 self.painted.add(tuple(beneath[p] if p in kept else ink[p] for p in range(4)))
             if self.limit is not None and effect > self.limit + 0.5:
-                self.report(f"{effect:.0f} % total ink in effect (the limit is {self.limit:.0f} %): {what} "
-                            f"({own:.0f} %) overprints, so up to {under:.0f} % of an earlier colour stays beneath")
+                self.report(
+                    f"{effect:.0f} % total ink in effect (the limit is {self.limit:.0f} %): {what} "
+                    f"({own:.0f} %) overprints, so up to {under:.0f} % of an earlier colour stays beneath"
+                )
             return
         self.painted.add(tuple(round(v, 2) for v in ink))
         if self.limit is not None and own > self.limit + 0.5:
             self.report(f"{own:.0f} % total ink (the limit is {self.limit:.0f} %): {what}")
 
-    def paint_colour(self, colour: Colour, stroke: bool, operator: str, state: State, resources, depth: int) -> None:
+    def paint_colour(
+        self, colour: Colour, stroke: bool, operator: str, state: State, resources, depth: int
+    ) -> None:
         overprint = state.overprint_stroke if stroke else state.overprint_fill
         if colour.space.family == "Pattern":
             if colour.pattern:
@@ -842,7 +1081,9 @@ class _PageInk:
         what = f"{'stroke' if stroke else 'fill'} {colour.space.label} {shown} (set with {colour.how}, painted with {operator})"
         self.paint(ink, overprint, colour.space, what, state)
 
-    def paint_pattern(self, colour: Colour, stroke: bool, state: State, resources, depth: int) -> None:
+    def paint_pattern(
+        self, colour: Colour, stroke: bool, state: State, resources, depth: int
+    ) -> None:
         patterns = resources.get("/Pattern", {}) if resources is not None else {}
         pattern = patterns.get(colour.pattern)
         if pattern is None:
@@ -853,27 +1094,54 @@ class _PageInk:
             return
         self.patterns_read.add(key)
         kind = int(pattern.get("/PatternType", 1))
-        inner = replace(state, ctm=multiply([float(v) for v in pattern.get("/Matrix", [1, 0, 0, 1, 0, 0])], state.ctm))
+        inner = replace(
+            state,
+            ctm=multiply([float(v) for v in pattern.get("/Matrix", [1, 0, 0, 1, 0, 0])], state.ctm),
+        )
         if kind == 2:
             if "/ExtGState" in pattern:
                 self.graphics_state(pattern.ExtGState, f"of pattern {colour.pattern}", inner)
-            self.paint_shading(pattern.Shading, f"shading pattern {colour.pattern}", inner, resources)
+            self.paint_shading(
+                pattern.Shading, f"shading pattern {colour.pattern}", inner, resources
+            )
             return
-        if int(pattern.get("/PaintType", 1)) == 2 and colour.space.base is not None:  # uncoloured: painted in the base
+        if (
+            int(pattern.get("/PaintType", 1)) == 2 and colour.space.base is not None
+        ):  # uncoloured: painted in the base
             fixed = Colour(colour.space.base, colour.values, colour.how)
             inner = replace(inner, fill=fixed, stroke=fixed)
             self.check_space(colour.space.base, colour.how)
-            self.run(pattern, pattern.get("/Resources"), inner, (), f"pattern {colour.pattern}", depth + 1,
-                     locked=True)
+            self.run(
+                pattern,
+                pattern.get("/Resources"),
+                inner,
+                (),
+                f"pattern {colour.pattern}",
+                depth + 1,
+                locked=True,
+            )
         else:
-            self.run(pattern, pattern.get("/Resources"), inner, (), f"pattern {colour.pattern}", depth + 1)
+            self.run(
+                pattern,
+                pattern.get("/Resources"),
+                inner,
+                (),
+                f"pattern {colour.pattern}",
+                depth + 1,
+            )
 
     def paint_shading(self, shading, name: str, state: State, resources) -> None:
         space = _space(shading.ColorSpace, resources, "")
         self.check_space(space, f"{name}")
         colours = _shading_colours(shading, space)
         worst = _worst(space, colours)
-        self.paint(worst, state.overprint_fill, space, f"{name} in {space.label} at its heaviest point", state)
+        self.paint(
+            worst,
+            state.overprint_fill,
+            space,
+            f"{name} in {space.label} at its heaviest point",
+            state,
+        )
 
     def graphics_state(self, gs, name: str, state: State) -> None:
         if "/OP" in gs:
@@ -884,37 +1152,66 @@ class _PageInk:
         if "/OPM" in gs:
             state.overprint_mode = int(gs.OPM)
         if self.any_pdfx and ("/TR" in gs or str(gs.get("/TR2", "/Default")) != "/Default"):
-            self.report(f"a transfer function in graphics state {name} ({self.profile.pdfx.version} forbids it)")
+            self.report(
+                f"a transfer function in graphics state {name} ({self.profile.pdfx.version} forbids it)"
+            )
         if self.profile.transparency:
             return
         blend = gs.get("/BM")
-        blends = [str(b) for b in blend] if isinstance(blend, pikepdf.Array) else [str(blend)] if blend is not None else []
+        blends = (
+            [str(b) for b in blend]
+            if isinstance(blend, pikepdf.Array)
+            else [str(blend)]
+            if blend is not None
+            else []
+        )
         if blends and blends[0] not in _NORMAL_BLENDS:
-            self.report(f"blend mode {blends[0]} in graphics state {name} (the shop allows no transparency)")
+            self.report(
+                f"blend mode {blends[0]} in graphics state {name} (the shop allows no transparency)"
+            )
         mask = gs.get("/SMask")
         if mask is not None and str(mask) != "/None":
             self.report(f"a soft mask in graphics state {name} (the shop allows no transparency)")
         for key, what in (("/CA", "stroke"), ("/ca", "fill")):
             if key in gs and float(gs[key]) < 1:
-                self.report(f"{what} opacity {float(gs[key]):g} in graphics state {name} "
-                            "(the shop allows no transparency)")
+                self.report(
+                    f"{what} opacity {float(gs[key]):g} in graphics state {name} "
+                    "(the shop allows no transparency)"
+                )
 
     def image(self, obj, name: str, state: State, resources, raw: bytes | None = None) -> None:
         width, height = int(obj.get("/Width", 0)), int(obj.get("/Height", 0))
-        scale_x, scale_y = math.hypot(state.ctm[0], state.ctm[1]) / 72, math.hypot(state.ctm[2], state.ctm[3]) / 72
+        scale_x, scale_y = (
+            math.hypot(state.ctm[0], state.ctm[1]) / 72,
+            math.hypot(state.ctm[2], state.ctm[3]) / 72,
+        )
         if width and height and scale_x and scale_y:
             dpi = min(width / scale_x, height / scale_y)
             if dpi + 0.5 < self.profile.min_dpi:
-                self.report(f"image {name} is {dpi:.0f} dpi where it is placed; the shop needs {self.profile.min_dpi:.0f}")
+                self.report(
+                    f"image {name} is {dpi:.0f} dpi where it is placed; the shop needs {self.profile.min_dpi:.0f}"
+                )
         if not self.profile.transparency and ("/SMask" in obj or int(obj.get("/SMaskInData", 0))):
-            self.report(f"image {name} has an alpha channel or mask (a soft mask): the shop allows no transparency")
+            self.report(
+                f"image {name} has an alpha channel or mask (a soft mask): the shop allows no transparency"
+            )
         filters = obj.get("/Filter")
-        filters = [str(f) for f in filters] if isinstance(filters, pikepdf.Array) else [str(filters)] if filters else []
+        filters = (
+            [str(f) for f in filters]
+            if isinstance(filters, pikepdf.Array)
+            else [str(filters)]
+            if filters
+            else []
+        )
         bits = int(obj.get("/BitsPerComponent", 1))
         if self.pdfx and "/JPXDecode" in filters:
-            self.report(f"image {name} is JPEG 2000 ({self.profile.pdfx.version} allows PDF 1.4 filters only)")
+            self.report(
+                f"image {name} is JPEG 2000 ({self.profile.pdfx.version} allows PDF 1.4 filters only)"
+            )
         if self.pdfx and bits > 8:
-            self.report(f"image {name} has {bits} bits per component ({self.profile.pdfx.version} allows at most 8)")
+            self.report(
+                f"image {name} has {bits} bits per component ({self.profile.pdfx.version} allows at most 8)"
+            )
         if obj.get("/ImageMask", False):
             self.paint_colour(state.fill, False, "an image mask", state, resources, 0)
             return
@@ -923,12 +1220,16 @@ class _PageInk:
         space = _space(obj.ColorSpace, resources, "")
         wrong = space.rgb_or_lab() if self.cmyk else None
         if wrong is not None:
-            self.report(f"{'RGB' if wrong.process == 'rgb' else 'Lab'} image {name} in a CMYK file "
-                        f"({space.label}, {bits} bits)")
+            self.report(
+                f"{'RGB' if wrong.process == 'rgb' else 'Lab'} image {name} in a CMYK file "
+                f"({space.label}, {bits} bits)"
+            )
             return
         if self.pdfx and space.independent:
-            self.report(f"image {name} in {space.label}: {self.profile.pdfx.version} allows only CMYK, grey and "
-                        "spot colours")
+            self.report(
+                f"image {name} in {space.label}: {self.profile.pdfx.version} allows only CMYK, grey and "
+                "spot colours"
+            )
         if self.limit is None:
             return
         key = obj.objgen if raw is None and obj.objgen != (0, 0) else None
@@ -940,8 +1241,13 @@ class _PageInk:
         if worst == ():
             self.report(f"image {name}: its samples cannot be read to measure the ink")
             return
-        self.paint(worst, state.overprint_fill, space, f"image {name} ({space.label}, {bits} bits) at its "
-                   "worst pixel", state)
+        self.paint(
+            worst,
+            state.overprint_fill,
+            space,
+            f"image {name} ({space.label}, {bits} bits) at its worst pixel",
+            state,
+        )
 
     def image_worst(self, obj, space: Space, width: int, height: int, bits: int, raw):
         decoded = _image_samples(obj, raw)
@@ -957,8 +1263,16 @@ class _PageInk:
         return _image_worst(colours, space)
 
     # -- the content stream --
-    def run(self, owner, resources, state: State, forms: tuple, where: str, depth: int = 0,
-            locked: bool = False) -> None:
+    def run(
+        self,
+        owner,
+        resources,
+        state: State,
+        forms: tuple,
+        where: str,
+        depth: int = 0,
+        locked: bool = False,
+    ) -> None:
         """Interpret `owner`'s content. `forms`: the forms being read (a cycle guard). `locked`:
         an uncoloured pattern's cell, whose colour operators are ignored."""
         if depth > 16:
@@ -976,7 +1290,9 @@ class _PageInk:
             elif op == "cm" and len(operands) == 6:
                 state.ctm = multiply([float(v) for v in operands], state.ctm)
             elif op in ("g", "G", "rg", "RG", "k", "K") and not locked:
-                space = DEVICE[{"g": "/DeviceGray", "rg": "/DeviceRGB", "k": "/DeviceCMYK"}[op.lower()]]
+                space = DEVICE[
+                    {"g": "/DeviceGray", "rg": "/DeviceRGB", "k": "/DeviceCMYK"}[op.lower()]
+                ]
                 colour = Colour(space, tuple(float(v) for v in operands), f"'{op}'")
                 self.check_space(space, f"set with '{op}'")
                 if op.islower():
@@ -984,7 +1300,11 @@ class _PageInk:
                 else:
                     state.stroke = colour
             elif op in ("cs", "CS") and operands and not locked:
-                space = _space(operands[0], resources, str(operands[0]) if str(operands[0]) not in _DEVICE_NAMES else "")
+                space = _space(
+                    operands[0],
+                    resources,
+                    str(operands[0]) if str(operands[0]) not in _DEVICE_NAMES else "",
+                )
                 colour = Colour(space, space.initial(), f"'{op}'")
                 self.check_space(space, f"set with '{op}'")
                 if op == "cs":
@@ -993,7 +1313,9 @@ class _PageInk:
                     state.stroke = colour
             elif op in ("sc", "scn", "SC", "SCN") and not locked:
                 current = state.fill if op.islower() else state.stroke
-                pattern = str(operands[-1]) if operands and isinstance(operands[-1], pikepdf.Name) else ""
+                pattern = (
+                    str(operands[-1]) if operands and isinstance(operands[-1], pikepdf.Name) else ""
+                )
                 values = tuple(float(v) for v in operands if not isinstance(v, pikepdf.Name))
                 colour = Colour(current.space, values, f"'{op}'", pattern)
                 self.check_space(current.space, f"set with '{op}'")
@@ -1016,7 +1338,9 @@ class _PageInk:
                     self.paint_colour(state.stroke, True, f"'{op}'", state, resources, depth)
             elif op in _PAINT_STROKE:
                 self.paint_colour(state.stroke, True, f"'{op}'", state, resources, depth)
-            elif op in _TEXT_SHOW:  # render modes 3 and 7 paint nothing; 4 to 6 paint as 0 to 2, then clip
+            elif (
+                op in _TEXT_SHOW
+            ):  # render modes 3 and 7 paint nothing; 4 to 6 paint as 0 to 2, then clip
                 mode = state.render_mode % 4
                 how = f"'{op}' in text render mode {state.render_mode}"
                 if mode in (0, 2):
@@ -1029,7 +1353,9 @@ class _PageInk:
                 if shading is None:
                     self.report(f"shading {operands[0]} is not in the resources")
                 else:
-                    self.paint_shading(shading, f"shading {operands[0]} (painted with 'sh')", state, resources)
+                    self.paint_shading(
+                        shading, f"shading {operands[0]} (painted with 'sh')", state, resources
+                    )
             elif op == "INLINE IMAGE":
                 inline = operands[0]
                 self.image(inline.obj, "(inline)", state, resources, raw=inline.read_raw_bytes())
@@ -1047,12 +1373,24 @@ class _PageInk:
             self.image(xobject, name, state, resources)
         elif subtype == "/Form" and xobject.objgen not in forms:
             group = xobject.get("/Group")
-            if group is not None and group.get("/S") == "/Transparency" and not self.profile.transparency:
-                self.report(f"a transparency group on form {name} (the shop allows no transparency)")
+            if (
+                group is not None
+                and group.get("/S") == "/Transparency"
+                and not self.profile.transparency
+            ):
+                self.report(
+                    f"a transparency group on form {name} (the shop allows no transparency)"
+                )
             matrix = [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
             inner = replace(state, ctm=multiply(matrix, state.ctm))
-            self.run(xobject, xobject.get("/Resources", resources), inner, forms + (xobject.objgen,),
-                     f"form {name}", depth + 1)
+            self.run(
+                xobject,
+                xobject.get("/Resources", resources),
+                inner,
+                forms + (xobject.objgen,),
+                f"form {name}",
+                depth + 1,
+            )
 
 
 def _inherited(page, key: str):
@@ -1089,7 +1427,9 @@ def _unembedded_fonts(pdf: pikepdf.Pdf) -> list[str]:
             descriptor = font.get("/FontDescriptor")
             if font.get("/Subtype") == "/Type0":
                 descriptor = font.DescendantFonts[0].get("/FontDescriptor")
-            if descriptor is None or not any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")):
+            if descriptor is None or not any(
+                key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3")
+            ):
                 names.add(str(font.get("/BaseFont", "(unnamed)")).lstrip("/"))
         for xobject in resources.get("/XObject", {}).values():
             if xobject.get("/Subtype") == "/Form" and xobject.objgen not in seen:
@@ -1114,7 +1454,10 @@ def _image_file_problems(path: Path, profile: Profile | None, trims) -> list[Pro
             worst = None
             if mode == "CMYK" and profile is not None and profile.colour.ink_limit is not None:
                 import numpy
-                worst = float(numpy.asarray(picture, dtype=numpy.float64).sum(axis=2).max()) / 255 * 100
+
+                worst = (
+                    float(numpy.asarray(picture, dtype=numpy.float64).sum(axis=2).max()) / 255 * 100
+                )
     except (OSError, UnidentifiedImageError, ValueError) as error:
         return [Problem(0, f"not a readable image: {error}")]
     problems = []
@@ -1122,31 +1465,68 @@ def _image_file_problems(path: Path, profile: Profile | None, trims) -> list[Pro
     stated = min(float(v) for v in dpi) if dpi else 0.0
     if stated <= 1:
         where = "pHYs chunk" if kind == "PNG" else "JFIF density"
-        problems.append(Problem(0, f"no resolution in the file (no {where}): shops and image tools read it as 72 dpi"))
+        problems.append(
+            Problem(
+                0,
+                f"no resolution in the file (no {where}): shops and image tools read it as 72 dpi",
+            )
+        )
     if profile is None:
         return problems
     if stated > 1 and stated + 0.5 < profile.min_dpi:
-        problems.append(Problem(0, f"the file says {stated:.0f} dpi; {profile.label} needs {profile.min_dpi:.0f}"))
-    if profile.pixels is not None and (width, height) != (profile.pixels.width, profile.pixels.height):
-        problems.append(Problem(0, f"{width} × {height} px; {profile.label} wants {profile.pixels.width} × "
-                                   f"{profile.pixels.height} px"))
+        problems.append(
+            Problem(
+                0, f"the file says {stated:.0f} dpi; {profile.label} needs {profile.min_dpi:.0f}"
+            )
+        )
+    if profile.pixels is not None and (width, height) != (
+        profile.pixels.width,
+        profile.pixels.height,
+    ):
+        problems.append(
+            Problem(
+                0,
+                f"{width} × {height} px; {profile.label} wants {profile.pixels.width} × "
+                f"{profile.pixels.height} px",
+            )
+        )
     if stated > 1 and trims:
         size = (width / stated * 72, height / stated * 72)
         wanted = [(w + 2 * profile.bleed, h + 2 * profile.bleed) for w, h in trims]
         if not any(abs(size[0] - w) < 1.5 and abs(size[1] - h) < 1.5 for w, h in wanted):
             shown = ", ".join(f"{to_mm(w):.1f} × {to_mm(h):.1f}" for w, h in wanted)
-            problems.append(Problem(0, f"at the {stated:.0f} dpi it states the image is {to_mm(size[0]):.1f} × "
-                                       f"{to_mm(size[1]):.1f} mm; the shop's cards with bleed are {shown} mm"))
+            problems.append(
+                Problem(
+                    0,
+                    f"at the {stated:.0f} dpi it states the image is {to_mm(size[0]):.1f} × "
+                    f"{to_mm(size[1]):.1f} mm; the shop's cards with bleed are {shown} mm",
+                )
+            )
     base = mode[:-1] if mode in ("RGBA", "LA", "PA") else mode
     if profile.colour.space == "cmyk" and base != "CMYK":
-        problems.append(Problem(0, f"colour mode {mode}: {profile.label} wants CMYK"
-                                   + (" (a PNG cannot hold CMYK: send a CMYK JPEG or a PDF)" if kind == "PNG" else "")))
+        problems.append(
+            Problem(
+                0,
+                f"colour mode {mode}: {profile.label} wants CMYK"
+                + (" (a PNG cannot hold CMYK: send a CMYK JPEG or a PDF)" if kind == "PNG" else ""),
+            )
+        )
     elif profile.colour.space == "rgb" and base not in ("RGB", "L", "P", "1"):
         problems.append(Problem(0, f"colour mode {mode}: {profile.label} wants RGB"))
     if (mode in ("RGBA", "LA", "PA") or "transparency" in info) and not profile.image_alpha:
-        problems.append(Problem(0, f"an alpha channel (mode {mode}): transparent pixels print unpredictably; "
-                                   f"{profile.label} wants opaque faces"))
+        problems.append(
+            Problem(
+                0,
+                f"an alpha channel (mode {mode}): transparent pixels print unpredictably; "
+                f"{profile.label} wants opaque faces",
+            )
+        )
     if worst is not None and worst > profile.colour.ink_limit + 0.5:
-        problems.append(Problem(0, f"{worst:.0f} % total ink at the worst pixel (the limit is "
-                                   f"{profile.colour.ink_limit:.0f} %)"))
+        problems.append(
+            Problem(
+                0,
+                f"{worst:.0f} % total ink at the worst pixel (the limit is "
+                f"{profile.colour.ink_limit:.0f} %)",
+            )
+        )
     return problems

@@ -7,6 +7,7 @@ Each check is language-aware, so it raises no false alarm on correct text: Frenc
 `data/languages/<lang>.yaml`). A translator accepts a warning on purpose with a comment on the
 text's line: `# accept number-mismatch: written out in words`.
 """
+
 from __future__ import annotations
 
 import functools
@@ -50,9 +51,12 @@ def language_rules(language: Language) -> tuple:
     known = _RULES.get(id(language))
     if known is None or known[0] is not language:
         checks = language.checks
-        key = (tuple(tuple(pair) for pair in language.typography.quotes), tuple(checks.doubled_words),
-               tuple(sorted((lang, ratio.min, ratio.max) for lang, ratio in checks.length.items())),
-               checks.length_from)
+        key = (
+            tuple(tuple(pair) for pair in language.typography.quotes),
+            tuple(checks.doubled_words),
+            tuple(sorted((lang, ratio.min, ratio.max) for lang, ratio in checks.length.items())),
+            checks.length_from,
+        )
         known = _RULES[id(language)] = (language, key)
     return known[1]
 
@@ -67,41 +71,79 @@ def _remembered(memo: Memo, key: tuple, work) -> list[Problem]:
     return list(known)
 
 
-def check_pair(text_id: str, reference: str, translation: str, language: Language, reference_lang: str,
-               reference_name: str) -> list[Problem]:
+def check_pair(
+    text_id: str,
+    reference: str,
+    translation: str,
+    language: Language,
+    reference_lang: str,
+    reference_name: str,
+) -> list[Problem]:
     """What is wrong with `translation` (in `language`) as a rendering of `reference` (in `reference_lang`)."""
-    return _remembered(_PAIRS_CHECKED, (text_id, reference, translation, language_rules(language), reference_lang,
-                                        reference_name),
-                       lambda: _check_pair(text_id, reference, translation, language, reference_lang, reference_name))
+    return _remembered(
+        _PAIRS_CHECKED,
+        (text_id, reference, translation, language_rules(language), reference_lang, reference_name),
+        lambda: _check_pair(
+            text_id, reference, translation, language, reference_lang, reference_name
+        ),
+    )
 
 
 _PAIRS_CHECKED: Memo = Memo(100_000)
 
 
-def _check_pair(text_id: str, reference: str, translation: str, language: Language, reference_lang: str,
-                reference_name: str) -> list[Problem]:
+def _check_pair(
+    text_id: str,
+    reference: str,
+    translation: str,
+    language: Language,
+    reference_lang: str,
+    reference_name: str,
+) -> list[Problem]:
     if not translation.strip():
         if not reference.strip():
             return []  # left empty on purpose in the source too
-        return [Problem("empty-translation", f"'{text_id}' is empty: the {reference_name} text "
-                                             f"\"{_short(reference)}\" would print as nothing")]
+        return [
+            Problem(
+                "empty-translation",
+                f"'{text_id}' is empty: the {reference_name} text "
+                f'"{_short(reference)}" would print as nothing',
+            )
+        ]
     problems = []
-    wanted, given = Counter(_NUMBER.findall(plain(reference))), Counter(_NUMBER.findall(plain(translation)))
+    wanted, given = (
+        Counter(_NUMBER.findall(plain(reference))),
+        Counter(_NUMBER.findall(plain(translation))),
+    )
     if wanted != given:
         lost, added = sorted((wanted - given).elements()), sorted((given - wanted).elements())
-        parts = ([f"lacks {', '.join(lost)}"] if lost else []) + ([f"adds {', '.join(added)}"] if added else [])
-        problems.append(Problem("number-mismatch", f"'{text_id}' {' and '.join(parts)} compared with the "
-                                                   f"{reference_name} \"{_short(reference)}\""))
+        parts = ([f"lacks {', '.join(lost)}"] if lost else []) + (
+            [f"adds {', '.join(added)}"] if added else []
+        )
+        problems.append(
+            Problem(
+                "number-mismatch",
+                f"'{text_id}' {' and '.join(parts)} compared with the "
+                f'{reference_name} "{_short(reference)}"',
+            )
+        )
     problems += _whitespace(text_id, reference, translation)
-    doubled = [m.group(0) for m in _DOUBLED.finditer(_TAG.sub(" ", translation))
-               if m.group(1).lower() not in {w.lower() for w in language.checks.doubled_words}]
+    doubled = [
+        m.group(0)
+        for m in _DOUBLED.finditer(_TAG.sub(" ", translation))
+        if m.group(1).lower() not in {w.lower() for w in language.checks.doubled_words}
+    ]
     if doubled:
         problems.append(Problem("repeated-word", f"'{text_id}' repeats a word: \"{doubled[0]}\""))
     mark, expected = end_mark(translation), end_mark(reference)
     if mark != expected:
-        problems.append(Problem("end-punctuation",
-                                f"'{text_id}' ends {_describe(mark)} where the {reference_name} ends "
-                                f"{_describe(expected)}: \"…{_short(translation, tail=True)}\""))  # (the {reference_name}
+        problems.append(
+            Problem(
+                "end-punctuation",
+                f"'{text_id}' ends {_describe(mark)} where the {reference_name} ends "
+                f'{_describe(expected)}: "…{_short(translation, tail=True)}"',
+            )
+        )  # (the {reference_name}
         # text is shown beside every finding: its end quoted here said it twice, and the translation's not at all)
     length, source_length = len(plain(translation).strip()), len(plain(reference).strip())
     ratios = language.checks.length
@@ -109,23 +151,33 @@ def _check_pair(text_id: str, reference: str, translation: str, language: Langua
     if ratio is not None and source_length >= language.checks.length_from:
         share = length / source_length
         if not ratio.min <= share <= ratio.max:
-            problems.append(Problem("length-ratio",
-                                    f"'{text_id}' is {share:.1f} times as long as the {reference_name} "
-                                    f"({length} characters against {source_length}; expected {ratio.min:g} to "
-                                    f"{ratio.max:g})"))
+            problems.append(
+                Problem(
+                    "length-ratio",
+                    f"'{text_id}' is {share:.1f} times as long as the {reference_name} "
+                    f"({length} characters against {source_length}; expected {ratio.min:g} to "
+                    f"{ratio.max:g})",
+                )
+            )
     return problems
 
 
 def check_text(text_id: str, text: str, language: Language) -> list[Problem]:
     """Checks of a text on its own, in any language, the source included: brackets and quotes balance."""
-    return _remembered(_TEXTS_CHECKED, (text_id, text, language_rules(language)), lambda: _check_text(text_id, text, language))
+    return _remembered(
+        _TEXTS_CHECKED,
+        (text_id, text, language_rules(language)),
+        lambda: _check_text(text_id, text, language),
+    )
 
 
 _TEXTS_CHECKED: Memo = Memo(100_000)
 
 
 def _check_text(text_id: str, text: str, language: Language) -> tuple[Problem, ...]:
-    problem = unbalanced(_TAG.sub(" ", text), list(_BRACKETS) + [tuple(pair) for pair in language.typography.quotes])
+    problem = unbalanced(
+        _TAG.sub(" ", text), list(_BRACKETS) + [tuple(pair) for pair in language.typography.quotes]
+    )
     return (Problem("unbalanced", f"'{text_id}': {problem}"),) if problem else ()
 
 
@@ -166,7 +218,9 @@ def _whitespace(text_id: str, reference: str, translation: str) -> list[Problem]
         found.append("ends with a space")
     doubled = re.search(r"[ \u00a0\u202f]{2,}", translation)
     if doubled and not re.search(r"[ \u00a0\u202f]{2,}", reference):
-        found.append(f"has {len(doubled.group(0))} spaces in a row at \"{_around(translation, doubled.start())}\"")
+        found.append(
+            f'has {len(doubled.group(0))} spaces in a row at "{_around(translation, doubled.start())}"'
+        )
     return [Problem("whitespace", f"'{text_id}' {' and '.join(found)}")] if found else []
 
 
@@ -195,7 +249,9 @@ def _lines(path: str) -> list[str]:
     return lines
 
 
-_PASS: dict[str, list[str]] | None = None  # while a validation pass runs: each file's lines, read once
+_PASS: dict[str, list[str]] | None = (
+    None  # while a validation pass runs: each file's lines, read once
+)
 
 
 @contextmanager
@@ -211,7 +267,9 @@ def one_pass():
 
 
 @functools.lru_cache(maxsize=256)
-def _read_lines(path: str, mtime: int, size: int) -> list[str]:  # keyed by mtime and size: an edit is seen
+def _read_lines(
+    path: str, mtime: int, size: int
+) -> list[str]:  # keyed by mtime and size: an edit is seen
     try:
         return Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
@@ -232,11 +290,13 @@ _RUNS_OF_SPACE = re.compile(r"[ \t\r\n]+")
 
 
 def _short(text: str, limit: int = 48, tail: bool = False) -> str:
-    text = _RUNS_OF_SPACE.sub(" ", text).strip(" ")  # (no-break spaces kept: French "corne ?" is quoted as written)
+    text = _RUNS_OF_SPACE.sub(" ", text).strip(
+        " "
+    )  # (no-break spaces kept: French "corne ?" is quoted as written)
     if len(text) <= limit:
         return text
     return text[-limit:] if tail else text[:limit] + "…"
 
 
 def _around(text: str, index: int) -> str:
-    return text[max(0, index - 12): index + 14].replace("\n", " ")
+    return text[max(0, index - 12) : index + 14].replace("\n", " ")

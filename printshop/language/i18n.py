@@ -20,6 +20,7 @@ untranslated, even a single word; so is any text the same as its source's that n
 (translation.left_as_source, validate's `untranslated`): status counts it so, and `build` does not print it
 as a translation (see `completeness`).
 """
+
 from __future__ import annotations
 
 import io
@@ -41,7 +42,17 @@ from printshop.project.loader import GameData, Project
 from printshop.project.source import read_yaml
 from printshop.language.texts import OBSOLETE_SECTION as OBSOLETE
 from printshop.language.texts import Catalogue, TextEntry, markup_problems, placeholders
-from printshop.language.translation import TODO, Record, TextStatus, fingerprint, record_path, statuses, todo_marked, left_as_source, untracked
+from printshop.language.translation import (
+    TODO,
+    Record,
+    TextStatus,
+    fingerprint,
+    record_path,
+    statuses,
+    todo_marked,
+    left_as_source,
+    untracked,
+)
 from printshop.write.commit import write_atomically
 
 STATES = ("translated", "missing", "stale", "untranslated")
@@ -55,7 +66,9 @@ class LanguageStatus:
     total: int
     counts: dict[str, int]
     texts: list[TextStatus] = field(default_factory=list)
-    untracked: list[str] = field(default_factory=list)  # translated, with no record of the source (sync makes it)
+    untracked: list[str] = field(
+        default_factory=list
+    )  # translated, with no record of the source (sync makes it)
 
     @property
     def percent(self) -> int:
@@ -82,7 +95,9 @@ def text_statuses(game: GameData, lang: str) -> list[TextStatus]:
     result = []
     for text in statuses(reference, catalogue, records, game.game.untranslatable):
         if text.id in marked and text.state in ("translated", "stale"):
-            copied = {text.source.text} | ({records[text.id].source} if text.id in records else set())
+            copied = {text.source.text} | (
+                {records[text.id].source} if text.id in records else set()
+            )
             if text.translation.text in copied:
                 text = replace(text, state="untranslated", old_source=None)
         result.append(text)
@@ -106,29 +121,43 @@ def status(project: Project, games: list[str] | None = None) -> list[LanguageSta
 
 def format_status(rows: list[LanguageStatus]) -> str:
     """One line per game and translation (the source language is the reference, not a row)."""
-    header = f"{'game':<16} {'lang':<5} {'total':>5} " + " ".join(f"{s:>12}" for s in STATES) + f" {'done':>6}"
+    header = (
+        f"{'game':<16} {'lang':<5} {'total':>5} "
+        + " ".join(f"{s:>12}" for s in STATES)
+        + f" {'done':>6}"
+    )
     lines = [header, "-" * len(header)]
     for row in rows:
-        lines.append(f"{row.game:<16} {row.lang:<5} {row.total:>5} "
-                     + " ".join(f"{row.counts[s]:>12}" for s in STATES) + f" {row.percent:>5}%")
-    for row in rows:  # stale is judged against the record sync keeps: without one, a change goes unseen
+        lines.append(
+            f"{row.game:<16} {row.lang:<5} {row.total:>5} "
+            + " ".join(f"{row.counts[s]:>12}" for s in STATES)
+            + f" {row.percent:>5}%"
+        )
+    for (
+        row
+    ) in rows:  # stale is judged against the record sync keeps: without one, a change goes unseen
         if row.untracked:
             count = len(row.untracked)
-            lines.append(f"{row.game} {row.lang}: {count} translated text{'s' if count > 1 else ''} without a record of "
-                         f"the source (a later change to the source cannot show as stale): run printshop i18n sync "
-                         f"{row.lang}")
+            lines.append(
+                f"{row.game} {row.lang}: {count} translated text{'s' if count > 1 else ''} without a record of "
+                f"the source (a later change to the source cannot show as stale): run printshop i18n sync "
+                f"{row.lang}"
+            )
     return "\n".join(lines)
 
 
 @dataclass(frozen=True)
 class Completeness:
     """Whether a translation can be printed as it is: every text present and really translated."""
+
     game: str
     lang: str
     path: Path  # the translation's YAML file
     total: int
     missing: list[str]
-    untranslated: list[str]  # still the reference's text (a copy left by sync, or an identical sentence)
+    untranslated: list[
+        str
+    ]  # still the reference's text (a copy left by sync, or an identical sentence)
 
     @property
     def complete(self) -> bool:
@@ -141,9 +170,14 @@ class Completeness:
 
 def completeness(game: GameData, lang: str) -> Completeness:
     texts = text_statuses(game, lang)
-    return Completeness(game.id, lang, game.dir / "text" / f"{lang}.yaml", len(texts),
-                        [t.id for t in texts if t.state == "missing"],
-                        [t.id for t in texts if t.state == "untranslated"])
+    return Completeness(
+        game.id,
+        lang,
+        game.dir / "text" / f"{lang}.yaml",
+        len(texts),
+        [t.id for t in texts if t.state == "missing"],
+        [t.id for t in texts if t.state == "untranslated"],
+    )
 
 
 # --- YAML editing that keeps comments ----------------------------------------------------------
@@ -192,7 +226,9 @@ def _give_following_lines(mapping: CommentedMap, key, lines: str) -> None:
     if isinstance(token, CommentToken):
         token.value = token.value + lines
     else:
-        holder.ca.items.setdefault(holder_key, [None, None, None, None])[2] = CommentToken("\n" + lines, CommentMark(0), None)
+        holder.ca.items.setdefault(holder_key, [None, None, None, None])[2] = CommentToken(
+            "\n" + lines, CommentMark(0), None
+        )
 
 
 def _set_todo(mapping: CommentedMap, key, on: bool) -> None:
@@ -202,7 +238,8 @@ def _set_todo(mapping: CommentedMap, key, on: bool) -> None:
     if on and not has:
         rest = token.value if isinstance(token, CommentToken) else "\n"
         mapping.ca.items.setdefault(key, [None, None, None, None])[2] = CommentToken(
-            f" # {TODO}" + (rest if rest.startswith("\n") else "\n" + rest), CommentMark(0), None)
+            f" # {TODO}" + (rest if rest.startswith("\n") else "\n" + rest), CommentMark(0), None
+        )
     elif not on and has:
         token.value = "\n" + token.value.partition("\n")[2]
 
@@ -217,12 +254,16 @@ def _insert(mapping: CommentedMap, key: str, value, order: list[str]) -> str:
     for index, existing in enumerate(keys):
         if rank.get(existing, len(order)) < rank.get(key, len(order)):
             position = index + 1
-    following = _take_following_lines(mapping, keys[position - 1]) if 0 < position < len(keys) else ""
+    following = (
+        _take_following_lines(mapping, keys[position - 1]) if 0 < position < len(keys) else ""
+    )
     mapping.insert(position, key, value)
     return following
 
 
-def _set_text(root: CommentedMap, text_id: str, text: str, source_order: list[str], *, todo: bool) -> None:
+def _set_text(
+    root: CommentedMap, text_id: str, text: str, source_order: list[str], *, todo: bool
+) -> None:
     parts = text_id.split(".")
     node, first_new, following = root, None, ""
     for depth, part in enumerate(parts):
@@ -236,7 +277,9 @@ def _set_text(root: CommentedMap, text_id: str, text: str, source_order: list[st
             continue
         if part in node:  # a text where a group of texts belongs
             del node[part]
-        lines = _insert(node, part, DoubleQuotedScalarString(text) if last else CommentedMap(), order)
+        lines = _insert(
+            node, part, DoubleQuotedScalarString(text) if last else CommentedMap(), order
+        )
         if first_new is None:
             first_new, following = (node, part), lines
         if not last:
@@ -252,7 +295,7 @@ def _child_order(source_order: list[str], prefix: str) -> list[str]:
     start = prefix + "." if prefix else ""
     for text_id in source_order:
         if text_id.startswith(start):
-            names.setdefault(text_id[len(start):].split(".")[0], None)
+            names.setdefault(text_id[len(start) :].split(".")[0], None)
     return list(names)
 
 
@@ -303,7 +346,9 @@ def sync(game: GameData, lang: str, *, write: bool = True) -> SyncResult:
         for text_id in orphans:
             obsolete[text_id] = DoubleQuotedScalarString(entries[text_id].text)
             _remove(root, text_id)
-    records = _refresh_records(source, entries, game.records.get(lang, {}), game.game.untranslatable)
+    records = _refresh_records(
+        source, entries, game.records.get(lang, {}), game.game.untranslatable
+    )
     if write:
         _write_as_it_was(path, _dump(root))
         write_atomically(record_path(game.dir, lang), _dump_records(records, order))
@@ -345,7 +390,9 @@ class SyncError(Exception):
         self.report = report
 
 
-def _refresh_records(source: Catalogue, entries: dict, old: dict[str, Record], untranslatable=None) -> dict[str, Record]:
+def _refresh_records(
+    source: Catalogue, entries: dict, old: dict[str, Record], untranslatable=None
+) -> dict[str, Record]:
     records = {}
     for text_id, entry in source.entries.items():
         translated = entries.get(text_id)
@@ -354,7 +401,9 @@ def _refresh_records(source: Catalogue, entries: dict, old: dict[str, Record], u
         previous = old.get(text_id)
         now = fingerprint(translated.text)
         if previous is not None and previous.source != entry.text and previous.translated == now:
-            records[text_id] = previous  # still stale: keep the old source until the translator acts
+            records[text_id] = (
+                previous  # still stale: keep the old source until the translator acts
+            )
         elif left_as_source(text_id, translated, entry.text, untranslatable):
             continue  # a copy of the source waiting to be translated
         else:
@@ -366,10 +415,14 @@ def _dump_records(records: dict[str, Record], order: list[str]) -> bytes:
     root = CommentedMap()
     for text_id in order:
         if text_id in records:
-            root[text_id] = CommentedMap(source=DoubleQuotedScalarString(records[text_id].source),
-                                         translated=records[text_id].translated)
-    root.yaml_set_start_comment("Written by 'printshop i18n sync': the source text each translation was made from.\n"
-                                "Do not edit; it is how printshop knows a translation went stale.")
+            root[text_id] = CommentedMap(
+                source=DoubleQuotedScalarString(records[text_id].source),
+                translated=records[text_id].translated,
+            )
+    root.yaml_set_start_comment(
+        "Written by 'printshop i18n sync': the source text each translation was made from.\n"
+        "Do not edit; it is how printshop knows a translation went stale."
+    )
     return _dump(root)
 
 
@@ -383,7 +436,9 @@ class ConfirmResult:
     missing: list[str]  # no translation to confirm
 
 
-def confirm(game: GameData, lang: str, ids: list[str] | None = None, *, write: bool = True) -> ConfirmResult:
+def confirm(
+    game: GameData, lang: str, ids: list[str] | None = None, *, write: bool = True
+) -> ConfirmResult:
     """Record that the translations of `ids` (default: every stale text) are right as they stand: what
     removing *fuzzy* does in a PO editor. A stale text is recorded against the current source; a copy
     still marked `# TODO: translate` (or a sentence identical to its source) is kept as the
@@ -406,7 +461,9 @@ def confirm(game: GameData, lang: str, ids: list[str] | None = None, *, write: b
         if text.state == "translated" and text_id not in marked:
             result.unchanged.append(text_id)
             continue
-        if text.translation.text == text.source.text:  # kept as the text it is made from: said so on its line
+        if (
+            text.translation.text == text.source.text
+        ):  # kept as the text it is made from: said so on its line
             root = root if root is not None else _load_root(path)
             _keep_as_source(root, text_id, f"kept as the {reference.lang} text (i18n confirm)")
         elif text_id in marked:
@@ -417,7 +474,9 @@ def confirm(game: GameData, lang: str, ids: list[str] | None = None, *, write: b
     if write and (result.confirmed or result.unmarked):
         if root is not None:
             _write_as_it_was(path, _dump(root))
-        write_atomically(record_path(game.dir, lang), _dump_records(records, list(reference.entries)))
+        write_atomically(
+            record_path(game.dir, lang), _dump_records(records, list(reference.entries))
+        )
     return result
 
 
@@ -444,16 +503,23 @@ def _keep_as_source(root: CommentedMap, text_id: str, why: str) -> None:
     _set_todo(mapping, key, False)
     slot = mapping.ca.items.get(key)
     token = slot[2] if slot and len(slot) > 2 else None
-    first, newline, rest = (token.value.partition("\n") if isinstance(token, CommentToken) else ("", "\n", ""))
-    accepting = translation_checks.ACCEPT.search(first)  # `# accept code, code: why`, as validate reads it
+    first, newline, rest = (
+        token.value.partition("\n") if isinstance(token, CommentToken) else ("", "\n", "")
+    )
+    accepting = translation_checks.ACCEPT.search(
+        first
+    )  # `# accept code, code: why`, as validate reads it
     if accepting and "untranslated" in re.split(r"\s*,\s*", accepting.group(1)):
         return
     if accepting:
-        first = f"{first[:accepting.end(1)]}, untranslated{first[accepting.end(1):]}"
+        first = f"{first[: accepting.end(1)]}, untranslated{first[accepting.end(1) :]}"
     else:
         first = f" # accept untranslated: {why}" + (f" {first.strip()}" if first.strip() else "")
-    mapping.ca.items.setdefault(key, [None, None, None, None])[2] = CommentToken(  # (as _set_todo writes a mark)
-        first + (newline or "\n") + rest, CommentMark(0), None)
+    mapping.ca.items.setdefault(key, [None, None, None, None])[2] = (
+        CommentToken(  # (as _set_todo writes a mark)
+            first + (newline or "\n") + rest, CommentMark(0), None
+        )
+    )
 
 
 # --- PO files -----------------------------------------------------------------------------------
@@ -462,22 +528,36 @@ def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = 
     each entry's `#.` comment: where the text prints and how much room it has."""
     source = game.reference(lang)
     po = polib.POFile(wrapwidth=0)
-    po.metadata = {"Project-Id-Version": f"printshop {game.id}", "Language": lang, "MIME-Version": "1.0",
-                   "Content-Type": "text/plain; charset=UTF-8", "Content-Transfer-Encoding": "8bit",
-                   "X-Generator": "printshop", "X-Source-Language": source.lang}
+    po.metadata = {
+        "Project-Id-Version": f"printshop {game.id}",
+        "Language": lang,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "X-Generator": "printshop",
+        "X-Source-Language": source.lang,
+    }
     for text in text_statuses(game, lang):
         # where translators look: the translation's own line, then the text it is made from
-        occurrences = [(_in_game(game, entry.location), str(entry.location.line))
-                       for entry in (text.translation, text.source) if entry is not None]
-        entry = polib.POEntry(msgctxt=text.id, msgid=text.source.text,
-                              msgstr=text.translation.text if text.state in ("translated", "stale") else "",
-                              occurrences=occurrences)
+        occurrences = [
+            (_in_game(game, entry.location), str(entry.location.line))
+            for entry in (text.translation, text.source)
+            if entry is not None
+        ]
+        entry = polib.POEntry(
+            msgctxt=text.id,
+            msgid=text.source.text,
+            msgstr=text.translation.text if text.state in ("translated", "stale") else "",
+            occurrences=occurrences,
+        )
         if printed and printed.get(text.id):
             entry.comment = "\n".join(printed[text.id])
         if text.state == "stale":
             entry.flags.append("fuzzy")
             entry.previous_msgid = text.old_source
-        if placeholders(text.source.text):  # Poedit, Weblate and msgfmt -c then check the {placeholders} themselves
+        if placeholders(
+            text.source.text
+        ):  # Poedit, Weblate and msgfmt -c then check the {placeholders} themselves
             entry.flags.append("python-brace-format")
         po.append(entry)
     return str(po).encode("utf-8")
@@ -490,7 +570,9 @@ def _in_game(game: GameData, location: Location) -> str:
 
 
 # the room a frame gives, estimated from a sample of ordinary prose in the frame's font
-_ROOM_SAMPLE = "Each player takes a card and keeps it hidden; the others vote, then reveal their roles."
+_ROOM_SAMPLE = (
+    "Each player takes a card and keeps it hidden; the others vote, then reveal their roles."
+)
 _WRAP_LOSS = 0.9  # lines broken between words are, on average, about a tenth short of full
 
 
@@ -521,7 +603,9 @@ def where_printed(checked, game_id: str) -> dict[str, list[str]]:
     from printshop.typeset.templating import make_environment, render_template
 
     places: dict[str, list[str]] = {}
-    layout = next((l for l in checked.layouts if l.game_id == game_id and l.localized.variant is None), None)
+    layout = next(
+        (l for l in checked.layouts if l.game_id == game_id and l.localized.variant is None), None
+    )
     if layout is None:
         return {}
     faces = [(key, face) for deck in layout.decks for key, face in deck.faces.items()]
@@ -533,7 +617,8 @@ def where_printed(checked, game_id: str) -> dict[str, list[str]]:
                 others = [other for other in frame.text_ids if other != text_id]
                 shared = f", shared with {', '.join(others)}" if others else ""
                 places.setdefault(text_id, []).append(
-                    f"on {_face_name(key)}, frame '{frame.name}': about {room} characters fit{shared}")
+                    f"on {_face_name(key)}, frame '{frame.name}': about {room} characters fit{shared}"
+                )
     spec = layout.localized.data.game.booklet
     if spec is not None:
         context = template_context(layout.localized)
@@ -545,12 +630,16 @@ def where_printed(checked, game_id: str) -> dict[str, list[str]]:
         finally:
             context["t"].stop_log()
         for text_id in dict.fromkeys(read):
-            places.setdefault(text_id, []).append("in the rules booklet (running text: no fixed room)")
+            places.setdefault(text_id, []).append(
+                "in the rules booklet (running text: no fixed room)"
+            )
     comments = {}
     for text_id, lines in places.items():
         lines = list(dict.fromkeys(lines))
         more = len(lines) - _MAX_PLACES
-        lines = lines[:_MAX_PLACES] + ([f"in {more} more place{'s' if more != 1 else ''}"] if more > 0 else [])
+        lines = lines[:_MAX_PLACES] + (
+            [f"in {more} more place{'s' if more != 1 else ''}"] if more > 0 else []
+        )
         comments[text_id] = ["Printed " + lines[0]] + ["also " + line for line in lines[1:]]
     return comments
 
@@ -572,7 +661,9 @@ class ImportResult:
     report: Report
 
 
-def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, project: Project | None = None) -> ImportResult:
+def import_po(
+    game: GameData, lang: str, po_path: Path, *, write: bool = True, project: Project | None = None
+) -> ImportResult:
     """Read a PO file back into the YAML. Every text the import changes or confirms is checked as
     `validate` checks it (markup, placeholders, tags, line breaks and the rest of check_text_pair),
     reported at its `msgstr` line in the PO file; nothing is written if any check gives an error.
@@ -582,16 +673,25 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, p
     report = Report()
     try:
         po_lines = Path(po_path).read_text(encoding="utf-8").splitlines()
-        for line, column, problem in _po_string_problems(po_lines):  # before polib, which reads some as text
-            report.add("po-syntax", Location.of(po_path, line, column), problem,
-                       hint="end the text with a \" on its line (a \" inside a text is written \\\")")
+        for line, column, problem in _po_string_problems(
+            po_lines
+        ):  # before polib, which reads some as text
+            report.add(
+                "po-syntax",
+                Location.of(po_path, line, column),
+                problem,
+                hint='end the text with a " on its line (a " inside a text is written \\")',
+            )
         if report.has_errors:
             return ImportResult([], [], report)
         po = polib.pofile(str(po_path), wrapwidth=0)
     except (OSError, ValueError, UnicodeDecodeError) as error:
         line = re.search(r"\(line (\d+)\)", str(error))
-        report.add("po-syntax", Location.of(po_path, int(line.group(1)) if line else 0, 1 if line else 0),
-                   f"not a readable PO file: {error}")
+        report.add(
+            "po-syntax",
+            Location.of(po_path, int(line.group(1)) if line else 0, 1 if line else 0),
+            f"not a readable PO file: {error}",
+        )
         return ImportResult([], [], report)
     if report.has_errors or not _po_is_ours(po, po_path, po_lines, lang, report):
         return ImportResult([], [], report)
@@ -611,21 +711,30 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, p
     for entry in po:
         text_id = entry.msgctxt
         if not text_id or text_id not in source.entries:
-            report.add("orphan-text", Location.of(po_path, entry.linenum, 1),
-                       f"'{text_id}' is not a text of {game.id}: skipped")
+            report.add(
+                "orphan-text",
+                Location.of(po_path, entry.linenum, 1),
+                f"'{text_id}' is not a text of {game.id}: skipped",
+            )
             continue
         if not entry.msgstr or entry.obsolete:
             continue
         old = entries.get(text_id)
         touched = True  # the import changes this text's line: its text, or the TODO mark on it
-        kept = not entry.fuzzy and entry.msgstr == source.entries[text_id].text  # the source's text, kept on purpose
+        kept = (
+            not entry.fuzzy and entry.msgstr == source.entries[text_id].text
+        )  # the source's text, kept on purpose
         if old is None or old.text != entry.msgstr:
             _set_text(root, text_id, entry.msgstr, order, todo=False)
             if kept:
                 _keep_as_source(root, text_id, f"kept as the {source.lang} text in a PO editor")
-        elif kept and (text_id in marked or left_as_source(text_id, old, old.text, game.game.untranslatable)):
+        elif kept and (
+            text_id in marked or left_as_source(text_id, old, old.text, game.game.untranslatable)
+        ):
             _keep_as_source(root, text_id, f"kept as the {source.lang} text in a PO editor")
-        elif text_id in marked:  # the copy sync left, kept as it is in the PO editor: no longer a TODO
+        elif (
+            text_id in marked
+        ):  # the copy sync left, kept as it is in the PO editor: no longer a TODO
             _unmark(root, text_id)
         else:
             touched = False
@@ -635,7 +744,9 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, p
         newly_confirmed = False
         if entry.fuzzy:
             previous = records.get(text_id)
-            records[text_id] = Record(entry.previous_msgid or (previous.source if previous else ""), now)
+            records[text_id] = Record(
+                entry.previous_msgid or (previous.source if previous else ""), now
+            )
         else:
             if text_id in records and records[text_id].source != entry.msgid:
                 confirmed.append(text_id)
@@ -645,8 +756,15 @@ def import_po(game: GameData, lang: str, po_path: Path, *, write: bool = True, p
             where = Location.of(po_path, _msgstr_line(po_lines, entry.linenum), 1)
             for problem in markup_problems(entry.msgstr):
                 report.add("markup", where, f"'{text_id}': {problem}")
-            check_text_pair(project, game, source.entries[text_id], source.lang, TextEntry(text_id, entry.msgstr, where),
-                            lang, report)
+            check_text_pair(
+                project,
+                game,
+                source.entries[text_id],
+                source.lang,
+                TextEntry(text_id, entry.msgstr, where),
+                lang,
+                report,
+            )
     if write and not report.has_errors:
         _write_as_it_was(path, _dump(root))
         write_atomically(record_path(game.dir, lang), _dump_records(records, order))
@@ -657,17 +775,28 @@ def _po_is_ours(po, po_path: Path, lines: list[str], lang: str, report: Report) 
     """A PO file `export_po` could have written for `lang`: entries, each with its text id (msgctxt), and
     no other language in its header. Anything else is reported (po-syntax), so nothing is imported from it."""
     if not len(po):
-        report.add("po-syntax", Location.of(po_path), "the file has no entries: it is not a translation printshop "
-                                                      "exported, or it was emptied")
+        report.add(
+            "po-syntax",
+            Location.of(po_path),
+            "the file has no entries: it is not a translation printshop "
+            "exported, or it was emptied",
+        )
         return False
     stated = (po.metadata or {}).get("Language", "").strip()
     if stated and stated.replace("-", "_").lower() != lang.replace("-", "_").lower():
-        report.add("po-syntax", Location.of(po_path, 1, 1), f"the file says it is in '{stated}', not '{lang}'",
-                   hint=f"import it with --lang {stated}, or export '{lang}' again")
+        report.add(
+            "po-syntax",
+            Location.of(po_path, 1, 1),
+            f"the file says it is in '{stated}', not '{lang}'",
+            hint=f"import it with --lang {stated}, or export '{lang}' again",
+        )
     for entry in po:
         if not entry.msgctxt and not entry.obsolete:
-            report.add("po-syntax", Location.of(po_path, entry.linenum, 1),
-                       f"the entry {entry.msgid[:40]!r} has no msgctxt (its text id): it cannot be placed")
+            report.add(
+                "po-syntax",
+                Location.of(po_path, entry.linenum, 1),
+                f"the entry {entry.msgid[:40]!r} has no msgctxt (its text id): it cannot be placed",
+            )
     _duplicate_ids(po, po_path, lines, report)
     return not report.has_errors
 
@@ -688,11 +817,22 @@ def _po_string_problems(lines: list[str]) -> list[tuple[int, int, str]]:
         while index < len(line) and line[index] != '"':
             index += 2 if line[index] == "\\" else 1
         if index >= len(line):
-            problems.append((number, opening + 1, "the text in quotes that starts here does not end on its line"))
-        elif line[index + 1:].strip():
-            after = line[index + 1:]
-            problems.append((number, index + 2 + len(after) - len(after.lstrip()),
-                             f"{after.strip()[:20]!r} after the text's closing quote"))
+            problems.append(
+                (
+                    number,
+                    opening + 1,
+                    "the text in quotes that starts here does not end on its line",
+                )
+            )
+        elif line[index + 1 :].strip():
+            after = line[index + 1 :]
+            problems.append(
+                (
+                    number,
+                    index + 2 + len(after) - len(after.lstrip()),
+                    f"{after.strip()[:20]!r} after the text's closing quote",
+                )
+            )
     return problems
 
 
@@ -705,9 +845,12 @@ def _duplicate_ids(po, po_path: Path, lines: list[str], report: Report) -> None:
             continue
         line = _msgstr_line(lines, entry.linenum, "msgctxt")
         if entry.msgctxt in first:
-            report.add("po-syntax", Location.of(po_path, line, 1),
-                       f"'{entry.msgctxt}' has a second entry here (the first is at line {first[entry.msgctxt]})",
-                       hint="keep one of the two entries")
+            report.add(
+                "po-syntax",
+                Location.of(po_path, line, 1),
+                f"'{entry.msgctxt}' has a second entry here (the first is at line {first[entry.msgctxt]})",
+                hint="keep one of the two entries",
+            )
         else:
             first[entry.msgctxt] = line
 

@@ -3,6 +3,7 @@
 The template context holds the text accessor `t`, the game's facts and the setup table that
 the game's rules give for each player count (computed here, once, for every template).
 """
+
 from __future__ import annotations
 
 import re
@@ -40,8 +41,14 @@ class LocalizedGame:
         from printshop.typeset.fonts import state as fonts_state
 
         typography = self.language.typography
-        return repr((typography.hyphenation, tuple(typography.keep_with_next), typography.numbers_with_next,
-                     fonts_state()))
+        return repr(
+            (
+                typography.hyphenation,
+                tuple(typography.keep_with_next),
+                typography.numbers_with_next,
+                fonts_state(),
+            )
+        )
 
     def label(self, name: str, **values) -> str:
         text = self.language.labels.get(name, name)
@@ -55,8 +62,14 @@ class LocalizedGame:
         return plain_text(str(self.texts.get(text_id, text_id)))
 
 
-def localize(project: Project, game: GameData, lang: str, variant: str | None = None, *,
-             draft_percent: int | None = None) -> LocalizedGame:
+def localize(
+    project: Project,
+    game: GameData,
+    lang: str,
+    variant: str | None = None,
+    *,
+    draft_percent: int | None = None,
+) -> LocalizedGame:
     """The game's texts in `lang`: a naming variant's texts replace the ids they name, then each
     {text variable} is replaced by the text it stands for, then markup and typography are applied.
     `draft_percent` (the share translated) makes a draft of an incomplete translation: a text it lacks
@@ -69,8 +82,16 @@ def localize(project: Project, game: GameData, lang: str, variant: str | None = 
         raw = {**{entry.id: entry.text for entry in reference.entries.values()}, **raw}
     if variant is not None:
         prefix = f"variant.{variant}."
-        raw.update({text_id[len(prefix):]: text for text_id, text in raw.items() if text_id.startswith(prefix)})
-    variables = {name: raw[target] for name, target in game.game.text_variables.items() if target in raw}
+        raw.update(
+            {
+                text_id[len(prefix) :]: text
+                for text_id, text in raw.items()
+                if text_id.startswith(prefix)
+            }
+        )
+    variables = {
+        name: raw[target] for name, target in game.game.text_variables.items() if target in raw
+    }
     raw = with_variables(raw, variables)
     texts = {text_id: to_markup(text, language.typography) for text_id, text in raw.items()}
     localized = LocalizedGame(game, lang, language, texts, variant)
@@ -87,8 +108,10 @@ def with_variables(texts: dict[str, str], variables: dict[str, str]) -> dict[str
     if not variables:
         return texts
     pattern, too_long = _variables_pattern(variables), too_long_with_variables(texts, variables)
-    return {text_id: pattern.sub("" if text_id in too_long else lambda m: variables[m.group(1)], text)
-            for text_id, text in texts.items()}
+    return {
+        text_id: pattern.sub("" if text_id in too_long else lambda m: variables[m.group(1)], text)
+        for text_id, text in texts.items()
+    }
 
 
 def too_long_with_variables(texts: dict[str, str], variables: dict[str, str]) -> dict[str, int]:
@@ -97,7 +120,9 @@ def too_long_with_variables(texts: dict[str, str], variables: dict[str, str]) ->
         return {}
     pattern, too_long = _variables_pattern(variables), {}
     for text_id, text in texts.items():
-        length = len(text) + sum(len(variables[m.group(1)]) - len(m.group(0)) for m in pattern.finditer(text))
+        length = len(text) + sum(
+            len(variables[m.group(1)]) - len(m.group(0)) for m in pattern.finditer(text)
+        )
         if length > MAX_TEXT:
             too_long[text_id] = length
     return too_long
@@ -143,24 +168,46 @@ def board_view(game: GameData) -> dict | None:
     phases = []
     roles: dict[str, list[dict]] = {office.id: [] for office in board.offices}
     for phase in board.phases:
-        order = [{"code": f"{phase.number}{chr(ord('A') + i)}", "office": office}
-                 for i, office in enumerate(phase.succession)]
+        order = [
+            {"code": f"{phase.number}{chr(ord('A') + i)}", "office": office}
+            for i, office in enumerate(phase.succession)
+        ]
         if phase.number == board.promotion_phase:
-            order = [{"code": f"{phase.number}{chr(ord('A') + i)}", "office": office}
-                     for i, office in enumerate(board.promotions)]
+            order = [
+                {"code": f"{phase.number}{chr(ord('A') + i)}", "office": office}
+                for i, office in enumerate(board.promotions)
+            ]
         phases.append({"number": phase.number, "id": phase.id, "acts": phase.acts, "order": order})
         if phase.acts in roles:
-            roles[phase.acts].append({"code": str(phase.number), "phase": phase.id, "number": phase.number})
+            roles[phase.acts].append(
+                {"code": str(phase.number), "phase": phase.id, "number": phase.number}
+            )
         for step in order:
             if step["office"] in roles:
-                roles[step["office"]].append({"code": step["code"], "phase": phase.id, "number": phase.number})
-    offices = [{"id": office.id, "level": office.level, "purge": office.purge, "rank": rank,
-                "roles": sorted(roles[office.id], key=lambda role: role["number"])}
-               for rank, office in enumerate(board.offices, start=1)]
-    return {"offices": offices, "candidates": board.candidates, "candidate_purge": board.candidate_purge,
-            "phases": phases, "parade_years": board.parade_years,
-            "health": [{"from": row.low, "to": row.high, "at_work": row.at_work, "at_cure": row.at_cure}
-                       for row in board.health]}
+                roles[step["office"]].append(
+                    {"code": step["code"], "phase": phase.id, "number": phase.number}
+                )
+    offices = [
+        {
+            "id": office.id,
+            "level": office.level,
+            "purge": office.purge,
+            "rank": rank,
+            "roles": sorted(roles[office.id], key=lambda role: role["number"]),
+        }
+        for rank, office in enumerate(board.offices, start=1)
+    ]
+    return {
+        "offices": offices,
+        "candidates": board.candidates,
+        "candidate_purge": board.candidate_purge,
+        "phases": phases,
+        "parade_years": board.parade_years,
+        "health": [
+            {"from": row.low, "to": row.high, "at_work": row.at_work, "at_cure": row.at_cure}
+            for row in board.health
+        ],
+    }
 
 
 @dataclass(frozen=True)
@@ -176,7 +223,7 @@ class ContextName:
 # The kinds of template, and what each draws (docs/templates.md is generated from these two tables).
 TEMPLATE_KINDS = {
     "card": "a card's face in a deck: its front, and its back when the card has its own (`front:`, `back:` of a "
-            "card in game.yaml); one `{% block %}` per frame of the face",
+    "card in game.yaml); one `{% block %}` per frame of the face",
     "back": "a deck's shared back (`back:` of a deck), drawn once for every card without its own back",
     "sheet": "a sheet (`sheets:` in game.yaml: a board, player sheets, aids), once per item of the sheet",
     "booklet": "the rules booklet (`booklet.template` in game.yaml): one document in the booklet vocabulary",
@@ -189,53 +236,144 @@ _FACES = ("card", "back", "sheet")
 # layout.py adds `card` and `face`, sheet_context() `sheet` and `item`, render/how_to_print.py the rest.
 # tests/test_reference_docs.py renders each kind and fails when a passed name is not declared here.
 TEMPLATE_CONTEXT = (
-    ContextName("t", _GAME, "the game's texts in the language being built, by id: `t.card.informer.name` is the "
-                "text `card.informer.name` of text/<lang>.yaml; `t.card.informer` is the group, which a loop "
-                "or `.keys()` walks in the source file's order. A missing id is an error",
-                "{{ t.card[card.id].name }}"),
-    ContextName("lang", _GAME, "the code of the language being built", '{% if lang == "fr" %}…{% endif %}'),
-    ContextName("game", _GAME, "facts from game.yaml: `game.id`, `game.players.min`, `game.players.max`, "
-                "`game.minutes`", "{{ t.game.players | fill(min=game.players.min, max=game.players.max) }}"),
-    ContextName("decks", _GAME, "card counts: `decks.<deck>.<kind>` is how many cards of that kind the deck "
-                "holds, `decks.<deck>.total` all its cards", "{{ decks.cards.comrade }}"),
-    ContextName("cards", _GAME, "every card of each deck, one entry per physical card (a card with `count: 8` "
-                "is there 8 times), in deck order: `cards.<deck>` is a list of {id, kind, vars}",
-                '{% for c in cards.cards if c.kind == "role" %}…{% endfor %}'),
-    ContextName("setup", _GAME, "the setup table computed from game.yaml's `setup` rule: one row per player "
-                "count, {n, needs: {kind: cards}}; empty without a setup rule",
-                "{% for row in setup %}{{ row.n }}: {{ row.needs.vote }}{% endfor %}"),
-    ContextName("board", _GAME, "the board computed from game.yaml's `board` (None without one): `offices` in "
-                "rank order, each {id, level, purge, rank, roles: [{code, phase, number}]}; `phases`, each {number, "
-                "id, acts, order: [{code, office}]}; `candidates`, `candidate_purge`, `parade_years`, `health` "
-                "(rows {from, to, at_work, at_cure})", "{% for office in board.offices %}…{% endfor %}"),
-    ContextName("goal_deck", _GAME, "game.yaml's `goal_deck` as written (None without one)",
-                "{{ goal_deck.suits | length }}"),
-    ContextName("colon", _GAME, "the language's colon, to write after a label in a template (\"\u202f:\" in "
-                "French, \":\" in English)", "{{ t.label.strength }}{{ colon }}"),
-    ContextName("card", _FACES, "the card being drawn: {id, kind, count, vars} from game.yaml; for a sheet's "
-                "item {id, kind: \"sheet\", count: 1, vars} of the item; None on a deck's shared back",
-                "{{ card.vars.word }}"),
-    ContextName("face", _FACES, "the name of the face being drawn (its key in faces.yaml)",
-                '{% if face == "chairman" %}…{% endif %}'),
-    ContextName("sheet", ("sheet",), "the sheet being drawn: {id, face, copies (pages of it in a print-and-play "
-                "file), items (the ids of its items, in order), per_page, tiled, press}", "{{ sheet.copies }}"),
-    ContextName("item", ("sheet",), "the item of the sheet being drawn: {id, number (1 for the first), vars}; "
-                "None for a sheet without items", "{{ item.number }}/{{ sheet['items'] | length }}"),
-    ContextName("title", ("how-to-print",), "the game's title in the language being built", "{{ title }}"),
-    ContextName("paper", ("how-to-print",), "the paper's label (\"A4\")", '{{ label("howto_intro", paper=paper) }}'),
-    ContextName("files", ("how-to-print",), "the kit's files, each {name, pages, kind}; kind is one of cards, "
-                "cards-one-sided, gutterfold, sheet, sheet-pairs, tiled, rules, rules-booklet",
-                "{% for file in files %}{{ file.name }}{% endfor %}"),
-    ContextName("kinds", ("how-to-print",), "the kinds of file the kit has, sorted", '{% if "cards" in kinds %}'),
-    ContextName("flip", ("how-to-print",), "how the printer turns the sheet: long-edge or short-edge",
-                'label("howto_cards_" ~ flip)'),
-    ContextName("calibration", ("how-to-print",), "the file name of the duplex calibration page",
-                'label("howto_step_calibrate", calibration=calibration)'),
-    ContextName("low_ink", ("how-to-print",), "true for a low-ink build", "{% if low_ink %}…{% endif %}"),
-    ContextName("assembly_page", ("how-to-print",), "the page of a tiled sheet's file that holds its assembly "
-                "diagram (from the renderer's layout)", 'label("howto_tiled", page=assembly_page)'),
-    ContextName("label", ("how-to-print",), "label(name, **values): the language's label `name` "
-                "(data/languages/<lang>.yaml) with its {placeholders} filled", '{{ label("howto_title") }}'),
+    ContextName(
+        "t",
+        _GAME,
+        "the game's texts in the language being built, by id: `t.card.informer.name` is the "
+        "text `card.informer.name` of text/<lang>.yaml; `t.card.informer` is the group, which a loop "
+        "or `.keys()` walks in the source file's order. A missing id is an error",
+        "{{ t.card[card.id].name }}",
+    ),
+    ContextName(
+        "lang", _GAME, "the code of the language being built", '{% if lang == "fr" %}…{% endif %}'
+    ),
+    ContextName(
+        "game",
+        _GAME,
+        "facts from game.yaml: `game.id`, `game.players.min`, `game.players.max`, `game.minutes`",
+        "{{ t.game.players | fill(min=game.players.min, max=game.players.max) }}",
+    ),
+    ContextName(
+        "decks",
+        _GAME,
+        "card counts: `decks.<deck>.<kind>` is how many cards of that kind the deck "
+        "holds, `decks.<deck>.total` all its cards",
+        "{{ decks.cards.comrade }}",
+    ),
+    ContextName(
+        "cards",
+        _GAME,
+        "every card of each deck, one entry per physical card (a card with `count: 8` "
+        "is there 8 times), in deck order: `cards.<deck>` is a list of {id, kind, vars}",
+        '{% for c in cards.cards if c.kind == "role" %}…{% endfor %}',
+    ),
+    ContextName(
+        "setup",
+        _GAME,
+        "the setup table computed from game.yaml's `setup` rule: one row per player "
+        "count, {n, needs: {kind: cards}}; empty without a setup rule",
+        "{% for row in setup %}{{ row.n }}: {{ row.needs.vote }}{% endfor %}",
+    ),
+    ContextName(
+        "board",
+        _GAME,
+        "the board computed from game.yaml's `board` (None without one): `offices` in "
+        "rank order, each {id, level, purge, rank, roles: [{code, phase, number}]}; `phases`, each {number, "
+        "id, acts, order: [{code, office}]}; `candidates`, `candidate_purge`, `parade_years`, `health` "
+        "(rows {from, to, at_work, at_cure})",
+        "{% for office in board.offices %}…{% endfor %}",
+    ),
+    ContextName(
+        "goal_deck",
+        _GAME,
+        "game.yaml's `goal_deck` as written (None without one)",
+        "{{ goal_deck.suits | length }}",
+    ),
+    ContextName(
+        "colon",
+        _GAME,
+        'the language\'s colon, to write after a label in a template ("\u202f:" in '
+        'French, ":" in English)',
+        "{{ t.label.strength }}{{ colon }}",
+    ),
+    ContextName(
+        "card",
+        _FACES,
+        "the card being drawn: {id, kind, count, vars} from game.yaml; for a sheet's "
+        'item {id, kind: "sheet", count: 1, vars} of the item; None on a deck\'s shared back',
+        "{{ card.vars.word }}",
+    ),
+    ContextName(
+        "face",
+        _FACES,
+        "the name of the face being drawn (its key in faces.yaml)",
+        '{% if face == "chairman" %}…{% endif %}',
+    ),
+    ContextName(
+        "sheet",
+        ("sheet",),
+        "the sheet being drawn: {id, face, copies (pages of it in a print-and-play "
+        "file), items (the ids of its items, in order), per_page, tiled, press}",
+        "{{ sheet.copies }}",
+    ),
+    ContextName(
+        "item",
+        ("sheet",),
+        "the item of the sheet being drawn: {id, number (1 for the first), vars}; "
+        "None for a sheet without items",
+        "{{ item.number }}/{{ sheet['items'] | length }}",
+    ),
+    ContextName(
+        "title", ("how-to-print",), "the game's title in the language being built", "{{ title }}"
+    ),
+    ContextName(
+        "paper",
+        ("how-to-print",),
+        'the paper\'s label ("A4")',
+        '{{ label("howto_intro", paper=paper) }}',
+    ),
+    ContextName(
+        "files",
+        ("how-to-print",),
+        "the kit's files, each {name, pages, kind}; kind is one of cards, "
+        "cards-one-sided, gutterfold, sheet, sheet-pairs, tiled, rules, rules-booklet",
+        "{% for file in files %}{{ file.name }}{% endfor %}",
+    ),
+    ContextName(
+        "kinds",
+        ("how-to-print",),
+        "the kinds of file the kit has, sorted",
+        '{% if "cards" in kinds %}',
+    ),
+    ContextName(
+        "flip",
+        ("how-to-print",),
+        "how the printer turns the sheet: long-edge or short-edge",
+        'label("howto_cards_" ~ flip)',
+    ),
+    ContextName(
+        "calibration",
+        ("how-to-print",),
+        "the file name of the duplex calibration page",
+        'label("howto_step_calibrate", calibration=calibration)',
+    ),
+    ContextName(
+        "low_ink", ("how-to-print",), "true for a low-ink build", "{% if low_ink %}…{% endif %}"
+    ),
+    ContextName(
+        "assembly_page",
+        ("how-to-print",),
+        "the page of a tiled sheet's file that holds its assembly "
+        "diagram (from the renderer's layout)",
+        'label("howto_tiled", page=assembly_page)',
+    ),
+    ContextName(
+        "label",
+        ("how-to-print",),
+        "label(name, **values): the language's label `name` "
+        "(data/languages/<lang>.yaml) with its {placeholders} filled",
+        '{{ label("howto_title") }}',
+    ),
 )
 
 
@@ -247,10 +385,21 @@ def context_names(kind: str) -> list[str]:
 def sheet_context(context: dict, sheet_id: str, spec, item) -> dict:
     """The game's context for a sheet's template: the sheet being drawn and, in a set, its item."""
     number = next((index for index, other in enumerate(spec.items, start=1) if other is item), None)
-    return dict(context,
-                sheet={"id": sheet_id, "face": spec.face, "copies": spec.copies, "items": [i.id for i in spec.items],
-                       "per_page": spec.per_page, "tiled": spec.tiled, "press": spec.press},
-                item={"id": item.id, "number": number, "vars": dict(item.vars)} if item is not None else None)
+    return dict(
+        context,
+        sheet={
+            "id": sheet_id,
+            "face": spec.face,
+            "copies": spec.copies,
+            "items": [i.id for i in spec.items],
+            "per_page": spec.per_page,
+            "tiled": spec.tiled,
+            "press": spec.press,
+        },
+        item={"id": item.id, "number": number, "vars": dict(item.vars)}
+        if item is not None
+        else None,
+    )
 
 
 def template_context(localized: LocalizedGame) -> dict:
@@ -259,14 +408,23 @@ def template_context(localized: LocalizedGame) -> dict:
     return {
         "t": localized.tree,
         "lang": localized.lang,
-        "game": {"id": localized.data.id, "players": {"min": game.players.min, "max": game.players.max},
-                 "minutes": game.minutes},
+        "game": {
+            "id": localized.data.id,
+            "players": {"min": game.players.min, "max": game.players.max},
+            "minutes": game.minutes,
+        },
         "decks": deck_counts(localized.data),
         "setup": setup_table(localized.data),
         "goal_deck": game.goal_deck.model_dump() if game.goal_deck else None,
         "board": board_view(localized.data),
-        "cards": {deck_id: [{"id": card.id, "kind": card.kind, "vars": dict(card.vars)} for card in deck.cards
-                            for _ in range(card.count)] for deck_id, deck in game.decks.items()},
+        "cards": {
+            deck_id: [
+                {"id": card.id, "kind": card.kind, "vars": dict(card.vars)}
+                for card in deck.cards
+                for _ in range(card.count)
+            ]
+            for deck_id, deck in game.decks.items()
+        },
         # punctuation written in templates follows the language too: "Force\u202f:" but "Strength:"
         "colon": Markup(apply_typography("x:", localized.language.typography)[1:]),
     }

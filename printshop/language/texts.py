@@ -6,6 +6,7 @@ use <b>, <i> and <br/>; everything else in them is escaped, so data can never in
 ReportLab markup. Texts are never evaluated as templates: `{name}` placeholders are filled
 by plain substitution.
 """
+
 from __future__ import annotations
 
 import re
@@ -89,50 +90,79 @@ def load_catalogue(path: Path, lang: str, report: Report) -> Catalogue | None:
 OBSOLETE_SECTION = "obsolete"  # texts the source dropped, kept by `i18n sync` for reference only
 
 
-def _flatten(node: CommentedMap, prefix: tuple, catalogue: Catalogue, report: Report, shown: str | None = None) -> None:
+def _flatten(
+    node: CommentedMap,
+    prefix: tuple,
+    catalogue: Catalogue,
+    report: Report,
+    shown: str | None = None,
+) -> None:
     path = catalogue.path
     shown = display_path(path) if shown is None else shown  # (once per file, not once per text)
     # where each value is written, from the map that holds it (`locate` from the root gives the same,
     # walking down again for each text)
-    positions = node.lc.data if getattr(node, "origins", None) is None and node.lc.data is not None else None
+    positions = (
+        node.lc.data
+        if getattr(node, "origins", None) is None and node.lc.data is not None
+        else None
+    )
     for key, value in items_of(node):
         if not prefix and key == OBSOLETE_SECTION:
             continue
         keys = prefix + (key,)
         if not isinstance(key, str) or not _KEY.match(key):
-            report.add("wrong-type", locate(path, catalogue.document.root, keys, key_itself=True),
-                       f"'{key}' is not a valid text key: use lower-case letters, digits, '-' and '_'")
+            report.add(
+                "wrong-type",
+                locate(path, catalogue.document.root, keys, key_itself=True),
+                f"'{key}' is not a valid text key: use lower-case letters, digits, '-' and '_'",
+            )
             continue
         text_id = ".".join(keys)
         if isinstance(value, CommentedMap):
             _flatten(value, keys, catalogue, report, shown)
         elif isinstance(value, str):
             position = positions.get(key) if positions is not None else None
-            where = Location(shown, position[2] + 1, position[3] + 1) if position is not None \
+            where = (
+                Location(shown, position[2] + 1, position[3] + 1)
+                if position is not None
                 else locate(path, catalogue.document.root, keys)
+            )
             catalogue.entries[text_id] = TextEntry(text_id, str(value), where)
         else:
             kind = "nothing" if value is None else type(value).__name__
-            report.add("wrong-type", locate(path, catalogue.document.root, keys),
-                       f"'{text_id}' must be a text (a string in quotes), not {kind}")
+            report.add(
+                "wrong-type",
+                locate(path, catalogue.document.root, keys),
+                f"'{text_id}' must be a text (a string in quotes), not {kind}",
+            )
 
 
 # --- markup ---------------------------------------------------------------------------------
 def markup_problems(text: str) -> list[str]:
     """What is wrong with the inline markup of `text` (empty when well formed)."""
     problems, open_tags, too_deep = [], [], False
-    outside = _NOT_TEXT.sub(lambda match: " " * len(match.group()), text)  # a tag in a comment is the comment's
+    outside = _NOT_TEXT.sub(
+        lambda match: " " * len(match.group()), text
+    )  # a tag in a comment is the comment's
     for match in _ANY_TAG.finditer(outside):
-        closing, name, attributes, self_closing = (match.group(1), match.group(2).lower(), match.group(3),
-                                                   match.group(4))
+        closing, name, attributes, self_closing = (
+            match.group(1),
+            match.group(2).lower(),
+            match.group(3),
+            match.group(4),
+        )
         if attributes:  # not a tag to printshop: it would print as written
             shown = _clipped(match.group())
             if name not in ALLOWED_TAGS:
-                problems.append(f"{shown} would print as written: texts are plain text, and their only tags are "
-                                f"<b>, <i> and <br/>")
+                problems.append(
+                    f"{shown} would print as written: texts are plain text, and their only tags are "
+                    f"<b>, <i> and <br/>"
+                )
                 continue
-            problems.append(f"{shown}: printshop's tags take nothing after their name: write "
-                            + ("<br/>" if name == "br" else f"<{closing}{name}>"))
+            problems.append(
+                f"{shown}: printshop's tags take nothing after their name: write "
+                + ("<br/>" if name == "br" else f"<{closing}{name}>")
+            )
         if name not in ALLOWED_TAGS:
             problems.append(f"unknown tag <{match.group(2)}> (allowed: <b>, <i>, <br/>)")
         elif name == "br":
@@ -142,34 +172,51 @@ def markup_problems(text: str) -> list[str]:
             problems.append(f"<{name}/> is empty: remove it")
         elif closing:
             if not open_tags or open_tags[-1] != name:
-                problems.append(f"</{name}> closes nothing open" if name not in open_tags
-                                else f"</{name}> closes <{name}> before <{open_tags[-1]}> is closed")
+                problems.append(
+                    f"</{name}> closes nothing open"
+                    if name not in open_tags
+                    else f"</{name}> closes <{name}> before <{open_tags[-1]}> is closed"
+                )
             else:
                 open_tags.pop()
         else:
             open_tags.append(name)
             if len(open_tags) == MAX_NESTING + 1 and not too_deep:
                 too_deep = True
-                problems.append(f"tags nested {MAX_NESTING + 1} deep (at character {match.start() + 1}): printshop "
-                                f"keeps {MAX_NESTING} open at once, and <b> and <i> need no more than one inside the other")
+                problems.append(
+                    f"tags nested {MAX_NESTING + 1} deep (at character {match.start() + 1}): printshop "
+                    f"keeps {MAX_NESTING} open at once, and <b> and <i> need no more than one inside the other"
+                )
     problems.extend(f"<{name}> is never closed" for name in open_tags)
     for match in _NOT_TEXT.finditer(text):
         kind = _NOT_TEXT_NAMES[next(opening for opening in match.groups() if opening)]
-        problems.append(f"{_clipped(match.group())} would print as written: texts are plain text, with no {kind} "
-                        f"(a note for translators goes in a # comment on its own line)")
-    for match in _ENTITY.finditer(text):  # written as in HTML, printed as written ("R&D;" stands for nothing: left)
+        problems.append(
+            f"{_clipped(match.group())} would print as written: texts are plain text, with no {kind} "
+            f"(a note for translators goes in a # comment on its own line)"
+        )
+    for match in _ENTITY.finditer(
+        text
+    ):  # written as in HTML, printed as written ("R&D;" stands for nothing: left)
         character = unescape(match.group())
         if character != match.group():
-            problems.append(f"{match.group()} would print as written: texts are plain text, not HTML; type the "
-                            f"character itself ({_character_name(character)})")
+            problems.append(
+                f"{match.group()} would print as written: texts are plain text, not HTML; type the "
+                f"character itself ({_character_name(character)})"
+            )
     return problems
 
 
 # a tag as printshop reads it (group 3 empty), or with attributes, which printshop does not read (printed as written)
 _ANY_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)(\s+[^\s<>/][^<>]*?)?\s*(/?)>")
-_NOT_TEXT = re.compile(r"(<!--)(?:.*?-->)?|(<!\[CDATA\[)(?:.*?\]\]>)?|(<\?)(?:[^>]*>)?|(<!)(?=[A-Za-z])[^>]*>?", re.S)
-_NOT_TEXT_NAMES = {"<!--": "HTML comments", "<![CDATA[": "CDATA sections", "<?": "processing instructions",
-                   "<!": "declarations"}
+_NOT_TEXT = re.compile(
+    r"(<!--)(?:.*?-->)?|(<!\[CDATA\[)(?:.*?\]\]>)?|(<\?)(?:[^>]*>)?|(<!)(?=[A-Za-z])[^>]*>?", re.S
+)
+_NOT_TEXT_NAMES = {
+    "<!--": "HTML comments",
+    "<![CDATA[": "CDATA sections",
+    "<?": "processing instructions",
+    "<!": "declarations",
+}
 
 
 def _clipped(text: str, limit: int = 30) -> str:
@@ -181,7 +228,9 @@ _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9A-Fa-f]+);")
 
 def _character_name(character: str) -> str:
     names = "".join(f"U+{ord(c):04X} {unicodedata.name(c, '').lower()}".rstrip() for c in character)
-    return f"'{character}', {names}" if character.isprintable() and not character.isspace() else names
+    return (
+        f"'{character}', {names}" if character.isprintable() and not character.isspace() else names
+    )
 
 
 def placeholders(text: str) -> set[str]:
@@ -193,8 +242,13 @@ def to_markup(text: str, typography: Typography) -> Markup:
     escaped (the validator reports what was not well formed; the text still lays out). Remembered for the
     process by the text and what `apply_typography` reads of the language's typography: every check and build
     turns every text of a game again (a session after each save, the test suite on hundreds of copies)."""
-    key = (text, typography.space, typography.space_before, typography.space_after,
-           tuple(typography.replace.items()))
+    key = (
+        text,
+        typography.space,
+        typography.space_before,
+        typography.space_after,
+        tuple(typography.replace.items()),
+    )
     known = _MARKUPS.get(key)
     if known is None:
         known = _to_markup(text, typography)
@@ -210,9 +264,13 @@ _MARKUPS = SizedMemo(8_000_000)
 def _to_markup(text: str, typography: Typography) -> Markup:
     matches = list(_TAG.finditer(text))
     kept = _balanced(matches)
-    pieces, last, before = [], 0, ""  # before: the character printed before the next piece, tags aside
+    pieces, last, before = (
+        [],
+        0,
+        "",
+    )  # before: the character printed before the next piece, tags aside
     for index, match in enumerate(matches):
-        piece = text[last:match.start()]
+        piece = text[last : match.start()]
         pieces.append(escape(apply_typography(piece, typography, before), quote=False))
         before = piece[-1:] or before
         name = match.group(2).lower()
@@ -263,9 +321,13 @@ def apply_typography(text: str, typography: Typography, before: str = "") -> str
         # ...and one is added where the writer left none: before a closing quote always ("«Phare»!" is
         # "« Phare » !", "Qui?»" is "Qui ? »"); before another mark, not inside "10:30", "http://" or "?!"
         if other is not None:
-            text = other.sub(lambda found: space if found.start() or _spaced(before, others) else "", text)
+            text = other.sub(
+                lambda found: space if found.start() or _spaced(before, others) else "", text
+            )
         if close is not None:
-            text = close.sub(lambda found: space if found.start() or _spaced(before, "") else "", text)
+            text = close.sub(
+                lambda found: space if found.start() or _spaced(before, "") else "", text
+            )
     if typography.space_after and any(mark in text for mark in typography.space_after):
         text = _spacing_after(typography.space_after).sub(space, text)
     return text
@@ -280,9 +342,16 @@ def _spacing_before(space_before: str):
     closing = "".join(mark for mark in space_before if unicodedata.category(mark) in ("Pf", "Pe"))
     others = "".join(mark for mark in space_before if mark not in closing)
     after_none = "\\s«(\\[{"  # no space is added after a space or an opening bracket or quote
-    other = re.compile(rf"(?:(?<=[^{after_none}{re.escape(others)}])|^)(?=[{re.escape(others)}](?:\s|$|[{marks}]|<))") \
-        if others else None
-    close = re.compile(rf"(?:(?<=[^{after_none}])|^)(?=[{re.escape(closing)}])") if closing else None
+    other = (
+        re.compile(
+            rf"(?:(?<=[^{after_none}{re.escape(others)}])|^)(?=[{re.escape(others)}](?:\s|$|[{marks}]|<))"
+        )
+        if others
+        else None
+    )
+    close = (
+        re.compile(rf"(?:(?<=[^{after_none}])|^)(?=[{re.escape(closing)}])") if closing else None
+    )
     return re.compile(rf"[ \u00a0\u202f]+(?=[{marks}])"), others, other, close
 
 
@@ -309,7 +378,11 @@ def keep_with_next(markup: str, typography: Typography) -> str:
 def _keep_with_next(markup: str, pattern: re.Pattern | None) -> str:
     if pattern is None:
         return markup
-    pieces, starts, texts = [], [], []  # the text as printed; where each of its pieces starts in it and in markup
+    pieces, starts, texts = (
+        [],
+        [],
+        [],
+    )  # the text as printed; where each of its pieces starts in it and in markup
     length = 0
     for match in TAG_OR_TEXT.finditer(markup):
         piece = match.group()
@@ -321,7 +394,9 @@ def _keep_with_next(markup: str, pattern: re.Pattern | None) -> str:
         elif FORCED_BREAK.fullmatch(piece):
             pieces.append("\n")
             length += 1
-    tied: dict[int, str] = {}  # index in markup -> what replaces it: a run of spaces becomes one no-break space
+    tied: dict[
+        int, str
+    ] = {}  # index in markup -> what replaces it: a run of spaces becomes one no-break space
     for found in pattern.finditer("".join(pieces)):
         start, end = found.span("spaces")
         for offset in range(start, end):  # (a run may go on across a tag: "de <b> x</b>")
@@ -347,13 +422,18 @@ def _tie_pattern(words: tuple[str, ...], numbers: bool) -> re.Pattern | None:
     "5F", "1er") before a word; each with the breaking spaces after it."""
     kinds = []
     if words:
-        kinds.append("(?:{})(?![^\\W_])".format("|".join(re.escape(word) for word in sorted(words, key=len,
-                                                                                             reverse=True))))
+        kinds.append(
+            "(?:{})(?![^\\W_])".format(
+                "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+            )
+        )
     if numbers:
         kinds.append(r"\d+(?:[.,]\d+)*[^\W\d_]*(?=[ ]+[^\W\d_])")  # 12, 3,5, 5F, 1er
     if not kinds:
         return None
-    return re.compile(rf"(?:(?<=[\s«‹„“‘(\[{{])|^)(?:{'|'.join(kinds)})(?P<spaces>[ ]+)(?=\S)", re.IGNORECASE)
+    return re.compile(
+        rf"(?:(?<=[\s«‹„“‘(\[{{])|^)(?:{'|'.join(kinds)})(?P<spaces>[ ]+)(?=\S)", re.IGNORECASE
+    )
 
 
 def _spaced(before: str, marks: str) -> bool:
@@ -363,6 +443,7 @@ def _spaced(before: str, marks: str) -> bool:
 
 def fill(text: Markup | str, **values: Any) -> Markup:
     """Substitute `{name}` placeholders with escaped values; an unknown name is an error."""
+
     def substitute(match: re.Match) -> str:
         name = match.group(1)
         if name not in values:
@@ -374,8 +455,10 @@ def fill(text: Markup | str, **values: Any) -> Markup:
 
 class PlaceholderError(Exception):
     def __init__(self, name: str, given: list[str]):
-        super().__init__(f"the text uses the placeholder {{{name}}}, which the template does not provide "
-                         f"(it provides: {', '.join(given) or 'none'})")
+        super().__init__(
+            f"the text uses the placeholder {{{name}}}, which the template does not provide "
+            f"(it provides: {', '.join(given) or 'none'})"
+        )
         self.name = name
         self.given = given
 
@@ -383,8 +466,10 @@ class PlaceholderError(Exception):
 # --- the accessor templates use -----------------------------------------------------------
 class MissingText(Exception):
     def __init__(self, text_id: str, lang: str, near: str = ""):
-        super().__init__(f"there is no text '{text_id}' in language '{lang}'"
-                         + (f" (it has '{near}': is one of the two misspelt?)" if near else ""))
+        super().__init__(
+            f"there is no text '{text_id}' in language '{lang}'"
+            + (f" (it has '{near}': is one of the two misspelt?)" if near else "")
+        )
         self.text_id = text_id
         self.lang = lang
 
@@ -394,11 +479,15 @@ class TextGroupPrinted(Exception):
     name for the object, with its address, went onto the card (a different one each run)."""
 
     def __init__(self, text_id: str, lang: str, children: list[str]):
-        what = f"'{text_id}' is a group of texts" if text_id else "'t' is every text of the language"
+        what = (
+            f"'{text_id}' is a group of texts" if text_id else "'t' is every text of the language"
+        )
         shown = ", ".join(children[:6]) + (", …" if len(children) > 6 else "")
         example = f"t.{text_id}.{children[0]}" if text_id and children else "t.<text id>"
-        super().__init__(f"{what} ({shown}), not one text, in language '{lang}': print one of them, for example "
-                         f"{{{{ {example} }}}}, or loop over the group")
+        super().__init__(
+            f"{what} ({shown}), not one text, in language '{lang}': print one of them, for example "
+            f"{{{{ {example} }}}}, or loop over the group"
+        )
         self.text_id = text_id
         self.lang = lang
 
@@ -433,8 +522,14 @@ class TextTree:
     Every text handed to a template is noted in the tree's read log (`start_log`), so layout knows
     which text ids each frame prints: an overflow is then reported at the translation that caused it."""
 
-    def __init__(self, texts: dict[str, Markup], lang: str, prefix: str = "",
-                 children: dict[str, dict[str, None]] | None = None, log: list | None = None):
+    def __init__(
+        self,
+        texts: dict[str, Markup],
+        lang: str,
+        prefix: str = "",
+        children: dict[str, dict[str, None]] | None = None,
+        log: list | None = None,
+    ):
         self._texts = texts
         self._lang = lang
         self._prefix = prefix
@@ -466,7 +561,9 @@ class TextTree:
         if node is not None:
             return node
         if text_id + "." in self._children:
-            node = self._nodes[text_id] = TextTree(self._texts, self._lang, text_id + ".", self._children, self._log)
+            node = self._nodes[text_id] = TextTree(
+                self._texts, self._lang, text_id + ".", self._children, self._log
+            )
             return node
         near = closest(name, self._children.get(self._prefix, ()), cutoff=0.75)
         raise MissingText(text_id, self._lang, f"{self._prefix}{near}" if near else "")

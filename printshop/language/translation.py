@@ -5,6 +5,7 @@ for every translated id, the source text it was translated from and a fingerprin
 translation. A text is **stale** when the source has changed since and the translation has not
 (once the translator edits it, it counts as updated). Translators never edit the record by hand.
 """
+
 from __future__ import annotations
 
 import functools
@@ -57,33 +58,50 @@ def load_records(path: Path, report: Report) -> dict[str, Record]:
         return {}
     records = {}
     if not isinstance(document.root, CommentedMap):
-        report.add("wrong-type", document.where(), f"{path.name} is written by 'printshop i18n sync': run it again")
+        report.add(
+            "wrong-type",
+            document.where(),
+            f"{path.name} is written by 'printshop i18n sync': run it again",
+        )
         return {}
     for text_id, value in items_of(document.root):
-        if isinstance(value, CommentedMap) and isinstance(value.get("source"), str) \
-                and isinstance(value.get("translated"), str):
+        if (
+            isinstance(value, CommentedMap)
+            and isinstance(value.get("source"), str)
+            and isinstance(value.get("translated"), str)
+        ):
             records[str(text_id)] = Record(value["source"], value["translated"])
         else:
-            report.add("wrong-type", locate(path, document.root, (text_id,)),
-                       f"'{text_id}' is not a record of 'source' and 'translated': run 'printshop i18n sync' again")
+            report.add(
+                "wrong-type",
+                locate(path, document.root, (text_id,)),
+                f"'{text_id}' is not a record of 'source' and 'translated': run 'printshop i18n sync' again",
+            )
     return records
 
 
-def left_as_source(text_id: str, translated: TextEntry, source_text: str, untranslatable=None) -> bool:
+def left_as_source(
+    text_id: str, translated: TextEntry, source_text: str, untranslatable=None
+) -> bool:
     """The translation is still the text it is made from, and nothing says it may stay so: neither the game's
     `untranslatable` (its words, its ids) nor a `# accept untranslated: why` on the text's line. One definition
     for validate's warning, `i18n status`, sync's records and the build's completeness: "Sun" left in English
     in a German file was counted translated by status and built as a finished kit, while validate warned."""
     if translated.text != source_text or not translated.text.strip():
         return False
-    if untranslatable is not None and (text_id in untranslatable.ids
-                                       or translation_checks.only_words(translated.text, untranslatable.words)):
+    if untranslatable is not None and (
+        text_id in untranslatable.ids
+        or translation_checks.only_words(translated.text, untranslatable.words)
+    ):
         return False
-    return "untranslated" not in translation_checks.accepted(translated.location.path, translated.location.line)
+    return "untranslated" not in translation_checks.accepted(
+        translated.location.path, translated.location.line
+    )
 
 
-def statuses(source: Catalogue, translation: Catalogue, records: dict[str, Record],
-             untranslatable=None) -> list[TextStatus]:
+def statuses(
+    source: Catalogue, translation: Catalogue, records: dict[str, Record], untranslatable=None
+) -> list[TextStatus]:
     """Each text of `source` in `translation`: missing, stale (its source changed since its record), untranslated
     (`left_as_source`, with the game's `untranslatable`) or translated."""
     result = []
@@ -93,7 +111,11 @@ def statuses(source: Catalogue, translation: Catalogue, records: dict[str, Recor
             result.append(TextStatus(text_id, "missing", entry, None))
             continue
         record = records.get(text_id)
-        if record is not None and record.source != entry.text and record.translated == fingerprint(translated.text):
+        if (
+            record is not None
+            and record.source != entry.text
+            and record.translated == fingerprint(translated.text)
+        ):
             result.append(TextStatus(text_id, "stale", entry, translated, record.source))
         elif left_as_source(text_id, translated, entry.text, untranslatable):
             result.append(TextStatus(text_id, "untranslated", entry, translated))
@@ -109,8 +131,10 @@ def untracked(texts: list[TextStatus], records: dict[str, Record]) -> list[TextS
 
 TODO = "TODO: translate"  # the mark `i18n sync` writes after a copy of the source it adds to a translation
 # `key: "text"  # TODO: translate` as sync writes it: the mark follows the value on its own line
-_TODO_MARK = re.compile(r"""^\s*[^\s#"'][^:#]*:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#"'][^#]*?)\s+#\s*"""
-                        + re.escape(TODO))
+_TODO_MARK = re.compile(
+    r"""^\s*[^\s#"'][^:#]*:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#"'][^#]*?)\s+#\s*"""
+    + re.escape(TODO)
+)
 
 
 def todo_marked(catalogue: Catalogue) -> set[str]:
@@ -120,8 +144,12 @@ def todo_marked(catalogue: Catalogue) -> set[str]:
         lines = catalogue.path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return set()
-    return {text_id for text_id, entry in catalogue.entries.items()
-            if 0 < entry.location.line <= len(lines) and _TODO_MARK.match(lines[entry.location.line - 1])}
+    return {
+        text_id
+        for text_id, entry in catalogue.entries.items()
+        if 0 < entry.location.line <= len(lines)
+        and _TODO_MARK.match(lines[entry.location.line - 1])
+    }
 
 
 def inline_tags(text: str) -> Counter:

@@ -5,6 +5,7 @@ body text at 8.5 pt next to 6.75 pt. A frame with `size_across: deck` is set on 
 size any card needed; `size_across: card` keeps that face's own size on purpose (it is left out of the
 comparison); left out, a deck whose cards differ is reported (deck-size-varies).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -24,8 +25,15 @@ def _has_text(blocks) -> bool:
     return False
 
 
-def same_size_across_deck(deck_id: str, faces: dict, lang: str, hyphenation: str | None, palette: dict[str, str],
-                          report: Report, resized=None) -> None:
+def same_size_across_deck(
+    deck_id: str,
+    faces: dict,
+    lang: str,
+    hyphenation: str | None,
+    palette: dict[str, str],
+    report: Report,
+    resized=None,
+) -> None:
     """Make every frame of `faces` (key -> FaceLayout, one deck's) that declares `size_across: deck` print at
     one size, replacing the FaceLayouts concerned (never changing them: a session may keep them); report
     the frames whose sizes differ and that declare nothing. `resized` (a session's; anything with `get` and
@@ -34,7 +42,9 @@ def same_size_across_deck(deck_id: str, faces: dict, lang: str, hyphenation: str
     under the same image."""
     # a frame and the frames that inherit it (through `extends`) are one group: they are written once
     groups: dict[tuple[str, str], list[tuple[str, int]]] = {}
-    written: dict[int, str] = {}  # id(frame) -> where it is written: the faces of a deck share their frames
+    written: dict[
+        int, str
+    ] = {}  # id(frame) -> where it is written: the faces of a deck share their frames
     for key, face in faces.items():
         for index, laid in enumerate(face.frames):
             if laid.fit.fits and laid.frame.size_across != "card" and _has_text(laid.blocks):
@@ -53,26 +63,35 @@ def same_size_across_deck(deck_id: str, faces: dict, lang: str, hyphenation: str
                 laid = faces[key].frames[index]
                 if laid.fit.size == smallest:
                     continue
-                known = resized.get((id(faces[key]), index, smallest)) if resized is not None else None
+                known = (
+                    resized.get((id(faces[key]), index, smallest)) if resized is not None else None
+                )
                 if known is not None and known[0] is faces[key]:
                     faces[key] = known[1]
                     continue
                 frame = laid.frame
                 fixed = frame.model_copy(update={"size": smallest, "min_size": smallest})
-                result = fit(laid.blocks, fixed, frame.width, frame.height, Paints(palette), hyphenation)
+                result = fit(
+                    laid.blocks, fixed, frame.width, frame.height, Paints(palette), hyphenation
+                )
                 if not result.fits:
                     continue  # cannot happen at a smaller size than one that fitted; keep the card's own
                 frames = list(faces[key].frames)
                 frames[index] = dataclasses.replace(laid, fit=result)
                 replaced = dataclasses.replace(faces[key], frames=frames)
-                if resized is not None:  # (the face replaced kept with it: its id names no other face meanwhile)
+                if (
+                    resized is not None
+                ):  # (the face replaced kept with it: its id names no other face meanwhile)
                     resized[(id(faces[key]), index, smallest)] = (faces[key], replaced)
                 faces[key] = replaced
             continue
         first_key, first_index = members[0]
         frame = faces[first_key].frames[first_index].frame
         small = sorted({key.split("/")[1] for key, size in sizes.items() if size == smallest})
-        report.add("deck-size-varies", frame.where(),
-                   f"frame '{name}' of deck '{deck_id}' (language {lang}) is set at sizes from {smallest:g} to "
-                   f"{max(sizes.values()):g} pt; cards at {smallest:g} pt: {', '.join(small[:6])}"
-                   + (" …" if len(small) > 6 else ""))
+        report.add(
+            "deck-size-varies",
+            frame.where(),
+            f"frame '{name}' of deck '{deck_id}' (language {lang}) is set at sizes from {smallest:g} to "
+            f"{max(sizes.values()):g} pt; cards at {smallest:g} pt: {', '.join(small[:6])}"
+            + (" …" if len(small) > 6 else ""),
+        )

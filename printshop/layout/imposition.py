@@ -7,6 +7,7 @@ Cards may lie turned a quarter turn on the page (`print_and_play.card_sheets` in
 cells are then the cards' turned outline, and each back is turned so that its top lies behind its front's
 top once the sheet is turned over (`back_turn`).
 """
+
 from __future__ import annotations
 
 import math
@@ -27,7 +28,9 @@ class Grid:
     card_height: float
     columns: int
     rows: int
-    lift: float = 0.0  # how far the grid sits above the page's centre (room for a footer below its marks)
+    lift: float = (
+        0.0  # how far the grid sits above the page's centre (room for a footer below its marks)
+    )
     # how far the fronts are turned counter-clockwise, in degrees (90: a card's top at the page's left); the
     # cells (card_width x card_height) are then the turned card's outline
     turn: int = 0
@@ -56,7 +59,9 @@ class Grid:
 
     def back(self, index: int, flip: str = "long-edge") -> tuple[float, float]:
         x, y = self.front(index)
-        return mirrored(self.page_width, self.page_height, x, y, self.card_width, self.card_height, flip)
+        return mirrored(
+            self.page_width, self.page_height, x, y, self.card_width, self.card_height, flip
+        )
 
     def back_turn(self, flip: str = "long-edge") -> int:
         return back_turn(self.turn, flip, self.page_width, self.page_height)
@@ -68,8 +73,15 @@ class Grid:
         return [self.bottom + i * self.card_height for i in range(self.rows + 1)]
 
 
-def mirrored(page_width: float, page_height: float, x: float, y: float, width: float, height: float,
-             flip: str = "long-edge") -> tuple[float, float]:
+def mirrored(
+    page_width: float,
+    page_height: float,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    flip: str = "long-edge",
+) -> tuple[float, float]:
     """Where the back of a box placed at (x, y) goes on the page after it, so that it prints behind the
     box: the duplex printer turns the sheet about its long edge ("long-edge") or its short edge. On an
     upright page the long edge is vertical and the back is mirrored left to right (as `Grid.back`);
@@ -91,13 +103,19 @@ def back_turn(turn: int, flip: str, page_width: float, page_height: float) -> in
     return (-turn if about_vertical_axis else 180 - turn) % 360
 
 
-def turned_origin(x: float, y: float, width: float, height: float, turn: int) -> tuple[float, float]:
+def turned_origin(
+    x: float, y: float, width: float, height: float, turn: int
+) -> tuple[float, float]:
     """Where a card's own origin (its bottom-left corner) lies when the card, turned `turn` degrees
     counter-clockwise, fills the cell of `width` x `height` at (x, y): translate there, then rotate."""
-    return {0: (x, y), 90: (x + width, y), 180: (x + width, y + height), 270: (x, y + height)}[turn % 360]
+    return {0: (x, y), 90: (x + width, y), 180: (x + width, y + height), 270: (x, y + height)}[
+        turn % 360
+    ]
 
 
-def grid_for(page_width: float, page_height: float, card_width: float, card_height: float, margin: float) -> Grid:
+def grid_for(
+    page_width: float, page_height: float, card_width: float, card_height: float, margin: float
+) -> Grid:
     columns = int((page_width - 2 * margin + 1e-6) // card_width)
     rows = int((page_height - 2 * margin + 1e-6) // card_height)
     if columns < 1 or rows < 1:
@@ -126,8 +144,16 @@ def card_room(paper_width: float, paper_height: float, pnp) -> tuple[float, floa
     return paper_width - 2 * room, paper_height - room - max(room, bottom_room)
 
 
-def too_small(card_size: str, card_width: float, card_height: float, paper_label: str, paper_width: float,
-              paper_height: float, pnp, turn: int = 0) -> str | None:
+def too_small(
+    card_size: str,
+    card_width: float,
+    card_height: float,
+    paper_label: str,
+    paper_width: float,
+    paper_height: float,
+    pnp,
+    turn: int = 0,
+) -> str | None:
     """Why a card sheet of this paper cannot hold one card of this size (its name and size as the data gives
     them; `turn`: as print_and_play.card_sheets turns it), with the largest that fits; None when it can."""
     across, up = card_room(paper_width, paper_height, pnp)
@@ -136,9 +162,11 @@ def too_small(card_size: str, card_width: float, card_height: float, paper_label
         return None
     largest = (up, across) if turn % 180 else (across, up)
     turned = f", turned {turn}°" if turn % 180 else ""
-    return (f"a {card_size} card ({_mm(card_width)} × {_mm(card_height)} mm{turned}) does not fit on {paper_label} "
-            f"({_mm(paper_width)} × {_mm(paper_height)} mm) with room for the crop marks and the footer: the largest "
-            f"card it holds is {_mm(max(largest[0], 0))} × {_mm(max(largest[1], 0))} mm")
+    return (
+        f"a {card_size} card ({_mm(card_width)} × {_mm(card_height)} mm{turned}) does not fit on {paper_label} "
+        f"({_mm(paper_width)} × {_mm(paper_height)} mm) with room for the crop marks and the footer: the largest "
+        f"card it holds is {_mm(max(largest[0], 0))} × {_mm(max(largest[1], 0))} mm"
+    )
 
 
 def _mm(points: float) -> str:
@@ -194,17 +222,34 @@ class Tiling:
     def origin(self) -> tuple[float, float]:
         """Where each window's bottom-left corner lies on its page: centred between the margins."""
         low = max(self.margin, self.bottom)
-        return ((self.page_width - self.window_width) / 2,
-                low + (self.page_height - self.margin - low - self.window_height) / 2)
+        return (
+            (self.page_width - self.window_width) / 2,
+            low + (self.page_height - self.margin - low - self.window_height) / 2,
+        )
 
     def tiles(self) -> list[Tile]:
         """Row by row from the top-left corner of the sheet."""
-        return [Tile(row, column, column * self.step_x, self.sheet_height - self.window_height - row * self.step_y)
-                for row in range(self.rows) for column in range(self.columns)]
+        return [
+            Tile(
+                row,
+                column,
+                column * self.step_x,
+                self.sheet_height - self.window_height - row * self.step_y,
+            )
+            for row in range(self.rows)
+            for column in range(self.columns)
+        ]
 
 
-def tiling_for(sheet_width: float, sheet_height: float, paper_width: float, paper_height: float, margin: float,
-               overlap: float, bottom: float = 0.0) -> Tiling:
+def tiling_for(
+    sheet_width: float,
+    sheet_height: float,
+    paper_width: float,
+    paper_height: float,
+    margin: float,
+    overlap: float,
+    bottom: float = 0.0,
+) -> Tiling:
     """The tiling with the fewest pages, paper upright or turned; `bottom`: the least room under each window
     (the footer's), if more than `margin`."""
     options = []
@@ -214,32 +259,57 @@ def tiling_for(sheet_width: float, sheet_height: float, paper_width: float, pape
             continue
         columns = max(1, math.ceil((sheet_width - overlap) / (window_w - overlap) - 1e-9))
         rows = max(1, math.ceil((sheet_height - overlap) / (window_h - overlap) - 1e-9))
-        options.append(Tiling(sheet_width, sheet_height, width, height, margin, overlap, columns, rows, bottom))
+        options.append(
+            Tiling(sheet_width, sheet_height, width, height, margin, overlap, columns, rows, bottom)
+        )
     if not options:
         raise ImpositionError("the overlap is larger than what fits on the paper")
-    return min(options, key=lambda tiling: (tiling.columns * tiling.rows, tiling.page_width > tiling.page_height))
+    return min(
+        options,
+        key=lambda tiling: (tiling.columns * tiling.rows, tiling.page_width > tiling.page_height),
+    )
 
 
 @dataclass(frozen=True)
 class Cover:
     """A face of `width` x `height` (drawn `bleed` past its trim) scaled about its centre to cover a
     shop's trim of `trim_width` x `trim_height`: what reaches each edge, in the shop's points."""
+
     scale: float
     bleed_x: float  # how far the drawn face reaches past the shop's trim, left and right
     bleed_y: float  # and top and bottom
 
 
-def cover(width: float, height: float, bleed: float, trim_width: float, trim_height: float) -> Cover:
+def cover(
+    width: float, height: float, bleed: float, trim_width: float, trim_height: float
+) -> Cover:
     scale = max(trim_width / width, trim_height / height)
-    return Cover(scale, ((width + 2 * bleed) * scale - trim_width) / 2,
-                 ((height + 2 * bleed) * scale - trim_height) / 2)
+    return Cover(
+        scale,
+        ((width + 2 * bleed) * scale - trim_width) / 2,
+        ((height + 2 * bleed) * scale - trim_height) / 2,
+    )
 
 
-def placed_box(cover_: Cover, width: float, height: float, trim_width: float, trim_height: float,
-               x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+def placed_box(
+    cover_: Cover,
+    width: float,
+    height: float,
+    trim_width: float,
+    trim_height: float,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+) -> tuple[float, float, float, float]:
     """A box given from the face's top-left corner, where it lands on the shop's trim (also from top-left)."""
     s = cover_.scale
-    return ((x - width / 2) * s + trim_width / 2, (y - height / 2) * s + trim_height / 2, w * s, h * s)
+    return (
+        (x - width / 2) * s + trim_width / 2,
+        (y - height / 2) * s + trim_height / 2,
+        w * s,
+        h * s,
+    )
 
 
 # --- sheets one or two to a page ------------------------------------------------------------------------
@@ -249,6 +319,7 @@ class SheetRoom:
     two to a page, is cut: one with bleed gets `outer_bleed`, and crop marks at least half their length outside
     it; the bottom also keeps the footer's height below the marks, so that the footer (centred, across the cut
     lines) meets none of them. Nothing comes into the band of `margin` along the paper's edge."""
+
     cut: bool
     side: float  # left, right and top
     bottom: float
@@ -270,6 +341,7 @@ class SheetPlacement:
     """How sheets of one size go on a paper: the page (turned where that suits them), whether two go side by side
     (`across`) or one above the other, the room kept round them, each one's slot and the scale they are drawn at
     (two to a page are shrunk to their slots where need be, one to a page never)."""
+
     width: float
     height: float
     across: bool
@@ -283,8 +355,15 @@ class SheetPlacement:
         return sheet_width <= self.slot_width + 0.01 and sheet_height <= self.slot_height + 0.01
 
 
-def sheet_placement(sheet_width: float, sheet_height: float, bled: bool, per_page: int, paper_width: float,
-                    paper_height: float, pnp) -> SheetPlacement:
+def sheet_placement(
+    sheet_width: float,
+    sheet_height: float,
+    bled: bool,
+    per_page: int,
+    paper_width: float,
+    paper_height: float,
+    pnp,
+) -> SheetPlacement:
     """One to a page, a landscape sheet on turned paper; two to a page, two portrait sheets side by side on turned
     paper or two landscape ones one above the other."""
     width, height = paper_width, paper_height
@@ -299,11 +378,19 @@ def sheet_placement(sheet_width: float, sheet_height: float, bled: bool, per_pag
     return SheetPlacement(width, height, across, room, slot_width, slot_height, scale)
 
 
-def sheet_too_big(sheet_width: float, sheet_height: float, bled: bool, paper_label: str, paper_width: float,
-                  paper_height: float, pnp) -> str | None:
+def sheet_too_big(
+    sheet_width: float,
+    sheet_height: float,
+    bled: bool,
+    paper_label: str,
+    paper_width: float,
+    paper_height: float,
+    pnp,
+) -> str | None:
     """Why a sheet printed one to a page does not fit on this paper inside its margins; None when it does."""
-    if sheet_placement(sheet_width, sheet_height, bled, 1, paper_width, paper_height, pnp).holds(sheet_width,
-                                                                                                 sheet_height):
+    if sheet_placement(sheet_width, sheet_height, bled, 1, paper_width, paper_height, pnp).holds(
+        sheet_width, sheet_height
+    ):
         return None
     return f"the sheet ({_mm(sheet_width)} × {_mm(sheet_height)} mm) does not fit on {paper_label} inside its margins"
 
@@ -319,7 +406,9 @@ def usable_area(paper, target) -> tuple[float, float, float, float, float, float
     if marks is None:
         return width, height, 0.0, 0.0, width, height
     side = marks.inset + marks.thickness + marks.clearance  # clear of the Ls' lines
-    top = marks.inset + max(marks.square, marks.thickness) + marks.clearance  # clear of the square too
+    top = (
+        marks.inset + max(marks.square, marks.thickness) + marks.clearance
+    )  # clear of the square too
     return width, height, side, side, width - side, height - top
 
 

@@ -6,6 +6,7 @@ each profile folder's manifest.json lists both. A shop leaves out a deck whose c
 make (its `products`), and an image shop (`png-per-face`) takes card faces only: no sheets, no booklet.
 Sheets without `press: true` go to no shop; the manifest says so, but that is the game's choice.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,17 +46,45 @@ def left_out(game: Game, profile: Profile) -> list[LeftOut]:
     items = []
     for deck_id, deck in game.decks.items():
         if not takes_deck(profile, deck.card_size):
-            items.append(LeftOut("deck", deck_id, deck.card_size,
-                                 f"{profile.label} makes no {deck.card_size} cards (it makes {sizes_made(profile)})",
-                                 deck.where("card_size")))
+            items.append(
+                LeftOut(
+                    "deck",
+                    deck_id,
+                    deck.card_size,
+                    f"{profile.label} makes no {deck.card_size} cards (it makes {sizes_made(profile)})",
+                    deck.where("card_size"),
+                )
+            )
     for sheet_id, sheet in game.sheets.items():
         if not sheet.press:
-            items.append(LeftOut("sheet", sheet_id, "sheets", "the sheet is not marked press: true in game.yaml",
-                                 sheet.where(), warn=False))
+            items.append(
+                LeftOut(
+                    "sheet",
+                    sheet_id,
+                    "sheets",
+                    "the sheet is not marked press: true in game.yaml",
+                    sheet.where(),
+                    warn=False,
+                )
+            )
         elif not takes_sheets(profile):
-            items.append(LeftOut("sheet", sheet_id, "sheets",
-                                 f"{profile.label} takes one image per card face, no sheets", sheet.where("press")))
+            items.append(
+                LeftOut(
+                    "sheet",
+                    sheet_id,
+                    "sheets",
+                    f"{profile.label} takes one image per card face, no sheets",
+                    sheet.where("press"),
+                )
+            )
     if game.booklet is not None and not takes_sheets(profile):
-        items.append(LeftOut("booklet", "rules", "booklets",
-                             f"{profile.label} takes one image per card face, no booklet", game.where("booklet")))
+        items.append(
+            LeftOut(
+                "booklet",
+                "rules",
+                "booklets",
+                f"{profile.label} takes one image per card face, no booklet",
+                game.where("booklet"),
+            )
+        )
     return items

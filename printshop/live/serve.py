@@ -18,6 +18,7 @@ runs; a click on a face opens `/face/<token>@2x.png`, drawn at twice the resolut
 
 Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,7 +51,9 @@ from printshop.typeset.templating import template_location
 from printshop.live.watch import FileWatcher, watched_folders
 
 PREVIEW_DPI = 110  # enough to read a card's smallest text on screen
-ZOOM_DPI = 2 * PREVIEW_DPI  # the image a click on a face opens: a sheet or board read closely, a card's detail
+ZOOM_DPI = (
+    2 * PREVIEW_DPI
+)  # the image a click on a face opens: a sheet or board read closely, a card's detail
 
 
 @dataclass
@@ -63,11 +66,17 @@ class FaceView:
     paints: object
     motifs: dict
     assets: Path
-    sources: list[tuple[str, int]]  # (data file as displayed, line): the texts it prints, then its frames
-    template: str = ""  # the face's template file, as displayed: an error in it may be what stops the face
+    sources: list[
+        tuple[str, int]
+    ]  # (data file as displayed, line): the texts it prints, then its frames
+    template: str = (
+        ""  # the face's template file, as displayed: an error in it may be what stops the face
+    )
     art: tuple = ()  # the image files it draws (`src`, from the game's folder), sorted
     stale: bool = False  # kept from an earlier refresh: an error now stops this face being laid out
-    pending: bool = False  # a rules page as last rendered, its booklet being rendered again (`render_pages`)
+    pending: bool = (
+        False  # a rules page as last rendered, its booklet being rendered again (`render_pages`)
+    )
     # the names of its face in faces.yaml and of those it extends: a diagnostic written in one concerns this face
     definitions: tuple = ()
 
@@ -80,8 +89,12 @@ def _say(line: str) -> None:
     print(f"printshop serve: {line}", file=sys.stderr, flush=True)
 
 
-def _face_views(session: Session, booklets: dict | None = None, later: list | None = None,
-                stop: threading.Event | None = None) -> list[FaceView]:
+def _face_views(
+    session: Session,
+    booklets: dict | None = None,
+    later: list | None = None,
+    stop: threading.Event | None = None,
+) -> list[FaceView]:
     """The faces of the session's layouts, each game's and language's rules pages after them. `booklets`:
     {(game, lang): Booklet} of the last refresh, replaced by this one's (a booklet unchanged is kept). With
     `later`, a booklet to render again is not rendered: (game, lang) is added to `later`, and the pages it
@@ -98,7 +111,9 @@ def _face_views(session: Session, booklets: dict | None = None, later: list | No
     booklets = {} if booklets is None else booklets
     booklets.clear()
     for layout in checked.layouts:
-        project = checked.project.view(layout.localized.data)  # the game's own colours and motifs too
+        project = checked.project.view(
+            layout.localized.data
+        )  # the game's own colours and motifs too
         paints = Paints(project.colours.palette)
         catalogue = layout.localized.data.catalogues.get(layout.lang)
         variant = layout.localized.variant
@@ -106,10 +121,21 @@ def _face_views(session: Session, booklets: dict | None = None, later: list | No
         reference = layout.localized.data.reference(layout.lang) if layout.localized.draft else None
         game_faces = layout.localized.data.faces
         faces = [face for deck in layout.decks for face in deck.faces.values()]
-        for sheet in layout.sheets:  # a two-sided sheet: each item's back after it, as a player turns it over
-            faces += [face for pair in itertools.zip_longest(sheet.faces, sheet.backs) for face in pair if face is not None]
+        for sheet in (
+            layout.sheets
+        ):  # a two-sided sheet: each item's back after it, as a player turns it over
+            faces += [
+                face
+                for pair in itertools.zip_longest(sheet.faces, sheet.backs)
+                for face in pair
+                if face is not None
+            ]
         for face in faces:
-            texts, borrowed, frames = [], [], []  # the texts first: what a translator edits; then a draft's others
+            texts, borrowed, frames = (
+                [],
+                [],
+                [],
+            )  # the texts first: what a translator edits; then a draft's others
             for frame in face.frames:
                 for text_id in frame.text_ids:
                     # (a naming variant's own text, where it replaces the id: the line a translator edits)
@@ -125,12 +151,26 @@ def _face_views(session: Session, booklets: dict | None = None, later: list | No
             name = face.face.template
             if name and name not in templates and session.env is not None:
                 templates[name] = template_location(session.env, name).path
-            views.append(FaceView("", layout.game_id, layout.lang, face.key, face, paints,
-                                  project.motifs.motifs, layout.localized.data.dir, texts + borrowed + frames,
-                                  templates.get(name, ""), art=tuple(art_of([face.face])),
-                                  definitions=definition_chain(game_faces, face.face_name)))
+            views.append(
+                FaceView(
+                    "",
+                    layout.game_id,
+                    layout.lang,
+                    face.key,
+                    face,
+                    paints,
+                    project.motifs.motifs,
+                    layout.localized.data.dir,
+                    texts + borrowed + frames,
+                    templates.get(name, ""),
+                    art=tuple(art_of([face.face])),
+                    definitions=definition_chain(game_faces, face.face_name),
+                )
+            )
         if stop is None or not stop.is_set():
-            views += _page_views(session, layout, project, paints, catalogue, reference, earlier, booklets, later)
+            views += _page_views(
+                session, layout, project, paints, catalogue, reference, earlier, booklets, later
+            )
     return views
 
 
@@ -141,19 +181,35 @@ class Booklet:
     is in. Its pages are `BookletPage`s, each shown as an image rasterised from the PDF; `texts` is each page's
     text as `words` gives it, for `pages_of`."""
 
-    def __init__(self, key: str, data: bytes, count: int, colours: dict, motifs: dict, fonts,
-                 texts: list[str] | None = None):
+    def __init__(
+        self,
+        key: str,
+        data: bytes,
+        count: int,
+        colours: dict,
+        motifs: dict,
+        fonts,
+        texts: list[str] | None = None,
+    ):
         self.key, self.data = key, data
-        self.fonts = fonts  # the FontSet it was set in (held: an id alone may be given again to a later set)
+        self.fonts = (
+            fonts  # the FontSet it was set in (held: an id alone may be given again to a later set)
+        )
         self.colours, self.motifs = colours, motifs  # {name: value} of those its drawing read
         self.pages = [BookletPage(self, index) for index in range(count)]
         self.words = texts if texts is not None else [" "] * count
         self.texts = [page.replace(" ", "") for page in self.words]  # as `letters` gives it
-        self._found: dict[str, tuple[int, ...] | None] = {}  # a text -> pages_of it, for the next refresh
+        self._found: dict[
+            str, tuple[int, ...] | None
+        ] = {}  # a text -> pages_of it, for the next refresh
 
     def holds(self, key: str, palette: dict, motifs: dict, fonts) -> bool:
-        return (key == self.key and fonts is self.fonts and unchanged(self.colours, palette)
-                and unchanged(self.motifs, motifs, motif_key))
+        return (
+            key == self.key
+            and fonts is self.fonts
+            and unchanged(self.colours, palette)
+            and unchanged(self.motifs, motifs, motif_key)
+        )
 
     def pages_of(self, text: str) -> tuple[int, ...] | None:
         """The pages (0-based) that print `text` (a rule as its file has it), or None where it cannot be told:
@@ -169,10 +225,16 @@ class Booklet:
 
 
 SEARCHED = 24  # letters: a piece of a rule this long is found where it is printed, not in another text by chance
-SHORTEST = 6  # letters: a shorter piece between placeholders ("Oui", "de") is not looked for as letters...
-SHORTEST_WORDS = 2  # ...but as whole words, if it has this many letters: "As" is, "A" is not (every page has it)
+SHORTEST = (
+    6  # letters: a shorter piece between placeholders ("Oui", "de") is not looked for as letters...
+)
+SHORTEST_WORDS = (
+    2  # ...but as whole words, if it has this many letters: "As" is, "A" is not (every page has it)
+)
 _MARKUP = re.compile(r"<[^>]*>")
-_WORD = re.compile(r"[^\W_]+")  # a run of letters and digits (str.isalnum's), as `letters` keeps them
+_WORD = re.compile(
+    r"[^\W_]+"
+)  # a run of letters and digits (str.isalnum's), as `letters` keeps them
 
 
 def letters(text: str) -> str:
@@ -197,10 +259,19 @@ def _pages_of(text: str, pages: list[str], page_words: list[str]) -> tuple[int, 
         phrases = [words(part) for part in parts if len(letters(part)) >= SHORTEST_WORDS]
         if not phrases:
             return None
-        return tuple(index for index, page in enumerate(page_words) if all(phrase in page for phrase in phrases))
+        return tuple(
+            index
+            for index, page in enumerate(page_words)
+            if all(phrase in page for phrase in phrases)
+        )
     runs = set()
-    for piece in pieces:  # every run of SEARCHED letters, and the last: a page break may fall anywhere in it
-        runs.update(piece[start:start + SEARCHED] for start in range(0, max(len(piece) - SEARCHED, 0) + 1, SEARCHED))
+    for piece in (
+        pieces
+    ):  # every run of SEARCHED letters, and the last: a page break may fall anywhere in it
+        runs.update(
+            piece[start : start + SEARCHED]
+            for start in range(0, max(len(piece) - SEARCHED, 0) + 1, SEARCHED)
+        )
         runs.add(piece[-SEARCHED:])
     return tuple(index for index, page in enumerate(pages) if any(run in page for run in runs))
 
@@ -216,7 +287,10 @@ def page_texts(data: bytes) -> list[str]:
     with _PDFIUM:
         document = pypdfium2.PdfDocument(data)
         try:
-            texts = [words(document[index].get_textpage().get_text_range()) for index in range(len(document))]
+            texts = [
+                words(document[index].get_textpage().get_text_range())
+                for index in range(len(document))
+            ]
         finally:
             document.close()
     _PAGE_TEXTS[data] = tuple(texts)
@@ -242,13 +316,30 @@ def _booklet_key(layout, project, paper) -> str:
     its blocks (the rules' texts as the template set them), the booklet's style, the page, the language's
     typography and labels, the game's title (the fonts registered: `Booklet.holds` compares the set)."""
     localized = layout.localized
-    return key_of(layout.game_id, layout.lang, localized.variant, localized.draft, layout.title,
-                  repr(layout.booklet.blocks), layout.booklet.style.model_dump_json(),
-                  localized.language.model_dump_json(), repr(paper))
+    return key_of(
+        layout.game_id,
+        layout.lang,
+        localized.variant,
+        localized.draft,
+        layout.title,
+        repr(layout.booklet.blocks),
+        layout.booklet.style.model_dump_json(),
+        localized.language.model_dump_json(),
+        repr(paper),
+    )
 
 
-def _page_views(session: Session, layout, project, paints, catalogue, reference, earlier: dict,
-                booklets: dict, later: list | None = None) -> list[FaceView]:
+def _page_views(
+    session: Session,
+    layout,
+    project,
+    paints,
+    catalogue,
+    reference,
+    earlier: dict,
+    booklets: dict,
+    later: list | None = None,
+) -> list[FaceView]:
     """The pages of the game's rules booklet in this language, after its faces (`rules/1`, `rules/2`...): the
     rules are most of what a translator translates. Their sources: the lines of the texts each prints. With
     `later` (see `_face_views`), a booklet to render again is left for later, its earlier pages shown greyed."""
@@ -258,7 +349,10 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
     if layout.booklet is None:
         # (an error stops it: its last pages are kept, shown greyed while the error lasts, and then while it is set
         # again, rather than gone in between)
-        if (layout.game_id, layout.lang) in earlier and layout.localized.data.game.booklet is not None:
+        if (
+            layout.game_id,
+            layout.lang,
+        ) in earlier and layout.localized.data.game.booklet is not None:
             booklets[(layout.game_id, layout.lang)] = earlier[(layout.game_id, layout.lang)]
         return []
     paper_name = project.booklet.paper
@@ -276,49 +370,87 @@ def _page_views(session: Session, layout, project, paints, catalogue, reference,
         later.append((layout.game_id, layout.lang))
         return []
     elif booklet is None or not booklet.holds(key, palette, motifs, fonts):
-        file_name = output_name(layout.game_id, layout.lang, "rules", paper_name, layout.localized.variant).name
-        colours, drawn = Reads(palette, log=[]), Reads(motifs, log=[])  # what it reads of them, name by name
+        file_name = output_name(
+            layout.game_id, layout.lang, "rules", paper_name, layout.localized.variant
+        ).name
+        colours, drawn = (
+            Reads(palette, log=[]),
+            Reads(motifs, log=[]),
+        )  # what it reads of them, name by name
         # a style in a colour or font there is not is set all the same, in magenta, as a face's frame is
         stood_in = dataclasses.replace(paints, palette=StandIn(colours))
         try:
-            data, count = render_booklet(layout, stand_in_booklet(layout.booklet, fonts), paper, stood_in, drawn,
-                                         file_name)
+            data, count = render_booklet(
+                layout, stand_in_booklet(layout.booklet, fonts), paper, stood_in, drawn, file_name
+            )
         except Exception:  # noqa: BLE001 - shown as no page; the build reports what stops it
             return []
-        booklet = Booklet(key, data, count, values_of(colours.read, palette),
-                          values_of(drawn.read, motifs, motif_key), fonts, page_texts(data))
+        booklet = Booklet(
+            key,
+            data,
+            count,
+            values_of(colours.read, palette),
+            values_of(drawn.read, motifs, motif_key),
+            fonts,
+            page_texts(data),
+        )
     booklets[(layout.game_id, layout.lang)] = booklet
     # each page's sources: the lines of the texts it prints, found in its own text (a text the template read that
     # cannot be told apart, a letter or a placeholder alone: every page's)
     sources: list[list[tuple[str, int]]] = [[] for _ in booklet.pages]
     everywhere = range(len(sources))
     for text_id in layout.booklet.text_ids:
-        entry = written_entry(catalogue, text_id, layout.localized.variant) if catalogue is not None else None
-        if entry is None and reference is not None:  # a draft prints the text its language lacks from the other
+        entry = (
+            written_entry(catalogue, text_id, layout.localized.variant)
+            if catalogue is not None
+            else None
+        )
+        if (
+            entry is None and reference is not None
+        ):  # a draft prints the text its language lacks from the other
             entry = written_entry(reference, text_id, layout.localized.variant)
         if entry is not None:
             for index in booklet.pages_of(entry.text) or everywhere:
                 sources[index].append((entry.location.path, entry.location.line))
     template = layout.localized.data.game.booklet.template
     template_file = template_location(session.env, template).path if session.env is not None else ""
-    return [FaceView("", layout.game_id, layout.lang, f"rules/{page.index + 1}", page, paints, project.motifs.motifs,
-                     layout.localized.data.dir, sources[page.index], template_file, pending=pending)
-            for page in booklet.pages]
+    return [
+        FaceView(
+            "",
+            layout.game_id,
+            layout.lang,
+            f"rules/{page.index + 1}",
+            page,
+            paints,
+            project.motifs.motifs,
+            layout.localized.data.dir,
+            sources[page.index],
+            template_file,
+            pending=pending,
+        )
+        for page in booklet.pages
+    ]
 
 
-MISSING_COLOUR = OVERSET_HEX  # a colour the palette lacks, as a face's image shows it (colour.StandIn)
+MISSING_COLOUR = (
+    OVERSET_HEX  # a colour the palette lacks, as a face's image shows it (colour.StandIn)
+)
 
 
 def definition_chain(faces: dict, name: str) -> tuple[str, ...]:
     """The face `name` of a game's faces.yaml, then the faces it extends, nearest first."""
     chain: list[str] = []
-    while name and name in faces and name not in chain:  # (a loop of extends is the validator's to report)
+    while (
+        name and name in faces and name not in chain
+    ):  # (a loop of extends is the validator's to report)
         chain.append(name)
         name = faces[name].extends
     return tuple(chain)
 
 
-_FRAME_ALSO = re.compile(r"frame: (?P<path>.+?):(?P<line>\d+):\d+\b")  # a diagnostic's `also` naming a frame
+_FRAME_ALSO = re.compile(
+    r"frame: (?P<path>.+?):(?P<line>\d+):\d+\b"
+)  # a diagnostic's `also` naming a frame
 
 
 def face_blocks(project) -> dict[str, tuple[list[int], list[tuple[str, str]]]]:
@@ -326,12 +458,17 @@ def face_blocks(project) -> dict[str, tuple[list[int], list[tuple[str, str]]]]:
     line of the file belongs to the definition that starts last before it (faces.yaml's entries follow one
     another under `faces:`), however it is written (a flow mapping on one line, a block over twenty)."""
     starts: dict[str, list[tuple[int, str, str]]] = {}
-    for game in (project.games.values() if project is not None else ()):
+    for game in project.games.values() if project is not None else ():
         for name, face in game.faces.items():
             where = face.where()
             starts.setdefault(where.path, []).append((where.line, game.id, name))
-    return {path: ([line for line, _, _ in sorted(rows)], [(game, name) for _, game, name in sorted(rows)])
-            for path, rows in starts.items()}
+    return {
+        path: (
+            [line for line, _, _ in sorted(rows)],
+            [(game, name) for _, game, name in sorted(rows)],
+        )
+        for path, rows in starts.items()
+    }
 
 
 def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
@@ -346,7 +483,9 @@ def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
         if view.place in present:
             anchor = view.place
         else:
-            after.setdefault(anchor, []).append(view if view.stale else dataclasses.replace(view, stale=True))
+            after.setdefault(anchor, []).append(
+                view if view.stale else dataclasses.replace(view, stale=True)
+            )
     merged = list(after.get(None, []))
     for view in now:
         merged.append(view)
@@ -361,8 +500,13 @@ def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
 
 def face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
     """The images of `views`: the faces drawn together (`_face_pngs`), a rules page rasterised from its booklet."""
-    faces = iter(_face_pngs([view for view in views if not isinstance(view.face, BookletPage)], dpi))
-    return [page_png(view.face, dpi) if isinstance(view.face, BookletPage) else next(faces) for view in views]
+    faces = iter(
+        _face_pngs([view for view in views if not isinstance(view.face, BookletPage)], dpi)
+    )
+    return [
+        page_png(view.face, dpi) if isinstance(view.face, BookletPage) else next(faces)
+        for view in views
+    ]
 
 
 def page_png(page: BookletPage, dpi: int = PREVIEW_DPI) -> bytes:
@@ -374,7 +518,9 @@ def page_png(page: BookletPage, dpi: int = PREVIEW_DPI) -> bytes:
     with _PDFIUM:
         document = pypdfium2.PdfDocument(page.booklet.data)
         try:
-            image = document[page.index].render(scale=dpi / 72, rev_byteorder=True).to_numpy()  # RGB rows
+            image = (
+                document[page.index].render(scale=dpi / 72, rev_byteorder=True).to_numpy()
+            )  # RGB rows
         finally:
             document.close()
     return png(image, level=1)
@@ -411,15 +557,21 @@ def _face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
     with _PDFIUM:
         document = pypdfium2.PdfDocument(buffer.getvalue())
         try:
-            images = [document[index].render(scale=dpi / 72, rev_byteorder=True).to_numpy()  # RGB rows
-                      for index in range(len(views))]
+            images = [
+                document[index].render(scale=dpi / 72, rev_byteorder=True).to_numpy()  # RGB rows
+                for index in range(len(views))
+            ]
         finally:
             document.close()
-    return [png(image, level=1) for image in images]  # shown at once on this machine: the fastest deflate
+    return [
+        png(image, level=1) for image in images
+    ]  # shown at once on this machine: the fastest deflate
 
 
 PREVIEW_BATCH = 12  # faces drawn into one PDF for their images: a screenful or two of the page
-BATCH_WAIT = 30.0  # seconds a request waits for a face another request is drawing, then draws it itself
+BATCH_WAIT = (
+    30.0  # seconds a request waits for a face another request is drawing, then draws it itself
+)
 
 
 def _drawn_alone(view: FaceView, dpi: int) -> bytes | None:
@@ -446,7 +598,9 @@ def line_ranges(lines) -> str:
             runs[-1][1] = number
         else:
             runs.append([number, number])
-    return ", ".join(str(first) if first == last else f"{first}\u2013{last}" for first, last in runs)
+    return ", ".join(
+        str(first) if first == last else f"{first}\u2013{last}" for first, last in runs
+    )
 
 
 def source_files(sources: list[tuple[str, int]], folder: str) -> list[dict]:
@@ -456,16 +610,33 @@ def source_files(sources: list[tuple[str, int]], folder: str) -> list[dict]:
     for path, line in sources:
         by_file.setdefault(path, []).append(line)
     prefix = folder.rstrip("/") + "/"
-    return [{"path": path, "short": path[len(prefix):] if path.startswith(prefix) else path,
-             "lines": line_ranges(lines)} for path, lines in by_file.items()]
+    return [
+        {
+            "path": path,
+            "short": path[len(prefix) :] if path.startswith(prefix) else path,
+            "lines": line_ranges(lines),
+        }
+        for path, lines in by_file.items()
+    ]
 
 
 def _diagnostic(number: int, d: Diagnostic, faces: list[str], pages: int = 0) -> dict:
     """`faces`: the tokens of the faces and rules pages it leads to; `pages`: how many of them are rules pages."""
-    return {"id": number, "text": d.format(), "severity": d.severity.value, "code": d.code,
-            "message": printable(d.message), "where": str(d.location), "acknowledged": printable(d.acknowledged),
-            "hint": d.hint, "also": d.also, "path": d.location.path, "line": d.location.line, "faces": faces,
-            "pages": pages}
+    return {
+        "id": number,
+        "text": d.format(),
+        "severity": d.severity.value,
+        "code": d.code,
+        "message": printable(d.message),
+        "where": str(d.location),
+        "acknowledged": printable(d.acknowledged),
+        "hint": d.hint,
+        "also": d.also,
+        "path": d.location.path,
+        "line": d.location.line,
+        "faces": faces,
+        "pages": pages,
+    }
 
 
 class Preview:
@@ -483,11 +654,17 @@ class Preview:
         self._mark = secrets.token_hex(3)
         self._serial = itertools.count(1)
         self.images: dict[str, bytes] = {}
-        self._drawing: dict[str, threading.Event] = {}  # faces a request is drawing: set once their images are kept
-        self._fresh: set[str] = set()  # the tokens the last refresh gave: the faces it changed (at first, all)
+        self._drawing: dict[
+            str, threading.Event
+        ] = {}  # faces a request is drawing: set once their images are kept
+        self._fresh: set[str] = (
+            set()
+        )  # the tokens the last refresh gave: the faces it changed (at first, all)
         self.state: dict = {}
         self._blocks: dict = {}  # face_blocks of the project last read
-        self._drafts: dict[tuple[str, str], str] = {}  # (game, lang) -> the draft label of a translation shown unfinished
+        self._drafts: dict[
+            tuple[str, str], str
+        ] = {}  # (game, lang) -> the draft label of a translation shown unfinished
         self._booklets: dict = {}  # (game, lang) -> the rules booklet shown (Booklet), kept while its content is
         self._later: list = []  # (game, lang) of the booklets the last refresh left to `render_pages`
         self._update = None  # the session's last update (what `render_pages` shows its pages with)
@@ -529,7 +706,9 @@ class Preview:
         if not update.ok:
             views = keep_stale(list(self.views.values()), views)
         self.views = {view.token: view for view in views}
-        self._tokens = {id(view.face): (view.face, view.token) for view in views}  # (the faces kept alive)
+        self._tokens = {
+            id(view.face): (view.face, view.token) for view in views
+        }  # (the faces kept alive)
         self.images = {token: data for token, data in self.images.items() if token in self.views}
         self.version += 1
         self.state = self._state(update)
@@ -553,20 +732,32 @@ class Preview:
         for view in self.views.values():
             for path, line in view.sources:
                 by_place.setdefault((path, line), []).append(view.token)
-            if view.stale and view.template:  # stopped, maybe by its template: an error there leads to it
+            if (
+                view.stale and view.template
+            ):  # stopped, maybe by its template: an error there leads to it
                 by_template.setdefault(view.template, []).append(view.token)
         project = self.session.project
-        if project is not None:  # the faces' definitions as the data now has them; else as it last had them
+        if (
+            project is not None
+        ):  # the faces' definitions as the data now has them; else as it last had them
             self._blocks = face_blocks(project)
         blocks = self._blocks
-        by_definition: dict[tuple[str, str], list[str]] = {}  # (game, face in faces.yaml) -> the faces made from it
+        by_definition: dict[
+            tuple[str, str], list[str]
+        ] = {}  # (game, face in faces.yaml) -> the faces made from it
         for view in self.views.values():
-            game = project.games.get(view.game) if project is not None else None  # (a face kept: as now written)
-            for name in definition_chain(game.faces, view.face.face_name) if game else view.definitions:
+            game = (
+                project.games.get(view.game) if project is not None else None
+            )  # (a face kept: as now written)
+            for name in (
+                definition_chain(game.faces, view.face.face_name) if game else view.definitions
+            ):
                 by_definition.setdefault((view.game, name), []).append(view.token)
         diagnostics = []
         for number, d in enumerate(update.report.sorted()):
-            faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(d.location.path, [])
+            faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(
+                d.location.path, []
+            )
             # written in a face's definition (a frame's font, a shape's colour); or, leading to no face by where it
             # is written, about a frame there ("frame: data/g/faces.yaml:29:30", a template without its block)
             places = [(d.location.path, d.location.line)]
@@ -580,37 +771,67 @@ class Preview:
                     if index >= 0:
                         faces += by_definition.get(named[index], [])
             faces = list(dict.fromkeys(faces))
-            pages = sum(isinstance(self.views[token].face, BookletPage) for token in faces if token in self.views)
+            pages = sum(
+                isinstance(self.views[token].face, BookletPage)
+                for token in faces
+                if token in self.views
+            )
             diagnostics.append(_diagnostic(number, d, faces, pages))
         games: dict[str, dict] = {}
         # an unfinished translation shown as a draft: its label, in its own language ("ENTWURF, 12 % übersetzt")
         # (kept from the refresh before while an error stops the layout: its faces are shown greyed, as they were)
         if self.session.checked is not None:
-            self._drafts = {(layout.game_id, layout.lang): layout.localized.draft
-                            for layout in self.session.checked.layouts if layout.localized.draft}
+            self._drafts = {
+                (layout.game_id, layout.lang): layout.localized.draft
+                for layout in self.session.checked.layouts
+                if layout.localized.draft
+            }
         drafts = self._drafts
         for view in self.views.values():
-            game = games.setdefault(view.game, {"id": view.game, "langs": [], "rows": {}, "drafts": {}})
+            game = games.setdefault(
+                view.game, {"id": view.game, "langs": [], "rows": {}, "drafts": {}}
+            )
             if (view.game, view.lang) in drafts:
                 game["drafts"][view.lang] = drafts[(view.game, view.lang)]
             if view.lang not in game["langs"]:
                 game["langs"].append(view.lang)
             game["rows"].setdefault(view.key, {})[view.lang] = {
-                "token": view.token, "image": f"/face/{view.token}.png", "zoom": f"/face/{view.token}@2x.png",
-                "stale": view.stale, "pending": view.pending,
+                "token": view.token,
+                "image": f"/face/{view.token}.png",
+                "zoom": f"/face/{view.token}@2x.png",
+                "stale": view.stale,
+                "pending": view.pending,
                 "sources": [f"{path}:{line}" for path, line in dict.fromkeys(view.sources)],
                 "files": source_files(view.sources, display_path(view.assets)),
                 "template": view.template,  # the file that makes its frames' texts, for the designer
                 # the images it draws: a save of one draws this face again
-                "art": [{"path": display_path(Path(os.path.normpath(view.assets / source))), "short": source}
-                        for source in view.art]}
-        return {"version": self.version, "ok": update.ok, "seconds": round(update.seconds, 3),
-                "readable": self.session.project is not None,
-                "empty": self.session.project is not None and not self.session.project.games,  # a new project
-                "diagnostics": diagnostics,
-                "games": [{"id": g["id"], "langs": g["langs"], "drafts": g["drafts"], "variant": self._variant(g["id"]),
-                           "rows": [{"key": key, "faces": faces} for key, faces in g["rows"].items()]}
-                          for g in games.values()]}
+                "art": [
+                    {
+                        "path": display_path(Path(os.path.normpath(view.assets / source))),
+                        "short": source,
+                    }
+                    for source in view.art
+                ],
+            }
+        return {
+            "version": self.version,
+            "ok": update.ok,
+            "seconds": round(update.seconds, 3),
+            "readable": self.session.project is not None,
+            "empty": self.session.project is not None
+            and not self.session.project.games,  # a new project
+            "diagnostics": diagnostics,
+            "games": [
+                {
+                    "id": g["id"],
+                    "langs": g["langs"],
+                    "drafts": g["drafts"],
+                    "variant": self._variant(g["id"]),
+                    "rows": [{"key": key, "faces": faces} for key, faces in g["rows"].items()],
+                }
+                for g in games.values()
+            ],
+        }
 
     def _variant(self, game_id: str) -> str:
         """The naming variant the game is shown in (`serve --variant`), if the game has it; else ''."""
@@ -638,11 +859,17 @@ class Preview:
                 drawing = threading.Event()
                 for other, _ in batch:
                     self._drawing[other] = drawing
-        if batch is None:  # another request is drawing it: its image, or None if it could not be drawn
+        if (
+            batch is None
+        ):  # another request is drawing it: its image, or None if it could not be drawn
             finished = drawing.wait(BATCH_WAIT)
             with self.lock:
                 data = self.images.get(token)
-            return data if data is not None or finished else self._keep(token, _drawn_alone(view, PREVIEW_DPI))
+            return (
+                data
+                if data is not None or finished
+                else self._keep(token, _drawn_alone(view, PREVIEW_DPI))
+            )
         try:
             try:
                 images: list[bytes | None] = list(face_pngs([one for _, one in batch]))
@@ -666,9 +893,12 @@ class Preview:
         Called with the lock held."""
         tokens = list(self.views)
         batch = [(token, view)]
-        for other in tokens[tokens.index(token) + 1:]:
+        for other in tokens[tokens.index(token) + 1 :]:
             candidate = self.views[other]
-            if len(batch) == PREVIEW_BATCH or (candidate.game, candidate.lang) != (view.game, view.lang):
+            if len(batch) == PREVIEW_BATCH or (candidate.game, candidate.lang) != (
+                view.game,
+                view.lang,
+            ):
                 break
             if other in self._fresh and other not in self.images and other not in self._drawing:
                 batch.append((other, candidate))
@@ -719,7 +949,9 @@ def make_app(preview: Preview):
         if data is None:
             return Response(status_code=404)
         # a token names one laid-out face: its image never changes
-        return Response(data, media_type="image/png", headers={"Cache-Control": "max-age=3600, immutable"})
+        return Response(
+            data, media_type="image/png", headers={"Cache-Control": "max-age=3600, immutable"}
+        )
 
     async def events(request):
         queue: asyncio.Queue = asyncio.Queue()
@@ -743,15 +975,24 @@ def make_app(preview: Preview):
             finally:
                 preview.listeners.discard(queue)
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return StreamingResponse(
+            stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         preview.loop = asyncio.get_running_loop()  # where the watching thread announces changes
         yield
 
-    return Starlette(routes=[Route("/", index), Route("/state", state), Route("/events", events),
-                             Route("/face/{token}.png", face)], lifespan=lifespan)
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/state", state),
+            Route("/events", events),
+            Route("/face/{token}.png", face),
+        ],
+        lifespan=lifespan,
+    )
 
 
 class AddressUnavailable(Exception):
@@ -762,20 +1003,30 @@ def listening_socket(host: str, port: int) -> socket.socket:
     """A socket bound to (host, port) and listening, made here rather than by uvicorn so that a port in use
     is a message saying what to do, not an error inside the server's thread."""
     try:
-        family, kind, protocol, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        family, kind, protocol, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM
+        )[0]
     except socket.gaierror as error:
-        raise AddressUnavailable(f"cannot listen on {host}: {error.strerror or error} (--host)") from None
+        raise AddressUnavailable(
+            f"cannot listen on {host}: {error.strerror or error} (--host)"
+        ) from None
     sock = socket.socket(family, kind, protocol)
     try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a server just stopped: its port again
+        sock.setsockopt(
+            socket.SOL_SOCKET, socket.SO_REUSEADDR, 1
+        )  # a server just stopped: its port again
         sock.bind(address)
         sock.listen(128)
     except OSError as error:
         sock.close()
         if error.errno == errno.EADDRINUSE:
-            raise AddressUnavailable(f"port {port} on {host} is in use (another printshop serve?): name another "
-                                     f"with --port, or --port 0 for any free one") from None
-        raise AddressUnavailable(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+            raise AddressUnavailable(
+                f"port {port} on {host} is in use (another printshop serve?): name another "
+                f"with --port, or --port 0 for any free one"
+            ) from None
+        raise AddressUnavailable(
+            f"cannot listen on {host} port {port}: {error.strerror or error}"
+        ) from None
     return sock
 
 
@@ -803,27 +1054,42 @@ class Server:
                 except Exception as error:  # noqa: BLE001 - the server outlives any one bad refresh
                     _say(f"refreshing failed: {type(error).__name__}: {error}")
         except Exception as error:  # noqa: BLE001 - said, not lost in a thread
-            _say(f"no longer watching the files ({type(error).__name__}: {error}); "
-                 f"the page shows the last state until the server is started again")
+            _say(
+                f"no longer watching the files ({type(error).__name__}: {error}); "
+                f"the page shows the last state until the server is started again"
+            )
 
     def serve(self, started: threading.Event | None = None) -> None:
         """Run until `stop` is set or Ctrl-C (blocking)."""
         import uvicorn
 
         if self._socket is None:
-            self._socket = listening_socket(self.host, self.port)  # AddressUnavailable before anything else
+            self._socket = listening_socket(
+                self.host, self.port
+            )  # AddressUnavailable before anything else
             self.port = self._socket.getsockname()[1]
         # watching starts before the first refresh: a save made while it runs is not missed
         watcher = FileWatcher(watched_folders(self.preview.session), say=_say)
         try:
-            self.preview.refresh(pages=False)  # the faces; the watching thread renders the rules pages
-            config = uvicorn.Config(make_app(self.preview), host=self.host, port=self.port, log_level="warning",
-                                    lifespan="on", timeout_graceful_shutdown=2)  # nothing a page asks for is long
+            self.preview.refresh(
+                pages=False
+            )  # the faces; the watching thread renders the rules pages
+            config = uvicorn.Config(
+                make_app(self.preview),
+                host=self.host,
+                port=self.port,
+                log_level="warning",
+                lifespan="on",
+                timeout_graceful_shutdown=2,
+            )  # nothing a page asks for is long
             self._server = uvicorn.Server(config)
-            watching = threading.Thread(target=self.watch_files, args=(watcher,), name="printshop-watch",
-                                        daemon=True)
+            watching = threading.Thread(
+                target=self.watch_files, args=(watcher,), name="printshop-watch", daemon=True
+            )
             watching.start()
-        except BaseException:  # the watching thread, which closes the watcher when it ends, never started
+        except (
+            BaseException
+        ):  # the watching thread, which closes the watcher when it ends, never started
             watcher.close()
             raise
         self._threads.append(watching)
@@ -838,14 +1104,18 @@ class Server:
     def _tell_when_listening(self, started: threading.Event) -> None:
         while not self.stop.is_set():
             server = self._server
-            if server is not None and server.started:  # (on the socket `listening_socket` made: port known)
+            if (
+                server is not None and server.started
+            ):  # (on the socket `listening_socket` made: port known)
                 started.set()
                 return
             self.stop.wait(0.02)
 
     def start(self) -> "Server":
         """Serve from a background thread (tests, scripts); returns once listening, `self.port` set."""
-        self._socket = listening_socket(self.host, self.port)  # a port in use: AddressUnavailable, here
+        self._socket = listening_socket(
+            self.host, self.port
+        )  # a port in use: AddressUnavailable, here
         self.port = self._socket.getsockname()[1]
         started = threading.Event()
 

@@ -23,6 +23,7 @@ after files changed, doing only the work the change calls for:
 
 The files are byte for byte those `printshop build` writes from the same data (a test checks it).
 """
+
 from __future__ import annotations
 
 import os
@@ -30,7 +31,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printshop.pipeline.build import Checked, _job_key, _same_bytes, _unfinished, art_of, art_read, contained, unknown_languages, unknown_papers, without_cycle_collection
+from printshop.pipeline.build import (
+    Checked,
+    _job_key,
+    _same_bytes,
+    _unfinished,
+    art_of,
+    art_read,
+    contained,
+    unknown_languages,
+    unknown_papers,
+    without_cycle_collection,
+)
 from printshop.write.cache import Cache, Digests, code_version, font_inputs, key_of
 from printshop.render.colour import noting_colours
 from printshop.diagnostics import Location, Report, Severity, StageFailed
@@ -53,17 +65,22 @@ from printshop.write.commit import write_atomically
 @dataclass
 class Update:
     """What one refresh did."""
+
     report: Report
     ok: bool  # laid out and rendered without errors (else nothing was written)
     faces_laid_out: int = 0  # faces laid out again (the others were reused)
     faces_drawn: int = 0  # faces drawn again into a PDF (the others were replayed)
     jobs_rendered: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
-    removed: list[Path] = field(default_factory=list)  # files this session wrote that it no longer makes
+    removed: list[Path] = field(
+        default_factory=list
+    )  # files this session wrote that it no longer makes
     changed_outputs: list[Output] = field(default_factory=list)
     seconds: float = 0.0
     after_errors: bool = False  # the refresh before this one had errors (and wrote nothing)
-    reloaded: str = ""  # "project", "games" (one game's files), "texts", "fonts" or "" (nothing read again)
+    reloaded: str = (
+        ""  # "project", "games" (one game's files), "texts", "fonts" or "" (nothing read again)
+    )
 
 
 class _Kept:
@@ -101,14 +118,29 @@ class Session:
     texts is laid out (and written, marked, as -draft files) with the texts it lacks taken from the language it
     is made from, instead of left out."""
 
-    def __init__(self, data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path | None = None, *,
-                 games: list[str] | None = None, langs: list[str] | None = None, papers: list[str] | None = None,
-                 templates_dir: Path | None = None, options: Options = Options(), write: bool = True,
-                 render: bool = True, draft: bool = False, variant: str | None = None):
+    def __init__(
+        self,
+        data_dir: Path = DEFAULT_DATA_DIR,
+        out_dir: Path | None = None,
+        *,
+        games: list[str] | None = None,
+        langs: list[str] | None = None,
+        papers: list[str] | None = None,
+        templates_dir: Path | None = None,
+        options: Options = Options(),
+        write: bool = True,
+        render: bool = True,
+        draft: bool = False,
+        variant: str | None = None,
+    ):
         self.data_dir = Path(data_dir)
-        self._folders: frozenset[Path] = frozenset()  # the data's folders when last read (_load_all)
+        self._folders: frozenset[Path] = (
+            frozenset()
+        )  # the data's folders when last read (_load_all)
         # the data folder's own project's templates when none are named, as `build` and `check` find them
-        self.templates_dir = Path(templates_dir) if templates_dir is not None else templates_for(self.data_dir)
+        self.templates_dir = (
+            Path(templates_dir) if templates_dir is not None else templates_for(self.data_dir)
+        )
         self.out_dir = Path(out_dir) if out_dir is not None else None
         self.games, self.langs, self.papers, self.options = games, langs, papers, options
         self.write = write and self.out_dir is not None
@@ -119,7 +151,9 @@ class Session:
         self.outputs: list[Output] = []
         self.version = 0  # counts refreshes, for pages that ask whether anything changed
         self.project: Project | None = None
-        self.load_report = Report()  # what reading the files said (kept while only texts are re-read)
+        self.load_report = (
+            Report()
+        )  # what reading the files said (kept while only texts are re-read)
         self.fonts = None
         self.env = None
         self.checked: Checked | None = None
@@ -127,18 +161,26 @@ class Session:
         self.recordings = FaceRecordings()
         self._laid: dict[tuple, _Laid] = {}
         self._coarse: dict[tuple, str] = {}
-        self._motifs: dict[str, dict] = {}  # each game's motifs as it sees them (its own over the project's)
-        self._jobs: dict[str, tuple[str, list[Output]]] = {}  # job label -> (the key a build gives it, files)
+        self._motifs: dict[
+            str, dict
+        ] = {}  # each game's motifs as it sees them (its own over the project's)
+        self._jobs: dict[
+            str, tuple[str, list[Output]]
+        ] = {}  # job label -> (the key a build gives it, files)
         self._job_reads: dict[str, _JobRead] = {}  # job label -> what its last run read (`_render`)
         self._on_disk: dict[Path, bytes] = {}
         self._counting = 0
         self._code: str | None = None
-        self._bundled: dict | None = None  # the hashes of printshop's own fonts: package files, read once
+        self._bundled: dict | None = (
+            None  # the hashes of printshop's own fonts: package files, read once
+        )
         self._font_report = Report()  # what registering the fonts said
         self._failed = False  # the last refresh had errors
         self._resized: dict = {}  # faces set at one size across their deck, by the face each replaced (_Kept)
         self._digests = Digests()  # this refresh's file hashes
-        self._template_keys: dict[str | None, str] = {}  # template name -> _template_key, this refresh
+        self._template_keys: dict[
+            str | None, str
+        ] = {}  # template name -> _template_key, this refresh
         self._all_templates = ""
         self._template_folders: list[Path] = []
         self._fonts_key: str | None = None  # the inputs `fonts` was registered from (_fonts_inputs)
@@ -148,19 +190,32 @@ class Session:
         self.load_report = Report()
         self._folders = _folders_below(self.data_dir)
         try:
-            self.project = load_project(self.data_dir, self.templates_dir, games=self.games, langs=self.langs,
-                                        report=self.load_report)
+            self.project = load_project(
+                self.data_dir,
+                self.templates_dir,
+                games=self.games,
+                langs=self.langs,
+                report=self.load_report,
+            )
         except StageFailed:
             self.project = None
         except Exception as error:  # noqa: BLE001 - shown like any diagnostic; the session goes on
-            self.load_report.add("internal", Location.of(self.data_dir),
-                                 f"loading failed unexpectedly: {type(error).__name__}: {error}")
+            self.load_report.add(
+                "internal",
+                Location.of(self.data_dir),
+                f"loading failed unexpectedly: {type(error).__name__}: {error}",
+            )
             self.project = None
             return
         for game_id in self.games or () if self.project is not None else ():
-            if game_id not in self.project.games:  # named when the session began, gone since (moved, renamed)
-                self.load_report.add("file-missing", Location.of(self.data_dir / game_id / "game.yaml"),
-                                     f"the game '{game_id}' is no longer in the data folder")
+            if (
+                game_id not in self.project.games
+            ):  # named when the session began, gone since (moved, renamed)
+                self.load_report.add(
+                    "file-missing",
+                    Location.of(self.data_dir / game_id / "game.yaml"),
+                    f"the game '{game_id}' is no longer in the data folder",
+                )
 
     def _reload_texts(self, path: Path) -> bool:
         """Read one text file (or translation record) again; False when the project must be reloaded."""
@@ -219,7 +274,9 @@ class Session:
         # again beneath the game's own print/ files) that was not already said
         self._said_again(report, lambda path: path.startswith(inside))
         if game is None or report.has_errors:
-            self.project = None  # shown as errors until the game reads again (then everything is read)
+            self.project = (
+                None  # shown as errors until the game reads again (then everything is read)
+            )
         else:
             project.games[game_id] = game
         return True
@@ -259,7 +316,9 @@ class Session:
             if not self._reload_game(game_id):
                 self._load_all()
                 return "project"
-        texts = [path for path in texts if path.parent.parent.name not in games]  # read with their game
+        texts = [
+            path for path in texts if path.parent.parent.name not in games
+        ]  # read with their game
         for path in sorted(texts):
             if not self._reload_texts(path):
                 self._load_all()
@@ -296,42 +355,75 @@ class Session:
             self.checked = None
             update.seconds = time.monotonic() - started
             return update
-        if not contained(project, report, drop=False):  # as a build: names no plain id, links leaving the project
+        if not contained(
+            project, report, drop=False
+        ):  # as a build: names no plain id, links leaving the project
             self.checked = None
             update.seconds = time.monotonic() - started
             return update
         try:
             validate_project(project, report, self.papers or None)
         except Exception as error:  # noqa: BLE001
-            report.add("internal", Location.of(self.data_dir),
-                       f"validation failed unexpectedly: {type(error).__name__}: {error}")
+            report.add(
+                "internal",
+                Location.of(self.data_dir),
+                f"validation failed unexpectedly: {type(error).__name__}: {error}",
+            )
             update.seconds = time.monotonic() - started
             return update
-        unfinished = _unfinished(project, report, self.langs,
-                                 ("draft" if self.write else "preview") if self.draft else "skip")
+        unfinished = _unfinished(
+            project,
+            report,
+            self.langs,
+            ("draft" if self.write else "preview") if self.draft else "skip",
+        )
         papers = unknown_papers(project, self.papers)
         if papers:  # a build refuses them; so does each refresh, until media.yaml has them
-            report.add("unknown-reference", Location.of(self.data_dir), papers,
-                       hint="name one of those with --paper, or add the paper to print/media.yaml")
-        for lang in self.langs or []:  # a build refuses a language no game has; a session waits for its file
+            report.add(
+                "unknown-reference",
+                Location.of(self.data_dir),
+                papers,
+                hint="name one of those with --paper, or add the paper to print/media.yaml",
+            )
+        for lang in (
+            self.langs or []
+        ):  # a build refuses a language no game has; a session waits for its file
             unknown = unknown_languages(project, [lang])
             if unknown:
                 games = " ".join(self.games or [])
-                start = (f"'printshop i18n sync {lang}{' ' + games if games else ''}' writes text/{lang}.yaml, a copy "
-                         f"of the source marked '# TODO: translate', which 'printshop serve' shows at once, as a draft")
-                if lang not in project.languages:  # sync refuses a language the data does not describe
-                    start = (f"describe it in languages/{lang}.yaml (TRANSLATING.md, 'Adding a language'), then "
-                             + start)
-                report.add("unknown-reference", Location.of(self.data_dir),
-                           f"{unknown}: nothing in it is shown until a game has a text file text/{lang}.yaml",
-                           Severity.WARNING, hint=f"to start a translation, {start}; or name another --lang")
-        if self.variant is not None and not any(self.variant in game.game.variants for game in project.games.values()):
+                start = (
+                    f"'printshop i18n sync {lang}{' ' + games if games else ''}' writes text/{lang}.yaml, a copy "
+                    f"of the source marked '# TODO: translate', which 'printshop serve' shows at once, as a draft"
+                )
+                if (
+                    lang not in project.languages
+                ):  # sync refuses a language the data does not describe
+                    start = (
+                        f"describe it in languages/{lang}.yaml (TRANSLATING.md, 'Adding a language'), then "
+                        + start
+                    )
+                report.add(
+                    "unknown-reference",
+                    Location.of(self.data_dir),
+                    f"{unknown}: nothing in it is shown until a game has a text file text/{lang}.yaml",
+                    Severity.WARNING,
+                    hint=f"to start a translation, {start}; or name another --lang",
+                )
+        if self.variant is not None and not any(
+            self.variant in game.game.variants for game in project.games.values()
+        ):
             known = sorted({name for game in project.games.values() for name in game.game.variants})
-            report.add("unknown-reference", Location.of(self.data_dir),
-                       f"no game here has the naming variant '{self.variant}' any more: the default names are shown",
-                       Severity.WARNING, hint=f"name one of the variants ({', '.join(known) or 'none'}) with --variant, "
-                                              "or add it to a game's game.yaml (variants:)")
-        if self._bundled is None:  # like the code (`_code`), the package's fonts are those of the start
+            report.add(
+                "unknown-reference",
+                Location.of(self.data_dir),
+                f"no game here has the naming variant '{self.variant}' any more: the default names are shown",
+                Severity.WARNING,
+                hint=f"name one of the variants ({', '.join(known) or 'none'}) with --variant, "
+                "or add it to a game's game.yaml (variants:)",
+            )
+        if (
+            self._bundled is None
+        ):  # like the code (`_code`), the package's fonts are those of the start
             bundled = Digests()
             bundled.tree(BUNDLED_FONTS_DIR)
             self._bundled = dict(bundled._known)
@@ -344,7 +436,9 @@ class Session:
             self._font_report = Report()
             self.fonts = register_games_fonts(project, self._font_report)
             self._fonts_key = fonts_key
-        report.extend(self._font_report)  # said at every refresh, as a build would, not only when read
+        report.extend(
+            self._font_report
+        )  # said at every refresh, as a build would, not only when read
         self.env = make_environment(project.templates_dir)
         self._digests, self._template_keys = digests, {}
         self._template_folders = template_folders(project.templates_dir)
@@ -355,28 +449,55 @@ class Session:
         for game in project.games.values():
             for lang in game.languages:
                 state = unfinished.get((game.id, lang))
-                if (self.langs is not None and lang not in self.langs) or (state is not None and not self.draft):
+                if (self.langs is not None and lang not in self.langs) or (
+                    state is not None and not self.draft
+                ):
                     continue
                 try:
-                    localized = localize(project, game, lang,
-                                         self.variant if self.variant in game.game.variants else None,
-                                         draft_percent=state.percent if state is not None else None)
+                    localized = localize(
+                        project,
+                        game,
+                        lang,
+                        self.variant if self.variant in game.game.variants else None,
+                        draft_percent=state.percent if state is not None else None,
+                    )
                     self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
                     localized.tree._texts = Reads(localized.tree._texts)
                     # as the game sees the project, as a build lays it out: its own card sizes, colours, booklet
                     # style over the project's (data/<game>/print/)
                     seen = project.view(game)
-                    self._motifs[game.id] = seen.motifs.motifs  # (those its faces draw are in their keys)
-                    layouts.append(lay_out_game(seen, localized, self.fonts, self.env, report,
-                                                lay_out=self._lay_out_face, resized=resized))
+                    self._motifs[game.id] = (
+                        seen.motifs.motifs
+                    )  # (those its faces draw are in their keys)
+                    layouts.append(
+                        lay_out_game(
+                            seen,
+                            localized,
+                            self.fonts,
+                            self.env,
+                            report,
+                            lay_out=self._lay_out_face,
+                            resized=resized,
+                        )
+                    )
                 except Exception as error:  # noqa: BLE001
-                    report.add("internal", Location.of(game.dir),
-                               f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}")
+                    report.add(
+                        "internal",
+                        Location.of(game.dir),
+                        f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}",
+                    )
         update.faces_laid_out = self._counting - before
         self._resized = resized.now  # those used this time: the others were of faces laid out again
-        requested = [state for (_, lang), state in unfinished.items() if self.langs is None or lang in self.langs]
-        self.checked = (Checked(project, self.fonts, layouts, [], requested) if self.draft
-                        else Checked(project, self.fonts, layouts, requested, []))
+        requested = [
+            state
+            for (_, lang), state in unfinished.items()
+            if self.langs is None or lang in self.langs
+        ]
+        self.checked = (
+            Checked(project, self.fonts, layouts, [], requested)
+            if self.draft
+            else Checked(project, self.fonts, layouts, requested, [])
+        )
         self._forget_unused(layouts)
         if report.has_errors or not self.render:
             update.ok = not report.has_errors
@@ -391,12 +512,22 @@ class Session:
         """What registering the fonts reads: the project's print/fonts.yaml (layered over printshop's own, which
         do not change while it runs), each game's own print/fonts.yaml and fonts/ folder, and the font files. A
         colour, a card size or a motif changed does not register them again (which would lay out every face)."""
+
         def not_fonts(path: Path) -> bool:
             return path.name != "fonts.yaml"
 
-        return key_of(digests.tree(self.data_dir / "print", skip=not_fonts), font_inputs(digests, self.data_dir),
-                      [(game.id, digests.tree(game.dir / "print", skip=not_fonts), digests.tree(game.dir / "fonts"))
-                       for game in project.games.values()])
+        return key_of(
+            digests.tree(self.data_dir / "print", skip=not_fonts),
+            font_inputs(digests, self.data_dir),
+            [
+                (
+                    game.id,
+                    digests.tree(game.dir / "print", skip=not_fonts),
+                    digests.tree(game.dir / "fonts"),
+                )
+                for game in project.games.values()
+            ],
+        )
 
     def store(self) -> list[str]:
         """Put the files of the last refresh into the output folder's cache (cache.py), each job under the key a
@@ -429,16 +560,22 @@ class Session:
             return path.name != "fonts.yaml" and any(folder in path.parents for folder in prints)
 
         # its own language's file (typography, labels), as a job's key holds it: not those of the other languages
-        return key_of(digests.tree(data / "print", skip=not_for_faces),
-                      digests.file(data / "languages" / f"{localized.lang}.yaml"),
-                      # its texts are read one by one (memo.Reads), its faces' art face by face (_lay_out_face)
-                      digests.tree(game.dir, skip=lambda path: path.parent.name == "text" or path in art
-                                   or not_for_faces(path)),
-                      # whether it is a draft, not its label: the share translated, which each translated text
-                      # changes, is printed in page footers only, never on a face (templates cannot read it)
-                      font_inputs(digests, data), sorted(localized.texts), localized.draft is not None,
-                      localized.variant,
-                      id(self.fonts))
+        return key_of(
+            digests.tree(data / "print", skip=not_for_faces),
+            digests.file(data / "languages" / f"{localized.lang}.yaml"),
+            # its texts are read one by one (memo.Reads), its faces' art face by face (_lay_out_face)
+            digests.tree(
+                game.dir,
+                skip=lambda path: path.parent.name == "text" or path in art or not_for_faces(path),
+            ),
+            # whether it is a draft, not its label: the share translated, which each translated text
+            # changes, is printed in page footers only, never on a face (templates cannot read it)
+            font_inputs(digests, data),
+            sorted(localized.texts),
+            localized.draft is not None,
+            localized.variant,
+            id(self.fonts),
+        )
 
     def _template_key(self, name: str | None) -> str:
         """What a face made with the template `name` reads of the templates: that file and those it extends,
@@ -447,25 +584,49 @@ class Session:
         the faces made with it, not every face."""
         known = self._template_keys.get(name)
         if known is None:
-            files = self._digests.templates([name], self._template_folders) if name is not None else []
+            files = (
+                self._digests.templates([name], self._template_folders) if name is not None else []
+            )
             known = key_of(files) if files is not None else self._all_templates
             self._template_keys[name] = known
         return known
 
-    def _lay_out_face(self, key, face_name, entry, faces, size, bleed, context, localized, palette, fonts, env,
-                      report, **keywords) -> FaceLayout | None:
+    def _lay_out_face(
+        self,
+        key,
+        face_name,
+        entry,
+        faces,
+        size,
+        bleed,
+        context,
+        localized,
+        palette,
+        fonts,
+        env,
+        report,
+        **keywords,
+    ) -> FaceLayout | None:
         """`lay_out_face`, unless this face was laid out from the same inputs before."""
         texts: Reads = localized.tree._texts
         name = (localized.data.id, localized.lang, localized.variant, key, face_name)
         face = faces.get(face_name)
-        coarse = (self._coarse[(localized.data.id, localized.lang)], tuple(size), bleed,
-                  self._template_key(face.template if face is not None else None),
-                  art_read([face] if face is not None else [], localized.data.dir, self._digests))
+        coarse = (
+            self._coarse[(localized.data.id, localized.lang)],
+            tuple(size),
+            bleed,
+            self._template_key(face.template if face is not None else None),
+            art_read([face] if face is not None else [], localized.data.dir, self._digests),
+        )
         motifs = self._motifs[localized.data.id]
         known = self._laid.get(name)
-        if known is not None and known.coarse == coarse and all(
-                dict.get(texts, text_id) == value for text_id, value in known.reads.items()) and unchanged(
-                known.colours, palette) and unchanged(known.motifs, motifs, motif_key):
+        if (
+            known is not None
+            and known.coarse == coarse
+            and all(dict.get(texts, text_id) == value for text_id, value in known.reads.items())
+            and unchanged(known.colours, palette)
+            and unchanged(known.motifs, motifs, motif_key)
+        ):
             report.merge(known.diagnostics)  # a fault met by many faces once, as a build reports it
             return known.face
         log: list[str] = []
@@ -475,28 +636,55 @@ class Session:
         try:
             # a frame in a colour or font there is not is laid out in magenta (stand_ins): the page shows its text
             # where the fault is, beside the error; a refresh with errors writes nothing
-            face = lay_out_face(key, face_name, entry, faces, size, bleed, context, localized, colours, fonts, env,
-                                own, stand_ins=True, **keywords)
+            face = lay_out_face(
+                key,
+                face_name,
+                entry,
+                faces,
+                size,
+                bleed,
+                context,
+                localized,
+                colours,
+                fonts,
+                env,
+                own,
+                stand_ins=True,
+                **keywords,
+            )
         finally:
             texts.log = None
         report.merge(own)
         # the colours it drew with too: a kept face keeps its image (serve's token), so it must draw the same
         read = colours.read | (face_colours(face) if face is not None else set())
-        self._laid[name] = _Laid(coarse, {text_id: dict.get(texts, text_id) for text_id in log},
-                                 values_of(read, palette),
-                                 values_of(face_motifs(face) if face is not None else (), motifs, motif_key), face,
-                                 list(own.items))
+        self._laid[name] = _Laid(
+            coarse,
+            {text_id: dict.get(texts, text_id) for text_id in log},
+            values_of(read, palette),
+            values_of(face_motifs(face) if face is not None else (), motifs, motif_key),
+            face,
+            list(own.items),
+        )
         self._counting += 1
         return face
 
     def _forget_unused(self, layouts) -> None:
-        faces = [face for layout in layouts for deck in layout.decks for face in deck.faces.values()]
-        faces += [face for layout in layouts for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
+        faces = [
+            face for layout in layouts for deck in layout.decks for face in deck.faces.values()
+        ]
+        faces += [
+            face
+            for layout in layouts
+            for sheet in layout.sheets
+            for face in (*sheet.faces, *sheet.backs)
+        ]
         self.recordings.keep_only(faces)
 
     def _render(self, update: Update, digests: Digests) -> None:
         checked, project = self.checked, self.project
-        planned = plan(checked.layouts, "pnp", self.papers or project.media.print_and_play.papers, [])
+        planned = plan(
+            checked.layouts, "pnp", self.papers or project.media.print_and_play.papers, []
+        )
         if self._code is None:  # the code running is the code imported at the start: hashed once
             self._code = code_version(digests)
         code = self._code
@@ -508,16 +696,27 @@ class Session:
             # run again unless what it read is as it was: its inputs but the shared palette and motifs, the faces it
             # draws (the same objects: a face is laid out anew when anything its layout read changed), and the
             # colours and motifs its run looked up, with their values (colour.noting_colours, jobs.noting_motifs)
-            read = _JobRead(_job_key(job, checked, self.options, digests, code, looks=False), _faces_of(job, checked),
-                            {}, {})
+            read = _JobRead(
+                _job_key(job, checked, self.options, digests, code, looks=False),
+                _faces_of(job, checked),
+                {},
+                {},
+            )
             palette, motifs = _looks_of(job, checked)
             known, files = self._job_reads.get(job.label), None
             if known is not None and known.holds(read, palette, motifs) and job.label in self._jobs:
                 files, read = self._jobs[job.label][1], known
             else:
-                with recording_into(self.recordings), noting_colours() as colours, noting_motifs() as drawn:
+                with (
+                    recording_into(self.recordings),
+                    noting_colours() as colours,
+                    noting_motifs() as drawn,
+                ):
                     result = run(job, checked, self.options, self.env)
-                read.colours, read.motifs = values_of(set(colours), palette), values_of(set(drawn), motifs, motif_key)
+                read.colours, read.motifs = (
+                    values_of(set(colours), palette),
+                    values_of(set(drawn), motifs, motif_key),
+                )
                 update.report.extend(result.diagnostics)
                 files = result.outputs
                 update.jobs_rendered.append(job.label)
@@ -564,15 +763,23 @@ class _JobRead:
     motifs: dict  # motif name -> its content (replay.motif_key; None: none), of the names its run looked up
 
     def holds(self, now: "_JobRead", palette: dict, motifs: dict) -> bool:
-        return (now.key == self.key and len(now.faces) == len(self.faces)
-                and all(face is kept for face, kept in zip(now.faces, self.faces))
-                and unchanged(self.colours, palette) and unchanged(self.motifs, motifs, motif_key))
+        return (
+            now.key == self.key
+            and len(now.faces) == len(self.faces)
+            and all(face is kept for face, kept in zip(now.faces, self.faces))
+            and unchanged(self.colours, palette)
+            and unchanged(self.motifs, motifs, motif_key)
+        )
 
 
 def _faces_of(job, checked) -> tuple:
     """The laid-out faces of the job's game, language and variant (none for a calibration page)."""
     for layout in checked.layouts if job.game is not None else ():
-        if (layout.game_id, layout.lang, layout.localized.variant) == (job.game, job.lang, job.variant):
+        if (layout.game_id, layout.lang, layout.localized.variant) == (
+            job.game,
+            job.lang,
+            job.variant,
+        ):
             faces = [face for deck in layout.decks for face in deck.faces.values()]
             faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
             return tuple(faces)

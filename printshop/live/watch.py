@@ -6,6 +6,7 @@ Files are watched with watchfiles (`FileWatcher`): the system's notifications, o
 they cannot be had; changes that arrive together (an editor's save in several steps) are taken as
 one. The watcher is started before the first build, so a save made while it runs is not missed.
 """
+
 from __future__ import annotations
 
 import os
@@ -14,7 +15,14 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator
 
-from printshop.diagnostics import Diagnostic, Report, Severity, display_path, format_report, no_game_yet
+from printshop.diagnostics import (
+    Diagnostic,
+    Report,
+    Severity,
+    display_path,
+    format_report,
+    no_game_yet,
+)
 from printshop.live.session import Session, Update
 
 # watchfiles yields once no further change has come for STEP ms, and at the latest after DEBOUNCE ms
@@ -43,7 +51,9 @@ class FileWatcher:
     creates the watcher only when first asked for changes, too late to catch a save made meanwhile.
     """
 
-    def __init__(self, folders: list[Path], *, say: Callable[[str], None] = print, ignore: list[Path] = ()):
+    def __init__(
+        self, folders: list[Path], *, say: Callable[[str], None] = print, ignore: list[Path] = ()
+    ):
         self.paths = [str(folder) for folder in folders]
         # what printshop itself writes (an output folder inside the data folder): its changes are no one's edits
         self.ignore = tuple(os.path.abspath(folder) for folder in ignore)
@@ -62,8 +72,10 @@ class FileWatcher:
             return self._fall_back(error)
 
     def _fall_back(self, error: Exception):
-        self.say(f"the system's file notifications are not available ({error}); "
-                 f"looking at the files every {POLL_MS} ms instead")
+        self.say(
+            f"the system's file notifications are not available ({error}); "
+            f"looking at the files every {POLL_MS} ms instead"
+        )
         self.polling = True
         return self._open(True)
 
@@ -78,7 +90,9 @@ class FileWatcher:
             while True:
                 try:
                     raw = self._notify.watch(DEBOUNCE_MS, STEP_MS, WAIT_MS, stop)
-                except RuntimeError as error:  # the notifications broke down (a limit reached later on)
+                except (
+                    RuntimeError
+                ) as error:  # the notifications broke down (a limit reached later on)
                     if self.polling:
                         raise
                     self._notify.close()
@@ -89,7 +103,11 @@ class FileWatcher:
                     return
                 if raw == "timeout":
                     continue
-                paths = {Path(path) for change, path in raw if keep(Change(change), path) and not self._ignored(path)}
+                paths = {
+                    Path(path)
+                    for change, path in raw
+                    if keep(Change(change), path) and not self._ignored(path)
+                }
                 if paths:
                     yield paths
         finally:
@@ -123,34 +141,61 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
             return f"{no_game_yet(session.data_dir)}, built as soon as it is saved {seconds}"
         refused = session.checked.refused if session.checked is not None else []
         if not faces and refused:  # what was asked for is there, but unfinished
-            named, one = ", ".join(f"{state.game} {state.lang}" for state in refused), len(refused) == 1
-            return (f"nothing to build: {named} lack{'s' if one else ''} texts and {'is' if one else 'are'} left out "
-                    f"(see above; --draft writes a marked draft, printshop serve shows it as it stands) {seconds}")
+            named, one = (
+                ", ".join(f"{state.game} {state.lang}" for state in refused),
+                len(refused) == 1,
+            )
+            return (
+                f"nothing to build: {named} lack{'s' if one else ''} texts and {'is' if one else 'are'} left out "
+                f"(see above; --draft writes a marked draft, printshop serve shows it as it stands) {seconds}"
+            )
         if not faces:
             return f"nothing to build: no face in the games and languages chosen {seconds}"
-        folder = display_path(session.out_dir) if session.out_dir is not None else "the output folder"
-        return (f"up to date: {faces} face{'s' if faces != 1 else ''} laid out, as the files in {folder} already "
-                f"have {'them' if faces != 1 else 'it'} {seconds}")
+        folder = (
+            display_path(session.out_dir) if session.out_dir is not None else "the output folder"
+        )
+        return (
+            f"up to date: {faces} face{'s' if faces != 1 else ''} laid out, as the files in {folder} already "
+            f"have {'them' if faces != 1 else 'it'} {seconds}"
+        )
     gone = len(update.removed)
-    removed = (f"{gone} file{'s' if gone != 1 else ''} no longer made removed "
-               f"({', '.join(path.name for path in update.removed)})" if gone else "")
+    removed = (
+        f"{gone} file{'s' if gone != 1 else ''} no longer made removed "
+        f"({', '.join(path.name for path in update.removed)})"
+        if gone
+        else ""
+    )
     if not update.written and removed:  # a paper or a draft's files that are no more
         return f"{removed} {seconds}"
-    if not update.written:  # a comment, a text nothing prints, an error mended back to what the files hold
+    if (
+        not update.written
+    ):  # a comment, a text nothing prints, an error mended back to what the files hold
         if not faces and update.after_errors:  # every face as it was laid out before the error
             return f"no file changed: the errors are mended and the files already hold what the data says {seconds}"
         if not faces:
             return f"nothing to redo: no face reads what changed {seconds}"
-        return (f"no file changed: {faces} face{'s' if faces != 1 else ''} laid out again, as the files already "
-                f"have {'them' if faces != 1 else 'it'} {seconds}")
+        return (
+            f"no file changed: {faces} face{'s' if faces != 1 else ''} laid out again, as the files already "
+            f"have {'them' if faces != 1 else 'it'} {seconds}"
+        )
     files = len(update.written)
-    return (f"{', '.join(update.jobs_rendered)}: {faces} face{'s' if faces != 1 else ''} "
-            f"{'laid out' if first else 'changed'}, {files} file{'s' if files != 1 else ''} written"
-            f"{', ' + removed if removed else ''} {seconds}")
+    return (
+        f"{', '.join(update.jobs_rendered)}: {faces} face{'s' if faces != 1 else ''} "
+        f"{'laid out' if first else 'changed'}, {files} file{'s' if files != 1 else ''} written"
+        f"{', ' + removed if removed else ''} {seconds}"
+    )
 
 
 def _identity(d: Diagnostic) -> tuple:
-    return (d.location.path, d.location.line, d.location.col, d.severity, d.code, d.message, d.acknowledged)
+    return (
+        d.location.path,
+        d.location.line,
+        d.location.col,
+        d.severity,
+        d.code,
+        d.message,
+        d.acknowledged,
+    )
 
 
 def news(report: Report, earlier: set[tuple]) -> tuple[Report, int]:
@@ -162,8 +207,14 @@ def news(report: Report, earlier: set[tuple]) -> tuple[Report, int]:
     return Report(shown), len(report.items) - len(shown)
 
 
-def watch(session: Session, *, say: Callable[[str], None] = print, stop: threading.Event | None = None,
-          report: Callable[[Report], None] | None = None, ready: Callable[[], None] | None = None) -> None:
+def watch(
+    session: Session,
+    *,
+    say: Callable[[str], None] = print,
+    stop: threading.Event | None = None,
+    report: Callable[[Report], None] | None = None,
+    ready: Callable[[], None] | None = None,
+) -> None:
     """Build once, then again after every change, until `stop` is set (or Ctrl-C). `say` gets one line
     per rebuild; `report` the diagnostics of each rebuild (default: printed through `say`, see
     `news`)."""
@@ -178,13 +229,18 @@ def watch(session: Session, *, say: Callable[[str], None] = print, stop: threadi
             if fresh.items:
                 say(format_report(fresh))
             if repeated:
-                say(f"({repeated} warning{'s' if repeated != 1 else ''} and note{'s' if repeated != 1 else ''} "
-                    f"as before, not repeated; printshop validate lists every one)")
+                say(
+                    f"({repeated} warning{'s' if repeated != 1 else ''} and note{'s' if repeated != 1 else ''} "
+                    f"as before, not repeated; printshop validate lists every one)"
+                )
             earlier = {_identity(d) for d in update.report.items}
         say(describe(update, session, first=first))
 
-    watcher = FileWatcher(watched_folders(session), say=say,  # before the first build: no save is missed
-                          ignore=[session.out_dir] if session.out_dir is not None else [])
+    watcher = FileWatcher(
+        watched_folders(session),
+        say=say,  # before the first build: no save is missed
+        ignore=[session.out_dir] if session.out_dir is not None else [],
+    )
     try:
         show(session.refresh(), first=True)
         if ready is not None:

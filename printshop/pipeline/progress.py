@@ -4,6 +4,7 @@ On a terminal: a progress bar on one line of stderr, shown once the build has ru
 cleared. Elsewhere (CI logs, pipes): a line per step. `--quiet`: nothing but errors. The closing
 line (built, from the cache, how long) is the command line's to print.
 """
+
 from __future__ import annotations
 
 import sys

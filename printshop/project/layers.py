@@ -12,6 +12,7 @@ Each layer extends or overrides the one below **key by key**: mappings merge, an
 replaced, and `null` removes a key. Every value keeps the file, line and column it was written at, so
 a diagnostic about a game's colour points into the game's file, not into the package's.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,7 +26,9 @@ from printshop.project.source import Document, items_of, read_yaml
 
 def layer_dirs(data_dir: Path, game_dir: Path | None = None) -> list[Path]:
     """The folders a shared file is looked for in, lowest first."""
-    return [PACKAGE_DEFAULTS_DIR, Path(data_dir)] + ([Path(game_dir)] if game_dir is not None else [])
+    return [PACKAGE_DEFAULTS_DIR, Path(data_dir)] + (
+        [Path(game_dir)] if game_dir is not None else []
+    )
 
 
 def read_layered(relative: str, dirs: list[Path], report: Report) -> Document | None:
@@ -46,7 +49,9 @@ def read_layered(relative: str, dirs: list[Path], report: Report) -> Document | 
         if not isinstance(merged.root, CommentedMap) or not isinstance(document.root, CommentedMap):
             merged = document  # a file that is not a mapping replaces what lies below (the schema says why)
             continue
-        merged = Document(document.path, merge(merged.root, merged.path, document.root, document.path))
+        merged = Document(
+            document.path, merge(merged.root, merged.path, document.root, document.path)
+        )
     return merged
 
 

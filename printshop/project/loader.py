@@ -5,6 +5,7 @@ A project folder (`data/`) holds shared print data (`print/`), language descript
 Loading checks shape only (keys, types, required fields, duplicates); what the data means is
 checked by `printshop.checks.validate`.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,21 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Location, Report, StageFailed, did_you_mean
-from printshop.project.model import BookletStyle, Colours, CutTarget, Face, FacesFile, Fonts, Game, ImageTarget, Language, Media, Motifs, Profile, TtsTarget
+from printshop.project.model import (
+    BookletStyle,
+    Colours,
+    CutTarget,
+    Face,
+    FacesFile,
+    Fonts,
+    Game,
+    ImageTarget,
+    Language,
+    Media,
+    Motifs,
+    Profile,
+    TtsTarget,
+)
 from printshop.project.layers import layer_dirs, names_in, read_layered
 from printshop.memo import Memo
 from printshop.project.schema import validate_document
@@ -22,7 +37,15 @@ from printshop.project.source import Document, items_of, locate, read_yaml
 from printshop.language.texts import Catalogue, load_catalogue
 from printshop.language.translation import Record, load_records, record_path
 
-from printshop.project.paths import BUNDLED_FONTS_DIR, DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR, PACKAGE_DIR, REPOSITORY_DIR, discover_games, templates_for
+from printshop.project.paths import (
+    BUNDLED_FONTS_DIR,
+    DEFAULT_DATA_DIR,
+    DEFAULT_TEMPLATES_DIR,
+    PACKAGE_DIR,
+    REPOSITORY_DIR,
+    discover_games,
+    templates_for,
+)
 
 
 @dataclass
@@ -33,9 +56,15 @@ class GameData:
     faces: dict[str, Face]
     catalogues: dict[str, Catalogue]
     faces_path: Path
-    records: dict[str, dict[str, Record]] = field(default_factory=dict)  # per translation, see translation.py
-    pivots: dict[str, str] = field(default_factory=dict)  # translation -> the language it is made from
-    look: dict = field(default_factory=dict)  # shared print data the game extends in its own print/ folder
+    records: dict[str, dict[str, Record]] = field(
+        default_factory=dict
+    )  # per translation, see translation.py
+    pivots: dict[str, str] = field(
+        default_factory=dict
+    )  # translation -> the language it is made from
+    look: dict = field(
+        default_factory=dict
+    )  # shared print data the game extends in its own print/ folder
     # every language the game has a text file for; `catalogues` holds those read (load_project's `langs`)
     available: list[str] = field(default_factory=list)
 
@@ -43,8 +72,11 @@ class GameData:
     def languages(self) -> list[str]:
         """The source language first, then the translations in alphabetical order."""
         source = self.game.source_language
-        return [source] + sorted(lang for lang in self.catalogues if lang != source) if source in self.catalogues \
+        return (
+            [source] + sorted(lang for lang in self.catalogues if lang != source)
+            if source in self.catalogues
             else sorted(self.catalogues)
+        )
 
     @property
     def source(self) -> Catalogue | None:
@@ -60,7 +92,9 @@ class GameData:
         source, pivot = self.source, self.catalogues.get(self.reference_lang(lang))
         if source is None or pivot is None or pivot is source:
             return source
-        entries = {text_id: pivot.entries.get(text_id, entry) for text_id, entry in source.entries.items()}
+        entries = {
+            text_id: pivot.entries.get(text_id, entry) for text_id, entry in source.entries.items()
+        }
         return Catalogue(pivot.lang, pivot.document, entries)
 
 
@@ -76,9 +110,13 @@ class Project:
     languages: dict[str, Language]
     games: dict[str, GameData] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)  # the shops the project prints at
-    profiles_off: dict[str, Profile] = field(default_factory=dict)  # printshop's it switched off (`use: false`)
+    profiles_off: dict[str, Profile] = field(
+        default_factory=dict
+    )  # printshop's it switched off (`use: false`)
     language_documents: dict[str, Document] = field(default_factory=dict)  # where each label stands
-    targets: "Targets" = field(default_factory=lambda: Targets())  # print/targets/: TTS, cutters, image sets
+    targets: "Targets" = field(
+        default_factory=lambda: Targets()
+    )  # print/targets/: TTS, cutters, image sets
 
     def view(self, game: "GameData") -> "Project":
         """The project as `game` sees it: its own colours, card sizes, fonts, booklet style and motifs
@@ -90,8 +128,14 @@ class Project:
         return [self.data_dir / "fonts", BUNDLED_FONTS_DIR]
 
 
-def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: list[str] | None = None,
-                 langs: list[str] | None = None, report: Report | None = None) -> Project:
+def load_project(
+    data_dir: Path,
+    templates_dir: Path | None = None,
+    *,
+    games: list[str] | None = None,
+    langs: list[str] | None = None,
+    report: Report | None = None,
+) -> Project:
     """Load the whole project (or only `games`); raise StageFailed if anything cannot be read. With `langs`
     (a build or session that writes only those languages), a game's texts are read for those, the languages
     they are made from and its source only: nothing else is checked or printed (`GameData.available` still
@@ -99,13 +143,19 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
     report = report if report is not None else Report()
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
-        report.add("file-missing", Location.of(data_dir), "the data folder does not exist (see --data)")
+        report.add(
+            "file-missing", Location.of(data_dir), "the data folder does not exist (see --data)"
+        )
         raise StageFailed(report)
     dirs = layer_dirs(data_dir)  # printshop's defaults, then the project's own (layers.py)
-    shared = {name: _load_layered(model, f"print/{name}.yaml", dirs, report, required=True)
-              for name, model in SHARED_PRINT.items()}
+    shared = {
+        name: _load_layered(model, f"print/{name}.yaml", dirs, report, required=True)
+        for name, model in SHARED_PRINT.items()
+    }
     languages, language_documents = {}, {}
-    said: dict[str, Report] = {}  # with `langs`: what reading each language file said, kept until it is known needed
+    said: dict[
+        str, Report
+    ] = {}  # with `langs`: what reading each language file said, kept until it is known needed
     for lang in names_in("languages", dirs):
         heard = report if langs is None else said.setdefault(lang, Report())
         document = read_layered(f"languages/{lang}.yaml", dirs, heard)
@@ -128,12 +178,17 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
             try:
                 game = read_game(data_dir, game_id, report, langs, languages)
             except Exception as error:  # noqa: BLE001 - unforeseen input must still end as a diagnostic
-                report.add("internal", Location.of(data_dir / game_id),
-                           f"reading this game failed unexpectedly: {type(error).__name__}: {error}")
+                report.add(
+                    "internal",
+                    Location.of(data_dir / game_id),
+                    f"reading this game failed unexpectedly: {type(error).__name__}: {error}",
+                )
                 continue
             if game is not None:
                 loaded[game_id] = game
-    if langs is not None:  # the other languages' files: another translator's, unfinished, stop nothing here
+    if (
+        langs is not None
+    ):  # the other languages' files: another translator's, unfinished, stop nothing here
         needed = _languages_read(langs, loaded.values(), languages)
         for lang, heard in said.items():
             if lang in needed:
@@ -143,13 +198,26 @@ def load_project(data_dir: Path, templates_dir: Path | None = None, *, games: li
                 language_documents.pop(lang, None)
     if shared_failed or report.has_errors:
         raise StageFailed(report)
-    return Project(data_dir, Path(templates_dir or templates_for(data_dir)), languages=languages, games=loaded,
-                   profiles=profiles, profiles_off=profiles_off, language_documents=language_documents,
-                   targets=targets, **shared)
+    return Project(
+        data_dir,
+        Path(templates_dir or templates_for(data_dir)),
+        languages=languages,
+        games=loaded,
+        profiles=profiles,
+        profiles_off=profiles_off,
+        language_documents=language_documents,
+        targets=targets,
+        **shared,
+    )
 
 
-def read_game(data_dir: Path, game_id: str, report: Report, langs: list[str] | None,
-              languages: dict[str, Language]) -> GameData | None:
+def read_game(
+    data_dir: Path,
+    game_id: str,
+    report: Report,
+    langs: list[str] | None,
+    languages: dict[str, Language],
+) -> GameData | None:
     """One game of the project, as load_project reads each (a session reads one again after an edit of its
     files): its files, the languages its translations are made from, and its own print data."""
     game = load_game(data_dir / game_id, report, langs, languages)
@@ -170,7 +238,9 @@ def pivots_of(game: GameData, languages: dict[str, Language]) -> dict[str, str]:
         if lang == source or pivot in (None, lang, source) or pivot not in game.catalogues:
             continue
         seen, step = {lang}, pivot
-        while step != source and step not in seen:  # the pivot's own pivot, and so on, must reach the source
+        while (
+            step != source and step not in seen
+        ):  # the pivot's own pivot, and so on, must reach the source
             seen.add(step)
             nxt = languages[step].translated_from if step in languages else None
             step = nxt if nxt in game.catalogues and nxt != step else source
@@ -179,8 +249,12 @@ def pivots_of(game: GameData, languages: dict[str, Language]) -> dict[str, str]:
     return pivots
 
 
-def load_game(game_dir: Path, report: Report, langs: list[str] | None = None,
-              languages: dict[str, Language] | None = None) -> GameData | None:
+def load_game(
+    game_dir: Path,
+    report: Report,
+    langs: list[str] | None = None,
+    languages: dict[str, Language] | None = None,
+) -> GameData | None:
     game = _load(Game, game_dir / "game.yaml", report)
     faces_path = game_dir / "faces.yaml"
     faces = _load_faces(faces_path, report)
@@ -198,10 +272,14 @@ def load_game(game_dir: Path, report: Report, langs: list[str] | None = None,
             records[path.stem] = load_records(record_path(game_dir, path.stem), report)
     if game is None or faces is None:
         return None
-    return GameData(game_dir.name, game_dir, game, faces, catalogues, faces_path, records, available=available)
+    return GameData(
+        game_dir.name, game_dir, game, faces, catalogues, faces_path, records, available=available
+    )
 
 
-LABELS_REFERENCE = "en"  # a language file without `translated_from` has its labels compared with English's
+LABELS_REFERENCE = (
+    "en"  # a language file without `translated_from` has its labels compared with English's
+)
 
 
 def _languages_read(langs: list[str], games, languages: dict[str, Language]) -> set[str]:
@@ -218,8 +296,9 @@ def _languages_read(langs: list[str], games, languages: dict[str, Language]) -> 
     return needed
 
 
-def _languages_needed(game: Game | None, available: list[str], langs: list[str] | None,
-                      languages: dict[str, Language]) -> set[str] | None:
+def _languages_needed(
+    game: Game | None, available: list[str], langs: list[str] | None, languages: dict[str, Language]
+) -> set[str] | None:
     """The languages whose texts a build of `langs` reads: those, the pivots they are made from (a draft prints
     a pivot's text where its translation lacks one; stale and missing are judged against it) and the source.
     None: all of them (no `langs`, or game.yaml did not load)."""
@@ -236,12 +315,19 @@ def _languages_needed(game: Game | None, available: list[str], langs: list[str] 
 
 
 # the print data every project shares, each extended key by key by the project and by a game (layers.py)
-SHARED_PRINT = {"media": Media, "fonts": Fonts, "colours": Colours, "motifs": Motifs, "booklet": BookletStyle}
+SHARED_PRINT = {
+    "media": Media,
+    "fonts": Fonts,
+    "colours": Colours,
+    "motifs": Motifs,
+    "booklet": BookletStyle,
+}
 
 
 @dataclass
 class Targets:
     """print/targets/: Tabletop Simulator (tts.yaml), cutters (cut/<name>.yaml), image sets (images/<name>.yaml)."""
+
     tts: TtsTarget | None = None
     cutters: dict[str, CutTarget] = field(default_factory=dict)
     images: dict[str, ImageTarget] = field(default_factory=dict)
@@ -249,20 +335,32 @@ class Targets:
 
 def load_targets(dirs: list[Path], report: Report) -> Targets:
     tts = _load_layered(TtsTarget, "print/targets/tts.yaml", dirs, report)
-    cutters = {name: _load_layered(CutTarget, f"print/targets/cut/{name}.yaml", dirs, report)
-               for name in names_in("print/targets/cut", dirs)}
-    images = {name: _load_layered(ImageTarget, f"print/targets/images/{name}.yaml", dirs, report)
-              for name in names_in("print/targets/images", dirs)}
-    return Targets(tts, {name: value for name, value in cutters.items() if value is not None},
-                   {name: value for name, value in images.items() if value is not None})
+    cutters = {
+        name: _load_layered(CutTarget, f"print/targets/cut/{name}.yaml", dirs, report)
+        for name in names_in("print/targets/cut", dirs)
+    }
+    images = {
+        name: _load_layered(ImageTarget, f"print/targets/images/{name}.yaml", dirs, report)
+        for name in names_in("print/targets/images", dirs)
+    }
+    return Targets(
+        tts,
+        {name: value for name, value in cutters.items() if value is not None},
+        {name: value for name, value in images.items() if value is not None},
+    )
 
 
-def _load_layered(model, relative: str, dirs: list[Path], report: Report, *, required: bool = False):
+def _load_layered(
+    model, relative: str, dirs: list[Path], report: Report, *, required: bool = False
+):
     document = read_layered(relative, dirs, report)
     if document is None:
         if required and not any((folder / relative).exists() for folder in dirs):
-            report.add("file-missing", Location.of(dirs[-1] / relative),
-                       f"{relative} is in none of: {', '.join(str(folder) for folder in dirs)}")
+            report.add(
+                "file-missing",
+                Location.of(dirs[-1] / relative),
+                f"{relative} is in none of: {', '.join(str(folder) for folder in dirs)}",
+            )
         return None
     return _validate(model, document, report)
 
@@ -273,10 +371,15 @@ def _game_look(data_dir: Path, game_dir: Path, report: Report) -> dict:
     if not (game_dir / "print").is_dir():
         return {}
     dirs = layer_dirs(data_dir, game_dir)
-    return {name: model for name, model in ((name, _load_layered(model, f"print/{name}.yaml", dirs, report))
-                                            for name, model in SHARED_PRINT.items()
-                                            if (game_dir / "print" / f"{name}.yaml").is_file())
-            if model is not None}
+    return {
+        name: model
+        for name, model in (
+            (name, _load_layered(model, f"print/{name}.yaml", dirs, report))
+            for name, model in SHARED_PRINT.items()
+            if (game_dir / "print" / f"{name}.yaml").is_file()
+        )
+        if model is not None
+    }
 
 
 def _load(model, path: Path, report: Report):
@@ -286,7 +389,11 @@ def _load(model, path: Path, report: Report):
 
 def _validate(model, document: Document, report: Report):
     if not isinstance(document.root, (CommentedMap, type(None))):
-        report.add("wrong-type", document.where(), f"{document.path.name} must be a mapping of keys to values")
+        report.add(
+            "wrong-type",
+            document.where(),
+            f"{document.path.name} must be a mapping of keys to values",
+        )
         return None
     return validate_document(model, document, report)
 
@@ -349,7 +456,11 @@ def _inherited_once(found: Report, raw: CommentedMap) -> list:
     face it is written in named, with the faces that inherit it ("'faces.role.frames.title.height': a size
     must be more than 0 (inherited by faces 'chairman', 'comrade' …)"), not one per face."""
     positions = raw.lc.data or {}  # (a face brought in by a YAML merge key has none)
-    starts = sorted((positions[name][0] + 1, name) for name in raw if isinstance(name, str) and name in positions)
+    starts = sorted(
+        (positions[name][0] + 1, name)
+        for name in raw
+        if isinstance(name, str) and name in positions
+    )
 
     def written_in(line: int) -> str | None:
         names = [name for start, name in starts if start <= line]
@@ -359,7 +470,9 @@ def _inherited_once(found: Report, raw: CommentedMap) -> list:
     for item in found.items:
         matched = _FACE_PATH.match(item.message)
         shape = _FACE_PATH.sub("'faces.*.", item.message) if matched else item.message
-        groups.setdefault((item.code, item.location, shape), []).append((matched.group(1) if matched else None, item))
+        groups.setdefault((item.code, item.location, shape), []).append(
+            (matched.group(1) if matched else None, item)
+        )
     kept = []
     for members in groups.values():
         named = [name for name, _ in members if name is not None]
@@ -369,12 +482,19 @@ def _inherited_once(found: Report, raw: CommentedMap) -> list:
         home = written_in(members[0][1].location.line)
         own = next((item for name, item in members if name == home), members[0][1])
         others = [name for name in named if name != (home if home in named else named[0])]
-        kept.append(replace(own, message=f"{own.message} (inherited by face{'s' if len(others) != 1 else ''} "
-                                         f"{', '.join(repr(name) for name in others)})"))
+        kept.append(
+            replace(
+                own,
+                message=f"{own.message} (inherited by face{'s' if len(others) != 1 else ''} "
+                f"{', '.join(repr(name) for name in others)})",
+            )
+        )
     return kept
 
 
-def _resolve_extends(raw: CommentedMap, name: str, document: Document, report: Report, chain: tuple):
+def _resolve_extends(
+    raw: CommentedMap, name: str, document: Document, report: Report, chain: tuple
+):
     node = raw[name]
     if not isinstance(node, CommentedMap):
         return node  # the schema reports the wrong type
@@ -386,12 +506,19 @@ def _resolve_extends(raw: CommentedMap, name: str, document: Document, report: R
         report.add("wrong-type", where, f"face '{name}': 'extends' names one face, as a string")
         return None
     if parent_name in chain + (name,):
-        report.add("unknown-reference", where, f"face '{name}' extends itself through {' -> '.join(chain + (name,))}")
+        report.add(
+            "unknown-reference",
+            where,
+            f"face '{name}' extends itself through {' -> '.join(chain + (name,))}",
+        )
         return None
     if parent_name not in raw:
-        report.add("unknown-reference", where,
-                   f"face '{name}' extends '{parent_name}', which does not exist"
-                   f"{did_you_mean(parent_name, [face for face in raw if face != name])} (faces: {', '.join(raw)})")
+        report.add(
+            "unknown-reference",
+            where,
+            f"face '{name}' extends '{parent_name}', which does not exist"
+            f"{did_you_mean(parent_name, [face for face in raw if face != name])} (faces: {', '.join(raw)})",
+        )
         return None
     parent = _resolve_extends(raw, parent_name, document, report, chain + (name,))
     if parent is None:

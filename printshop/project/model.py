@@ -3,6 +3,7 @@
 These models describe data only; they hold no game logic. Every model is a `Node`, so each
 value can say where in which file it was written.
 """
+
 from __future__ import annotations
 
 import functools
@@ -25,7 +26,9 @@ def _hex_colour(value: str) -> str:
 
 def _identifier(value: str) -> str:
     if not _ID.match(value):
-        raise ValueError(f"'{value}' is not a valid id: use lower-case letters, digits, '-' and '_'")
+        raise ValueError(
+            f"'{value}' is not a valid id: use lower-case letters, digits, '-' and '_'"
+        )
     return value
 
 
@@ -47,13 +50,20 @@ def _not_negative(value: float) -> float:
 
 
 def _file_name(value: str) -> str:
-    if not value or len(value) > 200 or any(ch in value for ch in "/\\\x00") or value in (".", ".."):
+    if (
+        not value
+        or len(value) > 200
+        or any(ch in value for ch in "/\\\x00")
+        or value in (".", "..")
+    ):
         raise ValueError("the name of a file in printshop/icc/ (no folder, at most 200 characters)")
     return value
 
 
 HexColour = Annotated[str, AfterValidator(_hex_colour)]
-FileName = Annotated[str, AfterValidator(_file_name)]  # a file in a folder printshop names (an ICC profile)
+FileName = Annotated[
+    str, AfterValidator(_file_name)
+]  # a file in a folder printshop names (an ICC profile)
 # ids that become parts of file names (decks, sheets, variants, papers, card sizes) are Identifiers too:
 # nothing in them can climb out of the output folder or be read as a format field
 Identifier = Annotated[str, AfterValidator(_identifier)]
@@ -181,7 +191,9 @@ class ProfileColour(Node):
     """The colour space of the shop's files: rgb, or cmyk for offset and most press printers."""
     ink_limit: float | None = Field(default=None, gt=0, le=400)
     """Most total ink the shop accepts, in percent (CMYK)."""
-    rich_black: list[Annotated[float, Field(ge=0, le=100)]] | None = Field(default=None, min_length=4, max_length=4)
+    rich_black: list[Annotated[float, Field(ge=0, le=100)]] | None = Field(
+        default=None, min_length=4, max_length=4
+    )
     """The shop's rich black for large black areas: C, M, Y, K in percent (0 to 100 each)."""
     icc: FileName | None = None
     """CMYK: the ICC profile (a file in printshop/icc/) raster art is converted to; None: the FOGRA39 one."""
@@ -197,6 +209,7 @@ class Pixels(Node):
 class Product(Node):
     """What the shop makes of one of our card sizes: its own trim (a card size in media.yaml), onto
     which our faces are scaled to cover, and the safe zone if it differs from the profile's."""
+
     trim: str
     """The shop's own card size: a name from `card_sizes` in media.yaml."""
     safe: Extent | None = None
@@ -205,6 +218,7 @@ class Product(Node):
 
 class OutputIntent(Node):
     """The PDF/X output intent: a registered characterization (no ICC profile need be embedded)."""
+
     version: Literal["PDF/X-1a:2003", "PDF/X-4"] = "PDF/X-1a:2003"
     """The PDF/X version; PDF/X-4 embeds the profile's CMYK ICC profile in the output intent (the files stay PDF
     1.4)."""
@@ -271,6 +285,7 @@ class Box(Node):
 
 class TtsTarget(Node):
     """data/print/targets/tts.yaml: Tabletop Simulator's custom decks, boards and tiles."""
+
     label: str
     """The target's name as printed in messages."""
     max_columns: int = Field(default=10, ge=2, le=10)
@@ -304,6 +319,7 @@ class TtsTarget(Node):
 
 class RegistrationMarks(Node):
     """A cutter's optical marks, as its software draws them: they must match its settings exactly."""
+
     style: Literal["silhouette"]
     """silhouette: a filled square at the top left, L-shaped corners at the top right and bottom left."""
     inset: Extent
@@ -320,6 +336,7 @@ class RegistrationMarks(Node):
 
 class CutTarget(Node):
     """data/print/targets/cut/<cutter>.yaml: pages and cut files for a print-and-cut machine."""
+
     label: str
     """The cutter's name as printed in messages."""
     papers: list[str]
@@ -350,6 +367,7 @@ class ContactSheet(Node):
 
 class ImageTarget(Node):
     """data/print/targets/images/<name>.yaml: one image per face, for a web page or an online table."""
+
     label: str
     """The target's name as printed in messages."""
     card_dpi: float = Field(gt=0, le=1200)
@@ -400,14 +418,24 @@ class Colours(Node):
 
 
 # --- data/print/motifs.yaml: vector art, SVG path syntax in a view box ------------------
-_PATH_ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Q": 4, "Z": 0}  # numbers each command takes
+_PATH_ARGUMENTS = {
+    "M": 2,
+    "L": 2,
+    "H": 1,
+    "V": 1,
+    "C": 6,
+    "Q": 4,
+    "Z": 0,
+}  # numbers each command takes
 _PATH_TOKEN = re.compile(r"\s*(?:([A-Za-z])|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))\s*,?")
 
 
 MAX_MOTIF_NUMBER = 1_000_000  # a motif's numbers, view box and coordinates alike
 
 
-@functools.lru_cache(maxsize=4096)  # (a check reads every motif of the project: each path is parsed once per process)
+@functools.lru_cache(
+    maxsize=4096
+)  # (a check reads every motif of the project: each path is parsed once per process)
 def _svg_path(value: str) -> str:
     """Path data as render/faces.trace_svg_path draws it: absolute M L H V C Q Z, each with its numbers (a command
     repeated needs no letter), starting with M. A relative command (lower case) would be drawn as absolute, and
@@ -417,13 +445,17 @@ def _svg_path(value: str) -> str:
     def numbers_complete() -> None:
         wanted = _PATH_ARGUMENTS[command] if command is not None else 0
         if wanted and (given == 0 or given % wanted):
-            raise ValueError(f"the command {command} takes {wanted} numbers (or a multiple), given {given}")
+            raise ValueError(
+                f"the command {command} takes {wanted} numbers (or a multiple), given {given}"
+            )
 
     while position < len(value):
         token = _PATH_TOKEN.match(value, position)
         if token is None or token.end() == position:
-            raise ValueError(f"'{value[position:position + 12]}' is not SVG path data (absolute M L H V C Q Z commands "
-                             f"and numbers)")
+            raise ValueError(
+                f"'{value[position : position + 12]}' is not SVG path data (absolute M L H V C Q Z commands "
+                f"and numbers)"
+            )
         position = token.end()
         letter = token.group(1)
         if letter is None:
@@ -431,15 +463,24 @@ def _svg_path(value: str) -> str:
                 raise ValueError("path data must start with a command, M (move to)")
             if _PATH_ARGUMENTS[command] == 0:
                 raise ValueError(f"a number after {command}, which takes none")
-            if not abs(float(token.group(2))) <= MAX_MOTIF_NUMBER:  # (inf too: a PDF cannot hold it)
-                raise ValueError(f"'{token.group(2)}' is beyond the ±{MAX_MOTIF_NUMBER:,} a motif's numbers "
-                                 f"may take")
+            if (
+                not abs(float(token.group(2))) <= MAX_MOTIF_NUMBER
+            ):  # (inf too: a PDF cannot hold it)
+                raise ValueError(
+                    f"'{token.group(2)}' is beyond the ±{MAX_MOTIF_NUMBER:,} a motif's numbers "
+                    f"may take"
+                )
             given += 1
             continue
         if letter not in _PATH_ARGUMENTS:
-            hint = " (relative commands are not drawn: write the absolute one)" if letter.upper() in _PATH_ARGUMENTS \
+            hint = (
+                " (relative commands are not drawn: write the absolute one)"
+                if letter.upper() in _PATH_ARGUMENTS
                 else ""
-            raise ValueError(f"'{letter}' is not a path command printshop draws: M L H V C Q Z{hint}")
+            )
+            raise ValueError(
+                f"'{letter}' is not a path command printshop draws: M L H V C Q Z{hint}"
+            )
         if command is None and letter != "M":
             raise ValueError(f"path data must start with M (move to), not {letter}")
         numbers_complete()
@@ -451,16 +492,21 @@ def _svg_path(value: str) -> str:
 class MotifPath(Node):
     d: Annotated[str, AfterValidator(_svg_path)] = ""
     """SVG path data in the motif's view box (absolute M L H V C Q Z commands)."""
-    circle: list[Annotated[float, Field(ge=-MAX_MOTIF_NUMBER, le=MAX_MOTIF_NUMBER, allow_inf_nan=False)]] | None = \
-        Field(None, min_length=3, max_length=3)
+    circle: (
+        list[
+            Annotated[float, Field(ge=-MAX_MOTIF_NUMBER, le=MAX_MOTIF_NUMBER, allow_inf_nan=False)]
+        ]
+        | None
+    ) = Field(None, min_length=3, max_length=3)
     """A circle instead of a path: cx, cy, r in the view box."""
     rule: Literal["nonzero", "evenodd"] = "nonzero"
     """How overlapping parts fill: nonzero, or evenodd to leave holes."""
 
 
 class Motif(Node):
-    viewbox: list[Annotated[float, Field(ge=0.001, le=MAX_MOTIF_NUMBER, allow_inf_nan=False)]] = \
+    viewbox: list[Annotated[float, Field(ge=0.001, le=MAX_MOTIF_NUMBER, allow_inf_nan=False)]] = (
         Field(min_length=2, max_length=2)
+    )
     """Width and height of the view box the paths are drawn in (y points down), each from 0.001 to 1,000,000."""
     paths: list[MotifPath]
     """The filled shapes of the motif, painted in order."""
@@ -544,18 +590,26 @@ def _hyphenation_language(value: str) -> str:
     import pyphen
 
     if pyphen.language_fallback(value) is None:
-        near = sorted(name for name in pyphen.LANGUAGES if name.split("_")[0] == value.split("_")[0].lower())
-        raise ValueError(f"there are no hyphenation patterns for '{value}'"
-                         + (f" (there are: {', '.join(near)})" if near else " (write it like de_DE or fr_FR)"))
+        near = sorted(
+            name for name in pyphen.LANGUAGES if name.split("_")[0] == value.split("_")[0].lower()
+        )
+        raise ValueError(
+            f"there are no hyphenation patterns for '{value}'"
+            + (f" (there are: {', '.join(near)})" if near else " (write it like de_DE or fr_FR)")
+        )
     return value
 
 
-MAX_KEPT_WORDS = 200  # a language's short words are a few dozen; each is tried at every word of every text
+MAX_KEPT_WORDS = (
+    200  # a language's short words are a few dozen; each is tried at every word of every text
+)
 
 
 def _one_word(value: str) -> str:
     if not value or any(ch.isspace() for ch in value):
-        raise ValueError(f"'{value}' is not one word: list each short word on its own, e.g. [de, la, le]")
+        raise ValueError(
+            f"'{value}' is not one word: list each short word on its own, e.g. [de, la, le]"
+        )
     return value
 
 
@@ -572,7 +626,9 @@ class Typography(Node):
     """Characters replaced in every text, e.g. `"'": "’"` for typographic apostrophes."""
     quotes: list[tuple[str, str]] = [("\u201c", "\u201d")]
     """Quotation marks that open and close in this language, checked for balance ("«", "»")"""
-    keep_with_next: list[Annotated[str, AfterValidator(_one_word)]] = Field(default=[], max_length=MAX_KEPT_WORDS)
+    keep_with_next: list[Annotated[str, AfterValidator(_one_word)]] = Field(
+        default=[], max_length=MAX_KEPT_WORDS
+    )
     """Short words never left at the end of a line of ragged or centred text (a card's text, a title, a booklet's
     headings and list items), whatever their case: the space after each is set as a no-break space (French: à,
     de, le, la, un...; "LE / VIEUX GARDIEN" and "« La / lampe" are never set). Justified paragraphs keep their
@@ -584,6 +640,7 @@ class Typography(Node):
 
 class LengthRatio(Node):
     """A translation's length over the length of the text it is made from: outside [min, max] is reported."""
+
     min: float = Field(gt=0)
     """The shortest a translation may be, as a share of its source's length."""
     max: float = Field(gt=0)
@@ -974,6 +1031,7 @@ class Variant(Node):
 class Untranslatable(Node):
     """Texts a translation may leave as in its source: `words` (a text made only of them is never
     reported) and `ids` (each with the reason, shown as an acknowledged warning)."""
+
     words: list[str] = []
     """Words that read the same in every language: a text made only of them is never reported."""
     ids: dict[str, str] = {}

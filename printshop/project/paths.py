@@ -15,6 +15,7 @@ Without such a file, the working directory is the project. What every project sh
 sizes, shop profiles, fonts, booklet styles, the common templates) ships inside the package, in
 `printshop/defaults/`; see layers.py.
 """
+
 from __future__ import annotations
 
 import re
@@ -25,8 +26,12 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 REPOSITORY_DIR = PACKAGE_DIR.parent
 BUNDLED_FONTS_DIR = PACKAGE_DIR / "fonts"
-PACKAGE_DEFAULTS_DIR = PACKAGE_DIR / "defaults"  # print data, languages and common templates every project shares
-COMMON_TEMPLATES_DIR = PACKAGE_DEFAULTS_DIR / "templates"  # templates/common/…: how-to-print, and the like
+PACKAGE_DEFAULTS_DIR = (
+    PACKAGE_DIR / "defaults"
+)  # print data, languages and common templates every project shares
+COMMON_TEMPLATES_DIR = (
+    PACKAGE_DEFAULTS_DIR / "templates"
+)  # templates/common/…: how-to-print, and the like
 CACHE_DIR_NAME = ".printshop-cache"  # inside the output folder
 PROJECT_FILE = "printshop.toml"
 FOLDER_KEYS = ("data", "templates", "output")
@@ -42,7 +47,9 @@ class ProjectFolders:
     data: Path
     templates: Path
     output: Path
-    config: Path | None  # the file that made `root` a project; None: the working directory, by default
+    config: (
+        Path | None
+    )  # the file that made `root` a project; None: the working directory, by default
 
 
 def find_project(start: Path | None = None) -> ProjectFolders:
@@ -69,32 +76,50 @@ def _table(path: Path, *, tool: bool) -> dict | None:
             return None
         place = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
         where = f"{path}:{place.group(1)}:{place.group(2)}" if place else f"{path}:1:1"
-        said = str(error)[:place.start()].strip() if place else str(error)
+        said = str(error)[: place.start()].strip() if place else str(error)
         raise ProjectFileError(f"{where}: error: not a readable TOML file: {said}") from None
     table = document.get("tool", {}).get("printshop") if tool else document
     if table is None:
         return None
     if not isinstance(table, dict):
-        raise ProjectFileError(f"{path}:{_key_line(text, 'printshop')}:1: error: [tool.printshop] must be a table")
+        raise ProjectFileError(
+            f"{path}:{_key_line(text, 'printshop')}:1: error: [tool.printshop] must be a table"
+        )
     problems = []
     for key in table:
         if key not in FOLDER_KEYS:
             from printshop.diagnostics import closest
 
             close = closest(key, FOLDER_KEYS)
-            problems.append((key, f"unknown key '{key}'" + (f": did you mean '{close}'?" if close else
-                                                             f" (keys: {', '.join(FOLDER_KEYS)})")))
+            problems.append(
+                (
+                    key,
+                    f"unknown key '{key}'"
+                    + (
+                        f": did you mean '{close}'?"
+                        if close
+                        else f" (keys: {', '.join(FOLDER_KEYS)})"
+                    ),
+                )
+            )
         elif not (isinstance(table[key], str) and table[key].strip()):
-            problems.append((key, f"'{key}' must be a folder name in quotes, such as {key} = \"{key}\""))
+            problems.append(
+                (key, f"'{key}' must be a folder name in quotes, such as {key} = \"{key}\"")
+            )
     if problems:
-        raise ProjectFileError("\n".join(f"{path}:{_key_line(text, key)}:1: error: {message}"
-                                         for key, message in problems))
+        raise ProjectFileError(
+            "\n".join(
+                f"{path}:{_key_line(text, key)}:1: error: {message}" for key, message in problems
+            )
+        )
     return table
 
 
 def _key_line(text: str, key: str) -> int:
     """The line of `key = ` in a TOML text (tomllib gives no places), else 1."""
-    pattern = re.compile(r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=|^\s*\[\s*tool\.\s*" + re.escape(key))
+    pattern = re.compile(
+        r"^\s*[\"']?" + re.escape(key) + r"[\"']?\s*=|^\s*\[\s*tool\.\s*" + re.escape(key)
+    )
     for number, line in enumerate(text.splitlines(), start=1):
         if pattern.match(line):
             return number
@@ -126,7 +151,11 @@ def templates_for(data_dir: Path) -> Path:
         project = find_project(data_dir)
     except (ProjectFileError, OSError):
         project = None
-    if project is not None and project.config is not None and project.data.resolve() == data_dir.resolve():
+    if (
+        project is not None
+        and project.config is not None
+        and project.data.resolve() == data_dir.resolve()
+    ):
         return project.templates
     beside = data_dir.parent / "templates"
     return beside if beside.is_dir() else DEFAULT_TEMPLATES_DIR
@@ -150,7 +179,7 @@ def keep_newest(folder: Path, pattern: str, limit: int) -> None:
         if len(entries) <= limit:
             return
         entries.sort()
-        for _, path in entries[:len(entries) - limit * 3 // 4]:
+        for _, path in entries[: len(entries) - limit * 3 // 4]:
             path.unlink(missing_ok=True)
     except OSError:
         pass  # another process pruning at the same time, a read-only folder: the next run tries again
@@ -177,7 +206,11 @@ def user_cache_dir(part: str) -> Path | None:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         if folder.stat().st_uid != os.getuid() or not os.access(folder, os.W_OK):
             return None
-    except (OSError, RuntimeError, AttributeError):  # no home, a read-only disk, no getuid on this system
+    except (
+        OSError,
+        RuntimeError,
+        AttributeError,
+    ):  # no home, a read-only disk, no getuid on this system
         return None
     return folder
 
@@ -193,8 +226,10 @@ def default_jobs() -> int:
     chosen = os.environ.get("PRINTSHOP_JOBS", "").strip()
     if chosen:
         if not (chosen.isascii() and chosen.isdigit()) or int(chosen) < 1:
-            raise ValueError(f"PRINTSHOP_JOBS is {chosen!r}: it must be a whole number of processes, 1 or more "
-                             "(e.g. 1 where other work already keeps the cores busy), or unset")
+            raise ValueError(
+                f"PRINTSHOP_JOBS is {chosen!r}: it must be a whole number of processes, 1 or more "
+                "(e.g. 1 where other work already keeps the cores busy), or unset"
+            )
         return int(chosen)
     try:
         return len(os.sched_getaffinity(0)) or 1

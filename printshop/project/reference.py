@@ -6,6 +6,7 @@ template receives, from `TEMPLATE_CONTEXT` in resolve.py, with the filters and t
 emit; `schemas/*.schema.json` let a YAML editor complete and check data files while typing.
 `printshop docs` and `printshop schema` write them; tests/test_reference_docs.py keeps them equal.
 """
+
 from __future__ import annotations
 
 import ast
@@ -40,38 +41,88 @@ class DataFile:
 
 
 DATA_FILES = (
-    DataFile("media", "data/print/media.yaml", "data/print/media.yaml", model.Media,
-             "Paper and card sizes, and how print-and-play sheets are laid out on paper."),
-    DataFile("fonts", "data/print/fonts.yaml", "data/print/fonts.yaml", model.Fonts,
-             "The font families layouts and styles name. Files are looked up in `data/fonts/`, then among the "
-             "Noto fonts that come with printshop."),
-    DataFile("colours", "data/print/colours.yaml", "data/print/colours.yaml", model.Colours,
-             "Every colour, named once. Other files name colours from this palette (`colour: red`); print-shop "
-             "files convert them to the shop's CMYK. printshop's own palette (ink, ink-soft, paper, paper-deep, "
-             "accent, grey, white) is always there; a game may add colours of its own in "
-             "`data/<game>/print/colours.yaml`."),
-    DataFile("motifs", "data/print/motifs.yaml", "data/print/motifs.yaml", model.Motifs,
-             "Vector art (stars, hammers, eyes…) as SVG path data in a view box, drawn by faces and booklets "
-             "at any size."),
-    DataFile("booklet", "data/print/booklet.yaml", "data/print/booklet.yaml", model.BookletStyle,
-             "The rules booklet's page, margins, folio and paragraph styles (also used by the how-to-print "
-             "sheet)."),
-    DataFile("profile", "data/print/profiles/<name>.yaml", "data/print/profiles/*.yaml", model.Profile,
-             "What one print shop accepts; `printshop build --target shop --profile <name>` writes files for it "
-             "and `printshop validate` checks every deck against it."),
-    DataFile("language", "data/languages/<lang>.yaml", "data/languages/*.yaml", model.Language,
-             "A language: its names, its typography and translation checks, and the words printshop itself "
-             "prints on pages (labels)."),
-    DataFile("game", "data/<game>/game.yaml", "data/*/game.yaml", model.Game,
-             "A game's facts: players, decks and their cards, what the decks must hold, setup rules, sheets, "
-             "the booklet. Words players read are never here: `title` and the like name text ids."),
-    DataFile("faces", "data/<game>/faces.yaml", "data/*/faces.yaml", model.FacesFile,
-             "The layouts of a game's card faces and sheets. Positions are measured from the top-left corner "
-             "of the trim, y downwards. A face may `extends` another: it starts from the other's keys and "
-             "merges its own over them, deeply (a frame that changes only `height` keeps the rest), and a key "
-             "set to `null` removes it. A face's template has one `{% block %}` per frame, of the same name."),
-    DataFile("text", "data/<game>/text/<lang>.yaml", "data/*/text/??.yaml", None,
-             "Every sentence of a game in one language, by id."),
+    DataFile(
+        "media",
+        "data/print/media.yaml",
+        "data/print/media.yaml",
+        model.Media,
+        "Paper and card sizes, and how print-and-play sheets are laid out on paper.",
+    ),
+    DataFile(
+        "fonts",
+        "data/print/fonts.yaml",
+        "data/print/fonts.yaml",
+        model.Fonts,
+        "The font families layouts and styles name. Files are looked up in `data/fonts/`, then among the "
+        "Noto fonts that come with printshop.",
+    ),
+    DataFile(
+        "colours",
+        "data/print/colours.yaml",
+        "data/print/colours.yaml",
+        model.Colours,
+        "Every colour, named once. Other files name colours from this palette (`colour: red`); print-shop "
+        "files convert them to the shop's CMYK. printshop's own palette (ink, ink-soft, paper, paper-deep, "
+        "accent, grey, white) is always there; a game may add colours of its own in "
+        "`data/<game>/print/colours.yaml`.",
+    ),
+    DataFile(
+        "motifs",
+        "data/print/motifs.yaml",
+        "data/print/motifs.yaml",
+        model.Motifs,
+        "Vector art (stars, hammers, eyes…) as SVG path data in a view box, drawn by faces and booklets "
+        "at any size.",
+    ),
+    DataFile(
+        "booklet",
+        "data/print/booklet.yaml",
+        "data/print/booklet.yaml",
+        model.BookletStyle,
+        "The rules booklet's page, margins, folio and paragraph styles (also used by the how-to-print "
+        "sheet).",
+    ),
+    DataFile(
+        "profile",
+        "data/print/profiles/<name>.yaml",
+        "data/print/profiles/*.yaml",
+        model.Profile,
+        "What one print shop accepts; `printshop build --target shop --profile <name>` writes files for it "
+        "and `printshop validate` checks every deck against it.",
+    ),
+    DataFile(
+        "language",
+        "data/languages/<lang>.yaml",
+        "data/languages/*.yaml",
+        model.Language,
+        "A language: its names, its typography and translation checks, and the words printshop itself "
+        "prints on pages (labels).",
+    ),
+    DataFile(
+        "game",
+        "data/<game>/game.yaml",
+        "data/*/game.yaml",
+        model.Game,
+        "A game's facts: players, decks and their cards, what the decks must hold, setup rules, sheets, "
+        "the booklet. Words players read are never here: `title` and the like name text ids.",
+    ),
+    DataFile(
+        "faces",
+        "data/<game>/faces.yaml",
+        "data/*/faces.yaml",
+        model.FacesFile,
+        "The layouts of a game's card faces and sheets. Positions are measured from the top-left corner "
+        "of the trim, y downwards. A face may `extends` another: it starts from the other's keys and "
+        "merges its own over them, deeply (a frame that changes only `height` keeps the rest), and a key "
+        "set to `null` removes it. A face's template has one `{% block %}` per frame, of the same name.",
+    ),
+    DataFile(
+        "text",
+        "data/<game>/text/<lang>.yaml",
+        "data/*/text/??.yaml",
+        None,
+        "Every sentence of a game in one language, by id.",
+    ),
 )
 
 
@@ -87,9 +138,13 @@ def field_docs() -> dict[str, dict[str, str]]:
             continue
         fields = docs.setdefault(node.name, {})
         for item, following in zip(node.body, node.body[1:] + [None]):
-            if (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
-                    and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
-                    and isinstance(following.value.value, str)):
+            if (
+                isinstance(item, ast.AnnAssign)
+                and isinstance(item.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
                 fields[item.target.id] = " ".join(inspect.cleandoc(following.value.value).split())
     return docs
 
@@ -108,8 +163,12 @@ def _validators() -> dict[Any, str]:
     """What a validator of model.py means, in words (looked up by name: other modules add to model.py)."""
     from printshop.project.units import parse_length
 
-    named = {"_hex_colour": "colour `#rrggbb`", "_identifier": "id (lower-case letters, digits, `-`, `_`)",
-             "_positive": "more than 0", "_not_negative": "0 or more"}
+    named = {
+        "_hex_colour": "colour `#rrggbb`",
+        "_identifier": "id (lower-case letters, digits, `-`, `_`)",
+        "_positive": "more than 0",
+        "_not_negative": "0 or more",
+    }
     found = {getattr(model, name): text for name, text in named.items() if hasattr(model, name)}
     found[parse_length] = "length (mm, cm, in or pt)"
     return found
@@ -147,7 +206,9 @@ def words(hint: Any) -> str:
         return f"[{hint}](#{hint.lower()})"
     if isinstance(hint, type) and issubclass(hint, BaseModel):
         return f"[{hint.__name__}](#{hint.__name__.lower()})"
-    return {str: "text", int: "whole number", float: "number", bool: "true or false"}.get(hint, str(hint))
+    return {str: "text", int: "whole number", float: "number", bool: "true or false"}.get(
+        hint, str(hint)
+    )
 
 
 def _is_length(hint: Any) -> bool:
@@ -155,14 +216,23 @@ def _is_length(hint: Any) -> bool:
 
     hint = _unwrap_optional(hint)
     return typing.get_origin(hint) is Annotated and any(
-        getattr(item, "func", None) is parse_length for item in typing.get_args(hint)[1:])
+        getattr(item, "func", None) is parse_length for item in typing.get_args(hint)[1:]
+    )
 
 
 def _plural(text: str) -> str:
-    plurals = {"text": "texts", "number": "numbers", "whole number": "whole numbers", "pair": "pairs"}
-    return " or ".join(" ".join([plurals.get(part.split(" ")[0], part.split(" ")[0])] + part.split(" ")[1:])
-                       if part.split(" ")[0] in plurals and part not in plurals else plurals.get(part, part)
-                       for part in text.split(" or "))
+    plurals = {
+        "text": "texts",
+        "number": "numbers",
+        "whole number": "whole numbers",
+        "pair": "pairs",
+    }
+    return " or ".join(
+        " ".join([plurals.get(part.split(" ")[0], part.split(" ")[0])] + part.split(" ")[1:])
+        if part.split(" ")[0] in plurals and part not in plurals
+        else plurals.get(part, part)
+        for part in text.split(" or ")
+    )
 
 
 def _bounds(field) -> str:
@@ -243,7 +313,7 @@ def data_format_markdown() -> str:
         "(`printshop docs`); a test fails when it differs, so what it says is what `printshop validate` checks.",
         "",
         "How to read the tables: **key** is what you write in the file; **type** is the kind of value it",
-        "takes; **default** is what it is when left out (\"required\" means it may not be left out). A model",
+        'takes; **default** is what it is when left out ("required" means it may not be left out). A model',
         "name such as [Deck](#deck) is a mapping of its own, described in its table.",
         "",
         "- **Lengths** always carry a unit: `63mm`, `0.3cm`, `0.125in`, `9pt` (zero may be written `0`).",
@@ -272,16 +342,32 @@ def data_format_markdown() -> str:
         '  "yaml.schemas": {',
     ]
     entries = [f'    "./schemas/{f.kind}.schema.json": "{f.glob}"' for f in DATA_FILES]
-    lines += [",\n".join(entries), "  }", "}", "```", "",
-              "A file elsewhere (another data folder, a test fixture) can name its schema on its first line",
-              "instead, relative to the file:", "", "```yaml",
-              "# yaml-language-server: $schema=../../schemas/game.schema.json", "```", "",
-              "Text files of languages with longer codes (`pt-BR.yaml`) need their own pattern, such as",
-              '`"data/*/text/pt-BR.yaml"`; the pattern `??.yaml` leaves out the `*.sources.yaml` records that',
-              "`printshop i18n sync` writes, which are not text files. The schemas check shape only (keys, types,",
-              "units); what the data means (references between files, deck composition, setup rules, texts that",
-              "fit) is for `printshop validate`.", "", "## Files", ""]
-    lines += [f"- [`{f.path}`](#{_anchor(f.path)}): {f.about.split('. ')[0].rstrip('.')}." for f in DATA_FILES]
+    lines += [
+        ",\n".join(entries),
+        "  }",
+        "}",
+        "```",
+        "",
+        "A file elsewhere (another data folder, a test fixture) can name its schema on its first line",
+        "instead, relative to the file:",
+        "",
+        "```yaml",
+        "# yaml-language-server: $schema=../../schemas/game.schema.json",
+        "```",
+        "",
+        "Text files of languages with longer codes (`pt-BR.yaml`) need their own pattern, such as",
+        '`"data/*/text/pt-BR.yaml"`; the pattern `??.yaml` leaves out the `*.sources.yaml` records that',
+        "`printshop i18n sync` writes, which are not text files. The schemas check shape only (keys, types,",
+        "units); what the data means (references between files, deck composition, setup rules, texts that",
+        "fit) is for `printshop validate`.",
+        "",
+        "## Files",
+        "",
+    ]
+    lines += [
+        f"- [`{f.path}`](#{_anchor(f.path)}): {f.about.split('. ')[0].rstrip('.')}."
+        for f in DATA_FILES
+    ]
     lines.append("")
     documented: set[str] = set()
     for data_file in DATA_FILES:
@@ -327,8 +413,10 @@ def _model_tables(root: type[BaseModel], documented: set[str]) -> list[str]:
             bounds = _bounds(field)
             if bounds:
                 kind += f", {bounds}"
-            lines.append(f"| `{field.alias or name}` | {_cell(kind)} | {_cell(_default(name, field, hint))} | "
-                         f"{_cell(describe(cls, name))} |")
+            lines.append(
+                f"| `{field.alias or name}` | {_cell(kind)} | {_cell(_default(name, field, hint))} | "
+                f"{_cell(describe(cls, name))} |"
+            )
         lines.append("")
         if base is not None:
             queue.insert(0, base)
@@ -341,7 +429,8 @@ def _cell(text: str) -> str:
 
 
 def _text_file_section() -> list[str]:
-    return """Texts are nested mappings of keys to texts in quotes; a text's **id** is its keys joined by dots:
+    return (
+        """Texts are nested mappings of keys to texts in quotes; a text's **id** is its keys joined by dots:
 
 ```yaml
 card:
@@ -375,7 +464,9 @@ card:
   from, so a changed source makes it stale. `i18n sync` writes it: do not edit it.
 
 See [TRANSLATING.md](../TRANSLATING.md) for the translators' workflow.
-""".splitlines() + [""]
+""".splitlines()
+        + [""]
+    )
 
 
 # --- docs/templates.md ---------------------------------------------------------------------------------
@@ -407,8 +498,13 @@ def templates_markdown() -> str:
     ]
     lines += [f"| {kind} | {_cell(text)} |" for kind, text in TEMPLATE_KINDS.items()]
     kinds = list(TEMPLATE_KINDS)
-    lines += ["", "## Names", "", "| name | " + " | ".join(kinds) + " | what it holds | example |",
-              "|---|" + "---|" * len(kinds) + "---|---|"]
+    lines += [
+        "",
+        "## Names",
+        "",
+        "| name | " + " | ".join(kinds) + " | what it holds | example |",
+        "|---|" + "---|" * len(kinds) + "---|---|",
+    ]
     for entry in TEMPLATE_CONTEXT:
         marks = " | ".join("✓" if kind in entry.kinds else "" for kind in kinds)
         example = f"`{entry.example}`" if entry.example else ""
@@ -416,7 +512,7 @@ def templates_markdown() -> str:
     lines += [
         "",
         "Each name a card holds in `vars` comes from game.yaml as written: `card.vars.word`. Inside `cards.<deck>`,",
-        "Jinja's filters select cards: `cards.cards | selectattr(\"kind\", \"equalto\", \"role\") | list`.",
+        'Jinja\'s filters select cards: `cards.cards | selectattr("kind", "equalto", "role") | list`.',
         "",
         "## Filters",
         "",
@@ -455,17 +551,24 @@ def templates_markdown() -> str:
         "ul": "a bulleted list of `<li>` items (style `li`)",
         "ol": "a numbered list of `<li>` items (style `li`)",
         "table": "a table of `<tr>` rows of `<th>` header and `<td>` cells (styles `th`, `td`); "
-                 "`widths=\"20,80\"` gives the columns' shares, `align=\"left,center\"` how each column (and its "
-                 "header) is set, centred where not given",
-        "spacer": "empty space: `<spacer height=\"8mm\"/>`",
+        '`widths="20,80"` gives the columns\' shares, `align="left,center"` how each column (and its '
+        "header) is set, centred where not given",
+        "spacer": 'empty space: `<spacer height="8mm"/>`',
         "pagebreak": "booklet: the next block starts a new page",
-        "art": "a motif of motifs.yaml: `<art motif=\"star\" size=\"26mm\" colour=\"red\"/>`",
+        "art": 'a motif of motifs.yaml: `<art motif="star" size="26mm" colour="red"/>`',
     }
-    assert set(PARAGRAPH_TAGS) <= set(tags), "richtext.py has a paragraph tag this page does not describe"
+    assert set(PARAGRAPH_TAGS) <= set(tags), (
+        "richtext.py has a paragraph tag this page does not describe"
+    )
     lines += [f"| `<{tag}>` | {_cell(text)} |" for tag, text in tags.items()]
-    lines += ["", "Inside a paragraph, a list item or a cell: " + ", ".join(
-        f"`<{tag}>`" if tag != "br" else "`<br/>`" for tag in sorted(INLINE)) + " (bold, line break, italic).",
-        "Any other tag is an error at the template.", ""]
+    lines += [
+        "",
+        "Inside a paragraph, a list item or a cell: "
+        + ", ".join(f"`<{tag}>`" if tag != "br" else "`<br/>`" for tag in sorted(INLINE))
+        + " (bold, line break, italic).",
+        "Any other tag is an error at the template.",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -481,8 +584,12 @@ def json_schemas() -> dict[str, dict]:
             _describe_schema(data_file.model, schema)
             if data_file.model is model.FacesFile:
                 _loosen(schema["$defs"])
-        schema = {"$schema": "http://json-schema.org/draft-07/schema#", "title": data_file.path,
-                  "description": data_file.about, **{k: v for k, v in schema.items() if k not in ("title",)}}
+        schema = {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "title": data_file.path,
+            "description": data_file.about,
+            **{k: v for k, v in schema.items() if k not in ("title",)},
+        }
         schemas[f"{data_file.kind}.schema.json"] = schema
     return schemas
 
@@ -552,14 +659,19 @@ def _all_models(root: type[BaseModel]) -> list[type[BaseModel]]:
 
 
 def _text_schema() -> dict:
-    return {"type": "object",
-            "propertyNames": {"pattern": "^[a-z0-9][a-z0-9_]*$"},
-            "additionalProperties": {"anyOf": [{"type": "string"}, {"$ref": "#"}]}}
+    return {
+        "type": "object",
+        "propertyNames": {"pattern": "^[a-z0-9][a-z0-9_]*$"},
+        "additionalProperties": {"anyOf": [{"type": "string"}, {"$ref": "#"}]},
+    }
 
 
 def schema_texts() -> dict[str, str]:
     """{file name: the text `printshop schema` writes}."""
-    return {name: json.dumps(schema, ensure_ascii=False, indent=2) + "\n" for name, schema in json_schemas().items()}
+    return {
+        name: json.dumps(schema, ensure_ascii=False, indent=2) + "\n"
+        for name, schema in json_schemas().items()
+    }
 
 
 def doc_texts() -> dict[str, str]:

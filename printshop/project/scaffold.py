@@ -6,6 +6,7 @@ cards with a shared back, a player aid, a rules booklet, its own colour, its tex
 language and one translation. The scaffold's files are copied with the game's id and title put in
 place of `__GAME__` and `__TITLE__` (plain substitution: nothing is evaluated).
 """
+
 from __future__ import annotations
 
 import re
@@ -57,18 +58,32 @@ def _suggestion(name: str, title: str | None) -> str:
     if not GAME_ID.match(slug):
         return "e.g. star-traders"
     # the name as typed is kept as the title when it reads as one (spaces, capitals, accents), or was given
-    shown = title if title is not None else name if any(c == " " or c.isupper() or ord(c) > 127 for c in name) else None
-    return f"for example: printshop new {slug}" + (f' --title "{shown}"' if shown and '"' not in shown else "")
+    shown = (
+        title
+        if title is not None
+        else name
+        if any(c == " " or c.isupper() or ord(c) > 127 for c in name)
+        else None
+    )
+    return f"for example: printshop new {slug}" + (
+        f' --title "{shown}"' if shown and '"' not in shown else ""
+    )
 
 
-def new_game(project: ProjectFolders, game_id: str, *, title: str | None = None, source: str = "en") -> Made:
+def new_game(
+    project: ProjectFolders, game_id: str, *, title: str | None = None, source: str = "en"
+) -> Made:
     """The scaffold game `game_id` in `project`: data/<game>/ and templates/<game>/."""
     if not GAME_ID.match(game_id):
-        raise ScaffoldError(f"'{game_id}' cannot name a game: use lower-case letters, digits and hyphens, "
-                            f"starting with a letter ({_suggestion(game_id, title)})")
+        raise ScaffoldError(
+            f"'{game_id}' cannot name a game: use lower-case letters, digits and hyphens, "
+            f"starting with a letter ({_suggestion(game_id, title)})"
+        )
     if source not in LANGUAGES:
-        raise ScaffoldError(f"the scaffold's texts are in {', '.join(LANGUAGES)}: choose one of them as --source "
-                            f"and add other languages afterwards (TRANSLATING.md)")
+        raise ScaffoldError(
+            f"the scaffold's texts are in {', '.join(LANGUAGES)}: choose one of them as --source "
+            f"and add other languages afterwards (TRANSLATING.md)"
+        )
     data_dir, templates_dir = project.data / game_id, project.templates / game_id
     for folder in (data_dir, templates_dir):
         if folder.exists():
@@ -76,10 +91,15 @@ def new_game(project: ProjectFolders, game_id: str, *, title: str | None = None,
     shown = title or game_id.replace("-", " ").title()
     if any(ord(ch) < 32 for ch in shown):
         raise ScaffoldError("the title cannot hold control characters or line breaks")
-    escaped = shown.replace("\\", "\\\\").replace('"', '\\"')  # it stands inside "…" in the YAML texts
+    escaped = shown.replace("\\", "\\\\").replace(
+        '"', '\\"'
+    )  # it stands inside "…" in the YAML texts
     values = {"__GAME__": game_id, "__TITLE__": escaped, "__SOURCE__": source}
     made = Made()
-    for root, target in ((SCAFFOLD_DIR / "game" / "data", data_dir), (SCAFFOLD_DIR / "game" / "templates", templates_dir)):
+    for root, target in (
+        (SCAFFOLD_DIR / "game" / "data", data_dir),
+        (SCAFFOLD_DIR / "game" / "templates", templates_dir),
+    ):
         for path in sorted(root.rglob("*")):
             if path.is_file():
                 text = path.read_text(encoding="utf-8")

@@ -4,6 +4,7 @@ Models derive from `Node`: unknown keys are errors (with the closest valid key s
 after validation each node remembers where it and each of its fields stood in the file, so that
 later checks (composition, overflow, ...) can point at the data that caused them.
 """
+
 from __future__ import annotations
 
 import functools
@@ -19,8 +20,10 @@ from printshop.project.source import _LINE_COL, Document, items_of, locate, node
 from printshop.project.units import _LENGTH as LENGTH_PATTERN, parse_length
 
 # what an editor's YAML language server checks a length against (printshop schema): a number and a unit, or 0
-LENGTH_JSON_SCHEMA = {"anyOf": [{"type": "string", "pattern": LENGTH_PATTERN.pattern}, {"const": 0}],
-                      "examples": ["63mm", "0.125in", "9pt"]}
+LENGTH_JSON_SCHEMA = {
+    "anyOf": [{"type": "string", "pattern": LENGTH_PATTERN.pattern}, {"const": 0}],
+    "examples": ["63mm", "0.125in", "9pt"],
+}
 Length = Annotated[float, BeforeValidator(parse_length), WithJsonSchema(LENGTH_JSON_SCHEMA)]
 """A length in points, written in data with a unit ("63mm")."""
 
@@ -34,6 +37,7 @@ class Node(BaseModel):
     a map layered from several files has "_field_where" instead (field name -> where its value was written).
     They are not declared as private attributes: pydantic would then work out each one's default for every
     model it makes, a tenth of loading the catalogue."""
+
     # defer_build: pydantic makes a model's validator when the model is first used, not when the class is
     # made. A build of one game uses about a third of the 60-odd models; the others are never built in that
     # run (importing printshop.project.model takes 10-20 ms less)
@@ -47,7 +51,9 @@ class Node(BaseModel):
             if fields is not None:  # a map layered from several files: kept by attach_locations
                 if field in fields:
                     where = fields[field]
-                    if type(where) is tuple:  # kept as (path, line, column): made a Location once, here
+                    if (
+                        type(where) is tuple
+                    ):  # kept as (path, line, column): made a Location once, here
                         where = fields[field] = Location(*where)
                     return where
             else:  # one file's: read from the node when first asked, then kept
@@ -55,7 +61,9 @@ class Node(BaseModel):
                 if known is not None and field in known:
                     return known[field]
                 node, own = private.get("_node"), private.get("_where")
-                positions = node.lc.data if isinstance(node, CommentedMap) and own is not None else None
+                positions = (
+                    node.lc.data if isinstance(node, CommentedMap) and own is not None else None
+                )
                 key = _aliases(type(self)).get(field, field)
                 if positions and key in positions:
                     position = positions[key]
@@ -83,7 +91,9 @@ class Node(BaseModel):
 M = TypeVar("M", bound=BaseModel)
 
 
-def validate_document(model: type[M], document: Document, report: Report, *, keys: tuple = ()) -> M | None:
+def validate_document(
+    model: type[M], document: Document, report: Report, *, keys: tuple = ()
+) -> M | None:
     """Validate the part of `document` at `keys` as `model`; report errors and return None on failure."""
     node = document.root
     for key in keys:
@@ -105,15 +115,21 @@ def plain(node: Any) -> Any:
     Python-level views (an iterator and a `get` per key, a fifth of loading a deck), a dict in C. Scalars
     are kept as they are; a map with `<<` merge keys is read through ruamel, which resolves them."""
     if isinstance(node, CommentedMap):
-        return {key: plain(value) if isinstance(value, (CommentedMap, CommentedSeq)) else value
-                for key, value in items_of(node)}
+        return {
+            key: plain(value) if isinstance(value, (CommentedMap, CommentedSeq)) else value
+            for key, value in items_of(node)
+        }
     if isinstance(node, CommentedSeq):
-        return [plain(value) if isinstance(value, (CommentedMap, CommentedSeq)) else value
-                for value in list.__iter__(node)]
+        return [
+            plain(value) if isinstance(value, (CommentedMap, CommentedSeq)) else value
+            for value in list.__iter__(node)
+        ]
     return node
 
 
-def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: dict, report: Report) -> None:
+def _report_error(
+    model: type[BaseModel], document: Document, loc: tuple, item: dict, report: Report
+) -> None:
     kind = item["type"]
     path = document.path
     loc = _data_path(document.root, loc)
@@ -123,11 +139,16 @@ def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: 
         suggestion = did_you_mean(str(loc[-1]), valid)
         listing = f" (valid keys: {', '.join(valid)})" if valid and not suggestion else ""
         report.add("unknown-key", where, f"unknown key '{loc[-1]}'{suggestion}{listing}")
-    elif loc and loc[-1] == "[key]":  # a mapping's key failed (an id that is not one): point at the key itself
+    elif (
+        loc and loc[-1] == "[key]"
+    ):  # a mapping's key failed (an id that is not one): point at the key itself
         where = locate(path, document.root, loc[:-1], key_itself=True)
         message = item["msg"].removeprefix("Value error, ")
-        report.add("unsafe-path" if "valid id" in message else "wrong-type", where,
-                   f"the key '{loc[-2]}' of '{_dotted(loc[:-2])}': {message[0].lower() + message[1:]}")
+        report.add(
+            "unsafe-path" if "valid id" in message else "wrong-type",
+            where,
+            f"the key '{loc[-2]}' of '{_dotted(loc[:-2])}': {message[0].lower() + message[1:]}",
+        )
     elif kind == "missing" and loc:
         where = locate(path, document.root, loc[:-1])
         report.add("missing-field", where, f"'{_dotted(loc)}' is required but missing")
@@ -139,7 +160,9 @@ def _report_error(model: type[BaseModel], document: Document, loc: tuple, item: 
         report.add("wrong-type", where, f"'{_dotted(loc)}': {message[0].lower() + message[1:]}")
 
 
-_UNION_TAG = re.compile(r"^(str|int|float|bool|list|dict|none|function-(after|before|wrap|plain))(\[.*\])?$")
+_UNION_TAG = re.compile(
+    r"^(str|int|float|bool|list|dict|none|function-(after|before|wrap|plain))(\[.*\])?$"
+)
 
 
 def _data_path(root: Any, loc: tuple) -> tuple:
@@ -180,7 +203,8 @@ def _descend(annotation: Any, key: Any) -> Any:
 
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         field = annotation.model_fields.get(key) or next(
-            (f for f in annotation.model_fields.values() if f.alias == key), None)
+            (f for f in annotation.model_fields.values() if f.alias == key), None
+        )
         return _unwrap(field.annotation) if field else None
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
@@ -202,7 +226,11 @@ def _unwrap(annotation: Any) -> Any:
     if origin in (typing.Union, types.UnionType):
         for arg in typing.get_args(annotation):
             inner = _unwrap(arg)
-            if isinstance(inner, type) and issubclass(inner, BaseModel) or typing.get_origin(inner) in (list, dict):
+            if (
+                isinstance(inner, type)
+                and issubclass(inner, BaseModel)
+                or typing.get_origin(inner) in (list, dict)
+            ):
                 return inner
     return annotation
 
@@ -212,7 +240,11 @@ def attach_locations(value: Any, node: Any, path: Path) -> None:
     _attach(value, node, path, {})
 
 
-_NESTED = (BaseModel, list, dict)  # what `_attach` walks into: scalars carry no positions of their own
+_NESTED = (
+    BaseModel,
+    list,
+    dict,
+)  # what `_attach` walks into: scalars carry no positions of their own
 
 
 def _line_col(node: Any):

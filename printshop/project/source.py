@@ -4,6 +4,7 @@
 `locate` turns a path of keys and indices inside a document into a `Location`, which is how
 schema errors and later checks point at the exact place in the file.
 """
+
 from __future__ import annotations
 
 import collections
@@ -71,10 +72,20 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 _RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # a character any of the three finds (_values_are_safe's first look: a text without one passes at one search)
-_ANY_UNREADABLE = re.compile("[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_BIDI_NAMES = {0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
-               0x202D: "left-to-right override", 0x202E: "right-to-left override", 0x2066: "left-to-right isolate",
-               0x2067: "right-to-left isolate", 0x2068: "first strong isolate", 0x2069: "pop directional isolate"}
+_ANY_UNREADABLE = re.compile(
+    "[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+_BIDI_NAMES = {
+    0x202A: "left-to-right embedding",
+    0x202B: "right-to-left embedding",
+    0x202C: "pop directional formatting",
+    0x202D: "left-to-right override",
+    0x202E: "right-to-left override",
+    0x2066: "left-to-right isolate",
+    0x2067: "right-to-left isolate",
+    0x2068: "first strong isolate",
+    0x2069: "pop directional isolate",
+}
 
 
 def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> Document | None:
@@ -84,12 +95,18 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
     except OSError:
         size = 0  # reading says why
     if size > MAX_FILE_BYTES:
-        report.add("too-large", Location.of(path, 1, 1),
-                   f"{path.name} is {size / 1e6:.1f} MB; a data file may hold at most {MAX_FILE_BYTES / 1e6:.0f} MB")
+        report.add(
+            "too-large",
+            Location.of(path, 1, 1),
+            f"{path.name} is {size / 1e6:.1f} MB; a data file may hold at most {MAX_FILE_BYTES / 1e6:.0f} MB",
+        )
         return None
     document = _read_yaml(path, report, preserve_quotes)
-    if document is not None and not getattr(document, "values_checked", False) \
-            and not _values_are_safe(document, report):
+    if (
+        document is not None
+        and not getattr(document, "values_checked", False)
+        and not _values_are_safe(document, report)
+    ):
         return None
     return document
 
@@ -141,35 +158,50 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
     except UnicodeDecodeError as error:
         raw = path.read_bytes()
         line = text_line_of_offset(raw, error.start)
-        start = raw.rfind(b"\n", 0, error.start) + 1  # the column counts the characters before it on its line
-        column = len(raw[start:error.start].decode("utf-8", errors="replace")) + 1
-        report.add("yaml-syntax", Location.of(path, line, column),
-                   f"the file is not UTF-8 text (byte 0x{raw[error.start]:02X} here): save it as UTF-8",
-                   hint="in your editor, save the file with the UTF-8 encoding (often under 'Save as' or "
-                        "'Encoding'); a file written in Latin-1 or Windows-1252 shows its accents this way")
+        start = (
+            raw.rfind(b"\n", 0, error.start) + 1
+        )  # the column counts the characters before it on its line
+        column = len(raw[start : error.start].decode("utf-8", errors="replace")) + 1
+        report.add(
+            "yaml-syntax",
+            Location.of(path, line, column),
+            f"the file is not UTF-8 text (byte 0x{raw[error.start]:02X} here): save it as UTF-8",
+            hint="in your editor, save the file with the UTF-8 encoding (often under 'Save as' or "
+            "'Encoding'); a file written in Latin-1 or Windows-1252 shows its accents this way",
+        )
         return None
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
         return None
     if not preserve_quotes:
         kept = _PARSED.get(text)
-        if kept is not None:  # the same text read before in this process, and found sound (the checks below too)
+        if (
+            kept is not None
+        ):  # the same text read before in this process, and found sound (the checks below too)
             _keep(text, kept, path)
             document = Document(path, kept)
             document.values_checked = True
             return document
     control = _RAW_CONTROL.search(text)
     if control is not None:
-        report.add("yaml-syntax", Location.of(path, *place_of(text, control.start())),
-                   f"the file holds {_character_name(control.group())} here, {_CONTROL_SAYS}",
-                   hint="take it out (or write a space or a new line where one was meant); editors often show it as "
-                        "nothing")
+        report.add(
+            "yaml-syntax",
+            Location.of(path, *place_of(text, control.start())),
+            f"the file holds {_character_name(control.group())} here, {_CONTROL_SAYS}",
+            hint="take it out (or write a space or a new line where one was meant); editors often show it as "
+            "nothing",
+        )
         return None
     digits = _TOO_MANY_DIGITS.search(text)
-    if digits is not None:  # Python refuses to read an integer this long (and no count or size needs one)
-        report.add("too-large", Location.of(path, *place_of(text, digits.start())),
-                   f"a number of {digits.end() - digits.start():,} digits; printshop reads at most {MAX_DIGITS:,}",
-                   hint="write a smaller number")
+    if (
+        digits is not None
+    ):  # Python refuses to read an integer this long (and no count or size needs one)
+        report.add(
+            "too-large",
+            Location.of(path, *place_of(text, digits.start())),
+            f"a number of {digits.end() - digits.start():,} digits; printshop reads at most {MAX_DIGITS:,}",
+            hint="write a smaller number",
+        )
         return None
     if _may_be_deep_or_aliased(text) and not _structure_is_safe(path, text, report):
         return None
@@ -179,7 +211,11 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         if isinstance(fast, _Refused):
             return None
         if fast is not None:
-            if fast.values_checked and len(report.items) == before and len(text) <= _PARSED_MAX_CHARS:
+            if (
+                fast.values_checked
+                and len(report.items) == before
+                and len(text) <= _PARSED_MAX_CHARS
+            ):
                 _keep(text, fast.root, path)
             return fast
     yaml = _yaml(preserve_quotes)
@@ -192,11 +228,16 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         problem = " ".join(str(p) for p in (error.context, error.problem) if p)
         opened = _unclosed_quote(text, line)
-        if opened is not None:  # the parser read on to the next line's quote: the mistake is where it opened
-            report.add("yaml-syntax", Location.of(path, *opened),
-                       f"YAML syntax: the text in quotes that starts here does not end on its line (the parser read on "
-                       f"and stopped at line {line}, column {col}: {problem})",
-                       hint="end the text with the quote it starts with, on the same line")
+        if (
+            opened is not None
+        ):  # the parser read on to the next line's quote: the mistake is where it opened
+            report.add(
+                "yaml-syntax",
+                Location.of(path, *opened),
+                f"YAML syntax: the text in quotes that starts here does not end on its line (the parser read on "
+                f"and stopped at line {line}, column {col}: {problem})",
+                hint="end the text with the quote it starts with, on the same line",
+            )
             return None
         said, hint = _plainly(problem)
         report.add("yaml-syntax", Location.of(path, line, col), f"YAML syntax: {said}", hint=hint)
@@ -209,28 +250,40 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         return None
     alias = _first_alias(root)
     if alias is not None:
-        report.add("yaml-syntax", Location.of(path, *alias),
-                   "YAML aliases (*name) are not supported in printshop data: write the value out")
+        report.add(
+            "yaml-syntax",
+            Location.of(path, *alias),
+            "YAML aliases (*name) are not supported in printshop data: write the value out",
+        )
         return None
     for key, mark, first in yaml.constructor.duplicates:
         also = f" (first at line {first[0] + 1})" if first else ""
-        report.add("duplicate-key", Location.of(path, mark.line + 1, mark.column + 1),
-                   f"the key '{key}' appears twice in one mapping{also}; the second is ignored")
+        report.add(
+            "duplicate-key",
+            Location.of(path, mark.line + 1, mark.column + 1),
+            f"the key '{key}' appears twice in one mapping{also}; the second is ignored",
+        )
     return Document(path, root)
 
 
 # What the parser says, as a person would say it, with what to do ({problem}: the parser's own words, kept)
 _PLAINLY = (
     ("'\\t'", "a tab: YAML indents with spaces only ({problem})", "replace the tab with spaces"),
-    ("mapping values are not allowed here",
-     "a colon the parser cannot read here ({problem})",
-     "put a text holding ': ' in quotes (\"Phase 1: vote\"), or check this line's indentation against its key's"),
-    ("expected <block end>",
-     "this line is indented unlike the lines of its block ({problem})",
-     "indent it as the keys beside it are (with spaces), or check the line above for a missing or extra space"),
-    ("could not find expected ':'",
-     "a key without its colon, or a line that should belong to the one above ({problem})",
-     "write 'key: value', or indent a continued text under its key"),
+    (
+        "mapping values are not allowed here",
+        "a colon the parser cannot read here ({problem})",
+        "put a text holding ': ' in quotes (\"Phase 1: vote\"), or check this line's indentation against its key's",
+    ),
+    (
+        "expected <block end>",
+        "this line is indented unlike the lines of its block ({problem})",
+        "indent it as the keys beside it are (with spaces), or check the line above for a missing or extra space",
+    ),
+    (
+        "could not find expected ':'",
+        "a key without its colon, or a line that should belong to the one above ({problem})",
+        "write 'key: value', or indent a continued text under its key",
+    ),
 )
 
 
@@ -255,7 +308,9 @@ def _may_be_deep_or_aliased(text: str) -> bool:
     if "*" in text:
         return True
     openings = text.count("[") + text.count("{")
-    if openings > MAX_DEPTH:  # (the sum below exceeds it too: a large file is spared the scan of its lines)
+    if (
+        openings > MAX_DEPTH
+    ):  # (the sum below exceeds it too: a large file is spared the scan of its lines)
         return True
     widest = max(map(len, _LINE_OPENING.findall(text)), default=0)
     return widest + 2 + openings > MAX_DEPTH
@@ -263,7 +318,9 @@ def _may_be_deep_or_aliased(text: str) -> bool:
 
 # characters a value could smuggle a bidirectional control or a lone surrogate with: the controls
 # themselves, or an escape in a double-quoted scalar
-_UNSAFE_RAW = re.compile("[\u202a-\u202e\u2066-\u2069]" r"|\\[uUx0abvfreNLP]")  # (escapes making controls)
+_UNSAFE_RAW = re.compile(
+    "[\u202a-\u202e\u2066-\u2069]" r"|\\[uUx0abvfreNLP]"
+)  # (escapes making controls)
 
 
 def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
@@ -290,8 +347,11 @@ def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
                 depth -= 1
             elif isinstance(event, pyyaml.AliasEvent):
                 mark = event.start_mark
-                report.add("yaml-syntax", Location.of(path, mark.line + 1, mark.column + 1),
-                           "YAML aliases (*name) are not supported in printshop data: write the value out")
+                report.add(
+                    "yaml-syntax",
+                    Location.of(path, mark.line + 1, mark.column + 1),
+                    "YAML aliases (*name) are not supported in printshop data: write the value out",
+                )
                 return False
     except pyyaml.YAMLError as error:
         # libyaml from 0.2.6 (PyYAML 6.0.4's wheels) stops at its own limit of nesting, 1,000 flow levels, as its
@@ -305,9 +365,12 @@ def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
 
 
 def _too_deep(path: Path, mark, report: Report) -> None:
-    report.add("too-large", Location.of(path, mark.line + 1, mark.column + 1),
-               f"the data is nested more than {MAX_DEPTH} levels deep here",
-               hint="a data file needs a few levels: look for a runaway indentation or brackets")
+    report.add(
+        "too-large",
+        Location.of(path, mark.line + 1, mark.column + 1),
+        f"the data is nested more than {MAX_DEPTH} levels deep here",
+        hint="a data file needs a few levels: look for a runaway indentation or brackets",
+    )
 
 
 def _values_are_safe(document: Document, report: Report) -> bool:
@@ -325,13 +388,18 @@ def _values_are_safe(document: Document, report: Report) -> bool:
         else:
             continue
         # most maps and lists hold no text that fails: one search each, their places looked up for none
-        if not any(isinstance(member, str) and (len(member) > MAX_TEXT or _ANY_UNREADABLE.search(member))
-                   for member in members):
-            stack.extend(member for member in members if isinstance(member, (CommentedMap, CommentedSeq)))
+        if not any(
+            isinstance(member, str) and (len(member) > MAX_TEXT or _ANY_UNREADABLE.search(member))
+            for member in members
+        ):
+            stack.extend(
+                member for member in members if isinstance(member, (CommentedMap, CommentedSeq))
+            )
             continue
         if isinstance(node, CommentedMap):
-            items = [(key, node.lc.key(key), True) for key in node] + \
-                    [(value, node.lc.value(key), False) for key, value in node.items()]
+            items = [(key, node.lc.key(key), True) for key in node] + [
+                (value, node.lc.value(key), False) for key, value in node.items()
+            ]
         else:
             items = [(value, node.lc.item(index), False) for index, value in enumerate(node)]
         for value, position, is_key in items:
@@ -339,14 +407,27 @@ def _values_are_safe(document: Document, report: Report) -> bool:
                 position = (node.lc.line or 0, node.lc.col or 0)
             if isinstance(value, (CommentedMap, CommentedSeq)):
                 stack.append(value)
-            elif isinstance(value, str) and not _string_is_safe(value, Location.of(path, position[0] + 1, position[1] + 1),
-                                                               "key" if is_key else "value", report):
+            elif isinstance(value, str) and not _string_is_safe(
+                value,
+                Location.of(path, position[0] + 1, position[1] + 1),
+                "key" if is_key else "value",
+                report,
+            ):
                 safe = False
     return safe
 
 
-_CONTROL_NAMES = {"\x00": "NULL", "\x07": "BELL", "\x08": "BACKSPACE", "\x0b": "LINE TABULATION",
-                  "\x0c": "FORM FEED", "\r": "CARRIAGE RETURN", "\x1b": "ESCAPE", "\x7f": "DELETE", "\x85": "NEXT LINE"}
+_CONTROL_NAMES = {
+    "\x00": "NULL",
+    "\x07": "BELL",
+    "\x08": "BACKSPACE",
+    "\x0b": "LINE TABULATION",
+    "\x0c": "FORM FEED",
+    "\r": "CARRIAGE RETURN",
+    "\x1b": "ESCAPE",
+    "\x7f": "DELETE",
+    "\x85": "NEXT LINE",
+}
 _CONTROL_SAYS = "a control character that prints nothing and that printshop does not read"
 
 
@@ -359,25 +440,47 @@ def _character_name(character: str) -> str:
 
 # (pattern, code, what the character found is, hint): what a key or value may not hold
 _UNREADABLE = (
-    (_SURROGATE, "yaml-syntax", lambda c: f"U+{ord(c):04X}, half of a UTF-16 pair, which is not a character",
-     "write the character itself, or its \\U escape with eight digits"),
-    (_CONTROL, "yaml-syntax", lambda c: f"{_character_name(c)}, {_CONTROL_SAYS}",
-     "take out the escape that makes it (\\0, \\a, \\x.., \\u....); \\n and \\t are kept"),
-    (_BIDI, "bidi-control", lambda c: f"U+{ord(c):04X} ({_BIDI_NAMES[ord(c)]}), an invisible control that reorders "
-                                      f"the text", ""),
+    (
+        _SURROGATE,
+        "yaml-syntax",
+        lambda c: f"U+{ord(c):04X}, half of a UTF-16 pair, which is not a character",
+        "write the character itself, or its \\U escape with eight digits",
+    ),
+    (
+        _CONTROL,
+        "yaml-syntax",
+        lambda c: f"{_character_name(c)}, {_CONTROL_SAYS}",
+        "take out the escape that makes it (\\0, \\a, \\x.., \\u....); \\n and \\t are kept",
+    ),
+    (
+        _BIDI,
+        "bidi-control",
+        lambda c: (
+            f"U+{ord(c):04X} ({_BIDI_NAMES[ord(c)]}), an invisible control that reorders the text"
+        ),
+        "",
+    ),
 )
 
 
 def _string_is_safe(value: str, where: Location, what: str, report: Report) -> bool:
     if len(value) > MAX_TEXT:
-        report.add("too-large", where, f"this {what} is {len(value):,} characters long; printshop reads at most {MAX_TEXT:,}",
-                   hint="split the text, or shorten it")
+        report.add(
+            "too-large",
+            where,
+            f"this {what} is {len(value):,} characters long; printshop reads at most {MAX_TEXT:,}",
+            hint="split the text, or shorten it",
+        )
         return False
     for pattern, code, says, hint in _UNREADABLE:
         found = pattern.search(value)
         if found:
-            report.add(code, where, f"this {what} holds {says(found.group())}, at character {found.start() + 1}",
-                       hint=hint)
+            report.add(
+                code,
+                where,
+                f"this {what} holds {says(found.group())}, at character {found.start() + 1}",
+                hint=hint,
+            )
             return False
     return True
 
@@ -388,8 +491,12 @@ _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
-_SPECIAL = re.compile(r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|0o[0-7]+|0x[0-9a-fA-F]+|[0-9_]+[_:][0-9_:]*)$")
-_STANDARD_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "map", "seq")}
+_SPECIAL = re.compile(
+    r"^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|0o[0-7]+|0x[0-9a-fA-F]+|[0-9_]+[_:][0-9_:]*)$"
+)
+_STANDARD_TAGS = {
+    f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "map", "seq")
+}
 
 
 class _Unsupported(Exception):
@@ -413,7 +520,10 @@ def _unclosed_quote(text: str, error_line: int) -> tuple[int, int] | None:
             continue
         quote, start = match.group(2), match.end()
         end = _quote_end(line, start, quote)
-        opened_at = (number, start)  # (start, the index after the quote, is the quote's column counted from 1)
+        opened_at = (
+            number,
+            start,
+        )  # (start, the index after the quote, is the quote's column counted from 1)
         while end is None and number < len(lines):  # runs over the next lines, as YAML lets it
             end = _quote_end(lines[number], 0, quote)
             number += 1
@@ -432,7 +542,7 @@ def _quote_end(line: str, start: int, quote: str) -> int | None:
             index += 2
             continue
         if character == quote:
-            if quote == "'" and line[index + 1:index + 2] == "'":
+            if quote == "'" and line[index + 1 : index + 2] == "'":
                 index += 2
                 continue
             return index
@@ -447,7 +557,9 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
     try:
         import yaml as pyyaml
 
-        composer = _composer(pyyaml)  # no implicit tags: `_scalar` reads plain scalars as YAML 1.2 does
+        composer = _composer(
+            pyyaml
+        )  # no implicit tags: `_scalar` reads plain scalars as YAML 1.2 does
     except (ImportError, AttributeError):
         return None
     if "%YAML" in text:
@@ -490,7 +602,9 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
                 if not isinstance(key_node, scalar_node):
                     raise _Unsupported("a complex key")
                 key = scalar(key_node, "key")
-                if id(value_node) in seen:  # an alias: point at its key (the node itself is the anchor's)
+                if (
+                    id(value_node) in seen
+                ):  # an alias: point at its key (the node itself is the anchor's)
                     raise _Alias(key_node.start_mark)
                 if key in mapping:
                     duplicates.append((key, key_node.start_mark, data[key]))
@@ -510,8 +624,11 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
     try:
         root = build(node) if node is not None else None
     except _Alias as alias:
-        report.add("yaml-syntax", Location.of(path, alias.mark.line + 1, alias.mark.column + 1),
-                   "YAML aliases (*name) are not supported in printshop data: write the value out")
+        report.add(
+            "yaml-syntax",
+            Location.of(path, alias.mark.line + 1, alias.mark.column + 1),
+            "YAML aliases (*name) are not supported in printshop data: write the value out",
+        )
         return _Refused()
     except (_Unsupported, RecursionError):
         return None
@@ -521,8 +638,11 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
     if too_long:
         return _Refused()
     for key, mark, first in duplicates:
-        report.add("duplicate-key", Location.of(path, mark.line + 1, mark.column + 1),
-                   f"the key '{key}' appears twice in one mapping (first at line {first[0] + 1}); the second is ignored")
+        report.add(
+            "duplicate-key",
+            Location.of(path, mark.line + 1, mark.column + 1),
+            f"the key '{key}' appears twice in one mapping (first at line {first[0] + 1}); the second is ignored",
+        )
     document = Document(path, root)
     # lengths were checked above; controls and surrogates can only be there if the raw text shows one
     # or an escape that could make one
@@ -538,8 +658,11 @@ def _composer(pyyaml):
     base = pyyaml.CBaseLoader
     if base.yaml_implicit_resolvers or base.yaml_path_resolvers:
         return base  # (another PyYAML whose base resolver resolves: keep it)
-    tags = {pyyaml.ScalarNode: base.DEFAULT_SCALAR_TAG, pyyaml.SequenceNode: base.DEFAULT_SEQUENCE_TAG,
-            pyyaml.MappingNode: base.DEFAULT_MAPPING_TAG}
+    tags = {
+        pyyaml.ScalarNode: base.DEFAULT_SCALAR_TAG,
+        pyyaml.SequenceNode: base.DEFAULT_SEQUENCE_TAG,
+        pyyaml.MappingNode: base.DEFAULT_MAPPING_TAG,
+    }
 
     class Composer(base):
         def resolve(self, kind, value, implicit):
@@ -627,7 +750,9 @@ def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = F
         last = index == len(keys) - 1
         if isinstance(node, CommentedMap) and key in node:
             position = node.lc.key(key) if (last and key_itself) else node.lc.value(key)
-            if position is not None:  # (none inside a node of another tag, !!omap: the node's own place stays)
+            if (
+                position is not None
+            ):  # (none inside a node of another tag, !!omap: the node's own place stays)
                 line, col = position[0] + 1, position[1] + 1
             origins = getattr(node, "origins", None)  # a map merged from layered files (layers.py)
             path = origins.get(key, path) if origins else path
@@ -646,7 +771,9 @@ def items_of(node: CommentedMap):
     """A map's items in its order, read in C: ruamel's own view is a Python generator that calls a Python
     `__getitem__` per key, which loading a deck asks millions of times. A map with `<<` merge keys is read
     through ruamel, which resolves them."""
-    return node.items() if getattr(node, merge_attrib, None) else collections.OrderedDict.items(node)
+    return (
+        node.items() if getattr(node, merge_attrib, None) else collections.OrderedDict.items(node)
+    )
 
 
 def node_position(node: Any) -> tuple[int, int]:

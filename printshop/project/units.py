@@ -2,6 +2,7 @@
 
 Points (1/72 in) are the only unit inside the program; data always says its unit.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,9 @@ class UnitError(ValueError):
     """A length that cannot be read; the message says what a valid one looks like."""
 
 
-MAX_METRES = 10  # the longest length data may give (a board of several metres is still far inside it)
+MAX_METRES = (
+    10  # the longest length data may give (a board of several metres is still far inside it)
+)
 MAX_POINTS = MAX_METRES * 1000 * 72 / 25.4
 
 
@@ -35,17 +38,27 @@ def parse_length(value: object) -> float:
     if isinstance(value, (int, float)):
         if value == 0:
             return 0.0
-        raise UnitError(f"the length {value!r} needs a unit: write for example '{value}mm' (units: mm, cm, in, pt)")
+        raise UnitError(
+            f"the length {value!r} needs a unit: write for example '{value}mm' (units: mm, cm, in, pt)"
+        )
     if not isinstance(value, str):
         raise UnitError(f"expected a length such as '3mm', got {type(value).__name__}")
     match = _LENGTH.match(value)
     if not match:
-        raise UnitError(f"'{value}' is not a length: write a number and a unit, for example '3mm', '0.125in' or '9pt'")
+        raise UnitError(
+            f"'{value}' is not a length: write a number and a unit, for example '3mm', '0.125in' or '9pt'"
+        )
     number, unit = match.groups()
     points = float(number) * POINTS_PER[unit]
-    if abs(points) > MAX_POINTS:  # a PDF cannot hold such a number: ReportLab failed at the first page drawn
-        raise UnitError(f"'{value}' is longer than anything printshop prints: at most {MAX_METRES} m")
-    if type(value) is str and len(_READ) < _READ_MAX and len(value) <= 32:  # (a length, not a text padded out)
+    if (
+        abs(points) > MAX_POINTS
+    ):  # a PDF cannot hold such a number: ReportLab failed at the first page drawn
+        raise UnitError(
+            f"'{value}' is longer than anything printshop prints: at most {MAX_METRES} m"
+        )
+    if (
+        type(value) is str and len(_READ) < _READ_MAX and len(value) <= 32
+    ):  # (a length, not a text padded out)
         _READ[value] = points
     return points
 

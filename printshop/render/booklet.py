@@ -17,6 +17,7 @@ the characters the booklet style names under `characters` (the red suits ♥ ♦
 `<spacer height="print-and-play"/>` (the home-printing section) runs to the next `<h1>` after its own
 first one, and is left out of press booklets (`bleed`): a shop's booklet is printed.
 """
+
 from __future__ import annotations
 
 import io
@@ -27,8 +28,16 @@ from dataclasses import replace
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak,
-                                PageTemplate, Paragraph)
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+)
 from reportlab.platypus import Spacer as RLSpacer
 from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus import Table as RLTable
@@ -44,7 +53,16 @@ from printshop.project.model import Motif, Paper, TextStyle
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
 from printshop.render.replay import motif_key, recordings, remember_page_streams
-from printshop.typeset.richtext import HOME_ONLY, Art, PageBreak as PageBreakBlock, Para, Spacer, Table, column_widths, uppercase
+from printshop.typeset.richtext import (
+    HOME_ONLY,
+    Art,
+    PageBreak as PageBreakBlock,
+    Para,
+    Spacer,
+    Table,
+    column_widths,
+    uppercase,
+)
 from printshop.project.units import parse_length, to_mm
 
 
@@ -59,13 +77,30 @@ class _MotifFlowable(Flowable):
 
     def draw(self):
         self.canv.setFillColor(self.colour)
-        draw_motif(self.canv, self.motif, (self.available_width - self.size) / 2, 0, self.size, self.size, 0,
-                    True, False)
+        draw_motif(
+            self.canv,
+            self.motif,
+            (self.available_width - self.size) / 2,
+            0,
+            self.size,
+            self.size,
+            0,
+            True,
+            False,
+        )
 
 
-def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-                   motifs: dict[str, Motif], file_name: str, pad_to: int = 1, bleed: float = 0.0,
-                   folio: str | None = None) -> tuple[bytes, int]:
+def render_booklet(
+    game: GameLayout,
+    booklet: BookletLayout,
+    paper: Paper,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    file_name: str,
+    pad_to: int = 1,
+    bleed: float = 0.0,
+    folio: str | None = None,
+) -> tuple[bytes, int]:
     """The booklet; with `pad_to` (4 for saddle stitching) its pages balanced to a multiple of `pad_to`,
     blank pages and a back cover completing the last sheet; with `bleed`, pages grow by it on every side
     and carry TrimBox and BleedBox (press files). `folio` names the document in the running foot (default:
@@ -93,18 +128,43 @@ def render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paint
 _BOOKLETS: Memo = Memo(96)
 
 
-def _remembered(memos: list[Memo], game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-                motifs: dict[str, Motif], file_name: str, pad_to: int, bleed: float, folio: str) -> tuple[bytes, int]:
+def _remembered(
+    memos: list[Memo],
+    game: GameLayout,
+    booklet: BookletLayout,
+    paper: Paper,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    file_name: str,
+    pad_to: int,
+    bleed: float,
+    folio: str,
+) -> tuple[bytes, int]:
     """`_render_whole`, remembered by everything it reads but the palette and the motifs (the blocks, the style,
     the page, the colour mode, the names and options, what it reads of the game, the fonts registered) and, for
     each booklet made so, the colours and motifs it read, with their values (memo.Reads): a booklet is given
     again only where every one of them is as it was. Looked up in each of `memos` in turn (a session's, then
     the process's); one found in a later memo, or rendered, is kept in the earlier ones too."""
     localized = game.localized
-    stand_in = isinstance(paints.palette, StandIn)  # (a name it lacks is magenta, where a palette has none at all)
-    key = (repr(booklet.blocks), booklet.style.model_dump_json(), repr(paper), repr(paints.mode), file_name, pad_to,
-           bleed, folio, game.title, game.lang, localized.draft, localized.language.typography.hyphenation,
-           fonts_state(), stand_in)
+    stand_in = isinstance(
+        paints.palette, StandIn
+    )  # (a name it lacks is magenta, where a palette has none at all)
+    key = (
+        repr(booklet.blocks),
+        booklet.style.model_dump_json(),
+        repr(paper),
+        repr(paints.mode),
+        file_name,
+        pad_to,
+        bleed,
+        folio,
+        game.title,
+        game.lang,
+        localized.draft,
+        localized.language.typography.hyphenation,
+        fonts_state(),
+        stand_in,
+    )
     for depth, booklets in enumerate(memos):
         made = booklets.get(key, ())
         for entry in made:
@@ -116,10 +176,26 @@ def _remembered(memos: list[Memo], game: GameLayout, booklet: BookletLayout, pap
     # its magenta for a name it lacks; a palette that notes its reads, serve's, notes them as on a hit)
     read_colours = Reads(_beneath(paints.palette), log=[])
     read_motifs = Reads(motifs, log=[])
-    result = _render_whole(game, booklet, paper, replace(paints, palette=StandIn(read_colours) if stand_in else read_colours),
-                           read_motifs, file_name, pad_to, bleed, folio)
-    _keep(memos, key, (values_of(read_colours.read, paints.palette), values_of(read_motifs.read, motifs, motif_key),
-                       result))
+    result = _render_whole(
+        game,
+        booklet,
+        paper,
+        replace(paints, palette=StandIn(read_colours) if stand_in else read_colours),
+        read_motifs,
+        file_name,
+        pad_to,
+        bleed,
+        folio,
+    )
+    _keep(
+        memos,
+        key,
+        (
+            values_of(read_colours.read, paints.palette),
+            values_of(read_motifs.read, motifs, motif_key),
+            result,
+        ),
+    )
     return result
 
 
@@ -134,17 +210,41 @@ def _keep(memos: list[Memo], key, entry) -> None:
         booklets[key] = (*made[-1:], entry)  # (and the one before: a colour saved back and forth)
 
 
-def _render_whole(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-                  motifs: dict[str, Motif], file_name: str, pad_to: int, bleed: float,
-                  folio: str) -> tuple[bytes, int]:
+def _render_whole(
+    game: GameLayout,
+    booklet: BookletLayout,
+    paper: Paper,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    file_name: str,
+    pad_to: int,
+    bleed: float,
+    folio: str,
+) -> tuple[bytes, int]:
     # home prints name their file on every page; a press booklet is the printed product, and does not
     marked = None if bleed else file_name
     booklet = _for_target(booklet, press=bool(bleed))
 
-    def render(spacing: float, blank_pages: int = 0, content_pages: int | None = None,
-               back_cover: bool = False) -> bytes:
-        return _render_booklet(game, booklet, paper, paints, motifs, blank_pages, bleed, folio, marked,
-                               content_pages, spacing=spacing, back_cover=back_cover)[0]
+    def render(
+        spacing: float,
+        blank_pages: int = 0,
+        content_pages: int | None = None,
+        back_cover: bool = False,
+    ) -> bytes:
+        return _render_booklet(
+            game,
+            booklet,
+            paper,
+            paints,
+            motifs,
+            blank_pages,
+            bleed,
+            folio,
+            marked,
+            content_pages,
+            spacing=spacing,
+            back_cover=back_cover,
+        )[0]
 
     spacing, pages = booklet_flow(game, booklet, paper, paints, motifs, pad_to)
     missing = (-pages) % pad_to
@@ -155,15 +255,22 @@ def _render_whole(game: GameLayout, booklet: BookletLayout, paper: Paper, paints
     return render(spacing, missing - 1 if back else missing, pages, back), pages + missing
 
 
-def booklet_pages(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-                  motifs: dict[str, Motif]) -> int:
+def booklet_pages(
+    game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints, motifs: dict[str, Motif]
+) -> int:
     """The pages `render_booklet` gives the booklet (no `pad_to`, no bleed), measured without writing it: what
     a kit on another paper lists on its how-to page for the A5 rules one kit writes."""
     return booklet_flow(game, _for_target(booklet, press=False), paper, paints, motifs)[1]
 
 
-def booklet_flow(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-                 motifs: dict[str, Motif], pad_to: int = 1) -> tuple[float, int]:
+def booklet_flow(
+    game: GameLayout,
+    booklet: BookletLayout,
+    paper: Paper,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    pad_to: int = 1,
+) -> tuple[float, int]:
     """The spacing the booklet is set with and its pages of text (blank pages and back cover not counted): the
     template's spacing, unless the last page would hold a scrap (then tighter or looser), or, with `pad_to`,
     the one `_balanced` chooses. Each spacing is tried by setting the pages without writing a PDF
@@ -192,21 +299,34 @@ def booklet_flow(game: GameLayout, booklet: BookletLayout, paper: Paper, paints:
     return spacing, pages
 
 
-def _measure(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-             motifs: dict[str, Motif], spacing: float) -> tuple[int, float]:
+def _measure(
+    game: GameLayout,
+    booklet: BookletLayout,
+    paper: Paper,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    spacing: float,
+) -> tuple[int, float]:
     """(pages, how much of the last page's frame the text fills) of the booklet set with `spacing`, remembered
     by everything that moves a line or a page break: the blocks, the style, the page, the language's
     hyphenation, the fonts and the colours written into the text (a home booklet's RGB, a shop's CMYK). The
     file name, folio and bleed are drawn outside the frames and change nothing, as do the motifs' shapes (their
     blocks give their sizes)."""
-    key = (repr(booklet.blocks), repr(booklet.style), paper.width, paper.height,
-           game.localized.language.typography.hyphenation, tuple(character_colours(booklet.style.characters,
-                                                                                    paints).items()),
-           fonts_state(), spacing)
+    key = (
+        repr(booklet.blocks),
+        repr(booklet.style),
+        paper.width,
+        paper.height,
+        game.localized.language.typography.hyphenation,
+        tuple(character_colours(booklet.style.characters, paints).items()),
+        fonts_state(),
+        spacing,
+    )
     known = _MEASURED.get(key)
     if known is None:
-        _, pages, tail = _render_booklet(game, booklet, paper, paints, motifs, 0, 0.0, "", None, spacing=spacing,
-                                         measure=True)
+        _, pages, tail = _render_booklet(
+            game, booklet, paper, paints, motifs, 0, 0.0, "", None, spacing=spacing, measure=True
+        )
         known = _MEASURED[key] = (pages, tail)
     return known
 
@@ -257,13 +377,16 @@ def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
                 skipping = False
         if not skipping:
             kept.append(block)
-    while kept and isinstance(kept[-1], PageBreakBlock):  # a break after the last page breaks nothing (ReportLab
+    while kept and isinstance(
+        kept[-1], PageBreakBlock
+    ):  # a break after the last page breaks nothing (ReportLab
         kept.pop()  # counted an empty page after it in one pass and not in the other: a stitched booklet's pages
     return BookletLayout(kept, booklet.style, booklet.text_ids)  # were then not a multiple of four)
 
 
 class _Doc(BaseDocTemplate):
     """Notes how much of the last page's frame the text fills."""
+
     tail = 0.0
 
     def afterFlowable(self, flowable):
@@ -279,11 +402,21 @@ class _Doc(BaseDocTemplate):
 FILE_NAME_BASELINE = 7 * 72 / 25.4
 
 
-def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints,
-                    motifs: dict[str, Motif], blank_pages: int, bleed: float, folio_name: str,
-                    file_name: str | None, content_pages: int | None = None,
-                    spacing: float = 1.0, back_cover: bool = False,
-                    measure: bool = False) -> tuple[bytes, int, float]:
+def _render_booklet(
+    game: GameLayout,
+    booklet: BookletLayout,
+    paper: Paper,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    blank_pages: int,
+    bleed: float,
+    folio_name: str,
+    file_name: str | None,
+    content_pages: int | None = None,
+    spacing: float = 1.0,
+    back_cover: bool = False,
+    measure: bool = False,
+) -> tuple[bytes, int, float]:
     """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing` scales the
     space before and after paragraphs (to balance the last page). After the `content_pages`, `blank_pages`
     empty pages, then (`back_cover`) a back cover. With `measure`, the pages are set but neither drawn nor
@@ -292,8 +425,10 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
     margins = style.margins
     buffer = io.BytesIO()
     hyphenation = game.localized.language.typography.hyphenation
-    styles = {name: paragraph_style(s, s.size, paints, name=name, hyphenation=hyphenation)
-              for name, s in style.styles.items()}
+    styles = {
+        name: paragraph_style(s, s.size, paints, name=name, hyphenation=hyphenation)
+        for name, s in style.styles.items()
+    }
     for paragraph in styles.values():
         paragraph.spaceBefore *= spacing
         paragraph.spaceAfter *= spacing
@@ -305,8 +440,15 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         left = margins.inner if inner_left else margins.outer
         right = margins.outer if inner_left else margins.inner
         return (_UndrawnFrame if measure else Frame)(
-            bleed + left, bleed + margins.bottom, paper.width - left - right, paper.height - margins.top - margins.bottom,
-            leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+            bleed + left,
+            bleed + margins.bottom,
+            paper.width - left - right,
+            paper.height - margins.top - margins.bottom,
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
 
     def folio(canvas, doc):
         if bleed:
@@ -342,22 +484,50 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
             canvas.drawRightString(paper.width - margins.inner, y, text)
         canvas.setStrokeColor(paints.fill(style.rule_colour))
         canvas.setLineWidth(0.5)
-        canvas.line(margins.inner if odd else margins.outer, y + style.folio.size * 1.4,
-                    paper.width - (margins.outer if odd else margins.inner), y + style.folio.size * 1.4)
+        canvas.line(
+            margins.inner if odd else margins.outer,
+            y + style.folio.size * 1.4,
+            paper.width - (margins.outer if odd else margins.inner),
+            y + style.folio.size * 1.4,
+        )
         canvas.restoreState()
 
-    doc = _Doc(buffer, pagesize=(paper.width + 2 * bleed, paper.height + 2 * bleed), invariant=1,
-                          pageCompression=1,
-                          initialFontName=INITIAL_FONT, title=f"{game.title}: {folio_name}",
-                          author="printshop", creator="printshop", subject=folio_name, lang=game.lang,
-                          keywords="printshop:booklet")
-    doc.addPageTemplates([PageTemplate("odd", [frame(True)], onPage=folio),
-                          PageTemplate("even", [frame(False)], onPage=folio)])
+    doc = _Doc(
+        buffer,
+        pagesize=(paper.width + 2 * bleed, paper.height + 2 * bleed),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=INITIAL_FONT,
+        title=f"{game.title}: {folio_name}",
+        author="printshop",
+        creator="printshop",
+        subject=folio_name,
+        lang=game.lang,
+        keywords="printshop:booklet",
+    )
+    doc.addPageTemplates(
+        [
+            PageTemplate("odd", [frame(True)], onPage=folio),
+            PageTemplate("even", [frame(False)], onPage=folio),
+        ]
+    )
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
     hangs = list_hangs(booklet.blocks, style.styles)
     for index, block in enumerate(booklet.blocks):
-        story.extend(_flowables(block, style.styles, styles, paints, motifs, paints.fill(style.rule_colour),
-                                style.tables, paper.width - margins.inner - margins.outer, colours, hangs.get(index)))
+        story.extend(
+            _flowables(
+                block,
+                style.styles,
+                styles,
+                paints,
+                motifs,
+                paints.fill(style.rule_colour),
+                style.tables,
+                paper.width - margins.inner - margins.outer,
+                colours,
+                hangs.get(index),
+            )
+        )
     # the text's headings kept with what follows them, among the text only: a heading that ends it (a section whose
     # paragraphs a template left out) was kept with the blank page or back cover after it, and moved to a page of
     # its own, one more than the pages measured (a stitched booklet then no multiple of four)
@@ -366,12 +536,23 @@ def _render_booklet(game: GameLayout, booklet: BookletLayout, paper: Paper, pain
         story.extend([PageBreak(), RLSpacer(1, 1)])
     if back_cover:
         story.append(PageBreak())
-        story.extend(_back_cover_flowables(_back_cover(booklet.blocks), style, styles, paints, motifs, colours,
-                                           paper.width - margins.inner - margins.outer,
-                                           paper.height - margins.top - margins.bottom))
+        story.extend(
+            _back_cover_flowables(
+                _back_cover(booklet.blocks),
+                style,
+                styles,
+                paints,
+                motifs,
+                colours,
+                paper.width - margins.inner - margins.outer,
+                paper.height - margins.top - margins.bottom,
+            )
+        )
     try:
         doc.build(story, canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
-    except LayoutError as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug
+    except (
+        LayoutError
+    ) as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug
         raise BookletTooLarge(_too_large(str(error), paper), style.where("styles")) from None
     return buffer.getvalue(), doc.page, doc.tail
 
@@ -385,7 +566,9 @@ class BookletTooLarge(Exception):
         self.where = where
 
 
-_TOO_LARGE = re.compile(r"Flowable <(\w+) at 0x[0-9a-f]+>(.*?)\(([\d.]+) x ([\d.]+)\) too large on page (\d+)", re.S)
+_TOO_LARGE = re.compile(
+    r"Flowable <(\w+) at 0x[0-9a-f]+>(.*?)\(([\d.]+) x ([\d.]+)\) too large on page (\d+)", re.S
+)
 
 
 def _too_large(said: str, paper: Paper) -> str:
@@ -393,10 +576,19 @@ def _too_large(said: str, paper: Paper) -> str:
     found = _TOO_LARGE.search(said)
     if found is None:
         return f"the rules booklet cannot be set on {paper.label or 'its paper'}: a block is taller than a page"
-    kind, text, height, page = found.group(1), " ".join(found.group(2).split())[:60], float(found.group(4)), found.group(5)
-    what = f"the paragraph '{text}…'" if text else "a paragraph" if "Paragraph" in kind else "a block"
-    return (f"the rules booklet cannot be set on {paper.label or 'its paper'}: {what} is {to_mm(height):.0f} mm "
-            f"tall on page {page} and cannot be split across pages at its style's size")
+    kind, text, height, page = (
+        found.group(1),
+        " ".join(found.group(2).split())[:60],
+        float(found.group(4)),
+        found.group(5),
+    )
+    what = (
+        f"the paragraph '{text}…'" if text else "a paragraph" if "Paragraph" in kind else "a block"
+    )
+    return (
+        f"the rules booklet cannot be set on {paper.label or 'its paper'}: {what} is {to_mm(height):.0f} mm "
+        f"tall on page {page} and cannot be split across pages at its style's size"
+    )
 
 
 class _WrittenCanvas(Canvas):
@@ -450,8 +642,17 @@ def _set(markup: str, colours: dict[str, str] | None) -> str:
     """`markup` with each character of `colours` in its colour (text only, never inside tags or entities),
     then the characters the families lack in the fallback face."""
     if colours and any(character in markup for character in colours):
-        markup = re.sub(r"(<[^>]*>|&[#\w]+;)|([^<&]+)", lambda match: match.group(1) or "".join(
-            f'<font color="{colours[ch]}">{ch}</font>' if ch in colours else ch for ch in match.group(2)), markup)
+        markup = re.sub(
+            r"(<[^>]*>|&[#\w]+;)|([^<&]+)",
+            lambda match: (
+                match.group(1)
+                or "".join(
+                    f'<font color="{colours[ch]}">{ch}</font>' if ch in colours else ch
+                    for ch in match.group(2)
+                )
+            ),
+            markup,
+        )
     return with_fallback(markup)
 
 
@@ -464,7 +665,11 @@ def _back_cover(blocks: list) -> list:
             break
         if isinstance(block, Art) and not any(isinstance(b, Art) for b in shown):
             shown.append(block)
-        elif isinstance(block, Para) and block.style == "title" and not any(isinstance(b, Para) for b in shown):
+        elif (
+            isinstance(block, Para)
+            and block.style == "title"
+            and not any(isinstance(b, Para) for b in shown)
+        ):
             shown.append(block)
     return shown
 
@@ -473,18 +678,33 @@ def _back_cover(blocks: list) -> list:
 BACK_COVER_GAP = 6 * 72 / 25.4
 
 
-def _back_cover_flowables(blocks: list, style, styles: dict[str, ParagraphStyle], paints: Paints,
-                          motifs: dict[str, Motif], colours: dict[str, str], width: float,
-                          height: float) -> list[Flowable]:
+def _back_cover_flowables(
+    blocks: list,
+    style,
+    styles: dict[str, ParagraphStyle],
+    paints: Paints,
+    motifs: dict[str, Motif],
+    colours: dict[str, str],
+    width: float,
+    height: float,
+) -> list[Flowable]:
     """The back cover's emblem and title, centred on the page's frame."""
     shown: list[Flowable] = []
     for block in blocks:
         if shown:
             shown.append(RLSpacer(1, BACK_COVER_GAP))
         if isinstance(block, Art):
-            shown.append(_MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour)))
+            shown.append(
+                _MotifFlowable(
+                    motifs[block.motif], parse_length(block.size), paints.fill(block.colour)
+                )
+            )
         else:
-            shown.extend(_flowables(block, style.styles, styles, paints, motifs, None, style.tables, width, colours))
+            shown.extend(
+                _flowables(
+                    block, style.styles, styles, paints, motifs, None, style.tables, width, colours
+                )
+            )
     used = sum(flowable.wrap(width, height)[1] for flowable in shown)
     if used > height - 2:  # it would run onto another page: the back cover stays bare
         return [RLSpacer(1, 1)]
@@ -500,13 +720,17 @@ def list_hangs(blocks: list, text_styles: dict[str, TextStyle]) -> dict[int, flo
     def close() -> None:
         spec = text_styles.get(blocks[run[0]].style) if run else None
         if spec is not None:
-            indent = hang([blocks[index].bullet for index in run], spec.font, spec.size, spec.indent)
+            indent = hang(
+                [blocks[index].bullet for index in run], spec.font, spec.size, spec.indent
+            )
             hangs.update(dict.fromkeys(run, indent))
         run.clear()
 
     for index, block in enumerate(blocks):
         item = isinstance(block, Para) and block.bullet
-        if run and not (item and blocks[run[-1]].style == block.style):  # (anything else ends the run)
+        if run and not (
+            item and blocks[run[-1]].style == block.style
+        ):  # (anything else ends the run)
             close()
         if item:
             run.append(index)
@@ -514,17 +738,35 @@ def list_hangs(blocks: list, text_styles: dict[str, TextStyle]) -> dict[int, flo
     return hangs
 
 
-def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, ParagraphStyle],
-               paints: Paints, motifs: dict[str, Motif], accent, tables,
-               frame_width: float, colours: dict[str, str] | None = None, indent: float | None = None) -> list[Flowable]:
+def _flowables(
+    block,
+    text_styles: dict[str, TextStyle],
+    styles: dict[str, ParagraphStyle],
+    paints: Paints,
+    motifs: dict[str, Motif],
+    accent,
+    tables,
+    frame_width: float,
+    colours: dict[str, str] | None = None,
+    indent: float | None = None,
+) -> list[Flowable]:
     if isinstance(block, Para):
         spec = text_styles[block.style]
         markup = uppercase(block.markup) if spec.uppercase else block.markup
         if block.bullet:
-            indent = indent if indent is not None else hang([block.bullet], spec.font, spec.size, spec.indent)
+            indent = (
+                indent
+                if indent is not None
+                else hang([block.bullet], spec.font, spec.size, spec.indent)
+            )
             # the bullet at the margin, in the item's size (ReportLab's default is 10 pt, whatever the text's)
-            bullet_style = ParagraphStyle(f"{block.style}-bullet", parent=styles[block.style], leftIndent=indent,
-                                          bulletIndent=0, bulletFontSize=styles[block.style].fontSize)
+            bullet_style = ParagraphStyle(
+                f"{block.style}-bullet",
+                parent=styles[block.style],
+                leftIndent=indent,
+                bulletIndent=0,
+                bulletFontSize=styles[block.style].fontSize,
+            )
             return [EvenParagraph(_set(markup, colours), bullet_style, bulletText=block.bullet)]
         return [EvenParagraph(_set(markup, colours), styles[block.style])]
     if isinstance(block, Table):
@@ -538,20 +780,29 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
                 return base
             made = aligned.get((head, align))
             if made is None:
-                made = aligned[(head, align)] = ParagraphStyle(f"{base.name}-{align}", parent=base,
-                                                               alignment=ALIGN[align])
+                made = aligned[(head, align)] = ParagraphStyle(
+                    f"{base.name}-{align}", parent=base, alignment=ALIGN[align]
+                )
             return made
 
-        rows = [[Paragraph(_set(markup, None if head else colours), cell_style(head, column))
-                 for column, (head, markup) in enumerate(row)]
-                for row in block.rows]
-        table = RLTable(rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width))
-        commands = [("GRID", (0, 0), (-1, -1), tables.grid_width, paints.fill(tables.grid)),
-                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                    ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not the default Helvetica
-                    ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(text_styles["td"].colour)),  # not RGB black
-                    ("TOPPADDING", (0, 0), (-1, -1), tables.padding),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), tables.padding)]
+        rows = [
+            [
+                Paragraph(_set(markup, None if head else colours), cell_style(head, column))
+                for column, (head, markup) in enumerate(row)
+            ]
+            for row in block.rows
+        ]
+        table = RLTable(
+            rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width)
+        )
+        commands = [
+            ("GRID", (0, 0), (-1, -1), tables.grid_width, paints.fill(tables.grid)),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not the default Helvetica
+            ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(text_styles["td"].colour)),  # not RGB black
+            ("TOPPADDING", (0, 0), (-1, -1), tables.padding),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), tables.padding),
+        ]
         for r, row in enumerate(block.rows):
             for c, (head, _) in enumerate(row):
                 if head:
@@ -565,7 +816,9 @@ def _flowables(block, text_styles: dict[str, TextStyle], styles: dict[str, Parag
     if isinstance(block, PageBreakBlock):
         return [PageBreak()]
     if isinstance(block, Art):
-        return [_MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour))]
+        return [
+            _MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour))
+        ]
     return []
 
 
@@ -578,7 +831,9 @@ def _keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
         name = getattr(getattr(item, "style", None), "name", "")
         if name in ("h1", "h2") and i + 1 < len(story):
             group = [item]
-            while i + 1 < len(story) and getattr(getattr(story[i + 1], "style", None), "name", "") in ("h1", "h2"):
+            while i + 1 < len(story) and getattr(
+                getattr(story[i + 1], "style", None), "name", ""
+            ) in ("h1", "h2"):
                 i += 1
                 group.append(story[i])
             if i + 1 < len(story):

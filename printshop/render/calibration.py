@@ -5,6 +5,7 @@ lines, seen through the paper against the light, cross the back's rulers at the 
 the sign reversed: the numbers read there are how far to shift the back side (a printer's duplex
 setting, or a publisher's --back-offset, README). The page speaks to players: it names no command.
 """
+
 from __future__ import annotations
 
 import io
@@ -31,7 +32,9 @@ def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def render_calibration(paper: Paper, media: Media, paints: Paints, title: str, text: str, lang: str) -> tuple[bytes, int]:
+def render_calibration(
+    paper: Paper, media: Media, paints: Paints, title: str, text: str, lang: str
+) -> tuple[bytes, int]:
     width, height = paper.width, paper.height
     cx, cy = width / 2, height / 2
     buffer = io.BytesIO()
@@ -59,7 +62,9 @@ def render_calibration(paper: Paper, media: Media, paints: Paints, title: str, t
     canvas.drawCentredString(cx, footer.baseline, f"{title} · 1/2")
     canvas.showPage()
 
-    canvas.setStrokeColor(ink)  # back: a ruler across the vertical line, one along the horizontal one
+    canvas.setStrokeColor(
+        ink
+    )  # back: a ruler across the vertical line, one along the horizontal one
     canvas.setFillColor(ink)
     canvas.setFont("sans", 6)
     for tenth in range(-SPAN * 2, SPAN * 2 + 1):
@@ -70,7 +75,9 @@ def render_calibration(paper: Paper, media: Media, paints: Paints, title: str, t
         canvas.line(x, cy + mm(12), x, cy + mm(12) + mm(4 if long else 2))
         y = cy + mm(value)
         canvas.line(cx + mm(12), y, cx + mm(12) + mm(4 if long else 2), y)
-        if tenth % 4 == 0:  # a label every 2 mm, on two staggered rows so that neighbours never touch
+        if (
+            tenth % 4 == 0
+        ):  # a label every 2 mm, on two staggered rows so that neighbours never touch
             label = f"{value:+g}" if value else "0"
             far = tenth % 8 != 0
             canvas.drawCentredString(x, cy + mm(17 if not far else 20.5), label)

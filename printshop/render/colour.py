@@ -6,6 +6,7 @@ magenta and yellow are scaled down until the total ink fits the profile's limit.
 prints as K100 only (no registration problems on small type); pure black fills print as the
 profile's rich black, so large dark areas stay deep.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -22,7 +23,9 @@ from printshop.memo import Reads, noting
 class ColourMode:
     space: str = "rgb"  # rgb | cmyk
     ink_limit: float | None = None  # percent, e.g. 240
-    rich_black: tuple[float, float, float, float] | None = None  # percent C, M, Y, K for black fills
+    rich_black: tuple[float, float, float, float] | None = (
+        None  # percent C, M, Y, K for black fills
+    )
     low_ink: bool = False  # home printing on a budget: white backgrounds, fills lightened
 
 
@@ -61,7 +64,9 @@ class Paints:
 
     def background(self, name: str) -> Color:
         """A face's background: in low-ink mode, paper white (no full-bleed fills)."""
-        return _convert("#ffffff" if self.mode.low_ink else self.palette[name], self.mode, text=False)
+        return _convert(
+            "#ffffff" if self.mode.low_ink else self.palette[name], self.mode, text=False
+        )
 
     def text(self, name: str) -> Color:
         value = self.palette[name]
@@ -70,8 +75,14 @@ class Paints:
         return _convert(value, self.mode, text=True)
 
 
-OVERSET_COLOUR = (0.9, 0.0, 0.5)  # the overset mark: magenta, apart from every red of the games; on screen only
-OVERSET_HEX = "#" + "".join(f"{round(channel * 255):02x}" for channel in OVERSET_COLOUR)  # as a palette gives it
+OVERSET_COLOUR = (
+    0.9,
+    0.0,
+    0.5,
+)  # the overset mark: magenta, apart from every red of the games; on screen only
+OVERSET_HEX = "#" + "".join(
+    f"{round(channel * 255):02x}" for channel in OVERSET_COLOUR
+)  # as a palette gives it
 
 
 class StandIn(Mapping):
@@ -100,16 +111,18 @@ LOW_INK_FILL = 0.75  # low-ink fills keep a quarter of their colour: shapes stay
 
 
 def _luminance(hex_value: str) -> float:
-    r, g, b = (int(hex_value[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (int(hex_value[i : i + 2], 16) / 255 for i in (1, 3, 5))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def _lighten(hex_value: str, amount: float) -> str:
-    channels = [int(hex_value[i:i + 2], 16) for i in (1, 3, 5)]
+    channels = [int(hex_value[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
 
 
-@functools.lru_cache(maxsize=4096)  # a deck asks for its few colours thousands of times; Colors are not changed
+@functools.lru_cache(
+    maxsize=4096
+)  # a deck asks for its few colours thousands of times; Colors are not changed
 def _convert(hex_value: str, mode: ColourMode, *, text: bool) -> Color:
     if mode.space == "rgb":
         return HexColor(hex_value)
@@ -119,9 +132,11 @@ def _convert(hex_value: str, mode: ColourMode, *, text: bool) -> Color:
     return CMYKColor(c / 100, m / 100, y / 100, k / 100)
 
 
-def rgb_to_cmyk(hex_value: str, ink_limit: float | None = None) -> tuple[float, float, float, float]:
+def rgb_to_cmyk(
+    hex_value: str, ink_limit: float | None = None
+) -> tuple[float, float, float, float]:
     """Percentages C, M, Y, K for an sRGB hex colour, within `ink_limit` total ink if given."""
-    r, g, b = (int(hex_value[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (int(hex_value[i : i + 2], 16) / 255 for i in (1, 3, 5))
     k = 1 - max(r, g, b)
     if k >= 1:
         return 0.0, 0.0, 0.0, 100.0

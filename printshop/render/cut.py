@@ -9,6 +9,7 @@ PDF and the SVG come from the same placements, so they agree to the rounding of 
 A two-sided deck gets, after each page of fronts, its page of backs mirrored for long-edge duplex
 (without marks: the cutter reads the fronts) where the cutter's software prints our pages.
 """
+
 from __future__ import annotations
 
 import io
@@ -28,6 +29,7 @@ MM = 72 / 25.4
 @dataclass(frozen=True)
 class CutGrid:
     """Where faces go on a page, in points from the page's bottom-left corner (PDF coordinates)."""
+
     page_width: float
     page_height: float
     card_width: float
@@ -58,16 +60,31 @@ def cut_grid(deck: DeckLayout, paper: Paper, target: CutTarget) -> CutGrid:
     cell_w, cell_h = width + 2 * bleed, height + 2 * bleed
     columns, rows = cut_cells(paper, target, width, height, bleed)
     if columns < 1 or rows < 1:
-        raise ImpositionError(f"a {deck.size.label or deck.deck.card_size} card with its bleed does not fit in the "
-                              f"area {target.label} can cut")
+        raise ImpositionError(
+            f"a {deck.size.label or deck.deck.card_size} card with its bleed does not fit in the "
+            f"area {target.label} can cut"
+        )
     used_w = columns * cell_w + (columns - 1) * target.gap
     used_h = rows * cell_h + (rows - 1) * target.gap
     first_left = left + (right - left - used_w) / 2 + bleed
     first_top = top - (top - bottom - used_h) / 2 - bleed
-    return CutGrid(page_width, page_height, width, height, bleed, target.gap, columns, rows, first_left, first_top)
+    return CutGrid(
+        page_width,
+        page_height,
+        width,
+        height,
+        bleed,
+        target.gap,
+        columns,
+        rows,
+        first_left,
+        first_top,
+    )
 
 
-def mark_rectangles(paper_width: float, paper_height: float, target: CutTarget) -> list[tuple[float, float, float, float]]:
+def mark_rectangles(
+    paper_width: float, paper_height: float, target: CutTarget
+) -> list[tuple[float, float, float, float]]:
     """The filled rectangles (x, y, width, height; PDF coordinates) that make up the registration marks."""
     marks = target.marks
     if marks is None or target.area is not None:
@@ -76,29 +93,45 @@ def mark_rectangles(paper_width: float, paper_height: float, target: CutTarget) 
     right, top = paper_width - inset, paper_height - inset
     return [
         (inset, top - square, square, square),  # the square, top left
-        (right - length, top - thick, length, thick), (right - thick, top - length, thick, length),  # L, top right
-        (inset, inset, length, thick), (inset, inset, thick, length),  # L, bottom left
+        (right - length, top - thick, length, thick),
+        (right - thick, top - length, thick, length),  # L, top right
+        (inset, inset, length, thick),
+        (inset, inset, thick, length),  # L, bottom left
     ]
 
 
-def render_cut_pages(game: GameLayout, deck: DeckLayout, paper: Paper, target: CutTarget, paints: Paints,
-                     motifs: dict[str, Motif], file_name: str) -> tuple[bytes, int, list[list[tuple[float, float]]],
-                                                                       CutGrid, list[int]]:
+def render_cut_pages(
+    game: GameLayout,
+    deck: DeckLayout,
+    paper: Paper,
+    target: CutTarget,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    file_name: str,
+) -> tuple[bytes, int, list[list[tuple[float, float]]], CutGrid, list[int]]:
     """The deck's pages: fronts with marks (and mirrored backs where the deck has them and we print the
     marks). Returns the PDF, its page count, the trims of each page of fronts, the grid, and the
     0-based page numbers of the fronts pages."""
     grid = cut_grid(deck, paper, target)
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, grid.page_width, grid.page_height, lang=game.lang,
-                        title=f"{game.title}: {deck.id} ({target.label}, {paper.label})",
-                        subject=f"print and cut: {target.label}", keywords="printshop:cut")
+    canvas = new_canvas(
+        buffer,
+        grid.page_width,
+        grid.page_height,
+        lang=game.lang,
+        title=f"{game.title}: {deck.id} ({target.label}, {paper.label})",
+        subject=f"print and cut: {target.label}",
+        keywords="printshop:cut",
+    )
     names = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     for key, face in deck.faces.items():
-        canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+        canvas.beginForm(
+            names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed
+        )
         draw_face(canvas, face, paints, motifs, game.localized.data.dir)
         canvas.endForm()
     backs_too = target.area is None and any(back for _, back in deck.cards)
-    chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
+    chunks = [deck.cards[i : i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
     trims, front_pages, page = [], [], 0
     for chunk in chunks:
         placed = []
@@ -125,7 +158,12 @@ def render_cut_pages(game: GameLayout, deck: DeckLayout, paper: Paper, target: C
 def _place(canvas, form: str, x: float, y: float, grid: CutGrid) -> None:
     canvas.saveState()
     clip = canvas.beginPath()
-    clip.rect(x - grid.bleed, y - grid.bleed, grid.card_width + 2 * grid.bleed, grid.card_height + 2 * grid.bleed)
+    clip.rect(
+        x - grid.bleed,
+        y - grid.bleed,
+        grid.card_width + 2 * grid.bleed,
+        grid.card_height + 2 * grid.bleed,
+    )
     canvas.clipPath(clip, stroke=0, fill=0)
     canvas.translate(x, y)
     canvas.doForm(form)
@@ -140,24 +178,31 @@ def _marks(canvas, grid: CutGrid, target: CutTarget) -> None:
     canvas.restoreState()
 
 
-def cut_svg(trims: list[tuple[float, float]], grid: CutGrid, radius: float, colour: str, title: str) -> bytes:
+def cut_svg(
+    trims: list[tuple[float, float]], grid: CutGrid, radius: float, colour: str, title: str
+) -> bytes:
     """The outlines of one page's faces: millimetres, y downwards, on a view box the size of the page."""
+
     def number(points: float) -> str:
         text = f"{points / MM:.3f}".rstrip("0").rstrip(".")
         return "0" if text in ("-0", "") else text
 
     width, height = number(grid.page_width), number(grid.page_height)
-    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
-             f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}mm" height="{height}mm" '
-             f'viewBox="0 0 {width} {height}">',
-             f"  <title>{escape(title)}</title>",
-             f'  <g id="cut-lines" fill="none" stroke="{colour}" stroke-width="0.1">']
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}mm" height="{height}mm" '
+        f'viewBox="0 0 {width} {height}">',
+        f"  <title>{escape(title)}</title>",
+        f'  <g id="cut-lines" fill="none" stroke="{colour}" stroke-width="0.1">',
+    ]
     corner = min(radius, grid.card_width / 2, grid.card_height / 2)
     rounding = f' rx="{number(corner)}" ry="{number(corner)}"' if corner > 0 else ""
     for x, y in trims:
         top = grid.page_height - y - grid.card_height
-        lines.append(f'    <rect x="{number(x)}" y="{number(top)}" width="{number(grid.card_width)}" '
-                     f'height="{number(grid.card_height)}"{rounding}/>')
+        lines.append(
+            f'    <rect x="{number(x)}" y="{number(top)}" width="{number(grid.card_width)}" '
+            f'height="{number(grid.card_height)}"{rounding}/>'
+        )
     lines += ["  </g>", "</svg>", ""]
     return "\n".join(lines).encode("utf-8")
 
@@ -173,7 +218,9 @@ def page_images(pdf: bytes, pages: list[int], dpi: int) -> list[bytes]:
     try:
         for number in pages:
             page = document[number]
-            images.append(png(render_pixels(page, *pixels_at(page.get_width(), page.get_height(), dpi)), dpi))
+            images.append(
+                png(render_pixels(page, *pixels_at(page.get_width(), page.get_height(), dpi)), dpi)
+            )
             page.close()
     finally:
         document.close()

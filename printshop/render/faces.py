@@ -3,6 +3,7 @@
 The face is drawn with its trim's bottom-left corner at the origin; its background covers the
 bleed. Data coordinates run from the top-left corner downwards and are flipped here.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,16 @@ from printshop.layout.faces import FaceLayout, FrameLayout
 from printshop.project.model import Motif, Shape
 
 
-def draw_face(canvas: Canvas, face: FaceLayout, paints: Paints, motifs: dict[str, Motif],
-              assets: Path | None = None, *, overset: bool = False, stand_ins: bool = False) -> None:
+def draw_face(
+    canvas: Canvas,
+    face: FaceLayout,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    assets: Path | None = None,
+    *,
+    overset: bool = False,
+    stand_ins: bool = False,
+) -> None:
     """`overset`: a text that does not fit is drawn anyway, cut at its frame, which is outlined in magenta with
     an overset mark (the preview's proof of how far over it runs); without it such a face is refused, as a
     build stops before drawing one. `stand_ins`: an image file that is not there or cannot be read, and a
@@ -53,11 +62,21 @@ def face_colours(face: FaceLayout) -> set[str]:
 def face_motifs(face: FaceLayout) -> set[str]:
     """The motifs' names `draw_face` reads for `face` (its shapes of kind motif): as `face_colours`, for a
     session to keep a face while the motifs it draws are unchanged."""
-    return {shape.motif for shape in face.face.shapes.values() if shape.kind == "motif" and shape.motif}
+    return {
+        shape.motif for shape in face.face.shapes.values() if shape.kind == "motif" and shape.motif
+    }
 
 
-def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
-               motifs: dict[str, Motif], assets: Path | None = None, *, stand_ins: bool = False) -> None:
+def draw_shape(
+    canvas: Canvas,
+    shape: Shape,
+    card_height: float,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    assets: Path | None = None,
+    *,
+    stand_ins: bool = False,
+) -> None:
     canvas.saveState()
     fill = shape.fill is not None
     stroke = shape.stroke is not None and shape.stroke_width > 0
@@ -69,10 +88,24 @@ def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
     top = card_height - shape.y
     if shape.kind == "rect":
         if shape.radius:
-            canvas.roundRect(shape.x, top - shape.height, shape.width, shape.height, shape.radius,
-                             stroke=int(stroke), fill=int(fill))
+            canvas.roundRect(
+                shape.x,
+                top - shape.height,
+                shape.width,
+                shape.height,
+                shape.radius,
+                stroke=int(stroke),
+                fill=int(fill),
+            )
         else:
-            canvas.rect(shape.x, top - shape.height, shape.width, shape.height, stroke=int(stroke), fill=int(fill))
+            canvas.rect(
+                shape.x,
+                top - shape.height,
+                shape.width,
+                shape.height,
+                stroke=int(stroke),
+                fill=int(fill),
+            )
     elif shape.kind == "line":
         canvas.line(shape.x, top, shape.x + shape.width, top - shape.height)
     elif shape.kind == "circle":
@@ -82,24 +115,45 @@ def draw_shape(canvas: Canvas, shape: Shape, card_height: float, paints: Paints,
     elif shape.kind == "image" and assets is not None and shape.src:
         # ReportLab stores an image drawn from the same file once per PDF
         try:
-            canvas.drawImage(str(assets / shape.src), shape.x, top - shape.height, shape.width, shape.height,
-                             mask="auto")
+            canvas.drawImage(
+                str(assets / shape.src),
+                shape.x,
+                top - shape.height,
+                shape.width,
+                shape.height,
+                mask="auto",
+            )
         except Exception:  # noqa: BLE001 - not there, not an image: ReportLab reads it before it draws anything
             if not stand_ins:
                 raise
             draw_stand_in(canvas, shape.x, top - shape.height, shape.width, shape.height, shape.src)
     elif shape.kind == "motif" and shape.motif in motifs:
-        draw_motif(canvas, motifs[shape.motif], shape.x, top - shape.height, shape.width, shape.height,
-                    shape.rotate, fill, stroke)
+        draw_motif(
+            canvas,
+            motifs[shape.motif],
+            shape.x,
+            top - shape.height,
+            shape.width,
+            shape.height,
+            shape.rotate,
+            fill,
+            stroke,
+        )
     elif shape.kind == "motif" and stand_ins and shape.motif:
-        draw_stand_in(canvas, shape.x, top - shape.height, shape.width, shape.height, f"motif {shape.motif}")
+        draw_stand_in(
+            canvas, shape.x, top - shape.height, shape.width, shape.height, f"motif {shape.motif}"
+        )
     canvas.restoreState()
 
 
-STAND_IN_FONT = "Helvetica"  # one of PDF's standard fonts: always there, and a stand-in is never printed
+STAND_IN_FONT = (
+    "Helvetica"  # one of PDF's standard fonts: always there, and a stand-in is never printed
+)
 
 
-def draw_stand_in(canvas: Canvas, x: float, y: float, width: float, height: float, name: str) -> None:
+def draw_stand_in(
+    canvas: Canvas, x: float, y: float, width: float, height: float, name: str
+) -> None:
     """An empty picture frame where art the data names is missing: the box outlined and crossed in the overset's
     magenta, the name of what is missing written in it (a preview's, beside the error naming the file)."""
     canvas.saveState()
@@ -110,19 +164,32 @@ def draw_stand_in(canvas: Canvas, x: float, y: float, width: float, height: floa
     canvas.line(x, y, x + width, y + height)
     canvas.line(x, y + height, x + width, y)
     size = max(4.0, min(7.0, height / 4))
-    label = name if canvas.stringWidth(name, STAND_IN_FONT, size) <= width - 4 else name.rsplit("/", 1)[-1]
+    label = (
+        name
+        if canvas.stringWidth(name, STAND_IN_FONT, size) <= width - 4
+        else name.rsplit("/", 1)[-1]
+    )
     while len(label) > 1 and canvas.stringWidth(label, STAND_IN_FONT, size) > width - 4:
         label = label[:-2] + "…"
     tag = canvas.stringWidth(label, STAND_IN_FONT, size)
     canvas.setFillColorRGB(1, 1, 1)
-    canvas.rect(x + (width - tag) / 2 - 1.5, y + height / 2 - size * 0.45, tag + 3, size * 1.25, stroke=0, fill=1)
+    canvas.rect(
+        x + (width - tag) / 2 - 1.5,
+        y + height / 2 - size * 0.45,
+        tag + 3,
+        size * 1.25,
+        stroke=0,
+        fill=1,
+    )
     canvas.setFillColorRGB(*OVERSET_COLOUR)
     canvas.setFont(STAND_IN_FONT, size)
     canvas.drawCentredString(x + width / 2, y + height / 2 - size * 0.15, label)
     canvas.restoreState()
 
 
-def _draw_rays(canvas: Canvas, cx: float, cy: float, radius: float, count: int, rotate: float) -> None:
+def _draw_rays(
+    canvas: Canvas, cx: float, cy: float, radius: float, count: int, rotate: float
+) -> None:
     """A sunburst: `count` filled wedges, alternating with gaps of the same angle."""
     path = canvas.beginPath()
     step = 2 * math.pi / (2 * count)
@@ -139,8 +206,17 @@ def _draw_rays(canvas: Canvas, cx: float, cy: float, radius: float, count: int, 
 _TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|-?\d*\.?\d+(?:[eE][-+]?\d+)?")
 
 
-def draw_motif(canvas: Canvas, motif: Motif, x: float, y: float, width: float, height: float, rotate: float,
-                fill: bool, stroke: bool) -> None:
+def draw_motif(
+    canvas: Canvas,
+    motif: Motif,
+    x: float,
+    y: float,
+    width: float,
+    height: float,
+    rotate: float,
+    fill: bool,
+    stroke: bool,
+) -> None:
     vw, vh = motif.viewbox
     canvas.saveState()
     canvas.translate(x + width / 2, y + height / 2)
@@ -157,8 +233,12 @@ def draw_motif(canvas: Canvas, motif: Motif, x: float, y: float, width: float, h
             path.circle(cx, cy, r)
         else:
             trace_svg_path(path, item.d)
-        canvas.drawPath(path, stroke=int(stroke), fill=int(fill),
-                        fillMode=FILL_EVEN_ODD if item.rule == "evenodd" else FILL_NON_ZERO)
+        canvas.drawPath(
+            path,
+            stroke=int(stroke),
+            fill=int(fill),
+            fillMode=FILL_EVEN_ODD if item.rule == "evenodd" else FILL_NON_ZERO,
+        )
     canvas.restoreState()
 
 
@@ -198,17 +278,22 @@ def trace_svg_path(path, d: str) -> None:
             path.curveTo(x1, y1, x2, y2, x, y)
         elif command == "Q":
             qx, qy, ex, ey = (number() for _ in range(4))
-            path.curveTo(x + 2 / 3 * (qx - x), y + 2 / 3 * (qy - y), ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey),
-                         ex, ey)
+            path.curveTo(
+                x + 2 / 3 * (qx - x),
+                y + 2 / 3 * (qy - y),
+                ex + 2 / 3 * (qx - ex),
+                ey + 2 / 3 * (qy - ey),
+                ex,
+                ey,
+            )
             x, y = ex, ey
         else:
             i += 1
 
 
-
-
-def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Paints, *,
-               overset: bool = False) -> None:
+def draw_frame(
+    canvas: Canvas, laid: FrameLayout, card_height: float, paints: Paints, *, overset: bool = False
+) -> None:
     frame, result = laid.frame, laid.fit
     if not result.fits and not overset:
         raise ValueError(f"frame '{laid.name}' does not fit; layout should have stopped the build")
@@ -216,25 +301,35 @@ def draw_frame(canvas: Canvas, laid: FrameLayout, card_height: float, paints: Pa
     # text again at the fitted size, in this output's colours (CMYK for a print shop, low ink)
     measured = result.drawable(frame, paints) if result.fits else None
     if measured is None:
-        measured = [(flowable, None, None) for flowable in
-                    make_flowables(laid.blocks, frame, result.size, paints, frame.width, result.hyphenation)]
+        measured = [
+            (flowable, None, None)
+            for flowable in make_flowables(
+                laid.blocks, frame, result.size, paints, frame.width, result.hyphenation
+            )
+        ]
     top = card_height - frame.y
     slack = frame.height - result.height
-    offset = {"top": 0.0, "middle": slack / 2, "bottom": slack}[frame.valign] if result.fits else 0.0
+    offset = (
+        {"top": 0.0, "middle": slack / 2, "bottom": slack}[frame.valign] if result.fits else 0.0
+    )
     canvas.saveState()
     if frame.rotate == 180:
         cx, cy = frame.x + frame.width / 2, top - frame.height / 2
         canvas.translate(cx, cy)
         canvas.rotate(180)
         canvas.translate(-cx, -cy)
-    if not result.fits:  # overset: the text from its first line, cut where the frame ends, and the mark
+    if (
+        not result.fits
+    ):  # overset: the text from its first line, cut where the frame ends, and the mark
         box = canvas.beginPath()
         box.rect(frame.x, top - frame.height, frame.width, frame.height)
         canvas.clipPath(box, stroke=0, fill=0)
     y = top - offset
     previous_after = 0.0
     for index, (flowable, w, h) in enumerate(measured):
-        if h is None or not isinstance(flowable, Paragraph):  # a table is wrapped again, as it was measured
+        if h is None or not isinstance(
+            flowable, Paragraph
+        ):  # a table is wrapped again, as it was measured
             w, h = flowable.wrap(frame.width, 1e6)
         if index:
             y -= max(flowable.getSpaceBefore(), previous_after)

@@ -7,6 +7,7 @@ The cut marks of the vertical cut lines stand in the fold gap, which is cut away
 those lines), so no mark is needed above or below the rows: the top keeps only the band printers cannot
 print, the bottom the footer, and the footer meets no mark. The horizontal lines are marked at the sides.
 """
+
 from __future__ import annotations
 
 import io
@@ -22,13 +23,23 @@ def gutterfold_room(pnp) -> tuple[float, float, float]:
     """What the page keeps outside the bleed: at the sides (the band printers cannot print, crop marks at
     least half their length and their gap), at the top (the band), at the bottom (the footer)."""
     marks = pnp.crop_marks
-    return (pnp.margin + marks.length / 2 + marks.gap, pnp.margin,
-            pnp.footer.baseline + pnp.footer.size * 0.8 + marks.gap)
+    return (
+        pnp.margin + marks.length / 2 + marks.gap,
+        pnp.margin,
+        pnp.footer.baseline + pnp.footer.size * 0.8 + marks.gap,
+    )
 
 
-def gutterfold_geometry(paper_w: float, paper_h: float, card_w: float, card_h: float, margin: float,
-                        bleed: float, fold_gap: float, room: tuple[float, float, float] | None = None
-                        ) -> tuple[float, float, int, float]:
+def gutterfold_geometry(
+    paper_w: float,
+    paper_h: float,
+    card_w: float,
+    card_h: float,
+    margin: float,
+    bleed: float,
+    fold_gap: float,
+    room: tuple[float, float, float] | None = None,
+) -> tuple[float, float, int, float]:
     """Landscape page size, the bleed that fits (at most `bleed`), the cards per row, and the fold's y;
     `room` (sides, top, bottom) outside the bleed, else `margin` all round."""
     width, height = max(paper_w, paper_h), min(paper_w, paper_h)
@@ -41,25 +52,42 @@ def gutterfold_geometry(paper_w: float, paper_h: float, card_w: float, card_h: f
     raise ImpositionError("a front and its back do not fit above and below a fold on this paper")
 
 
-def render_gutterfold(game: GameLayout, deck: DeckLayout, settings: SheetSettings) -> tuple[bytes, int]:
+def render_gutterfold(
+    game: GameLayout, deck: DeckLayout, settings: SheetSettings
+) -> tuple[bytes, int]:
     pnp = settings.media.print_and_play
     cw, ch = deck.size.width, deck.size.height
-    width, bleed, columns, fold = gutterfold_geometry(settings.paper.width, settings.paper.height, cw, ch,
-                                                      pnp.margin, pnp.gutterfold_bleed, pnp.fold_gap,
-                                                      gutterfold_room(pnp))
+    width, bleed, columns, fold = gutterfold_geometry(
+        settings.paper.width,
+        settings.paper.height,
+        cw,
+        ch,
+        pnp.margin,
+        pnp.gutterfold_bleed,
+        pnp.fold_gap,
+        gutterfold_room(pnp),
+    )
     height = min(settings.paper.width, settings.paper.height)
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {deck.id} (gutterfold)",
-                        subject="print-and-play cards, gutterfold")
+    canvas = new_canvas(
+        buffer,
+        width,
+        height,
+        lang=game.lang,
+        title=f"{game.title}: {deck.id} (gutterfold)",
+        subject="print-and-play cards, gutterfold",
+    )
     names = {key: f"face{i}" for i, key in enumerate(deck.faces)}
     for key, face in deck.faces.items():
-        canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+        canvas.beginForm(
+            names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed
+        )
         draw_face(canvas, face, settings.paints, settings.motifs, game.localized.data.dir)
         canvas.endForm()
     left = (width - columns * (cw + 2 * bleed)) / 2 + bleed
     front_y = fold + pnp.fold_gap + bleed
     back_y = fold - pnp.fold_gap - bleed - ch
-    chunks = [deck.cards[i:i + columns] for i in range(0, len(deck.cards), columns)]
+    chunks = [deck.cards[i : i + columns] for i in range(0, len(deck.cards), columns)]
     marks = pnp.crop_marks
     for number, chunk in enumerate(chunks, start=1):
         for index, (front, back) in enumerate(chunk):
@@ -87,16 +115,33 @@ def render_gutterfold(game: GameLayout, deck: DeckLayout, settings: SheetSetting
         for i in range(len(chunk)):
             for x in (left + i * (cw + 2 * bleed), left + i * (cw + 2 * bleed) + cw):
                 canvas.line(x, front_y - bleed - marks.gap, x, front_y - bleed - marks.gap - tick)
-                canvas.line(x, back_y + ch + bleed + marks.gap, x, back_y + ch + bleed + marks.gap + tick)
+                canvas.line(
+                    x, back_y + ch + bleed + marks.gap, x, back_y + ch + bleed + marks.gap + tick
+                )
         edge = pnp.margin + marks.width
         for y in (front_y, front_y + ch, back_y, back_y + ch):
-            canvas.line(left - bleed - marks.gap, y, max(left - bleed - marks.gap - marks.length, edge), y)
-            canvas.line(right + bleed + marks.gap, y, min(right + bleed + marks.gap + marks.length, width - edge), y)
+            canvas.line(
+                left - bleed - marks.gap, y, max(left - bleed - marks.gap - marks.length, edge), y
+            )
+            canvas.line(
+                right + bleed + marks.gap,
+                y,
+                min(right + bleed + marks.gap + marks.length, width - edge),
+                y,
+            )
         canvas.setDash(4, 3)  # the fold, between the rows, clear of every bleed
         canvas.line(left - bleed, fold, right + bleed, fold)
         canvas.restoreState()
-        page_footer(canvas, game, settings, width, pnp.footer.baseline, number, len(chunks),
-                    game.localized.label("fold"))
+        page_footer(
+            canvas,
+            game,
+            settings,
+            width,
+            pnp.footer.baseline,
+            number,
+            len(chunks),
+            game.localized.label("fold"),
+        )
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), len(chunks)

@@ -31,6 +31,7 @@ The helper inherits everything loaded and laid out, ignores Ctrl-C (the build ha
 helper), dies with its parent, and sends its answer back pickled through a pipe. Whatever goes wrong with
 it (it dies, sends nothing, a recording does not replay), its work is done by the build.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -48,7 +49,9 @@ MIN_FACES = 240  # below this, forking and sending the recordings back costs abo
 HELPER_SHARE = 0.42
 
 # set by the build around jobs it renders one after another in this process, with a core to spare
-helpers_allowed: contextvars.ContextVar[bool] = contextvars.ContextVar("helpers_allowed", default=False)
+helpers_allowed: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "helpers_allowed", default=False
+)
 
 
 @contextmanager
@@ -102,8 +105,10 @@ def still_seeded(doc) -> bool:
 def _digest(doc) -> str:
     import hashlib
 
-    given = (sorted(doc.fontMapping.items()),
-             [(font.fontName, sorted(font.state[doc].assignments.items())) for font in doc.delayedFonts])
+    given = (
+        sorted(doc.fontMapping.items()),
+        [(font.fontName, sorted(font.state[doc].assignments.items())) for font in doc.delayedFonts],
+    )
     return hashlib.blake2b(repr(given).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
@@ -116,7 +121,9 @@ def _face_characters(face) -> dict[str, frozenset[str]]:
         for laid in face.frames:
             for flowable in laid.fit.flowables or ():
                 _characters(flowable, used)
-        known = face.__dict__["_seed_characters"] = {name: frozenset(chars) for name, chars in used.items()}
+        known = face.__dict__["_seed_characters"] = {
+            name: frozenset(chars) for name, chars in used.items()
+        }
     return known
 
 
@@ -129,8 +136,11 @@ def _characters(flowable, used: dict[str, set[str]]) -> None:
         if text and not text.isspace():
             used.setdefault(flowable.blPara.fontName, set()).update(text)
     else:
-        pieces = [word for line in lines for word in getattr(line, "words", ())] if lines is not None \
+        pieces = (
+            [word for line in lines for word in getattr(line, "words", ())]
+            if lines is not None
             else getattr(flowable, "frags", None) or ()
+        )
         for piece in pieces:
             text = getattr(piece, "text", "")
             if text and not text.isspace() and getattr(piece, "fontName", None):
@@ -138,7 +148,9 @@ def _characters(flowable, used: dict[str, set[str]]) -> None:
     bullet = getattr(flowable, "bulletText", None)
     style = getattr(flowable, "style", None)
     if isinstance(bullet, str) and bullet.strip() and style is not None:
-        used.setdefault(getattr(style, "bulletFontName", None) or style.fontName, set()).update(bullet)
+        used.setdefault(getattr(style, "bulletFontName", None) or style.fontName, set()).update(
+            bullet
+        )
     for row in getattr(flowable, "_cellvalues", None) or ():
         for cell in row:
             for item in cell if isinstance(cell, (list, tuple)) else (cell,):
@@ -169,7 +181,9 @@ class Helper:
         read, write = os.pipe()
         try:
             self._pid = os.fork()
-        except OSError:  # no process to be had (a limit on processes, no memory): the build does it all
+        except (
+            OSError
+        ):  # no process to be had (a limit on processes, no memory): the build does it all
             os.close(read)
             os.close(write)
             self._pid = self._read = None

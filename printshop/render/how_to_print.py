@@ -6,20 +6,33 @@ fed with the kit's own files; its sentences are the language's labels (data/lang
 It speaks to players, who print a finished kit: it names no command (the publisher's options are in
 the README), and it says where a tiled board's assembly diagram is from the renderer's own layout.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from printshop.render.colour import Paints
 from printshop.diagnostics import Report
-from printshop.layout.faces import BookletLayout, GameLayout, _report_once, booklet_align, found_in_template, tied
+from printshop.layout.faces import (
+    BookletLayout,
+    GameLayout,
+    _report_once,
+    booklet_align,
+    found_in_template,
+    tied,
+)
 from printshop.project.model import BookletStyle, Motif, Paper
 from printshop.memo import Memo
 from printshop.project.paths import output_name
 from printshop.render.booklet import BookletTooLarge, render_booklet
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
 from printshop.typeset.richtext import RichTextError, parse_blocks
-from printshop.typeset.templating import HOW_TO_PRINT_TEMPLATE, TemplateFailure, render_template, template_location
+from printshop.typeset.templating import (
+    HOW_TO_PRINT_TEMPLATE,
+    TemplateFailure,
+    render_template,
+    template_location,
+)
 
 TEMPLATE = HOW_TO_PRINT_TEMPLATE
 
@@ -35,29 +48,58 @@ class TooLong(ValueError):
     """The sheet took more than one page."""
 
 
-def render_how_to_print(game: GameLayout, files: list[KitFile], paper: Paper, style: BookletStyle, paints: Paints,
-                        motifs: dict[str, Motif], env, file_name: str, *, flip: str, calibration: str,
-                        low_ink: bool) -> tuple[bytes, int]:
+def render_how_to_print(
+    game: GameLayout,
+    files: list[KitFile],
+    paper: Paper,
+    style: BookletStyle,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    env,
+    file_name: str,
+    *,
+    flip: str,
+    calibration: str,
+    low_ink: bool,
+) -> tuple[bytes, int]:
     localized = game.localized
-    blocks = tied(_blocks(game, files, paper.label, env, flip, calibration, low_ink), localized.language.typography,
-                  lambda block: booklet_align(style, block))
-    for scale in SCALES:  # on a small paper, or in a long language, the booklet's type a little smaller
+    blocks = tied(
+        _blocks(game, files, paper.label, env, flip, calibration, low_ink),
+        localized.language.typography,
+        lambda block: booklet_align(style, block),
+    )
+    for (
+        scale
+    ) in SCALES:  # on a small paper, or in a long language, the booklet's type a little smaller
         try:
-            data, pages = render_booklet(game, BookletLayout(blocks, _scaled(style, scale)), paper, paints, motifs,
-                                         file_name, folio=localized.label("howto_title"))
-        except BookletTooLarge as error:  # a block no page holds at this size (a table's row in 90 pt type)
+            data, pages = render_booklet(
+                game,
+                BookletLayout(blocks, _scaled(style, scale)),
+                paper,
+                paints,
+                motifs,
+                file_name,
+                folio=localized.label("howto_title"),
+            )
+        except (
+            BookletTooLarge
+        ) as error:  # a block no page holds at this size (a table's row in 90 pt type)
             if scale == SCALES[-1]:
                 raise _as_sheet(error) from None
             continue
         if pages == 1:
             return data, pages
-    raise TooLong(f"the how-to-print sheet takes {pages} pages on {paper.label} even with the booklet's type at "
-                  f"{SCALES[-1]:.0%}; it must fit on one")
+    raise TooLong(
+        f"the how-to-print sheet takes {pages} pages on {paper.label} even with the booklet's type at "
+        f"{SCALES[-1]:.0%}; it must fit on one"
+    )
 
 
 def _as_sheet(error: BookletTooLarge) -> BookletTooLarge:
     """The booklet's words for a block no page holds, said of this sheet (it is set as a booklet is)."""
-    return BookletTooLarge(str(error).replace("the rules booklet", "the how-to-print sheet", 1), error.where)
+    return BookletTooLarge(
+        str(error).replace("the rules booklet", "the how-to-print sheet", 1), error.where
+    )
 
 
 # The sizes the sheet is tried at, as shares of the booklet styles' (its type, leading kept, and spaces): French on
@@ -68,27 +110,64 @@ SCALES = (1.0, 0.9, 0.8, 0.7)
 def _scaled(style: BookletStyle, scale: float) -> BookletStyle:
     if scale == 1.0:
         return style
-    styles = {name: text.model_copy(update={"size": text.size * scale, "space_before": text.space_before * scale,
-                                            "space_after": text.space_after * scale, "indent": text.indent * scale})
-              for name, text in style.styles.items()}
-    tables = style.tables.model_copy(update={"padding": style.tables.padding * scale,
-                                             "space_before": style.tables.space_before * scale,
-                                             "space_after": style.tables.space_after * scale})
+    styles = {
+        name: text.model_copy(
+            update={
+                "size": text.size * scale,
+                "space_before": text.space_before * scale,
+                "space_after": text.space_after * scale,
+                "indent": text.indent * scale,
+            }
+        )
+        for name, text in style.styles.items()
+    }
+    tables = style.tables.model_copy(
+        update={
+            "padding": style.tables.padding * scale,
+            "space_before": style.tables.space_before * scale,
+            "space_after": style.tables.space_after * scale,
+        }
+    )
     return style.model_copy(update={"styles": styles, "tables": tables})
 
 
-def _blocks(game: GameLayout, files: list[KitFile], paper_label: str, env, flip: str, calibration: str,
-            low_ink: bool) -> list:
+def _blocks(
+    game: GameLayout,
+    files: list[KitFile],
+    paper_label: str,
+    env,
+    flip: str,
+    calibration: str,
+    low_ink: bool,
+) -> list:
     """The page's blocks: the template filled with the kit's files and the language's labels, parsed."""
-    context = {"title": game.title, "paper": paper_label, "files": files, "flip": flip, "calibration": calibration,
-               "low_ink": low_ink, "label": game.localized.label, "assembly_page": ASSEMBLY_PAGE,
-               "kinds": sorted({f.kind for f in files})}
+    context = {
+        "title": game.title,
+        "paper": paper_label,
+        "files": files,
+        "flip": flip,
+        "calibration": calibration,
+        "low_ink": low_ink,
+        "label": game.localized.label,
+        "assembly_page": ASSEMBLY_PAGE,
+        "kinds": sorted({f.kind for f in files}),
+    }
     return parse_blocks(render_template(env, TEMPLATE, context))
 
 
 # one file of each kind a kit lists, so that a check of the template meets each of its branches
-KINDS = ("cards", "cards-one-sided", "gutterfold", "sheet", "sheet-pairs", "sheet-two-sided",
-         "sheet-pairs-two-sided", "tiled", "rules", "rules-booklet")
+KINDS = (
+    "cards",
+    "cards-one-sided",
+    "gutterfold",
+    "sheet",
+    "sheet-pairs",
+    "sheet-two-sided",
+    "sheet-pairs-two-sided",
+    "tiled",
+    "rules",
+    "rules-booklet",
+)
 
 
 def deck_kind(deck) -> str:
@@ -97,15 +176,21 @@ def deck_kind(deck) -> str:
 
 
 def sheet_kind(sheet) -> str:
-    return (("tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet")
-            + ("-two-sided" if sheet.backs else ""))
+    return (
+        "tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet"
+    ) + ("-two-sided" if sheet.backs else "")
 
 
 PAGES_SHOWN = 999  # the page count validate lists for each file (the build's are known once they are set): the widest
 
 
-def kit_files(game: GameLayout, paper_id: str, booklet_paper: str, gutterfold: bool = False,
-              low_ink: bool = False) -> list[KitFile]:
+def kit_files(
+    game: GameLayout,
+    paper_id: str,
+    booklet_paper: str,
+    gutterfold: bool = False,
+    low_ink: bool = False,
+) -> list[KitFile]:
     """The files a kit of `game` on `paper_id` lists (with `gutterfold`, a build with --gutterfold: each deck's
     gutterfold sheets too; with `low_ink`, named as a --low-ink build names them), in the order the build lists them
     (jobs.py's tasks)."""
@@ -118,15 +203,23 @@ def kit_files(game: GameLayout, paper_id: str, booklet_paper: str, gutterfold: b
     for deck in game.decks:
         files.append(KitFile(name(deck.id, paper_id), PAGES_SHOWN, deck_kind(deck)))
         if gutterfold:
-            files.append(KitFile(name(f"{deck.id}-gutterfold", paper_id), PAGES_SHOWN, "gutterfold"))
-    files += [KitFile(name(sheet.id, paper_id), PAGES_SHOWN, sheet_kind(sheet)) for sheet in game.sheets]
+            files.append(
+                KitFile(name(f"{deck.id}-gutterfold", paper_id), PAGES_SHOWN, "gutterfold")
+            )
+    files += [
+        KitFile(name(sheet.id, paper_id), PAGES_SHOWN, sheet_kind(sheet)) for sheet in game.sheets
+    ]
     if game.booklet is not None:
-        files += [KitFile(name("rules", booklet_paper), PAGES_SHOWN, "rules"),
-                  KitFile(name("rules-booklet", paper_id), PAGES_SHOWN, "rules-booklet")]
+        files += [
+            KitFile(name("rules", booklet_paper), PAGES_SHOWN, "rules"),
+            KitFile(name("rules-booklet", paper_id), PAGES_SHOWN, "rules-booklet"),
+        ]
     return files
 
 
-def check_how_to_print(game: GameLayout, project, papers: list[tuple[str, Paper]], env, report: Report) -> None:
+def check_how_to_print(
+    game: GameLayout, project, papers: list[tuple[str, Paper]], env, report: Report
+) -> None:
     """What validate can find in the how-to page: the template filled for a kit with a file of every kind, flipped
     on either edge, in colour and in low ink, must render and parse (its Jinja, the names it reads, its markup and
     tags); and the page of the kit's own files on each of `papers` ((name, Paper)) must fit on one page at one of `SCALES`,
@@ -139,26 +232,44 @@ def check_how_to_print(game: GameLayout, project, papers: list[tuple[str, Paper]
         try:
             _blocks(game, files, paper_label, env, flip, "calibration.pdf", low_ink)
         except TemplateFailure as failure:
-            _report_once(report, "template", failure.location, f"{failure} (how-to-print)", also=(
-                f"called from {failure.called_from}" if failure.called_from is not None else ""),
-                hint=failure.hint, cause=str(failure))
+            _report_once(
+                report,
+                "template",
+                failure.location,
+                f"{failure} (how-to-print)",
+                also=(
+                    f"called from {failure.called_from}" if failure.called_from is not None else ""
+                ),
+                hint=failure.hint,
+                cause=str(failure),
+            )
             return
         except RichTextError as error:
-            _report_once(report, "template", found_in_template(where, error.needle, max(error.line, 1)),
-                         f"{error} (how-to-print)")
+            _report_once(
+                report,
+                "template",
+                found_in_template(where, error.needle, max(error.line, 1)),
+                f"{error} (how-to-print)",
+            )
             return
     for paper_id, paper in papers:
         try:
             fits = sheet_fits(game, paper_id, paper, project, env)
-        except BookletTooLarge as error:  # (a block no page holds: reported at the styles, as the build does)
+        except (
+            BookletTooLarge
+        ) as error:  # (a block no page holds: reported at the styles, as the build does)
             _report_once(report, "text-overflow", error.where, str(_as_sheet(error)))
             continue
         if not fits:
-            _report_once(report, "text-overflow", where,
-                         f"the how-to-print sheet of {game.game_id} in '{game.lang}' takes more than one page on "
-                         f"{paper.label or paper_id} even with the booklet's type at {SCALES[-1]:.0%}",
-                         hint=f"shorten the how-to labels of '{game.lang}' (data/languages/{game.lang}.yaml holds a "
-                              "project's own, over printshop's), or lower the sizes of print/booklet.yaml's styles")
+            _report_once(
+                report,
+                "text-overflow",
+                where,
+                f"the how-to-print sheet of {game.game_id} in '{game.lang}' takes more than one page on "
+                f"{paper.label or paper_id} even with the booklet's type at {SCALES[-1]:.0%}",
+                hint=f"shorten the how-to labels of '{game.lang}' (data/languages/{game.lang}.yaml holds a "
+                "project's own, over printshop's), or lower the sizes of print/booklet.yaml's styles",
+            )
 
 
 def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> bool:
@@ -173,19 +284,35 @@ def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> b
     # --gutterfold lists each deck's gutterfold sheets too
     files = kit_files(game, paper_id, style.paper, gutterfold=True, low_ink=True)
     calibration = f"duplex-calibration-{game.lang}-{paper_id}.pdf"
-    pages = [tied(_blocks(game, files, paper.label, env, flip, calibration, True),
-                  game.localized.language.typography, lambda block: booklet_align(style, block))
-             for flip in ("long-edge", "short-edge")]
+    pages = [
+        tied(
+            _blocks(game, files, paper.label, env, flip, calibration, True),
+            game.localized.language.typography,
+            lambda block: booklet_align(style, block),
+        )
+        for flip in ("long-edge", "short-edge")
+    ]
     return all(_fits(blocks, game, paper, project, style, fonts_state()) for blocks in pages)
 
 
-def _fits(blocks: list, game: GameLayout, paper: Paper, project, style: BookletStyle, fonts: tuple) -> bool:
+def _fits(
+    blocks: list, game: GameLayout, paper: Paper, project, style: BookletStyle, fonts: tuple
+) -> bool:
     from printshop.write import fitstore
     from printshop.render.booklet import booklet_pages
 
-    key = ("how-to-print", repr(blocks), style.model_dump_json(), paper.width, paper.height,
-           game.localized.language.typography.hyphenation, fonts)
-    store = fitstore.ACTIVE  # validate's: its outcome is kept between runs; else remembered in the process
+    key = (
+        "how-to-print",
+        repr(blocks),
+        style.model_dump_json(),
+        paper.width,
+        paper.height,
+        game.localized.language.typography.hyphenation,
+        fonts,
+    )
+    store = (
+        fitstore.ACTIVE
+    )  # validate's: its outcome is kept between runs; else remembered in the process
     digest = store.digest(key) if store is not None else None
     if store is not None:
         stored = store.get(digest)
@@ -194,10 +321,17 @@ def _fits(blocks: list, game: GameLayout, paper: Paper, project, style: BookletS
     elif key in _FITS:
         return _FITS[key]
     paints = Paints(project.colours.palette)
-    fits = any(booklet_pages(game, BookletLayout(blocks, _scaled(style, scale)), paper, paints,
-                             project.motifs.motifs) == 1 for scale in SCALES)
+    fits = any(
+        booklet_pages(
+            game, BookletLayout(blocks, _scaled(style, scale)), paper, paints, project.motifs.motifs
+        )
+        == 1
+        for scale in SCALES
+    )
     if store is not None:
-        store.put(digest, [1 if fits else 2, 0, 0, 0, 0, fits, None, []])  # (in the store's form of a fit)
+        store.put(
+            digest, [1 if fits else 2, 0, 0, 0, 0, fits, None, []]
+        )  # (in the store's form of a fit)
     else:
         _FITS[key] = fits
     return fits

@@ -9,6 +9,7 @@ The imposed file depends on the booklet's bytes, the paper's size and the title 
 the last ones it made (`_IMPOSED`), for a booklet given again by render/booklet.py's memo (a session's refresh,
 a build run again in the same process) is imposed the same again.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -19,7 +20,9 @@ import pikepdf
 from printshop.memo import SizedMemo
 from printshop.project.model import Paper
 
-_IMPOSED = SizedMemo(32_000_000)  # bytes of imposed booklets a process remembers (a catalogue's are about 6 MB)
+_IMPOSED = SizedMemo(
+    32_000_000
+)  # bytes of imposed booklets a process remembers (a catalogue's are about 6 MB)
 
 
 def booklet_order(pages: int) -> list[tuple[int, int]]:
@@ -36,7 +39,9 @@ def booklet_order(pages: int) -> list[tuple[int, int]]:
 def impose_saddle_stitch(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:
     """The booklet's pages imposed two to a side of `paper` (landscape), and the number of sides."""
     key = (hashlib.blake2b(booklet, digest_size=20).digest(), paper.width, paper.height, title)
-    return _IMPOSED.remembered(key, lambda: _impose(booklet, paper, title), lambda made: len(made[0]))
+    return _IMPOSED.remembered(
+        key, lambda: _impose(booklet, paper, title), lambda made: len(made[0])
+    )
 
 
 def _impose(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:
@@ -67,6 +72,11 @@ def _impose(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:
         pages = len(pdf.pages)
         buffer = io.BytesIO()
         # a deterministic /ID keeps the output byte-identical from build to build
-        pdf.save(buffer, deterministic_id=True, compress_streams=True, force_version="1.4",
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        pdf.save(
+            buffer,
+            deterministic_id=True,
+            compress_streams=True,
+            force_version="1.4",
+            object_stream_mode=pikepdf.ObjectStreamMode.disable,
+        )
     return buffer.getvalue(), pages

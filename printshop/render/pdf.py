@@ -6,6 +6,7 @@ set, the creation and modification dates are that moment (UTC) and the /ID deriv
 reproducible-builds.org describes. build.check_environment refuses a value that is not whole seconds
 (ReportLab would fail on every file), and cache.py puts the variable in every key.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,7 +42,9 @@ def _flate(self, text) -> bytes:
     data = text.encode("utf8") if isinstance(text, str) else text
     if len(data) < _SMALL_STREAM:
         return zlib.compress(data)
-    return _COMPRESSED.remembered(hashlib.blake2b(data, digest_size=20).digest(), lambda: zlib.compress(data))
+    return _COMPRESSED.remembered(
+        hashlib.blake2b(data, digest_size=20).digest(), lambda: zlib.compress(data)
+    )
 
 
 pdfdoc.PDFStreamFilterZCompress.encode = _flate
@@ -65,7 +68,9 @@ def _subset_tag(number: int) -> bytes:
 def subset_tag(face, codes) -> bytes:
     """Six capitals from a digest of the face (its name, version and glyph count) and the subset's characters in
     code order."""
-    key = repr((face.name, getattr(face, "uniqueFontID", ""), face.numGlyphs, tuple(codes))).encode("utf-8")
+    key = repr((face.name, getattr(face, "uniqueFontID", ""), face.numGlyphs, tuple(codes))).encode(
+        "utf-8"
+    )
     number = int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big")
     letters = bytearray()
     for _ in range(6):
@@ -79,7 +84,9 @@ _ADD_OBJECTS = ttfonts.TTFont.addObjects
 
 def _add_objects(self, doc) -> None:
     state = self.state.get(doc)
-    _TAGS.tags = [subset_tag(self.face, codes) for codes in state.subsets] if state is not None else None
+    _TAGS.tags = (
+        [subset_tag(self.face, codes) for codes in state.subsets] if state is not None else None
+    )
     try:
         _ADD_OBJECTS(self, doc)
     finally:
@@ -92,12 +99,27 @@ ttfonts.TTFont.addObjects = _add_objects
 INITIAL_FONT = "sans"  # a registered TrueType face, so the PDF never names an unembedded Helvetica
 
 
-def new_canvas(buffer: io.BytesIO, width: float, height: float, *, title: str, subject: str, lang: str,
-               keywords: str = "") -> Canvas:
+def new_canvas(
+    buffer: io.BytesIO,
+    width: float,
+    height: float,
+    *,
+    title: str,
+    subject: str,
+    lang: str,
+    keywords: str = "",
+) -> Canvas:
     """`keywords` name what a press file holds ("printshop:cards", "printshop:booklet", ...), which
     `printshop preflight` reads to know what to check."""
-    canvas = Canvas(buffer, pagesize=(width, height), invariant=1, pageCompression=1,
-                    initialFontName=INITIAL_FONT, initialFontSize=8, lang=lang)
+    canvas = Canvas(
+        buffer,
+        pagesize=(width, height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=INITIAL_FONT,
+        initialFontSize=8,
+        lang=lang,
+    )
     canvas.setTitle(title)
     canvas.setSubject(subject)
     canvas.setAuthor("printshop")
@@ -106,5 +128,7 @@ def new_canvas(buffer: io.BytesIO, width: float, height: float, *, title: str, s
         canvas.setKeywords(keywords)
     from printshop.render.replay import remember_page_streams
 
-    remember_page_streams(canvas)  # in a session: each page stream compressed and formatted once per content
+    remember_page_streams(
+        canvas
+    )  # in a session: each page stream compressed and formatted once per content
     return canvas

@@ -9,6 +9,7 @@ the version, with dates and ids taken from the file itself. The content is the s
 PDF/X-1a (PDF/X-4 allows up to 1.6). pikepdf rewrites the file with a deterministic /ID, so the same
 input still gives the same bytes.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -48,8 +49,13 @@ def make_pdfx(data: bytes, intent: OutputIntent, icc: Path | None = None) -> byt
             if pikepdf.Name.TrimBox not in page.obj:
                 page.obj.TrimBox = page.obj.MediaBox
         out = io.BytesIO()
-        pdf.save(out, deterministic_id=True, compress_streams=True, force_version="1.4",
-                 object_stream_mode=pikepdf.ObjectStreamMode.disable)
+        pdf.save(
+            out,
+            deterministic_id=True,
+            compress_streams=True,
+            force_version="1.4",
+            object_stream_mode=pikepdf.ObjectStreamMode.disable,
+        )
         return out.getvalue()
 
 
@@ -59,7 +65,9 @@ def _xmp(pdf: pikepdf.Pdf, version: str, digest: bytes) -> None:
     the same for the same input, and differ when it changes)."""
     info = pdf.docinfo
     created = _xmp_date(str(info.get("/CreationDate", "D:20000101000000+00'00'")))
-    modified = _xmp_date(str(info.get("/ModDate", info.get("/CreationDate", "D:20000101000000+00'00'"))))
+    modified = _xmp_date(
+        str(info.get("/ModDate", info.get("/CreationDate", "D:20000101000000+00'00'")))
+    )
     document_id = f"uuid:{uuid.UUID(bytes=digest[:16], version=4)}"
     with pdf.open_metadata(set_pikepdf_as_editor=False, update_docinfo=False) as meta:
         meta["dc:title"] = str(info.get("/Title", ""))
@@ -78,7 +86,9 @@ def _xmp(pdf: pikepdf.Pdf, version: str, digest: bytes) -> None:
 
 def _xmp_date(pdf_date: str) -> str:
     """D:YYYYMMDDHHmmSS+HH'mm' as XMP's YYYY-MM-DDTHH:mm:SS+HH:mm."""
-    match = re.match(r"D:(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})([+-Z])?(\d{2})?'?(\d{2})?", pdf_date)
+    match = re.match(
+        r"D:(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})([+-Z])?(\d{2})?'?(\d{2})?", pdf_date
+    )
     if match is None:
         return "2000-01-01T00:00:00+00:00"
     year, month, day, hour, minute, second, sign, zh, zm = match.groups()

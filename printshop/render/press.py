@@ -2,6 +2,7 @@
 own page at trim size plus the shop's bleed, in the shop's page order and colour space, with
 TrimBox and BleedBox and no marks at all. On a CMYK profile raster art is converted as it is drawn
 (render/press_art.py)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -26,8 +27,14 @@ from printshop.render.raster import render_pixels
 START_AT = PDFPageLabel.ARABIC  # page labels: a prefix then a decimal number
 
 
-def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, trim: CardSize, paints: Paints,
-                       motifs: dict[str, Motif]) -> list[tuple[str, bytes]]:
+def render_face_images(
+    game: GameLayout,
+    deck: DeckLayout,
+    profile: Profile,
+    trim: CardSize,
+    paints: Paints,
+    motifs: dict[str, Motif],
+) -> list[tuple[str, bytes]]:
     """One PNG per card face, numbered in deck order (001-front, 001-back, 002-front, ...), at the
     profile's exact pixel size: pdfium maps each press page onto exactly those pixels (raster.render_pixels),
     so nothing is resampled (a picture rendered at a scale and resized to the shop's pixels, a pixel or two
@@ -55,8 +62,12 @@ def render_face_images(game: GameLayout, deck: DeckLayout, profile: Profile, tri
 def press_paints(palette: dict[str, str], profile: Profile) -> Paints:
     """The palette in the profile's colours: RGB, or CMYK within its ink limit with its rich black."""
     colour = profile.colour
-    return Paints(palette, ColourMode(colour.space, colour.ink_limit,
-                                      tuple(colour.rich_black) if colour.rich_black else None))
+    return Paints(
+        palette,
+        ColourMode(
+            colour.space, colour.ink_limit, tuple(colour.rich_black) if colour.rich_black else None
+        ),
+    )
 
 
 def press_art(profile: Profile) -> PressArt | None:
@@ -64,22 +75,38 @@ def press_art(profile: Profile) -> PressArt | None:
     return PressArt(profile) if profile.colour.space == "cmyk" else None
 
 
-def draw_press_face(canvas, face: FaceLayout, paints: Paints, motifs: dict[str, Motif], assets: Path,
-                    art: PressArt | None) -> None:
+def draw_press_face(
+    canvas,
+    face: FaceLayout,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    assets: Path,
+    art: PressArt | None,
+) -> None:
     """draw_face, with each raster image converted by `art` (flattened over the plain colour beneath
     it). Shapes keep their layer order: runs of other shapes are drawn by draw_face between images."""
-    images = [name for name, shape in face.face.shapes.items() if shape.kind == "image" and shape.src]
-    if art is None or not images:  # (into the form begun: replayed when a session keeps the face's recording)
+    images = [
+        name for name, shape in face.face.shapes.items() if shape.kind == "image" and shape.src
+    ]
+    if (
+        art is None or not images
+    ):  # (into the form begun: replayed when a session keeps the face's recording)
         draw_face_form(canvas, face, paints, motifs, assets)
         return
-    ordered = sorted(face.face.shapes.items(), key=lambda item: item[1].layer)  # as draw_face orders them
+    ordered = sorted(
+        face.face.shapes.items(), key=lambda item: item[1].layer
+    )  # as draw_face orders them
     run: dict = {}
     first = True
 
     def flush(frames) -> None:
         nonlocal run, first
-        part = face.face.model_copy(update={"shapes": run, "background": face.face.background if first else None})
-        draw_face(canvas, dataclasses.replace(face, face=part, frames=frames), paints, motifs, assets)
+        part = face.face.model_copy(
+            update={"shapes": run, "background": face.face.background if first else None}
+        )
+        draw_face(
+            canvas, dataclasses.replace(face, face=part, frames=frames), paints, motifs, assets
+        )
         run, first = {}, False
 
     for name, shape in ordered:
@@ -88,11 +115,18 @@ def draw_press_face(canvas, face: FaceLayout, paints: Paints, motifs: dict[str, 
             continue
         flush([])
         under = beneath(face.face, name)
-        colour = WHITE if under.fill is None else \
-            _cmyk(paints.background(under.fill) if under.background else paints.fill(under.fill))
+        colour = (
+            WHITE
+            if under.fill is None
+            else _cmyk(
+                paints.background(under.fill) if under.background else paints.fill(under.fill)
+            )
+        )
         picture = art.convert(assets / shape.src, colour)
         top = face.height - shape.y
-        canvas.drawImage(ImageReader(picture), shape.x, top - shape.height, shape.width, shape.height)
+        canvas.drawImage(
+            ImageReader(picture), shape.x, top - shape.height, shape.width, shape.height
+        )
     flush(face.frames)
 
 
@@ -102,19 +136,34 @@ def _cmyk(colour) -> tuple[float, float, float, float]:
     return WHITE
 
 
-def render_press_sheet(game: GameLayout, sheet: SheetLayout, profile: Profile, paints: Paints,
-                       motifs: dict[str, Motif], art: PressArt | None = None) -> tuple[bytes, int]:
+def render_press_sheet(
+    game: GameLayout,
+    sheet: SheetLayout,
+    profile: Profile,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    art: PressArt | None = None,
+) -> tuple[bytes, int]:
     """One page per sheet (each item of a set) at full size plus the profile's bleed, in its colours,
     with TrimBox and BleedBox; the kit's press pages and the shops' sheets alike."""
     first, bleed = sheet.faces[0], profile.bleed
     width, height = first.width + 2 * bleed, first.height + 2 * bleed
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} (press)",
-                        subject=f"press file: {profile.label}", keywords="printshop:sheet")
+    canvas = new_canvas(
+        buffer,
+        width,
+        height,
+        lang=game.lang,
+        title=f"{game.title}: {sheet.id} (press)",
+        subject=f"press file: {profile.label}",
+        keywords="printshop:sheet",
+    )
     names = []
     for index, face in enumerate(sheet.faces):
         names.append(f"sheet{index}")
-        canvas.beginForm(names[-1], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+        canvas.beginForm(
+            names[-1], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed
+        )
         draw_press_face(canvas, face, paints, motifs, game.localized.data.dir, art)
         canvas.endForm()
     for name in names:
@@ -129,9 +178,17 @@ def render_press_sheet(game: GameLayout, sheet: SheetLayout, profile: Profile, p
     return buffer.getvalue(), len(names)
 
 
-def render_press_cards(game: GameLayout, decks: list[DeckLayout], profile: Profile, trim: CardSize, paints: Paints,
-                       motifs: dict[str, Motif], title: str, art: PressArt | None = None,
-                       side: str | None = None) -> tuple[bytes, int]:
+def render_press_cards(
+    game: GameLayout,
+    decks: list[DeckLayout],
+    profile: Profile,
+    trim: CardSize,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    title: str,
+    art: PressArt | None = None,
+    side: str | None = None,
+) -> tuple[bytes, int]:
     """The decks' cards on pages of the shop's `trim` plus its bleed, each card's faces in the profile's
     order (e.g. back 1, front 1, back 2, ...). Faces are scaled about their centre to cover the trim
     (validation has checked that bleed and safe zone survive it). Each page is labelled with its
@@ -140,18 +197,35 @@ def render_press_cards(game: GameLayout, decks: list[DeckLayout], profile: Profi
     bleed = profile.bleed
     width, height = trim.width + 2 * bleed, trim.height + 2 * bleed
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {title}",
-                        subject=f"press file: {profile.label}", keywords="printshop:cards")
+    canvas = new_canvas(
+        buffer,
+        width,
+        height,
+        lang=game.lang,
+        title=f"{game.title}: {title}",
+        subject=f"press file: {profile.label}",
+        keywords="printshop:cards",
+    )
     names: dict[str, str] = {}
     for deck in decks:
         # with `side`, the faces of that side only: a file of backs carries no front (nor its fonts and art)
-        used = {key for front, back in deck.cards for this_side, key in (("front", front), ("back", back))
-                if key and (side is None or this_side == side)}
+        used = {
+            key
+            for front, back in deck.cards
+            for this_side, key in (("front", front), ("back", back))
+            if key and (side is None or this_side == side)
+        }
         for key, face in deck.faces.items():
             if key not in used:
                 continue
             names[key] = f"face{len(names)}"
-            canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+            canvas.beginForm(
+                names[key],
+                -face.bleed,
+                -face.bleed,
+                face.width + face.bleed,
+                face.height + face.bleed,
+            )
             draw_press_face(canvas, face, paints, motifs, game.localized.data.dir, art)
             canvas.endForm()
     pages, number = 0, 0

@@ -11,6 +11,7 @@ icon. Art lying over anything else (a motif, a rectangle that covers it only in 
 what is under its transparent parts; `validate` says so (`press-art`), as it does for art too small
 for the shop's resolution at its placed size and for colours the shop's CMYK cannot print.
 """
+
 from __future__ import annotations
 
 import functools
@@ -42,25 +43,44 @@ def _cmyk_profile(name: str | None):
 
 @functools.lru_cache(maxsize=32)
 def _to_cmyk(name: str | None, source_icc: bytes | None):
-    source = ImageCms.ImageCmsProfile(io.BytesIO(source_icc)) if source_icc else ImageCms.createProfile("sRGB")
-    return ImageCms.buildTransform(source, _cmyk_profile(name), "RGB", "CMYK",
-                                   renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
-                                   flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    source = (
+        ImageCms.ImageCmsProfile(io.BytesIO(source_icc))
+        if source_icc
+        else ImageCms.createProfile("sRGB")
+    )
+    return ImageCms.buildTransform(
+        source,
+        _cmyk_profile(name),
+        "RGB",
+        "CMYK",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    )
 
 
 @functools.lru_cache(maxsize=8)
 def _back_to_rgb(name: str | None):
     """CMYK back to sRGB with black point compensation both ways, so that the press's paper white and
     deepest black map back to the screen's: what differs after the round trip is what the press cannot print."""
-    return ImageCms.buildTransform(_cmyk_profile(name), ImageCms.createProfile("sRGB"), "CMYK", "RGB",
-                                   renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
-                                   flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    return ImageCms.buildTransform(
+        _cmyk_profile(name),
+        ImageCms.createProfile("sRGB"),
+        "CMYK",
+        "RGB",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
+    )
 
 
 @functools.lru_cache(maxsize=1)
 def _to_lab():
-    return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB",
-                                   renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    return ImageCms.buildTransform(
+        ImageCms.createProfile("sRGB"),
+        ImageCms.createProfile("LAB"),
+        "RGB",
+        "LAB",
+        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+    )
 
 
 def limit_ink(image: Image.Image, limit: float | None) -> Image.Image:
@@ -73,9 +93,14 @@ def limit_ink(image: Image.Image, limit: float | None) -> Image.Image:
 
     def scaled(args):
         room = args["max"](args["total"] - args["k"], 0.0)
-        return args["v"] * args["min"](room / args["max"](args["c"] + args["m"] + args["y"], 0.001), 1.0)
+        return args["v"] * args["min"](
+            room / args["max"](args["c"] + args["m"] + args["y"], 0.001), 1.0
+        )
 
-    bands = [ImageMath.lambda_eval(scaled, c=c, m=m, y=y, k=k, v=v, total=total).convert("L") for v in (c, m, y)]
+    bands = [
+        ImageMath.lambda_eval(scaled, c=c, m=m, y=y, k=k, v=v, total=total).convert("L")
+        for v in (c, m, y)
+    ]
     return Image.merge("CMYK", (*bands, image.getchannel("K")))
 
 
@@ -133,7 +158,7 @@ def beneath(face: Face, image_name: str) -> Beneath:
     image = face.shapes[image_name]
     box = (image.x, image.y, image.x + image.width, image.y + image.height)
     plain = True
-    for name, shape in reversed(shapes[:names.index(image_name)]):
+    for name, shape in reversed(shapes[: names.index(image_name)]):
         inner = _box(shape, inset=shape.radius if shape.kind == "rect" else 0.0)
         if shape.kind == "rect" and shape.fill and not shape.rotate and _contains(inner, box):
             return Beneath(shape.fill, False, plain)
@@ -147,13 +172,27 @@ def beneath(face: Face, image_name: str) -> Beneath:
 
 def _box(shape, inset: float = 0.0) -> tuple[float, float, float, float]:
     if shape.kind in ("circle", "rays"):
-        return (shape.x - shape.radius, shape.y - shape.radius, shape.x + shape.radius, shape.y + shape.radius)
-    return (shape.x + inset, shape.y + inset, shape.x + shape.width - inset, shape.y + shape.height - inset)
+        return (
+            shape.x - shape.radius,
+            shape.y - shape.radius,
+            shape.x + shape.radius,
+            shape.y + shape.radius,
+        )
+    return (
+        shape.x + inset,
+        shape.y + inset,
+        shape.x + shape.width - inset,
+        shape.y + shape.height - inset,
+    )
 
 
 def _contains(outer, inner) -> bool:
-    return outer[0] <= inner[0] + 0.01 and outer[1] <= inner[1] + 0.01 and \
-        outer[2] >= inner[2] - 0.01 and outer[3] >= inner[3] - 0.01
+    return (
+        outer[0] <= inner[0] + 0.01
+        and outer[1] <= inner[1] + 0.01
+        and outer[2] >= inner[2] - 0.01
+        and outer[3] >= inner[3] - 0.01
+    )
 
 
 def _overlaps(a, b) -> bool:
@@ -161,14 +200,18 @@ def _overlaps(a, b) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def clipped_share(path: str, stamp: tuple[int, int], icc: str | None, ink_limit: float | None) -> tuple[float, float]:
+def clipped_share(
+    path: str, stamp: tuple[int, int], icc: str | None, ink_limit: float | None
+) -> tuple[float, float]:
     """(share of the opaque pixels that move more than CLIP_DELTA_E, the largest move) when the art
     at `path` is converted to `icc` within `ink_limit`. `stamp` (mtime, size) keys the cache."""
     with Image.open(path) as source:
         source.load()
         if source.mode in ("L", "1", "CMYK"):
             return 0.0, 0.0  # grey prints as black ink; CMYK art was made for press
-        source.thumbnail((256, 256))  # the share of clipped colours, not their places: a sample is enough
+        source.thumbnail(
+            (256, 256)
+        )  # the share of clipped colours, not their places: a sample is enough
         icc_bytes = source.info.get("icc_profile")
         rgb, alpha = _rgba(source)
     cmyk = limit_ink(ImageCms.applyTransform(rgb, _to_cmyk(icc, icc_bytes)), ink_limit)
@@ -177,16 +220,34 @@ def clipped_share(path: str, stamp: tuple[int, int], icc: str | None, ink_limit:
     bands = [(a.convert("F"), b.convert("F")) for a, b in zip(wanted.split(), printed.split())]
     (l1, l2), (a1, a2), (b1, b2) = bands
     delta = ImageMath.lambda_eval(
-        lambda args: ((args["l1"] - args["l2"]) / 2.55) ** 2 + (args["a1"] - args["a2"]) ** 2
-        + (args["b1"] - args["b2"]) ** 2, l1=l1, l2=l2, a1=a1, a2=a2, b1=b1, b2=b2)
-    opaque = ImageMath.lambda_eval(lambda args: args["min"](args["max"](args["a"] - 127, 0) * 255, 255),
-                                   a=(alpha or Image.new("L", rgb.size, 255)).convert("F"))
+        lambda args: (
+            ((args["l1"] - args["l2"]) / 2.55) ** 2
+            + (args["a1"] - args["a2"]) ** 2
+            + (args["b1"] - args["b2"]) ** 2
+        ),
+        l1=l1,
+        l2=l2,
+        a1=a1,
+        a2=a2,
+        b1=b1,
+        b2=b2,
+    )
+    opaque = ImageMath.lambda_eval(
+        lambda args: args["min"](args["max"](args["a"] - 127, 0) * 255, 255),
+        a=(alpha or Image.new("L", rgb.size, 255)).convert("F"),
+    )
     counted = opaque.convert("L").histogram()[255]
     if not counted:
         return 0.0, 0.0
     # 255 where an opaque pixel moved further than CLIP_DELTA_E, else 0
     far = ImageMath.lambda_eval(
-        lambda args: args["min"](args["max"](args["d"] - CLIP_DELTA_E ** 2, 0) * 1e6, 255) * args["o"] / 255,
-        d=delta, o=opaque).convert("L")
-    worst = ImageMath.lambda_eval(lambda args: args["d"] * args["o"] / 255, d=delta, o=opaque).getextrema()[1]
-    return far.histogram()[255] / counted, worst ** 0.5
+        lambda args: (
+            args["min"](args["max"](args["d"] - CLIP_DELTA_E**2, 0) * 1e6, 255) * args["o"] / 255
+        ),
+        d=delta,
+        o=opaque,
+    ).convert("L")
+    worst = ImageMath.lambda_eval(
+        lambda args: args["d"] * args["o"] / 255, d=delta, o=opaque
+    ).getextrema()[1]
+    return far.histogram()[255] / counted, worst**0.5

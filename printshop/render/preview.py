@@ -3,6 +3,7 @@ cards' rounded corners and a contact sheet per deck) or an online table (Tableto
 corners, every face of a component the same pixel size). The numbers are data
 (data/print/targets/images/<name>.yaml); the faces are drawn by render/faces.py through render/raster.py.
 """
+
 from __future__ import annotations
 
 import math
@@ -10,17 +11,44 @@ import math
 from printshop.render.colour import Paints
 from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.project.model import ImageTarget, Motif
-from printshop.render.raster import (corner_mask, face_images, file_part, pixels_within, png, rgb_colour, rounded,
-                                     sheet_file_names)
+from printshop.render.raster import (
+    corner_mask,
+    face_images,
+    file_part,
+    pixels_within,
+    png,
+    rgb_colour,
+    rounded,
+    sheet_file_names,
+)
 
 
-def deck_images(game: GameLayout, deck: DeckLayout, target: ImageTarget, paints: Paints, motifs: dict[str, Motif]):
+def deck_images(
+    game: GameLayout,
+    deck: DeckLayout,
+    target: ImageTarget,
+    paints: Paints,
+    motifs: dict[str, Motif],
+):
     """[(face key, image)] for each distinct face of the deck: the fronts in deck order, then the backs."""
-    keys = list(dict.fromkeys([front for front, _ in deck.cards] + [back for _, back in deck.cards if back]))
-    size = pixels_within(deck.size.width, deck.size.height, target.card_dpi, target.min_card_pixels,
-                         target.max_pixels)
-    pictures = face_images([deck.faces[key] for key in keys], [size] * len(keys), paints, motifs,
-                           game.localized.data.dir, lang=game.lang)
+    keys = list(
+        dict.fromkeys([front for front, _ in deck.cards] + [back for _, back in deck.cards if back])
+    )
+    size = pixels_within(
+        deck.size.width,
+        deck.size.height,
+        target.card_dpi,
+        target.min_card_pixels,
+        target.max_pixels,
+    )
+    pictures = face_images(
+        [deck.faces[key] for key in keys],
+        [size] * len(keys),
+        paints,
+        motifs,
+        game.localized.data.dir,
+        lang=game.lang,
+    )
     if target.rounded:
         radius = deck.size.corner_radius * size[0] / deck.size.width
         mask = corner_mask(size, radius) if radius > 0 else None  # one mask for the whole deck
@@ -36,8 +64,11 @@ def contact_sheet(pictures: list, target: ImageTarget):
     width, height = pictures[0].size
     columns = min(sheet.columns, len(pictures))
     rows = math.ceil(len(pictures) / columns)
-    canvas = Image.new("RGB", (columns * width + (columns + 1) * sheet.gap, rows * height + (rows + 1) * sheet.gap),
-                       rgb_colour(sheet.background))
+    canvas = Image.new(
+        "RGB",
+        (columns * width + (columns + 1) * sheet.gap, rows * height + (rows + 1) * sheet.gap),
+        rgb_colour(sheet.background),
+    )
     for index, picture in enumerate(pictures):
         x = sheet.gap + (index % columns) * (width + sheet.gap)
         y = sheet.gap + (index // columns) * (height + sheet.gap)
@@ -45,29 +76,55 @@ def contact_sheet(pictures: list, target: ImageTarget):
     return canvas
 
 
-def render_image_set(game: GameLayout, target: ImageTarget, paints: Paints, motifs: dict[str, Motif],
-                     stem: str) -> list[tuple[str, bytes, str]]:
+def render_image_set(
+    game: GameLayout, target: ImageTarget, paints: Paints, motifs: dict[str, Motif], stem: str
+) -> list[tuple[str, bytes, str]]:
     """(file name, bytes, description) of every image: <stem>-<deck>-<face>.png, <stem>-<deck>-contact.png,
     <stem>-<sheet>[-<item>].png."""
     files = []
     for deck in game.decks:
         images = deck_images(game, deck, target, paints, motifs)
         for key, picture in images:
-            files.append((f"{stem}-{deck.id}-{file_part(key)}.png", png(picture), f"{deck.id}: {target.label}"))
+            files.append(
+                (
+                    f"{stem}-{deck.id}-{file_part(key)}.png",
+                    png(picture),
+                    f"{deck.id}: {target.label}",
+                )
+            )
         if target.contact_sheet is not None and images:
-            files.append((f"{stem}-{deck.id}-contact.png", png(contact_sheet([p for _, p in images], target)),
-                          f"{deck.id}: contact sheet, {target.label}"))
+            files.append(
+                (
+                    f"{stem}-{deck.id}-contact.png",
+                    png(contact_sheet([p for _, p in images], target)),
+                    f"{deck.id}: contact sheet, {target.label}",
+                )
+            )
     for sheet in game.sheets:
         first = sheet.faces[0]
         size = pixels_within(first.width, first.height, target.sheet_dpi, 1, target.max_pixels)
-        pictures = face_images(sheet.faces, [size] * len(sheet.faces), paints, motifs, game.localized.data.dir,
-                               lang=game.lang)
+        pictures = face_images(
+            sheet.faces,
+            [size] * len(sheet.faces),
+            paints,
+            motifs,
+            game.localized.data.dir,
+            lang=game.lang,
+        )
         names = sheet_file_names(stem, sheet.id, [face.key for face in sheet.faces])
         for name, picture in zip(names, pictures):
             files.append((f"{name}.png", png(picture), f"{sheet.id}: {target.label}"))
         if sheet.backs:  # two-sided sheets: each item's back beside it
-            backs = face_images(sheet.backs, [size] * len(sheet.backs), paints, motifs, game.localized.data.dir,
-                                lang=game.lang)
+            backs = face_images(
+                sheet.backs,
+                [size] * len(sheet.backs),
+                paints,
+                motifs,
+                game.localized.data.dir,
+                lang=game.lang,
+            )
             for name, picture in zip(names, backs):
-                files.append((f"{name}-back.png", png(picture), f"{sheet.id}, back: {target.label}"))
+                files.append(
+                    (f"{name}-back.png", png(picture), f"{sheet.id}, back: {target.label}")
+                )
     return files

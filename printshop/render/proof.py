@@ -13,6 +13,7 @@ The reference is the translation's own (`GameData.reference_lang`: its pivot, el
 source). A proof of the source language itself is made against `against`, or, without it, against
 the game's first other language (in the order `GameData.languages` gives).
 """
+
 from __future__ import annotations
 
 import io
@@ -37,7 +38,10 @@ from printshop.language.texts import apply_typography
 from printshop.project.units import mm
 from printshop.write.commit import write_atomically
 
-FONT, BOLD = "sans", "sans-bold"  # the bundled family every project registers (render/pdf.py starts with it)
+FONT, BOLD = (
+    "sans",
+    "sans-bold",
+)  # the bundled family every project registers (render/pdf.py starts with it)
 INK, SOFT, RULE = Color(0, 0, 0), Color(0.35, 0.33, 0.31), Color(0.7, 0.68, 0.65)
 IDS_SIZE, SMALLEST_IDS_SIZE = 5.5, 3.0  # points; ids of a board with many frames are set smaller
 LABEL_SIZE, HEADER_SIZE = 6.5, 8.0
@@ -75,12 +79,20 @@ def proof_name(game_id: str, lang: str, reference: str) -> Path:
     return Path(game_id) / lang / f"{game_id}-{lang}-proof-against-{reference}.pdf"
 
 
-def make_proofs(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPUT_DIR, *,
-                games: list[str] | None = None, langs: list[str] | None = None, against: str | None = None,
-                templates_dir: Path | None = None) -> ProofResult:
+def make_proofs(
+    data_dir: Path = DEFAULT_DATA_DIR,
+    out_dir: Path = DEFAULT_OUTPUT_DIR,
+    *,
+    games: list[str] | None = None,
+    langs: list[str] | None = None,
+    against: str | None = None,
+    templates_dir: Path | None = None,
+) -> ProofResult:
     """Proof `langs` (default: every translation) of `games` (default: all) against `against`
     (default: each translation's reference language). Nothing is written unless every proof rendered."""
-    from printshop.pipeline.build import check  # build imports the renderers; imported here to keep the order simple
+    from printshop.pipeline.build import (
+        check,
+    )  # build imports the renderers; imported here to keep the order simple
     from printshop.language.i18n import completeness
 
     report, checked = check(data_dir, games=games, templates_dir=templates_dir, variant=None)
@@ -99,20 +111,37 @@ def make_proofs(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPU
         translation, original = layouts.get((game_id, lang)), layouts.get((game_id, reference))
         if translation is None or original is None:
             continue  # a layout that failed has been reported
-        seen = project.view(project.games[game_id])  # the game's own colours and motifs over the project's
+        seen = project.view(
+            project.games[game_id]
+        )  # the game's own colours and motifs over the project's
         game = project.games[game_id]
         translated = completeness(game, lang).percent if lang != game.game.source_language else None
         try:
-            data, pages = render_proof(translation, original, paper, seen.media, Paints(seen.colours.palette),
-                                       seen.motifs.motifs, path.name, translated)
+            data, pages = render_proof(
+                translation,
+                original,
+                paper,
+                seen.media,
+                Paints(seen.colours.palette),
+                seen.motifs.motifs,
+                path.name,
+                translated,
+            )
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the proof, never a traceback
-            report.add("internal", Location.of(project.games[game_id].dir),
-                       f"drawing the proof {path.name} failed unexpectedly: {type(error).__name__}: {error}")
+            report.add(
+                "internal",
+                Location.of(project.games[game_id].dir),
+                f"drawing the proof {path.name} failed unexpectedly: {type(error).__name__}: {error}",
+            )
             continue
         rendered.append((path, data, pages))
     if report.has_errors:
         return result
-    for path, data, pages in rendered:  # only now, with every proof drawn, does anything reach the disk
+    for (
+        path,
+        data,
+        pages,
+    ) in rendered:  # only now, with every proof drawn, does anything reach the disk
         target = Path(out_dir) / path
         result.pages[target] = pages
         if target.is_file() and target.read_bytes() == data:
@@ -123,8 +152,9 @@ def make_proofs(data_dir: Path = DEFAULT_DATA_DIR, out_dir: Path = DEFAULT_OUTPU
     return result
 
 
-def proof_pairs(project: Project, langs: list[str] | None, against: str | None,
-                report: Report) -> list[tuple[str, str, str]]:
+def proof_pairs(
+    project: Project, langs: list[str] | None, against: str | None, report: Report
+) -> list[tuple[str, str, str]]:
     """(game, language, reference) for every proof asked for. A language a game lacks is skipped
     for that game; one no game has, or a reference a game lacks, is reported."""
     pairs, seen = [], set()
@@ -137,29 +167,52 @@ def proof_pairs(project: Project, langs: list[str] | None, against: str | None,
                 continue
             seen.add(lang)
             others = [other for other in game.languages if other != lang]
-            reference = against or (game.reference_lang(lang) if lang != source else next(iter(others), None))
+            reference = against or (
+                game.reference_lang(lang) if lang != source else next(iter(others), None)
+            )
             if reference is None:
-                report.add("unknown-reference", Location.of(game.dir / "text"),
-                           f"{game.id} has no language but {lang}: there is nothing to proof it against")
+                report.add(
+                    "unknown-reference",
+                    Location.of(game.dir / "text"),
+                    f"{game.id} has no language but {lang}: there is nothing to proof it against",
+                )
             elif reference == lang:
-                report.add("unknown-reference", where, f"a proof of {lang} against itself compares nothing: "
-                           f"give --against another language ({', '.join(others) or 'none'})")
+                report.add(
+                    "unknown-reference",
+                    where,
+                    f"a proof of {lang} against itself compares nothing: "
+                    f"give --against another language ({', '.join(others) or 'none'})",
+                )
             elif reference not in game.languages:
-                report.add("unknown-reference", Location.of(game.dir / "text"),
-                           f"{game.id} has no texts in '{reference}' to proof {lang} against "
-                           f"(its languages: {', '.join(game.languages)})")
+                report.add(
+                    "unknown-reference",
+                    Location.of(game.dir / "text"),
+                    f"{game.id} has no texts in '{reference}' to proof {lang} against "
+                    f"(its languages: {', '.join(game.languages)})",
+                )
             else:
                 pairs.append((game.id, lang, reference))
     for lang in langs or []:
         if lang not in seen:
             known = sorted({name for game in project.games.values() for name in game.languages})
-            report.add("unknown-reference", where,
-                       f"no game here has texts in '{lang}' (languages: {', '.join(known) or 'none'})")
+            report.add(
+                "unknown-reference",
+                where,
+                f"no game here has texts in '{lang}' (languages: {', '.join(known) or 'none'})",
+            )
     return pairs
 
 
-def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, media: Media, paints: Paints,
-                 motifs: dict[str, Motif], file_name: str, translated: int | None = None) -> tuple[bytes, int]:
+def render_proof(
+    translation: GameLayout,
+    reference: GameLayout,
+    paper: Paper,
+    media: Media,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    file_name: str,
+    translated: int | None = None,
+) -> tuple[bytes, int]:
     """The proof of `translation` against `reference` on `paper` turned landscape, so that two
     columns of cards, each with its ids, stand side by side: (PDF bytes, pages). `translated`: the percent of the
     translation's texts that are translated, said beside its heading when below 100 (its other texts are copies of
@@ -167,32 +220,56 @@ def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, m
     page_width, page_height = max(paper.width, paper.height), min(paper.width, paper.height)
     margin = media.print_and_play.margin
     footer = media.print_and_play.footer
-    top = page_height - margin - HEADER_SIZE * 2.6  # below the page's heading and the column headings
+    top = (
+        page_height - margin - HEADER_SIZE * 2.6
+    )  # below the page's heading and the column headings
     # a proof is read, not cut: its footer sits just inside the margin, which leaves two rows of cards a page
     footer_baseline = margin + mm(0.5)
     bottom = footer_baseline + footer.size * 1.2
     column = (page_width - 2 * margin - GUTTER) / 2
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, page_width, page_height, lang=translation.lang,
-                        title=f"{translation.title}: proof of {translation.lang} against {reference.lang}",
-                        subject="proof for translation reviewers")
+    canvas = new_canvas(
+        buffer,
+        page_width,
+        page_height,
+        lang=translation.lang,
+        title=f"{translation.title}: proof of {translation.lang} against {reference.lang}",
+        subject="proof for translation reviewers",
+    )
     left_faces, right_faces = _faces(translation), _faces(reference)
     forms = {}
     for prefix, faces, layout in (("t", left_faces, translation), ("r", right_faces, reference)):
         for index, (key, face) in enumerate(faces.items()):
             forms[prefix, key] = f"{prefix}{index}"
-            canvas.beginForm(forms[prefix, key], -face.bleed, -face.bleed, face.width + face.bleed,
-                             face.height + face.bleed)
+            canvas.beginForm(
+                forms[prefix, key],
+                -face.bleed,
+                -face.bleed,
+                face.width + face.bleed,
+                face.height + face.bleed,
+            )
             draw_face(canvas, face, paints, motifs, layout.localized.data.dir)
             canvas.endForm()
     keys = list(left_faces) + [key for key in right_faces if key not in left_faces]
-    rows = [_row(key, left_faces.get(key), right_faces.get(key), forms, column, top - bottom) for key in keys]
+    rows = [
+        _row(key, left_faces.get(key), right_faces.get(key), forms, column, top - bottom)
+        for key in keys
+    ]
     pages = _paginate(rows, top - bottom)
     for number, page in enumerate(pages, start=1):
         _headings(canvas, translation, reference, page_height, margin, column, translated)
         y = top
         for row in page:
-            _draw_row(canvas, row, margin, y, column, translation.lang, reference.lang, translation.localized)
+            _draw_row(
+                canvas,
+                row,
+                margin,
+                y,
+                column,
+                translation.lang,
+                reference.lang,
+                translation.localized,
+            )
             y -= row.total + ROW_GAP
         canvas.setStrokeColor(RULE)
         canvas.setLineWidth(0.3)
@@ -200,8 +277,11 @@ def render_proof(translation: GameLayout, reference: GameLayout, paper: Paper, m
         canvas.line(middle, bottom, middle, top + LABEL_SIZE)
         canvas.setFont(footer.font, footer.size)
         canvas.setFillColor(SOFT)
-        canvas.drawCentredString(page_width / 2, footer_baseline,
-                                 f"{file_name} · {translation.localized.label('page', page=number, pages=len(pages))}")
+        canvas.drawCentredString(
+            page_width / 2,
+            footer_baseline,
+            f"{file_name} · {translation.localized.label('page', page=number, pages=len(pages))}",
+        )
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), len(pages)
@@ -229,8 +309,14 @@ def _ids_paragraph(face: FaceLayout | None, size: float) -> Paragraph:
     return Paragraph(_ids_markup(face), style)
 
 
-def _row(key: str, left: FaceLayout | None, right: FaceLayout | None, forms: dict, column: float,
-         height: float) -> _Row:
+def _row(
+    key: str,
+    left: FaceLayout | None,
+    right: FaceLayout | None,
+    forms: dict,
+    column: float,
+    height: float,
+) -> _Row:
     """True size if the face and its ids fit the column and the page; else scaled down. The ids
     take the rest of the column; where they would still be taller than the page, they get smaller."""
     face = left or right
@@ -239,8 +325,10 @@ def _row(key: str, left: FaceLayout | None, right: FaceLayout | None, forms: dic
     ids_width = column - GAP - face.width * scale
     size = IDS_SIZE
     while True:
-        sides = tuple(_Side(f, forms.get((prefix, key)) if f else None, _ids_paragraph(f, size))
-                      for prefix, f in (("t", left), ("r", right)))
+        sides = tuple(
+            _Side(f, forms.get((prefix, key)) if f else None, _ids_paragraph(f, size))
+            for prefix, f in (("t", left), ("r", right))
+        )
         tallest = max(side.ids.wrap(ids_width, 1e6)[1] for side in sides)
         if tallest <= room or size <= SMALLEST_IDS_SIZE:
             break
@@ -262,33 +350,71 @@ def _paginate(rows: list[_Row], height: float) -> list[list[_Row]]:
     return pages
 
 
-def _headings(canvas: Canvas, translation: GameLayout, reference: GameLayout, page_height: float, margin: float,
-              column: float, translated: int | None = None) -> None:
+def _headings(
+    canvas: Canvas,
+    translation: GameLayout,
+    reference: GameLayout,
+    page_height: float,
+    margin: float,
+    column: float,
+    translated: int | None = None,
+) -> None:
     y = page_height - margin - HEADER_SIZE
     canvas.setFillColor(INK)
     canvas.setFont(BOLD, HEADER_SIZE)
-    words = translation.localized  # the proof speaks the reviewer's language: the translation's labels
-    canvas.drawString(margin, y, words.label("proof_title", title=translation.title,
-                                             language=translation.localized.language.native_name,
-                                             reference=reference.localized.language.native_name))
+    words = (
+        translation.localized
+    )  # the proof speaks the reviewer's language: the translation's labels
+    canvas.drawString(
+        margin,
+        y,
+        words.label(
+            "proof_title",
+            title=translation.title,
+            language=translation.localized.language.native_name,
+            reference=reference.localized.language.native_name,
+        ),
+    )
     canvas.setFont(FONT, HEADER_SIZE * 0.85)
     y -= HEADER_SIZE * 1.4
-    for x, layout, role in ((margin, translation, words.label("proof_translation")),
-                            (margin + column + GUTTER, reference, words.label("proof_reference"))):
+    for x, layout, role in (
+        (margin, translation, words.label("proof_translation")),
+        (margin + column + GUTTER, reference, words.label("proof_reference")),
+    ):
         language = layout.localized.language
-        draft = f" · {words.label('draft', percent=translated)}" \
-            if layout is translation and translated is not None and translated < 100 else ""
+        draft = (
+            f" · {words.label('draft', percent=translated)}"
+            if layout is translation and translated is not None and translated < 100
+            else ""
+        )
         # set as the reviewer's language sets it ("traduction : Français", a narrow space before the colon in French)
-        canvas.drawString(x, y, apply_typography(f"{role}: {language.native_name} ({layout.lang})",
-                                                 words.language.typography) + draft)
+        canvas.drawString(
+            x,
+            y,
+            apply_typography(
+                f"{role}: {language.native_name} ({layout.lang})", words.language.typography
+            )
+            + draft,
+        )
 
 
-def _draw_row(canvas: Canvas, row: _Row, margin: float, top: float, column: float, left_lang: str,
-              right_lang: str, words=None) -> None:
+def _draw_row(
+    canvas: Canvas,
+    row: _Row,
+    margin: float,
+    top: float,
+    column: float,
+    left_lang: str,
+    right_lang: str,
+    words=None,
+) -> None:
     width, height = row.width * row.scale, row.height * row.scale
     percent = f"{row.scale * 100:.0f}"
-    scale_note = "" if row.scale >= 0.9995 else \
-        f" · {words.label('proof_scale', percent=percent) if words else f'scale {percent} %'}"
+    scale_note = (
+        ""
+        if row.scale >= 0.9995
+        else f" · {words.label('proof_scale', percent=percent) if words else f'scale {percent} %'}"
+    )
     for index, (side, lang) in enumerate(zip(row.sides, (left_lang, right_lang))):
         x = margin + index * (column + GUTTER)
         canvas.setFillColor(INK)
@@ -300,7 +426,9 @@ def _draw_row(canvas: Canvas, row: _Row, margin: float, top: float, column: floa
             canvas.translate(x, face_top - height)
             canvas.scale(row.scale, row.scale)
             trim = canvas.beginPath()
-            trim.rect(0, 0, row.width, row.height)  # the face as it is cut; its bleed is the kit's business
+            trim.rect(
+                0, 0, row.width, row.height
+            )  # the face as it is cut; its bleed is the kit's business
             canvas.clipPath(trim, stroke=0, fill=0)
             canvas.doForm(side.form)
             canvas.restoreState()

@@ -5,6 +5,7 @@ Screentop, the Cricut upload) all come through here, so there is one renderer an
 exactly what the PDFs print. PNGs are written with fixed settings and no timestamps or text chunks:
 the same face gives the same bytes on every build.
 """
+
 from __future__ import annotations
 
 import io
@@ -22,7 +23,9 @@ if TYPE_CHECKING:  # Pillow and numpy are imported when an image is made, not wh
     import numpy
     from PIL import Image as PILImage
 
-SUPERSAMPLE = 4  # rounded-corner masks are drawn this much larger, then reduced: smooth, deterministic edges
+SUPERSAMPLE = (
+    4  # rounded-corner masks are drawn this much larger, then reduced: smooth, deterministic edges
+)
 
 
 def pixels_for(width: float, height: float, long_side: int) -> tuple[int, int]:
@@ -36,22 +39,34 @@ def pixels_at(width: float, height: float, dpi: float) -> tuple[int, int]:
     return max(1, round(width / 72 * dpi)), max(1, round(height / 72 * dpi))
 
 
-def pixels_within(width: float, height: float, dpi: float, least: int, most: int) -> tuple[int, int]:
+def pixels_within(
+    width: float, height: float, dpi: float, least: int, most: int
+) -> tuple[int, int]:
     """`dpi`, raised until the longer side has `least` pixels, lowered until no side has more than `most`."""
     longer = max(width, height) / 72 * dpi
     long_side = min(most, max(least, round(longer)))
     return pixels_for(width, height, long_side)
 
 
-def face_images(faces: list[FaceLayout], sizes: list[tuple[int, int]], paints: Paints, motifs: dict[str, Motif],
-                assets, *, bleed: float = 0.0, lang: str = "en") -> list[PILImage.Image]:
+def face_images(
+    faces: list[FaceLayout],
+    sizes: list[tuple[int, int]],
+    paints: Paints,
+    motifs: dict[str, Motif],
+    assets,
+    *,
+    bleed: float = 0.0,
+    lang: str = "en",
+) -> list[PILImage.Image]:
     """Each face (trim, plus `bleed` points of its own bleed on every side, at most the face's) as an RGB
     image of exactly its size in `sizes`. The faces share one PDF, so fonts and art are embedded once."""
     import pypdfium2
 
     buffer = io.BytesIO()
     first = faces[0]
-    canvas = new_canvas(buffer, first.width, first.height, title="faces", subject="face images", lang=lang)
+    canvas = new_canvas(
+        buffer, first.width, first.height, title="faces", subject="face images", lang=lang
+    )
     for face in faces:
         edge = min(bleed, face.bleed)
         canvas.setPageSize((face.width + 2 * edge, face.height + 2 * edge))
@@ -79,8 +94,11 @@ def corner_mask(size: tuple[int, int], radius: float) -> PILImage.Image:
 
     width, height = size
     mask = Image.new("L", (width * SUPERSAMPLE, height * SUPERSAMPLE), 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, width * SUPERSAMPLE - 1, height * SUPERSAMPLE - 1),
-                                           radius=radius * SUPERSAMPLE, fill=255)
+    ImageDraw.Draw(mask).rounded_rectangle(
+        (0, 0, width * SUPERSAMPLE - 1, height * SUPERSAMPLE - 1),
+        radius=radius * SUPERSAMPLE,
+        fill=255,
+    )
     return mask.reduce(SUPERSAMPLE)
 
 
@@ -94,10 +112,13 @@ def render_pixels(page, width: int, height: int):
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
-    bitmap = pypdfium2.PdfBitmap.new_native(width, height, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True)
+    bitmap = pypdfium2.PdfBitmap.new_native(
+        width, height, pdfium_c.FPDFBitmap_BGR, rev_byteorder=True
+    )
     pdfium_c.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0xFFFFFFFF)  # white paper
-    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0,
-                                   pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)
+    pdfium_c.FPDF_RenderPageBitmap(
+        bitmap, page, 0, 0, width, height, 0, pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
+    )
     return bitmap.to_numpy()  # (a view of the buffer, which it keeps: the bitmap may go)
 
 
@@ -106,7 +127,9 @@ def render_exact(page, width: int, height: int) -> PILImage.Image:
     pictures that are worked on further (corners cut round, set in a sheet)."""
     from PIL import Image
 
-    return Image.frombuffer("RGB", (width, height), render_pixels(page, width, height), "raw", "RGB", 0, 1)
+    return Image.frombuffer(
+        "RGB", (width, height), render_pixels(page, width, height), "raw", "RGB", 0, 1
+    )
 
 
 def rounded(picture: PILImage.Image, mask: PILImage.Image | None) -> PILImage.Image:
@@ -120,12 +143,16 @@ def rounded(picture: PILImage.Image, mask: PILImage.Image | None) -> PILImage.Im
 # Pillow mode -> (PNG colour type, samples per pixel), the 8-bit modes `png` writes itself
 _PNG_COLOUR_TYPES = {"L": (0, 1), "LA": (4, 2), "RGB": (2, 3), "RGBA": (6, 4)}
 # numpy pixels: the samples of a pixel -> the PNG colour type (the table above, read the other way)
-_COLOUR_TYPES_BY_SAMPLES = {samples: colour_type for colour_type, samples in _PNG_COLOUR_TYPES.values()}
+_COLOUR_TYPES_BY_SAMPLES = {
+    samples: colour_type for colour_type, samples in _PNG_COLOUR_TYPES.values()
+}
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:
-    checksum = zlib.crc32(data, zlib.crc32(kind))  # the chunk's type and data, without joining them first
+    checksum = zlib.crc32(
+        data, zlib.crc32(kind)
+    )  # the chunk's type and data, without joining them first
     return b"".join((struct.pack(">I", len(data)), kind, data, struct.pack(">I", checksum)))
 
 
@@ -145,8 +172,13 @@ def png(picture: PILImage.Image | numpy.ndarray, dpi: float | None = None, level
     if isinstance(picture, numpy.ndarray):
         height, width = picture.shape[:2]
         samples = picture.shape[2] if picture.ndim == 3 else 1
-        return _png_of_rows(numpy.ascontiguousarray(picture, dtype=numpy.uint8).reshape(height, width * samples),
-                            width, _COLOUR_TYPES_BY_SAMPLES[samples], dpi, level)
+        return _png_of_rows(
+            numpy.ascontiguousarray(picture, dtype=numpy.uint8).reshape(height, width * samples),
+            width,
+            _COLOUR_TYPES_BY_SAMPLES[samples],
+            dpi,
+            level,
+        )
     kind = _PNG_COLOUR_TYPES.get(picture.mode)
     if kind is None:
         buffer = io.BytesIO()
@@ -155,8 +187,13 @@ def png(picture: PILImage.Image | numpy.ndarray, dpi: float | None = None, level
         return buffer.getvalue()
     colour_type, samples = kind
     width, height = picture.size
-    return _png_of_rows(numpy.asarray(picture, dtype=numpy.uint8).reshape(height, width * samples), width,
-                        colour_type, dpi, level)
+    return _png_of_rows(
+        numpy.asarray(picture, dtype=numpy.uint8).reshape(height, width * samples),
+        width,
+        colour_type,
+        dpi,
+        level,
+    )
 
 
 def _png_of_rows(rows, width: int, colour_type: int, dpi: float | None, level: int) -> bytes:
@@ -166,12 +203,18 @@ def _png_of_rows(rows, width: int, colour_type: int, dpi: float | None, level: i
     filtered = numpy.empty((height, rows.shape[1] + 1), dtype=numpy.uint8)
     filtered[:, 0] = 2  # the filter of each row: Up
     filtered[0, 1:] = rows[0]  # the row above the first is taken as zeros
-    numpy.subtract(rows[1:], rows[:-1], out=filtered[1:, 1:])  # modulo 256, as the filter is defined
+    numpy.subtract(
+        rows[1:], rows[:-1], out=filtered[1:, 1:]
+    )  # modulo 256, as the filter is defined
     chunks = [_png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0))]
     if dpi:
-        per_metre = int(round(dpi) / 0.0254 + 0.5)  # as Pillow writes it, from the resolution rounded
+        per_metre = int(
+            round(dpi) / 0.0254 + 0.5
+        )  # as Pillow writes it, from the resolution rounded
         chunks.append(_png_chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))
-    from zlib_ng import zlib_ng  # zlib's format, deflated three times as fast and a few per cent smaller
+    from zlib_ng import (
+        zlib_ng,
+    )  # zlib's format, deflated three times as fast and a few per cent smaller
 
     chunks.append(_png_chunk(b"IDAT", zlib_ng.compress(filtered, level)))
     chunks.append(_png_chunk(b"IEND", b""))
@@ -195,4 +238,7 @@ def sheet_file_names(stem: str, sheet_id: str, keys: list[str]) -> list[str]:
     """<stem>-<sheet>.png for a single sheet; <stem>-<sheet>-<item>.png for each item of a set."""
     if len(keys) == 1:
         return [f"{stem}-{sheet_id}"]
-    return [f"{stem}-{sheet_id}-{key.rstrip('/').split('/')[-1] or index + 1}" for index, key in enumerate(keys)]
+    return [
+        f"{stem}-{sheet_id}-{key.rstrip('/').split('/')[-1] or index + 1}"
+        for index, key in enumerate(keys)
+    ]

@@ -23,6 +23,7 @@ In a build, `draw_face_form` draws, unless a session has set `recordings`; a bui
 made in a document seeded by render/helper.py that had named and numbered nothing beyond its seed is
 `sealed` with the seed's digest, and `replay` places it without asking in any document with the same seed.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -39,8 +40,9 @@ from printshop.render.helper import seed_of, still_seeded
 from printshop.render.faces import draw_face, face_motifs
 
 # a session sets this around its renders; builds leave it None
-recordings: contextvars.ContextVar["FaceRecordings | None"] = contextvars.ContextVar("face_recordings",
-                                                                                      default=None)
+recordings: contextvars.ContextVar["FaceRecordings | None"] = contextvars.ContextVar(
+    "face_recordings", default=None
+)
 
 
 @dataclass
@@ -95,7 +97,10 @@ class FaceRecordings:
         return recording if unchanged(recording.palette, palette) else None
 
     def put(self, face, setting, recording: Recording) -> None:
-        self._store[(id(face), setting)] = (face, recording)  # the face is held, so its id is not reused
+        self._store[(id(face), setting)] = (
+            face,
+            recording,
+        )  # the face is held, so its id is not reused
 
 
 @contextmanager
@@ -118,7 +123,12 @@ def remember_page_streams(canvas) -> None:
 
     def add_page(page, doc=doc):
         # the stream PDFPage.check_format would make, made here so that its formatting is remembered
-        if not page.Contents and page.stream and page.compression and not page.Override_default_compilation:
+        if (
+            not page.Contents
+            and page.stream
+            and page.compression
+            and not page.Override_default_compilation
+        ):
             page.Contents = _RememberedStream(page.stream, store.page_streams)
         return original(doc, page)
 
@@ -129,16 +139,21 @@ class _RememberedStream(pdfdoc.PDFStream):
     __Comment__ = "page stream"
 
     def __init__(self, content: str, memo: Memo):
-        super().__init__(content=content,
-                         filters=[pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85
-                         else [pdfdoc.PDFZCompress])
+        super().__init__(
+            content=content,
+            filters=[pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress]
+            if rl_config.useA85
+            else [pdfdoc.PDFZCompress],
+        )
         self._memo = memo
 
     def format(self, document) -> bytes:
         if not isinstance(document.encrypt, pdfdoc.NoEncryption):
             return super().format(document)
-        key = (hashlib.blake2b(self.content.encode("utf-8", "surrogatepass"), digest_size=20).digest(),
-               tuple(f.pdfname for f in self.filters))
+        key = (
+            hashlib.blake2b(self.content.encode("utf-8", "surrogatepass"), digest_size=20).digest(),
+            tuple(f.pdfname for f in self.filters),
+        )
         formatted = self._memo.get(key)
         if formatted is None:
             formatted = self._memo[key] = super().format(document)
@@ -149,7 +164,9 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
     """Draw `face` into the form the canvas has begun (or, `form=False`, into the page at the current
     origin), or replay its recording when a session keeps one."""
     store = recordings.get()
-    if store is None or has_images(face):  # images go through the document's image store: always drawn
+    if store is None or has_images(
+        face
+    ):  # images go through the document's image store: always drawn
         draw_face(canvas, face, paints, motifs, assets)
         return
     setting = (paints.mode, _motifs_key(motifs, face_motifs(face)), str(assets))
@@ -160,7 +177,9 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
         recording = record_face(canvas, face, paints, motifs, assets)
         store.put(face, setting, recording)
         store.drawn += 1
-        for name in recording.palette:  # what it read, asked of the output's palette too (colour.noting_colours)
+        for name in (
+            recording.palette
+        ):  # what it read, asked of the output's palette too (colour.noting_colours)
             paints.palette.get(name)
     if form:
         _format_once(canvas, recording)
@@ -329,11 +348,19 @@ def record_face(canvas, face, paints, motifs, assets) -> Recording:
         TTFont.splitString, TTFont.getSubsetInternalName = split, subset
         type(doc).getInternalFontName, type(doc).addColor = name, colour
         type(doc).ensureMinPdfVersion = ensure
-    recording = Recording(list(canvas._code[start:]), questions, dict(canvas._colorsUsed), dict(canvas._shadingUsed),
-                          palette=values_of(palette.read, palette),
-                          versions=tuple(dict.fromkeys(versions)),
-                          graphics_state=canvas._extgstate._d != graphics_state)
-    if still_seeded(doc) and not recording.shadings and not any(question[0] == "colour" for question in questions):
+    recording = Recording(
+        list(canvas._code[start:]),
+        questions,
+        dict(canvas._colorsUsed),
+        dict(canvas._shadingUsed),
+        palette=values_of(palette.read, palette),
+        versions=tuple(dict.fromkeys(versions)),
+        graphics_state=canvas._extgstate._d != graphics_state,
+    )
+    if (
+        still_seeded(doc)
+        and not recording.shadings
+        and not any(question[0] == "colour" for question in questions)
+    ):
         recording.sealed = seed_of(doc)
     return recording
-

@@ -4,6 +4,7 @@ marks and an assembly diagram, and press pages with TrimBox and BleedBox.
 
 The sheet's face is drawn once, as a Form XObject, and placed on every page that shows part of it.
 """
+
 from __future__ import annotations
 
 import io
@@ -12,7 +13,15 @@ import re
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.layout.imposition import ImpositionError, SheetRoom, Tiling, mirrored, sheet_placement, sheet_too_big, tiling_for
+from printshop.layout.imposition import (
+    ImpositionError,
+    SheetRoom,
+    Tiling,
+    mirrored,
+    sheet_placement,
+    sheet_too_big,
+    tiling_for,
+)
 from printshop.layout.faces import GameLayout, SheetLayout
 from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
@@ -20,38 +29,69 @@ from printshop.render.sheets import SheetSettings, page_footer
 
 
 def _define(canvas: Canvas, face, name: str, settings: SheetSettings, assets) -> str:
-    canvas.beginForm(name, -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+    canvas.beginForm(
+        name, -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed
+    )
     # drawn, or replayed when a long-running session has the face's recording (render/replay.py), as on card sheets
     draw_face_form(canvas, face, settings.paints, settings.motifs, assets)
     canvas.endForm()
     return name
 
 
-def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
+def render_sheet(
+    game: GameLayout, sheet: SheetLayout, settings: SheetSettings
+) -> tuple[bytes, int]:
     """The sheets on `settings.paper`: tiled if the spec says so; else one or two to a page, each
     item `copies` times; two to a page go side by side on turned paper, scaled to fit, cut line between.
     A two-sided sheet's page of fronts is followed by its page of backs, each back mirrored for the
     duplex flip (`settings.flip`) and moved by `settings.back_offset`, as card backs are."""
     if sheet.spec.tiled:
-        if sheet.backs:  # validate refuses it first; a tile's back would need its own mirrored tiling
-            raise ImpositionError("a tiled sheet cannot have a back: print its back as a sheet of its own")
+        if (
+            sheet.backs
+        ):  # validate refuses it first; a tile's back would need its own mirrored tiling
+            raise ImpositionError(
+                "a tiled sheet cannot have a back: print its back as a sheet of its own"
+            )
         return _render_tiled(game, sheet, settings)
     paper, first = settings.paper, sheet.faces[0]
     pnp = settings.media.print_and_play
     per_page = sheet.spec.per_page
     bled = any(face.bleed > 0 for face in sheet.faces)
-    placed_on = sheet_placement(first.width, first.height, bled, per_page, paper.width, paper.height, pnp)
+    placed_on = sheet_placement(
+        first.width, first.height, bled, per_page, paper.width, paper.height, pnp
+    )
     if per_page == 1 and not placed_on.holds(first.width, first.height):  # validate says so first
-        raise ImpositionError(sheet_too_big(first.width, first.height, bled, paper.label, paper.width, paper.height,
-                                            pnp) + ": make it smaller, tiled or two to a page")
-    width, height, across, room, scale = (placed_on.width, placed_on.height, placed_on.across, placed_on.room,
-                                          placed_on.scale)
+        raise ImpositionError(
+            sheet_too_big(
+                first.width, first.height, bled, paper.label, paper.width, paper.height, pnp
+            )
+            + ": make it smaller, tiled or two to a page"
+        )
+    width, height, across, room, scale = (
+        placed_on.width,
+        placed_on.height,
+        placed_on.across,
+        placed_on.room,
+        placed_on.scale,
+    )
     avail_h = height - room.side - room.bottom
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} ({paper.label})",
-                        subject="print-and-play sheets")
-    forms = [_define(canvas, face, f"sheet{i}", settings, game.localized.data.dir) for i, face in enumerate(sheet.faces)]
-    backs = [_define(canvas, face, f"back{i}", settings, game.localized.data.dir) for i, face in enumerate(sheet.backs)]
+    canvas = new_canvas(
+        buffer,
+        width,
+        height,
+        lang=game.lang,
+        title=f"{game.title}: {sheet.id} ({paper.label})",
+        subject="print-and-play sheets",
+    )
+    forms = [
+        _define(canvas, face, f"sheet{i}", settings, game.localized.data.dir)
+        for i, face in enumerate(sheet.faces)
+    ]
+    backs = [
+        _define(canvas, face, f"back{i}", settings, game.localized.data.dir)
+        for i, face in enumerate(sheet.backs)
+    ]
     placed = [index for index in range(len(forms)) for _ in range(sheet.spec.copies)]
     sides = 2 if backs else 1
     sheet_pages = -(-len(placed) // per_page)
@@ -63,7 +103,7 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
     bleed = min(pnp.outer_bleed, first.bleed * scale) if room.cut else 0.0
     for page in range(sheet_pages):
         boxes = []  # (x, y, item index) of each sheet on this page
-        items = placed[page * per_page:(page + 1) * per_page]
+        items = placed[page * per_page : (page + 1) * per_page]
         for slot, index in enumerate(items):
             if across:
                 x, y = x0 + slot * w, y0
@@ -71,11 +111,27 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
                 x, y = x0, y0 + group_h - (slot + 1) * h
             boxes.append((x, y, index))
         for x, y, index in boxes:
-            _place(canvas, forms[index], x, y, scale, _clip(x, y, w, h, boxes, bleed) if room.cut else None)
+            _place(
+                canvas,
+                forms[index],
+                x,
+                y,
+                scale,
+                _clip(x, y, w, h, boxes, bleed) if room.cut else None,
+            )
         if room.cut:
-            _sheet_marks(canvas, [(x, y, w, h) for x, y, _ in boxes], bleed, room, width, height, settings)
-        _footer(canvas, game, settings, width, sides * page + 1, pages,
-                game.localized.label("fronts") if backs else "")
+            _sheet_marks(
+                canvas, [(x, y, w, h) for x, y, _ in boxes], bleed, room, width, height, settings
+            )
+        _footer(
+            canvas,
+            game,
+            settings,
+            width,
+            sides * page + 1,
+            pages,
+            game.localized.label("fronts") if backs else "",
+        )
         canvas.showPage()
         if backs:  # each back behind its own front once the sheet is turned over; cut from the fronts' side
             dx, dy = settings.back_offset
@@ -84,19 +140,31 @@ def render_sheet(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) 
                 bx, by = mirrored(width, height, x, y, w, h, settings.flip)
                 mirrored_boxes.append((bx + dx, by + dy, index))
             for bx, by, index in mirrored_boxes:
-                _place(canvas, backs[index], bx, by, scale,
-                       _clip(bx, by, w, h, mirrored_boxes, bleed) if room.cut else None)
-            _footer(canvas, game, settings, width, 2 * page + 2, pages, game.localized.label("backs"))
+                _place(
+                    canvas,
+                    backs[index],
+                    bx,
+                    by,
+                    scale,
+                    _clip(bx, by, w, h, mirrored_boxes, bleed) if room.cut else None,
+                )
+            _footer(
+                canvas, game, settings, width, 2 * page + 2, pages, game.localized.label("backs")
+            )
             canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
 
 
-def _clip(x: float, y: float, w: float, h: float, boxes, bleed: float) -> tuple[float, float, float, float]:
+def _clip(
+    x: float, y: float, w: float, h: float, boxes, bleed: float
+) -> tuple[float, float, float, float]:
     """The sheet's trim, grown by `bleed` on every side with no neighbour; where two sheets abut, each stops at
     the shared cut line (no colour of one runs over the other)."""
+
     def neighbour(dx: float, dy: float) -> bool:
         return any(abs(ox - (x + dx)) < 0.01 and abs(oy - (y + dy)) < 0.01 for ox, oy, _ in boxes)
+
     left = 0.0 if neighbour(-w, 0) else bleed
     right = 0.0 if neighbour(w, 0) else bleed
     bottom = 0.0 if neighbour(0, -h) else bleed
@@ -104,8 +172,15 @@ def _clip(x: float, y: float, w: float, h: float, boxes, bleed: float) -> tuple[
     return x - left, y - bottom, w + left + right, h + bottom + top
 
 
-def _sheet_marks(canvas: Canvas, boxes, bleed: float, room: SheetRoom, width: float, height: float,
-                 settings: SheetSettings) -> None:
+def _sheet_marks(
+    canvas: Canvas,
+    boxes,
+    bleed: float,
+    room: SheetRoom,
+    width: float,
+    height: float,
+    settings: SheetSettings,
+) -> None:
     """Crop marks at every trim line of the page's sheets, outside their bleed, never in the unprintable band
     nor below the footer's top."""
     pnp = settings.media.print_and_play
@@ -128,8 +203,14 @@ def _sheet_marks(canvas: Canvas, boxes, bleed: float, room: SheetRoom, width: fl
     canvas.restoreState()
 
 
-def _place(canvas: Canvas, form: str, x: float, y: float, scale: float,
-           clip: tuple[float, float, float, float] | None = None) -> None:
+def _place(
+    canvas: Canvas,
+    form: str,
+    x: float,
+    y: float,
+    scale: float,
+    clip: tuple[float, float, float, float] | None = None,
+) -> None:
     canvas.saveState()
     if clip is not None:
         path = canvas.beginPath()
@@ -141,28 +222,47 @@ def _place(canvas: Canvas, form: str, x: float, y: float, scale: float,
     canvas.restoreState()
 
 
-ASSEMBLY_PAGE = 1  # a tiled sheet's file opens with its assembly diagram; the how-to-print page says so
+ASSEMBLY_PAGE = (
+    1  # a tiled sheet's file opens with its assembly diagram; the how-to-print page says so
+)
 
 
 def sheet_tiling(sheet: SheetLayout, settings: SheetSettings) -> Tiling:
     pnp = settings.media.print_and_play
     face = sheet.faces[0]
     footer_top = pnp.footer.baseline + pnp.footer.size * 0.8
-    return tiling_for(face.width, face.height, settings.paper.width, settings.paper.height, pnp.tile_margin,
-                      sheet.spec.overlap, footer_top + pnp.crop_marks.gap)
+    return tiling_for(
+        face.width,
+        face.height,
+        settings.paper.width,
+        settings.paper.height,
+        pnp.tile_margin,
+        sheet.spec.overlap,
+        footer_top + pnp.crop_marks.gap,
+    )
 
 
-def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings) -> tuple[bytes, int]:
+def _render_tiled(
+    game: GameLayout, sheet: SheetLayout, settings: SheetSettings
+) -> tuple[bytes, int]:
     tiling = sheet_tiling(sheet, settings)
     width, height = tiling.page_width, tiling.page_height
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, width, height, lang=game.lang, title=f"{game.title}: {sheet.id} ({settings.paper.label})",
-                        subject="print-and-play board, tiled")
+    canvas = new_canvas(
+        buffer,
+        width,
+        height,
+        lang=game.lang,
+        title=f"{game.title}: {sheet.id} ({settings.paper.label})",
+        subject="print-and-play board, tiled",
+    )
     form = _define(canvas, sheet.faces[0], "sheet", settings, game.localized.data.dir)
     tiles = tiling.tiles()
     pages = len(tiles) + 1
     _assembly_page(canvas, game, sheet, tiling, form, settings)
-    _footer(canvas, game, settings, width, ASSEMBLY_PAGE, pages, game.localized.label("assembly_title"))
+    _footer(
+        canvas, game, settings, width, ASSEMBLY_PAGE, pages, game.localized.label("assembly_title")
+    )
     canvas.showPage()
     ink = settings.paints.fill(settings.media.print_and_play.crop_marks.colour)
     ox, oy = tiling.origin
@@ -175,7 +275,15 @@ def _render_tiled(game: GameLayout, sheet: SheetLayout, settings: SheetSettings)
         canvas.doForm(form)
         canvas.restoreState()
         _tile_marks(canvas, tiling, tile, ink, settings)
-        _footer(canvas, game, settings, width, number, pages, game.localized.label("tile", tile=tile.label))
+        _footer(
+            canvas,
+            game,
+            settings,
+            width,
+            number,
+            pages,
+            game.localized.label("tile", tile=tile.label),
+        )
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
@@ -189,23 +297,39 @@ def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettin
     pnp = settings.media.print_and_play
     marks = pnp.crop_marks
     (ox, oy), w, h = tiling.origin, tiling.window_width, tiling.window_height
-    edge = pnp.margin + marks.width  # the window's corners lie far left and right of the centred footer
+    edge = (
+        pnp.margin + marks.width
+    )  # the window's corners lie far left and right of the centred footer
     canvas.saveState()
     canvas.setStrokeColor(ink)
     canvas.setFillColor(ink)
     canvas.setLineWidth(marks.width)
     for x in (ox, ox + w):
         canvas.line(x, oy - marks.gap, x, max(oy - marks.gap - marks.length, edge))
-        canvas.line(x, oy + h + marks.gap, x, min(oy + h + marks.gap + marks.length, tiling.page_height - edge))
+        canvas.line(
+            x,
+            oy + h + marks.gap,
+            x,
+            min(oy + h + marks.gap + marks.length, tiling.page_height - edge),
+        )
     for y in (oy, oy + h):
         canvas.line(ox - marks.gap, y, max(ox - marks.gap - marks.length, edge), y)
-        canvas.line(ox + w + marks.gap, y, min(ox + w + marks.gap + marks.length, tiling.page_width - edge), y)
+        canvas.line(
+            ox + w + marks.gap,
+            y,
+            min(ox + w + marks.gap + marks.length, tiling.page_width - edge),
+            y,
+        )
     size = min(marks.length, 3 * 72 / 25.4)
-    if tile.column + 1 < tiling.columns:  # the right neighbour's left edge, marked above and below the window
+    if (
+        tile.column + 1 < tiling.columns
+    ):  # the right neighbour's left edge, marked above and below the window
         x = ox + tiling.step_x
         _triangle(canvas, x, oy + h + marks.gap, 0, 1, size)
         _triangle(canvas, x, oy - marks.gap, 0, -1, size)
-    if tile.row + 1 < tiling.rows:  # the lower neighbour's top edge, marked left and right of the window
+    if (
+        tile.row + 1 < tiling.rows
+    ):  # the lower neighbour's top edge, marked left and right of the window
         y = oy + tiling.overlap
         _triangle(canvas, ox - marks.gap, y, -1, 0, size)
         _triangle(canvas, ox + w + marks.gap, y, 1, 0, size)
@@ -222,8 +346,14 @@ def _triangle(canvas: Canvas, x: float, y: float, dx: int, dy: int, size: float)
     canvas.drawPath(path, stroke=0, fill=1)
 
 
-def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling: Tiling, form: str,
-                   settings: SheetSettings) -> None:
+def _assembly_page(
+    canvas: Canvas,
+    game: GameLayout,
+    sheet: SheetLayout,
+    tiling: Tiling,
+    form: str,
+    settings: SheetSettings,
+) -> None:
     """The instructions, then the whole sheet scaled to the page, divided into the part of the board each tile
     shows once assembled (the cells do not overlap), with row letters at the left and column numbers above,
     outside the board, where they hide no game text."""
@@ -238,10 +368,15 @@ def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling:
     label_size = 11.0
     gutter = label_size * 1.8  # the row letters' column and the column numbers' row
     bottom = footer.baseline + footer.size * 0.8 + pnp.crop_marks.gap * 2
-    scale = min((tiling.page_width - 2 * m - gutter) / tiling.sheet_width,
-                (tiling.page_height - m - bottom - text_height - gutter) / tiling.sheet_height)
+    scale = min(
+        (tiling.page_width - 2 * m - gutter) / tiling.sheet_width,
+        (tiling.page_height - m - bottom - text_height - gutter) / tiling.sheet_height,
+    )
     x0 = (tiling.page_width - tiling.sheet_width * scale + gutter) / 2
-    y0 = bottom + (tiling.page_height - m - bottom - text_height - gutter - tiling.sheet_height * scale) / 2
+    y0 = (
+        bottom
+        + (tiling.page_height - m - bottom - text_height - gutter - tiling.sheet_height * scale) / 2
+    )
     canvas.saveState()
     canvas.translate(x0, y0)
     canvas.scale(scale, scale)
@@ -254,7 +389,10 @@ def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling:
     xs = [column * tiling.step_x for column in range(tiling.columns)] + [tiling.sheet_width]
     tops = [tiling.sheet_height - row * tiling.step_y for row in range(tiling.rows)] + [0.0]
     canvas.saveState()
-    for colour, line_width in (("white", 2.4), ("ink", 1.0)):  # a white halo keeps the lines clear on the art
+    for colour, line_width in (
+        ("white", 2.4),
+        ("ink", 1.0),
+    ):  # a white halo keeps the lines clear on the art
         canvas.setStrokeColor(settings.paints.fill(colour))
         canvas.setLineWidth(line_width)
         for x in xs:
@@ -262,14 +400,18 @@ def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling:
         for y in tops:
             canvas.line(x0, y0 + y * scale, x0 + tiling.sheet_width * scale, y0 + y * scale)
     canvas.setFillColor(settings.paints.text("ink"))
-    canvas.setFont(f"{footer.font}-bold" if not footer.font.endswith("-bold") else footer.font, label_size)
+    canvas.setFont(
+        f"{footer.font}-bold" if not footer.font.endswith("-bold") else footer.font, label_size
+    )
     top = y0 + tiling.sheet_height * scale
     for column in range(tiling.columns):
         centre = x0 + (xs[column] + xs[column + 1]) / 2 * scale
         canvas.drawCentredString(centre, top + label_size * 0.6, str(column + 1))
     for row in range(tiling.rows):
         middle = y0 + (tops[row] + tops[row + 1]) / 2 * scale
-        canvas.drawCentredString(x0 - label_size * 0.9, middle - label_size * 0.35, chr(ord("A") + row))
+        canvas.drawCentredString(
+            x0 - label_size * 0.9, middle - label_size * 0.35, chr(ord("A") + row)
+        )
     canvas.restoreState()
     canvas.saveState()
     canvas.setFont(footer.font, size)
@@ -282,9 +424,25 @@ def _assembly_page(canvas: Canvas, game: GameLayout, sheet: SheetLayout, tiling:
     canvas.restoreState()
 
 
-def _footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_width: float, page: int, pages: int,
-            what: str) -> None:
-    page_footer(canvas, game, settings, page_width, settings.media.print_and_play.footer.baseline, page, pages, what)
+def _footer(
+    canvas: Canvas,
+    game: GameLayout,
+    settings: SheetSettings,
+    page_width: float,
+    page: int,
+    pages: int,
+    what: str,
+) -> None:
+    page_footer(
+        canvas,
+        game,
+        settings,
+        page_width,
+        settings.media.print_and_play.footer.baseline,
+        page,
+        pages,
+        what,
+    )
 
 
 def press_pages(sheet: SheetLayout, page_order: str = "front-back") -> SheetLayout:
@@ -292,11 +450,17 @@ def press_pages(sheet: SheetLayout, page_order: str = "front-back") -> SheetLayo
     two sides of one printed sheet), in the shop's `page_order` as its cards; a one-sided sheet as it is."""
     if not sheet.backs:
         return sheet
-    pairs = zip(sheet.faces, sheet.backs) if page_order == "front-back" else zip(sheet.backs, sheet.faces)
+    pairs = (
+        zip(sheet.faces, sheet.backs)
+        if page_order == "front-back"
+        else zip(sheet.backs, sheet.faces)
+    )
     return SheetLayout(sheet.id, sheet.spec, [face for pair in pairs for face in pair])
 
 
-_BREAKS = re.compile(r"[ \t\r\n]+")  # where a line may break: never at a no-break space (U+00A0, U+202F)
+_BREAKS = re.compile(
+    r"[ \t\r\n]+"
+)  # where a line may break: never at a no-break space (U+00A0, U+202F)
 
 
 def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:

@@ -12,6 +12,7 @@ printers cannot print: the grid keeps room outside the bleed for crop marks at l
 `length` long (fewer cards per row or column where it cannot), marks are shortened to stop at that
 band, and the footer sits between the band and the lower ends of the bottom marks.
 """
+
 from __future__ import annotations
 
 import io
@@ -21,7 +22,15 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from printshop.render.colour import Paints
-from printshop.layout.imposition import Grid, ImpositionError, card_room, footer_clear, mark_room, too_small, turned_origin
+from printshop.layout.imposition import (
+    Grid,
+    ImpositionError,
+    card_room,
+    footer_clear,
+    mark_room,
+    too_small,
+    turned_origin,
+)
 from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.project.model import Media, Motif, Paper
 from printshop.render.helper import HELPER_SHARE, MIN_FACES, Helper, helpers_allowed, seed
@@ -38,7 +47,10 @@ class SheetSettings:
     motifs: dict[str, Motif]
     file_name: str
     flip: str = "long-edge"  # how the duplex printer turns the sheet: long-edge or short-edge
-    back_offset: tuple[float, float] = (0.0, 0.0)  # points added to every back, to undo a printer's drift
+    back_offset: tuple[float, float] = (
+        0.0,
+        0.0,
+    )  # points added to every back, to undo a printer's drift
 
 
 def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
@@ -51,36 +63,59 @@ def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     paper, pnp = settings.paper, settings.media.print_and_play
     layout = pnp.card_sheets.get(settings.paper_id, {}).get(deck.deck.card_size)
     turn = layout.turn if layout is not None else 0
-    problem = too_small(deck.deck.card_size, deck.size.width, deck.size.height,
-                        paper.label or settings.paper_id, paper.width, paper.height, pnp, turn)
+    problem = too_small(
+        deck.deck.card_size,
+        deck.size.width,
+        deck.size.height,
+        paper.label or settings.paper_id,
+        paper.width,
+        paper.height,
+        pnp,
+        turn,
+    )
     if problem is not None:
         raise ImpositionError(problem)
-    width, height = (deck.size.height, deck.size.width) if turn % 180 else (deck.size.width, deck.size.height)
+    width, height = (
+        (deck.size.height, deck.size.width) if turn % 180 else (deck.size.width, deck.size.height)
+    )
     across, up = card_room(paper.width, paper.height, pnp)
     columns, rows = int((across + 1e-6) // width), int((up + 1e-6) // height)
     count = len(deck.cards)
     pages = max(1, -(-count // (columns * rows)))
-    rows = max(1, -(-count // (pages * columns)))  # a deck of one page, too, takes the rows it fills
+    rows = max(
+        1, -(-count // (pages * columns))
+    )  # a deck of one page, too, takes the rows it fills
     columns = max(1, min(columns, count))  # and fewer cards than a row holds, the columns they fill
     bottom_room = footer_clear(pnp) + mark_room(pnp) - pnp.margin
     lift = max(0.0, bottom_room - (paper.height - rows * height) / 2)
     return Grid(paper.width, paper.height, width, height, columns, rows, lift, turn)
 
 
-def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettings) -> tuple[bytes, int]:
+def render_card_sheets(
+    game: GameLayout, deck: DeckLayout, settings: SheetSettings
+) -> tuple[bytes, int]:
     """The deck on `settings.paper`: a page of fronts, then its page of backs, and so on."""
     paper = settings.paper
     grid = deck_grid(deck, settings)
     buffer = io.BytesIO()
     title = f"{game.title}: {deck.id} ({paper.label})"
-    canvas = new_canvas(buffer, paper.width, paper.height, lang=game.lang, title=title, subject="print-and-play cards")
+    canvas = new_canvas(
+        buffer,
+        paper.width,
+        paper.height,
+        lang=game.lang,
+        title=title,
+        subject="print-and-play cards",
+    )
     # fonts named, characters numbered, before any face is drawn (render/helper.py)
     seed(canvas, deck.faces.values(), footer_characters(game, settings))
-    uses = Counter(front for front, _ in deck.cards) + Counter(back for _, back in deck.cards if back)
+    uses = Counter(front for front, _ in deck.cards) + Counter(
+        back for _, back in deck.cards if back
+    )
     labels = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     names = {key: label for key, label in labels.items() if uses[key] > 1}  # the forms
     assets = game.localized.data.dir
-    chunks = [deck.cards[i:i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
+    chunks = [deck.cards[i : i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
     helper = _helper(game, deck, chunks, names, settings, assets, title=title)
     helped = set(helper.keys) if helper is not None else set()
     drawn_by_helper: dict | None = None
@@ -96,7 +131,13 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
         for key, face in deck.faces.items():
             if key not in names:
                 continue  # drawn in place, on its page
-            canvas.beginForm(names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed)
+            canvas.beginForm(
+                names[key],
+                -face.bleed,
+                -face.bleed,
+                face.width + face.bleed,
+                face.height + face.bleed,
+            )
             # drawn, or replayed when a long-running session has the face's recording (render/replay.py)
             draw_face_form(canvas, face, settings.paints, settings.motifs, assets)
             canvas.endForm()
@@ -109,8 +150,17 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
                 canvas.push_state_stack()
                 canvas.init_graphics_state()
                 recording = helpers_recording(key) if key in helped else None
-                if recording is None or not replay(canvas, recording):  # (a sealed one is placed unasked)
-                    draw_face_form(canvas, deck.faces[key], settings.paints, settings.motifs, assets, form=False)
+                if recording is None or not replay(
+                    canvas, recording
+                ):  # (a sealed one is placed unasked)
+                    draw_face_form(
+                        canvas,
+                        deck.faces[key],
+                        settings.paints,
+                        settings.motifs,
+                        assets,
+                        form=False,
+                    )
                 canvas.pop_state_stack()
                 canvas._code.append("EMC")
 
@@ -120,12 +170,29 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
         for number, chunk in enumerate(chunks):
             _place(canvas, grid, [front for front, _ in chunk], show, back=False, settings=settings)
             _crop_marks(canvas, grid, settings)
-            _footer(canvas, grid, game, settings, sides * number + 1, pages,
-                    game.localized.label("fronts") if two_sided else "")
+            _footer(
+                canvas,
+                grid,
+                game,
+                settings,
+                sides * number + 1,
+                pages,
+                game.localized.label("fronts") if two_sided else "",
+            )
             canvas.showPage()
             if two_sided:
-                _place(canvas, grid, [back for _, back in chunk], show, back=True, settings=settings)
-                _footer(canvas, grid, game, settings, 2 * number + 2, pages, game.localized.label("backs"))
+                _place(
+                    canvas, grid, [back for _, back in chunk], show, back=True, settings=settings
+                )
+                _footer(
+                    canvas,
+                    grid,
+                    game,
+                    settings,
+                    2 * number + 2,
+                    pages,
+                    game.localized.label("backs"),
+                )
                 canvas.showPage()
     finally:
         if helper is not None:
@@ -134,43 +201,70 @@ def render_card_sheets(game: GameLayout, deck: DeckLayout, settings: SheetSettin
     return buffer.getvalue(), pages
 
 
-def _helper(game: GameLayout, deck: DeckLayout, chunks: list, names: dict, settings: SheetSettings, assets, *,
-            title: str) -> Helper | None:
+def _helper(
+    game: GameLayout,
+    deck: DeckLayout,
+    chunks: list,
+    names: dict,
+    settings: SheetSettings,
+    assets,
+    *,
+    title: str,
+) -> Helper | None:
     """A helper process drawing the last HELPER_SHARE of the faces drawn in place (render/helper.py), when
     the build allows one and the deck has enough of them; None otherwise."""
     if not helpers_allowed.get() or recordings.get() is not None:
         return None  # (a long-running session replays its own recordings)
-    in_place = [key for chunk in chunks for side in (0, 1) for key in (card[side] for card in chunk)
-                if key and key not in names and not has_images(deck.faces[key])]
+    in_place = [
+        key
+        for chunk in chunks
+        for side in (0, 1)
+        for key in (card[side] for card in chunk)
+        if key and key not in names and not has_images(deck.faces[key])
+    ]
     if len(in_place) < MIN_FACES:
         return None
     paper = settings.paper
 
     def work(keys) -> dict:
         """{key: recording}, in the helper."""
-        scratch = new_canvas(io.BytesIO(), paper.width, paper.height, lang=game.lang, title=title,
-                             subject="print-and-play cards")
-        seed(scratch, deck.faces.values(), footer_characters(game, settings))  # as the build's canvas is
+        scratch = new_canvas(
+            io.BytesIO(),
+            paper.width,
+            paper.height,
+            lang=game.lang,
+            title=title,
+            subject="print-and-play cards",
+        )
+        seed(
+            scratch, deck.faces.values(), footer_characters(game, settings)
+        )  # as the build's canvas is
         found = {}
         for key in keys:
             # each face's stream, colours and shadings its own, as if it began a page
             scratch._code, scratch._colorsUsed, scratch._shadingUsed = [], {}, {}
             scratch.push_state_stack()
             scratch.init_graphics_state()
-            recording = record_face(scratch, deck.faces[key], settings.paints, settings.motifs, assets)
+            recording = record_face(
+                scratch, deck.faces[key], settings.paints, settings.motifs, assets
+            )
             scratch.pop_state_stack()
             if not recording.shadings:  # a shading's name is the document's: drawn by the build
                 found[key] = recording
         return found
 
-    return Helper(in_place[len(in_place) - int(len(in_place) * HELPER_SHARE):], work)
+    return Helper(in_place[len(in_place) - int(len(in_place) * HELPER_SHARE) :], work)
 
 
-def _place(canvas: Canvas, grid: Grid, faces: list, show, *, back: bool, settings: SheetSettings) -> None:
+def _place(
+    canvas: Canvas, grid: Grid, faces: list, show, *, back: bool, settings: SheetSettings
+) -> None:
     """Each face in its cell, clipped to its trim (and its outer bleed where no card abuts), drawn by `show`."""
     outer = settings.media.print_and_play.outer_bleed
     occupied = {grid.cell(i) for i in range(len(faces))}
-    turn = grid.back_turn(settings.flip) if back else grid.turn  # each back's top behind its front's
+    turn = (
+        grid.back_turn(settings.flip) if back else grid.turn
+    )  # each back's top behind its front's
     for index, face in enumerate(faces):
         x, y = grid.back(index, settings.flip) if back else grid.front(index)
         if back:
@@ -180,13 +274,17 @@ def _place(canvas: Canvas, grid: Grid, faces: list, show, *, back: bool, setting
         right = outer if (column + 1, row) not in occupied else 0.0
         top = outer if (column, row - 1) not in occupied else 0.0
         bottom = outer if (column, row + 1) not in occupied else 0.0
-        if back and settings.flip == "long-edge":  # the back of a card's left neighbour lies on its right
+        if (
+            back and settings.flip == "long-edge"
+        ):  # the back of a card's left neighbour lies on its right
             left, right = right, left
         elif back:  # short edge: the back of the card above lies below
             top, bottom = bottom, top
         canvas.saveState()
         clip = canvas.beginPath()
-        clip.rect(x - left, y - bottom, grid.card_width + left + right, grid.card_height + top + bottom)
+        clip.rect(
+            x - left, y - bottom, grid.card_width + left + right, grid.card_height + top + bottom
+        )
         canvas.clipPath(clip, stroke=0, fill=0)
         canvas.translate(*turned_origin(x, y, grid.card_width, grid.card_height, turn))
         if turn:
@@ -222,26 +320,49 @@ def _marks_end(grid: Grid, settings: SheetSettings) -> float:
     return max(grid.bottom - pnp.outer_bleed - marks.gap - marks.length, footer_clear(pnp))
 
 
-def _footer(canvas: Canvas, grid: Grid, game: GameLayout, settings: SheetSettings, page: int, pages: int,
-            side: str) -> None:
+def _footer(
+    canvas: Canvas,
+    grid: Grid,
+    game: GameLayout,
+    settings: SheetSettings,
+    page: int,
+    pages: int,
+    side: str,
+) -> None:
     footer = settings.media.print_and_play.footer
     # centred between the bottom crop marks' ends and the unprintable band, never lower than its baseline,
     # so that the footer meets no mark (it runs across the cut lines' x positions)
     marks_end = _marks_end(grid, settings)
-    y = max((marks_end + settings.media.print_and_play.margin) / 2 - footer.size / 3, footer.baseline)
+    y = max(
+        (marks_end + settings.media.print_and_play.margin) / 2 - footer.size / 3, footer.baseline
+    )
     page_footer(canvas, game, settings, settings.paper.width, y, page, pages, side)
 
 
 def footer_characters(game: GameLayout, settings: SheetSettings) -> dict[str, str]:
     """{font: the characters} page footers set (their words; page numbers are digits), for seeding."""
     labels = game.localized.label
-    words = [game.localized.draft or "", settings.file_name, labels("page", page=1, pages=1), labels("fronts"),
-             labels("backs"), " · "]
+    words = [
+        game.localized.draft or "",
+        settings.file_name,
+        labels("page", page=1, pages=1),
+        labels("fronts"),
+        labels("backs"),
+        " · ",
+    ]
     return {settings.media.print_and_play.footer.font: "".join(words)}
 
 
-def page_footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_width: float, y: float, page: int,
-                pages: int, what: str) -> None:
+def page_footer(
+    canvas: Canvas,
+    game: GameLayout,
+    settings: SheetSettings,
+    page_width: float,
+    y: float,
+    page: int,
+    pages: int,
+    what: str,
+) -> None:
     """File name, page number and what the page holds, so a loose page finds its way back; a draft's
     mark first, so that no page of it passes for a finished translation."""
     footer = settings.media.print_and_play.footer
@@ -249,6 +370,10 @@ def page_footer(canvas: Canvas, game: GameLayout, settings: SheetSettings, page_
     canvas.setFont(footer.font, footer.size)
     canvas.setFillColor(settings.paints.text(footer.colour))
     draft = [game.localized.draft] if game.localized.draft else []
-    parts = draft + [settings.file_name, game.localized.label("page", page=page, pages=pages)] + ([what] if what else [])
+    parts = (
+        draft
+        + [settings.file_name, game.localized.label("page", page=page, pages=pages)]
+        + ([what] if what else [])
+    )
     canvas.drawCentredString(page_width / 2, y, " · ".join(parts))
     canvas.restoreState()

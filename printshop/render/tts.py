@@ -11,6 +11,7 @@ gets that back as one image; cards with backs of their own get a sheet of backs 
 Image URLs are the file names (or `base_url` + file name): TTS loads images from the web or from an
 absolute local path, never relative to the JSON, so the README says how to upload or rewrite them.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -23,7 +24,10 @@ from printshop.layout.faces import DeckLayout, GameLayout, SheetLayout
 from printshop.project.model import Motif, TtsTarget
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
 
-CARD_TYPES = {"rounded": 0, "square": 1}  # TTS's CustomDeck "Type": 0 rectangle with round corners, 1 without
+CARD_TYPES = {
+    "rounded": 0,
+    "square": 1,
+}  # TTS's CustomDeck "Type": 0 rectangle with round corners, 1 without
 
 
 @dataclass(frozen=True)
@@ -69,25 +73,63 @@ def guid(*parts: str) -> str:
     return hashlib.sha1("/".join(parts).encode()).hexdigest()[:6]
 
 
-def _transform(x: float, z: float, scale_x: float = 1.0, scale_z: float = 1.0, face_down: bool = False) -> dict:
-    return {"posX": round(x, 4), "posY": 1.0, "posZ": round(z, 4), "rotX": 0.0, "rotY": 180.0,
-            "rotZ": 180.0 if face_down else 0.0, "scaleX": round(scale_x, 4), "scaleY": 1.0,
-            "scaleZ": round(scale_z, 4)}
+def _transform(
+    x: float, z: float, scale_x: float = 1.0, scale_z: float = 1.0, face_down: bool = False
+) -> dict:
+    return {
+        "posX": round(x, 4),
+        "posY": 1.0,
+        "posZ": round(z, 4),
+        "rotX": 0.0,
+        "rotY": 180.0,
+        "rotZ": 180.0 if face_down else 0.0,
+        "scaleX": round(scale_x, 4),
+        "scaleY": 1.0,
+        "scaleZ": round(scale_z, 4),
+    }
 
 
-def _common(name: str, nickname: str, transform: dict, object_guid: str, description: str = "") -> dict:
-    return {"GUID": object_guid, "Name": name, "Transform": transform, "Nickname": nickname,
-            "Description": description, "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
-            "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True}
+def _common(
+    name: str, nickname: str, transform: dict, object_guid: str, description: str = ""
+) -> dict:
+    return {
+        "GUID": object_guid,
+        "Name": name,
+        "Transform": transform,
+        "Nickname": nickname,
+        "Description": description,
+        "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
+        "Locked": False,
+        "Grid": True,
+        "Snap": True,
+        "Autoraise": True,
+        "Sticky": True,
+        "Tooltip": True,
+    }
 
 
 class TtsExport:
     """Everything of one game in one language for TTS: images as (file name, bytes), and saved objects."""
 
-    def __init__(self, game: GameLayout, target: TtsTarget, paints: Paints, motifs: dict[str, Motif], stem: str):
-        self.game, self.target, self.paints, self.motifs, self.stem = game, target, paints, motifs, stem
+    def __init__(
+        self,
+        game: GameLayout,
+        target: TtsTarget,
+        paints: Paints,
+        motifs: dict[str, Motif],
+        stem: str,
+    ):
+        self.game, self.target, self.paints, self.motifs, self.stem = (
+            game,
+            target,
+            paints,
+            motifs,
+            stem,
+        )
         self.files: list[tuple[str, bytes, str]] = []  # (file name, bytes, description)
-        self.next_deck_number = 1  # CustomDeck keys run through the whole game, so a combined save has no clash
+        self.next_deck_number = (
+            1  # CustomDeck keys run through the whole game, so a combined save has no clash
+        )
 
     def url(self, file_name: str) -> str:
         return self.target.base_url + file_name
@@ -98,19 +140,45 @@ class TtsExport:
 
         target, game = self.target, self.game
         entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
-        names = [entry.id for entry in entries] if len(entries) == len(deck.cards) else \
-            [f"{deck.id} {index + 1}" for index in range(len(deck.cards))]
-        kinds = [entry.kind for entry in entries] if len(entries) == len(deck.cards) else [""] * len(deck.cards)
+        names = (
+            [entry.id for entry in entries]
+            if len(entries) == len(deck.cards)
+            else [f"{deck.id} {index + 1}" for index in range(len(deck.cards))]
+        )
+        kinds = (
+            [entry.kind for entry in entries]
+            if len(entries) == len(deck.cards)
+            else [""] * len(deck.cards)
+        )
         grids = sheet_grids(len(deck.cards), target)
         cell = cell_pixels(deck, grids, target)
         keys = list(dict.fromkeys(key for card in deck.cards for key in card if key))
-        pictures = dict(zip(keys, face_images([deck.faces[key] for key in keys], [cell] * len(keys), self.paints,
-                                              self.motifs, game.localized.data.dir, lang=game.lang)))
+        pictures = dict(
+            zip(
+                keys,
+                face_images(
+                    [deck.faces[key] for key in keys],
+                    [cell] * len(keys),
+                    self.paints,
+                    self.motifs,
+                    game.localized.data.dir,
+                    lang=game.lang,
+                ),
+            )
+        )
         backs = [back for _, back in deck.cards]
         one_sided = not any(backs)
-        common_back = backs[0] if backs and all(back == backs[0] for back in backs) and backs[0] else None
-        usual_back = max(set(filter(None, backs)), key=lambda key: (backs.count(key), -backs.index(key)), default=None)
-        if usual_back is not None:  # the back most cards show is what others should see of a hidden card
+        common_back = (
+            backs[0] if backs and all(back == backs[0] for back in backs) and backs[0] else None
+        )
+        usual_back = max(
+            set(filter(None, backs)),
+            key=lambda key: (backs.count(key), -backs.index(key)),
+            default=None,
+        )
+        if (
+            usual_back is not None
+        ):  # the back most cards show is what others should see of a hidden card
             hidden = pictures[usual_back]
         else:
             hidden = Image.new("RGB", cell, rgb_colour(self.paints.palette[target.hidden]))
@@ -124,51 +192,100 @@ class TtsExport:
         for sheet_number, grid in enumerate(grids, start=1):
             number = self.next_deck_number
             self.next_deck_number += 1
-            cards = deck.cards[start:start + grid.cards]
+            cards = deck.cards[start : start + grid.cards]
             suffix = f"-{sheet_number}" if len(grids) > 1 else ""
             face_file = f"{self.stem}-{deck.id}-faces{suffix}.png"
-            self.files.append((face_file, png(self._sheet(grid, cell, [pictures[front] for front, _ in cards],
-                                                          hidden)),
-                               f"{deck.id}: face sheet {sheet_number} of {len(grids)}, {grid.columns} x {grid.rows}"))
+            self.files.append(
+                (
+                    face_file,
+                    png(self._sheet(grid, cell, [pictures[front] for front, _ in cards], hidden)),
+                    f"{deck.id}: face sheet {sheet_number} of {len(grids)}, {grid.columns} x {grid.rows}",
+                )
+            )
             if one_sided:
-                back_url, unique = self.url(face_file), True  # a counter shows its face on both sides
+                back_url, unique = (
+                    self.url(face_file),
+                    True,
+                )  # a counter shows its face on both sides
             elif common_back is not None:
                 back_url, unique = self.url(back_file), False
             else:  # backs of their own: a sheet of backs in the same grid
                 backs_file = f"{self.stem}-{deck.id}-backs{suffix}.png"
-                self.files.append((backs_file, png(self._sheet(grid, cell, [pictures[back] if back else hidden
-                                                                            for _, back in cards], hidden)),
-                                   f"{deck.id}: back sheet {sheet_number} of {len(grids)}"))
+                self.files.append(
+                    (
+                        backs_file,
+                        png(
+                            self._sheet(
+                                grid,
+                                cell,
+                                [pictures[back] if back else hidden for _, back in cards],
+                                hidden,
+                            )
+                        ),
+                        f"{deck.id}: back sheet {sheet_number} of {len(grids)}",
+                    )
+                )
                 back_url, unique = self.url(backs_file), True
-            custom = {"FaceURL": self.url(face_file), "BackURL": back_url, "NumWidth": grid.columns,
-                      "NumHeight": grid.rows, "BackIsHidden": True, "UniqueBack": unique,
-                      "Type": CARD_TYPES["rounded" if deck.size.corner_radius > 0 else "square"]}
+            custom = {
+                "FaceURL": self.url(face_file),
+                "BackURL": back_url,
+                "NumWidth": grid.columns,
+                "NumHeight": grid.rows,
+                "BackIsHidden": True,
+                "UniqueBack": unique,
+                "Type": CARD_TYPES["rounded" if deck.size.corner_radius > 0 else "square"],
+            }
             custom_decks[str(number)] = custom
             for slot in range(grid.cards):
                 index = start + slot
                 card_id = 100 * number + slot
                 deck_ids.append(card_id)
-                card = _common("Card", names[index], _transform(x, 0, *self.card_scale(deck), face_down=True),
-                               guid(self.stem, deck.id, str(index)), kinds[index])
-                card.update({"CardID": card_id, "SidewaysCard": sideways, "HideWhenFaceDown": True,
-                             "CustomDeck": {str(number): custom}})
+                card = _common(
+                    "Card",
+                    names[index],
+                    _transform(x, 0, *self.card_scale(deck), face_down=True),
+                    guid(self.stem, deck.id, str(index)),
+                    kinds[index],
+                )
+                card.update(
+                    {
+                        "CardID": card_id,
+                        "SidewaysCard": sideways,
+                        "HideWhenFaceDown": True,
+                        "CustomDeck": {str(number): custom},
+                    }
+                )
                 contained.append(card)
             start += grid.cards
         if len(contained) == 1:  # a deck of one card is a single custom card in TTS
             return {**contained[0], "Name": "CardCustom"}
         scale_x, scale_z = self.card_scale(deck)
-        whole = _common("DeckCustom", deck.id, _transform(x, 0, scale_x, scale_z, face_down=True),
-                        guid(self.stem, deck.id))
-        whole.update({"SidewaysCard": sideways, "HideWhenFaceDown": True, "DeckIDs": deck_ids,
-                      "CustomDeck": custom_decks, "ContainedObjects": contained})
+        whole = _common(
+            "DeckCustom",
+            deck.id,
+            _transform(x, 0, scale_x, scale_z, face_down=True),
+            guid(self.stem, deck.id),
+        )
+        whole.update(
+            {
+                "SidewaysCard": sideways,
+                "HideWhenFaceDown": True,
+                "DeckIDs": deck_ids,
+                "CustomDeck": custom_decks,
+                "ContainedObjects": contained,
+            }
+        )
         return whole
 
     def card_scale(self, deck: DeckLayout) -> tuple[float, float]:
         """Scale x and z: the deck's size over a TTS card's (turned for sideways cards), so cards keep their
         proportions; small cards enlarged to at least `min_card_scale`."""
         reference = self.target.card_at_scale_1
-        across, down = (reference.height, reference.width) if deck.size.width > deck.size.height else \
-            (reference.width, reference.height)
+        across, down = (
+            (reference.height, reference.width)
+            if deck.size.width > deck.size.height
+            else (reference.width, reference.height)
+        )
         scale_x, scale_z = deck.size.width / across, deck.size.height / down
         grow = max(1.0, self.target.min_card_scale / min(scale_x, scale_z))
         return scale_x * grow, scale_z * grow
@@ -191,27 +308,59 @@ class TtsExport:
         width, height = pixels_at(first.width, first.height, target.sheet_dpi)
         shrink = min(1.0, target.max_pixels / max(width, height))
         size = (max(1, math.floor(width * shrink)), max(1, math.floor(height * shrink)))
-        pictures = face_images(sheet.faces, [size] * len(sheet.faces), self.paints, self.motifs,
-                               game.localized.data.dir, lang=game.lang)
-        backs = face_images(sheet.backs, [size] * len(sheet.backs), self.paints, self.motifs,
-                            game.localized.data.dir, lang=game.lang) if sheet.backs else []
+        pictures = face_images(
+            sheet.faces,
+            [size] * len(sheet.faces),
+            self.paints,
+            self.motifs,
+            game.localized.data.dir,
+            lang=game.lang,
+        )
+        backs = (
+            face_images(
+                sheet.backs,
+                [size] * len(sheet.backs),
+                self.paints,
+                self.motifs,
+                game.localized.data.dir,
+                lang=game.lang,
+            )
+            if sheet.backs
+            else []
+        )
         board = sheet.spec.tiled
         objects = []
         scale = first.width / target.tile_at_scale_1
         names = sheet_file_names(self.stem, sheet.id, [face.key for face in sheet.faces])
         for index, (name, picture) in enumerate(zip(names, pictures)):
-            self.files.append((f"{name}.png", png(picture), f"{sheet.id}: {'board' if board else 'tile'} image"))
+            self.files.append(
+                (f"{name}.png", png(picture), f"{sheet.id}: {'board' if board else 'tile'} image")
+            )
             secondary = ""
             if backs:  # a two-sided sheet: TTS shows the secondary image underneath
-                self.files.append((f"{name}-back.png", png(backs[index]), f"{sheet.id}: back image"))
+                self.files.append(
+                    (f"{name}-back.png", png(backs[index]), f"{sheet.id}: back image")
+                )
                 secondary = self.url(f"{name}-back.png")
-            image = {"ImageURL": self.url(f"{name}.png"), "ImageSecondaryURL": secondary, "ImageScalar": 1.0,
-                     "WidthScale": 0.0}
+            image = {
+                "ImageURL": self.url(f"{name}.png"),
+                "ImageSecondaryURL": secondary,
+                "ImageScalar": 1.0,
+                "WidthScale": 0.0,
+            }
             if not board:
-                image["CustomTile"] = {"Type": 0, "Thickness": 0.1, "Stackable": False, "Stretch": True}
-            item = _common("Custom_Board" if board else "Custom_Tile", f"{sheet.id} {index + 1}" if
-                           len(sheet.faces) > 1 else sheet.id, _transform(x, 6 + 2 * index, scale, scale),
-                           guid(self.stem, sheet.id, str(index)))
+                image["CustomTile"] = {
+                    "Type": 0,
+                    "Thickness": 0.1,
+                    "Stackable": False,
+                    "Stretch": True,
+                }
+            item = _common(
+                "Custom_Board" if board else "Custom_Tile",
+                f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id,
+                _transform(x, 6 + 2 * index, scale, scale),
+                guid(self.stem, sheet.id, str(index)),
+            )
             item["CustomImage"] = image
             objects.append(item)
         return objects
@@ -219,14 +368,27 @@ class TtsExport:
 
 def saved_object(objects: list[dict], name: str) -> bytes:
     """A TTS saved object: what goes in 'Saves/Saved Objects/' and appears under Objects > Saved Objects."""
-    document = {"SaveName": name, "GameMode": "", "Date": "", "Table": "", "Sky": "", "Note": "",
-                "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": objects,
-                "TabStates": {}, "VersionNumber": ""}
+    document = {
+        "SaveName": name,
+        "GameMode": "",
+        "Date": "",
+        "Table": "",
+        "Sky": "",
+        "Note": "",
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": objects,
+        "TabStates": {},
+        "VersionNumber": "",
+    }
     return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def render_tts(game: GameLayout, target: TtsTarget, paints: Paints, motifs: dict[str, Motif],
-               stem: str) -> list[tuple[str, bytes, str]]:
+def render_tts(
+    game: GameLayout, target: TtsTarget, paints: Paints, motifs: dict[str, Motif], stem: str
+) -> list[tuple[str, bytes, str]]:
     """Every file of the game's TTS export: per deck its sheets and a saved object (<stem>-<deck>.json),
     the sheets' images, and one saved object with everything (<stem>-all.json)."""
     export = TtsExport(game, target, paints, motifs, stem)
@@ -235,12 +397,22 @@ def render_tts(game: GameLayout, target: TtsTarget, paints: Paints, motifs: dict
     for deck in game.decks:
         state = export.deck(deck, x)
         everything.append(state)
-        export.files.append((f"{stem}-{deck.id}.json", saved_object([state], f"{game.title}: {deck.id}"),
-                             f"{deck.id}: TTS saved object"))
+        export.files.append(
+            (
+                f"{stem}-{deck.id}.json",
+                saved_object([state], f"{game.title}: {deck.id}"),
+                f"{deck.id}: TTS saved object",
+            )
+        )
         x += 4.0
     for sheet in game.sheets:
         everything.extend(export.sheet(sheet, x))
         x += 4.0
-    export.files.append((f"{stem}-all.json", saved_object(everything, game.title),
-                         "every deck, board and sheet: TTS saved object"))
+    export.files.append(
+        (
+            f"{stem}-all.json",
+            saved_object(everything, game.title),
+            "every deck, board and sheet: TTS saved object",
+        )
+    )
     return export.files

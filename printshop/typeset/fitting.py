@@ -13,6 +13,7 @@ Words are hyphenated in the language's pattern (`typography.hyphenation` in the 
 through pyphen) when one is given: layout passes it to `fit`, which records it in the `Fit`, and
 the renderer sets the text again with the same setting, so both see the same line breaks.
 """
+
 from __future__ import annotations
 
 import html
@@ -34,7 +35,15 @@ from printshop.render.colour import Paints
 from printshop.typeset.fonts import state as fonts_state, with_fallback
 from printshop.memo import Memo
 from printshop.project.model import TextStyle
-from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT, Block, Para, Table, column_widths, uppercase
+from printshop.typeset.richtext import (
+    FORCED_BREAK,
+    TAG_OR_TEXT,
+    Block,
+    Para,
+    Table,
+    column_widths,
+    uppercase,
+)
 
 NO_BREAK_SPACES = "\u00a0\u202f"
 
@@ -70,7 +79,9 @@ _keep_no_break_spaces()
 
 # a word as the hyphenator may break it: opening guillemets and an elided article or pronoun before
 # it (« l’, d’, qu’), letters, then what a no-break space ties to it (" :", " »"); only the letters break
-_WORD_PARTS = re.compile(r"^([«‹„»›\u00a0\u202f]*(?:[^\W\d_]+[’'])?)([^\W\d_]+)([\u00a0\u202f]\S*)?$")
+_WORD_PARTS = re.compile(
+    r"^([«‹„»›\u00a0\u202f]*(?:[^\W\d_]+[’'])?)([^\W\d_]+)([\u00a0\u202f]\S*)?$"
+)
 
 
 def _hyphenate_whole_words() -> None:
@@ -139,7 +150,9 @@ class Fit:
     available: float
     overflow_lines: int = 0
     too_wide: bool = False
-    hyphenation: str | None = None  # the language's hyphenation the text was fitted with, for the renderer
+    hyphenation: str | None = (
+        None  # the language's hyphenation the text was fitted with, for the renderer
+    )
     # the flowables measured at `size`, wrapped at the frame's width, with each one's (width, height) and
     # the colours they were made in: a renderer drawing in the same colours draws these (`drawable`) instead
     # of setting the text again (the same lines: the same flowables, wrapped at the same width)
@@ -147,7 +160,9 @@ class Fit:
     sizes: list | None = field(default=None, repr=False, compare=False)
     colours: tuple | None = field(default=None, repr=False, compare=False)
 
-    def drawable(self, style: TextStyle, paints: Paints) -> list[tuple[Flowable, float, float]] | None:
+    def drawable(
+        self, style: TextStyle, paints: Paints
+    ) -> list[tuple[Flowable, float, float]] | None:
         """[(flowable, width, height)] measured by the fit, if they were made in `paints`' colours for
         `style`; None: set the text again (another output's colours, CMYK or low ink)."""
         if self.flowables is None or self.colours != _colours(style, paints):
@@ -164,18 +179,35 @@ def _colours(style: TextStyle, paints: Paints) -> tuple:
     return paints.text(style.colour), paints.fill(style.colour)
 
 
-def paragraph_style(style: TextStyle, size: float, paints: Paints, *, name: str = "frame",
-                    hyphenation: str | None = None) -> ParagraphStyle:
+def paragraph_style(
+    style: TextStyle,
+    size: float,
+    paints: Paints,
+    *,
+    name: str = "frame",
+    hyphenation: str | None = None,
+) -> ParagraphStyle:
     """With `hyphenation` (a pyphen language), a word that does not fit at the end of a line is
     broken where the language allows, and also after a hyphen it already has; without it, words
     never break (a word too long for the frame is reported, never split at an arbitrary letter)."""
     return ParagraphStyle(
-        name, fontName=style.font, bulletFontName=style.font, fontSize=size, leading=size * style.leading,
-        alignment=ALIGN[style.align], textColor=paints.text(style.colour),
-        spaceBefore=style.space_before, spaceAfter=style.space_after, allowWidows=0, allowOrphans=0,
-        splitLongWords=0, hyphenationLang=hyphenator(hyphenation),
+        name,
+        fontName=style.font,
+        bulletFontName=style.font,
+        fontSize=size,
+        leading=size * style.leading,
+        alignment=ALIGN[style.align],
+        textColor=paints.text(style.colour),
+        spaceBefore=style.space_before,
+        spaceAfter=style.space_after,
+        allowWidows=0,
+        allowOrphans=0,
+        splitLongWords=0,
+        hyphenationLang=hyphenator(hyphenation),
         # set here, not left to reportlab's rl_config, which a settings file could change
-        hyphenationMinWordLength=HYPHENATE_FROM if style.align == "justify" else HYPHENATE_RAGGED_FROM,
+        hyphenationMinWordLength=HYPHENATE_FROM
+        if style.align == "justify"
+        else HYPHENATE_RAGGED_FROM,
         # 2: a word that does not fit is also tried again at the start of the next line, so that a word
         # wider than the whole frame breaks too (1 tries only the end of the current line)
         embeddedHyphenation=2 if hyphenation else 0,
@@ -183,8 +215,14 @@ def paragraph_style(style: TextStyle, size: float, paints: Paints, *, name: str 
     )
 
 
-def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: Paints,
-                   width: float = 0.0, hyphenation: str | None = None) -> list[Flowable]:
+def make_flowables(
+    blocks: list[Block],
+    style: TextStyle,
+    size: float,
+    paints: Paints,
+    width: float = 0.0,
+    hyphenation: str | None = None,
+) -> list[Flowable]:
     """Flowables for a frame's blocks at `size`; tables use the frame's font, headers in bold; list
     items get their bullet or number, the text indented by `list_indent`."""
     flowables: list[Flowable] = []
@@ -193,29 +231,71 @@ def make_flowables(blocks: list[Block], style: TextStyle, size: float, paints: P
     for block in blocks:
         if isinstance(block, Para):
             markup = uppercase(block.markup) if style.uppercase else block.markup
-            if block.bullet:  # a list item (<ul>/<ol>): as in booklets, its bullet or number hangs in the indent
-                item = item or ParagraphStyle("frame-item", parent=base, leftIndent=list_indent(blocks, style, size),
-                                              bulletIndent=0, bulletFontSize=size)
+            if (
+                block.bullet
+            ):  # a list item (<ul>/<ol>): as in booklets, its bullet or number hangs in the indent
+                item = item or ParagraphStyle(
+                    "frame-item",
+                    parent=base,
+                    leftIndent=list_indent(blocks, style, size),
+                    bulletIndent=0,
+                    bulletFontSize=size,
+                )
                 flowables.append(without_runt(markup, item, width, block.bullet))
                 continue
             flowables.append(without_runt(markup, base, width))
         elif isinstance(block, Table):
             # each column set as the table says (centred by default), its header the same way, so they line up
-            cells = {align: ParagraphStyle(f"cell-{align}", parent=base, alignment=_ALIGNMENT[align], spaceBefore=0,
-                                           spaceAfter=0) for align in ("left", "center", "right")}
-            rows = [[Paragraph(with_fallback(f"<b>{markup}</b>" if is_head else markup),
-                               cells[block.aligns[column] if block.aligns and column < len(block.aligns) else "center"])
-                     for column, (is_head, markup) in enumerate(row)] for row in block.rows]
+            cells = {
+                align: ParagraphStyle(
+                    f"cell-{align}",
+                    parent=base,
+                    alignment=_ALIGNMENT[align],
+                    spaceBefore=0,
+                    spaceAfter=0,
+                )
+                for align in ("left", "center", "right")
+            }
+            rows = [
+                [
+                    Paragraph(
+                        with_fallback(f"<b>{markup}</b>" if is_head else markup),
+                        cells[
+                            block.aligns[column]
+                            if block.aligns and column < len(block.aligns)
+                            else "center"
+                        ],
+                    )
+                    for column, (is_head, markup) in enumerate(row)
+                ]
+                for row in block.rows
+            ]
             table = RLTable(rows, hAlign="CENTER", colWidths=column_widths(block, width))
-            table.setStyle(TableStyle([
-                ("LINEBELOW", (0, 0), (-1, -2), 0.4, paints.fill(style.colour)),
-                ("LEFTPADDING", (0, 0), (-1, -1), size * 0.25), ("RIGHTPADDING", (0, 0), (-1, -1), size * 0.25),
-                # room above and below the text, so that no cell's text touches its rules
-                ("TOPPADDING", (0, 0), (-1, -1), size * 0.25), ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.35),
-                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                ("FONTNAME", (0, 0), (-1, -1), style.font),  # else tables name an unembedded Helvetica
-                ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(style.colour)),  # else an RGB black
-            ]))
+            table.setStyle(
+                TableStyle(
+                    [
+                        ("LINEBELOW", (0, 0), (-1, -2), 0.4, paints.fill(style.colour)),
+                        ("LEFTPADDING", (0, 0), (-1, -1), size * 0.25),
+                        ("RIGHTPADDING", (0, 0), (-1, -1), size * 0.25),
+                        # room above and below the text, so that no cell's text touches its rules
+                        ("TOPPADDING", (0, 0), (-1, -1), size * 0.25),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.35),
+                        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                        (
+                            "FONTNAME",
+                            (0, 0),
+                            (-1, -1),
+                            style.font,
+                        ),  # else tables name an unembedded Helvetica
+                        (
+                            "TEXTCOLOR",
+                            (0, 0),
+                            (-1, -1),
+                            paints.text(style.colour),
+                        ),  # else an RGB black
+                    ]
+                )
+            )
             flowables.append(table)
     return flowables
 
@@ -227,7 +307,9 @@ _WORD = re.compile(r"[^\W_]")
 _ANY_SPACE = re.compile(f"[\\s{NO_BREAK_SPACES}]+")
 
 
-def without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
+def without_runt(
+    markup: str, style: ParagraphStyle, width: float, bullet: str | None = None
+) -> Paragraph:
     """`_without_runt`, then, for centred text, `_balanced`."""
     paragraph = _without_runt(markup, style, width, bullet)
     if style.alignment == TA_CENTER and width > 0:
@@ -241,7 +323,9 @@ BALANCE_STEP = 0.03
 EVEN = 0.04
 
 
-def _balanced(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None) -> Paragraph:
+def _balanced(
+    paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None
+) -> Paragraph:
     """A centred paragraph of two lines or more (none of them ended by <br/>) set in the measure, from its lines'
     mean width up to the frame's in steps of BALANCE_STEP, that keeps as many lines, no runt and no word alone on
     the line before the last, and whose lines differ least in length (the first within EVEN of one
@@ -256,16 +340,31 @@ def _balanced(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet:
         return paragraph
     # the measure chosen, remembered by what the lines depend on (not the colours: a renderer setting the text
     # again in CMYK or low ink takes the layout's choice without trying the measures again)
-    key = (paragraph.text, bullet, width, repr(paragraph.style.leftIndent), repr(paragraph.style.rightIndent),
-           tuple(sorted((name, repr(value)) for name, value in style.__dict__.items()
-                        if name not in ("name", "parent", "spaceBefore", "spaceAfter", "textColor"))), fonts_state())
+    key = (
+        paragraph.text,
+        bullet,
+        width,
+        repr(paragraph.style.leftIndent),
+        repr(paragraph.style.rightIndent),
+        tuple(
+            sorted(
+                (name, repr(value))
+                for name, value in style.__dict__.items()
+                if name not in ("name", "parent", "spaceBefore", "spaceAfter", "textColor")
+            )
+        ),
+        fonts_state(),
+    )
     known = _BALANCED.get(key, _UNKNOWN)
     if known is _UNKNOWN:
         known = _BALANCED[key] = _balanced_by(paragraph, style, width, bullet)
     if known is None:
         return paragraph
-    other = Paragraph(paragraph.text, ParagraphStyle(f"{style.name}-balanced", parent=style, **_narrowed(style, known)),
-                      bulletText=bullet)
+    other = Paragraph(
+        paragraph.text,
+        ParagraphStyle(f"{style.name}-balanced", parent=style, **_narrowed(style, known)),
+        bulletText=bullet,
+    )
     other.wrap(width, 1e6)
     other.wrapped_width = width
     return other
@@ -275,7 +374,9 @@ _BALANCED: Memo = Memo(20000)
 _UNKNOWN = object()
 
 
-def _balanced_by(paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None) -> float | None:
+def _balanced_by(
+    paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None
+) -> float | None:
     """How much `_balanced` narrows the paragraph's measure (None: not at all)."""
     lines = paragraph.blPara.lines
     room = min(_tightest(paragraph), 0.0) - 0.01
@@ -285,11 +386,18 @@ def _balanced_by(paragraph: Paragraph, style: ParagraphStyle, width: float, bull
     measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
     while trial < measure - width * BALANCE_STEP / 2 and best_spread > width * EVEN:
         by = width - trial
-        other = Paragraph(paragraph.text, ParagraphStyle(f"{style.name}-balanced", parent=style,
-                                                         **_narrowed(style, by)), bulletText=bullet)
+        other = Paragraph(
+            paragraph.text,
+            ParagraphStyle(f"{style.name}-balanced", parent=style, **_narrowed(style, by)),
+            bulletText=bullet,
+        )
         other.wrap(width, 1e6)
-        if (len(other.blPara.lines) == len(lines) and _tightest(other) >= room and not ends_with_runt(other)
-                and not _lone_before_last(other)):
+        if (
+            len(other.blPara.lines) == len(lines)
+            and _tightest(other) >= room
+            and not ends_with_runt(other)
+            and not _lone_before_last(other)
+        ):
             spread = _spread(other, width)
             if spread < best_spread - 0.01:
                 best, best_spread = by, spread
@@ -300,7 +408,10 @@ def _balanced_by(paragraph: Paragraph, style: ParagraphStyle, width: float, bull
 def _line_lengths(paragraph: Paragraph, width: float) -> list[float]:
     """How long each line of a paragraph wrapped in `width` is: its measure (less its indents) less the room left."""
     measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
-    return [measure - (line[0] if isinstance(line, tuple) else line.extraSpace) for line in paragraph.blPara.lines]
+    return [
+        measure - (line[0] if isinstance(line, tuple) else line.extraSpace)
+        for line in paragraph.blPara.lines
+    ]
 
 
 def _spread(paragraph: Paragraph, width: float) -> float:
@@ -313,7 +424,9 @@ def _spread(paragraph: Paragraph, width: float) -> float:
     return (sum((longest - length) ** 2 for length in counted) / len(counted)) ** 0.5
 
 
-def _without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str | None = None) -> Paragraph:
+def _without_runt(
+    markup: str, style: ParagraphStyle, width: float, bullet: str | None = None
+) -> Paragraph:
     """The paragraph of `markup`; if, set in `width`, it or a stretch of it before a forced break would end with
     a runt (one word alone on its last line, docs/design.md), the first of these that sets it in as many lines,
     none running over, with no runt and no word left alone on the line before a stretch's last: the last two
@@ -331,17 +444,34 @@ def _without_runt(markup: str, style: ParagraphStyle, width: float, bullet: str 
     if not has_runt(paragraph):
         return paragraph
     lines, room = len(paragraph.blPara.lines), min(_tightest(paragraph), 0.0) - 0.01
-    loose = stringWidth(" ", style.fontName, style.fontSize) / 2  # justified gaps up to 1.5 spaces are fine
-    tied = _tie_last_words(markup, {number for number, lines in enumerate(_stretches(paragraph)) if _runt(lines)})
-    narrower = [] if style.alignment == TA_JUSTIFY else [width * step / 100 for step in range(5, 31, 5)]
+    loose = (
+        stringWidth(" ", style.fontName, style.fontSize) / 2
+    )  # justified gaps up to 1.5 spaces are fine
+    tied = _tie_last_words(
+        markup, {number for number, lines in enumerate(_stretches(paragraph)) if _runt(lines)}
+    )
+    narrower = (
+        [] if style.alignment == TA_JUSTIFY else [width * step / 100 for step in range(5, 31, 5)]
+    )
     for by in [0.0, *narrower]:
         for text in ([markup] if by else []) + ([tied] if tied is not None else []):
-            shape = style if not by else ParagraphStyle(f"{style.name}-narrower", parent=style, **_narrowed(style, by))
+            shape = (
+                style
+                if not by
+                else ParagraphStyle(f"{style.name}-narrower", parent=style, **_narrowed(style, by))
+            )
             other = Paragraph(with_fallback(text), shape, bulletText=bullet)
             other.wrap(width, 1e6)
-            if (len(other.blPara.lines) == lines and _tightest(other) >= room and not has_runt(other)
-                    and not _lone_before_last(other) and (style.alignment != TA_JUSTIFY or
-                                                          _loosest(other) <= max(_loosest(paragraph), loose) + 0.01)):
+            if (
+                len(other.blPara.lines) == lines
+                and _tightest(other) >= room
+                and not has_runt(other)
+                and not _lone_before_last(other)
+                and (
+                    style.alignment != TA_JUSTIFY
+                    or _loosest(other) <= max(_loosest(paragraph), loose) + 0.01
+                )
+            ):
                 other.wrapped_width = width
                 return other
     return paragraph
@@ -361,7 +491,11 @@ def _loosest(paragraph: Paragraph) -> float:
     a last line and one ended by <br/>): a tie in justified text never makes its loosest line looser."""
     lines, widest = paragraph.blPara.lines, 0.0
     for line in lines[:-1]:
-        extra, words = (line[0], len(line[1])) if isinstance(line, tuple) else (line.extraSpace, line.wordCount)
+        extra, words = (
+            (line[0], len(line[1]))
+            if isinstance(line, tuple)
+            else (line.extraSpace, line.wordCount)
+        )
         if words > 1 and not getattr(line, "lineBreak", False):
             widest = max(widest, extra / (words - 1))
     return widest
@@ -369,12 +503,18 @@ def _loosest(paragraph: Paragraph) -> float:
 
 def _tightest(paragraph: Paragraph) -> float:
     """The least room left at the end of a wrapped paragraph's lines (negative: a line runs over)."""
-    return min(line[0] if isinstance(line, tuple) else line.extraSpace for line in paragraph.blPara.lines)
+    return min(
+        line[0] if isinstance(line, tuple) else line.extraSpace for line in paragraph.blPara.lines
+    )
 
 
 def _line_text(line) -> str:
     """The text of a wrapped line: words (one font) or fragments (several)."""
-    return " ".join(line[1]) if isinstance(line, tuple) else "".join(getattr(w, "text", "") for w in line.words)
+    return (
+        " ".join(line[1])
+        if isinstance(line, tuple)
+        else "".join(getattr(w, "text", "") for w in line.words)
+    )
 
 
 def _line_words(line) -> tuple[int, bool]:
@@ -390,8 +530,12 @@ def runts(result: Fit) -> list[str]:
     found = result.__dict__.get("_runts")
     if found is None:
         found = result.__dict__["_runts"] = [
-            _line_text(lines[-1]).strip() for flowable in result.flowables or () if isinstance(flowable, Paragraph)
-            for lines in _stretches(flowable) if _runt(lines)]
+            _line_text(lines[-1]).strip()
+            for flowable in result.flowables or ()
+            if isinstance(flowable, Paragraph)
+            for lines in _stretches(flowable)
+            if _runt(lines)
+        ]
     return list(found)
 
 
@@ -432,14 +576,18 @@ def _lone_before_last(paragraph: Paragraph) -> bool:
     """Whether, in any stretch of a wrapped paragraph (up to a forced break, or after the last), the line before
     the last holds a word alone between two lines of the same sentence; a first line may ("BOUNTY / HUNTER'S
     MARK")."""
-    return any(len(lines) >= 3 and _line_words(lines[-2])[0] <= 1 for lines in _stretches(paragraph))
+    return any(
+        len(lines) >= 3 and _line_words(lines[-2])[0] <= 1 for lines in _stretches(paragraph)
+    )
 
 
 def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
     """`markup` with the breaking spaces after the second-to-last word of each stretch in `which` (its indices:
     the text up to each forced break, and after the last; None: the last) made no-break spaces, so that its last
     two words stay on one line; None if none of those stretches has two words."""
-    stretches: list[list[tuple[int, str]]] = [[]]  # (index in markup, character) of the text of each stretch
+    stretches: list[list[tuple[int, str]]] = [
+        []
+    ]  # (index in markup, character) of the text of each stretch
     for match in TAG_OR_TEXT.finditer(markup):
         piece = match.group()
         if piece.startswith("<"):
@@ -451,7 +599,9 @@ def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
     for number, text in enumerate(stretches):
         if number not in (which if which is not None else {len(stretches) - 1}):
             continue
-        words: list[tuple[str, list[int]]] = []  # each word as ReportLab splits them, and the spaces before it
+        words: list[
+            tuple[str, list[int]]
+        ] = []  # each word as ReportLab splits them, and the spaces before it
         spaces: list[int] = []
         before: list[int] = []
         word = ""
@@ -470,7 +620,7 @@ def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
         counted = [i for i, (word, _) in enumerate(words) if _WORD.search(html.unescape(word))]
         if len(counted) < 2:
             continue
-        for _, before in words[counted[-2] + 1:]:
+        for _, before in words[counted[-2] + 1 :]:
             replace.update({index: "" for index in before})
             replace[before[0]] = "\u00a0"
     if not replace:
@@ -478,11 +628,21 @@ def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
     return "".join(replace.get(index, ch) for index, ch in enumerate(markup))
 
 
-def _frame_style(style: TextStyle, size: float, paints: Paints, hyphenation: str | None) -> ParagraphStyle:
+def _frame_style(
+    style: TextStyle, size: float, paints: Paints, hyphenation: str | None
+) -> ParagraphStyle:
     """`paragraph_style` for a frame, made once per style, size and colours (ReportLab's styles are slow to
     make, and never changed by the paragraphs that use them)."""
-    key = (style.font, style.leading, style.align, style.space_before, style.space_after, size, hyphenation,
-           _colours(style, paints))
+    key = (
+        style.font,
+        style.leading,
+        style.align,
+        style.space_before,
+        style.space_after,
+        size,
+        hyphenation,
+        _colours(style, paints),
+    )
     made = _FRAME_STYLES.get(key)
     if made is None:
         if len(_FRAME_STYLES) >= 4096:
@@ -498,11 +658,17 @@ def list_indent(blocks: list[Block], style: TextStyle, size: float) -> float:
     """How far a frame's list items are indented, their bullet or number hanging at the frame's edge:
     the frame's `indent`, as a booklet's `li` style gives it, widened where its widest bullet or number does
     not hang in it (`hang`)."""
-    return hang([block.bullet for block in blocks if isinstance(block, Para) and block.bullet], style.font, size,
-                style.indent)
+    return hang(
+        [block.bullet for block in blocks if isinstance(block, Para) and block.bullet],
+        style.font,
+        size,
+        style.indent,
+    )
 
 
-BULLET_GAP = 0.6  # ems ReportLab leaves after a bullet or number before the item's first line (paragraph.py)
+BULLET_GAP = (
+    0.6  # ems ReportLab leaves after a bullet or number before the item's first line (paragraph.py)
+)
 
 
 def hang(bullets: list[str], font: str, size: float, indent: float = 0.0) -> float:
@@ -513,14 +679,19 @@ def hang(bullets: list[str], font: str, size: float, indent: float = 0.0) -> flo
     return max(indent, widest + size * BULLET_GAP)
 
 
-def measure(flowables: list[Flowable], width: float, sizes: list | None = None) -> tuple[float, bool]:
+def measure(
+    flowables: list[Flowable], width: float, sizes: list | None = None
+) -> tuple[float, bool]:
     """Total height of `flowables` stacked in `width`, and whether any is wider than `width`; each one's
     (width, height) as wrapped is appended to `sizes` when it is given."""
     height, too_wide, previous_after = 0.0, False, 0.0
     for index, flowable in enumerate(flowables):
         try:  # a paragraph wrapped at this width already (without_runt) keeps that wrap
-            w, h = ((flowable.width, flowable.height) if getattr(flowable, "wrapped_width", None) == width
-                    else flowable.wrap(width, 1e6))
+            w, h = (
+                (flowable.width, flowable.height)
+                if getattr(flowable, "wrapped_width", None) == width
+                else flowable.wrap(width, 1e6)
+            )
         except ValueError:  # ReportLab refuses a table whose columns cannot fit at all
             return 1e6, True
         if sizes is not None:
@@ -548,7 +719,9 @@ def _cell_too_narrow(table: Flowable) -> bool:
             style = table._cellStyles[row_index][column]
             room = widths[column] - style.leftPadding - style.rightPadding
             contents = cell if isinstance(cell, (list, tuple)) else [cell]
-            if any(isinstance(item, Paragraph) and _paragraph_too_wide(item, room) for item in contents):
+            if any(
+                isinstance(item, Paragraph) and _paragraph_too_wide(item, room) for item in contents
+            ):
                 return True
     return False
 
@@ -558,7 +731,10 @@ def _paragraph_too_wide(paragraph: Paragraph, width: float) -> bool:
     a long word may have been broken, so the lines as wrapped are read: a word that could not be
     broken enough sits alone on a line that runs past the frame."""
     if not paragraph.style.hyphenationLang:  # a list item's words have its indent less room
-        return paragraph.minWidth() + paragraph.style.leftIndent + paragraph.style.rightIndent > width + 0.01
+        return (
+            paragraph.minWidth() + paragraph.style.leftIndent + paragraph.style.rightIndent
+            > width + 0.01
+        )
     paragraph.wrap(width, 1e6)
     for line in paragraph.blPara.lines:
         if isinstance(line, tuple):  # a paragraph of one font: (unused space, words)
@@ -570,8 +746,14 @@ def _paragraph_too_wide(paragraph: Paragraph, width: float) -> bool:
     return False
 
 
-def fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,
-        hyphenation: str | None = None) -> Fit:
+def fit(
+    blocks: list[Block],
+    style: TextStyle,
+    width: float,
+    height: float,
+    paints: Paints,
+    hyphenation: str | None = None,
+) -> Fit:
     """The largest size, in quarter points from `size` down to `min_size`, at which the text fits,
     words hyphenated in `hyphenation`'s patterns when it is given. Justified text is always
     hyphenated (that is what closes its gaps); ragged and centred text, titles above all, only
@@ -579,9 +761,24 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
 
     The same text in the same style and frame gives the same `Fit`, so it is worked out once per process
     (a reminder line printed on every card of a deck is fitted once); callers never change a `Fit`."""
-    key = (_blocks_key(blocks), style.font, style.size, style.min_size, style.leading, style.align, style.space_before,
-           style.space_after, style.indent, style.uppercase, width, height, hyphenation, _colours(style, paints),
-           fonts_state(), getattr(style, "size_across", None))  # a deck-wide frame takes no step for a runt
+    key = (
+        _blocks_key(blocks),
+        style.font,
+        style.size,
+        style.min_size,
+        style.leading,
+        style.align,
+        style.space_before,
+        style.space_after,
+        style.indent,
+        style.uppercase,
+        width,
+        height,
+        hyphenation,
+        _colours(style, paints),
+        fonts_state(),
+        getattr(style, "size_across", None),
+    )  # a deck-wide frame takes no step for a runt
     known = _FITTED.get(key)
     if known is not None:
         return known
@@ -589,7 +786,9 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
     if store is not None:
         digest = store.digest(key)
         kept = store.get(digest)
-        if kept is not None:  # (not remembered in _FITTED: a later build in this process wants the flowables)
+        if (
+            kept is not None
+        ):  # (not remembered in _FITTED: a later build in this process wants the flowables)
             return _from_kept(kept)
     if hyphenation and style.align != "justify":
         result = _fit(blocks, style, width, height, paints, None)
@@ -599,19 +798,34 @@ def fit(blocks: list[Block], style: TextStyle, width: float, height: float, pain
         result = _fit(blocks, style, width, height, paints, hyphenation)
     _FITTED[key] = result
     if store is not None:
-        store.put(digest, [result.size, result.fits, result.height, result.available, result.overflow_lines,
-                           result.too_wide, result.hyphenation, runts(result)])
+        store.put(
+            digest,
+            [
+                result.size,
+                result.fits,
+                result.height,
+                result.available,
+                result.overflow_lines,
+                result.too_wide,
+                result.hyphenation,
+                runts(result),
+            ],
+        )
     return result
 
 
-_FITTED: Memo = Memo(5000)  # enough for a thousand cards of three frames; each Fit keeps its flowables
+_FITTED: Memo = Memo(
+    5000
+)  # enough for a thousand cards of three frames; each Fit keeps its flowables
 
 
 def _blocks_key(blocks: list[Block]) -> tuple:
     """What tells `blocks` apart, for `fit`'s memo: a paragraph's fields as they are (most of a card's blocks;
     the dataclass's own repr was a fiftieth of checking a deck), any other block's repr."""
-    return tuple(("P", block.style, block.markup, block.bullet) if type(block) is Para else repr(block)
-                 for block in blocks)
+    return tuple(
+        ("P", block.style, block.markup, block.bullet) if type(block) is Para else repr(block)
+        for block in blocks
+    )
 
 
 def _from_kept(kept: list) -> Fit:
@@ -622,10 +836,18 @@ def _from_kept(kept: list) -> Fit:
     return result
 
 
-def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, paints: Paints,
-         hyphenation: str | None) -> Fit:
+def _fit(
+    blocks: list[Block],
+    style: TextStyle,
+    width: float,
+    height: float,
+    paints: Paints,
+    hyphenation: str | None,
+) -> Fit:
     minimum = style.min_size if style.min_size is not None else style.size
-    steps = max(0, int(round((style.size - minimum) / STEP)))  # sizes: size - k * STEP, k = 0..steps
+    steps = max(
+        0, int(round((style.size - minimum) / STEP))
+    )  # sizes: size - k * STEP, k = 0..steps
 
     def attempt(k: int) -> Fit:
         size = round(style.size - k * STEP, 4)
@@ -638,8 +860,18 @@ def _fit(blocks: list[Block], style: TextStyle, width: float, height: float, pai
             return Fit(size, fits, needed, height, lines, too_wide, hyphenation)
         # measure wraps every flowable at `width` last (a hyphenated paragraph again, at the same width),
         # so they are ready to draw
-        return Fit(size, fits, needed, height, lines, too_wide, hyphenation, flowables, sizes,
-                   _colours(style, paints))
+        return Fit(
+            size,
+            fits,
+            needed,
+            height,
+            lines,
+            too_wide,
+            hyphenation,
+            flowables,
+            sizes,
+            _colours(style, paints),
+        )
 
     def without_runts(k: int, best: Fit) -> Fit:
         """`best` (at step k), or, if a paragraph of it still ends with a runt, the first of the next RUNT_STEPS

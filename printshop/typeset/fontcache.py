@@ -20,6 +20,7 @@ many PDFs asks for the same subsets again (a rules booklet's face in the A4 and 
 every refresh, the test suite's builds): `_SUBSETS` remembers them for the process, by the file's digest and
 the glyphs, the least recently used forgotten first past 16 MB.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -36,9 +37,17 @@ from printshop.memo import SizedMemo
 
 VERSION = 1
 KEPT = 64  # entries kept (about 100 KB each): past that, the least recently written go, down to 48
-_NOT_KEPT = ("_ttf_data", "_pdfScale", "makeSubset")  # the file's bytes (read again), functions (made again)
-_lock = threading.Lock()  # held while a TTFont is made: ReportLab's TTFontFace may be swapped meanwhile
-SUBSETS_KEPT = 16_000_000  # bytes of font subsets a process remembers (a catalogue build makes about 5 MB)
+_NOT_KEPT = (
+    "_ttf_data",
+    "_pdfScale",
+    "makeSubset",
+)  # the file's bytes (read again), functions (made again)
+_lock = (
+    threading.Lock()
+)  # held while a TTFont is made: ReportLab's TTFontFace may be swapped meanwhile
+SUBSETS_KEPT = (
+    16_000_000  # bytes of font subsets a process remembers (a catalogue build makes about 5 MB)
+)
 _SUBSETS = SizedMemo(SUBSETS_KEPT)
 
 
@@ -60,8 +69,14 @@ def read_font(name: str, path: Path) -> TTFont:
             font = TTFont(name, str(path))
         return _with_remembered_subsets(font, digest)
     with _lock:  # (never while another thread has ReportLab's TTFontFace swapped)
-        font = TTFont(name, str(path))  # raises for a file that is not a usable font: nothing is kept
-    _keep(folder, entry, {key: value for key, value in font.face.__dict__.items() if key not in _NOT_KEPT})
+        font = TTFont(
+            name, str(path)
+        )  # raises for a file that is not a usable font: nothing is kept
+    _keep(
+        folder,
+        entry,
+        {key: value for key, value in font.face.__dict__.items() if key not in _NOT_KEPT},
+    )
     return _with_remembered_subsets(font, digest)
 
 
@@ -90,8 +105,11 @@ def _kept_face(entry: Path, data: bytes, path: Path) -> TTFontFace | None:
         attributes = pickle.loads(entry.read_bytes())
     except Exception:  # noqa: BLE001 - missing, truncated, or pickled by other code: read the font instead
         return None
-    if not isinstance(attributes, dict) or not isinstance(attributes.get("unitsPerEm"), int) \
-            or not isinstance(attributes.get("charToGlyph"), dict):
+    if (
+        not isinstance(attributes, dict)
+        or not isinstance(attributes.get("unitsPerEm"), int)
+        or not isinstance(attributes.get("charToGlyph"), dict)
+    ):
         return None
     face = TTFontFace.__new__(TTFontFace)
     face.__dict__.update(attributes)

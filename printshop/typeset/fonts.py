@@ -4,6 +4,7 @@ Faces are registered under the names layouts use (`serif`, `serif-bold`, ...) an
 families, so `<b>` and `<i>` in text pick the right face. Only TrueType outlines are accepted
 (ReportLab embeds and subsets them); nothing falls back to an unembedded standard font.
 """
+
 from __future__ import annotations
 
 import functools
@@ -40,8 +41,16 @@ def state() -> tuple:
     the test suite reads many projects in one process, and each such name, or a name registered again in another
     order, made every fit, layout and booklet remembered before it count for nothing (about 2 s of CPU to lay out
     and draw the catalogue again, several times a run)."""
-    return (tuple(sorted((name, stamp) for name, stamp in _registered.items() if _active is None or name in _active)),
-            _fallback_characters)
+    return (
+        tuple(
+            sorted(
+                (name, stamp)
+                for name, stamp in _registered.items()
+                if _active is None or name in _active
+            )
+        ),
+        _fallback_characters,
+    )
 
 
 def with_fallback(markup: str) -> str:
@@ -53,8 +62,10 @@ def with_fallback(markup: str) -> str:
     def swap(match: re.Match) -> str:
         if match.group(1):
             return match.group(1)
-        return "".join(f'<font face="{FALLBACK_FACE}">{ch}</font>' if ch in _fallback_characters else ch
-                       for ch in match.group(2))
+        return "".join(
+            f'<font face="{FALLBACK_FACE}">{ch}</font>' if ch in _fallback_characters else ch
+            for ch in match.group(2)
+        )
 
     return re.sub(r"(<[^>]*>|&[#\w]+;)|([^<&]+)", swap, markup)
 
@@ -72,14 +83,21 @@ class FontSet:
     _missing: dict = field(default_factory=dict, repr=False, compare=False)
 
     def missing_characters(self, face: str, text: str) -> list[str]:
-        known = self._missing.get((face, text))  # the same texts are checked again for every variant and frame
+        known = self._missing.get(
+            (face, text)
+        )  # the same texts are checked again for every variant and frame
         if known is None:
             font = self.faces[face]
-            known = _LACKING.get((font, self.fallback, text))  # asked by an earlier check of this process
+            known = _LACKING.get(
+                (font, self.fallback, text)
+            )  # asked by an earlier check of this process
             if known is None:
                 lacking = set(text) - coverage(font)
-                known = tuple(sorted(ch for ch in lacking if ord(ch) >= 32 and ch not in self.fallback)) \
-                    if lacking else ()
+                known = (
+                    tuple(sorted(ch for ch in lacking if ord(ch) >= 32 and ch not in self.fallback))
+                    if lacking
+                    else ()
+                )
                 _LACKING.put((font, self.fallback, text), known, len(text))
             self._missing[face, text] = known
         return list(known)
@@ -94,7 +112,9 @@ def coverage(font: TTFont) -> frozenset[str]:
     return covered
 
 
-_COVERAGE: "weakref.WeakKeyDictionary[TTFont, frozenset[str]]" = weakref.WeakKeyDictionary()  # a replaced font goes
+_COVERAGE: "weakref.WeakKeyDictionary[TTFont, frozenset[str]]" = (
+    weakref.WeakKeyDictionary()
+)  # a replaced font goes
 # what each text lacks in each font object (a font file changed is another object), with the fallback's
 # characters: every check of a copy of the same data asked again for thousands of texts (bounded by the
 # characters of the texts kept, the least recently used forgotten first)
@@ -117,20 +137,31 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
             faces[name] = face
             names[variant] = name
         if len(names) == len(VARIANTS):
-            pdfmetrics.registerFontFamily(family, normal=names["regular"], bold=names["bold"],
-                                          italic=names["italic"], boldItalic=names["bold_italic"])
+            pdfmetrics.registerFontFamily(
+                family,
+                normal=names["regular"],
+                bold=names["bold"],
+                italic=names["italic"],
+                boldItalic=names["bold_italic"],
+            )
     global _fallback_characters, _active
     fallback = fonts.fallback
     _fallback_characters, _active = "", None
     if fallback is not None:
         path = _find(fallback.file, font_dirs, fallback.where("file"), report)
-        face = _register_checked(FALLBACK_FACE, path, fallback.file, fallback.where("file"), report) \
-            if path is not None else None
+        face = (
+            _register_checked(FALLBACK_FACE, path, fallback.file, fallback.where("file"), report)
+            if path is not None
+            else None
+        )
         if face is not None:
             lacking = [ch for ch in fallback.characters if ord(ch) not in face.face.charToGlyph]
             if lacking:
-                report.add("missing-glyph", fallback.where("characters"),
-                           f"the fallback font has no {', '.join(lacking)}")
+                report.add(
+                    "missing-glyph",
+                    fallback.where("characters"),
+                    f"the fallback font has no {', '.join(lacking)}",
+                )
             _fallback_characters = "".join(ch for ch in fallback.characters if ch not in lacking)
     return FontSet(faces, _fallback_characters)
 
@@ -144,20 +175,35 @@ def _find(file_name: str, font_dirs: list[Path], where, report: Report) -> Path 
     for folder in font_dirs:
         path = folder / file_name
         if _is_file(path):
-            if not (_inside_bundled(str(path)) if folder == BUNDLED_FONTS_DIR else inside(path, folder)):
-                plain = Path(file_name).name == file_name  # not '..', a sub-folder or an absolute path: a link
-                report.add("unsafe-path", where, f"font file '{file_name}' resolves to {path.resolve()}, outside "
-                                                 f"{folder}: fonts are read only from the font folders",
-                           hint=f"copy the font file itself into {folder} in place of the link" if plain else
-                           f"name a font file by its name alone and put the file in {folder}")
+            if not (
+                _inside_bundled(str(path)) if folder == BUNDLED_FONTS_DIR else inside(path, folder)
+            ):
+                plain = (
+                    Path(file_name).name == file_name
+                )  # not '..', a sub-folder or an absolute path: a link
+                report.add(
+                    "unsafe-path",
+                    where,
+                    f"font file '{file_name}' resolves to {path.resolve()}, outside "
+                    f"{folder}: fonts are read only from the font folders",
+                    hint=f"copy the font file itself into {folder} in place of the link"
+                    if plain
+                    else f"name a font file by its name alone and put the file in {folder}",
+                )
                 return None
             return path
-    report.add("file-missing", where, f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}",
-               hint=f"put the font file in {font_dirs[0]} (its licence beside it), or name one of the files there")
+    report.add(
+        "file-missing",
+        where,
+        f"font file '{file_name}' is in none of: {', '.join(str(d) for d in font_dirs)}",
+        hint=f"put the font file in {font_dirs[0]} (its licence beside it), or name one of the files there",
+    )
     return None
 
 
-def _register_checked(name: str, path: Path, file_name: str, where, report: Report) -> TTFont | None:
+def _register_checked(
+    name: str, path: Path, file_name: str, where, report: Report
+) -> TTFont | None:
     """Register a face, reporting a file that is not a whole TrueType font (truncated, another format)
     against the data that names it, with the file, instead of ReportLab's bare exception."""
     try:
@@ -166,9 +212,13 @@ def _register_checked(name: str, path: Path, file_name: str, where, report: Repo
         return face
     except Exception as error:  # noqa: BLE001 - TTFError, struct.error, IndexError...: all mean "not a font"
         _registered.pop(name, None)
-        report.add("wrong-type", where, f"'{file_name}' ({path}) is not a usable TrueType font: "
-                                        f"{type(error).__name__}: {error}",
-                   hint="replace the file with a complete .ttf (TrueType outlines), or name another font")
+        report.add(
+            "wrong-type",
+            where,
+            f"'{file_name}' ({path}) is not a usable TrueType font: "
+            f"{type(error).__name__}: {error}",
+            hint="replace the file with a complete .ttf (TrueType outlines), or name another font",
+        )
         return None
 
 
@@ -205,7 +255,11 @@ def _register(name: str, path: Path) -> TTFont:
         # take the same name). Let go of the old font, or the new file would be ignored; the other names
         # that shared it are read again from their own files after this one, as a new process would.
         old = pdfmetrics._fonts.pop(name, None)
-        sharing = [other for other, font in pdfmetrics._fonts.items() if font is old] if old is not None else []
+        sharing = (
+            [other for other, font in pdfmetrics._fonts.items() if font is old]
+            if old is not None
+            else []
+        )
         for other in sharing:
             del pdfmetrics._fonts[other]
         if old is not None and pdfmetrics._dynFaceNames.get(old.face.name) is old:
@@ -230,18 +284,31 @@ def register_games_fonts(project, report: Report) -> FontSet:
         own = game.look.get("fonts")
         if own is None:
             continue
-        added = {family: spec for family, spec in own.families.items() if family not in project.fonts.families}
+        added = {
+            family: spec
+            for family, spec in own.families.items()
+            if family not in project.fonts.families
+        }
         for family, spec in own.families.items():
             # by the files they name (model_dump): pydantic's == also weighs private values, such as where each was read
-            if family in project.fonts.families and spec.model_dump() != project.fonts.families[family].model_dump():
-                report.add("unknown-reference", spec.where(),
-                           f"{game.id} gives the font family '{family}' other files than the project's: "
-                           f"name the game's family differently")
+            if (
+                family in project.fonts.families
+                and spec.model_dump() != project.fonts.families[family].model_dump()
+            ):
+                report.add(
+                    "unknown-reference",
+                    spec.where(),
+                    f"{game.id} gives the font family '{family}' other files than the project's: "
+                    f"name the game's family differently",
+                )
         if added:
             global _fallback_characters
             kept = _fallback_characters  # the project's fallback stays: a game's families do not replace it
-            extra = register_fonts(own.model_copy(update={"families": added, "fallback": None}),
-                                   [game.dir / "fonts", *project.font_dirs()], report)
+            extra = register_fonts(
+                own.model_copy(update={"families": added, "fallback": None}),
+                [game.dir / "fonts", *project.font_dirs()],
+                report,
+            )
             _fallback_characters = kept
             fonts.faces.update(extra.faces)
     global _active

@@ -10,6 +10,7 @@ builds stay byte-identical (tests/test_hyphenation.py compares every word of eve
 A dictionary with lines pyphen reads in a special way (`^^hh` escapes, nonstandard breaks such as
 `ff=f`, as in de_DE) is parsed whole by pyphen itself.
 """
+
 from __future__ import annotations
 
 import pyphen

@@ -22,6 +22,7 @@ A paragraph's last line and a line ended by <br/> are never justified, so never 
 on the text, style and width only, so every wrap of the same paragraph gives the same lines; the first part of
 a paragraph split across pages keeps the lines it had whole (the second is set again from its first word).
 """
+
 from __future__ import annotations
 
 import copy
@@ -52,7 +53,9 @@ def line_spaces(paragraph_lines, line) -> tuple[int, float]:
         words = line[1]
         count = len(words) - 1 + sum(word.count("\u00a0") for word in words)
         return count, stringWidth(" ", paragraph_lines.fontName, paragraph_lines.fontSize)
-    frags = [frag for frag in line.words if not hasattr(frag, "cbDefn") and getattr(frag, "text", "")]
+    frags = [
+        frag for frag in line.words if not hasattr(frag, "cbDefn") and getattr(frag, "text", "")
+    ]
     count = line.wordCount - 1 + sum(frag.text.count("\u00a0") for frag in frags)
     fonts = {(frag.fontName, frag.fontSize) for frag in frags}
     text_fonts = {font for font in fonts if font[0] != FALLBACK_FACE} or fonts
@@ -95,7 +98,10 @@ def loose_lines(paragraph: Paragraph, limit: float = MAX_WORD_SPACE) -> list[flo
     if paragraph.style.alignment != TA_JUSTIFY or not hasattr(paragraph, "blPara"):
         return []
     lines = paragraph.blPara
-    found = [stretch(lines, lines.lines[i]) for i in justified_lines(lines, getattr(paragraph, "_JustifyLast", False))]
+    found = [
+        stretch(lines, lines.lines[i])
+        for i in justified_lines(lines, getattr(paragraph, "_JustifyLast", False))
+    ]
     return [value for value in found if value > limit + 1e-6]
 
 
@@ -124,7 +130,9 @@ class EvenParagraph(Paragraph):
             return self._kept
         key = self._key(width)
         known = _BROKEN.get(key) if key is not None else None
-        if known is not None:  # the same text, style and width: the same lines, and what breaking them noted
+        if (
+            known is not None
+        ):  # the same text, style and width: the same lines, and what breaking them noted
             lines, noted = known
             self.__dict__.update(noted)
             return lines
@@ -134,12 +142,20 @@ class EvenParagraph(Paragraph):
         lines = super().breakLines(width)
         if self.style.alignment == TA_JUSTIFY and len(lines.lines) >= 2:
             lines = self._even(width, lines)
-        if self._tried:  # the tries broke copies (`_broken`): the paragraph keeps the fragments as given
+        if (
+            self._tried
+        ):  # the tries broke copies (`_broken`): the paragraph keeps the fragments as given
             self.frags = self._pristine
         del self._pristine, self._tried
         if key is not None:
-            _BROKEN[key] = lines, {name: value for name, value in self.__dict__.items()
-                                   if name not in _NOT_NOTED and before.get(name, _ABSENT) is not value}
+            _BROKEN[key] = (
+                lines,
+                {
+                    name: value
+                    for name, value in self.__dict__.items()
+                    if name not in _NOT_NOTED and before.get(name, _ABSENT) is not value
+                },
+            )
         return lines
 
     def _key(self, width):
@@ -149,37 +165,61 @@ class EvenParagraph(Paragraph):
         text = getattr(self, "_text_given", None)
         if text is None:
             return None
-        style = tuple(sorted((name, repr(value)) for name, value in self.style.__dict__.items()
-                             if name not in ("name", "parent", "spaceBefore", "spaceAfter")))
+        style = tuple(
+            sorted(
+                (name, repr(value))
+                for name, value in self.style.__dict__.items()
+                if name not in ("name", "parent", "spaceBefore", "spaceAfter")
+            )
+        )
         return text, repr(self.bulletText), style, repr(width), fonts.state()
 
-    def __init__(self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"):
-        super().__init__(text, style, bulletText=bulletText, frags=frags, caseSensitive=caseSensitive,
-                         encoding=encoding)
+    def __init__(
+        self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"
+    ):
+        super().__init__(
+            text,
+            style,
+            bulletText=bulletText,
+            frags=frags,
+            caseSensitive=caseSensitive,
+            encoding=encoding,
+        )
         self._text_given = text if frags is None and isinstance(text, str) else None
 
     def split(self, availWidth, availHeight):
         parts = super().split(availWidth, availHeight)
         if len(parts) == 2 and isinstance(parts[0], EvenParagraph) and hasattr(self, "blPara"):
             first = parts[0]
-            first._kept = self.blPara.clone(lines=list(self.blPara.lines[:len(first.blPara.lines)]))
+            first._kept = self.blPara.clone(
+                lines=list(self.blPara.lines[: len(first.blPara.lines)])
+            )
         return parts
 
     def _badness(self, lines) -> tuple[float, float] | None:
         """The room the limit leaves at the ends of the paragraph's lines, in all (what setting them ragged at
         the limit would show), then the widest stretch; None if a line's spaces shrink below `MIN_WORD_SPACE`."""
-        values = [(stretch(lines, lines.lines[i]), ragged_room(lines, lines.lines[i])) for i in justified_lines(lines)]
+        values = [
+            (stretch(lines, lines.lines[i]), ragged_room(lines, lines.lines[i]))
+            for i in justified_lines(lines)
+        ]
         if any(value < MIN_WORD_SPACE - 1e-6 for value, _ in values):
             return None
-        return round(sum(room for _, room in values), 3), max((value for value, _ in values), default=1.0)
+        return round(sum(room for _, room in values), 3), max(
+            (value for value, _ in values), default=1.0
+        )
 
     def _candidates(self, best, measures: list[float], full: list[float]):
         """Measures to try against the loose lines of `best` (broken at `measures`): each of the lines before a
         loose one narrower than its words, once, twice or three times over (its last words go down), and the
         loose line wider by what its spaces may shrink (the next word, or part of it, comes up)."""
         shrinkage = getattr(self.style, "spaceShrinkage", 0.0) or 0.0
-        loose = [i for i in justified_lines(best) if stretch(best, best.lines[i]) > MAX_WORD_SPACE + 1e-6]
-        givers = sorted({giver for index in loose for giver in range(max(0, index - LOOK_BACK), index)})
+        loose = [
+            i for i in justified_lines(best) if stretch(best, best.lines[i]) > MAX_WORD_SPACE + 1e-6
+        ]
+        givers = sorted(
+            {giver for index in loose for giver in range(max(0, index - LOOK_BACK), index)}
+        )
         for giver in givers:
             narrower, lines = list(measures), best
             for _ in range(GIVE):
@@ -218,7 +258,9 @@ class EvenParagraph(Paragraph):
                 break
             badness, best, measures = improved
         self.ragged = badness[0]
-        for index in justified_lines(best):  # what the look-back could not mend: ragged at the limit
+        for index in justified_lines(
+            best
+        ):  # what the look-back could not mend: ragged at the limit
             line = best.lines[index]
             if stretch(best, line) > MAX_WORD_SPACE + 1e-6:
                 count, space = line_spaces(best, line)

@@ -15,6 +15,7 @@ compiled pattern; what it is not is an instance of `re.Pattern` (none of these m
 `install()` (run when `printshop` is imported) puts the finder that does this first in `sys.meta_path`; it
 finds nothing itself, but asks the finders after it and wraps what they find for those modules only.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,7 +30,9 @@ WIDE = 0x1000  # a character range spanning more code points than this is what m
 
 def is_wide(pattern) -> bool:
     """Whether a pattern has a character range spanning more than WIDE code points, such as \\xa1-\\uffff."""
-    return isinstance(pattern, str) and any(ord(last) - ord(first) > WIDE for first, last in _RANGE.findall(pattern))
+    return isinstance(pattern, str) and any(
+        ord(last) - ord(first) > WIDE for first, last in _RANGE.findall(pattern)
+    )
 
 
 class LazyPattern:
@@ -83,7 +86,9 @@ class _Finder:
     """Finds nothing itself: for the MODULES, wraps what the finders after it find."""
 
     def find_spec(self, name, path, target=None):
-        if name not in MODULES or name in _finding:  # (another of these finders is asking: a reloaded module)
+        if (
+            name not in MODULES or name in _finding
+        ):  # (another of these finders is asking: a reloaded module)
             return None
         _finding.add(name)
         try:
@@ -114,7 +119,9 @@ class _Finder:
 
         try:
             loader.exec_module = exec_lazily
-        except AttributeError:  # a loader that takes no attributes: the module loads as it would have
+        except (
+            AttributeError
+        ):  # a loader that takes no attributes: the module loads as it would have
             pass
         return spec
 

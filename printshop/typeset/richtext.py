@@ -4,6 +4,7 @@ A card frame's block or a booklet template renders (with autoescape) to a fragme
 `<p>text with <b>bold</b></p><table><tr><th>…</th></tr></table>`. Text outside block tags
 forms paragraphs split at blank lines. Inline tags (b, i, br) are passed to ReportLab.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,9 @@ from html import escape
 from printshop.memo import Memo
 
 INLINE = {"b", "i", "br"}
-TAG_OR_TEXT = re.compile(r"<[^>]*>|[^<]+")  # a paragraph's markup as its tags and the pieces of text between them
+TAG_OR_TEXT = re.compile(
+    r"<[^>]*>|[^<]+"
+)  # a paragraph's markup as its tags and the pieces of text between them
 FORCED_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)  # a tag that ends a line
 PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
 
@@ -25,7 +28,9 @@ class RichTextError(ValueError):
     def __init__(self, message: str, line: int = 0, needle: str = ""):
         super().__init__(message)
         self.line = line
-        self.needle = needle  # what the template itself most likely writes there (an unknown tag: "<h3")
+        self.needle = (
+            needle  # what the template itself most likely writes there (an unknown tag: "<h3")
+        )
 
     @classmethod
     def at(cls, message: str, fragment: str, needle: str) -> "RichTextError":
@@ -44,7 +49,9 @@ class Para:
 @dataclass
 class Table:
     rows: list[list[tuple[bool, str]]]  # (is_header, markup)
-    widths: list[float] | None = None  # shares of the available width, e.g. [20, 80]; None: automatic
+    widths: list[float] | None = (
+        None  # shares of the available width, e.g. [20, 80]; None: automatic
+    )
     aligns: list[str] | None = None  # per column: left, center or right; None: every column centred
 
 
@@ -107,7 +114,9 @@ def _unclosed(fragment: str) -> tuple[str, int, str] | None:
     from xml.parsers import expat
 
     parser, opened = expat.ParserCreate(), []
-    parser.StartElementHandler = lambda name, attributes: opened.append((name, parser.CurrentLineNumber))
+    parser.StartElementHandler = lambda name, attributes: opened.append(
+        (name, parser.CurrentLineNumber)
+    )
     parser.EndElementHandler = lambda name: opened.pop()
     wrapped = f"<root>{fragment}</root>"
     try:
@@ -115,9 +124,13 @@ def _unclosed(fragment: str) -> tuple[str, int, str] | None:
     except expat.ExpatError as error:
         if len(opened) > 1:
             lines = wrapped.splitlines(keepends=True)
-            at = sum(map(len, lines[:error.lineno - 1])) + error.offset
+            at = sum(map(len, lines[: error.lineno - 1])) + error.offset
             closing = re.match(r"</\s*([\w-]+)\s*>", wrapped[at:])
-            met = "the end of the markup" if closing is None or closing.group(1) == "root" else f"</{closing.group(1)}>"
+            met = (
+                "the end of the markup"
+                if closing is None or closing.group(1) == "root"
+                else f"</{closing.group(1)}>"
+            )
             return opened[-1][0], opened[-1][1], met
     return None
 
@@ -128,11 +141,19 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
     except ET.ParseError as error:
         line = error.position[0] if error.position else 0
         unclosed = _unclosed(fragment) if "mismatched tag" in str(error) else None
-        if unclosed is not None:  # the fault is where the tag was opened, not where the parser noticed it
+        if (
+            unclosed is not None
+        ):  # the fault is where the tag was opened, not where the parser noticed it
             tag, opened, closing = unclosed
-            raise RichTextError(f"the template produced markup that is not well formed: a <{tag}> is not closed "
-                                f"before {closing}", opened, f"<{tag}") from None
-        raise RichTextError(f"the template produced markup that is not well formed: {error}", line) from None
+            raise RichTextError(
+                f"the template produced markup that is not well formed: a <{tag}> is not closed "
+                f"before {closing}",
+                opened,
+                f"<{tag}",
+            ) from None
+        raise RichTextError(
+            f"the template produced markup that is not well formed: {error}", line
+        ) from None
     out = _Collector()
     if root.text:
         out.loose.append(escape(root.text, quote=False))
@@ -143,7 +164,9 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
         else:
             out.flush(default_style)
             if tag in PARAGRAPH_TAGS:
-                out.blocks.append(Para(default_style if tag == "p" else tag, _squeeze(_inner(child))))
+                out.blocks.append(
+                    Para(default_style if tag == "p" else tag, _squeeze(_inner(child)))
+                )
             elif tag in ("ul", "ol"):
                 _only(child, ("li",), fragment)
                 for number, item in enumerate(child.findall("li"), start=1):
@@ -153,9 +176,17 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
                 _only(child, ("tr",), fragment)
                 for row in child.findall("tr"):
                     _only(row, ("th", "td"), fragment)
-                rows = [[(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
-                        for row in child.findall("tr")]
-                out.blocks.append(Table(rows, _widths(child.get("widths")), _aligns(child.get("align"))))
+                rows = [
+                    [
+                        (cell.tag == "th", _squeeze(_inner(cell)))
+                        for cell in row
+                        if cell.tag in ("th", "td")
+                    ]
+                    for row in child.findall("tr")
+                ]
+                out.blocks.append(
+                    Table(rows, _widths(child.get("widths")), _aligns(child.get("align")))
+                )
             elif tag == "pagebreak":
                 out.blocks.append(PageBreak())
             elif tag == "spacer":
@@ -164,28 +195,46 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
                     _length(tag, "height", height, fragment)
                 out.blocks.append(Spacer(height))
             elif tag == "art":
-                art = Art(child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink"))
+                art = Art(
+                    child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink")
+                )
                 if not art.motif:
-                    raise RichTextError.at('<art> names no motif: write <art motif="…"/> with a motif of motifs.yaml',
-                                           fragment, "<art")
+                    raise RichTextError.at(
+                        '<art> names no motif: write <art motif="…"/> with a motif of motifs.yaml',
+                        fragment,
+                        "<art",
+                    )
                 if _length(tag, "size", art.size, fragment) <= 0:
-                    raise RichTextError.at(f'<art size="{art.size}">: a size must be more than 0', fragment,
-                                           f'size="{art.size}"')
+                    raise RichTextError.at(
+                        f'<art size="{art.size}">: a size must be more than 0',
+                        fragment,
+                        f'size="{art.size}"',
+                    )
                 out.blocks.append(art)
             else:
                 known = sorted(PARAGRAPH_TAGS | BLOCK_TAGS)
                 from printshop.diagnostics import did_you_mean  # (only for a template in error)
 
-                raise RichTextError.at(f"the template uses an unknown tag <{tag}>{did_you_mean(tag, known)} (tags: "
-                                       f"{', '.join(known)}; inside a paragraph: {', '.join(sorted(INLINE))})",
-                                       fragment, f"<{tag}")
+                raise RichTextError.at(
+                    f"the template uses an unknown tag <{tag}>{did_you_mean(tag, known)} (tags: "
+                    f"{', '.join(known)}; inside a paragraph: {', '.join(sorted(INLINE))})",
+                    fragment,
+                    f"<{tag}",
+                )
         if child.tail:
             out.loose.append(escape(child.tail, quote=False))
     out.flush(default_style)
     return out.blocks
 
 
-BLOCK_TAGS = {"ul", "ol", "table", "pagebreak", "spacer", "art"}  # the blocks besides paragraphs (li, tr, th, td within)
+BLOCK_TAGS = {
+    "ul",
+    "ol",
+    "table",
+    "pagebreak",
+    "spacer",
+    "art",
+}  # the blocks besides paragraphs (li, tr, th, td within)
 
 
 HOME_ONLY = "print-and-play"  # <spacer height="print-and-play"/>: a section for home prints only (render/booklet.py)
@@ -206,12 +255,24 @@ def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:
     """`element` holds only `allowed` tags (and white space between them): anything else was left out unseen."""
     for child in element:
         if child.tag not in allowed:
-            raise RichTextError.at(f"<{child.tag}> cannot stand inside <{element.tag}>, which holds "
-                                   + " and ".join(f"<{name}>" for name in allowed), fragment, f"<{child.tag}")
-    stray = " ".join(part.strip() for part in [element.text or "", *(child.tail or "" for child in element)] if part.strip())
+            raise RichTextError.at(
+                f"<{child.tag}> cannot stand inside <{element.tag}>, which holds "
+                + " and ".join(f"<{name}>" for name in allowed),
+                fragment,
+                f"<{child.tag}",
+            )
+    stray = " ".join(
+        part.strip()
+        for part in [element.text or "", *(child.tail or "" for child in element)]
+        if part.strip()
+    )
     if stray:
-        raise RichTextError.at(f"text directly inside <{element.tag}> ('{stray[:40]}') is left out: put it in "
-                               + " or ".join(f"<{name}>" for name in allowed), fragment, f"<{element.tag}")
+        raise RichTextError.at(
+            f"text directly inside <{element.tag}> ('{stray[:40]}') is left out: put it in "
+            + " or ".join(f"<{name}>" for name in allowed),
+            fragment,
+            f"<{element.tag}",
+        )
 
 
 ALIGNS = ("left", "center", "right")
@@ -224,7 +285,9 @@ def _aligns(value: str | None) -> list[str] | None:
     aligns = [part.strip() for part in value.split(",")]
     wrong = [part for part in aligns if part not in ALIGNS]
     if wrong:
-        raise RichTextError(f"align=\"{value}\": each column is one of {', '.join(ALIGNS)}, not {', '.join(wrong)}")
+        raise RichTextError(
+            f'align="{value}": each column is one of {", ".join(ALIGNS)}, not {", ".join(wrong)}'
+        )
     return aligns
 
 
@@ -234,9 +297,9 @@ def _widths(value: str | None) -> list[float] | None:
     try:
         shares = [float(part) for part in value.split(",")]
     except ValueError:
-        raise RichTextError(f"widths=\"{value}\" should be numbers separated by commas") from None
+        raise RichTextError(f'widths="{value}" should be numbers separated by commas') from None
     if any(share <= 0 for share in shares):
-        raise RichTextError(f"widths=\"{value}\" should be positive")
+        raise RichTextError(f'widths="{value}" should be positive')
     return shares
 
 
@@ -266,8 +329,10 @@ def _inline(element: ET.Element, depth: int = 1) -> str:
     if element.tag == "br":
         return "<br/>"
     if depth > MAX_INLINE_DEPTH:
-        raise RichTextError(f"the template's markup has inline tags nested more than {MAX_INLINE_DEPTH} deep "
-                            f"(<{element.tag}> inside <{element.tag}>…)")
+        raise RichTextError(
+            f"the template's markup has inline tags nested more than {MAX_INLINE_DEPTH} deep "
+            f"(<{element.tag}> inside <{element.tag}>…)"
+        )
     return f"<{element.tag}>{_inner(element, depth)}</{element.tag}>"
 
 

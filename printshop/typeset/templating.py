@@ -4,6 +4,7 @@ Autoescape is on (values from data are escaped for ReportLab's XML-like markup; 
 catalogues arrive already sanitized as Markup) and undefined names are errors. Templates are
 files under `templates/`; data is never compiled as a template.
 """
+
 from __future__ import annotations
 
 import math
@@ -26,17 +27,29 @@ from printshop.language.texts import MissingText, PlaceholderError, TextGroupPri
 class TemplateFailure(Exception):
     """A template could not be rendered; `location` points into the template when known."""
 
-    def __init__(self, message: str, location: Location, cause: Exception | None = None, hint: str = "",
-                 missing: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        location: Location,
+        cause: Exception | None = None,
+        hint: str = "",
+        missing: str | None = None,
+    ):
         super().__init__(message)
         self.location = location
         self.cause = cause
-        self.hint = hint  # what to do, when it is not the catalogue's "fix the template at the place shown"
+        self.hint = (
+            hint  # what to do, when it is not the catalogue's "fix the template at the place shown"
+        )
         self.missing = missing  # a template that does not exist, by its name: its caller may say where it was named
-        self.called_from: Location | None = None  # the face's template line, when it failed in a macro or include
+        self.called_from: Location | None = (
+            None  # the face's template line, when it failed in a macro or include
+        )
 
 
-HOW_TO_PRINT_TEMPLATE = "common/how-to-print.xml.j2"  # the kit's first page (render/how_to_print.py)
+HOW_TO_PRINT_TEMPLATE = (
+    "common/how-to-print.xml.j2"  # the kit's first page (render/how_to_print.py)
+)
 
 
 def template_folders(templates_dir: Path) -> list[Path]:
@@ -60,8 +73,11 @@ def template_file(folders: list[Path], name: str) -> Path | None:
 
 
 _REFERENCE_TAG = re.compile(r"\{%[-+]?\s*(?:extends|include|import|from)\b(.*?)[-+]?%\}", re.S)
-_NAMED = re.compile(r"""\s*("[^"\\]*"|'[^'\\]*')(?:\s+(?:import\b|ignore\s+missing\b|with\s+context\b|"""
-                    r"""without\s+context\b|as\s+\w).*)?\s*""", re.S)
+_NAMED = re.compile(
+    r"""\s*("[^"\\]*"|'[^'\\]*')(?:\s+(?:import\b|ignore\s+missing\b|with\s+context\b|"""
+    r"""without\s+context\b|as\s+\w).*)?\s*""",
+    re.S,
+)
 
 
 def referenced_templates(source: str) -> list[str | None]:
@@ -85,9 +101,16 @@ def make_environment(templates_dir: Path) -> Environment:
     time on every use, a thousand times for a thousand cards); a session makes a new one for each refresh,
     so an edited template is read again."""
     paths = [str(folder) for folder in template_folders(templates_dir)]
-    env = _Sandbox(loader=_Loader(paths), autoescape=True, undefined=_Undefined,
-                   trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=False,
-                   bytecode_cache=_bytecode_cache(), auto_reload=False)
+    env = _Sandbox(
+        loader=_Loader(paths),
+        autoescape=True,
+        undefined=_Undefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        bytecode_cache=_bytecode_cache(),
+        auto_reload=False,
+    )
     env.filters["fill"] = fill
     return env
 
@@ -111,10 +134,16 @@ class _Sandbox(SandboxedEnvironment):
         if operator == "**" and numbers and abs(left) > 1 and right * math.log2(abs(left)) > 64:
             raise TemplateLimit(f"{left} ** {right} is larger than a template may compute")
         count, item = (right, left) if isinstance(right, int) else (left, right)
-        if operator == "*" and isinstance(count, int) and isinstance(item, (str, list, tuple)) \
-                and count * len(item) > MAX_MADE:
-            raise TemplateLimit(f"this * would make {count * len(item):,} characters or items; a template may "
-                                f"make at most {MAX_MADE:,} at once")
+        if (
+            operator == "*"
+            and isinstance(count, int)
+            and isinstance(item, (str, list, tuple))
+            and count * len(item) > MAX_MADE
+        ):
+            raise TemplateLimit(
+                f"this * would make {count * len(item):,} characters or items; a template may "
+                f"make at most {MAX_MADE:,} at once"
+            )
         return super().call_binop(context, operator, left, right)
 
     def getattr(self, obj, attribute):
@@ -129,7 +158,11 @@ class _Sandbox(SandboxedEnvironment):
                 return obj[attribute]
             except (TypeError, LookupError):
                 return self.undefined(obj=obj, name=attribute)
-        if kind is TextTree and attribute not in _TEXT_TREE_ATTRIBUTES and not attribute.startswith("_"):
+        if (
+            kind is TextTree
+            and attribute not in _TEXT_TREE_ATTRIBUTES
+            and not attribute.startswith("_")
+        ):
             return obj._child(attribute)
         return super().getattr(obj, attribute)
 
@@ -150,13 +183,18 @@ class _Loader(FileSystemLoader):
             if path is None:
                 raise
             raw = path.read_bytes()
-            before = raw[:error.start].decode("utf-8", "replace")
-            raise TemplateFailure(f"template '{template}' is not UTF-8 text: byte 0x{raw[error.start]:02x} here is "
-                                  f"not a character", Location.of(path, *place_of(before, len(before))),
-                                  hint="save the template as UTF-8 in your editor") from None
+            before = raw[: error.start].decode("utf-8", "replace")
+            raise TemplateFailure(
+                f"template '{template}' is not UTF-8 text: byte 0x{raw[error.start]:02x} here is "
+                f"not a character",
+                Location.of(path, *place_of(before, len(before))),
+                hint="save the template as UTF-8 in your editor",
+            ) from None
 
 
-KEPT_TEMPLATES = 1_000  # compiled templates kept; past that, the least recently used go, down to 750
+KEPT_TEMPLATES = (
+    1_000  # compiled templates kept; past that, the least recently used go, down to 750
+)
 # the compiled templates this process read from the folder or compiled, by the template's file and a hash of its
 # source, as the folder keeps them: a process that builds again (a session's every refresh makes a new environment)
 # takes them from memory, without reading, unmarshalling and marking the file again
@@ -192,7 +230,12 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
             return
         try:
             super().load_bytecode(bucket)
-        except (OSError, EOFError, ValueError, TypeError):  # a truncated or foreign file: compile instead
+        except (
+            OSError,
+            EOFError,
+            ValueError,
+            TypeError,
+        ):  # a truncated or foreign file: compile instead
             bucket.reset()
             return
         if bucket.code is not None:
@@ -253,9 +296,12 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
                         tree.stop_log()
                 found[block], found.reads[block] = text, list(dict.fromkeys(reads))
                 yield text
+
             return run
 
-        ctx.blocks = {block: [kept(block, stack[0]), *stack[1:]] for block, stack in ctx.blocks.items()}
+        ctx.blocks = {
+            block: [kept(block, stack[0]), *stack[1:]] for block, stack in ctx.blocks.items()
+        }
         for _ in template.root_render_func(ctx):
             pass
         rendered = RenderedBlocks()  # in the template's order of blocks
@@ -304,46 +350,74 @@ def _get(env: Environment, name: str) -> jinja2.Template:
         root = Path(env.loader.searchpath[0])
         # a template that includes or imports a missing one: point at that line, not at the first file
         missing = error.name or name
-        if not root.is_dir():  # every template is missing: the folder is, a data folder copied without it
-            raise TemplateFailure(f"there is no templates folder {root}", Location.of(root),
-                                  hint="name the templates folder with --templates (or `templates` in "
-                                       "printshop.toml), or copy the templates beside the data folder") from None
+        if (
+            not root.is_dir()
+        ):  # every template is missing: the folder is, a data folder copied without it
+            raise TemplateFailure(
+                f"there is no templates folder {root}",
+                Location.of(root),
+                hint="name the templates folder with --templates (or `templates` in "
+                "printshop.toml), or copy the templates beside the data folder",
+            ) from None
         try:  # the templates there are, by their names as data writes them (a misspelt one: the one it is close to)
             there = env.list_templates()
         except Exception:  # noqa: BLE001 - a guess only
             there = []
-        near = did_you_mean(missing, [t for t in there if t.split("/")[0] == missing.split("/")[0]] or there)
-        raise TemplateFailure(f"template '{missing}' not found in {root}{near}", Location.of(root / name, 1, 1),
-                              hint="add the template, or correct the name faces.yaml (or game.yaml) gives it"
-                              if missing == name else "add the template, or correct the name the template "
-                                                      "includes or imports", missing=missing) from None
+        near = did_you_mean(
+            missing, [t for t in there if t.split("/")[0] == missing.split("/")[0]] or there
+        )
+        raise TemplateFailure(
+            f"template '{missing}' not found in {root}{near}",
+            Location.of(root / name, 1, 1),
+            hint="add the template, or correct the name faces.yaml (or game.yaml) gives it"
+            if missing == name
+            else "add the template, or correct the name the template includes or imports",
+            missing=missing,
+        ) from None
     except jinja2.TemplateSyntaxError as error:
         path = Path(error.filename) if error.filename else Path(env.loader.searchpath[0]) / name
         line = error.lineno or 1
         unknown = _UNKNOWN_FILTER.fullmatch(error.message or "")
-        if unknown:  # `| uper`: the filter or test it is close to, and where the ones there are are listed
+        if (
+            unknown
+        ):  # `| uper`: the filter or test it is close to, and where the ones there are are listed
             kind, written = unknown.groups()
             names = env.filters if kind == "filter" else env.tests
-            raise TemplateFailure(f"template syntax: no {kind} named '{written}'{did_you_mean(written, sorted(names))}",
-                                  Location.of(path, line, _column(path, line, error.message)),
-                                  hint="use one of the filters a template has: printshop's, listed in "
-                                       "docs/templates.md, and Jinja's own (upper, length, default, …)"
-                                  if kind == "filter" else "use one of Jinja's tests (defined, even, odd, "
-                                                           "divisibleby, …)") from None
+            raise TemplateFailure(
+                f"template syntax: no {kind} named '{written}'{did_you_mean(written, sorted(names))}",
+                Location.of(path, line, _column(path, line, error.message)),
+                hint="use one of the filters a template has: printshop's, listed in "
+                "docs/templates.md, and Jinja's own (upper, length, default, …)"
+                if kind == "filter"
+                else "use one of Jinja's tests (defined, even, odd, divisibleby, …)",
+            ) from None
         unclosed = _UNCLOSED.search(error.message or "")
         opened = _opening_left(path, unclosed.group(1)) if unclosed else None
-        if opened is not None:  # Jinja reached the end of the file: the block to close is where it opens
+        if (
+            opened is not None
+        ):  # Jinja reached the end of the file: the block to close is where it opens
             tag = unclosed.group(1)
-            raise TemplateFailure(f"template syntax: this {{% {tag} %}} is never closed: {{% end{tag} %}} is missing "
-                                  "(Jinja read on to the end of the template)",
-                                  Location.of(path, *opened), hint=f"add {{% end{tag} %}} where the {tag} ends") from None
-        raise TemplateFailure(f"template syntax: {error.message}",
-                              Location.of(path, line, _column(path, line, error.message))) from None
+            raise TemplateFailure(
+                f"template syntax: this {{% {tag} %}} is never closed: {{% end{tag} %}} is missing "
+                "(Jinja read on to the end of the template)",
+                Location.of(path, *opened),
+                hint=f"add {{% end{tag} %}} where the {tag} ends",
+            ) from None
+        raise TemplateFailure(
+            f"template syntax: {error.message}",
+            Location.of(path, line, _column(path, line, error.message)),
+        ) from None
 
 
-_UNKNOWN_FILTER = re.compile(r"No (filter|test) named '([^']*)'\.?")  # Jinja's words for a name it does not know
-_UNCLOSED = re.compile(r"Unexpected end of template\..*innermost block that needs to be closed is '(\w+)'", re.S)
-_BLOCK_TAG = re.compile(r"\{%[-+]?\s*(end)?(for|if|block|macro|call|filter|with|set|raw|trans)\b(?P<rest>[^%]*)%\}")
+_UNKNOWN_FILTER = re.compile(
+    r"No (filter|test) named '([^']*)'\.?"
+)  # Jinja's words for a name it does not know
+_UNCLOSED = re.compile(
+    r"Unexpected end of template\..*innermost block that needs to be closed is '(\w+)'", re.S
+)
+_BLOCK_TAG = re.compile(
+    r"\{%[-+]?\s*(end)?(for|if|block|macro|call|filter|with|set|raw|trans)\b(?P<rest>[^%]*)%\}"
+)
 
 
 def _opening_left(path: Path, tag: str) -> tuple[int, int] | None:
@@ -397,8 +471,11 @@ def _failure(error: Exception, template: jinja2.Template) -> TemplateFailure:
     """Where a template failed: the innermost template line of the traceback (inside a macro or an
     included file when the failure is there), with the face's own template line as `called_from`."""
     path = Path(template.filename)
-    template_frames = [(Path(frame.filename), frame.lineno or 1) for frame in traceback.extract_tb(error.__traceback__)
-                       if frame.filename and _is_template(frame.filename)]
+    template_frames = [
+        (Path(frame.filename), frame.lineno or 1)
+        for frame in traceback.extract_tb(error.__traceback__)
+        if frame.filename and _is_template(frame.filename)
+    ]
     own = [line for frame_path, line in template_frames if frame_path == path]
     if template_frames:
         path, line = template_frames[-1]
@@ -414,7 +491,9 @@ def _failure(error: Exception, template: jinja2.Template) -> TemplateFailure:
         message = f"the template uses something undefined: {error.message}"
     else:
         message = f"the template failed: {type(error).__name__}: {error}"
-    failure = TemplateFailure(message, Location.of(path, line, _column(path, line, str(error))), error)
+    failure = TemplateFailure(
+        message, Location.of(path, line, _column(path, line, str(error))), error
+    )
     if own and Path(template.filename) != path:
         failure.called_from = Location.of(template.filename, own[-1], 1)
     return failure
@@ -435,15 +514,26 @@ def _column(path: Path, line: int, message: str) -> int:
         text = path.read_text(encoding="utf-8").splitlines()[line - 1]
     except (OSError, IndexError, UnicodeDecodeError):
         return 1
-    names = _QUOTED.findall(message)[:1]  # the first is the culprit; later ones are languages and the like
-    if names and names[0] in ("}", "{", "%"):  # a brace: one that is not half of Jinja's own "}}", "%}", "{{", "{%"
-        lone = [m.start() for m in re.finditer(re.escape(names[0]), text)
-                if text[m.start() - 1:m.start() + 1] not in ("}}", "%}", "{{") and text[m.start():m.start() + 2]
-                not in ("}}", "{{", "{%", "%}")]
+    names = _QUOTED.findall(message)[
+        :1
+    ]  # the first is the culprit; later ones are languages and the like
+    if names and names[0] in (
+        "}",
+        "{",
+        "%",
+    ):  # a brace: one that is not half of Jinja's own "}}", "%}", "{{", "{%"
+        lone = [
+            m.start()
+            for m in re.finditer(re.escape(names[0]), text)
+            if text[m.start() - 1 : m.start() + 1] not in ("}}", "%}", "{{")
+            and text[m.start() : m.start() + 2] not in ("}}", "{{", "{%", "%}")
+        ]
         if lone:
             return lone[0] + 1
     for name in names:
-        parts = name.split(".")  # a text id: its deepest part the line writes (t.office[...] for 'office.econmy')
+        parts = name.split(
+            "."
+        )  # a text id: its deepest part the line writes (t.office[...] for 'office.econmy')
         for candidate in [name] + parts[::-1]:
             found = re.search(rf"(?<![\w]){re.escape(candidate)}(?![\w])", text)
             if found:

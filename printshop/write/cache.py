@@ -33,6 +33,7 @@ every time, so two saves in the same tick of the file system's clock are never t
 (with their hashes), so that a build which no longer makes one of them (its language or game file
 was deleted) removes it, and only it (build.py, `stale_outputs`).
 """
+
 from __future__ import annotations
 
 import functools
@@ -46,9 +47,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from printshop.memo import Memo
-from printshop.project.paths import BUNDLED_FONTS_DIR, CACHE_DIR_NAME, PACKAGE_DEFAULTS_DIR, PACKAGE_DIR, templates_for
+from printshop.project.paths import (
+    BUNDLED_FONTS_DIR,
+    CACHE_DIR_NAME,
+    PACKAGE_DEFAULTS_DIR,
+    PACKAGE_DIR,
+    templates_for,
+)
 
-LIBRARIES = ("reportlab", "pypdf", "pikepdf", "pypdfium2", "pillow", "jinja2", "pyphen")  # pyphen: its patterns decide hyphens
+LIBRARIES = (
+    "reportlab",
+    "pypdf",
+    "pikepdf",
+    "pypdfium2",
+    "pillow",
+    "jinja2",
+    "pyphen",
+)  # pyphen: its patterns decide hyphens
 
 
 def _hash_bytes(data: bytes) -> str:
@@ -80,7 +95,9 @@ def _file_hash(name: str) -> str:
     return digest
 
 
-_REFERENCES: dict[tuple[Path, str], list] = {}  # (template file, hash) -> the templates it names (Digests.templates)
+_REFERENCES: dict[
+    tuple[Path, str], list
+] = {}  # (template file, hash) -> the templates it names (Digests.templates)
 
 
 class Digests:
@@ -115,7 +132,10 @@ class Digests:
             if references is None:
                 try:
                     references = referenced_templates(path.read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError):  # rendering reports it; meanwhile, it may read any
+                except (
+                    OSError,
+                    UnicodeDecodeError,
+                ):  # rendering reports it; meanwhile, it may read any
                     references = [None]
                 _REFERENCES[(path, digest)] = references
             files.append((name, str(path), digest))
@@ -164,7 +184,9 @@ class Digests:
             if skip is not None and skip(Path(entry.path)):
                 continue
             inner = f"{relative}{name}"
-            if entry.is_symlink() and not _inside(Path(entry.path), root):  # refused by the build; never read
+            if entry.is_symlink() and not _inside(
+                Path(entry.path), root
+            ):  # refused by the build; never read
                 found.append((inner, "outside"))
                 continue
             found.append((inner, self.file(entry.path)))
@@ -222,7 +244,7 @@ def installed_versions() -> dict[str, str]:
         for folder in names:
             if not folder.endswith(".dist-info"):
                 continue
-            distribution, _, version = folder[:-len(".dist-info")].partition("-")
+            distribution, _, version = folder[: -len(".dist-info")].partition("-")
             name = wanted.get(distribution.lower().replace("-", "_").replace(".", "_"))
             if name is not None and name not in found:
                 found[name] = version
@@ -245,15 +267,27 @@ def font_inputs(digests: Digests, data_dir: Path) -> list:
     return [digests.tree(Path(data_dir) / "fonts"), digests.tree(BUNDLED_FONTS_DIR)]
 
 
-def whole_build_key(digests: Digests, data_dir: Path, templates_dir: Path | None, settings: dict) -> str:
+def whole_build_key(
+    digests: Digests, data_dir: Path, templates_dir: Path | None, settings: dict
+) -> str:
     """Every input of a build and every setting (the same names as `build.build`'s), for the no-op check."""
-    settings = {**settings, "back_offset": list(settings.get("back_offset") or (0.0, 0.0)),
-                "shard": list(settings["shard"]) if settings.get("shard") else None}
-    return key_of(settings, digests.tree(data_dir), digests.tree(templates_dir or templates_for(data_dir)),
-                  digests.tree(BUNDLED_FONTS_DIR), code_version(digests))
+    settings = {
+        **settings,
+        "back_offset": list(settings.get("back_offset") or (0.0, 0.0)),
+        "shard": list(settings["shard"]) if settings.get("shard") else None,
+    }
+    return key_of(
+        settings,
+        digests.tree(data_dir),
+        digests.tree(templates_dir or templates_for(data_dir)),
+        digests.tree(BUNDLED_FONTS_DIR),
+        code_version(digests),
+    )
 
 
-def nothing_to_do(out_dir: Path, data_dir: Path, templates_dir: Path | None, settings: dict) -> list[str] | None:
+def nothing_to_do(
+    out_dir: Path, data_dir: Path, templates_dir: Path | None, settings: dict
+) -> list[str] | None:
     """The files of the last build, when it had these inputs and settings and left them untouched. With no
     record of a last build (a first build, a new output folder) there is nothing to compare: no input is read."""
     cache = Cache(out_dir)
@@ -289,7 +323,9 @@ class Cache:
         for record in records:
             entry = _cached_file(record)
             if entry is None:
-                return None  # a record of another shape, or naming a path the build would not: a miss
+                return (
+                    None  # a record of another shape, or naming a path the build would not: a miss
+                )
             try:
                 data = (self.root / "objects" / entry.digest).read_bytes()
             except OSError:
@@ -304,8 +340,22 @@ class Cache:
 
     def store_outputs(self, key: str, outputs) -> None:
         """`store_job` of a job's rendered files (jobs.Output: path, data, pages, description, kind)."""
-        self.store_job(key, [(CachedFile(str(output.path), digest_of(output.data), output.pages, output.description,
-                                         output.kind), output.data) for output in outputs])
+        self.store_job(
+            key,
+            [
+                (
+                    CachedFile(
+                        str(output.path),
+                        digest_of(output.data),
+                        output.pages,
+                        output.description,
+                        output.kind,
+                    ),
+                    output.data,
+                )
+                for output in outputs
+            ],
+        )
 
     def store_job(self, key: str, files: list[tuple[CachedFile, bytes]]) -> None:
         from printshop.write.commit import write_atomically
@@ -314,8 +364,10 @@ class Cache:
             target = self.root / "objects" / entry.digest
             if not target.exists():
                 write_atomically(target, data)
-        write_atomically(self.root / "jobs" / f"{key}.json",
-                         json.dumps([entry.__dict__ for entry, _ in files], indent=1).encode())
+        write_atomically(
+            self.root / "jobs" / f"{key}.json",
+            json.dumps([entry.__dict__ for entry, _ in files], indent=1).encode(),
+        )
 
     # --- the whole build --------------------------------------------------------------------------
     def has_build_record(self) -> bool:
@@ -327,7 +379,11 @@ class Cache:
             last = json.loads((self.root / "last-build.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if not isinstance(last, dict) or last.get("key") != key or not isinstance(last.get("files"), dict):
+        if (
+            not isinstance(last, dict)
+            or last.get("key") != key
+            or not isinstance(last.get("files"), dict)
+        ):
             return None  # another key, or a record of another shape: load and build
         for path, stamp in last["files"].items():
             if not (_plain_path(path) and isinstance(stamp, list) and len(stamp) == 2):
@@ -347,14 +403,24 @@ class Cache:
         for path in paths:
             stat = (self.out_dir / path).stat()
             files[path] = [stat.st_size, stat.st_mtime_ns]
-        write_atomically(self.root / "last-build.json", json.dumps({"key": key, "files": files}, indent=1).encode())
+        write_atomically(
+            self.root / "last-build.json",
+            json.dumps({"key": key, "files": files}, indent=1).encode(),
+        )
 
     # --- what each kind of build wrote, for removing what a later one no longer makes -------------
     def outputs_of(self, settings_key: str) -> dict[str, str]:
         """{path: content hash} of the files the last build with these settings wrote; {} if none."""
         record = self._outputs().get(settings_key, {})
-        return {path: digest for path, digest in record.items() if _plain_path(path) and isinstance(digest, str)} \
-            if isinstance(record, dict) else {}
+        return (
+            {
+                path: digest
+                for path, digest in record.items()
+                if _plain_path(path) and isinstance(digest, str)
+            }
+            if isinstance(record, dict)
+            else {}
+        )
 
     def record_outputs(self, settings_key: str, files: dict[str, str]) -> None:
         from printshop.write.commit import write_atomically
@@ -392,11 +458,23 @@ def _plain_path(path) -> bool:
 
 def _cached_file(record) -> CachedFile | None:
     """A job record's entry, if it has exactly the shape store_job writes and a plain relative path."""
-    if not isinstance(record, dict) or set(record) != {"path", "digest", "pages", "description", "kind"}:
+    if not isinstance(record, dict) or set(record) != {
+        "path",
+        "digest",
+        "pages",
+        "description",
+        "kind",
+    }:
         return None
     entry = CachedFile(**record)
-    if not (_plain_path(entry.path) and isinstance(entry.digest, str) and _DIGEST.match(entry.digest)
-            and type(entry.pages) is int and isinstance(entry.description, str) and isinstance(entry.kind, str)):
+    if not (
+        _plain_path(entry.path)
+        and isinstance(entry.digest, str)
+        and _DIGEST.match(entry.digest)
+        and type(entry.pages) is int
+        and isinstance(entry.description, str)
+        and isinstance(entry.kind, str)
+    ):
         return None
     return entry
 

@@ -25,6 +25,7 @@ folder take turns; holding it, a build also removes the `.part` files earlier bu
 Where the file system breaks the promise (a rename back fails), the error names exactly which files
 are new.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -61,7 +62,9 @@ def write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
-        os.fchmod(handle, FILE_MODE)  # readable by the print shop's account too, as any file the user saves
+        os.fchmod(
+            handle, FILE_MODE
+        )  # readable by the print shop's account too, as any file the user saves
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
@@ -96,8 +99,11 @@ def safe_relative(path: str | Path) -> bool:
     if not text or "\\" in text or "\x00" in text:
         return False
     parts = PurePosixPath(text).parts
-    return bool(parts) and not PurePosixPath(text).is_absolute() and all(
-        part not in ("", ".", "..") and not part.startswith(".") for part in parts)
+    return (
+        bool(parts)
+        and not PurePosixPath(text).is_absolute()
+        and all(part not in ("", ".", "..") and not part.startswith(".") for part in parts)
+    )
 
 
 def inside(path: Path, root: Path) -> bool:
@@ -139,11 +145,17 @@ def recover(out_dir: Path) -> list[Path]:
         journal = None
     if isinstance(journal, dict):
         for entry in journal.get("files", []):
-            if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
+            if not (
+                isinstance(entry, list)
+                and len(entry) == 2
+                and all(isinstance(x, str) for x in entry)
+            ):
                 continue
             staged_name, relative = entry
             staged, target = staging / "new" / staged_name, out_dir / relative
-            if not (staged_name.isdigit() and safe_relative(relative) and inside(target.parent, out_dir)):
+            if not (
+                staged_name.isdigit() and safe_relative(relative) and inside(target.parent, out_dir)
+            ):
                 continue  # a journal this code did not write: never follow it outside the output
             if staged.is_file() and not target.is_dir():
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -151,7 +163,12 @@ def recover(out_dir: Path) -> list[Path]:
                 completed.append(target)
         for relative in journal.get("remove", []):
             target = out_dir / relative if isinstance(relative, str) else None
-            if target is not None and safe_relative(relative) and inside(target.parent, out_dir) and target.is_file():
+            if (
+                target is not None
+                and safe_relative(relative)
+                and inside(target.parent, out_dir)
+                and target.is_file()
+            ):
                 target.unlink()
         (staging / JOURNAL).unlink(missing_ok=True)
     shutil.rmtree(staging, ignore_errors=True)
@@ -221,26 +238,40 @@ def commit(out_dir: Path, files: list[tuple[str, bytes]], remove: list[str] = ()
     for relative, data in files:
         target = out_dir / relative
         if not safe_relative(relative) or not within(target.parent):
-            raise WriteFailed(f"refused to write {relative}: it is not a path inside {out_dir}", target)
+            raise WriteFailed(
+                f"refused to write {relative}: it is not a path inside {out_dir}", target
+            )
         if _same_bytes(target, data):
             done.unchanged.append(target)
         else:
             changed.append((target, data))
-    removing = [out_dir / relative for relative in remove
-                if safe_relative(relative) and within((out_dir / relative).parent) and (out_dir / relative).is_file()]
+    removing = [
+        out_dir / relative
+        for relative in remove
+        if safe_relative(relative)
+        and within((out_dir / relative).parent)
+        and (out_dir / relative).is_file()
+    ]
     if not changed and not removing:
         return done
     for target, _ in changed:
         if target.is_dir():
-            raise WriteFailed(f"cannot replace {target.name}: it is a folder; nothing was written", target)
+            raise WriteFailed(
+                f"cannot replace {target.name}: it is a folder; nothing was written", target
+            )
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise WriteFailed(f"cannot create the folder {target.parent}: {error.strerror or error}; "
-                              "nothing was written", target.parent) from None
+            raise WriteFailed(
+                f"cannot create the folder {target.parent}: {error.strerror or error}; "
+                "nothing was written",
+                target.parent,
+            ) from None
         if not os.access(target.parent, os.W_OK | os.X_OK):
-            raise WriteFailed(f"cannot write into {target.parent}: permission denied; nothing was written",
-                              target.parent)
+            raise WriteFailed(
+                f"cannot write into {target.parent}: permission denied; nothing was written",
+                target.parent,
+            )
     staging = out_dir / CACHE_DIR_NAME / STAGING
     shutil.rmtree(staging, ignore_errors=True)
     try:
@@ -250,22 +281,31 @@ def commit(out_dir: Path, files: list[tuple[str, bytes]], remove: list[str] = ()
             _write_synced(staging / "new" / str(number), data)
     except OSError as error:
         shutil.rmtree(staging, ignore_errors=True)
-        raise WriteFailed(f"cannot stage the new files in {staging}: {error.strerror or error}; nothing was written",
-                          staging) from None
+        raise WriteFailed(
+            f"cannot stage the new files in {staging}: {error.strerror or error}; nothing was written",
+            staging,
+        ) from None
     except BaseException:  # Ctrl-C while staging: nothing replaced yet
         shutil.rmtree(staging, ignore_errors=True)
         raise
     with _HeldInterrupt() as held:  # from the journal to the last rename, Ctrl-C waits
-        journal = {"files": [[str(number), str(target.relative_to(out_dir))] for number, (target, _) in enumerate(changed)],
-                   "remove": [str(path.relative_to(out_dir)) for path in removing]}
+        journal = {
+            "files": [
+                [str(number), str(target.relative_to(out_dir))]
+                for number, (target, _) in enumerate(changed)
+            ],
+            "remove": [str(path.relative_to(out_dir)) for path in removing],
+        }
         try:
             _write_synced(staging / f"{JOURNAL}.new", json.dumps(journal, indent=1).encode())
             os.replace(staging / f"{JOURNAL}.new", staging / JOURNAL)
             _sync_folder(staging)
         except OSError as error:
             shutil.rmtree(staging, ignore_errors=True)
-            raise WriteFailed(f"cannot write the journal in {staging}: {error.strerror or error}; nothing was written",
-                              staging) from None
+            raise WriteFailed(
+                f"cannot write the journal in {staging}: {error.strerror or error}; nothing was written",
+                staging,
+            ) from None
         _replace(out_dir, staging, changed, removing, done)
         done.interrupted = held.arrived
     (staging / JOURNAL).unlink(missing_ok=True)  # the commit point: nothing left to complete
@@ -273,10 +313,17 @@ def commit(out_dir: Path, files: list[tuple[str, bytes]], remove: list[str] = ()
     return done
 
 
-def _replace(out_dir: Path, staging: Path, changed: list[tuple[Path, bytes]], removing: list[Path],
-             done: Committed) -> None:
+def _replace(
+    out_dir: Path,
+    staging: Path,
+    changed: list[tuple[Path, bytes]],
+    removing: list[Path],
+    done: Committed,
+) -> None:
     """The renames; on failure, put back every file already replaced, then raise WriteFailed."""
-    moved: list[tuple[Path, Path | None]] = []  # (target, where its old file went, or None: it had none)
+    moved: list[
+        tuple[Path, Path | None]
+    ] = []  # (target, where its old file went, or None: it had none)
     failed_at = out_dir
     try:
         for number, (target, _) in enumerate(changed):
@@ -303,14 +350,22 @@ def _replace(out_dir: Path, staging: Path, changed: list[tuple[Path, bytes]], re
                     target.unlink()
             except OSError:
                 still_new.append(target)
-        (staging / JOURNAL).unlink(missing_ok=True)  # rolled back: the next build must not complete it
+        (staging / JOURNAL).unlink(
+            missing_ok=True
+        )  # rolled back: the next build must not complete it
         shutil.rmtree(staging, ignore_errors=True)
         if still_new:
-            raise WriteFailed(f"replacing {failed_at} failed ({failure.strerror or failure}) and these files could "
-                              f"not be put back, so they are from this build: {', '.join(map(str, still_new))}",
-                              failed_at, still_new) from None
-        raise WriteFailed(f"cannot replace {failed_at}: {failure.strerror or failure}; every file was put back as "
-                          "it was, nothing was written", failed_at) from None
+            raise WriteFailed(
+                f"replacing {failed_at} failed ({failure.strerror or failure}) and these files could "
+                f"not be put back, so they are from this build: {', '.join(map(str, still_new))}",
+                failed_at,
+                still_new,
+            ) from None
+        raise WriteFailed(
+            f"cannot replace {failed_at}: {failure.strerror or failure}; every file was put back as "
+            "it was, nothing was written",
+            failed_at,
+        ) from None
     done.written = [target for target, _ in changed]
     done.removed = list(removing)
     for folder in {target.parent for target, _ in changed}:
@@ -322,7 +377,9 @@ def _prune(removed: list[Path], out_dir: Path) -> None:
     """The folders the removed files leave empty (a game taken out of the data: output/<game>/en/, /fr/ and
     output/<game>/ stayed behind, empty), up to the output folder; a folder with anything else in it stays."""
     root = Path(out_dir).resolve()
-    for folder in sorted({path.parent for path in removed}, key=lambda folder: len(folder.parts), reverse=True):
+    for folder in sorted(
+        {path.parent for path in removed}, key=lambda folder: len(folder.parts), reverse=True
+    ):
         while folder.resolve() != root and root in folder.resolve().parents:
             try:
                 folder.rmdir()  # only an empty folder goes

@@ -19,6 +19,7 @@ The file is JSON, read once per run and written again (atomically) when the run 
 that cannot be read or was written by other code is ignored and replaced. It keeps the last `LIMIT`
 outcomes used or added. `PRINTSHOP_CACHE=off` turns the store off with the rest of the cache.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,7 +33,9 @@ VERSION = 1
 LIMIT = 10_000  # outcomes kept (about 1 MB, read in 0.02-0.03 s); the four games in two languages use 1,100
 FILE_NAME = "fits.json"
 
-ACTIVE: "FitStore | None" = None  # the store fitting.fit consults, set by `kept_fits` around a validation
+ACTIVE: "FitStore | None" = (
+    None  # the store fitting.fit consults, set by `kept_fits` around a validation
+)
 
 
 class FitStore:
@@ -48,13 +51,19 @@ class FitStore:
             stored = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
-        if not isinstance(stored, dict) or stored.get("version") != VERSION or stored.get("code") != self.code:
+        if (
+            not isinstance(stored, dict)
+            or stored.get("version") != VERSION
+            or stored.get("code") != self.code
+        ):
             return {}
         fits = stored.get("fits")
         return fits if isinstance(fits, dict) else {}
 
     def digest(self, key: tuple) -> str:
-        return hashlib.blake2b(f"{self.code}\n{key!r}".encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+        return hashlib.blake2b(
+            f"{self.code}\n{key!r}".encode("utf-8", "surrogatepass"), digest_size=20
+        ).hexdigest()
 
     def get(self, digest: str) -> list | None:
         found = self.new.get(digest) or self.known.get(digest)
@@ -81,12 +90,16 @@ class FitStore:
         then the new ones, the oldest dropped beyond LIMIT. A store that cannot be written is only slower."""
         if not self.new:
             return
-        fits = {digest: outcome for digest, outcome in self.known.items() if digest not in self.used}
+        fits = {
+            digest: outcome for digest, outcome in self.known.items() if digest not in self.used
+        }
         fits.update((digest, self.known[digest]) for digest in self.used if digest in self.known)
         fits.update(self.new)
         if len(fits) > LIMIT:
             fits = dict(list(fits.items())[-LIMIT:])
-        payload = json.dumps({"version": VERSION, "code": self.code, "fits": fits}, separators=(",", ":"))
+        payload = json.dumps(
+            {"version": VERSION, "code": self.code, "fits": fits}, separators=(",", ":")
+        )
         from printshop.write.commit import write_atomically
 
         try:
@@ -96,10 +109,16 @@ class FitStore:
 
 
 def _well_formed(outcome) -> bool:
-    return (isinstance(outcome, list) and len(outcome) == 8 and all(isinstance(v, (int, float)) for v in outcome[:4])
-            and isinstance(outcome[4], int) and isinstance(outcome[5], bool)
-            and (outcome[6] is None or isinstance(outcome[6], str))
-            and isinstance(outcome[7], list) and all(isinstance(word, str) for word in outcome[7]))
+    return (
+        isinstance(outcome, list)
+        and len(outcome) == 8
+        and all(isinstance(v, (int, float)) for v in outcome[:4])
+        and isinstance(outcome[4], int)
+        and isinstance(outcome[5], bool)
+        and (outcome[6] is None or isinstance(outcome[6], str))
+        and isinstance(outcome[7], list)
+        and all(isinstance(word, str) for word in outcome[7])
+    )
 
 
 def code_key() -> str:
@@ -108,12 +127,16 @@ def code_key() -> str:
     from printshop.project.paths import PACKAGE_DIR
 
     parts = [f"v{VERSION}", sys.version]
-    for root, folders, files in os.walk(PACKAGE_DIR):  # every module, in every subpackage (a millisecond)
+    for root, folders, files in os.walk(
+        PACKAGE_DIR
+    ):  # every module, in every subpackage (a millisecond)
         folders[:] = sorted(folder for folder in folders if folder != "__pycache__")
         for name in sorted(files):
             if name.endswith(".py"):
                 stat = os.stat(os.path.join(root, name))
-                parts.append(f"{os.path.relpath(root, PACKAGE_DIR)}/{name}:{stat.st_mtime_ns}:{stat.st_size}")
+                parts.append(
+                    f"{os.path.relpath(root, PACKAGE_DIR)}/{name}:{stat.st_mtime_ns}:{stat.st_size}"
+                )
     versions = installed_versions()
     parts.extend(f"{name}={versions.get(name, 'absent')}" for name in ("reportlab", "pyphen"))
     return hashlib.blake2b("\n".join(parts).encode(), digest_size=20).hexdigest()

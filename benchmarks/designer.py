@@ -82,9 +82,9 @@ def _palette(text: str, n: int, name: str = "") -> str:
 
 
 def measure(saves: int) -> dict:
-    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
     from printshop.live.serve import Preview
     from printshop.live.session import Session
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     with tempfile.TemporaryDirectory(prefix="printshop-designer-") as temporary:
         root = Path(temporary)
@@ -144,8 +144,8 @@ def measure(saves: int) -> dict:
 def measure_watch(saves: int) -> dict:
     """The same saves in `printshop watch` of every game: a session writing the print-and-play files (A4 and
     Letter, every language), each save timed from the refresh's start to the files written."""
-    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
     from printshop.live.session import Session
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     with tempfile.TemporaryDirectory(prefix="printshop-watch-") as temporary:
         root = Path(temporary)

@@ -43,9 +43,9 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    from printshop.project.loader import DEFAULT_DATA_DIR, load_project
     from printshop.live.serve import Preview
     from printshop.live.session import Session
+    from printshop.project.loader import DEFAULT_DATA_DIR, load_project
 
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "data"

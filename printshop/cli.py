@@ -562,9 +562,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _offset(value: str) -> tuple[float, float]:
     """'1.5,-0.5' (millimetres) to points."""
-    from printshop.project.units import mm
-
     import math
+
+    from printshop.project.units import mm
 
     try:
         dx, dy = (float(part) for part in value.split(","))

@@ -266,10 +266,10 @@ def _kit_papers() -> list[str]:
 @pytest.fixture(scope="session")
 def paints():
     """The project's palette in RGB, its fonts registered: what a test drawing or fitting text needs."""
-    from printshop.render.colour import Paints
     from printshop.diagnostics import Report
-    from printshop.typeset.fonts import register_fonts
     from printshop.project.loader import load_project
+    from printshop.render.colour import Paints
+    from printshop.typeset.fonts import register_fonts
 
     project = load_project(DEFAULT_DATA_DIR, games=[])
     register_fonts(project.fonts, project.font_dirs(), Report())
@@ -321,9 +321,9 @@ def data_copy(tmp_path) -> Path:
 
 def frame_text(frame) -> str:
     """The plain text a laid-out frame sets, rebuilt as the renderer does, at the fitted size."""
+    from printshop.project.loader import load_project
     from printshop.render.colour import Paints
     from printshop.typeset.fitting import make_flowables
-    from printshop.project.loader import load_project
 
     paints = Paints(load_project(DEFAULT_DATA_DIR, games=[]).colours.palette)
     flowables = make_flowables(frame.blocks, frame.frame, frame.fit.size, paints, frame.frame.width)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from printshop.pipeline.build import check
 from printshop.cli import main
+from printshop.pipeline.build import check
 from printshop.project.loader import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project, shared, shared_build
 from tests.pdfinspect import page_texts, words

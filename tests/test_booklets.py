@@ -18,15 +18,15 @@ import pypdfium2
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.pipeline.build import build, check
-from printshop.render.colour import Paints
-from printshop.typeset.fitting import paragraph_style
-from printshop.typeset.justify import MAX_WORD_SPACE, MIN_WORD_SPACE, EvenParagraph, loose_lines
 from printshop.layout.faces import BookletLayout
+from printshop.pipeline.build import build, check
 from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.model import TextStyle
 from printshop.project.paths import discover_games
 from printshop.render.booklet import render_booklet
+from printshop.render.colour import Paints
+from printshop.typeset.fitting import paragraph_style
+from printshop.typeset.justify import MAX_WORD_SPACE, MIN_WORD_SPACE, EvenParagraph, loose_lines
 from printshop.typeset.richtext import Para
 from tests.conftest import kit_view, press_view
 
@@ -470,8 +470,8 @@ def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(ch
     from dataclasses import replace
     from pathlib import Path
 
-    from printshop.pipeline.jobs import _render_failed
     from printshop.diagnostics import Report
+    from printshop.pipeline.jobs import _render_failed
     from printshop.render.booklet import BookletTooLarge
 
     layout = next(

@@ -270,8 +270,8 @@ def test_backs_cover_their_cards_and_the_margin_stays_blank(built):
 
 def test_the_bundled_fonts_cover_french():
     from printshop.diagnostics import Report
-    from printshop.typeset.fonts import register_fonts
     from printshop.project.loader import load_project
+    from printshop.typeset.fonts import register_fonts
 
     project = load_project(DEFAULT_DATA_DIR)
     fonts = register_fonts(project.fonts, project.font_dirs(), Report())
@@ -283,9 +283,9 @@ def test_the_bundled_fonts_cover_french():
 def test_the_characters_a_text_lacks_are_told_for_each_font_and_fallback():
     """What a text lacks is remembered for the process by the font object, the fallback's characters and the
     text: a check with another fallback, or a font registered anew, is answered for itself."""
-    from printshop.typeset import fonts as module
     from printshop.diagnostics import Report
     from printshop.project.loader import load_project
+    from printshop.typeset import fonts as module
 
     project = load_project(DEFAULT_DATA_DIR)
     registered = module.register_fonts(project.fonts, project.font_dirs(), Report())

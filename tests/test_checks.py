@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from printshop.pipeline.build import check
 from printshop.cli import main
 from printshop.diagnostics import CATALOGUE, Report, Severity, catalogue_markdown, format_report
 from printshop.language.texts import MAX_NESTING
+from printshop.pipeline.build import check
 from tests.conftest import REPO, add_fixture_game, edit, found, line_of, one
 
 

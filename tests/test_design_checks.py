@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from printshop.pipeline.build import check
-from printshop.diagnostics import Severity
-from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.checks.validate import _content_boxes, _intrusion
+from printshop.diagnostics import Severity
+from printshop.pipeline.build import check
+from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, one, real_project
 from tests.pdfinspect import pdf_text
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from printshop.pipeline.build import check
 from printshop.diagnostics import Severity
+from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_TEMPLATES_DIR
 from tests.conftest import edit, line_of
 

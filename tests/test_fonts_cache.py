@@ -13,10 +13,10 @@ import reportlab
 from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 
-from printshop.typeset import fontcache, fonts
 from printshop.pipeline.build import build
 from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.paths import BUNDLED_FONTS_DIR
+from printshop.typeset import fontcache, fonts
 
 FONT_FILES = sorted(BUNDLED_FONTS_DIR.glob("*.ttf"))
 # ReportLab's own Vera: 2048 units to the em (printshop's Noto fonts have 1000), so faces scaled by ReportLab

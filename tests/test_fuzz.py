@@ -25,8 +25,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from printshop.pipeline.build import check
 from printshop.diagnostics import CATALOGUE, Diagnostic, Report
+from printshop.pipeline.build import check
 from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 from tests.conftest import copy_data, with_defaults

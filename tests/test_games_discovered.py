@@ -5,11 +5,11 @@ commands run over all of them."""
 
 from __future__ import annotations
 
-from printshop.pipeline.build import build, check
+from printshop.checks.preflight import preflight, shop_trims
 from printshop.cli import main
+from printshop.pipeline.build import build, check
 from printshop.project.loader import DEFAULT_DATA_DIR, load_project
 from printshop.project.paths import discover_games
-from printshop.checks.preflight import preflight, shop_trims
 from tests.conftest import fixture_project
 
 

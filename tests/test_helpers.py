@@ -14,10 +14,10 @@ import pytest
 from pypdf import PdfReader
 
 from printshop.pipeline.build import check
-from printshop.render.colour import Paints
 from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.render import helper as helper_module
 from printshop.render import sheets
+from printshop.render.colour import Paints
 from printshop.render.helper import Helper, allowing_helpers, seed, seed_of
 from printshop.render.pdf import new_canvas
 
@@ -154,10 +154,6 @@ def test_a_build_that_stops_ends_its_helper(kremlin_fr, monkeypatch):
     deck = max(layout.decks, key=lambda deck: len(deck.faces))
     started = []
     start = Helper.__init__
-
-    def placing(canvas, recording):
-        counts["placed"] += 1
-        place(canvas, recording)
 
     def starting(self, keys, work):
         start(self, keys, lambda keys: time.sleep(60))  # a helper that would take a minute

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from printshop.pipeline.build import build, check
-from printshop.write.cache import CACHE_DIR_NAME
 from printshop.cli import main
 from printshop.diagnostics import Report, format_report
+from printshop.pipeline.build import build, check
+from printshop.write.cache import CACHE_DIR_NAME
 from tests.conftest import REPO, copy_data, edit, found, line_of, shared
 
 QUICK = dict(langs=["en"], papers=["a4"], jobs=1)  # one game, one language, one paper: two jobs

@@ -14,11 +14,11 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.pipeline.build import check
-from printshop.render.colour import Paints
-from printshop.typeset.fitting import fit, make_flowables
 from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.model import TextStyle
 from printshop.render.booklet import render_booklet
+from printshop.render.colour import Paints
+from printshop.typeset.fitting import fit, make_flowables
 from printshop.typeset.richtext import parse_blocks
 from tests.conftest import REPO, edit, one
 from tests.pdfinspect import pdf_text

@@ -6,9 +6,9 @@ import shutil
 
 import polib
 
-from printshop.pipeline.build import build, check
 from printshop.cli import main
 from printshop.language.i18n import export_po, import_po, status, sync
+from printshop.pipeline.build import build, check
 from printshop.project.loader import load_project
 from tests.conftest import REPO, edit, found, line_of
 from tests.pdfinspect import pdf_text

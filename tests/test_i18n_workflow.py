@@ -8,7 +8,6 @@ import re
 
 import polib
 
-from printshop.pipeline.build import build, check
 from printshop.cli import main
 from printshop.diagnostics import display_path
 from printshop.language.i18n import (
@@ -21,6 +20,7 @@ from printshop.language.i18n import (
     status,
     where_printed,
 )
+from printshop.pipeline.build import build, check
 from printshop.project.loader import load_project
 from tests.conftest import copy_data, edit, found, line_of
 from tests.pdfinspect import page_texts

@@ -6,10 +6,10 @@ import io
 
 import pytest
 
-from printshop.pipeline.build import build as build_data
-from printshop.write.cache import CACHE_DIR_NAME
 from printshop.cli import main
+from printshop.pipeline.build import build as build_data
 from printshop.pipeline.progress import Bar, for_terminal
+from printshop.write.cache import CACHE_DIR_NAME
 from tests.conftest import edit, fixture_project
 from tests.pdfinspect import pdf_text
 
@@ -202,9 +202,7 @@ def test_a_template_saved_renders_the_jobs_of_the_games_it_makes_and_never_leave
         edit(templates / name, old, new)
         result = build_data(data, out, templates_dir=templates, **settings)
         assert not result.report.has_errors
-        forced = build_data(
-            data, tmp_path / "forced", templates_dir=templates, force=True, **settings
-        )
+        build_data(data, tmp_path / "forced", templates_dir=templates, force=True, **settings)
         assert files(out) == files(tmp_path / "forced")
         return [job for job in result.rendered_jobs if not job.startswith("calibration")]
 

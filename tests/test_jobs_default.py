@@ -4,15 +4,15 @@ process may run on (its affinity, not every core of the machine)."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import printshop.pipeline.build as build_module
-from printshop.pipeline.build import build
 from printshop.cli import main
+from printshop.pipeline.build import build
 from printshop.project.paths import default_jobs
 
 

@@ -10,12 +10,12 @@ from pypdf import PdfReader
 from reportlab.lib.colors import CMYKColor
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.pipeline.build import build
-from printshop.cli import main
-from printshop.render.colour import rgb_to_cmyk
-from printshop.project.loader import DEFAULT_DATA_DIR, load_project
 from printshop.checks.preflight import preflight, shop_trims
+from printshop.cli import main
+from printshop.pipeline.build import build
+from printshop.project.loader import DEFAULT_DATA_DIR, load_project
 from printshop.project.units import mm
+from printshop.render.colour import rgb_to_cmyk
 from tests.conftest import PRESS_PROFILES, shared_build
 from tests.pdfinspect import page_drawing
 

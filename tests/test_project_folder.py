@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from printshop.pipeline.build import check
 from printshop.cli import main
+from printshop.pipeline.build import check
 from printshop.project.paths import ProjectFileError, find_project
 from tests.conftest import REPO, edit, line_of
 from tests.pdfinspect import page_texts, pdf_text

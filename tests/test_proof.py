@@ -9,12 +9,12 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from printshop.pipeline.build import check
 from printshop.cli import main
+from printshop.pipeline.build import check
 from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.paths import discover_games
-from printshop.render.proof import make_proofs, proof_name
 from printshop.project.units import mm
+from printshop.render.proof import make_proofs, proof_name
 from tests.conftest import edit, real_project, shared
 from tests.pdfinspect import page_texts, pdf_text
 

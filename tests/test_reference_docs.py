@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from printshop.project import reference
 from printshop.cli import main
-from printshop.project.model import Node
 from printshop.language.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS, context_names
+from printshop.project import reference
+from printshop.project.model import Node
 from tests.conftest import REPO
 
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.pipeline.build import check
-from printshop.render.colour import Paints
 from printshop.diagnostics import Severity
-from printshop.typeset.fitting import ends_with_runt, fit, make_flowables, runts
+from printshop.pipeline.build import check
 from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.model import TextStyle
-from printshop.typeset.richtext import parse_blocks
 from printshop.project.units import mm
+from printshop.render.colour import Paints
+from printshop.typeset.fitting import ends_with_runt, fit, make_flowables, runts
+from printshop.typeset.richtext import parse_blocks
 from tests.conftest import edit, one
 
 # set in 44 mm at 9 pt without care, the last line of each holds one word
@@ -368,8 +368,8 @@ def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatev
 ):
     """The renderer sets each text again in its output's colours (CMYK for a shop, low ink): it takes the measure
     the layout chose instead of trying the measures again; another width tries them again."""
-    from printshop.typeset import fitting
     from printshop.render.colour import ColourMode, Paints
+    from printshop.typeset import fitting
 
     tried = []
     real = fitting._balanced_by

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
+from printshop.live.session import Session
 from printshop.pipeline.build import build
 from printshop.project.loader import DEFAULT_DATA_DIR
-from printshop.live.session import Session
 from tests.conftest import REPO, edit, line_of, real_project
 from tests.pdfinspect import pdf_text
 
@@ -181,9 +181,9 @@ DISSIDENT = (
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
 def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser):
-    from printshop.live.serve import Server
-
     from PIL import Image
+
+    from printshop.live.serve import Server
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -266,8 +266,8 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
             "cards/dissident"
         )
         browser.wait_for(
-            f"(() => {{ const img = document.querySelector('td.face.focus img'); "
-            f"return img && img.complete && img.naturalWidth > 0; }})()",
+            "(() => { const img = document.querySelector('td.face.focus img'); "
+            "return img && img.complete && img.naturalWidth > 0; })()",
             "the overset card's image",
         )
         assert browser.evaluate("document.querySelectorAll('.missing').length") == 0
@@ -642,8 +642,9 @@ def test_faces_asked_for_together_are_rasterised_one_at_a_time(tmp_path, monkeyp
     """The page asks for every face's image at once and the server draws them on a pool of threads; pdfium may
     not be called from two threads at once. Unguarded, a Kremlin page lost images ("Failed to load page") and
     now and then crashed the server (heap corrupted). Each pdfium document, from open to close, is now alone."""
-    import pypdfium2
     from concurrent.futures import ThreadPoolExecutor
+
+    import pypdfium2
 
     from printshop.live.serve import Preview
 
@@ -769,8 +770,8 @@ def test_a_game_with_a_font_family_of_its_own_builds_and_watches_the_same(tmp_pa
 def test_the_page_shows_the_backs_of_two_sided_sheets(tmp_path):
     """A sheet whose items have backs (the sampler's player aids) prints them behind each item; the page
     listed the fronts only, while the issue asks for every face and sheet."""
-    from printshop.pipeline.build import check
     from printshop.live.serve import Preview
+    from printshop.pipeline.build import check
     from tests.conftest import fixture_project
 
     data, templates = fixture_project(tmp_path)
@@ -804,9 +805,9 @@ def test_a_token_names_one_face_for_good(tmp_path):
     preview = Preview(Session(data, None, games=["comrade"], langs=["en"], render=False))
     preview.refresh()
     given = {token: view.key for token, view in preview.views.items()}
-    for edit in range(5):
+    for number in range(5):
         texts.write_text(
-            original.replace('name: "Dissident"', f'name: "Dissident {edit}"'), encoding="utf-8"
+            original.replace('name: "Dissident"', f'name: "Dissident {number}"'), encoding="utf-8"
         )
         before = {view.key: token for token, view in preview.views.items()}
         preview.refresh({texts})
@@ -881,8 +882,8 @@ def test_a_text_too_long_is_drawn_cut_at_its_frame_with_the_overset_mark(tmp_pat
 
     from PIL import Image
 
-    from printshop.render.faces import draw_face
     from printshop.live.serve import PREVIEW_DPI, Preview, face_png
+    from printshop.render.faces import draw_face
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1221,9 +1222,9 @@ def test_a_jobs_noted_colours_and_motifs_hold_what_its_faces_and_booklets_read_d
 
     from reportlab.pdfgen.canvas import Canvas
 
-    from printshop.render.colour import Paints, noting_colours
-    from printshop.render.booklet import render_booklet
     from printshop.memo import Reads
+    from printshop.render.booklet import render_booklet
+    from printshop.render.colour import Paints, noting_colours
     from printshop.render.faces import face_colours, face_motifs
     from printshop.render.replay import FaceRecordings, draw_face_form, recording_into
 
@@ -2591,7 +2592,6 @@ def test_a_game_with_print_data_of_its_own_is_laid_out_in_a_session_as_a_build_l
     project's print data alone, where those sizes do not exist, so watch wrote no card file for its decks and serve
     showed none of its cards, without a word. It lays each game out as the game sees the project, as a build."""
     from printshop.live.serve import _face_views
-
     from tests.conftest import FIXTURES, fixture_project
 
     data, templates = fixture_project(tmp_path / "project")
@@ -2643,8 +2643,8 @@ def test_a_colour_saved_lays_out_and_draws_the_faces_that_use_it_and_shows_them_
 
     from PIL import Image
 
-    from printshop.render.faces import face_colours
     from printshop.live.serve import Preview
+    from printshop.render.faces import face_colours
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2691,10 +2691,10 @@ def test_face_colours_and_motifs_name_every_colour_and_motif_drawing_a_face_read
 
     from reportlab.pdfgen.canvas import Canvas
 
+    from printshop.memo import Reads
     from printshop.pipeline.build import check
     from printshop.render.colour import Paints
     from printshop.render.faces import draw_face, face_colours, face_motifs
-    from printshop.memo import Reads
 
     report, checked = check(DEFAULT_DATA_DIR, langs=["fr"], variant=None)
     assert not report.has_errors
@@ -3335,8 +3335,8 @@ def test_a_booklet_style_in_a_colour_or_font_there_is_not_is_shown_in_magenta_un
     import numpy as np
     from PIL import Image
 
-    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
     from printshop.live.serve import MISSING_COLOUR, Preview
+    from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -3479,8 +3479,8 @@ def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_
     that cannot be drawn gives no image, and its batch's other faces still theirs."""
     from concurrent.futures import ThreadPoolExecutor
 
-    import printshop.render.faces as faces_module
     import printshop.live.serve as serve
+    import printshop.render.faces as faces_module
 
     preview = serve.Preview(
         Session(DEFAULT_DATA_DIR, None, games=["kremlin"], langs=["fr"], render=False)

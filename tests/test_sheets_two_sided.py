@@ -9,10 +9,10 @@ from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.pipeline.build import build
-from printshop.typeset.fitting import fit
 from printshop.project.model import TextStyle
-from printshop.typeset.richtext import parse_blocks
 from printshop.project.units import POINTS_PER
+from printshop.typeset.fitting import fit
+from printshop.typeset.richtext import parse_blocks
 from tests.conftest import edit, fixture_project, line_of
 from tests.pdfinspect import page_drawing
 

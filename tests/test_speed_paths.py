@@ -13,9 +13,9 @@ from pathlib import Path
 import pikepdf
 import pytest
 
+from printshop.memo import Memo, Reads
 from printshop.pipeline.build import check
 from printshop.project.loader import DEFAULT_DATA_DIR
-from printshop.memo import Memo, Reads
 from tests.conftest import found
 
 
@@ -236,9 +236,9 @@ def _comrade_en_booklet():
 def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depend_on_it(
     monkeypatch,
 ):
-    from printshop.typeset import justify
-    from printshop.render.colour import Paints
     from printshop.render import booklet as module
+    from printshop.render.colour import Paints
+    from printshop.typeset import justify
 
     checked, layout = _comrade_en()
     project = checked.project.view(layout.localized.data)
@@ -283,8 +283,8 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
     read; a colour it reads changed renders it again, a colour it does not read does not. A preview's palette
     that stands in for the names it lacks (serve) is remembered apart, by the values it gives: its magenta for a
     name it lacks, and each name read through it again on a hit (serve notes what its booklets read so)."""
-    from printshop.render.colour import Paints, StandIn
     from printshop.render import booklet as module
+    from printshop.render.colour import Paints, StandIn
 
     layout, project, paper, motifs, palette = _comrade_en_booklet()
     rendered = []
@@ -333,8 +333,8 @@ def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_proc
     """A session (serve, watch) looks in its own booklets, then in the process's: one started on data whose
     rules another build or session of the process already set is given them; one it sets is kept for the
     process too, a stand-in palette's (a preview missing a colour) as well."""
-    from printshop.render.colour import Paints, StandIn
     from printshop.render import booklet as module
+    from printshop.render.colour import Paints, StandIn
     from printshop.render.replay import FaceRecordings, recording_into
 
     layout, project, paper, motifs, palette = _comrade_en_booklet()
@@ -428,10 +428,10 @@ def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_b
 def test_a_booklet_imposed_once_is_given_again_for_the_same_bytes_paper_and_title(monkeypatch):
     """Saddle-stitch imposition is a function of the booklet's bytes, the paper's size and the title: a process
     that renders a booklet again (render/booklet.py gives the same bytes again) does not impose it again."""
-    from printshop.render.colour import Paints
     from printshop.memo import SizedMemo
     from printshop.render import imposed_booklet
     from printshop.render.booklet import render_booklet
+    from printshop.render.colour import Paints
 
     imposed, real = [], imposed_booklet._impose
     monkeypatch.setattr(
@@ -506,8 +506,8 @@ def test_the_sandbox_reads_data_maps_and_texts_as_jinjas_own_sandbox_reads_them(
     from jinja2.sandbox import SandboxedEnvironment
     from markupsafe import Markup
 
-    from printshop.typeset.templating import _Sandbox
     from printshop.language.texts import MissingText, TextTree
+    from printshop.typeset.templating import _Sandbox
 
     ours, theirs = (
         _Sandbox(undefined=StrictUndefined),
@@ -649,8 +649,8 @@ def test_an_image_profile_rasterizes_a_shared_back_once_onto_exactly_its_pixels(
 
     from PIL import Image
 
-    from printshop.render.colour import Paints
     from printshop.render import press
+    from printshop.render.colour import Paints
 
     checked, layout = _comrade_en()
     project = checked.project.view(layout.localized.data)
@@ -687,8 +687,8 @@ def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):
 
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from printshop.typeset import fonts
     from printshop.project.paths import BUNDLED_FONTS_DIR
+    from printshop.typeset import fonts
 
     path = tmp_path / "Display.ttf"
     shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSans-Regular.ttf", path)
@@ -977,8 +977,8 @@ def test_a_rule_booklet_edited_again_and_again_keeps_few_of_its_versions(monkeyp
     """A session that edits a rule lays the booklet out after every save: one markup fragment of tens of
     thousands of characters each time. Kept among the 8,192 small ones (the texts of faces), every version
     stayed for thousands of saves; a few large ones are kept now, and the small ones as before."""
-    from printshop.typeset import richtext
     from printshop.memo import Memo
+    from printshop.typeset import richtext
 
     monkeypatch.setattr(richtext, "_PARSED", Memo(8192))
     monkeypatch.setattr(richtext, "_PARSED_LARGE", Memo(16))
@@ -1085,8 +1085,8 @@ def test_faces_read_again_or_in_a_copy_are_merged_once_and_located_in_their_own_
     """faces.yaml's `extends` are resolved once per text read: a copy of the file gives the same faces, each at the
     copy's own lines; an edited file is merged again; a file whose merging reports something reports it at every
     read."""
-    from printshop.project import loader
     from printshop.diagnostics import Report
+    from printshop.project import loader
 
     merged = []
     real = loader._merged_faces
@@ -1225,8 +1225,8 @@ def test_fits_made_before_another_project_registered_its_fonts_are_given_again_a
     added its names for good, and a name registered again went to the end of the list: every text fitted before
     was fitted again, about 2 s of CPU for the catalogue, several times a run. The state now holds the project's
     own names, in their order; a name given another file is still another state."""
-    from printshop.typeset import fitting, fonts
     from printshop.project.paths import BUNDLED_FONTS_DIR
+    from printshop.typeset import fitting, fonts
     from tests.test_serve import _game_with_its_own_font
 
     assert not check(data_copy, games=["comrade"])[0].has_errors

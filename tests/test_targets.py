@@ -13,8 +13,8 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from printshop.pipeline.build import BadRequest, build
 from printshop.cli import main
+from printshop.pipeline.build import BadRequest, build
 from printshop.pipeline.jobs import plan
 from printshop.project.loader import DEFAULT_DATA_DIR, load_project
 from printshop.project.paths import discover_games
@@ -559,10 +559,9 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
     of the page fills the left half of the pixels, whatever the rounding, and nothing is resampled."""
     import io
 
+    import numpy
     import pypdfium2
     from reportlab.pdfgen.canvas import Canvas
-
-    import numpy
 
     from printshop.render.raster import png, render_exact, render_pixels
 

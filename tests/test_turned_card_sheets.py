@@ -16,10 +16,10 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from printshop.pipeline.build import build, check
 from printshop.layout.imposition import back_turn, grid_for, turned_origin
-from printshop.render.sheets import deck_grid
+from printshop.pipeline.build import build, check
 from printshop.project.units import mm
+from printshop.render.sheets import deck_grid
 from tests.conftest import edit, fixture_project, found
 
 DPI = 72

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.project.expressions import ExpressionError, evaluate
-from printshop.typeset.fitting import fit, make_flowables
-from printshop.layout.imposition import grid_for
-from printshop.project.model import Frame, Typography
-from printshop.typeset.richtext import parse_blocks
 from printshop.language.texts import fill, markup_problems, to_markup
+from printshop.layout.imposition import grid_for
+from printshop.project.expressions import ExpressionError, evaluate
+from printshop.project.model import Frame, Typography
 from printshop.project.units import UnitError, mm, parse_length
+from printshop.typeset.fitting import fit, make_flowables
+from printshop.typeset.richtext import parse_blocks
 
 FRENCH = Typography(space_before=";:!?»", space_after="«", space="\u202f", replace={"'": "’"})
 
@@ -284,10 +284,9 @@ def palette():
     from pathlib import Path
 
     from printshop.diagnostics import Report
-    from printshop.typeset.fonts import register_fonts
     from printshop.project.loader import DEFAULT_DATA_DIR, load_project
-
     from printshop.render.colour import Paints
+    from printshop.typeset.fonts import register_fonts
 
     project = load_project(Path(DEFAULT_DATA_DIR))
     register_fonts(project.fonts, project.font_dirs(), Report())

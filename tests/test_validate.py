@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from printshop.pipeline.build import check
 from printshop.cli import main
+from printshop.pipeline.build import check
 from tests.conftest import REPO, copy_data, edit, found, line_of, one
 
 
@@ -509,9 +509,9 @@ def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):
     """`load_project(langs=...)` reads the texts of those languages, of what they are made from and of the
     source: a French file that does not even parse stops neither an English build nor an English session,
     while validate and a French build report it; a language no game has is still refused by name."""
+    from printshop.live.session import Session
     from printshop.pipeline.build import BadRequest, build
     from printshop.project.loader import load_project
-    from printshop.live.session import Session
 
     data = copy_data(tmp_path / "data", ["comrade"])
     french = data / "comrade" / "text" / "fr.yaml"

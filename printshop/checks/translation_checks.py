@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import functools
 import re
-from contextlib import contextmanager
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -17,16 +17,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop.checks import translation_checks
 from printshop.diagnostics import CATALOGUE, Location, Report, Severity, closest, did_you_mean
-from printshop.layout.imposition import cover, cut_cells, placed_box, too_small
-from printshop.project.expressions import ExpressionError, evaluate, need_count
-from printshop.project.loader import LABELS_REFERENCE, GameData, Project
-from printshop.project.model import Face, Untranslatable
-from printshop.project.schema import Node
-from printshop.project.layers import origin_of
-from printshop.memo import Memo
-from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 from printshop.language.resolve import too_long_with_variables
-from printshop.project.source import MAX_TEXT, locate
 from printshop.language.texts import TextEntry, markup_problems, placeholders
 from printshop.language.translation import (
     inline_tags,
@@ -35,6 +26,15 @@ from printshop.language.translation import (
     todo_marked,
     untracked,
 )
+from printshop.layout.imposition import cover, cut_cells, placed_box, too_small
+from printshop.memo import Memo
+from printshop.project.expressions import ExpressionError, evaluate, need_count
+from printshop.project.layers import origin_of
+from printshop.project.loader import LABELS_REFERENCE, GameData, Project
+from printshop.project.model import Face, Untranslatable
+from printshop.project.paths import PACKAGE_DEFAULTS_DIR
+from printshop.project.schema import Node
+from printshop.project.source import MAX_TEXT, locate
 from printshop.project.units import to_mm
 
 REQUIRED_LABELS = (

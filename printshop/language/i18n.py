@@ -32,14 +32,12 @@ from pathlib import Path
 import polib
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap
-from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from ruamel.yaml.error import CommentMark
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from ruamel.yaml.tokens import CommentToken
 
 from printshop.checks import translation_checks
 from printshop.diagnostics import Location, Report
-from printshop.project.loader import GameData, Project
-from printshop.project.source import read_yaml
 from printshop.language.texts import OBSOLETE_SECTION as OBSOLETE
 from printshop.language.texts import Catalogue, TextEntry, markup_problems, placeholders
 from printshop.language.translation import (
@@ -47,12 +45,14 @@ from printshop.language.translation import (
     Record,
     TextStatus,
     fingerprint,
+    left_as_source,
     record_path,
     statuses,
     todo_marked,
-    left_as_source,
     untracked,
 )
+from printshop.project.loader import GameData, Project
+from printshop.project.source import read_yaml
 from printshop.write.commit import write_atomically
 
 STATES = ("translated", "missing", "stale", "untranslated")

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import cached_property
 from dataclasses import dataclass
+from functools import cached_property
 
 from markupsafe import Markup
 
+from printshop.language.texts import TextTree, apply_typography, to_markup
 from printshop.project.expressions import ExpressionError, need_count
 from printshop.project.loader import GameData, Project
 from printshop.project.model import Language
 from printshop.project.source import MAX_TEXT
-from printshop.language.texts import TextTree, apply_typography, to_markup
 
 
 @dataclass

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from bisect import bisect_right
+from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape, unescape
 from pathlib import Path
@@ -24,8 +24,8 @@ from ruamel.yaml.comments import CommentedMap
 from printshop.diagnostics import Location, Report, closest, display_path
 from printshop.memo import Memo, SizedMemo
 from printshop.project.model import Typography
-from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT
 from printshop.project.source import Document, items_of, locate, read_yaml
+from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT
 
 ALLOWED_TAGS = {"b", "i", "br"}
 # tags open at once in one text: <b> and <i> need two at most; past this they are a markup error, printed as

@@ -9,7 +9,6 @@ translation. A text is **stale** when the source has changed since and the trans
 from __future__ import annotations
 
 import functools
-
 import hashlib
 import re
 from collections import Counter
@@ -20,9 +19,9 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop.checks import translation_checks
 from printshop.diagnostics import Report
-from printshop.typeset.richtext import FORCED_BREAK
-from printshop.project.source import items_of, locate, read_yaml
 from printshop.language.texts import Catalogue, TextEntry
+from printshop.project.source import items_of, locate, read_yaml
+from printshop.typeset.richtext import FORCED_BREAK
 
 RECORD_SUFFIX = ".sources.yaml"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from printshop.render.colour import Paints
 from printshop.diagnostics import Report
+from printshop.render.colour import Paints
 from printshop.typeset.fitting import fit
 from printshop.typeset.richtext import Para, Table, plain_text
 

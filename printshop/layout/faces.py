@@ -14,16 +14,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from printshop.write import fitstore
-from printshop.render.colour import Paints, StandIn
 from printshop.diagnostics import Location, Report, Severity, did_you_mean
+from printshop.language.resolve import LocalizedGame, sheet_context, template_context
+from printshop.language.texts import MissingText, PlaceholderError, keep_with_next, placeholders
+from printshop.layout.design import same_size_across_deck
+from printshop.memo import Memo
+from printshop.project.loader import Project
+from printshop.project.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
+from printshop.project.source import place_of
+from printshop.project.units import parse_length, to_mm
+from printshop.render.colour import Paints, StandIn
 from printshop.typeset.fitting import Fit, fit, runts
 from printshop.typeset.fonts import FontSet
-from printshop.project.loader import Project
-from printshop.memo import Memo
-from printshop.project.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
-from printshop.layout.design import same_size_across_deck
-from printshop.language.resolve import LocalizedGame, sheet_context, template_context
 from printshop.typeset.richtext import (
     HOME_ONLY,
     Art,
@@ -36,15 +38,13 @@ from printshop.typeset.richtext import (
     plain_text,
     uppercase,
 )
-from printshop.project.source import place_of
 from printshop.typeset.templating import (
     TemplateFailure,
     render_blocks,
     render_template,
     template_location,
 )
-from printshop.language.texts import MissingText, PlaceholderError, keep_with_next, placeholders
-from printshop.project.units import parse_length, to_mm
+from printshop.write import fitstore
 
 
 @dataclass

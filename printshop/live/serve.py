@@ -39,16 +39,16 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from printshop.pipeline.build import art_of
-from printshop.write.cache import key_of
-from printshop.render.colour import OVERSET_HEX, StandIn
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.layout.faces import stand_in_booklet, written_entry
-from printshop.memo import Memo, Reads, unchanged, values_of
-from printshop.render.replay import motif_key
 from printshop.live.session import Session
-from printshop.typeset.templating import template_location
 from printshop.live.watch import FileWatcher, watched_folders
+from printshop.memo import Memo, Reads, unchanged, values_of
+from printshop.pipeline.build import art_of
+from printshop.render.colour import OVERSET_HEX, StandIn
+from printshop.render.replay import motif_key
+from printshop.typeset.templating import template_location
+from printshop.write.cache import key_of
 
 PREVIEW_DPI = 110  # enough to read a card's smallest text on screen
 ZOOM_DPI = (

@@ -31,6 +31,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from printshop.checks.validate import validate_project
+from printshop.diagnostics import Location, Report, Severity, StageFailed
+from printshop.language.resolve import localize
+from printshop.language.texts import load_catalogue
+from printshop.language.translation import RECORD_SUFFIX, load_records
+from printshop.layout.faces import FaceLayout, lay_out_face, lay_out_game
+from printshop.memo import Reads, unchanged, values_of
 from printshop.pipeline.build import (
     Checked,
     _job_key,
@@ -43,22 +50,15 @@ from printshop.pipeline.build import (
     unknown_papers,
     without_cycle_collection,
 )
-from printshop.write.cache import Cache, Digests, code_version, font_inputs, key_of
-from printshop.render.colour import noting_colours
-from printshop.diagnostics import Location, Report, Severity, StageFailed
-from printshop.typeset.fonts import register_games_fonts
 from printshop.pipeline.jobs import Options, Output, noting_motifs, plan, run
-from printshop.layout.faces import FaceLayout, lay_out_face, lay_out_game
 from printshop.project.loader import DEFAULT_DATA_DIR, Project, load_project, read_game
-from printshop.memo import Reads, unchanged, values_of
 from printshop.project.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
+from printshop.render.colour import noting_colours
 from printshop.render.faces import face_colours, face_motifs
 from printshop.render.replay import FaceRecordings, motif_key, recording_into
-from printshop.language.resolve import localize
+from printshop.typeset.fonts import register_games_fonts
 from printshop.typeset.templating import make_environment, template_folders
-from printshop.language.texts import load_catalogue
-from printshop.language.translation import RECORD_SUFFIX, load_records
-from printshop.checks.validate import validate_project
+from printshop.write.cache import Cache, Digests, code_version, font_inputs, key_of
 from printshop.write.commit import write_atomically
 
 

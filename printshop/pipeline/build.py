@@ -30,6 +30,17 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from printshop.checks.validate import validate_project
+from printshop.diagnostics import Location, Report, Severity, StageFailed, display_path
+from printshop.language.i18n import Completeness, completeness
+from printshop.language.resolve import localize
+from printshop.layout.faces import _LAYOUT_CODES, GameLayout, lay_out_game
+from printshop.pipeline.progress import Progress
+from printshop.project.loader import DEFAULT_DATA_DIR, Project, load_project
+from printshop.project.paths import DEFAULT_OUTPUT_DIR, default_jobs
+from printshop.render.how_to_print import check_how_to_print
+from printshop.typeset.fonts import FontSet, register_games_fonts
+from printshop.typeset.templating import HOW_TO_PRINT_TEMPLATE, make_environment, template_folders
 from printshop.write import fitstore
 from printshop.write.cache import (
     Cache,
@@ -40,17 +51,6 @@ from printshop.write.cache import (
     key_of,
     whole_build_key,
 )
-from printshop.diagnostics import Location, Report, Severity, StageFailed, display_path
-from printshop.typeset.fonts import FontSet, register_games_fonts
-from printshop.language.i18n import Completeness, completeness
-from printshop.layout.faces import _LAYOUT_CODES, GameLayout, lay_out_game
-from printshop.render.how_to_print import check_how_to_print
-from printshop.project.loader import DEFAULT_DATA_DIR, Project, load_project
-from printshop.project.paths import DEFAULT_OUTPUT_DIR, default_jobs
-from printshop.pipeline.progress import Progress
-from printshop.language.resolve import localize
-from printshop.typeset.templating import HOW_TO_PRINT_TEMPLATE, make_environment, template_folders
-from printshop.checks.validate import validate_project
 from printshop.write.commit import WriteFailed, commit, inside, locked, recover, remove_stale_parts
 
 if TYPE_CHECKING:  # at run time, through __getattr__ below

@@ -20,21 +20,27 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-from printshop.render.colour import ColourMode, Paints
 from printshop.diagnostics import Location, Report
-from printshop.layout.imposition import ImpositionError
 from printshop.layout.faces import GameLayout
-from printshop.memo import Reads, noting
+from printshop.layout.imposition import ImpositionError
 from printshop.layout.press_plan import left_out, takes_deck, takes_sheets
+from printshop.memo import Reads, noting
+from printshop.project.paths import output_name  # noqa: F401 - (serve.py imports it from here)
 from printshop.render.booklet import booklet_pages, render_booklet
 from printshop.render.calibration import render_calibration
+from printshop.render.colour import ColourMode, Paints
 from printshop.render.gutterfold import render_gutterfold
-from printshop.project.paths import output_name  # noqa: F401 - (serve.py imports it from here)
-from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE, deck_kind, sheet_kind
-from printshop.typeset.richtext import RichTextError
-from printshop.render.how_to_print import KitFile, TooLong, render_how_to_print
+from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
+from printshop.render.how_to_print import (
+    KitFile,
+    TooLong,
+    deck_kind,
+    render_how_to_print,
+    sheet_kind,
+)
 from printshop.render.sheet_pages import press_pages, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
+from printshop.typeset.richtext import RichTextError
 from printshop.typeset.templating import TemplateFailure, template_location
 
 EXPORTS = (

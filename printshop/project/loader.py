@@ -15,6 +15,10 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Location, Report, StageFailed, did_you_mean
+from printshop.language.texts import Catalogue, load_catalogue
+from printshop.language.translation import Record, load_records, record_path
+from printshop.memo import Memo
+from printshop.project.layers import layer_dirs, names_in, read_layered
 from printshop.project.model import (
     BookletStyle,
     Colours,
@@ -30,22 +34,13 @@ from printshop.project.model import (
     Profile,
     TtsTarget,
 )
-from printshop.project.layers import layer_dirs, names_in, read_layered
-from printshop.memo import Memo
-from printshop.project.schema import validate_document
-from printshop.project.source import Document, items_of, locate, read_yaml
-from printshop.language.texts import Catalogue, load_catalogue
-from printshop.language.translation import Record, load_records, record_path
-
 from printshop.project.paths import (
     BUNDLED_FONTS_DIR,
-    DEFAULT_DATA_DIR,
-    DEFAULT_TEMPLATES_DIR,
-    PACKAGE_DIR,
-    REPOSITORY_DIR,
     discover_games,
     templates_for,
 )
+from printshop.project.schema import validate_document
+from printshop.project.source import Document, items_of, locate, read_yaml
 
 
 @dataclass

@@ -17,7 +17,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Location, Report, did_you_mean, display_path
 from printshop.project.source import _LINE_COL, Document, items_of, locate, node_position
-from printshop.project.units import _LENGTH as LENGTH_PATTERN, parse_length
+from printshop.project.units import _LENGTH as LENGTH_PATTERN
+from printshop.project.units import parse_length
 
 # what an editor's YAML language server checks a length against (printshop schema): a number and a unit, or 0
 LENGTH_JSON_SCHEMA = {

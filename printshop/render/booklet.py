@@ -37,33 +37,36 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Paragraph,
+    TableStyle,
 )
 from reportlab.platypus import Spacer as RLSpacer
-from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus import Table as RLTable
-from reportlab.platypus import TableStyle
+from reportlab.platypus.doctemplate import LayoutError
 
-from printshop.render.colour import Paints, StandIn
-from printshop.typeset.fitting import ALIGN, hang, paragraph_style
-from printshop.typeset.fonts import state as fonts_state, with_fallback
-from printshop.typeset.justify import EvenParagraph
 from printshop.layout.faces import BookletLayout, GameLayout
 from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.project.model import Motif, Paper, TextStyle
+from printshop.project.units import parse_length, to_mm
+from printshop.render.colour import Paints, StandIn
 from printshop.render.faces import draw_motif
 from printshop.render.pdf import INITIAL_FONT
 from printshop.render.replay import motif_key, recordings, remember_page_streams
+from printshop.typeset.fitting import ALIGN, hang, paragraph_style
+from printshop.typeset.fonts import state as fonts_state
+from printshop.typeset.fonts import with_fallback
+from printshop.typeset.justify import EvenParagraph
 from printshop.typeset.richtext import (
     HOME_ONLY,
     Art,
-    PageBreak as PageBreakBlock,
     Para,
     Spacer,
     Table,
     column_widths,
     uppercase,
 )
-from printshop.project.units import parse_length, to_mm
+from printshop.typeset.richtext import (
+    PageBreak as PageBreakBlock,
+)
 
 
 class _MotifFlowable(Flowable):

@@ -12,10 +12,10 @@ import io
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.render.colour import Paints
 from printshop.project.model import Media, Paper
-from printshop.render.pdf import new_canvas
 from printshop.project.units import mm
+from printshop.render.colour import Paints
+from printshop.render.pdf import new_canvas
 
 SPAN = 5  # millimetres each side of the centre
 

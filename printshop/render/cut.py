@@ -16,10 +16,10 @@ import io
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from printshop.render.colour import Paints
-from printshop.layout.imposition import ImpositionError, cut_cells, usable_area
 from printshop.layout.faces import DeckLayout, GameLayout
+from printshop.layout.imposition import ImpositionError, cut_cells, usable_area
 from printshop.project.model import CutTarget, Motif, Paper
+from printshop.render.colour import Paints
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from printshop.render.colour import Paints
 from printshop.diagnostics import Report
 from printshop.layout.faces import (
     BookletLayout,
@@ -21,10 +20,11 @@ from printshop.layout.faces import (
     found_in_template,
     tied,
 )
-from printshop.project.model import BookletStyle, Motif, Paper
 from printshop.memo import Memo
+from printshop.project.model import BookletStyle, Motif, Paper
 from printshop.project.paths import output_name
 from printshop.render.booklet import BookletTooLarge, render_booklet
+from printshop.render.colour import Paints
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
 from printshop.typeset.richtext import RichTextError, parse_blocks
 from printshop.typeset.templating import (
@@ -298,8 +298,8 @@ def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> b
 def _fits(
     blocks: list, game: GameLayout, paper: Paper, project, style: BookletStyle, fonts: tuple
 ) -> bool:
-    from printshop.write import fitstore
     from printshop.render.booklet import booklet_pages
+    from printshop.write import fitstore
 
     key = (
         "how-to-print",

@@ -13,16 +13,16 @@ from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFPageLabel
 
-from printshop.render.colour import ColourMode, Paints
 from printshop.layout.faces import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.layout.imposition import cover
 from printshop.project.model import CardSize, Motif, Profile
+from printshop.render.colour import ColourMode, Paints
 from printshop.render.faces import draw_face
-from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
 from printshop.render.press_art import WHITE, PressArt, beneath
 from printshop.render.raster import png as png_bytes
 from printshop.render.raster import render_pixels
+from printshop.render.replay import draw_face_form
 
 START_AT = PDFPageLabel.ARABIC  # page labels: a prefix then a decimal number
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-from printshop.render.colour import Paints
 from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.project.model import ImageTarget, Motif
+from printshop.render.colour import Paints
 from printshop.render.raster import (
     corner_mask,
     face_images,

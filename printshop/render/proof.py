@@ -26,16 +26,16 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
-from printshop.render.colour import Paints
 from printshop.diagnostics import Location, Report
+from printshop.language.texts import apply_typography
 from printshop.layout.faces import FaceLayout, GameLayout
 from printshop.project.loader import DEFAULT_DATA_DIR, Project
-from printshop.project.paths import DEFAULT_OUTPUT_DIR
 from printshop.project.model import Media, Motif, Paper
+from printshop.project.paths import DEFAULT_OUTPUT_DIR
+from printshop.project.units import mm
+from printshop.render.colour import Paints
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
-from printshop.language.texts import apply_typography
-from printshop.project.units import mm
 from printshop.write.commit import write_atomically
 
 FONT, BOLD = (
@@ -90,10 +90,10 @@ def make_proofs(
 ) -> ProofResult:
     """Proof `langs` (default: every translation) of `games` (default: all) against `against`
     (default: each translation's reference language). Nothing is written unless every proof rendered."""
+    from printshop.language.i18n import completeness
     from printshop.pipeline.build import (
         check,
     )  # build imports the renderers; imported here to keep the order simple
-    from printshop.language.i18n import completeness
 
     report, checked = check(data_dir, games=games, templates_dir=templates_dir, variant=None)
     result = ProofResult(report)

@@ -36,8 +36,8 @@ from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.memo import Memo, Reads, unchanged, values_of
-from printshop.render.helper import seed_of, still_seeded
 from printshop.render.faces import draw_face, face_motifs
+from printshop.render.helper import seed_of, still_seeded
 
 # a session sets this around its renders; builds leave it None
 recordings: contextvars.ContextVar["FaceRecordings | None"] = contextvars.ContextVar(

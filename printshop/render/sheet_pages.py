@@ -13,6 +13,7 @@ import re
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from printshop.layout.faces import GameLayout, SheetLayout
 from printshop.layout.imposition import (
     ImpositionError,
     SheetRoom,
@@ -22,9 +23,8 @@ from printshop.layout.imposition import (
     sheet_too_big,
     tiling_for,
 )
-from printshop.layout.faces import GameLayout, SheetLayout
-from printshop.render.replay import draw_face_form
 from printshop.render.pdf import new_canvas
+from printshop.render.replay import draw_face_form
 from printshop.render.sheets import SheetSettings, page_footer
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.render.colour import Paints
+from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.layout.imposition import (
     Grid,
     ImpositionError,
@@ -31,11 +31,11 @@ from printshop.layout.imposition import (
     too_small,
     turned_origin,
 )
-from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.project.model import Media, Motif, Paper
+from printshop.render.colour import Paints
 from printshop.render.helper import HELPER_SHARE, MIN_FACES, Helper, helpers_allowed, seed
-from printshop.render.replay import draw_face_form, has_images, record_face, recordings, replay
 from printshop.render.pdf import new_canvas
+from printshop.render.replay import draw_face_form, has_images, record_face, recordings, replay
 
 
 @dataclass

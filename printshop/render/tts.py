@@ -19,9 +19,9 @@ import json
 import math
 from dataclasses import dataclass
 
-from printshop.render.colour import Paints
 from printshop.layout.faces import DeckLayout, GameLayout, SheetLayout
 from printshop.project.model import Motif, TtsTarget
+from printshop.render.colour import Paints
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
 
 CARD_TYPES = {

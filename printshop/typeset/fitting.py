@@ -26,15 +26,14 @@ from typing import Callable, Iterator
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable, Paragraph, TableStyle
 from reportlab.platypus import Table as RLTable
-from reportlab.platypus import TableStyle
 
-from printshop.write import fitstore
-from printshop.render.colour import Paints
-from printshop.typeset.fonts import state as fonts_state, with_fallback
 from printshop.memo import Memo
 from printshop.project.model import TextStyle
+from printshop.render.colour import Paints
+from printshop.typeset.fonts import state as fonts_state
+from printshop.typeset.fonts import with_fallback
 from printshop.typeset.richtext import (
     FORCED_BREAK,
     TAG_OR_TEXT,
@@ -44,6 +43,7 @@ from printshop.typeset.richtext import (
     column_widths,
     uppercase,
 )
+from printshop.write import fitstore
 
 NO_BREAK_SPACES = "\u00a0\u202f"
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import weakref
-
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,9 +16,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.diagnostics import Report
-from printshop.typeset.fontcache import read_font
 from printshop.memo import SizedMemo
 from printshop.project.model import Fonts
+from printshop.typeset.fontcache import read_font
 
 VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
 FALLBACK_FACE = "fallback"

@@ -31,9 +31,9 @@ from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
+from printshop.memo import Memo
 from printshop.typeset import fonts
 from printshop.typeset.fonts import FALLBACK_FACE
-from printshop.memo import Memo
 
 # the widest a justified line's word space may be, as a multiple of the font's normal space: beyond twice its
 # width a space reads as a hole, and holes above each other as a river down the page

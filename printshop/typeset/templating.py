@@ -19,9 +19,9 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from printshop.diagnostics import Location, did_you_mean
+from printshop.language.texts import MissingText, PlaceholderError, TextGroupPrinted, TextTree, fill
 from printshop.memo import Memo
 from printshop.project.source import place_of
-from printshop.language.texts import MissingText, PlaceholderError, TextGroupPrinted, TextTree, fill
 
 
 class TemplateFailure(Exception):

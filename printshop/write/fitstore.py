@@ -123,8 +123,8 @@ def _well_formed(outcome) -> bool:
 
 def code_key() -> str:
     """printshop's modules (modified times and sizes) and the versions of what fitting depends on."""
-    from printshop.write.cache import installed_versions
     from printshop.project.paths import PACKAGE_DIR
+    from printshop.write.cache import installed_versions
 
     parts = [f"v{VERSION}", sys.version]
     for root, folders, files in os.walk(

@@ -45,7 +45,8 @@ def main() -> int:
 
     from printshop.live.serve import Preview
     from printshop.live.session import Session
-    from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+    from printshop.project.loader import load_project
+    from printshop.project.paths import DEFAULT_DATA_DIR
 
     with tempfile.TemporaryDirectory() as scratch:
         data = Path(scratch) / "data"

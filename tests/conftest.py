@@ -19,7 +19,7 @@ import pytest
 from filelock import FileLock
 
 from printshop.pipeline.build import build
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 
 REPO = Path(__file__).resolve().parents[1]
 T = TypeVar("T")

@@ -18,7 +18,7 @@ import pypdfium2
 from PIL import Image
 
 from printshop.pipeline.build import build
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 DPI = 30

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from printshop.cli import main
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project, shared, shared_build
 from tests.pdfinspect import page_texts, words
 

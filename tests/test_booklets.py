@@ -20,9 +20,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.layout.faces import BookletLayout
 from printshop.pipeline.build import build, check
-from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.model import TextStyle
-from printshop.project.paths import discover_games
+from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.render.booklet import render_booklet
 from printshop.render.colour import Paints
 from printshop.typeset.fitting import paragraph_style

@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from printshop.pipeline.build import build, check
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
 from tests.conftest import edit
 from tests.pdfinspect import embedded_font_problems, font_names, page_drawing, page_texts, pdf_text

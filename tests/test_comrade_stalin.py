@@ -6,7 +6,7 @@ import pytest
 from pypdf import PdfReader
 
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project
 from tests.pdfinspect import page_drawing, words
 

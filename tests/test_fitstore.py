@@ -13,7 +13,7 @@ import pytest
 from printshop.cli import main
 from printshop.layout import faces as layout
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.typeset import fitting
 from printshop.write import fitstore
 from tests.conftest import copy_data, edit, line_of

@@ -14,8 +14,7 @@ from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.pipeline.build import build
-from printshop.project.loader import DEFAULT_DATA_DIR
-from printshop.project.paths import BUNDLED_FONTS_DIR
+from printshop.project.paths import BUNDLED_FONTS_DIR, DEFAULT_DATA_DIR
 from printshop.typeset import fontcache, fonts
 
 FONT_FILES = sorted(BUNDLED_FONTS_DIR.glob("*.ttf"))

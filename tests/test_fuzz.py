@@ -27,8 +27,7 @@ from hypothesis import strategies as st
 
 from printshop.diagnostics import CATALOGUE, Diagnostic, Report
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
-from printshop.project.paths import PACKAGE_DEFAULTS_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR, PACKAGE_DEFAULTS_DIR
 from tests.conftest import copy_data, with_defaults
 
 GAME, FACES, EN, FR = (

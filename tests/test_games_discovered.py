@@ -8,8 +8,8 @@ from __future__ import annotations
 from printshop.checks.preflight import preflight, shop_trims
 from printshop.cli import main
 from printshop.pipeline.build import build, check
-from printshop.project.loader import DEFAULT_DATA_DIR, load_project
-from printshop.project.paths import discover_games
+from printshop.project.loader import load_project
+from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from tests.conftest import fixture_project
 
 

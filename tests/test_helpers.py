@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.render import helper as helper_module
 from printshop.render import sheets
 from printshop.render.colour import Paints

@@ -14,8 +14,8 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.model import TextStyle
+from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.render.booklet import render_booklet
 from printshop.render.colour import Paints
 from printshop.typeset.fitting import fit, make_flowables

@@ -255,7 +255,7 @@ def test_draft_builds_an_incomplete_translation_marked_on_every_page(data_copy, 
 
 
 def test_draft_changes_nothing_for_a_complete_translation(tmp_path):
-    from printshop.project.loader import DEFAULT_DATA_DIR
+    from printshop.project.paths import DEFAULT_DATA_DIR
 
     plain = build(
         DEFAULT_DATA_DIR, tmp_path / "plain", games=["comrade"], langs=["fr"], papers=["a4"], jobs=1
@@ -485,7 +485,8 @@ def test_export_points_at_the_yaml_lines_and_says_where_a_text_prints(data_copy,
 
 def test_the_room_estimate_is_near_what_really_fits():
     """A text that fits its frame is not much longer than the room the PO comment announces."""
-    from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+    from printshop.project.loader import load_project
+    from printshop.project.paths import DEFAULT_DATA_DIR
 
     _, checked = check(DEFAULT_DATA_DIR, games=["comrade"], langs=["en"], variant=None)
     [layout] = checked.layouts

@@ -18,8 +18,7 @@ import pytest
 from pypdf import PdfReader
 
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
-from printshop.project.paths import discover_games
+from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.project.units import mm
 from tests.conftest import press_view, shared_build
 from tests.pdfinspect import page_drawing, words

@@ -13,7 +13,8 @@ from reportlab.pdfgen.canvas import Canvas
 from printshop.checks.preflight import preflight, shop_trims
 from printshop.cli import main
 from printshop.pipeline.build import build
-from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+from printshop.project.loader import load_project
+from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
 from printshop.render.colour import rgb_to_cmyk
 from tests.conftest import PRESS_PROFILES, shared_build

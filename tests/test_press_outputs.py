@@ -16,7 +16,8 @@ from PIL import Image
 
 from printshop.checks.preflight import preflight, shop_trims
 from printshop.pipeline.build import build
-from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+from printshop.project.loader import load_project
+from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
 from tests.conftest import edit, found, line_of, shared
 

@@ -11,8 +11,7 @@ from pypdf import PdfReader
 
 from printshop.cli import main
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
-from printshop.project.paths import discover_games
+from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.project.units import mm
 from printshop.render.proof import make_proofs, proof_name
 from tests.conftest import edit, real_project, shared

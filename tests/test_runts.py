@@ -8,8 +8,8 @@ import pytest
 
 from printshop.diagnostics import Severity
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
 from printshop.project.model import TextStyle
+from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
 from printshop.render.colour import Paints
 from printshop.typeset.fitting import ends_with_runt, fit, make_flowables, runts

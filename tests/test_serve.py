@@ -27,7 +27,7 @@ import pytest
 
 from printshop.live.session import Session
 from printshop.pipeline.build import build
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import REPO, edit, line_of, real_project
 from tests.pdfinspect import pdf_text
 

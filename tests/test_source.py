@@ -7,7 +7,7 @@ import pytest
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Report
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.source import _fast_load, _yaml, read_yaml
 
 FILES = sorted(DEFAULT_DATA_DIR.rglob("*.yaml"))

@@ -15,7 +15,7 @@ import pytest
 
 from printshop.memo import Memo, Reads
 from printshop.pipeline.build import check
-from printshop.project.loader import DEFAULT_DATA_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import found
 
 

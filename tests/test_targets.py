@@ -16,8 +16,8 @@ from pypdf.generic import ContentStream
 from printshop.cli import main
 from printshop.pipeline.build import BadRequest, build
 from printshop.pipeline.jobs import plan
-from printshop.project.loader import DEFAULT_DATA_DIR, load_project
-from printshop.project.paths import discover_games
+from printshop.project.loader import load_project
+from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.render.raster import pixels_within
 from tests.conftest import shared_build
 from tests.pdfinspect import page_drawing

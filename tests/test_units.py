@@ -284,7 +284,8 @@ def palette():
     from pathlib import Path
 
     from printshop.diagnostics import Report
-    from printshop.project.loader import DEFAULT_DATA_DIR, load_project
+    from printshop.project.loader import load_project
+    from printshop.project.paths import DEFAULT_DATA_DIR
     from printshop.render.colour import Paints
     from printshop.typeset.fonts import register_fonts
 

@@ -368,7 +368,7 @@ def test_build_selects_language_and_paper(tmp_path, capsys):
 def test_a_template_error_points_at_the_template_line(tmp_path):
     import shutil
 
-    from printshop.project.loader import DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR
+    from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_TEMPLATES_DIR
 
     templates = tmp_path / "templates"
     shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)

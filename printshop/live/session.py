@@ -51,8 +51,13 @@ from printshop.pipeline.build import (
     without_cycle_collection,
 )
 from printshop.pipeline.jobs import Options, Output, noting_motifs, plan, run
-from printshop.project.loader import DEFAULT_DATA_DIR, Project, load_project, read_game
-from printshop.project.paths import BUNDLED_FONTS_DIR, DEFAULT_TEMPLATES_DIR, templates_for
+from printshop.project.loader import Project, load_project, read_game
+from printshop.project.paths import (
+    BUNDLED_FONTS_DIR,
+    DEFAULT_DATA_DIR,
+    DEFAULT_TEMPLATES_DIR,
+    templates_for,
+)
 from printshop.render.colour import noting_colours
 from printshop.render.faces import face_colours, face_motifs
 from printshop.render.replay import FaceRecordings, motif_key, recording_into

@@ -36,8 +36,8 @@ from printshop.language.i18n import Completeness, completeness
 from printshop.language.resolve import localize
 from printshop.layout.faces import _LAYOUT_CODES, GameLayout, lay_out_game
 from printshop.pipeline.progress import Progress
-from printshop.project.loader import DEFAULT_DATA_DIR, Project, load_project
-from printshop.project.paths import DEFAULT_OUTPUT_DIR, default_jobs
+from printshop.project.loader import Project, load_project
+from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR, default_jobs
 from printshop.render.how_to_print import check_how_to_print
 from printshop.typeset.fonts import FontSet, register_games_fonts
 from printshop.typeset.templating import HOW_TO_PRINT_TEMPLATE, make_environment, template_folders

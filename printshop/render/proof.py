@@ -29,9 +29,9 @@ from reportlab.platypus import Paragraph
 from printshop.diagnostics import Location, Report
 from printshop.language.texts import apply_typography
 from printshop.layout.faces import FaceLayout, GameLayout
-from printshop.project.loader import DEFAULT_DATA_DIR, Project
+from printshop.project.loader import Project
 from printshop.project.model import Media, Motif, Paper
-from printshop.project.paths import DEFAULT_OUTPUT_DIR
+from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR
 from printshop.project.units import mm
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_face

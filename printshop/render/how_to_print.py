@@ -4,7 +4,8 @@
 The page is a template (templates/common/how-to-print.xml.j2) in the booklet's vocabulary and styles,
 fed with the kit's own files; its sentences are the language's labels (data/languages/<lang>.yaml).
 It speaks to players, who print a finished kit: it names no command (the publisher's options are in
-the README), and it says where a tiled board's assembly diagram is from the renderer's own layout.
+docs/printing.md), and it says where a tiled board's assembly diagram is from the renderer's own
+layout.
 """
 
 from __future__ import annotations

@@ -173,7 +173,7 @@ def _add_target_options(building: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     import time
 
     from printshop.write.cache import nothing_to_do
@@ -237,7 +237,7 @@ def _teller(quiet: bool) -> Callable[[str], None]:
     return lambda message: print(printable(message), file=sys.stderr, flush=True)
 
 
-def _refuse_unknown_outputs(args) -> None:
+def _refuse_unknown_outputs(args: argparse.Namespace) -> None:
     """--profile and --cutter go with their target, and name what data/print/ has (printshop's and the
     project's): refused before any check."""
     if args.profile and args.target != "shop":
@@ -287,7 +287,7 @@ def _print_diagnostics(result, quiet: bool) -> None:
         )
 
 
-def _outcome(args, result, say: Callable[[str], None], started: float) -> int:
+def _outcome(args: argparse.Namespace, result, say: Callable[[str], None], started: float) -> int:
     """What was written, or why nothing was; the exit code."""
     if result.report.has_errors:
         _say_failed(result)
@@ -323,7 +323,7 @@ def _say_failed(result) -> None:
         print(f"build failed ({summary(result.report)}); nothing was written", file=sys.stderr)
 
 
-def _say_nothing_built(args, result) -> None:
+def _say_nothing_built(args: argparse.Namespace, result) -> None:
     if result.refused:
         print(
             "nothing built: every translation asked for is incomplete (--draft builds them as drafts)",
@@ -335,7 +335,9 @@ def _say_nothing_built(args, result) -> None:
         print("nothing to build (check the game and --lang names)", file=sys.stderr)
 
 
-def _say_written(args, result, say: Callable[[str], None], started: float) -> None:
+def _say_written(
+    args: argparse.Namespace, result, say: Callable[[str], None], started: float
+) -> None:
     import time
 
     written = set(result.written)

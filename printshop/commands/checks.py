@@ -16,7 +16,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     checks.add_argument("--markdown", action="store_true", help="print docs/checks.md")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.markdown:
         print(catalogue_markdown())
         return 0

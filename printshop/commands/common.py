@@ -7,6 +7,7 @@ prints its own errors and exits with 2.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ class UsageError(Exception):
     pass
 
 
-def check_folders(args) -> None:
+def check_folders(args: argparse.Namespace) -> None:
     """Folders named on the command line that cannot be right are usage errors (exit 2)."""
     templates = getattr(args, "templates", None)
     if templates is not None and not templates.is_dir():

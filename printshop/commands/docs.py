@@ -32,7 +32,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.project.reference import doc_texts, write_texts
 
     folder = args.out or find_project().root / "docs"

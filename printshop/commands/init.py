@@ -23,7 +23,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     initing.add_argument("folder", nargs="?", type=Path, default=Path("."), metavar="FOLDER")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.project.scaffold import ScaffoldError, init_project
 
     try:

@@ -19,7 +19,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     add_data(listing)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.project.loader import load_project
 
     known_games(args.data, [])  # (a data folder that is none: said as every command says it)

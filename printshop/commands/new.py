@@ -31,7 +31,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.language import i18n
     from printshop.project.loader import load_project
     from printshop.project.scaffold import ScaffoldError, new_game

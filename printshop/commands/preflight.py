@@ -32,7 +32,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     add_data(flight)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.checks.preflight import preflight, shop_trims
 
     profile, trims = None, None

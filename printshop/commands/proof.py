@@ -40,7 +40,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     add_templates(proofing)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.render.proof import make_proofs
 
     games = known_games(args.data, args.games)

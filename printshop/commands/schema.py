@@ -28,7 +28,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.project.reference import schema_texts, write_texts
 
     folder = args.out or find_project().root / "schemas"  # (never the installed package's folder)

@@ -35,7 +35,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.live.serve import AddressUnavailable, Server
     from printshop.live.session import Session
 

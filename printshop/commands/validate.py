@@ -59,7 +59,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.pipeline.build import check, default_workers
 
     default = (

@@ -38,7 +38,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     )
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from printshop.live.session import Session
     from printshop.live.watch import watch
 

@@ -1996,11 +1996,11 @@ def test_a_first_build_that_raises_gives_the_watches_back(tmp_path, monkeypatch)
 
 
 def test_serve_and_watch_are_commands():
-    from printshop.cli import _parser
+    from printshop.cli import make_parser
 
-    args = _parser().parse_args(["serve", "comrade", "--lang", "fr", "--port", "0"])
+    args = make_parser().parse_args(["serve", "comrade", "--lang", "fr", "--port", "0"])
     assert (args.games, args.lang, args.host, args.port) == (["comrade"], ["fr"], "127.0.0.1", 0)
-    args = _parser().parse_args(["watch", "comrade", "--lang", "fr"])
+    args = make_parser().parse_args(["watch", "comrade", "--lang", "fr"])
     assert (
         args.out is None
     )  # filled in by main() from the project of the working directory (printshop.toml)
@@ -2010,16 +2010,18 @@ def test_serve_and_watch_are_commands():
 def test_a_port_out_of_range_is_refused_not_taken_modulo_65536(port, capsys):
     """The system reads port 99999 as 34463 (modulo 65536): `serve --port 99999` listened there, on a port
     nobody asked for. A port is refused unless it is 0 to 65535; the edges are taken."""
-    from printshop.cli import _parser
+    from printshop.cli import make_parser
 
     with pytest.raises(SystemExit) as usage:
-        _parser().parse_args(["serve", "--port", port])
+        make_parser().parse_args(["serve", "--port", port])
     assert (
         usage.value.code == 2
         and f"a port is a whole number from 1 to 65535 (0: any free one), not '{port}'"
         in capsys.readouterr().err
     )
-    assert [_parser().parse_args(["serve", "--port", edge]).port for edge in ("0", "65535")] == [
+    assert [
+        make_parser().parse_args(["serve", "--port", edge]).port for edge in ("0", "65535")
+    ] == [
         0,
         65535,
     ]

@@ -839,11 +839,11 @@ def test_the_texts_each_block_reads_are_its_own():
 _COUNT_COLLECTIONS = """
 import gc, os, sys
 import printshop.cli
-real, started = printshop.cli._dispatch, []
+real, started = printshop.cli.dispatch, []
 def dispatch(*args, **kwargs):
     started.append(True)
     return real(*args, **kwargs)
-printshop.cli._dispatch = dispatch
+printshop.cli.dispatch = dispatch
 gc.callbacks.append(lambda phase, info: started and phase == "start" and os.write(2, b"cycle collection\\n"))
 sys.argv = ["printshop", *sys.argv[1:]]
 from printshop.cli import main

@@ -139,7 +139,7 @@ def back_cover_flowables(
 
 def list_hangs(blocks: list, text_styles: dict[str, TextStyle]) -> dict[int, float]:
     """The indent of each list item (by its index in `blocks`): one for all the items of a list (a run of items in
-    one style), which its widest number hangs in (fitting.hang), so that "10." moves no item's text but its own."""
+    one style), which its widest number hangs in (measuring.hang), so that "10." moves no item's text but its own."""
     hangs: dict[int, float] = {}
     run: list[int] = []
 

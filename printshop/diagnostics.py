@@ -500,7 +500,7 @@ class Diagnostic:
     also: str = (
         ""  # a second place that matters, for another reader ("frame at faces.yaml:26:14: ...")
     )
-    # for a fault reported once however many faces, cards and languages meet it (layout's `_report_once`): the
+    # for a fault reported once however many faces, cards and languages meet it (problems.report_once): the
     # fault without where it was met; another with the same code, place and `once` is the same fault
     once: str = field(default="", compare=False, repr=False)
 

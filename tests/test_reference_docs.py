@@ -152,11 +152,12 @@ def _yaml(path: Path):
 def _captured_contexts(monkeypatch) -> dict[str, list[dict]]:
     """Lay out Comrade Stalin (cards, a shared back, sheets with items, a booklet) and Kremlin (single
     sheets), noting each kind of template's context."""
+    import printshop.layout.booklet as booklet_layout
     import printshop.layout.faces as layout
     from printshop.pipeline.build import check
 
     seen: dict[str, list[dict]] = {kind: [] for kind in TEMPLATE_KINDS}
-    render_blocks, render_template = layout.render_blocks, layout.render_template
+    render_blocks, render_template = layout.render_blocks, booklet_layout.render_template
 
     def blocks(env, name, context):
         kind = "sheet" if "sheet" in context else "back" if context["card"] is None else "card"
@@ -168,7 +169,7 @@ def _captured_contexts(monkeypatch) -> dict[str, list[dict]]:
         return render_template(env, name, context)
 
     monkeypatch.setattr(layout, "render_blocks", blocks)
-    monkeypatch.setattr(layout, "render_template", template)
+    monkeypatch.setattr(booklet_layout, "render_template", template)
     report, checked = check(games=["comrade-stalin", "kremlin"], langs=["en"], variant=None)
     assert checked is not None and not report.has_errors, [d.format() for d in report.errors]
     seen["how-to-print"].append(_how_to_print_context(monkeypatch, checked))

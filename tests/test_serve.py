@@ -997,10 +997,10 @@ def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(
     set_again = []
     # (the process's booklets: a booklet another test set with one of these edits would be given here)
     monkeypatch.setattr(booklet_module, "_BOOKLETS", booklet_module.Memo(96))
-    setting = booklet_module._render_booklet
+    setting = booklet_module.set_booklet
     monkeypatch.setattr(
         booklet_module,
-        "_render_booklet",
+        "set_booklet",
         lambda game, booklet, *a, **k: (
             (set_again.append(a[6]) if not k.get("measure") else None)
             or setting(  # (a[6]: the file's name)

@@ -244,13 +244,13 @@ def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depen
     project = checked.project.view(layout.localized.data)
     paper, paints = project.media.papers[project.booklet.paper], Paints(project.colours.palette)
     measured = []
-    real = module._render_booklet
+    real = module.set_booklet
 
     def spy(*args, **kwargs):
         measured.append(kwargs.get("measure", False))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(module, "_render_booklet", spy)
+    monkeypatch.setattr(module, "set_booklet", spy)
 
     def render(name):
         return module.render_booklet(

@@ -40,7 +40,8 @@ from importlib import resources
 from pathlib import Path
 
 from printshop.diagnostics import Diagnostic, display_path, printable
-from printshop.layout.faces import stand_in_booklet, written_entry
+from printshop.layout.faces import stand_in_booklet
+from printshop.layout.problems import written_entry
 from printshop.live.session import Session
 from printshop.live.watch import FileWatcher, watched_folders
 from printshop.memo import Memo, Reads, unchanged, values_of

@@ -36,7 +36,9 @@ from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.language.resolve import localize
 from printshop.language.texts import load_catalogue
 from printshop.language.translation import RECORD_SUFFIX, load_records
-from printshop.layout.faces import FaceLayout, lay_out_face, lay_out_game
+from printshop.layout.faces import lay_out_face
+from printshop.layout.game import lay_out_game
+from printshop.layout.plan import FaceLayout
 from printshop.memo import Reads, unchanged, values_of
 from printshop.pipeline.build import (
     Checked,

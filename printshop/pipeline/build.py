@@ -34,7 +34,9 @@ from printshop.checks.validate import validate_project
 from printshop.diagnostics import Location, Report, Severity, StageFailed, display_path
 from printshop.language.i18n import Completeness, completeness
 from printshop.language.resolve import localize
-from printshop.layout.faces import _LAYOUT_CODES, GameLayout, lay_out_game
+from printshop.layout.game import lay_out_game
+from printshop.layout.plan import GameLayout
+from printshop.layout.problems import LAYOUT_CODES
 from printshop.pipeline.progress import Progress
 from printshop.project.loader import Project, load_project
 from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR, default_jobs
@@ -283,11 +285,11 @@ def _diagnostics_of(lay_out, unit, before: list) -> list:
 
 def _reaches_other_units(item) -> bool:
     """Whether a layout's diagnostic changes what the layouts after it report: a template's fault or an unknown
-    reference is reported once for all languages (layout._report_once), and an error in the data that is not
-    the layout's own (layout.DataErrors) holds back what later layouts would say about it. When one appears,
+    reference is reported once for all languages (problems.report_once), and an error in the data that is not
+    the layout's own (problems.DataErrors) holds back what later layouts would say about it. When one appears,
     the layouts laid out apart are laid out again one after the other, so the report is that of one process."""
     return item.code in ("template", "unknown-reference") or (
-        item.severity is Severity.ERROR and item.code not in _LAYOUT_CODES
+        item.severity is Severity.ERROR and item.code not in LAYOUT_CODES
     )
 
 

@@ -21,8 +21,8 @@ from functools import partial
 from pathlib import Path
 
 from printshop.diagnostics import Location, Report
-from printshop.layout.faces import GameLayout
 from printshop.layout.imposition import ImpositionError
+from printshop.layout.plan import GameLayout
 from printshop.layout.press_plan import left_out, takes_deck, takes_sheets
 from printshop.memo import Reads, noting
 from printshop.project.paths import output_name  # noqa: F401 - (serve.py imports it from here)
@@ -186,7 +186,7 @@ def run(job: Job, checked, options: Options, env, say=lambda message: None) -> J
 
 
 def _render_failed(report: Report, layout: GameLayout, path: Path, error: Exception) -> None:
-    from printshop.render.booklet import BookletTooLarge
+    from printshop.render.booklet_pages import BookletTooLarge
 
     if isinstance(
         error, BookletTooLarge

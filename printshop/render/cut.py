@@ -16,8 +16,8 @@ import io
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.layout.imposition import ImpositionError, cut_cells, usable_area
+from printshop.layout.plan import DeckLayout, GameLayout
 from printshop.project.model import CutTarget, Motif, Paper
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_face

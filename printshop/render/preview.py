@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from printshop.layout.faces import DeckLayout, GameLayout
+from printshop.layout.plan import DeckLayout, GameLayout
 from printshop.project.model import ImageTarget, Motif
 from printshop.render.colour import Paints
 from printshop.render.raster import (

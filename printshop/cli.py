@@ -15,13 +15,12 @@ import sys
 from pathlib import Path
 
 from printshop import __version__
+from printshop.check_codes import CATALOGUE, catalogue_markdown
 from printshop.diagnostics import (
-    CATALOGUE,
     FORMATS,
     Report,
     Severity,
     StageFailed,
-    catalogue_markdown,
     display_path,
     format_report,
     no_game_yet,

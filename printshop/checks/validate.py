@@ -15,8 +15,9 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from printshop.check_codes import CATALOGUE
 from printshop.checks import translation_checks
-from printshop.diagnostics import CATALOGUE, Location, Report, Severity, closest, did_you_mean
+from printshop.diagnostics import Location, Report, Severity, closest, did_you_mean
 from printshop.language.resolve import too_long_with_variables
 from printshop.language.texts import TextEntry, markup_problems, placeholders
 from printshop.language.translation import (

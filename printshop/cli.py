@@ -1049,7 +1049,7 @@ def _load_or_report(data: Path, games: list[str] | None):
 
 
 def _i18n(args) -> int:
-    from printshop.language import i18n
+    from printshop.language import i18n, po, translation_file
 
     lang = getattr(args, "lang", None)
     if (
@@ -1105,7 +1105,7 @@ def _i18n(args) -> int:
                 continue
             try:
                 result = i18n.sync(game, args.lang)
-            except i18n.SyncError as error:
+            except translation_file.SyncError as error:
                 _print_report(error.report)
                 return 1
             print(
@@ -1124,14 +1124,14 @@ def _i18n(args) -> int:
             _, checked = check(
                 args.data, games=[game.id], langs=[game.game.source_language], variant=None
             )
-            printed = i18n.where_printed(checked, game.id) if checked is not None else {}
-            write_atomically(target, i18n.export_po(game, args.lang, printed))
+            printed = po.where_printed(checked, game.id) if checked is not None else {}
+            write_atomically(target, po.export_po(game, args.lang, printed))
             print(f"wrote {target}")
         return 0
     game = project.games[args.game]
     if not args.po.is_file():
         raise UsageError(f"{args.po} does not exist")
-    result = i18n.import_po(game, args.lang, args.po, project=project)
+    result = po.import_po(game, args.lang, args.po, project=project)
     _print_report(result.report)
     if result.report.has_errors:
         print(

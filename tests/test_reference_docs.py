@@ -13,7 +13,7 @@ import yaml
 from printshop.cli import main
 from printshop.language.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS, context_names
 from printshop.project import reference
-from printshop.project.model import Node
+from printshop.project.schema import Node
 from tests.conftest import REPO
 
 
@@ -80,14 +80,14 @@ def _models() -> list[type[Node]]:
 
 
 def test_every_field_of_every_data_file_has_a_description():
-    """A field added to model.py needs a docstring under it: the docs and the editors' hovers show it."""
+    """A field added to a model needs a docstring under it: the docs and the editors' hovers show it."""
     missing = [
         f"{model.__name__}.{name}"
         for model in _models()
         for name in model.model_fields
         if not reference.describe(model, name)
     ]
-    assert missing == [], "add a docstring under each of these fields in printshop/project/model.py"
+    assert missing == [], "add a docstring under each of these fields in printshop/project/models/"
 
 
 def test_every_data_file_kind_and_key_is_in_the_data_format_doc():

@@ -1014,7 +1014,7 @@ def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(
     again the texts they touch, in the new colour and with the new ties; a text that is reported is reported at
     every check (only a text laid out without a word to say is remembered)."""
     from printshop.layout import faces as layout
-    from printshop.project.model import Frame
+    from printshop.project.models.faces import Frame
     from tests.conftest import copy_data, edit
 
     # a field added to frames that changes how a text is set must be in what a laid-out text is remembered by

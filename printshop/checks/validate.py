@@ -32,7 +32,8 @@ from printshop.memo import Memo
 from printshop.project.expressions import ExpressionError, evaluate, need_count
 from printshop.project.layers import origin_of
 from printshop.project.loader import LABELS_REFERENCE, GameData, Project
-from printshop.project.model import Face, Untranslatable
+from printshop.project.models.faces import Face
+from printshop.project.models.game import Untranslatable
 from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 from printshop.project.schema import Node
 from printshop.project.source import MAX_TEXT, locate

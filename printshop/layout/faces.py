@@ -20,7 +20,10 @@ from printshop.language.texts import MissingText, PlaceholderError, keep_with_ne
 from printshop.layout.design import same_size_across_deck
 from printshop.memo import Memo
 from printshop.project.loader import Project
-from printshop.project.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
+from printshop.project.models.booklet import BookletStyle
+from printshop.project.models.faces import Face, Frame
+from printshop.project.models.game import CardEntry, Deck, SheetSpec
+from printshop.project.models.media import CardSize
 from printshop.project.source import place_of
 from printshop.project.units import parse_length, to_mm
 from printshop.render.colour import Paints, StandIn

@@ -1,6 +1,6 @@
 """Reference documentation and JSON Schemas generated from the code, so they cannot drift from it.
 
-`docs/data-format.md` describes every data file and key from the pydantic models of model.py (the
+`docs/data-format.md` describes every data file and key from the pydantic models of models/ (the
 docstring under each field is its description); `docs/templates.md` describes what each kind of
 template receives, from `TEMPLATE_CONTEXT` in resolve.py, with the filters and the markup templates
 emit; `schemas/*.schema.json` let a YAML editor complete and check data files while typing.
@@ -23,9 +23,21 @@ from typing import Annotated, Any, Literal
 import annotated_types
 from pydantic import BaseModel
 
-from printshop.project import model
+from printshop.project.models import (
+    art,
+    booklet,
+    faces,
+    game,
+    language,
+    media,
+    profile,
+    targets,
+    values,
+)
 from printshop.project.paths import REPOSITORY_DIR
 from printshop.project.schema import Node
+
+MODEL_MODULES = (values, media, profile, targets, art, booklet, language, faces, game)
 
 DOCS_DIR = REPOSITORY_DIR / "docs"
 SCHEMAS_DIR = REPOSITORY_DIR / "schemas"
@@ -45,14 +57,14 @@ DATA_FILES = (
         "media",
         "data/print/media.yaml",
         "data/print/media.yaml",
-        model.Media,
+        media.Media,
         "Paper and card sizes, and how print-and-play sheets are laid out on paper.",
     ),
     DataFile(
         "fonts",
         "data/print/fonts.yaml",
         "data/print/fonts.yaml",
-        model.Fonts,
+        art.Fonts,
         "The font families layouts and styles name. Files are looked up in `data/fonts/`, then among the "
         "Noto fonts that come with printshop.",
     ),
@@ -60,7 +72,7 @@ DATA_FILES = (
         "colours",
         "data/print/colours.yaml",
         "data/print/colours.yaml",
-        model.Colours,
+        art.Colours,
         "Every colour, named once. Other files name colours from this palette (`colour: red`); print-shop "
         "files convert them to the shop's CMYK. printshop's own palette (ink, ink-soft, paper, paper-deep, "
         "accent, grey, white) is always there; a game may add colours of its own in "
@@ -70,7 +82,7 @@ DATA_FILES = (
         "motifs",
         "data/print/motifs.yaml",
         "data/print/motifs.yaml",
-        model.Motifs,
+        art.Motifs,
         "Vector art (stars, hammers, eyes…) as SVG path data in a view box, drawn by faces and booklets "
         "at any size.",
     ),
@@ -78,7 +90,7 @@ DATA_FILES = (
         "booklet",
         "data/print/booklet.yaml",
         "data/print/booklet.yaml",
-        model.BookletStyle,
+        booklet.BookletStyle,
         "The rules booklet's page, margins, folio and paragraph styles (also used by the how-to-print "
         "sheet).",
     ),
@@ -86,7 +98,7 @@ DATA_FILES = (
         "profile",
         "data/print/profiles/<name>.yaml",
         "data/print/profiles/*.yaml",
-        model.Profile,
+        profile.Profile,
         "What one print shop accepts; `printshop build --target shop --profile <name>` writes files for it "
         "and `printshop validate` checks every deck against it.",
     ),
@@ -94,7 +106,7 @@ DATA_FILES = (
         "language",
         "data/languages/<lang>.yaml",
         "data/languages/*.yaml",
-        model.Language,
+        language.Language,
         "A language: its names, its typography and translation checks, and the words printshop itself "
         "prints on pages (labels).",
     ),
@@ -102,7 +114,7 @@ DATA_FILES = (
         "game",
         "data/<game>/game.yaml",
         "data/*/game.yaml",
-        model.Game,
+        game.Game,
         "A game's facts: players, decks and their cards, what the decks must hold, setup rules, sheets, "
         "the booklet. Words players read are never here: `title` and the like name text ids.",
     ),
@@ -110,7 +122,7 @@ DATA_FILES = (
         "faces",
         "data/<game>/faces.yaml",
         "data/*/faces.yaml",
-        model.FacesFile,
+        faces.FacesFile,
         "The layouts of a game's card faces and sheets. Positions are measured from the top-left corner "
         "of the trim, y downwards. A face may `extends` another: it starts from the other's keys and "
         "merges its own over them, deeply (a frame that changes only `height` keeps the rest), and a key "
@@ -126,14 +138,15 @@ DATA_FILES = (
 )
 
 
-# --- descriptions: the docstring under each field of model.py --------------------------------------
+# --- descriptions: the docstring under each field of the models --------------------------------------
 @cache
 def field_docs() -> dict[str, dict[str, str]]:
-    """{class name: {field name: the docstring written under the field}}, read from model.py's source
+    """{class name: {field name: the docstring written under the field}}, read from the models' source
     (pydantic could do it at import, but reading the source for every model would slow every run)."""
-    tree = ast.parse(inspect.getsource(model))
     docs: dict[str, dict[str, str]] = {}
-    for node in tree.body:
+    for node in (
+        node for module in MODEL_MODULES for node in ast.parse(inspect.getsource(module)).body
+    ):
         if not isinstance(node, ast.ClassDef):
             continue
         fields = docs.setdefault(node.name, {})
@@ -160,7 +173,7 @@ def describe(cls: type[BaseModel], name: str) -> str:
 
 # --- types in words ----------------------------------------------------------------------------------
 def _validators() -> dict[Any, str]:
-    """What a validator of model.py means, in words (looked up by name: other modules add to model.py)."""
+    """What a validator of models/values.py means, in words (looked up by name)."""
     from printshop.project.units import parse_length
 
     named = {
@@ -169,7 +182,7 @@ def _validators() -> dict[Any, str]:
         "_positive": "more than 0",
         "_not_negative": "0 or more",
     }
-    found = {getattr(model, name): text for name, text in named.items() if hasattr(model, name)}
+    found = {getattr(values, name): text for name, text in named.items() if hasattr(values, name)}
     found[parse_length] = "length (mm, cm, in or pt)"
     return found
 
@@ -179,7 +192,7 @@ _KINDS = ("colour", "id", "length")  # a validator that says what the value is, 
 
 def words(hint: Any) -> str:
     """A type as a publisher reads it: "length (mm, cm, in or pt)", "list of texts", a link to a model."""
-    if hint == model.Expression:
+    if hint == values.Expression:
         return "expression in the player count (`n - 2`, `(n + 1) // 2`)"
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin is Annotated:
@@ -294,10 +307,16 @@ def _unwrap_optional(hint: Any) -> Any:
     return hint
 
 
+@cache
+def _model_namespace() -> dict[str, Any]:
+    """Every name the model modules define or import: where a model's type hints are looked up."""
+    return {name: value for module in MODEL_MODULES for name, value in vars(module).items()}
+
+
 def _models_in(hint: Any) -> list[type[BaseModel]]:
     """The models a field's type refers to, in order (a dict of Decks: Deck)."""
     if isinstance(hint, str):
-        found = getattr(model, hint, None)
+        found = _model_namespace().get(hint)
         return [found] if isinstance(found, type) and issubclass(found, BaseModel) else []
     if isinstance(hint, type) and issubclass(hint, BaseModel):
         return [hint]
@@ -393,7 +412,7 @@ def _model_tables(root: type[BaseModel], documented: set[str]) -> list[str]:
         if cls.__name__ in documented:
             continue
         documented.add(cls.__name__)
-        hints = typing.get_type_hints(cls, include_extras=True, localns=vars(model))
+        hints = typing.get_type_hints(cls, include_extras=True, localns=_model_namespace())
         if cls is not root:
             lines += [f"### {cls.__name__}", ""]
         if cls.__doc__:
@@ -582,7 +601,7 @@ def json_schemas() -> dict[str, dict]:
         else:
             schema = data_file.model.model_json_schema(by_alias=True)
             _describe_schema(data_file.model, schema)
-            if data_file.model is model.FacesFile:
+            if data_file.model is faces.FacesFile:
                 _loosen(schema["$defs"])
         schema = {
             "$schema": "http://json-schema.org/draft-07/schema#",
@@ -652,7 +671,7 @@ def _all_models(root: type[BaseModel]) -> list[type[BaseModel]]:
         if cls in seen:
             continue
         seen.append(cls)
-        hints = typing.get_type_hints(cls, include_extras=True, localns=vars(model))
+        hints = typing.get_type_hints(cls, include_extras=True, localns=_model_namespace())
         for name in cls.model_fields:
             queue += _models_in(hints[name])
     return seen

@@ -41,7 +41,7 @@ class Node(BaseModel):
 
     # defer_build: pydantic makes a model's validator when the model is first used, not when the class is
     # made. A build of one game uses about a third of the 60-odd models; the others are never built in that
-    # run (importing printshop.project.model takes 10-20 ms less)
+    # run (importing printshop.project.models takes 10-20 ms less)
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True, defer_build=True)
 
     def where(self, field: str | None = None) -> Location:

@@ -45,7 +45,9 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from printshop.layout.faces import BookletLayout, GameLayout
 from printshop.memo import Memo, Reads, unchanged, values_of
-from printshop.project.model import Motif, Paper, TextStyle
+from printshop.project.models.art import Motif
+from printshop.project.models.booklet import TextStyle
+from printshop.project.models.media import Paper
 from printshop.project.units import parse_length, to_mm
 from printshop.render.colour import Paints, StandIn
 from printshop.render.faces import draw_motif

@@ -21,7 +21,9 @@ from printshop.layout.faces import (
     tied,
 )
 from printshop.memo import Memo
-from printshop.project.model import BookletStyle, Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.booklet import BookletStyle
+from printshop.project.models.media import Paper
 from printshop.project.paths import output_name
 from printshop.render.booklet import BookletTooLarge, render_booklet
 from printshop.render.colour import Paints

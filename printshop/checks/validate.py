@@ -36,8 +36,9 @@ from printshop.project.models.faces import Face
 from printshop.project.models.game import Untranslatable
 from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 from printshop.project.schema import Node
-from printshop.project.source import MAX_TEXT, locate
+from printshop.project.source import locate
 from printshop.project.units import to_mm
+from printshop.project.yaml_safety import MAX_TEXT
 
 REQUIRED_LABELS = (
     "fronts",

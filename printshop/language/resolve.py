@@ -17,7 +17,7 @@ from printshop.language.texts import TextTree, apply_typography, to_markup
 from printshop.project.expressions import ExpressionError, need_count
 from printshop.project.loader import GameData, Project
 from printshop.project.models.language import Language
-from printshop.project.source import MAX_TEXT
+from printshop.project.yaml_safety import MAX_TEXT
 
 
 @dataclass

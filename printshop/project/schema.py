@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, WithJsonSchema
+from pydantic_core import ErrorDetails
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Location, Report, did_you_mean, display_path
@@ -66,7 +67,7 @@ class Node(BaseModel):
                     node.lc.data if isinstance(node, CommentedMap) and own is not None else None
                 )
                 key = _aliases(type(self)).get(field, field)
-                if positions and key in positions:
+                if positions and key in positions and own is not None:  # (`positions` says it is)
                     position = positions[key]
                     where = Location(own.path, position[2] + 1, position[3] + 1)
                     if known is None:
@@ -129,7 +130,7 @@ def plain(node: Any) -> Any:
 
 
 def _report_error(
-    model: type[BaseModel], document: Document, loc: tuple, item: dict, report: Report
+    model: type[BaseModel], document: Document, loc: tuple, item: ErrorDetails, report: Report
 ) -> None:
     kind = item["type"]
     path = document.path

@@ -36,7 +36,7 @@ RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-# a character any of the three finds (_values_are_safe's first look: a text without one passes at one search)
+# a character any of the three finds (source._values_are_safe's first look: a text without one passes at one search)
 ANY_UNREADABLE = re.compile(
     "[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )

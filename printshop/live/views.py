@@ -104,23 +104,6 @@ def face_views(
                 if face is not None
             ]
         for face in faces:
-            texts, borrowed, frames = (
-                [],
-                [],
-                [],
-            )  # the texts first: what a translator edits; then a draft's others
-            for frame in face.frames:
-                for text_id in frame.text_ids:
-                    # (a naming variant's own text, where it replaces the id: the line a translator edits)
-                    entry = written_entry(catalogue, text_id, variant) if catalogue else None
-                    if entry is not None:
-                        texts.append((entry.location.path, entry.location.line))
-                    elif reference is not None:
-                        entry = written_entry(reference, text_id, variant)
-                        if entry is not None:
-                            borrowed.append((entry.location.path, entry.location.line))
-                where = frame.frame.where()
-                frames.append((where.path, where.line))
             name = face.face.template
             if name and name not in templates and session.env is not None:
                 templates[name] = template_location(session.env, name).path
@@ -134,7 +117,7 @@ def face_views(
                     paints,
                     project.motifs.motifs,
                     layout.localized.data.dir,
-                    texts + borrowed + frames,
+                    _sources_of(face, catalogue, reference, variant),
                     templates.get(name or "", ""),
                     art=tuple(art_of([face.face])),
                     definitions=definition_chain(game_faces, face.face_name),
@@ -145,6 +128,29 @@ def face_views(
                 session, layout, project, paints, catalogue, reference, earlier, booklets, later
             )
     return views
+
+
+def _sources_of(face, catalogue, reference, variant) -> list[tuple[str, int]]:
+    """(data file as displayed, line) of what a face prints: its texts first, what a translator edits; then the
+    texts a draft borrows from the language it is made from; then its frames' definitions."""
+    texts, borrowed, frames = (
+        [],
+        [],
+        [],
+    )  # the texts first: what a translator edits; then a draft's others
+    for frame in face.frames:
+        for text_id in frame.text_ids:
+            # (a naming variant's own text, where it replaces the id: the line a translator edits)
+            entry = written_entry(catalogue, text_id, variant) if catalogue else None
+            if entry is not None:
+                texts.append((entry.location.path, entry.location.line))
+            elif reference is not None:
+                entry = written_entry(reference, text_id, variant)
+                if entry is not None:
+                    borrowed.append((entry.location.path, entry.location.line))
+        where = frame.frame.where()
+        frames.append((where.path, where.line))
+    return texts + borrowed + frames
 
 
 def page_views(

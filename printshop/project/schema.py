@@ -282,24 +282,7 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
                     if isinstance(item, _NESTED):
                         _attach(item, child, path, shown)
             return
-        # a map layered from several files (layers.py): each field at the file that wrote it
-        fields = private.get("_field_where")
-        if fields is None:
-            fields = private["_field_where"] = {}
-        data = node.lc.data
-        for key, child in items_of(node):
-            name = names.get(key)
-            if name is None:
-                continue
-            position = data[key]
-            origin = origins.get(key, path) if origins else path
-            where = shown.get(origin)
-            if where is None:
-                where = shown[origin] = display_path(origin)
-            fields[name] = (where, position[2] + 1, position[3] + 1)
-            item = getattr(value, name)
-            if isinstance(item, _NESTED):
-                _attach(item, child, origin, shown)
+        _attach_layered(value, node, path, shown, private, names, origins)
     elif isinstance(value, list) and isinstance(node, CommentedSeq):
         for item, child in zip(value, list.__iter__(node)):
             if isinstance(item, _NESTED):
@@ -309,6 +292,37 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
         for key, item in value.items():
             if isinstance(item, _NESTED) and key in node:
                 _attach(item, node[key], origins.get(key, path) if origins else path, shown)
+
+
+def _attach_layered(
+    value: Node,
+    node: CommentedMap,
+    path: Path,
+    shown: dict,
+    private: dict,
+    names: dict,
+    origins: dict,
+) -> None:
+    """`_attach` for a map layered from several files (layers.py): each field's place kept at once, in the file
+    that wrote it (`origins`, by key; `path` for a key no layer named)."""
+    # a map layered from several files (layers.py): each field at the file that wrote it
+    fields = private.get("_field_where")
+    if fields is None:
+        fields = private["_field_where"] = {}
+    data = node.lc.data
+    for key, child in items_of(node):
+        name = names.get(key)
+        if name is None:
+            continue
+        position = data[key]
+        origin = origins.get(key, path) if origins else path
+        where = shown.get(origin)
+        if where is None:
+            where = shown[origin] = display_path(origin)
+        fields[name] = (where, position[2] + 1, position[3] + 1)
+        item = getattr(value, name)
+        if isinstance(item, _NESTED):
+            _attach(item, child, origin, shown)
 
 
 @functools.lru_cache(maxsize=None)

@@ -20,7 +20,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.layout.plan import BookletLayout
 from printshop.pipeline.build import build, check
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.render.booklet import render_booklet
 from printshop.render.colour import Paints

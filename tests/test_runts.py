@@ -8,7 +8,7 @@ import pytest
 
 from printshop.diagnostics import Severity
 from printshop.pipeline.build import check
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
 from printshop.render.colour import Paints
@@ -158,7 +158,7 @@ def test_where_nothing_else_cures_a_runt_a_frame_goes_a_step_or_two_smaller_unle
 ):
     """Kremlin's French influence sheet: justified, "… et cochez ce que vous avez / déclaré." at 9 pt, where a tie
     would open the second line's spaces too wide; at 8.75 pt the text takes two lines."""
-    from printshop.project.model import Frame
+    from printshop.project.models.faces import Frame
 
     text = (
         "Avant la partie, inscrivez en secret les valeurs 1 à 10, chacune une seule fois, sur dix politiciens au "
@@ -296,7 +296,7 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
 def test_a_justified_frame_keeps_its_breaks_and_a_ragged_one_ties(paints):
     """The same French text in a justified frame and a ragged one: only the ragged one's markup is tied."""
     from printshop.layout.faces import tied
-    from printshop.project.model import Typography
+    from printshop.project.models.language import Typography
 
     typography = Typography(keep_with_next=["de", "la"], numbers_with_next=True)
     blocks = parse_blocks("<p>La fin de la partie, 3 cartes.</p>")

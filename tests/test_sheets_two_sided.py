@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.pipeline.build import build
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.project.units import POINTS_PER
 from printshop.typeset.fitting import fit
 from printshop.typeset.richtext import parse_blocks

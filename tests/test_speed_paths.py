@@ -1014,7 +1014,7 @@ def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(
     again the texts they touch, in the new colour and with the new ties; a text that is reported is reported at
     every check (only a text laid out without a word to say is remembered)."""
     from printshop.layout import faces as layout
-    from printshop.project.model import Frame
+    from printshop.project.models.faces import Frame
     from tests.conftest import copy_data, edit
 
     # a field added to frames that changes how a text is set must be in what a laid-out text is remembered by
@@ -1259,7 +1259,7 @@ def test_a_booklets_page_texts_are_read_once_per_process_for_the_same_bytes(buil
     the catalogue. The same bytes give the same texts, read once; other bytes are read."""
     import pypdfium2
 
-    from printshop.live import serve
+    from printshop.live import images
 
     data = (built / "comrade" / "en" / "comrade-en-rules-booklet-a4.pdf").read_bytes()
     opened = []
@@ -1269,10 +1269,10 @@ def test_a_booklets_page_texts_are_read_once_per_process_for_the_same_bytes(buil
         "PdfDocument",
         lambda *args, **kwargs: opened.append(args) or real(*args, **kwargs),
     )
-    monkeypatch.setattr(serve, "_PAGE_TEXTS", Memo(4))
-    first = serve.page_texts(data)
-    again = serve.page_texts(bytes(bytearray(data)))  # equal bytes, another object
+    monkeypatch.setattr(images, "_PAGE_TEXTS", Memo(4))
+    first = images.page_texts(data)
+    again = images.page_texts(bytes(bytearray(data)))  # equal bytes, another object
     assert again == first and again is not first and len(opened) == 1
     assert len(first) > 2 and any("dissident" in page for page in first)  # (words: lower case)
     other = (built / "comrade" / "en" / "comrade-en-how-to-print-a4.pdf").read_bytes()
-    assert serve.page_texts(other) != first and len(opened) == 2
+    assert images.page_texts(other) != first and len(opened) == 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from printshop.diagnostics import CATALOGUE, catalogue_markdown
+from printshop.check_codes import CATALOGUE, catalogue_markdown
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

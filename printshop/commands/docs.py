@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from printshop.diagnostics import catalogue_markdown, display_path
+from printshop.check_codes import catalogue_markdown
+from printshop.diagnostics import display_path
 from printshop.project.paths import find_project
 
 

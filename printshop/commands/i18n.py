@@ -147,7 +147,7 @@ def _status(args: argparse.Namespace, project: Project, games: list[str] | None)
 
 
 def _sync(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
-    from printshop.language import i18n
+    from printshop.language import i18n, translation_file
 
     if args.lang not in project.languages:
         raise UsageError(
@@ -160,7 +160,7 @@ def _sync(args: argparse.Namespace, project: Project, games: list[str] | None) -
             continue
         try:
             result = i18n.sync(game, args.lang)
-        except i18n.SyncError as error:
+        except translation_file.SyncError as error:
             print_report(error.report)
             return 1
         print(
@@ -171,7 +171,7 @@ def _sync(args: argparse.Namespace, project: Project, games: list[str] | None) -
 
 
 def _export(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
-    from printshop.language import i18n
+    from printshop.language import po
     from printshop.pipeline.build import check
     from printshop.write.commit import write_atomically
 
@@ -183,19 +183,19 @@ def _export(args: argparse.Namespace, project: Project, games: list[str] | None)
         _, checked = check(
             args.data, games=[game.id], langs=[game.game.source_language], variant=None
         )
-        printed = i18n.where_printed(checked, game.id) if checked is not None else {}
-        write_atomically(target, i18n.export_po(game, args.lang, printed))
+        printed = po.where_printed(checked, game.id) if checked is not None else {}
+        write_atomically(target, po.export_po(game, args.lang, printed))
         print(f"wrote {target}")
     return 0
 
 
 def _import(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
-    from printshop.language import i18n
+    from printshop.language import po
 
     game = project.games[args.game]
     if not args.po.is_file():
         raise UsageError(f"{args.po} does not exist")
-    result = i18n.import_po(game, args.lang, args.po, project=project)
+    result = po.import_po(game, args.lang, args.po, project=project)
     print_report(result.report)
     if result.report.has_errors:
         print(

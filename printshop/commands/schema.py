@@ -29,7 +29,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from printshop.project.reference import schema_texts, write_texts
+    from printshop.project.json_schemas import schema_texts
+    from printshop.project.reference import write_texts
 
     folder = args.out or find_project().root / "schemas"  # (never the installed package's folder)
     written = write_texts(schema_texts(), folder)

@@ -19,7 +19,7 @@ from printshop.layout.problems import (
     report_once,
 )
 from printshop.project.loader import Project
-from printshop.project.model import BookletStyle
+from printshop.project.models.booklet import BookletStyle
 from printshop.project.units import parse_length, to_mm
 from printshop.typeset.fonts import FontSet
 from printshop.typeset.richtext import (

@@ -29,7 +29,10 @@ from printshop.layout.problems import (
     text_holding,
 )
 from printshop.memo import Memo
-from printshop.project.model import CardEntry, Face, Frame, PageFooter, TextStyle
+from printshop.project.models.booklet import TextStyle
+from printshop.project.models.faces import Face, Frame
+from printshop.project.models.game import CardEntry
+from printshop.project.models.media import PageFooter
 from printshop.render.colour import Paints, StandIn
 from printshop.typeset.fitting import Fit, fit
 from printshop.typeset.fonts import FontSet

@@ -19,7 +19,8 @@ from printshop.layout.faces import lay_out_face
 from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.layout.problems import DataErrors, culprit_entry
 from printshop.project.loader import Project
-from printshop.project.model import CardEntry, CardSize, Deck, SheetItem, SheetSpec
+from printshop.project.models.game import CardEntry, Deck, SheetItem, SheetSpec
+from printshop.project.models.media import CardSize
 from printshop.typeset.fonts import FontSet
 from printshop.typeset.runts import runts
 

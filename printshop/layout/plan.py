@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from printshop.language.resolve import LocalizedGame
-from printshop.project.model import BookletStyle, CardSize, Deck, Face, Frame, SheetSpec
+from printshop.project.models.booklet import BookletStyle
+from printshop.project.models.faces import Face, Frame
+from printshop.project.models.game import Deck, SheetSpec
+from printshop.project.models.media import CardSize
 from printshop.typeset.fitting import Fit
 from printshop.typeset.richtext import Block
 

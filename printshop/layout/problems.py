@@ -17,7 +17,7 @@ from pathlib import Path
 from printshop.diagnostics import Location, Report, Severity
 from printshop.language.resolve import LocalizedGame
 from printshop.language.texts import MissingText, PlaceholderError, TextEntry, placeholders
-from printshop.project.model import Frame
+from printshop.project.models.faces import Frame
 from printshop.project.source import place_of
 from printshop.typeset.fitting import Fit
 from printshop.typeset.fonts import FontSet

@@ -29,7 +29,8 @@ from dataclasses import replace
 
 from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.memo import Memo, Reads, unchanged, values_of
-from printshop.project.model import Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Paper
 from printshop.render.booklet_flowables import back_cover_blocks, character_colours
 from printshop.render.booklet_pages import set_booklet
 from printshop.render.colour import Paints, StandIn

@@ -14,7 +14,8 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Tab
 from reportlab.platypus import Spacer as RLSpacer
 from reportlab.platypus import Table as RLTable
 
-from printshop.project.model import Motif, TextStyle
+from printshop.project.models.art import Motif
+from printshop.project.models.booklet import TextStyle
 from printshop.project.units import parse_length
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_motif

@@ -24,7 +24,8 @@ from reportlab.platypus import Spacer as RLSpacer
 from reportlab.platypus.doctemplate import LayoutError
 
 from printshop.layout.plan import BookletLayout, GameLayout
-from printshop.project.model import Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Paper
 from printshop.project.units import to_mm
 from printshop.render.booklet_flowables import (
     back_cover_blocks,

@@ -13,7 +13,7 @@ import io
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.project.model import Media, Paper
+from printshop.project.models.media import Media, Paper
 from printshop.project.units import mm
 from printshop.render.colour import Paints
 from printshop.render.pdf import new_canvas

@@ -18,7 +18,9 @@ from xml.sax.saxutils import escape
 
 from printshop.layout.imposition import ImpositionError, cut_cells, usable_area
 from printshop.layout.plan import DeckLayout, GameLayout
-from printshop.project.model import CutTarget, Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Paper
+from printshop.project.models.targets import CutTarget
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas

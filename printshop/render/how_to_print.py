@@ -18,7 +18,9 @@ from printshop.layout.faces import tied
 from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.layout.problems import found_in_template, report_once
 from printshop.memo import Memo
-from printshop.project.model import BookletStyle, Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.booklet import BookletStyle
+from printshop.project.models.media import Paper
 from printshop.project.paths import output_name
 from printshop.render.booklet import render_booklet
 from printshop.render.booklet_pages import BookletTooLarge

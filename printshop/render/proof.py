@@ -30,7 +30,8 @@ from printshop.diagnostics import Location, Report
 from printshop.language.texts import apply_typography
 from printshop.layout.plan import FaceLayout, GameLayout
 from printshop.project.loader import Project
-from printshop.project.model import Media, Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Media, Paper
 from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR
 from printshop.project.units import mm
 from printshop.render.colour import Paints

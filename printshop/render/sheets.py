@@ -31,7 +31,8 @@ from printshop.layout.imposition import (
     turned_origin,
 )
 from printshop.layout.plan import DeckLayout, GameLayout
-from printshop.project.model import Media, Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Media, Paper
 from printshop.render.colour import Paints
 from printshop.render.helper import HELPER_SHARE, MIN_FACES, Helper, helpers_allowed, seed
 from printshop.render.pdf import new_canvas

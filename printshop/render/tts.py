@@ -20,7 +20,8 @@ import math
 from dataclasses import dataclass
 
 from printshop.layout.plan import DeckLayout, GameLayout, SheetLayout
-from printshop.project.model import Motif, TtsTarget
+from printshop.project.models.art import Motif
+from printshop.project.models.targets import TtsTarget
 from printshop.render.colour import Paints
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
 

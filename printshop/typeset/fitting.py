@@ -31,7 +31,7 @@ from reportlab.platypus import Flowable, Paragraph, TableStyle
 from reportlab.platypus import Table as RLTable
 
 from printshop.memo import Memo
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.render.colour import Paints
 from printshop.typeset.fonts import state as fonts_state
 from printshop.typeset.fonts import with_fallback

@@ -8,7 +8,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import Table as RLTable
 
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.typeset.richtext import Block, Para
 
 

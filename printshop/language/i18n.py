@@ -668,7 +668,7 @@ def import_po(
     `validate` checks it (markup, placeholders, tags, line breaks and the rest of check_text_pair),
     reported at its `msgstr` line in the PO file; nothing is written if any check gives an error.
     `project` (for the checks) is loaded from the game's data folder when not given."""
-    from printshop.checks.validate import check_text_pair
+    from printshop.checks.translations import check_text_pair
 
     report = Report()
     try:

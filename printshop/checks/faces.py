@@ -75,7 +75,7 @@ def check_face(project: Project, game: GameData, name: str, face: Face, report: 
             report.add(
                 "unknown-reference",
                 shape.where("motif"),
-                f"no motif '{shape.motif}'{did_you_mean(shape.motif, project.motifs.motifs)} "
+                f"no motif '{shape.motif}'{did_you_mean(str(shape.motif), project.motifs.motifs)} "
                 f"(motifs: {', '.join(project.motifs.motifs)})",
             )
     for frame in face.frames.values():

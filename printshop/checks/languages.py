@@ -111,15 +111,20 @@ def _check_labels(project: Project, lang: str, report: Report) -> None:
         entry = _Label(
             f"labels.{name}",
             text,
-            lambda name=name: locate(document.path, document.root, ("labels", name)),
+            functools.partial(locate, document.path, document.root, ("labels", name)),
         )
         for problem in markup_problems_once(text):
             report.add("markup", entry.location, f"'{entry.id}': {problem}")
-        for problem in translation_checks.check_text(entry.id, text, language):
-            report.add(problem.code, entry.location, problem.message)
+        for finding in translation_checks.check_text(entry.id, text, language):
+            report.add(finding.code, entry.location, finding.message)
         if reference is not None and name in reference.labels:
-            source = _Label(entry.id, reference.labels[name], lambda entry=entry: entry.location)
+            source = _Label(entry.id, reference.labels[name], _place_of(entry))
             check_entry_pair(project, source, reference_lang, entry, lang, report)
+
+
+def _place_of(entry: _Label) -> Callable[[], Location]:
+    """Where `entry` is, asked for only when something is said there (a source label is said at its translation's)."""
+    return lambda: entry.location
 
 
 class _Label:

@@ -7,11 +7,18 @@ from __future__ import annotations
 from printshop.checks.references import colour_ref, font_ref
 from printshop.diagnostics import Report, did_you_mean
 from printshop.project.loader import Project
+from printshop.project.model import BookletStyle
 from printshop.project.units import to_mm
 
 
 def check_look(project: Project, report: Report) -> None:
     """The shared print data (media.yaml's kit, booklet.yaml): papers, card sheets, the fonts and colours named."""
+    _check_kit(project, report)
+    _check_booklet(project, report)
+
+
+def _check_kit(project: Project, report: Report) -> None:
+    """media.yaml's print-and-play kit: its papers and card sheets, its marks' and footer's colours and font."""
     media = project.media
     pnp = media.print_and_play
     for index, paper in enumerate(pnp.papers):
@@ -42,6 +49,11 @@ def check_look(project: Project, report: Report) -> None:
     colour_ref(project, pnp.crop_marks.colour, pnp.crop_marks, "colour", report)
     colour_ref(project, pnp.footer.colour, pnp.footer, "colour", report)
     font_ref(project, pnp.footer.font, pnp.footer, "font", report)
+
+
+def _check_booklet(project: Project, report: Report) -> None:
+    """booklet.yaml: its paper, colours and fonts named, and spaces, rows and styles a page can hold."""
+    media = project.media
     booklet = project.booklet
     if booklet.paper not in media.papers:
         report.add("unknown-reference", booklet.where("paper"), f"no paper '{booklet.paper}'")
@@ -59,9 +71,20 @@ def check_look(project: Project, report: Report) -> None:
     )
     holds = (
         f"a booklet page ({paper.label or booklet.paper}) holds {to_mm(room):.0f} mm inside its margins"
-        if room is not None
+        if paper is not None and room is not None
         else ""
     )
+    _check_booklet_tables(booklet, room, holds, report)
+    _check_booklet_styles(project, room, holds, report)
+    for name in ("p", "h1", "h2", "li", "th", "td"):
+        if name not in booklet.styles:
+            report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")
+
+
+def _check_booklet_tables(
+    booklet: BookletStyle, room: float | None, holds: str, report: Report
+) -> None:
+    """A table's spaces, and a row with its text, fit a booklet page (`room` high inside its margins)."""
     tables, cell = booklet.tables, booklet.styles.get("td")
     for field, needed in (
         ("space_before", tables.space_before),
@@ -79,6 +102,13 @@ def check_look(project: Project, report: Report) -> None:
                 + f", and {holds}",
                 hint=f"lower tables.{field} in booklet.yaml",
             )
+
+
+def _check_booklet_styles(project: Project, room: float | None, holds: str, report: Report) -> None:
+    """Each booklet style's font and colour are named, its indent leaves a line room, and four of its lines
+    fit a page (`room` high inside its margins)."""
+    booklet = project.booklet
+    paper = project.media.papers.get(booklet.paper)
     width = (
         paper.width - booklet.margins.inner - booklet.margins.outer if paper is not None else None
     )
@@ -86,7 +116,7 @@ def check_look(project: Project, report: Report) -> None:
         font_ref(project, style.font, style, "font", report)
         colour_ref(project, style.colour, style, "colour", report)
         if (
-            width is not None and style.indent > width / 2
+            paper is not None and width is not None and style.indent > width / 2
         ):  # a list item's text would have a few letters a line
             report.add(
                 "text-overflow",
@@ -106,9 +136,6 @@ def check_look(project: Project, report: Report) -> None:
                 f"mm, and {holds}; a paragraph breaks across pages only with two lines on each side",
                 hint="lower the style's size (or its leading and spaces)",
             )
-    for name in ("p", "h1", "h2", "li", "th", "td"):
-        if name not in booklet.styles:
-            report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")
 
 
 def check_cutters_papers(project: Project, report: Report) -> None:

@@ -5,6 +5,8 @@ cleanly to its CMYK; what a shop leaves out is said.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from printshop.checks.images import image_path
 from printshop.checks.zones import (
     Intrusions,
@@ -15,6 +17,7 @@ from printshop.checks.zones import (
 from printshop.diagnostics import Report
 from printshop.layout.imposition import cover, placed_box
 from printshop.project.loader import GameData, Project
+from printshop.project.model import Deck, Profile, SheetSpec
 from printshop.project.units import to_mm
 
 
@@ -23,32 +26,12 @@ def check_press(project: Project, game: GameData, report: Report, intrusions: In
     shop's trim still cover its bleed and keep text and icons inside its safe zone; press sheets
     carry the shop's bleed and keep its safe zone. What a shop leaves out is reported (press-left-out),
     and raster art that will not convert cleanly for a shop (press-art)."""
-    from printshop.layout.press_plan import left_out, takes_sheets
     from printshop.render.press_art import icc_file
 
     pnp = project.media.print_and_play
     home_dpi = pnp.min_dpi
     if any(sheet.press for sheet in game.game.sheets.values()):
-        chosen = project.profiles.get(pnp.press_profile)
-        if chosen is None:
-            off = (
-                " (switched off in this project: use: false)"
-                if pnp.press_profile in project.profiles_off
-                else ""
-            )
-            report.add(
-                "unknown-reference",
-                pnp.where("press_profile"),
-                f"no print-shop profile '{pnp.press_profile}'{off} for the kit's press pages "
-                f"(profiles: {', '.join(sorted(project.profiles))})",
-            )
-        elif not takes_sheets(chosen):
-            report.add(
-                "wrong-type",
-                pnp.where("press_profile"),
-                f"profile '{pnp.press_profile}' makes one image per card face; the kit's press pages need "
-                "a profile that takes PDF files",
-            )
+        _check_kit_profile(project, report)
     seen_art: set = set()
     for profile_id, profile in sorted(project.profiles.items()):
         if profile.colour.space == "cmyk" and not icc_file(profile.colour.icc).is_file():
@@ -57,94 +40,155 @@ def check_press(project: Project, game: GameData, report: Report, intrusions: In
                 profile.where("colour"),
                 f"profile '{profile_id}': no ICC profile '{profile.colour.icc}' in {icc_file(None).parent}",
             )
+        shop = _Shop(project, game, profile_id, profile, report, intrusions, seen_art, home_dpi)
+        shop.check_left_out()
+        for deck_id, deck in game.game.decks.items():
+            shop.check_deck(deck_id, deck)
+        for sheet_id, sheet in game.game.sheets.items():
+            if not sheet.press or sheet.face not in game.faces:
+                continue
+            shop.check_sheet(sheet_id, sheet)
+
+
+def _check_kit_profile(project: Project, report: Report) -> None:
+    """The profile the kit's press pages are made for exists and takes PDF files."""
+    from printshop.layout.press_plan import takes_sheets
+
+    pnp = project.media.print_and_play
+    chosen = project.profiles.get(pnp.press_profile)
+    if chosen is None:
+        off = (
+            " (switched off in this project: use: false)"
+            if pnp.press_profile in project.profiles_off
+            else ""
+        )
+        report.add(
+            "unknown-reference",
+            pnp.where("press_profile"),
+            f"no print-shop profile '{pnp.press_profile}'{off} for the kit's press pages "
+            f"(profiles: {', '.join(sorted(project.profiles))})",
+        )
+    elif not takes_sheets(chosen):
+        report.add(
+            "wrong-type",
+            pnp.where("press_profile"),
+            f"profile '{pnp.press_profile}' makes one image per card face; the kit's press pages need "
+            "a profile that takes PDF files",
+        )
+
+
+@dataclass
+class _Shop:
+    """One print-shop profile's checks of one game: what its deck and sheet checks share (the images
+    already checked for art, `seen_art`, across profiles)."""
+
+    project: Project
+    game: GameData
+    profile_id: str
+    profile: Profile
+    report: Report
+    intrusions: Intrusions
+    seen_art: set
+    home_dpi: float
+
+    def check_left_out(self) -> None:
+        from printshop.layout.press_plan import left_out
+
+        game, profile, profile_id = self.game, self.profile, self.profile_id
         for item in left_out(game.game, profile):
             if item.warn:
-                report.add(
+                self.report.add(
                     "press-left-out",
                     item.where,
                     f"{item.what} of {game.id} is left out of {profile.label}'s files ('{profile_id}'): {item.why}",
                     acknowledged=profile.leaves_out.get(item.key, "") or _game_accepts(game, item),
                 )
-        for deck_id, deck in game.game.decks.items():
-            size = project.media.card_sizes.get(deck.card_size)
-            product = profile.product(deck.card_size)
-            if size is None or product is None:
-                continue  # an unknown size is reported elsewhere; a size the shop does not make is press-left-out
-            trim = project.media.card_sizes.get(product.trim)
-            if trim is None:
-                report.add(
-                    "unknown-reference",
-                    profile.where("products"),
-                    f"profile '{profile_id}': no card size '{product.trim}' in media.yaml",
-                )
-                continue
-            fitted = cover(size.width, size.height, deck.bleed, trim.width, trim.height)
-            if (
-                abs(fitted.scale - 1) > 0.05
-                or abs(trim.width / size.width - trim.height / size.height) > 0.03
-            ):
-                report.add(
-                    "press-trim",
-                    deck.where("card_size"),
-                    f"deck '{deck_id}' ({deck.card_size}) would be scaled by {fitted.scale:.3f} to "
-                    f"{profile.label}'s trim '{product.trim}'; give the profile a product of this size",
-                )
-                continue
-            if min(fitted.bleed_x, fitted.bleed_y) + 0.01 < profile.bleed:
-                report.add(
-                    "press-bleed",
-                    deck.where("bleed"),
-                    f"deck '{deck_id}' is drawn with {to_mm(deck.bleed):.2f} mm of bleed, "
-                    f"{to_mm(min(fitted.bleed_x, fitted.bleed_y)):.2f} mm once fitted to {profile.label}'s "
-                    f"trim; it needs {to_mm(profile.bleed):.2f} mm",
-                    hint=_bleed_hint("deck", profile_id),
-                )
-            safe = profile.safe_for(deck.card_size)
-            for name in deck_faces(game, deck):
-                _check_press_art(
-                    game, profile_id, profile, name, fitted.scale, report, seen_art, home_dpi
-                )
-                for what, node, box, code in content_boxes(game.faces[name]):
-                    placed = placed_box(
-                        fitted, size.width, size.height, trim.width, trim.height, *box
-                    )
-                    worst = intrusion(placed, trim.width, trim.height, safe)
-                    if worst > 0.01:
-                        intrusions.add(
-                            node,
-                            what,
-                            f"face '{name}'",
-                            worst,
-                            f"{profile.label}'s safe zone of {to_mm(safe):.1f} mm",
-                            code,
-                        )
-        for sheet_id, sheet in game.game.sheets.items():
-            if not sheet.press or sheet.face not in game.faces:
-                continue
-            if takes_sheets(profile):
-                _check_press_art(
-                    game, profile_id, profile, sheet.face, 1.0, report, seen_art, home_dpi
-                )
-            if sheet.bleed + 0.01 < profile.bleed:
-                report.add(
-                    "press-bleed",
-                    sheet.where("bleed"),
-                    f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
-                    f"{profile.label} needs {to_mm(profile.bleed):.2f} mm",
-                    hint=_bleed_hint("sheet", profile_id),
-                )
-            for what, node, box, code in content_boxes(game.faces[sheet.face]):
-                worst = intrusion(box, sheet.width, sheet.height, profile.safe)
+
+    def check_deck(self, deck_id: str, deck: Deck) -> None:
+        """A deck's faces fitted to the shop's trim: scaled little, their bleed enough, their art and
+        their text and icons inside the shop's safe zone."""
+        project, game, profile, profile_id = self.project, self.game, self.profile, self.profile_id
+        report = self.report
+        size = project.media.card_sizes.get(deck.card_size)
+        product = profile.product(deck.card_size)
+        if size is None or product is None:
+            return  # an unknown size is reported elsewhere; a size the shop does not make is press-left-out
+        trim = project.media.card_sizes.get(product.trim)
+        if trim is None:
+            report.add(
+                "unknown-reference",
+                profile.where("products"),
+                f"profile '{profile_id}': no card size '{product.trim}' in media.yaml",
+            )
+            return
+        fitted = cover(size.width, size.height, deck.bleed, trim.width, trim.height)
+        if (
+            abs(fitted.scale - 1) > 0.05
+            or abs(trim.width / size.width - trim.height / size.height) > 0.03
+        ):
+            report.add(
+                "press-trim",
+                deck.where("card_size"),
+                f"deck '{deck_id}' ({deck.card_size}) would be scaled by {fitted.scale:.3f} to "
+                f"{profile.label}'s trim '{product.trim}'; give the profile a product of this size",
+            )
+            return
+        if min(fitted.bleed_x, fitted.bleed_y) + 0.01 < profile.bleed:
+            report.add(
+                "press-bleed",
+                deck.where("bleed"),
+                f"deck '{deck_id}' is drawn with {to_mm(deck.bleed):.2f} mm of bleed, "
+                f"{to_mm(min(fitted.bleed_x, fitted.bleed_y)):.2f} mm once fitted to {profile.label}'s "
+                f"trim; it needs {to_mm(profile.bleed):.2f} mm",
+                hint=_bleed_hint("deck", profile_id),
+            )
+        safe = profile.safe_for(deck.card_size)
+        for name in deck_faces(game, deck):
+            _check_press_art(
+                game, profile_id, profile, name, fitted.scale, report, self.seen_art, self.home_dpi
+            )
+            for what, node, box, code in content_boxes(game.faces[name]):
+                placed = placed_box(fitted, size.width, size.height, trim.width, trim.height, *box)
+                worst = intrusion(placed, trim.width, trim.height, safe)
                 if worst > 0.01:
-                    intrusions.add(
+                    self.intrusions.add(
                         node,
                         what,
-                        f"sheet '{sheet_id}'",
+                        f"face '{name}'",
                         worst,
-                        f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm",
+                        f"{profile.label}'s safe zone of {to_mm(safe):.1f} mm",
                         code,
-                        profile.safe,
                     )
+
+    def check_sheet(self, sheet_id: str, sheet: SheetSpec) -> None:
+        """A press sheet as it is: its art, the shop's bleed, text and icons inside the shop's safe zone."""
+        from printshop.layout.press_plan import takes_sheets
+
+        game, profile, profile_id, report = self.game, self.profile, self.profile_id, self.report
+        if takes_sheets(profile):
+            _check_press_art(
+                game, profile_id, profile, sheet.face, 1.0, report, self.seen_art, self.home_dpi
+            )
+        if sheet.bleed + 0.01 < profile.bleed:
+            report.add(
+                "press-bleed",
+                sheet.where("bleed"),
+                f"sheet '{sheet_id}' is drawn with {to_mm(sheet.bleed):.2f} mm of bleed; "
+                f"{profile.label} needs {to_mm(profile.bleed):.2f} mm",
+                hint=_bleed_hint("sheet", profile_id),
+            )
+        for what, node, box, code in content_boxes(game.faces[sheet.face]):
+            worst = intrusion(box, sheet.width, sheet.height, profile.safe)
+            if worst > 0.01:
+                self.intrusions.add(
+                    node,
+                    what,
+                    f"sheet '{sheet_id}'",
+                    worst,
+                    f"{profile.label}'s safe zone of {to_mm(profile.safe):.1f} mm",
+                    code,
+                    profile.safe,
+                )
 
 
 def _bleed_hint(what: str, profile_id: str) -> str:

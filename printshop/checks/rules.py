@@ -7,6 +7,7 @@ from __future__ import annotations
 from printshop.diagnostics import Report
 from printshop.project.expressions import ExpressionError, evaluate, need_count
 from printshop.project.loader import GameData
+from printshop.project.model import Board, CardEntry, GoalDeck, Phase
 
 
 def check_board(game: GameData, report: Report) -> None:
@@ -27,54 +28,62 @@ def check_board(game: GameData, report: Report) -> None:
             f"phases should be numbered 1–{len(numbers)} in order: {numbers}",
         )
     for phase in board.phases:
-        order = ([phase.acts] if phase.acts else []) + phase.succession
-        for index, name in enumerate(order):
-            where = phase.where("acts") if phase.acts and index == 0 else phase.where("succession")
-            if name not in ids:
-                report.add(
-                    "unknown-reference",
-                    where,
-                    f"phase {phase.number} ({phase.id}): no office '{name}' "
-                    f"(offices: {', '.join(ids)})",
-                )
-            elif order.index(name) != index:
-                report.add(
-                    "succession",
-                    where,
-                    f"phase {phase.number} ({phase.id}): '{name}' appears twice",
-                )
-        if phase.succession and not phase.acts:
-            report.add(
-                "succession",
-                phase.where(),
-                f"phase {phase.number} ({phase.id}) has a succession but no acting office",
-            )
+        _check_phase(phase, ids, report)
     if board.promotions:
-        expected = ids[1:]
-        for name in board.promotions:
-            if name not in ids:
-                report.add(
-                    "unknown-reference",
-                    board.where("promotions"),
-                    f"promotions: no office '{name}'",
-                )
-        missing = [office for office in expected if office not in board.promotions]
-        repeated = sorted({name for name in board.promotions if board.promotions.count(name) > 1})
-        if missing or repeated or ids[0] in board.promotions:
+        _check_promotions(board, ids, report)
+
+
+def _check_phase(phase: Phase, ids: list[str], report: Report) -> None:
+    """A phase's acting office and succession name real offices, once each."""
+    order = ([phase.acts] if phase.acts else []) + phase.succession
+    for index, name in enumerate(order):
+        where = phase.where("acts") if phase.acts and index == 0 else phase.where("succession")
+        if name not in ids:
+            report.add(
+                "unknown-reference",
+                where,
+                f"phase {phase.number} ({phase.id}): no office '{name}' "
+                f"(offices: {', '.join(ids)})",
+            )
+        elif order.index(name) != index:
             report.add(
                 "succession",
-                board.where("promotions"),
-                f"promotions should fill every office below '{ids[0]}' once: missing {missing or 'none'}, "
-                f"repeated {repeated or 'none'}",
+                where,
+                f"phase {phase.number} ({phase.id}): '{name}' appears twice",
             )
+    if phase.succession and not phase.acts:
+        report.add(
+            "succession",
+            phase.where(),
+            f"phase {phase.number} ({phase.id}) has a succession but no acting office",
+        )
+
+
+def _check_promotions(board: Board, ids: list[str], report: Report) -> None:
+    """The promotion order names every office but the top one exactly once."""
+    expected = ids[1:]
+    for name in board.promotions:
+        if name not in ids:
+            report.add(
+                "unknown-reference",
+                board.where("promotions"),
+                f"promotions: no office '{name}'",
+            )
+    missing = [office for office in expected if office not in board.promotions]
+    repeated = sorted({name for name in board.promotions if board.promotions.count(name) > 1})
+    if missing or repeated or ids[0] in board.promotions:
+        report.add(
+            "succession",
+            board.where("promotions"),
+            f"promotions should fill every office below '{ids[0]}' once: missing {missing or 'none'}, "
+            f"repeated {repeated or 'none'}",
+        )
 
 
 def check_goal_deck(game: GameData, report: Report) -> None:
     """For every roster (the `always` roles plus any allowed number of others): the goal cards each
     dealt role needs exist, the pool divides by `discard`, exactly `remain` cards are left after
     dealing, and the roster's starting tokens fit the kit's tokens."""
-    from itertools import combinations
-
     rule = game.game.goal_deck
     if rule is None:
         return
@@ -102,10 +111,26 @@ def check_goal_deck(game: GameData, report: Report) -> None:
     for suit in rule.suits:
         if (rule.extra_rank, suit) not in goals:
             missing[(rule.extra_rank, suit)] = "every game"
+    wrong, tokens_over = _check_rosters(rule, roles, goals, others, missing)
+    _report_goal_deck(rule, missing, wrong, tokens_over, report)
+
+
+def _check_rosters(
+    rule: GoalDeck,
+    roles: dict[str | int, CardEntry],
+    goals: set[tuple[str, str | int | None]],
+    others: list[str | int],
+    missing: dict[tuple[str, str], str],
+) -> tuple[list[str], list[str]]:
+    """Every roster the rule allows, in turn: the goal cards its dealt roles need (added to `missing`),
+    and the rosters that leave the wrong number of goal cards or start with too many tokens."""
+    from itertools import combinations
+
     wrong, tokens_over = [], []
     for size in range(rule.others.min, rule.others.max + 1):
         for chosen in combinations(others, size):
-            roster = rule.always + list(chosen)
+            roster: list[str | int] = [*rule.always, *chosen]
+            named = ", ".join(str(name) for name in roster)
             with_goals = [name for name in roster if name not in rule.no_goal_cards]
             for name in with_goals:
                 for suit in rule.suits:
@@ -115,10 +140,20 @@ def check_goal_deck(game: GameData, report: Report) -> None:
             pool = len(rule.suits) * len(with_goals)
             left = pool - pool // rule.discard + len(rule.suits) - rule.deal * len(with_goals)
             if pool % rule.discard or left != rule.remain:
-                wrong.append(f"{', '.join(roster)}: {left} left")
+                wrong.append(f"{named}: {left} left")
             tokens = sum(int(roles[name].vars.get("tokens", 0)) for name in roster)
             if rule.tokens is not None and tokens > rule.tokens:
-                tokens_over.append(f"{', '.join(roster)}: {tokens}")
+                tokens_over.append(f"{named}: {tokens}")
+    return wrong, tokens_over
+
+
+def _report_goal_deck(
+    rule: GoalDeck,
+    missing: dict[tuple[str, str], str],
+    wrong: list[str],
+    tokens_over: list[str],
+    report: Report,
+) -> None:
     for (rank, suit), who in sorted(missing.items()):
         report.add(
             "setup-impossible",

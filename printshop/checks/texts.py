@@ -45,16 +45,16 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
         for entry in catalogue.entries.values():
             for problem in markup_problems_once(entry.text):
                 report.add("markup", entry.location, f"'{entry.id}': {problem}")
-            for problem in (
+            for finding in (
                 translation_checks.check_text(entry.id, entry.text, language) if language else ()
             ):
                 report.add(
-                    problem.code,
+                    finding.code,
                     entry.location,
-                    problem.message,
+                    finding.message,
                     acknowledged=translation_checks.accepted(
                         entry.location.path, entry.location.line
-                    ).get(problem.code, ""),
+                    ).get(finding.code, ""),
                 )
         if catalogue is not source:
             check_translation(project, game, game.reference(catalogue.lang), catalogue, report)

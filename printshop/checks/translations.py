@@ -6,11 +6,13 @@ texts and what the checks read, so a session checking again checks no pair again
 from __future__ import annotations
 
 import os
+from typing import Protocol
 
 from printshop.checks import translation_checks
-from printshop.diagnostics import CATALOGUE, Report, Severity, closest
+from printshop.diagnostics import CATALOGUE, Location, Report, Severity, closest
 from printshop.language.texts import TextEntry, placeholders
 from printshop.language.translation import (
+    TextStatus,
     inline_tags,
     line_breaks,
     statuses,
@@ -71,8 +73,9 @@ def check_translation(project: Project, game: GameData, source, catalogue, repor
                 else "",
             )
             continue
+        translated = _translation(status)
         if status.state == "stale":
-            old, new = changed_parts(status.old_source, entry.text)
+            old, new = changed_parts(status.old_source or "", entry.text)
             report.add(
                 "stale-translation",
                 translated.location,
@@ -91,7 +94,7 @@ def check_translation(project: Project, game: GameData, source, catalogue, repor
         unrecorded = [
             status
             for status in unrecorded
-            if status.id not in marked or status.translation.text != status.source.text
+            if status.id not in marked or _translation(status).text != status.source.text
         ]
     if unrecorded:  # one warning for the file: a translator who writes texts by hand and never ran sync has many
         named = ", ".join(f"'{status.id}'" for status in unrecorded[:3])
@@ -99,12 +102,31 @@ def check_translation(project: Project, game: GameData, source, catalogue, repor
         count = f"{len(unrecorded)} {name} text" + (" has" if len(unrecorded) == 1 else "s have")
         report.add(
             "untracked-translation",
-            unrecorded[0].translation.location,
+            _translation(unrecorded[0]).location,
             f"{count} no record of the {source_name} text {'it was' if len(unrecorded) == 1 else 'each was'} "
             f"translated from ({named}{more}): a later change to the {source_name} will not show as stale",
             hint=f"run printshop i18n sync {catalogue.lang} once they are translated: it records the source "
             f"of each in {catalogue.lang}.sources.yaml",
         )
+
+
+def _translation(status: TextStatus) -> TextEntry:
+    """The translation of a text that has one (in every state but "missing")."""
+    assert status.translation is not None, status.id
+    return status.translation
+
+
+class PairText(Protocol):
+    """A text as the pair checks read it: a TextEntry, or a language's label (languages.py)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def location(self) -> Location: ...
 
 
 WHOLE = 160  # characters: a text quoted whole in a stale-translation warning, when both versions are this short
@@ -160,9 +182,9 @@ def check_text_pair(
 
 def check_entry_pair(
     project: Project,
-    source: TextEntry,
+    source: PairText,
     source_lang: str,
-    translated: TextEntry,
+    translated: PairText,
     lang: str,
     report: Report,
     untranslatable: Untranslatable = Untranslatable(),

@@ -27,6 +27,7 @@ from printshop.checks.zones import (
 )
 from printshop.diagnostics import Report, did_you_mean
 from printshop.project.loader import GameData, Project
+from printshop.project.model import CardEntry
 from printshop.project.units import to_mm
 
 
@@ -80,7 +81,7 @@ def validate_game(
             check_papers(project, deck_id, deck, report, papers)
         if deck.back is not None:
             face_ref(game, deck, "back", report)
-        seen: dict[str, object] = {}  # card id -> its first card
+        seen: dict[str, CardEntry] = {}  # card id -> its first card
         for card in deck.cards:
             if card.id in seen:
                 report.add(

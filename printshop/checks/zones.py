@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from printshop.diagnostics import Report
 from printshop.project.loader import GameData, Project
+from printshop.project.schema import Node
 from printshop.project.units import to_mm
 
 
@@ -63,12 +64,13 @@ class Intrusions:
     """Text and icons too close to the trim, gathered from the deck's own safe zone and every shop's,
     and reported once per frame and face, naming each safe zone it breaks."""
 
-    def __init__(self):
-        self.found: dict[tuple[int, str], tuple[object, str, str, list[str]]] = {}
+    def __init__(self) -> None:
+        # (id of the node, owner) -> (node, what, owner, breaches, code, [how far past the trim])
+        self.found: dict[tuple[int, str], tuple[Node, str, str, list[str], str, list[float]]] = {}
 
     def add(
         self,
-        node,
+        node: Node,
         what: str,
         owner: str,
         worst: float,

@@ -30,24 +30,24 @@ def box_problems(page: pikepdf.Page, profile: Profile) -> list[tuple[str, bool]]
     obj = page.obj
     media = _rect(page.mediabox)
     crop = _rect(page.cropbox)  # pikepdf: the MediaBox when absent
-    trim, art, bleed = obj.get("/TrimBox"), obj.get("/ArtBox"), obj.get("/BleedBox")
+    trim_box, art_box, bleed_box = obj.get("/TrimBox"), obj.get("/ArtBox"), obj.get("/BleedBox")
     problems = []
-    if trim is None and art is None:
+    if trim_box is None and art_box is None:
         return [
             (
                 "no TrimBox and BleedBox: nothing tells the shop where to cut (PDF/X needs a TrimBox or an ArtBox)",
                 False,
             )
         ]
-    if trim is None:
+    if trim_box is None:
         problems.append(
             (
                 "no TrimBox: the ArtBox stands for the trim (PDF/X allows it, but shops cut on the TrimBox)",
                 True,
             )
         )
-    trim = _rect(trim if trim is not None else art)
-    bleed = _rect(bleed) if bleed is not None else crop
+    trim = _rect(trim_box if trim_box is not None else art_box)
+    bleed = _rect(bleed_box) if bleed_box is not None else crop
     if not _inside(bleed, media):
         problems.append(("the BleedBox reaches outside the MediaBox", False))
     if not _inside(trim, bleed):

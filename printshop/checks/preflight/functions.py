@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 import pikepdf
 
@@ -110,7 +111,8 @@ class Function:
 def _unpack_samples(data: bytes, bits: int, count: int) -> list[int]:
     if bits == 8:
         return list(data[:count])
-    values, accumulator, held = [], 0, 0
+    values: list[int] = []
+    accumulator, held = 0, 0
     for byte in data:
         accumulator = (accumulator << 8) | byte
         held += 8
@@ -148,7 +150,7 @@ def _parse_calculator(text: str):
     return program[0] if len(program) == 1 and isinstance(program[0], list) else program
 
 
-_CALCULATOR = {
+_CALCULATOR: dict[str, tuple[int, Callable[..., list]]] = {
     "add": (2, lambda a, b: [a + b]),
     "sub": (2, lambda a, b: [a - b]),
     "mul": (2, lambda a, b: [a * b]),

@@ -3,6 +3,7 @@ the shop's cards with bleed, colour mode, alpha, and total ink of CMYK JPEGs."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from printshop.checks.preflight.problem import Problem
@@ -11,28 +12,30 @@ from printshop.project.units import to_mm
 
 
 # --- face images: PNG and JPEG -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Picture:
+    """What the checks read of an image file, read whole once."""
+
+    mode: str
+    width: int
+    height: int
+    info: dict
+    kind: str | None  # PIL's format: "PNG", "JPEG"
+    worst: float | None  # total ink at the worst pixel of a CMYK image, when the profile limits it
+
+
 def image_file_problems(path: Path, profile: Profile | None, trims) -> list[Problem]:
-    from PIL import Image, UnidentifiedImageError
+    from PIL import UnidentifiedImageError
 
     try:
-        with Image.open(path) as picture:
-            picture.load()
-            mode, (width, height), info = picture.mode, picture.size, dict(picture.info)
-            kind = picture.format
-            worst = None
-            if mode == "CMYK" and profile is not None and profile.colour.ink_limit is not None:
-                import numpy
-
-                worst = (
-                    float(numpy.asarray(picture, dtype=numpy.float64).sum(axis=2).max()) / 255 * 100
-                )
+        picture = _read_picture(path, profile)
     except (OSError, UnidentifiedImageError, ValueError) as error:
         return [Problem(0, f"not a readable image: {error}")]
     problems = []
-    dpi = info.get("dpi")
+    dpi = picture.info.get("dpi")
     stated = min(float(v) for v in dpi) if dpi else 0.0
     if stated <= 1:
-        where = "pHYs chunk" if kind == "PNG" else "JFIF density"
+        where = "pHYs chunk" if picture.kind == "PNG" else "JFIF density"
         problems.append(
             Problem(
                 0,
@@ -41,6 +44,32 @@ def image_file_problems(path: Path, profile: Profile | None, trims) -> list[Prob
         )
     if profile is None:
         return problems
+    return (
+        problems
+        + _size_problems(picture, stated, profile, trims)
+        + _colour_problems(picture, profile)
+    )
+
+
+def _read_picture(path: Path, profile: Profile | None) -> _Picture:
+    from PIL import Image
+
+    with Image.open(path) as picture:
+        picture.load()
+        mode, (width, height), info = picture.mode, picture.size, dict(picture.info)
+        kind = picture.format
+        worst = None
+        if mode == "CMYK" and profile is not None and profile.colour.ink_limit is not None:
+            import numpy
+
+            worst = float(numpy.asarray(picture, dtype=numpy.float64).sum(axis=2).max()) / 255 * 100
+    return _Picture(mode, width, height, info, kind, worst)
+
+
+def _size_problems(picture: _Picture, stated: float, profile: Profile, trims) -> list[Problem]:
+    """The resolution the file states, its pixels, and the size they give against the shop's cards."""
+    problems = []
+    width, height = picture.width, picture.height
     if stated > 1 and stated + 0.5 < profile.min_dpi:
         problems.append(
             Problem(
@@ -70,6 +99,13 @@ def image_file_problems(path: Path, profile: Profile | None, trims) -> list[Prob
                     f"{to_mm(size[1]):.1f} mm; the shop's cards with bleed are {shown} mm",
                 )
             )
+    return problems
+
+
+def _colour_problems(picture: _Picture, profile: Profile) -> list[Problem]:
+    """Its colour mode against the profile's colour space, an alpha channel, and its ink at the worst pixel."""
+    problems = []
+    mode, kind, worst, limit = picture.mode, picture.kind, picture.worst, profile.colour.ink_limit
     base = mode[:-1] if mode in ("RGBA", "LA", "PA") else mode
     if profile.colour.space == "cmyk" and base != "CMYK":
         problems.append(
@@ -81,7 +117,7 @@ def image_file_problems(path: Path, profile: Profile | None, trims) -> list[Prob
         )
     elif profile.colour.space == "rgb" and base not in ("RGB", "L", "P", "1"):
         problems.append(Problem(0, f"colour mode {mode}: {profile.label} wants RGB"))
-    if (mode in ("RGBA", "LA", "PA") or "transparency" in info) and not profile.image_alpha:
+    if (mode in ("RGBA", "LA", "PA") or "transparency" in picture.info) and not profile.image_alpha:
         problems.append(
             Problem(
                 0,
@@ -89,12 +125,11 @@ def image_file_problems(path: Path, profile: Profile | None, trims) -> list[Prob
                 f"{profile.label} wants opaque faces",
             )
         )
-    if worst is not None and worst > profile.colour.ink_limit + 0.5:
+    if worst is not None and limit is not None and worst > limit + 0.5:
         problems.append(
             Problem(
                 0,
-                f"{worst:.0f} % total ink at the worst pixel (the limit is "
-                f"{profile.colour.ink_limit:.0f} %)",
+                f"{worst:.0f} % total ink at the worst pixel (the limit is {limit:.0f} %)",
             )
         )
     return problems

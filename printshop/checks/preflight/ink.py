@@ -5,10 +5,11 @@ image resolution and PDF/X's colour rules)."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pikepdf
 
+from printshop.checks.preflight.graphics import Colour, State, multiply
 from printshop.checks.preflight.samples import (
     image_colours,
     image_samples,
@@ -26,41 +27,7 @@ from printshop.checks.preflight.spaces import (
 )
 from printshop.project.model import Profile
 
-
-def multiply(m, n):
-    """m × n for PDF matrices [a b c d e f] (m applied first)."""
-    a, b, c, d, e, f = m
-    A, B, C, D, E, F = n
-    return [
-        a * A + b * C,
-        a * B + b * D,
-        c * A + d * C,
-        c * B + d * D,
-        e * A + f * C + E,
-        e * B + f * D + F,
-    ]
-
-
 # --- the page: a content stream reader that follows the graphics state ------------------------------
-@dataclass
-class Colour:
-    space: Space
-    values: tuple
-    how: str  # the operator that set it, for messages
-    pattern: str = ""  # the pattern's name when the space is Pattern
-
-
-@dataclass
-class State:
-    ctm: list
-    fill: Colour
-    stroke: Colour
-    overprint_fill: bool = False
-    overprint_stroke: bool = False
-    overprint_mode: int = 0
-    render_mode: int = 0
-
-
 _PAINT_FILL = {"f", "F", "f*"}
 
 
@@ -71,6 +38,8 @@ _PAINT_BOTH = {"B", "B*", "b", "b*"}
 
 
 _TEXT_SHOW = {"Tj", "TJ", "'", '"'}
+_SET_COLOUR = {"g", "G", "rg", "RG", "k", "K", "cs", "CS", "sc", "scn", "SC", "SCN"}
+_PAINTS = _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
 
 
 # every operator PageInk.run reads: the graphics state, colours, painting, text shown, shadings, XObjects and
@@ -115,7 +84,7 @@ _NORMAL_BLENDS = {"/Normal", "/Compatible"}
 class FileInks:
     """What is read once per file: parsed content streams and each image's worst colour."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.instructions: dict = {}
         self.images: dict = {}
 
@@ -146,6 +115,7 @@ class PageInk:
         # and forbids transfer functions like X-1a
         self.pdfx = profile.pdfx is not None and profile.pdfx.version.startswith("PDF/X-1a")
         self.any_pdfx = profile.pdfx is not None
+        self.pdfx_version = profile.pdfx.version if profile.pdfx is not None else ""
         self.messages: dict[str, None] = {}
         self.spaces_reported: set[str] = set()
         self.painted: set[tuple[float, ...]] = set()
@@ -191,22 +161,14 @@ class PageInk:
             self.spaces_reported.add(space.key)
             self.report(
                 f"device-independent colour ({how} in {space.label}): "
-                f"{self.profile.pdfx.version} allows only CMYK, grey and spot colours"
+                f"{self.pdfx_version} allows only CMYK, grey and spot colours"
             )
 
     def paint(self, ink, overprint: bool, space: Space, what: str, state: State) -> None:
         """Record painted ink; report it over the limit, with what lies beneath when overprinted."""
         if ink is None:
             return
-        kept = []  # plates this paint leaves as they were
-        if overprint and space.family == "DeviceCMYK" and state.overprint_mode == 1:
-            kept = [plate for plate in range(4) if ink[plate] == 0]
-        elif (
-            overprint
-            and space.process == "spot"
-            and not all(n in PROCESS_PLATES for n in space.colorants)
-        ):
-            kept = [0, 1, 2, 3]
+        kept = _kept_plates(ink, overprint, space, state)  # plates this paint leaves as they were
         own = sum(ink)
         beneath = (
             max(self.painted, key=lambda under: sum(under[p] for p in kept), default=None)
@@ -214,21 +176,26 @@ class PageInk:
             else None
         )
         if beneath is not None and sum(beneath[p] for p in kept) > 0:
-            under = sum(beneath[p] for p in kept)
-            effect = own + under
-            if kept == [0, 1, 2, 3]:
-                self.painted.add(tuple(min(100.0, a + b) for a, b in zip(ink, beneath)))
-            else:
-                self.painted.add(tuple(beneath[p] if p in kept else ink[p] for p in range(4)))
-            if self.limit is not None and effect > self.limit + 0.5:
-                self.report(
-                    f"{effect:.0f} % total ink in effect (the limit is {self.limit:.0f} %): {what} "
-                    f"({own:.0f} %) overprints, so up to {under:.0f} % of an earlier colour stays beneath"
-                )
+            self.paint_over(ink, beneath, kept, what)
             return
         self.painted.add(tuple(round(v, 2) for v in ink))
         if self.limit is not None and own > self.limit + 0.5:
             self.report(f"{own:.0f} % total ink (the limit is {self.limit:.0f} %): {what}")
+
+    def paint_over(self, ink, beneath, kept: list[int], what: str) -> None:
+        """An overprinted paint on the heaviest earlier colour: its ink in effect on the plates it keeps."""
+        own = sum(ink)
+        under = sum(beneath[p] for p in kept)
+        effect = own + under
+        if kept == [0, 1, 2, 3]:
+            self.painted.add(tuple(min(100.0, a + b) for a, b in zip(ink, beneath)))
+        else:
+            self.painted.add(tuple(beneath[p] if p in kept else ink[p] for p in range(4)))
+        if self.limit is not None and effect > self.limit + 0.5:
+            self.report(
+                f"{effect:.0f} % total ink in effect (the limit is {self.limit:.0f} %): {what} "
+                f"({own:.0f} %) overprints, so up to {under:.0f} % of an earlier colour stays beneath"
+            )
 
     def paint_colour(
         self, colour: Colour, stroke: bool, operator: str, state: State, resources, depth: int
@@ -315,7 +282,7 @@ class PageInk:
             state.overprint_mode = int(gs.OPM)
         if self.any_pdfx and ("/TR" in gs or str(gs.get("/TR2", "/Default")) != "/Default"):
             self.report(
-                f"a transfer function in graphics state {name} ({self.profile.pdfx.version} forbids it)"
+                f"a transfer function in graphics state {name} ({self.pdfx_version} forbids it)"
             )
         if self.profile.transparency:
             return
@@ -343,6 +310,20 @@ class PageInk:
 
     def image(self, obj, name: str, state: State, resources, raw: bytes | None = None) -> None:
         width, height = int(obj.get("/Width", 0)), int(obj.get("/Height", 0))
+        bits = self.check_image_form(obj, name, state, width, height)
+        if obj.get("/ImageMask", False):
+            self.paint_colour(state.fill, False, "an image mask", state, resources, 0)
+            return
+        if "/ColorSpace" not in obj:
+            return  # JPEG 2000 carries its own; nothing more to say without decoding it
+        space = read_space(obj.ColorSpace, resources, "")
+        if not self.check_image_space(space, name, bits) or self.limit is None:
+            return
+        self.paint_image(obj, name, space, width, height, bits, state, raw)
+
+    def check_image_form(self, obj, name: str, state: State, width: int, height: int) -> int:
+        """An image's resolution where it is placed, its soft mask, and PDF/X-1a's filters and bits
+        (returned: its bits per component)."""
         scale_x, scale_y = (
             math.hypot(state.ctm[0], state.ctm[1]) / 72,
             math.hypot(state.ctm[2], state.ctm[3]) / 72,
@@ -368,32 +349,34 @@ class PageInk:
         bits = int(obj.get("/BitsPerComponent", 1))
         if self.pdfx and "/JPXDecode" in filters:
             self.report(
-                f"image {name} is JPEG 2000 ({self.profile.pdfx.version} allows PDF 1.4 filters only)"
+                f"image {name} is JPEG 2000 ({self.pdfx_version} allows PDF 1.4 filters only)"
             )
         if self.pdfx and bits > 8:
             self.report(
-                f"image {name} has {bits} bits per component ({self.profile.pdfx.version} allows at most 8)"
+                f"image {name} has {bits} bits per component ({self.pdfx_version} allows at most 8)"
             )
-        if obj.get("/ImageMask", False):
-            self.paint_colour(state.fill, False, "an image mask", state, resources, 0)
-            return
-        if "/ColorSpace" not in obj:
-            return  # JPEG 2000 carries its own; nothing more to say without decoding it
-        space = read_space(obj.ColorSpace, resources, "")
+        return bits
+
+    def check_image_space(self, space: Space, name: str, bits: int) -> bool:
+        """An image's colour space: False for RGB or Lab in a CMYK file (its ink is not measured then)."""
         wrong = space.rgb_or_lab() if self.cmyk else None
         if wrong is not None:
             self.report(
                 f"{'RGB' if wrong.process == 'rgb' else 'Lab'} image {name} in a CMYK file "
                 f"({space.label}, {bits} bits)"
             )
-            return
+            return False
         if self.pdfx and space.independent:
             self.report(
-                f"image {name} in {space.label}: {self.profile.pdfx.version} allows only CMYK, grey and "
+                f"image {name} in {space.label}: {self.pdfx_version} allows only CMYK, grey and "
                 "spot colours"
             )
-        if self.limit is None:
-            return
+        return True
+
+    def paint_image(
+        self, obj, name: str, space: Space, width: int, height: int, bits: int, state: State, raw
+    ) -> None:
+        """An image's ink at its worst pixel, painted (each image object measured once per file)."""
         key = obj.objgen if raw is None and obj.objgen != (0, 0) else None
         worst = self.inks.images.get(key) if key is not None else None
         if worst is None:
@@ -449,80 +432,86 @@ class PageInk:
             elif op == "Q":
                 if stack:
                     state = stack.pop()
+            elif op in _SET_COLOUR:
+                if not locked:
+                    self.set_colour(op, operands, state, resources)
+            elif op in _PAINTS:
+                self.paint_operator(op, state, resources, depth)
             elif op == "cm" and len(operands) == 6:
                 state.ctm = multiply([float(v) for v in operands], state.ctm)
-            elif op in ("g", "G", "rg", "RG", "k", "K") and not locked:
-                space = DEVICE[
-                    {"g": "/DeviceGray", "rg": "/DeviceRGB", "k": "/DeviceCMYK"}[op.lower()]
-                ]
-                colour = Colour(space, tuple(float(v) for v in operands), f"'{op}'")
-                self.check_space(space, f"set with '{op}'")
-                if op.islower():
-                    state.fill = colour
-                else:
-                    state.stroke = colour
-            elif op in ("cs", "CS") and operands and not locked:
-                space = read_space(
-                    operands[0],
-                    resources,
-                    str(operands[0]) if str(operands[0]) not in DEVICE_NAMES else "",
-                )
-                colour = Colour(space, space.initial(), f"'{op}'")
-                self.check_space(space, f"set with '{op}'")
-                if op == "cs":
-                    state.fill = colour
-                else:
-                    state.stroke = colour
-            elif op in ("sc", "scn", "SC", "SCN") and not locked:
-                current = state.fill if op.islower() else state.stroke
-                pattern = (
-                    str(operands[-1]) if operands and isinstance(operands[-1], pikepdf.Name) else ""
-                )
-                values = tuple(float(v) for v in operands if not isinstance(v, pikepdf.Name))
-                colour = Colour(current.space, values, f"'{op}'", pattern)
-                self.check_space(current.space, f"set with '{op}'")
-                if op.islower():
-                    state.fill = colour
-                else:
-                    state.stroke = colour
             elif op == "gs" and operands:
-                states = resources.get("/ExtGState", {}) if resources is not None else {}
-                gs = states.get(str(operands[0]))
-                if gs is None:
-                    self.report(f"graphics state {operands[0]} is not in the resources")
-                else:
-                    self.graphics_state(gs, str(operands[0]), state)
+                self.use_graphics_state(str(operands[0]), state, resources)
             elif op == "Tr" and operands:
                 state.render_mode = int(operands[0])
-            elif op in _PAINT_FILL or op in _PAINT_BOTH:
-                self.paint_colour(state.fill, False, f"'{op}'", state, resources, depth)
-                if op in _PAINT_BOTH:
-                    self.paint_colour(state.stroke, True, f"'{op}'", state, resources, depth)
-            elif op in _PAINT_STROKE:
-                self.paint_colour(state.stroke, True, f"'{op}'", state, resources, depth)
-            elif (
-                op in _TEXT_SHOW
-            ):  # render modes 3 and 7 paint nothing; 4 to 6 paint as 0 to 2, then clip
-                mode = state.render_mode % 4
-                how = f"'{op}' in text render mode {state.render_mode}"
-                if mode in (0, 2):
-                    self.paint_colour(state.fill, False, how, state, resources, depth)
-                if mode in (1, 2):
-                    self.paint_colour(state.stroke, True, how, state, resources, depth)
             elif op == "sh" and operands:
-                shadings = resources.get("/Shading", {}) if resources is not None else {}
-                shading = shadings.get(str(operands[0]))
-                if shading is None:
-                    self.report(f"shading {operands[0]} is not in the resources")
-                else:
-                    self.paint_shading(
-                        shading, f"shading {operands[0]} (painted with 'sh')", state, resources
-                    )
+                self.shade(str(operands[0]), state, resources)
             elif op == "INLINE IMAGE":
                 inline = operands[0]
                 self.image(inline.obj, "(inline)", state, resources, raw=inline.read_raw_bytes())
             elif op == "Do" and operands:
                 self.draw(str(operands[0]), resources, state, forms, depth)
+
+    def set_colour(self, op: str, operands, state: State, resources) -> None:
+        """A colour operator: the colour it sets, for filling (lower case) or stroking, its space checked."""
+        if op in ("g", "G", "rg", "RG", "k", "K"):
+            space = DEVICE[{"g": "/DeviceGray", "rg": "/DeviceRGB", "k": "/DeviceCMYK"}[op.lower()]]
+            colour = Colour(space, tuple(float(v) for v in operands), f"'{op}'")
+            self.check_space(space, f"set with '{op}'")
+        elif op in ("cs", "CS"):
+            if not operands:
+                return
+            space = read_space(
+                operands[0],
+                resources,
+                str(operands[0]) if str(operands[0]) not in DEVICE_NAMES else "",
+            )
+            colour = Colour(space, space.initial(), f"'{op}'")
+            self.check_space(space, f"set with '{op}'")
+        else:  # sc, scn, SC, SCN
+            current = state.fill if op.islower() else state.stroke
+            pattern = (
+                str(operands[-1]) if operands and isinstance(operands[-1], pikepdf.Name) else ""
+            )
+            values = tuple(float(v) for v in operands if not isinstance(v, pikepdf.Name))
+            colour = Colour(current.space, values, f"'{op}'", pattern)
+            self.check_space(current.space, f"set with '{op}'")
+        if op.islower():
+            state.fill = colour
+        else:
+            state.stroke = colour
+
+    def paint_operator(self, op: str, state: State, resources, depth: int) -> None:
+        """A painting operator: the fill, the stroke or both, as the operator (or text render mode) paints."""
+        if op in _PAINT_FILL or op in _PAINT_BOTH:
+            self.paint_colour(state.fill, False, f"'{op}'", state, resources, depth)
+            if op in _PAINT_BOTH:
+                self.paint_colour(state.stroke, True, f"'{op}'", state, resources, depth)
+        elif op in _PAINT_STROKE:
+            self.paint_colour(state.stroke, True, f"'{op}'", state, resources, depth)
+        else:  # text shown: render modes 3 and 7 paint nothing; 4 to 6 paint as 0 to 2, then clip
+            mode = state.render_mode % 4
+            how = f"'{op}' in text render mode {state.render_mode}"
+            if mode in (0, 2):
+                self.paint_colour(state.fill, False, how, state, resources, depth)
+            if mode in (1, 2):
+                self.paint_colour(state.stroke, True, how, state, resources, depth)
+
+    def use_graphics_state(self, name: str, state: State, resources) -> None:
+        states = resources.get("/ExtGState", {}) if resources is not None else {}
+        gs = states.get(name)
+        if gs is None:
+            self.report(f"graphics state {name} is not in the resources")
+        else:
+            self.graphics_state(gs, name, state)
+
+    def shade(self, name: str, state: State, resources) -> None:
+        """The 'sh' operator: a shading painted where the clip allows."""
+        shadings = resources.get("/Shading", {}) if resources is not None else {}
+        shading = shadings.get(name)
+        if shading is None:
+            self.report(f"shading {name} is not in the resources")
+        else:
+            self.paint_shading(shading, f"shading {name} (painted with 'sh')", state, resources)
 
     def draw(self, name: str, resources, state: State, forms: tuple, depth: int) -> None:
         xobjects = resources.get("/XObject", {}) if resources is not None else {}
@@ -553,6 +542,20 @@ class PageInk:
                 f"form {name}",
                 depth + 1,
             )
+
+
+def _kept_plates(ink, overprint: bool, space: Space, state: State) -> list[int]:
+    """The plates an overprinted paint leaves as they were: in DeviceCMYK with overprint mode 1, those
+    where its components are zero; for a spot colour, every process plate."""
+    if overprint and space.family == "DeviceCMYK" and state.overprint_mode == 1:
+        return [plate for plate in range(4) if ink[plate] == 0]
+    if (
+        overprint
+        and space.process == "spot"
+        and not all(n in PROCESS_PLATES for n in space.colorants)
+    ):
+        return [0, 1, 2, 3]
+    return []
 
 
 def inherited(page, key: str):

@@ -12,7 +12,7 @@ from printshop.checks.preflight.spaces import (
 
 
 # --- shadings and images: their colours at the worst point ----------------------------------------
-def worst_ink(space: Space, colours) -> tuple[float, float, float, float] | None:
+def worst_ink(space: Space, colours) -> tuple[float, ...] | None:
     """The colour with the most total ink among `colours` (component tuples)."""
     best = None
     for colour in colours:

@@ -53,7 +53,8 @@ class Space:
             return self.base.rgb_or_lab()
         return None
 
-    def _indexed_ink(self, values) -> tuple[float, float, float, float] | None:
+    def _indexed_ink(self, values) -> tuple[float, ...] | None:
+        assert self.base is not None  # an Indexed space is always read with its base
         index = max(0, int(round(values[0] if values else 0)))
         n = self.base.components
         entry = self.lookup[index * n : (index + 1) * n]
@@ -70,7 +71,7 @@ class Space:
             return (1.0,) * self.components  # full tint
         return (0.0,) * self.components
 
-    def ink(self, values) -> tuple[float, float, float, float] | None:
+    def ink(self, values) -> tuple[float, ...] | None:
         """The plates' coverage in per cent (C, M, Y, K), or None where the press cannot say (RGB, Lab)."""
         values = [float(v) for v in values]
         if self.family == "Indexed":
@@ -131,9 +132,9 @@ def read_space(obj, resources, label: str = "", depth: int = 0) -> Space:
     if family == "ICCBased":
         stream = obj[1]
         n = int(stream.get("/N", 3))
-        alternate = stream.get("/Alternate")
+        icc_alternate = stream.get("/Alternate")
         process = {1: "gray", 3: "rgb", 4: "cmyk"}.get(n, "rgb")
-        if alternate is not None and str(alternate) == "/Lab":
+        if icc_alternate is not None and str(icc_alternate) == "/Lab":
             process = "lab"
         return Space(
             "ICCBased",

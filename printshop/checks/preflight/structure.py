@@ -71,7 +71,8 @@ _LABEL = re.compile(r"^(front|back) (\d+)$")
 def order_problems(labels: list[str], profile: Profile) -> list[Problem]:
     """Each card's pages together, in the profile's order, cards numbered 1, 2, 3 ..."""
     first = "back" if profile.page_order == "back-front" else "front"
-    problems, cards = [], []  # cards: (number, [sides]) in file order
+    problems: list[Problem] = []
+    cards: list[tuple[int, list[tuple[int, str]]]] = []  # (number, [(page, side)]) in file order
     for page, label in enumerate(labels, start=1):
         match = _LABEL.match(label)
         if match is None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from printshop.checks.preflight import multiply
+from printshop.checks.preflight.graphics import multiply
 
 
 @dataclass

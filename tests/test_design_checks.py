@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from printshop.checks.validate import _content_boxes, _intrusion
+from printshop.checks.zones import content_boxes, intrusion
 from printshop.diagnostics import Severity
 from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR
@@ -153,8 +153,8 @@ def test_card_frames_and_chits_keep_the_safe_distance():
             size = view.media.card_sizes[deck.card_size]
             names = ({deck.back} | {card.front for card in deck.cards}) - {None}
             for name in names:
-                for what, _node, box, _code in _content_boxes(game.faces[name]):
-                    assert _intrusion(box, size.width, size.height, deck.safe) <= 0.01, (
+                for what, _node, box, _code in content_boxes(game.faces[name]):
+                    assert intrusion(box, size.width, size.height, deck.safe) <= 0.01, (
                         game.id,
                         name,
                         what,

@@ -384,7 +384,7 @@ def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_re
     the language: a check of the same data again (a session reading the files again after a shared file was
     saved, a build after a check) or of a copy elsewhere checks no pair again, and says the same at the copy's own
     places; a language's rule changed in its file (a doubled word it allows) checks its pairs again."""
-    from printshop.checks import validate
+    from printshop.checks import translations
 
     texts = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(texts, 'name: "Informateur"', 'name: "Informateur nous nous"')
@@ -392,9 +392,9 @@ def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_re
         d for d in check(data_copy, games=["comrade"])[0].items if d.code == "repeated-word"
     ]  # French allows it
     checked = []
-    real = validate._check_pair_anew
+    real = translations._check_pair_anew
     monkeypatch.setattr(
-        validate, "_check_pair_anew", lambda *args: checked.append(args[0]) or real(*args)
+        translations, "_check_pair_anew", lambda *args: checked.append(args[0]) or real(*args)
     )
     report = check(data_copy, games=["comrade"])[0]
     assert checked == [] and not [d for d in report.items if d.code == "repeated-word"]

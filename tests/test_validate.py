@@ -436,7 +436,7 @@ def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_pa
 
 def test_a_new_language_file_with_a_few_labels_gets_one_error_listing_the_others(tmp_path):
     """A German file started with three labels got 40 'missing-field' errors at one line, one per label."""
-    from printshop.checks.validate import REQUIRED_LABELS
+    from printshop.checks.languages import REQUIRED_LABELS
 
     data = copy_data(tmp_path / "data", ["comrade"])
     (data / "languages" / "de.yaml").write_text(

@@ -176,7 +176,8 @@ _TEXTS_CHECKED: Memo = Memo(100_000)
 
 def _check_text(text_id: str, text: str, language: Language) -> tuple[Problem, ...]:
     problem = unbalanced(
-        _TAG.sub(" ", text), list(_BRACKETS) + [tuple(pair) for pair in language.typography.quotes]
+        _TAG.sub(" ", text),
+        list(_BRACKETS) + [(opening, closing) for opening, closing in language.typography.quotes],
     )
     return (Problem("unbalanced", f"'{text_id}': {problem}"),) if problem else ()
 
@@ -184,7 +185,7 @@ def _check_text(text_id: str, text: str, language: Language) -> tuple[Problem, .
 def unbalanced(text: str, pairs: list[tuple[str, str]]) -> str:
     """What does not balance in `text`, or "". A mark that closes the innermost open pair closes it;
     otherwise a mark that opens a pair opens one (German „…“ closes with the mark English opens with)."""
-    openers = {}
+    openers: dict[str, list[str]] = {}
     for opening, closing in pairs:
         openers.setdefault(opening, []).append(closing)
     closers = {closing for _, closing in pairs}

@@ -321,7 +321,7 @@ def _check_imported(
     report: Report,
 ) -> None:
     """Check an imported text as `validate` does, at its msgstr line in the PO file."""
-    from printshop.checks.validate import check_text_pair
+    from printshop.checks.translations import check_text_pair
 
     text_id = entry.msgctxt
     for problem in markup_problems(entry.msgstr):

@@ -1,0 +1,107 @@
+"""Preflight: read a press file back and check what a print shop will check, before it costs money.
+It reads any PDF (not only the ones printshop writes) and PNG or JPEG card faces.
+
+PDF, per page: the boxes as PDF/X states them (a TrimBox, or an ArtBox with a warning; the BleedBox
+defaults to the CropBox, which defaults to the MediaBox; trim inside bleed inside media), the
+profile's bleed on every side, the trim one of the shop's products (card files), and every way the
+page sets colour and ink, followed through the graphics state into forms and patterns: colour
+operators and spaces (Device*, ICCBased by its component count, Indexed,
+Separation and DeviceN with their alternates, Lab and the Cal spaces), shadings, images and inline
+images (colour space, bits, total ink at the worst pixel, resolution where placed), text render
+modes, overprint (the ink in effect), blend modes, soft masks, opacity and transparency groups.
+Per file: encryption, no font left unembedded, and for PDF/X profiles the trailer's /ID, the
+output intent's keys, the document information keys and the PDF version; card files in the
+profile's page order (read from the page labels the build writes: "back 1", "front 1", ...), every
+card complete; booklets a multiple of four pages.
+Not read: annotations' appearance streams, Type 3 glyph procedures, and what a soft mask draws
+(soft masks are refused as such where the shop forbids transparency).
+
+Images (PNG, JPEG): pixel size (an image profile's exact size), resolution metadata, the physical
+size it gives against the shop's cards with bleed, colour mode, alpha, and total ink of CMYK JPEGs.
+
+Rules follow the profile: `colour.space` (RGB refused in CMYK files), `colour.ink_limit`,
+`transparency`, `pdfx` (device-independent colour, 16-bit and JPEG 2000 images, transfer functions
+and structure keys), `min_dpi`, `pixels` and `image_alpha`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pikepdf
+
+from printshop.checks.preflight.boxes import box_problems, trim_problems
+from printshop.checks.preflight.fonts import unembedded_fonts
+from printshop.checks.preflight.images import image_file_problems
+from printshop.checks.preflight.ink import FileInks, PageInk
+from printshop.checks.preflight.problem import Problem
+from printshop.checks.preflight.structure import order_problems, structure_problems
+from printshop.project.models.media import Media
+from printshop.project.models.profile import Profile
+
+
+def preflight(
+    path: Path, profile: Profile | None = None, trims: list[tuple[float, float]] | None = None
+) -> list[Problem]:
+    """`trims`: the sizes (points) of the shop's products, which every page of a card file (and every
+    face image, with the bleed) must have. Without a profile only what any printer needs is checked."""
+    path = Path(path)
+    with open(path, "rb") as handle:
+        magic = handle.read(8)
+    if magic.startswith(b"\x89PNG") or magic.startswith(b"\xff\xd8\xff"):
+        return image_file_problems(path, profile, trims)
+    try:
+        pdf = pikepdf.open(path)
+    except pikepdf.PasswordError:
+        return [
+            Problem(
+                0, "encrypted with a password: the shop cannot open it (PDF/X forbids encryption)"
+            )
+        ]
+    except (pikepdf.PdfError, OSError, ValueError) as error:
+        return [Problem(0, f"not a readable PDF: {error}")]
+    with pdf:
+        return _pdf_problems(pdf, profile, trims)
+
+
+def shop_trims(media: Media, profile: Profile) -> list[tuple[float, float]]:
+    """The trims a shop makes: its products' sizes, or every card size when it lists none."""
+    names = [product.trim for product in profile.products.values()] or list(media.card_sizes)
+    return sorted(
+        {
+            (media.card_sizes[n].width, media.card_sizes[n].height)
+            for n in names
+            if n in media.card_sizes
+        }
+    )
+
+
+def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims) -> list[Problem]:
+    kind = str(pdf.docinfo.get("/Keywords", "")) if pdf.docinfo is not None else ""
+    problems: list[Problem] = []
+    if profile is not None:
+        problems.extend(Problem(0, message) for message in structure_problems(pdf, profile))
+    inks = FileInks()
+    for number, page in enumerate(pdf.pages, start=1):
+        if profile is None:
+            continue
+        problems.extend(
+            Problem(number, message, warning) for message, warning in box_problems(page, profile)
+        )
+        if kind == "printshop:cards" and trims:
+            problems.extend(Problem(number, message) for message in trim_problems(page, trims))
+        problems.extend(
+            Problem(number, message) for message in PageInk(pdf, page, profile, inks).read()
+        )
+    problems.extend(Problem(0, f"font {name} is not embedded") for name in unembedded_fonts(pdf))
+    if profile is not None:
+        if kind == "printshop:cards":
+            problems.extend(order_problems([page.label for page in pdf.pages], profile))
+        elif kind == "printshop:booklet" and len(pdf.pages) % 4:
+            problems.append(
+                Problem(
+                    0,
+                    f"a booklet of {len(pdf.pages)} pages: saddle stitching needs a multiple of 4",
+                )
+            )
+    return problems

@@ -1,0 +1,568 @@
+"""A page's content read through its graphics state, into forms and patterns: every colour set and
+painted, checked against the profile (RGB in a CMYK file, total ink, overprint, transparency,
+image resolution and PDF/X's colour rules)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pikepdf
+
+from printshop.checks.preflight.graphics import Colour, State, multiply
+from printshop.checks.preflight.samples import (
+    image_colours,
+    image_samples,
+    invert,
+    shading_colours,
+    worst_image_ink,
+    worst_ink,
+)
+from printshop.checks.preflight.spaces import (
+    DEVICE,
+    DEVICE_NAMES,
+    PROCESS_PLATES,
+    Space,
+    read_space,
+)
+from printshop.project.models.profile import Profile
+
+# --- the page: a content stream reader that follows the graphics state ------------------------------
+_PAINT_FILL = {"f", "F", "f*"}
+
+
+_PAINT_STROKE = {"S", "s"}
+
+
+_PAINT_BOTH = {"B", "B*", "b", "b*"}
+
+
+_TEXT_SHOW = {"Tj", "TJ", "'", '"'}
+_SET_COLOUR = {"g", "G", "rg", "RG", "k", "K", "cs", "CS", "sc", "scn", "SC", "SCN"}
+_PAINTS = _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
+
+
+# every operator PageInk.run reads: the graphics state, colours, painting, text shown, shadings, XObjects and
+# inline images (BI, ID and EI, which qpdf gives as one "INLINE IMAGE")
+_READ_OPERATORS = " ".join(
+    sorted(
+        {
+            "q",
+            "Q",
+            "cm",
+            "g",
+            "G",
+            "rg",
+            "RG",
+            "k",
+            "K",
+            "cs",
+            "CS",
+            "sc",
+            "scn",
+            "SC",
+            "SCN",
+            "gs",
+            "Tr",
+            "sh",
+            "Do",
+            "BI",
+            "ID",
+            "EI",
+            *_PAINT_FILL,
+            *_PAINT_STROKE,
+            *_PAINT_BOTH,
+            *_TEXT_SHOW,
+        }
+    )
+)
+
+
+_NORMAL_BLENDS = {"/Normal", "/Compatible"}
+
+
+class FileInks:
+    """What is read once per file: parsed content streams and each image's worst colour."""
+
+    def __init__(self) -> None:
+        self.instructions: dict = {}
+        self.images: dict = {}
+
+    def parse(self, owner):
+        key = owner.objgen if owner.objgen != (0, 0) else id(owner)
+        if key not in self.instructions:
+            # only the operators PageInk.run acts on, picked out by qpdf: paths and text positioning, most of a
+            # page's operators, never become Python objects (a third of preflight's time)
+            self.instructions[key] = pikepdf.parse_content_stream(owner, _READ_OPERATORS)
+        return self.instructions[key]
+
+
+class PageInk:
+    """Reads one page's content, forms, patterns and images, and reports what the profile forbids.
+
+    Ink in effect under overprint (a simple model, since geometry is not followed): every colour
+    painted on the page is remembered; an overprinted paint in DeviceCMYK with overprint mode 1
+    keeps, on the plates where its components are zero, whatever lies beneath; an overprinted spot
+    colour (Separation or DeviceN on non-process colorants) keeps every process plate beneath. The
+    paint may land on any earlier colour of the page, so its ink in effect is its own plus the
+    heaviest earlier colour's ink on the plates it keeps."""
+
+    def __init__(self, pdf: pikepdf.Pdf, page: pikepdf.Page, profile: Profile, inks: FileInks):
+        self.pdf, self.page, self.profile, self.inks = pdf, page, profile, inks
+        self.cmyk = profile.colour.space == "cmyk"
+        self.limit = profile.colour.ink_limit
+        # PDF/X-1a's colour rules (no ICC-based or Lab colour, 8-bit images, no JPEG 2000); PDF/X-4 allows those,
+        # and forbids transfer functions like X-1a
+        self.pdfx = profile.pdfx is not None and profile.pdfx.version.startswith("PDF/X-1a")
+        self.any_pdfx = profile.pdfx is not None
+        self.pdfx_version = profile.pdfx.version if profile.pdfx is not None else ""
+        self.messages: dict[str, None] = {}
+        self.spaces_reported: set[str] = set()
+        self.painted: set[tuple[float, ...]] = set()
+        self.patterns_read: set = set()
+
+    def read(self) -> list[str]:
+        group = self.page.obj.get("/Group")
+        if (
+            group is not None
+            and group.get("/S") == "/Transparency"
+            and not self.profile.transparency
+        ):
+            self.report("a transparency group on the page (the shop allows no transparency)")
+        black = Colour(DEVICE["/DeviceGray"], (0.0,), "the initial colour")
+        state = State([1.0, 0.0, 0.0, 1.0, 0.0, 0.0], black, black)
+        try:
+            self.run(self.page.obj, inherited(self.page.obj, "/Resources"), state, (), "")
+        except (
+            pikepdf.PdfError,
+            ValueError,
+            KeyError,
+            IndexError,
+            TypeError,
+            ZeroDivisionError,
+        ) as error:
+            self.report(f"the page cannot be read through: {error}")
+        return list(self.messages)
+
+    def report(self, message: str) -> None:
+        self.messages.setdefault(message, None)
+
+    # -- colour checks --
+    def check_space(self, space: Space, how: str) -> None:
+        """RGB or Lab in a CMYK file; device-independent colour in PDF/X-1a. Once per space and page."""
+        if space.key in self.spaces_reported:
+            return
+        wrong = space.rgb_or_lab() if self.cmyk else None
+        if wrong is not None:
+            self.spaces_reported.add(space.key)
+            what = "RGB" if wrong.process == "rgb" else "Lab"
+            self.report(f"{what} colour in a CMYK file: {how} in {space.label}")
+        elif self.pdfx and space.independent:
+            self.spaces_reported.add(space.key)
+            self.report(
+                f"device-independent colour ({how} in {space.label}): "
+                f"{self.pdfx_version} allows only CMYK, grey and spot colours"
+            )
+
+    def paint(self, ink, overprint: bool, space: Space, what: str, state: State) -> None:
+        """Record painted ink; report it over the limit, with what lies beneath when overprinted."""
+        if ink is None:
+            return
+        kept = _kept_plates(ink, overprint, space, state)  # plates this paint leaves as they were
+        own = sum(ink)
+        beneath = (
+            max(self.painted, key=lambda under: sum(under[p] for p in kept), default=None)
+            if kept
+            else None
+        )
+        if beneath is not None and sum(beneath[p] for p in kept) > 0:
+            self.paint_over(ink, beneath, kept, what)
+            return
+        self.painted.add(tuple(round(v, 2) for v in ink))
+        if self.limit is not None and own > self.limit + 0.5:
+            self.report(f"{own:.0f} % total ink (the limit is {self.limit:.0f} %): {what}")
+
+    def paint_over(self, ink, beneath, kept: list[int], what: str) -> None:
+        """An overprinted paint on the heaviest earlier colour: its ink in effect on the plates it keeps."""
+        own = sum(ink)
+        under = sum(beneath[p] for p in kept)
+        effect = own + under
+        if kept == [0, 1, 2, 3]:
+            self.painted.add(tuple(min(100.0, a + b) for a, b in zip(ink, beneath)))
+        else:
+            self.painted.add(tuple(beneath[p] if p in kept else ink[p] for p in range(4)))
+        if self.limit is not None and effect > self.limit + 0.5:
+            self.report(
+                f"{effect:.0f} % total ink in effect (the limit is {self.limit:.0f} %): {what} "
+                f"({own:.0f} %) overprints, so up to {under:.0f} % of an earlier colour stays beneath"
+            )
+
+    def paint_colour(
+        self, colour: Colour, stroke: bool, operator: str, state: State, resources, depth: int
+    ) -> None:
+        overprint = state.overprint_stroke if stroke else state.overprint_fill
+        if colour.space.family == "Pattern":
+            if colour.pattern:
+                self.paint_pattern(colour, stroke, state, resources, depth)
+            return
+        ink = colour.space.ink(colour.values)
+        shown = " ".join(f"{float(v):g}" for v in colour.values)
+        what = f"{'stroke' if stroke else 'fill'} {colour.space.label} {shown} (set with {colour.how}, painted with {operator})"
+        self.paint(ink, overprint, colour.space, what, state)
+
+    def paint_pattern(
+        self, colour: Colour, stroke: bool, state: State, resources, depth: int
+    ) -> None:
+        patterns = resources.get("/Pattern", {}) if resources is not None else {}
+        pattern = patterns.get(colour.pattern)
+        if pattern is None:
+            self.report(f"pattern {colour.pattern} is not in the resources")
+            return
+        key = (pattern.objgen if pattern.is_indirect else colour.pattern, stroke)
+        if key in self.patterns_read:
+            return
+        self.patterns_read.add(key)
+        kind = int(pattern.get("/PatternType", 1))
+        inner = replace(
+            state,
+            ctm=multiply([float(v) for v in pattern.get("/Matrix", [1, 0, 0, 1, 0, 0])], state.ctm),
+        )
+        if kind == 2:
+            if "/ExtGState" in pattern:
+                self.graphics_state(pattern.ExtGState, f"of pattern {colour.pattern}", inner)
+            self.paint_shading(
+                pattern.Shading, f"shading pattern {colour.pattern}", inner, resources
+            )
+            return
+        if (
+            int(pattern.get("/PaintType", 1)) == 2 and colour.space.base is not None
+        ):  # uncoloured: painted in the base
+            fixed = Colour(colour.space.base, colour.values, colour.how)
+            inner = replace(inner, fill=fixed, stroke=fixed)
+            self.check_space(colour.space.base, colour.how)
+            self.run(
+                pattern,
+                pattern.get("/Resources"),
+                inner,
+                (),
+                f"pattern {colour.pattern}",
+                depth + 1,
+                locked=True,
+            )
+        else:
+            self.run(
+                pattern,
+                pattern.get("/Resources"),
+                inner,
+                (),
+                f"pattern {colour.pattern}",
+                depth + 1,
+            )
+
+    def paint_shading(self, shading, name: str, state: State, resources) -> None:
+        space = read_space(shading.ColorSpace, resources, "")
+        self.check_space(space, f"{name}")
+        colours = shading_colours(shading, space)
+        worst = worst_ink(space, colours)
+        self.paint(
+            worst,
+            state.overprint_fill,
+            space,
+            f"{name} in {space.label} at its heaviest point",
+            state,
+        )
+
+    def graphics_state(self, gs, name: str, state: State) -> None:
+        if "/OP" in gs:
+            state.overprint_stroke = bool(gs.OP)
+            state.overprint_fill = bool(gs.OP)
+        if "/op" in gs:
+            state.overprint_fill = bool(gs.op)
+        if "/OPM" in gs:
+            state.overprint_mode = int(gs.OPM)
+        if self.any_pdfx and ("/TR" in gs or str(gs.get("/TR2", "/Default")) != "/Default"):
+            self.report(
+                f"a transfer function in graphics state {name} ({self.pdfx_version} forbids it)"
+            )
+        if self.profile.transparency:
+            return
+        blend = gs.get("/BM")
+        blends = (
+            [str(b) for b in blend]
+            if isinstance(blend, pikepdf.Array)
+            else [str(blend)]
+            if blend is not None
+            else []
+        )
+        if blends and blends[0] not in _NORMAL_BLENDS:
+            self.report(
+                f"blend mode {blends[0]} in graphics state {name} (the shop allows no transparency)"
+            )
+        mask = gs.get("/SMask")
+        if mask is not None and str(mask) != "/None":
+            self.report(f"a soft mask in graphics state {name} (the shop allows no transparency)")
+        for key, what in (("/CA", "stroke"), ("/ca", "fill")):
+            if key in gs and float(gs[key]) < 1:
+                self.report(
+                    f"{what} opacity {float(gs[key]):g} in graphics state {name} "
+                    "(the shop allows no transparency)"
+                )
+
+    def image(self, obj, name: str, state: State, resources, raw: bytes | None = None) -> None:
+        width, height = int(obj.get("/Width", 0)), int(obj.get("/Height", 0))
+        bits = self.check_image_form(obj, name, state, width, height)
+        if obj.get("/ImageMask", False):
+            self.paint_colour(state.fill, False, "an image mask", state, resources, 0)
+            return
+        if "/ColorSpace" not in obj:
+            return  # JPEG 2000 carries its own; nothing more to say without decoding it
+        space = read_space(obj.ColorSpace, resources, "")
+        if not self.check_image_space(space, name, bits) or self.limit is None:
+            return
+        self.paint_image(obj, name, space, width, height, bits, state, raw)
+
+    def check_image_form(self, obj, name: str, state: State, width: int, height: int) -> int:
+        """An image's resolution where it is placed, its soft mask, and PDF/X-1a's filters and bits
+        (returned: its bits per component)."""
+        scale_x, scale_y = (
+            math.hypot(state.ctm[0], state.ctm[1]) / 72,
+            math.hypot(state.ctm[2], state.ctm[3]) / 72,
+        )
+        if width and height and scale_x and scale_y:
+            dpi = min(width / scale_x, height / scale_y)
+            if dpi + 0.5 < self.profile.min_dpi:
+                self.report(
+                    f"image {name} is {dpi:.0f} dpi where it is placed; the shop needs {self.profile.min_dpi:.0f}"
+                )
+        if not self.profile.transparency and ("/SMask" in obj or int(obj.get("/SMaskInData", 0))):
+            self.report(
+                f"image {name} has an alpha channel or mask (a soft mask): the shop allows no transparency"
+            )
+        filters = obj.get("/Filter")
+        filters = (
+            [str(f) for f in filters]
+            if isinstance(filters, pikepdf.Array)
+            else [str(filters)]
+            if filters
+            else []
+        )
+        bits = int(obj.get("/BitsPerComponent", 1))
+        if self.pdfx and "/JPXDecode" in filters:
+            self.report(
+                f"image {name} is JPEG 2000 ({self.pdfx_version} allows PDF 1.4 filters only)"
+            )
+        if self.pdfx and bits > 8:
+            self.report(
+                f"image {name} has {bits} bits per component ({self.pdfx_version} allows at most 8)"
+            )
+        return bits
+
+    def check_image_space(self, space: Space, name: str, bits: int) -> bool:
+        """An image's colour space: False for RGB or Lab in a CMYK file (its ink is not measured then)."""
+        wrong = space.rgb_or_lab() if self.cmyk else None
+        if wrong is not None:
+            self.report(
+                f"{'RGB' if wrong.process == 'rgb' else 'Lab'} image {name} in a CMYK file "
+                f"({space.label}, {bits} bits)"
+            )
+            return False
+        if self.pdfx and space.independent:
+            self.report(
+                f"image {name} in {space.label}: {self.pdfx_version} allows only CMYK, grey and "
+                "spot colours"
+            )
+        return True
+
+    def paint_image(
+        self, obj, name: str, space: Space, width: int, height: int, bits: int, state: State, raw
+    ) -> None:
+        """An image's ink at its worst pixel, painted (each image object measured once per file)."""
+        key = obj.objgen if raw is None and obj.objgen != (0, 0) else None
+        worst = self.inks.images.get(key) if key is not None else None
+        if worst is None:
+            worst = self.image_worst(obj, space, width, height, bits, raw)
+            if key is not None:
+                self.inks.images[key] = worst
+        if worst == ():
+            self.report(f"image {name}: its samples cannot be read to measure the ink")
+            return
+        self.paint(
+            worst,
+            state.overprint_fill,
+            space,
+            f"image {name} ({space.label}, {bits} bits) at its worst pixel",
+            state,
+        )
+
+    def image_worst(self, obj, space: Space, width: int, height: int, bits: int, raw):
+        decoded = image_samples(obj, raw)
+        if decoded is None:
+            return ()
+        samples, inverted = decoded
+        decode = [float(v) for v in obj.get("/Decode", [])] or None
+        if inverted:  # Pillow undid the Adobe inversion that a PDF's Decode array is there to undo
+            samples = invert(samples)
+        colours = image_colours(samples, space, width, height, bits, decode)
+        if colours is None:
+            return ()
+        return worst_image_ink(colours, space)
+
+    # -- the content stream --
+    def run(
+        self,
+        owner,
+        resources,
+        state: State,
+        forms: tuple,
+        where: str,
+        depth: int = 0,
+        locked: bool = False,
+    ) -> None:
+        """Interpret `owner`'s content. `forms`: the forms being read (a cycle guard). `locked`:
+        an uncoloured pattern's cell, whose colour operators are ignored."""
+        if depth > 16:
+            self.report(f"forms nested more than 16 deep{where and ' in ' + where}")
+            return
+        stack = []
+        for instruction in self.inks.parse(owner):
+            op = str(instruction.operator)
+            operands = instruction.operands
+            if op == "q":
+                stack.append(replace(state, ctm=list(state.ctm)))
+            elif op == "Q":
+                if stack:
+                    state = stack.pop()
+            elif op in _SET_COLOUR:
+                if not locked:
+                    self.set_colour(op, operands, state, resources)
+            elif op in _PAINTS:
+                self.paint_operator(op, state, resources, depth)
+            elif op == "cm" and len(operands) == 6:
+                state.ctm = multiply([float(v) for v in operands], state.ctm)
+            elif op == "gs" and operands:
+                self.use_graphics_state(str(operands[0]), state, resources)
+            elif op == "Tr" and operands:
+                state.render_mode = int(operands[0])
+            elif op == "sh" and operands:
+                self.shade(str(operands[0]), state, resources)
+            elif op == "INLINE IMAGE":
+                inline = operands[0]
+                self.image(inline.obj, "(inline)", state, resources, raw=inline.read_raw_bytes())
+            elif op == "Do" and operands:
+                self.draw(str(operands[0]), resources, state, forms, depth)
+
+    def set_colour(self, op: str, operands, state: State, resources) -> None:
+        """A colour operator: the colour it sets, for filling (lower case) or stroking, its space checked."""
+        if op in ("g", "G", "rg", "RG", "k", "K"):
+            space = DEVICE[{"g": "/DeviceGray", "rg": "/DeviceRGB", "k": "/DeviceCMYK"}[op.lower()]]
+            colour = Colour(space, tuple(float(v) for v in operands), f"'{op}'")
+            self.check_space(space, f"set with '{op}'")
+        elif op in ("cs", "CS"):
+            if not operands:
+                return
+            space = read_space(
+                operands[0],
+                resources,
+                str(operands[0]) if str(operands[0]) not in DEVICE_NAMES else "",
+            )
+            colour = Colour(space, space.initial(), f"'{op}'")
+            self.check_space(space, f"set with '{op}'")
+        else:  # sc, scn, SC, SCN
+            current = state.fill if op.islower() else state.stroke
+            pattern = (
+                str(operands[-1]) if operands and isinstance(operands[-1], pikepdf.Name) else ""
+            )
+            values = tuple(float(v) for v in operands if not isinstance(v, pikepdf.Name))
+            colour = Colour(current.space, values, f"'{op}'", pattern)
+            self.check_space(current.space, f"set with '{op}'")
+        if op.islower():
+            state.fill = colour
+        else:
+            state.stroke = colour
+
+    def paint_operator(self, op: str, state: State, resources, depth: int) -> None:
+        """A painting operator: the fill, the stroke or both, as the operator (or text render mode) paints."""
+        if op in _PAINT_FILL or op in _PAINT_BOTH:
+            self.paint_colour(state.fill, False, f"'{op}'", state, resources, depth)
+            if op in _PAINT_BOTH:
+                self.paint_colour(state.stroke, True, f"'{op}'", state, resources, depth)
+        elif op in _PAINT_STROKE:
+            self.paint_colour(state.stroke, True, f"'{op}'", state, resources, depth)
+        else:  # text shown: render modes 3 and 7 paint nothing; 4 to 6 paint as 0 to 2, then clip
+            mode = state.render_mode % 4
+            how = f"'{op}' in text render mode {state.render_mode}"
+            if mode in (0, 2):
+                self.paint_colour(state.fill, False, how, state, resources, depth)
+            if mode in (1, 2):
+                self.paint_colour(state.stroke, True, how, state, resources, depth)
+
+    def use_graphics_state(self, name: str, state: State, resources) -> None:
+        states = resources.get("/ExtGState", {}) if resources is not None else {}
+        gs = states.get(name)
+        if gs is None:
+            self.report(f"graphics state {name} is not in the resources")
+        else:
+            self.graphics_state(gs, name, state)
+
+    def shade(self, name: str, state: State, resources) -> None:
+        """The 'sh' operator: a shading painted where the clip allows."""
+        shadings = resources.get("/Shading", {}) if resources is not None else {}
+        shading = shadings.get(name)
+        if shading is None:
+            self.report(f"shading {name} is not in the resources")
+        else:
+            self.paint_shading(shading, f"shading {name} (painted with 'sh')", state, resources)
+
+    def draw(self, name: str, resources, state: State, forms: tuple, depth: int) -> None:
+        xobjects = resources.get("/XObject", {}) if resources is not None else {}
+        xobject = xobjects.get(name)
+        if xobject is None:
+            self.report(f"XObject {name} is not in the resources")
+            return
+        subtype = xobject.get("/Subtype")
+        if subtype == "/Image":
+            self.image(xobject, name, state, resources)
+        elif subtype == "/Form" and xobject.objgen not in forms:
+            group = xobject.get("/Group")
+            if (
+                group is not None
+                and group.get("/S") == "/Transparency"
+                and not self.profile.transparency
+            ):
+                self.report(
+                    f"a transparency group on form {name} (the shop allows no transparency)"
+                )
+            matrix = [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
+            inner = replace(state, ctm=multiply(matrix, state.ctm))
+            self.run(
+                xobject,
+                xobject.get("/Resources", resources),
+                inner,
+                forms + (xobject.objgen,),
+                f"form {name}",
+                depth + 1,
+            )
+
+
+def _kept_plates(ink, overprint: bool, space: Space, state: State) -> list[int]:
+    """The plates an overprinted paint leaves as they were: in DeviceCMYK with overprint mode 1, those
+    where its components are zero; for a spot colour, every process plate."""
+    if overprint and space.family == "DeviceCMYK" and state.overprint_mode == 1:
+        return [plate for plate in range(4) if ink[plate] == 0]
+    if (
+        overprint
+        and space.process == "spot"
+        and not all(n in PROCESS_PLATES for n in space.colorants)
+    ):
+        return [0, 1, 2, 3]
+    return []
+
+
+def inherited(page, key: str):
+    """A page attribute that may be set on the page or on a Pages node above it."""
+    node, depth = page, 0
+    while node is not None and depth < 64:
+        if key in node:
+            return node[key]
+        node, depth = node.get("/Parent"), depth + 1
+    return None

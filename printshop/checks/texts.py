@@ -1,0 +1,112 @@
+"""A game's texts: the source language's file, markup and each language's own checks, variants'
+and text variables' ids, and lengths once text variables are filled in.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from printshop.checks import translation_checks
+from printshop.checks.translations import (
+    check_translation,
+)
+from printshop.diagnostics import Report
+from printshop.language.resolve import too_long_with_variables
+from printshop.language.texts import markup_problems
+from printshop.project.loader import GameData, Project
+from printshop.project.yaml_safety import MAX_TEXT
+
+
+def check_texts(project: Project, game: GameData, report: Report) -> None:
+    source = game.source
+    if source is None:
+        report.add(
+            "file-missing",
+            game.game.where("source_language"),
+            f"the source language '{game.game.source_language}' has no text file "
+            f"{game.dir / 'text' / (game.game.source_language + '.yaml')}",
+        )
+        return
+    if game.game.title not in source.entries:
+        report.add(
+            "missing-text",
+            game.game.where("title"),
+            f"the title id '{game.game.title}' has no source text",
+        )
+    for catalogue in game.catalogues.values():
+        if catalogue.lang not in project.languages:
+            report.add(
+                "unknown-reference",
+                catalogue.document.where(),
+                f"no language '{catalogue.lang}' in {project.data_dir / 'languages'}: add "
+                f"{catalogue.lang}.yaml there to describe it",
+            )
+        language = project.languages.get(catalogue.lang)
+        for entry in catalogue.entries.values():
+            for problem in markup_problems_once(entry.text):
+                report.add("markup", entry.location, f"'{entry.id}': {problem}")
+            for finding in (
+                translation_checks.check_text(entry.id, entry.text, language) if language else ()
+            ):
+                report.add(
+                    finding.code,
+                    entry.location,
+                    finding.message,
+                    acknowledged=translation_checks.accepted(
+                        entry.location.path, entry.location.line
+                    ).get(finding.code, ""),
+                )
+        if catalogue is not source:
+            check_translation(project, game, game.reference(catalogue.lang), catalogue, report)
+        for name, variant in game.game.variants.items():
+            for text_id in variant.overrides:
+                if f"variant.{name}.{text_id}" not in catalogue.entries:
+                    report.add(
+                        "missing-text",
+                        catalogue.where_missing(f"variant.{name}.{text_id}"),
+                        f"naming variant '{name}' gives no '{text_id}' in {catalogue.lang} "
+                        f"(write it as variant.{name}.{text_id})",
+                    )
+    for name, variant in game.game.variants.items():
+        for text_id in variant.overrides:
+            if text_id not in source.entries:
+                report.add(
+                    "unknown-reference",
+                    variant.where("overrides"),
+                    f"variant '{name}' overrides '{text_id}', which the source does not have",
+                )
+        if variant.reconstructed:
+            report.add(
+                "reconstructed",
+                variant.where("reconstructed"),
+                f"naming variant '{name}': {variant.reconstructed}",
+            )
+    for name, target in game.game.text_variables.items():
+        if target not in source.entries:
+            report.add(
+                "unknown-reference",
+                game.game.where("text_variables"),
+                f"text variable {{{name}}} stands for '{target}', which the source does not have",
+            )
+    for catalogue in game.catalogues.values():
+        variables = {
+            name: catalogue.entries[target].text
+            for name, target in game.game.text_variables.items()
+            if target in catalogue.entries
+        }
+        for text_id, length in too_long_with_variables(
+            {i: e.text for i, e in catalogue.entries.items()}, variables
+        ).items():
+            report.add(
+                "too-large",
+                catalogue.entries[text_id].location,
+                f"'{text_id}' would be {length:,} characters long with its text variables in place; printshop "
+                f"reads at most {MAX_TEXT:,}",
+                hint="use fewer placeholders, or a shorter text for them",
+            )
+
+
+@functools.lru_cache(maxsize=65536)
+def markup_problems_once(text: str) -> tuple[str, ...]:
+    """`markup_problems`, once per text (a session checks every text again after each edit)."""
+    return tuple(markup_problems(text))

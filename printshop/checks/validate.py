@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from printshop import memos
 from printshop.checks import translation_checks
 from printshop.diagnostics import CATALOGUE, Location, Report, Severity, closest, did_you_mean
 from printshop.language.resolve import too_long_with_variables
@@ -27,7 +28,6 @@ from printshop.language.translation import (
     untracked,
 )
 from printshop.layout.imposition import cover, cut_cells, placed_box, too_small
-from printshop.memo import Memo
 from printshop.project.expressions import ExpressionError, evaluate, need_count
 from printshop.project.layers import origin_of
 from printshop.project.loader import LABELS_REFERENCE, GameData, Project
@@ -1047,7 +1047,7 @@ def _stamp(path: Path) -> tuple[int, int]:
     return stat.st_mtime_ns, stat.st_size
 
 
-@functools.lru_cache(maxsize=256)
+@memos.IMAGES_INSPECTED
 def _inspect_image(
     path: str, data_dir: str, stamp: tuple[int, int]
 ) -> tuple[str, tuple[str, str] | None, tuple[int, int]]:
@@ -1784,10 +1784,10 @@ def _check_pair(
         report.add(code, translated.location, message, severity, acknowledged=reason, also=beside)
 
 
-_PAIRS_CHECKED: Memo = Memo(100_000)
+_PAIRS_CHECKED = memos.TRANSLATION_FINDINGS
 
 
-@functools.lru_cache(maxsize=65536)
+@memos.MARKUP_PROBLEMS
 def _markup_problems(text: str) -> tuple[str, ...]:
     """`markup_problems`, once per text (a session checks every text again after each edit)."""
     return tuple(markup_problems(text))

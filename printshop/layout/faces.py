@@ -14,11 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from printshop import memos
 from printshop.diagnostics import Location, Report, Severity, did_you_mean
 from printshop.language.resolve import LocalizedGame, sheet_context, template_context
 from printshop.language.texts import MissingText, PlaceholderError, keep_with_next, placeholders
 from printshop.layout.design import same_size_across_deck
-from printshop.memo import Memo
 from printshop.project.loader import Project
 from printshop.project.model import BookletStyle, CardEntry, CardSize, Deck, Face, Frame, SheetSpec
 from printshop.project.source import place_of
@@ -473,7 +473,7 @@ def lay_out_frame(
 
 
 # the texts laid out without a diagnostic, with their fits (which `fit` keeps as many of: fitting._FITTED)
-_LAID_OUT: Memo = Memo(5000)
+_LAID_OUT = memos.LAID_OUT
 # a frame's fields that change how its text is set (the others place it: x, y, valign, rotate)
 SETTING_FIELDS = (
     "font",

@@ -39,11 +39,12 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from printshop import memos
 from printshop.diagnostics import Diagnostic, display_path, printable
 from printshop.layout.faces import stand_in_booklet, written_entry
 from printshop.live.session import Session
 from printshop.live.watch import FileWatcher, watched_folders
-from printshop.memo import Memo, Reads, unchanged, values_of
+from printshop.memo import Reads, unchanged, values_of
 from printshop.pipeline.build import art_of
 from printshop.render.colour import OVERSET_HEX, StandIn
 from printshop.render.replay import motif_key
@@ -298,7 +299,7 @@ def page_texts(data: bytes) -> list[str]:
 
 
 # the page texts of the booklets read last, by their bytes (held by the key: a booklet is 100 KB or so)
-_PAGE_TEXTS: Memo = Memo(64)
+_PAGE_TEXTS = memos.PAGE_TEXTS
 
 
 @dataclass(eq=False)

@@ -6,12 +6,12 @@ value can say where in which file it was written.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
+from printshop import memos
 from printshop.project.schema import Length, Node
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -433,9 +433,7 @@ _PATH_TOKEN = re.compile(r"\s*(?:([A-Za-z])|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d
 MAX_MOTIF_NUMBER = 1_000_000  # a motif's numbers, view box and coordinates alike
 
 
-@functools.lru_cache(
-    maxsize=4096
-)  # (a check reads every motif of the project: each path is parsed once per process)
+@memos.SVG_PATHS  # (a check reads every motif of the project: each path is parsed once per process)
 def _svg_path(value: str) -> str:
     """Path data as render/faces.trace_svg_path draws it: absolute M L H V C Q Z, each with its numbers (a command
     repeated needs no letter), starting with M. A relative command (lower case) would be drawn as absolute, and

@@ -16,13 +16,13 @@ import re
 import types
 import typing
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import annotated_types
 from pydantic import BaseModel
 
+from printshop import memos
 from printshop.project import model
 from printshop.project.paths import REPOSITORY_DIR
 from printshop.project.schema import Node
@@ -127,7 +127,7 @@ DATA_FILES = (
 
 
 # --- descriptions: the docstring under each field of model.py --------------------------------------
-@cache
+@memos.FIELD_DOCS
 def field_docs() -> dict[str, dict[str, str]]:
     """{class name: {field name: the docstring written under the field}}, read from model.py's source
     (pydantic could do it at import, but reading the source for every model would slow every run)."""

@@ -43,6 +43,7 @@ from reportlab.platypus import Spacer as RLSpacer
 from reportlab.platypus import Table as RLTable
 from reportlab.platypus.doctemplate import LayoutError
 
+from printshop import memos
 from printshop.layout.faces import BookletLayout, GameLayout
 from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.project.model import Motif, Paper, TextStyle
@@ -128,7 +129,7 @@ def render_booklet(
 
 
 # the booklets this process rendered last (a few hundred KB each at most; a catalogue's kits have about 40)
-_BOOKLETS: Memo = Memo(96)
+_BOOKLETS = memos.BOOKLETS
 
 
 def _remembered(
@@ -334,7 +335,7 @@ def _measure(
     return known
 
 
-_MEASURED: Memo = Memo(256)
+_MEASURED = memos.BOOKLET_MEASURES
 
 
 def _balanced(measure, first: tuple[int, float], pad_to: int) -> tuple[tuple[int, float], float]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from printshop import memos
 from printshop.diagnostics import Report
 from printshop.layout.faces import (
     BookletLayout,
@@ -20,7 +21,6 @@ from printshop.layout.faces import (
     found_in_template,
     tied,
 )
-from printshop.memo import Memo
 from printshop.project.model import BookletStyle, Motif, Paper
 from printshop.project.paths import output_name
 from printshop.render.booklet import BookletTooLarge, render_booklet
@@ -337,4 +337,4 @@ def _fits(
     return fits
 
 
-_FITS: Memo = Memo(256)  # (a session's refreshes after label edits: the last few hundred pages set)
+_FITS = memos.HOW_TO_PRINT_FITS

@@ -4,8 +4,8 @@ The pipeline is load -> resolve the language -> validate -> lay out -> render ->
 see ARCHITECTURE.md. `printshop.pipeline.build` is the library entry point the command line wraps.
 """
 
-from printshop.typeset import lazy_patterns
+from printshop import reportlab_patches
 
 __version__ = "0.1.0"
 
-lazy_patterns.install()  # a few large patterns of ReportLab and PyYAML compiled when used, not on import
+reportlab_patches.install()  # ReportLab's (and PyYAML's) patches, each made as its module is imported

@@ -8,12 +8,13 @@ stable code, a default severity and a one-line hint on how to fix it.
 from __future__ import annotations
 
 import enum
-import functools
 import json
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from printshop import memos
 
 
 class Severity(str, enum.Enum):
@@ -57,7 +58,7 @@ def display_path(path: Path | str) -> str:
     return _display_path(str(path), os.getcwd())
 
 
-@functools.lru_cache(maxsize=4096)
+@memos.DISPLAY_PATHS
 def _display_path(path: str, cwd: str) -> str:  # a deck names the same few files thousands of times
     if os.sep == "/" and path.startswith("/") and not _UNUSUAL.search(path):
         # a path written plainly (no '.', '..' or empty part): below the folder when its text begins with the

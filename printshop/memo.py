@@ -1,17 +1,61 @@
-"""A bounded memo for work remembered per process by what it depends on (fits, broken paragraphs, booklet
-measures): a long-running session (`serve`, `watch`) fits, breaks and measures again after every edit, so
-what it remembers must not grow without end. `SizedMemo` bounds what it holds by bytes instead (compressed
-streams, font subsets, imposed booklets). And `Reads`, which notes what a piece of work looked up."""
+"""The memo machinery: tables a process keeps work in by what it depends on, and the registry of them.
+
+A long-running session (`serve`, `watch`) fits, breaks and measures again after every edit, so what it
+remembers must not grow without end: `Memo` is a dict bounded by entries, `SizedMemo` one bounded by bytes
+(compressed streams, font subsets, imposed booklets); `Table`, `OrderedTable` and `WeakTable` are the plain,
+ordered and weakly keyed dicts modules bound themselves. And `Reads`, which notes what a piece of work looked up.
+
+Every process-wide memo is declared once, with its name, where it is used and what it is keyed by, in
+printshop/memos.py, through `memo`, `sized_memo`, `table`, `ordered_table`, `weak_table` (tables) and
+`memoized` (a function's results, as functools.lru_cache keeps them). The registry (`REGISTRY`) lists them
+(`listing`), clears them (`clear`, `clear_all`: as a new process would start) and switches them off:
+`PRINTSHOP_MEMO=off` in the environment (read once, when this module is imported) makes every table keep
+nothing and every memoized function work each time (`ON` is False), and the user's cache folder
+(paths.user_cache_dir: compiled templates, fits, fonts' tables) is not used either. A build gives the same bytes
+either way (tests/test_memos.py builds the catalogue both ways).
+"""
 
 from __future__ import annotations
 
 import contextvars
+import functools
+import os
 import threading
+import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+ON = os.environ.get("PRINTSHOP_MEMO", "").strip().lower() != "off"
 
 
-class Memo(dict):
+class Table(dict):
+    """A dict that keeps nothing when memos are off (`PRINTSHOP_MEMO=off`): every lookup misses."""
+
+    def __setitem__(self, key, value) -> None:
+        if ON:
+            super().__setitem__(key, value)
+
+
+class OrderedTable(OrderedDict):
+    """An OrderedDict that keeps nothing when memos are off."""
+
+    def __setitem__(self, key, value) -> None:
+        if ON:
+            super().__setitem__(key, value)
+
+
+class WeakTable(weakref.WeakKeyDictionary):
+    """A WeakKeyDictionary (an entry goes with its key) that keeps nothing when memos are off."""
+
+    def __setitem__(self, key, value) -> None:
+        if ON:
+            super().__setitem__(key, value)
+
+
+class Memo(Table):
     """A dict that forgets its oldest quarter when a new key would take it past `limit` entries."""
 
     def __init__(self, limit: int):
@@ -30,7 +74,7 @@ class Memo(dict):
 class SizedMemo:
     """Values by key, the least recently used forgotten first once they hold more than `limit` bytes in all
     (a value's size: `len(value)`, or what `put` is told); safe to use from several threads (a session's
-    server renders beside its watcher)."""
+    server renders beside its watcher). Keeps nothing when memos are off."""
 
     def __init__(self, limit: int):
         self.limit = limit
@@ -48,7 +92,7 @@ class SizedMemo:
 
     def put(self, key, value, size: int | None = None) -> None:
         size = len(value) if size is None else size
-        if size > self.limit:
+        if size > self.limit or not ON:
             return
         with self._lock:
             old = self._values.pop(key, None)
@@ -68,8 +112,114 @@ class SizedMemo:
             self.put(key, value, size(value))
         return value
 
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+            self.size = 0
+
     def __len__(self) -> int:
         return len(self._values)
+
+
+@dataclass
+class Declared:
+    """A process-wide memo in the registry: its name, what it is keyed by, where it is used, and the table (a
+    memoized function's lru_cache wrapper once the function is defined: None before)."""
+
+    name: str
+    keyed_by: str
+    used_in: str
+    table: Any = None
+
+    @property
+    def kind(self) -> str:
+        return "function" if callable(self.table) else type(self.table).__name__
+
+    def size(self) -> int:
+        """Entries kept now."""
+        if self.table is None:
+            return 0
+        if callable(self.table):
+            return self.table.cache_info().currsize
+        return len(self.table)
+
+    def clear(self) -> None:
+        if self.table is None:
+            return
+        if callable(self.table):
+            self.table.cache_clear()
+        else:
+            self.table.clear()
+
+
+REGISTRY: dict[str, Declared] = {}
+
+
+def _declare(name: str, table, keyed_by: str, used_in: str):
+    if name in REGISTRY:
+        raise ValueError(f"the memo '{name}' is declared twice")
+    REGISTRY[name] = Declared(name, keyed_by, used_in, table)
+    return table
+
+
+def memo(name: str, limit: int, *, keyed_by: str, used_in: str) -> Memo:
+    """A `Memo` of at most `limit` entries, in the registry as `name`."""
+    return _declare(name, Memo(limit), keyed_by, used_in)
+
+
+def sized_memo(name: str, limit: int, *, keyed_by: str, used_in: str) -> SizedMemo:
+    """A `SizedMemo` of at most `limit` bytes, in the registry as `name`."""
+    return _declare(name, SizedMemo(limit), keyed_by, used_in)
+
+
+def table(name: str, *, keyed_by: str, used_in: str) -> Table:
+    """A `Table` (its module bounds it), in the registry as `name`."""
+    return _declare(name, Table(), keyed_by, used_in)
+
+
+def ordered_table(name: str, *, keyed_by: str, used_in: str) -> OrderedTable:
+    """An `OrderedTable` (its module bounds it), in the registry as `name`."""
+    return _declare(name, OrderedTable(), keyed_by, used_in)
+
+
+def weak_table(name: str, *, keyed_by: str, used_in: str) -> WeakTable:
+    """A `WeakTable`, in the registry as `name`."""
+    return _declare(name, WeakTable(), keyed_by, used_in)
+
+
+def memoized(
+    name: str, *, keyed_by: str, used_in: str, maxsize: int | None = 128
+) -> Callable[[Callable], Any]:
+    """A decorator that keeps a function's results as functools.lru_cache(maxsize) does (none when memos are
+    off), in the registry as `name`: declared in memos.py, applied where the function is defined."""
+    _declare(name, None, keyed_by, used_in)
+    declared = REGISTRY[name]
+
+    def decorate(function: Callable) -> Any:
+        # (applied again when a test reloads the module: the registry holds the newest)
+        declared.table = functools.lru_cache(maxsize=maxsize if ON else 0)(function)
+        return declared.table
+
+    return decorate
+
+
+def clear(name: str) -> None:
+    """Forget what the memo `name` keeps."""
+    REGISTRY[name].clear()
+
+
+def clear_all() -> None:
+    """Forget what every memo keeps: the process then works as a new one would (the tables stay in place)."""
+    for declared in REGISTRY.values():
+        declared.clear()
+
+
+def listing() -> list[tuple[str, str, int, str, str]]:
+    """(name, kind, entries kept now, keyed by, used in) of every declared memo, by name."""
+    return [
+        (d.name, d.kind, d.size(), d.keyed_by, d.used_in)
+        for d in sorted(REGISTRY.values(), key=lambda d: d.name)
+    ]
 
 
 class Reads(dict):

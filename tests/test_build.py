@@ -9,6 +9,7 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
+from printshop import memos
 from printshop.pipeline.build import build, check
 from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
@@ -301,7 +302,7 @@ def test_the_characters_a_text_lacks_are_told_for_each_font_and_fallback():
     other = module.FontSet(
         {face: object.__new__(type(registered.faces[face]))}
     )  # another object, told apart
-    module._COVERAGE[other.faces[face]] = frozenset("a b\u2603")
+    memos.COVERAGE[other.faces[face]] = frozenset("a b\u2603")
     assert other.missing_characters(face, snowman) == []
 
 

@@ -10,19 +10,18 @@ import shutil
 
 import pytest
 
+from printshop import memo
 from printshop.cli import main
-from printshop.layout import faces as layout
 from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR
-from printshop.typeset import fitting
 from printshop.write import fitstore
 from tests.conftest import copy_data, edit, line_of
 
 
 def _validate(data, *, games=("comrade",), jobs=1):
     """(report lines, the store's hits and misses) of one validation, as a new process would run it."""
-    fitting._FITTED.clear()  # a new process remembers no fits, nor texts laid out
-    layout._LAID_OUT.clear()
+    memo.clear("fitted")  # a new process remembers no fits, nor texts laid out
+    memo.clear("laid_out")
     with fitstore.kept_fits() as store:
         report, _ = check(data, games=list(games), keep_layouts=False, jobs=jobs)
     counts = (store.hits, store.misses) if store is not None else None
@@ -122,8 +121,8 @@ def test_the_command_keeps_its_fits_in_the_cache_folder_unless_it_is_off(
     tmp_path, monkeypatch, capsys
 ):
     monkeypatch.setenv("PRINTSHOP_CACHE", str(tmp_path / "cache"))
-    fitting._FITTED.clear()
-    layout._LAID_OUT.clear()
+    memo.clear("fitted")
+    memo.clear("laid_out")
     assert main(["validate", "comrade", "--jobs", "1"]) == 0
     assert (tmp_path / "cache" / "fits" / fitstore.FILE_NAME).is_file()
     monkeypatch.setenv("PRINTSHOP_CACHE", "off")

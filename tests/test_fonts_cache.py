@@ -13,6 +13,7 @@ import reportlab
 from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont
 
+from printshop import memo
 from printshop.pipeline.build import build
 from printshop.project.paths import BUNDLED_FONTS_DIR, DEFAULT_DATA_DIR
 from printshop.typeset import fontcache, fonts
@@ -178,7 +179,7 @@ def test_a_subset_is_made_once_per_file_and_glyphs_and_is_the_subset_reportlab_m
         return real(self, subset)
 
     monkeypatch.setattr(ttfonts.TTFontFace, "makeSubset", counted)
-    monkeypatch.setattr(fontcache, "_SUBSETS", fontcache.SizedMemo(fontcache.SUBSETS_KEPT))
+    memo.clear("font_subsets")
     regular, bold = FONT_FILES[0], FONT_FILES[1]
     copy = tmp_path / "elsewhere.ttf"  # the same bytes at another path: the same subsets
     shutil.copyfile(regular, copy)

@@ -14,6 +14,7 @@ import pikepdf
 import pytest
 from PIL import Image
 
+from printshop import memo
 from printshop.checks.preflight import preflight, shop_trims
 from printshop.pipeline.build import build
 from printshop.project.loader import load_project
@@ -131,12 +132,7 @@ def test_qpdf_finds_no_warning_in_the_booklet(built):
 
 
 def test_the_imposed_booklet_is_the_same_bytes_every_time(built, tmp_path, monkeypatch):
-    from printshop.memo import SizedMemo
-    from printshop.render import imposed_booklet
-
-    monkeypatch.setattr(
-        imposed_booklet, "_IMPOSED", SizedMemo(imposed_booklet._IMPOSED.limit)
-    )  # imposed anew
+    memo.clear("imposed_booklets")  # imposed anew
     result = build(DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=["a4"])
     assert not result.report.has_errors
     name = Path("comrade") / "en" / "comrade-en-rules-booklet-a4.pdf"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from printshop import memo
 from printshop.diagnostics import Severity
 from printshop.pipeline.build import check
 from printshop.project.models.booklet import TextStyle
@@ -376,8 +377,8 @@ def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatev
     tried = []
     real = fitting._balanced_by
     monkeypatch.setattr(fitting, "_balanced_by", lambda *args: tried.append(args[2]) or real(*args))
-    fitting._BALANCED.clear()
-    fitting._FITTED.clear()  # (a fit remembered from another test would not set the text at all)
+    memo.clear("balanced")
+    memo.clear("fitted")  # (a fit remembered from another test would not set the text at all)
     text = (
         "You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
         "sees or receives this card, the informer wins."
@@ -399,7 +400,6 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
     """Kremlin's politician cards set "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ...": only
     the stretch after the last <br/> was looked at. Each stretch is now mended as the last one is (its last
     words tied, or a ragged measure narrowed); what cannot be mended is reported, at that stretch's last line."""
-    from printshop.typeset import fitting
     from printshop.typeset import runts as runts_module
     from printshop.typeset.runts import _line_words, _stretches, has_runt
 
@@ -427,7 +427,7 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
     assert seen and mended == seen, (mended, seen)
     # where no cure is tried (justified, the tie taken away), the runt is reported at its stretch's last line
     monkeypatch.setattr(runts_module, "_tie_last_words", lambda markup, which=None: None)
-    fitting._FITTED.clear()
+    memo.clear("fitted")
     for tenth in range(380, 520, 2):
         frame = mm(tenth / 10)
         if _runt_before_break(plain_paragraph(text, frame, paints, align="justify")):

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from printshop import memo
 from printshop.live.session import Session
 from printshop.pipeline.build import build
 from printshop.project.paths import DEFAULT_DATA_DIR
@@ -997,7 +998,7 @@ def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(
     assert session.refresh().ok
     set_again = []
     # (the process's booklets: a booklet another test set with one of these edits would be given here)
-    monkeypatch.setattr(booklet_module, "_BOOKLETS", booklet_module.Memo(96))
+    memo.clear("booklets")
     setting = booklet_module.set_booklet
     monkeypatch.setattr(
         booklet_module,
@@ -1449,11 +1450,8 @@ def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monk
         return original(stream, document)
 
     monkeypatch.setattr(pdfdoc.PDFStream, "format", counting)
-    import printshop.render.booklet as booklet_module
 
-    monkeypatch.setattr(
-        booklet_module, "_BOOKLETS", booklet_module.Memo(96)
-    )  # (the rules set, not given)
+    memo.clear("booklets")  # (the rules set, not given)
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     texts = data / "comrade" / "text" / "en.yaml"

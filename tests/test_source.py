@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from printshop import memo, memos
 from printshop.diagnostics import Report
 from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.source import _fast_load, _yaml, read_yaml
@@ -119,13 +120,12 @@ def test_a_text_with_a_diagnostic_is_read_and_reported_every_time(tmp_path):
 
 
 def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
-    """Documents read once are shared by every later reading of the same text (source._PARSED): nothing
+    """Documents read once are shared by every later reading of the same text (memos.PARSED_DOCUMENTS): nothing
     may change them, or the next load of any copy of the data would see the change."""
-    import printshop.project.source as source
     from printshop.pipeline.build import build, check
 
     check(DEFAULT_DATA_DIR)
-    kept = {text: _snapshot(root) for text, root in source._PARSED.items()}
+    kept = {text: _snapshot(root) for text, root in memos.PARSED_DOCUMENTS.items()}
     assert len(kept) >= len(FILES)
     result = build(
         DEFAULT_DATA_DIR,
@@ -138,7 +138,7 @@ def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
     )  # boards, sheets, tables, booklets: every kind of file
     assert not result.report.has_errors
     check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["en"])
-    assert {text: _snapshot(source._PARSED[text]) for text in kept} == kept
+    assert {text: _snapshot(memos.PARSED_DOCUMENTS[text]) for text in kept} == kept
 
 
 def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_first(
@@ -146,7 +146,7 @@ def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_f
 ):
     import printshop.project.source as source
 
-    monkeypatch.setattr(source, "_PARSED", source.collections.OrderedDict())
+    memo.clear("parsed_documents")
     monkeypatch.setattr(source, "_parsed_chars", 0)
     monkeypatch.setattr(source, "_PARSED_BUDGET", 100)
     texts = [f"key: {'x' * 40}{n}\n" for n in range(3)]  # 47 characters each: two fit the budget
@@ -156,7 +156,7 @@ def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_f
     read_yaml(tmp_path / "1.yaml", Report())
     read_yaml(tmp_path / "0.yaml", Report())  # read again: now the most recent
     read_yaml(tmp_path / "2.yaml", Report())
-    assert list(source._PARSED) == [texts[0], texts[2]] and source._parsed_chars == 94
+    assert list(memos.PARSED_DOCUMENTS) == [texts[0], texts[2]] and source._parsed_chars == 94
 
 
 def test_a_file_saved_again_lets_its_old_text_go(tmp_path, monkeypatch):
@@ -165,14 +165,14 @@ def test_a_file_saved_again_lets_its_old_text_go(tmp_path, monkeypatch):
     dropped when it gives another; a copy of a file, the same text elsewhere, is still shared."""
     import printshop.project.source as source
 
-    monkeypatch.setattr(source, "_PARSED", source.collections.OrderedDict())
+    memo.clear("parsed_documents")
     monkeypatch.setattr(source, "_parsed_chars", 0)
-    monkeypatch.setattr(source, "_LAST_TEXT", {})
+    memo.clear("last_text")
     texts = tmp_path / "en.yaml"
     for n in range(50):
         texts.write_text(f'card: {{name: "Dissident {n}"}}\n', encoding="utf-8")
         assert read_yaml(texts, Report()).root["card"]["name"] == f"Dissident {n}"
-    assert list(source._PARSED) == [texts.read_text(encoding="utf-8")]
+    assert list(memos.PARSED_DOCUMENTS) == [texts.read_text(encoding="utf-8")]
     assert source._parsed_chars == len(texts.read_text(encoding="utf-8"))
     copy = tmp_path / "copy.yaml"
     copy.write_text(texts.read_text(encoding="utf-8"), encoding="utf-8")
@@ -182,7 +182,7 @@ def test_a_file_saved_again_lets_its_old_text_go(tmp_path, monkeypatch):
     texts.write_text('card: {name: "Freethinker"}\n', encoding="utf-8")
     read_yaml(texts, Report())
     assert (
-        len(source._PARSED) == 1
+        len(memos.PARSED_DOCUMENTS) == 1
         and read_yaml(copy, Report()).root["card"]["name"] == "Dissident 49"
     )
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pikepdf
 import pytest
 
+from printshop import memo, memos
 from printshop.memo import Memo, Reads
 from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR
@@ -124,7 +125,7 @@ def test_the_compiled_templates_kept_are_the_most_recently_used(tmp_path, monkey
     monkeypatch.setattr(
         templating, "_pruned", set()
     )  # the next run (a new process, which has compiled nothing)
-    monkeypatch.setattr(templating, "_COMPILED", Memo(400))
+    memo.clear("compiled_templates")
     assert (
         _render(templates) == "Hello &lt;b&gt;"
     )  # read from the cache: now the most recently used
@@ -238,7 +239,6 @@ def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depen
 ):
     from printshop.render import booklet as module
     from printshop.render.colour import Paints
-    from printshop.typeset import justify
 
     checked, layout = _comrade_en()
     project = checked.project.view(layout.localized.data)
@@ -257,9 +257,9 @@ def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depen
             layout, layout.booklet, paper, paints, project.motifs.motifs, name, pad_to=4
         )
 
-    module._MEASURED.clear()
-    module._BOOKLETS.clear()
-    justify._BROKEN.clear()
+    memo.clear("booklet_measures")
+    memo.clear("booklets")
+    memo.clear("broken_lines")
     first = render("a.pdf")
     assert (
         measured.count(True) >= 2 and measured.count(False) == 1
@@ -269,9 +269,9 @@ def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depen
         render("b.pdf")[1] == first[1]
     )  # another file name (another paper's job): nothing measured again
     assert measured == [False]
-    module._MEASURED.clear()
-    module._BOOKLETS.clear()
-    justify._BROKEN.clear()
+    memo.clear("booklet_measures")
+    memo.clear("booklets")
+    memo.clear("broken_lines")
     assert render("a.pdf") == first  # worked out again, the same bytes
 
 
@@ -295,7 +295,7 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, "_render_whole", spy)
-    module._BOOKLETS.clear()
+    memo.clear("booklets")
 
     def render(colours, name="rules.pdf"):
         return module.render_booklet(layout, layout.booklet, paper, Paints(colours), motifs, name)
@@ -343,7 +343,7 @@ def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_proc
     monkeypatch.setattr(
         module, "_render_whole", lambda *a, **k: rendered.append(a[5]) or real(*a, **k)
     )
-    monkeypatch.setattr(module, "_BOOKLETS", module.Memo(96))
+    memo.clear("booklets")
 
     def render(store, colours=palette, name="rules.pdf"):
         with recording_into(store):
@@ -382,12 +382,11 @@ def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_b
 
     from reportlab.pdfbase import pdfdoc
 
-    from printshop.memo import SizedMemo
-    from printshop.render import pdf
+    from printshop import reportlab_patches
 
     compressed = []
     monkeypatch.setattr(
-        pdf,
+        reportlab_patches,
         "zlib",
         type(
             "Z",
@@ -399,7 +398,8 @@ def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_b
             },
         ),
     )
-    monkeypatch.setattr(pdf, "_COMPRESSED", SizedMemo(3000))
+    monkeypatch.setattr(memos.COMPRESSED, "limit", 3000)
+    memo.clear("compressed_streams")
     flate = pdfdoc.PDFStreamFilterZCompress()
     page = "BT /F1 12 Tf (Camarade) Tj ET\n" * 60  # 1,800 characters
     assert flate.encode(page) == zlib.compress(page.encode()) and compressed == [len(page)]
@@ -415,7 +415,7 @@ def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_b
     ]  # each, compressed)
     for other in others:
         flate.encode(other)
-    assert pdf._COMPRESSED.size <= 3000 and len(pdf._COMPRESSED) < len(others) + 1
+    assert memos.COMPRESSED.size <= 3000 and len(memos.COMPRESSED) < len(others) + 1
     compressed.clear()
     flate.encode(page)  # the oldest was forgotten
     flate.encode(others[-1])  # the newest was not
@@ -428,7 +428,6 @@ def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_b
 def test_a_booklet_imposed_once_is_given_again_for_the_same_bytes_paper_and_title(monkeypatch):
     """Saddle-stitch imposition is a function of the booklet's bytes, the paper's size and the title: a process
     that renders a booklet again (render/booklet.py gives the same bytes again) does not impose it again."""
-    from printshop.memo import SizedMemo
     from printshop.render import imposed_booklet
     from printshop.render.booklet import render_booklet
     from printshop.render.colour import Paints
@@ -437,7 +436,7 @@ def test_a_booklet_imposed_once_is_given_again_for_the_same_bytes_paper_and_titl
     monkeypatch.setattr(
         imposed_booklet, "_impose", lambda *args: imposed.append(args[1:]) or real(*args)
     )
-    monkeypatch.setattr(imposed_booklet, "_IMPOSED", SizedMemo(imposed_booklet._IMPOSED.limit))
+    memo.clear("imposed_booklets")
     layout, project, paper, motifs, palette = _comrade_en_booklet()
     a4, letter = project.media.papers["a4"], project.media.papers["letter"]
     booklet = render_booklet(
@@ -468,7 +467,8 @@ def test_a_files_hash_is_remembered_by_its_stamp_only_once_its_last_change_has_s
 
     from printshop.write import cache
 
-    monkeypatch.setattr(cache, "_STAMPED", Memo(100))
+    monkeypatch.setattr(memos.STAMPED, "limit", 100)
+    memo.clear("file_hashes")
     hashed, real = [], cache._hash_bytes
     monkeypatch.setattr(cache, "_hash_bytes", lambda data: hashed.append(data) or real(data))
     path = tmp_path / "texts.yaml"
@@ -479,10 +479,10 @@ def test_a_files_hash_is_remembered_by_its_stamp_only_once_its_last_change_has_s
     )  # the same size, at once: maybe the same stamp
     second = cache.Digests().file(path)
     assert (
-        second != first and len(hashed) == 2 and len(cache._STAMPED) == 0
+        second != first and len(hashed) == 2 and len(memos.STAMPED) == 0
     )  # read each time: not settled
     monkeypatch.setattr(cache, "_now", lambda: time.time() + 2 * cache.SETTLED)  # later on
-    assert cache.Digests().file(path) == second and len(hashed) == 3 and len(cache._STAMPED) == 1
+    assert cache.Digests().file(path) == second and len(hashed) == 3 and len(memos.STAMPED) == 1
     assert cache.Digests().file(path) == second and len(hashed) == 3  # given by its stamp, not read
     stamp = path.stat()
     for _ in range(500):  # saved again, past a tick of the file system's clock (whatever its grain)
@@ -565,7 +565,6 @@ def test_a_text_trees_inner_nodes_are_made_once_and_their_reads_still_noted():
     same order, and never shared with a catalogue that has other ids or another order."""
     from markupsafe import Markup
 
-    from printshop.language import texts as module
     from printshop.language.texts import TextTree
 
     english = {
@@ -597,7 +596,7 @@ def test_a_text_trees_inner_nodes_are_made_once_and_their_reads_still_noted():
         "informer",
     ]
     assert tree.keys() == ["title", "card"] and tree.card.keys() == ["informer", "chairman"]
-    assert module._CHILD_INDEXES.get(tuple(english)) is tree._children
+    assert memos.CHILD_INDEXES.get(tuple(english)) is tree._children
     with (
         only_new_objects_collected() as collect
     ):  # a tree's nodes are held by their parents only: a tree
@@ -717,7 +716,6 @@ def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):
 
 
 def test_a_memo_forgets_its_oldest_quarter_when_full():
-    from printshop.memo import Memo
 
     memo = Memo(8)
     for number in range(8):
@@ -879,9 +877,9 @@ def test_a_printshop_process_runs_no_cycle_collection_once_the_work_starts(tmp_p
         assert (tmp_path / "out" / "sampler" / "en").is_dir()
 
 
-# --- large patterns of other libraries compiled when used (printshop/typeset/lazy_patterns.py) ----------------
+# --- large patterns of other libraries compiled when used (printshop/reportlab_patches.py) ----------------
 def test_a_pattern_with_a_wide_range_is_wide_and_others_are_not():
-    from printshop.typeset.lazy_patterns import is_wide
+    from printshop.reportlab_patches import is_wide
 
     assert is_wide("([a-z\xa1-\uffff0-9])") and is_wide("[^\x09\x20-\x7e\U00010000-\U0010ffff]")
     assert (
@@ -896,7 +894,7 @@ import re, sys
 import printshop
 from reportlab.platypus import paragraph
 import yaml.reader
-from printshop.typeset.lazy_patterns import LazyPattern
+from printshop.reportlab_patches import LazyPattern
 
 assert isinstance(paragraph.uri_pat, LazyPattern), type(paragraph.uri_pat)
 assert isinstance(yaml.reader.Reader.NON_PRINTABLE, LazyPattern)
@@ -961,7 +959,7 @@ def test_the_pattern_finder_installed_twice_finds_the_module_once():
     import sys
 
     child = (
-        "import sys, importlib, printshop.typeset.lazy_patterns as lp\n"
+        "import sys, importlib, printshop.reportlab_patches as lp\n"
         "old = [f for f in sys.meta_path if type(f).__name__ == '_Finder']\n"
         "importlib.reload(lp); lp.install()\n"
         "assert len([f for f in sys.meta_path if type(f).__name__ == '_Finder']) == 2\n"
@@ -977,11 +975,10 @@ def test_a_rule_booklet_edited_again_and_again_keeps_few_of_its_versions(monkeyp
     """A session that edits a rule lays the booklet out after every save: one markup fragment of tens of
     thousands of characters each time. Kept among the 8,192 small ones (the texts of faces), every version
     stayed for thousands of saves; a few large ones are kept now, and the small ones as before."""
-    from printshop.memo import Memo
     from printshop.typeset import richtext
 
-    monkeypatch.setattr(richtext, "_PARSED", Memo(8192))
-    monkeypatch.setattr(richtext, "_PARSED_LARGE", Memo(16))
+    memo.clear("parsed_blocks")
+    memo.clear("parsed_large_blocks")
     rules = "".join(
         f"<p>Rule {n}: the Party is always right, whatever the Party said yesterday.</p>"
         for n in range(80)
@@ -990,9 +987,9 @@ def test_a_rule_booklet_edited_again_and_again_keeps_few_of_its_versions(monkeyp
     for save in range(100):
         blocks = richtext.parse_blocks(rules.replace("Rule 0:", f"Rule 0 (save {save}):"))
         assert len(blocks) == 80
-    assert len(richtext._PARSED_LARGE) <= 16 and not richtext._PARSED
+    assert len(memos.PARSED_LARGE_BLOCKS) <= 16 and not memos.PARSED_BLOCKS
     small = richtext.parse_blocks("<p>Dissident</p>")
-    assert richtext.parse_blocks("<p>Dissident</p>") == small and len(richtext._PARSED) == 1
+    assert richtext.parse_blocks("<p>Dissident</p>") == small and len(memos.PARSED_BLOCKS) == 1
 
 
 # --- a text laid out in a frame, given again ---------------------------------------------------------------
@@ -1269,7 +1266,8 @@ def test_a_booklets_page_texts_are_read_once_per_process_for_the_same_bytes(buil
         "PdfDocument",
         lambda *args, **kwargs: opened.append(args) or real(*args, **kwargs),
     )
-    monkeypatch.setattr(images, "_PAGE_TEXTS", Memo(4))
+    monkeypatch.setattr(memos.PAGE_TEXTS, "limit", 4)
+    memo.clear("page_texts")
     first = images.page_texts(data)
     again = images.page_texts(bytes(bytearray(data)))  # equal bytes, another object
     assert again == first and again is not first and len(opened) == 1

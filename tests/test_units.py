@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from printshop import memo, memos
 from printshop.language.texts import fill, markup_problems, to_markup
 from printshop.layout.imposition import grid_for
 from printshop.project.expressions import ExpressionError, evaluate
@@ -32,19 +33,19 @@ def test_lengths_need_a_unit(bad):
 def test_a_length_read_again_is_the_same_and_a_bad_one_is_refused_every_time(monkeypatch):
     from printshop.project import units
 
-    monkeypatch.setattr(units, "_READ", {})
+    memo.clear("lengths_read")
     assert parse_length("63mm") == parse_length("63mm") == pytest.approx(mm(63))
-    assert units._READ == {"63mm": pytest.approx(mm(63))}  # remembered by its text
+    assert memos.LENGTHS_READ == {"63mm": pytest.approx(mm(63))}  # remembered by its text
     for _ in range(2):  # a refusal is not remembered: each reading says it again
         with pytest.raises(UnitError):
             parse_length("63 furlongs")
         with pytest.raises(UnitError, match="at most"):
             parse_length("20000mm")
-    assert set(units._READ) == {"63mm"}
+    assert set(memos.LENGTHS_READ) == {"63mm"}
     padded = "63mm" + " " * 40  # (a length written with spaces after it: read, not kept)
-    assert parse_length(padded) == pytest.approx(mm(63)) and set(units._READ) == {"63mm"}
+    assert parse_length(padded) == pytest.approx(mm(63)) and set(memos.LENGTHS_READ) == {"63mm"}
     monkeypatch.setattr(units, "_READ_MAX", 1)
-    assert parse_length("9pt") == 9.0 and set(units._READ) == {
+    assert parse_length("9pt") == 9.0 and set(memos.LENGTHS_READ) == {
         "63mm"
     }  # past the bound: read, not kept
 
@@ -80,16 +81,14 @@ def test_english_typography_leaves_spacing_alone():
 def test_a_text_turned_once_is_given_again_only_for_the_same_typography(monkeypatch):
     """to_markup is remembered by the text and what the typography's rules read: the same text in another
     language's typography (spaces, marks, replacements) is turned anew, never given the first one's markup."""
-    from printshop.language import texts
 
-    monkeypatch.setattr(
-        texts, "_MARKUPS", texts.SizedMemo(400)
-    )  # characters of the texts and markup kept
+    monkeypatch.setattr(memos.MARKUPS, "limit", 400)  # characters of the texts and markup kept
+    memo.clear("markups")
     text = "l'heure: <b>vite</b>!"
     french = str(to_markup(text, FRENCH))
-    assert french == "l’heure\u202f: <b>vite</b>\u202f!" and len(texts._MARKUPS) == 1
+    assert french == "l’heure\u202f: <b>vite</b>\u202f!" and len(memos.MARKUPS) == 1
     assert (
-        str(to_markup(text, FRENCH.model_copy())) == french and len(texts._MARKUPS) == 1
+        str(to_markup(text, FRENCH.model_copy())) == french and len(memos.MARKUPS) == 1
     )  # an equal typography
     assert str(to_markup(text, Typography())) == "l'heure: <b>vite</b>!"
     assert str(to_markup(text, Typography(replace={"'": "’"}))) == "l’heure: <b>vite</b>!"
@@ -101,11 +100,11 @@ def test_a_text_turned_once_is_given_again_only_for_the_same_typography(monkeypa
         str(to_markup(text, FRENCH.model_copy(update={"space_before": "!"})))
         == "l’heure: <b>vite</b>\u202f!"
     )
-    assert len(texts._MARKUPS) == 5 and texts._MARKUPS.size <= 400
+    assert len(memos.MARKUPS) == 5 and memos.MARKUPS.size <= 400
     long = "«Camarade»! " * 20  # more than the memo holds: turned, and not kept
     assert (
         str(to_markup(long, FRENCH)).startswith("«\u202fCamarade\u202f»\u202f!")
-        and len(texts._MARKUPS) == 5
+        and len(memos.MARKUPS) == 5
     )
 
 

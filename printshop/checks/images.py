@@ -4,11 +4,11 @@ and fine enough for a home print. Each file is read once per build (and again wh
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from pathlib import Path
 
+from printshop import memos
 from printshop.diagnostics import Report
 from printshop.project.loader import GameData
 
@@ -37,7 +37,7 @@ def _stamp(path: Path) -> tuple[int, int]:
     return stat.st_mtime_ns, stat.st_size
 
 
-@functools.lru_cache(maxsize=256)
+@memos.IMAGES_INSPECTED
 def _inspect_image(
     path: str, data_dir: str, stamp: tuple[int, int]
 ) -> tuple[str, tuple[str, str] | None, tuple[int, int]]:

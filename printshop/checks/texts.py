@@ -4,8 +4,7 @@ and text variables' ids, and lengths once text variables are filled in.
 
 from __future__ import annotations
 
-import functools
-
+from printshop import memos
 from printshop.checks import translation_checks
 from printshop.checks.translations import (
     check_translation,
@@ -106,7 +105,7 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
             )
 
 
-@functools.lru_cache(maxsize=65536)
+@memos.MARKUP_PROBLEMS
 def markup_problems_once(text: str) -> tuple[str, ...]:
     """`markup_problems`, once per text (a session checks every text again after each edit)."""
     return tuple(markup_problems(text))

@@ -10,13 +10,13 @@ text's line: `# accept number-mismatch: written out in words`.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from printshop import memos
 from printshop.memo import Memo
 from printshop.project.models.language import Language
 
@@ -61,7 +61,7 @@ def language_rules(language: Language) -> tuple:
     return known[1]
 
 
-_RULES: Memo = Memo(1_000)
+_RULES = memos.LANGUAGE_RULES
 
 
 def _remembered(memo: Memo, key: tuple, work) -> list[Problem]:
@@ -89,7 +89,7 @@ def check_pair(
     )
 
 
-_PAIRS_CHECKED: Memo = Memo(100_000)
+_PAIRS_CHECKED = memos.PAIRS_CHECKED
 
 
 def _check_pair(
@@ -171,7 +171,7 @@ def check_text(text_id: str, text: str, language: Language) -> list[Problem]:
     )
 
 
-_TEXTS_CHECKED: Memo = Memo(100_000)
+_TEXTS_CHECKED = memos.TEXTS_CHECKED
 
 
 def _check_text(text_id: str, text: str, language: Language) -> tuple[Problem, ...]:
@@ -267,7 +267,7 @@ def one_pass():
         _PASS = outer
 
 
-@functools.lru_cache(maxsize=256)
+@memos.FILE_LINES
 def _read_lines(
     path: str, mtime: int, size: int
 ) -> list[str]:  # keyed by mtime and size: an edit is seen

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from typing import Protocol
 
+from printshop import memos
 from printshop.check_codes import CATALOGUE
 from printshop.checks import translation_checks
 from printshop.diagnostics import Location, Report, Severity, closest
@@ -20,7 +21,6 @@ from printshop.language.translation import (
     todo_marked,
     untracked,
 )
-from printshop.memo import Memo
 from printshop.project.loader import GameData, Project
 from printshop.project.models.game import Untranslatable
 
@@ -242,7 +242,7 @@ def check_entry_pair(
         report.add(code, translated.location, message, severity, acknowledged=reason, also=beside)
 
 
-_PAIRS_CHECKED: Memo = Memo(100_000)
+_PAIRS_CHECKED = memos.TRANSLATION_FINDINGS
 
 
 SHOWN_SOURCE = 800  # characters of the source text shown beside a translation's finding

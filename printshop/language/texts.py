@@ -13,7 +13,6 @@ import re
 import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from functools import lru_cache
 from html import escape, unescape
 from pathlib import Path
 from typing import Any, Iterator
@@ -21,8 +20,8 @@ from typing import Any, Iterator
 from markupsafe import Markup
 from ruamel.yaml.comments import CommentedMap
 
+from printshop import memos
 from printshop.diagnostics import Location, Report, closest, display_path
-from printshop.memo import Memo, SizedMemo
 from printshop.project.models.language import Typography
 from printshop.project.source import Document, items_of, locate, read_yaml
 from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT
@@ -258,7 +257,7 @@ def to_markup(text: str, typography: Typography) -> Markup:
 
 # texts as markup (a Markup is a string, never changed), the least recently used forgotten once the texts and
 # their markup hold more than this many characters: a session's every saved version of a long text stays bounded
-_MARKUPS = SizedMemo(8_000_000)
+_MARKUPS = memos.MARKUPS
 
 
 def _to_markup(text: str, typography: Typography) -> Markup:
@@ -333,7 +332,7 @@ def apply_typography(text: str, typography: Typography, before: str = "") -> str
     return text
 
 
-@lru_cache(maxsize=32)
+@memos.SPACING_BEFORE
 def _spacing_before(space_before: str):
     """apply_typography's patterns for the marks a language spaces before: (the spaces before a mark, the marks
     that are not closing ones, the place before one of those, the place before a closing mark), made once per
@@ -355,7 +354,7 @@ def _spacing_before(space_before: str):
     return re.compile(rf"[ \u00a0\u202f]+(?=[{marks}])"), others, other, close
 
 
-@lru_cache(maxsize=32)
+@memos.SPACING_AFTER
 def _spacing_after(space_after: str):
     return re.compile(rf"(?<=[{re.escape(space_after)}])[ \u00a0\u202f]*")
 
@@ -413,10 +412,10 @@ def _keep_with_next(markup: str, pattern: re.Pattern | None) -> str:
     return "".join(out)
 
 
-_KEPT: Memo = Memo(20000)
+_KEPT = memos.KEPT_WITH_NEXT
 
 
-@lru_cache(maxsize=None)
+@memos.TIE_PATTERNS
 def _tie_pattern(words: tuple[str, ...], numbers: bool) -> re.Pattern | None:
     """What `keep_with_next` ties: one of `words` as a whole word, and with `numbers`, a number (its letters too:
     "5F", "1er") before a word; each with the breaking spaces after it."""
@@ -503,7 +502,7 @@ def _child_index(texts) -> dict[str, dict[str, None]]:
     return known
 
 
-_CHILD_INDEXES: Memo = Memo(64)
+_CHILD_INDEXES = memos.CHILD_INDEXES
 
 
 def _index_children(texts) -> dict[str, dict[str, None]]:

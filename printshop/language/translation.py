@@ -8,7 +8,6 @@ translation. A text is **stale** when the source has changed since and the trans
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 from collections import Counter
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from printshop import memos
 from printshop.checks import translation_checks
 from printshop.diagnostics import Report
 from printshop.language.texts import Catalogue, TextEntry
@@ -155,7 +155,7 @@ def inline_tags(text: str) -> Counter:
     return Counter(_inline_tags(text))
 
 
-@functools.lru_cache(maxsize=65536)
+@memos.INLINE_TAGS
 def _inline_tags(text: str) -> tuple[str, ...]:
     return tuple(match.lower() for match in _INLINE_TAG.findall(text))
 
@@ -163,6 +163,6 @@ def _inline_tags(text: str) -> tuple[str, ...]:
 _INLINE_TAG = re.compile(r"<\s*([bi])\s*>", re.I)
 
 
-@functools.lru_cache(maxsize=65536)
+@memos.LINE_BREAKS
 def line_breaks(text: str) -> int:
     return len(FORCED_BREAK.findall(text)) + text.count("\n")

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TypeVar
 
+from printshop import memos
 from printshop.diagnostics import Location, Report, did_you_mean
 from printshop.language.resolve import LocalizedGame
 from printshop.language.texts import keep_with_next
@@ -28,7 +29,6 @@ from printshop.layout.problems import (
     report_overflow,
     text_holding,
 )
-from printshop.memo import Memo
 from printshop.project.models.booklet import TextStyle
 from printshop.project.models.faces import Face, Frame
 from printshop.project.models.game import CardEntry
@@ -208,7 +208,7 @@ def lay_out_frame(
 
 
 # the texts laid out without a diagnostic, with their fits (which `fit` keeps as many of: fitting._FITTED)
-_LAID_OUT: Memo = Memo(5000)
+_LAID_OUT = memos.LAID_OUT
 # a frame's fields that change how its text is set (the others place it: x, y, valign, rotate)
 SETTING_FIELDS = (
     "font",

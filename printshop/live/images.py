@@ -11,8 +11,8 @@ import io
 import threading
 from typing import TYPE_CHECKING, cast
 
+from printshop import memos
 from printshop.live.booklet_pages import BookletPage, words
-from printshop.memo import Memo
 from printshop.render.colour import StandIn
 
 if TYPE_CHECKING:  # (views.py reads page texts from here)
@@ -50,7 +50,7 @@ def page_texts(data: bytes) -> list[str]:
 
 
 # the page texts of the booklets read last, by their bytes (held by the key: a booklet is 100 KB or so)
-_PAGE_TEXTS: Memo = Memo(64)
+_PAGE_TEXTS = memos.PAGE_TEXTS
 
 
 def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from printshop import memos
 from printshop.diagnostics import Location, Report, StageFailed, did_you_mean
 from printshop.language.texts import Catalogue, load_catalogue
 from printshop.language.translation import Record, load_records, record_path
-from printshop.memo import Memo
 from printshop.project.layers import layer_dirs, names_in, read_layered
 from printshop.project.models.art import Colours, Fonts, Motifs
 from printshop.project.models.booklet import BookletStyle
@@ -434,7 +434,7 @@ def _merged_faces(root: CommentedMap, document: Document, report: Report) -> Com
 # faces.yaml's maps with their faces' `extends` resolved, by the document read (source.py gives the same one for
 # the same text, read again or in a copy of the data: a check of a copy merged every face again), kept with it;
 # only those merged without a diagnostic. Nothing changes a merged map once made: the faces are validated from it
-_MERGED: Memo = Memo(64)
+_MERGED = memos.MERGED_FACES
 
 _FACE_PATH = re.compile(r"^'faces\.([^.']+)\.")
 

@@ -189,12 +189,14 @@ def user_cache_dir(part: str) -> Path | None:
     """`part` in the user's cache folder ($PRINTSHOP_CACHE, else $XDG_CACHE_HOME/printshop, else
     ~/.cache/printshop), made if need be and private to the user: what printshop keeps between runs
     (compiled templates, the outcomes of fitting texts), each keyed by what it depends on, so that deleting
-    it only costs the next run some time. None when `PRINTSHOP_CACHE=off`, or when the folder cannot be
-    made or written, or belongs to somebody else (its files are read back as trusted)."""
+    it only costs the next run some time. None when `PRINTSHOP_CACHE=off` or `PRINTSHOP_MEMO=off`, or when
+    the folder cannot be made or written, or belongs to somebody else (its files are read back as trusted)."""
     import os
 
+    from printshop import memo
+
     chosen = os.environ.get("PRINTSHOP_CACHE", "").strip()
-    if chosen.lower() == "off":
+    if chosen.lower() == "off" or not memo.ON:  # (PRINTSHOP_MEMO=off: no memo, on disk either)
         return None
     if chosen:
         root = Path(chosen)

@@ -16,13 +16,13 @@ import re
 import types
 import typing
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import annotated_types
 from pydantic import BaseModel
 
+from printshop import memos
 from printshop.project.models import (
     art,
     booklet,
@@ -139,7 +139,7 @@ DATA_FILES = (
 
 
 # --- descriptions: the docstring under each field of the models --------------------------------------
-@cache
+@memos.FIELD_DOCS
 def field_docs() -> dict[str, dict[str, str]]:
     """{class name: {field name: the docstring written under the field}}, read from the models' source
     (pydantic could do it at import, but reading the source for every model would slow every run)."""
@@ -314,7 +314,7 @@ def _unwrap_optional(hint: Any) -> Any:
     return hint
 
 
-@cache
+@memos.MODEL_NAMESPACE
 def model_namespace() -> dict[str, Any]:
     """Every name the model modules define or import: where a model's type hints are looked up."""
     return {name: value for module in MODEL_MODULES for name, value in vars(module).items()}

@@ -7,7 +7,6 @@ later checks (composition, overflow, ...) can point at the data that caused them
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -16,6 +15,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, Wi
 from pydantic_core import ErrorDetails
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from printshop import memos
 from printshop.diagnostics import Location, Report, did_you_mean, display_path
 from printshop.project.source import _LINE_COL, Document, items_of, locate, node_position
 from printshop.project.units import _LENGTH as LENGTH_PATTERN
@@ -325,13 +325,13 @@ def _attach_layered(
             _attach(item, child, origin, shown)
 
 
-@functools.lru_cache(maxsize=None)
+@memos.FIELD_NAMES
 def _field_names(model: type[BaseModel]) -> dict[str, str]:
     """A model's keys as written in data (a field's alias, else its name) -> the field's name."""
     return {field.alias or name: name for name, field in model.model_fields.items()}
 
 
-@functools.lru_cache(maxsize=None)
+@memos.ALIASES
 def _aliases(model: type[BaseModel]) -> dict[str, str]:
     """A model's field names -> their keys as written in data (`_field_names` the other way)."""
     return {name: field.alias or name for name, field in model.model_fields.items()}

@@ -8,7 +8,6 @@ schema errors and later checks point at the exact place in the file.
 from __future__ import annotations
 
 import collections
-import functools
 import re
 from pathlib import Path
 from typing import Any, Iterable
@@ -19,6 +18,7 @@ from ruamel.yaml.compat import ordereddict
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from printshop import memo, memos
 from printshop.diagnostics import Location, Report
 from printshop.project.yaml_safety import (
     ANY_UNREADABLE,
@@ -106,7 +106,7 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
 # the same maps and lists without parsing. Nothing changes a document once read (the loader, layers and
 # faces' `extends` build new maps), so they are shared; tests/test_source.py checks that a check and a
 # build leave them as they were.
-_PARSED: "collections.OrderedDict[str, Any]" = collections.OrderedDict()
+_PARSED = memos.PARSED_DOCUMENTS
 _PARSED_MAX_CHARS = 1_000_000  # a text longer than this is not kept
 _PARSED_BUDGET = 32_000_000  # the texts kept, in characters: the least recently read go first
 _parsed_chars = 0
@@ -114,11 +114,15 @@ _parsed_chars = 0
 # (watch, serve) reads the file it is edited in after every save, and kept every version: a parsed document
 # holds about twelve times its text in memory, so a day of saves in Kremlin's French grew by hundreds of MB
 # before the budget above let any go.
-_LAST_TEXT: dict[str, str] = {}
+_LAST_TEXT = memos.LAST_TEXT
 
 
 def _keep(text: str, root: Any, path: Path | None = None) -> None:
     global _parsed_chars
+    if not memo.ON:  # PRINTSHOP_MEMO=off: nothing is kept (nor counted against the budget)
+        return
+    if not _PARSED:  # (a new process, or the memos cleared: memo.clear_all)
+        _parsed_chars = 0
     if path is not None:
         before = _LAST_TEXT.get(str(path))
         _LAST_TEXT[str(path)] = text
@@ -130,7 +134,7 @@ def _keep(text: str, root: Any, path: Path | None = None) -> None:
         return
     _PARSED[text] = root
     _parsed_chars += len(text)
-    while _parsed_chars > _PARSED_BUDGET:
+    while _parsed_chars > _PARSED_BUDGET and _PARSED:
         dropped, _ = _PARSED.popitem(last=False)
         _parsed_chars -= len(dropped)
 
@@ -442,7 +446,7 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | _Refused | N
     return document
 
 
-@functools.lru_cache(maxsize=None)
+@memos.COMPOSER
 def _composer(pyyaml):
     """libyaml's composer (CBaseLoader), with the tag of every node given at once: CBaseLoader's resolver has
     no implicit or path resolvers, so it always ends in the default tag of the node's kind, but the C

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from printshop import memos
+
 POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|in|mm|cm)\s*$")
 
@@ -23,7 +25,7 @@ MAX_POINTS = MAX_METRES * 1000 * 72 / 25.4
 
 # lengths already read, by their text: a deck's frames write the same few lengths thousands of times, and each
 # validation of its data read them all again (in the test suite, which validates hundreds of copies, 0.7 % of its time)
-_READ: dict[str, float] = {}
+_READ = memos.LENGTHS_READ
 _READ_MAX = 4096  # distinct texts kept; past it, new ones are read each time
 
 

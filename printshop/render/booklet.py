@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from printshop import memos
 from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.project.models.art import Motif
@@ -75,7 +76,7 @@ def render_booklet(
 
 
 # the booklets this process rendered last (a few hundred KB each at most; a catalogue's kits have about 40)
-_BOOKLETS: Memo = Memo(96)
+_BOOKLETS = memos.BOOKLETS
 
 
 def _remembered(
@@ -281,7 +282,7 @@ def _measure(
     return known
 
 
-_MEASURED: Memo = Memo(256)
+_MEASURED = memos.BOOKLET_MEASURES
 
 
 def _balanced(measure, first: tuple[int, float], pad_to: int) -> tuple[tuple[int, float], float]:

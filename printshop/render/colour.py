@@ -10,12 +10,12 @@ profile's rich black, so large dark areas stay deep.
 from __future__ import annotations
 
 import contextvars
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reportlab.lib.colors import CMYKColor, Color, HexColor
 
+from printshop import memos
 from printshop.memo import Reads, noting
 
 
@@ -120,9 +120,7 @@ def _lighten(hex_value: str, amount: float) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
 
 
-@functools.lru_cache(
-    maxsize=4096
-)  # a deck asks for its few colours thousands of times; Colors are not changed
+@memos.COLOURS  # a deck asks for its few colours thousands of times; Colors are not changed
 def _convert(hex_value: str, mode: ColourMode, *, text: bool) -> Color:
     if mode.space == "rgb":
         return HexColor(hex_value)

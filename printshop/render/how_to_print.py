@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from printshop import memos
 from printshop.diagnostics import Report
 from printshop.layout.booklet import booklet_align
 from printshop.layout.faces import tied
 from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.layout.problems import found_in_template, report_once
-from printshop.memo import Memo
 from printshop.project.models.art import Motif
 from printshop.project.models.booklet import BookletStyle
 from printshop.project.models.media import Paper
@@ -337,4 +337,4 @@ def _fits(
     return fits
 
 
-_FITS: Memo = Memo(256)  # (a session's refreshes after label edits: the last few hundred pages set)
+_FITS = memos.HOW_TO_PRINT_FITS

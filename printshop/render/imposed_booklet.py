@@ -17,12 +17,10 @@ import io
 
 import pikepdf
 
-from printshop.memo import SizedMemo
+from printshop import memos
 from printshop.project.models.media import Paper
 
-_IMPOSED = SizedMemo(
-    32_000_000
-)  # bytes of imposed booklets a process remembers (a catalogue's are about 6 MB)
+_IMPOSED = memos.IMPOSED  # bytes of imposed booklets a process remembers
 
 
 def booklet_order(pages: int) -> list[tuple[int, int]]:

@@ -14,13 +14,13 @@ for the shop's resolution at its placed size and for colours the shop's CMYK can
 
 from __future__ import annotations
 
-import functools
 import io
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageCms, ImageMath
 
+from printshop import memos
 from printshop.project.models.faces import Face
 from printshop.project.models.profile import Profile
 
@@ -35,14 +35,14 @@ def icc_file(name: str | None) -> Path:
     return ICC_DIR / (name or DEFAULT_ICC)
 
 
-@functools.lru_cache(maxsize=8)
+@memos.CMYK_PROFILES
 def _cmyk_profile(name: str | None):
     # read into memory: opened from its path, littleCMS reads tags lazily through a file offset that
     # forked build workers share, and conversions fail at random
     return ImageCms.ImageCmsProfile(io.BytesIO(icc_file(name).read_bytes()))
 
 
-@functools.lru_cache(maxsize=32)
+@memos.TO_CMYK
 def _to_cmyk(name: str | None, source_icc: bytes | None):
     source = (
         ImageCms.ImageCmsProfile(io.BytesIO(source_icc))
@@ -59,7 +59,7 @@ def _to_cmyk(name: str | None, source_icc: bytes | None):
     )
 
 
-@functools.lru_cache(maxsize=8)
+@memos.BACK_TO_RGB
 def _back_to_rgb(name: str | None):
     """CMYK back to sRGB with black point compensation both ways, so that the press's paper white and
     deepest black map back to the screen's: what differs after the round trip is what the press cannot print."""
@@ -73,7 +73,7 @@ def _back_to_rgb(name: str | None):
     )
 
 
-@functools.lru_cache(maxsize=1)
+@memos.TO_LAB
 def _to_lab():
     return ImageCms.buildTransform(
         ImageCms.createProfile("sRGB"),
@@ -200,7 +200,7 @@ def _overlaps(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-@functools.lru_cache(maxsize=256)
+@memos.CLIPPED_SHARES
 def clipped_share(
     path: str, stamp: tuple[int, int], icc: str | None, ink_limit: float | None
 ) -> tuple[float, float]:

@@ -35,6 +35,7 @@ from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFont
 
+from printshop import memos
 from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.render.faces import draw_face, face_motifs
 from printshop.render.helper import seed_of, still_seeded
@@ -205,7 +206,7 @@ def motif_key(motif) -> str | None:
     return known[1]
 
 
-_MOTIF_KEYS: dict[int, tuple] = {}
+_MOTIF_KEYS = memos.MOTIF_KEYS
 
 
 def _format_once(canvas, recording: Recording) -> None:

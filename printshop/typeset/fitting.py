@@ -22,7 +22,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable, Iterator
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
@@ -30,7 +29,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph, TableStyle
 from reportlab.platypus import Table as RLTable
 
-from printshop.memo import Memo
+from printshop import memos
 from printshop.project.models.booklet import TextStyle
 from printshop.render.colour import Paints
 from printshop.typeset.fonts import state as fonts_state
@@ -49,61 +48,12 @@ from printshop.typeset.runts import (
 )
 from printshop.write import fitstore
 
-NO_BREAK_SPACES = "\u00a0\u202f"
-
-
-def _keep_no_break_spaces() -> None:
-    """Make ReportLab's word splitting respect U+202F NARROW NO-BREAK SPACE, as it does U+00A0.
-
-    ReportLab breaks lines at every Unicode space but the no-break space, so French text would
-    break before ; : ! ? at the narrow no-break space the typography puts there. Its module-level
-    splitting helpers are replaced with ones that leave both no-break spaces inside words.
-    """
-    from reportlab.platypus import paragraph
-
-    if getattr(paragraph, "_printshop_no_break", False):
-        return
-    breaking = "".join(ch for ch in paragraph._wsc if ch not in NO_BREAK_SPACES)
-    split_re = re.compile(f"[{re.escape(breaking)}]+")
-    paragraph._wsc = breaking
-    paragraph._wsc_re_split = split_re.split
-    paragraph._wsc_end_search = re.compile(f"[{re.escape(breaking)}]+$").search
-
-    def split(text: str, delim: str | None = None) -> list[str]:
-        # as ReportLab's own: its regex split where no-break spaces occur, str.split() elsewhere
-        if delim is None and any(ch in text for ch in NO_BREAK_SPACES):
-            return split_re.split(text)
-        return text.split(delim)
-
-    paragraph.split = split
-    paragraph._printshop_no_break = True
-
-
-_keep_no_break_spaces()
-
 # a word as the hyphenator may break it: opening guillemets and an elided article or pronoun before
 # it (« l’, d’, qu’), letters, then what a no-break space ties to it (" :", " »"); only the letters break
 _WORD_PARTS = re.compile(
     r"^([«‹„»›\u00a0\u202f]*(?:[^\W\d_]+[’'])?)([^\W\d_]+)([\u00a0\u202f]\S*)?$"
 )
 
-
-def _hyphenate_whole_words() -> None:
-    """Let ReportLab offer the hyphenator words with an apostrophe or a no-break space in them.
-
-    ReportLab hyphenates only words made of letters, so French "d’identification" or "assemblée :"
-    (a narrow no-break space before the colon) would never break. Its test is widened to those
-    characters; the function `hyphenator` makes breaks the letters only and keeps the rest as it was.
-    """
-    from reportlab.platypus import paragraph
-
-    if getattr(paragraph, "_printshop_whole_words", False):
-        return
-    paragraph._hy_letters_pat = re.compile(f"^[{paragraph._hy_letters}’'«»‹›„{NO_BREAK_SPACES}]+$")
-    paragraph._printshop_whole_words = True
-
-
-_hyphenate_whole_words()
 
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 STEP = 0.25
@@ -120,7 +70,7 @@ HYPHENATE_FROM, HYPHENATE_RAGGED_FROM = 5, 8
 RUNT_STEPS = 2
 
 
-@lru_cache(maxsize=None)
+@memos.HYPHENATOR
 def hyphenator(lang: str | None) -> Callable[[str], Iterator[tuple[str, str]]] | None:
     """The word-breaking function ReportLab calls for `lang` (a pyphen dictionary name such as
     de_DE), or None for no hyphenation. One dictionary per language and process: ReportLab would
@@ -371,7 +321,7 @@ def _balanced(
     return other
 
 
-_BALANCED: Memo = Memo(20000)
+_BALANCED = memos.BALANCED
 _UNKNOWN = object()
 
 
@@ -429,7 +379,7 @@ def _frame_style(
     return made
 
 
-_FRAME_STYLES: dict[tuple, ParagraphStyle] = {}
+_FRAME_STYLES = memos.FRAME_STYLES
 
 
 def fit(
@@ -500,9 +450,7 @@ def fit(
     return result
 
 
-_FITTED: Memo = Memo(
-    5000
-)  # enough for a thousand cards of three frames; each Fit keeps its flowables
+_FITTED = memos.FITTED
 
 
 def _blocks_key(blocks: list[Block]) -> tuple:

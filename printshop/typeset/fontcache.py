@@ -17,8 +17,8 @@ cache off with the rest.
 Every PDF embeds a subset of each face it sets (the glyphs it prints), which ReportLab's TTFontFile.makeSubset
 builds a table at a time in Python. The same face and glyphs give the same bytes, and a process that writes
 many PDFs asks for the same subsets again (a rules booklet's face in the A4 and the Letter kit, a session's
-every refresh, the test suite's builds): `_SUBSETS` remembers them for the process, by the file's digest and
-the glyphs, the least recently used forgotten first past 16 MB.
+every refresh, the test suite's builds): memos.SUBSETS remembers them for the process, by the file's digest and
+the glyphs, the least recently used forgotten first past 16 MB (reportlab_patches.remember_subsets).
 """
 
 from __future__ import annotations
@@ -26,14 +26,12 @@ from __future__ import annotations
 import hashlib
 import pickle
 import threading
-from contextlib import contextmanager
 from pathlib import Path
 
 from reportlab import Version as REPORTLAB_VERSION
-from reportlab.pdfbase import ttfonts
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
-from printshop.memo import SizedMemo
+from printshop.reportlab_patches import faces_given, remember_subsets
 
 VERSION = 1
 KEPT = 64  # entries kept (about 100 KB each): past that, the least recently written go, down to 48
@@ -45,10 +43,6 @@ _NOT_KEPT = (
 _lock = (
     threading.Lock()
 )  # held while a TTFont is made: ReportLab's TTFontFace may be swapped meanwhile
-SUBSETS_KEPT = (
-    16_000_000  # bytes of font subsets a process remembers (a catalogue build makes about 5 MB)
-)
-_SUBSETS = SizedMemo(SUBSETS_KEPT)
 
 
 def read_font(name: str, path: Path) -> TTFont:
@@ -59,15 +53,15 @@ def read_font(name: str, path: Path) -> TTFont:
     if folder is None:
         with _lock:
             font = TTFont(name, str(path))
-        return _with_remembered_subsets(font, _font_digest(font.face._ttf_data))
+        return remember_subsets(font, _font_digest(font.face._ttf_data))
     data = path.read_bytes()
     digest = _font_digest(data)
     entry = folder / f"{digest.hexdigest()}.pickle"
     face = _kept_face(entry, data, path)
     if face is not None:
-        with _lock, _made_with(face):
+        with _lock, faces_given(face):
             font = TTFont(name, str(path))
-        return _with_remembered_subsets(font, digest)
+        return remember_subsets(font, digest)
     with _lock:  # (never while another thread has ReportLab's TTFontFace swapped)
         font = TTFont(
             name, str(path)
@@ -77,27 +71,13 @@ def read_font(name: str, path: Path) -> TTFont:
         entry,
         {key: value for key, value in font.face.__dict__.items() if key not in _NOT_KEPT},
     )
-    return _with_remembered_subsets(font, digest)
+    return remember_subsets(font, digest)
 
 
 def _font_digest(data: bytes):
     digest = hashlib.blake2b(data, digest_size=20, person=b"printshop-font")
     digest.update(f"\n{VERSION}\n{REPORTLAB_VERSION}".encode())
     return digest
-
-
-def _with_remembered_subsets(font: TTFont, digest) -> TTFont:
-    """`font`, its face's makeSubset remembered in `_SUBSETS` (an attribute of this face alone: ReportLab's
-    class is left as it is). A subset depends on the file's bytes and the glyphs asked for, nothing else:
-    makeSubset reads the face and sets nothing on it."""
-    face, prefix = font.face, digest.digest()
-    make = face.makeSubset
-
-    def remembered(subset) -> bytes:
-        return _SUBSETS.remembered((prefix, tuple(subset)), lambda: make(subset))
-
-    face.makeSubset = remembered
-    return font
 
 
 def _kept_face(entry: Path, data: bytes, path: Path) -> TTFontFace | None:
@@ -125,17 +105,6 @@ def pdf_scale(units_per_em: int):
         return lambda x: x
     factor = 1000 / units_per_em
     return lambda x: x * factor
-
-
-@contextmanager
-def _made_with(face: TTFontFace):
-    """ReportLab's TTFont makes its face with `TTFontFace(filename, ...)`: for now, that gives `face`."""
-    real = ttfonts.TTFontFace
-    ttfonts.TTFontFace = lambda *args, **kwargs: face
-    try:
-        yield
-    finally:
-        ttfonts.TTFontFace = real
 
 
 def _keep(folder: Path, entry: Path, attributes: dict) -> None:

@@ -7,16 +7,14 @@ families, so `<b>` and `<i>` in text pick the right face. Only TrueType outlines
 
 from __future__ import annotations
 
-import functools
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from printshop import memos
 from printshop.diagnostics import Report
-from printshop.memo import SizedMemo
 from printshop.project.models.art import Fonts
 from printshop.typeset.fontcache import read_font
 
@@ -111,13 +109,11 @@ def coverage(font: TTFont) -> frozenset[str]:
     return covered
 
 
-_COVERAGE: "weakref.WeakKeyDictionary[TTFont, frozenset[str]]" = (
-    weakref.WeakKeyDictionary()
-)  # a replaced font goes
+_COVERAGE = memos.COVERAGE  # a replaced font goes
 # what each text lacks in each font object (a font file changed is another object), with the fallback's
 # characters: every check of a copy of the same data asked again for thousands of texts (bounded by the
 # characters of the texts kept, the least recently used forgotten first)
-_LACKING = SizedMemo(4_000_000)
+_LACKING = memos.LACKING
 
 
 def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontSet:
@@ -221,7 +217,7 @@ def _register_checked(
         return None
 
 
-@functools.lru_cache(maxsize=None)
+@memos.INSIDE_BUNDLED
 def _inside_bundled(path: str) -> bool:
     """`write.inside` for a file of printshop's own fonts folder, worked out once per process: the folder is
     part of the installed package, which does not change under a running program (a project's own font folder

@@ -31,7 +31,7 @@ from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
-from printshop.memo import Memo
+from printshop import memos
 from printshop.typeset import fonts
 from printshop.typeset.fonts import FALLBACK_FACE
 
@@ -114,7 +114,7 @@ def _with_room(line, room: float):
 
 # lines already broken, by EvenParagraph._key: a booklet is set several times to balance its pages (render/booklet.py)
 # and for each paper and shop; its paragraphs break the same way every time
-_BROKEN: Memo = Memo(20000)
+_BROKEN = memos.BROKEN
 _ABSENT = object()
 _NOT_NOTED = ("blPara", "_text_given")
 

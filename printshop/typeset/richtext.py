@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from html import escape
 
-from printshop.memo import Memo
+from printshop import memos
 
 INLINE = {"b", "i", "br"}
 TAG_OR_TEXT = re.compile(
@@ -106,8 +106,8 @@ def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
 # and a session (watch, serve) that edits a rule gets a new one after every save: kept among the 8,192 small
 # ones, each version stayed (with its blocks, 40 KB and more) until thousands of saves later.
 _SMALL = 4096
-_PARSED: Memo = Memo(8192)
-_PARSED_LARGE: Memo = Memo(16)
+_PARSED = memos.PARSED_BLOCKS
+_PARSED_LARGE = memos.PARSED_LARGE_BLOCKS
 
 
 def _unclosed(fragment: str) -> tuple[str, int, str] | None:

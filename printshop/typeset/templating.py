@@ -19,9 +19,9 @@ import jinja2
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
+from printshop import memos
 from printshop.diagnostics import Location, did_you_mean
 from printshop.language.texts import MissingText, PlaceholderError, TextGroupPrinted, TextTree, fill
-from printshop.memo import Memo
 from printshop.project.source import place_of
 
 
@@ -199,7 +199,7 @@ KEPT_TEMPLATES = (
 # the compiled templates this process read from the folder or compiled, by the template's file and a hash of its
 # source, as the folder keeps them: a process that builds again (a session's every refresh makes a new environment)
 # takes them from memory, without reading, unmarshalling and marking the file again
-_COMPILED: Memo = Memo(400)
+_COMPILED = memos.COMPILED_TEMPLATES
 _pruned: set[str] = set()  # cache folders this process has kept within KEPT_TEMPLATES
 
 

@@ -36,7 +36,6 @@ was deleted) removes it, and only it (build.py, `stale_outputs`).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -46,7 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from printshop.memo import Memo
+from printshop import memos
 from printshop.project.paths import (
     BUNDLED_FONTS_DIR,
     CACHE_DIR_NAME,
@@ -71,7 +70,7 @@ def _hash_bytes(data: bytes) -> str:
 
 
 # path -> (stamp, hash) of files whose last change had settled when they were hashed (see the module's text)
-_STAMPED: Memo = Memo(50_000)
+_STAMPED = memos.STAMPED
 SETTLED = 3.0  # seconds since a file's last change (its mtime and ctime) before its stamp stands for its bytes
 _now = time.time  # (tests move it on)
 
@@ -95,9 +94,7 @@ def _file_hash(name: str) -> str:
     return digest
 
 
-_REFERENCES: dict[
-    tuple[Path, str], list
-] = {}  # (template file, hash) -> the templates it names (Digests.templates)
+_REFERENCES = memos.TEMPLATE_REFERENCES  # (template file, hash) -> the templates it names
 
 
 class Digests:
@@ -214,7 +211,7 @@ def code_version(digests: Digests) -> str:
     return key_of(parts)
 
 
-@functools.lru_cache(maxsize=1)
+@memos.RUNNING_CODE
 def _running_code() -> list[tuple[str, str]]:
     """printshop's .py sources, hashed once per process: the code that runs is the code imported when the
     process started (an edit of a source takes effect in the next process, and is hashed there). A build, a
@@ -222,7 +219,7 @@ def _running_code() -> list[tuple[str, str]]:
     return Digests().tree(PACKAGE_DIR, skip=lambda path: path.suffix != ".py")
 
 
-@functools.lru_cache(maxsize=1)
+@memos.INSTALLED_LIBRARIES
 def _installed_libraries() -> dict[str, str]:
     """installed_versions(), once per process: the libraries a process runs are the ones it imported."""
     return installed_versions()

@@ -4,12 +4,12 @@ in SVG path syntax, checked here).
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
+from printshop import memos
 from printshop.project.models.values import HexColour
 from printshop.project.schema import Node
 
@@ -63,9 +63,7 @@ _PATH_TOKEN = re.compile(r"\s*(?:([A-Za-z])|(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d
 MAX_MOTIF_NUMBER = 1_000_000  # a motif's numbers, view box and coordinates alike
 
 
-@functools.lru_cache(
-    maxsize=4096
-)  # (a check reads every motif of the project: each path is parsed once per process)
+@memos.SVG_PATHS  # (a check reads every motif of the project: each path is parsed once per process)
 def _svg_path(value: str) -> str:
     """Path data as render/faces.trace_svg_path draws it: absolute M L H V C Q Z, each with its numbers (a command
     repeated needs no letter), starting with M. A relative command (lower case) would be drawn as absolute, and

@@ -13,6 +13,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 from printshop import __version__
 from printshop.diagnostics import (
@@ -1227,6 +1228,38 @@ def _shard(text: str) -> tuple[int, int]:
     return shard
 
 
+def _request(args, games: list[str] | None):
+    """The BuildRequest of `printshop build`, `watch` or `serve`'s arguments (those a command has not are
+    left as they are by default: watch and serve make print-and-play kits)."""
+    from printshop.pipeline.request import BuildRequest, Flip, Options, Target
+
+    def option(name: str, default: Any = None) -> Any:
+        return getattr(args, name, default)
+
+    return BuildRequest(
+        args.data,
+        option("out"),
+        args.templates,
+        games=games,
+        langs=args.lang,
+        papers=option("paper"),
+        variant=args.variant,
+        target=Target(option("target", "pnp")),
+        shops=option("profile"),
+        cutters=option("cutter"),
+        options=Options(
+            Flip(option("flip", "long-edge")),
+            tuple(option("back_offset", (0.0, 0.0))),
+            option("gutterfold", False),
+            option("low_ink", False),
+        ),
+        draft=option("draft", False),
+        shard=option("shard"),
+        jobs=option("jobs"),
+        force=option("force", False),
+    )
+
+
 def _build(args) -> int:
     import time
 
@@ -1240,26 +1273,13 @@ def _build(args) -> int:
         if args.quiet
         else (lambda message: print(printable(message), file=sys.stderr, flush=True))
     )
-    settings = dict(
-        games=games,
-        langs=args.lang,
-        papers=args.paper,
-        variant=args.variant,
-        target=args.target,
-        profiles=args.cutter if args.target == "cut" else args.profile,
-        shard=args.shard,
-        flip=args.flip,
-        back_offset=args.back_offset,
-        gutterfold=args.gutterfold,
-        low_ink=args.low_ink,
-        draft=args.draft,
-    )
+    request = _request(args, games)
     if args.draft and args.target == "shop":
         raise UsageError(
             "--draft makes print-and-play proofs; press files are for release (drop --target shop)"
         )
     if not args.force:  # before anything heavy is imported
-        files = nothing_to_do(args.out, args.data, args.templates, settings)
+        files = nothing_to_do(args.out, args.data, args.templates, request.settings())
         if files is not None:
             say(
                 f"nothing changed since the last build: {len(files)} files up to date in "
@@ -1290,15 +1310,9 @@ def _build(args) -> int:
                     f"no {kind} {', '.join(map(repr, unknown))} ({kind.split()[-1]}s: "
                     f"{', '.join(known) or 'none'})"
                 )
-    result = build(
-        args.data,
-        args.out,
-        templates_dir=args.templates,
-        jobs=args.jobs,
-        force=args.force,
-        progress=for_terminal(args.quiet),
-        **settings,
-    )
+    from printshop.pipeline.build import run_build
+
+    result = run_build(request, for_terminal(args.quiet))
     shown = (
         {Severity.ERROR} if args.quiet else {Severity.ERROR, Severity.WARNING}
     )  # infos: see validate
@@ -1404,16 +1418,7 @@ def _watch(args) -> int:
     games = _known_games(args.data, args.games)
     if args.variant:
         _known_variant(args.data, games, args.variant, live=True)
-    session = Session(
-        args.data,
-        args.out,
-        games=games,
-        langs=args.lang,
-        papers=args.paper,
-        templates_dir=args.templates,
-        draft=args.draft,
-        variant=args.variant,
-    )
+    session = Session(_request(args, games))
     print(
         f"watching {args.data} and {session.templates_dir}; writing into {args.out} (Ctrl-C stops)",
         file=sys.stderr,
@@ -1428,6 +1433,8 @@ def _watch(args) -> int:
 
 
 def _serve(args) -> int:
+    from dataclasses import replace
+
     from printshop.live.serve import AddressUnavailable, Server
     from printshop.live.session import Session
 
@@ -1441,16 +1448,7 @@ def _serve(args) -> int:
         )
     # a preview, not a kit: an unfinished translation is shown (marked), so that its translator sees each text
     # on its card as it is written
-    session = Session(
-        args.data,
-        None,
-        games=games,
-        langs=args.lang,
-        templates_dir=args.templates,
-        render=False,
-        draft=True,
-        variant=args.variant,
-    )
+    session = Session(replace(_request(args, games), out_dir=None, draft=True), render=False)
     try:
         server = Server(session, args.host, args.port).start()
     except AddressUnavailable as error:

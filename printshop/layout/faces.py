@@ -111,7 +111,7 @@ class GameLayout:
 
 
 # what layout itself reports; the rest, found before layout, are errors in the data
-_LAYOUT_CODES = frozenset({"template", "text-overflow", "missing-glyph", "placeholder"})
+LAYOUT_CODES = frozenset({"template", "text-overflow", "missing-glyph", "placeholder"})
 
 
 @dataclass
@@ -131,7 +131,7 @@ class DataErrors:
                 d.location
                 for d in report.items
                 if d.severity is Severity.ERROR
-                and d.code not in _LAYOUT_CODES
+                and d.code not in LAYOUT_CODES
                 and d.location.path in files
             ]
         )

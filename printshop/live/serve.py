@@ -44,7 +44,7 @@ from printshop.layout.faces import stand_in_booklet, written_entry
 from printshop.live.session import Session
 from printshop.live.watch import FileWatcher, watched_folders
 from printshop.memo import Memo, Reads, unchanged, values_of
-from printshop.pipeline.build import art_of
+from printshop.pipeline.keys import art_of
 from printshop.render.colour import OVERSET_HEX, StandIn
 from printshop.render.replay import motif_key
 from printshop.typeset.templating import template_location
@@ -343,7 +343,7 @@ def _page_views(
     """The pages of the game's rules booklet in this language, after its faces (`rules/1`, `rules/2`...): the
     rules are most of what a translator translates. Their sources: the lines of the texts each prints. With
     `later` (see `_face_views`), a booklet to render again is left for later, its earlier pages shown greyed."""
-    from printshop.pipeline.jobs import output_name
+    from printshop.project.paths import output_name
     from printshop.render.booklet import render_booklet
 
     if layout.booklet is None:

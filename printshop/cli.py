@@ -13,7 +13,6 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
 
 from printshop import __version__
 from printshop.diagnostics import (
@@ -1228,38 +1227,6 @@ def _shard(text: str) -> tuple[int, int]:
     return shard
 
 
-def _request(args, games: list[str] | None):
-    """The BuildRequest of `printshop build`, `watch` or `serve`'s arguments (those a command has not are
-    left as they are by default: watch and serve make print-and-play kits)."""
-    from printshop.pipeline.request import BuildRequest, Flip, Options, Target
-
-    def option(name: str, default: Any = None) -> Any:
-        return getattr(args, name, default)
-
-    return BuildRequest(
-        args.data,
-        option("out"),
-        args.templates,
-        games=games,
-        langs=args.lang,
-        papers=option("paper"),
-        variant=args.variant,
-        target=Target(option("target", "pnp")),
-        shops=option("profile"),
-        cutters=option("cutter"),
-        options=Options(
-            Flip(option("flip", "long-edge")),
-            tuple(option("back_offset", (0.0, 0.0))),
-            option("gutterfold", False),
-            option("low_ink", False),
-        ),
-        draft=option("draft", False),
-        shard=option("shard"),
-        jobs=option("jobs"),
-        force=option("force", False),
-    )
-
-
 def _build(args) -> int:
     import time
 
@@ -1273,7 +1240,9 @@ def _build(args) -> int:
         if args.quiet
         else (lambda message: print(printable(message), file=sys.stderr, flush=True))
     )
-    request = _request(args, games)
+    from printshop.pipeline.request import BuildRequest
+
+    request = BuildRequest.from_arguments(args, games)
     if args.draft and args.target == "shop":
         raise UsageError(
             "--draft makes print-and-play proofs; press files are for release (drop --target shop)"
@@ -1414,11 +1383,12 @@ def _known_variant(
 def _watch(args) -> int:
     from printshop.live.session import Session
     from printshop.live.watch import watch
+    from printshop.pipeline.request import BuildRequest
 
     games = _known_games(args.data, args.games)
     if args.variant:
         _known_variant(args.data, games, args.variant, live=True)
-    session = Session(_request(args, games))
+    session = Session(BuildRequest.from_arguments(args, games))
     print(
         f"watching {args.data} and {session.templates_dir}; writing into {args.out} (Ctrl-C stops)",
         file=sys.stderr,
@@ -1437,6 +1407,7 @@ def _serve(args) -> int:
 
     from printshop.live.serve import AddressUnavailable, Server
     from printshop.live.session import Session
+    from printshop.pipeline.request import BuildRequest
 
     games = _known_games(args.data, args.games)
     if args.variant:
@@ -1448,7 +1419,8 @@ def _serve(args) -> int:
         )
     # a preview, not a kit: an unfinished translation is shown (marked), so that its translator sees each text
     # on its card as it is written
-    session = Session(replace(_request(args, games), out_dir=None, draft=True), render=False)
+    request = BuildRequest.from_arguments(args, games)
+    session = Session(replace(request, out_dir=None, draft=True), render=False)
     try:
         server = Server(session, args.host, args.port).start()
     except AddressUnavailable as error:

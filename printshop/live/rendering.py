@@ -18,7 +18,7 @@ from printshop.pipeline.jobs import noting_motifs, run
 from printshop.pipeline.keys import job_key
 from printshop.pipeline.outputs import same_bytes
 from printshop.pipeline.plan import Output, plan
-from printshop.pipeline.request import Options
+from printshop.pipeline.request import Options, Target
 from printshop.project.loader import Project
 from printshop.render.colour import noting_colours
 from printshop.render.replay import FaceRecordings, motif_key, recording_into
@@ -50,7 +50,7 @@ class JobRendering:
         checked, project = self.checked, self.project
         assert checked is not None and project is not None  # (a refresh renders what it laid out)
         planned = plan(
-            checked.layouts, "pnp", self.papers or project.media.print_and_play.papers, []
+            checked.layouts, Target.PNP, self.papers or project.media.print_and_play.papers, []
         )
         if self._code is None:  # the code running is the code imported at the start: hashed once
             self._code = code_version(digests)
@@ -125,7 +125,7 @@ class JobRendering:
 class JobRead:
     """What a session's job read when it last ran (see `Session._render`)."""
 
-    key: str  # its inputs but the shared palette and motifs (build.job_key's looks=False)
+    key: str  # its inputs but the shared palette and motifs (keys.job_key with looks=False)
     faces: tuple  # the laid-out faces it draws, the objects themselves
     colours: dict  # palette name -> value, of the names its run looked up
     motifs: dict  # motif name -> its content (replay.motif_key; None: none), of the names its run looked up

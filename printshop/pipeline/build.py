@@ -1,14 +1,20 @@
 """The pipeline, end to end: load -> resolve the language -> validate -> lay out -> render -> write.
 
 `check` runs the stages up to layout and returns the diagnostics (what `printshop validate`
-prints). `build` runs them all, and writes nothing unless every game in every requested
-language laid out without errors and rendered.
+prints). `run_build(request)` runs them all for a BuildRequest (request.py; `build(**keywords)`
+makes one), and writes nothing unless every game in every requested language laid out without
+errors and rendered. Its steps are public functions, which a session (live/session.py) takes too:
 
-Rendering is a list of independent jobs (jobs.py): game x language x target x paper or profile.
-Unchanged jobs are served from the content-addressed cache (cache.py); the others run across
-processes (`jobs`, default one per core). `shard=(i, n)` builds the i-th of n slices of the job
-list, for a CI matrix. A build whose inputs and outputs are all as the last one left them stops
-before loading anything.
+- check: `load_and_validate` (`validated`: names contained, data validated), the translations that
+  lack texts (scope.py), `units_to_lay_out`, `lay_out_units`;
+- plan: `plan_jobs` (plan.py: game x language x target x paper, shop, cutter or image set);
+- cache look-up: keys.py (`job_keys`, `look_up`): unchanged jobs are served from the
+  content-addressed cache (write/cache.py);
+- render: workers.py (`run_jobs`: across processes, `jobs`, default one per core; jobs.py renders one);
+- commit: outputs.py (`commit_outputs`: everything put in place at once, stale files removed).
+
+`shard=(i, n)` builds the i-th of n slices of the job list, for a CI matrix. A build whose inputs and
+outputs are all as the last one left them stops before loading anything.
 
 A translation that lacks texts (missing, or still the copy of the source `i18n sync` left) is not
 a failure of the build: it is left out, with one `incomplete-translation` warning saying how much is

@@ -135,7 +135,9 @@ def report_removed(
         )
 
 
-def same_bytes(path: Path, data: bytes) -> bool:  # session.py's too
+def same_bytes(
+    path: Path, data: bytes
+) -> bool:  # (a session writes only files whose bytes changed)
     try:
         return path.stat().st_size == len(data) and path.read_bytes() == data
     except OSError:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR
 
@@ -122,6 +123,38 @@ class BuildRequest:
             if target in name:
                 fields[name[target]] = profiles
         return cls(data_dir, out_dir, **fields)
+
+    @classmethod
+    def from_arguments(cls, args, games: Sequence[str] | None) -> BuildRequest:
+        """The request of `printshop build`, `watch` or `serve`'s parsed arguments (argparse's namespace), for
+        the `games` the command found; what a command has no flag for keeps its default (watch and serve
+        make print-and-play kits). `--profile` names shops, `--cutter` cutters."""
+
+        def given(name: str, default: Any = None) -> Any:
+            return getattr(args, name, default)
+
+        return cls(
+            args.data,
+            given("out"),
+            args.templates,
+            games=games,
+            langs=args.lang,
+            papers=given("paper"),
+            variant=args.variant,
+            target=Target(given("target", Target.PNP)),
+            shops=given("profile"),
+            cutters=given("cutter"),
+            options=Options(
+                Flip(given("flip", Flip.LONG_EDGE)),
+                tuple(given("back_offset", (0.0, 0.0))),
+                given("gutterfold", False),
+                given("low_ink", False),
+            ),
+            draft=given("draft", False),
+            shard=given("shard"),
+            jobs=given("jobs"),
+            force=given("force", False),
+        )
 
     @property
     def builds_draft(self) -> bool:

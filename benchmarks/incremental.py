@@ -40,8 +40,9 @@ def _title(lang: str, edits: int) -> str:
 
 
 def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
-    from printshop.live.serve import _face_views, face_png
+    from printshop.live.images import face_png
     from printshop.live.session import Session
+    from printshop.live.views import face_views
 
     session = Session(
         data, out, games=[GAME], langs=[lang], papers=["a4"], templates_dir=templates_dir(data)
@@ -56,7 +57,7 @@ def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
         )
     texts = data / GAME / "text" / f"{lang}.yaml"
     content = texts.read_text(encoding="utf-8")
-    shown = {view.token for view in _face_views(session)}
+    shown = {view.token for view in face_views(session)}
     times, faces, images = [], [], []
     for number in range(edits):
         content = content.replace(f'"{_title(lang, number)}"', f'"{_title(lang, number + 1)}"', 1)
@@ -69,7 +70,7 @@ def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
         faces.append((update.faces_laid_out, update.faces_drawn))
         # what `printshop serve` does next: the page's new state, and the image of the face that changed
         started = time.perf_counter()
-        views = _face_views(session)
+        views = face_views(session)
         for view in views:
             if view.token not in shown:
                 face_png(view)

@@ -190,7 +190,7 @@ def language(lang: str):
     """The language file a build of the bench deck reads (the repository's data/languages/<lang>.yaml, or
     printshop's defaults/languages/), read with printshop's own model."""
     from printshop.diagnostics import Report
-    from printshop.project.model import Language
+    from printshop.project.models.language import Language
     from printshop.project.schema import validate_document
     from printshop.project.source import read_yaml
 

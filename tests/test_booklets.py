@@ -18,9 +18,9 @@ import pypdfium2
 import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.layout.faces import BookletLayout
+from printshop.layout.plan import BookletLayout
 from printshop.pipeline.build import build, check
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.render.booklet import render_booklet
 from printshop.render.colour import Paints
@@ -471,7 +471,7 @@ def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(ch
 
     from printshop.diagnostics import Report
     from printshop.pipeline.plan import render_failed
-    from printshop.render.booklet import BookletTooLarge
+    from printshop.render.booklet_pages import BookletTooLarge
 
     layout = next(
         layout for layout in checked.layouts if layout.booklet is not None and layout.lang == "en"

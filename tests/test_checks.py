@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from printshop.check_codes import CATALOGUE, catalogue_markdown
 from printshop.cli import main
-from printshop.diagnostics import CATALOGUE, Report, Severity, catalogue_markdown, format_report
+from printshop.diagnostics import Report, Severity, format_report
 from printshop.language.texts import MAX_NESTING
 from printshop.pipeline.build import check
 from tests.conftest import REPO, add_fixture_game, edit, found, line_of, one

@@ -25,7 +25,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from printshop.diagnostics import CATALOGUE, Diagnostic, Report
+from printshop.check_codes import CATALOGUE
+from printshop.diagnostics import Diagnostic, Report
 from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR, PACKAGE_DEFAULTS_DIR
 from tests.conftest import copy_data, with_defaults

@@ -665,7 +665,7 @@ def test_a_malformed_po_file_is_refused_with_exit_1(data, tmp_path, capsys):
 def test_a_po_text_left_unclosed_is_refused_at_its_line_and_nothing_is_imported(
     data, tmp_path, capsys, old, new, column, says
 ):
-    from printshop.language.i18n import export_po
+    from printshop.language.po import export_po
     from printshop.project.loader import load_project
 
     game = load_project(data).games["comrade"]
@@ -695,7 +695,7 @@ def test_a_po_text_left_unclosed_is_refused_at_its_line_and_nothing_is_imported(
 
 def test_a_text_id_twice_in_a_po_file_is_refused_at_the_second(data, tmp_path, capsys):
     """polib keeps both entries, and an import took the last one without a word."""
-    from printshop.language.i18n import export_po
+    from printshop.language.po import export_po
     from printshop.project.loader import load_project
 
     po = tmp_path / "comrade-fr.po"
@@ -743,7 +743,7 @@ MSGFMT = shutil.which("msgfmt")
 def test_gettexts_msgfmt_refuses_the_po_files_import_refuses_and_takes_the_one_it_takes(
     data, tmp_path, old, new
 ):
-    from printshop.language.i18n import export_po
+    from printshop.language.po import export_po
     from printshop.project.loader import load_project
 
     po = tmp_path / "comrade-fr.po"

@@ -14,7 +14,7 @@ import pytest
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.pipeline.build import check
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.render.booklet import render_booklet
 from printshop.render.colour import Paints

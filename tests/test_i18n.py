@@ -7,7 +7,8 @@ import shutil
 import polib
 
 from printshop.cli import main
-from printshop.language.i18n import export_po, import_po, status, sync
+from printshop.language.i18n import status, sync
+from printshop.language.po import export_po, import_po
 from printshop.pipeline.build import build, check
 from printshop.project.loader import load_project
 from tests.conftest import REPO, edit, found, line_of

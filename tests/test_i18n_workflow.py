@@ -10,16 +10,8 @@ import polib
 
 from printshop.cli import main
 from printshop.diagnostics import display_path
-from printshop.language.i18n import (
-    completeness,
-    confirm,
-    export_po,
-    format_status,
-    frame_room,
-    import_po,
-    status,
-    where_printed,
-)
+from printshop.language.i18n import completeness, confirm, format_status, status
+from printshop.language.po import export_po, frame_room, import_po, where_printed
 from printshop.pipeline.build import build, check
 from printshop.project.loader import load_project
 from tests.conftest import copy_data, edit, found, line_of

@@ -14,7 +14,7 @@ from PIL import Image
 from printshop.checks.preflight import preflight, shop_trims
 from printshop.cli import main
 from printshop.project.loader import load_project
-from printshop.project.model import ProfileColour
+from printshop.project.models.profile import ProfileColour
 from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import shared_build
 

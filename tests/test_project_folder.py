@@ -621,8 +621,9 @@ def test_proofs_and_the_live_preview_draw_a_game_in_its_own_colours(project):
     assert (
         project / "output" / "star-traders" / "fr" / "star-traders-fr-proof-against-en.pdf"
     ).is_file()
-    from printshop.live.serve import _face_views, face_png
+    from printshop.live.images import face_png
     from printshop.live.session import Session
+    from printshop.live.views import face_views
 
     session = Session(
         project / "data",
@@ -633,7 +634,7 @@ def test_proofs_and_the_live_preview_draw_a_game_in_its_own_colours(project):
         write=False,
     )
     assert session.refresh().ok
-    views = _face_views(session)
+    views = face_views(session)
     assert views and all(face_png(view).startswith(b"\x89PNG") for view in views)
 
 

@@ -12,8 +12,8 @@ import yaml
 
 from printshop.cli import main
 from printshop.language.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS, context_names
-from printshop.project import reference
-from printshop.project.model import Node
+from printshop.project import json_schemas, reference
+from printshop.project.schema import Node
 from tests.conftest import REPO
 
 
@@ -28,7 +28,7 @@ def test_docs_are_generated_from_the_code():
 
 def test_schemas_are_generated_from_the_code():
     """Regenerate with: printshop schema"""
-    texts = reference.schema_texts()
+    texts = json_schemas.schema_texts()
     assert sorted(path.name for path in (REPO / "schemas").glob("*.json")) == sorted(texts)
     for name, text in texts.items():
         assert (REPO / "schemas" / name).read_text(encoding="utf-8") == text, (
@@ -75,19 +75,19 @@ def _models() -> list[type[Node]]:
         model
         for data_file in reference.DATA_FILES
         if data_file.model is not None
-        for model in reference._all_models(data_file.model)
+        for model in json_schemas.all_models(data_file.model)
     ]
 
 
 def test_every_field_of_every_data_file_has_a_description():
-    """A field added to model.py needs a docstring under it: the docs and the editors' hovers show it."""
+    """A field added to a model needs a docstring under it: the docs and the editors' hovers show it."""
     missing = [
         f"{model.__name__}.{name}"
         for model in _models()
         for name in model.model_fields
         if not reference.describe(model, name)
     ]
-    assert missing == [], "add a docstring under each of these fields in printshop/project/model.py"
+    assert missing == [], "add a docstring under each of these fields in printshop/project/models/"
 
 
 def test_every_data_file_kind_and_key_is_in_the_data_format_doc():
@@ -152,11 +152,12 @@ def _yaml(path: Path):
 def _captured_contexts(monkeypatch) -> dict[str, list[dict]]:
     """Lay out Comrade Stalin (cards, a shared back, sheets with items, a booklet) and Kremlin (single
     sheets), noting each kind of template's context."""
+    import printshop.layout.booklet as booklet_layout
     import printshop.layout.faces as layout
     from printshop.pipeline.build import check
 
     seen: dict[str, list[dict]] = {kind: [] for kind in TEMPLATE_KINDS}
-    render_blocks, render_template = layout.render_blocks, layout.render_template
+    render_blocks, render_template = layout.render_blocks, booklet_layout.render_template
 
     def blocks(env, name, context):
         kind = "sheet" if "sheet" in context else "back" if context["card"] is None else "card"
@@ -168,7 +169,7 @@ def _captured_contexts(monkeypatch) -> dict[str, list[dict]]:
         return render_template(env, name, context)
 
     monkeypatch.setattr(layout, "render_blocks", blocks)
-    monkeypatch.setattr(layout, "render_template", template)
+    monkeypatch.setattr(booklet_layout, "render_template", template)
     report, checked = check(games=["comrade-stalin", "kremlin"], langs=["en"], variant=None)
     assert checked is not None and not report.has_errors, [d.format() for d in report.errors]
     seen["how-to-print"].append(_how_to_print_context(monkeypatch, checked))

@@ -8,12 +8,13 @@ import pytest
 
 from printshop.diagnostics import Severity
 from printshop.pipeline.build import check
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
 from printshop.render.colour import Paints
-from printshop.typeset.fitting import ends_with_runt, fit, make_flowables, runts
+from printshop.typeset.fitting import fit, make_flowables
 from printshop.typeset.richtext import parse_blocks
+from printshop.typeset.runts import ends_with_runt, runts
 from tests.conftest import edit, one
 
 # set in 44 mm at 9 pt without care, the last line of each holds one word
@@ -54,7 +55,7 @@ def plain_paragraph(
 def test_the_last_line_takes_two_words_in_as_many_lines_at_the_same_size(paints, text, align):
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from printshop.typeset.fitting import _loosest
+    from printshop.typeset.runts import _loosest
 
     # justified text is hyphenated (that is what closes its gaps), in the language's patterns
     hyphenation = ("fr_FR" if text is FRENCH else "en_GB") if align == "justify" else None
@@ -157,7 +158,7 @@ def test_where_nothing_else_cures_a_runt_a_frame_goes_a_step_or_two_smaller_unle
 ):
     """Kremlin's French influence sheet: justified, "… et cochez ce que vous avez / déclaré." at 9 pt, where a tie
     would open the second line's spaces too wide; at 8.75 pt the text takes two lines."""
-    from printshop.project.model import Frame
+    from printshop.project.models.faces import Frame
 
     text = (
         "Avant la partie, inscrivez en secret les valeurs 1 à 10, chacune une seule fois, sur dix politiciens au "
@@ -295,7 +296,7 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
 def test_a_justified_frame_keeps_its_breaks_and_a_ragged_one_ties(paints):
     """The same French text in a justified frame and a ragged one: only the ragged one's markup is tied."""
     from printshop.layout.faces import tied
-    from printshop.project.model import Typography
+    from printshop.project.models.language import Typography
 
     typography = Typography(keep_with_next=["de", "la"], numbers_with_next=True)
     blocks = parse_blocks("<p>La fin de la partie, 3 cartes.</p>")
@@ -310,7 +311,8 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
     "informer wins."; it keeps its five lines in a narrower measure, its lines more alike and the longest shorter,
     the renderer setting the same lines. Set ragged left, the same text keeps its greedy breaks. A paragraph whose
     lines are already about one length is left as it is."""
-    from printshop.typeset.fitting import EVEN, _line_lengths, _spread
+    from printshop.typeset.fitting import EVEN
+    from printshop.typeset.runts import line_lengths, line_spread
 
     text = (
         "You win when the regime falls: let comrades learn your word and vote for it without you. If the informer "
@@ -327,15 +329,15 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
             paints,
         )
         [paragraph] = result.flowables
-        lengths, before = _line_lengths(paragraph, width), _line_lengths(plain, width)
+        lengths, before = line_lengths(paragraph, width), line_lengths(plain, width)
         assert len(lengths) == len(before) and result.size == 9.0
         if balanced:
             assert (
                 paragraph.style.leftIndent == paragraph.style.rightIndent > mm(2)
             )  # narrowed on both sides
-            assert max(lengths) < max(before) - mm(1) and _spread(paragraph, width) < _spread(
-                plain, width
-            )
+            assert max(lengths) < max(before) - mm(1) and line_spread(
+                paragraph, width
+            ) < line_spread(plain, width)
             assert line_texts(paragraph)[-1] == "this card, the informer wins."
         else:
             assert paragraph.style.leftIndent == 0 and line_texts(paragraph) == line_texts(plain)
@@ -359,7 +361,7 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
     )
     assert (
         result.flowables[0].style.leftIndent == 0
-        and _spread(result.flowables[0], mm(51)) <= mm(51) * EVEN
+        and line_spread(result.flowables[0], mm(51)) <= mm(51) * EVEN
     )
 
 
@@ -398,7 +400,8 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
     the stretch after the last <br/> was looked at. Each stretch is now mended as the last one is (its last
     words tied, or a ragged measure narrowed); what cannot be mended is reported, at that stretch's last line."""
     from printshop.typeset import fitting
-    from printshop.typeset.fitting import _line_words, _stretches, has_runt
+    from printshop.typeset import runts as runts_module
+    from printshop.typeset.runts import _line_words, _stretches, has_runt
 
     text = "<b>Passe-temps :</b> Les explosions de petit calibre<br/><b>Ambition :</b> Une explosion, mais une grosse"
     blocks = parse_blocks(f"<p>{text}</p>")
@@ -423,7 +426,7 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
         assert line_texts(again) == line_texts(paragraph)
     assert seen and mended == seen, (mended, seen)
     # where no cure is tried (justified, the tie taken away), the runt is reported at its stretch's last line
-    monkeypatch.setattr(fitting, "_tie_last_words", lambda markup, which=None: None)
+    monkeypatch.setattr(runts_module, "_tie_last_words", lambda markup, which=None: None)
     fitting._FITTED.clear()
     for tenth in range(380, 520, 2):
         frame = mm(tenth / 10)
@@ -436,6 +439,6 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
 
 
 def _runt_before_break(paragraph) -> bool:
-    from printshop.typeset.fitting import _runt, _stretches
+    from printshop.typeset.runts import _runt, _stretches
 
     return any(_runt(lines) for lines in _stretches(paragraph)[:-1])

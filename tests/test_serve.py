@@ -823,7 +823,7 @@ def test_a_token_names_one_face_for_good(tmp_path):
 
 
 def test_keep_stale_keeps_each_missing_face_after_the_one_it_followed():
-    from printshop.live.serve import FaceView, keep_stale
+    from printshop.live.views import FaceView, keep_stale
 
     def view(key, lang="en", stale=False):
         return FaceView(f"{key}-{lang}", "g", lang, key, None, None, {}, Path("."), [], stale=stale)
@@ -855,7 +855,7 @@ def test_keep_stale_keeps_each_missing_face_after_the_one_it_followed():
 
 
 def test_line_ranges_and_source_files():
-    from printshop.live.serve import line_ranges, source_files
+    from printshop.live.views import line_ranges, source_files
 
     assert line_ranges([7, 8, 9, 12, 145, 8, 0]) == "7\u20139, 12, 145"
     assert line_ranges([3]) == "3" and line_ranges([0]) == ""
@@ -882,7 +882,8 @@ def test_a_text_too_long_is_drawn_cut_at_its_frame_with_the_overset_mark(tmp_pat
 
     from PIL import Image
 
-    from printshop.live.serve import PREVIEW_DPI, Preview, face_png
+    from printshop.live.images import PREVIEW_DPI, face_png
+    from printshop.live.serve import Preview
     from printshop.render.faces import draw_face
 
     data = tmp_path / "data"
@@ -997,10 +998,10 @@ def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(
     set_again = []
     # (the process's booklets: a booklet another test set with one of these edits would be given here)
     monkeypatch.setattr(booklet_module, "_BOOKLETS", booklet_module.Memo(96))
-    setting = booklet_module._render_booklet
+    setting = booklet_module.set_booklet
     monkeypatch.setattr(
         booklet_module,
-        "_render_booklet",
+        "set_booklet",
         lambda game, booklet, *a, **k: (
             (set_again.append(a[6]) if not k.get("measure") else None)
             or setting(  # (a[6]: the file's name)
@@ -1996,11 +1997,11 @@ def test_a_first_build_that_raises_gives_the_watches_back(tmp_path, monkeypatch)
 
 
 def test_serve_and_watch_are_commands():
-    from printshop.cli import _parser
+    from printshop.cli import make_parser
 
-    args = _parser().parse_args(["serve", "comrade", "--lang", "fr", "--port", "0"])
+    args = make_parser().parse_args(["serve", "comrade", "--lang", "fr", "--port", "0"])
     assert (args.games, args.lang, args.host, args.port) == (["comrade"], ["fr"], "127.0.0.1", 0)
-    args = _parser().parse_args(["watch", "comrade", "--lang", "fr"])
+    args = make_parser().parse_args(["watch", "comrade", "--lang", "fr"])
     assert (
         args.out is None
     )  # filled in by main() from the project of the working directory (printshop.toml)
@@ -2010,16 +2011,18 @@ def test_serve_and_watch_are_commands():
 def test_a_port_out_of_range_is_refused_not_taken_modulo_65536(port, capsys):
     """The system reads port 99999 as 34463 (modulo 65536): `serve --port 99999` listened there, on a port
     nobody asked for. A port is refused unless it is 0 to 65535; the edges are taken."""
-    from printshop.cli import _parser
+    from printshop.cli import make_parser
 
     with pytest.raises(SystemExit) as usage:
-        _parser().parse_args(["serve", "--port", port])
+        make_parser().parse_args(["serve", "--port", port])
     assert (
         usage.value.code == 2
         and f"a port is a whole number from 1 to 65535 (0: any free one), not '{port}'"
         in capsys.readouterr().err
     )
-    assert [_parser().parse_args(["serve", "--port", edge]).port for edge in ("0", "65535")] == [
+    assert [
+        make_parser().parse_args(["serve", "--port", edge]).port for edge in ("0", "65535")
+    ] == [
         0,
         65535,
     ]
@@ -2591,7 +2594,7 @@ def test_a_game_with_print_data_of_its_own_is_laid_out_in_a_session_as_a_build_l
     """Harvest names card sizes and colours of its own (data/harvest/print/): a session laid the game out with the
     project's print data alone, where those sizes do not exist, so watch wrote no card file for its decks and serve
     showed none of its cards, without a word. It lays each game out as the game sees the project, as a build."""
-    from printshop.live.serve import _face_views
+    from printshop.live.views import face_views
     from tests.conftest import FIXTURES, fixture_project
 
     data, templates = fixture_project(tmp_path / "project")
@@ -2601,7 +2604,7 @@ def test_a_game_with_print_data_of_its_own_is_laid_out_in_a_session_as_a_build_l
     settings = {"games": ["harvest"], "langs": ["en"], "papers": ["a4"]}
     session = Session(data, tmp_path / "live", templates_dir=templates, **settings)
     assert session.refresh().ok
-    assert any(view.key == "resources/wood/front" for view in _face_views(session))
+    assert any(view.key == "resources/wood/front" for view in face_views(session))
     cold = build(data, tmp_path / "cold", templates_dir=templates, force=True, **settings)
     assert not cold.report.has_errors and any("resources" in path.name for path in cold.written)
     _same_files(tmp_path / "live", tmp_path / "cold")
@@ -2925,7 +2928,8 @@ def test_a_colour_taken_out_of_the_palette_is_drawn_in_magenta_on_the_page_not_a
 
     from PIL import Image
 
-    from printshop.live.serve import MISSING_COLOUR, Preview
+    from printshop.live.serve import Preview
+    from printshop.live.views import MISSING_COLOUR
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -2984,7 +2988,8 @@ def test_a_frame_in_a_colour_or_font_there_is_not_shows_its_text_in_magenta_unti
     import numpy as np
     from PIL import Image
 
-    from printshop.live.serve import MISSING_COLOUR, Preview
+    from printshop.live.serve import Preview
+    from printshop.live.views import MISSING_COLOUR
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -3069,7 +3074,8 @@ def test_art_not_there_is_an_empty_frame_in_magenta_and_the_art_once_it_is(
     import numpy as np
     from PIL import Image
 
-    from printshop.live.serve import MISSING_COLOUR, Preview
+    from printshop.live.serve import Preview
+    from printshop.live.views import MISSING_COLOUR
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -3281,7 +3287,8 @@ def test_a_rules_page_names_the_rules_it_prints_and_a_diagnostic_at_a_rule_leads
     """A rules page's sources were every line of the rules, so an error at one rule flagged every page of its
     booklet. Now a page names the rules it prints, found in the page's own text: the page pypdf reads the rule
     on, and that page alone, leads to its line, and the error there leads to that page."""
-    from printshop.live.serve import Preview, letters
+    from printshop.live.booklet_pages import letters
+    from printshop.live.serve import Preview
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -3335,7 +3342,8 @@ def test_a_booklet_style_in_a_colour_or_font_there_is_not_is_shown_in_magenta_un
     import numpy as np
     from PIL import Image
 
-    from printshop.live.serve import MISSING_COLOUR, Preview
+    from printshop.live.serve import Preview
+    from printshop.live.views import MISSING_COLOUR
     from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     data = tmp_path / "data"
@@ -3379,7 +3387,7 @@ def test_a_rule_is_found_on_every_page_it_runs_over_and_on_none_it_is_not_printe
     ("Setup", "Purge {n}") is found as whole words: on the pages with the word, not where it is part of another
     ("setups"); a letter alone ("A") or a placeholder alone cannot be placed (None: serve counts it on every
     page, as it does a text found on none)."""
-    from printshop.live.serve import SEARCHED, Booklet, letters, words
+    from printshop.live.booklet_pages import SEARCHED, Booklet, letters, words
 
     paragraph = (
         "Shuffle the two dissident cards face down, take one without looking at it and set the "
@@ -3428,7 +3436,8 @@ def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_sam
     import pypdfium2
     from reportlab.pdfgen import canvas as canvases
 
-    from printshop.live.serve import Preview, face_png
+    from printshop.live.images import face_png
+    from printshop.live.serve import Preview
 
     preview = Preview(
         Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["fr"], render=False)
@@ -3456,7 +3465,8 @@ def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_sam
 def test_faces_drawn_together_give_the_images_each_drawn_alone_gives(tmp_path):
     """serve draws the images a page asks for a dozen at a time, into one PDF (fonts embedded once): each image
     is the one its face drawn alone gives, whatever its size or its neighbours' (cards, backs, sheets)."""
-    from printshop.live.serve import Preview, face_png, face_pngs
+    from printshop.live.images import face_png, face_pngs
+    from printshop.live.serve import Preview
 
     preview = Preview(
         Session(DEFAULT_DATA_DIR, None, games=["comrade-stalin"], langs=["fr"], render=False)
@@ -3479,6 +3489,7 @@ def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_
     that cannot be drawn gives no image, and its batch's other faces still theirs."""
     from concurrent.futures import ThreadPoolExecutor
 
+    import printshop.live.images as images
     import printshop.live.serve as serve
     import printshop.render.faces as faces_module
 
@@ -3489,14 +3500,14 @@ def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_
     tokens = list(preview.views)
     assert len(tokens) > 3 * serve.PREVIEW_BATCH
     drawn, batches = [], []
-    together = serve.face_pngs
+    together = images.face_pngs
 
-    def counted(views, dpi=serve.PREVIEW_DPI):
+    def counted(views, dpi=images.PREVIEW_DPI):
         batches.append(len(views))
         drawn.extend(view.key for view in views)
         return together(views, dpi)
 
-    monkeypatch.setattr(serve, "face_pngs", counted)
+    monkeypatch.setattr(images, "face_pngs", counted)
     broken = preview.views[tokens[5]].face
     draw = faces_module.draw_face
 
@@ -3529,6 +3540,7 @@ def test_after_an_edit_the_image_of_the_changed_face_is_drawn_without_the_faces_
 ):
     """A batch takes only faces the last refresh changed: after one text is edited, its card's image is drawn
     alone (at once), not with a dozen faces the page never asked for because they are out of sight."""
+    import printshop.live.images as images
     import printshop.live.serve as serve
 
     data = tmp_path / "data"
@@ -3536,11 +3548,11 @@ def test_after_an_edit_the_image_of_the_changed_face_is_drawn_without_the_faces_
     preview = serve.Preview(Session(data, None, games=["kremlin"], langs=["fr"], render=False))
     preview.refresh()
     batches = []
-    together = serve.face_pngs
+    together = images.face_pngs
     monkeypatch.setattr(
-        serve,
+        images,
         "face_pngs",
-        lambda views, dpi=serve.PREVIEW_DPI: (
+        lambda views, dpi=images.PREVIEW_DPI: (
             batches.append([view.key for view in views]) or together(views, dpi)
         ),
     )

@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from printshop.pipeline.build import build
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.project.units import POINTS_PER
 from printshop.typeset.fitting import fit
 from printshop.typeset.richtext import parse_blocks
@@ -189,7 +189,8 @@ def test_fitting_counts_a_list_items_indent(paints):
 
 
 def test_a_frames_indent_is_the_list_indent(paints):
-    from printshop.typeset.fitting import list_indent, make_flowables
+    from printshop.typeset.fitting import make_flowables
+    from printshop.typeset.measuring import list_indent
 
     blocks = parse_blocks("<ol>" + "<li>step</li>" * 10 + "</ol>")
     automatic = list_indent(blocks, TextStyle(font="serif", size="9pt"), 9.0)

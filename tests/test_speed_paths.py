@@ -242,13 +242,13 @@ def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depen
     project = checked.project.view(layout.localized.data)
     paper, paints = project.media.papers[project.booklet.paper], Paints(project.colours.palette)
     measured = []
-    real = module._render_booklet
+    real = module.set_booklet
 
     def spy(*args, **kwargs):
         measured.append(kwargs.get("measure", False))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(module, "_render_booklet", spy)
+    monkeypatch.setattr(module, "set_booklet", spy)
 
     def render(name):
         return module.render_booklet(
@@ -837,11 +837,11 @@ def test_the_texts_each_block_reads_are_its_own():
 _COUNT_COLLECTIONS = """
 import gc, os, sys
 import printshop.cli
-real, started = printshop.cli._dispatch, []
+real, started = printshop.cli.dispatch, []
 def dispatch(*args, **kwargs):
     started.append(True)
     return real(*args, **kwargs)
-printshop.cli._dispatch = dispatch
+printshop.cli.dispatch = dispatch
 gc.callbacks.append(lambda phase, info: started and phase == "start" and os.write(2, b"cycle collection\\n"))
 sys.argv = ["printshop", *sys.argv[1:]]
 from printshop.cli import main
@@ -1012,7 +1012,7 @@ def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(
     again the texts they touch, in the new colour and with the new ties; a text that is reported is reported at
     every check (only a text laid out without a word to say is remembered)."""
     from printshop.layout import faces as layout
-    from printshop.project.model import Frame
+    from printshop.project.models.faces import Frame
     from tests.conftest import copy_data, edit
 
     # a field added to frames that changes how a text is set must be in what a laid-out text is remembered by
@@ -1257,7 +1257,7 @@ def test_a_booklets_page_texts_are_read_once_per_process_for_the_same_bytes(buil
     the catalogue. The same bytes give the same texts, read once; other bytes are read."""
     import pypdfium2
 
-    from printshop.live import serve
+    from printshop.live import images
 
     data = (built / "comrade" / "en" / "comrade-en-rules-booklet-a4.pdf").read_bytes()
     opened = []
@@ -1267,10 +1267,10 @@ def test_a_booklets_page_texts_are_read_once_per_process_for_the_same_bytes(buil
         "PdfDocument",
         lambda *args, **kwargs: opened.append(args) or real(*args, **kwargs),
     )
-    monkeypatch.setattr(serve, "_PAGE_TEXTS", Memo(4))
-    first = serve.page_texts(data)
-    again = serve.page_texts(bytes(bytearray(data)))  # equal bytes, another object
+    monkeypatch.setattr(images, "_PAGE_TEXTS", Memo(4))
+    first = images.page_texts(data)
+    again = images.page_texts(bytes(bytearray(data)))  # equal bytes, another object
     assert again == first and again is not first and len(opened) == 1
     assert len(first) > 2 and any("dissident" in page for page in first)  # (words: lower case)
     other = (built / "comrade" / "en" / "comrade-en-how-to-print-a4.pdf").read_bytes()
-    assert serve.page_texts(other) != first and len(opened) == 2
+    assert images.page_texts(other) != first and len(opened) == 2

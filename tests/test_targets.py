@@ -484,7 +484,7 @@ def test_the_command_line_checks_the_cutter_and_the_profile(tmp_path, capsys):
 
 
 def test_tts_grids_hold_the_hidden_slot_and_sideways_cards_keep_their_shape(project):
-    from printshop.project.model import CardSize
+    from printshop.project.models.media import CardSize
     from printshop.render.tts import TtsExport, sheet_grids
 
     target = project.targets.tts

@@ -11,7 +11,7 @@ import pytest
 
 from printshop.checks.translation_checks import check_pair, check_text, end_mark, unbalanced
 from printshop.pipeline.build import check
-from printshop.project.model import Language
+from printshop.project.models.language import Language
 from tests.conftest import edit
 
 FIXTURES = Path(__file__).parent / "fixtures" / "german"

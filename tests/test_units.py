@@ -7,7 +7,8 @@ import pytest
 from printshop.language.texts import fill, markup_problems, to_markup
 from printshop.layout.imposition import grid_for
 from printshop.project.expressions import ExpressionError, evaluate
-from printshop.project.model import Frame, Typography
+from printshop.project.models.faces import Frame
+from printshop.project.models.language import Typography
 from printshop.project.units import UnitError, mm, parse_length
 from printshop.typeset.fitting import fit, make_flowables
 from printshop.typeset.richtext import parse_blocks

@@ -574,7 +574,7 @@ def test_motif_path_data_as_the_renderer_takes_it_passes():
     between a command and its numbers, several subpaths; and a circle of three numbers, not two."""
     from pydantic import ValidationError
 
-    from printshop.project.model import MotifPath
+    from printshop.project.models.art import MotifPath
 
     for d in (
         "M0 0 10 10 20 0 Z",

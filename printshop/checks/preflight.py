@@ -33,7 +33,8 @@ from pathlib import Path
 
 import pikepdf
 
-from printshop.project.model import Media, Profile
+from printshop.project.models.media import Media
+from printshop.project.models.profile import Profile
 from printshop.project.units import to_mm
 
 

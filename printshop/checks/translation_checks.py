@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from printshop.memo import Memo
-from printshop.project.model import Language
+from printshop.project.models.language import Language
 
 _TAG = re.compile(r"<[^>]*>")
 _PLACEHOLDER = re.compile(r"\{[^\W\d]\w*\}")  # as texts.py's

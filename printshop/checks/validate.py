@@ -15,8 +15,9 @@ from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
 
+from printshop.check_codes import CATALOGUE
 from printshop.checks import translation_checks
-from printshop.diagnostics import CATALOGUE, Location, Report, Severity, closest, did_you_mean
+from printshop.diagnostics import Location, Report, Severity, closest, did_you_mean
 from printshop.language.resolve import too_long_with_variables
 from printshop.language.texts import TextEntry, markup_problems, placeholders
 from printshop.language.translation import (
@@ -31,11 +32,13 @@ from printshop.memo import Memo
 from printshop.project.expressions import ExpressionError, evaluate, need_count
 from printshop.project.layers import origin_of
 from printshop.project.loader import LABELS_REFERENCE, GameData, Project
-from printshop.project.model import Face, Untranslatable
+from printshop.project.models.faces import Face
+from printshop.project.models.game import Untranslatable
 from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 from printshop.project.schema import Node
-from printshop.project.source import MAX_TEXT, locate
+from printshop.project.source import locate
 from printshop.project.units import to_mm
+from printshop.project.yaml_safety import MAX_TEXT
 
 REQUIRED_LABELS = (
     "fronts",

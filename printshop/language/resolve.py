@@ -16,8 +16,8 @@ from markupsafe import Markup
 from printshop.language.texts import TextTree, apply_typography, to_markup
 from printshop.project.expressions import ExpressionError, need_count
 from printshop.project.loader import GameData, Project
-from printshop.project.model import Language
-from printshop.project.source import MAX_TEXT
+from printshop.project.models.language import Language
+from printshop.project.yaml_safety import MAX_TEXT
 
 
 @dataclass

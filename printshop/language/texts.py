@@ -23,7 +23,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop.diagnostics import Location, Report, closest, display_path
 from printshop.memo import Memo, SizedMemo
-from printshop.project.model import Typography
+from printshop.project.models.language import Typography
 from printshop.project.source import Document, items_of, locate, read_yaml
 from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT
 
@@ -35,7 +35,7 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\s*(/?)>")
 # a name in braces, in any alphabet: "{âge}" written by a French translator is a placeholder the template does
 # not give (an error that names it), not braces printed on the card
 _PLACEHOLDER = re.compile(r"\{([^\W\d]\w*)\}")
-# a text key, as ids are (model.py's Identifier): a card's texts are often found by its id or kind
+# a text key, as ids are (models/values.py's Identifier): a card's texts are often found by its id or kind
 # (t.card[card.id].name), and ids may hold '-'
 _KEY = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 

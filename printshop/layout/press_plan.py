@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printshop.diagnostics import Location
-from printshop.project.model import Game, Profile
+from printshop.project.models.game import Game
+from printshop.project.models.profile import Profile
 
 
 @dataclass(frozen=True)

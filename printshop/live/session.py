@@ -33,7 +33,9 @@ from pathlib import Path
 
 from printshop.diagnostics import Location, Report, Severity
 from printshop.language.resolve import localize
-from printshop.layout.faces import FaceLayout, lay_out_face, lay_out_game
+from printshop.layout.faces import lay_out_face
+from printshop.layout.game import lay_out_game
+from printshop.layout.plan import FaceLayout
 from printshop.live.reading import ProjectReading
 from printshop.live.rendering import JobRead, JobRendering
 from printshop.memo import Reads, unchanged, values_of

@@ -37,7 +37,9 @@ from printshop.checks.validate import validate_project
 from printshop.diagnostics import Location, Report, Severity, StageFailed
 from printshop.language.i18n import Completeness
 from printshop.language.resolve import localize
-from printshop.layout.faces import LAYOUT_CODES, GameLayout, lay_out_game
+from printshop.layout.game import lay_out_game
+from printshop.layout.plan import GameLayout
+from printshop.layout.problems import LAYOUT_CODES
 from printshop.pipeline.keys import job_keys, look_up
 from printshop.pipeline.outputs import commit_outputs, outputs_contained, say_what_is_kept
 from printshop.pipeline.plan import Job, Output, plan

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from printshop.diagnostics import Location, Report
-from printshop.layout.faces import GameLayout
 from printshop.layout.imposition import ImpositionError
+from printshop.layout.plan import GameLayout
 from printshop.pipeline.plan import Job, JobResult, Output, render_failed
 from printshop.render.colour import Paints
 from printshop.typeset.templating import TemplateFailure

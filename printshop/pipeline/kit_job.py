@@ -8,8 +8,8 @@ from functools import partial
 from pathlib import Path
 
 from printshop.diagnostics import Location, Report
-from printshop.layout.faces import GameLayout
 from printshop.layout.imposition import ImpositionError
+from printshop.layout.plan import GameLayout
 from printshop.pipeline.plan import Job, JobResult, Output, render_failed
 from printshop.pipeline.request import Options
 from printshop.project.paths import output_name

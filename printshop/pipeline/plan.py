@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printshop.diagnostics import Location, Report
-from printshop.layout.faces import GameLayout
+from printshop.layout.plan import GameLayout
 
 EXPORTS = (
     "tts",
@@ -109,7 +109,7 @@ def _chosen(layout: GameLayout, kind: str, asked: list[str]) -> list[str]:
 
 
 def render_failed(report: Report, layout: GameLayout, path: Path, error: Exception) -> None:
-    from printshop.render.booklet import BookletTooLarge
+    from printshop.render.booklet_pages import BookletTooLarge
 
     if isinstance(
         error, BookletTooLarge

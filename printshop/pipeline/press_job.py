@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from printshop.diagnostics import Report
-from printshop.layout.faces import GameLayout
+from printshop.layout.plan import GameLayout
 from printshop.layout.press_plan import left_out, takes_deck, takes_sheets
 from printshop.pipeline.plan import JobResult, Output, render_failed
 from printshop.render.booklet import render_booklet

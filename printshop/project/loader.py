@@ -19,21 +19,14 @@ from printshop.language.texts import Catalogue, load_catalogue
 from printshop.language.translation import Record, load_records, record_path
 from printshop.memo import Memo
 from printshop.project.layers import layer_dirs, names_in, read_layered
-from printshop.project.model import (
-    BookletStyle,
-    Colours,
-    CutTarget,
-    Face,
-    FacesFile,
-    Fonts,
-    Game,
-    ImageTarget,
-    Language,
-    Media,
-    Motifs,
-    Profile,
-    TtsTarget,
-)
+from printshop.project.models.art import Colours, Fonts, Motifs
+from printshop.project.models.booklet import BookletStyle
+from printshop.project.models.faces import Face, FacesFile
+from printshop.project.models.game import Game
+from printshop.project.models.language import Language
+from printshop.project.models.media import Media
+from printshop.project.models.profile import Profile
+from printshop.project.models.targets import CutTarget, ImageTarget, TtsTarget
 from printshop.project.paths import (
     BUNDLED_FONTS_DIR,
     discover_games,

@@ -1,10 +1,10 @@
 """Reference documentation and JSON Schemas generated from the code, so they cannot drift from it.
 
-`docs/data-format.md` describes every data file and key from the pydantic models of model.py (the
+`docs/data-format.md` describes every data file and key from the pydantic models of models/ (the
 docstring under each field is its description); `docs/templates.md` describes what each kind of
 template receives, from `TEMPLATE_CONTEXT` in resolve.py, with the filters and the markup templates
-emit; `schemas/*.schema.json` let a YAML editor complete and check data files while typing.
-`printshop docs` and `printshop schema` write them; tests/test_reference_docs.py keeps them equal.
+emit. json_schemas.py writes `schemas/*.schema.json` from the same models and descriptions.
+`printshop docs` writes them; tests/test_reference_docs.py keeps them equal.
 """
 
 from __future__ import annotations
@@ -23,9 +23,21 @@ from typing import Annotated, Any, Literal
 import annotated_types
 from pydantic import BaseModel
 
-from printshop.project import model
+from printshop.project.models import (
+    art,
+    booklet,
+    faces,
+    game,
+    language,
+    media,
+    profile,
+    targets,
+    values,
+)
 from printshop.project.paths import REPOSITORY_DIR
 from printshop.project.schema import Node
+
+MODEL_MODULES = (values, media, profile, targets, art, booklet, language, faces, game)
 
 DOCS_DIR = REPOSITORY_DIR / "docs"
 SCHEMAS_DIR = REPOSITORY_DIR / "schemas"
@@ -45,14 +57,14 @@ DATA_FILES = (
         "media",
         "data/print/media.yaml",
         "data/print/media.yaml",
-        model.Media,
+        media.Media,
         "Paper and card sizes, and how print-and-play sheets are laid out on paper.",
     ),
     DataFile(
         "fonts",
         "data/print/fonts.yaml",
         "data/print/fonts.yaml",
-        model.Fonts,
+        art.Fonts,
         "The font families layouts and styles name. Files are looked up in `data/fonts/`, then among the "
         "Noto fonts that come with printshop.",
     ),
@@ -60,7 +72,7 @@ DATA_FILES = (
         "colours",
         "data/print/colours.yaml",
         "data/print/colours.yaml",
-        model.Colours,
+        art.Colours,
         "Every colour, named once. Other files name colours from this palette (`colour: red`); print-shop "
         "files convert them to the shop's CMYK. printshop's own palette (ink, ink-soft, paper, paper-deep, "
         "accent, grey, white) is always there; a game may add colours of its own in "
@@ -70,7 +82,7 @@ DATA_FILES = (
         "motifs",
         "data/print/motifs.yaml",
         "data/print/motifs.yaml",
-        model.Motifs,
+        art.Motifs,
         "Vector art (stars, hammers, eyes…) as SVG path data in a view box, drawn by faces and booklets "
         "at any size.",
     ),
@@ -78,7 +90,7 @@ DATA_FILES = (
         "booklet",
         "data/print/booklet.yaml",
         "data/print/booklet.yaml",
-        model.BookletStyle,
+        booklet.BookletStyle,
         "The rules booklet's page, margins, folio and paragraph styles (also used by the how-to-print "
         "sheet).",
     ),
@@ -86,7 +98,7 @@ DATA_FILES = (
         "profile",
         "data/print/profiles/<name>.yaml",
         "data/print/profiles/*.yaml",
-        model.Profile,
+        profile.Profile,
         "What one print shop accepts; `printshop build --target shop --profile <name>` writes files for it "
         "and `printshop validate` checks every deck against it.",
     ),
@@ -94,7 +106,7 @@ DATA_FILES = (
         "language",
         "data/languages/<lang>.yaml",
         "data/languages/*.yaml",
-        model.Language,
+        language.Language,
         "A language: its names, its typography and translation checks, and the words printshop itself "
         "prints on pages (labels).",
     ),
@@ -102,7 +114,7 @@ DATA_FILES = (
         "game",
         "data/<game>/game.yaml",
         "data/*/game.yaml",
-        model.Game,
+        game.Game,
         "A game's facts: players, decks and their cards, what the decks must hold, setup rules, sheets, "
         "the booklet. Words players read are never here: `title` and the like name text ids.",
     ),
@@ -110,7 +122,7 @@ DATA_FILES = (
         "faces",
         "data/<game>/faces.yaml",
         "data/*/faces.yaml",
-        model.FacesFile,
+        faces.FacesFile,
         "The layouts of a game's card faces and sheets. Positions are measured from the top-left corner "
         "of the trim, y downwards. A face may `extends` another: it starts from the other's keys and "
         "merges its own over them, deeply (a frame that changes only `height` keeps the rest), and a key "
@@ -126,14 +138,15 @@ DATA_FILES = (
 )
 
 
-# --- descriptions: the docstring under each field of model.py --------------------------------------
+# --- descriptions: the docstring under each field of the models --------------------------------------
 @cache
 def field_docs() -> dict[str, dict[str, str]]:
-    """{class name: {field name: the docstring written under the field}}, read from model.py's source
+    """{class name: {field name: the docstring written under the field}}, read from the models' source
     (pydantic could do it at import, but reading the source for every model would slow every run)."""
-    tree = ast.parse(inspect.getsource(model))
     docs: dict[str, dict[str, str]] = {}
-    for node in tree.body:
+    for node in (
+        node for module in MODEL_MODULES for node in ast.parse(inspect.getsource(module)).body
+    ):
         if not isinstance(node, ast.ClassDef):
             continue
         fields = docs.setdefault(node.name, {})
@@ -160,7 +173,7 @@ def describe(cls: type[BaseModel], name: str) -> str:
 
 # --- types in words ----------------------------------------------------------------------------------
 def _validators() -> dict[Any, str]:
-    """What a validator of model.py means, in words (looked up by name: other modules add to model.py)."""
+    """What a validator of models/values.py means, in words (looked up by name)."""
     from printshop.project.units import parse_length
 
     named = {
@@ -169,7 +182,7 @@ def _validators() -> dict[Any, str]:
         "_positive": "more than 0",
         "_not_negative": "0 or more",
     }
-    found = {getattr(model, name): text for name, text in named.items() if hasattr(model, name)}
+    found = {getattr(values, name): text for name, text in named.items() if hasattr(values, name)}
     found[parse_length] = "length (mm, cm, in or pt)"
     return found
 
@@ -179,12 +192,25 @@ _KINDS = ("colour", "id", "length")  # a validator that says what the value is, 
 
 def words(hint: Any) -> str:
     """A type as a publisher reads it: "length (mm, cm, in or pt)", "list of texts", a link to a model."""
-    if hint == model.Expression:
+    if hint == values.Expression:
         return "expression in the player count (`n - 2`, `(n + 1) // 2`)"
-    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    compound = _compound_words(typing.get_origin(hint), typing.get_args(hint))
+    if compound is not None:
+        return compound
+    if isinstance(hint, str):  # a forward reference such as "Variant"
+        return f"[{hint}](#{hint.lower()})"
+    if isinstance(hint, type) and issubclass(hint, BaseModel):
+        return f"[{hint.__name__}](#{hint.__name__.lower()})"
+    return {str: "text", int: "whole number", float: "number", bool: "true or false"}.get(
+        hint, str(hint)
+    )
+
+
+def _compound_words(origin: Any, args: tuple[Any, ...]) -> str | None:
+    """`words` for a type made of others (annotated, a union, a literal, a list, a tuple, a dict), else None."""
     if origin is Annotated:
-        meanings = [_validators().get(getattr(item, "func", None)) for item in args[1:]]
-        meanings = [text for text in meanings if text]
+        found = [_validators().get(getattr(item, "func", None)) for item in args[1:]]
+        meanings = [text for text in found if text]
         kinds = [text for text in meanings if text.startswith(_KINDS)]
         bounds = [text for text in meanings if not text.startswith(_KINDS)]
         return ", ".join([kinds[0] if kinds else words(args[0])] + bounds)
@@ -202,13 +228,7 @@ def words(hint: Any) -> str:
     if origin is dict:
         key = "name" if args[0] is str else words(args[0])
         return f"{key} → {words(args[1])}"
-    if isinstance(hint, str):  # a forward reference such as "Variant"
-        return f"[{hint}](#{hint.lower()})"
-    if isinstance(hint, type) and issubclass(hint, BaseModel):
-        return f"[{hint.__name__}](#{hint.__name__.lower()})"
-    return {str: "text", int: "whole number", float: "number", bool: "true or false"}.get(
-        hint, str(hint)
-    )
+    return None
 
 
 def _is_length(hint: Any) -> bool:
@@ -294,14 +314,20 @@ def _unwrap_optional(hint: Any) -> Any:
     return hint
 
 
-def _models_in(hint: Any) -> list[type[BaseModel]]:
+@cache
+def model_namespace() -> dict[str, Any]:
+    """Every name the model modules define or import: where a model's type hints are looked up."""
+    return {name: value for module in MODEL_MODULES for name, value in vars(module).items()}
+
+
+def models_in(hint: Any) -> list[type[BaseModel]]:
     """The models a field's type refers to, in order (a dict of Decks: Deck)."""
     if isinstance(hint, str):
-        found = getattr(model, hint, None)
+        found = model_namespace().get(hint)
         return [found] if isinstance(found, type) and issubclass(found, BaseModel) else []
     if isinstance(hint, type) and issubclass(hint, BaseModel):
         return [hint]
-    return [found for arg in typing.get_args(hint) for found in _models_in(arg)]
+    return [found for arg in typing.get_args(hint) for found in models_in(arg)]
 
 
 # --- docs/data-format.md -------------------------------------------------------------------------------
@@ -393,7 +419,7 @@ def _model_tables(root: type[BaseModel], documented: set[str]) -> list[str]:
         if cls.__name__ in documented:
             continue
         documented.add(cls.__name__)
-        hints = typing.get_type_hints(cls, include_extras=True, localns=vars(model))
+        hints = typing.get_type_hints(cls, include_extras=True, localns=model_namespace())
         if cls is not root:
             lines += [f"### {cls.__name__}", ""]
         if cls.__doc__:
@@ -406,7 +432,7 @@ def _model_tables(root: type[BaseModel], documented: set[str]) -> list[str]:
         nested: list[type[BaseModel]] = []
         for name, field in cls.model_fields.items():
             hint = hints[name]
-            nested += _models_in(hint)
+            nested += models_in(hint)
             if name in inherited:
                 continue
             kind = words(hint)
@@ -570,108 +596,6 @@ def templates_markdown() -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-# --- schemas/*.schema.json ---------------------------------------------------------------------------
-def json_schemas() -> dict[str, dict]:
-    """{file name: JSON Schema} for each kind of data file, with the fields' descriptions."""
-    schemas = {}
-    for data_file in DATA_FILES:
-        if data_file.model is None:
-            schema = _text_schema()
-        else:
-            schema = data_file.model.model_json_schema(by_alias=True)
-            _describe_schema(data_file.model, schema)
-            if data_file.model is model.FacesFile:
-                _loosen(schema["$defs"])
-        schema = {
-            "$schema": "http://json-schema.org/draft-07/schema#",
-            "title": data_file.path,
-            "description": data_file.about,
-            **{k: v for k, v in schema.items() if k not in ("title",)},
-        }
-        schemas[f"{data_file.kind}.schema.json"] = schema
-    return schemas
-
-
-def _describe_schema(root: type[BaseModel], schema: dict) -> None:
-    """Put each field's docstring into its property, and drop pydantic's generated titles (noise in hovers)."""
-    definitions = schema.get("$defs", {})
-    models = {cls.__name__: cls for cls in _all_models(root)}
-    for name, definition in [(root.__name__, schema), *definitions.items()]:
-        cls = models.get(name)
-        definition.pop("title", None)
-        if cls is None:
-            continue
-        for field_name, field in cls.model_fields.items():
-            prop = definition.get("properties", {}).get(field.alias or field_name)
-            if prop is None:
-                continue
-            prop.pop("title", None)
-            text = describe(cls, field_name)
-            if text:
-                prop["description"] = text
-
-
-def _loosen(node: Any) -> None:
-    """faces.yaml: a face that `extends` another writes only what differs, and `null` removes a key, so
-    no key is required and any may be null; validate checks each face once merged."""
-    if isinstance(node, dict):
-        node.pop("required", None)
-        for key in ("properties",):
-            for name, prop in node.get(key, {}).items():
-                _loosen(prop)
-                node[key][name] = _nullable(prop)
-        if isinstance(node.get("additionalProperties"), dict):
-            _loosen(node["additionalProperties"])
-            node["additionalProperties"] = _nullable(node["additionalProperties"])
-        for value in node.values():
-            if isinstance(value, dict) and value is not node.get("additionalProperties"):
-                _loosen(value)
-    elif isinstance(node, list):
-        for item in node:
-            _loosen(item)
-
-
-def _nullable(prop: dict) -> dict:
-    options = prop.get("anyOf", [])
-    if {"type": "null"} in options or prop.get("type") == "null":
-        return prop
-    description = prop.get("description")
-    inner = {key: value for key, value in prop.items() if key not in ("description", "default")}
-    wrapped = {"anyOf": [inner, {"type": "null"}]}
-    if description:
-        wrapped["description"] = description
-    return wrapped
-
-
-def _all_models(root: type[BaseModel]) -> list[type[BaseModel]]:
-    seen, queue = [], [root]
-    while queue:
-        cls = queue.pop()
-        if cls in seen:
-            continue
-        seen.append(cls)
-        hints = typing.get_type_hints(cls, include_extras=True, localns=vars(model))
-        for name in cls.model_fields:
-            queue += _models_in(hints[name])
-    return seen
-
-
-def _text_schema() -> dict:
-    return {
-        "type": "object",
-        "propertyNames": {"pattern": "^[a-z0-9][a-z0-9_]*$"},
-        "additionalProperties": {"anyOf": [{"type": "string"}, {"$ref": "#"}]},
-    }
-
-
-def schema_texts() -> dict[str, str]:
-    """{file name: the text `printshop schema` writes}."""
-    return {
-        name: json.dumps(schema, ensure_ascii=False, indent=2) + "\n"
-        for name, schema in json_schemas().items()
-    }
 
 
 def doc_texts() -> dict[str, str]:

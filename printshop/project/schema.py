@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, WithJsonSchema
+from pydantic_core import ErrorDetails
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop.diagnostics import Location, Report, did_you_mean, display_path
@@ -41,7 +42,7 @@ class Node(BaseModel):
 
     # defer_build: pydantic makes a model's validator when the model is first used, not when the class is
     # made. A build of one game uses about a third of the 60-odd models; the others are never built in that
-    # run (importing printshop.project.model takes 10-20 ms less)
+    # run (importing printshop.project.models takes 10-20 ms less)
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True, defer_build=True)
 
     def where(self, field: str | None = None) -> Location:
@@ -66,7 +67,7 @@ class Node(BaseModel):
                     node.lc.data if isinstance(node, CommentedMap) and own is not None else None
                 )
                 key = _aliases(type(self)).get(field, field)
-                if positions and key in positions:
+                if positions and key in positions and own is not None:  # (`positions` says it is)
                     position = positions[key]
                     where = Location(own.path, position[2] + 1, position[3] + 1)
                     if known is None:
@@ -129,7 +130,7 @@ def plain(node: Any) -> Any:
 
 
 def _report_error(
-    model: type[BaseModel], document: Document, loc: tuple, item: dict, report: Report
+    model: type[BaseModel], document: Document, loc: tuple, item: ErrorDetails, report: Report
 ) -> None:
     kind = item["type"]
     path = document.path
@@ -281,24 +282,7 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
                     if isinstance(item, _NESTED):
                         _attach(item, child, path, shown)
             return
-        # a map layered from several files (layers.py): each field at the file that wrote it
-        fields = private.get("_field_where")
-        if fields is None:
-            fields = private["_field_where"] = {}
-        data = node.lc.data
-        for key, child in items_of(node):
-            name = names.get(key)
-            if name is None:
-                continue
-            position = data[key]
-            origin = origins.get(key, path) if origins else path
-            where = shown.get(origin)
-            if where is None:
-                where = shown[origin] = display_path(origin)
-            fields[name] = (where, position[2] + 1, position[3] + 1)
-            item = getattr(value, name)
-            if isinstance(item, _NESTED):
-                _attach(item, child, origin, shown)
+        _attach_layered(value, node, path, shown, private, names, origins)
     elif isinstance(value, list) and isinstance(node, CommentedSeq):
         for item, child in zip(value, list.__iter__(node)):
             if isinstance(item, _NESTED):
@@ -308,6 +292,37 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
         for key, item in value.items():
             if isinstance(item, _NESTED) and key in node:
                 _attach(item, node[key], origins.get(key, path) if origins else path, shown)
+
+
+def _attach_layered(
+    value: Node,
+    node: CommentedMap,
+    path: Path,
+    shown: dict,
+    private: dict,
+    names: dict,
+    origins: dict,
+) -> None:
+    """`_attach` for a map layered from several files (layers.py): each field's place kept at once, in the file
+    that wrote it (`origins`, by key; `path` for a key no layer named)."""
+    # a map layered from several files (layers.py): each field at the file that wrote it
+    fields = private.get("_field_where")
+    if fields is None:
+        fields = private["_field_where"] = {}
+    data = node.lc.data
+    for key, child in items_of(node):
+        name = names.get(key)
+        if name is None:
+            continue
+        position = data[key]
+        origin = origins.get(key, path) if origins else path
+        where = shown.get(origin)
+        if where is None:
+            where = shown[origin] = display_path(origin)
+        fields[name] = (where, position[2] + 1, position[3] + 1)
+        item = getattr(value, name)
+        if isinstance(item, _NESTED):
+            _attach(item, child, origin, shown)
 
 
 @functools.lru_cache(maxsize=None)

@@ -20,10 +20,26 @@ from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from printshop.diagnostics import Location, Report
+from printshop.project.yaml_safety import (
+    ANY_UNREADABLE,
+    CONTROL_SAYS,
+    MAX_TEXT,
+    RAW_CONTROL,
+    UNSAFE_RAW,
+    character_name,
+    may_be_deep_or_aliased,
+    string_is_safe,
+    structure_is_safe,
+)
+from printshop.project.yaml_wording import plainly, unclosed_quote
 
 
 class _Constructor(RoundTripConstructor):
     """Keeps the first of two duplicate keys and records the second instead of aborting."""
+
+    duplicates: list[
+        tuple[Any, Any, Any]
+    ]  # (key, its mark, the first's line and column): set before each load
 
     def check_mapping_key(self, node, key_node, mapping, key, value) -> bool:  # noqa: D102
         if key in mapping:
@@ -59,33 +75,7 @@ def _yaml(preserve_quotes: bool = False) -> YAML:
 # than crashing or stalling the reader: libyaml's C composer recurses once per level of nesting (about
 # 25,000 levels overflow the C stack: a segfault, no message), and checks over a text cost time with
 # its length. Real data stays far below each of them.
-MAX_FILE_BYTES = 4_000_000
-MAX_DEPTH = 100
-MAX_TEXT = 20_000  # characters in one value or key
-# bidirectional embeddings, overrides and isolates: invisible, they reorder what is printed and shown
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
-# characters that print nothing: a value holding one (an escape in quotes, "\\0" or "\\x07", makes it) broke the
-# markup a template gives ReportLab, reported at the template
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
-# in the file itself: controls YAML refuses (reported at 1:1 by the reader), and the three line breaks YAML
-# counts that editors do not (U+0085, U+2028, U+2029), after which every line the parser named was off by one
-_RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-# a character any of the three finds (_values_are_safe's first look: a text without one passes at one search)
-_ANY_UNREADABLE = re.compile(
-    "[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
-_BIDI_NAMES = {
-    0x202A: "left-to-right embedding",
-    0x202B: "right-to-left embedding",
-    0x202C: "pop directional formatting",
-    0x202D: "left-to-right override",
-    0x202E: "right-to-left override",
-    0x2066: "left-to-right isolate",
-    0x2067: "right-to-left isolate",
-    0x2068: "first strong isolate",
-    0x2069: "pop directional isolate",
-}
+MAX_FILE_BYTES = 4_000_000  # (the limits on depth and length: yaml_safety.py)
 
 
 def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> Document | None:
@@ -150,6 +140,40 @@ _TOO_MANY_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 
 
 def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | None:
+    text = _read_text(path, report)
+    if text is None:
+        return None
+    if not preserve_quotes:
+        kept = _PARSED.get(text)
+        if (
+            kept is not None
+        ):  # the same text read before in this process, and found sound (the checks below too)
+            _keep(text, kept, path)
+            document = Document(path, kept)
+            document.values_checked = True
+            return document
+    if _text_is_refused(path, text, report):
+        return None
+    if may_be_deep_or_aliased(text) and not structure_is_safe(path, text, report):
+        return None
+    if not preserve_quotes:  # reading, not editing: libyaml's C parser, ten times quicker
+        before = len(report.items)
+        fast = _fast_load(path, text, report)
+        if isinstance(fast, _Refused):
+            return None
+        if fast is not None:
+            if (
+                fast.values_checked
+                and len(report.items) == before
+                and len(text) <= _PARSED_MAX_CHARS
+            ):
+                _keep(text, fast.root, path)
+            return fast
+    return _load_round_trip(path, text, report, preserve_quotes)
+
+
+def _read_text(path: Path, report: Report) -> str | None:
+    """The file's text, or None (and why, in `report`) when it cannot be read as UTF-8."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -173,25 +197,22 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
     except OSError as error:
         report.add("file-missing", Location.of(path), f"cannot read the file: {error.strerror}")
         return None
-    if not preserve_quotes:
-        kept = _PARSED.get(text)
-        if (
-            kept is not None
-        ):  # the same text read before in this process, and found sound (the checks below too)
-            _keep(text, kept, path)
-            document = Document(path, kept)
-            document.values_checked = True
-            return document
-    control = _RAW_CONTROL.search(text)
+    return text
+
+
+def _text_is_refused(path: Path, text: str, report: Report) -> bool:
+    """Whether the text holds what no reader may see: a control character YAML refuses, or an integer
+    longer than Python reads (reported)."""
+    control = RAW_CONTROL.search(text)
     if control is not None:
         report.add(
             "yaml-syntax",
             Location.of(path, *place_of(text, control.start())),
-            f"the file holds {_character_name(control.group())} here, {_CONTROL_SAYS}",
+            f"the file holds {character_name(control.group())} here, {CONTROL_SAYS}",
             hint="take it out (or write a space or a new line where one was meant); editors often show it as "
             "nothing",
         )
-        return None
+        return True
     digits = _TOO_MANY_DIGITS.search(text)
     if (
         digits is not None
@@ -202,22 +223,15 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
             f"a number of {digits.end() - digits.start():,} digits; printshop reads at most {MAX_DIGITS:,}",
             hint="write a smaller number",
         )
-        return None
-    if _may_be_deep_or_aliased(text) and not _structure_is_safe(path, text, report):
-        return None
-    if not preserve_quotes:  # reading, not editing: libyaml's C parser, ten times quicker
-        before = len(report.items)
-        fast = _fast_load(path, text, report)
-        if isinstance(fast, _Refused):
-            return None
-        if fast is not None:
-            if (
-                fast.values_checked
-                and len(report.items) == before
-                and len(text) <= _PARSED_MAX_CHARS
-            ):
-                _keep(text, fast.root, path)
-            return fast
+        return True
+    return False
+
+
+def _load_round_trip(
+    path: Path, text: str, report: Report, preserve_quotes: bool
+) -> Document | None:
+    """The text read by ruamel.yaml (comments kept when editing), its syntax errors, aliases and duplicate keys
+    reported."""
     yaml = _yaml(preserve_quotes)
     try:
         loader = yaml.load  # the constructor instance is created lazily; give it a list
@@ -227,7 +241,7 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
         mark = error.problem_mark or error.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         problem = " ".join(str(p) for p in (error.context, error.problem) if p)
-        opened = _unclosed_quote(text, line)
+        opened = unclosed_quote(text, line)
         if (
             opened is not None
         ):  # the parser read on to the next line's quote: the mistake is where it opened
@@ -239,7 +253,7 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
                 hint="end the text with the quote it starts with, on the same line",
             )
             return None
-        said, hint = _plainly(problem)
+        said, hint = plainly(problem)
         report.add("yaml-syntax", Location.of(path, line, col), f"YAML syntax: {said}", hint=hint)
         return None
     except YAMLError as error:
@@ -266,113 +280,6 @@ def _read_yaml(path: Path, report: Report, preserve_quotes: bool) -> Document | 
     return Document(path, root)
 
 
-# What the parser says, as a person would say it, with what to do ({problem}: the parser's own words, kept)
-_PLAINLY = (
-    ("'\\t'", "a tab: YAML indents with spaces only ({problem})", "replace the tab with spaces"),
-    (
-        "mapping values are not allowed here",
-        "a colon the parser cannot read here ({problem})",
-        "put a text holding ': ' in quotes (\"Phase 1: vote\"), or check this line's indentation against its key's",
-    ),
-    (
-        "expected <block end>",
-        "this line is indented unlike the lines of its block ({problem})",
-        "indent it as the keys beside it are (with spaces), or check the line above for a missing or extra space",
-    ),
-    (
-        "could not find expected ':'",
-        "a key without its colon, or a line that should belong to the one above ({problem})",
-        "write 'key: value', or indent a continued text under its key",
-    ),
-)
-
-
-def _plainly(problem: str) -> tuple[str, str]:
-    for needle, said, hint in _PLAINLY:
-        if needle in problem:
-            return said.format(problem=problem), hint
-    return problem, ""
-
-
-# A block collection nested in another starts further right (a list may sit at its key's column, but
-# what it holds starts two columns further), so the block nesting of a file is at most the widest run of
-# indentation, dashes and question marks that opens a line, plus two. Flow nesting is at most the number of
-# opening brackets: a closing one may be text (in a quoted value, in a comment), so no count of closings
-# bounds it; a look for two openings with no closing between was fooled by `[ "]", [ "]", …`.
-_LINE_OPENING = re.compile(r"^[ ?-]+", re.MULTILINE)
-
-
-def _may_be_deep_or_aliased(text: str) -> bool:
-    """False when the raw text alone shows the file nests at most MAX_DEPTH levels and has no alias (an
-    alias needs a '*'): then the event pass of `_structure_is_safe` has nothing to find."""
-    if "*" in text:
-        return True
-    openings = text.count("[") + text.count("{")
-    if (
-        openings > MAX_DEPTH
-    ):  # (the sum below exceeds it too: a large file is spared the scan of its lines)
-        return True
-    widest = max(map(len, _LINE_OPENING.findall(text)), default=0)
-    return widest + 2 + openings > MAX_DEPTH
-
-
-# characters a value could smuggle a bidirectional control or a lone surrogate with: the controls
-# themselves, or an escape in a double-quoted scalar
-_UNSAFE_RAW = re.compile(
-    "[\u202a-\u202e\u2066-\u2069]" r"|\\[uUx0abvfreNLP]"
-)  # (escapes making controls)
-
-
-def _structure_is_safe(path: Path, text: str, report: Report) -> bool:
-    """Refuse nesting deeper than MAX_DEPTH and aliases (scalar ones too) before any composer sees the
-    file. libyaml's event parser keeps its own stack (no recursion) and is as quick as composing; a file
-    it cannot parse is left to ruamel.yaml, whose pure-Python composer stops at Python's recursion limit."""
-    try:
-        import yaml as pyyaml
-
-        parser = pyyaml.CSafeLoader
-    except (ImportError, AttributeError):
-        return True
-    starts = (pyyaml.MappingStartEvent, pyyaml.SequenceStartEvent)
-    ends = (pyyaml.MappingEndEvent, pyyaml.SequenceEndEvent)
-    depth = 0
-    try:
-        for event in pyyaml.parse(text, Loader=parser):
-            if isinstance(event, starts):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    _too_deep(path, event.start_mark, report)
-                    return False
-            elif isinstance(event, ends):
-                depth -= 1
-            elif isinstance(event, pyyaml.AliasEvent):
-                mark = event.start_mark
-                report.add(
-                    "yaml-syntax",
-                    Location.of(path, mark.line + 1, mark.column + 1),
-                    "YAML aliases (*name) are not supported in printshop data: write the value out",
-                )
-                return False
-    except pyyaml.YAMLError as error:
-        # libyaml from 0.2.6 (PyYAML 6.0.4's wheels) stops at its own limit of nesting, 1,000 flow levels, as its
-        # scanner reads ahead of the events above: that is this file's nesting, not its syntax
-        mark = getattr(error, "problem_mark", None)
-        if mark is not None and "nesting depth" in str(getattr(error, "problem", "")):
-            _too_deep(path, mark, report)
-            return False
-        return True  # the readers below word the syntax error
-    return True
-
-
-def _too_deep(path: Path, mark, report: Report) -> None:
-    report.add(
-        "too-large",
-        Location.of(path, mark.line + 1, mark.column + 1),
-        f"the data is nested more than {MAX_DEPTH} levels deep here",
-        hint="a data file needs a few levels: look for a runaway indentation or brackets",
-    )
-
-
 def _values_are_safe(document: Document, report: Report) -> bool:
     """Every key and value: at most MAX_TEXT characters, valid Unicode (no lone surrogates, which a
     "\\ud800" escape makes), no bidirectional controls. A file that fails is refused as a whole."""
@@ -389,7 +296,7 @@ def _values_are_safe(document: Document, report: Report) -> bool:
             continue
         # most maps and lists hold no text that fails: one search each, their places looked up for none
         if not any(
-            isinstance(member, str) and (len(member) > MAX_TEXT or _ANY_UNREADABLE.search(member))
+            isinstance(member, str) and (len(member) > MAX_TEXT or ANY_UNREADABLE.search(member))
             for member in members
         ):
             stack.extend(
@@ -407,7 +314,7 @@ def _values_are_safe(document: Document, report: Report) -> bool:
                 position = (node.lc.line or 0, node.lc.col or 0)
             if isinstance(value, (CommentedMap, CommentedSeq)):
                 stack.append(value)
-            elif isinstance(value, str) and not _string_is_safe(
+            elif isinstance(value, str) and not string_is_safe(
                 value,
                 Location.of(path, position[0] + 1, position[1] + 1),
                 "key" if is_key else "value",
@@ -415,74 +322,6 @@ def _values_are_safe(document: Document, report: Report) -> bool:
             ):
                 safe = False
     return safe
-
-
-_CONTROL_NAMES = {
-    "\x00": "NULL",
-    "\x07": "BELL",
-    "\x08": "BACKSPACE",
-    "\x0b": "LINE TABULATION",
-    "\x0c": "FORM FEED",
-    "\r": "CARRIAGE RETURN",
-    "\x1b": "ESCAPE",
-    "\x7f": "DELETE",
-    "\x85": "NEXT LINE",
-}
-_CONTROL_SAYS = "a control character that prints nothing and that printshop does not read"
-
-
-def _character_name(character: str) -> str:
-    import unicodedata
-
-    name = unicodedata.name(character, "") or _CONTROL_NAMES.get(character, "a control")
-    return f"U+{ord(character):04X} ({name})"
-
-
-# (pattern, code, what the character found is, hint): what a key or value may not hold
-_UNREADABLE = (
-    (
-        _SURROGATE,
-        "yaml-syntax",
-        lambda c: f"U+{ord(c):04X}, half of a UTF-16 pair, which is not a character",
-        "write the character itself, or its \\U escape with eight digits",
-    ),
-    (
-        _CONTROL,
-        "yaml-syntax",
-        lambda c: f"{_character_name(c)}, {_CONTROL_SAYS}",
-        "take out the escape that makes it (\\0, \\a, \\x.., \\u....); \\n and \\t are kept",
-    ),
-    (
-        _BIDI,
-        "bidi-control",
-        lambda c: (
-            f"U+{ord(c):04X} ({_BIDI_NAMES[ord(c)]}), an invisible control that reorders the text"
-        ),
-        "",
-    ),
-)
-
-
-def _string_is_safe(value: str, where: Location, what: str, report: Report) -> bool:
-    if len(value) > MAX_TEXT:
-        report.add(
-            "too-large",
-            where,
-            f"this {what} is {len(value):,} characters long; printshop reads at most {MAX_TEXT:,}",
-            hint="split the text, or shorten it",
-        )
-        return False
-    for pattern, code, says, hint in _UNREADABLE:
-        found = pattern.search(value)
-        if found:
-            report.add(
-                code,
-                where,
-                f"this {what} holds {says(found.group())}, at character {found.start() + 1}",
-                hint=hint,
-            )
-            return False
-    return True
 
 
 # YAML 1.2 core schema, as ruamel.yaml reads plain scalars (libyaml's Python side would use 1.1,
@@ -503,54 +342,7 @@ class _Unsupported(Exception):
     """Something the quick reader leaves to ruamel.yaml (which words the diagnostic)."""
 
 
-_QUOTED_VALUE = re.compile(r"""^(\s*(?:-\s+)?(?:[^#'"\s][^#]*?:\s+)?)(["'])""")
-
-
-def _unclosed_quote(text: str, error_line: int) -> tuple[int, int] | None:
-    """(line, column) of a quoted value that runs on past its line and ends on `error_line`, where the parser
-    stopped: `name: "Braise` with the quote forgotten reads on to the next line's first quote. A text in quotes
-    may run over lines in YAML, and one that does and parses is never blamed: only the one the error ends."""
-    lines = text.splitlines()
-    number = 0
-    while number < min(error_line, len(lines)):
-        line = lines[number]
-        match = _QUOTED_VALUE.match(line)
-        number += 1
-        if match is None:
-            continue
-        quote, start = match.group(2), match.end()
-        end = _quote_end(line, start, quote)
-        opened_at = (
-            number,
-            start,
-        )  # (start, the index after the quote, is the quote's column counted from 1)
-        while end is None and number < len(lines):  # runs over the next lines, as YAML lets it
-            end = _quote_end(lines[number], 0, quote)
-            number += 1
-            if end is not None and number == error_line:
-                return opened_at
-    return None
-
-
-def _quote_end(line: str, start: int, quote: str) -> int | None:
-    """Where in `line`, from `start`, a quoted scalar opened before ends (a double-quoted one escapes with a
-    backslash, a single-quoted one by doubling the quote); None: it runs on."""
-    index = start
-    while index < len(line):
-        character = line[index]
-        if quote == '"' and character == "\\":
-            index += 2
-            continue
-        if character == quote:
-            if quote == "'" and line[index + 1 : index + 2] == "'":
-                index += 2
-                continue
-            return index
-        index += 1
-    return None
-
-
-def _fast_load(path: Path, text: str, report: Report) -> Document | None:
+def _fast_load(path: Path, text: str, report: Report) -> Document | _Refused | None:
     """The document as ruamel.yaml's round-trip loader would give it (maps and lists with line and
     column), parsed by libyaml's C composer. None: let ruamel.yaml read it (syntax errors, tags,
     unusual scalars, or PyYAML missing)."""
@@ -634,7 +426,7 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
         return None
     for node, what in too_long:
         mark = node.start_mark
-        _string_is_safe(node.value, Location.of(path, mark.line + 1, mark.column + 1), what, report)
+        string_is_safe(node.value, Location.of(path, mark.line + 1, mark.column + 1), what, report)
     if too_long:
         return _Refused()
     for key, mark, first in duplicates:
@@ -646,7 +438,7 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | None:
     document = Document(path, root)
     # lengths were checked above; controls and surrogates can only be there if the raw text shows one
     # or an escape that could make one
-    document.values_checked = _UNSAFE_RAW.search(text) is None
+    document.values_checked = UNSAFE_RAW.search(text) is None
     return document
 
 

@@ -3,7 +3,8 @@
 The page's centre lands on itself whichever edge the printer turns the sheet on, so the front's
 lines, seen through the paper against the light, cross the back's rulers at the back's drift with
 the sign reversed: the numbers read there are how far to shift the back side (a printer's duplex
-setting, or a publisher's --back-offset, README). The page speaks to players: it names no command.
+setting, or a publisher's --back-offset, docs/printing.md). The page speaks to players: it names no
+command.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import io
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from printshop.project.model import Media, Paper
+from printshop.project.models.media import Media, Paper
 from printshop.project.units import mm
 from printshop.render.colour import Paints
 from printshop.render.pdf import new_canvas

@@ -48,7 +48,7 @@ def noting_colours():
 class Paints:
     """The palette resolved for one output: `fill(name)` for areas and strokes, `text(name)` for type."""
 
-    palette: dict[str, str]
+    palette: Mapping[str, str]
     mode: ColourMode = RGB
 
     def __post_init__(self):

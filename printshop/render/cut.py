@@ -16,9 +16,11 @@ import io
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.layout.imposition import ImpositionError, cut_cells, usable_area
-from printshop.project.model import CutTarget, Motif, Paper
+from printshop.layout.plan import DeckLayout, GameLayout
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Paper
+from printshop.project.models.targets import CutTarget
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas

@@ -13,8 +13,9 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from reportlab.platypus import Paragraph
 
-from printshop.layout.faces import FaceLayout, FrameLayout
-from printshop.project.model import Motif, Shape
+from printshop.layout.plan import FaceLayout, FrameLayout
+from printshop.project.models.art import Motif
+from printshop.project.models.faces import Shape
 from printshop.render.colour import OVERSET_COLOUR, Paints
 from printshop.typeset.fitting import make_flowables
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import io
 
-from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.layout.imposition import ImpositionError
+from printshop.layout.plan import DeckLayout, GameLayout
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
 from printshop.render.sheets import SheetSettings, page_footer

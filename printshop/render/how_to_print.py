@@ -4,7 +4,8 @@
 The page is a template (templates/common/how-to-print.xml.j2) in the booklet's vocabulary and styles,
 fed with the kit's own files; its sentences are the language's labels (data/languages/<lang>.yaml).
 It speaks to players, who print a finished kit: it names no command (the publisher's options are in
-the README), and it says where a tiled board's assembly diagram is from the renderer's own layout.
+docs/printing.md), and it says where a tiled board's assembly diagram is from the renderer's own
+layout.
 """
 
 from __future__ import annotations
@@ -12,18 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from printshop.diagnostics import Report
-from printshop.layout.faces import (
-    BookletLayout,
-    GameLayout,
-    _report_once,
-    booklet_align,
-    found_in_template,
-    tied,
-)
+from printshop.layout.booklet import booklet_align
+from printshop.layout.faces import tied
+from printshop.layout.plan import BookletLayout, GameLayout
+from printshop.layout.problems import found_in_template, report_once
 from printshop.memo import Memo
-from printshop.project.model import BookletStyle, Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.booklet import BookletStyle
+from printshop.project.models.media import Paper
 from printshop.project.paths import output_name
-from printshop.render.booklet import BookletTooLarge, render_booklet
+from printshop.render.booklet import render_booklet
+from printshop.render.booklet_pages import BookletTooLarge
 from printshop.render.colour import Paints
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
 from printshop.typeset.richtext import RichTextError, parse_blocks
@@ -232,7 +232,7 @@ def check_how_to_print(
         try:
             _blocks(game, files, paper_label, env, flip, "calibration.pdf", low_ink)
         except TemplateFailure as failure:
-            _report_once(
+            report_once(
                 report,
                 "template",
                 failure.location,
@@ -245,7 +245,7 @@ def check_how_to_print(
             )
             return
         except RichTextError as error:
-            _report_once(
+            report_once(
                 report,
                 "template",
                 found_in_template(where, error.needle, max(error.line, 1)),
@@ -258,10 +258,10 @@ def check_how_to_print(
         except (
             BookletTooLarge
         ) as error:  # (a block no page holds: reported at the styles, as the build does)
-            _report_once(report, "text-overflow", error.where, str(_as_sheet(error)))
+            report_once(report, "text-overflow", error.where, str(_as_sheet(error)))
             continue
         if not fits:
-            _report_once(
+            report_once(
                 report,
                 "text-overflow",
                 where,

@@ -18,7 +18,7 @@ import io
 import pikepdf
 
 from printshop.memo import SizedMemo
-from printshop.project.model import Paper
+from printshop.project.models.media import Paper
 
 _IMPOSED = SizedMemo(
     32_000_000

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pikepdf
 
-from printshop.project.model import OutputIntent
+from printshop.project.models.profile import OutputIntent
 
 
 def make_pdfx(data: bytes, intent: OutputIntent, icc: Path | None = None) -> bytes:

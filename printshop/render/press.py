@@ -13,9 +13,11 @@ from reportlab.lib.colors import CMYKColor
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFPageLabel
 
-from printshop.layout.faces import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.layout.imposition import cover
-from printshop.project.model import CardSize, Motif, Profile
+from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout, SheetLayout
+from printshop.project.models.art import Motif
+from printshop.project.models.media import CardSize
+from printshop.project.models.profile import Profile
 from printshop.render.colour import ColourMode, Paints
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from PIL import Image, ImageCms, ImageMath
 
-from printshop.project.model import Face, Profile
+from printshop.project.models.faces import Face
+from printshop.project.models.profile import Profile
 
 ICC_DIR = Path(__file__).resolve().parents[1] / "icc"
 DEFAULT_ICC = "fogra39l-300.icc"

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 
-from printshop.layout.faces import DeckLayout, GameLayout
-from printshop.project.model import ImageTarget, Motif
+from printshop.layout.plan import DeckLayout, GameLayout
+from printshop.project.models.art import Motif
+from printshop.project.models.targets import ImageTarget
 from printshop.render.colour import Paints
 from printshop.render.raster import (
     corner_mask,

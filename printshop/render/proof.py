@@ -28,9 +28,10 @@ from reportlab.platypus import Paragraph
 
 from printshop.diagnostics import Location, Report
 from printshop.language.texts import apply_typography
-from printshop.layout.faces import FaceLayout, GameLayout
+from printshop.layout.plan import FaceLayout, GameLayout
 from printshop.project.loader import Project
-from printshop.project.model import Media, Motif, Paper
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Media, Paper
 from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR
 from printshop.project.units import mm
 from printshop.render.colour import Paints
@@ -320,15 +321,17 @@ def _row(
     """True size if the face and its ids fit the column and the page; else scaled down. The ids
     take the rest of the column; where they would still be taller than the page, they get smaller."""
     face = left or right
+    assert face is not None  # a row is made for a face laid out in one language or the other
     room = height - LABEL_SIZE * 1.6
     scale = min(1.0, (column - GAP - LEAST_IDS_WIDTH) / face.width, room / face.height)
     ids_width = column - GAP - face.width * scale
     size = IDS_SIZE
     while True:
-        sides = tuple(
+        left_side, right_side = (
             _Side(f, forms.get((prefix, key)) if f else None, _ids_paragraph(f, size))
             for prefix, f in (("t", left), ("r", right))
         )
+        sides = (left_side, right_side)
         tallest = max(side.ids.wrap(ids_width, 1e6)[1] for side in sides)
         if tallest <= room or size <= SMALLEST_IDS_SIZE:
             break

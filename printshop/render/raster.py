@@ -13,8 +13,8 @@ import struct
 import zlib
 from typing import TYPE_CHECKING
 
-from printshop.layout.faces import FaceLayout
-from printshop.project.model import Motif
+from printshop.layout.plan import FaceLayout
+from printshop.project.models.art import Motif
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas

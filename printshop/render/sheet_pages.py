@@ -13,7 +13,6 @@ import re
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.layout.faces import GameLayout, SheetLayout
 from printshop.layout.imposition import (
     ImpositionError,
     SheetRoom,
@@ -23,6 +22,7 @@ from printshop.layout.imposition import (
     sheet_too_big,
     tiling_for,
 )
+from printshop.layout.plan import GameLayout, SheetLayout
 from printshop.render.pdf import new_canvas
 from printshop.render.replay import draw_face_form
 from printshop.render.sheets import SheetSettings, page_footer
@@ -61,12 +61,10 @@ def render_sheet(
         first.width, first.height, bled, per_page, paper.width, paper.height, pnp
     )
     if per_page == 1 and not placed_on.holds(first.width, first.height):  # validate says so first
-        raise ImpositionError(
-            sheet_too_big(
-                first.width, first.height, bled, paper.label, paper.width, paper.height, pnp
-            )
-            + ": make it smaller, tiled or two to a page"
+        too_big = sheet_too_big(
+            first.width, first.height, bled, paper.label, paper.width, paper.height, pnp
         )
+        raise ImpositionError(f"{too_big}: make it smaller, tiled or two to a page")
     width, height, across, room, scale = (
         placed_on.width,
         placed_on.height,
@@ -102,23 +100,12 @@ def render_sheet(
     x0, y0 = (width - group_w) / 2, room.bottom + (avail_h - group_h) / 2
     bleed = min(pnp.outer_bleed, first.bleed * scale) if room.cut else 0.0
     for page in range(sheet_pages):
-        boxes = []  # (x, y, item index) of each sheet on this page
         items = placed[page * per_page : (page + 1) * per_page]
-        for slot, index in enumerate(items):
-            if across:
-                x, y = x0 + slot * w, y0
-            else:
-                x, y = x0, y0 + group_h - (slot + 1) * h
-            boxes.append((x, y, index))
-        for x, y, index in boxes:
-            _place(
-                canvas,
-                forms[index],
-                x,
-                y,
-                scale,
-                _clip(x, y, w, h, boxes, bleed) if room.cut else None,
-            )
+        boxes = [  # (x, y, item index) of each sheet on this page
+            ((x0 + slot * w, y0) if across else (x0, y0 + group_h - (slot + 1) * h)) + (index,)
+            for slot, index in enumerate(items)
+        ]
+        _place_all(canvas, forms, boxes, (w, h), scale, bleed if room.cut else None)
         if room.cut:
             _sheet_marks(
                 canvas, [(x, y, w, h) for x, y, _ in boxes], bleed, room, width, height, settings
@@ -134,26 +121,53 @@ def render_sheet(
         )
         canvas.showPage()
         if backs:  # each back behind its own front once the sheet is turned over; cut from the fronts' side
-            dx, dy = settings.back_offset
-            mirrored_boxes = []
-            for x, y, index in boxes:
-                bx, by = mirrored(width, height, x, y, w, h, settings.flip)
-                mirrored_boxes.append((bx + dx, by + dy, index))
-            for bx, by, index in mirrored_boxes:
-                _place(
-                    canvas,
-                    backs[index],
-                    bx,
-                    by,
-                    scale,
-                    _clip(bx, by, w, h, mirrored_boxes, bleed) if room.cut else None,
-                )
+            mirrored_boxes = _behind(boxes, (width, height), (w, h), settings)
+            _place_all(canvas, backs, mirrored_boxes, (w, h), scale, bleed if room.cut else None)
             _footer(
                 canvas, game, settings, width, 2 * page + 2, pages, game.localized.label("backs")
             )
             canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
+
+
+def _place_all(
+    canvas: Canvas,
+    forms: list[str],
+    boxes: list[tuple[float, float, int]],
+    size: tuple[float, float],
+    scale: float,
+    bleed: float | None,
+) -> None:
+    """Each (x, y, item index) of `boxes` placed at its size `size`, its form clipped to its trim and `bleed`
+    (`_clip`; None: a page without cut lines, nothing clipped)."""
+    w, h = size
+    for x, y, index in boxes:
+        _place(
+            canvas,
+            forms[index],
+            x,
+            y,
+            scale,
+            _clip(x, y, w, h, boxes, bleed) if bleed is not None else None,
+        )
+
+
+def _behind(
+    boxes: list[tuple[float, float, int]],
+    page: tuple[float, float],
+    size: tuple[float, float],
+    settings: SheetSettings,
+) -> list[tuple[float, float, int]]:
+    """Where each sheet's back goes on the page of backs: mirrored for the duplex flip, moved by the back
+    offset, so that it falls behind its own front once the sheet is turned over."""
+    (width, height), (w, h) = page, size
+    dx, dy = settings.back_offset
+    mirrored_boxes = []
+    for x, y, index in boxes:
+        bx, by = mirrored(width, height, x, y, w, h, settings.flip)
+        mirrored_boxes.append((bx + dx, by + dy, index))
+    return mirrored_boxes
 
 
 def _clip(

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.layout.faces import DeckLayout, GameLayout
 from printshop.layout.imposition import (
     Grid,
     ImpositionError,
@@ -31,7 +30,9 @@ from printshop.layout.imposition import (
     too_small,
     turned_origin,
 )
-from printshop.project.model import Media, Motif, Paper
+from printshop.layout.plan import DeckLayout, GameLayout
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Media, Paper
 from printshop.render.colour import Paints
 from printshop.render.helper import HELPER_SHARE, MIN_FACES, Helper, helpers_allowed, seed
 from printshop.render.pdf import new_canvas

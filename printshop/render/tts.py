@@ -19,8 +19,9 @@ import json
 import math
 from dataclasses import dataclass
 
-from printshop.layout.faces import DeckLayout, GameLayout, SheetLayout
-from printshop.project.model import Motif, TtsTarget
+from printshop.layout.plan import DeckLayout, GameLayout, SheetLayout
+from printshop.project.models.art import Motif
+from printshop.project.models.targets import TtsTarget
 from printshop.render.colour import Paints
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
 
@@ -108,6 +109,23 @@ def _common(
     }
 
 
+def _names_and_kinds(deck: DeckLayout) -> tuple[list[str], list[str]]:
+    """Each physical card's name and kind, in deck order: its entry's id and kind, or, where the cards do not
+    follow the entries one by one, "<deck> <n>" and no kind."""
+    entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
+    names = (
+        [entry.id for entry in entries]
+        if len(entries) == len(deck.cards)
+        else [f"{deck.id} {index + 1}" for index in range(len(deck.cards))]
+    )
+    kinds = (
+        [entry.kind for entry in entries]
+        if len(entries) == len(deck.cards)
+        else [""] * len(deck.cards)
+    )
+    return names, kinds
+
+
 class TtsExport:
     """Everything of one game in one language for TTS: images as (file name, bytes), and saved objects."""
 
@@ -136,57 +154,14 @@ class TtsExport:
 
     def deck(self, deck: DeckLayout, x: float) -> dict:
         """Render a deck's sheets and return its saved object (DeckCustom, or CardCustom for one card)."""
-        from PIL import Image
-
-        target, game = self.target, self.game
-        entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
-        names = (
-            [entry.id for entry in entries]
-            if len(entries) == len(deck.cards)
-            else [f"{deck.id} {index + 1}" for index in range(len(deck.cards))]
-        )
-        kinds = (
-            [entry.kind for entry in entries]
-            if len(entries) == len(deck.cards)
-            else [""] * len(deck.cards)
-        )
-        grids = sheet_grids(len(deck.cards), target)
-        cell = cell_pixels(deck, grids, target)
-        keys = list(dict.fromkeys(key for card in deck.cards for key in card if key))
-        pictures = dict(
-            zip(
-                keys,
-                face_images(
-                    [deck.faces[key] for key in keys],
-                    [cell] * len(keys),
-                    self.paints,
-                    self.motifs,
-                    game.localized.data.dir,
-                    lang=game.lang,
-                ),
-            )
-        )
+        names, kinds = _names_and_kinds(deck)
+        grids = sheet_grids(len(deck.cards), self.target)
+        cell = cell_pixels(deck, grids, self.target)
+        pictures = self._pictures(deck, cell)
         backs = [back for _, back in deck.cards]
-        one_sided = not any(backs)
-        common_back = (
-            backs[0] if backs and all(back == backs[0] for back in backs) and backs[0] else None
-        )
-        usual_back = max(
-            set(filter(None, backs)),
-            key=lambda key: (backs.count(key), -backs.index(key)),
-            default=None,
-        )
-        if (
-            usual_back is not None
-        ):  # the back most cards show is what others should see of a hidden card
-            hidden = pictures[usual_back]
-        else:
-            hidden = Image.new("RGB", cell, rgb_colour(self.paints.palette[target.hidden]))
+        hidden = self._hidden_picture(pictures, backs, cell)
         sideways = deck.size.width > deck.size.height
-        back_file = None
-        if common_back is not None:
-            back_file = f"{self.stem}-{deck.id}-back.png"
-            self.files.append((back_file, png(pictures[common_back]), f"{deck.id}: the back"))
+        back_file = self._common_back_file(deck, pictures, backs)
         custom_decks, contained, deck_ids = {}, [], []
         start = 0
         for sheet_number, grid in enumerate(grids, start=1):
@@ -202,30 +177,17 @@ class TtsExport:
                     f"{deck.id}: face sheet {sheet_number} of {len(grids)}, {grid.columns} x {grid.rows}",
                 )
             )
-            if one_sided:
-                back_url, unique = (
-                    self.url(face_file),
-                    True,
-                )  # a counter shows its face on both sides
-            elif common_back is not None:
-                back_url, unique = self.url(back_file), False
-            else:  # backs of their own: a sheet of backs in the same grid
-                backs_file = f"{self.stem}-{deck.id}-backs{suffix}.png"
-                self.files.append(
-                    (
-                        backs_file,
-                        png(
-                            self._sheet(
-                                grid,
-                                cell,
-                                [pictures[back] if back else hidden for _, back in cards],
-                                hidden,
-                            )
-                        ),
-                        f"{deck.id}: back sheet {sheet_number} of {len(grids)}",
-                    )
-                )
-                back_url, unique = self.url(backs_file), True
+            back_url, unique = self._sheet_back(
+                deck,
+                grid,
+                cell,
+                cards,
+                pictures,
+                hidden,
+                (face_file, back_file),
+                sheet_number,
+                len(grids),
+            )
             custom = {
                 "FaceURL": self.url(face_file),
                 "BackURL": back_url,
@@ -240,22 +202,11 @@ class TtsExport:
                 index = start + slot
                 card_id = 100 * number + slot
                 deck_ids.append(card_id)
-                card = _common(
-                    "Card",
-                    names[index],
-                    _transform(x, 0, *self.card_scale(deck), face_down=True),
-                    guid(self.stem, deck.id, str(index)),
-                    kinds[index],
+                name_and_kind = (names[index], kinds[index])
+                custom_deck = {str(number): custom}
+                contained.append(
+                    self._card(deck, x, index, card_id, name_and_kind, sideways, custom_deck)
                 )
-                card.update(
-                    {
-                        "CardID": card_id,
-                        "SidewaysCard": sideways,
-                        "HideWhenFaceDown": True,
-                        "CustomDeck": {str(number): custom},
-                    }
-                )
-                contained.append(card)
             start += grid.cards
         if len(contained) == 1:  # a deck of one card is a single custom card in TTS
             return {**contained[0], "Name": "CardCustom"}
@@ -276,6 +227,116 @@ class TtsExport:
             }
         )
         return whole
+
+    def _pictures(self, deck: DeckLayout, cell: tuple[int, int]) -> dict:
+        """Each face the deck's cards show (fronts and backs), drawn once at the sheets' cell size."""
+        keys = list(dict.fromkeys(key for card in deck.cards for key in card if key))
+        return dict(
+            zip(
+                keys,
+                face_images(
+                    [deck.faces[key] for key in keys],
+                    [cell] * len(keys),
+                    self.paints,
+                    self.motifs,
+                    self.game.localized.data.dir,
+                    lang=self.game.lang,
+                ),
+            )
+        )
+
+    def _hidden_picture(self, pictures: dict, backs: list, cell: tuple[int, int]):
+        """What others see of a hidden card: the back most cards show, else a plain card in `hidden`'s colour."""
+        from PIL import Image
+
+        usual_back = max(
+            set(filter(None, backs)),
+            key=lambda key: (backs.count(key), -backs.index(key)),
+            default=None,
+        )
+        if (
+            usual_back is not None
+        ):  # the back most cards show is what others should see of a hidden card
+            return pictures[usual_back]
+        return Image.new("RGB", cell, rgb_colour(self.paints.palette[self.target.hidden]))
+
+    def _common_back_file(self, deck: DeckLayout, pictures: dict, backs: list) -> str | None:
+        """The image of the one back every card of the deck shares, added to the files (None: no such back)."""
+        common_back = (
+            backs[0] if backs and all(back == backs[0] for back in backs) and backs[0] else None
+        )
+        if common_back is None:
+            return None
+        back_file = f"{self.stem}-{deck.id}-back.png"
+        self.files.append((back_file, png(pictures[common_back]), f"{deck.id}: the back"))
+        return back_file
+
+    def _sheet_back(
+        self,
+        deck: DeckLayout,
+        grid: SheetGrid,
+        cell: tuple[int, int],
+        cards: list,
+        pictures: dict,
+        hidden,
+        files: tuple[str, str | None],
+        sheet_number: int,
+        sheets: int,
+    ) -> tuple[str, bool]:
+        """(BackURL, UniqueBack) of one face sheet: its own faces for a one-sided deck, the deck's common back
+        (`files`: the face sheet's file and the common back's), or a sheet of backs in the same grid."""
+        face_file, back_file = files
+        if not any(back for _, back in deck.cards):
+            return self.url(face_file), True  # a counter shows its face on both sides
+        if back_file is not None:
+            return self.url(back_file), False
+        # backs of their own: a sheet of backs in the same grid
+        suffix = f"-{sheet_number}" if sheets > 1 else ""
+        backs_file = f"{self.stem}-{deck.id}-backs{suffix}.png"
+        self.files.append(
+            (
+                backs_file,
+                png(
+                    self._sheet(
+                        grid,
+                        cell,
+                        [pictures[back] if back else hidden for _, back in cards],
+                        hidden,
+                    )
+                ),
+                f"{deck.id}: back sheet {sheet_number} of {sheets}",
+            )
+        )
+        return self.url(backs_file), True
+
+    def _card(
+        self,
+        deck: DeckLayout,
+        x: float,
+        index: int,
+        card_id: int,
+        name_and_kind: tuple[str, str],
+        sideways: bool,
+        custom_deck: dict,
+    ) -> dict:
+        """The saved object of the deck's card at `index`, face down, in its face sheet's `custom_deck`."""
+        name, kind = name_and_kind
+        card = _common(
+            "Card",
+            name,
+            _transform(x, 0, *self.card_scale(deck), face_down=True),
+            guid(self.stem, deck.id, str(index)),
+            kind,
+        )
+        card.update(
+            {
+                "CardID": card_id,
+                "SidewaysCard": sideways,
+                "HideWhenFaceDown": True,
+                "CustomDeck": custom_deck,
+            }
+        )
+        return card
 
     def card_scale(self, deck: DeckLayout) -> tuple[float, float]:
         """Scale x and z: the deck's size over a TTS card's (turned for sideways cards), so cards keep their

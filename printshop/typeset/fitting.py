@@ -8,6 +8,9 @@ draw such a frame and the validator reports it. Nothing is ever shrunk below the
 No paragraph should end with one word alone on its last line (a runt, docs/design.md): `make_flowables` ties
 the last two words or narrows a ragged measure when that keeps the paragraph's lines (`without_runt`), and
 `fit` may take up to RUNT_STEPS smaller sizes where that fails; `runts` says what is left, for `validate`.
+How a wrapped paragraph's lines are read, tied and narrowed is in typeset.runts; how flowables are measured
+in typeset.measuring. Here: ReportLab's word splitting widened for no-break spaces, the hyphenator, the
+paragraph styles, the flowables, centred lines balanced (`_balanced`), and the search for the size.
 
 Words are hyphenated in the language's pattern (`typography.hyphenation` in the language file,
 through pyphen) when one is given: layout passes it to `fit`, which records it in the `Fit`, and
@@ -16,7 +19,6 @@ the renderer sets the text again with the same setting, so both see the same lin
 
 from __future__ import annotations
 
-import html
 import math
 import re
 from dataclasses import dataclass, field
@@ -25,23 +27,25 @@ from typing import Callable, Iterator
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph, TableStyle
 from reportlab.platypus import Table as RLTable
 
 from printshop.memo import Memo
-from printshop.project.model import TextStyle
+from printshop.project.models.booklet import TextStyle
 from printshop.render.colour import Paints
 from printshop.typeset.fonts import state as fonts_state
 from printshop.typeset.fonts import with_fallback
-from printshop.typeset.richtext import (
-    FORCED_BREAK,
-    TAG_OR_TEXT,
-    Block,
-    Para,
-    Table,
-    column_widths,
-    uppercase,
+from printshop.typeset.measuring import list_indent, measure
+from printshop.typeset.richtext import Block, Para, Table, column_widths, uppercase
+from printshop.typeset.runts import (
+    ends_with_runt,
+    line_lengths,
+    line_spread,
+    lone_word_before_last,
+    narrowed_indents,
+    paragraph_without_runt,
+    runts,
+    tightest_room,
 )
 from printshop.write import fitstore
 
@@ -124,7 +128,8 @@ def hyphenator(lang: str | None) -> Callable[[str], Iterator[tuple[str, str]]] |
     on every run, so builds stay byte-identical."""
     if not lang:
         return None
-    loaded = []  # the dictionary, read when a word first needs breaking (most texts fit without)
+    # the dictionary, read when a word first needs breaking (most texts fit without)
+    loaded: list = []
 
     def pieces(word: str) -> Iterator[tuple[str, str]]:
         """(head, tail) pairs, the longest head first, as ReportLab expects."""
@@ -167,7 +172,7 @@ class Fit:
         `style`; None: set the text again (another output's colours, CMYK or low ink)."""
         if self.flowables is None or self.colours != _colours(style, paints):
             return None
-        return [(flowable, w, h) for flowable, (w, h) in zip(self.flowables, self.sizes)]
+        return [(flowable, w, h) for flowable, (w, h) in zip(self.flowables, self.sizes or ())]
 
     @property
     def overflow(self) -> float:
@@ -302,16 +307,12 @@ def make_flowables(
 
 _ALIGNMENT = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 
-# a word as a reader counts it: something with a letter or a digit in it (not "–", "»" or "+).")
-_WORD = re.compile(r"[^\W_]")
-_ANY_SPACE = re.compile(f"[\\s{NO_BREAK_SPACES}]+")
-
 
 def without_runt(
     markup: str, style: ParagraphStyle, width: float, bullet: str | None = None
 ) -> Paragraph:
-    """`_without_runt`, then, for centred text, `_balanced`."""
-    paragraph = _without_runt(markup, style, width, bullet)
+    """`paragraph_without_runt`, then, for centred text, `_balanced`."""
+    paragraph = paragraph_without_runt(markup, style, width, bullet)
     if style.alignment == TA_CENTER and width > 0:
         return _balanced(paragraph, style, width, bullet)
     return paragraph
@@ -334,7 +335,7 @@ def _balanced(
     "Find the dissident: if you look at / the dissident card or are handed / ..."). As it was where no measure
     sets it more evenly."""
     if getattr(paragraph, "wrapped_width", None) != width:
-        return paragraph  # fewer than three words: never set by _without_runt, nothing to balance
+        return paragraph  # fewer than three words: never set by paragraph_without_runt, nothing to balance
     lines = paragraph.blPara.lines
     if len(lines) < 2 or any(getattr(line, "lineBreak", False) for line in lines[:-1]):
         return paragraph
@@ -362,7 +363,7 @@ def _balanced(
         return paragraph
     other = Paragraph(
         paragraph.text,
-        ParagraphStyle(f"{style.name}-balanced", parent=style, **_narrowed(style, known)),
+        ParagraphStyle(f"{style.name}-balanced", parent=style, **narrowed_indents(style, known)),
         bulletText=bullet,
     )
     other.wrap(width, 1e6)
@@ -379,253 +380,30 @@ def _balanced_by(
 ) -> float | None:
     """How much `_balanced` narrows the paragraph's measure (None: not at all)."""
     lines = paragraph.blPara.lines
-    room = min(_tightest(paragraph), 0.0) - 0.01
-    best, best_spread = None, _spread(paragraph, width)
-    used = _line_lengths(paragraph, width)
+    room = min(tightest_room(paragraph), 0.0) - 0.01
+    best, best_spread = None, line_spread(paragraph, width)
+    used = line_lengths(paragraph, width)
     trial = max(sum(used) / len(used), max(used) * 0.5)
     measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
     while trial < measure - width * BALANCE_STEP / 2 and best_spread > width * EVEN:
         by = width - trial
         other = Paragraph(
             paragraph.text,
-            ParagraphStyle(f"{style.name}-balanced", parent=style, **_narrowed(style, by)),
+            ParagraphStyle(f"{style.name}-balanced", parent=style, **narrowed_indents(style, by)),
             bulletText=bullet,
         )
         other.wrap(width, 1e6)
         if (
             len(other.blPara.lines) == len(lines)
-            and _tightest(other) >= room
+            and tightest_room(other) >= room
             and not ends_with_runt(other)
-            and not _lone_before_last(other)
+            and not lone_word_before_last(other)
         ):
-            spread = _spread(other, width)
+            spread = line_spread(other, width)
             if spread < best_spread - 0.01:
                 best, best_spread = by, spread
         trial += width * BALANCE_STEP
     return best
-
-
-def _line_lengths(paragraph: Paragraph, width: float) -> list[float]:
-    """How long each line of a paragraph wrapped in `width` is: its measure (less its indents) less the room left."""
-    measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
-    return [
-        measure - (line[0] if isinstance(line, tuple) else line.extraSpace)
-        for line in paragraph.blPara.lines
-    ]
-
-
-def _spread(paragraph: Paragraph, width: float) -> float:
-    """How far the lines of a wrapped paragraph fall short of its longest, as one length (the root of their squares'
-    mean). A paragraph may end on a shorter line: of three lines or more, the last one's shortfall is not counted
-    (a last line longer than the others still makes theirs); of two, both are, so that they come out alike."""
-    lengths = _line_lengths(paragraph, width)
-    longest = max(lengths)
-    counted = lengths if len(lengths) == 2 else lengths[:-1]
-    return (sum((longest - length) ** 2 for length in counted) / len(counted)) ** 0.5
-
-
-def _without_runt(
-    markup: str, style: ParagraphStyle, width: float, bullet: str | None = None
-) -> Paragraph:
-    """The paragraph of `markup`; if, set in `width`, it or a stretch of it before a forced break would end with
-    a runt (one word alone on its last line, docs/design.md), the first of these that sets it in as many lines,
-    none running over, with no runt and no word left alone on the line before a stretch's last: the last two
-    words of each such stretch tied by a no-break space (the word before goes down with the last); unless justified, a measure narrowed in steps of 5 % up to 30 %
-    (ragged and centred lines move nothing but their breaks), the words untied, then tied. Justified text
-    takes a tie only if its loosest line gets no looser, or no looser than one and a half spaces between
-    words. Otherwise the paragraph as it was (`fit` may try a smaller size; `validate` reports the runt).
-    The choice depends on the markup, style and width only, so a renderer setting the text again gets the
-    same lines."""
-    paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
-    if width <= 0 or len(markup.split()) < 3:
-        return paragraph
-    paragraph.wrap(width, 1e6)
-    paragraph.wrapped_width = width  # measure takes this wrap as it is
-    if not has_runt(paragraph):
-        return paragraph
-    lines, room = len(paragraph.blPara.lines), min(_tightest(paragraph), 0.0) - 0.01
-    loose = (
-        stringWidth(" ", style.fontName, style.fontSize) / 2
-    )  # justified gaps up to 1.5 spaces are fine
-    tied = _tie_last_words(
-        markup, {number for number, lines in enumerate(_stretches(paragraph)) if _runt(lines)}
-    )
-    narrower = (
-        [] if style.alignment == TA_JUSTIFY else [width * step / 100 for step in range(5, 31, 5)]
-    )
-    for by in [0.0, *narrower]:
-        for text in ([markup] if by else []) + ([tied] if tied is not None else []):
-            shape = (
-                style
-                if not by
-                else ParagraphStyle(f"{style.name}-narrower", parent=style, **_narrowed(style, by))
-            )
-            other = Paragraph(with_fallback(text), shape, bulletText=bullet)
-            other.wrap(width, 1e6)
-            if (
-                len(other.blPara.lines) == lines
-                and _tightest(other) >= room
-                and not has_runt(other)
-                and not _lone_before_last(other)
-                and (
-                    style.alignment != TA_JUSTIFY
-                    or _loosest(other) <= max(_loosest(paragraph), loose) + 0.01
-                )
-            ):
-                other.wrapped_width = width
-                return other
-    return paragraph
-
-
-def _narrowed(style: ParagraphStyle, by: float) -> dict:
-    """The indents that narrow `style`'s measure by `by` points, on the side its lines are ragged."""
-    if style.alignment == TA_CENTER:
-        return {"leftIndent": style.leftIndent + by / 2, "rightIndent": style.rightIndent + by / 2}
-    if style.alignment == TA_RIGHT:
-        return {"leftIndent": style.leftIndent + by}
-    return {"rightIndent": style.rightIndent + by}
-
-
-def _loosest(paragraph: Paragraph) -> float:
-    """The widest room justification adds between two words of a wrapped paragraph's justified lines (all but
-    a last line and one ended by <br/>): a tie in justified text never makes its loosest line looser."""
-    lines, widest = paragraph.blPara.lines, 0.0
-    for line in lines[:-1]:
-        extra, words = (
-            (line[0], len(line[1]))
-            if isinstance(line, tuple)
-            else (line.extraSpace, line.wordCount)
-        )
-        if words > 1 and not getattr(line, "lineBreak", False):
-            widest = max(widest, extra / (words - 1))
-    return widest
-
-
-def _tightest(paragraph: Paragraph) -> float:
-    """The least room left at the end of a wrapped paragraph's lines (negative: a line runs over)."""
-    return min(
-        line[0] if isinstance(line, tuple) else line.extraSpace for line in paragraph.blPara.lines
-    )
-
-
-def _line_text(line) -> str:
-    """The text of a wrapped line: words (one font) or fragments (several)."""
-    return (
-        " ".join(line[1])
-        if isinstance(line, tuple)
-        else "".join(getattr(w, "text", "") for w in line.words)
-    )
-
-
-def _line_words(line) -> tuple[int, bool]:
-    """How many words (with a letter or digit) a wrapped line holds, and whether it prints anything."""
-    text = _line_text(line)
-    return sum(1 for word in _ANY_SPACE.split(text) if _WORD.search(word)), bool(text.strip())
-
-
-def runts(result: Fit) -> list[str]:
-    """The last line of each stretch of a fitted text's paragraphs (up to each forced break, and after the last)
-    that still ends with a runt (`has_runt`), worked out once per fit (fits are remembered and shared; a session
-    asks again after every edit)."""
-    found = result.__dict__.get("_runts")
-    if found is None:
-        found = result.__dict__["_runts"] = [
-            _line_text(lines[-1]).strip()
-            for flowable in result.flowables or ()
-            if isinstance(flowable, Paragraph)
-            for lines in _stretches(flowable)
-            if _runt(lines)
-        ]
-    return list(found)
-
-
-def ends_with_runt(paragraph: Paragraph) -> bool:
-    """Whether a wrapped paragraph ends with a runt: its last line holds one word (or only punctuation) where
-    the lines since its last forced break (<br/>) hold three words or more."""
-    return _runt(_stretches(paragraph)[-1])
-
-
-def has_runt(paragraph: Paragraph) -> bool:
-    """Whether any stretch of a wrapped paragraph (its text up to each forced break, and after the last) ends with
-    a runt: "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ..." does."""
-    return any(_runt(lines) for lines in _stretches(paragraph))
-
-
-def _stretches(paragraph: Paragraph) -> list[list]:
-    """The lines of a wrapped paragraph in the stretches its forced breaks end (a line ended by <br/> closes its
-    stretch)."""
-    stretches, current = [], []
-    for line in paragraph.blPara.lines:
-        current.append(line)
-        if getattr(line, "lineBreak", False):
-            stretches.append(current)
-            current = []
-    return stretches + [current] if current or not stretches else stretches
-
-
-def _runt(lines: list) -> bool:
-    """Whether a stretch's last line holds one word (or only punctuation) where its lines hold three or more."""
-    if len(lines) < 2:
-        return False
-    counts = [_line_words(line) for line in lines]
-    words, printed = counts[-1]
-    return printed and words <= 1 and sum(count for count, _ in counts) >= 3
-
-
-def _lone_before_last(paragraph: Paragraph) -> bool:
-    """Whether, in any stretch of a wrapped paragraph (up to a forced break, or after the last), the line before
-    the last holds a word alone between two lines of the same sentence; a first line may ("BOUNTY / HUNTER'S
-    MARK")."""
-    return any(
-        len(lines) >= 3 and _line_words(lines[-2])[0] <= 1 for lines in _stretches(paragraph)
-    )
-
-
-def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
-    """`markup` with the breaking spaces after the second-to-last word of each stretch in `which` (its indices:
-    the text up to each forced break, and after the last; None: the last) made no-break spaces, so that its last
-    two words stay on one line; None if none of those stretches has two words."""
-    stretches: list[list[tuple[int, str]]] = [
-        []
-    ]  # (index in markup, character) of the text of each stretch
-    for match in TAG_OR_TEXT.finditer(markup):
-        piece = match.group()
-        if piece.startswith("<"):
-            if FORCED_BREAK.fullmatch(piece):
-                stretches.append([])
-            continue
-        stretches[-1].extend((match.start() + offset, ch) for offset, ch in enumerate(piece))
-    replace: dict[int, str] = {}
-    for number, text in enumerate(stretches):
-        if number not in (which if which is not None else {len(stretches) - 1}):
-            continue
-        words: list[
-            tuple[str, list[int]]
-        ] = []  # each word as ReportLab splits them, and the spaces before it
-        spaces: list[int] = []
-        before: list[int] = []
-        word = ""
-        for index, ch in text:
-            if ch.isspace() and ch not in NO_BREAK_SPACES:
-                if word:
-                    words.append((word, before))
-                    word = ""
-                spaces.append(index)
-            else:
-                if not word:
-                    before, spaces = spaces, []
-                word += ch
-        if word:
-            words.append((word, before))
-        counted = [i for i, (word, _) in enumerate(words) if _WORD.search(html.unescape(word))]
-        if len(counted) < 2:
-            continue
-        for _, before in words[counted[-2] + 1 :]:
-            replace.update({index: "" for index in before})
-            replace[before[0]] = "\u00a0"
-    if not replace:
-        return None
-    return "".join(replace.get(index, ch) for index, ch in enumerate(markup))
 
 
 def _frame_style(
@@ -652,98 +430,6 @@ def _frame_style(
 
 
 _FRAME_STYLES: dict[tuple, ParagraphStyle] = {}
-
-
-def list_indent(blocks: list[Block], style: TextStyle, size: float) -> float:
-    """How far a frame's list items are indented, their bullet or number hanging at the frame's edge:
-    the frame's `indent`, as a booklet's `li` style gives it, widened where its widest bullet or number does
-    not hang in it (`hang`)."""
-    return hang(
-        [block.bullet for block in blocks if isinstance(block, Para) and block.bullet],
-        style.font,
-        size,
-        style.indent,
-    )
-
-
-BULLET_GAP = (
-    0.6  # ems ReportLab leaves after a bullet or number before the item's first line (paragraph.py)
-)
-
-
-def hang(bullets: list[str], font: str, size: float, indent: float = 0.0) -> float:
-    """The indent of a list's items: `indent`, or the widest of its bullets or numbers and the gap ReportLab leaves
-    after one, whichever is more. A number wider than the indent ("1." at 9.5 pt and its gap take 14 pt, a
-    booklet's `li` indents 12) pushed that item's first line right of its others, each item by its own number."""
-    widest = max((stringWidth(bullet, font, size) for bullet in bullets), default=0.0)
-    return max(indent, widest + size * BULLET_GAP)
-
-
-def measure(
-    flowables: list[Flowable], width: float, sizes: list | None = None
-) -> tuple[float, bool]:
-    """Total height of `flowables` stacked in `width`, and whether any is wider than `width`; each one's
-    (width, height) as wrapped is appended to `sizes` when it is given."""
-    height, too_wide, previous_after = 0.0, False, 0.0
-    for index, flowable in enumerate(flowables):
-        try:  # a paragraph wrapped at this width already (without_runt) keeps that wrap
-            w, h = (
-                (flowable.width, flowable.height)
-                if getattr(flowable, "wrapped_width", None) == width
-                else flowable.wrap(width, 1e6)
-            )
-        except ValueError:  # ReportLab refuses a table whose columns cannot fit at all
-            return 1e6, True
-        if sizes is not None:
-            sizes.append((w, h))
-        if isinstance(flowable, Paragraph):
-            too_wide |= _paragraph_too_wide(flowable, width)
-        else:
-            too_wide |= w > width + 0.01 or _cell_too_narrow(flowable)
-        before = flowable.getSpaceBefore() if index else 0.0
-        height += h + max(before, previous_after)
-        previous_after = flowable.getSpaceAfter()
-    return height, too_wide
-
-
-def _cell_too_narrow(table: Flowable) -> bool:
-    """After wrap, whether a table cell's longest word is wider than its column (ReportLab would
-    let it spill over the neighbouring cell)."""
-    if not isinstance(table, RLTable):
-        return False
-    widths = getattr(table, "_colWidths", None) or []
-    for row_index, row in enumerate(table._cellvalues):
-        for column, cell in enumerate(row):
-            if column >= len(widths):
-                continue
-            style = table._cellStyles[row_index][column]
-            room = widths[column] - style.leftPadding - style.rightPadding
-            contents = cell if isinstance(cell, (list, tuple)) else [cell]
-            if any(
-                isinstance(item, Paragraph) and _paragraph_too_wide(item, room) for item in contents
-            ):
-                return True
-    return False
-
-
-def _paragraph_too_wide(paragraph: Paragraph, width: float) -> bool:
-    """Whether a word sticks out of `width`. Without hyphenation, the widest word says so; with it,
-    a long word may have been broken, so the lines as wrapped are read: a word that could not be
-    broken enough sits alone on a line that runs past the frame."""
-    if not paragraph.style.hyphenationLang:  # a list item's words have its indent less room
-        return (
-            paragraph.minWidth() + paragraph.style.leftIndent + paragraph.style.rightIndent
-            > width + 0.01
-        )
-    paragraph.wrap(width, 1e6)
-    for line in paragraph.blPara.lines:
-        if isinstance(line, tuple):  # a paragraph of one font: (unused space, words)
-            extra, count = line[0], len(line[1])
-        else:
-            extra, count = line.extraSpace, line.wordCount
-        if count <= 1 and extra < -0.01:
-            return True
-    return False
 
 
 def fit(

@@ -17,7 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop.diagnostics import Report
 from printshop.memo import SizedMemo
-from printshop.project.model import Fonts
+from printshop.project.models.art import Fonts
 from printshop.typeset.fontcache import read_font
 
 VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}

@@ -19,6 +19,8 @@ TAG_OR_TEXT = re.compile(
     r"<[^>]*>|[^<]+"
 )  # a paragraph's markup as its tags and the pieces of text between them
 FORCED_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)  # a tag that ends a line
+# the spaces no line breaks at: the no-break space and the narrow one French puts before ; : ! ?
+NO_BREAK_SPACES = "\u00a0\u202f"
 PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
 
 
@@ -136,8 +138,26 @@ def _unclosed(fragment: str) -> tuple[str, int, str] | None:
 
 
 def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
+    root = _parsed_root(fragment)
+    out = _Collector()
+    if root.text:
+        out.loose.append(escape(root.text, quote=False))
+    for child in root:
+        if child.tag in INLINE:
+            out.loose.append(_inline(child))
+        else:
+            out.flush(default_style)
+            out.blocks.extend(_blocks_of(child, default_style, fragment))
+        if child.tail:
+            out.loose.append(escape(child.tail, quote=False))
+    out.flush(default_style)
+    return out.blocks
+
+
+def _parsed_root(fragment: str) -> ET.Element:
+    """The markup's elements under one root; a RichTextError where it is not well formed."""
     try:
-        root = ET.fromstring(f"<root>{fragment}</root>")
+        return ET.fromstring(f"<root>{fragment}</root>")
     except ET.ParseError as error:
         line = error.position[0] if error.position else 0
         unclosed = _unclosed(fragment) if "mismatched tag" in str(error) else None
@@ -154,77 +174,70 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
         raise RichTextError(
             f"the template produced markup that is not well formed: {error}", line
         ) from None
-    out = _Collector()
-    if root.text:
-        out.loose.append(escape(root.text, quote=False))
-    for child in root:
-        tag = child.tag
-        if tag in INLINE:
-            out.loose.append(_inline(child))
-        else:
-            out.flush(default_style)
-            if tag in PARAGRAPH_TAGS:
-                out.blocks.append(
-                    Para(default_style if tag == "p" else tag, _squeeze(_inner(child)))
-                )
-            elif tag in ("ul", "ol"):
-                _only(child, ("li",), fragment)
-                for number, item in enumerate(child.findall("li"), start=1):
-                    bullet = "•" if tag == "ul" else f"{number}."
-                    out.blocks.append(Para("li", _squeeze(_inner(item)), bullet))
-            elif tag == "table":
-                _only(child, ("tr",), fragment)
-                for row in child.findall("tr"):
-                    _only(row, ("th", "td"), fragment)
-                rows = [
-                    [
-                        (cell.tag == "th", _squeeze(_inner(cell)))
-                        for cell in row
-                        if cell.tag in ("th", "td")
-                    ]
-                    for row in child.findall("tr")
-                ]
-                out.blocks.append(
-                    Table(rows, _widths(child.get("widths")), _aligns(child.get("align")))
-                )
-            elif tag == "pagebreak":
-                out.blocks.append(PageBreak())
-            elif tag == "spacer":
-                height = child.get("height", "0mm")
-                if height != HOME_ONLY:
-                    _length(tag, "height", height, fragment)
-                out.blocks.append(Spacer(height))
-            elif tag == "art":
-                art = Art(
-                    child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink")
-                )
-                if not art.motif:
-                    raise RichTextError.at(
-                        '<art> names no motif: write <art motif="…"/> with a motif of motifs.yaml',
-                        fragment,
-                        "<art",
-                    )
-                if _length(tag, "size", art.size, fragment) <= 0:
-                    raise RichTextError.at(
-                        f'<art size="{art.size}">: a size must be more than 0',
-                        fragment,
-                        f'size="{art.size}"',
-                    )
-                out.blocks.append(art)
-            else:
-                known = sorted(PARAGRAPH_TAGS | BLOCK_TAGS)
-                from printshop.diagnostics import did_you_mean  # (only for a template in error)
 
-                raise RichTextError.at(
-                    f"the template uses an unknown tag <{tag}>{did_you_mean(tag, known)} (tags: "
-                    f"{', '.join(known)}; inside a paragraph: {', '.join(sorted(INLINE))})",
-                    fragment,
-                    f"<{tag}",
-                )
-        if child.tail:
-            out.loose.append(escape(child.tail, quote=False))
-    out.flush(default_style)
-    return out.blocks
+
+def _blocks_of(child: ET.Element, default_style: str, fragment: str) -> list[Block]:
+    """The blocks a top-level element that is not inline makes: a paragraph, a list's items, a table, a page
+    break, a spacer or an art; a RichTextError for a tag there is not."""
+    tag = child.tag
+    if tag in PARAGRAPH_TAGS:
+        return [Para(default_style if tag == "p" else tag, _squeeze(_inner(child)))]
+    if tag in ("ul", "ol"):
+        _only(child, ("li",), fragment)
+        return [
+            Para("li", _squeeze(_inner(item)), "•" if tag == "ul" else f"{number}.")
+            for number, item in enumerate(child.findall("li"), start=1)
+        ]
+    if tag == "table":
+        return [_table(child, fragment)]
+    if tag == "pagebreak":
+        return [PageBreak()]
+    if tag == "spacer":
+        height = child.get("height", "0mm")
+        if height != HOME_ONLY:
+            _length(tag, "height", height, fragment)
+        return [Spacer(height)]
+    if tag == "art":
+        return [_art(child, fragment)]
+    known = sorted(PARAGRAPH_TAGS | BLOCK_TAGS)
+    from printshop.diagnostics import did_you_mean  # (only for a template in error)
+
+    raise RichTextError.at(
+        f"the template uses an unknown tag <{tag}>{did_you_mean(tag, known)} (tags: "
+        f"{', '.join(known)}; inside a paragraph: {', '.join(sorted(INLINE))})",
+        fragment,
+        f"<{tag}",
+    )
+
+
+def _table(child: ET.Element, fragment: str) -> Table:
+    """A <table>'s rows of header (th) and data (td) cells, its column widths and alignments."""
+    _only(child, ("tr",), fragment)
+    for row in child.findall("tr"):
+        _only(row, ("th", "td"), fragment)
+    rows = [
+        [(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
+        for row in child.findall("tr")
+    ]
+    return Table(rows, _widths(child.get("widths")), _aligns(child.get("align")))
+
+
+def _art(child: ET.Element, fragment: str) -> Art:
+    """An <art>: a motif of motifs.yaml drawn at a size (more than 0) in a colour."""
+    art = Art(child.get("motif", ""), child.get("size", "20mm"), child.get("colour", "ink"))
+    if not art.motif:
+        raise RichTextError.at(
+            '<art> names no motif: write <art motif="…"/> with a motif of motifs.yaml',
+            fragment,
+            "<art",
+        )
+    if _length("art", "size", art.size, fragment) <= 0:
+        raise RichTextError.at(
+            f'<art size="{art.size}">: a size must be more than 0',
+            fragment,
+            f'size="{art.size}"',
+        )
+    return art
 
 
 BLOCK_TAGS = {

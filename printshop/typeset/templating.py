@@ -13,6 +13,7 @@ import re
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, cast
 
 import jinja2
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -259,7 +260,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 class RenderedBlocks(dict):
     """{block name: markup}, and `reads`: {block name: the text ids the block printed, in order}."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.reads: dict[str, list[str]] = {}
 
@@ -273,7 +274,7 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
     a false {% if %}) is rendered on its own afterwards. A block printed again (`self.title()`) or from inside
     another block renders as Jinja renders it, its reads counted as the outer block's."""
     template = _get(env, name)
-    tree = context.get("t")
+    tree: Any = context.get("t")  # the texts, which note what a block reads when they can
     logs = hasattr(tree, "start_log")
     found = RenderedBlocks()
     inside = [0]  # blocks being kept, one inside another
@@ -347,9 +348,10 @@ def _get(env: Environment, name: str) -> jinja2.Template:
     try:
         return env.get_template(name)
     except jinja2.TemplateNotFound as error:
-        root = Path(env.loader.searchpath[0])
+        root = Path(_folders(env)[0])
         # a template that includes or imports a missing one: point at that line, not at the first file
-        missing = error.name or name
+        # (never Undefined: get_template fails at an undefined name before it looks for it)
+        missing = cast(str, error.name or name)
         if (
             not root.is_dir()
         ):  # every template is missing: the folder is, a data folder copied without it
@@ -375,7 +377,7 @@ def _get(env: Environment, name: str) -> jinja2.Template:
             missing=missing,
         ) from None
     except jinja2.TemplateSyntaxError as error:
-        path = Path(error.filename) if error.filename else Path(env.loader.searchpath[0]) / name
+        path = Path(error.filename) if error.filename else Path(_folders(env)[0]) / name
         line = error.lineno or 1
         unknown = _UNKNOWN_FILTER.fullmatch(error.message or "")
         if (
@@ -385,18 +387,18 @@ def _get(env: Environment, name: str) -> jinja2.Template:
             names = env.filters if kind == "filter" else env.tests
             raise TemplateFailure(
                 f"template syntax: no {kind} named '{written}'{did_you_mean(written, sorted(names))}",
-                Location.of(path, line, _column(path, line, error.message)),
+                Location.of(path, line, _column(path, line, error.message or "")),
                 hint="use one of the filters a template has: printshop's, listed in "
                 "docs/templates.md, and Jinja's own (upper, length, default, …)"
                 if kind == "filter"
                 else "use one of Jinja's tests (defined, even, odd, divisibleby, …)",
             ) from None
         unclosed = _UNCLOSED.search(error.message or "")
-        opened = _opening_left(path, unclosed.group(1)) if unclosed else None
+        tag = unclosed.group(1) if unclosed else None
+        opened = _opening_left(path, tag) if tag else None
         if (
             opened is not None
         ):  # Jinja reached the end of the file: the block to close is where it opens
-            tag = unclosed.group(1)
             raise TemplateFailure(
                 f"template syntax: this {{% {tag} %}} is never closed: {{% end{tag} %}} is missing "
                 "(Jinja read on to the end of the template)",
@@ -405,7 +407,7 @@ def _get(env: Environment, name: str) -> jinja2.Template:
             ) from None
         raise TemplateFailure(
             f"template syntax: {error.message}",
-            Location.of(path, line, _column(path, line, error.message)),
+            Location.of(path, line, _column(path, line, error.message or "")),
         ) from None
 
 
@@ -461,15 +463,21 @@ class _Undefined(StrictUndefined):
 
 def template_location(env: Environment, name: str) -> Location:
     """The first line of template `name`, for what concerns the whole file (a block it lacks)."""
-    for folder in env.loader.searchpath:
+    for folder in _folders(env):
         if (Path(folder) / name).is_file():
             return Location.of(Path(folder) / name, 1, 1)
-    return Location.of(Path(env.loader.searchpath[0]) / name, 1, 1)
+    return Location.of(Path(_folders(env)[0]) / name, 1, 1)
+
+
+def _folders(env: Environment) -> list[str]:
+    """The folders `env` reads templates from, in order (make_environment gives every one a _Loader)."""
+    return cast(FileSystemLoader, env.loader).searchpath
 
 
 def _failure(error: Exception, template: jinja2.Template) -> TemplateFailure:
     """Where a template failed: the innermost template line of the traceback (inside a macro or an
     included file when the failure is there), with the face's own template line as `called_from`."""
+    assert template.filename is not None  # every template is read from a file (_Loader)
     path = Path(template.filename)
     template_frames = [
         (Path(frame.filename), frame.lineno or 1)

@@ -1,0 +1,447 @@
+"""The catalogue of checks: each problem printshop reports has a stable code, a default severity, a
+one-line summary, a hint on how to fix it and an example of the message.
+
+`diagnostics.diagnostic` looks a code up here for its default severity and hint; `catalogue_markdown`
+writes docs/checks.md from it (`printshop checks --markdown`), and a test keeps that page in step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from printshop.diagnostics import Severity
+
+
+@dataclass(frozen=True)
+class Check:
+    code: str
+    severity: Severity
+    summary: str
+    hint: str
+    example: str
+
+
+CATALOGUE: dict[str, Check] = {}
+
+
+def _check(code: str, severity: Severity, summary: str, hint: str, example: str) -> None:
+    CATALOGUE[code] = Check(code, severity, summary, hint, example)
+
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+# Data shape
+_check(
+    "yaml-syntax",
+    E,
+    "a data file is not valid YAML",
+    "fix the syntax at the place shown (indentation, quotes, colons)",
+    "data/comrade/text/fr.yaml:4:3: error[yaml-syntax]: YAML syntax: while scanning a quoted scalar found unexpected end of stream",
+)
+_check(
+    "file-missing",
+    E,
+    "a required data file or folder is missing",
+    "create the file, or pass the right folder with --data",
+    "data/print/fonts.yaml:8:14: error[file-missing]: font file 'NotoSans-Bold.ttf' is in none of: data/fonts, printshop/fonts",
+)
+_check(
+    "unknown-key",
+    E,
+    "a key that the schema does not know",
+    "correct the spelling or remove the key",
+    "data/comrade/game.yaml:21:45: error[unknown-key]: unknown key 'cuont'; did you mean 'count'?",
+)
+_check(
+    "wrong-type",
+    E,
+    "a value of the wrong type",
+    "write the kind of value the message names",
+    "data/comrade/game.yaml:21:52: error[wrong-type]: 'decks.cards.cards.3.count': input should be a valid integer",
+)
+_check(
+    "missing-field",
+    E,
+    "a required field is absent",
+    "add the field",
+    "data/comrade/game.yaml:1:1: error[missing-field]: 'minutes' is required but missing",
+)
+_check(
+    "duplicate-key",
+    E,
+    "the same key twice in one mapping",
+    "keep one of the two keys",
+    "data/comrade/text/en.yaml:5:3: error[duplicate-key]: the key 'title' appears twice in one mapping (first at line 4); the second is ignored",
+)
+_check(
+    "duplicate-id",
+    E,
+    "the same id twice in one list",
+    "give each entry its own id",
+    "data/comrade/game.yaml:23:14: error[duplicate-id]: card id 'chairman' is used twice in deck 'cards' (first at data/comrade/game.yaml:22:14)",
+)
+_check(
+    "unknown-reference",
+    E,
+    "a reference to something that does not exist",
+    "use one of the names the message lists",
+    "data/comrade/game.yaml:22:46: error[unknown-reference]: no face 'chairmen' in faces.yaml (faces: card, role, comrade, …)",
+)
+# Decks and rules
+_check(
+    "composition",
+    E,
+    "a deck does not hold the cards the game declares",
+    "add or remove cards, or correct the declared composition",
+    "data/comrade/game.yaml:33:12: error[composition]: deck 'cards' should hold 1 'informer' card(s) but holds 0",
+)
+_check(
+    "setup-impossible",
+    E,
+    "a supported player count cannot be set up with the cards there are",
+    "add cards, or change the setup rule or the player range",
+    "data/comrade/game.yaml:41:46: error[setup-impossible]: deck 'cards' has 6 'comrade' card(s): 9 players need 7; 10 players need 8",
+)
+_check(
+    "tie",
+    W,
+    "two cards share a value that a rule uses to break ties",
+    "check with the publisher which card goes first",
+    "data/kremlin/game.yaml:40:7: warning[tie]: cards 'h' and 'i' share age 69 (i at data/kremlin/game.yaml:41:7); the rule needs distinct ages",
+)
+_check(
+    "succession",
+    E,
+    "a phase's order of who acts is not complete or names an office twice",
+    "list every office once, as the rules give it",
+    "data/kremlin/game.yaml:60:18: error[succession]: phase 5 (funeral): 'ideology' appears twice",
+)
+_check(
+    "rule-expression",
+    E,
+    "a rule's expression cannot be evaluated",
+    "use whole numbers, the variable, + - * // % and parentheses",
+    "data/comrade/game.yaml:43:44: error[rule-expression]: 'n ** 2' may only use whole numbers, n, + - * // % and parentheses",
+)
+# Texts
+_check(
+    "missing-text",
+    E,
+    "a text id of the source language has no text in a translation",
+    "add the text to the translation file (printshop i18n sync adds it for you)",
+    "data/comrade/text/fr.yaml:19:3: error[missing-text]: 'card.informer.name' has no French text (source: data/comrade/text/en.yaml:20:11)",
+)
+_check(
+    "orphan-text",
+    W,
+    "a text id in a translation that the source does not have",
+    "remove it, or run printshop i18n sync to move it to the obsolete section",
+    "data/comrade/text/fr.yaml:30:5: warning[orphan-text]: 'card.informer.title' is not in the source language",
+)
+_check(
+    "untranslated",
+    W,
+    "a translation identical to the text it is made from",
+    "translate the text; names and loanwords that stay the same go under untranslatable: in game.yaml (words, or ids with a reason)",
+    "data/comrade/text/fr.yaml:21:11: warning[untranslated]: 'card.informer.goal' is the same as the English text it is made from",
+)
+_check(
+    "stale-translation",
+    W,
+    "the source text changed after the translation was made",
+    "update the translation, then run printshop i18n sync",
+    'data/comrade/text/fr.yaml:20:11: warning[stale-translation]: \'card.informer.name\': the English source changed from "Informer" to "Informant" since this was translated',
+)
+_check(
+    "untracked-translation",
+    W,
+    "translated texts with no record of the source text each was made from (LANG.sources.yaml), so a later change to the source cannot show as stale",
+    "run printshop i18n sync LANG once they are translated: it records the source of each",
+    "data/lantern/text/fr.yaml:13:11: warning[untracked-translation]: 12 French texts have no record of the English text each was translated from ('card.ember.name', 'card.ember.text', 'card.wick.name' and 9 more): a later change to the English will not show as stale",
+)
+_check(
+    "incomplete-translation",
+    W,
+    "build: a translation lacks texts (missing, or still the copy i18n sync left), so it is not built, or is built as a marked draft with --draft",
+    "translate the texts it lacks, or build a marked draft anyway with printshop build --draft",
+    "data/kremlin/text/de.yaml:1:1: warning[incomplete-translation]: kremlin de: not built, 12 of 180 texts not translated (8 missing, 4 still the text they are made from); 'printshop i18n status kremlin --verbose' lists them",
+)
+_check(
+    "markup",
+    E,
+    "text markup that is not well formed or uses an unknown tag",
+    "use only <b>, <i> and <br/>, each opened tag closed (at most eight open at once); type a character itself, not its HTML entity",
+    "data/comrade/text/en.yaml:20:11: error[markup]: 'card.informer.name': <b> is never closed",
+)
+_check(
+    "markup-mismatch",
+    W,
+    "a translation's inline markup differs from the source's",
+    "use the same <b> and <i> as the source",
+    "data/comrade/text/fr.yaml:88:8: warning[markup-mismatch]: 'rules.interrogation.p1': the source uses <b> ×2, the translation <b> ×1",
+)
+_check(
+    "line-breaks",
+    W,
+    "a translation has a different number of line breaks than the source",
+    "break the lines as the source does",
+    "data/comrade/text/fr.yaml:12:14: warning[line-breaks]: 'rules.credits.design': the source has 1 line break(s), the translation 0",
+)
+_check(
+    "placeholder",
+    E,
+    "a placeholder a template does not provide, or one that differs from the source",
+    "use the placeholders of the source text",
+    "data/comrade/text/fr.yaml:5:12: error[placeholder]: 'game.players' uses {maximum}, {min} but the source uses {max}, {min}",
+)
+# Translation checks (printshop/checks/translation_checks.py), at the translation's own line; a translator accepts one
+# on purpose with a comment on that line: "# accept number-mismatch: why"
+_check(
+    "empty-translation",
+    E,
+    "a translation is empty, so the card prints nothing there",
+    "write the translation (or remove the line and run printshop i18n sync)",
+    "data/comrade/text/de.yaml:14:16: error[empty-translation]: 'card.reminder' is empty: the English text \"Keep your card hidden.\" would print as nothing",
+)
+_check(
+    "number-mismatch",
+    E,
+    "a translation's numbers differ from those of the text it is made from",
+    "write the same numbers in digits as the source; a rules number must not change",
+    "data/comrade/text/de.yaml:88:8: error[number-mismatch]: 'rules.setup.p2' lacks 3 and adds 4 compared with the English \"Deal 3 cards to each player…\"",
+)
+_check(
+    "whitespace",
+    W,
+    "a translation starts or ends with a space, or has spaces in a row, unlike its source",
+    "remove the extra spaces",
+    "data/comrade/text/de.yaml:21:11: warning[whitespace]: 'card.informer.goal' ends with a space and has 2 spaces in a row at \"Finde den  Dissidenten\"",
+)
+_check(
+    "repeated-word",
+    W,
+    "the same word twice in a row",
+    "remove the repeated word (a language's legitimate doubles, like French 'nous nous', are listed in checks.doubled_words of its language file)",
+    "data/comrade/text/de.yaml:21:11: warning[repeated-word]: 'card.informer.goal' repeats a word: \"die die\"",
+)
+_check(
+    "end-punctuation",
+    W,
+    "a translation ends with other punctuation than its source (a lost or added full stop, question mark…)",
+    "end the sentence as the source does; French spacing before ? ! : ; is fine",
+    "data/comrade/text/de.yaml:21:11: warning[end-punctuation]: 'card.informer.goal' ends without punctuation where the English ends with '.': \"…find the dissident.\"",
+)
+_check(
+    "unbalanced",
+    W,
+    "brackets or the language's quotation marks do not pair up",
+    "close what you open: ( ), [ ], { } and the quotes of the language (« », „ “, “ ”)",
+    "data/comrade/text/de.yaml:40:9: warning[unbalanced]: 'rules.vote.p1': '„' is never closed (with '“')",
+)
+_check(
+    "length-ratio",
+    W,
+    "a translation much longer or shorter than the text it is made from",
+    "check nothing is missing or added; the limits are checks.length in the language file",
+    "data/comrade/text/de.yaml:52:9: warning[length-ratio]: 'rules.goal.p1' is 0.3 times as long as the English (41 characters against 152; expected 0.4 to 2.5)",
+)
+_check(
+    "template",
+    E,
+    "a template cannot be rendered",
+    "fix the template at the place shown",
+    "templates/comrade/faces/role.j2:3:1: error[template]: there is no text 'card.comrade.gaol' in language 'en' (card 'comrade', face 'comrade', language en)",
+)
+# Print
+_check(
+    "text-overflow",
+    E,
+    "text does not fit its frame at the layout's minimum size",
+    "shorten the text (a translator); or enlarge the frame or lower its min_size in the layout (a designer)",
+    "data/comrade/text/fr.yaml:31:11: error[text-overflow]: 'card.informer.goal' (fr) is about 40 characters too long for frame 'body' of card 'informer' at the minimum size 7 pt (overflows by 18.5 pt, about 2 lines)\n  frame: data/comrade/faces.yaml:26:14 (for the designer: enlarge the frame or lower its min_size)",
+)
+_check(
+    "missing-glyph",
+    E,
+    "a character that the font cannot print",
+    "replace the character, or choose a font that has it",
+    "data/comrade/text/fr.yaml:11:10: error[missing-glyph]: 'back.motto', card 'back', frame 'motto', language fr: the font 'serif-italic' has no '☭' (U+262D)",
+)
+_check(
+    "image-resolution",
+    E,
+    "an image that prints below a home print's resolution at its placed size (print_and_play.min_dpi, 150 dpi); a print shop's higher one is press-art",
+    "supply a larger image, or place it smaller",
+    "data/comrade/faces.yaml:40:14: error[image-resolution]: image 'images/seal.png' (100 × 100 px) prints at 100 × 100 dpi (a home print needs 150: print_and_play.min_dpi)",
+)
+_check(
+    "paper-too-small",
+    E,
+    "a card, a sheet or a fold does not fit on a paper print-and-play kits are printed on, with room for the margins, crop marks and footer",
+    "choose a smaller card size in game.yaml; or add a larger paper to `papers` and `print_and_play.papers` in data/print/media.yaml (or build it alone with --paper)",
+    "data/lantern/game.yaml:11:16: error[paper-too-small]: deck 'cards' on a4: a jumbo card (200 × 290 mm) does not fit on A4 (210 × 297 mm) with room for the crop marks and the footer: the largest card it holds is 190 × 272.8 mm",
+)
+_check(
+    "press-bleed",
+    E,
+    "card faces drawn with less bleed than a print shop needs",
+    "raise the deck's bleed in game.yaml",
+    "data/comrade/game.yaml:12:12: error[press-bleed]: deck 'cards' is drawn with 2.00 mm of bleed; EU print shops, 3 mm bleed needs 3.00 mm",
+)
+_check(
+    "press-trim",
+    E,
+    "a deck's card size is too far from the print shop's trim to be scaled to it",
+    "give the profile a product of this card size in data/print/profiles/, or leave the size out of its products",
+    "data/kremlin/game.yaml:163:16: error[press-trim]: deck 'markers' (chit-16) would be scaled by 3.969 to DriveThruCards's trim 'poker-us'; give the profile a product of this size",
+)
+_check(
+    "outside-safe-zone",
+    W,
+    "a text frame or icon reaches beyond the safe zone of the card or of a print shop",
+    "move the frame or icon inside the safe zone (for a shop's, the narrowest zone named)",
+    "data/comrade/faces.yaml:26:14: warning[outside-safe-zone]: frame 'title' of face 'informer' comes 1.5 mm closer to the trim than the deck's safe zone of 4.0 mm; 0.7 mm closer to the trim than The Game Crafter's safe zone of 3.2 mm",
+)
+_check(
+    "shape-outside-safe-zone",
+    W,
+    "a border, rule, band or ring (a shape on layer 0 or above, its outline included) reaches beyond the safe zone of the card or of a print shop, or a background (a rectangle below layer 0) ends between the edge of the bleed and the safe zone, so a cut that drifts leaves it uneven or cuts into it",
+    "move the shape inside the safe zone, or put a background meant to run into the bleed on a layer below 0",
+    "data/kremlin/faces.yaml:6:14: warning[shape-outside-safe-zone]: shape 'border' of face 'politician' comes 1.2 mm closer to the trim than the deck's safe zone of 4.0 mm",
+)
+_check(
+    "type-too-small",
+    W,
+    "a frame may print smaller than its medium allows (media.yaml's design.media: cards, counters, sheets, boards read from across the table)",
+    "raise the frame's min_size (or size), enlarging the frame if the text then no longer fits",
+    "data/kremlin/faces.yaml:120:14: warning[type-too-small]: frame 'place_1' of face 'board' may print at 5.5 pt; type on a board must be at least 14 pt (from across the table (60 cm and more))",
+)
+_check(
+    "deck-size-varies",
+    W,
+    "the text of one frame is fitted at different sizes on different cards of a deck, so the deck reads unevenly",
+    "set size_across: deck on the frame (every card at the smallest size found), or size_across: card if the difference is wanted",
+    "data/kremlin/faces.yaml:38:14: warning[deck-size-varies]: frame 'effect' of deck 'intrigue' (language fr) is set at sizes from 6.75 to 8.5 pt; cards at 6.75 pt: i12, i20",
+)
+_check(
+    "runt-line",
+    W,
+    "a card or sheet paragraph ends with one word alone on its last line, which fitting could not avoid by tying the last two words or narrowing the measure without taking another line",
+    "reword the end of the text (a translator), or give the frame a little more width (a designer)",
+    "data/kremlin/text/fr.yaml:212:13: warning[runt-line]: 'intrigue.n28.effect' (fr): frame 'effect' of card 'i28' ends with \"6.\" alone on its last line at 8.5 pt\n  frame: data/kremlin/faces.yaml:38:14 (for the designer: a little more width gives the last line two words)",
+)
+_check(
+    "cut-left-out",
+    W,
+    "a deck whose cards, with their bleed, do not fit in the area a print-and-cut machine cuts: its cut files leave the deck out",
+    "choose a smaller card size, or mend the cutter's area, marks or gap in print/targets/cut/",
+    "data/kremlin/game.yaml:40:16: warning[cut-left-out]: deck 'board-cards', silhouette: a big (200 × 290 mm) card with its bleed does not fit in the area Silhouette Cameo can cut on A4: its cut files leave the deck out",
+)
+_check(
+    "press-left-out",
+    W,
+    "a deck, sheet or booklet that a print shop's files will not hold",
+    "give the profile a product of this card size, or say why it leaves it out in the profile's leaves_out",
+    "data/kremlin/game.yaml:163:16: warning[press-left-out]: deck 'markers' of kremlin is left out of DriveThruCards's files ('drivethrucards'): DriveThruCards makes no chit-16 cards (it makes poker-eu, poker-us, bridge, tarot)",
+)
+_check(
+    "press-art",
+    W,
+    "raster art that will not convert cleanly for a print shop: too few pixels at its placed size, colours its CMYK cannot print, transparency over more than one plain colour",
+    "supply larger art, bring its colours within print's gamut, or place it over a plain colour",
+    "data/comrade/faces.yaml:40:14: warning[press-art]: image 'images/seal.png' of face 'back' (300 × 300 px) prints at 298 dpi in DriveThruCards's files (faces scaled by 1.008 to its trim); the shop needs 300",
+)
+# Safety: what a hostile or broken project, or an unlucky environment, must not get past
+_check(
+    "unsafe-path",
+    E,
+    "a name or path in the data that could read or write outside the project: an id used in file names that is not a plain id, an absolute or '..' path, a symlink leaving its folder",
+    "use a plain id (lower-case letters, digits, '-' and '_') and keep art, fonts and templates inside data/ and templates/ as real files",
+    "data/comrade/faces.yaml:40:14: error[unsafe-path]: image '../../secret.png' of face 'back' resolves to /home/me/secret.png, outside data/",
+)
+_check(
+    "too-large",
+    E,
+    "a data file, nesting, text or image beyond printshop's limits (refused before it is parsed or decoded)",
+    "split or shorten what the message names; an image must have fewer pixels",
+    "data/comrade/images/seal.png: error[too-large]: image 'images/seal.png' has 20000 × 20000 pixels (400 million); printshop reads at most 60 million",
+)
+_check(
+    "bidi-control",
+    E,
+    "a text holds an invisible bidirectional control (U+202A–U+202E, U+2066–U+2069) that reorders what is printed or shown",
+    "delete the control character; a right-to-left language needs none in printshop's data",
+    "data/comrade/text/en.yaml:4:10: error[bidi-control]: 'card.informer.name' holds U+202E (right-to-left override) at character 3",
+)
+_check(
+    "po-syntax",
+    E,
+    "a PO file that is not one `i18n export` wrote: unreadable, without entries, or entries without their text id",
+    "export the language again with printshop i18n export and translate in that file",
+    "comrade-fr.po:12:1: error[po-syntax]: the entry 'Informer' has no msgctxt (its text id): it cannot be placed",
+)
+_check(
+    "cannot-write",
+    E,
+    "the output folder, the cache or a file in it cannot be written (read-only, full, a file where a folder should be)",
+    "free the space or fix the permissions of the folder named, then build again",
+    "output/comrade/fr: error[cannot-write]: cannot replace comrade-fr-cards-a4.pdf: it is a folder; nothing was written",
+)
+_check(
+    "worker-died",
+    E,
+    "a process rendering jobs died (killed, or crashed) before it finished",
+    "build again; if it dies again on the same job, build that game with --jobs 1 and report the crash",
+    "output: error[worker-died]: comrade fr a4 was not rendered: its process died (signal 9)",
+)
+_check(
+    "removed-output",
+    W,
+    "files an earlier build wrote that this build no longer makes (a language or game file was deleted) were removed",
+    "nothing to do if the language or game was meant to go; otherwise restore its file",
+    "data/comrade/text/fr.yaml: warning[removed-output]: comrade fr is no longer built (its file is gone): removed 6 files the last build wrote",
+)
+# Provenance
+_check(
+    "two-to-a-page",
+    I,
+    "a sheet printed one to a page on several pages where two fit on every kit paper at full size",
+    "add `per_page: 2` to the sheet in game.yaml",
+    "data/lantern/game.yaml:39:12: info[two-to-a-page]: sheet 'aid' (148 × 105 mm) prints one to a page, 2 pages; two fit on A4 and US Letter at full size, with a cut line between",
+)
+_check(
+    "reconstructed",
+    I,
+    "content that the sources lack and the project designed",
+    "review it against the publisher's wishes",
+    "data/comrade/game.yaml:52:7: info[reconstructed]: rules.committee.p1: the seed does not say whether character cards are shown",
+)
+_check(
+    "internal",
+    E,
+    "an unexpected failure: a bug in printshop, not in the data",
+    "this is a bug in printshop: please report it, with the file and the message shown here",
+    "data/comrade: error[internal]: reading this game failed unexpectedly: …",
+)
+del E, W, I
+
+
+def catalogue_markdown() -> str:
+    """docs/checks.md, generated from the catalogue (`printshop checks --markdown`)."""
+    lines = [
+        "# Checks",
+        "",
+        "Every problem `printshop validate` reports has a stable code, a severity and a hint. Errors fail",
+        "the run; warnings fail it only with `--strict`; infos never do. This page is generated by",
+        "`printshop checks --markdown > docs/checks.md`; a test keeps it in step with the code.",
+        "",
+        "| code | severity | what it means | how to fix it |",
+        "|---|---|---|---|",
+    ]
+    for check in CATALOGUE.values():
+        lines.append(
+            f"| `{check.code}` | {check.severity.value} | {check.summary} | {check.hint} |"
+        )
+    lines += ["", "## Examples", ""]
+    for check in CATALOGUE.values():
+        lines += [f"### `{check.code}`", "", "```", check.example, "```", ""]
+    return "\n".join(lines)

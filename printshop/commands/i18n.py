@@ -1,0 +1,264 @@
+"""`printshop i18n ACTION`: the translators' tools (status, sync, confirm, PO export and import) over
+printshop.language.i18n; one function per action, after the checks every action shares."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from printshop.commands.arguments import add_data, add_game_option, folder
+from printshop.commands.common import UsageError, known_games, load_or_report, print_report
+from printshop.diagnostics import display_path
+from printshop.project.paths import PACKAGE_DEFAULTS_DIR, discover_games
+
+if TYPE_CHECKING:
+    from printshop.project.loader import Project
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    i18n = commands.add_parser(
+        "i18n",
+        help="translators' tools: status, sync, PO export and import",
+        description="Tools for translators. Texts live in data/<game>/text/<lang>.yaml; see TRANSLATING.md.",
+    )
+    actions = i18n.add_subparsers(dest="action", metavar="ACTION", required=True)
+    stat = actions.add_parser(
+        "status",
+        help="per game and language: translated, missing, stale, untranslated",
+        description="Count, per game and language, the texts that are translated, "
+        "missing, stale (the source changed since) or untranslated (a copy "
+        "still marked '# TODO: translate', or a sentence identical to its "
+        "source), and the share done (stale texts count as done).",
+    )
+    stat.add_argument("games", nargs="*", metavar="GAME")
+    add_game_option(stat)
+    add_data(stat)
+    stat.add_argument(
+        "--verbose", "-v", action="store_true", help="also list every text that is not translated"
+    )
+    syncing = actions.add_parser(
+        "sync",
+        help="bring a translation in line with its source",
+        description="Add the ids a translation lacks (with the source text and a '# TODO: translate' mark), "
+        "move texts the source dropped to an 'obsolete:' section, keep comments and order, and "
+        "record which source text each translation was made from (<lang>.sources.yaml). "
+        "A new language starts here: its file is created.",
+    )
+    syncing.add_argument("lang", metavar="LANG")
+    syncing.add_argument("games", nargs="*", metavar="GAME", help="default: all games")
+    add_game_option(syncing)
+    add_data(syncing)
+    confirming = actions.add_parser(
+        "confirm",
+        help="confirm that stale (or kept-as-is) translations are still right",
+        description="Record that the translation of each text named is right as it stands: a stale text "
+        "(its source changed since) is recorded against the current source, and a copy still "
+        "marked '# TODO: translate' loses the mark and counts as translated. What removing "
+        "'fuzzy' does in Poedit, for those who edit the YAML.",
+        epilog="Example: printshop i18n confirm fr card.informer.goal --game comrade",
+    )
+    confirming.add_argument("lang", metavar="LANG")
+    confirming.add_argument(
+        "ids", nargs="*", metavar="ID", help="text ids, e.g. card.informer.goal"
+    )
+    confirming.add_argument(
+        "--game", action="append", metavar="GAME", help="only this game (repeatable; default: all)"
+    )
+    confirming.add_argument(
+        "--all-stale", action="store_true", help="every stale text (instead of naming ids)"
+    )
+    add_data(confirming)
+    exporting = actions.add_parser(
+        "export",
+        help="write a PO file per game for Poedit or Weblate",
+        description="Write <game>-<lang>.po: msgctxt is the text id, msgid the source text, msgstr the "
+        "translation; stale texts are fuzzy with the previous source. '#:' gives the text's line "
+        "in the YAML files, '#.' the cards and frames that print it and about how many characters "
+        "fit there.",
+    )
+    exporting.add_argument("lang", metavar="LANG")
+    exporting.add_argument("games", nargs="*", metavar="GAME", help="default: all games")
+    add_game_option(exporting)
+    add_data(exporting)
+    exporting.add_argument(
+        "--out", type=folder, default=Path("."), metavar="DIR", help="where to write (default: .)"
+    )
+    importing = actions.add_parser(
+        "import",
+        help="read a translated PO file back into the game's text file",
+        description="Read a PO file written by 'i18n export' (and edited in Poedit or Weblate) back into "
+        "data/<game>/text/<lang>.yaml, keeping comments and order. Fuzzy entries stay stale. "
+        "Each text it changes or confirms is checked as validate checks it; problems are shown at "
+        "the PO file's line, and an error means nothing is written.",
+    )
+    importing.add_argument("po", type=Path, metavar="FILE.po")
+    importing.add_argument("--game", required=True, metavar="GAME")
+    importing.add_argument("--lang", required=True, metavar="LANG")
+    add_data(importing)
+
+
+def run(args: argparse.Namespace) -> int:
+    _refuse_game_for_language(args)
+    if args.action == "import":
+        games = known_games(args.data, [args.game])
+    elif args.action == "confirm":
+        games = known_games(args.data, args.game or [])
+    else:
+        games = known_games(args.data, args.games)
+    project = load_or_report(args.data, games)
+    if project is None:
+        return 1
+    return _ACTIONS[args.action](args, project, games)
+
+
+def _refuse_game_for_language(args: argparse.Namespace) -> None:
+    """`i18n sync comrade de`: the game named where the language goes."""
+    lang = getattr(args, "lang", None)
+    if not (
+        args.action in ("sync", "confirm", "export")
+        and args.data.is_dir()
+        and lang in discover_games(args.data)
+    ):
+        return
+    if args.action == "confirm":  # (its games are named with --game, its texts after the language)
+        example = f"printshop i18n confirm LANG ID… --game {lang}"
+    else:
+        after = (args.games or ["LANG"])[0]
+        example = f"printshop i18n {args.action} {after} {lang}"
+    raise UsageError(f"'{lang}' is a game, not a language: the language comes first ({example})")
+
+
+def _status(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
+    from printshop.language import i18n
+
+    rows = i18n.status(project, games)
+    print(i18n.format_status(rows))
+    if args.verbose:
+        for row in rows:
+            untracked = set(row.untracked)
+            for text in row.texts:
+                state = "untracked" if text.id in untracked else text.state
+                if state != "translated":
+                    where = text.translation.location if text.translation else text.source.location
+                    print(f"{where}: {row.lang} {state}: {text.id}")
+    return 0
+
+
+def _sync(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
+    from printshop.language import i18n, translation_file
+
+    if args.lang not in project.languages:
+        raise UsageError(
+            f"no language '{args.lang}': first describe it in {args.data / 'languages'}/"
+            f"{args.lang}.yaml (start from printshop's {PACKAGE_DEFAULTS_DIR / 'languages' / 'en.yaml'} "
+            "and translate its labels; TRANSLATING.md says how)"
+        )
+    for game in project.games.values():
+        if args.lang == game.game.source_language:
+            continue
+        try:
+            result = i18n.sync(game, args.lang)
+        except translation_file.SyncError as error:
+            print_report(error.report)
+            return 1
+        print(
+            f"{display_path(result.path)}: {len(result.added)} added (marked TODO), {len(result.obsoleted)} moved to "
+            f"obsolete, {result.recorded} recorded as translated"
+        )
+    return 0
+
+
+def _export(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
+    from printshop.language import po
+    from printshop.pipeline.build import check
+    from printshop.write.commit import write_atomically
+
+    for game in project.games.values():
+        if args.lang == game.game.source_language:
+            continue
+        target = args.out / f"{game.id}-{args.lang}.po"
+        # the `#.` comments: where each text prints, from the game laid out in its source language
+        _, checked = check(
+            args.data, games=[game.id], langs=[game.game.source_language], variant=None
+        )
+        printed = po.where_printed(checked, game.id) if checked is not None else {}
+        write_atomically(target, po.export_po(game, args.lang, printed))
+        print(f"wrote {target}")
+    return 0
+
+
+def _import(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
+    from printshop.language import po
+
+    game = project.games[args.game]
+    if not args.po.is_file():
+        raise UsageError(f"{args.po} does not exist")
+    result = po.import_po(game, args.lang, args.po, project=project)
+    print_report(result.report)
+    if result.report.has_errors:
+        print(
+            f"{game.id} {args.lang}: nothing imported; fix the entries shown in {args.po} and import again",
+            file=sys.stderr,
+        )
+        return 1
+    print(
+        f"{game.id} {args.lang}: {len(result.changed)} text(s) changed, {len(result.confirmed)} confirmed "
+        f"against a newer source"
+    )
+    return 0
+
+
+def _confirm(args: argparse.Namespace, project: Project, _named: list[str] | None) -> int:
+    from printshop.language import i18n
+
+    if bool(args.ids) == bool(args.all_stale):
+        raise UsageError("name the text ids to confirm, or give --all-stale")
+    games = [
+        game
+        for game in project.games.values()
+        if args.lang in game.catalogues and args.lang != game.game.source_language
+    ]
+    if not games:
+        raise UsageError(f"no game here has a '{args.lang}' translation")
+    # reference() is None for a game without its source text file: validate reports it (file-missing),
+    # here it is an internal error, as in i18n sync and export (reported, not changed in this refactor)
+    known = {text_id for game in games for text_id in game.reference(args.lang).entries}  # type: ignore[union-attr]
+    unknown = [text_id for text_id in args.ids if text_id not in known]
+    if unknown:
+        raise UsageError(
+            f"no text {', '.join(unknown)} in {', '.join(game.id for game in games)} "
+            f"('printshop i18n status --verbose' lists the texts to confirm)"
+        )
+    for game in games:
+        ids = (
+            None
+            if args.all_stale
+            else [
+                text_id
+                for text_id in args.ids
+                if text_id in game.reference(args.lang).entries  # type: ignore[union-attr]
+            ]
+        )
+        if ids == []:
+            continue
+        result = i18n.confirm(game, args.lang, ids)
+        for text_id in result.missing:
+            print(
+                f"{game.id} {args.lang}: '{text_id}' has no translation to confirm", file=sys.stderr
+            )
+        print(
+            f"{display_path(result.path)}: {len(result.confirmed)} stale text(s) confirmed, "
+            f"{len(result.unmarked)} kept as they are (TODO mark removed), {len(result.unchanged)} already up to date"
+        )
+    return 0
+
+
+_ACTIONS = {
+    "status": _status,
+    "confirm": _confirm,
+    "sync": _sync,
+    "export": _export,
+    "import": _import,
+}

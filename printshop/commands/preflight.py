@@ -1,0 +1,90 @@
+"""`printshop preflight`: press files and card images read back and checked as a print shop would."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from printshop.commands.arguments import add_data
+from printshop.commands.common import UsageError, load_or_report
+from printshop.diagnostics import display_path
+
+
+def add_parser(commands: argparse._SubParsersAction) -> None:
+    flight = commands.add_parser(
+        "preflight",
+        help="check PDFs and card images as a print shop would",
+        description="Read press files back, including ones printshop did not write, and check them against "
+        "a profile. PDFs: boxes and bleed, trim, every colour operator, space, shading, image and "
+        "inline image (RGB in CMYK files, total ink at the worst point, overprint), transparency, "
+        "image resolution, fonts, encryption and the PDF/X keys. PNG and JPEG faces: pixel size, "
+        "resolution metadata, colour mode and alpha. Prints each problem with its page, then one "
+        "line per file; exit 0 when clean, 1 when any problem is found (warnings do not fail).",
+        epilog="Example: printshop preflight output/comrade/en/press/drivethrucards/*.pdf --profile drivethrucards",
+    )
+    flight.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    flight.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="a print-shop profile: printshop's own or the project's (data/print/profiles/)",
+    )
+    add_data(flight)
+
+
+def run(args: argparse.Namespace) -> int:
+    from printshop.checks.preflight import preflight, shop_trims
+
+    profile, trims = None, None
+    if args.profile:
+        project = load_or_report(args.data, [])
+        if project is None:
+            return 1
+        if args.profile not in project.profiles:
+            off = (
+                " (switched off in this project: use: false)"
+                if args.profile in project.profiles_off
+                else ""
+            )
+            raise UsageError(
+                f"no profile '{args.profile}'{off} (profiles: {', '.join(project.profiles)})"
+            )
+        profile = project.profiles[args.profile]
+        trims = shop_trims(project.media, profile)
+    for path in args.files:
+        if not path.is_file():
+            raise UsageError(f"{path} does not exist")
+    failed, total = 0, 0
+    for path in args.files:
+        found = preflight(path, profile, trims)
+        for problem in found:
+            print(problem.format(display_path(path)))
+        problems = [problem for problem in found if not problem.warning]
+        warnings = len(found) - len(problems)
+        failed += bool(problems)
+        total += len(problems)
+        print(f"{display_path(path)}: {_summary(problems, warnings)}")
+    sys.stdout.flush()
+    print(
+        f"printshop preflight: {len(args.files) - failed} of {len(args.files)} file(s) passed, "
+        f"{total} problem{'s' if total != 1 else ''}",
+        file=sys.stderr,
+    )
+    return 1 if failed else 0
+
+
+def _summary(problems, warnings: int) -> str:
+    """'ok', or '3 problems on 2 pages' (and those of the file as a whole), and the warnings."""
+    if not problems:
+        text = "ok"
+    else:
+        pages = len({problem.page for problem in problems if problem.page})
+        whole = sum(1 for problem in problems if not problem.page)
+        text = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        if pages:
+            text += f" on {pages} page{'s' if pages != 1 else ''}"
+        if whole and pages:
+            text += f" ({whole} for the whole file)"
+    if warnings:
+        text += f", {warnings} warning{'s' if warnings != 1 else ''}"
+    return text

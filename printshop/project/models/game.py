@@ -1,0 +1,336 @@
+"""The schema of data/<game>/game.yaml: decks, cards, composition, setup, boards, sheets, variants."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from printshop.project.models.values import Expression, Extent, Identifier, Size
+from printshop.project.schema import Node
+
+
+# --- data/<game>/game.yaml ----------------------------------------------------------------
+class CardEntry(Node):
+    id: Identifier
+    """The card's id, unique in its deck."""
+    kind: Identifier
+    """The card's kind; composition and setup count cards by kind."""
+    count: int = Field(default=1, ge=1, le=1000)
+    """How many copies of the card the deck holds."""
+    front: str
+    """The face printed on the card's front: a name in faces.yaml."""
+    back: str | None = None
+    """The face printed on the card's back; none: the deck's common back."""
+    vars: dict[str, str | int] = {}
+    """Values the templates read as `card.vars.<name>`, and that composition rules check."""
+    reconstructed: str | None = None
+    """Why this card was designed by the project where the sources are silent (listed by validate)."""
+
+
+class Deck(Node):
+    card_size: str
+    """The cards' size: a name from `card_sizes` in media.yaml."""
+    bleed: Extent
+    """How far the faces are drawn past the trim."""
+    safe: Extent
+    """No text closer to the trim than this."""
+    back: str | None = None
+    """The face printed behind every card without a back of its own; none: the deck is one-sided (markers) and no
+    pages of backs are printed."""
+    cards: list[CardEntry]
+    """The cards, in deck order."""
+    shops_without_size: str | None = None
+    """Why it is right that print shops which do not make this card size leave the deck out (a custom size
+    printed at home, or ordered elsewhere): their `press-left-out` warnings are then acknowledged with it."""
+
+
+class Sequence(Node):
+    var: str
+    """The card var that numbers the cards."""
+    start: int = 1
+    """The first number."""
+
+
+class OneEach(Node):
+    var: str
+    """The card var."""
+    values: list[str | int]
+    """The values it must take, each on exactly one card."""
+
+
+class Allowed(Node):
+    """The values a card var may take: listed, or the ids of the board's offices."""
+
+    var: str
+    """The card var."""
+    values: list[str | int] = []
+    """The values it may take."""
+    offices: bool = False
+    """It may also take the id of any office of the board."""
+
+
+class Tie(Node):
+    """A var that a game rule uses to break ties: equal values are a warning, not an error."""
+
+    var: str
+    """The card var that breaks ties."""
+    rule: str
+    """The game rule that uses it, as shown in the warning."""
+    acknowledged: str | None = None
+    """Why the tie is kept: still reported, but --strict passes."""
+
+
+class Composition(Node):
+    """What a deck must hold: counts per kind, and rules over the cards' `vars`."""
+
+    deck: str
+    """The deck these rules are about: a name under `decks`."""
+    total: int | None = Field(default=None, ge=0)
+    """How many cards the deck must hold."""
+    kinds: dict[str, int] = {}
+    """How many cards of each kind the deck must hold."""
+    unique: list[str] = []
+    """Vars whose values differ from card to card."""
+    sequence: list[Sequence] = []
+    """Vars numbered start, start+1, ... without a gap."""
+    one_each: list[OneEach] = []
+    """Vars taking each listed value exactly once."""
+    allowed: list[Allowed] = []
+    """Vars whose values must be among those listed."""
+    ties: list[Tie] = []
+    """Vars that game rules use to break ties: equal values are a warning."""
+
+
+class SetupNeed(Node):
+    deck: str
+    """The deck the cards come from."""
+    kind: str
+    """The kind of card."""
+    count: Expression | dict[int, int]
+    """An expression in n, or a value per player count."""
+
+
+class Players(Node):
+    min: int = Field(ge=1, le=100)
+    """The fewest players."""
+    max: int = Field(ge=1, le=100)
+    """The most players."""
+
+
+class Setup(Node):
+    variable: str = "n"
+    """The name of the player count in expressions."""
+    needs: list[SetupNeed]
+    """What a game of n players takes out of the decks, per kind."""
+    total: Expression | None = None
+    """What the needs must add up to, e.g. "n": one card per player."""
+    limits: dict[str, int] = {}
+    """The most of a kind the material holds (a standard deck: 12 royal cards)"""
+
+
+class BookletSpec(Node):
+    template: str
+    """The Jinja template under templates/ that writes the booklet."""
+
+
+class Reconstructed(Node):
+    """Something the sources lack that the project designed: a text id, card id or face name."""
+
+    what: str
+    """What was designed: a text id, card id or face name."""
+    why: str
+    """Why, and from what."""
+
+
+class Office(Node):
+    """A place on the board, in rank order (the first is the top)."""
+
+    id: Identifier
+    """The office's id; texts and phases name it."""
+    level: str
+    """The level of the board it sits on (summit, first, second…)."""
+    purge: int = Field(ge=1, le=20)
+    """The purge number printed on the board for this office."""
+
+
+class Phase(Node):
+    """A phase of the turn; `acts` is the office that acts, `succession` who acts in its place, in
+    order (printed as the codes <number>A, <number>B, ...)."""
+
+    number: int = Field(ge=1)
+    """The phase's number in the turn."""
+    id: Identifier
+    """The phase's id; its texts are found by it."""
+    acts: str | None = None
+    """The office that acts in this phase."""
+    succession: list[str] = []
+    """Who acts in its place when that office is inactive, in order."""
+
+
+class HealthRow(Node):
+    """One line of the d20 health table: what a roll from..to does at work and at the cure."""
+
+    low: int = Field(alias="from", ge=1, le=20)
+    """The lowest roll of the row (written `from`)."""
+    high: int = Field(alias="to", ge=1, le=20)
+    """The highest roll of the row (written `to`)."""
+    at_work: Identifier
+    """What the roll does to a politician at work: an outcome id."""
+    at_cure: Identifier
+    """What the roll does to a politician at the cure: an outcome id."""
+
+
+class Board(Node):
+    offices: list[Office]
+    """The offices in rank order, the top first."""
+    candidates: int = Field(ge=0)
+    """How many candidate places the board has."""
+    candidate_purge: int = Field(ge=1, le=20)
+    """The purge number of the candidates."""
+    phases: list[Phase]
+    """The phases of a turn, in order."""
+    promotions: list[str] = []
+    """The order in which offices are filled (codes 6A, 6B, ...)"""
+    promotion_phase: int | None = None
+    """The number of the phase in which offices are filled by promotion."""
+    parade_years: int = Field(default=11, ge=1)
+    """How many years the parade track counts."""
+    health: list[HealthRow] = []
+    """The health table, one row per range of rolls."""
+
+
+class SheetItem(Node):
+    """One sheet of a set (a role sheet, the setup for 5 players...): its own vars, maybe its own face."""
+
+    id: Identifier
+    """The item's id, unique in its sheet."""
+    face: str | None = None
+    """Its own face, instead of the sheet's."""
+    back: str | None = None
+    """Its own back face, instead of the sheet's `back`."""
+    vars: dict[str, str | int] = {}
+    """Values the template reads as `card.vars.<name>` (or `item.vars.<name>`)."""
+    reconstructed: str | None = None
+    """Why this item was designed by the project where the sources are silent."""
+
+
+class SheetSpec(Node):
+    """A page-sized (or larger) component drawn from a face: a board, player sheets, aids. With
+    `items`, a set of such sheets, each with its own vars. Larger than the paper, a sheet is tiled
+    for home printing; `per_page: 2` puts two side by side on turned paper, scaled to fit, with a
+    cut line between; a press file gets one page per sheet with bleed. With a `back`, each page of
+    fronts is followed by its page of backs, placed for duplex printing."""
+
+    face: str
+    """The face drawn: a name in faces.yaml."""
+    back: str | None = None
+    """The face printed on the back of every item without a back of its own, on the page after its front and
+    mirrored for duplex printing like card backs; none: the sheet is one-sided."""
+    items: list[SheetItem] = []
+    """A set of sheets from the same face, each with its own vars; none: a single sheet."""
+    width: Size
+    """Width of the sheet at the trim."""
+    height: Size
+    """Height of the sheet at the trim."""
+    bleed: Extent = 0.0
+    """How far the face is drawn past the trim."""
+    copies: int = Field(default=1, ge=1, le=20)
+    """Pages of it in a print-and-play file."""
+    tiled: bool = False
+    """Print it over several pages, with overlap, cut marks and an assembly page."""
+    overlap: Extent = 0.0
+    """Tiled sheets: how much neighbouring tiles overlap."""
+    per_page: Literal[1, 2] = 1
+    """2 puts two sheets side by side on turned paper, scaled to fit, with a cut line between."""
+    press: bool = False
+    """Also write a press file: one page, trim plus bleed, TrimBox and BleedBox."""
+    medium: str = "sheet"
+    """How the sheet is read, for the design rules (`design.media` in media.yaml): `sheet` in the hand, `board`
+    from across the table."""
+
+
+class Range(Node):
+    min: int = Field(ge=0)
+    """The least."""
+    max: int = Field(ge=0)
+    """The most."""
+
+
+class GoalDeck(Node):
+    """A goal deck built from the roles dealt (Comrade Stalin): for each dealt role with goals, its rank
+    in every goal suit; one card in `discard` set aside; the `extra_rank` of each suit added; `deal`
+    to each player with goals; `remain` must be left. Checked for every roster the rules allow."""
+
+    deck: str
+    """The deck the goal cards come from."""
+    always: list[str]
+    """The roles dealt in every game."""
+    others: Range
+    """How many other roles may be dealt."""
+    no_goal_cards: list[str] = []
+    """Roles whose rank is not added and who are dealt no goal cards."""
+    suits: list[str]
+    """The goal suits."""
+    discard: int = Field(ge=2)
+    """One card in this many is set aside unseen."""
+    extra_rank: str
+    """The rank of each goal suit added after the roles' ranks (e.g. A)."""
+    deal: int = Field(ge=1)
+    """Goal cards dealt to each player with goals."""
+    remain: int = Field(ge=0)
+    """Goal cards that must be left over."""
+    tokens: int | None = Field(default=None, ge=0)
+    """Tokens the kit provides; the roster's starting tokens must fit."""
+
+
+class Variant(Node):
+    overrides: list[str]
+    """The text ids the variant must give under `variant.<name>.`."""
+    reconstructed: str | None = None
+    """Why the variant was designed by the project."""
+
+
+class Untranslatable(Node):
+    """Texts a translation may leave as in its source: `words` (a text made only of them is never
+    reported) and `ids` (each with the reason, shown as an acknowledged warning)."""
+
+    words: list[str] = []
+    """Words that read the same in every language: a text made only of them is never reported."""
+    ids: dict[str, str] = {}
+    """Text ids that may stay as in the source, each with the reason (shown as an acknowledged warning)."""
+
+
+class Game(Node):
+    title: str
+    """The text id of the game's name."""
+    source_language: str
+    """The language the game's texts are written in first; translations are compared with it."""
+    players: Players
+    """How many players the game is for; setup is checked for every count."""
+    minutes: int = Field(ge=1)
+    """How long a game takes."""
+    decks: dict[Identifier, Deck]
+    """The decks by id."""
+    composition: list[Composition] = []
+    """What each deck must hold; validate compares it with the cards."""
+    setup: Setup | None = None
+    """What a game of n players takes out of the decks; checked for every player count."""
+    booklet: BookletSpec | None = None
+    """The rules booklet."""
+    board: Board | None = None
+    """The board's offices, phases and health table (Kremlin), printed by the board, the phase reference and the
+    booklet."""
+    goal_deck: GoalDeck | None = None
+    """A goal deck built from the roles dealt (Comrade Stalin), checked for every allowed roster."""
+    sheets: dict[Identifier, SheetSpec] = {}
+    """Boards, player sheets and aids by id."""
+    text_variables: dict[str, str] = {}
+    """Placeholders every text may use, each standing for another text: {mafias} -> role.mafia.plural."""
+    variants: dict[Identifier, "Variant"] = {}
+    """Naming variants (build, watch and serve --variant NAME): texts under variant.NAME.* replace the ids they name; each
+    variant must give every id listed in `overrides`."""
+    reconstructed: list[Reconstructed] = []
+    """What the project designed where the sources are silent; listed by validate for review."""
+    untranslatable: Untranslatable = Untranslatable()
+    """Texts that may read the same in every language: names, loanwords ("Glasnost")"""

@@ -1,0 +1,99 @@
+"""The schema of data/languages/<lang>.yaml: a language's typography (hyphenation, kept words) and its
+translation checks.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+from printshop.project.schema import Node
+
+
+# --- data/languages/<lang>.yaml ---------------------------------------------------------
+def _hyphenation_language(value: str) -> str:
+    import pyphen
+
+    if pyphen.language_fallback(value) is None:
+        near = sorted(
+            name for name in pyphen.LANGUAGES if name.split("_")[0] == value.split("_")[0].lower()
+        )
+        raise ValueError(
+            f"there are no hyphenation patterns for '{value}'"
+            + (f" (there are: {', '.join(near)})" if near else " (write it like de_DE or fr_FR)")
+        )
+    return value
+
+
+MAX_KEPT_WORDS = (
+    200  # a language's short words are a few dozen; each is tried at every word of every text
+)
+
+
+def _one_word(value: str) -> str:
+    if not value or any(ch.isspace() for ch in value):
+        raise ValueError(
+            f"'{value}' is not one word: list each short word on its own, e.g. [de, la, le]"
+        )
+    return value
+
+
+class Typography(Node):
+    hyphenation: Annotated[str, AfterValidator(_hyphenation_language)] | None = None
+    """Hyphenation patterns (pyphen's name for them: de_DE, fr_FR, en_GB); none: words are never broken."""
+    space_before: str = ""
+    """Punctuation preceded by `space` (French: ; : ! ? »)."""
+    space_after: str = ""
+    """Punctuation followed by `space` (French: «)."""
+    space: str = "\u202f"
+    """The space put before or after that punctuation (a narrow no-break space by default)."""
+    replace: dict[str, str] = {}
+    """Characters replaced in every text, e.g. `"'": "’"` for typographic apostrophes."""
+    quotes: list[tuple[str, str]] = [("\u201c", "\u201d")]
+    """Quotation marks that open and close in this language, checked for balance ("«", "»")"""
+    keep_with_next: list[Annotated[str, AfterValidator(_one_word)]] = Field(
+        default=[], max_length=MAX_KEPT_WORDS
+    )
+    """Short words never left at the end of a line of ragged or centred text (a card's text, a title, a booklet's
+    headings and list items), whatever their case: the space after each is set as a no-break space (French: à,
+    de, le, la, un...; "LE / VIEUX GARDIEN" and "« La / lampe" are never set). Justified paragraphs keep their
+    breaks: there a tie would open the spaces of the line above it wide."""
+    numbers_with_next: bool = False
+    """Whether a number stays on the line of the word after it in ragged or centred text ("perd 1 / lumière" is
+    never set)."""
+
+
+class LengthRatio(Node):
+    """A translation's length over the length of the text it is made from: outside [min, max] is reported."""
+
+    min: float = Field(gt=0)
+    """The shortest a translation may be, as a share of its source's length."""
+    max: float = Field(gt=0)
+    """The longest a translation may be, as a multiple of its source's length."""
+
+
+class TranslationChecks(Node):
+    length: dict[str, LengthRatio] = {"*": LengthRatio(min=0.4, max=2.5)}
+    """Per language a translation is made from ("en", or "*" for any): how much longer or shorter it may be."""
+    length_from: int = Field(default=24, ge=1)
+    """Texts shorter than this many characters are not compared by length: they vary too much."""
+    doubled_words: list[str] = []
+    """Words that may stand twice in a row ("nous nous")."""
+
+
+class Language(Node):
+    name: str
+    """The language's name in English ("French"), used in messages."""
+    native_name: str
+    """The language's name in itself ("Français")."""
+    typography: Typography = Typography()
+    """The language's typographic conventions."""
+    checks: TranslationChecks = TranslationChecks()
+    """Thresholds of the translation checks (docs/checks.md)."""
+    translated_from: str | None = None
+    """The language translations into this one are made from ("pivot"), when a game has it and it is not this
+    language; otherwise the game's source language. Fallback, staleness, PO msgids and status follow it."""
+    labels: dict[str, str]
+    """Words printshop itself prints on pages, by name: footers (fronts, backs, page "{page}/{pages}"), the
+    how-to-print sheet, the calibration page; validate names any the language lacks."""

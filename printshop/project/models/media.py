@@ -1,0 +1,125 @@
+"""The schema of data/print/media.yaml: card sizes, papers, crop marks, the print-and-play kit and the
+design rules every face follows.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from printshop.project.models.values import Extent, Identifier, Size
+from printshop.project.schema import Node
+
+
+# --- data/print/media.yaml --------------------------------------------------------------
+class CardSize(Node):
+    width: Size
+    """Width of the card at the trim, where it is cut."""
+    height: Size
+    """Height of the card at the trim."""
+    label: str = ""
+    """The name printed for people, e.g. "poker 63 × 88 mm"."""
+    corner_radius: Extent = 0.0
+    """The radius the corners are rounded to when cut: drawn on previews and cut outlines only, never on print-and-play
+    sheets or press files (a shop that rounds corners does it with its own die)."""
+    medium: str = "card"
+    """How the card is read, for the design rules (`design.media` in media.yaml): `card` in the hand, `counter` for
+    a small chit on the table."""
+
+
+class Paper(Node):
+    width: Size
+    """Width of the sheet of paper."""
+    height: Size
+    """Height of the sheet of paper."""
+    label: str = ""
+    """The name printed for people, e.g. "A4"."""
+
+
+class CropMarks(Node):
+    length: Extent
+    """How long each crop mark is."""
+    gap: Extent
+    """Space left between the card's corner and its crop mark."""
+    width: Extent
+    """Line width of the crop marks."""
+    colour: str = "ink"
+    """Colour of the marks: a name from colours.yaml."""
+
+
+class PageFooter(Node):
+    font: str
+    """Font face of the footer (a family from fonts.yaml, optionally with -bold, -italic or -bold-italic)."""
+    size: Size
+    """Type size."""
+    colour: str = "ink"
+    """Text colour: a name from colours.yaml."""
+    baseline: Extent = 0.0
+    """The lowest the text may sit above the paper's bottom edge."""
+
+
+class CardSheetLayout(Node):
+    """How a card sheet lays one card size out on one paper."""
+
+    turn: Literal[0, 90, 270] = 0
+    """How far the cards are turned on the page, in degrees counter-clockwise: 90 puts a card's top at the page's
+    left edge (270 at its right), for a card size that fits more to a page lying on its side. Each back is turned
+    so that its top lies behind its front's top once the sheet is turned over for the duplex `--flip`."""
+
+
+class PrintAndPlay(Node):
+    papers: list[str]
+    """The papers (names from `papers`) print-and-play kits are built for."""
+    margin: Extent
+    """No card comes closer to the paper's edge than this."""
+    outer_bleed: Extent = 0.0
+    """How far the outer cards of a sheet are drawn past their trim."""
+    tile_margin: Extent
+    """Tiled sheets: the paper's margin around each printed window."""
+    gutterfold_bleed: Extent = 0.0
+    """Gutterfold sheets: bleed round each card, halved if it does not fit."""
+    fold_gap: Extent = 0.0
+    """Gutterfold sheets: from the fold line to the nearest bleed."""
+    min_dpi: float = Field(default=150, gt=0)
+    """The least resolution of an image at its placed size for a home print: below it, validate and build refuse
+    the image (`image-resolution`). Print shops need more, checked per shop (`press-art`, their `min_dpi`)."""
+    crop_marks: CropMarks
+    """How crop marks are drawn in the margins."""
+    card_sheets: dict[Identifier, dict[Identifier, CardSheetLayout]] = {}
+    """Card sheets laid out otherwise than upright, by paper then card size (names from `papers` and
+    `card_sizes`): `letter: {poker-eu: {turn: 90}}` puts poker cards on their side on Letter, 2 × 4 to a page
+    where upright cards leave room for 3 × 2 only."""
+    footer: PageFooter
+    """The footer of every page (file name and page number)."""
+    press_profile: str = "eu-3mm"
+    """The print-shop profile (data/print/profiles/) the kit's press pages (boards, role sheets) follow: its bleed,
+    colours and PDF/X, so a kit's press file is what that shop takes."""
+
+
+class DesignMedium(Node):
+    """What type on one medium (card, counter, sheet, board) must be to read at its distance."""
+
+    min_type: Size
+    """The smallest type size any frame of this medium may print (its `min_size`, or its `size` when it never
+    shrinks): `validate` reports a smaller one (type-too-small)."""
+    reading: str = ""
+    """How far the medium is read from, for people: "in the hand", "across the table (60 cm)"."""
+
+
+class Design(Node):
+    """The measurable part of the design system (docs/design.md), checked by `validate`."""
+
+    media: dict[Identifier, DesignMedium] = {}
+    """The media by name: a card size's `medium` and a sheet's `medium` name one of them."""
+
+
+class Media(Node):
+    card_sizes: dict[Identifier, CardSize]
+    """Card sizes by name (the name is what a deck's `card_size` says)."""
+    papers: dict[Identifier, Paper]
+    """Paper sizes by name (`a4`, `letter`)."""
+    print_and_play: PrintAndPlay
+    """Settings of the print-and-play sheets."""
+    design: Design = Design()
+    """The design rules every face follows: the smallest type per medium (docs/design.md)."""

@@ -1,0 +1,102 @@
+"""The schema of data/print/profiles/<name>.yaml: what a print shop accepts (colour, resolution,
+products, output intent).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from printshop.project.models.values import Extent, FileName
+from printshop.project.schema import Node
+
+
+# --- data/print/profiles/<name>.yaml: what a print shop accepts ----------------------------
+class ProfileColour(Node):
+    space: Literal["rgb", "cmyk"] = "rgb"
+    """The colour space of the shop's files: rgb, or cmyk for offset and most press printers."""
+    ink_limit: float | None = Field(default=None, gt=0, le=400)
+    """Most total ink the shop accepts, in percent (CMYK)."""
+    rich_black: list[Annotated[float, Field(ge=0, le=100)]] | None = Field(
+        default=None, min_length=4, max_length=4
+    )
+    """The shop's rich black for large black areas: C, M, Y, K in percent (0 to 100 each)."""
+    icc: FileName | None = None
+    """CMYK: the ICC profile (a file in printshop/icc/) raster art is converted to; None: the FOGRA39 one."""
+
+
+class Pixels(Node):
+    width: int = Field(ge=1, le=20000)
+    """Width of each image in pixels."""
+    height: int = Field(ge=1, le=20000)
+    """Height of each image in pixels."""
+
+
+class Product(Node):
+    """What the shop makes of one of our card sizes: its own trim (a card size in media.yaml), onto
+    which our faces are scaled to cover, and the safe zone if it differs from the profile's."""
+
+    trim: str
+    """The shop's own card size: a name from `card_sizes` in media.yaml."""
+    safe: Extent | None = None
+    """The safe zone for this product, if it differs from the profile's."""
+
+
+class OutputIntent(Node):
+    """The PDF/X output intent: a registered characterization (no ICC profile need be embedded)."""
+
+    version: Literal["PDF/X-1a:2003", "PDF/X-4"] = "PDF/X-1a:2003"
+    """The PDF/X version; PDF/X-4 embeds the profile's CMYK ICC profile in the output intent (the files stay PDF
+    1.4)."""
+    condition: str
+    """The OutputConditionIdentifier, e.g. "CGATS TR 001" (SWOP)."""
+    registry: str = "http://www.color.org"
+    """Where the condition is registered."""
+    info: str = ""
+    """A free description of the printing condition."""
+
+
+class Profile(Node):
+    label: str
+    """The shop's name as printed in messages."""
+    use: bool = True
+    """False: the project does not print at this shop (a project's print/profiles/<name>.yaml holding `use: false`
+    over printshop's own): no files are made for it, and nothing is checked against it."""
+    files: Literal["pdf-per-deck", "pdf-per-card-size", "png-per-face", "pdf-fronts-backs"]
+    """How the shop wants its files: pdf-per-deck (one PDF per deck), pdf-per-card-size (one PDF per card size),
+    png-per-face (one image per face) or pdf-fronts-backs (per deck, a file of fronts and one of backs, card n
+    on page n of each)."""
+    bleed: Extent
+    """How far faces are drawn past the trim in this shop's files."""
+    safe: Extent
+    """No text or icon closer to the trim than this."""
+    products: dict[str, Product] = {}
+    """Our card sizes, each with the shop's product it is sent as; sizes not listed are not sent to this shop (none
+    listed: all, as they are)."""
+    pixels: Pixels | None = None
+    """png-per-face: each image's exact size."""
+    page_order: Literal["front-back", "back-front"] = "front-back"
+    """Which comes first in the file for each card: its front or its back."""
+    colour: ProfileColour = ProfileColour()
+    """The colours the shop's files use."""
+    pdfx: OutputIntent | None = None
+    """The PDF/X output intent; none: plain PDF."""
+    min_dpi: float = Field(default=300, gt=0)
+    """The least resolution of images at their placed size."""
+    transparency: bool = True
+    """Whether the shop accepts transparency; false: no soft masks and no opacity below 1 (PDF/X-1a)."""
+    image_alpha: bool = False
+    """Face images (PNG, JPEG) may keep an alpha channel (a printed card has none)."""
+    leaves_out: dict[str, str] = {}
+    """What the shop is known not to take, and why: card sizes, "sheets", "booklets". Still reported
+    (press-left-out), but as acknowledged, so `validate --strict` passes; anything else left out fails it."""
+
+    def product(self, card_size: str) -> Product | None:
+        if not self.products:
+            return Product(trim=card_size)
+        return self.products.get(card_size)
+
+    def safe_for(self, card_size: str) -> float:
+        product = self.product(card_size)
+        return product.safe if product is not None and product.safe is not None else self.safe

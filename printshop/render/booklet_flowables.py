@@ -1,0 +1,273 @@
+"""A rules booklet's blocks as ReportLab flowables: paragraphs in booklet.yaml's styles (the characters it
+colours in their colours, list items hanging their bullets or numbers), tables with a coloured header row,
+spacers, page breaks, vector motifs (`MotifFlowable`), the back cover's emblem and title, and headings kept
+with what follows them. render.booklet_pages sets them on pages.
+"""
+
+from __future__ import annotations
+
+import re
+
+from reportlab.lib.colors import CMYKColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, TableStyle
+from reportlab.platypus import Spacer as RLSpacer
+from reportlab.platypus import Table as RLTable
+
+from printshop.project.models.art import Motif
+from printshop.project.models.booklet import TextStyle
+from printshop.project.units import parse_length
+from printshop.render.colour import Paints
+from printshop.render.faces import draw_motif
+from printshop.typeset.fitting import ALIGN
+from printshop.typeset.fonts import with_fallback
+from printshop.typeset.justify import EvenParagraph
+from printshop.typeset.measuring import hang
+from printshop.typeset.richtext import HOME_ONLY, Art, Para, Spacer, Table, column_widths, uppercase
+from printshop.typeset.richtext import PageBreak as PageBreakBlock
+
+
+class MotifFlowable(Flowable):
+    def __init__(self, motif: Motif, size: float, colour: str):
+        super().__init__()
+        self.motif, self.size, self.colour = motif, size, colour
+
+    def wrap(self, available_width, available_height):
+        self.available_width = available_width
+        return available_width, self.size
+
+    def draw(self):
+        self.canv.setFillColor(self.colour)
+        draw_motif(
+            self.canv,
+            self.motif,
+            (self.available_width - self.size) / 2,
+            0,
+            self.size,
+            self.size,
+            0,
+            True,
+            False,
+        )
+
+
+def character_colours(characters: dict[str, str], paints: Paints) -> dict[str, str]:
+    """Each character the booklet style's `characters` names (a key may name several), with its colour in
+    `paints` written as paragraph markup takes it: "#rrggbb", or "cmyk(c,m,y,k)" in a shop's CMYK."""
+    colours = {}
+    for keys, name in characters.items():
+        colour = paints.text(name)
+        if isinstance(colour, CMYKColor):
+            written = "cmyk({})".format(",".join(f"{value:.4f}" for value in colour.cmyk()))
+        else:
+            written = "#" + colour.hexval()[2:]
+        colours.update({character: written for character in keys})
+    return colours
+
+
+def _set(markup: str, colours: dict[str, str] | None) -> str:
+    """`markup` with each character of `colours` in its colour (text only, never inside tags or entities),
+    then the characters the families lack in the fallback face."""
+    if colours and any(character in markup for character in colours):
+        markup = re.sub(
+            r"(<[^>]*>|&[#\w]+;)|([^<&]+)",
+            lambda match: (
+                match.group(1)
+                or "".join(
+                    f'<font color="{colours[ch]}">{ch}</font>' if ch in colours else ch
+                    for ch in match.group(2)
+                )
+            ),
+            markup,
+        )
+    return with_fallback(markup)
+
+
+def back_cover_blocks(blocks: list) -> list:
+    """What the back cover shows: the cover's first emblem (`art`) and its `title`, from the blocks before the
+    first page break; empty if the cover has neither."""
+    shown: list = []
+    for block in blocks:
+        if isinstance(block, PageBreakBlock):
+            break
+        if isinstance(block, Art) and not any(isinstance(b, Art) for b in shown):
+            shown.append(block)
+        elif (
+            isinstance(block, Para)
+            and block.style == "title"
+            and not any(isinstance(b, Para) for b in shown)
+        ):
+            shown.append(block)
+    return shown
+
+
+# the space between the back cover's emblem and title
+BACK_COVER_GAP = 6 * 72 / 25.4
+
+
+def back_cover_flowables(
+    blocks: list,
+    style,
+    styles: dict[str, ParagraphStyle],
+    paints: Paints,
+    motifs: dict[str, Motif],
+    colours: dict[str, str],
+    width: float,
+    height: float,
+) -> list[Flowable]:
+    """The back cover's emblem and title, centred on the page's frame."""
+    shown: list[Flowable] = []
+    for block in blocks:
+        if shown:
+            shown.append(RLSpacer(1, BACK_COVER_GAP))
+        if isinstance(block, Art):
+            shown.append(
+                MotifFlowable(
+                    motifs[block.motif], parse_length(block.size), paints.fill(block.colour)
+                )
+            )
+        else:
+            shown.extend(
+                block_flowables(
+                    block, style.styles, styles, paints, motifs, None, style.tables, width, colours
+                )
+            )
+    used = sum(flowable.wrap(width, height)[1] for flowable in shown)
+    if used > height - 2:  # it would run onto another page: the back cover stays bare
+        return [RLSpacer(1, 1)]
+    return [RLSpacer(1, (height - used) / 2 - 1), *shown]
+
+
+def list_hangs(blocks: list, text_styles: dict[str, TextStyle]) -> dict[int, float]:
+    """The indent of each list item (by its index in `blocks`): one for all the items of a list (a run of items in
+    one style), which its widest number hangs in (measuring.hang), so that "10." moves no item's text but its own."""
+    hangs: dict[int, float] = {}
+    run: list[int] = []
+
+    def close() -> None:
+        spec = text_styles.get(blocks[run[0]].style) if run else None
+        if spec is not None:
+            indent = hang(
+                [blocks[index].bullet for index in run], spec.font, spec.size, spec.indent
+            )
+            hangs.update(dict.fromkeys(run, indent))
+        run.clear()
+
+    for index, block in enumerate(blocks):
+        item = isinstance(block, Para) and block.bullet
+        if run and not (
+            item and blocks[run[-1]].style == block.style
+        ):  # (anything else ends the run)
+            close()
+        if item:
+            run.append(index)
+    close()
+    return hangs
+
+
+def block_flowables(
+    block,
+    text_styles: dict[str, TextStyle],
+    styles: dict[str, ParagraphStyle],
+    paints: Paints,
+    motifs: dict[str, Motif],
+    accent,
+    tables,
+    frame_width: float,
+    colours: dict[str, str] | None = None,
+    indent: float | None = None,
+) -> list[Flowable]:
+    if isinstance(block, Para):
+        spec = text_styles[block.style]
+        markup = uppercase(block.markup) if spec.uppercase else block.markup
+        if block.bullet:
+            indent = (
+                indent
+                if indent is not None
+                else hang([block.bullet], spec.font, spec.size, spec.indent)
+            )
+            # the bullet at the margin, in the item's size (ReportLab's default is 10 pt, whatever the text's)
+            bullet_style = ParagraphStyle(
+                f"{block.style}-bullet",
+                parent=styles[block.style],
+                leftIndent=indent,
+                bulletIndent=0,
+                bulletFontSize=styles[block.style].fontSize,
+            )
+            return [EvenParagraph(_set(markup, colours), bullet_style, bulletText=block.bullet)]
+        return [EvenParagraph(_set(markup, colours), styles[block.style])]
+    if isinstance(block, Table):
+        aligned: dict[tuple[bool, str], ParagraphStyle] = {}
+
+        def cell_style(head: bool, column: int) -> ParagraphStyle:
+            """The th or td style, in the column's own alignment where the table gives one (align="left,right")."""
+            base = styles["th" if head else "td"]
+            align = block.aligns[column] if block.aligns and column < len(block.aligns) else None
+            if align is None:
+                return base
+            made = aligned.get((head, align))
+            if made is None:
+                made = aligned[(head, align)] = ParagraphStyle(
+                    f"{base.name}-{align}", parent=base, alignment=ALIGN[align]
+                )
+            return made
+
+        rows = [
+            [
+                Paragraph(_set(markup, None if head else colours), cell_style(head, column))
+                for column, (head, markup) in enumerate(row)
+            ]
+            for row in block.rows
+        ]
+        table = RLTable(
+            rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width)
+        )
+        commands = [
+            ("GRID", (0, 0), (-1, -1), tables.grid_width, paints.fill(tables.grid)),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not the default Helvetica
+            ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(text_styles["td"].colour)),  # not RGB black
+            ("TOPPADDING", (0, 0), (-1, -1), tables.padding),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), tables.padding),
+        ]
+        for r, row in enumerate(block.rows):
+            for c, (head, _) in enumerate(row):
+                if head:
+                    commands.append(("BACKGROUND", (c, r), (c, r), accent))
+        table.setStyle(TableStyle(commands))
+        return [RLSpacer(1, tables.space_before), table, RLSpacer(1, tables.space_after)]
+    if isinstance(block, Spacer):
+        if block.height == HOME_ONLY:  # a marker _for_target removes; nothing to draw
+            return []
+        return [RLSpacer(1, parse_length(block.height))]
+    if isinstance(block, PageBreakBlock):
+        return [PageBreak()]
+    if isinstance(block, Art):
+        return [
+            MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour))
+        ]
+    return []
+
+
+def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
+    """A heading never ends a page: it is kept together with the flowable after it."""
+    result: list[Flowable] = []
+    i = 0
+    while i < len(story):
+        item = story[i]
+        name = getattr(getattr(item, "style", None), "name", "")
+        if name in ("h1", "h2") and i + 1 < len(story):
+            group = [item]
+            while i + 1 < len(story) and getattr(
+                getattr(story[i + 1], "style", None), "name", ""
+            ) in ("h1", "h2"):
+                i += 1
+                group.append(story[i])
+            if i + 1 < len(story):
+                i += 1
+                group.append(story[i])
+            result.append(KeepTogether(group))
+        else:
+            result.append(item)
+        i += 1
+    return result

@@ -1,0 +1,281 @@
+"""A rules booklet's pages: page templates with alternating inner and outer margins, folios and running
+heads, the file's name on home prints, the blank pages and back cover that complete a stitched booklet's last
+sheet, and ReportLab's document built on a canvas that writes (or, measuring, only counts) the pages.
+
+`set_booklet` sets the booklet's flowables (render.booklet_flowables) at one spacing; render.booklet chooses
+the spacing and remembers what was set. A block taller than any page is `BookletTooLarge`.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+)
+from reportlab.platypus import Spacer as RLSpacer
+from reportlab.platypus.doctemplate import LayoutError
+
+from printshop.layout.plan import BookletLayout, GameLayout
+from printshop.project.models.art import Motif
+from printshop.project.models.media import Paper
+from printshop.project.units import to_mm
+from printshop.render.booklet_flowables import (
+    back_cover_blocks,
+    back_cover_flowables,
+    block_flowables,
+    character_colours,
+    keep_headings_with_next,
+    list_hangs,
+)
+from printshop.render.colour import Paints
+from printshop.render.pdf import INITIAL_FONT
+from printshop.render.replay import remember_page_streams
+from printshop.typeset.fitting import paragraph_style
+
+
+class _Doc(BaseDocTemplate):
+    """Notes how much of the last page's frame the text fills."""
+
+    tail = 0.0
+
+    def afterFlowable(self, flowable):
+        frame = getattr(self, "frame", None)
+        if frame is None:  # between pages (a page break)
+            return
+        top = frame._y1 + frame._height - frame._topPadding
+        self.tail = (top - frame._y) / max(frame._height, 1.0)
+
+
+# the baseline of a home print's file name: 7 mm up, so that on Letter, where an imposed A5 page is shrunk,
+# its descenders stay clear of the 5 mm band printers cannot print (print_and_play.margin)
+FILE_NAME_BASELINE = 7 * 72 / 25.4
+
+
+def set_booklet(
+    game: GameLayout,
+    booklet: BookletLayout,
+    paper: Paper,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    blank_pages: int,
+    bleed: float,
+    folio_name: str,
+    file_name: str | None,
+    content_pages: int | None = None,
+    spacing: float = 1.0,
+    back_cover: bool = False,
+    measure: bool = False,
+) -> tuple[bytes, int, float]:
+    """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing` scales the
+    space before and after paragraphs (to balance the last page). After the `content_pages`, `blank_pages`
+    empty pages, then (`back_cover`) a back cover. With `measure`, the pages are set but neither drawn nor
+    written (the bytes are empty)."""
+    style = booklet.style
+    margins = style.margins
+    buffer = io.BytesIO()
+    hyphenation = game.localized.language.typography.hyphenation
+    styles = {
+        name: paragraph_style(s, s.size, paints, name=name, hyphenation=hyphenation)
+        for name, s in style.styles.items()
+    }
+    for paragraph in styles.values():
+        paragraph.spaceBefore *= spacing
+        paragraph.spaceAfter *= spacing
+        # a paragraph's last line never begins a page, nor its first line ends one
+        paragraph.allowWidows, paragraph.allowOrphans = 0, 0
+    colours = character_colours(style.characters, paints)  # the red suits in red, as on the cards
+
+    def frame(inner_left: bool) -> Frame:
+        left = margins.inner if inner_left else margins.outer
+        right = margins.outer if inner_left else margins.inner
+        return (_UndrawnFrame if measure else Frame)(
+            bleed + left,
+            bleed + margins.bottom,
+            paper.width - left - right,
+            paper.height - margins.top - margins.bottom,
+            leftPadding=0,
+            rightPadding=0,
+            topPadding=0,
+            bottomPadding=0,
+        )
+
+    def folio(canvas, doc):
+        if bleed:
+            canvas.setTrimBox((bleed, bleed, bleed + paper.width, bleed + paper.height))
+            canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
+        padding = content_pages is not None and doc.page > content_pages
+        if padding and not (back_cover and doc.page == content_pages + blank_pages + 1):
+            return  # a blank page completing the last sheet: nothing on it, not even the file's name
+        canvas.saveState()
+        canvas.translate(bleed, bleed)
+        canvas.setFillColor(paints.text(style.folio.colour))
+        # the file's name (home prints) on the lowest line, clear of the band printers cannot print (also once
+        # the page is imposed two to a sheet and shrunk to fit Letter); the folio above it
+        y = margins.bottom / 2
+        if file_name:
+            low = FILE_NAME_BASELINE
+            canvas.setFont(style.folio.font, style.folio.size * 0.75)
+            marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
+            canvas.drawCentredString(paper.width / 2, low, marked)
+            y = max(y, low + style.folio.size * 1.3)
+        # neither the cover nor the back cover carries a folio or running head
+        if doc.page == 1 or padding:
+            canvas.restoreState()
+            return
+        canvas.setFont(style.folio.font, style.folio.size)
+        odd = doc.page % 2 == 1
+        text = f"{game.title} · {folio_name}"
+        if odd:
+            canvas.drawRightString(paper.width - margins.outer, y, str(doc.page))
+            canvas.drawString(margins.inner, y, text)
+        else:
+            canvas.drawString(margins.outer, y, str(doc.page))
+            canvas.drawRightString(paper.width - margins.inner, y, text)
+        canvas.setStrokeColor(paints.fill(style.rule_colour))
+        canvas.setLineWidth(0.5)
+        canvas.line(
+            margins.inner if odd else margins.outer,
+            y + style.folio.size * 1.4,
+            paper.width - (margins.outer if odd else margins.inner),
+            y + style.folio.size * 1.4,
+        )
+        canvas.restoreState()
+
+    doc = _Doc(
+        buffer,
+        pagesize=(paper.width + 2 * bleed, paper.height + 2 * bleed),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=INITIAL_FONT,
+        title=f"{game.title}: {folio_name}",
+        author="printshop",
+        creator="printshop",
+        subject=folio_name,
+        lang=game.lang,
+        keywords="printshop:booklet",
+    )
+    doc.addPageTemplates(
+        [
+            PageTemplate("odd", [frame(True)], onPage=folio),
+            PageTemplate("even", [frame(False)], onPage=folio),
+        ]
+    )
+    story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
+    hangs = list_hangs(booklet.blocks, style.styles)
+    for index, block in enumerate(booklet.blocks):
+        story.extend(
+            block_flowables(
+                block,
+                style.styles,
+                styles,
+                paints,
+                motifs,
+                paints.fill(style.rule_colour),
+                style.tables,
+                paper.width - margins.inner - margins.outer,
+                colours,
+                hangs.get(index),
+            )
+        )
+    # the text's headings kept with what follows them, among the text only: a heading that ends it (a section whose
+    # paragraphs a template left out) was kept with the blank page or back cover after it, and moved to a page of
+    # its own, one more than the pages measured (a stitched booklet then no multiple of four)
+    story = keep_headings_with_next(story)
+    for _ in range(blank_pages):
+        story.extend([PageBreak(), RLSpacer(1, 1)])
+    if back_cover:
+        story.append(PageBreak())
+        story.extend(
+            back_cover_flowables(
+                back_cover_blocks(booklet.blocks),
+                style,
+                styles,
+                paints,
+                motifs,
+                colours,
+                paper.width - margins.inner - margins.outer,
+                paper.height - margins.top - margins.bottom,
+            )
+        )
+    try:
+        doc.build(story, canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
+    except (
+        LayoutError
+    ) as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug
+        raise BookletTooLarge(_too_large(str(error), paper), style.where("styles")) from None
+    return buffer.getvalue(), doc.page, doc.tail
+
+
+class BookletTooLarge(Exception):
+    """Something of the booklet cannot be set on its page at the styles' sizes and spaces; `where`: booklet.yaml's
+    styles (jobs.py reports it there as text-overflow, not as a fault of printshop)."""
+
+    def __init__(self, message: str, where):
+        super().__init__(message)
+        self.where = where
+
+
+_TOO_LARGE = re.compile(
+    r"Flowable <(\w+) at 0x[0-9a-f]+>(.*?)\(([\d.]+) x ([\d.]+)\) too large on page (\d+)", re.S
+)
+
+
+def _too_large(said: str, paper: Paper) -> str:
+    """ReportLab's LayoutError in words, without the object's address (the message must be the same every run)."""
+    found = _TOO_LARGE.search(said)
+    if found is None:
+        return f"the rules booklet cannot be set on {paper.label or 'its paper'}: a block is taller than a page"
+    kind, text, height, page = (
+        found.group(1),
+        " ".join(found.group(2).split())[:60],
+        float(found.group(4)),
+        found.group(5),
+    )
+    what = (
+        f"the paragraph '{text}…'" if text else "a paragraph" if "Paragraph" in kind else "a block"
+    )
+    return (
+        f"the rules booklet cannot be set on {paper.label or 'its paper'}: {what} is {to_mm(height):.0f} mm "
+        f"tall on page {page} and cannot be split across pages at its style's size"
+    )
+
+
+class _WrittenCanvas(Canvas):
+    """ReportLab's canvas; in a session, each page stream formatted once per content (render/replay.py)."""
+
+    def __init__(self, *args, **settings):
+        super().__init__(*args, **settings)
+        remember_page_streams(self)
+
+
+class _MeasuringCanvas(Canvas):
+    """A canvas that keeps its pages to itself: measuring a booklet needs its pages counted, not written."""
+
+    def save(self):
+        pass
+
+
+class _UndrawnFrame(Frame):
+    """Measuring: each flowable is wrapped, split and placed as when the booklet is written, but not drawn (a
+    flowable's drawing changes no later position; it was half of a measurement)."""
+
+    def _add(self, flowable, canv, trySplit=0):
+        flowable.drawOn = _not_drawn  # shadows the class's method for this flowable only
+        try:
+            return super()._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+    add = _add  # ReportLab's Frame binds `add` to its own `_add`
+
+
+def _not_drawn(*args, **kwargs) -> None:
+    pass

@@ -470,7 +470,7 @@ def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(ch
     from pathlib import Path
 
     from printshop.diagnostics import Report
-    from printshop.pipeline.jobs import _render_failed
+    from printshop.pipeline.plan import render_failed
     from printshop.render.booklet_pages import BookletTooLarge
 
     layout = next(
@@ -499,7 +499,7 @@ def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(ch
         messages[0],
     ), messages[0]
     report = Report()
-    _render_failed(report, layout, Path("rules.pdf"), failed.value)
+    render_failed(report, layout, Path("rules.pdf"), failed.value)
     [error] = report.items
     assert (
         error.code == "text-overflow"

@@ -319,7 +319,7 @@ def test_a_one_process_build_starts_no_helper(tmp_path, helpers_started):
 def test_what_a_helpers_task_reports_comes_in_the_tasks_order(
     tmp_path, helpers_started, monkeypatch
 ):
-    from printshop.pipeline import jobs
+    from printshop.pipeline import kit_job as jobs
 
     def broken(what):
         def fails(*args, **kwargs):

@@ -1028,8 +1028,8 @@ from pathlib import Path
 # Ctrl-C as a terminal's foreground process gets it: a shell's background job (`pytest &`, nohup, some CI
 # runners) starts with SIGINT ignored, and Python then keeps it ignored
 signal.signal(signal.SIGINT, signal.default_int_handler)
-import printshop.pipeline.build as build
-real = build.run
+import printshop.pipeline.jobs as jobs
+real = jobs.run
 def run(job, *args, **kwargs):
     if sys.argv[3] == "crash" and job.label == "comrade en a4":
         os.kill(os.getpid(), signal.SIGKILL)
@@ -1037,7 +1037,7 @@ def run(job, *args, **kwargs):
         Path(sys.argv[4], str(os.getpid())).touch()
         time.sleep(60)
     return real(job, *args, **kwargs)
-build.run = run
+jobs.run = run
 if sys.argv[3] == "hang-elsewhere":  # Ctrl-C's signal delivered to a thread other than the main one
     import threading
     def interrupt():

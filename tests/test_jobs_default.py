@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import printshop.pipeline.build as build_module
+import printshop.pipeline.workers as workers
 from printshop.cli import main
 from printshop.pipeline.build import build
 from printshop.project.paths import default_jobs
@@ -89,13 +89,13 @@ def test_a_build_without_jobs_follows_it(monkeypatch, tmp_path):
     """PRINTSHOP_JOBS=1: the jobs run in this process, no pool; 2: in a pool of processes. `jobs=` given
     wins over it. (Two papers: two kits and their calibration pages, work enough for a pool.)"""
     pools = []
-    real = build_module._run_parallel
+    real = workers.run_parallel
 
     def counted(todo, *args, **kwargs):
         pools.append(len(todo))
         return real(todo, *args, **kwargs)
 
-    monkeypatch.setattr(build_module, "_run_parallel", counted)
+    monkeypatch.setattr(workers, "run_parallel", counted)
     settings = dict(games=["comrade"], langs=["en"], papers=["a4", "letter"], force=True)
     monkeypatch.setenv("PRINTSHOP_JOBS", "1")
     assert not build(out_dir=tmp_path / "one", **settings).report.has_errors and pools == []
@@ -114,10 +114,10 @@ def test_one_kit_and_its_calibration_page_are_drawn_without_a_pool(monkeypatch, 
     """One game, language and paper: one kit and a calibration page, quicker in the building process than
     with a pool started for them, whatever the number of processes allowed; the bytes are the same."""
     pools = []
-    real = build_module._run_parallel
+    real = workers.run_parallel
     monkeypatch.setattr(
-        build_module,
-        "_run_parallel",
+        workers,
+        "run_parallel",
         lambda todo, *args, **kwargs: pools.append(len(todo)) or real(todo, *args, **kwargs),
     )
     result = build(

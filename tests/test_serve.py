@@ -1278,20 +1278,20 @@ def test_a_job_runs_again_when_a_face_it_draws_was_laid_out_anew_even_with_its_i
     are unchanged. The same objects, key and colours: it is left alone."""
     import copy
 
-    from printshop.live.session import _JobRead
+    from printshop.live.rendering import JobRead
 
     session = Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False)
     session.refresh()
     faces = tuple(face for deck in session.checked.layouts[0].decks for face in deck.faces.values())
     palette, motifs = {"ink": "#000000", "red": "#b22a1e"}, {}
-    last = _JobRead("key", faces, {"red": "#b22a1e"}, {"star": None})
-    now = _JobRead("key", faces, {}, {})
+    last = JobRead("key", faces, {"red": "#b22a1e"}, {"star": None})
+    now = JobRead("key", faces, {}, {})
     assert last.holds(now, palette, motifs)
     assert not last.holds(
-        _JobRead("key", (*faces[:-1], copy.copy(faces[-1])), {}, {}), palette, motifs
+        JobRead("key", (*faces[:-1], copy.copy(faces[-1])), {}, {}), palette, motifs
     )
-    assert not last.holds(_JobRead("key", faces[:-1], {}, {}), palette, motifs)
-    assert not last.holds(_JobRead("other key", faces, {}, {}), palette, motifs)
+    assert not last.holds(JobRead("key", faces[:-1], {}, {}), palette, motifs)
+    assert not last.holds(JobRead("other key", faces, {}, {}), palette, motifs)
     assert not last.holds(now, {**palette, "red": "#b22a1f"}, motifs)
     assert last.holds(now, {**palette, "ink": "#111111"}, motifs)  # a colour it did not look up
     assert not last.holds(
@@ -1300,7 +1300,7 @@ def test_a_job_runs_again_when_a_face_it_draws_was_laid_out_anew_even_with_its_i
 
 
 def plan_of(session):
-    from printshop.pipeline.jobs import plan
+    from printshop.pipeline.plan import plan
 
     return plan(
         session.checked.layouts,
@@ -1794,9 +1794,9 @@ def test_news_are_errors_and_what_the_last_rebuild_did_not_have():
     )
     fresh, repeated = news(Report([note, overflow]), set())
     assert fresh.items == [note, overflow] and repeated == 0
-    from printshop.live.watch import _identity
+    from printshop.live.watch import identity
 
-    earlier = {_identity(note), _identity(overflow)}
+    earlier = {identity(note), identity(overflow)}
     fresh, repeated = news(Report([note, overflow, stale]), earlier)
     assert (
         fresh.items == [overflow, stale] and repeated == 1

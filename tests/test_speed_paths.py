@@ -200,7 +200,7 @@ def test_faults_reported_once_are_reported_once_in_two_processes(data_copy, tmp_
 def test_a_child_that_fails_leaves_its_share_to_the_parent():
     import os
 
-    from printshop.pipeline.build import _in_processes
+    from printshop.pipeline.workers import in_processes
 
     parent = os.getpid()
 
@@ -209,9 +209,7 @@ def test_a_child_that_fails_leaves_its_share_to_the_parent():
             raise RuntimeError("a child's failure")
         return unit * unit
 
-    assert _in_processes(list(range(7)), work, 3, weight=lambda unit: 1) == [
-        u * u for u in range(7)
-    ]
+    assert in_processes(list(range(7)), work, 3, weight=lambda unit: 1) == [u * u for u in range(7)]
 
 
 # --- work done once: booklet spacings, broken paragraphs, rasterized faces ---------------------------

@@ -15,7 +15,7 @@ from pypdf.generic import ContentStream
 
 from printshop.cli import main
 from printshop.pipeline.build import BadRequest, build
-from printshop.pipeline.jobs import plan
+from printshop.pipeline.plan import plan
 from printshop.project.loader import load_project
 from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.render.raster import pixels_within
@@ -439,7 +439,7 @@ def test_each_target_is_planned_as_jobs_and_only_the_kit_gets_calibration_pages(
         "comrade fr silhouette letter",
     ]
     assert len(plan(layouts, "cut", ["a4"], ["eu-3mm"])) == 2 * 2  # no cutter named: every cutter
-    assert [job.profile for job in plan(layouts, "preview", ["a4"], [])][:3] == [
+    assert [job.image_set for job in plan(layouts, "preview", ["a4"], [])][:3] == [
         "preview",
         "screentop",
         "tabletopia",

@@ -176,32 +176,20 @@ def _add_target_options(building: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
+    from printshop.pipeline.request import BuildRequest
     from printshop.write.cache import nothing_to_do
 
     started = time.monotonic()
     games = known_games(args.data, args.games)
     check_folders(args)
     say = _teller(args.quiet)
-    settings = dict(
-        games=games,
-        langs=args.lang,
-        papers=args.paper,
-        variant=args.variant,
-        target=args.target,
-        profiles=args.cutter if args.target == "cut" else args.profile,
-        shard=args.shard,
-        flip=args.flip,
-        back_offset=args.back_offset,
-        gutterfold=args.gutterfold,
-        low_ink=args.low_ink,
-        draft=args.draft,
-    )
+    request = BuildRequest.from_arguments(args, games)
     if args.draft and args.target == "shop":
         raise UsageError(
             "--draft makes print-and-play proofs; press files are for release (drop --target shop)"
         )
     if not args.force:  # before anything heavy is imported
-        files = nothing_to_do(args.out, args.data, args.templates, settings)
+        files = nothing_to_do(args.out, args.data, args.templates, request.settings())
         if files is not None:
             say(
                 f"nothing changed since the last build: {len(files)} files up to date in "
@@ -213,17 +201,9 @@ def run(args: argparse.Namespace) -> int:
     if args.variant and not known_variant(args.data, games, args.variant):
         return 1
     _refuse_unknown_outputs(args)
-    from printshop.pipeline.build import build
+    from printshop.pipeline.build import run_build
 
-    result = build(
-        args.data,
-        args.out,
-        templates_dir=args.templates,
-        jobs=args.jobs,
-        force=args.force,
-        progress=for_terminal(args.quiet),
-        **settings,
-    )
+    result = run_build(request, for_terminal(args.quiet))
     _print_diagnostics(result, args.quiet)
     for path in result.recovered:
         say(f"completed an earlier build that was stopped while writing: put {path} in place")

@@ -36,8 +36,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from printshop.live.serve import AddressUnavailable, Server
     from printshop.live.session import Session
+    from printshop.pipeline.request import BuildRequest
 
     games = known_games(args.data, args.games)
     if args.variant:
@@ -49,16 +52,8 @@ def run(args: argparse.Namespace) -> int:
         )
     # a preview, not a kit: an unfinished translation is shown (marked), so that its translator sees each text
     # on its card as it is written
-    session = Session(
-        args.data,
-        None,
-        games=games,
-        langs=args.lang,
-        templates_dir=args.templates,
-        render=False,
-        draft=True,
-        variant=args.variant,
-    )
+    request = BuildRequest.from_arguments(args, games)
+    session = Session(replace(request, out_dir=None, draft=True), render=False)
     try:
         server = Server(session, args.host, args.port).start()
     except AddressUnavailable as error:

@@ -41,20 +41,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from printshop.live.session import Session
     from printshop.live.watch import watch
+    from printshop.pipeline.request import BuildRequest
 
     games = known_games(args.data, args.games)
     if args.variant:
         known_variant(args.data, games, args.variant, live=True)
-    session = Session(
-        args.data,
-        args.out,
-        games=games,
-        langs=args.lang,
-        papers=args.paper,
-        templates_dir=args.templates,
-        draft=args.draft,
-        variant=args.variant,
-    )
+    session = Session(BuildRequest.from_arguments(args, games))
     print(
         f"watching {args.data} and {session.templates_dir}; writing into {args.out} (Ctrl-C stops)",
         file=sys.stderr,

@@ -31,42 +31,31 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printshop.checks.validate import validate_project
-from printshop.diagnostics import Location, Report, Severity, StageFailed
+from printshop.diagnostics import Location, Report, Severity
 from printshop.language.resolve import localize
-from printshop.language.texts import load_catalogue
-from printshop.language.translation import RECORD_SUFFIX, load_records
 from printshop.layout.faces import lay_out_face
 from printshop.layout.game import lay_out_game
 from printshop.layout.plan import FaceLayout
+from printshop.live.reading import ProjectReading
+from printshop.live.rendering import JobRead, JobRendering
 from printshop.memo import Reads, unchanged, values_of
-from printshop.pipeline.build import (
-    Checked,
-    _job_key,
-    _same_bytes,
-    _unfinished,
-    art_of,
-    art_read,
-    contained,
-    unknown_languages,
-    unknown_papers,
-    without_cycle_collection,
-)
-from printshop.pipeline.jobs import Options, Output, noting_motifs, plan, run
-from printshop.project.loader import Project, load_project, read_game
+from printshop.pipeline.build import Checked, validated, without_cycle_collection
+from printshop.pipeline.keys import art_of, art_read
+from printshop.pipeline.plan import Output
+from printshop.pipeline.request import BuildRequest, Incomplete
+from printshop.pipeline.scope import unfinished_translations, unknown_languages, unknown_papers
+from printshop.project.loader import Project
 from printshop.project.paths import (
     BUNDLED_FONTS_DIR,
     DEFAULT_DATA_DIR,
     DEFAULT_TEMPLATES_DIR,
     templates_for,
 )
-from printshop.render.colour import noting_colours
 from printshop.render.faces import face_colours, face_motifs
-from printshop.render.replay import FaceRecordings, motif_key, recording_into
-from printshop.typeset.fonts import register_games_fonts
+from printshop.render.replay import FaceRecordings, motif_key
+from printshop.typeset.fonts import FontSet, register_games_fonts
 from printshop.typeset.templating import make_environment, template_folders
-from printshop.write.cache import Cache, Digests, code_version, font_inputs, key_of
-from printshop.write.commit import write_atomically
+from printshop.write.cache import Cache, Digests, font_inputs, key_of
 
 
 @dataclass
@@ -95,7 +84,7 @@ class _Kept:
     design.same_size_across_deck to take again; `now` holds those it took or made in this one."""
 
     def __init__(self, before: dict):
-        self.before, self.now = before, {}
+        self.before, self.now = before, dict[tuple, object]()
 
     def get(self, key):
         value = self.before.get(key)
@@ -118,28 +107,35 @@ class _Laid:
     diagnostics: list
 
 
-class Session:
-    """One game set (`games`, `langs`; the default names, or the naming `variant` for the games that have it)
-    kept built in memory, written to `out_dir`
-    when given. `papers` and `options` as for `printshop build`; `draft` as build's: a translation that lacks
-    texts is laid out (and written, marked, as -draft files) with the texts it lacks taken from the language it
-    is made from, instead of left out."""
+class Session(ProjectReading, JobRendering):
+    """One game set (the request's `games`, `langs`; the default names, or the naming `variant` for the games
+    that have it) kept built in memory, written to the request's `out_dir` when given. `papers` and `options` as
+    for `printshop build`; `draft` as build's: a translation that lacks texts is laid out (and written, marked,
+    as -draft files) with the texts it lacks taken from the language it is made from, instead of left out. The
+    request's target is print-and-play; its shard, jobs and force do not apply.
+
+    `Session(request)` takes a BuildRequest (as the command line makes it); `Session(data_dir, out_dir,
+    games=..., ...)` makes one of the keywords, which are BuildRequest's fields."""
 
     def __init__(
         self,
-        data_dir: Path = DEFAULT_DATA_DIR,
+        request: BuildRequest | Path = DEFAULT_DATA_DIR,
         out_dir: Path | None = None,
         *,
-        games: list[str] | None = None,
-        langs: list[str] | None = None,
-        papers: list[str] | None = None,
-        templates_dir: Path | None = None,
-        options: Options = Options(),
         write: bool = True,
         render: bool = True,
-        draft: bool = False,
-        variant: str | None = None,
+        **settings,
     ):
+        if not isinstance(request, BuildRequest):
+            request = BuildRequest(Path(request), out_dir, **settings)
+        self.request = request
+        data_dir, templates_dir, out_dir = request.data_dir, request.templates_dir, request.out_dir
+        listed = [
+            list(names) if names is not None else None
+            for names in (request.games, request.langs, request.papers)
+        ]
+        games, langs, papers = listed
+        options, draft, variant = request.options, request.draft, request.variant
         self.data_dir = Path(data_dir)
         self._folders: frozenset[Path] = (
             frozenset()
@@ -174,7 +170,7 @@ class Session:
         self._jobs: dict[
             str, tuple[str, list[Output]]
         ] = {}  # job label -> (the key a build gives it, files)
-        self._job_reads: dict[str, _JobRead] = {}  # job label -> what its last run read (`_render`)
+        self._job_reads: dict[str, JobRead] = {}  # job label -> what its last run read (`_render`)
         self._on_disk: dict[Path, bytes] = {}
         self._counting = 0
         self._code: str | None = None
@@ -191,148 +187,6 @@ class Session:
         self._all_templates = ""
         self._template_folders: list[Path] = []
         self._fonts_key: str | None = None  # the inputs `fonts` was registered from (_fonts_inputs)
-
-    # --- reading ------------------------------------------------------------------------------------
-    def _load_all(self) -> None:
-        self.load_report = Report()
-        self._folders = _folders_below(self.data_dir)
-        try:
-            self.project = load_project(
-                self.data_dir,
-                self.templates_dir,
-                games=self.games,
-                langs=self.langs,
-                report=self.load_report,
-            )
-        except StageFailed:
-            self.project = None
-        except Exception as error:  # noqa: BLE001 - shown like any diagnostic; the session goes on
-            self.load_report.add(
-                "internal",
-                Location.of(self.data_dir),
-                f"loading failed unexpectedly: {type(error).__name__}: {error}",
-            )
-            self.project = None
-            return
-        for game_id in self.games or () if self.project is not None else ():
-            if (
-                game_id not in self.project.games
-            ):  # named when the session began, gone since (moved, renamed)
-                self.load_report.add(
-                    "file-missing",
-                    Location.of(self.data_dir / game_id / "game.yaml"),
-                    f"the game '{game_id}' is no longer in the data folder",
-                )
-
-    def _reload_texts(self, path: Path) -> bool:
-        """Read one text file (or translation record) again; False when the project must be reloaded."""
-        project = self.project
-        if project is None or self.load_report.has_errors:
-            return False
-        game = project.games.get(path.parent.parent.name)
-        if game is None or path.parent != game.dir / "text":
-            return False
-        shown = str(Location.of(path).path)
-        report = Report()
-        record = path.name.endswith(RECORD_SUFFIX)
-        lang = path.name[: -len(RECORD_SUFFIX)] if record else path.stem
-        if lang in game.available and lang not in game.catalogues and path.is_file():
-            return True  # a language this session neither writes nor makes one from (load_project's `langs`)
-        if record:
-            if lang not in game.catalogues:
-                return False
-            game.records[lang] = load_records(path, report)
-        else:
-            if "." in lang or lang not in game.catalogues or not path.is_file():
-                return False  # a new or removed language changes what the game has: read everything
-            catalogue = load_catalogue(path, lang, report)
-            if catalogue is None or report.has_errors:
-                self._said_again(report, lambda path: path == shown)
-                self.project = None  # shown as errors until the file reads again
-                return True
-            game.catalogues[lang] = catalogue
-        self._said_again(report, lambda path: path == shown)
-        return True
-
-    def _said_again(self, report: Report, about) -> None:
-        """What reading files again said (`report`) replaces what was said of the files `about(path)` names;
-        anything else it said is added unless it was said already."""
-        kept = [d for d in self.load_report.items if not about(d.location.path)]
-        kept += [d for d in report.items if about(d.location.path) or d not in kept]
-        self.load_report.items[:] = kept
-
-    def _reload_game(self, game_id: str) -> bool:
-        """Read one game's files again (its game.yaml, faces.yaml, print/ files and texts) after one of them
-        changed; False when the project must be reloaded. The other games keep what they read: an edit of one
-        faces.yaml in a session of every game costs reading that game, not the catalogue."""
-        project = self.project
-        if project is None or self.load_report.has_errors:
-            return False
-        game_dir = self.data_dir / game_id
-        if game_id not in project.games or not (game_dir / "game.yaml").is_file():
-            return False  # a game gone (or named otherwise) changes what the project has
-        report = Report()
-        try:
-            game = read_game(self.data_dir, game_id, report, self.langs, project.languages)
-        except Exception:  # noqa: BLE001 - reading everything again reports it as a build would
-            return False
-        inside = Location.of(game_dir).path + os.sep
-        # what this game's files said, and anything said of the files it shares (the project's print data, read
-        # again beneath the game's own print/ files) that was not already said
-        self._said_again(report, lambda path: path.startswith(inside))
-        if game is None or report.has_errors:
-            self.project = (
-                None  # shown as errors until the game reads again (then everything is read)
-            )
-        else:
-            project.games[game_id] = game
-        return True
-
-    def _read(self, changed: set[Path] | None) -> str:
-        if self.project is None or changed is None:
-            self._load_all()
-            return "project"
-        data = self.data_dir.resolve()
-        texts, games, fonts = [], set(), False
-        for path in changed:
-            path = Path(path).resolve()
-            if path.suffix.lower() in (".ttf", ".otf") and data in path.parents:
-                fonts = True  # registered again before the next layout (fonts._register reads a changed file)
-                continue
-            if data not in path.parents:
-                continue  # templates are read where they are used
-            if not path.suffix:
-                # a folder made, removed or moved (a game's, its texts'): read everything again; any other
-                # name without an extension is a file that holds no data, such as the scratch files that
-                # `sed -i` and vim (4913) make and remove beside the file they save
-                if path.is_dir() or path in self._folders:
-                    self._load_all()
-                    return "project"
-                continue
-            if path.suffix not in (".yaml", ".yml"):
-                continue  # art and other files are read where they are used
-            parts = path.relative_to(data).parts
-            if path.parent.name == "text" and len(parts) == 3:
-                texts.append(path)
-            elif len(parts) > 1 and parts[0] in self.project.games:
-                games.add(parts[0])  # a game's own file: game.yaml, faces.yaml, print/colours.yaml…
-            else:
-                self._load_all()  # the shared print data, a language, a file in a game not read before
-                return "project"
-        for game_id in sorted(games):
-            if not self._reload_game(game_id):
-                self._load_all()
-                return "project"
-        texts = [
-            path for path in texts if path.parent.parent.name not in games
-        ]  # read with their game
-        for path in sorted(texts):
-            if not self._reload_texts(path):
-                self._load_all()
-                return "project"
-        if fonts:
-            self.fonts = None
-        return ("games" if games else "texts") if games or texts else "fonts" if fonts else ""
 
     # --- the pipeline --------------------------------------------------------------------------------
     @without_cycle_collection
@@ -358,32 +212,48 @@ class Session:
         update = Update(report, ok=False, reloaded=reloaded)
         self.report = report
         project = self.project
-        if project is None:
+        # as a build: names no plain id, links leaving the project; then validated
+        if project is None or not validated(project, report, self.papers or None, drop=False):
             self.checked = None
             update.seconds = time.monotonic() - started
             return update
-        if not contained(
-            project, report, drop=False
-        ):  # as a build: names no plain id, links leaving the project
-            self.checked = None
-            update.seconds = time.monotonic() - started
-            return update
-        try:
-            validate_project(project, report, self.papers or None)
-        except Exception as error:  # noqa: BLE001
-            report.add(
-                "internal",
-                Location.of(self.data_dir),
-                f"validation failed unexpectedly: {type(error).__name__}: {error}",
-            )
-            update.seconds = time.monotonic() - started
-            return update
-        unfinished = _unfinished(
-            project,
-            report,
-            self.langs,
-            ("draft" if self.write else "preview") if self.draft else "skip",
+        unfinished = unfinished_translations(project, report, self.langs, self._incomplete())
+        self._say_what_is_unknown(project, report)
+        fonts = self._register_fonts(project, digests, report)
+        self.env = make_environment(project.templates_dir)
+        self._digests, self._template_keys = digests, {}
+        self._template_folders = template_folders(project.templates_dir)
+        self._all_templates = key_of([digests.tree(folder) for folder in self._template_folders])
+        before = self._counting
+        layouts = self._lay_out(project, fonts, unfinished, digests, report)
+        update.faces_laid_out = self._counting - before
+        requested = [
+            state
+            for (_, lang), state in unfinished.items()
+            if self.langs is None or lang in self.langs
+        ]
+        self.checked = (
+            Checked(project, fonts, layouts, [], requested)
+            if self.draft
+            else Checked(project, fonts, layouts, requested, [])
         )
+        self._forget_unused(layouts)
+        if not report.has_errors and self.render:
+            self._render(update, digests)
+        update.ok = not report.has_errors
+        update.seconds = time.monotonic() - started
+        return update
+
+    def _incomplete(self) -> Incomplete:
+        """What becomes of a translation that lacks texts: with `draft`, written as a marked draft, or (no
+        output folder: serve) shown as it stands; else left out, as a build leaves it out."""
+        if not self.draft:
+            return Incomplete.SKIP
+        return Incomplete.DRAFT if self.write else Incomplete.SHOWN
+
+    def _say_what_is_unknown(self, project: Project, report: Report) -> None:
+        """The papers, languages and naming variant asked for that the project lacks: a build refuses them; a
+        session says so at each refresh, until the data has them."""
         papers = unknown_papers(project, self.papers)
         if papers:  # a build refuses them; so does each refresh, until media.yaml has them
             report.add(
@@ -397,24 +267,12 @@ class Session:
         ):  # a build refuses a language no game has; a session waits for its file
             unknown = unknown_languages(project, [lang])
             if unknown:
-                games = " ".join(self.games or [])
-                start = (
-                    f"'printshop i18n sync {lang}{' ' + games if games else ''}' writes text/{lang}.yaml, a copy "
-                    f"of the source marked '# TODO: translate', which 'printshop serve' shows at once, as a draft"
-                )
-                if (
-                    lang not in project.languages
-                ):  # sync refuses a language the data does not describe
-                    start = (
-                        f"describe it in languages/{lang}.yaml (TRANSLATING.md, 'Adding a language'), then "
-                        + start
-                    )
                 report.add(
                     "unknown-reference",
                     Location.of(self.data_dir),
                     f"{unknown}: nothing in it is shown until a game has a text file text/{lang}.yaml",
                     Severity.WARNING,
-                    hint=f"to start a translation, {start}; or name another --lang",
+                    hint=f"to start a translation, {self._how_to_start(project, lang)}; or name another --lang",
                 )
         if self.variant is not None and not any(
             self.variant in game.game.variants for game in project.games.values()
@@ -428,13 +286,29 @@ class Session:
                 hint=f"name one of the variants ({', '.join(known) or 'none'}) with --variant, "
                 "or add it to a game's game.yaml (variants:)",
             )
+
+    def _how_to_start(self, project: Project, lang: str) -> str:
+        games = " ".join(self.games or [])
+        start = (
+            f"'printshop i18n sync {lang}{' ' + games if games else ''}' writes text/{lang}.yaml, a copy "
+            f"of the source marked '# TODO: translate', which 'printshop serve' shows at once, as a draft"
+        )
+        if lang not in project.languages:  # sync refuses a language the data does not describe
+            start = (
+                f"describe it in languages/{lang}.yaml (TRANSLATING.md, 'Adding a language'), then "
+                + start
+            )
+        return start
+
+    def _register_fonts(self, project: Project, digests: Digests, report: Report) -> FontSet:
+        """The project's fonts, registered again only when what they are read from changed."""
         if (
             self._bundled is None
         ):  # like the code (`_code`), the package's fonts are those of the start
             bundled = Digests()
             bundled.tree(BUNDLED_FONTS_DIR)
-            self._bundled = dict(bundled._known)
-        digests._known.update(self._bundled)
+            self._bundled = bundled.known()
+        digests.adopt(self._bundled)
         fonts_key = self._fonts_inputs(project, digests)
         if self.fonts is None or fonts_key != self._fonts_key:
             # the project's families and those games add (as a build registers them), again only when what they
@@ -446,12 +320,14 @@ class Session:
         report.extend(
             self._font_report
         )  # said at every refresh, as a build would, not only when read
-        self.env = make_environment(project.templates_dir)
-        self._digests, self._template_keys = digests, {}
-        self._template_folders = template_folders(project.templates_dir)
-        self._all_templates = key_of([digests.tree(folder) for folder in self._template_folders])
+        return self.fonts
+
+    def _lay_out(
+        self, project: Project, fonts: FontSet, unfinished: dict, digests: Digests, report: Report
+    ) -> list:
+        """The lay-out step of a refresh: every game and language of the session laid out, each face again
+        only if something it read changed (`_lay_out_face`)."""
         layouts = []
-        before = self._counting
         resized = _Kept(self._resized)
         for game in project.games.values():
             for lang in game.languages:
@@ -480,7 +356,7 @@ class Session:
                         lay_out_game(
                             seen,
                             localized,
-                            self.fonts,
+                            fonts,
                             self.env,
                             report,
                             lay_out=self._lay_out_face,
@@ -493,27 +369,8 @@ class Session:
                         Location.of(game.dir),
                         f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}",
                     )
-        update.faces_laid_out = self._counting - before
         self._resized = resized.now  # those used this time: the others were of faces laid out again
-        requested = [
-            state
-            for (_, lang), state in unfinished.items()
-            if self.langs is None or lang in self.langs
-        ]
-        self.checked = (
-            Checked(project, self.fonts, layouts, [], requested)
-            if self.draft
-            else Checked(project, self.fonts, layouts, requested, [])
-        )
-        self._forget_unused(layouts)
-        if report.has_errors or not self.render:
-            update.ok = not report.has_errors
-            update.seconds = time.monotonic() - started
-            return update
-        self._render(update, digests)
-        update.ok = not report.has_errors
-        update.seconds = time.monotonic() - started
-        return update
+        return layouts
 
     def _fonts_inputs(self, project: Project, digests: Digests) -> str:
         """What registering the fonts reads: the project's print/fonts.yaml (layered over printshop's own, which
@@ -543,6 +400,7 @@ class Session:
         the cache with every version of every file). Returns the jobs stored."""
         if not self.write or self._failed or not self._jobs:
             return []
+        assert self.out_dir is not None  # (`write` says there is one)
         cache, stored = Cache(self.out_dir), []
         for label, (key, files) in self._jobs.items():
             if cache.has_job(key):
@@ -686,126 +544,3 @@ class Session:
             for face in (*sheet.faces, *sheet.backs)
         ]
         self.recordings.keep_only(faces)
-
-    def _render(self, update: Update, digests: Digests) -> None:
-        checked, project = self.checked, self.project
-        planned = plan(
-            checked.layouts, "pnp", self.papers or project.media.print_and_play.papers, []
-        )
-        if self._code is None:  # the code running is the code imported at the start: hashed once
-            self._code = code_version(digests)
-        code = self._code
-        self.recordings.reset_counts()
-        outputs: list[Output] = []
-        jobs, reads = {}, {}
-        for job in planned:
-            key = _job_key(job, checked, self.options, digests, code)
-            # run again unless what it read is as it was: its inputs but the shared palette and motifs, the faces it
-            # draws (the same objects: a face is laid out anew when anything its layout read changed), and the
-            # colours and motifs its run looked up, with their values (colour.noting_colours, jobs.noting_motifs)
-            read = _JobRead(
-                _job_key(job, checked, self.options, digests, code, looks=False),
-                _faces_of(job, checked),
-                {},
-                {},
-            )
-            palette, motifs = _looks_of(job, checked)
-            known, files = self._job_reads.get(job.label), None
-            if known is not None and known.holds(read, palette, motifs) and job.label in self._jobs:
-                files, read = self._jobs[job.label][1], known
-            else:
-                with (
-                    recording_into(self.recordings),
-                    noting_colours() as colours,
-                    noting_motifs() as drawn,
-                ):
-                    result = run(job, checked, self.options, self.env)
-                read.colours, read.motifs = (
-                    values_of(set(colours), palette),
-                    values_of(set(drawn), motifs, motif_key),
-                )
-                update.report.extend(result.diagnostics)
-                files = result.outputs
-                update.jobs_rendered.append(job.label)
-                update.changed_outputs.extend(files)
-            jobs[job.label], reads[job.label] = (key, files), read
-            outputs.extend(files)
-        update.faces_drawn = self.recordings.drawn
-        if update.report.has_errors:
-            return  # nothing is written, as in a build; the jobs run again next time
-        self._jobs, self._job_reads = jobs, reads
-        self.outputs = outputs
-        if not self.write:
-            return
-        for output in outputs:
-            target = self.out_dir / output.path
-            last = self._on_disk.get(target)
-            if last is not None and last is output.data:
-                continue
-            if not _same_bytes(target, output.data):
-                write_atomically(target, output.data)
-                update.written.append(target)
-            self._on_disk[target] = output.data
-        # a file this session wrote and no longer makes (a draft's -draft files once its translation is complete,
-        # a paper or a sheet taken out of the data) goes, as a build removes what the build before it wrote; a
-        # file changed since by someone else is left where it is
-        made = {self.out_dir / output.path for output in outputs}
-        for target in [path for path in self._on_disk if path not in made]:
-            data = self._on_disk.pop(target)
-            if _same_bytes(target, data):
-                try:
-                    target.unlink()
-                except OSError:
-                    continue  # (left where it is, as a file someone changed would be)
-                update.removed.append(target)
-
-
-@dataclass
-class _JobRead:
-    """What a session's job read when it last ran (see `Session._render`)."""
-
-    key: str  # its inputs but the shared palette and motifs (build._job_key's looks=False)
-    faces: tuple  # the laid-out faces it draws, the objects themselves
-    colours: dict  # palette name -> value, of the names its run looked up
-    motifs: dict  # motif name -> its content (replay.motif_key; None: none), of the names its run looked up
-
-    def holds(self, now: "_JobRead", palette: dict, motifs: dict) -> bool:
-        return (
-            now.key == self.key
-            and len(now.faces) == len(self.faces)
-            and all(face is kept for face, kept in zip(now.faces, self.faces))
-            and unchanged(self.colours, palette)
-            and unchanged(self.motifs, motifs, motif_key)
-        )
-
-
-def _faces_of(job, checked) -> tuple:
-    """The laid-out faces of the job's game, language and variant (none for a calibration page)."""
-    for layout in checked.layouts if job.game is not None else ():
-        if (layout.game_id, layout.lang, layout.localized.variant) == (
-            job.game,
-            job.lang,
-            job.variant,
-        ):
-            faces = [face for deck in layout.decks for face in deck.faces.values()]
-            faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
-            return tuple(faces)
-    return ()
-
-
-def _looks_of(job, checked) -> tuple[dict, dict]:
-    """The palette and motifs the job's outputs are drawn with: its game's own over the project's."""
-    project = checked.project
-    game = project.games.get(job.game) if job.game is not None else None
-    seen = project.view(game) if game is not None else project
-    return seen.colours.palette, seen.motifs.motifs
-
-
-def _folders_below(root: Path) -> frozenset[Path]:
-    """The folders of the data as last read (resolved): a path gone without an extension was one of them,
-    or a scratch file an editor or `sed -i` made and removed beside the file it saved."""
-    base = root.resolve()
-    found = {base}
-    for folder, names, _ in os.walk(base):
-        found.update(Path(folder, name) for name in names)
-    return frozenset(found)

@@ -26,7 +26,7 @@ from printshop.live.booklet_pages import Booklet, BookletPage, booklet_key
 from printshop.live.images import page_texts
 from printshop.live.session import Session
 from printshop.memo import Reads, values_of
-from printshop.pipeline.build import art_of
+from printshop.pipeline.keys import art_of
 from printshop.render.colour import OVERSET_HEX, StandIn
 
 if TYPE_CHECKING:  # (imported where the views are made: render/colour.py is loaded then)
@@ -169,7 +169,7 @@ def page_views(
     """The pages of the game's rules booklet in this language, after its faces (`rules/1`, `rules/2`...): the
     rules are most of what a translator translates. Their sources: the lines of the texts each prints. With
     `later` (see `face_views`), a booklet to render again is left for later, its earlier pages shown greyed."""
-    from printshop.pipeline.jobs import output_name
+    from printshop.project.paths import output_name
     from printshop.render.booklet import render_booklet
 
     if layout.booklet is None:

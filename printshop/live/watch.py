@@ -13,7 +13,7 @@ import os
 import platform
 import threading
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from printshop.diagnostics import (
     Diagnostic,
@@ -52,7 +52,11 @@ class FileWatcher:
     """
 
     def __init__(
-        self, folders: list[Path], *, say: Callable[[str], None] = print, ignore: list[Path] = ()
+        self,
+        folders: list[Path],
+        *,
+        say: Callable[[str], None] = print,
+        ignore: Sequence[Path] = (),
     ):
         self.paths = [str(folder) for folder in folders]
         # what printshop itself writes (an output folder inside the data folder): its changes are no one's edits
@@ -130,34 +134,43 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
     """One line per rebuild, e.g. 'comrade fr a4: 1 face changed, 2 files written in 0.21 s'; `first`: the
     build a session starts with, which lays out everything."""
     seconds = f"in {update.seconds:.2f} s"
-    errors = update.report.counts()[Severity.ERROR]  # as listed: the same one met twice, once
     if not update.ok:
+        errors = update.report.counts()[Severity.ERROR]  # as listed: the same one met twice, once
         if session.project is None:
             return f"the data could not be read ({errors} error{'s' if errors != 1 else ''}; nothing written) {seconds}"
         return f"{errors} error{'s' if errors != 1 else ''}: nothing written {seconds}"
-    faces = update.faces_laid_out
     if first and not update.written:
-        if not faces and session.project is not None and not session.project.games:
-            return f"{no_game_yet(session.data_dir)}, built as soon as it is saved {seconds}"
-        refused = session.checked.refused if session.checked is not None else []
-        if not faces and refused:  # what was asked for is there, but unfinished
-            named, one = (
-                ", ".join(f"{state.game} {state.lang}" for state in refused),
-                len(refused) == 1,
-            )
-            return (
-                f"nothing to build: {named} lack{'s' if one else ''} texts and {'is' if one else 'are'} left out "
-                f"(see above; --draft writes a marked draft, printshop serve shows it as it stands) {seconds}"
-            )
-        if not faces:
-            return f"nothing to build: no face in the games and languages chosen {seconds}"
-        folder = (
-            display_path(session.out_dir) if session.out_dir is not None else "the output folder"
+        return _first_built(update, session, seconds)
+    return _changed(update, first, seconds)
+
+
+def _first_built(update: Update, session: Session, seconds: str) -> str:
+    """The line of a session's first build that wrote nothing."""
+    faces = update.faces_laid_out
+    if not faces and session.project is not None and not session.project.games:
+        return f"{no_game_yet(session.data_dir)}, built as soon as it is saved {seconds}"
+    refused = session.checked.refused if session.checked is not None else []
+    if not faces and refused:  # what was asked for is there, but unfinished
+        named, one = (
+            ", ".join(f"{state.game} {state.lang}" for state in refused),
+            len(refused) == 1,
         )
         return (
-            f"up to date: {faces} face{'s' if faces != 1 else ''} laid out, as the files in {folder} already "
-            f"have {'them' if faces != 1 else 'it'} {seconds}"
+            f"nothing to build: {named} lack{'s' if one else ''} texts and {'is' if one else 'are'} left out "
+            f"(see above; --draft writes a marked draft, printshop serve shows it as it stands) {seconds}"
         )
+    if not faces:
+        return f"nothing to build: no face in the games and languages chosen {seconds}"
+    folder = display_path(session.out_dir) if session.out_dir is not None else "the output folder"
+    return (
+        f"up to date: {faces} face{'s' if faces != 1 else ''} laid out, as the files in {folder} already "
+        f"have {'them' if faces != 1 else 'it'} {seconds}"
+    )
+
+
+def _changed(update: Update, first: bool, seconds: str) -> str:
+    """The line of a rebuild (or a first build that wrote files): what it laid out, wrote and removed."""
+    faces = update.faces_laid_out
     gone = len(update.removed)
     removed = (
         f"{gone} file{'s' if gone != 1 else ''} no longer made removed "
@@ -186,7 +199,8 @@ def describe(update: Update, session: Session, *, first: bool = False) -> str:
     )
 
 
-def _identity(d: Diagnostic) -> tuple:
+def identity(d: Diagnostic) -> tuple:
+    """What tells one diagnostic from another across rebuilds (`news`: said once, then counted)."""
     return (
         d.location.path,
         d.location.line,
@@ -203,7 +217,7 @@ def news(report: Report, earlier: set[tuple]) -> tuple[Report, int]:
     that the rebuild before did not have; and how many it leaves out as said already. A catalogue's
     acknowledged warnings and notes (dozens for Kremlin) would otherwise bury, after every save, the line
     that save brought."""
-    shown = [d for d in report.items if d.severity is Severity.ERROR or _identity(d) not in earlier]
+    shown = [d for d in report.items if d.severity is Severity.ERROR or identity(d) not in earlier]
     return Report(shown), len(report.items) - len(shown)
 
 
@@ -233,7 +247,7 @@ def watch(
                     f"({repeated} warning{'s' if repeated != 1 else ''} and note{'s' if repeated != 1 else ''} "
                     f"as before, not repeated; printshop validate lists every one)"
                 )
-            earlier = {_identity(d) for d in update.report.items}
+            earlier = {identity(d) for d in update.report.items}
         say(describe(update, session, first=first))
 
     watcher = FileWatcher(

@@ -9,7 +9,7 @@ build allows it (`helpers_allowed`, set around jobs rendered one after another i
   helper draws the last HELPER_SHARE of them into a scratch canvas, recording each one (render/replay.py:
   the content stream and every question drawing asked the document), while the build draws the others;
   the build then replays the helper's recordings where their faces go.
-- a kit (jobs._Kit): the helper renders the rules (A5, then imposed) while the build renders the cards,
+- a kit (kit_job.KitJob): the helper renders the rules (A5, then imposed) while the build renders the cards,
   sheets and press pages.
 
 A replay asks the document the same questions (font names, character codes, colours) and draws the face

@@ -103,6 +103,14 @@ class Digests:
     def __init__(self):
         self._known: dict[str, str] = {}  # by the path as a string: a build asks for thousands
 
+    def known(self) -> dict[str, str]:
+        """The hashes read so far, by path (to `adopt` into another build's Digests)."""
+        return dict(self._known)
+
+    def adopt(self, hashes: dict[str, str]) -> None:
+        """Take these hashes as read (files that do not change while the process runs: printshop's fonts)."""
+        self._known.update(hashes)
+
     def file(self, path: Path | str) -> str:
         name = os.fspath(path)
         digest = self._known.get(name)
@@ -160,8 +168,8 @@ class Digests:
         # os.scandir tells files from folders and links without a stat of each (os.walk's own way), and the
         # paths stay strings: a build walks its inputs several times (a few thousand files)
         try:
-            with os.scandir(folder) as entries:
-                entries = list(entries)
+            with os.scandir(folder) as listing:
+                entries = list(listing)
         except OSError:
             return
         files, folders = [], []

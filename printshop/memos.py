@@ -6,7 +6,7 @@ printshop/memo.py holds the machinery and the registry: `memo.listing()` lists t
 user's cache folder). tests/test_memos.py checks that every module-level memo in printshop/ is declared here.
 
 Not memos, and so not here:
-- state a process holds on purpose: diagnostics.CATALOGUE (the checks' catalogue), pipeline/build.py `_STATE`
+- state a process holds on purpose: check_codes.CATALOGUE (the checks' catalogue), pipeline/workers.py `_STATE`
   (what forked workers read), typeset/fonts.py `_registered`, `_fallback_characters` and `_active` (the faces
   registered with ReportLab), write/fitstore.py `ACTIVE` (the fit store of the `kept_fits` block),
   checks/translation_checks.py `_PASS` (each file's lines within one validation pass), typeset/templating.py

@@ -56,7 +56,7 @@ def test_untranslated_sentence_but_not_a_name(data_copy):
     [dissident] = [
         d
         for d in found(data_copy, "untranslated", games=["comrade"])
-        if "card.dissident.name" in d.message
+        if d.location.line == line_of(french, '    name: "Dissident"')
     ]
     assert dissident.acknowledged
 

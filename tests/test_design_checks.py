@@ -14,6 +14,8 @@ from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, one, real_project
 from tests.pdfinspect import pdf_text
 
+ISSUE_16_GAMES = ["assassin", "comrade", "comrade-stalin", "kremlin"]  # the games issue 16 reviewed
+
 
 # --- type-too-small ---------------------------------------------------------------------------
 def test_type_too_small_on_a_card(data_copy):
@@ -47,12 +49,14 @@ def test_type_too_small_on_a_board(data_copy):
 
 
 def test_every_game_keeps_its_media_minimum_sizes():
+    """Or says, where it is written, why not (an acknowledged warning is the game's own decision)."""
     report, _ = check(DEFAULT_DATA_DIR)
     assert [
         d.format()
         for d in report.items
         if d.code
         in ("type-too-small", "shape-outside-safe-zone", "deck-size-varies", "outside-safe-zone")
+        and not d.acknowledged
     ] == []
 
 
@@ -145,8 +149,9 @@ def test_a_background_inside_the_safe_zone_or_to_the_bleeds_edge_is_not_reported
 
 
 def test_card_frames_and_chits_keep_the_safe_distance():
-    """Issue 16: card borders 2.7–2.8 mm from the trim, chits' rings and labels 0.8–1.5 mm."""
-    project = real_project()
+    """Issue 16: card borders 2.7–2.8 mm from the trim, chits' rings and labels 0.8–1.5 mm (in the games
+    it named; another game keeps the safe zone its own data gives)."""
+    project = real_project(ISSUE_16_GAMES)
     for game in project.games.values():
         view = project.view(game)
         for deck in game.game.decks.values():

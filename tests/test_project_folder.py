@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -504,13 +505,14 @@ def test_a_wheel_builds_a_new_project_and_this_repository_from_any_folder(tmp_pa
     """`pip install .` (not editable) into a fresh virtual environment: printshop finds its defaults in
     the package, and each project from its own folder. Libraries come from this environment."""
     env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    _see_this_environments_libraries(python)
     # (a PYTHONPATH naming the repository would have the new environment import the repository's copy)
     env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     # pip builds the wheel and installs it in one run (two runs, `pip wheel` then `pip install`, started pip
-    # twice: 0.8 s more), with this environment's setuptools (the test extra's): an isolated build would download
-    # them first
+    # twice: 0.8 s more), with this environment's setuptools (the test extra's, seen through the path file):
+    # an isolated build would download them first
     subprocess.run(
         [
             sys.executable,
@@ -558,6 +560,23 @@ def test_a_wheel_builds_a_new_project_and_this_repository_from_any_folder(tmp_pa
     out = tmp_path / "repo-out"
     run("build", "comrade", "--quiet", "--lang", "fr", "--paper", "a4", "--out", str(out), cwd=REPO)
     assert (out / "comrade" / "fr" / "comrade-fr-cards-a4.pdf").is_file()
+
+
+def _see_this_environments_libraries(python: Path) -> None:
+    """Put the running environment's site-packages after the new environment's own, by a path file.
+
+    Not `system_site_packages`: that shows the base interpreter's packages, which in a virtual
+    environment are not this one's (no reportlab, an old setuptools without bdist_wheel). A path file
+    only appends its folders to sys.path (their own path files are not run, so this environment's
+    editable printshop stays out), and the wheel installed in the new environment comes first."""
+    target = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    ours = dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib")])
+    (Path(target) / "this-environment.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
 
 
 # --- build owns what it writes -------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import pypdfium2
 import pytest
 from pypdf import PdfReader
 
-from printshop.layout.imposition import back_turn, grid_for, turned_origin
+from printshop.layout.imposition import back_turn, turned_origin
 from printshop.pipeline.build import build, check
 from printshop.project.units import mm
 from printshop.render.sheets import deck_grid
@@ -235,7 +235,6 @@ def test_turning_geometry():
         back_turn(0, "long-edge", *portrait) == 0 and back_turn(0, "short-edge", *portrait) == 180
     )
     assert back_turn(90, "long-edge", 792, 612) == 90  # a landscape page turns over top to bottom
-    assert grid_for(*portrait, mm(88), mm(63), mm(10)).rows == 4
 
 
 def test_a_card_sheet_layout_names_a_known_paper_and_card_size(data_copy):

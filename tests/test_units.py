@@ -6,7 +6,7 @@ import pytest
 
 from printshop import memo, memos
 from printshop.language.texts import fill, markup_problems, to_markup
-from printshop.layout.imposition import grid_for
+from printshop.layout.imposition import Grid
 from printshop.project.expressions import ExpressionError, evaluate
 from printshop.project.models.faces import Frame
 from printshop.project.models.language import Typography
@@ -359,9 +359,8 @@ def test_narrow_no_break_space_never_breaks_a_line(palette):
 
 
 @pytest.mark.parametrize("paper, size", [("a4", (mm(210), mm(297))), ("letter", (612, 792))])
-def test_poker_cards_go_three_by_three(paper, size):
-    grid = grid_for(*size, mm(63), mm(88), mm(5))
-    assert (grid.columns, grid.rows) == (3, 3)
+def test_a_long_edge_back_mirrors_its_front_across_the_page(paper, size):
+    grid = Grid(*size, mm(63), mm(88), columns=3, rows=3)  # poker cards, three by three
     for index in range(9):
         x, y = grid.front(index)
         bx, by = grid.back(index)
@@ -370,7 +369,7 @@ def test_poker_cards_go_three_by_three(paper, size):
 
 
 def test_short_edge_flip_mirrors_y():
-    grid = grid_for(mm(210), mm(297), mm(63), mm(88), mm(5))
+    grid = Grid(mm(210), mm(297), mm(63), mm(88), columns=3, rows=3)
     x, y = grid.front(0)
     assert grid.back(0, "short-edge") == pytest.approx((x, mm(297) - y - mm(88)))
 

@@ -136,7 +136,7 @@ def deck_counts(game: GameData) -> dict[str, dict[str, int]]:
     """{deck id: {kind: number of cards, ..., 'total': all cards}}."""
     result = {}
     for deck_id, deck in game.game.decks.items():
-        counts = Counter()
+        counts: Counter[str] = Counter()
         for card in deck.cards:
             counts[card.kind] += card.count
         result[deck_id] = dict(counts, total=sum(counts.values()))

@@ -139,7 +139,9 @@ def _flatten(
 # --- markup ---------------------------------------------------------------------------------
 def markup_problems(text: str) -> list[str]:
     """What is wrong with the inline markup of `text` (empty when well formed)."""
-    problems, open_tags, too_deep = [], [], False
+    problems: list[str] = []
+    open_tags: list[str] = []
+    too_deep = False
     outside = _NOT_TEXT.sub(
         lambda match: " " * len(match.group()), text
     )  # a tag in a comment is the comment's
@@ -288,7 +290,8 @@ def _to_markup(text: str, typography: Typography) -> Markup:
 
 def _balanced(matches: list[re.Match]) -> set[int]:
     """Indices of the tag matches that are allowed and properly nested, at most MAX_NESTING open at once."""
-    kept, stack = set(), []
+    kept: set[int] = set()
+    stack: list[tuple[int, str, bool]] = []  # (index, name, within MAX_NESTING)
     for index, match in enumerate(matches):
         closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
         if name not in ALLOWED_TAGS:
@@ -399,8 +402,8 @@ def _keep_with_next(markup: str, pattern: re.Pattern | None) -> str:
     for found in pattern.finditer("".join(pieces)):
         start, end = found.span("spaces")
         for offset in range(start, end):  # (a run may go on across a tag: "de <b> x</b>")
-            piece = bisect_right(starts, offset) - 1
-            tied[texts[piece] + offset - starts[piece]] = "" if offset > start else "\u00a0"
+            which = bisect_right(starts, offset) - 1  # the piece the offset is in
+            tied[texts[which] + offset - starts[which]] = "" if offset > start else "\u00a0"
     if not tied:
         return markup
     out, last = [], 0
@@ -547,8 +550,9 @@ class TextTree:
 
     def start_log(self) -> list[str]:
         """A new, empty list that records the ids of the texts read from now on."""
-        self._log[0] = []
-        return self._log[0]
+        log: list[str] = []
+        self._log[0] = log
+        return log
 
     def _child(self, name: str) -> "TextTree | Markup":
         text_id = f"{self._prefix}{name}"

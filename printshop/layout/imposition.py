@@ -113,16 +113,6 @@ def turned_origin(
     ]
 
 
-def grid_for(
-    page_width: float, page_height: float, card_width: float, card_height: float, margin: float
-) -> Grid:
-    columns = int((page_width - 2 * margin + 1e-6) // card_width)
-    rows = int((page_height - 2 * margin + 1e-6) // card_height)
-    if columns < 1 or rows < 1:
-        raise ImpositionError("the card does not fit on the paper inside the margins")
-    return Grid(page_width, page_height, card_width, card_height, columns, rows)
-
-
 def mark_room(pnp) -> float:
     """How far from the paper's edge the cards' trim must stay (`pnp`: media.yaml's print_and_play): the
     unprintable band, then crop marks at least half their length, the gap before them and the outer bleed.

@@ -66,7 +66,8 @@ def merge(base: CommentedMap, base_path: Path, over: CommentedMap, over_path: Pa
     result = CommentedMap()
     where = result.lc
     where.line, where.col = over.lc.line, over.lc.col
-    origins = result.origins = {}
+    origins: dict[object, Path] = {}
+    result.origins = origins  # type: ignore[attr-defined]  # an attribute of ours on ruamel's map
     for source, path in ((base, base_path), (over, over_path)):
         own = getattr(source, "origins", {})
         positions = source.lc.data

@@ -15,7 +15,7 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop import memos
-from printshop.diagnostics import Location, Report, StageFailed, did_you_mean
+from printshop.diagnostics import Diagnostic, Location, Report, StageFailed, did_you_mean
 from printshop.language.texts import Catalogue, load_catalogue
 from printshop.language.translation import Record, load_records, record_path
 from printshop.project.layers import layer_dirs, names_in, read_layered
@@ -140,18 +140,22 @@ def load_project(
         name: _load_layered(model, f"print/{name}.yaml", dirs, report, required=True)
         for name, model in SHARED_PRINT.items()
     }
-    languages, language_documents = {}, {}
+    languages: dict[str, Language] = {}
+    language_documents: dict[str, Document] = {}
     said: dict[
         str, Report
     ] = {}  # with `langs`: what reading each language file said, kept until it is known needed
     for lang in names_in("languages", dirs):
         heard = report if langs is None else said.setdefault(lang, Report())
         document = read_layered(f"languages/{lang}.yaml", dirs, heard)
-        language = _validate(Language, document, heard) if document is not None else None
+        if document is None:
+            continue
+        language = _validate(Language, document, heard)
         if language is not None:
             languages[lang] = language
             language_documents[lang] = document
-    profiles, profiles_off = {}, {}
+    profiles: dict[str, Profile] = {}
+    profiles_off: dict[str, Profile] = {}
     for name in names_in("print/profiles", dirs):
         profile = _load_layered(Profile, f"print/profiles/{name}.yaml", dirs, report)
         if profile is not None:
@@ -275,7 +279,7 @@ def _languages_read(langs: list[str], games, languages: dict[str, Language]) -> 
     turn), each game's source and the labels' reference. Only these are checked and printed from."""
     needed = {LABELS_REFERENCE, *(game.game.source_language for game in games)}
     for lang in langs:
-        step = lang
+        step: str | None = lang
         while step is not None and step not in needed:
             needed.add(step)
             language = languages.get(step)
@@ -294,8 +298,8 @@ def _languages_needed(
         return None
     needed = {game.source_language}
     for lang in langs:
-        step = lang
-        while step in available and step not in needed:
+        step: str | None = lang
+        while step is not None and step in available and step not in needed:
             needed.add(step)
             language = languages.get(step)
             step = language.translated_from if language is not None else None
@@ -461,7 +465,7 @@ def _inherited_once(found: Report, raw: CommentedMap) -> list:
         groups.setdefault((item.code, item.location, shape), []).append(
             (matched.group(1) if matched else None, item)
         )
-    kept = []
+    kept: list[Diagnostic] = []
     for members in groups.values():
         named = [name for name, _ in members if name is not None]
         if len(named) < 2:

@@ -58,7 +58,7 @@ def find_project(start: Path | None = None) -> ProjectFolders:
     for folder in (here, *here.parents):
         config = folder / PROJECT_FILE
         if config.is_file():
-            return _folders(folder, config, _table(config, tool=False))
+            return _folders(folder, config, _table(config, tool=False) or {})  # always a table
         pyproject = folder / "pyproject.toml"
         if pyproject.is_file():
             table = _table(pyproject, tool=True)
@@ -127,7 +127,8 @@ def _key_line(text: str, key: str) -> int:
 
 
 def _folders(root: Path, config: Path | None, table: dict) -> ProjectFolders:
-    return ProjectFolders(root, *(root / table.get(key, key) for key in FOLDER_KEYS), config)
+    data, templates, output = (root / table.get(key, key) for key in FOLDER_KEYS)
+    return ProjectFolders(root, data, templates, output, config)
 
 
 def _default_project() -> ProjectFolders:

@@ -23,9 +23,7 @@ from printshop.memo import Reads, noting
 class ColourMode:
     space: str = "rgb"  # rgb | cmyk
     ink_limit: float | None = None  # percent, e.g. 240
-    rich_black: tuple[float, float, float, float] | None = (
-        None  # percent C, M, Y, K for black fills
-    )
+    rich_black: tuple[float, ...] | None = None  # percent C, M, Y, K for black fills (four)
     low_ink: bool = False  # home printing on a budget: white backgrounds, fills lightened
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
-from reportlab.platypus import Paragraph
+from reportlab.platypus import Flowable, Paragraph
 
 from printshop.layout.plan import FaceLayout, FrameLayout
 from printshop.project.models.art import Motif
@@ -81,9 +82,9 @@ def draw_shape(
     canvas.saveState()
     fill = shape.fill is not None
     stroke = shape.stroke is not None and shape.stroke_width > 0
-    if fill:
+    if shape.fill is not None:
         canvas.setFillColor(paints.fill(shape.fill))
-    if stroke:
+    if stroke and shape.stroke is not None:
         canvas.setStrokeColor(paints.fill(shape.stroke))
         canvas.setLineWidth(shape.stroke_width)
     top = card_height - shape.y
@@ -300,7 +301,9 @@ def draw_frame(
         raise ValueError(f"frame '{laid.name}' does not fit; layout should have stopped the build")
     # the flowables the fit measured, when this output has the colours layout set them in; else the same
     # text again at the fitted size, in this output's colours (CMYK for a print shop, low ink)
-    measured = result.drawable(frame, paints) if result.fits else None
+    measured: Sequence[tuple[Flowable, float | None, float | None]] | None = (
+        result.drawable(frame, paints) if result.fits else None
+    )
     if measured is None:
         measured = [
             (flowable, None, None)
@@ -327,11 +330,11 @@ def draw_frame(
         canvas.clipPath(box, stroke=0, fill=0)
     y = top - offset
     previous_after = 0.0
-    for index, (flowable, w, h) in enumerate(measured):
-        if h is None or not isinstance(
-            flowable, Paragraph
-        ):  # a table is wrapped again, as it was measured
-            w, h = flowable.wrap(frame.width, 1e6)
+    for index, (flowable, measured_w, measured_h) in enumerate(measured):
+        if measured_w is None or measured_h is None or not isinstance(flowable, Paragraph):
+            w, h = flowable.wrap(frame.width, 1e6)  # a table is wrapped again, as it was measured
+        else:
+            w, h = measured_w, measured_h
         if index:
             y -= max(flowable.getSpaceBefore(), previous_after)
         x = frame.x + (frame.width - w) / 2 if w < frame.width - 0.01 else frame.x

@@ -78,6 +78,7 @@ def render_gutterfold(
         subject="print-and-play cards, gutterfold",
     )
     names = {key: f"face{i}" for i, key in enumerate(deck.faces)}
+    key: str | None  # a face's key; below, a card's front then its back (None: it has none)
     for key, face in deck.faces.items():
         canvas.beginForm(
             names[key], -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed

@@ -173,6 +173,8 @@ class Helper:
         self.keys = list(keys)
         self._answer = None
         self._received = False
+        self._pid: int | None  # the helper's process; None when there is none, or it is reaped
+        self._read: int | None  # the pipe its answer comes through, until read
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()  # else the child's copy of a buffer would be written twice

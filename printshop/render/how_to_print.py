@@ -314,7 +314,7 @@ def _fits(
         fitstore.ACTIVE
     )  # validate's: its outcome is kept between runs; else remembered in the process
     digest = store.digest(key) if store is not None else None
-    if store is not None:
+    if store is not None and digest is not None:
         stored = store.get(digest)
         if stored is not None:
             return bool(stored[5])
@@ -328,7 +328,7 @@ def _fits(
         == 1
         for scale in SCALES
     )
-    if store is not None:
+    if store is not None and digest is not None:
         store.put(
             digest, [1 if fits else 2, 0, 0, 0, 0, fits, None, []]
         )  # (in the store's form of a fit)

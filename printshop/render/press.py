@@ -47,7 +47,9 @@ def render_face_images(
     data, _ = render_press_cards(game, [deck], front_first, trim, paints, motifs, deck.id)
     document = pypdfium2.PdfDocument(data)
     images, page = [], 0
-    width, height = profile.pixels.width, profile.pixels.height
+    # png-per-face profiles give their images' size; one without (not checked) fails here, and the job
+    # reports the AttributeError as an internal error, as it always has
+    width, height = profile.pixels.width, profile.pixels.height  # type: ignore[union-attr]
     made: dict[str, bytes] = {}  # by face: a shared back, or a card with copies, is rasterized once
     for number, (front, back) in enumerate(deck.cards, start=1):
         for side, face in (("front", front), ("back", back)) if back else (("front", front),):
@@ -124,6 +126,7 @@ def draw_press_face(
                 paints.background(under.fill) if under.background else paints.fill(under.fill)
             )
         )
+        assert shape.src is not None  # (in `images`: an image with a file)
         picture = art.convert(assets / shape.src, colour)
         top = face.height - shape.y
         canvas.drawImage(

@@ -105,6 +105,13 @@ def limit_ink(image: Image.Image, limit: float | None) -> Image.Image:
     return Image.merge("CMYK", (*bands, image.getchannel("K")))
 
 
+def _applied(image: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Image:
+    """ImageCms.applyTransform: a new image (its type allows None, which only a change in place gives)."""
+    converted = ImageCms.applyTransform(image, transform)
+    assert converted is not None
+    return converted
+
+
 def _rgba(image: Image.Image) -> tuple[Image.Image, Image.Image | None]:
     """The image as RGB and its alpha (None when fully opaque)."""
     rgba = image.convert("RGBA")
@@ -137,7 +144,7 @@ class PressArt:
             if source.mode == "CMYK":
                 return limit_ink(source.copy(), self.ink_limit)
             rgb, alpha = _rgba(source)
-        cmyk = limit_ink(ImageCms.applyTransform(rgb, _to_cmyk(self.icc, icc)), self.ink_limit)
+        cmyk = limit_ink(_applied(rgb, _to_cmyk(self.icc, icc)), self.ink_limit)
         if alpha is None:
             return cmyk
         under = Image.new("CMYK", cmyk.size, tuple(round(v * 255) for v in beneath))
@@ -215,9 +222,9 @@ def clipped_share(
         )  # the share of clipped colours, not their places: a sample is enough
         icc_bytes = source.info.get("icc_profile")
         rgb, alpha = _rgba(source)
-    cmyk = limit_ink(ImageCms.applyTransform(rgb, _to_cmyk(icc, icc_bytes)), ink_limit)
-    printed = ImageCms.applyTransform(ImageCms.applyTransform(cmyk, _back_to_rgb(icc)), _to_lab())
-    wanted = ImageCms.applyTransform(rgb, _to_lab())
+    cmyk = limit_ink(_applied(rgb, _to_cmyk(icc, icc_bytes)), ink_limit)
+    printed = _applied(_applied(cmyk, _back_to_rgb(icc)), _to_lab())
+    wanted = _applied(rgb, _to_lab())
     bands = [(a.convert("F"), b.convert("F")) for a, b in zip(wanted.split(), printed.split())]
     (l1, l2), (a1, a2), (b1, b2) = bands
     delta = ImageMath.lambda_eval(

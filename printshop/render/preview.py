@@ -62,6 +62,7 @@ def contact_sheet(pictures: list, target: ImageTarget):
     from PIL import Image
 
     sheet = target.contact_sheet
+    assert sheet is not None  # asked for only by targets that have one
     width, height = pictures[0].size
     columns = min(sheet.columns, len(pictures))
     rows = math.ceil(len(pictures) / columns)

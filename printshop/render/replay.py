@@ -73,7 +73,7 @@ class FaceRecordings:
     `setting` names everything else the drawing reads (colour mode, motifs, image folder) but the palette,
     whose colours each recording holds those it read of (`Recording.palette`)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._store: dict[tuple, tuple[object, Recording]] = {}
         self.drawn = 0  # faces drawn for real since the last `reset_counts`
         self.replayed = 0
@@ -253,7 +253,7 @@ def replay(canvas, recording: Recording) -> bool:
     if recording.sealed is not None and recording.sealed == seed_of(doc):
         _extend(canvas, recording)
         return True
-    fonts = {}
+    fonts: dict[str, TTFont | None] = {}
     # Once a font has split a text in this document, every character of it has its code, and codes never
     # change: the same text splits the same way again and changes nothing (a deck repeats many texts)
     split = doc.__dict__.setdefault("_printshop_splits", {})

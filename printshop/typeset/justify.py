@@ -54,7 +54,7 @@ def line_spaces(paragraph_lines, line) -> tuple[int, float]:
         count = len(words) - 1 + sum(word.count("\u00a0") for word in words)
         return count, stringWidth(" ", paragraph_lines.fontName, paragraph_lines.fontSize)
     frags = [
-        frag for frag in line.words if not hasattr(frag, "cbDefn") and getattr(frag, "text", "")
+        frag for frag in line.words if not hasattr(frag, "cbDefn") and getattr(frag, "text", None)
     ]
     count = line.wordCount - 1 + sum(frag.text.count("\u00a0") for frag in frags)
     fonts = {(frag.fontName, frag.fontSize) for frag in frags}

@@ -37,6 +37,7 @@ import signal
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -220,7 +221,7 @@ class _HeldInterrupt:
         return False
 
 
-def commit(out_dir: Path, files: list[tuple[str, bytes]], remove: list[str] = ()) -> Committed:
+def commit(out_dir: Path, files: list[tuple[str, bytes]], remove: Sequence[str] = ()) -> Committed:
     """Put `files` ((path relative to `out_dir`, bytes)) in place and delete `remove` (relative paths
     of an earlier build's files), all or nothing, as the module says. Call holding `locked(out_dir)`.
     Raises WriteFailed (the old kit is left as it was, unless `replaced` says otherwise)."""

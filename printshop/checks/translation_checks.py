@@ -21,7 +21,7 @@ from printshop.memo import Memo
 from printshop.project.models.language import Language
 
 _TAG = re.compile(r"<[^>]*>")
-_PLACEHOLDER = re.compile(r"\{[^\W\d]\w*\}")  # as texts.py's
+PLACEHOLDER = re.compile(r"\{[^\W\d]\w*\}")  # as texts.py's
 _NUMBER = re.compile(r"\d+")
 _WORD = re.compile(r"[^\W\d_]+")
 _DOUBLED = re.compile(r"(?<![^\W\d_])([^\W\d_]+)[ \u00a0\u202f]+\1(?![^\W\d_])", re.IGNORECASE)
@@ -41,7 +41,7 @@ class Problem:
 
 def plain(text: str) -> str:
     """The words a reader sees: no tags, no placeholders."""
-    return _PLACEHOLDER.sub("", _TAG.sub(" ", text))
+    return PLACEHOLDER.sub("", _TAG.sub(" ", text))
 
 
 def language_rules(language: Language) -> tuple:

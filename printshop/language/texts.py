@@ -22,6 +22,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from printshop import memos
 from printshop.diagnostics import Location, Report, closest, display_path
+from printshop.memo import Reads
 from printshop.project.models.language import Typography
 from printshop.project.source import Document, items_of, locate, read_yaml
 from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT
@@ -33,7 +34,7 @@ MAX_NESTING = 8
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\s*(/?)>")
 # a name in braces, in any alphabet: "{âge}" written by a French translator is a placeholder the template does
 # not give (an error that names it), not braces printed on the card
-_PLACEHOLDER = re.compile(r"\{([^\W\d]\w*)\}")
+PLACEHOLDER = re.compile(r"\{([^\W\d]\w*)\}")
 # a text key, as ids are (models/values.py's Identifier): a card's texts are often found by its id or kind
 # (t.card[card.id].name), and ids may hold '-'
 _KEY = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -235,7 +236,7 @@ def _character_name(character: str) -> str:
 
 
 def placeholders(text: str) -> set[str]:
-    return set(_PLACEHOLDER.findall(text))
+    return set(PLACEHOLDER.findall(text))
 
 
 def to_markup(text: str, typography: Typography) -> Markup:
@@ -452,7 +453,7 @@ def fill(text: Markup | str, **values: Any) -> Markup:
             raise PlaceholderError(name, sorted(values))
         return str(escape(str(values[name]), quote=False))
 
-    return Markup(_PLACEHOLDER.sub(substitute, str(text)))
+    return Markup(PLACEHOLDER.sub(substitute, str(text)))
 
 
 class PlaceholderError(Exception):
@@ -591,3 +592,16 @@ class TextTree:
 
     def __len__(self) -> int:
         return len(self.keys())
+
+
+def texts_of(tree: TextTree) -> dict[str, Any]:
+    """The texts a tree looks its ids up in (a TextTree answers templates by attribute, so it has no
+    public attribute of its own a text id could collide with)."""
+    return tree._texts
+
+
+def note_reads(tree: TextTree) -> Reads:
+    """Make the tree note every text it looks up (a live session lays a face out again only when a
+    text it read changed), and return the noting mapping."""
+    tree._texts = Reads(tree._texts)
+    return tree._texts

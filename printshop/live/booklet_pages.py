@@ -100,9 +100,9 @@ def words(text: str) -> str:
 
 
 def _pages_of(text: str, pages: list[str], page_words: list[str]) -> tuple[int, ...] | None:
-    from printshop.language.texts import _PLACEHOLDER
+    from printshop.language.texts import PLACEHOLDER
 
-    plain = html.unescape(_PLACEHOLDER.sub("\x00", _MARKUP.sub(" ", text)))
+    plain = html.unescape(PLACEHOLDER.sub("\x00", _MARKUP.sub(" ", text)))
     parts = plain.split("\x00")
     pieces = [piece for piece in (letters(part) for part in parts) if len(piece) >= SHORTEST]
     if not pieces:

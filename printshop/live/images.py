@@ -110,8 +110,7 @@ def _face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
         # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name mistyped, or taken
         # out of colours.yaml while faces still use it) is drawn in the overset's magenta, and an image or motif
         # that is not there is an empty frame in magenta, crossed and named (`stand_ins`): not a broken image
-        # (Paints declares a dict; it only looks names up, which a StandIn, a Mapping, answers)
-        paints = dataclasses.replace(view.paints, palette=StandIn(view.paints.palette))  # type: ignore[arg-type]
+        paints = dataclasses.replace(view.paints, palette=StandIn(view.paints.palette))
         draw_face(canvas, face, paints, view.motifs, view.assets, overset=True, stand_ins=True)
         canvas.showPage()
     canvas.save()

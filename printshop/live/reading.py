@@ -138,7 +138,7 @@ class ProjectReading:
         for path in changed:
             path = Path(path).resolve()
             if path.suffix.lower() in (".ttf", ".otf") and data in path.parents:
-                fonts = True  # registered again before the next layout (fonts._register reads a changed file)
+                fonts = True  # registered again before the next layout (fonts.register_font reads a changed file)
                 continue
             if data not in path.parents:
                 continue  # templates are read where they are used

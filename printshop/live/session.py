@@ -30,9 +30,11 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printshop.diagnostics import Location, Report, Severity
 from printshop.language.resolve import localize
+from printshop.language.texts import note_reads, texts_of
 from printshop.layout.faces import lay_out_face
 from printshop.layout.game import lay_out_game
 from printshop.layout.plan import FaceLayout
@@ -56,6 +58,9 @@ from printshop.render.replay import FaceRecordings, motif_key
 from printshop.typeset.fonts import FontSet, register_games_fonts
 from printshop.typeset.templating import make_environment, template_folders
 from printshop.write.cache import Cache, Digests, font_inputs, key_of
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 
 @dataclass
@@ -158,7 +163,7 @@ class Session(ProjectReading, JobRendering):
             Report()
         )  # what reading the files said (kept while only texts are re-read)
         self.fonts = None
-        self.env = None
+        self.env: Environment | None = None
         self.checked: Checked | None = None
         self.report = Report()
         self.recordings = FaceRecordings()
@@ -345,7 +350,7 @@ class Session(ProjectReading, JobRendering):
                         draft_percent=state.percent if state is not None else None,
                     )
                     self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
-                    localized.tree._texts = Reads(localized.tree._texts)
+                    note_reads(localized.tree)
                     # as the game sees the project, as a build lays it out: its own card sizes, colours, booklet
                     # style over the project's (data/<game>/print/)
                     seen = project.view(game)
@@ -473,7 +478,7 @@ class Session(ProjectReading, JobRendering):
         **keywords,
     ) -> FaceLayout | None:
         """`lay_out_face`, unless this face was laid out from the same inputs before."""
-        texts: Reads = localized.tree._texts
+        texts = texts_of(localized.tree)
         name = (localized.data.id, localized.lang, localized.variant, key, face_name)
         face = faces.get(face_name)
         coarse = (

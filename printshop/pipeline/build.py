@@ -339,7 +339,7 @@ def _diagnostics_of(lay_out, unit, before: list) -> list:
 
 def _reaches_other_units(item) -> bool:
     """Whether a layout's diagnostic changes what the layouts after it report: a template's fault or an unknown
-    reference is reported once for all languages (layout._report_once), and an error in the data that is not
+    reference is reported once for all languages (layout.problems.report_once), and an error in the data that is not
     the layout's own (layout.DataErrors) holds back what later layouts would say about it. When one appears,
     the layouts laid out apart are laid out again one after the other, so the report is that of one process."""
     return item.code in ("template", "unknown-reference") or (

@@ -17,8 +17,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from printshop import memos
 from printshop.diagnostics import Location, Report, did_you_mean, display_path
-from printshop.project.source import _LINE_COL, Document, items_of, locate, node_position
-from printshop.project.units import _LENGTH as LENGTH_PATTERN
+from printshop.project.source import LINE_COL, Document, items_of, locate, node_position
+from printshop.project.units import LENGTH as LENGTH_PATTERN
 from printshop.project.units import parse_length
 
 # what an editor's YAML language server checks a length against (printshop schema): a number and a unit, or 0
@@ -251,7 +251,7 @@ _NESTED = (
 
 def _line_col(node: Any):
     """A node's LineCol without ruamel's `lc` property, which makes one when the node has none."""
-    return getattr(node, _LINE_COL, None)
+    return getattr(node, LINE_COL, None)
 
 
 def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:

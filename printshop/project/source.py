@@ -49,7 +49,7 @@ class _Constructor(RoundTripConstructor):
         return True
 
 
-_LINE_COL = LineCol.attrib
+LINE_COL = LineCol.attrib
 
 
 class Document:
@@ -392,7 +392,7 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | _Refused | N
         data = where.data
         if isinstance(node, mapping_node):
             mapping = CommentedMap()
-            setattr(mapping, _LINE_COL, where)
+            setattr(mapping, LINE_COL, where)
             kept = mapping._ok
             for key_node, value_node in node.value:
                 if not isinstance(key_node, scalar_node):
@@ -411,7 +411,7 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | _Refused | N
                 data[key] = [key_mark.line, key_mark.column, value_mark.line, value_mark.column]
             return mapping
         sequence = CommentedSeq()
-        setattr(sequence, _LINE_COL, where)
+        setattr(sequence, LINE_COL, where)
         for index, item in enumerate(node.value):
             sequence.append(build(item))
             data[index] = [item.start_mark.line, item.start_mark.column]

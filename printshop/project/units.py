@@ -10,7 +10,7 @@ import re
 from printshop import memos
 
 POINTS_PER = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 72.0 / 2.54}
-_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|in|mm|cm)\s*$")
+LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(pt|in|mm|cm)\s*$")
 
 
 class UnitError(ValueError):
@@ -45,7 +45,7 @@ def parse_length(value: object) -> float:
         )
     if not isinstance(value, str):
         raise UnitError(f"expected a length such as '3mm', got {type(value).__name__}")
-    match = _LENGTH.match(value)
+    match = LENGTH.match(value)
     if not match:
         raise UnitError(
             f"'{value}' is not a length: write a number and a unit, for example '3mm', '0.125in' or '9pt'"

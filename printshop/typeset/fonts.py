@@ -101,7 +101,7 @@ class FontSet:
 
 
 def coverage(font: TTFont) -> frozenset[str]:
-    """The characters a face has glyphs for, worked out once per font object: `_register` keeps a font while its
+    """The characters a face has glyphs for, worked out once per font object: `register_font` keeps a font while its
     file is unchanged, so every check and build of a process that registers it shares the set."""
     covered = _COVERAGE.get(font)
     if covered is None:
@@ -202,7 +202,7 @@ def _register_checked(
     """Register a face, reporting a file that is not a whole TrueType font (truncated, another format)
     against the data that names it, with the file, instead of ReportLab's bare exception."""
     try:
-        face = _register(name, path)
+        face = register_font(name, path)
         face.face.charToGlyph  # noqa: B018 - read now: a damaged table fails here, not while drawing
         return face
     except Exception as error:  # noqa: BLE001 - TTFError, struct.error, IndexError...: all mean "not a font"
@@ -235,7 +235,7 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def _register(name: str, path: Path) -> TTFont:
+def register_font(name: str, path: Path) -> TTFont:
     """The face `name` read from `path`, read again when the file is another or has changed since (a session
     registers the fonts again after an edit: a font file replaced under the same name must take effect)."""
     try:

@@ -30,7 +30,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from printshop.diagnostics import Location, Report, Severity
 from printshop.language.resolve import localize
@@ -478,7 +478,9 @@ class Session(ProjectReading, JobRendering):
         **keywords,
     ) -> FaceLayout | None:
         """`lay_out_face`, unless this face was laid out from the same inputs before."""
-        texts = texts_of(localized.tree)
+        texts = cast(
+            Reads, texts_of(localized.tree)
+        )  # (note_reads wrapped them when the game was read)
         name = (localized.data.id, localized.lang, localized.variant, key, face_name)
         face = faces.get(face_name)
         coarse = (

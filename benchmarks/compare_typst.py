@@ -266,10 +266,11 @@ def run_measured(command: list[str]) -> dict:
 
 
 def _compile_bytecode() -> None:
-    """Write printshop's compiled modules (__pycache__) before timing, as installing a package does: where
-    PYTHONDONTWRITEBYTECODE is set, an editable install would otherwise compile its 40-odd modules from
-    source in every timed run (a tenth of a second), which no installed tool does. Typst is timed as the
-    compiled program it is; this puts printshop on the same footing. Its libraries were compiled by pip."""
+    """Write printshop's compiled modules (__pycache__) before timing, as installing a package does:
+    where PYTHONDONTWRITEBYTECODE is set, an editable install would otherwise compile its 40-odd
+    modules from source in every timed run (a tenth of a second), which no installed tool does.
+    Typst is timed as the compiled program it is; this puts printshop on the same footing. Its
+    libraries were compiled by pip."""
     import compileall
 
     import printshop
@@ -278,8 +279,9 @@ def _compile_bytecode() -> None:
 
 
 def printshop_command() -> list[str]:
-    """The `printshop` script pip installed beside this Python, as a user runs it. Not the first one on PATH:
-    that may be a version manager's shim (pyenv's is a bash script that adds about 80 ms to every run)."""
+    """The `printshop` script pip installed beside this Python, as a user runs it. Not the first one
+    on PATH: that may be a version manager's shim (pyenv's is a bash script that adds about 80 ms to
+    every run)."""
     import sysconfig
 
     script = Path(sysconfig.get_path("scripts")) / "printshop"
@@ -299,8 +301,8 @@ def pdf_pages(path: Path) -> int | None:
 
 
 def bench_size(count: int, work: Path, lang: str, jobs: int | None, runs: int = 1) -> dict:
-    """Both tools on a deck of `count` cards, each run `runs` times, taking turns (so that a slow spell of a
-    shared machine falls on both); each tool's figures are those of its median run."""
+    """Both tools on a deck of `count` cards, each run `runs` times, taking turns (so that a slow
+    spell of a shared machine falls on both); each tool's figures are those of its median run."""
     data = work / f"data-{count}"
     make_deck(count, data)
     row: dict = {"cards": count, "runs": runs}

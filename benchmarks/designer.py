@@ -4,12 +4,13 @@
     python benchmarks/designer.py --saves 9
     python benchmarks/designer.py --watch       # the same saves in `printshop watch` too (the files written)
 
-The data and templates are copied to a temporary folder; `serve`'s preview (`serve.Preview`, without the
-web server) is built once and every face's image drawn, as a page that shows them all asks. Then each kind of
-file is saved `--saves` times, each time with a new value, and three times are measured per save: the refresh
-(reading, validating, laying out, the page's new state with its faces), the rules booklets it renders again
-after (`render_pages`: the page shows their earlier pages greyed meanwhile) and the images of the faces and
-pages that changed (the ones the page asks for again). The kinds:
+The data and templates are copied to a temporary folder; `serve`'s preview (`serve.Preview`, without
+the web server) is built once and every face's image drawn, as a page that shows them all asks. Then
+each kind of file is saved `--saves` times, each time with a new value, and three times are measured
+per save: the refresh (reading, validating, laying out, the page's new state with its faces), the
+rules booklets it renders again after (`render_pages`: the page shows their earlier pages greyed
+meanwhile) and the images of the faces and pages that changed (the ones the page asks for again).
+The kinds:
 
 - a text: one name in comrade/text/en.yaml (what a translator saves);
 - a face definition: the title's size in comrade/faces.yaml;
@@ -142,8 +143,8 @@ def measure(saves: int) -> dict:
 
 
 def measure_watch(saves: int) -> dict:
-    """The same saves in `printshop watch` of every game: a session writing the print-and-play files (A4 and
-    Letter, every language), each save timed from the refresh's start to the files written."""
+    """The same saves in `printshop watch` of every game: a session writing the print-and-play files
+    (A4 and Letter, every language), each save timed from the refresh's start to the files written."""
     from printshop.live.session import Session
     from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 

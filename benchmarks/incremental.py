@@ -9,8 +9,9 @@ is changed `--edits` times, each time in a new word, and the time from the saved
 in memory (printshop: and on disk) is measured. printshop's figure is `Session.refresh` for the
 changed file: re-read that file, validate, lay out and draw the faces that changed, replay the
 others, write the changed PDF. A last line adds what `printshop serve` does after that: the page's
-new state and the image (PNG) of the face that changed. Typst's is `typst.Compiler.compile()` after the .typ file changed.
-Both run in this process, one after the other; the median and the slowest edit are printed.
+new state and the image (PNG) of the face that changed. Typst's is `typst.Compiler.compile()` after
+the .typ file changed. Both run in this process, one after the other; the median and the slowest
+edit are printed.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ from make_deck import GAME, make_deck, templates_dir  # noqa: E402
 
 
 def _title(lang: str, edits: int) -> str:
-    """The title of card 2 after `edits` edits: "Courier 2", "ACourier 2", "BACourier 2"... (the same card
-    each time, in any deck size)."""
+    """The title of card 2 after `edits` edits: "Courier 2", "ACourier 2", "BACourier 2"... (the
+    same card each time, in any deck size)."""
     return "".join(chr(65 + number) for number in reversed(range(edits))) + (
         "Courier 2" if lang == "en" else "Coursier 2"
     )
@@ -68,7 +69,8 @@ def printshop_edits(data: Path, out: Path, lang: str, edits: int) -> dict:
         if not update.ok or len(update.written) != 1:
             raise SystemExit(f"printshop: the edit did not rebuild one file: {update}")
         faces.append((update.faces_laid_out, update.faces_drawn))
-        # what `printshop serve` does next: the page's new state, and the image of the face that changed
+        # what `printshop serve` does next: the page's new state, and the image of the face that
+        # changed
         started = time.perf_counter()
         views = face_views(session)
         for view in views:
@@ -100,7 +102,8 @@ def typst_edits(work: Path, count: int, lang: str, edits: int) -> dict:
 
 
 def measure_edits(cards: int, lang: str, edits: int) -> dict:
-    """Both tools' figures for `edits` one-text edits in a `cards`-card deck (compare_typst.py calls this too)."""
+    """Both tools' figures for `edits` one-text edits in a `cards`-card deck (compare_typst.py calls
+    this too)."""
     with tempfile.TemporaryDirectory(prefix="printshop-incremental-") as temporary:
         work = Path(temporary)
         data = work / "data"

@@ -4,11 +4,11 @@
     printshop validate --data /tmp/bench-data --templates /tmp/bench-data-templates bench
     printshop build bench --data /tmp/bench-data --templates /tmp/bench-data-templates --out /tmp/bench-out --lang en --paper a4
 
-The data folder gets copies of the repository's `data/print/` (and `data/languages/` if it has one), and
-`bench/` with game.yaml, faces.yaml and text/en.yaml (source), text/fr.yaml and the record
-text/fr.sources.yaml that `printshop i18n sync` would keep. Every card has a title, a body of
-two sentences combined from the lists below (so bodies vary from card to card), a one-line
-reminder shared by all cards, and the deck's common back.
+The data folder gets copies of the repository's `data/print/` (and `data/languages/` if it has one),
+and `bench/` with game.yaml, faces.yaml and text/en.yaml (source), text/fr.yaml and the record
+text/fr.sources.yaml that `printshop i18n sync` would keep. Every card has a title, a body of two
+sentences combined from the lists below (so bodies vary from card to card), a one-line reminder
+shared by all cards, and the deck's common back.
 
 Templates: the deck's two face templates are written beside the data folder, in
 `<data_dir>-templates/bench/` (see `templates_dir()`); build and validate with `--templates`.
@@ -187,8 +187,9 @@ def raw_texts(count: int, lang: str) -> dict[str, str]:
 
 
 def language(lang: str):
-    """The language file a build of the bench deck reads (the repository's data/languages/<lang>.yaml, or
-    printshop's defaults/languages/), read with printshop's own model."""
+    """The language file a build of the bench deck reads (the repository's
+    data/languages/<lang>.yaml, or printshop's defaults/languages/), read with printshop's own
+    model."""
     from printshop.diagnostics import Report
     from printshop.project.models.language import Language
     from printshop.project.schema import validate_document
@@ -209,7 +210,8 @@ _LANGUAGES: dict = {}
 
 
 def _language_file(lang: str) -> Path:
-    """The project's data/languages/<lang>.yaml if it has one, else printshop's own (defaults/languages)."""
+    """The project's data/languages/<lang>.yaml if it has one, else printshop's own
+    (defaults/languages)."""
     own = REPOSITORY / "data" / "languages" / f"{lang}.yaml"
     return (
         own
@@ -219,14 +221,16 @@ def _language_file(lang: str) -> Path:
 
 
 def printed(text: str, lang: str) -> str:
-    """A text as printshop prints it, with the language's typography (French: U+202F before ; : ! ?)."""
+    """A text as printshop prints it, with the language's typography (French: U+202F before ; : !
+    ?)."""
     from printshop.language.texts import apply_typography
 
     return apply_typography(text, language(lang).typography)
 
 
 def card_texts(count: int, lang: str) -> dict:
-    """What the cards print, for other tools: titles and bodies per card, reminder, back title and motto."""
+    """What the cards print, for other tools: titles and bodies per card, reminder, back title and
+    motto."""
     texts = {key: printed(value, lang) for key, value in raw_texts(count, lang).items()}
     return {
         "cards": [
@@ -287,7 +291,8 @@ def _game_yaml(count: int) -> str:
         f"    total: {count}",
         "    unique: [number]",
         "    sequence: [{var: number, start: 1}]",
-        "    kinds:",  # every card is a kind of its own: the reused template finds its texts by kind
+        # every card is a kind of its own: the reused template finds its texts by kind
+        "    kinds:",
     ]
     lines += [f"      {kind(n)}: 1" for n in range(1, count + 1)]
     return "\n".join(lines) + "\n"
@@ -329,7 +334,8 @@ def templates_dir(data_dir: Path) -> Path:
 
 
 def make_deck(count: int, data_dir: Path) -> Path:
-    """Write the data folder for a `bench` deck of `count` cards; replaces an earlier bench game there."""
+    """Write the data folder for a `bench` deck of `count` cards; replaces an earlier bench game
+    there."""
     if count < 1:
         raise ValueError("the deck needs at least one card")
     data_dir = Path(data_dir)

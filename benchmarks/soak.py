@@ -3,9 +3,10 @@
     python benchmarks/soak.py                      # Comrade, 300 saves, the page's images drawn after each
     python benchmarks/soak.py --game kremlin --saves 1000 --every 100
 
-A copy of data/ is edited in a temporary folder; a `serve` preview (session.py and serve.py, in this process,
-writing the PDFs as `watch` does) refreshes after each save and draws every face's image, as the open page
-asks. The resident memory is printed every `--every` saves: it should level off, not grow with the saves.
+A copy of data/ is edited in a temporary folder; a `serve` preview (session.py and serve.py, in this
+process, writing the PDFs as `watch` does) refreshes after each save and draws every face's image,
+as the open page asks. The resident memory is printed every `--every` saves: it should level off,
+not grow with the saves.
 """
 
 from __future__ import annotations

@@ -3,22 +3,24 @@
     PYTHONPATH=benchmarks pytest -p suite_timing                 # the suite as CI runs it, timed
     PYTHONPATH=benchmarks pytest -p suite_timing --suite-timing-top 40
 
-Each pytest-xdist worker (or the single process) records, per test: its wall time (setup, call and teardown),
-the time spent inside printshop's `check` and `build` (outermost calls only: a build's own check is the
-build's), and its CPU time; at the end, its own CPU time and its children's (the builds' render processes,
-Ghostscript, qpdf, pip, Chromium). The controller then prints:
+Each pytest-xdist worker (or the single process) records, per test: its wall time (setup, call and
+teardown), the time spent inside printshop's `check` and `build` (outermost calls only: a build's
+own check is the build's), and its CPU time; at the end, its own CPU time and its children's (the
+builds' render processes, Ghostscript, qpdf, pip, Chromium). The controller then prints:
 
 - when the workers started their first test and ended their last, against the run's start and end: the fixed
   cost of bringing the workers up (importing, collecting) and of the tail;
 - each worker's busy time, its CPU and its children's;
 - the summed time in `check`, in `build` and in the tests' own work, per test file and for the slowest tests.
 
-It also lists the CPU time of the processes each test started (`printshop`, Ghostscript, qpdf, pip, Chromium;
-a build's own render processes count as its children too), by program, and the tests with the most.
+It also lists the CPU time of the processes each test started (`printshop`, Ghostscript, qpdf, pip,
+Chromium; a build's own render processes count as its children too), by program, and the tests with
+the most.
 
-Figures are wall-clock on a shared machine: compare runs taken side by side, and calibrate with a fixed loop
-(`python -c "for i in range(10_000_000): pass"`) as the other benchmarks here do. Nothing is written outside a
-temporary folder; the plugin changes no test's behaviour beyond wrapping the two functions in a timer.
+Figures are wall-clock on a shared machine: compare runs taken side by side, and calibrate with a
+fixed loop (`python -c "for i in range(10_000_000): pass"`) as the other benchmarks here do. Nothing
+is written outside a temporary folder; the plugin changes no test's behaviour beyond wrapping the
+two functions in a timer.
 """
 
 from __future__ import annotations
@@ -115,7 +117,9 @@ def _wrap_popen() -> None:
 
 
 _wrap_popen()
-_wrap()  # when `-p` imports the plugin: before tests/conftest.py and the test modules import the two functions
+# when `-p` imports the plugin: before tests/conftest.py and the test modules import the two
+# functions
+_wrap()
 
 
 @pytest.hookimpl(hookwrapper=True)

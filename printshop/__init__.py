@@ -8,4 +8,5 @@ from printshop import reportlab_patches
 
 __version__ = "0.1.0"
 
-reportlab_patches.install()  # ReportLab's (and PyYAML's) patches, each made as its module is imported
+# ReportLab's (and PyYAML's) patches, each made as its module is imported
+reportlab_patches.install()

@@ -1,8 +1,9 @@
 """The catalogue of checks: each problem printshop reports has a stable code, a default severity, a
 one-line summary, a hint on how to fix it and an example of the message.
 
-`diagnostics.diagnostic` looks a code up here for its default severity and hint; `catalogue_markdown`
-writes docs/checks.md from it (`printshop checks --markdown`), and a test keeps that page in step.
+`diagnostics.diagnostic` looks a code up here for its default severity and hint;
+`catalogue_markdown` writes docs/checks.md from it (`printshop checks --markdown`), and a test keeps
+that page in step.
 """
 
 from __future__ import annotations
@@ -193,8 +194,8 @@ _check(
     "use the placeholders of the source text",
     "data/comrade/text/fr.yaml:5:12: error[placeholder]: 'game.players' uses {maximum}, {min} but the source uses {max}, {min}",
 )
-# Translation checks (printshop/checks/translation_checks.py), at the translation's own line; a translator accepts one
-# on purpose with a comment on that line: "# accept number-mismatch: why"
+# Translation checks (printshop/checks/translation_checks.py), at the translation's own line; a
+# translator accepts one on purpose with a comment on that line: "# accept number-mismatch: why"
 _check(
     "empty-translation",
     E,

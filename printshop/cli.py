@@ -1,5 +1,5 @@
-"""The command line: the top-level parser, the dispatch to one module per command (printshop.commands),
-and the error and exit handling every command shares.
+"""The command line: the top-level parser, the dispatch to one module per command
+(printshop.commands), and the error and exit handling every command shares.
 
 Exit codes: 0 success, 1 errors in the data (or a failed build), 2 a usage error. A build that
 leaves out an incomplete translation still succeeds (0), unless that language was asked for by
@@ -81,14 +81,15 @@ def main(argv: list[str] | None = None) -> int:
         args.games = [*(args.games or []), *args.games_named]
     one_shot = argv is None and args.command in ONE_SHOT
     if one_shot:
-        # these run with the cycle collector off (build.without_cycle_collection) and the process ends with
-        # os._exit below, its objects never freed: turned back on, the collector's first pass would walk
-        # everything the build made (0.1 s after a 1,000-card deck) only to find it all still in use
+        # these run with the cycle collector off (build.without_cycle_collection) and the process
+        # ends with os._exit below, its objects never freed: turned back on, the collector's first
+        # pass would walk everything the build made (0.1 s after a 1,000-card deck) only to find it
+        # all still in use
         gc.disable()
     code = dispatch(parser, args)
     if one_shot:
-        # the `printshop` process itself, its files written and synced: exit now, not after Python has freed
-        # every object one by one (a tenth of a second and more after a large build)
+        # the `printshop` process itself, its files written and synced: exit now, not after Python
+        # has freed every object one by one (a tenth of a second and more after a large build)
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
@@ -122,8 +123,8 @@ def dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 name != "templates" or project.templates.is_dir()
             ):
                 setattr(args, name, folder)
-    # a command that runs once and exits leaves Python's cycle collector off (a fifth of a build's time,
-    # imports included, went on walking objects that live to the end); watch and serve keep it
+    # a command that runs once and exits leaves Python's cycle collector off (a fifth of a build's
+    # time, imports included, went on walking objects that live to the end); watch and serve keep it
     collecting = gc.isenabled()
     if args.command not in ("watch", "serve"):
         gc.disable()

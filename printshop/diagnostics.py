@@ -36,8 +36,8 @@ class Location:
         return cls(display_path(path), line, col)
 
     def __str__(self) -> str:
-        # a whole file (a link, an image too large) is named alone, a line without its column when that is not
-        # known: "file:0:0" read as a place no editor can go to
+        # a whole file (a link, an image too large) is named alone, a line without its column when
+        # that is not known: "file:0:0" read as a place no editor can go to
         if self.line <= 0:
             return self.path
         return (
@@ -46,7 +46,8 @@ class Location:
 
 
 def no_game_yet(data_dir: Path | str) -> str:
-    """What a command says of a data folder with no game in it (a project just made by `printshop init`)."""
+    """What a command says of a data folder with no game in it (a project just made by `printshop
+    init`)."""
     return f"no game in {display_path(data_dir)}/ yet: 'printshop new GAME' adds one"
 
 
@@ -61,9 +62,9 @@ def display_path(path: Path | str) -> str:
 @memos.DISPLAY_PATHS
 def _display_path(path: str, cwd: str) -> str:  # a deck names the same few files thousands of times
     if os.sep == "/" and path.startswith("/") and not _UNUSUAL.search(path):
-        # a path written plainly (no '.', '..' or empty part): below the folder when its text begins with the
-        # folder's, and then the rest of it; what the general way below gives, in a thirtieth of the time (a
-        # copy of a project is a few hundred new files, each shown once)
+        # a path written plainly (no '.', '..' or empty part): below the folder when its text begins
+        # with the folder's, and then the rest of it; what the general way below gives, in a
+        # thirtieth of the time (a copy of a project is a few hundred new files, each shown once)
         below = cwd.rstrip("/") + "/"
         return path[len(below) :] if path.startswith(below) else path
     as_path = Path(path)
@@ -88,8 +89,9 @@ class Diagnostic:
     also: str = (
         ""  # a second place that matters, for another reader ("frame at faces.yaml:26:14: ...")
     )
-    # for a fault reported once however many faces, cards and languages meet it (problems.report_once): the
-    # fault without where it was met; another with the same code, place and `once` is the same fault
+    # for a fault reported once however many faces, cards and languages meet it
+    # (problems.report_once): the fault without where it was met; another with the same code, place
+    # and `once` is the same fault
     once: str = field(default="", compare=False, repr=False)
 
     def format(self) -> str:
@@ -99,13 +101,15 @@ class Diagnostic:
         )
 
 
-# What must never reach a terminal raw: C0 and C1 controls (escape sequences could rewrite the screen
-# or fake a line), DEL, bidirectional controls (they reorder what is shown) and lone surrogates.
+# What must never reach a terminal raw: C0 and C1 controls (escape sequences could rewrite the
+# screen or fake a line), DEL, bidirectional controls (they reorder what is shown) and lone
+# surrogates.
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def printable(text: str) -> str:
-    """`text` with every control character written as an escape (\\x1b, \\u202e), for terminals and logs."""
+    """`text` with every control character written as an escape (\\x1b, \\u202e), for terminals and
+    logs."""
     if not _UNPRINTABLE.search(text):
         return text
     return _UNPRINTABLE.sub(
@@ -176,8 +180,9 @@ class Report:
         self.items.extend(other.items if isinstance(other, Report) else other)
 
     def merge(self, other: "Report | list[Diagnostic]") -> None:
-        """`extend`, leaving out a fault reported once (`Diagnostic.once`) that is here already: what a face
-        laid out on its own reported, merged as if it had been laid out beside the others (session.py)."""
+        """`extend`, leaving out a fault reported once (`Diagnostic.once`) that is here already:
+        what a face laid out on its own reported, merged as if it had been laid out beside the
+        others (session.py)."""
         items = other.items if isinstance(other, Report) else other
         if not any(d.once for d in items):
             self.items.extend(items)
@@ -213,8 +218,9 @@ FORMATS = ("text", "json", "github")
 
 
 def format_report(report: Report, *, style: str = "text", hints: bool = True) -> str:
-    """`text`: path:line:col: severity[code]: message (+ hint), a whole file named alone; `json`: a list of objects;
-    `github`: GitHub Actions workflow commands, which annotate the files in a pull request."""
+    """`text`: path:line:col: severity[code]: message (+ hint), a whole file named alone; `json`: a
+    list of objects; `github`: GitHub Actions workflow commands, which annotate the files in a pull
+    request."""
     items = report.sorted()
     if style == "json":
         return json.dumps(
@@ -282,15 +288,17 @@ class StageFailed(Exception):
 
 
 def did_you_mean(name: str, names, cutoff: float = 0.6) -> str:
-    """ "; did you mean 'white'?" for a name written close to one of `names` (a letter left out, two swapped, a
-    name changed in one file and not in the other), else nothing: what a message naming an unknown key, colour,
-    font, motif, card size, face or block says before it lists the names there are."""
+    """ "; did you mean 'white'?" for a name written close to one of `names` (a letter left out, two
+    swapped, a name changed in one file and not in the other), else nothing: what a message naming
+    an unknown key, colour, font, motif, card size, face or block says before it lists the names
+    there are."""
     close = closest(name, names, cutoff)
     return f"; did you mean '{close}'?" if close else ""
 
 
 def closest(name: str, names, cutoff: float = 0.6) -> str:
-    """The one of `names` written closest to `name`, if close enough (difflib's ratio at least `cutoff`), else ''."""
+    """The one of `names` written closest to `name`, if close enough (difflib's ratio at least
+    `cutoff`), else ''."""
     import difflib  # (only when a name is wrong: not on the way of every command's start)
 
     close = difflib.get_close_matches(

@@ -1,18 +1,21 @@
-"""The memo machinery: tables a process keeps work in by what it depends on, and the registry of them.
+"""The memo machinery: tables a process keeps work in by what it depends on, and the registry of
+them.
 
-A long-running session (`serve`, `watch`) fits, breaks and measures again after every edit, so what it
-remembers must not grow without end: `Memo` is a dict bounded by entries, `SizedMemo` one bounded by bytes
-(compressed streams, font subsets, imposed booklets); `Table`, `OrderedTable` and `WeakTable` are the plain,
-ordered and weakly keyed dicts modules bound themselves. And `Reads`, which notes what a piece of work looked up.
+A long-running session (`serve`, `watch`) fits, breaks and measures again after every edit, so what
+it remembers must not grow without end: `Memo` is a dict bounded by entries, `SizedMemo` one bounded
+by bytes (compressed streams, font subsets, imposed booklets); `Table`, `OrderedTable` and
+`WeakTable` are the plain, ordered and weakly keyed dicts modules bound themselves. And `Reads`,
+which notes what a piece of work looked up.
 
-Every process-wide memo is declared once, with its name, where it is used and what it is keyed by, in
-printshop/memos.py, through `memo`, `sized_memo`, `table`, `ordered_table`, `weak_table` (tables) and
-`memoized` (a function's results, as functools.lru_cache keeps them). The registry (`REGISTRY`) lists them
-(`listing`), clears them (`clear`, `clear_all`: as a new process would start) and switches them off:
-`PRINTSHOP_MEMO=off` in the environment (read once, when this module is imported) makes every table keep
-nothing and every memoized function work each time (`ON` is False), and the user's cache folder
-(paths.user_cache_dir: compiled templates, fits, fonts' tables) is not used either. A build gives the same bytes
-either way (tests/test_memos.py builds the catalogue both ways).
+Every process-wide memo is declared once, with its name, where it is used and what it is keyed by,
+in printshop/memos.py, through `memo`, `sized_memo`, `table`, `ordered_table`, `weak_table` (tables)
+and `memoized` (a function's results, as functools.lru_cache keeps them). The registry (`REGISTRY`)
+lists them (`listing`), clears them (`clear`, `clear_all`: as a new process would start) and
+switches them off: `PRINTSHOP_MEMO=off` in the environment (read once, when this module is imported)
+makes every table keep nothing and every memoized function work each time (`ON` is False), and the
+user's cache folder (paths.user_cache_dir: compiled templates, fits, fonts' tables) is not used
+either. A build gives the same bytes either way (tests/test_memos.py builds the catalogue both
+ways).
 """
 
 from __future__ import annotations
@@ -72,9 +75,9 @@ class Memo(Table):
 
 
 class SizedMemo:
-    """Values by key, the least recently used forgotten first once they hold more than `limit` bytes in all
-    (a value's size: `len(value)`, or what `put` is told); safe to use from several threads (a session's
-    server renders beside its watcher). Keeps nothing when memos are off."""
+    """Values by key, the least recently used forgotten first once they hold more than `limit` bytes
+    in all (a value's size: `len(value)`, or what `put` is told); safe to use from several threads
+    (a session's server renders beside its watcher). Keeps nothing when memos are off."""
 
     def __init__(self, limit: int):
         self.limit = limit
@@ -123,8 +126,8 @@ class SizedMemo:
 
 @dataclass
 class Declared:
-    """A process-wide memo in the registry: its name, what it is keyed by, where it is used, and the table (a
-    memoized function's lru_cache wrapper once the function is defined: None before)."""
+    """A process-wide memo in the registry: its name, what it is keyed by, where it is used, and the
+    table (a memoized function's lru_cache wrapper once the function is defined: None before)."""
 
     name: str
     keyed_by: str
@@ -190,8 +193,9 @@ def weak_table(name: str, *, keyed_by: str, used_in: str) -> WeakTable:
 def memoized(
     name: str, *, keyed_by: str, used_in: str, maxsize: int | None = 128
 ) -> Callable[[Callable], Any]:
-    """A decorator that keeps a function's results as functools.lru_cache(maxsize) does (none when memos are
-    off), in the registry as `name`: declared in memos.py, applied where the function is defined."""
+    """A decorator that keeps a function's results as functools.lru_cache(maxsize) does (none when
+    memos are off), in the registry as `name`: declared in memos.py, applied where the function is
+    defined."""
     _declare(name, None, keyed_by, used_in)
     declared = REGISTRY[name]
 
@@ -209,7 +213,8 @@ def clear(name: str) -> None:
 
 
 def clear_all() -> None:
-    """Forget what every memo keeps: the process then works as a new one would (the tables stay in place)."""
+    """Forget what every memo keeps: the process then works as a new one would (the tables stay in
+    place)."""
     for declared in REGISTRY.values():
         declared.clear()
 
@@ -223,9 +228,9 @@ def listing() -> list[tuple[str, str, int, str, str]]:
 
 
 class Reads(dict):
-    """A dict noting each key looked up (`[]`, `in`, `get`) in `log` while `log` is a list (None: nothing is
-    noted): the texts, colours and motifs a face read, so that a long-running session lays it out or draws it
-    again only when one of those changed (session.py, render/replay.py)."""
+    """A dict noting each key looked up (`[]`, `in`, `get`) in `log` while `log` is a list (None:
+    nothing is noted): the texts, colours and motifs a face read, so that a long-running session
+    lays it out or draws it again only when one of those changed (session.py, render/replay.py)."""
 
     def __init__(self, values=(), log: list | None = None):
         super().__init__(values)
@@ -254,8 +259,8 @@ class Reads(dict):
 
 @contextmanager
 def noting(into: contextvars.ContextVar):
-    """Set `into` to a new list while the block runs, and yield it: what work meanwhile notes there (the names a
-    session's job looks up: colour.noting_colours, jobs.noting_motifs)."""
+    """Set `into` to a new list while the block runs, and yield it: what work meanwhile notes there
+    (the names a session's job looks up: colour.noting_colours, jobs.noting_motifs)."""
     log: list = []
     token = into.set(log)
     try:
@@ -265,8 +270,9 @@ def noting(into: contextvars.ContextVar):
 
 
 def values_of(names, mapping, value=None) -> dict:
-    """{name: its value in `mapping`} of the names a piece of work looked up (a Reads' `read`), in order of name;
-    `value` makes what is kept of each (replay.motif_key: a motif's content). What `unchanged` compares."""
+    """{name: its value in `mapping`} of the names a piece of work looked up (a Reads' `read`), in
+    order of name; `value` makes what is kept of each (replay.motif_key: a motif's content). What
+    `unchanged` compares."""
     return {
         name: mapping.get(name) if value is None else value(mapping.get(name))
         for name in sorted(names)
@@ -274,8 +280,8 @@ def values_of(names, mapping, value=None) -> dict:
 
 
 def unchanged(read: dict, mapping, value=None) -> bool:
-    """Whether every name `values_of` kept has the same value in `mapping` now (asked of `mapping` name by name:
-    a mapping that notes its reads notes them)."""
+    """Whether every name `values_of` kept has the same value in `mapping` now (asked of `mapping`
+    name by name: a mapping that notes its reads notes them)."""
     return all(
         (mapping.get(name) if value is None else value(mapping.get(name))) == kept
         for name, kept in read.items()

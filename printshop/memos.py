@@ -1,9 +1,11 @@
-"""Every process-wide memo printshop keeps, declared in one place: its name, where it is used, what it is keyed by.
+"""Every process-wide memo printshop keeps, declared in one place: its name, where it is used, what
+it is keyed by.
 
-A module takes its memo from here (`_LAID_OUT = memos.LAID_OUT`, `@memos.HYPHENATOR`) and uses it as before;
-printshop/memo.py holds the machinery and the registry: `memo.listing()` lists them, `memo.clear(name)` and
-`memo.clear_all()` forget what they keep, and `PRINTSHOP_MEMO=off` keeps nothing in any of them (nor in the
-user's cache folder). tests/test_memos.py checks that every module-level memo in printshop/ is declared here.
+A module takes its memo from here (`_LAID_OUT = memos.LAID_OUT`, `@memos.HYPHENATOR`) and uses it as
+before; printshop/memo.py holds the machinery and the registry: `memo.listing()` lists them,
+`memo.clear(name)` and `memo.clear_all()` forget what they keep, and `PRINTSHOP_MEMO=off` keeps
+nothing in any of them (nor in the user's cache folder). tests/test_memos.py checks that every
+module-level memo in printshop/ is declared here.
 
 Not memos, and so not here:
 - state a process holds on purpose: check_codes.CATALOGUE (the checks' catalogue), pipeline/workers.py `_STATE`
@@ -30,7 +32,8 @@ from __future__ import annotations
 
 from printshop.memo import memo, memoized, ordered_table, sized_memo, table, weak_table
 
-# -- project: reading data ---------------------------------------------------------------------------------------
+# -- project: reading data
+# ---------------------------------------------------------------------------------------
 PARSED_DOCUMENTS = ordered_table(
     "parsed_documents",
     keyed_by="a YAML file's text (read without a diagnostic); the least recently read past 32 M characters go",
@@ -89,7 +92,8 @@ DISPLAY_PATHS = memoized(
     maxsize=4096,
 )
 
-# -- language: texts and translations ----------------------------------------------------------------------------
+# -- language: texts and translations
+# ----------------------------------------------------------------------------
 MARKUPS = sized_memo(
     "markups",
     8_000_000,
@@ -133,7 +137,8 @@ LINE_BREAKS = memoized(
     "line_breaks", keyed_by="a text", used_in="language/translation.py line_breaks", maxsize=65536
 )
 
-# -- checks ------------------------------------------------------------------------------------------------------
+# -- checks
+# ------------------------------------------------------------------------------------------------------
 LANGUAGE_RULES = memo(
     "language_rules",
     1_000,
@@ -179,7 +184,8 @@ MARKUP_PROBLEMS = memoized(
     maxsize=65536,
 )
 
-# -- typeset -----------------------------------------------------------------------------------------------------
+# -- typeset
+# -----------------------------------------------------------------------------------------------------
 HYPHENATOR = memoized(
     "hyphenators",
     keyed_by="a pyphen dictionary name",
@@ -251,7 +257,8 @@ SUBSETS = sized_memo(
     used_in="reportlab_patches.py remember_subsets (typeset/fontcache.py)",
 )
 
-# -- layout ------------------------------------------------------------------------------------------------------
+# -- layout
+# ------------------------------------------------------------------------------------------------------
 LAID_OUT = memo(
     "laid_out",
     5000,
@@ -260,7 +267,8 @@ LAID_OUT = memo(
     used_in="layout/faces.py _LAID_OUT",
 )
 
-# -- render ------------------------------------------------------------------------------------------------------
+# -- render
+# ------------------------------------------------------------------------------------------------------
 COLOURS = memoized(
     "colours",
     keyed_by="a hex colour, the colour mode and whether it is for text",
@@ -332,7 +340,8 @@ COMPRESSED = sized_memo(
     used_in="reportlab_patches.py remember_compressed_streams",
 )
 
-# -- write -------------------------------------------------------------------------------------------------------
+# -- write
+# -------------------------------------------------------------------------------------------------------
 STAMPED = memo(
     "file_hashes",
     50_000,
@@ -357,7 +366,8 @@ INSTALLED_LIBRARIES = memoized(
     maxsize=1,
 )
 
-# -- live --------------------------------------------------------------------------------------------------------
+# -- live
+# --------------------------------------------------------------------------------------------------------
 PAGE_TEXTS = memo(
     "page_texts",
     64,

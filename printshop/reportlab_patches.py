@@ -1,31 +1,35 @@
-"""Every change printshop makes to ReportLab's internals (and PyYAML's), each a named function saying what it
-replaces and why, installed from one place: `install()`, which printshop/__init__.py runs.
+"""Every change printshop makes to ReportLab's internals (and PyYAML's), each a named function
+saying what it replaces and why, installed from one place: `install()`, which printshop/__init__.py
+runs.
 
-ReportLab is not imported by `install()`: a command that never sets type (`--help`, `new`) would pay for it.
-`install()` puts a finder first in `sys.meta_path` that finds nothing itself, but asks the finders after it and,
-for the modules named here, runs each module's patches as soon as the module has run (a module imported before
-`install()` is patched at once). The same finder compiles a few large patterns of those libraries lazily (see
-"Patterns compiled when first used" below). Each patch marks the module it changed, so that a second `install()`
-(a reloaded module) changes nothing twice.
+ReportLab is not imported by `install()`: a command that never sets type (`--help`, `new`) would pay
+for it. `install()` puts a finder first in `sys.meta_path` that finds nothing itself, but asks the
+finders after it and, for the modules named here, runs each module's patches as soon as the module
+has run (a module imported before `install()` is patched at once). The same finder compiles a few
+large patterns of those libraries lazily (see "Patterns compiled when first used" below). Each patch
+marks the module it changed, so that a second `install()` (a reloaded module) changes nothing twice.
 
-`PATCHES` lists them all: the function, the module it changes, the attributes it replaces or reads, and whether
-it is installed when that module is imported (else its function is called where it is needed: fontcache.py).
-tests/test_reportlab_patches.py checks that each of those attributes is still there in the installed library,
-so that a new ReportLab that renames one fails there and not in a build; pyproject.toml bounds the versions.
+`PATCHES` lists them all: the function, the module it changes, the attributes it replaces or reads,
+and whether it is installed when that module is imported (else its function is called where it is
+needed: fontcache.py). tests/test_reportlab_patches.py checks that each of those attributes is still
+there in the installed library, so that a new ReportLab that renames one fails there and not in a
+build; pyproject.toml bounds the versions.
 
-Patterns compiled when first used. A few modules printshop imports on every build compile, as they are
-imported, a regular expression over a wide range of Unicode (`[\\xa1-\\uffff]`), which Python's `re` takes
-milliseconds to compile, and which a build never or seldom uses: ReportLab's pattern for the addresses of links
-(about 30 ms, more than the rest of its paragraph module), its CJK wrapping pattern, and PyYAML's pure-Python
-reader's check for printable characters (printshop reads YAML with the C reader). Together they are a tenth of
-a cold build of a small deck. While one of the `MODULES` runs its top level, `re.compile` gives, for a pattern
-with such a range, a stand-in that compiles the pattern the first time one of its methods or attributes is
-asked for, and then puts the compiled pattern where the module (or one of its classes) keeps it, so that later
-uses find the pattern itself. Every other pattern is compiled as it would have been. The stand-in answers every
-attribute of a compiled pattern; what it is not is an instance of `re.Pattern` (none of these modules asks).
+Patterns compiled when first used. A few modules printshop imports on every build compile, as they
+are imported, a regular expression over a wide range of Unicode (`[\\xa1-\\uffff]`), which Python's
+`re` takes milliseconds to compile, and which a build never or seldom uses: ReportLab's pattern for
+the addresses of links (about 30 ms, more than the rest of its paragraph module), its CJK wrapping
+pattern, and PyYAML's pure-Python reader's check for printable characters (printshop reads YAML with
+the C reader). Together they are a tenth of a cold build of a small deck. While one of the `MODULES`
+runs its top level, `re.compile` gives, for a pattern with such a range, a stand-in that compiles
+the pattern the first time one of its methods or attributes is asked for, and then puts the compiled
+pattern where the module (or one of its classes) keeps it, so that later uses find the pattern
+itself. Every other pattern is compiled as it would have been. The stand-in answers every attribute
+of a compiled pattern; what it is not is an instance of `re.Pattern` (none of these modules asks).
 
-Other code leans on these libraries' internals without replacing anything (tested here too): project/source.py
-subclasses PyYAML's CBaseLoader (its resolver hooks), typeset/justify.py ReportLab's Paragraph (breakLines).
+Other code leans on these libraries' internals without replacing anything (tested here too):
+project/source.py subclasses PyYAML's CBaseLoader (its resolver hooks), typeset/justify.py
+ReportLab's Paragraph (breakLines).
 """
 
 from __future__ import annotations
@@ -48,9 +52,9 @@ NO_BREAK_SPACES = "\u00a0\u202f"
 
 @dataclass(frozen=True)
 class Patch:
-    """A change to a library's internals: `function` changes `module`'s `replaces` (attributes, dotted from the
-    module, that it replaces or reads); `on_import`: installed as the module is imported (function(module): the
-    module typed Any, as ReportLab ships no types)."""
+    """A change to a library's internals: `function` changes `module`'s `replaces` (attributes,
+    dotted from the module, that it replaces or reads); `on_import`: installed as the module is
+    imported (function(module): the module typed Any, as ReportLab ships no types)."""
 
     function: Callable
     module: str
@@ -78,23 +82,26 @@ def _first_time(module: ModuleType, name: str) -> bool:
     return True
 
 
-# -- PDF streams -------------------------------------------------------------------------------------------------
+# -- PDF streams
+# -------------------------------------------------------------------------------------------------
 @_patch_of("reportlab.rl_config", "useA85")
 def streams_without_ascii85(rl_config: Any) -> None:
-    """rl_config.useA85 (ReportLab's default 1) set to 0: streams are Flate-compressed binary, not also
-    ASCII85-encoded, which made every stream a quarter larger and took time to encode. Read when a document is
-    formatted, so it is set for the process: every PDF printshop writes goes through render/pdf.py."""
+    """rl_config.useA85 (ReportLab's default 1) set to 0: streams are Flate-compressed binary, not
+    also ASCII85-encoded, which made every stream a quarter larger and took time to encode. Read
+    when a document is formatted, so it is set for the process: every PDF printshop writes goes
+    through render/pdf.py."""
     if _first_time(rl_config, "streams_without_ascii85"):
         rl_config.useA85 = 0
 
 
-# Flate compression remembered by content, for the process. The same streams are compressed again and again:
-# a card face's form, a font subset, a rules page, in the A4 and the Letter kit of one build (838 of a catalogue
-# build's 1,644 streams, 8 of its 13.6 MB), and in every build a long-running process makes again (a session
-# writing after an edit, a program building twice). zlib.compress gives the same bytes for the same input, so
-# an input met before is given its bytes again: a digest costs a seventh (a page of
-# form references) to a thirtieth (a font subset) of compressing. The last 48 MB of
-# compressed streams are kept (a catalogue build makes about 2 MB); streams under 512 bytes are compressed.
+# Flate compression remembered by content, for the process. The same streams are compressed again
+# and again: a card face's form, a font subset, a rules page, in the A4 and the Letter kit of one
+# build (838 of a catalogue build's 1,644 streams, 8 of its 13.6 MB), and in every build a
+# long-running process makes again (a session writing after an edit, a program building twice).
+# zlib.compress gives the same bytes for the same input, so an input met before is given its bytes
+# again: a digest costs a seventh (a page of form references) to a thirtieth (a font subset) of
+# compressing. The last 48 MB of compressed streams are kept (a catalogue build makes about 2 MB);
+# streams under 512 bytes are compressed.
 _SMALL_STREAM = 512
 
 
@@ -110,24 +117,27 @@ def _flate(self, text) -> bytes:
 
 @_patch_of("reportlab.pdfbase.pdfdoc", "PDFStreamFilterZCompress.encode")
 def remember_compressed_streams(pdfdoc: Any) -> None:
-    """PDFStreamFilterZCompress.encode replaced by `_flate`: the same bytes, remembered by content (above)."""
+    """PDFStreamFilterZCompress.encode replaced by `_flate`: the same bytes, remembered by content
+    (above)."""
     if _first_time(pdfdoc, "remember_compressed_streams"):
         pdfdoc.PDFStreamFilterZCompress.encode = _flate
 
 
-# -- font subsets ------------------------------------------------------------------------------------------------
-# Font subset tags. A subset's name is six capitals, '+', the font's name ("AAAAAA+NotoSans-Bold"); ReportLab
-# numbers a font's subsets AAAAAA, AAAAAB, ... in every document, so the French and the English cards both embed
-# an "AAAAAA+NotoSans-Bold" holding other glyphs under other codes. A print shop that gangs files on one sheet,
-# or a RIP that keeps fonts by name, can then print one file's text with the other's subset: wrong letters. The
-# tag is made from what the subset holds instead (the font, its version, the characters at their codes, as pdfTeX
-# does): the same name always stands for the same subset, in any file, and the bytes stay reproducible.
+# -- font subsets
+# ------------------------------------------------------------------------------------------------
+# Font subset tags. A subset's name is six capitals, '+', the font's name ("AAAAAA+NotoSans-Bold");
+# ReportLab numbers a font's subsets AAAAAA, AAAAAB, ... in every document, so the French and the
+# English cards both embed an "AAAAAA+NotoSans-Bold" holding other glyphs under other codes. A print
+# shop that gangs files on one sheet, or a RIP that keeps fonts by name, can then print one file's
+# text with the other's subset: wrong letters. The tag is made from what the subset holds instead
+# (the font, its version, the characters at their codes, as pdfTeX does): the same name always
+# stands for the same subset, in any file, and the bytes stay reproducible.
 _TAGS = threading.local()
 
 
 def subset_tag(face, codes) -> bytes:
-    """Six capitals from a digest of the face (its name, version and glyph count) and the subset's characters in
-    code order."""
+    """Six capitals from a digest of the face (its name, version and glyph count) and the subset's
+    characters in code order."""
     key = repr((face.name, getattr(face, "uniqueFontID", ""), face.numGlyphs, tuple(codes))).encode(
         "utf-8"
     )
@@ -141,9 +151,10 @@ def subset_tag(face, codes) -> bytes:
 
 @_patch_of("reportlab.pdfbase.ttfonts", "SUBSETN", "TTFont.addObjects")
 def subset_tags_by_content(ttfonts: Any) -> None:
-    """ttfonts.SUBSETN (a subset's tag by its number) and TTFont.addObjects (which names a document's subsets)
-    replaced: addObjects works out each subset's tag from what it holds (`subset_tag`, above), and SUBSETN gives
-    that tag for the subset's number while it runs (ReportLab's own tag otherwise)."""
+    """ttfonts.SUBSETN (a subset's tag by its number) and TTFont.addObjects (which names a
+    document's subsets) replaced: addObjects works out each subset's tag from what it holds
+    (`subset_tag`, above), and SUBSETN gives that tag for the subset's number while it runs
+    (ReportLab's own tag otherwise)."""
     if not _first_time(ttfonts, "subset_tags_by_content"):
         return
     subset_number, add_objects = ttfonts.SUBSETN, ttfonts.TTFont.addObjects
@@ -168,10 +179,11 @@ def subset_tags_by_content(ttfonts: Any) -> None:
 
 @_patch_of("reportlab.pdfbase.ttfonts", "TTFontFace.makeSubset", on_import=False)
 def remember_subsets(font, digest):
-    """`font`, its face's makeSubset (ReportLab's TTFontFile.makeSubset, which builds a subset a table at a time
-    in Python) remembered in memos.SUBSETS by the file's digest and the glyphs (an attribute of this face alone:
-    ReportLab's class is left as it is). A subset depends on the file's bytes and the glyphs asked for, nothing
-    else: makeSubset reads the face and sets nothing on it. Called by typeset/fontcache.py for each font."""
+    """`font`, its face's makeSubset (ReportLab's TTFontFile.makeSubset, which builds a subset a
+    table at a time in Python) remembered in memos.SUBSETS by the file's digest and the glyphs (an
+    attribute of this face alone: ReportLab's class is left as it is). A subset depends on the
+    file's bytes and the glyphs asked for, nothing else: makeSubset reads the face and sets nothing
+    on it. Called by typeset/fontcache.py for each font."""
     face, prefix = font.face, digest.digest()
     make = face.makeSubset
 
@@ -185,9 +197,10 @@ def remember_subsets(font, digest):
 @_patch_of("reportlab.pdfbase.ttfonts", "TTFontFace", "TTFont.__init__", on_import=False)
 @contextmanager
 def faces_given(face):
-    """While the block runs, ReportLab's ttfonts.TTFontFace (which TTFont's constructor calls with the file's
-    name to read the face) gives `face`: a face typeset/fontcache.py took from its cache instead of reading the
-    file. The caller holds fontcache's lock: no other thread makes a TTFont meanwhile."""
+    """While the block runs, ReportLab's ttfonts.TTFontFace (which TTFont's constructor calls with
+    the file's name to read the face) gives `face`: a face typeset/fontcache.py took from its cache
+    instead of reading the file. The caller holds fontcache's lock: no other thread makes a TTFont
+    meanwhile."""
     from reportlab.pdfbase import ttfonts
 
     real = ttfonts.TTFontFace
@@ -198,7 +211,8 @@ def faces_given(face):
         ttfonts.TTFontFace = real
 
 
-# -- line breaking -----------------------------------------------------------------------------------------------
+# -- line breaking
+# -----------------------------------------------------------------------------------------------
 @_patch_of("reportlab.platypus.paragraph", "_wsc", "_wsc_re_split", "_wsc_end_search", "split")
 def keep_no_break_spaces(paragraph: Any) -> None:
     """Make ReportLab's word splitting respect U+202F NARROW NO-BREAK SPACE, as it does U+00A0.
@@ -230,7 +244,8 @@ def hyphenate_whole_words(paragraph: Any) -> None:
 
     ReportLab hyphenates only words made of letters, so French "d’identification" or "assemblée :"
     (a narrow no-break space before the colon) would never break. Its test is widened to those
-    characters; the function `hyphenator` makes breaks the letters only and keeps the rest as it was.
+    characters; the function `hyphenator` makes breaks the letters only and keeps the rest as it
+    was.
     """
     if _first_time(paragraph, "hyphenate_whole_words"):
         paragraph._hy_letters_pat = re.compile(
@@ -238,7 +253,8 @@ def hyphenate_whole_words(paragraph: Any) -> None:
         )
 
 
-# -- patterns compiled when first used (see the module's docstring) ----------------------------------------------
+# -- patterns compiled when first used (see the module's docstring)
+# ----------------------------------------------
 @_patch_of("yaml.reader", "Reader.NON_PRINTABLE", on_import=False, name="lazy_yaml_printable")
 @_patch_of("reportlab.lib.textsplit", "rx", on_import=False, name="lazy_cjk_pattern")
 @_patch_of("reportlab.platypus.paragraph", "uri_pat", on_import=False, name="lazy_link_pattern")
@@ -265,11 +281,13 @@ MODULES = frozenset({"reportlab.platypus.paragraph", "reportlab.lib.textsplit", 
 
 _compile = re.compile
 _RANGE = _compile(r"(?s)(.)-(.)")
-WIDE = 0x1000  # a character range spanning more code points than this is what makes a pattern slow to compile
+# a character range spanning more code points than this is what makes a pattern slow to compile
+WIDE = 0x1000
 
 
 def is_wide(pattern) -> bool:
-    """Whether a pattern has a character range spanning more than WIDE code points, such as \\xa1-\\uffff."""
+    """Whether a pattern has a character range spanning more than WIDE code points, such as
+    \\xa1-\\uffff."""
     return isinstance(pattern, str) and any(
         ord(last) - ord(first) > WIDE for first, last in _RANGE.findall(pattern)
     )
@@ -303,7 +321,8 @@ class LazyPattern:
 
 
 def _adopt(module) -> None:
-    """Tell each stand-in where the module keeps it: a global, or an attribute of one of its classes."""
+    """Tell each stand-in where the module keeps it: a global, or an attribute of one of its
+    classes."""
     for name, value in list(vars(module).items()):
         if isinstance(value, LazyPattern):
             value._homes.append((module, name))
@@ -340,7 +359,8 @@ class _Finder:
         loader = spec.loader
         exec_module = getattr(loader, "exec_module", None)
         if exec_module is None or getattr(loader, "name", None) != name:
-            return spec  # not a loader made for this module alone (a zip's is shared): loaded as it would be
+            # not a loader made for this module alone (a zip's is shared): loaded as it would be
+            return spec
 
         def exec_lazily(module):
             if name not in MODULES:
@@ -365,8 +385,8 @@ class _Finder:
 
 
 def install() -> None:
-    """Install every patch: the finder that runs each module's patches as it is imported (and compiles the
-    MODULES' wide patterns lazily), and the patches of the modules imported already."""
+    """Install every patch: the finder that runs each module's patches as it is imported (and
+    compiles the MODULES' wide patterns lazily), and the patches of the modules imported already."""
     if not any(isinstance(finder, _Finder) for finder in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
     for name in _AFTER_IMPORT:

@@ -25,28 +25,29 @@ REPO = Path(__file__).resolve().parents[1]
 T = TypeVar("T")
 
 if os.environ.get("PYTEST_XDIST_WORKER") is not None:
-    # pytest-xdist already runs a test on every core: a build's own pool of processes would only compete for
-    # them (7 to 40 % more CPU for the same build). Builds that do not choose `jobs` render in their own
-    # process; the tests of the pool itself (tests/test_incremental.py, test_hostile.py, test_jobs_default.py)
-    # ask for it by name.
+    # pytest-xdist already runs a test on every core: a build's own pool of processes would only
+    # compete for them (7 to 40 % more CPU for the same build). Builds that do not choose `jobs`
+    # render in their own process; the tests of the pool itself (tests/test_incremental.py,
+    # test_hostile.py, test_jobs_default.py) ask for it by name.
     os.environ.setdefault("PRINTSHOP_JOBS", "1")
 
 
 # --- scratch folders in memory ------------------------------------------------------------------
-# Most tests copy data/ (about 70 files) and build into a folder of their own. On the ext4 disk of the machines
-# this suite runs on, making a file costs about 0.2 ms, ten times what it costs in memory: a copy of data/ took
-# 14 ms against 1.4, and the suite spent 12 to 28 s of system time against 9 (59 s against 67 to 72 s in runs
-# side by side). Where /dev/shm is a roomy memory-backed folder, the suite's temporary folders go there; pytest
-# removes a passed test's folder when it ends and the session's when every test passed
-# (tmp_path_retention_policy = "failed" in pyproject.toml), so the memory is given back. A folder chosen by
-# the user (TMPDIR, --basetemp, PYTEST_DEBUG_TEMPROOT) is kept; PRINTSHOP_TEST_TMP=disk keeps the system's.
+# Most tests copy data/ (about 70 files) and build into a folder of their own. On the ext4 disk of
+# the machines this suite runs on, making a file costs about 0.2 ms, ten times what it costs in
+# memory: a copy of data/ took 14 ms against 1.4, and the suite spent 12 to 28 s of system time
+# against 9 (59 s against 67 to 72 s in runs side by side). Where /dev/shm is a roomy memory-backed
+# folder, the suite's temporary folders go there; pytest removes a passed test's folder when it ends
+# and the session's when every test passed (tmp_path_retention_policy = "failed" in pyproject.toml),
+# so the memory is given back. A folder chosen by the user (TMPDIR, --basetemp,
+# PYTEST_DEBUG_TEMPROOT) is kept; PRINTSHOP_TEST_TMP=disk keeps the system's.
 SCRATCH_ROOM = 2 << 30  # bytes /dev/shm must have free (a run uses a few hundred MB at once)
 
 
 def scratch_in_memory(config, shm: Path = Path("/dev/shm")) -> Path | None:
-    """The folder in `shm` this session's temporary folders go to (TMPDIR, inherited by the xdist workers
-    and by every program a test starts), or None where the user chose a folder or `shm` is missing, small,
-    or not safe to use (another user's folder of the same name, a symbolic link)."""
+    """The folder in `shm` this session's temporary folders go to (TMPDIR, inherited by the xdist
+    workers and by every program a test starts), or None where the user chose a folder or `shm` is
+    missing, small, or not safe to use (another user's folder of the same name, a symbolic link)."""
     if (
         hasattr(config, "workerinput")
         or config.option.basetemp
@@ -69,24 +70,26 @@ def scratch_in_memory(config, shm: Path = Path("/dev/shm")) -> Path | None:
 
 
 # --- the cycle collector --------------------------------------------------------------------------
-# A worker keeps what its tests load (models, layouts, parsed PDFs) while it runs them, and Python's default
-# thresholds (700, 10, 10) walked it again and again: 5.5 to 6.4 s of each worker's 60-odd seconds of CPU went on
-# about 2,700 collections, half of it on full ones. With these, about 330 collections take 3.3 s, the full ones
-# 0.14 s, and each worker's peak memory stays as it was (500 to 570 MB). Builds, checks and sessions already run
-# with the collector off (build.without_cycle_collection); this is for the tests' own work (pypdf, pypdfium2).
-# What a build leaves alive is walked once when the collector is back on (the youngest generation, where its
-# cycles of garbage are found and freed: 2.3 to 2.7 s a worker), and again in the middle one, which took another
-# 0.6 s a worker for a dozen collections finding a few hundred objects; at 1,000 it is not walked in a run, and
-# a worker's peak memory grows by a few per cent (590 to 680 MB).
+# A worker keeps what its tests load (models, layouts, parsed PDFs) while it runs them, and Python's
+# default thresholds (700, 10, 10) walked it again and again: 5.5 to 6.4 s of each worker's 60-odd
+# seconds of CPU went on about 2,700 collections, half of it on full ones. With these, about 330
+# collections take 3.3 s, the full ones 0.14 s, and each worker's peak memory stays as it was (500
+# to 570 MB). Builds, checks and sessions already run with the collector off
+# (build.without_cycle_collection); this is for the tests' own work (pypdf, pypdfium2). What a build
+# leaves alive is walked once when the collector is back on (the youngest generation, where its
+# cycles of garbage are found and freed: 2.3 to 2.7 s a worker), and again in the middle one, which
+# took another 0.6 s a worker for a dozen collections finding a few hundred objects; at 1,000 it is
+# not walked in a run, and a worker's peak memory grows by a few per cent (590 to 680 MB).
 COLLECTOR_THRESHOLDS = (50_000, 1_000, 1_000)
 
 # --- glibc's allocator ---------------------------------------------------------------------------
-# The suite makes and drops large buffers all the time (pages rasterised, PDFs read and written): glibc gave
-# each one back to the system when it was freed (a block above its mmap threshold, or the top of the heap past
-# its trim threshold) and the next one was faulted in again, a page at a time: 2.2 million page faults, most of
-# the suite's 13 s of system time. With these (read by glibc when a process starts: the xdist workers and the
-# programs tests run), the memory stays with the process for the next buffer: 2 s less system time, side by
-# side. Other C libraries ignore them; a value the user set is kept.
+# The suite makes and drops large buffers all the time (pages rasterised, PDFs read and written):
+# glibc gave each one back to the system when it was freed (a block above its mmap threshold, or the
+# top of the heap past its trim threshold) and the next one was faulted in again, a page at a time:
+# 2.2 million page faults, most of the suite's 13 s of system time. With these (read by glibc when a
+# process starts: the xdist workers and the programs tests run), the memory stays with the process
+# for the next buffer: 2 s less system time, side by side. Other C libraries ignore them; a value
+# the user set is kept.
 MALLOC_SETTINGS = {
     "MALLOC_TRIM_THRESHOLD_": str(256 << 20),
     "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
@@ -105,34 +108,35 @@ def pytest_configure(config):
     os.environ["TMPDIR"] = str(folder)
     tempfile.tempdir = None  # tempfile (and pytest's own folders) read TMPDIR again
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
-        # Asked not to write bytecode beside the sources, each of the run's 25-odd Python processes (the xdist
-        # workers, the command lines and scripts tests start) compiled printshop and the tests again from
-        # source: about 9 s of CPU. They keep it in the memory folder instead, for this run and the next;
-        # nothing is written beside the sources.
+        # Asked not to write bytecode beside the sources, each of the run's 25-odd Python processes
+        # (the xdist workers, the command lines and scripts tests start) compiled printshop and the
+        # tests again from source: about 9 s of CPU. They keep it in the memory folder instead, for
+        # this run and the next; nothing is written beside the sources.
         del os.environ["PYTHONDONTWRITEBYTECODE"]
         os.environ["PYTHONPYCACHEPREFIX"] = str(folder / "bytecode")
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
-    """An xdist worker ends here, without the interpreter's own shutdown: the controller already has its
-    results (sent when its session finished). That shutdown joined the process pools tests left to the
-    garbage collector and freed every object the worker made, 2 to 4 s after the last test, while the
-    controller waited for it before it could end the run."""
+    """An xdist worker ends here, without the interpreter's own shutdown: the controller already has
+    its results (sent when its session finished). That shutdown joined the process pools tests left
+    to the garbage collector and freed every object the worker made, 2 to 4 s after the last test,
+    while the controller waited for it before it could end the run."""
     if hasattr(config, "workerinput"):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
 
 
-# Modules whose tests wait on the builds the session shares (shared_build and the views of it: every game, the
-# gutterfold kit, the shop files, Tabletop Simulator, cutters and previews, a variant, the proofs) run first, in
-# this order. pytest-xdist's worksteal gives each worker half of the list and lets the one that finishes take
-# tests from the end of the other's: so one worker makes every shared build, one after another, while the other
-# runs tests that need none of them. In one process, each build finds what the ones before it drew and set (faces,
-# booklets, font subsets: the memos of render/ and fontcache), and costs a third to a half less than it does
-# alone; split between the two workers, the same builds took about 2 CPU-s more. (With these at the end of a half,
-# both workers ended the run waiting on the same build, 3 to 4 s of one core idle.)
+# Modules whose tests wait on the builds the session shares (shared_build and the views of it: every
+# game, the gutterfold kit, the shop files, Tabletop Simulator, cutters and previews, a variant, the
+# proofs) run first, in this order. pytest-xdist's worksteal gives each worker half of the list and
+# lets the one that finishes take tests from the end of the other's: so one worker makes every
+# shared build, one after another, while the other runs tests that need none of them. In one
+# process, each build finds what the ones before it drew and set (faces, booklets, font subsets: the
+# memos of render/ and fontcache), and costs a third to a half less than it does alone; split
+# between the two workers, the same builds took about 2 CPU-s more. (With these at the end of a
+# half, both workers ended the run waiting on the same build, 3 to 4 s of one core idle.)
 RUN_FIRST = (
     "test_pnp_pages.py",
     "test_press.py",
@@ -159,10 +163,11 @@ _SHARED: dict[str, tuple[Path, object]] = {}
 
 
 def shared(tmp_path_factory, name: str, make: Callable[[Path], T]) -> tuple[Path, T]:
-    """(folder, make(folder)), with `make` run once for the whole test session: under pytest-xdist the
-    first worker to ask runs it while a file lock holds the others back, and they get the same folder and
-    its return value (pickled). `name` must name everything `make` depends on. The folder is shared by
-    tests running at the same time: read it, never change it (a test that changes files copies them)."""
+    """(folder, make(folder)), with `make` run once for the whole test session: under pytest-xdist
+    the first worker to ask runs it while a file lock holds the others back, and they get the same
+    folder and its return value (pickled). `name` must name everything `make` depends on. The folder
+    is shared by tests running at the same time: read it, never change it (a test that changes files
+    copies them)."""
     if name in _SHARED:
         return _SHARED[name]
     if os.environ.get("PYTEST_XDIST_WORKER") is None:  # one process: this session's own folder
@@ -188,8 +193,8 @@ def shared(tmp_path_factory, name: str, make: Callable[[Path], T]) -> tuple[Path
 
 
 def shared_build(tmp_path_factory, data_dir: Path = DEFAULT_DATA_DIR, **settings):
-    """(out, result) of `build(data_dir, out, **settings)`, built once for the whole session and shared by
-    every test that asks for the same build (see `shared`). Asserts it has no errors."""
+    """(out, result) of `build(data_dir, out, **settings)`, built once for the whole session and
+    shared by every test that asks for the same build (see `shared`). Asserts it has no errors."""
     key = hashlib.sha1(repr((str(data_dir), sorted(settings.items()))).encode()).hexdigest()[:12]
     games = "+".join(settings.get("games") or ["all"])
     out, result = shared(
@@ -202,11 +207,12 @@ def shared_build(tmp_path_factory, data_dir: Path = DEFAULT_DATA_DIR, **settings
 
 
 def kit_view(tmp_path_factory, games: list[str], papers: list[str] | None = None) -> Path:
-    """The files `build(DEFAULT_DATA_DIR, out, games=games, papers=papers)` writes (its cache left out),
-    as hard links to those of one build of every game, language and paper, made once for the session: a
-    game's files are the same bytes whichever games are built beside it (tests/test_build.py's
-    test_two_builds_are_byte_identical compares Comrade built alone with its files here). The calibration
-    pages are those of the games' languages; a paper left out leaves out the files named after it."""
+    """The files `build(DEFAULT_DATA_DIR, out, games=games, papers=papers)` writes (its cache left
+    out), as hard links to those of one build of every game, language and paper, made once for the
+    session: a game's files are the same bytes whichever games are built beside it
+    (tests/test_build.py's test_two_builds_are_byte_identical compares Comrade built alone with its
+    files here). The calibration pages are those of the games' languages; a paper left out leaves
+    out the files named after it."""
     everything, _ = shared_build(tmp_path_factory)
     papers_left_out = [
         paper for paper in _kit_papers() if papers is not None and paper not in papers
@@ -237,9 +243,10 @@ PRESS_PROFILES = ["eu-3mm", "drivethrucards"]  # the shop build of every game th
 
 
 def press_view(tmp_path_factory, profiles: list[str]) -> Path:
-    """The files `build(DEFAULT_DATA_DIR, out, target="shop", profiles=profiles)` writes for every game (its
-    cache left out), as hard links to those of the session's one shop build for PRESS_PROFILES: each
-    profile's files, manifest included, are the same bytes whichever other profiles are built beside it."""
+    """The files `build(DEFAULT_DATA_DIR, out, target="shop", profiles=profiles)` writes for every
+    game (its cache left out), as hard links to those of the session's one shop build for
+    PRESS_PROFILES: each profile's files, manifest included, are the same bytes whichever other
+    profiles are built beside it."""
     assert set(profiles) <= set(PRESS_PROFILES), profiles
     everything, _ = shared_build(tmp_path_factory, target="shop", profiles=PRESS_PROFILES)
 
@@ -265,7 +272,8 @@ def _kit_papers() -> list[str]:
 
 @pytest.fixture(scope="session")
 def paints():
-    """The project's palette in RGB, its fonts registered: what a test drawing or fitting text needs."""
+    """The project's palette in RGB, its fonts registered: what a test drawing or fitting text
+    needs."""
     from printshop.diagnostics import Report
     from printshop.project.loader import load_project
     from printshop.render.colour import Paints
@@ -290,14 +298,16 @@ def _real_project(games: tuple[str, ...] | None):
 
 
 def real_project(games: list[str] | None = None):
-    """`load_project(DEFAULT_DATA_DIR, games=games)`, loaded once per worker: for tests that only read it."""
+    """`load_project(DEFAULT_DATA_DIR, games=games)`, loaded once per worker: for tests that only
+    read it."""
     return _real_project(None if games is None else tuple(games))
 
 
 def with_defaults(data: Path) -> Path:
     """Write printshop's shared print data and languages (printshop/defaults/) into the data folder
-    `data`, where it has no file of that name: the project as a publisher who copied the defaults in to
-    change them. Printshop reads the same either way (layers.py); a test can then edit those files."""
+    `data`, where it has no file of that name: the project as a publisher who copied the defaults in
+    to change them. Printshop reads the same either way (layers.py); a test can then edit those
+    files."""
     from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     for folder in ("print", "languages"):
@@ -313,7 +323,8 @@ def with_defaults(data: Path) -> Path:
 
 @pytest.fixture
 def data_copy(tmp_path) -> Path:
-    """A private copy of data/ that a test may break, printshop's defaults written in (with_defaults)."""
+    """A private copy of data/ that a test may break, printshop's defaults written in
+    (with_defaults)."""
     target = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, target)
     return with_defaults(target)
@@ -331,9 +342,9 @@ def frame_text(frame) -> str:
 
 
 def found(data: Path, code: str, games: list[str] | None = None) -> list:
-    """The diagnostics with `code` that checking `data` gives; with `games`, checking only those games
-    (what a test that edits one game's files needs: games are read, validated and laid out each on its
-    own, so the others add nothing but time)."""
+    """The diagnostics with `code` that checking `data` gives; with `games`, checking only those
+    games (what a test that edits one game's files needs: games are read, validated and laid out
+    each on its own, so the others add nothing but time)."""
     from printshop.pipeline.build import check
 
     report, _ = check(data, games=games)
@@ -362,8 +373,8 @@ def line_of(path: Path, needle: str) -> int:
 
 
 def copy_data(target: Path, games: list[str]) -> Path:
-    """A copy of data/ at `target` with the shared print data and languages and only `games`, however
-    many other games data/ holds."""
+    """A copy of data/ at `target` with the shared print data and languages and only `games`,
+    however many other games data/ holds."""
     from printshop.project.paths import discover_games
 
     others = set(discover_games(DEFAULT_DATA_DIR)) - set(games)
@@ -384,8 +395,8 @@ FIXTURES = REPO / "tests" / "fixtures"
 def add_fixture_game(
     data: Path, templates: Path, name: str = "sampler", as_id: str | None = None
 ) -> str:
-    """Copy the fixture game `name` (tests/fixtures/<name>/: `game/` and `templates/`) into a data and a
-    templates folder, as the game `as_id` (default: its own name); returns the game's id."""
+    """Copy the fixture game `name` (tests/fixtures/<name>/: `game/` and `templates/`) into a data
+    and a templates folder, as the game `as_id` (default: its own name); returns the game's id."""
     game_id = as_id or name
     shutil.copytree(FIXTURES / name / "game", data / game_id)
     shutil.copytree(FIXTURES / name / "templates", templates / name)
@@ -393,8 +404,8 @@ def add_fixture_game(
 
 
 def fixture_project(root: Path, *, real_games: bool = False) -> tuple[Path, Path]:
-    """A data folder and a templates folder under `root`: the shared print data and languages of data/
-    and the sampler fixture game, with the games of data/ beside it only if `real_games`."""
+    """A data folder and a templates folder under `root`: the shared print data and languages of
+    data/ and the sampler fixture game, with the games of data/ beside it only if `real_games`."""
     from printshop.project.paths import DEFAULT_TEMPLATES_DIR, discover_games
 
     games = set(discover_games(DEFAULT_DATA_DIR))

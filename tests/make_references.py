@@ -1,6 +1,7 @@
-"""The visual regression guard's reference renders: a handful of pages, one of each kind, rasterised at
-30 dpi and stored as small greyscale PNGs in tests/reference/. tests/test_visual.py compares fresh renders
-with them. After a change that moves a layout on purpose, look at the new pages, then run
+"""The visual regression guard's reference renders: a handful of pages, one of each kind, rasterised
+at 30 dpi and stored as small greyscale PNGs in tests/reference/. tests/test_visual.py compares
+fresh renders with them. After a change that moves a layout on purpose, look at the new pages, then
+run
 
     python -m tests.make_references
 

@@ -26,7 +26,8 @@ class Placement:
     turn: int = 0  # how far it is turned, in degrees counter-clockwise (cards on their side)
 
     def box(self, width: float, height: float) -> tuple[float, float, float, float]:
-        """The box (x, y, width, height) on the page that a form of `width` x `height` placed here covers."""
+        """The box (x, y, width, height) on the page that a form of `width` x `height` placed here
+        covers."""
         w, h = width * self.scale, height * self.scale
         return {
             0: (self.x, self.y, w, h),
@@ -39,9 +40,9 @@ class Placement:
 def page_drawing(
     reader: PdfReader, page_number: int
 ) -> tuple[list[Placement], list[tuple[float, float, float, float]]]:
-    """Faces placed on the page (Form XObjects, and faces drawn in the page's content inside a `/Face`
-    marked-content sequence, named by its /Name), with their origin, and the straight line segments
-    stroked on the page outside any face."""
+    """Faces placed on the page (Form XObjects, and faces drawn in the page's content inside a
+    `/Face` marked-content sequence, named by its /Name), with their origin, and the straight line
+    segments stroked on the page outside any face."""
     page = reader.pages[page_number]
     contents = page.get_contents()
     operations = _operations(contents.get_data()) if contents is not None else []
@@ -100,14 +101,16 @@ _ESCAPES = {ord("n"): 0x0A, ord("r"): 0x0D, ord("t"): 0x09, ord("b"): 0x08, ord(
 
 
 def _text(raw: bytes) -> str:
-    """A string's bytes as pypdf reads them: UTF-16 after its byte order mark, else one byte a character."""
+    """A string's bytes as pypdf reads them: UTF-16 after its byte order mark, else one byte a
+    character."""
     return raw[2:].decode("utf-16-be") if raw.startswith(b"\xfe\xff") else raw.decode("latin-1")
 
 
 def _operations(data: bytes) -> list | None:
-    """A content stream's (operands, operator) pairs as pypdf's ContentStream gives them (numbers as floats,
-    names as "/Name", strings as text, arrays as lists, dictionaries as dicts), read by a regular expression
-    many times faster; None for what it leaves to pypdf (an inline image, something malformed)."""
+    """A content stream's (operands, operator) pairs as pypdf's ContentStream gives them (numbers as
+    floats, names as "/Name", strings as text, arrays as lists, dictionaries as dicts), read by a
+    regular expression many times faster; None for what it leaves to pypdf (an inline image,
+    something malformed)."""
     operations, stack, position, end = [], [[]], 0, len(data)
     while position < end:
         match = _TOKEN.match(data, position)
@@ -230,9 +233,10 @@ def font_names(reader: PdfReader) -> set[str]:
 
 
 def page_texts(source: Path | str | bytes) -> list[str]:
-    """The text of each page of a PDF file (or of its bytes) as PDFium reads it, lines ending in a newline.
-    PDFium reads a page of forms scores of times faster than pypdf's extract_text, which parses every font's
-    ToUnicode map again for each form; a file is read once per process while it stays the same."""
+    """The text of each page of a PDF file (or of its bytes) as PDFium reads it, lines ending in a
+    newline. PDFium reads a page of forms scores of times faster than pypdf's extract_text, which
+    parses every font's ToUnicode map again for each form; a file is read once per process while it
+    stays the same."""
     if isinstance(source, bytes):
         return list(_page_texts_of(source))
     status = os.stat(source)

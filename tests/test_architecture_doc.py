@@ -1,6 +1,6 @@
 """The short docs stay short and true (issue 55, item 7): ARCHITECTURE.md lists every module and no
-module that is gone, within 1,500 words; README.md stays within 150 lines and links only to docs that
-exist; no line of either is over 100 characters."""
+module that is gone, within 1,500 words; README.md stays within 150 lines and links only to docs
+that exist; no line of either is over 100 characters."""
 
 from __future__ import annotations
 

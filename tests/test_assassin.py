@@ -74,8 +74,8 @@ def test_a_variant_must_name_every_role(data_copy):
 
 @pytest.fixture(scope="module")
 def kits(tmp_path_factory):
-    """Assassin's kits with the classic names and with the soviet ones, side by side in one folder as two
-    builds into one output folder leave them (hard links to the session's shared builds)."""
+    """Assassin's kits with the classic names and with the soviet ones, side by side in one folder
+    as two builds into one output folder leave them (hard links to the session's shared builds)."""
     plain = kit_view(tmp_path_factory, ["assassin"]) / "assassin"
     soviet = shared_build(tmp_path_factory, games=["assassin"], variant="soviet")[0] / "assassin"
 
@@ -157,6 +157,7 @@ def test_both_kits_build_on_both_papers(kits):
     for lang in ("en", "fr"):
         for paper in ("a4", "letter"):
             reader = PdfReader(kits / lang / f"assassin-{lang}-cards-{paper}.pdf")
-            # 15 cards: 9 a page on A4, 8 on Letter (2 × 4 on their side; upright, 3 × 2 would keep the crop
-            # marks out of the band printers cannot print): two pages of fronts, each with its backs
+            # 15 cards: 9 a page on A4, 8 on Letter (2 × 4 on their side; upright, 3 × 2 would keep
+            # the crop marks out of the band printers cannot print): two pages of fronts, each with
+            # its backs
             assert len(reader.pages) == 4

@@ -1,10 +1,12 @@
-"""Issue 16, the rule booklets as a publisher would ship them: justified lines without rivers (no word space
-wider than `MAX_WORD_SPACE` times the font's own), the red suits printed in the game's red, blank pages with
-nothing on them, and saddle-stitched booklets balanced to a multiple of four pages: blank pages only just
-before a back cover, never inside the rules, never a sheet more than needed.
+"""Issue 16, the rule booklets as a publisher would ship them: justified lines without rivers (no
+word space wider than `MAX_WORD_SPACE` times the font's own), the red suits printed in the game's
+red, blank pages with nothing on them, and saddle-stitched booklets balanced to a multiple of four
+pages: blank pages only just before a back cover, never inside the rules, never a sheet more than
+needed.
 
-Every booklet of every game of data/ (discovered, never named) in both languages: the A5 rules and the
-booklets imposed for home printing from one print-and-play build, the press booklets from one shop build.
+Every booklet of every game of data/ (discovered, never named) in both languages: the A5 rules and
+the booklets imposed for home printing from one print-and-play build, the press booklets from one
+shop build.
 """
 
 from __future__ import annotations
@@ -68,10 +70,12 @@ def _lang(path: Path) -> str:
     return next(part for part in reversed(path.parts) if part in LANGS)
 
 
-# --- 1. justified lines: no word space wider than twice the font's own ---------------------------------
+# --- 1. justified lines: no word space wider than twice the font's own
+# ---------------------------------
 def _word_spaces(path: Path) -> list[tuple[int, float, bytes]]:
-    """(page, word space as a multiple of the font's normal space, text) of every run of text drawn with
-    added word spacing (PDF `Tw`, which justification sets) on every page and in every form it places."""
+    """(page, word space as a multiple of the font's normal space, text) of every run of text drawn
+    with added word spacing (PDF `Tw`, which justification sets) on every page and in every form it
+    places."""
     found = []
 
     def walk(stream, resources, page: int, depth: int = 0) -> None:
@@ -104,8 +108,8 @@ def _word_spaces(path: Path) -> list[tuple[int, float, bytes]]:
 
 
 def test_no_justified_line_in_any_booklet_stretches_its_word_spaces_beyond_the_limit(kit, press):
-    """Read from the PDFs: every word space justification widens (or narrows, to take up a word) stays between
-    `MIN_WORD_SPACE` and `MAX_WORD_SPACE` times the font's own."""
+    """Read from the PDFs: every word space justification widens (or narrows, to take up a word)
+    stays between `MIN_WORD_SPACE` and `MAX_WORD_SPACE` times the font's own."""
     stretched = {lang: 0 for lang in LANGS}
     offenders = []
     for path in _booklets(kit, press):
@@ -167,8 +171,9 @@ RAGGED_SECOND = (
 
 
 def test_a_paragraph_split_across_pages_keeps_its_lines(paints):
-    """The part a page holds ends with a line justified like any other (not a paragraph's last): it keeps the
-    lines the whole paragraph was given, that one set ragged at the limit, not lines broken again."""
+    """The part a page holds ends with a line justified like any other (not a paragraph's last): it
+    keeps the lines the whole paragraph was given, that one set ragged at the limit, not lines
+    broken again."""
     body = TextStyle(font="serif", size="9.5pt", leading=1.38, align="justify")
     style = paragraph_style(body, 9.5, paints, name="p", hyphenation="fr_FR")
     whole = EvenParagraph(RAGGED_SECOND, style)
@@ -181,12 +186,14 @@ def test_a_paragraph_split_across_pages_keeps_its_lines(paints):
     assert not loose_lines(first) and not loose_lines(second)
 
 
-# --- 2. the red suits in the game's red ---------------------------------------------------------------
+# --- 2. the red suits in the game's red
+# ---------------------------------------------------------------
 RED_SUITS = "♥♦"
 
 
 def _suit_colours(data: bytes | Path) -> list[tuple[int, str, tuple[int, int, int]]]:
-    """(page, suit, colour) of every red suit a PDF sets as text: the mean colour of its inked pixels."""
+    """(page, suit, colour) of every red suit a PDF sets as text: the mean colour of its inked
+    pixels."""
     document = pypdfium2.PdfDocument(data if isinstance(data, bytes) else str(data))
     found = []
     scale = 6
@@ -255,8 +262,8 @@ def test_a_red_suit_prints_in_red_in_either_language(checked, lang):
 
 
 def test_the_pages_counted_without_drawing_are_the_pages_written(checked, kit):
-    """The A5 rules are written by one paper's kit; the other kits list them on their how-to pages with the
-    pages `booklet_pages` counts, by setting the booklet without drawing or writing it."""
+    """The A5 rules are written by one paper's kit; the other kits list them on their how-to pages
+    with the pages `booklet_pages` counts, by setting the booklet without drawing or writing it."""
     from pypdf import PdfReader
 
     from printshop.render.booklet import booklet_pages
@@ -287,10 +294,11 @@ def test_the_characters_a_booklet_colours_are_data(data_copy):
     assert "scarlet" in one(data_copy, "unknown-reference").message
 
 
-# --- 3. and 4. blank pages, back covers, a multiple of four -------------------------------------------
+# --- 3. and 4. blank pages, back covers, a multiple of four
+# -------------------------------------------
 def _pages(path: Path) -> list[tuple[str, bool]]:
-    """(text, inked) of each A5 page of a booklet: of the pages of a press booklet, or of each half of the
-    sheets of a booklet imposed for saddle stitching (put back in reading order)."""
+    """(text, inked) of each A5 page of a booklet: of the pages of a press booklet, or of each half
+    of the sheets of a booklet imposed for saddle stitching (put back in reading order)."""
     from printshop.render.imposed_booklet import booklet_order
 
     document = pypdfium2.PdfDocument(str(path))
@@ -321,7 +329,8 @@ def _titles(checked) -> dict[tuple[str, str], str]:
 
 
 def _blank_pages_are_blank(path: Path, pages: list[tuple[str, bool]]) -> int:
-    """How many blank pages `pages` has; fails if one carries a mark, or the file's name and nothing else."""
+    """How many blank pages `pages` has; fails if one carries a mark, or the file's name and nothing
+    else."""
     blank = 0
     for number, (text, inked) in enumerate(pages, start=1):
         bare = re.sub(r"\s+", " ", text)
@@ -345,7 +354,8 @@ def test_blank_pages_carry_nothing_not_even_the_file_name(kit, press):
 def test_a_short_stitched_booklet_ends_with_a_blank_inside_back_cover_and_a_back_cover(
     checked, tmp_path, lang, bleed
 ):
-    """The cover and one page of rules, stitched: one blank page (the inside back cover), then the back cover."""
+    """The cover and one page of rules, stitched: one blank page (the inside back cover), then the
+    back cover."""
     layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
     project = checked.project.view(layout.localized.data)
     blocks = layout.booklet.blocks
@@ -423,17 +433,19 @@ def test_stitched_booklets_are_balanced_blank_pages_only_before_the_back_cover(k
     assert back_covers
 
 
-# --- 3. sizes the page cannot hold -----------------------------------------------------------------------
+# --- 3. sizes the page cannot hold
+# -----------------------------------------------------------------------
 @pytest.mark.parametrize(
     "size, refused", [("2.5in", True), ("95pt", True), ("90pt", "how-to"), ("9.5pt", False)]
 )
 def test_a_booklet_style_too_large_for_four_lines_a_page_is_refused_by_validate(
     tmp_path, size, refused
 ):
-    """`p: {size: 2.5in}` passed validate and the build failed as a bug in printshop (ReportLab's LayoutError,
-    'internal'). A paragraph breaks across pages only with two of its lines on each side: a style four of whose
-    lines (with its leading and spaces) do not fit inside an A5 page's margins is an error at its size. At 90 pt
-    four lines fit, but the kit's how-to page set in it does not, even at 70 %: refused as that (the build fails)."""
+    """`p: {size: 2.5in}` passed validate and the build failed as a bug in printshop (ReportLab's
+    LayoutError, 'internal'). A paragraph breaks across pages only with two of its lines on each
+    side: a style four of whose lines (with its leading and spaces) do not fit inside an A5 page's
+    margins is an error at its size. At 90 pt four lines fit, but the kit's how-to page set in it
+    does not, even at 70 %: refused as that (the build fails)."""
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -463,9 +475,10 @@ def test_a_booklet_style_too_large_for_four_lines_a_page_is_refused_by_validate(
 
 
 def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(checked, paints):
-    """Where a block still cannot be split to fit a page, the build said 'internal: LayoutError: Flowable
-    <EvenParagraph at 0x7f…>' (an address, different at every run) at the game's folder, as a bug in printshop:
-    it is text-overflow at booklet.yaml's styles, in words that are the same every run."""
+    """Where a block still cannot be split to fit a page, the build said 'internal: LayoutError:
+    Flowable <EvenParagraph at 0x7f…>' (an address, different at every run) at the game's folder, as
+    a bug in printshop: it is text-overflow at booklet.yaml's styles, in words that are the same
+    every run."""
     from dataclasses import replace
     from pathlib import Path
 
@@ -537,9 +550,10 @@ def test_a_booklet_that_cannot_be_set_is_a_data_error_at_its_styles_not_a_bug(ch
 def test_a_booklet_folio_font_or_table_space_the_build_cannot_use_is_refused_by_validate(
     tmp_path, old, new, code, field, said
 ):
-    """Found by mutating booklet.yaml and building what validate passed: the folio's font was never checked (the
-    build failed as a bug in printshop, "no afm found for faceName"), and a table's space or padding taller than
-    the page failed it too. Each is reported at its value; the data as it is passes (the other tests)."""
+    """Found by mutating booklet.yaml and building what validate passed: the folio's font was never
+    checked (the build failed as a bug in printshop, "no afm found for faceName"), and a table's
+    space or padding taller than the page failed it too. Each is reported at its value; the data as
+    it is passes (the other tests)."""
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -558,9 +572,11 @@ def test_a_booklet_folio_font_or_table_space_the_build_cannot_use_is_refused_by_
     assert error.location.col == lines[line - 1].index(value, lines[line - 1].index(field)) + 1
 
 
-# --- lists: a number hangs in the indent, every line of an item starts at one place --------------------------
+# --- lists: a number hangs in the indent, every line of an item starts at one place
+# --------------------------
 def _lines(data: bytes) -> list[list[tuple[float, str]]]:
-    """The lines of text the PDF's first page sets, top down: each its characters' (origin x, character)."""
+    """The lines of text the PDF's first page sets, top down: each its characters' (origin x,
+    character)."""
     import ctypes
 
     import pypdfium2.raw as raw
@@ -582,9 +598,10 @@ def _lines(data: bytes) -> list[list[tuple[float, str]]]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_line_of_a_numbered_item_starts_where_its_first_line_does(checked, lang):
-    """ReportLab leaves the width of "1." and 0.6 em before an item's text, and drew the number at 10 pt whatever
-    the item's size: in a booklet (`li` indents 12 pt at 9.5 pt) each item's first line began 2 pt right of its
-    others, and on every kit's how-to-print page too. One list's items share the indent its widest number needs."""
+    """ReportLab leaves the width of "1." and 0.6 em before an item's text, and drew the number at
+    10 pt whatever the item's size: in a booklet (`li` indents 12 pt at 9.5 pt) each item's first
+    line began 2 pt right of its others, and on every kit's how-to-print page too. One list's items
+    share the indent its widest number needs."""
     layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
     project = checked.project.view(layout.localized.data)
     long = (
@@ -619,7 +636,8 @@ def test_every_line_of_a_numbered_item_starts_where_its_first_line_does(checked,
 
 @pytest.mark.parametrize("align, left_aligned", [("left,right", True), (None, False)])
 def test_a_tables_column_alignment_is_kept_in_the_booklet(checked, align, left_aligned):
-    """`<table align="left,right">` worked in frames and was ignored in booklets: every cell stayed centred."""
+    """`<table align="left,right">` worked in frames and was ignored in booklets: every cell stayed
+    centred."""
     from printshop.typeset.richtext import Table
 
     layout = next(l for l in checked.layouts if l.lang == "en" and l.booklet is not None)
@@ -660,9 +678,10 @@ def test_a_tables_column_alignment_is_kept_in_the_booklet(checked, align, left_a
 def test_a_stitched_booklet_is_a_multiple_of_four_pages_whatever_the_text_ends_with(
     data_copy, tmp_path, mutation
 ):
-    """Found by a mutation fuzzer: a `<pagebreak/>` at the end of the rules, or sections whose paragraphs the template
-    leaves out (the text ending with a heading), set the booklet one page longer than measured once its blank pages
-    or back cover were added: "internal: ValueError: a saddle-stitched booklet needs a multiple of four pages"."""
+    """Found by a mutation fuzzer: a `<pagebreak/>` at the end of the rules, or sections whose
+    paragraphs the template leaves out (the text ending with a heading), set the booklet one page
+    longer than measured once its blank pages or back cover were added: "internal: ValueError: a
+    saddle-stitched booklet needs a multiple of four pages"."""
     import shutil
 
     from printshop.pipeline.build import build
@@ -702,8 +721,8 @@ def test_a_stitched_booklet_is_a_multiple_of_four_pages_whatever_the_text_ends_w
 
 
 def test_an_indent_wider_than_half_the_page_is_refused_by_validate(tmp_path):
-    """Found by the fuzzer: `li: {indent: 100cm}` passed validate; the how-to-print page then could not be set at
-    any size ("takes 2 pages even at 70 %")."""
+    """Found by the fuzzer: `li: {indent: 100cm}` passed validate; the how-to-print page then could
+    not be set at any size ("takes 2 pages even at 70 %")."""
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -720,9 +739,10 @@ def test_an_indent_wider_than_half_the_page_is_refused_by_validate(tmp_path):
 
 
 def test_a_word_with_a_hyphen_keeps_it_however_often_the_justifier_breaks_the_paragraph(paints):
-    """ReportLab's hyphenation changes a paragraph's fragments in place when it breaks a word at a hyphen it has
-    ("Mettez-" | "vous"); the justifier's later tries set that word whole without it: "Mettezvous" was printed in
-    Assassin's French rules. Each try now starts from the fragments as given."""
+    """ReportLab's hyphenation changes a paragraph's fragments in place when it breaks a word at a
+    hyphen it has ("Mettez-" | "vous"); the justifier's later tries set that word whole without it:
+    "Mettezvous" was printed in Assassin's French rules. Each try now starts from the fragments as
+    given."""
     body = TextStyle(font="serif", size="9.5pt", leading=1.38, align="justify")
     style = paragraph_style(body, 9.5, paints, name="p", hyphenation="fr_FR")
     text = (
@@ -740,8 +760,8 @@ def test_a_word_with_a_hyphen_keeps_it_however_often_the_justifier_breaks_the_pa
 
 
 def test_no_hyphenated_word_of_the_texts_is_printed_without_its_hyphen(kit):
-    """Over every rules booklet of the kit: a word the texts write with a hyphen ("Mettez-vous", "Far-West") is never
-    printed joined ("Mettezvous")."""
+    """Over every rules booklet of the kit: a word the texts write with a hyphen ("Mettez-vous",
+    "Far-West") is never printed joined ("Mettezvous")."""
     import re as _re
 
     from tests.pdfinspect import page_texts
@@ -759,10 +779,10 @@ def test_no_hyphenated_word_of_the_texts_is_printed_without_its_hyphen(kit):
 
 
 def test_french_high_punctuation_keeps_its_narrow_no_break_space_on_every_page(kit):
-    """The board's assembly page broke its text with ReportLab's simpleSplit, which splits at every space Python
-    knows (the no-break ones too) and joins with plain ones: "Assemblage : imprimez" lost the narrow no-break space
-    French typography puts before the colon. Over every French PDF of the kit (markers, whose faces are a lone
-    "?", aside): each ; : ! ? follows a no-break space."""
+    """The board's assembly page broke its text with ReportLab's simpleSplit, which splits at every
+    space Python knows (the no-break ones too) and joins with plain ones: "Assemblage : imprimez"
+    lost the narrow no-break space French typography puts before the colon. Over every French PDF of
+    the kit (markers, whose faces are a lone "?", aside): each ; : ! ? follows a no-break space."""
     import re as _re
 
     from tests.pdfinspect import page_texts

@@ -68,8 +68,9 @@ def test_booklet_is_a5(built, lang):
         assert float(page.mediabox.height) == pytest.approx(mm(210), abs=0.01)
 
 
-# (columns, rows) of a page of the 18 cards: 3 × 3 upright on A4; on Letter the cards lie on their side
-# (media.yaml's card_sheets), 2 × 4 to a page, and 18 cards spread evenly over three pages take 3 rows each
+# (columns, rows) of a page of the 18 cards: 3 × 3 upright on A4; on Letter the cards lie on their
+# side (media.yaml's card_sheets), 2 × 4 to a page, and 18 cards spread evenly over three pages take
+# 3 rows each
 GRID = {"a4": (3, 3), "letter": (2, 3)}
 TURN = {
     "a4": 0,
@@ -90,8 +91,8 @@ def test_eighteen_cards_nine_a_page_each_with_a_back(built, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_backs_mirror_their_fronts_for_long_edge_duplex(built, paper):
-    """Each back in the mirror image of its front's cell; on Letter turned the other way (-90), so that its top
-    lies behind the front's top once the sheet is turned over."""
+    """Each back in the mirror image of its front's cell; on Letter turned the other way (-90), so
+    that its top lies behind the front's top once the sheet is turned over."""
     reader = PdfReader(cards_pdf(built, "fr", paper))
     width = PAPERS[paper][0]
     for front_page in range(0, len(reader.pages), 2):
@@ -282,8 +283,8 @@ def test_the_bundled_fonts_cover_french():
 
 
 def test_the_characters_a_text_lacks_are_told_for_each_font_and_fallback():
-    """What a text lacks is remembered for the process by the font object, the fallback's characters and the
-    text: a check with another fallback, or a font registered anew, is answered for itself."""
+    """What a text lacks is remembered for the process by the font object, the fallback's characters
+    and the text: a check with another fallback, or a font registered anew, is answered for itself."""
     from printshop.diagnostics import Report
     from printshop.project.loader import load_project
     from printshop.typeset import fonts as module
@@ -374,8 +375,8 @@ def test_back_offset_and_short_edge_flip(tmp_path):
         assert back.x == pytest.approx(width - front.x - CARD_W + mm(1.5), abs=0.01)
         assert back.y == pytest.approx(front.y - mm(0.5), abs=0.01)
     for front, back in zip(page_drawing(short, 0)[0], page_drawing(short, 1)[0]):
-        # turned over top to bottom: the back's cell mirrored top to bottom, the back upside down on its page, so
-        # that its top lies behind its front's top
+        # turned over top to bottom: the back's cell mirrored top to bottom, the back upside down on
+        # its page, so that its top lies behind its front's top
         bx, by, _, _ = back.box(CARD_W, CARD_H)
         assert back.turn == 180 and front.turn == 0
         assert bx == pytest.approx(front.x, abs=0.01)
@@ -401,7 +402,8 @@ def test_every_page_of_the_kit_names_its_file(built):
     for path in built.rglob("*.pdf"):
         for number, page in enumerate(page_texts(path), start=1):
             if path.name.startswith("duplex-calibration") or "rules-booklet" in path.name:
-                continue  # a calibration back is all rulers; imposed pages carry the booklet's own folios
+                # a calibration back is all rulers; imposed pages carry the booklet's own folios
+                continue
             text = page.replace("\n", "")
             assert path.name in text, (path.name, number)
 
@@ -445,9 +447,10 @@ def test_each_kit_has_a_one_page_how_to_print_sheet(built, lang, paper, words):
 
 
 def test_the_how_to_print_sheet_is_set_smaller_where_it_would_take_two_pages(tmp_path, capsys):
-    """French on A5 took two pages: `build --paper a5` (a paper validate passed) failed with "text-overflow" at a
-    templates/common/how-to-print.xml.j2 and a data/languages/fr.yaml the project did not have. The sheet is set
-    in the booklet's styles made smaller, down to 70 %, before it is refused; refused, it is named where it is."""
+    """French on A5 took two pages: `build --paper a5` (a paper validate passed) failed with
+    "text-overflow" at a templates/common/how-to-print.xml.j2 and a data/languages/fr.yaml the
+    project did not have. The sheet is set in the booklet's styles made smaller, down to 70 %,
+    before it is refused; refused, it is named where it is."""
     from printshop.render.how_to_print import SCALES
     from tests.conftest import copy_data
 
@@ -458,7 +461,8 @@ def test_the_how_to_print_sheet_is_set_smaller_where_it_would_take_two_pages(tmp
     assert (
         len(PdfReader(sheet).pages) == 1 and "Comment imprimer et découper" in page_texts(sheet)[0]
     )
-    # the labels far longer: not even 70 % holds them, and the fault is named at the files that say it
+    # the labels far longer: not even 70 % holds them, and the fault is named at the files that say
+    # it
     labels = data / "languages" / "fr.yaml"
     text = labels.read_text(encoding="utf-8")
     said = "une vieille carte à jouer."
@@ -477,8 +481,8 @@ def test_the_how_to_print_sheet_is_set_smaller_where_it_would_take_two_pages(tmp
 
 
 def test_a_how_to_print_sheet_no_size_can_set_is_named_as_such_not_as_the_rules(tmp_path):
-    """Found by the fuzzer: td at 90 pt made the how-to sheet's table rows taller than a page; the build said "the
-    rules booklet cannot be set on A4" about the how-to-print file."""
+    """Found by the fuzzer: td at 90 pt made the how-to sheet's table rows taller than a page; the
+    build said "the rules booklet cannot be set on A4" about the how-to-print file."""
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -573,9 +577,10 @@ def test_low_ink_leaves_the_backs_mostly_white_and_titles_dark(tmp_path):
 
 
 def test_a_low_ink_kits_press_page_is_the_shops_and_named_as_such(tmp_path_factory, tmp_path):
-    """A low-ink build wrote the kit's press page as '…-roles-lowink-press.pdf', though a press page is in the
-    shop's colours whatever the home prints use: the same bytes as a build without --low-ink writes, under another
-    name. It keeps its own name (and bytes); the home prints are low-ink as before."""
+    """A low-ink build wrote the kit's press page as '…-roles-lowink-press.pdf', though a press page
+    is in the shop's colours whatever the home prints use: the same bytes as a build without
+    --low-ink writes, under another name. It keeps its own name (and bytes); the home prints are
+    low-ink as before."""
     from tests.conftest import kit_view
 
     result = build(
@@ -601,7 +606,8 @@ def test_a_low_ink_kits_press_page_is_the_shops_and_named_as_such(tmp_path_facto
 
 
 def test_the_calibration_page_follows_the_language_s_typography(built):
-    """French puts a narrow no-break space before ':' (and inside « »), on printshop's own pages too."""
+    """French puts a narrow no-break space before ':' (and inside « »), on printshop's own pages
+    too."""
     text = page_texts(built / "calibration" / "duplex-calibration-fr-a4.pdf")[0]
     assert "\u202f:" in text and " :" not in text
 
@@ -621,8 +627,9 @@ def test_the_build_says_how_many_pages_each_file_has_in_words(tmp_path, capsys):
 def test_a_build_counts_the_acknowledged_warnings_in_one_line_and_shows_the_others(
     tmp_path, capsys
 ):
-    """Every build printed the data's acknowledged warnings in full (41 for the catalogue): reviewed once, they hid
-    the one that was new. They are counted in one line; a warning not acknowledged is shown as before."""
+    """Every build printed the data's acknowledged warnings in full (41 for the catalogue): reviewed
+    once, they hid the one that was new. They are counted in one line; a warning not acknowledged is
+    shown as before."""
     from printshop.cli import main
     from tests.conftest import copy_data, edit
 
@@ -711,9 +718,10 @@ def test_a_build_counts_the_acknowledged_warnings_in_one_line_and_shows_the_othe
 def test_validate_sets_each_kits_how_to_print_sheet_as_the_build_will(
     tmp_path, file, old, new, said
 ):
-    """Found by the fuzzer: validate filled the how-to template but never set the page, so labels or a booklet style
-    it could not hold passed validate and failed every build. The page of each kit's own files is measured on each
-    paper (not drawn), its outcome kept with the fits between runs; the data as it is passes (every other test)."""
+    """Found by the fuzzer: validate filled the how-to template but never set the page, so labels or
+    a booklet style it could not hold passed validate and failed every build. The page of each kit's
+    own files is measured on each paper (not drawn), its outcome kept with the fits between runs;
+    the data as it is passes (every other test)."""
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -733,8 +741,9 @@ def test_validate_sets_each_kits_how_to_print_sheet_as_the_build_will(
 
 
 def test_the_files_validate_sets_the_how_to_page_with_are_the_ones_the_build_lists(tmp_path):
-    """kit_files (what validate measures the how-to page with) and the build's tasks (jobs.py) must name the same
-    files of the same kinds: the longest form, --gutterfold and --low-ink, built and read back."""
+    """kit_files (what validate measures the how-to page with) and the build's tasks (jobs.py) must
+    name the same files of the same kinds: the longest form, --gutterfold and --low-ink, built and
+    read back."""
     from printshop.render.how_to_print import kit_files
     from tests.conftest import copy_data
 

@@ -109,9 +109,9 @@ def test_rule_expression(data_copy):
 def test_a_rule_python_cannot_read_is_said_in_the_rule_s_words_and_nothing_else_is_printed(
     data_copy, written, said
 ):
-    """'2.5in' as a rule printed Python's own "<unknown>:1: SyntaxWarning: invalid decimal literal" on the terminal
-    before printshop's message; nothing but the diagnostic is said now, and a number run into a name says how to
-    write a product."""
+    """'2.5in' as a rule printed Python's own "<unknown>:1: SyntaxWarning: invalid decimal literal"
+    on the terminal before printshop's message; nothing but the diagnostic is said now, and a number
+    run into a name says how to write a product."""
     game = data_copy / "comrade" / "game.yaml"
     line = edit(game, 'count: "n - 2"', f'count: "{written}"')
     import warnings
@@ -151,9 +151,9 @@ def test_outside_safe_zone(data_copy):
 
 
 def test_a_frame_past_the_trim_says_how_far_it_is_cut_off(data_copy):
-    """A frame drawn beyond the card's edge read "comes 9.0 mm closer to the trim than the deck's safe zone of
-    4.0 mm", as if it were near the edge: it says first how far it runs past the trim, as drawn (not as scaled to a
-    shop's trim), then the zones as before."""
+    """A frame drawn beyond the card's edge read "comes 9.0 mm closer to the trim than the deck's
+    safe zone of 4.0 mm", as if it were near the edge: it says first how far it runs past the trim,
+    as drawn (not as scaled to a shop's trim), then the zones as before."""
     faces = data_copy / "comrade" / "faces.yaml"
     line = edit(faces, "motto: {x: 6mm, y: 72mm,", "motto: {x: -5mm, y: 72mm,")
     item = one(data_copy, "outside-safe-zone", games=["comrade"])
@@ -165,9 +165,10 @@ def test_a_frame_past_the_trim_says_how_far_it_is_cut_off(data_copy):
 
 
 def test_image_resolution(data_copy):
-    """Below a home print's 150 dpi an image is refused (`image-resolution`); from 150 to 300 dpi a home kit builds
-    with it, and every print shop's files are named as needing more (`press-art`, warnings: strict fails), the
-    shops that rasterize whole faces (PNG per face) too; with enough pixels for every shop nothing is said."""
+    """Below a home print's 150 dpi an image is refused (`image-resolution`); from 150 to 300 dpi a
+    home kit builds with it, and every print shop's files are named as needing more (`press-art`,
+    warnings: strict fails), the shops that rasterize whole faces (PNG per face) too; with enough
+    pixels for every shop nothing is said."""
     from PIL import Image
 
     from printshop.pipeline.build import build, check
@@ -366,8 +367,9 @@ def test_github_format():
 
 
 def test_github_format_gives_an_acknowledged_warning_as_a_notice_with_its_reason():
-    """The catalogue's 41 acknowledged warnings came out as 41 warning annotations on every pull request, their
-    reasons dropped, though --strict passes them: each is a notice that says why it is settled."""
+    """The catalogue's 41 acknowledged warnings came out as 41 warning annotations on every pull
+    request, their reasons dropped, though --strict passes them: each is a notice that says why it
+    is settled."""
     from dataclasses import replace
 
     report = _warning_report()
@@ -424,10 +426,10 @@ def test_unbalanced_markup_is_reported_once_and_the_text_still_lays_out(data_cop
 def test_markup_nested_past_the_limit_is_a_markup_error_at_its_text_and_the_text_still_lays_out(
     data_copy, levels
 ):
-    """<b> and <i> nested 2,000 deep (within the 20,000 characters a value may have) ran the layout out of
-    Python's stack: 'laying out comrade (en) failed unexpectedly: RecursionError', at the game's folder,
-    called a bug in printshop. It is the text's markup error, at its line; the tags past the limit print as
-    written, as other tags that are not well formed do."""
+    """<b> and <i> nested 2,000 deep (within the 20,000 characters a value may have) ran the layout
+    out of Python's stack: 'laying out comrade (en) failed unexpectedly: RecursionError', at the
+    game's folder, called a bug in printshop. It is the text's markup error, at its line; the tags
+    past the limit print as written, as other tags that are not well formed do."""
     english = data_copy / "comrade" / "text" / "en.yaml"
     line = edit(
         english,
@@ -441,7 +443,8 @@ def test_markup_nested_past_the_limit_is_a_markup_error_at_its_text_and_the_text
         + ' sees all"',
     )
     report, checked = check(data_copy, games=["comrade"])
-    # (the tags past the limit, printed as written, make words too wide for the motto: overset, as such text is)
+    # (the tags past the limit, printed as written, make words too wide for the motto: overset, as
+    # such text is)
     assert {"markup"} <= {d.code for d in report.errors} <= {"markup", "text-overflow"}, [
         d.format() for d in report.errors
     ]

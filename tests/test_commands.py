@@ -1,5 +1,6 @@
-"""The command line's layout: one module per command in printshop/commands/, and none of them loads the
-heavy libraries when imported (a build with nothing to do answers before they would have loaded)."""
+"""The command line's layout: one module per command in printshop/commands/, and none of them loads
+the heavy libraries when imported (a build with nothing to do answers before they would have
+loaded)."""
 
 import re
 import subprocess

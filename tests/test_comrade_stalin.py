@@ -1,4 +1,5 @@
-"""Comrade Stalin: the custom deck, role and setup sheets in English and French, and the goal-deck rule."""
+"""Comrade Stalin: the custom deck, role and setup sheets in English and French, and the goal-deck
+rule."""
 
 from __future__ import annotations
 
@@ -118,7 +119,8 @@ def test_role_sheets_are_two_to_a_page_and_one_per_press_page(stalin_kit):
 
 def test_setup_sheets_give_the_goal_deck_numbers(stalin_kit):
     text = _text(stalin_kit / "comrade-stalin" / "en" / "comrade-stalin-en-setup-a4.pdf")
-    # 7 players without the Protégé: 6 roles with goals -> 18 cards, 6 discarded, 15 in the deck, 12 dealt
+    # 7 players without the Protégé: 6 roles with goals -> 18 cards, 6 discarded, 15 in the deck, 12
+    # dealt
     for number in ("18", "6", "15", "12"):
         assert number in text
     assert all(

@@ -1,5 +1,5 @@
-"""The design system's measurable rules (docs/design.md): each check catches its fault and passes the
-valid case, and the defects issue 16 listed stay gone in the games' data."""
+"""The design system's measurable rules (docs/design.md): each check catches its fault and passes
+the valid case, and the defects issue 16 listed stay gone in the games' data."""
 
 from __future__ import annotations
 
@@ -80,7 +80,8 @@ def test_shape_outside_safe_zone(data_copy):
 @pytest.mark.parametrize(
     "band, said",
     [
-        # the vote card's near half as it was: 3 mm inside the trim on three sides, 1 mm past the card's frame
+        # the vote card's near half as it was: 3 mm inside the trim on three sides, 1 mm past the
+        # card's frame
         (
             "x: 3mm, y: 44mm, width: 57mm, height: 41mm",
             "left 3.0 mm inside the trim, right 3.0 mm inside the trim, "
@@ -99,8 +100,9 @@ def test_shape_outside_safe_zone(data_copy):
 def test_a_background_ending_between_the_bleeds_edge_and_the_safe_zone_is_reported(
     data_copy, band, said
 ):
-    """A background (below layer 0) is exempt from the safe zone, but an edge of it between the edge of the bleed
-    and the safe zone is where a drifting cut shows: a sliver of paper on one card, none on the next."""
+    """A background (below layer 0) is exempt from the safe zone, but an edge of it between the edge
+    of the bleed and the safe zone is where a drifting cut shows: a sliver of paper on one card,
+    none on the next."""
     faces = data_copy / "comrade" / "faces.yaml"
     line = edit(
         faces,
@@ -122,8 +124,10 @@ def test_a_background_ending_between_the_bleeds_edge_and_the_safe_zone_is_report
 @pytest.mark.parametrize(
     "band",
     [
-        "x: 4.25mm, y: 44mm, width: 54.5mm, height: 39.75mm",  # inside the frame, as the data has it
-        "x: -3.175mm, y: 44mm, width: 69.35mm, height: 47.175mm",  # to the bleed's edge on three sides
+        # inside the frame, as the data has it
+        "x: 4.25mm, y: 44mm, width: 54.5mm, height: 39.75mm",
+        # to the bleed's edge on three sides
+        "x: -3.175mm, y: 44mm, width: 69.35mm, height: 47.175mm",
     ],
 )
 def test_a_background_inside_the_safe_zone_or_to_the_bleeds_edge_is_not_reported(data_copy, band):
@@ -138,7 +142,8 @@ def test_a_background_inside_the_safe_zone_or_to_the_bleeds_edge_is_not_reported
         for d in found(data_copy, "shape-outside-safe-zone", games=["comrade"])
         if "near-band" in d.message
     ]
-    # on layer 0 it is a band like any other: past the safe zone, reported (the bleed's edge is no excuse)
+    # on layer 0 it is a band like any other: past the safe zone, reported (the bleed's edge is no
+    # excuse)
     edit(faces, "fill: red, layer: -1}", "fill: red, layer: 0}")
     reported = [
         d
@@ -149,8 +154,8 @@ def test_a_background_inside_the_safe_zone_or_to_the_bleeds_edge_is_not_reported
 
 
 def test_card_frames_and_chits_keep_the_safe_distance():
-    """Issue 16: card borders 2.7–2.8 mm from the trim, chits' rings and labels 0.8–1.5 mm (in the games
-    it named; another game keeps the safe zone its own data gives)."""
+    """Issue 16: card borders 2.7–2.8 mm from the trim, chits' rings and labels 0.8–1.5 mm (in the
+    games it named; another game keeps the safe zone its own data gives)."""
     project = real_project(ISSUE_16_GAMES)
     for game in project.games.values():
         view = project.view(game)

@@ -1,5 +1,6 @@
-"""Errors point at their causes: every file's schema errors in one run, one diagnostic for one fault in
-the data (no burst of template errors after it), and every template error once, with a line and column."""
+"""Errors point at their causes: every file's schema errors in one run, one diagnostic for one fault
+in the data (no burst of template errors after it), and every template error once, with a line and
+column."""
 
 from __future__ import annotations
 
@@ -69,8 +70,8 @@ def test_broken_games_and_languages_are_all_reported(data_copy):
 
 
 def test_a_value_outside_allowed_gives_one_diagnostic(data_copy):
-    """Kremlin's politician 'b' names an office that does not exist: the template that prints its office
-    would fail in every language; only the data error is reported."""
+    """Kremlin's politician 'b' names an office that does not exist: the template that prints its
+    office would fail in every language; only the data error is reported."""
     game = data_copy / "kremlin" / "game.yaml"
     line = edit(game, "{letter: B, age: 75, strong: economy", "{letter: B, age: 75, strong: econmy")
     report, _ = check(data_copy, games=["kremlin"])
@@ -85,8 +86,8 @@ def test_a_value_outside_allowed_gives_one_diagnostic(data_copy):
 def test_an_error_on_a_later_line_of_a_card_written_over_several_lines_gives_one_diagnostic(
     data_copy,
 ):
-    """The same fault in a card written key by key: the card's entry reaches down to the bad value's line,
-    so that card is not laid out either."""
+    """The same fault in a card written key by key: the card's entry reaches down to the bad value's
+    line, so that card is not laid out either."""
     game = data_copy / "kremlin" / "game.yaml"
     first = edit(
         game,
@@ -131,9 +132,9 @@ def missing_formatted(d) -> str:
 
 
 def test_a_missing_block_is_reported_once_at_the_template(data_copy, templates_copy):
-    """Kremlin's 195 markers share one template through 14 faces, in two languages: one error for the
-    frame without a block, at the template's first line, naming the frame's line in faces.yaml; one for
-    the block without a frame, at the block, with the frame it was probably meant for."""
+    """Kremlin's 195 markers share one template through 14 faces, in two languages: one error for
+    the frame without a block, at the template's first line, naming the frame's line in faces.yaml;
+    one for the block without a frame, at the block, with the frame it was probably meant for."""
     marker = templates_copy / "kremlin" / "faces" / "marker.j2"
     line = edit(marker, "{% block sub %}", "{% block subtitle %}")
     report, _ = check(data_copy, games=["kremlin"], templates_dir=templates_copy)
@@ -157,8 +158,8 @@ def test_a_missing_block_is_reported_once_at_the_template(data_copy, templates_c
 
 
 def test_a_fault_in_a_shared_macro_is_reported_once_where_it_is(data_copy, templates_copy):
-    """A misspelt text id in the macro the rules of three games import: reported at the macro's line and
-    column, once per game (each is its own cause: its own texts), never once per language."""
+    """A misspelt text id in the macro the rules of three games import: reported at the macro's line
+    and column, once per game (each is its own cause: its own texts), never once per language."""
     sections = templates_copy / "common" / "sections.xml.j2"
     line = edit(sections, "{{ s.heading }}", "{{ s.headin }}")
     report, _ = check(data_copy, templates_dir=templates_copy)
@@ -193,8 +194,8 @@ def test_every_template_error_has_a_line_and_column(data_copy, templates_copy):
 
 
 def test_a_brace_left_unclosed_is_placed_at_that_brace_not_at_jinjas_own(data_copy, templates_copy):
-    """`{{ card.kind }` (one brace): Jinja says "unexpected '}'" and the column was the first '}' on the line, half of
-    the `%}` before it."""
+    """`{{ card.kind }` (one brace): Jinja says "unexpected '}'" and the column was the first '}' on
+    the line, half of the `%}` before it."""
     role = templates_copy / "comrade" / "faces" / "role.j2"
     line = edit(
         role,
@@ -213,8 +214,8 @@ def test_a_brace_left_unclosed_is_placed_at_that_brace_not_at_jinjas_own(data_co
 def test_a_block_never_closed_is_reported_where_it_opens_not_at_the_end_of_the_file(
     data_copy, templates_copy
 ):
-    """A `{% for %}` without its `{% endfor %}` was reported at the template's last line ("Unexpected end of
-    template"): the one to close is where it opens."""
+    """A `{% for %}` without its `{% endfor %}` was reported at the template's last line
+    ("Unexpected end of template"): the one to close is where it opens."""
     rules = templates_copy / "comrade" / "rules.xml.j2"
     text = rules.read_text(encoding="utf-8")
     assert text.count("{% endfor %}") >= 1
@@ -231,7 +232,8 @@ def test_a_block_never_closed_is_reported_where_it_opens_not_at_the_end_of_the_f
 
 
 def test_a_key_a_mapping_lacks_is_named_with_the_ones_it_has(data_copy, templates_copy):
-    """`card.vars.agee` said "'dict object' has no attribute 'agee'": Python's words, and nothing of what there is."""
+    """`card.vars.agee` said "'dict object' has no attribute 'agee'": Python's words, and nothing of
+    what there is."""
     face = templates_copy / "kremlin" / "faces" / "politician.j2"
     line = edit(face, "fill(age=card.vars.age)", "fill(age=card.vars.agee)")
     report, _ = check(data_copy, games=["kremlin"], templates_dir=templates_copy)
@@ -249,8 +251,9 @@ def test_a_key_a_mapping_lacks_is_named_with_the_ones_it_has(data_copy, template
 def test_words_a_template_writes_itself_too_long_for_their_frame_are_reported_once_at_the_block(
     data_copy, templates_copy
 ):
-    """A title written in the template itself, too long for its frame: it was reported at the frame in faces.yaml
-    once per card and language ("card 'comrade', frame 'title', language en: …"), though no translator can mend it."""
+    """A title written in the template itself, too long for its frame: it was reported at the frame
+    in faces.yaml once per card and language ("card 'comrade', frame 'title', language en: …"),
+    though no translator can mend it."""
     role = templates_copy / "comrade" / "faces" / "role.j2"
     line = edit(
         role,
@@ -270,8 +273,9 @@ def test_words_a_template_writes_itself_too_long_for_their_frame_are_reported_on
 def test_an_unknown_tag_a_card_template_writes_is_reported_once_at_the_template(
     data_copy, templates_copy
 ):
-    """`<u>` in a face template's block was reported at the frame in faces.yaml, once per card and language, with
-    the hint "fix the template at the place shown": at the template's line and column now, once, the frame beside."""
+    """`<u>` in a face template's block was reported at the frame in faces.yaml, once per card and
+    language, with the hint "fix the template at the place shown": at the template's line and column
+    now, once, the frame beside."""
     role = templates_copy / "comrade" / "faces" / "role.j2"
     line = edit(
         role,
@@ -288,8 +292,9 @@ def test_an_unknown_tag_a_card_template_writes_is_reported_once_at_the_template(
 def test_a_placeholder_a_template_does_not_fill_is_reported_once_at_its_block(
     data_copy, templates_copy
 ):
-    """`{{ t.politician.label.age }}` without `| fill(age=…)`: 52 errors (26 politicians, 2 languages) at the frame in
-    faces.yaml, with the translator's hint "use the placeholders of the source text"; the template is to mend."""
+    """`{{ t.politician.label.age }}` without `| fill(age=…)`: 52 errors (26 politicians, 2
+    languages) at the frame in faces.yaml, with the translator's hint "use the placeholders of the
+    source text"; the template is to mend."""
     face = templates_copy / "kremlin" / "faces" / "politician.j2"
     line = edit(
         face,
@@ -308,8 +313,9 @@ def test_a_placeholder_a_template_does_not_fill_is_reported_once_at_its_block(
 def test_a_tag_left_open_in_the_booklet_is_reported_where_it_opens_once_for_every_language(
     data_copy, templates_copy
 ):
-    """`<h1>…<h1>`: the parser noticed it lines later, at a line of the markup the template made (the loops before
-    it move those), once per language; it is reported at the template's line that opens it, once."""
+    """`<h1>…<h1>`: the parser noticed it lines later, at a line of the markup the template made
+    (the loops before it move those), once per language; it is reported at the template's line that
+    opens it, once."""
     rules = templates_copy / "comrade" / "rules.xml.j2"
     line = edit(
         rules,
@@ -342,8 +348,9 @@ def test_a_booklet_template_misspelt_in_game_yaml_is_reported_there_with_the_one
 def test_a_group_of_texts_written_out_as_one_is_an_error_at_its_line_not_pythons_name_for_it(
     data_copy, templates_copy
 ):
-    """`{{ t.card[card.kind] }}` (`.name` forgotten) put "<printshop.language.texts.TextTree object at 0x7f…>" on the
-    cards and in the booklet: validate and build passed, and the address made each build's files differ."""
+    """`{{ t.card[card.kind] }}` (`.name` forgotten) put "<printshop.language.texts.TextTree object
+    at 0x7f…>" on the cards and in the booklet: validate and build passed, and the address made each
+    build's files differ."""
     role = templates_copy / "comrade" / "faces" / "role.j2"
     face_line = edit(role, "{{ t.card[card.kind].name }}", "{{ t.card[card.kind] }}")
     rules = templates_copy / "comrade" / "rules.xml.j2"
@@ -382,8 +389,9 @@ def test_a_group_of_texts_written_out_as_one_is_an_error_at_its_line_not_pythons
 def test_an_unknown_filter_or_test_is_named_with_the_one_it_is_close_to(
     data_copy, templates_copy, written, said
 ):
-    """Jinja says "No filter named 'uper'." and nothing more: the message names the filter or test it is close to,
-    at the line and column of the name, and the hint says where the filters are listed."""
+    """Jinja says "No filter named 'uper'." and nothing more: the message names the filter or test
+    it is close to, at the line and column of the name, and the hint says where the filters are
+    listed."""
     role = templates_copy / "comrade" / "faces" / "role.j2"
     line = edit(
         role, "{{ t.card.common.never_reveal }}", "{{ t.card.common.never_reveal %s }}" % written
@@ -417,8 +425,8 @@ def test_an_unknown_filter_or_test_is_named_with_the_one_it_is_close_to(
     ],
 )  # one the rules import
 def test_a_template_that_is_not_utf8_is_reported_at_its_byte(data_copy, templates_copy, game, name):
-    """A template saved in another encoding ('Ç' in Latin-1): Jinja's UnicodeDecodeError named no file and
-    the build called it a bug in printshop."""
+    """A template saved in another encoding ('Ç' in Latin-1): Jinja's UnicodeDecodeError named no
+    file and the build called it a bug in printshop."""
     template = templates_copy / name
     lines = template.read_bytes().split(b"\n")
     lines[1] = b"{# Cr\xe9dit #}" + lines[1]
@@ -436,9 +444,9 @@ def test_a_template_that_is_not_utf8_is_reported_at_its_byte(data_copy, template
 def test_a_new_card_without_its_texts_says_which_card_and_where_to_write_them(
     tmp_path, monkeypatch
 ):
-    """A game's author adds a card of a new kind and not yet its texts: the template is right, the texts are
-    missing. The error (at the template line that reads them) names the card, and the hint the text file
-    and line where they go, not only "fix the template"."""
+    """A game's author adds a card of a new kind and not yet its texts: the template is right, the
+    texts are missing. The error (at the template line that reads them) names the card, and the hint
+    the text file and line where they go, not only "fix the template"."""
     from printshop.cli import main
 
     root = tmp_path / "games"
@@ -466,7 +474,8 @@ def test_a_new_card_without_its_texts_says_which_card_and_where_to_write_them(
         f"write the text 'card.cloud' in data/pigeons/text/en.yaml (near line {line_of(texts, 'card:')})"
         in error.hint
     ), error.hint
-    # a name misspelt in the template: the same hint says both, the text file or the template's reading of it
+    # a name misspelt in the template: the same hint says both, the text file or the template's
+    # reading of it
     game.write_text(original, encoding="utf-8")
     card = root / "templates" / "pigeons" / "faces" / "card.j2"
     edit(card, "{{ t.card[card.kind].effect }}", "{{ t.card[card.kind].efect }}")
@@ -481,10 +490,11 @@ def test_a_new_card_without_its_texts_says_which_card_and_where_to_write_them(
 
 
 def test_a_placeholder_misspelt_in_any_alphabet_is_reported_once_at_the_text(data_copy):
-    """Kremlin's French is its source: "{âge} ans" for "{age} ans" (a French writer's spelling) was no
-    placeholder at all, printed as it stands on 26 cards with no error on the French. It is now a placeholder
-    the template does not give: one error at the text (not 26, not at the template), naming what the template
-    gives; the English, made from the old French, says its placeholders differ."""
+    """Kremlin's French is its source: "{âge} ans" for "{age} ans" (a French writer's spelling) was
+    no placeholder at all, printed as it stands on 26 cards with no error on the French. It is now a
+    placeholder the template does not give: one error at the text (not 26, not at the template),
+    naming what the template gives; the English, made from the old French, says its placeholders
+    differ."""
     texts = data_copy / "kremlin" / "text" / "fr.yaml"
     line = edit(texts, '"{age} ans"', '"{âge} ans"')
     report, _ = check(data_copy, games=["kremlin"])
@@ -500,7 +510,8 @@ def test_a_placeholder_misspelt_in_any_alphabet_is_reported_once_at_the_text(dat
 
 
 def test_a_brace_left_alone_is_a_warning_at_the_text(data_copy):
-    """ "{age ans": a placeholder half typed prints its brace; the brackets check now counts braces too."""
+    """ "{age ans": a placeholder half typed prints its brace; the brackets check now counts braces
+    too."""
     texts = data_copy / "kremlin" / "text" / "fr.yaml"
     line = edit(texts, '"{age} ans"', '"{age ans"')
     report, _ = check(data_copy, games=["kremlin"])
@@ -513,9 +524,10 @@ def test_a_brace_left_alone_is_a_warning_at_the_text(data_copy):
 
 
 def test_a_fault_in_a_face_others_extend_is_one_diagnostic_naming_them(data_copy, capsys):
-    """Comrade's role face is extended by four: a negative height written in it was five errors at the same
-    place, one per face; a frame too close to the trim, four warnings. Now one of each, naming the face it is
-    written in and those that inherit it, and the summary counts what is listed."""
+    """Comrade's role face is extended by four: a negative height written in it was five errors at
+    the same place, one per face; a frame too close to the trim, four warnings. Now one of each,
+    naming the face it is written in and those that inherit it, and the summary counts what is
+    listed."""
     from printshop.cli import main
 
     faces = data_copy / "comrade" / "faces.yaml"
@@ -552,9 +564,9 @@ def test_a_fault_in_a_face_others_extend_is_one_diagnostic_naming_them(data_copy
 def test_a_template_that_is_not_there_is_reported_where_it_is_named(
     data_copy, templates_copy, monkeypatch
 ):
-    """A face naming a template there is not: the error is at `template:` in faces.yaml (the file it pointed
-    at does not exist to be opened), with what to do; a data folder whose templates folder is missing: one
-    error for the folder, not one per template and language."""
+    """A face naming a template there is not: the error is at `template:` in faces.yaml (the file it
+    pointed at does not exist to be opened), with what to do; a data folder whose templates folder
+    is missing: one error for the folder, not one per template and language."""
     faces = data_copy / "comrade" / "faces.yaml"
     line = edit(faces, "template: comrade/faces/back.j2", "template: comrade/faces/bak.j2")
     report, _ = check(data_copy, games=["comrade"], templates_dir=templates_copy)
@@ -586,8 +598,9 @@ def test_a_template_that_is_not_there_is_reported_where_it_is_named(
 
 
 def test_a_placeholder_misspelt_in_a_translation_is_one_error(data_copy):
-    """Kremlin's English (made from the French) writing {âge}: the validator says its placeholders differ from
-    the source's; layout, meeting the same text, said it a second time at the same place. Once now."""
+    """Kremlin's English (made from the French) writing {âge}: the validator says its placeholders
+    differ from the source's; layout, meeting the same text, said it a second time at the same
+    place. Once now."""
     texts = data_copy / "kremlin" / "text" / "en.yaml"
     line = edit(texts, '"Age {age}"', '"Age {âge}"')
     report, _ = check(data_copy, games=["kremlin"])
@@ -624,8 +637,9 @@ def test_a_placeholder_misspelt_in_a_translation_is_one_error(data_copy):
 def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_seconds(
     data_copy, templates_copy, expression, says
 ):
-    """Templates run in Jinja's sandbox: a games folder from elsewhere cannot reach Python through them, and
-    an expression that would make a hundred million characters (a build ran for minutes) is refused."""
+    """Templates run in Jinja's sandbox: a games folder from elsewhere cannot reach Python through
+    them, and an expression that would make a hundred million characters (a build ran for minutes)
+    is refused."""
     import time
 
     role = templates_copy / "comrade" / "faces" / "role.j2"
@@ -693,8 +707,9 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
             "the template uses an unknown tag <titel>; did you mean 'title'? (tags: art, box, h1, h2, ",
             "<titel>",
         ),
-        # taller than a page's text area (A5: 180 mm): the build failed with "the paragraph '...…' is 250 mm tall" at
-        # printshop's own booklet.yaml, and "is 0 mm tall" for an art; 180 mm itself is set (the other tests)
+        # taller than a page's text area (A5: 180 mm): the build failed with "the paragraph '...…'
+        # is 250 mm tall" at printshop's own booklet.yaml, and "is 0 mm tall" for an art; 180 mm
+        # itself is set (the other tests)
         (
             '<spacer height="18mm"/>',
             '<spacer height="181mm"/>',
@@ -714,9 +729,10 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
 def test_a_booklet_tag_with_a_value_the_build_cannot_draw_is_refused_by_validate(
     data_copy, templates_copy, old, new, code, said, at
 ):
-    """`<spacer height="18"/>` (no unit) or `<art motif="spades"/>` passed validate, then failed the build as a
-    bug in printshop ('internal: UnitError', 'KeyError: spades') at the game's folder. Each is reported by
-    validate at the attribute's line and column in the template, with what to write; an unknown tag too."""
+    """`<spacer height="18"/>` (no unit) or `<art motif="spades"/>` passed validate, then failed the
+    build as a bug in printshop ('internal: UnitError', 'KeyError: spades') at the game's folder.
+    Each is reported by validate at the attribute's line and column in the template, with what to
+    write; an unknown tag too."""
     rules = templates_copy / "assassin" / "rules.xml.j2"
     assert old in rules.read_text(encoding="utf-8")
     edit(rules, old, new)
@@ -743,8 +759,8 @@ def test_a_booklet_tag_with_a_value_the_build_cannot_draw_is_refused_by_validate
 def test_a_spacer_or_art_as_tall_as_the_booklet_page_holds_builds(
     data_copy, templates_copy, tmp_path, old, new
 ):
-    """The limit validate sets is the page's: what it passes, the build sets (with the check above left out,
-    181 mm failed the build and 180 mm did not)."""
+    """The limit validate sets is the page's: what it passes, the build sets (with the check above
+    left out, 181 mm failed the build and 180 mm did not)."""
     from printshop.pipeline.build import build
 
     edit(templates_copy / "assassin" / "rules.xml.j2", old, new)
@@ -796,9 +812,10 @@ def test_a_spacer_or_art_as_tall_as_the_booklet_page_holds_builds(
 def test_a_how_to_print_template_the_build_cannot_use_is_refused_by_validate(
     data_copy, templates_copy, old, new, said, at
 ):
-    """A project's own common/how-to-print.xml.j2 (the first page of every kit) was never filled by validate: an
-    unknown tag or a bad table width passed it, and the build failed as a bug in printshop ('internal:
-    RichTextError'). validate fills it for a kit with a file of every kind and reports at the template, once."""
+    """A project's own common/how-to-print.xml.j2 (the first page of every kit) was never filled by
+    validate: an unknown tag or a bad table width passed it, and the build failed as a bug in
+    printshop ('internal: RichTextError'). validate fills it for a kit with a file of every kind and
+    reports at the template, once."""
     howto = templates_copy / "common" / "how-to-print.xml.j2"
     assert old in howto.read_text(encoding="utf-8")
     edit(howto, old, new)
@@ -832,8 +849,9 @@ def test_a_how_to_print_template_the_build_cannot_use_is_refused_by_validate(
     ],
 )
 def test_what_a_list_or_table_would_leave_out_unseen_is_an_error(markup, said):
-    """Only <li> in a list, <tr> in a table, <th> and <td> in a row were read: anything else vanished from the
-    page without a word. It is an error naming what stands where; the well-formed ones parse as before."""
+    """Only <li> in a list, <tr> in a table, <th> and <td> in a row were read: anything else
+    vanished from the page without a word. It is an error naming what stands where; the well-formed
+    ones parse as before."""
     from printshop.typeset.richtext import RichTextError, parse_blocks
 
     with pytest.raises(RichTextError) as failed:

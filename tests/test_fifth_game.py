@@ -1,6 +1,6 @@
-"""Issue 14's "done when": a game the project never saw, made with `printshop new` in a new project and
-grown by hand (tests/fixtures/harvest/) with no edit outside its own folders, validates, builds for
-print-and-play and for every shop profile, and the pages hold what it says."""
+"""Issue 14's "done when": a game the project never saw, made with `printshop new` in a new project
+and grown by hand (tests/fixtures/harvest/) with no edit outside its own folders, validates, builds
+for print-and-play and for every shop profile, and the pages hold what it says."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ MM = 72 / 25.4
 
 @pytest.fixture(scope="module")
 def harvest(tmp_path_factory) -> Path:
-    """A new project with `printshop new harvest`, the scaffold's files replaced by the grown game's, its
-    translation's sources recorded, built for print-and-play and every shop."""
+    """A new project with `printshop new harvest`, the scaffold's files replaced by the grown
+    game's, its translation's sources recorded, built for print-and-play and every shop."""
     root = tmp_path_factory.mktemp("publisher") / "games"
     assert main(["init", str(root)]) == 0
     cwd = Path.cwd()
@@ -59,7 +59,8 @@ def test_two_card_sizes_of_its_own_with_copies(harvest):
     out = harvest / "output" / "harvest" / "en"
     resources = pages(out / "harvest-en-resources-a4.pdf")
     text = pdf_text(out / "harvest-en-resources-a4.pdf")
-    # 48 cards: 8 of each of 6 kinds, 16 (4 × 4) mini cards to an A4 page, each page of fronts with its backs
+    # 48 cards: 8 of each of 6 kinds, 16 (4 × 4) mini cards to an A4 page, each page of fronts with
+    # its backs
     assert len(resources) == 6 and text.count("WOOD") == 8 and text.count("ORE") == 8
     plans = pdf_text(out / "harvest-en-plans-a4.pdf")
     assert (

@@ -1,6 +1,6 @@
-"""`printshop validate` keeps what fitting each text came to between runs (printshop/write/fitstore.py): a second
-run fits nothing it fitted before, reports exactly what a run without the store reports, and never serves an
-outcome for another text, font or code."""
+"""`printshop validate` keeps what fitting each text came to between runs
+(printshop/write/fitstore.py): a second run fits nothing it fitted before, reports exactly what a
+run without the store reports, and never serves an outcome for another text, font or code."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The TrueType faces kept between runs (printshop/typeset/fontcache.py): a face from the cache is the face ReportLab
-reads from the file, a kit drawn with it is the kit drawn without, and the cache never gives a face for
-other bytes than its own."""
+"""The TrueType faces kept between runs (printshop/typeset/fontcache.py): a face from the cache is
+the face ReportLab reads from the file, a kit drawn with it is the kit drawn without, and the cache
+never gives a face for other bytes than its own."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from printshop.project.paths import BUNDLED_FONTS_DIR, DEFAULT_DATA_DIR
 from printshop.typeset import fontcache, fonts
 
 FONT_FILES = sorted(BUNDLED_FONTS_DIR.glob("*.ttf"))
-# ReportLab's own Vera: 2048 units to the em (printshop's Noto fonts have 1000), so faces scaled by ReportLab
+# ReportLab's own Vera: 2048 units to the em (printshop's Noto fonts have 1000), so faces scaled by
+# ReportLab
 VERA = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"
 
 
@@ -168,8 +169,8 @@ def test_no_cache_when_it_is_turned_off(monkeypatch, tmp_path, parses):
 def test_a_subset_is_made_once_per_file_and_glyphs_and_is_the_subset_reportlab_makes(
     kept, cache, tmp_path, monkeypatch
 ):
-    """A PDF embeds the glyphs it sets of each face; the same file and glyphs are subset once per process,
-    whichever name the face was registered under, and the bytes are ReportLab's own."""
+    """A PDF embeds the glyphs it sets of each face; the same file and glyphs are subset once per
+    process, whichever name the face was registered under, and the bytes are ReportLab's own."""
     if not kept:
         monkeypatch.setenv("PRINTSHOP_CACHE", "off")
     made, real = [], ttfonts.TTFontFace.makeSubset

@@ -1,4 +1,5 @@
-"""Fuzzing `check` with mutated copies of the real data: bad data must end as diagnostics, never as a traceback.
+"""Fuzzing `check` with mutated copies of the real data: bad data must end as diagnostics, never as
+a traceback.
 
 Each example copies data/ to a temporary folder, picks one YAML file, applies one mutation
 (deleted, duplicated or swapped lines, random unicode, a value of another type, truncation,
@@ -37,7 +38,8 @@ GAME, FACES, EN, FR = (
     "comrade/text/en.yaml",
     "comrade/text/fr.yaml",
 )
-# the shared files as a project that copied printshop's defaults in would have them (conftest.with_defaults)
+# the shared files as a project that copied printshop's defaults in would have them
+# (conftest.with_defaults)
 FILES = sorted(
     {
         path.relative_to(root).as_posix()
@@ -188,7 +190,8 @@ huge_values = st.sampled_from(
         "[" + "1, " * (HUGE // 3) + "1]",  # a huge flow list
     ]
 )
-# (Not a huge text of many short words: fitting re-wraps it at every quarter point, ~15 s per check.)
+# (Not a huge text of many short words: fitting re-wraps it at every quarter point, ~15 s per
+# check.)
 
 MUTATIONS = {
     "delete_line": st.tuples(st.just(delete_line), indices),
@@ -269,7 +272,8 @@ def line_index(file: str, needle: str) -> int:
 
 
 def value_index(file: str, value: str, after: str = "") -> int:
-    """The index (for replace_value) of the first scalar of `file` written as `value`, after `after`."""
+    """The index (for replace_value) of the first scalar of `file` written as `value`, after
+    `after`."""
     text = ORIGINALS[file].decode("utf-8")
     start = text.index(after) if after else 0
     return next(
@@ -566,9 +570,11 @@ def test_fixed_mutations_give_the_expected_diagnostic(file, function, args, code
     assert {d.code for d in report.errors if d.location.path.endswith(at)} == {code}, shown
 
 
-# --- file names and ids (issue 15): names that become parts of output paths --------------------------
+# --- file names and ids (issue 15): names that become parts of output paths
+# --------------------------
 SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-# any character a file name may hold (not '/' or NUL); YAML keys are written as JSON strings, which YAML reads
+# any character a file name may hold (not '/' or NUL); YAML keys are written as JSON strings, which
+# YAML reads
 names = st.text(
     st.characters(codec="utf-8", exclude_characters="/\x00"), min_size=1, max_size=24
 ).filter(lambda name: name not in (".", "..") and len(name.encode()) < 200)

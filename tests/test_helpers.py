@@ -1,7 +1,8 @@
-"""Helper processes (printshop/render/helper.py) in a build that renders one job at a time: a large deck's
-faces drawn in two processes (the helper's recordings replay where the document's answers agree, its faces
-are drawn here wherever anything goes wrong) and a kit's rules rendered beside its cards; either way the
-files are, byte for byte, the ones a single process writes, with the same diagnostics in the same order."""
+"""Helper processes (printshop/render/helper.py) in a build that renders one job at a time: a large
+deck's faces drawn in two processes (the helper's recordings replay where the document's answers
+agree, its faces are drawn here wherever anything goes wrong) and a kit's rules rendered beside its
+cards; either way the files are, byte for byte, the ones a single process writes, with the same
+diagnostics in the same order."""
 
 from __future__ import annotations
 
@@ -47,8 +48,9 @@ def _sheets(project, layout, deck, paper="a4"):
 
 @pytest.fixture
 def counted(monkeypatch):
-    """The helper's recordings placed unasked ({"placed"}: sealed with this document's seed), replayed after
-    asking ({"replayed"}) and drawn here after all ({"drawn"}); every deck large enough for a helper."""
+    """The helper's recordings placed unasked ({"placed"}: sealed with this document's seed),
+    replayed after asking ({"replayed"}) and drawn here after all ({"drawn"}); every deck large
+    enough for a helper."""
     counts = {"replayed": 0, "drawn": 0, "helpers": 0, "given": 0, "placed": 0}
     replay, start = sheets.replay, Helper.__init__
 
@@ -98,8 +100,9 @@ def _uses(deck):
 def test_recordings_that_do_not_replay_are_drawn_here_to_the_same_bytes(
     kremlin_fr, counted, monkeypatch
 ):
-    """The helper's canvas left unseeded: it names fonts and numbers accented letters in its own order, so
-    its recordings disagree with this document's answers; each such face is drawn here instead."""
+    """The helper's canvas left unseeded: it names fonts and numbers accented letters in its own
+    order, so its recordings disagree with this document's answers; each such face is drawn here
+    instead."""
     project, layout = kremlin_fr
     deck = _deck(layout, "intrigue")  # three fonts, accented letters in two of them
     alone = _sheets(project, layout, deck)
@@ -196,7 +199,8 @@ def test_small_decks_and_builds_that_do_not_allow_it_have_no_helper(kremlin_fr, 
     assert sum(1 for count in _uses(deck).values() if count == 1) < helper_module.MIN_FACES
 
 
-# --- seeding ---------------------------------------------------------------------------------------------
+# --- seeding
+# ---------------------------------------------------------------------------------------------
 def test_seeding_names_the_fonts_by_name_and_numbers_the_letters_in_code_point_order(kremlin_fr):
     from reportlab.pdfbase import pdfmetrics
 
@@ -256,7 +260,8 @@ def test_a_seeded_deck_embeds_no_font_it_does_not_draw(kremlin_fr):
         assert embedded == drawn, deck.id
 
 
-# --- a kit's rules rendered by a helper (jobs._Kit._run_tasks) ---------------------------------------------
+# --- a kit's rules rendered by a helper (jobs._Kit._run_tasks)
+# ---------------------------------------------
 @pytest.fixture(scope="module")
 def kit_alone(tmp_path_factory):
     """comrade-stalin fr a4 (cards, sheets, press pages, rules) rendered in one process, once."""

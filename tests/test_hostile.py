@@ -1,8 +1,8 @@
 """Issue 15: hostile data and unlucky operators. Each case of the issue is a test: names and paths
 that climb out of the project, symlinks, bombs, truncated files, kills and Ctrl-C during each phase
-(with what is on disk checked afterwards), a full disk and a read-only folder on a small tmpfs (where
-the test may mount one), cache tampering, and usage errors. Subprocesses are bounded by timeouts and
-touch only temporary folders."""
+(with what is on disk checked afterwards), a full disk and a read-only folder on a small tmpfs
+(where the test may mount one), cache tampering, and usage errors. Subprocesses are bounded by
+timeouts and touch only temporary folders."""
 
 from __future__ import annotations
 
@@ -91,7 +91,8 @@ def change_english(data: Path) -> None:
     edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
 
 
-# --- escapes: ids and paths ------------------------------------------------------------------------
+# --- escapes: ids and paths
+# ------------------------------------------------------------------------
 @pytest.mark.parametrize("key", ["/../../../../escaped-deck", "/tmp/x", "x{y}", "Cards", ".hidden"])
 def test_a_deck_key_that_is_not_an_id_is_refused_at_the_key(data, key):
     game = data / "comrade" / "game.yaml"
@@ -219,7 +220,8 @@ def test_a_record_naming_another_jobs_file_is_a_miss(data, tmp_path):
         entries = json.loads(record.read_text())
         if entries[0]["path"].startswith("calibration/"):
             entries[0]["path"] = (
-                "comrade/en/comrade-en-cards-a4.pdf"  # would overwrite the cards with the calibration
+                # would overwrite the cards with the calibration
+                "comrade/en/comrade-en-cards-a4.pdf"
             )
             record.write_text(json.dumps(entries))
     (out / CACHE_DIR_NAME / "last-build.json").unlink()
@@ -277,7 +279,8 @@ def test_source_date_epoch_dates_the_pdfs_and_is_in_the_key(data, tmp_path, monk
     assert main(["build", "comrade", "--data", str(data), "--out", str(out), "-q", "--force"]) == 2
 
 
-# --- limits ------------------------------------------------------------------------------------------
+# --- limits
+# ------------------------------------------------------------------------------------------
 def test_nesting_deep_enough_to_crash_libyaml_is_refused_by_file_and_line(data):
     colours = data / "print" / "colours.yaml"
     colours.write_text(colours.read_text() + "deep: " + "[" * 25_000 + "]" * 25_000 + "\n")
@@ -292,10 +295,10 @@ def test_nesting_deep_enough_to_crash_libyaml_is_refused_by_file_and_line(data):
 
 
 def test_nesting_refused_by_libyamls_own_limit_is_too_large_at_its_place(data, monkeypatch):
-    """libyaml 0.2.6 (PyYAML 6.0.4's wheels) stops at 1,000 flow levels itself, as its scanner reads ahead, before
-    the events printshop counts reach 100: that was taken for a syntax error and left to ruamel.yaml, whose
-    composer ran out of recursion and said "yaml-syntax ... nesting is too deep" at 1:1. The older libyaml
-    here is made to answer as the newer one does."""
+    """libyaml 0.2.6 (PyYAML 6.0.4's wheels) stops at 1,000 flow levels itself, as its scanner reads
+    ahead, before the events printshop counts reach 100: that was taken for a syntax error and left
+    to ruamel.yaml, whose composer ran out of recursion and said "yaml-syntax ... nesting is too
+    deep" at 1:1. The older libyaml here is made to answer as the newer one does."""
     import yaml as pyyaml
 
     colours = data / "print" / "colours.yaml"
@@ -319,7 +322,8 @@ def test_nesting_refused_by_libyamls_own_limit_is_too_large_at_its_place(data, m
     assert not codes(report, "yaml-syntax")
 
 
-HIDDEN_CLOSINGS = {  # an opening bracket, then a closing one the parser reads as text, before the next opening
+# an opening bracket, then a closing one the parser reads as text, before the next opening
+HIDDEN_CLOSINGS = {
     "double-quoted": '[ "]", ',
     "single-quoted": "[ '}', ",
     "a comment": "[ # ] }\n  ",
@@ -329,9 +333,10 @@ HIDDEN_CLOSINGS = {  # an opening bracket, then a closing one the parser reads a
 @pytest.mark.parametrize("levels", [25_000, 150])
 @pytest.mark.parametrize("hiding", sorted(HIDDEN_CLOSINGS))
 def test_nesting_whose_closing_brackets_hide_in_quotes_or_comments_is_refused(data, hiding, levels):
-    """A closing bracket inside a quoted value or a comment (where it closes nothing) made the look at the
-    raw text take the file for shallow: at 25,000 levels libyaml's composer then overflowed the stack and
-    printshop died of a segmentation fault; at 150 levels the file was read, past the 100-level limit."""
+    """A closing bracket inside a quoted value or a comment (where it closes nothing) made the look
+    at the raw text take the file for shallow: at 25,000 levels libyaml's composer then overflowed
+    the stack and printshop died of a segmentation fault; at 150 levels the file was read, past the
+    100-level limit."""
     colours = data / "print" / "colours.yaml"
     colours.write_text(
         colours.read_text()
@@ -347,8 +352,8 @@ def test_nesting_whose_closing_brackets_hide_in_quotes_or_comments_is_refused(da
 
 
 def test_many_brackets_nested_two_deep_are_read_as_before(data):
-    """The other side: a file of many flow maps each holding one (a deck's cards written `{id: …, vars: {…}}`)
-    is not deep, however many there are."""
+    """The other side: a file of many flow maps each holding one (a deck's cards written `{id: …,
+    vars: {…}}`) is not deep, however many there are."""
     colours = data / "print" / "colours.yaml"
     colours.write_text(
         colours.read_text()
@@ -401,8 +406,8 @@ def test_a_huge_text_is_refused_in_seconds(data, size):
 
 
 def test_text_variables_that_would_make_a_huge_text_are_refused_in_seconds_at_the_text(data):
-    """Each text is short, but a few thousand placeholders of a long text would make millions of characters:
-    validate and build laid that out for minutes."""
+    """Each text is short, but a few thousand placeholders of a long text would make millions of
+    characters: validate and build laid that out for minutes."""
     game, text = data / "comrade" / "game.yaml", data / "comrade" / "text" / "en.yaml"
     game.write_text(game.read_text() + "text_variables:\n  motto: back.motto\n")
     edit(text, '  motto: "The Party sees all"', '  motto: "' + "The Party sees all. " * 900 + '"')
@@ -471,7 +476,8 @@ def test_a_truncated_font_in_data_fonts_is_named(data):
     assert "internal" not in {d.code for d in report.items}
 
 
-# --- text and data sanity ---------------------------------------------------------------------------
+# --- text and data sanity
+# ---------------------------------------------------------------------------
 def test_a_lone_surrogate_is_a_diagnostic(data):
     text = data / "comrade" / "text" / "en.yaml"
     line = edit(text, '  motto: "The Party sees all"', '  motto: "The Party \\ud800 sees all"')
@@ -494,9 +500,9 @@ def test_a_control_written_as_an_escape_is_refused_too(data):
 
 
 def test_unreadable_keys_and_list_items_are_each_reported_at_their_place_in_the_files_order(data):
-    """The look over every key and value passes a map or list with one search per text, and finds each place
-    only for a map or list that fails: a key, a list item and two values of one map are each named where they
-    are, keys before values, as before that first look."""
+    """The look over every key and value passes a map or list with one search per text, and finds
+    each place only for a map or list that fails: a key, a list item and two values of one map are
+    each named where they are, keys before values, as before that first look."""
     colours = data / "print" / "colours.yaml"
     before = colours.read_text().count("\n")
     colours.write_text(
@@ -548,8 +554,9 @@ def test_an_escape_that_makes_a_control_character_is_refused_at_its_text(data, e
 
 @pytest.mark.parametrize("raw", ["\x07", "\x00", "\x1b", "\x85", "\u2028", "\u2029"])
 def test_a_control_character_in_the_file_is_reported_where_it_is(data, raw):
-    """A raw BEL was reported at 1:1 with the reader's 'position 69'; a NEXT LINE or LINE SEPARATOR in a text
-    is a line break to YAML and not to editors, and every line named after it was off by one."""
+    """A raw BEL was reported at 1:1 with the reader's 'position 69'; a NEXT LINE or LINE SEPARATOR
+    in a text is a line break to YAML and not to editors, and every line named after it was off by
+    one."""
     text = data / "comrade" / "text" / "en.yaml"
     line = edit(text, '  motto: "The Party sees all"', f'  motto: "The Party{raw} sees all"')
     errors = check(data)[0].errors
@@ -763,7 +770,8 @@ def test_gettexts_msgfmt_refuses_the_po_files_import_refuses_and_takes_the_one_i
     assert (msgfmt.returncode == 0) == (imported == 0) == (old is None), msgfmt.stderr
 
 
-# --- usage errors (exit 2) --------------------------------------------------------------------------
+# --- usage errors (exit 2)
+# --------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "args",
     [
@@ -803,10 +811,11 @@ def test_an_output_that_cannot_be_a_folder_is_a_diagnostic(data, tmp_path, make)
     assert "is a file" in item.message and not result.written
 
 
-# --- all or nothing on disk --------------------------------------------------------------------------
+# --- all or nothing on disk
+# --------------------------------------------------------------------------
 def _old_and_new_kits(folder: Path) -> list[list[str]]:
-    """data/ (Comrade alone) with its English text changed after out/ was built from it, and reference/:
-    the kit the changed data gives. Returns the errors of the two builds."""
+    """data/ (Comrade alone) with its English text changed after out/ was built from it, and
+    reference/: the kit the changed data gives. Returns the errors of the two builds."""
     data = copy_data(folder / "data", ["comrade"])
     first = build(data, folder / "out", **QUICK)
     change_english(data)
@@ -816,10 +825,11 @@ def _old_and_new_kits(folder: Path) -> list[list[str]]:
 
 @pytest.fixture
 def old_kit(data, tmp_path, tmp_path_factory):
-    """(data, out, the kit as built, the kit the edited data gives): the English text changed after the
-    first build, so a second build replaces several files. The two builds are made once per session; each
-    test gets its own copy of the data and of the output folder as the first build left it (cache records
-    and file times included: the build's keys hold no path, so the copy is the same state)."""
+    """(data, out, the kit as built, the kit the edited data gives): the English text changed after
+    the first build, so a second build replaces several files. The two builds are made once per
+    session; each test gets its own copy of the data and of the output folder as the first build
+    left it (cache records and file times included: the build's keys hold no path, so the copy is
+    the same state)."""
     made, errors = shared(tmp_path_factory, "hostile-old-kit", _old_and_new_kits)
     assert errors == [[], []]
     shutil.rmtree(data)
@@ -1021,7 +1031,8 @@ def test_a_deleted_game_removes_what_it_made(data, tmp_path):
     assert (out / "comrade" / "en" / "comrade-en-cards-a4.pdf").exists()
 
 
-# --- workers that die --------------------------------------------------------------------------------
+# --- workers that die
+# --------------------------------------------------------------------------------
 WORKER_DIES = """
 import os, signal, sys, time
 from pathlib import Path
@@ -1063,8 +1074,9 @@ def test_a_worker_killed_fails_its_job_within_seconds(old_kit):
 
 
 def test_a_worker_dead_before_every_job_is_handed_out_fails_the_rest(old_kit, monkeypatch):
-    """The pool may break while jobs are still being submitted (the first job's worker dies at once):
-    submit() then raises, and the jobs not yet handed out fail with `worker-died` like the others."""
+    """The pool may break while jobs are still being submitted (the first job's worker dies at
+    once): submit() then raises, and the jobs not yet handed out fail with `worker-died` like the
+    others."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
@@ -1149,9 +1161,9 @@ def test_ctrl_c_while_workers_render_stops_them_and_writes_nothing(old_kit, tmp_
 
 
 def test_ctrl_c_that_reaches_another_thread_still_stops_the_build_at_once(old_kit, tmp_path):
-    """The kernel gives a process's signal to any of its threads that does not block it. The pool's threads
-    do not, and the main thread, waiting for a job, must not sleep through one they took (it did, until a
-    job ended: a Ctrl-C lost for as long as a job runs)."""
+    """The kernel gives a process's signal to any of its threads that does not block it. The pool's
+    threads do not, and the main thread, waiting for a job, must not sleep through one they took (it
+    did, until a job ended: a Ctrl-C lost for as long as a job runs)."""
     data, out, old, new = old_kit
     pids = tmp_path / "pids"
     pids.mkdir()
@@ -1173,7 +1185,8 @@ def alive(pid: int) -> bool:
     return state not in "ZX"
 
 
-# --- a full disk and a read-only folder (a small tmpfs, where the test may mount one) -----------------
+# --- a full disk and a read-only folder (a small tmpfs, where the test may mount one)
+# -----------------
 @pytest.fixture
 def small_disk(tmp_path):
     mount = tmp_path / "disk"
@@ -1246,8 +1259,8 @@ def test_a_read_only_folder_is_a_diagnostic(data, small_disk):
 def test_numbers_no_pdf_can_hold_are_refused_by_validate_at_their_line(
     data_copy, file, old, new, message
 ):
-    """Found by probing: each passed validate, then the build failed as 'internal' (ReportLab cannot write a
-    number past about 1e20; a view box of 0 divided by zero)."""
+    """Found by probing: each passed validate, then the build failed as 'internal' (ReportLab cannot
+    write a number past about 1e20; a view box of 0 divided by zero)."""
     line = edit(data_copy / file, old, new)
     items = [
         d
@@ -1275,8 +1288,8 @@ def test_numbers_no_pdf_can_hold_are_refused_by_validate_at_their_line(
 def test_a_number_python_cannot_read_or_a_map_of_another_tag_is_a_diagnostic_not_internal(
     data_copy, file, old, new, code
 ):
-    """Found by probing: an integer of over 4,300 digits, and a map under !!omap, made every command end in
-    'internal: reading this game failed unexpectedly'."""
+    """Found by probing: an integer of over 4,300 digits, and a map under !!omap, made every command
+    end in 'internal: reading this game failed unexpectedly'."""
     line = edit(data_copy / file, old, new)
     report, _ = check(data_copy, games=["comrade"])
     assert not [d for d in report.items if d.code == "internal"], [d.format() for d in report.items]

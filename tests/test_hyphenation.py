@@ -46,7 +46,8 @@ def wrapped(text: str, width: float, paints: Paints, hyphenation: str | None, **
 
 
 def line_words(line) -> list[str]:
-    """A line's words: strings in a paragraph of one font, runs of text (ParaFrag) in one with markup."""
+    """A line's words: strings in a paragraph of one font, runs of text (ParaFrag) in one with
+    markup."""
     if isinstance(line, tuple):
         return line[1]
     return "".join(frag.text for frag in line.words).split()
@@ -83,7 +84,8 @@ def test_narrow_justified_text_is_hyphenated_and_its_gaps_shrink(paints, text, l
     assert (
         " ".join(" ".join(words) for _, words in plain).split() == text.split()
     )  # nothing lost or added
-    # not one lucky width: over frames from 28 to 67 mm, the widest gaps are less than half as wide in all
+    # not one lucky width: over frames from 28 to 67 mm, the widest gaps are less than half as wide
+    # in all
     widths = range(80, 200, 10)
     assert sum(widest_gap(lines(text, w, paints, lang)) for w in widths) < 0.5 * sum(
         widest_gap(lines(text, w, paints, None)) for w in widths
@@ -268,8 +270,9 @@ def _catalogue_words() -> frozenset[str]:
 
 @pytest.mark.parametrize("lang", ["en_GB", "en_US", "fr", "de_DE", "es", "it_IT"])
 def test_patterns_read_when_first_asked_for_break_words_as_pyphen_does(lang):
-    """printshop.typeset.hyphenation parses a pattern line the first time a word needs it; every word of the
-    catalogue's texts (and German compounds) must break exactly where pyphen's own parse breaks it."""
+    """printshop.typeset.hyphenation parses a pattern line the first time a word needs it; every
+    word of the catalogue's texts (and German compounds) must break exactly where pyphen's own parse
+    breaks it."""
     from printshop.typeset.hyphenation import LazyHyphDict
 
     words = _catalogue_words()

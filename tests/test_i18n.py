@@ -1,4 +1,5 @@
-"""The translators' workflow: status, sync keeping comments, stale texts, PO round trip, a new language."""
+"""The translators' workflow: status, sync keeping comments, stale texts, PO round trip, a new
+language."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ def test_sync_adds_missing_texts_in_source_order_and_keeps_comments(data_copy):
         in text
     )
     assert "  # les camarades\n  comrade:\n" in text
-    # the copies sync left are not translations yet: validate says so (as warnings), and nothing else breaks
+    # the copies sync left are not translations yet: validate says so (as warnings), and nothing
+    # else breaks
     report = check(data_copy, games=["comrade"])[0]
     assert report.errors == []
     assert {
@@ -112,8 +114,9 @@ def test_a_stale_text_stays_stale_through_sync_until_the_translator_acts(data_co
 
 
 def test_a_long_stale_text_is_quoted_where_it_changed_and_a_short_one_whole(data_copy):
-    """A rule of 500 characters with one word added was quoted whole twice in the warning: a thousand
-    characters to compare by eye. A long text is quoted where it changed, a few words either side."""
+    """A rule of 500 characters with one word added was quoted whole twice in the warning: a
+    thousand characters to compare by eye. A long text is quoted where it changed, a few words
+    either side."""
     french = data_copy / "kremlin" / "text" / "fr.yaml"
     rule = "les cartes Intrigue peuvent aussi le modifier"
     assert (
@@ -266,9 +269,9 @@ def test_sync_refuses_an_undescribed_language(data_copy):
 
 
 def test_a_text_key_may_be_any_id_a_card_has_hyphens_included(tmp_path):
-    """A card's texts are found by its id or kind (`t.card[card.id].name`), and ids may hold '-': a card
-    `old-keeper` needs the texts `card.old-keeper.*`, which were refused ("use lower-case letters, digits and
-    '_'") while the template's error asked for exactly them."""
+    """A card's texts are found by its id or kind (`t.card[card.id].name`), and ids may hold '-': a
+    card `old-keeper` needs the texts `card.old-keeper.*`, which were refused ("use lower-case
+    letters, digits and '_'") while the template's error asked for exactly them."""
     from printshop.diagnostics import Report
     from printshop.language.texts import load_catalogue
 
@@ -304,9 +307,10 @@ def test_a_text_key_may_be_any_id_a_card_has_hyphens_included(tmp_path):
 def test_translations_written_by_hand_without_sync_are_named_until_sync_records_their_source(
     data_copy, capsys
 ):
-    """Stale is judged against the record `sync` keeps of each text's source: a translator who writes texts by hand
-    and never runs it gets no stale warning when the source changes. validate says so once per file, naming the
-    first texts at the first one's line; `i18n status` says it under its table and `--verbose` lists them."""
+    """Stale is judged against the record `sync` keeps of each text's source: a translator who
+    writes texts by hand and never runs it gets no stale warning when the source changes. validate
+    says so once per file, naming the first texts at the first one's line; `i18n status` says it
+    under its table and `--verbose` lists them."""
     from printshop.language.i18n import format_status
 
     records = data_copy / "comrade" / "text" / "fr.sources.yaml"
@@ -347,11 +351,12 @@ def test_translations_written_by_hand_without_sync_are_named_until_sync_records_
 
 
 def test_the_copies_sync_adds_to_a_new_language_are_untranslated_not_untracked(data_copy):
-    """A language started with `i18n sync` holds a copy of each source text marked '# TODO: translate'. The
-    copies of fewer than three words were taken for translations without a record (untracked-translation, "7
-    German texts have no record ..." in a file nothing was translated in yet), where `i18n status` counts them
-    untranslated. A copy left as it is stays out of that warning; a text translated by hand or kept on purpose
-    (`# accept untranslated`) and not recorded, mark or no mark, is in it."""
+    """A language started with `i18n sync` holds a copy of each source text marked '# TODO:
+    translate'. The copies of fewer than three words were taken for translations without a record
+    (untracked-translation, "7 German texts have no record ..." in a file nothing was translated in
+    yet), where `i18n status` counts them untranslated. A copy left as it is stays out of that
+    warning; a text translated by hand or kept on purpose (`# accept untranslated`) and not
+    recorded, mark or no mark, is in it."""
     shutil.copy(
         REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml",
         data_copy / "languages" / "de.yaml",
@@ -386,9 +391,9 @@ def test_the_copies_sync_adds_to_a_new_language_are_untranslated_not_untracked(d
 def test_a_source_key_renamed_or_misspelt_names_the_translations_old_key_and_the_templates_near_one(
     data_copy,
 ):
-    """An author misspells 'informer' in the English: the French texts were reported as missing, with advice
-    (i18n sync) that would set the translation aside, and the template's error named no key near the one it
-    reads."""
+    """An author misspells 'informer' in the English: the French texts were reported as missing,
+    with advice (i18n sync) that would set the translation aside, and the template's error named no
+    key near the one it reads."""
     english, french = (
         data_copy / "comrade" / "text" / "en.yaml",
         data_copy / "comrade" / "text" / "fr.yaml",
@@ -417,9 +422,9 @@ def test_a_source_key_renamed_or_misspelt_names_the_translations_old_key_and_the
 
 
 def test_sync_keeps_a_windows_files_line_endings_and_byte_order_mark(data_copy):
-    """A translator's file saved on Windows (CRLF, a byte order mark) was rewritten to LF without its mark by a
-    sync that added and moved nothing: every line changed for version control. It is left as it is, and a sync
-    that adds a text keeps its endings and its mark."""
+    """A translator's file saved on Windows (CRLF, a byte order mark) was rewritten to LF without
+    its mark by a sync that added and moved nothing: every line changed for version control. It is
+    left as it is, and a sync that adds a text keeps its endings and its mark."""
     french = data_copy / "comrade" / "text" / "fr.yaml"
     windows = b"\xef\xbb\xbf" + french.read_bytes().replace(b"\n", b"\r\n")
     french.write_bytes(windows)

@@ -1,6 +1,7 @@
-"""Issue 12, items 3 and 5: no silent partial kits (an incomplete translation is left out of a build,
-or built as a marked draft), status counts only real translations, and the translators' round trips
-close (confirm in the YAML route, checked PO imports, PO entries that say where a text prints)."""
+"""Issue 12, items 3 and 5: no silent partial kits (an incomplete translation is left out of a
+build, or built as a marked draft), status counts only real translations, and the translators' round
+trips close (confirm in the YAML route, checked PO imports, PO entries that say where a text
+prints)."""
 
 from __future__ import annotations
 
@@ -50,11 +51,13 @@ def test_a_copy_left_by_sync_is_untranslated_until_the_translator_edits_it(data_
     # edited, mark kept: the translator's word counts
     edit(french(data_copy), '"Informer"  # TODO', '"Mouchard"  # TODO')
     assert french_row(data_copy).counts["untranslated"] == 0
-    # the source's word with the mark removed by hand: still the English, as validate says (untranslated)
+    # the source's word with the mark removed by hand: still the English, as validate says
+    # (untranslated)
     edit(french(data_copy), '"Mouchard"  # TODO: translate', '"Informer"')
     assert french_row(data_copy).counts["untranslated"] == 1
     assert completeness(comrade(data_copy), "fr").untranslated == ["card.informer.name"]
-    # kept on purpose, said on its line as validate asks: it counts (a single word may stay the same)
+    # kept on purpose, said on its line as validate asks: it counts (a single word may stay the
+    # same)
     edit(
         french(data_copy), '"Informer"', '"Informer"  # accept untranslated: the same word in both'
     )
@@ -69,10 +72,11 @@ def test_a_copy_left_by_sync_is_untranslated_until_the_translator_edits_it(data_
 def test_validate_status_and_the_build_agree_on_which_texts_are_left_in_the_source(
     data_copy, tmp_path
 ):
-    """A French file whose short texts were left in English ("Informer", a card's title): `i18n status` counted
-    them translated (fewer than three words) and the build printed the kit as finished, with English words on
-    its cards and no draft mark, while validate warned of each. One definition now: the same text as the
-    source's, unless the game's `untranslatable` or a `# accept untranslated` on its line says it may be."""
+    """A French file whose short texts were left in English ("Informer", a card's title): `i18n
+    status` counted them translated (fewer than three words) and the build printed the kit as
+    finished, with English words on its cards and no draft mark, while validate warned of each. One
+    definition now: the same text as the source's, unless the game's `untranslatable` or a `# accept
+    untranslated` on its line says it may be."""
     english = (data_copy / "comrade" / "text" / "en.yaml").read_text(encoding="utf-8")
     left = {"card.informer.name": '    name: "Informer"\n', "card.chairman.name": None}
     edit(french(data_copy), FRENCH_NAME, left["card.informer.name"])
@@ -93,7 +97,8 @@ def test_validate_status_and_the_build_agree_on_which_texts_are_left_in_the_sour
     assert french_row(data_copy).counts["untranslated"] == 2
     result = build(data_copy, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
     assert [(c.game, c.lang) for c in result.refused] == [("comrade", "fr")] and not result.written
-    # each said on its line to be right as it is: acknowledged by validate, translated for status and the build
+    # each said on its line to be right as it is: acknowledged by validate, translated for status
+    # and the build
     for text in ('"Informer"', f'"{chairman}"'):
         edit(
             french(data_copy),
@@ -122,7 +127,8 @@ def test_status_command_shows_the_share_done(data_copy, capsys):
     )
 
 
-# --- build: an incomplete translation is left out, or built as a draft -------------------------------
+# --- build: an incomplete translation is left out, or built as a draft
+# -------------------------------
 def test_validate_still_fails_on_a_missing_text(data_copy):
     edit(french(data_copy), FRENCH_NAME, "")
     assert [d.code for d in found(data_copy, "missing-text", games=["comrade"])] == ["missing-text"]
@@ -130,9 +136,10 @@ def test_validate_still_fails_on_a_missing_text(data_copy):
 
 
 def test_a_fault_in_a_translation_left_out_stops_no_build_of_the_others(data_copy, tmp_path):
-    """README: `build` leaves an incomplete translation out "and builds everything complete". A French file lacking a
-    text and with a misspelt placeholder stopped the English build too (the placeholder an error). In a build that
-    leaves French out, its faults are warnings saying so; validate and a French build still fail on them."""
+    """README: `build` leaves an incomplete translation out "and builds everything complete". A
+    French file lacking a text and with a misspelt placeholder stopped the English build too (the
+    placeholder an error). In a build that leaves French out, its faults are warnings saying so;
+    validate and a French build still fail on them."""
     edit(french(data_copy), FRENCH_NAME, "")
     edit(french(data_copy), '"Le jeu compte {total} cartes :"', '"Le jeu compte {totale} cartes :"')
     result = build(data_copy, tmp_path, games=["comrade"], papers=["a4"])
@@ -171,8 +178,9 @@ def test_build_leaves_out_an_incomplete_translation_and_builds_the_rest(data_cop
 
 
 def test_a_translation_left_out_says_its_earlier_files_are_kept(data_copy, tmp_path):
-    """A kit built, then its translation left out as incomplete: the earlier files stay (the last complete kit),
-    and the warning says so, where "not built" alone read as if there were none to print by mistake."""
+    """A kit built, then its translation left out as incomplete: the earlier files stay (the last
+    complete kit), and the warning says so, where "not built" alone read as if there were none to
+    print by mistake."""
     settings = dict(games=["comrade"], langs=["fr"], papers=["a4"], jobs=1)
     assert not build(data_copy, tmp_path, **settings).report.has_errors
     earlier = sorted(path.name for path in (tmp_path / "comrade" / "fr").iterdir())
@@ -351,8 +359,9 @@ def test_confirm_refuses_unknown_ids_and_needs_ids_or_all_stale(data_copy):
 
 
 def test_a_game_named_where_the_language_goes_is_told_the_order(tmp_path, capsys):
-    """`i18n sync comrade de` named the game first: it was told 'unknown game(s): de'. It is told that the
-    language comes first, with the command in that order; the right order still works as before."""
+    """`i18n sync comrade de` named the game first: it was told 'unknown game(s): de'. It is told
+    that the language comes first, with the command in that order; the right order still works as
+    before."""
     import pytest
 
     data = str(
@@ -449,7 +458,8 @@ def test_export_points_at_the_yaml_lines_and_says_where_a_text_prints(data_copy,
     assert "characters fit" in entry.comment
     tagline = next(e for e in po if e.msgctxt == "game.tagline")
     assert tagline.comment == "Printed in the rules booklet (running text: no fixed room)"
-    # a text with {placeholders} is flagged so, and the PO editor checks them itself (Poedit, Weblate, msgfmt -c)
+    # a text with {placeholders} is flagged so, and the PO editor checks them itself (Poedit,
+    # Weblate, msgfmt -c)
     players = next(e for e in po if e.msgctxt == "game.players")
     assert "{min}" in players.msgid and "python-brace-format" in players.flags
     assert not [e.msgctxt for e in po if "python-brace-format" in e.flags and "{" not in e.msgid]
@@ -521,8 +531,9 @@ def test_a_copy_kept_as_it_is_in_the_po_editor_loses_its_todo_mark(data_copy, tm
 
 
 def test_game_may_be_named_with_game_as_confirm_and_import_name_it(data_copy, capsys):
-    """A translator who learnt `--game comrade` from `i18n confirm` and `i18n import` types it for status, sync,
-    export and the rest: it names the game as the GAME argument does (argparse said "unrecognized arguments")."""
+    """A translator who learnt `--game comrade` from `i18n confirm` and `i18n import` types it for
+    status, sync, export and the rest: it names the game as the GAME argument does (argparse said
+    "unrecognized arguments")."""
     common = ["--data", str(data_copy)]
     assert main(["i18n", "status", "comrade", *common]) == 0
     positional = capsys.readouterr().out

@@ -186,10 +186,11 @@ def test_written_files_get_the_usual_permissions(tmp_path):
 def test_a_template_saved_renders_the_jobs_of_the_games_it_makes_and_never_leaves_a_stale_file(
     tmp_path,
 ):
-    """A template is an input of the jobs of the games whose faces or booklet are made with it (or with a
-    template that includes, imports or extends it): saving one of the sampler's templates renders the sampler's
-    jobs, not Comrade's. A template that names another by an expression may read any: then every template is
-    an input of its game's jobs. After each save the files are those a forced build writes."""
+    """A template is an input of the jobs of the games whose faces or booklet are made with it (or
+    with a template that includes, imports or extends it): saving one of the sampler's templates
+    renders the sampler's jobs, not Comrade's. A template that names another by an expression may
+    read any: then every template is an input of its game's jobs. After each save the files are
+    those a forced build writes."""
     data, templates = fixture_project(tmp_path / "project", real_games=True)
     out, settings = (
         tmp_path / "out",
@@ -234,9 +235,9 @@ def test_a_template_saved_renders_the_jobs_of_the_games_it_makes_and_never_leave
 
 
 def test_the_templates_found_in_a_source_are_those_jinja_finds():
-    """`referenced_templates` reads names from the text; for every template printshop and this project have,
-    it finds each name Jinja's own parser finds, or says "any" (None), as it does wherever Jinja cannot name
-    one."""
+    """`referenced_templates` reads names from the text; for every template printshop and this
+    project have, it finds each name Jinja's own parser finds, or says "any" (None), as it does
+    wherever Jinja cannot name one."""
     from jinja2 import Environment, meta
 
     from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
@@ -273,7 +274,8 @@ def test_the_templates_found_in_a_source_are_those_jinja_finds():
 
 
 def _walked(root, skip=lambda path: False):
-    """Digests.tree as it was written first: os.walk, each folder's files and subfolders sorted, Path objects."""
+    """Digests.tree as it was written first: os.walk, each folder's files and subfolders sorted,
+    Path objects."""
     import os
     from pathlib import Path
 
@@ -295,9 +297,10 @@ def _walked(root, skip=lambda path: False):
 
 
 def test_a_trees_hashes_list_what_os_walk_finds_in_its_order(tmp_path):
-    """The cache key's walk over a folder (Digests.tree, on strings and os.scandir) lists the files os.walk
-    lists, in its order: hidden files and links within kept, a link leading out marked and never read, a
-    link to a folder not followed, version control, Python's caches and printshop's own cache left out."""
+    """The cache key's walk over a folder (Digests.tree, on strings and os.scandir) lists the files
+    os.walk lists, in its order: hidden files and links within kept, a link leading out marked and
+    never read, a link to a folder not followed, version control, Python's caches and printshop's
+    own cache left out."""
     from printshop.write.cache import Digests
 
     root = tmp_path / "root"

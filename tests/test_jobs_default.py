@@ -28,8 +28,8 @@ def test_printshop_jobs_sets_the_default(monkeypatch):
     reason="needs a system with CPU affinity and two cores",
 )
 def test_without_it_the_default_is_the_cores_this_process_may_use():
-    """A process pinned to one core (taskset, a CI runner's cgroup) renders in one process, not in as many
-    as the machine has cores."""
+    """A process pinned to one core (taskset, a CI runner's cgroup) renders in one process, not in
+    as many as the machine has cores."""
     code = (
         "import os; os.environ.pop('PRINTSHOP_JOBS', None); os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
         "from printshop.project.paths import default_jobs; print(default_jobs())"
@@ -86,8 +86,8 @@ def test_a_malformed_value_is_refused_even_with_jobs_given(monkeypatch, tmp_path
 
 
 def test_a_build_without_jobs_follows_it(monkeypatch, tmp_path):
-    """PRINTSHOP_JOBS=1: the jobs run in this process, no pool; 2: in a pool of processes. `jobs=` given
-    wins over it. (Two papers: two kits and their calibration pages, work enough for a pool.)"""
+    """PRINTSHOP_JOBS=1: the jobs run in this process, no pool; 2: in a pool of processes. `jobs=`
+    given wins over it. (Two papers: two kits and their calibration pages, work enough for a pool.)"""
     pools = []
     real = workers.run_parallel
 
@@ -111,8 +111,9 @@ def test_a_build_without_jobs_follows_it(monkeypatch, tmp_path):
 
 
 def test_one_kit_and_its_calibration_page_are_drawn_without_a_pool(monkeypatch, tmp_path):
-    """One game, language and paper: one kit and a calibration page, quicker in the building process than
-    with a pool started for them, whatever the number of processes allowed; the bytes are the same."""
+    """One game, language and paper: one kit and a calibration page, quicker in the building process
+    than with a pool started for them, whatever the number of processes allowed; the bytes are the
+    same."""
     pools = []
     real = workers.run_parallel
     monkeypatch.setattr(

@@ -163,7 +163,8 @@ def test_board_tiles_reassemble_the_whole_board_with_the_stated_overlap(kremlin_
         )  # neighbours share the overlap
     for a, b in zip(bottoms, bottoms[1:]):
         assert b + window_h - a == pytest.approx(spec.overlap, abs=0.01)
-    # the windows cover the board exactly: the first and last start and end at its edges (no empty strip)
+    # the windows cover the board exactly: the first and last start and end at its edges (no empty
+    # strip)
     assert lefts[0] == pytest.approx(0, abs=0.01) and lefts[-1] + window_w == pytest.approx(
         spec.width, abs=0.01
     )
@@ -247,8 +248,9 @@ def test_the_influence_sheet_lists_every_controllable_politician(kremlin_kit):
 
 def test_the_markers_are_one_sided_chits_with_room_for_their_marks(kremlin_kit):
     reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-markers-a4.pdf")
-    # 11 × 17 fit a page (a twelfth column would leave no room for crop marks outside the 5 mm band), so 195
-    # markers take two pages: spread evenly, 9 rows on each (99 and 96), not 187 and a near-empty page of 8
+    # 11 × 17 fit a page (a twelfth column would leave no room for crop marks outside the 5 mm
+    # band), so 195 markers take two pages: spread evenly, 9 rows on each (99 and 96), not 187 and a
+    # near-empty page of 8
     assert len(reader.pages) == 2
     placements, segments = page_drawing(reader, 0)
     assert len(placements) == 11 * 9

@@ -1,5 +1,5 @@
-"""The memo registry (printshop/memo.py, printshop/memos.py): every process-wide memo is declared there, the
-registry lists and clears them, and PRINTSHOP_MEMO=off changes no byte of a build."""
+"""The memo registry (printshop/memo.py, printshop/memos.py): every process-wide memo is declared
+there, the registry lists and clears them, and PRINTSHOP_MEMO=off changes no byte of a build."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ MEMO_MAKERS = {
 
 
 def _module_level_memos(path: Path) -> list[str]:
-    """What `path` keeps at module level outside the registry: tables made there, functions cached there."""
+    """What `path` keeps at module level outside the registry: tables made there, functions cached
+    there."""
     found = []
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
@@ -128,8 +129,8 @@ def _files(root: Path) -> dict[str, bytes]:
 
 
 def test_the_catalogue_built_with_memos_off_is_the_same_bytes_as_with_them_on(tmp_path):
-    """Every game and language, the pnp target, built in two processes (the switch is read at import): one
-    with every memo off, one with them on and an empty user cache folder."""
+    """Every game and language, the pnp target, built in two processes (the switch is read at
+    import): one with every memo off, one with them on and an empty user cache folder."""
     builds = {}
     for setting in ("off", "on"):
         env = {

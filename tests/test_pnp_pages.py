@@ -1,6 +1,7 @@
-"""Issue 16: the pages round the cards, as a player prints them. Every page of every print-and-play kit
-keeps all ink 5 mm from the paper's edge (a pixel test), footers meet no mark nor cut line, tiled boards
-keep their marks off the board, the player's pages name no command, and booklets end on a real page.
+"""Issue 16: the pages round the cards, as a player prints them. Every page of every print-and-play
+kit keeps all ink 5 mm from the paper's edge (a pixel test), footers meet no mark nor cut line,
+tiled boards keep their marks off the board, the player's pages name no command, and booklets end on
+a real page.
 
 One build of every game of data/ (discovered, never named), both papers, with gutterfold sheets, is
 shared by the module; the press booklets come from one shop build.
@@ -48,7 +49,8 @@ def checked():
 
 
 def _kit_files(kit: Path) -> list[Path]:
-    """The files a player prints: every PDF of the kits and the calibration pages, not the press pages."""
+    """The files a player prints: every PDF of the kits and the calibration pages, not the press
+    pages."""
     return sorted(
         p
         for p in kit.rglob("*.pdf")
@@ -57,17 +59,18 @@ def _kit_files(kit: Path) -> list[Path]:
 
 
 def _render(page, dpi: int = DPI) -> np.ndarray:
-    """The page in grey, as pdfium renders it: its grey is (30 R + 59 G + 11 B) / 100, rounded down, so a pixel
-    with any ink in any channel is below 255 (Pillow's conversion of the colour picture rounded a faint tint up
-    to white, and took a third more time)."""
+    """The page in grey, as pdfium renders it: its grey is (30 R + 59 G + 11 B) / 100, rounded down,
+    so a pixel with any ink in any channel is below 255 (Pillow's conversion of the colour picture
+    rounded a faint tint up to white, and took a third more time)."""
     return page.render(scale=dpi / 72, grayscale=True).to_numpy()
 
 
 def ink_near_the_edge(page, band_mm: float = BAND, dpi: int = DPI) -> list[str]:
-    """Where `page` (pypdfium2) has ink within `band_mm` of the paper's edge: for each of the four strips along
-    the edges with any, its name and how many pixels are inked. Only the strips are rendered (pdfium's crop),
-    the bottom and top ones across the whole width, the side ones between them: an eighth of a page's pixels,
-    and a quarter of the time the whole page took. A pixel that ink touches at all is below 255 (see _render)."""
+    """Where `page` (pypdfium2) has ink within `band_mm` of the paper's edge: for each of the four
+    strips along the edges with any, its name and how many pixels are inked. Only the strips are
+    rendered (pdfium's crop), the bottom and top ones across the whole width, the side ones between
+    them: an eighth of a page's pixels, and a quarter of the time the whole page took. A pixel that
+    ink touches at all is below 255 (see _render)."""
     width, height = page.get_size()
     band = band_mm * 72 / 25.4
     strips = {
@@ -154,8 +157,8 @@ def _meets(box, segment, clearance: float) -> bool:
 
 
 def test_footers_meet_no_crop_mark_or_cut_line(kit):
-    """Measured from the content streams: every stroked line on a page (crop marks, cut and fold lines) stays
-    at least 0.5 mm from the footer's text."""
+    """Measured from the content streams: every stroked line on a page (crop marks, cut and fold
+    lines) stays at least 0.5 mm from the footer's text."""
     checked = 0
     for path in _kit_files(kit):
         if "-rules" in path.name or "how-to-print" in path.name or "calibration" in path.name:
@@ -242,7 +245,8 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
             [board], segments = page_drawing(reader, ASSEMBLY_PAGE - 1)
             face = sheet.faces[0]
             right, top = board.x + face.width * board.scale, board.y + face.height * board.scale
-            # one line per seam and edge (each drawn twice: a white halo, then ink), none overlapping another
+            # one line per seam and edge (each drawn twice: a white halo, then ink), none
+            # overlapping another
             vertical = sorted({round(s[0], 2) for s in segments if abs(s[0] - s[2]) < 0.01})
             horizontal = sorted({round(s[1], 2) for s in segments if abs(s[1] - s[3]) < 0.01})
             assert len(vertical) == tiling.columns + 1 and len(horizontal) == tiling.rows + 1
@@ -313,7 +317,8 @@ def test_the_calibration_rulers_labels_do_not_touch(kit):
         document.close()
 
 
-# --- booklets --------------------------------------------------------------------------------------
+# --- booklets
+# --------------------------------------------------------------------------------------
 def test_every_booklet_table_has_a_header_for_each_column_and_codes_keep_their_labels(checked):
     from printshop.typeset.richtext import Table
 

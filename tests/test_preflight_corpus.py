@@ -75,7 +75,8 @@ def variant(original, tmp_path, alter, name="variant.pdf", **save):
 
 
 def draw(content: bytes, **resources):
-    """An alteration that adds `resources` (kind -> {name: object}) to the page and paints `content`."""
+    """An alteration that adds `resources` (kind -> {name: object}) to the page and paints
+    `content`."""
 
     def alter(pdf, page):
         for kind, entries in resources.items():
@@ -132,7 +133,8 @@ def function2(c0, c1):
     return pikepdf.Dictionary(FunctionType=2, Domain=[0, 1], C0=c0, C1=c1, N=1)
 
 
-# --- the file as built, and variants that stay valid --------------------------------------------------
+# --- the file as built, and variants that stay valid
+# --------------------------------------------------
 def test_the_press_file_as_built_passes(original, dtc, project):
     assert check(original, dtc, project) == []
 
@@ -176,7 +178,8 @@ def test_boxes_that_tell_no_trim_or_do_not_nest_are_refused(original, tmp_path, 
     )
 
 
-# --- colour: operators and spaces -------------------------------------------------------------------
+# --- colour: operators and spaces
+# -------------------------------------------------------------------
 def test_rgb_set_with_sc_in_an_iccbased_space(original, tmp_path, dtc, cmyk_shop, project):
     rgb = variant(
         original, tmp_path, draw(b"/CS9 cs 1 0 0 sc 0 0 20 20 re f", ColorSpace={"CS9": icc(3)})
@@ -410,7 +413,8 @@ def test_colour_inside_a_form_is_read_with_the_forms_resources(original, tmp_pat
     assert refused(check(grouped, dtc, project), "transparency group on form /Fm9")
 
 
-# --- shadings and patterns --------------------------------------------------------------------------
+# --- shadings and patterns
+# --------------------------------------------------------------------------
 def shading(space, c0, c1):
     return lambda pdf: pikepdf.Dictionary(
         ShadingType=2,
@@ -531,7 +535,8 @@ def test_patterns_are_read_through(original, tmp_path, dtc, project):
     assert refused(check(shaded, dtc, project), "400 % total ink", "shading pattern /P9")
 
 
-# --- images and inline images ------------------------------------------------------------------------
+# --- images and inline images
+# ------------------------------------------------------------------------
 def test_an_iccbased_rgb_image_is_refused(original, tmp_path, dtc, project):
     path = variant(
         original,
@@ -663,8 +668,8 @@ def test_overprint_counts_the_ink_left_beneath(original, tmp_path, dtc, project)
         original, tmp_path, draw(red + b"/GS9 gs 0 0 0 1 k 10 10 20 20 re f", ExtGState=knockout)
     )
     assert check(path, dtc, project) == []
-    # the model: an overprinted K-only fill may land on the heaviest earlier colour of the page (here
-    # the red area, or the card's own red back), so K70 gives 235 % in effect
+    # the model: an overprinted K-only fill may land on the heaviest earlier colour of the page
+    # (here the red area, or the card's own red back), so K70 gives 235 % in effect
     path = variant(
         original, tmp_path, draw(red + b"/GS9 gs 0 0 0 0.7 k 10 10 20 20 re f", ExtGState=overprint)
     )
@@ -701,7 +706,8 @@ def test_text_render_modes(original, tmp_path, dtc, project):
     )
 
 
-# --- the file's structure ---------------------------------------------------------------------------
+# --- the file's structure
+# ---------------------------------------------------------------------------
 def file_problems(path, profile, project):
     return [
         p.message
@@ -973,7 +979,8 @@ def test_output_intents_one_and_with_its_registry(original, tmp_path, dtc, proje
 
 
 def test_pdfx4_allows_what_pdfx1a_forbids(original, tmp_path, dtc, project):
-    """PDF/X-4 takes ICC-based colour and files up to PDF 1.6; PDF 1.7 and a transfer function it refuses."""
+    """PDF/X-4 takes ICC-based colour and files up to PDF 1.6; PDF 1.7 and a transfer function it
+    refuses."""
     x4 = dtc.model_copy(update={"pdfx": dtc.pdfx.model_copy(update={"version": "PDF/X-4"})})
     cmyk = variant(
         original,

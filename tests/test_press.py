@@ -38,7 +38,8 @@ def test_every_press_file_passes_preflight(press, profiles):
     media = project.media
     files = list(press.rglob("*.pdf"))
     games = {path.relative_to(press).parts[0] for path in files}
-    # every game of the data folder with something to press (the EU profile takes every deck, sheet and booklet)
+    # every game of the data folder with something to press (the EU profile takes every deck, sheet
+    # and booklet)
     pressed = {
         game_id
         for game_id, game in project.games.items()
@@ -142,7 +143,8 @@ def test_cmyk_conversion_respects_the_ink_limit():
         assert sum(rgb_to_cmyk(colour, 240)) <= 240.01
 
 
-# --- preflight on deliberately broken files ---------------------------------------------------------
+# --- preflight on deliberately broken files
+# ---------------------------------------------------------
 def _pdf(tmp_path, draw) -> str:
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
@@ -448,8 +450,8 @@ def test_nothing_but_background_lies_between_the_safe_zone_and_the_trim():
     deck = checked.layouts[0].decks[0]
     key = deck.cards[0][0]
     face = deck.faces[key]
-    # (moved 1 mm past the trim: a centred paragraph set in its balanced measure keeps its lines off its frame's
-    # sides, so a frame at 1 mm from the trim no longer puts text there)
+    # (moved 1 mm past the trim: a centred paragraph set in its balanced measure keeps its lines off
+    # its frame's sides, so a frame at 1 mm from the trim no longer puts text there)
     frames = [
         dataclasses.replace(f, frame=f.frame.model_copy(update={"x": mm(-1)})) for f in face.frames
     ]
@@ -467,8 +469,8 @@ def test_nothing_but_background_lies_between_the_safe_zone_and_the_trim():
 
 
 def _subsets(paths) -> dict[str, set[str]]:
-    """Each embedded font's name ("ABCDEF+NotoSans-Bold") -> the digests of the font programs it names, over
-    every file in `paths`."""
+    """Each embedded font's name ("ABCDEF+NotoSans-Bold") -> the digests of the font programs it
+    names, over every file in `paths`."""
     import hashlib
 
     import pikepdf
@@ -490,11 +492,12 @@ def _subsets(paths) -> dict[str, set[str]]:
 
 
 def test_a_font_subsets_name_stands_for_one_subset_across_every_file(press, built):
-    """ReportLab named every font's first subset AAAAAA+ in every file: the French and the English cards each
-    embedded an "AAAAAA+NotoSans-Bold" holding other glyphs at other codes, and a shop that gangs files on one
-    sheet, or a RIP that keeps fonts by name, prints one file's text with the other's glyphs. Over every press
-    file of every game, two shops, and a home kit in both languages, one name is one font program; names are
-    six capitals and '+', and differ from file to file only where the subsets do."""
+    """ReportLab named every font's first subset AAAAAA+ in every file: the French and the English
+    cards each embedded an "AAAAAA+NotoSans-Bold" holding other glyphs at other codes, and a shop
+    that gangs files on one sheet, or a RIP that keeps fonts by name, prints one file's text with
+    the other's glyphs. Over every press file of every game, two shops, and a home kit in both
+    languages, one name is one font program; names are six capitals and '+', and differ from file to
+    file only where the subsets do."""
     import re
 
     files = sorted(press.rglob("*.pdf")) + sorted((built / "comrade").rglob("*.pdf"))

@@ -43,8 +43,8 @@ def _kit_and_press(out: Path) -> list:
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
-    """Kremlin (board, markers, two decks) and Comrade Stalin (role sheets): their print-and-play kit in
-    English on A4 and their press files for every PDF profile."""
+    """Kremlin (board, markers, two decks) and Comrade Stalin (role sheets): their print-and-play
+    kit in English on A4 and their press files for every PDF profile."""
     out, results = shared(tmp_path_factory, "press-outputs", _kit_and_press)  # once per session
     for result in results:
         assert not result.report.has_errors, [d.format() for d in result.report.errors]
@@ -82,7 +82,8 @@ def _ghostscript_complaints(*paths: Path) -> str:
     )
 
 
-# --- 3: every PDF renders without a warning --------------------------------------------------------
+# --- 3: every PDF renders without a warning
+# --------------------------------------------------------
 def test_the_imposed_booklet_is_pdf_1_4_with_an_id_and_checks_clean(built):
     booklets = sorted(built.rglob("*-rules-booklet-*.pdf"))
     assert len(booklets) == 4  # comrade en and fr, A4 and Letter
@@ -139,7 +140,8 @@ def test_the_imposed_booklet_is_the_same_bytes_every_time(built, tmp_path, monke
     assert (tmp_path / name).read_bytes() == (built / name).read_bytes()
 
 
-# --- 4: raster art converted for press --------------------------------------------------------------
+# --- 4: raster art converted for press
+# --------------------------------------------------------------
 def _icon(path: Path, size: int, colour=(178, 42, 30)) -> None:
     """An RGBA icon: a transparent ring round an opaque disc, with half-transparent pixels between."""
     from PIL import ImageDraw
@@ -162,7 +164,8 @@ def _with_icon(
     x: str = "5mm",
     y: str = "5mm",
 ) -> int:
-    """The Comrade rule card gets an RGBA icon inside its red band (or another face, at `face_line`)."""
+    """The Comrade rule card gets an RGBA icon inside its red band (or another face, at
+    `face_line`)."""
     _icon(data / "comrade" / "images" / "icon.png", pixels, colour)
     faces = data / "comrade" / "faces.yaml"
     return edit(
@@ -204,7 +207,8 @@ def test_a_deck_with_rgb_transparent_art_builds_press_files_that_pass_preflight(
     from printshop.render.colour import rgb_to_cmyk
 
     _with_icon(data_copy, 90)  # 90 px over 0.3 in: 300 dpi
-    # a muted red over the plain band: only the US shops, whose trim scales faces by 1 %, want more pixels
+    # a muted red over the plain band: only the US shops, whose trim scales faces by 1 %, want more
+    # pixels
     assert all(
         "prints at 297 dpi in" in d.message
         for d in found(data_copy, "press-art", games=["comrade"])
@@ -305,7 +309,8 @@ def test_press_art_is_silent_for_art_that_converts_cleanly(data_copy):
     assert found(data_copy, "press-art") == []
 
 
-# --- 5: nothing left out silently; manifest.json -----------------------------------------------------
+# --- 5: nothing left out silently; manifest.json
+# -----------------------------------------------------
 def test_a_card_size_a_shop_does_not_make_is_reported_by_validate_and_build(data_copy, tmp_path):
     profile = data_copy / "print" / "profiles" / "eu-3mm.yaml"
     edit(
@@ -399,7 +404,8 @@ def test_each_profile_folder_has_a_manifest_of_its_files(outputs, project):
     )
 
 
-# --- 6: the kit's press pages follow a named profile ------------------------------------------------
+# --- 6: the kit's press pages follow a named profile
+# ------------------------------------------------
 def test_the_kits_press_pages_follow_the_eu_profile(outputs, project):
     eu = project.profiles[project.media.print_and_play.press_profile]
     assert project.media.print_and_play.press_profile == "eu-3mm"
@@ -450,7 +456,8 @@ def test_an_unknown_press_profile_for_the_kit_is_reported(data_copy):
     )
 
 
-# --- 7: more shops, as data -------------------------------------------------------------------------
+# --- 7: more shops, as data
+# -------------------------------------------------------------------------
 def test_meinspiel_gets_fronts_and_backs_as_two_pdf_x4_files_with_equal_page_counts(
     outputs, project
 ):
@@ -503,8 +510,8 @@ def _fonts_embedded_and_set(pdf: pikepdf.Pdf) -> tuple[set[str], set[str]]:
 
 
 def test_a_file_of_backs_carries_only_what_the_backs_use(outputs):
-    """meinspiel takes fronts and backs as two files: each draws only its side's faces, and embeds only
-    the fonts they set (a file of backs used to carry every front's fonts)."""
+    """meinspiel takes fronts and backs as two files: each draws only its side's faces, and embeds
+    only the fonts they set (a file of backs used to carry every front's fonts)."""
     folder = outputs / "kremlin" / "en" / "press" / "meinspiel"
     for deck in ("politicians", "intrigue"):
         for side in ("fronts", "backs"):

@@ -30,7 +30,8 @@ def project(tmp_path, monkeypatch) -> Path:
     return folder
 
 
-# --- finding the project ----------------------------------------------------------------------------
+# --- finding the project
+# ----------------------------------------------------------------------------
 def test_the_nearest_printshop_toml_makes_the_project(tmp_path):
     (tmp_path / "printshop.toml").write_text('data = "games"\noutput = "build"\n', encoding="utf-8")
     inner = tmp_path / "games" / "deep"
@@ -131,7 +132,8 @@ def test_this_repository_is_a_project():
     assert find_project(REPO).config == REPO / "printshop.toml"
 
 
-# --- init and new ----------------------------------------------------------------------------------
+# --- init and new
+# ----------------------------------------------------------------------------------
 def test_a_new_game_validates_and_builds_at_once(project, capsys):
     assert (project / "printshop.toml").is_file() and (
         project / ".gitignore"
@@ -210,10 +212,11 @@ def test_init_refuses_an_existing_project(project):
     assert usage.value.code == 2
 
 
-# --- layers: printshop's defaults, the project, the game -------------------------------------------
+# --- layers: printshop's defaults, the project, the game
+# -------------------------------------------
 def test_init_of_another_folder_says_to_go_into_it_first(tmp_path, monkeypatch, capsys):
-    """`printshop init lanterns` ended "add a game with 'printshop new GAME'", which, run where init was, said
-    "run 'printshop init' first": the project is found from the folder a command runs in."""
+    """`printshop init lanterns` ended "add a game with 'printshop new GAME'", which, run where init
+    was, said "run 'printshop init' first": the project is found from the folder a command runs in."""
     monkeypatch.chdir(tmp_path)
     assert main(["init", "my games"]) == 0
     assert "cd 'my games', then add a game with 'printshop new GAME'" in capsys.readouterr().out
@@ -227,10 +230,11 @@ def test_init_of_another_folder_says_to_go_into_it_first(tmp_path, monkeypatch, 
 def test_fonts_and_colours_a_games_own_booklet_and_kit_styles_name_are_checked_as_the_projects_are(
     project, capsys
 ):
-    """A game's print/booklet.yaml and print/media.yaml, merged over the project's, were read by no check of the
-    fonts and colours they name: validate passed and the build failed as "internal: KeyError: 'signatur'" (a bug
-    in printshop, it said). Each is reported at the game's file; what the project's own files get wrong is said
-    once, not again for each game; and a colour only the game defines is the game's to use."""
+    """A game's print/booklet.yaml and print/media.yaml, merged over the project's, were read by no
+    check of the fonts and colours they name: validate passed and the build failed as "internal:
+    KeyError: 'signatur'" (a bug in printshop, it said). Each is reported at the game's file; what
+    the project's own files get wrong is said once, not again for each game; and a colour only the
+    game defines is the game's to use."""
     game = project / "data" / "star-traders" / "print"
     (game / "booklet.yaml").write_text(
         "styles:\n  h1: {font: sans-blod}\n  p: {colour: signatur}\n  h2: {colour: signature}\n",
@@ -260,7 +264,8 @@ def test_fonts_and_colours_a_games_own_booklet_and_kit_styles_name_are_checked_a
     (game / "media.yaml").unlink()
     report, _ = check(project / "data")
     assert not report.has_errors, [d.format() for d in report.errors]
-    # the project's booklet.yaml naming a colour nobody has: once, at the project's file, not once more per game
+    # the project's booklet.yaml naming a colour nobody has: once, at the project's file, not once
+    # more per game
     shared = project / "data" / "print" / "booklet.yaml"
     shared.parent.mkdir(exist_ok=True)
     shared.write_text("rule_colour: nowhere\n", encoding="utf-8")
@@ -272,9 +277,10 @@ def test_fonts_and_colours_a_games_own_booklet_and_kit_styles_name_are_checked_a
 
 
 def test_a_project_that_never_prints_at_a_shop_switches_its_profile_off(project, capsys):
-    """A European deck's 3 mm bleed is short of the 3.17 mm printshop's four US shops need: the home kit could not
-    be built, and nothing but raising the bleed helped (a profile's `leaves_out` acknowledges left-out sizes,
-    not bleed). `use: false` in the project's own file of a profile switches that shop off."""
+    """A European deck's 3 mm bleed is short of the 3.17 mm printshop's four US shops need: the home
+    kit could not be built, and nothing but raising the bleed helped (a profile's `leaves_out`
+    acknowledges left-out sizes, not bleed). `use: false` in the project's own file of a profile
+    switches that shop off."""
     game_yaml = project / "data" / "star-traders" / "game.yaml"
     text = game_yaml.read_text(encoding="utf-8")
     assert "bleed: 0.125in" in text
@@ -327,8 +333,9 @@ def test_a_game_owns_its_look(project):
 
 
 def test_a_new_games_rules_and_how_to_print_page_are_set_in_its_colour_not_printshops_red(project):
-    """printshop's booklet style sets titles, headings, rules and table headers in `accent`, the catalogue's red;
-    a new game's colours name its own colour for it, so its booklet and how-to page match its blue cards."""
+    """printshop's booklet style sets titles, headings, rules and table headers in `accent`, the
+    catalogue's red; a new game's colours name its own colour for it, so its booklet and how-to page
+    match its blue cards."""
     import numpy as np
     import pypdfium2
 
@@ -360,9 +367,10 @@ def test_a_new_games_rules_and_how_to_print_page_are_set_in_its_colour_not_print
 def test_a_sheet_no_kit_paper_holds_is_refused_by_validate_and_a_sheet_printed_one_to_a_page_where_two_fit_is_named(
     project,
 ):
-    """A sheet larger than A4 or Letter inside their margins: `validate` said nothing and the build failed with a
-    hint about card sizes. And a new game's A6 aid printed one to a landscape A4 page, half of it blank: it
-    prints two to a page now, and an aid set back to one to a page is named, with the key that halves its pages."""
+    """A sheet larger than A4 or Letter inside their margins: `validate` said nothing and the build
+    failed with a hint about card sizes. And a new game's A6 aid printed one to a landscape A4 page,
+    half of it blank: it prints two to a page now, and an aid set back to one to a page is named,
+    with the key that halves its pages."""
     from pypdf import PdfReader
 
     from printshop.pipeline.build import build
@@ -499,20 +507,22 @@ def test_a_project_may_override_a_common_template(project):
     assert "OURS" in page_texts(sheet)[0]
 
 
-# --- a wheel is enough -------------------------------------------------------------------------------
+# --- a wheel is enough
+# -------------------------------------------------------------------------------
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX only")
 def test_a_wheel_builds_a_new_project_and_this_repository_from_any_folder(tmp_path):
-    """`pip install .` (not editable) into a fresh virtual environment: printshop finds its defaults in
-    the package, and each project from its own folder. Libraries come from this environment."""
+    """`pip install .` (not editable) into a fresh virtual environment: printshop finds its defaults
+    in the package, and each project from its own folder. Libraries come from this environment."""
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
     _see_this_environments_libraries(python)
-    # (a PYTHONPATH naming the repository would have the new environment import the repository's copy)
+    # (a PYTHONPATH naming the repository would have the new environment import the repository's
+    # copy)
     env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
-    # pip builds the wheel and installs it in one run (two runs, `pip wheel` then `pip install`, started pip
-    # twice: 0.8 s more), with this environment's setuptools (the test extra's, seen through the path file):
-    # an isolated build would download them first
+    # pip builds the wheel and installs it in one run (two runs, `pip wheel` then `pip install`,
+    # started pip twice: 0.8 s more), with this environment's setuptools (the test extra's, seen
+    # through the path file): an isolated build would download them first
     subprocess.run(
         [
             sys.executable,
@@ -566,9 +576,10 @@ def _see_this_environments_libraries(python: Path) -> None:
     """Put the running environment's site-packages after the new environment's own, by a path file.
 
     Not `system_site_packages`: that shows the base interpreter's packages, which in a virtual
-    environment are not this one's (no reportlab, an old setuptools without bdist_wheel). A path file
-    only appends its folders to sys.path (their own path files are not run, so this environment's
-    editable printshop stays out), and the wheel installed in the new environment comes first."""
+    environment are not this one's (no reportlab, an old setuptools without bdist_wheel). A path
+    file only appends its folders to sys.path (their own path files are not run, so this
+    environment's editable printshop stays out), and the wheel installed in the new environment
+    comes first."""
     target = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
         capture_output=True,
@@ -579,7 +590,8 @@ def _see_this_environments_libraries(python: Path) -> None:
     (Path(target) / "this-environment.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
 
 
-# --- build owns what it writes -------------------------------------------------------------------------
+# --- build owns what it writes
+# -------------------------------------------------------------------------
 def test_a_build_removes_the_files_it_no_longer_makes_and_nothing_else(project):
     assert main(["build", "--quiet", "--lang", "en", "--paper", "a4"]) == 0
     out = project / "output" / "star-traders" / "en"
@@ -658,9 +670,10 @@ def test_proofs_and_the_live_preview_draw_a_game_in_its_own_colours(project):
 
 
 def test_a_project_with_no_game_yet_says_how_to_add_one(tmp_path, monkeypatch, capsys):
-    """Right after `printshop init`: validate said "0 errors" and build "check the game and --lang names",
-    watch "no face in the games and languages chosen", and the serve page was blank. Each now says there is
-    no game yet and how to add one; serve shows the game once `printshop new` has written it."""
+    """Right after `printshop init`: validate said "0 errors" and build "check the game and --lang
+    names", watch "no face in the games and languages chosen", and the serve page was blank. Each
+    now says there is no game yet and how to add one; serve shows the game once `printshop new` has
+    written it."""
     from printshop.live.serve import Preview
     from printshop.live.session import Session
     from printshop.live.watch import describe

@@ -194,8 +194,8 @@ def test_the_proof_speaks_the_translation_s_language(tmp_path):
 
 
 def test_the_headings_are_set_in_the_reviewers_typography(proofs):
-    """The column headings were written 'traduction: Français' whatever the language: French sets a narrow
-    no-break space before the colon, as its labels and texts are set."""
+    """The column headings were written 'traduction: Français' whatever the language: French sets a
+    narrow no-break space before the colon, as its labels and texts are set."""
     out, _ = proofs
     game = real_project(["comrade"]).games["comrade"]
     first = page_texts(out / proof_name("comrade", "fr", game.reference_lang("fr")))[0]
@@ -203,9 +203,10 @@ def test_the_headings_are_set_in_the_reviewers_typography(proofs):
 
 
 def test_a_proof_of_an_unfinished_translation_says_how_much_is_translated(tmp_path):
-    """A translation started with `i18n sync` is all copies of its source, and its proof showed the same English
-    on both sides with nothing to say so; the translation's heading says it is a draft, and how far it is done,
-    in the draft label of its language. A finished translation's heading says nothing of the kind."""
+    """A translation started with `i18n sync` is all copies of its source, and its proof showed the
+    same English on both sides with nothing to say so; the translation's heading says it is a draft,
+    and how far it is done, in the draft label of its language. A finished translation's heading
+    says nothing of the kind."""
     import shutil
 
     from printshop.language.i18n import sync

@@ -1,6 +1,6 @@
-"""The reference generated from the code (docs/data-format.md, docs/templates.md, schemas/) stays equal to
-it: every data field is described, every name passed to templates is declared, the schemas accept the
-project's data and refuse a misspelt key."""
+"""The reference generated from the code (docs/data-format.md, docs/templates.md, schemas/) stays
+equal to it: every data field is described, every name passed to templates is declared, the schemas
+accept the project's data and refuse a misspelt key."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def test_the_schema_command_writes_elsewhere(tmp_path, capsys):
 def test_docs_and_schemas_go_to_the_project_run_from_not_to_printshops_folder(
     tmp_path, monkeypatch, capsys
 ):
-    """A publisher who runs `printshop schema` in their project gets schemas/ there (for their editor); it wrote
-    into printshop's own folder (site-packages, for an installed printshop)."""
+    """A publisher who runs `printshop schema` in their project gets schemas/ there (for their
+    editor); it wrote into printshop's own folder (site-packages, for an installed printshop)."""
     project = tmp_path / "my-games"
     (project / "data").mkdir(parents=True)
     (project / "printshop.toml").write_text('data = "data"\n', encoding="utf-8")
@@ -80,7 +80,8 @@ def _models() -> list[type[Node]]:
 
 
 def test_every_field_of_every_data_file_has_a_description():
-    """A field added to a model needs a docstring under it: the docs and the editors' hovers show it."""
+    """A field added to a model needs a docstring under it: the docs and the editors' hovers show
+    it."""
     missing = [
         f"{model.__name__}.{name}"
         for model in _models()
@@ -148,10 +149,11 @@ def _yaml(path: Path):
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-# --- the template context: what the code passes is what TEMPLATE_CONTEXT declares -----------------------
+# --- the template context: what the code passes is what TEMPLATE_CONTEXT declares
+# -----------------------
 def _captured_contexts(monkeypatch) -> dict[str, list[dict]]:
-    """Lay out Comrade Stalin (cards, a shared back, sheets with items, a booklet) and Kremlin (single
-    sheets), noting each kind of template's context."""
+    """Lay out Comrade Stalin (cards, a shared back, sheets with items, a booklet) and Kremlin
+    (single sheets), noting each kind of template's context."""
     import printshop.layout.booklet as booklet_layout
     import printshop.layout.faces as layout
     from printshop.pipeline.build import check

@@ -1,6 +1,6 @@
-"""The patches of printshop/reportlab_patches.py: each attribute one replaces or reads is still there in the
-installed ReportLab (and PyYAML), as the library itself defines it; each patch is in place once printshop is
-imported; and the internals other code leans on are there."""
+"""The patches of printshop/reportlab_patches.py: each attribute one replaces or reads is still
+there in the installed ReportLab (and PyYAML), as the library itself defines it; each patch is in
+place once printshop is imported; and the internals other code leans on are there."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 
 from printshop.reportlab_patches import PATCHES
 
-# the libraries' own modules, asked in a process that never imported printshop (nothing patched there)
+# the libraries' own modules, asked in a process that never imported printshop (nothing patched
+# there)
 UNPATCHED = r"""
 import importlib, json, sys
 wanted = json.loads(sys.argv[1])

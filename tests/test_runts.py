@@ -1,6 +1,7 @@
-"""Issue 16: no card or sheet paragraph ends with one word alone on its last line (a runt). The fit ties the
-last two words with a no-break space, or narrows a ragged measure, without another line and without
-touching the size; the renderer sets the same lines; `runt-line` reports what is left, at the text."""
+"""Issue 16: no card or sheet paragraph ends with one word alone on its last line (a runt). The fit
+ties the last two words with a no-break space, or narrows a ragged measure, without another line and
+without touching the size; the renderer sets the same lines; `runt-line` reports what is left, at
+the text."""
 
 from __future__ import annotations
 
@@ -110,7 +111,8 @@ def test_the_last_line_takes_two_words_in_as_many_lines_at_the_same_size(paints,
 
 
 def test_markup_and_forced_breaks_keep_their_words(paints):
-    """Only a stretch that ends with a runt is tied, here the one after the <br/>; <b> and <i> keep their faces."""
+    """Only a stretch that ends with a runt is tied, here the one after the <br/>; <b> and <i> keep
+    their faces."""
     text = "<b>Party Chief</b><br/>2 Cure · 3B Purge · 6A Automatic <i>promotions</i>"
     blocks = parse_blocks(f"<p>{text}</p>")
     tied = 0
@@ -139,8 +141,9 @@ def test_markup_and_forced_breaks_keep_their_words(paints):
 
 
 def test_a_word_left_alone_above_the_last_line_is_not_the_cure_so_a_ragged_measure_narrows(paints):
-    """In 36 mm, tying "se reconnaissent" alone would leave "Mafieux" by itself on the middle line; the title,
-    centred, is set a little narrower too: "Première nuit : / les Mafieux / se reconnaissent"."""
+    """In 36 mm, tying "se reconnaissent" alone would leave "Mafieux" by itself on the middle line;
+    the title, centred, is set a little narrower too: "Première nuit : / les Mafieux / se
+    reconnaissent"."""
     title = "Première nuit\u202f: les Mafieux se reconnaissent"
     settings = {"font": "sans-bold", "size": "11pt", "min_size": "11pt", "align": "center"}
     result = fit(parse_blocks(f"<p>{title}</p>"), style(**settings), mm(36), mm(20), paints)
@@ -157,8 +160,9 @@ def test_a_word_left_alone_above_the_last_line_is_not_the_cure_so_a_ragged_measu
 def test_where_nothing_else_cures_a_runt_a_frame_goes_a_step_or_two_smaller_unless_sized_across_its_deck(
     paints,
 ):
-    """Kremlin's French influence sheet: justified, "… et cochez ce que vous avez / déclaré." at 9 pt, where a tie
-    would open the second line's spaces too wide; at 8.75 pt the text takes two lines."""
+    """Kremlin's French influence sheet: justified, "… et cochez ce que vous avez / déclaré." at 9
+    pt, where a tie would open the second line's spaces too wide; at 8.75 pt the text takes two
+    lines."""
     from printshop.project.models.faces import Frame
 
     text = (
@@ -221,9 +225,9 @@ def test_the_games_print_no_runt():
 
 
 def test_runt_line_is_reported_at_the_text_where_no_cure_fits(data_copy):
-    """A 24 mm frame, set ragged: "Tournez de 90° / après l’usage / gratuit" cannot be mended by tying (a word
-    alone above the last line) nor by narrowing (a fourth line). (Centred, as the game sets it, the balanced
-    measure mends it: "Tournez / de 90° après / l’usage gratuit".)"""
+    """A 24 mm frame, set ragged: "Tournez de 90° / après l’usage / gratuit" cannot be mended by
+    tying (a word alone above the last line) nor by narrowing (a fourth line). (Centred, as the game
+    sets it, the balanced measure mends it: "Tournez / de 90° après / l’usage gratuit".)"""
     edit(
         data_copy / "comrade-stalin" / "faces.yaml",
         "               colour: red, align: center, valign: top}",
@@ -244,9 +248,11 @@ def test_runt_line_is_reported_at_the_text_where_no_cure_fits(data_copy):
     assert "frame 'rotate' of sheet 'roles'" in item.message and "faces.yaml" in item.also
 
 
-# --- short words and numbers kept with the next word (languages' typography.keep_with_next) -----------------
+# --- short words and numbers kept with the next word (languages' typography.keep_with_next)
+# -----------------
 def _line_ends(layout):
-    """(line, the line after it) of each paragraph of the ragged and centred frames of a game's cards and sheets."""
+    """(line, the line after it) of each paragraph of the ragged and centred frames of a game's
+    cards and sheets."""
     from reportlab.platypus import Paragraph
 
     faces = [face for deck in layout.decks for face in deck.faces.values()]
@@ -262,9 +268,10 @@ def _line_ends(layout):
 
 
 def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_number_parted_from_its_word():
-    """French cards and sheets never end a line with an article or short preposition (« la / lampe », "du /
-    dissident"), nor either language a number before its word ("perd 1 / lumière"); justified booklet
-    paragraphs keep their breaks (a tie there opens the line above wide), their headings and list items do not."""
+    """French cards and sheets never end a line with an article or short preposition (« la / lampe
+    », "du / dissident"), nor either language a number before its word ("perd 1 / lumière");
+    justified booklet paragraphs keep their breaks (a tie there opens the line above wide), their
+    headings and list items do not."""
     import re
 
     from printshop.language.texts import keep_with_next
@@ -295,7 +302,8 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
 
 
 def test_a_justified_frame_keeps_its_breaks_and_a_ragged_one_ties(paints):
-    """The same French text in a justified frame and a ragged one: only the ragged one's markup is tied."""
+    """The same French text in a justified frame and a ragged one: only the ragged one's markup is
+    tied."""
     from printshop.layout.faces import tied
     from printshop.project.models.language import Typography
 
@@ -306,12 +314,14 @@ def test_a_justified_frame_keeps_its_breaks_and_a_ragged_one_ties(paints):
     assert ragged.markup == "La\u00a0fin de\u00a0la\u00a0partie, 3\u00a0cartes."
 
 
-# --- balanced centred paragraphs -----------------------------------------------------------------------------
+# --- balanced centred paragraphs
+# -----------------------------------------------------------------------------
 def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_not(paints):
-    """Centred in 55 mm, the English dissident's text ran "You win when the regime falls: let" edge to edge over
-    "informer wins."; it keeps its five lines in a narrower measure, its lines more alike and the longest shorter,
-    the renderer setting the same lines. Set ragged left, the same text keeps its greedy breaks. A paragraph whose
-    lines are already about one length is left as it is."""
+    """Centred in 55 mm, the English dissident's text ran "You win when the regime falls: let" edge
+    to edge over "informer wins."; it keeps its five lines in a narrower measure, its lines more
+    alike and the longest shorter, the renderer setting the same lines. Set ragged left, the same
+    text keeps its greedy breaks. A paragraph whose lines are already about one length is left as it
+    is."""
     from printshop.typeset.fitting import EVEN
     from printshop.typeset.runts import line_lengths, line_spread
 
@@ -369,8 +379,9 @@ def test_a_centred_paragraph_is_set_in_its_balanced_measure_and_a_ragged_one_is_
 def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatever_its_colours(
     paints, monkeypatch
 ):
-    """The renderer sets each text again in its output's colours (CMYK for a shop, low ink): it takes the measure
-    the layout chose instead of trying the measures again; another width tries them again."""
+    """The renderer sets each text again in its output's colours (CMYK for a shop, low ink): it
+    takes the measure the layout chose instead of trying the measures again; another width tries
+    them again."""
     from printshop.render.colour import ColourMode, Paints
     from printshop.typeset import fitting
 
@@ -397,9 +408,10 @@ def test_a_balanced_measure_is_worked_out_once_for_a_text_style_and_width_whatev
 def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines(
     paints, monkeypatch
 ):
-    """Kremlin's politician cards set "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ...": only
-    the stretch after the last <br/> was looked at. Each stretch is now mended as the last one is (its last
-    words tied, or a ragged measure narrowed); what cannot be mended is reported, at that stretch's last line."""
+    """Kremlin's politician cards set "Passe-temps : Les explosions de petit / calibre<br/>Ambition
+    : ...": only the stretch after the last <br/> was looked at. Each stretch is now mended as the
+    last one is (its last words tied, or a ragged measure narrowed); what cannot be mended is
+    reported, at that stretch's last line."""
     from printshop.typeset import runts as runts_module
     from printshop.typeset.runts import _line_words, _stretches, has_runt
 
@@ -425,7 +437,8 @@ def test_a_runt_before_a_forced_break_is_mended_and_reported_like_the_last_lines
         again.wrap(frame, 1e6)
         assert line_texts(again) == line_texts(paragraph)
     assert seen and mended == seen, (mended, seen)
-    # where no cure is tried (justified, the tie taken away), the runt is reported at its stretch's last line
+    # where no cure is tried (justified, the tie taken away), the runt is reported at its stretch's
+    # last line
     monkeypatch.setattr(runts_module, "_tie_last_words", lambda markup, which=None: None)
     memo.clear("fitted")
     for tenth in range(380, 520, 2):

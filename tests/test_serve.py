@@ -1,10 +1,10 @@
 """`printshop serve` in a real browser, and `printshop watch`, against a private copy of the data.
 
 Headless Chromium (Debian's `chromium` package) is driven over the Chrome DevTools Protocol with the
-`websockets` library: the page loads, a text file is edited, and the card's image must change; a text
-too long for its frame must be listed, lead to its card (drawn, with the overset mark) and back; finding
-faces by name must hide the others; a YAML syntax error must show on the page, and clear once fixed. The
-browser test skips without Chromium.
+`websockets` library: the page loads, a text file is edited, and the card's image must change; a
+text too long for its frame must be listed, lead to its card (drawn, with the overset mark) and
+back; finding faces by name must hide the others; a YAML syntax error must show on the page, and
+clear once fixed. The browser test skips without Chromium.
 """
 
 from __future__ import annotations
@@ -44,12 +44,13 @@ DEADLINE = 30  # seconds for the page to show a change (it takes well under one)
 
 
 class Chromium:
-    """A headless Chromium, started once for the browser tests a worker runs (each start took half a second and
-    0.4 s of CPU) and stopped after the last; each test drives a tab of its own (`Browser`)."""
+    """A headless Chromium, started once for the browser tests a worker runs (each start took half a
+    second and 0.4 s of CPU) and stopped after the last; each test drives a tab of its own
+    (`Browser`)."""
 
     def __init__(self, profile: Path):
-        # its singleton socket's folder, removed on close (under the test's folder, the socket's path would be
-        # longer than a socket's address allows)
+        # its singleton socket's folder, removed on close (under the test's folder, the socket's
+        # path would be longer than a socket's address allows)
         self.scratch = tempfile.mkdtemp(prefix="chromium-")
         self.process = subprocess.Popen(
             [
@@ -116,9 +117,9 @@ def chromium(tmp_path_factory):
 
 @pytest.fixture
 def browser(chromium):
-    """A new tab of the worker's Chromium, closed after the test: a page of its own, over the DevTools protocol.
-    (Each test's server has a port and face tokens of its own, so nothing a tab before it loaded is taken for its
-    pages.)"""
+    """A new tab of the worker's Chromium, closed after the test: a page of its own, over the
+    DevTools protocol. (Each test's server has a port and face tokens of its own, so nothing a tab
+    before it loaded is taken for its pages.)"""
     tab = chromium.open_tab()
     yield tab
     tab.close()
@@ -208,7 +209,8 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
         browser.call("Page.navigate", url=server.url)
         before = browser.wait_for(DISSIDENT, "the dissident card")
         before_image = urllib.request.urlopen(before).read()
-        # (the rules pages follow the faces once their booklets are rendered: the page as it settles)
+        # (the rules pages follow the faces once their booklets are rendered: the page as it
+        # settles)
         browser.wait_for(
             "document.querySelectorAll('td.face[data-key^=\"rules/\"]').length > 0",
             "the rules pages",
@@ -239,14 +241,16 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
         assert after != before
         image = urllib.request.urlopen(after).read()
         assert image.startswith(b"\x89PNG") and image != before_image
-        # only the faces that print the name were laid out again: every other image keeps its address
+        # only the faces that print the name were laid out again: every other image keeps its
+        # address
         images_after = browser.evaluate(every_image)
         assert images_after.keys() == images_before.keys() and len(images_after) > 5
         changed = [key for key in images_after if images_after[key] != images_before[key]]
         assert changed and all(key.startswith("cards/dissident") for key in changed), changed
 
-        # a name too long for its frame: the error is listed, a click on it shows the card, which is drawn with
-        # the text cut at its frame and the overset mark (an image, not a hole); the card's own flag leads back
+        # a name too long for its frame: the error is listed, a click on it shows the card, which is
+        # drawn with the text cut at its frame and the overset mark (an image, not a hole); the
+        # card's own flag leads back
         texts.write_text(
             original.replace('name: "Dissident"', 'name: "' + "Dissident " * 30 + '"'),
             encoding="utf-8",
@@ -272,7 +276,8 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
             "the overset card's image",
         )
         assert browser.evaluate("document.querySelectorAll('.missing').length") == 0
-        # under the card: the files and lines it prints, then the template that makes it (its path on hover)
+        # under the card: the files and lines it prints, then the template that makes it (its path
+        # on hover)
         assert (
             browser.evaluate(
                 "document.querySelector('td.face.focus .sources .template').textContent"
@@ -289,7 +294,8 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
         assert browser.evaluate(
             "document.querySelector('td.face.focus .sources').textContent"
         ).endswith("dissident.j2 \u00b7 images/stamp.png")
-        # the card's two overflow errors (glasnost and perestroika print the same name) make one flag
+        # the card's two overflow errors (glasnost and perestroika print the same name) make one
+        # flag
         flags = browser.evaluate(
             "Array.from(document.querySelectorAll('td.face.focus button.flag.error'))"
             ".map(b => b.textContent)"
@@ -303,7 +309,8 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
         assert browser.evaluate(
             "document.querySelector('.diagnostic.focus').closest('details').open"
         )
-        # finding faces by name: only the backs are left; a click on the overflow brings every face back
+        # finding faces by name: only the backs are left; a click on the overflow brings every face
+        # back
         browser.evaluate(
             "const find = document.getElementById('find'); find.value = 'back'; "
             "find.dispatchEvent(new Event('input'))"
@@ -370,8 +377,8 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
         page = browser.evaluate("document.querySelector('td.face.focus').dataset.key")
         assert page.startswith("rules/") and page != "rules/1", page  # (the cover prints no rule)
 
-        # mended, and reworded: the faces are current at once, the rules pages greyed as last drawn (kept through
-        # the error) while the booklet is set again
+        # mended, and reworded: the faces are current at once, the rules pages greyed as last drawn
+        # (kept through the error) while the booklet is set again
         import printshop.render.booklet as booklet_module
 
         gate, render = threading.Event(), booklet_module.render_booklet
@@ -410,8 +417,9 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (apt-get install chromium)")
 def test_the_page_says_when_the_server_is_gone_and_catches_up_when_it_is_back(tmp_path, browser):
-    """A page left open when `printshop serve` stopped looked current while nothing updated it; it now says
-    so, and when serve runs again on the same port it reconnects by itself and shows the data as it is."""
+    """A page left open when `printshop serve` stopped looked current while nothing updated it; it
+    now says so, and when serve runs again on the same port it reconnects by itself and shows the
+    data as it is."""
     from printshop.live.serve import Server
 
     data = tmp_path / "data"
@@ -450,8 +458,9 @@ def test_the_page_says_when_the_server_is_gone_and_catches_up_when_it_is_back(tm
 
 
 def test_the_server_stops_at_once_with_a_page_open(tmp_path):
-    """An open page holds its event stream: uvicorn's shutdown waited for it, and `close()` (Ctrl-C) returned
-    only when its joins timed out, 10 s later, the server still serving. The streams are now ended first."""
+    """An open page holds its event stream: uvicorn's shutdown waited for it, and `close()` (Ctrl-C)
+    returned only when its joins timed out, 10 s later, the server still serving. The streams are
+    now ended first."""
     import http.client
 
     from printshop.live.serve import Server
@@ -478,8 +487,8 @@ def test_the_server_stops_at_once_with_a_page_open(tmp_path):
 
 
 def test_the_server_stops_at_once_while_it_renders_the_rules_pages(monkeypatch):
-    """serve renders every game's rules booklets once the page is served: Ctrl-C then waited for all of them.
-    The booklet being rendered is now the last."""
+    """serve renders every game's rules booklets once the page is served: Ctrl-C then waited for all
+    of them. The booklet being rendered is now the last."""
     import printshop.render.booklet as booklet_module
     from printshop.live.serve import Server
 
@@ -538,9 +547,10 @@ def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):
 
 
 def test_a_face_an_error_stops_stays_greyed_as_last_drawn_until_the_data_is_mended(tmp_path):
-    """A template that no longer compiles stops the faces that use it: they stay in the page's state, marked
-    stale, in their place among the others, and the template's error leads to them; once mended they are drawn
-    again. A card taken out of data that has no error is gone from the page at once."""
+    """A template that no longer compiles stops the faces that use it: they stay in the page's
+    state, marked stale, in their place among the others, and the template's error leads to them;
+    once mended they are drawn again. A card taken out of data that has no error is gone from the
+    page at once."""
     from printshop.live.serve import Preview
 
     data, templates = tmp_path / "data", tmp_path / "templates"
@@ -613,10 +623,10 @@ def test_a_face_an_error_stops_stays_greyed_as_last_drawn_until_the_data_is_mend
 
 
 def test_a_session_reports_a_fault_many_faces_meet_once_as_validate_does(tmp_path):
-    """Kremlin's markers share one template through 14 faces in two languages: a block renamed in it is one
-    error (and its frame without a block another) in `validate`; a session, which lays out each face on its
-    own to reuse it later, reported it once per face and language (28 times). Now the same two, at the first
-    refresh and after a refresh that reuses every face."""
+    """Kremlin's markers share one template through 14 faces in two languages: a block renamed in it
+    is one error (and its frame without a block another) in `validate`; a session, which lays out
+    each face on its own to reuse it later, reported it once per face and language (28 times). Now
+    the same two, at the first refresh and after a refresh that reuses every face."""
     data, templates = tmp_path / "data", tmp_path / "templates"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     shutil.copytree(DEFAULT_DATA_DIR.parent / "templates", templates)
@@ -640,9 +650,10 @@ def test_a_session_reports_a_fault_many_faces_meet_once_as_validate_does(tmp_pat
 
 
 def test_faces_asked_for_together_are_rasterised_one_at_a_time(tmp_path, monkeypatch):
-    """The page asks for every face's image at once and the server draws them on a pool of threads; pdfium may
-    not be called from two threads at once. Unguarded, a Kremlin page lost images ("Failed to load page") and
-    now and then crashed the server (heap corrupted). Each pdfium document, from open to close, is now alone."""
+    """The page asks for every face's image at once and the server draws them on a pool of threads;
+    pdfium may not be called from two threads at once. Unguarded, a Kremlin page lost images
+    ("Failed to load page") and now and then crashed the server (heap corrupted). Each pdfium
+    document, from open to close, is now alone."""
     from concurrent.futures import ThreadPoolExecutor
 
     import pypdfium2
@@ -679,9 +690,10 @@ def test_faces_asked_for_together_are_rasterised_one_at_a_time(tmp_path, monkeyp
 
 
 def test_a_session_refuses_what_a_build_refuses_at_every_refresh(tmp_path):
-    """A game folder whose name is no plain id, or a symlink leading out of the project: a build refuses
-    (unsafe-path) and writes nothing; `watch` built them anyway, writing "pigeons spéciaux/" into the output.
-    Now each refresh says so and writes nothing, until the folder is renamed and the link removed."""
+    """A game folder whose name is no plain id, or a symlink leading out of the project: a build
+    refuses (unsafe-path) and writes nothing; `watch` built them anyway, writing "pigeons spéciaux/"
+    into the output. Now each refresh says so and writes nothing, until the folder is renamed and
+    the link removed."""
     data, out = tmp_path / "data", tmp_path / "out"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     odd = data / "comrade copy"
@@ -719,7 +731,8 @@ GAME_FONTS = """families:
 
 
 def _game_with_its_own_font(root: Path) -> Path:
-    """A project whose game adds a font family in its own print/fonts.yaml and sets its card titles in it."""
+    """A project whose game adds a font family in its own print/fonts.yaml and sets its card titles
+    in it."""
     from printshop.cli import main
 
     assert main(["init", str(root)]) == 0
@@ -744,10 +757,11 @@ def _game_with_its_own_font(root: Path) -> Path:
 
 
 def test_a_game_with_a_font_family_of_its_own_builds_and_watches_the_same(tmp_path):
-    """A game may add a font family in its own print/fonts.yaml (docs/data-format.md, Layers). A check said
-    it gave printshop's own 'serif' and 'sans' other files (pydantic's == weighed where each was read), so
-    nothing built; watch and serve registered the project's families only, and drew the cards without the
-    frames set in the game's family, silently. Now the build and a session write the same files, titles in."""
+    """A game may add a font family in its own print/fonts.yaml (docs/data-format.md, Layers). A
+    check said it gave printshop's own 'serif' and 'sans' other files (pydantic's == weighed where
+    each was read), so nothing built; watch and serve registered the project's families only, and
+    drew the cards without the frames set in the game's family, silently. Now the build and a
+    session write the same files, titles in."""
     root = _game_with_its_own_font(tmp_path / "publisher")
     data, templates = root / "data", root / "templates"
     built = build(data, tmp_path / "built", templates_dir=templates, langs=["en"], papers=["a4"])
@@ -769,8 +783,8 @@ def test_a_game_with_a_font_family_of_its_own_builds_and_watches_the_same(tmp_pa
 
 
 def test_the_page_shows_the_backs_of_two_sided_sheets(tmp_path):
-    """A sheet whose items have backs (the sampler's player aids) prints them behind each item; the page
-    listed the fronts only, while the issue asks for every face and sheet."""
+    """A sheet whose items have backs (the sampler's player aids) prints them behind each item; the
+    page listed the fronts only, while the issue asks for every face and sheet."""
     from printshop.live.serve import Preview
     from printshop.pipeline.build import check
     from tests.conftest import fixture_project
@@ -794,9 +808,10 @@ def test_the_page_shows_the_backs_of_two_sided_sheets(tmp_path):
 
 
 def test_a_token_names_one_face_for_good(tmp_path):
-    """The browser keeps a face's image by its token for good: a token never names another face, in this
-    server or in the next one started on the same port (tokens were `id(face)`, which a face laid out where a
-    freed one was takes again). An unchanged face keeps its token, so its image is not asked for again."""
+    """The browser keeps a face's image by its token for good: a token never names another face, in
+    this server or in the next one started on the same port (tokens were `id(face)`, which a face
+    laid out where a freed one was takes again). An unchanged face keeps its token, so its image is
+    not asked for again."""
     from printshop.live.serve import Preview
 
     data = tmp_path / "data"
@@ -877,8 +892,8 @@ def test_line_ranges_and_source_files():
 
 
 def test_a_text_too_long_is_drawn_cut_at_its_frame_with_the_overset_mark(tmp_path):
-    """The preview draws an overflowing face (the build never does): the magenta mark sits at the frame's
-    bottom-right corner, and the same face with a text that fits has none there."""
+    """The preview draws an overflowing face (the build never does): the magenta mark sits at the
+    frame's bottom-right corner, and the same face with a text that fits has none there."""
     import io
 
     from PIL import Image
@@ -938,8 +953,9 @@ def _same_files(left: Path, right: Path) -> None:
 
 
 def test_a_session_writes_what_a_cold_build_writes(tmp_path, monkeypatch):
-    """...and places the faces the edit left alone without asking the new PDF anything: drawn in a seeded PDF
-    using nothing beyond the seed (its letters, its fonts, the footers'), with the same seed now (replay.py)."""
+    """...and places the faces the edit left alone without asking the new PDF anything: drawn in a
+    seeded PDF using nothing beyond the seed (its letters, its fonts, the footers'), with the same
+    seed now (replay.py)."""
     from printshop.render import replay as replay_module
     from printshop.render.helper import seed_of
 
@@ -984,11 +1000,11 @@ def test_a_session_writes_what_a_cold_build_writes(tmp_path, monkeypatch):
 def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(
     tmp_path, monkeypatch
 ):
-    """A save re-ran its jobs whole: every rules booklet and how-to page of the game was set again, most of a
-    watch refresh, when a card's text or a colour the rules do not use changed. A session now keeps each
-    booklet with the colours and motifs it read (render/booklet.py): a card's text saved, or the gold of the
-    card backs, sets none again; a colour or a motif the booklets read sets them again. The files are a cold
-    build's."""
+    """A save re-ran its jobs whole: every rules booklet and how-to page of the game was set again,
+    most of a watch refresh, when a card's text or a colour the rules do not use changed. A session
+    now keeps each booklet with the colours and motifs it read (render/booklet.py): a card's text
+    saved, or the gold of the card backs, sets none again; a colour or a motif the booklets read
+    sets them again. The files are a cold build's."""
     import printshop.render.booklet as booklet_module
 
     data = tmp_path / "data"
@@ -997,7 +1013,8 @@ def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(
     session = Session(data, tmp_path / "live", **settings)
     assert session.refresh().ok
     set_again = []
-    # (the process's booklets: a booklet another test set with one of these edits would be given here)
+    # (the process's booklets: a booklet another test set with one of these edits would be given
+    # here)
     memo.clear("booklets")
     setting = booklet_module.set_booklet
     monkeypatch.setattr(
@@ -1049,10 +1066,10 @@ def test_a_session_sets_a_rules_booklet_again_only_when_what_it_reads_changed(
 def test_a_session_replays_the_sheets_an_edit_left_alone_and_writes_what_a_cold_build_writes(
     tmp_path, monkeypatch
 ):
-    """Player sheets were drawn again whole at every run of their job, while card faces were replayed: a save
-    of one role's flavour text drew every role sheet of the game again, on its page and its press page. Sheets
-    now go through the session's recordings too (render/replay.py): only the sheet that prints the text is
-    drawn; the files are a cold build's."""
+    """Player sheets were drawn again whole at every run of their job, while card faces were
+    replayed: a save of one role's flavour text drew every role sheet of the game again, on its page
+    and its press page. Sheets now go through the session's recordings too (render/replay.py): only
+    the sheet that prints the text is drawn; the files are a cold build's."""
     import printshop.render.faces as faces_module
 
     data = tmp_path / "data"
@@ -1079,7 +1096,8 @@ def test_a_session_replays_the_sheets_an_edit_left_alone_and_writes_what_a_cold_
     update = session.refresh({texts})
     assert update.ok and update.jobs_rendered == ["comrade-stalin en a4"]
     favourite = next(face for face in sheets if face.key.endswith("/favourite"))
-    # the favourite's sheet, on its page and its press page, not every sheet twice (205 frames before)
+    # the favourite's sheet, on its page and its press page, not every sheet twice (205 frames
+    # before)
     assert (
         0 < len(frames) <= 2 * len(favourite.frames) < sum(len(face.frames) for face in sheets)
     ), frames
@@ -1090,10 +1108,10 @@ def test_a_session_replays_the_sheets_an_edit_left_alone_and_writes_what_a_cold_
 def test_a_replayed_face_asks_the_pdf_for_the_version_its_drawing_needed_and_one_setting_opacity_is_drawn(
     monkeypatch,
 ):
-    """ReportLab makes a PDF 1.4 when a colour with an alpha is set, opaque or not: a face drawn so and replayed
-    alone into a new PDF (a press page holds nothing else) left it 1.3, unlike a cold build. A recording now
-    asks the document for what drawing asked; a face that sets an opacity or overprint is never replayed, as
-    the state it needs lives in the canvas, not in the recording."""
+    """ReportLab makes a PDF 1.4 when a colour with an alpha is set, opaque or not: a face drawn so
+    and replayed alone into a new PDF (a press page holds nothing else) left it 1.3, unlike a cold
+    build. A recording now asks the document for what drawing asked; a face that sets an opacity or
+    overprint is never replayed, as the state it needs lives in the canvas, not in the recording."""
     import io
 
     from reportlab.pdfgen.canvas import Canvas
@@ -1136,11 +1154,11 @@ def test_a_replayed_face_asks_the_pdf_for_the_version_its_drawing_needed_and_one
 def test_a_colour_or_motif_saved_runs_again_only_the_jobs_that_read_it_and_every_file_is_a_cold_builds(
     tmp_path,
 ):
-    """Any save of the shared palette or motifs ran every job of the session again (the print folder is in a
-    job's key). A session's job now holds the colours and motifs its run looked up: saving one runs again the
-    jobs that read it (or draw a face laid out anew for it) and no other. Every colour of the palette, then
-    every shared motif, is saved in turn: each job left alone writes what a job run from nothing writes with
-    it, and at the end the files are a cold build's."""
+    """Any save of the shared palette or motifs ran every job of the session again (the print folder
+    is in a job's key). A session's job now holds the colours and motifs its run looked up: saving
+    one runs again the jobs that read it (or draw a face laid out anew for it) and no other. Every
+    colour of the palette, then every shared motif, is saved in turn: each job left alone writes
+    what a job run from nothing writes with it, and at the end the files are a cold build's."""
     from printshop.pipeline.jobs import run
 
     data = tmp_path / "data"
@@ -1185,7 +1203,8 @@ def test_a_colour_or_motif_saved_runs_again_only_the_jobs_that_read_it_and_every
     # (the calibration page reads a few colours; the faction colours are Kremlin's, read by neither)
     assert ("faction-3", "comrade en a4") in left_alone and ("red", "comrade en a4") in ran
 
-    # and each motif of the shared ones (printshop's and the project's), written over in data/print/motifs.yaml
+    # and each motif of the shared ones (printshop's and the project's), written over in
+    # data/print/motifs.yaml
     import yaml
 
     shared = {
@@ -1216,10 +1235,10 @@ def test_a_colour_or_motif_saved_runs_again_only_the_jobs_that_read_it_and_every
 
 
 def test_a_jobs_noted_colours_and_motifs_hold_what_its_faces_and_booklets_read_drawn_replayed_remembered():
-    """What a session's job notes of the palette and motifs (colour.noting_colours, jobs.noting_motifs) must hold
-    every colour and motif its outputs read, whichever way they came: a face drawn (its recording's copy of the
-    palette reads them), a face replayed, a booklet set and a booklet remembered. A name missed would leave the
-    job's files stale when it changes."""
+    """What a session's job notes of the palette and motifs (colour.noting_colours,
+    jobs.noting_motifs) must hold every colour and motif its outputs read, whichever way they came:
+    a face drawn (its recording's copy of the palette reads them), a face replayed, a booklet set
+    and a booklet remembered. A name missed would leave the job's files stale when it changes."""
     import io
 
     from reportlab.pdfgen.canvas import Canvas
@@ -1273,9 +1292,9 @@ def test_a_jobs_noted_colours_and_motifs_hold_what_its_faces_and_booklets_read_d
 
 
 def test_a_job_runs_again_when_a_face_it_draws_was_laid_out_anew_even_with_its_inputs_and_colours_as_they_were():
-    """A face laid out again is a new object, whatever made the session lay it out (a colour read only while
-    laying out would be one): the job that draws it runs again, though its key and the colours it looked up
-    are unchanged. The same objects, key and colours: it is left alone."""
+    """A face laid out again is a new object, whatever made the session lay it out (a colour read
+    only while laying out would be one): the job that draws it runs again, though its key and the
+    colours it looked up are unchanged. The same objects, key and colours: it is left alone."""
     import copy
 
     from printshop.live.rendering import JobRead
@@ -1313,9 +1332,10 @@ def plan_of(session):
 def test_an_edit_that_brings_a_new_letter_reseeds_and_still_writes_what_a_cold_build_writes(
     tmp_path,
 ):
-    """Card sheets are seeded with their characters in code point order (render/helper.py): a letter new to the
-    deck moves the codes of the letters after it, so no face is placed unasked (sealed with the old seed): each
-    is asked again, and drawn again where an answer moved; the files are still those of a cold build."""
+    """Card sheets are seeded with their characters in code point order (render/helper.py): a letter
+    new to the deck moves the codes of the letters after it, so no face is placed unasked (sealed
+    with the old seed): each is asked again, and drawn again where an answer moved; the files are
+    still those of a cold build."""
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     texts = data / "comrade" / "text" / "fr.yaml"
@@ -1338,8 +1358,8 @@ def test_an_edit_that_brings_a_new_letter_reseeds_and_still_writes_what_a_cold_b
 
 
 def test_a_game_folder_moved_away_and_back_is_noticed(tmp_path):
-    """A folder's own change (a watcher reports the folder, not its files) reads everything again: the game
-    moved away is an error naming it, and once back it is built as before."""
+    """A folder's own change (a watcher reports the folder, not its files) reads everything again:
+    the game moved away is an error naming it, and once back it is built as before."""
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     session = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
@@ -1359,8 +1379,8 @@ def test_a_game_folder_moved_away_and_back_is_noticed(tmp_path):
 
 
 def test_a_session_of_a_named_game_whose_file_is_broken_starts_and_says_where(tmp_path):
-    """`printshop serve comrade` with comrade's game.yaml cut short: the page's first state is the syntax
-    error (file, line, column), not a crash of the server; mended, the game is there."""
+    """`printshop serve comrade` with comrade's game.yaml cut short: the page's first state is the
+    syntax error (file, line, column), not a crash of the server; mended, the game is there."""
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     game = data / "comrade" / "game.yaml"
@@ -1380,10 +1400,11 @@ def test_a_session_of_a_named_game_whose_file_is_broken_starts_and_says_where(tm
 
 
 def test_a_save_landing_while_a_refresh_reads_is_drawn_by_the_next(tmp_path):
-    """A text saved just after a refresh has read it: that refresh lays out the old text; the refresh the
-    save brings must draw the new one. (When the session hashed its inputs after reading them, the first
-    refresh recorded a key of the new bytes with the old drawing, the second found the key unchanged and
-    left the PDF stale: seen once in CI as 'nothing to render: 1 face changed'.)"""
+    """A text saved just after a refresh has read it: that refresh lays out the old text; the
+    refresh the save brings must draw the new one. (When the session hashed its inputs after reading
+    them, the first refresh recorded a key of the new bytes with the old drawing, the second found
+    the key unchanged and left the PDF stale: seen once in CI as 'nothing to render: 1 face
+    changed'.)"""
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     texts = data / "comrade" / "text" / "en.yaml"
@@ -1408,10 +1429,10 @@ def test_a_save_landing_while_a_refresh_reads_is_drawn_by_the_next(tmp_path):
 
 
 def test_an_editors_scratch_files_beside_a_text_do_not_reload_the_project(tmp_path):
-    """`sed -i` saves through a scratch file (sedXXXXXX) it renames over the text, and vim tests a folder
-    with a file named 4913: names without an extension, reported with the text. Taken for folders, they
-    read the whole project again and laid out all 142 Kremlin faces after a one-word edit; only a folder
-    that is, or was, one of the data's makes the project read again."""
+    """`sed -i` saves through a scratch file (sedXXXXXX) it renames over the text, and vim tests a
+    folder with a file named 4913: names without an extension, reported with the text. Taken for
+    folders, they read the whole project again and laid out all 142 Kremlin faces after a one-word
+    edit; only a folder that is, or was, one of the data's makes the project read again."""
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     session = Session(data, None, games=["comrade"], langs=["en"], render=False)
@@ -1434,9 +1455,9 @@ def test_an_editors_scratch_files_beside_a_text_do_not_reload_the_project(tmp_pa
 
 
 def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monkeypatch):
-    """A session keeps each page stream as the PDF writes it (render/replay.py, remember_page_streams): after
-    an edit of one card's text, only the pages that show the card are compressed and formatted again, and
-    the files are still those of a cold build."""
+    """A session keeps each page stream as the PDF writes it (render/replay.py,
+    remember_page_streams): after an edit of one card's text, only the pages that show the card are
+    compressed and formatted again, and the files are still those of a cold build."""
     from reportlab.pdfbase import pdfdoc
 
     from printshop.render.replay import _RememberedStream
@@ -1478,8 +1499,9 @@ def test_an_edit_compresses_and_formats_only_the_pages_it_changes(tmp_path, monk
 
 
 def test_a_template_saved_during_a_session_takes_effect(tmp_path):
-    """A face template edited while a session runs is read again at the next refresh (each refresh makes its own
-    Jinja environment, which reads a template once), and the files match a cold build's."""
+    """A face template edited while a session runs is read again at the next refresh (each refresh
+    makes its own Jinja environment, which reads a template once), and the files match a cold
+    build's."""
 
     data, templates = tmp_path / "data", tmp_path / "templates"
     shutil.copytree(DEFAULT_DATA_DIR, data)
@@ -1533,8 +1555,9 @@ def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
     assert session.refresh().ok
     cards = tmp_path / "live" / "comrade" / "en" / "comrade-en-cards-a4.pdf"
     before = cards.read_bytes()
-    # a designer saves another face over it (whose PostScript name is that of the serif's bold, which the
-    # kit uses too), then the sans again, then the serif again: each takes effect and renders
+    # a designer saves another face over it (whose PostScript name is that of the serif's bold,
+    # which the kit uses too), then the sans again, then the serif again: each takes effect and
+    # renders
     for face, changes in (
         ("NotoSerif-Bold.ttf", True),
         ("NotoSans-Bold.ttf", False),
@@ -1556,9 +1579,10 @@ def test_a_font_file_saved_over_takes_effect_in_the_session(tmp_path):
 
 @contextlib.contextmanager
 def _watching(tmp_path, *, during_first_build=None, printed=False, out=None):
-    """`watch` in a thread on a copy of the data; yields (texts, lines, cards) once the first build is
-    done. `during_first_build(texts)` runs after the first build has read the files, before it ends;
-    `printed`: the diagnostics are said too, as the command prints them; `out`: the output folder."""
+    """`watch` in a thread on a copy of the data; yields (texts, lines, cards) once the first build
+    is done. `during_first_build(texts)` runs after the first build has read the files, before it
+    ends; `printed`: the diagnostics are said too, as the command prints them; `out`: the output
+    folder."""
     from printshop.live.watch import watch
 
     data = tmp_path / "data"
@@ -1607,9 +1631,10 @@ def _wait_for_lines(lines: list[str], count: int) -> list[str]:
 
 
 def _save(path: Path, text: str) -> None:
-    """Save as most editors do: a scratch file beside it, renamed over it. Written in place (`write_text`), the
-    file is empty between its truncation and its writing; on a loaded machine the watcher may see it then, and
-    the tests that expect one rebuild line for one save would see an error for the empty file first."""
+    """Save as most editors do: a scratch file beside it, renamed over it. Written in place
+    (`write_text`), the file is empty between its truncation and its writing; on a loaded machine
+    the watcher may see it then, and the tests that expect one rebuild line for one save would see
+    an error for the empty file first."""
     scratch = path.with_name(f".{path.name}.saving")
     scratch.write_text(text, encoding="utf-8")
     os.replace(scratch, path)
@@ -1620,8 +1645,8 @@ def _rename_informer(texts: Path) -> None:
 
 
 def _informer_renamed(server) -> bool:
-    """Whether the page's state is of the data with the informer renamed (not news of something else, such
-    as the rules pages rendered after the first refresh)."""
+    """Whether the page's state is of the data with the informer renamed (not news of something
+    else, such as the rules pages rendered after the first refresh)."""
     with server.preview.lock:
         project = server.preview.session.project
         entry = (
@@ -1636,8 +1661,9 @@ REBUILT = r"comrade en a4: [12] faces? changed, 1 file written in [\d.]+ s"
 
 
 def test_watch_prints_each_error_every_time_and_other_diagnostics_once(tmp_path):
-    """After a save, the line it brought is not buried under the notes and acknowledged warnings printed
-    after the first build: those are counted, not repeated; an error is printed while it lasts."""
+    """After a save, the line it brought is not buried under the notes and acknowledged warnings
+    printed after the first build: those are counted, not repeated; an error is printed while it
+    lasts."""
 
     def rebuild_after(
         count: int,
@@ -1670,10 +1696,10 @@ def test_watch_prints_each_error_every_time_and_other_diagnostics_once(tmp_path)
 
 
 def test_watch_says_when_a_save_changed_no_file(tmp_path):
-    """An error mended back to what the files already hold writes nothing and lays out nothing (the faces are
-    those laid out before the error): the line says so, rather than "nothing to render: 9 faces changed" or
-    "nothing to redo"; a face laid out again to what the files have says that; a comment saved lays out
-    nothing."""
+    """An error mended back to what the files already hold writes nothing and lays out nothing (the
+    faces are those laid out before the error): the line says so, rather than "nothing to render: 9
+    faces changed" or "nothing to redo"; a face laid out again to what the files have says that; a
+    comment saved lays out nothing."""
     from printshop.live.watch import describe
 
     data = tmp_path / "data"
@@ -1721,9 +1747,10 @@ def test_watch_says_when_a_save_changed_no_file(tmp_path):
 
 
 def test_watch_of_a_language_no_game_has_says_so_and_waits_for_its_file(tmp_path):
-    """`printshop build --lang de` refuses a language no game has; `watch --lang de` and `serve` keep running
-    (a translator may be about to make the file) and say so: a warning naming the languages there are, and
-    "nothing to build"; the first build over files already made says they are up to date."""
+    """`printshop build --lang de` refuses a language no game has; `watch --lang de` and `serve`
+    keep running (a translator may be about to make the file) and say so: a warning naming the
+    languages there are, and "nothing to build"; the first build over files already made says they
+    are up to date."""
     from printshop.live.watch import describe
 
     data = tmp_path / "data"
@@ -1764,8 +1791,9 @@ def test_watch_of_a_language_no_game_has_says_so_and_waits_for_its_file(tmp_path
 
 
 def test_watch_of_a_paper_there_is_not_is_an_error_not_a_crash(tmp_path):
-    """`printshop watch --paper tabloid` stopped with "internal error: KeyError: 'tabloid'"; a build says
-    "no paper 'tabloid'". Each refresh now says so, naming the papers there are, and writes nothing."""
+    """`printshop watch --paper tabloid` stopped with "internal error: KeyError: 'tabloid'"; a build
+    says "no paper 'tabloid'". Each refresh now says so, naming the papers there are, and writes
+    nothing."""
     session = Session(
         DEFAULT_DATA_DIR, tmp_path / "out", games=["comrade"], langs=["en"], papers=["tabloid"]
     )
@@ -1820,8 +1848,9 @@ def test_watch_rebuilds_on_save(tmp_path):
 
 
 class _NotedBackend:
-    """The watcher's backend, noting each group of changes it gives with the number of the call that gave it:
-    once it is asked again, the watch loop has done all that group brought (a rebuild, and its line)."""
+    """The watcher's backend, noting each group of changes it gives with the number of the call that
+    gave it: once it is asked again, the watch loop has done all that group brought (a rebuild, and
+    its line)."""
 
     def __init__(self, backend):
         self.backend, self.calls, self.groups = backend, 0, []
@@ -1838,9 +1867,9 @@ class _NotedBackend:
         self.backend.close()
 
     def taken_in(self, folder: Path, after: int = 0) -> int:
-        """Wait for a group holding `folder` or a file under it, given by a call after `after`, and for the call
-        after it: the number of the call that gave it. (A folder made while the watcher runs may come as the
-        folder alone: its files were written before the system watched it.)"""
+        """Wait for a group holding `folder` or a file under it, given by a call after `after`, and
+        for the call after it: the number of the call that gave it. (A folder made while the watcher
+        runs may come as the folder alone: its files were written before the system watched it.)"""
         started = time.monotonic()
         while time.monotonic() - started < DEADLINE:
             found = [
@@ -1858,10 +1887,10 @@ class _NotedBackend:
 def test_watch_writing_into_the_data_folder_does_not_rebuild_for_its_own_files(
     tmp_path, monkeypatch
 ):
-    """An output folder inside the data folder (`--out data/out`): the files watch writes are not edits. Each
-    build's PDFs, cache and temporary files brought a second refresh that laid every face out again. Waited
-    for as the watcher takes them in: once it asks for the next changes after the group holding the files
-    written, a refresh they brought would have said its line."""
+    """An output folder inside the data folder (`--out data/out`): the files watch writes are not
+    edits. Each build's PDFs, cache and temporary files brought a second refresh that laid every
+    face out again. Waited for as the watcher takes them in: once it asks for the next changes after
+    the group holding the files written, a refresh they brought would have said its line."""
     from printshop.live.watch import FileWatcher
 
     opened = FileWatcher._open
@@ -1885,16 +1914,17 @@ def test_watch_writing_into_the_data_folder_does_not_rebuild_for_its_own_files(
 
 
 def test_a_save_made_during_the_first_build_is_not_missed(tmp_path):
-    """The first build has read the files when the translator saves: the save must bring a second build
-    (a watcher started only after the first build would never hear of it)."""
+    """The first build has read the files when the translator saves: the save must bring a second
+    build (a watcher started only after the first build would never hear of it)."""
     with _watching(tmp_path, during_first_build=_rename_informer) as (texts, lines, cards):
         assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
         assert "SNITCH" in pdf_text(cards).upper()
 
 
 class _NoNotifications:
-    """watchfiles' backend as on a machine whose inotify instances are all taken (by Chromium, editors,
-    other users' watchers): the system's notifications fail, when opened or later; polling works."""
+    """watchfiles' backend as on a machine whose inotify instances are all taken (by Chromium,
+    editors, other users' watchers): the system's notifications fail, when opened or later; polling
+    works."""
 
     fail_when = "opened"
     from watchfiles._rust_notify import RustNotify as backend_type
@@ -2007,8 +2037,8 @@ def test_serve_and_watch_are_commands():
 
 @pytest.mark.parametrize("port", ["99999", "65536", "-1", "http"])
 def test_a_port_out_of_range_is_refused_not_taken_modulo_65536(port, capsys):
-    """The system reads port 99999 as 34463 (modulo 65536): `serve --port 99999` listened there, on a port
-    nobody asked for. A port is refused unless it is 0 to 65535; the edges are taken."""
+    """The system reads port 99999 as 34463 (modulo 65536): `serve --port 99999` listened there, on
+    a port nobody asked for. A port is refused unless it is 0 to 65535; the edges are taken."""
     from printshop.cli import make_parser
 
     with pytest.raises(SystemExit) as usage:
@@ -2027,8 +2057,8 @@ def test_a_port_out_of_range_is_refused_not_taken_modulo_65536(port, capsys):
 
 
 def test_a_port_in_use_is_a_message_saying_what_to_do(tmp_path, capsys):
-    """`printshop serve` on a port something else listens on (another serve): exit 2 with the port and
-    --port named, no traceback and no 'internal error'."""
+    """`printshop serve` on a port something else listens on (another serve): exit 2 with the port
+    and --port named, no traceback and no 'internal error'."""
     import socket
 
     from printshop.cli import main
@@ -2051,17 +2081,19 @@ def test_a_port_in_use_is_a_message_saying_what_to_do(tmp_path, capsys):
         taken.close()
 
 
-# --- a translation that lacks texts: shown as a draft in serve, written as one by watch --draft -------------
+# --- a translation that lacks texts: shown as a draft in serve, written as one by watch --draft
+# -------------
 FRENCH_INFORMER = (
     '    name: "Informateur"\n'  # the French informer's name: without it, French lacks one text
 )
 
 
 def test_watch_draft_writes_what_build_draft_writes_and_removes_the_drafts_once_complete(tmp_path):
-    """`watch --draft` is `build --draft` kept running: the French kit, one text short, is written as marked
-    -draft files with the same bytes a draft build writes; once the text is back, the real kit is written (the
-    bytes of a cold build) and the session's own -draft files are removed and said to be, as a build removes
-    what the build before it wrote. Without --draft the translation is left out, as a build leaves it out."""
+    """`watch --draft` is `build --draft` kept running: the French kit, one text short, is written
+    as marked -draft files with the same bytes a draft build writes; once the text is back, the real
+    kit is written (the bytes of a cold build) and the session's own -draft files are removed and
+    said to be, as a build removes what the build before it wrote. Without --draft the translation
+    is left out, as a build leaves it out."""
     from printshop.live.watch import describe
 
     data = tmp_path / "data"
@@ -2120,8 +2152,9 @@ def test_watch_draft_writes_what_build_draft_writes_and_removes_the_drafts_once_
 
 
 def test_a_text_translated_in_a_draft_lays_out_only_the_faces_that_print_it(tmp_path):
-    """The draft mark carries the share translated, which every translated text changes; it is printed in page
-    footers, never on a face, so a face that does not print the text is not laid out again."""
+    """The draft mark carries the share translated, which every translated text changes; it is
+    printed in page footers, never on a face, so a face that does not print the text is not laid out
+    again."""
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     french = data / "comrade" / "text" / "fr.yaml"
@@ -2143,8 +2176,9 @@ def test_a_text_translated_in_a_draft_lays_out_only_the_faces_that_print_it(tmp_
 def test_a_draft_face_names_the_line_of_each_text_it_shows_from_the_language_it_is_made_from(
     tmp_path,
 ):
-    """The French informer card lacks its name: the page shows the English one, and the card's sources name
-    en.yaml's line of it beside fr.yaml's lines, so the translator sees which text is still to write."""
+    """The French informer card lacks its name: the page shows the English one, and the card's
+    sources name en.yaml's line of it beside fr.yaml's lines, so the translator sees which text is
+    still to write."""
     from printshop.live.serve import Preview
     from tests.conftest import line_of
 
@@ -2175,9 +2209,10 @@ def test_a_draft_face_names_the_line_of_each_text_it_shows_from_the_language_it_
 
 
 def test_a_diagnostic_written_in_a_faces_definition_leads_to_the_faces_made_from_it(tmp_path):
-    """A designer's typo in faces.yaml: a frame added on a line of its own with a font misspelt, a colour
-    misspelt in one face's shape, a length misspelt in the abstract face every card extends (which stops the
-    file being read): each error is listed with the faces that definition makes, and only those."""
+    """A designer's typo in faces.yaml: a frame added on a line of its own with a font misspelt, a
+    colour misspelt in one face's shape, a length misspelt in the abstract face every card extends
+    (which stops the file being read): each error is listed with the faces that definition makes,
+    and only those."""
     from printshop.live.serve import Preview
 
     data = tmp_path / "data"
@@ -2216,7 +2251,8 @@ def test_a_diagnostic_written_in_a_faces_definition_leads_to_the_faces_made_from
         "cards/dissident-glasnost/front",
         "cards/dissident-perestroika/front",
     ]
-    # a frame its template has no block for: the error is the template's, about the frame, which leads to the card
+    # a frame its template has no block for: the error is the template's, about the frame, which
+    # leads to the card
     faces.write_text(
         original.replace(
             informer,
@@ -2262,8 +2298,8 @@ def test_a_file_someone_changed_is_not_removed_when_the_session_no_longer_makes_
 
 
 def test_serve_and_watch_hand_their_sessions_the_draft_choice(tmp_path, monkeypatch):
-    """serve is a preview: it always shows an unfinished translation (marked); watch writes one only with
-    --draft, as build does."""
+    """serve is a preview: it always shows an unfinished translation (marked); watch writes one only
+    with --draft, as build does."""
     import threading
 
     import printshop.live.serve
@@ -2299,9 +2335,9 @@ def test_serve_and_watch_hand_their_sessions_the_draft_choice(tmp_path, monkeypa
 def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside_its_cards(
     tmp_path, browser
 ):
-    """A translator opens serve on a translation that lacks a text: its column is there, headed by the draft
-    mark in its own language, the text it lacks shown in the language it is made from; writing that text
-    changes the card and, the translation complete, the mark goes."""
+    """A translator opens serve on a translation that lacks a text: its column is there, headed by
+    the draft mark in its own language, the text it lacks shown in the language it is made from;
+    writing that text changes the card and, the translation complete, the mark goes."""
     from printshop.live.serve import Server
 
     data = tmp_path / "data"
@@ -2355,8 +2391,8 @@ def _said(update) -> list[tuple]:
 
 
 def _laid_out(session) -> dict:
-    """Each face the session holds laid out, by (game, language, variant, deck or sheet, face): its frames' texts
-    and sizes, which is what a face drawn from it shows."""
+    """Each face the session holds laid out, by (game, language, variant, deck or sheet, face): its
+    frames' texts and sizes, which is what a face drawn from it shows."""
     return {
         name: None
         if laid.face is None
@@ -2366,10 +2402,11 @@ def _laid_out(session) -> dict:
 
 
 def test_an_edit_of_one_games_faces_reads_and_lays_out_that_game_alone(data_copy):
-    """In a session of every game (as `printshop serve` holds one), saving one game's faces.yaml reads that game's
-    files again, not the catalogue, and lays out that game's faces only: the fonts, whose files did not change,
-    stay registered. What it then says and lays out is what a session started afresh says and lays out; an error
-    in that file is shown, and mending it reads the data again."""
+    """In a session of every game (as `printshop serve` holds one), saving one game's faces.yaml
+    reads that game's files again, not the catalogue, and lays out that game's faces only: the
+    fonts, whose files did not change, stay registered. What it then says and lays out is what a
+    session started afresh says and lays out; an error in that file is shown, and mending it reads
+    the data again."""
     session = Session(data_copy, render=False, draft=True)
     assert session.refresh().ok
     comrade = {name for name in session._laid if name[0] == "comrade"}
@@ -2424,10 +2461,11 @@ def test_an_edit_of_one_games_faces_reads_and_lays_out_that_game_alone(data_copy
 
 
 def test_an_edit_of_one_template_lays_out_the_faces_made_with_it(tmp_path):
-    """A template saved lays out again the faces made with it, or with a template that includes, imports or
-    extends it, not every face: a designer editing one card's template sees that card redrawn. A template that
-    names another by an expression (known only while it renders) reads any of them, so any template saved lays
-    its faces out again. The files are those a cold build writes."""
+    """A template saved lays out again the faces made with it, or with a template that includes,
+    imports or extends it, not every face: a designer editing one card's template sees that card
+    redrawn. A template that names another by an expression (known only while it renders) reads any
+    of them, so any template saved lays its faces out again. The files are those a cold build
+    writes."""
     data, templates = tmp_path / "data", tmp_path / "templates"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     shutil.copytree(REPO / "templates", templates)
@@ -2493,10 +2531,10 @@ def test_an_edit_of_one_template_lays_out_the_faces_made_with_it(tmp_path):
 
 
 def test_a_save_gives_new_images_only_to_the_faces_it_changed(data_copy, tmp_path):
-    """Faces set at one size across their deck (design.same_size_across_deck: Kremlin's politicians in French,
-    Comrade's informer) were set again as new faces at every refresh: after any save anywhere, serve had the page
-    load their 28 images again and watch drew them again. They are now the faces of the refresh before while
-    what they are made from is the same."""
+    """Faces set at one size across their deck (design.same_size_across_deck: Kremlin's politicians
+    in French, Comrade's informer) were set again as new faces at every refresh: after any save
+    anywhere, serve had the page load their 28 images again and watch drew them again. They are now
+    the faces of the refresh before while what they are made from is the same."""
     from printshop.live.serve import Preview
 
     preview = Preview(Session(data_copy, render=False, draft=True))
@@ -2549,8 +2587,8 @@ def test_a_save_gives_new_images_only_to_the_faces_it_changed(data_copy, tmp_pat
 
 
 def test_an_image_saved_lays_out_the_faces_that_draw_it(tmp_path):
-    """A game's art is read face by face: saving one image lays out (and draws, and shows anew) the faces that
-    draw it, not every face of the game; the files are those a cold build writes."""
+    """A game's art is read face by face: saving one image lays out (and draws, and shows anew) the
+    faces that draw it, not every face of the game; the files are those a cold build writes."""
     from PIL import Image
 
     from tests.conftest import FIXTURES, fixture_project
@@ -2589,9 +2627,10 @@ def test_an_image_saved_lays_out_the_faces_that_draw_it(tmp_path):
 def test_a_game_with_print_data_of_its_own_is_laid_out_in_a_session_as_a_build_lays_it_out(
     tmp_path,
 ):
-    """Harvest names card sizes and colours of its own (data/harvest/print/): a session laid the game out with the
-    project's print data alone, where those sizes do not exist, so watch wrote no card file for its decks and serve
-    showed none of its cards, without a word. It lays each game out as the game sees the project, as a build."""
+    """Harvest names card sizes and colours of its own (data/harvest/print/): a session laid the
+    game out with the project's print data alone, where those sizes do not exist, so watch wrote no
+    card file for its decks and serve showed none of its cards, without a word. It lays each game
+    out as the game sees the project, as a build."""
     from printshop.live.views import face_views
     from tests.conftest import FIXTURES, fixture_project
 
@@ -2609,9 +2648,10 @@ def test_a_game_with_print_data_of_its_own_is_laid_out_in_a_session_as_a_build_l
 
 
 def test_a_build_after_watch_takes_what_watch_made_from_the_cache(tmp_path):
-    """When watch stops, the files of its last build go into the output folder's cache under the keys a build
-    gives them: `printshop build` of the same data and settings then renders nothing and writes the same bytes.
-    Saves in between are not stored (a cache of every version); a watch that ends on an error stores nothing."""
+    """When watch stops, the files of its last build go into the output folder's cache under the
+    keys a build gives them: `printshop build` of the same data and settings then renders nothing
+    and writes the same bytes. Saves in between are not stored (a cache of every version); a watch
+    that ends on an error stores nothing."""
     with _watching(tmp_path) as (texts, lines, cards):
         _rename_informer(texts)
         assert re.fullmatch(REBUILT, _wait_for_lines(lines, 2)[1]), lines
@@ -2636,10 +2676,10 @@ def test_a_build_after_watch_takes_what_watch_made_from_the_cache(tmp_path):
 
 
 def test_a_colour_saved_lays_out_and_draws_the_faces_that_use_it_and_shows_them_anew(tmp_path):
-    """A colour of the shared palette (print/colours.yaml) is read colour by colour: saving one lays out and
-    draws again the faces that use it (Kremlin's markers of one faction), not every face of every game, and
-    registers no font again; the page gives those faces new images and keeps the others'; the files are those a
-    cold build writes, in the new colour."""
+    """A colour of the shared palette (print/colours.yaml) is read colour by colour: saving one lays
+    out and draws again the faces that use it (Kremlin's markers of one faction), not every face of
+    every game, and registers no font again; the page gives those faces new images and keeps the
+    others'; the files are those a cold build writes, in the new colour."""
     import io
 
     from PIL import Image
@@ -2685,9 +2725,10 @@ def test_a_colour_saved_lays_out_and_draws_the_faces_that_use_it_and_shows_them_
 
 
 def test_face_colours_and_motifs_name_every_colour_and_motif_drawing_a_face_reads(tmp_path):
-    """render/faces.face_colours and face_motifs, by which a session keeps a face while its colours and motifs
-    are unchanged, against what draw_face reads of the palette and the motifs, for every face of every game: one
-    they missed would leave a face, and its image on the page, in the old colour or shape."""
+    """render/faces.face_colours and face_motifs, by which a session keeps a face while its colours
+    and motifs are unchanged, against what draw_face reads of the palette and the motifs, for every
+    face of every game: one they missed would leave a face, and its image on the page, in the old
+    colour or shape."""
     import io
 
     from reportlab.pdfgen.canvas import Canvas
@@ -2722,9 +2763,10 @@ def test_face_colours_and_motifs_name_every_colour_and_motif_drawing_a_face_read
 def test_a_session_of_a_naming_variant_writes_what_build_variant_writes_and_follows_its_texts(
     tmp_path,
 ):
-    """watch and serve lay out a naming variant (`--variant soviet`), as `printshop build --variant` builds it:
-    the same files, with -soviet in their names, and the variant's names on the cards; a name of the variant
-    saved lays out the faces that print it. A variant no game has any more is said at each refresh."""
+    """watch and serve lay out a naming variant (`--variant soviet`), as `printshop build --variant`
+    builds it: the same files, with -soviet in their names, and the variant's names on the cards; a
+    name of the variant saved lays out the faces that print it. A variant no game has any more is
+    said at each refresh."""
     from printshop.live.serve import Preview
 
     data = tmp_path / "data"
@@ -2740,7 +2782,8 @@ def test_a_session_of_a_naming_variant_writes_what_build_variant_writes_and_foll
     assert [game["variant"] for game in preview.state["games"]] == [
         "soviet"
     ]  # the page's heading says so
-    # the assassin card's name is written in the variant's texts: its sources lead there, not to the default name
+    # the assassin card's name is written in the variant's texts: its sources lead there, not to the
+    # default name
     texts = data / "assassin" / "text" / "en.yaml"
     [card] = [
         face
@@ -2788,8 +2831,8 @@ def test_a_session_of_a_naming_variant_writes_what_build_variant_writes_and_foll
 
 
 def test_an_empty_variant_is_the_default_names_as_in_a_build(tmp_path):
-    """`--variant ''` builds the default names; a session took '' for a variant no game has and warned of it at
-    every refresh."""
+    """`--variant ''` builds the default names; a session took '' for a variant no game has and
+    warned of it at every refresh."""
     session = Session(
         DEFAULT_DATA_DIR, None, games=["assassin"], langs=["en"], render=False, variant=""
     )
@@ -2837,8 +2880,9 @@ def test_watch_and_serve_refuse_a_variant_no_game_has(tmp_path, capsys):
 def test_a_motif_saved_lays_out_and_draws_the_faces_that_draw_it(
     tmp_path, game, motifs_file, motif, old, new
 ):
-    """Motifs are read motif by motif, as colours are: a motif saved (in the project's motifs or a game's own)
-    lays out and draws again the faces that draw it, not every face; the files are those a cold build writes."""
+    """Motifs are read motif by motif, as colours are: a motif saved (in the project's motifs or a
+    game's own) lays out and draws again the faces that draw it, not every face; the files are those
+    a cold build writes."""
     from printshop.render.faces import face_motifs
 
     data = tmp_path / "data"
@@ -2863,9 +2907,10 @@ def test_a_motif_saved_lays_out_and_draws_the_faces_that_draw_it(
 
 
 def test_print_data_no_face_reads_lays_out_no_face_and_a_card_size_lays_out_its_decks(tmp_path):
-    """The booklet's style (print/booklet.yaml), saved, lays out no face (serve's images stay) and renders the
-    kits again, as a build would; a card size changed in a game's own print/media.yaml lays out the faces of the
-    decks of that size, not the others. The files are those a cold build writes."""
+    """The booklet's style (print/booklet.yaml), saved, lays out no face (serve's images stay) and
+    renders the kits again, as a build would; a card size changed in a game's own print/media.yaml
+    lays out the faces of the decks of that size, not the others. The files are those a cold build
+    writes."""
     from tests.conftest import FIXTURES, fixture_project
 
     data, templates = fixture_project(tmp_path / "project")
@@ -2896,8 +2941,9 @@ def test_print_data_no_face_reads_lays_out_no_face_and_a_card_size_lays_out_its_
 
 
 def test_a_language_file_saved_lays_out_the_faces_of_that_language_only(tmp_path):
-    """A face reads its own language's file (typography, labels), as a job's key holds it: saving the French one
-    lays out French faces, not the English ones; the files are those a cold build writes."""
+    """A face reads its own language's file (typography, labels), as a job's key holds it: saving
+    the French one lays out French faces, not the English ones; the files are those a cold build
+    writes."""
     from tests.conftest import fixture_project
 
     data, templates = fixture_project(tmp_path / "project")
@@ -2919,9 +2965,9 @@ def test_a_language_file_saved_lays_out_the_faces_of_that_language_only(tmp_path
 def test_a_colour_taken_out_of_the_palette_is_drawn_in_magenta_on_the_page_not_a_broken_image(
     tmp_path,
 ):
-    """A colour faces use, renamed in colours.yaml: the page lists the error at the faces, and draws them with
-    the missing colour in the overset's magenta (a broken image said nothing of where); mended, they are drawn
-    in the colour again."""
+    """A colour faces use, renamed in colours.yaml: the page lists the error at the faces, and draws
+    them with the missing colour in the overset's magenta (a broken image said nothing of where);
+    mended, they are drawn in the colour again."""
     import io
 
     from PIL import Image
@@ -2977,10 +3023,11 @@ def test_a_colour_taken_out_of_the_palette_is_drawn_in_magenta_on_the_page_not_a
 def test_a_frame_in_a_colour_or_font_there_is_not_shows_its_text_in_magenta_until_mended(
     tmp_path, fault, old, new, error
 ):
-    """A frame of Comrade's dissident cards (the secret word) given a colour the palette lacks, or a font there is
-    not: the frame was left out of the preview, so the word vanished from the card with nothing on it to say
-    where. Now its text is drawn in the overset's magenta (a font in the registered face named most like it),
-    beside the error; the session writes nothing meanwhile; mended, the word is red again."""
+    """A frame of Comrade's dissident cards (the secret word) given a colour the palette lacks, or a
+    font there is not: the frame was left out of the preview, so the word vanished from the card
+    with nothing on it to say where. Now its text is drawn in the overset's magenta (a font in the
+    registered face named most like it), beside the error; the session writes nothing meanwhile;
+    mended, the word is red again."""
     import io
 
     import numpy as np
@@ -3001,8 +3048,8 @@ def test_a_frame_in_a_colour_or_font_there_is_not_shows_its_text_in_magenta_unti
     edit(faces, old, new)
 
     def word(token) -> np.ndarray:
-        """The pixels of the image within the frame 'word' (6 mm from the left, 50.5 mm from the top, 51 by
-        7.5 mm) of a face's image at the preview's resolution."""
+        """The pixels of the image within the frame 'word' (6 mm from the left, 50.5 mm from the
+        top, 51 by 7.5 mm) of a face's image at the preview's resolution."""
         view = preview.views[token]
         with Image.open(io.BytesIO(preview.image(token))) as image:
             pixels = np.asarray(image.convert("RGB")).astype(int)
@@ -3063,10 +3110,11 @@ def test_a_frame_in_a_colour_or_font_there_is_not_shows_its_text_in_magenta_unti
 def test_art_not_there_is_an_empty_frame_in_magenta_and_the_art_once_it_is(
     tmp_path, old, new, error
 ):
-    """A face naming an image not made yet (a designer laying out before the art is in), or a motif mistyped:
-    the image's face was 'no image: this face could not be drawn', the motif's drawn without its art. Both are
-    now drawn with an empty frame in the overset's magenta where the art goes, crossed and named, beside the
-    error; once the file is there (or the name mended), the art is drawn and no magenta is left."""
+    """A face naming an image not made yet (a designer laying out before the art is in), or a motif
+    mistyped: the image's face was 'no image: this face could not be drawn', the motif's drawn
+    without its art. Both are now drawn with an empty frame in the overset's magenta where the art
+    goes, crossed and named, beside the error; once the file is there (or the name mended), the art
+    is drawn and no magenta is left."""
     import io
 
     import numpy as np
@@ -3086,8 +3134,8 @@ def test_art_not_there_is_an_empty_frame_in_magenta_and_the_art_once_it_is(
     assert errors and all(error in d["message"] for d in errors), errors
 
     def art(colour: str) -> int:
-        """Pixels of `colour` within the art's box (20 mm from the left, 20.5 mm from the top, 23 mm square)
-        of the first dissident card's image."""
+        """Pixels of `colour` within the art's box (20 mm from the left, 20.5 mm from the top, 23 mm
+        square) of the first dissident card's image."""
         token = next(
             token
             for token, view in preview.views.items()
@@ -3122,10 +3170,11 @@ def test_art_not_there_is_an_empty_frame_in_magenta_and_the_art_once_it_is(
 def test_the_rules_are_shown_page_by_page_and_a_rule_saved_redraws_its_booklet_alone(
     tmp_path, built
 ):
-    """The rules are most of what a translator translates, and serve showed none of them. Each game's rules
-    booklet is now shown page by page after its faces (rows `rules/1`, `rules/2`...), each page rasterised from
-    the A5 booklet `build` writes, byte for byte; its sources are the lines of the rules' texts. A rule saved
-    renders that language's booklet again and no other; a card's text saved renders none."""
+    """The rules are most of what a translator translates, and serve showed none of them. Each
+    game's rules booklet is now shown page by page after its faces (rows `rules/1`, `rules/2`...),
+    each page rasterised from the A5 booklet `build` writes, byte for byte; its sources are the
+    lines of the rules' texts. A rule saved renders that language's booklet again and no other; a
+    card's text saved renders none."""
     import io
 
     from PIL import Image
@@ -3182,17 +3231,19 @@ def test_the_rules_are_shown_page_by_page_and_a_rule_saved_redraws_its_booklet_a
 def test_the_faces_are_shown_before_the_rules_booklets_are_rendered_and_a_rule_saved_greys_its_pages_meanwhile(
     tmp_path, monkeypatch
 ):
-    """A booklet takes about as long to render as every face of its game: serve's first page waited for them all,
-    and so did a face after a save of the palette. The faces are now shown first; the booklets are rendered
-    after (`render_pages`), their pages added with the faces' tokens unchanged. A rule saved shows that
-    booklet's earlier pages greyed until its new ones are there; the other language's are untouched."""
+    """A booklet takes about as long to render as every face of its game: serve's first page waited
+    for them all, and so did a face after a save of the palette. The faces are now shown first; the
+    booklets are rendered after (`render_pages`), their pages added with the faces' tokens
+    unchanged. A rule saved shows that booklet's earlier pages greyed until its new ones are there;
+    the other language's are untouched."""
     import printshop.live.serve as serve
 
     data = tmp_path / "data"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     import printshop.render.booklet as booklet_module
 
-    rendered = []  # (serve imports render_booklet where it renders: the module's is the one it calls)
+    # (serve imports render_booklet where it renders: the module's is the one it calls)
+    rendered = []
     original = booklet_module.render_booklet
     monkeypatch.setattr(
         booklet_module,
@@ -3254,8 +3305,8 @@ def test_the_faces_are_shown_before_the_rules_booklets_are_rendered_and_a_rule_s
 
 
 def test_the_server_shows_the_rules_pages_once_rendered_after_the_faces(tmp_path):
-    """serve listens once the faces are laid out; its watching thread renders the rules booklets, and the page
-    (told by an event) shows their pages after the faces."""
+    """serve listens once the faces are laid out; its watching thread renders the rules booklets,
+    and the page (told by an event) shows their pages after the faces."""
     from printshop.live.serve import Server
 
     server = Server(
@@ -3282,9 +3333,10 @@ def test_the_server_shows_the_rules_pages_once_rendered_after_the_faces(tmp_path
 def test_a_rules_page_names_the_rules_it_prints_and_a_diagnostic_at_a_rule_leads_to_that_page(
     tmp_path,
 ):
-    """A rules page's sources were every line of the rules, so an error at one rule flagged every page of its
-    booklet. Now a page names the rules it prints, found in the page's own text: the page pypdf reads the rule
-    on, and that page alone, leads to its line, and the error there leads to that page."""
+    """A rules page's sources were every line of the rules, so an error at one rule flagged every
+    page of its booklet. Now a page names the rules it prints, found in the page's own text: the
+    page pypdf reads the rule on, and that page alone, leads to its line, and the error there leads
+    to that page."""
     from printshop.live.booklet_pages import letters
     from printshop.live.serve import Preview
 
@@ -3332,9 +3384,10 @@ def test_a_rules_page_names_the_rules_it_prints_and_a_diagnostic_at_a_rule_leads
 def test_a_booklet_style_in_a_colour_or_font_there_is_not_is_shown_in_magenta_until_mended(
     tmp_path, fault
 ):
-    """A style of booklet.yaml in a colour or font there is not stopped the rules booklet: serve showed no rules
-    page at all. Its pages are now shown, that style's text drawn in the overset's magenta (a font stood in for
-    by the one named most like it), as a face's frame is, beside the error; mended, the pages are drawn right."""
+    """A style of booklet.yaml in a colour or font there is not stopped the rules booklet: serve
+    showed no rules page at all. Its pages are now shown, that style's text drawn in the overset's
+    magenta (a font stood in for by the one named most like it), as a face's frame is, beside the
+    error; mended, the pages are drawn right."""
     import io
 
     import numpy as np
@@ -3379,12 +3432,13 @@ def test_a_booklet_style_in_a_colour_or_font_there_is_not_is_shown_in_magenta_un
 
 
 def test_a_rule_is_found_on_every_page_it_runs_over_and_on_none_it_is_not_printed_on():
-    """How serve finds a rule in its booklet's pages: by runs of its letters between its placeholders, whatever
-    the page did to it (lines broken, words hyphenated, capitals, no-break spaces, markup). A paragraph over a
-    page break is on both pages; a text the booklet does not print is on none. A text too short for that
-    ("Setup", "Purge {n}") is found as whole words: on the pages with the word, not where it is part of another
-    ("setups"); a letter alone ("A") or a placeholder alone cannot be placed (None: serve counts it on every
-    page, as it does a text found on none)."""
+    """How serve finds a rule in its booklet's pages: by runs of its letters between its
+    placeholders, whatever the page did to it (lines broken, words hyphenated, capitals, no-break
+    spaces, markup). A paragraph over a page break is on both pages; a text the booklet does not
+    print is on none. A text too short for that ("Setup", "Purge {n}") is found as whole words: on
+    the pages with the word, not where it is part of another ("setups"); a letter alone ("A") or a
+    placeholder alone cannot be placed (None: serve counts it on every page, as it does a text found
+    on none)."""
     from printshop.live.booklet_pages import SEARCHED, Booklet, letters, words
 
     paragraph = (
@@ -3428,9 +3482,9 @@ def pypdf_pages(data: bytes) -> list:
 def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_same(
     tmp_path, monkeypatch
 ):
-    """The one-page PDF a face's image is rasterised from lives only until pdfium has read it: it is not
-    deflated (a third of each image's time went to compressing its page and font subsets), and the image is
-    the one a compressed PDF gives."""
+    """The one-page PDF a face's image is rasterised from lives only until pdfium has read it: it is
+    not deflated (a third of each image's time went to compressing its page and font subsets), and
+    the image is the one a compressed PDF gives."""
     import pypdfium2
     from reportlab.pdfgen import canvas as canvases
 
@@ -3461,8 +3515,9 @@ def test_a_face_image_is_drawn_through_an_uncompressed_pdf_and_comes_out_the_sam
 
 
 def test_faces_drawn_together_give_the_images_each_drawn_alone_gives(tmp_path):
-    """serve draws the images a page asks for a dozen at a time, into one PDF (fonts embedded once): each image
-    is the one its face drawn alone gives, whatever its size or its neighbours' (cards, backs, sheets)."""
+    """serve draws the images a page asks for a dozen at a time, into one PDF (fonts embedded once):
+    each image is the one its face drawn alone gives, whatever its size or its neighbours' (cards,
+    backs, sheets)."""
     from printshop.live.images import face_png, face_pngs
     from printshop.live.serve import Preview
 
@@ -3482,9 +3537,10 @@ def test_faces_drawn_together_give_the_images_each_drawn_alone_gives(tmp_path):
 def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_at_a_time(
     tmp_path, monkeypatch
 ):
-    """The page asks for its images all at once, on the server's threads: each face is drawn once (a face another
-    request is drawing is waited for), in PDFs of up to PREVIEW_BATCH faces, and every image comes back. A face
-    that cannot be drawn gives no image, and its batch's other faces still theirs."""
+    """The page asks for its images all at once, on the server's threads: each face is drawn once (a
+    face another request is drawing is waited for), in PDFs of up to PREVIEW_BATCH faces, and every
+    image comes back. A face that cannot be drawn gives no image, and its batch's other faces still
+    theirs."""
     from concurrent.futures import ThreadPoolExecutor
 
     import printshop.live.images as images
@@ -3523,7 +3579,8 @@ def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_
         for token, image in images.items()
         if token != tokens[5]
     )
-    # each face drawn in one batch; the broken one's batch, which failed, then drawn one by one, once each
+    # each face drawn in one batch; the broken one's batch, which failed, then drawn one by one,
+    # once each
     counts = collections.Counter(drawn)
     again = {key for key, count in counts.items() if count == 2}
     assert set(counts) == {view.key for view in preview.views.values()} and set(
@@ -3536,8 +3593,9 @@ def test_a_page_asking_for_every_image_at_once_has_each_face_drawn_once_a_batch_
 def test_after_an_edit_the_image_of_the_changed_face_is_drawn_without_the_faces_out_of_sight(
     tmp_path, monkeypatch
 ):
-    """A batch takes only faces the last refresh changed: after one text is edited, its card's image is drawn
-    alone (at once), not with a dozen faces the page never asked for because they are out of sight."""
+    """A batch takes only faces the last refresh changed: after one text is edited, its card's image
+    is drawn alone (at once), not with a dozen faces the page never asked for because they are out
+    of sight."""
     import printshop.live.images as images
     import printshop.live.serve as serve
 

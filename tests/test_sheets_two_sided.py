@@ -1,5 +1,5 @@
-"""Issue 14: two-sided sheets (a `back:` on a sheet or an item) printed like card backs, and lists in
-card and sheet frames drawn with their numbers and bullets. Built from the sampler fixture game
+"""Issue 14: two-sided sheets (a `back:` on a sheet or an item) printed like card backs, and lists
+in card and sheet frames drawn with their numbers and bullets. Built from the sampler fixture game
 (tests/fixtures/sampler), so nothing here depends on the games of data/."""
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ OFFSET = (1.5 * MM, -2 * MM)  # --back-offset 1.5,-2
 
 @pytest.fixture(scope="module")
 def kits(tmp_path_factory):
-    """The sampler in English on A4, flipped on the long edge and, with a back offset, on the short edge."""
+    """The sampler in English on A4, flipped on the long edge and, with a back offset, on the short
+    edge."""
     root = tmp_path_factory.mktemp("two-sided")
     data, templates = fixture_project(root)
     built = {}
@@ -47,8 +48,9 @@ def kits(tmp_path_factory):
 def expected_back(
     page, front, width: float, height: float, flip: str, offset=(0.0, 0.0)
 ) -> tuple[float, float]:
-    """Where the back of a sheet placed at `front` (its size `width` x `height` at the trim) belongs: the
-    printer turns the paper about its long or its short edge; on a landscape page the long edge lies across."""
+    """Where the back of a sheet placed at `front` (its size `width` x `height` at the trim)
+    belongs: the printer turns the paper about its long or its short edge; on a landscape page the
+    long edge lies across."""
     page_width, page_height = float(page.mediabox.width), float(page.mediabox.height)
     w, h = width * front.scale, height * front.scale
     turned_left_to_right = (flip == "long-edge") == (page_height >= page_width)
@@ -91,8 +93,8 @@ def test_each_page_of_sheets_is_followed_by_its_backs_mirrored_for_the_flip(kits
 
 
 def test_short_edge_pairs_put_a_lone_sheets_back_on_the_other_half(kits):
-    """The aid's third item sits alone on the left half of its landscape page: turned about the short
-    edge, its back must be printed on the right half, behind it."""
+    """The aid's third item sits alone on the left half of its landscape page: turned about the
+    short edge, its back must be printed on the right half, behind it."""
     reader = PdfReader(kits["short-edge"] / "sampler-en-aid-a4.pdf")
     [front], _ = page_drawing(reader, 2)
     [back], _ = page_drawing(reader, 3)
@@ -160,7 +162,8 @@ def _found(data, templates, code: str) -> list:
     return [d for d in report.items if d.code == code]
 
 
-# --- lists in frames --------------------------------------------------------------------------------
+# --- lists in frames
+# --------------------------------------------------------------------------------
 def test_lists_in_a_card_frame_print_their_numbers_and_bullets(kits):
     text = PdfReader(kits["long-edge"] / "sampler-en-tokens-a4.pdf").pages[0].extract_text()
     assert (
@@ -173,14 +176,16 @@ def test_lists_in_a_card_frame_print_their_numbers_and_bullets(kits):
 
 def test_fitting_counts_a_list_items_indent(paints):
     """A word that just fits the frame's width as a paragraph does not fit as a list item: its
-    indent (room for the number) takes from the width, and the validator sees the same as the renderer."""
+    indent (room for the number) takes from the width, and the validator sees the same as the
+    renderer."""
     word = "Parteiversammlung"
     style = TextStyle(font="serif", size="9pt")
     width = stringWidth(word, "serif", 9.0) + 1
     assert fit(parse_blocks(f"<p>{word}</p>"), style, width, 100, paints).fits
     listed = fit(parse_blocks(f"<ol><li>{word}</li></ol>"), style, width, 100, paints)
     assert not listed.fits and listed.too_wide
-    # and a list item's lines are shorter: a line that just fits as a paragraph takes two as a list item
+    # and a list item's lines are shorter: a line that just fits as a paragraph takes two as a list
+    # item
     text = "Draw a token and pass it to the left"
     width = stringWidth(text, "serif", 9.0) + 1
     plain = fit(parse_blocks(f"<p>{text}</p>"), style, width, 1000, paints)
@@ -200,7 +205,8 @@ def test_a_frames_indent_is_the_list_indent(paints):
         parse_blocks("<ol>" + "<li>step</li>" * 9 + "</ol>"), given, 9.0, paints, 100
     )
     assert first.style.leftIndent == 14 and first.bulletText == "1."
-    # "10." and the 0.6 em ReportLab leaves after it do not hang in 14 pt: the list's indent is widened, every item's
+    # "10." and the 0.6 em ReportLab leaves after it do not hang in 14 pt: the list's indent is
+    # widened, every item's
     [first, *_, tenth] = make_flowables(blocks, given, 9.0, paints, 100)
     assert (
         first.style.leftIndent

@@ -120,8 +120,9 @@ def test_a_text_with_a_diagnostic_is_read_and_reported_every_time(tmp_path):
 
 
 def test_checking_and_building_leave_the_documents_read_as_they_were(tmp_path):
-    """Documents read once are shared by every later reading of the same text (memos.PARSED_DOCUMENTS): nothing
-    may change them, or the next load of any copy of the data would see the change."""
+    """Documents read once are shared by every later reading of the same text
+    (memos.PARSED_DOCUMENTS): nothing may change them, or the next load of any copy of the data
+    would see the change."""
     from printshop.pipeline.build import build, check
 
     check(DEFAULT_DATA_DIR)
@@ -160,9 +161,10 @@ def test_the_texts_kept_stay_within_their_budget_the_least_recently_read_going_f
 
 
 def test_a_file_saved_again_lets_its_old_text_go(tmp_path, monkeypatch):
-    """A session reads the file being edited after every save: each version was kept until the budget (32
-    million characters, hundreds of MB of documents) let the oldest go. The text a file no longer has is
-    dropped when it gives another; a copy of a file, the same text elsewhere, is still shared."""
+    """A session reads the file being edited after every save: each version was kept until the
+    budget (32 million characters, hundreds of MB of documents) let the oldest go. The text a file
+    no longer has is dropped when it gives another; a copy of a file, the same text elsewhere, is
+    still shared."""
     import printshop.project.source as source
 
     memo.clear("parsed_documents")
@@ -188,9 +190,9 @@ def test_a_file_saved_again_lets_its_old_text_go(tmp_path, monkeypatch):
 
 
 def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included():
-    """`items_of` (and `schema.plain`, which pydantic is given) read maps in C: the same items in the same
-    order as ruamel.yaml's own view, for a map with a `<<` merge key (read through ruamel) and for one whose
-    order `insert` changed (a plain dict's order would differ)."""
+    """`items_of` (and `schema.plain`, which pydantic is given) read maps in C: the same items in
+    the same order as ruamel.yaml's own view, for a map with a `<<` merge key (read through ruamel)
+    and for one whose order `insert` changed (a plain dict's order would differ)."""
     import io
 
     from printshop.project.schema import plain
@@ -224,9 +226,10 @@ def test_items_of_reads_a_map_as_ruamel_does_merge_keys_and_moved_keys_included(
 def test_the_commonest_yaml_mistakes_are_said_plainly_with_what_to_do(
     tmp_path, text, line, said, hint
 ):
-    """A translator's tab, a key indented one space off, a colon in an unquoted text: the parser's words ("found
-    character '\\t' that cannot start any token", "expected <block end>, but found '<block mapping start>'") are
-    kept in brackets after what they mean, and the hint says what to do, not "fix the syntax"."""
+    """A translator's tab, a key indented one space off, a colon in an unquoted text: the parser's
+    words ("found character '\\t' that cannot start any token", "expected <block end>, but found
+    '<block mapping start>'") are kept in brackets after what they mean, and the hint says what to
+    do, not "fix the syntax"."""
     path = tmp_path / "t.yaml"
     path.write_text(text, encoding="utf-8")
     report = Report()
@@ -239,8 +242,8 @@ def test_the_commonest_yaml_mistakes_are_said_plainly_with_what_to_do(
 
 
 def test_a_data_file_in_latin1_is_reported_at_its_first_byte_that_is_not_utf8(tmp_path):
-    """A translator's file saved in Latin-1: reported at 1:1 of its line with the hint "fix the syntax"; it is at the
-    byte, with what to do in an editor."""
+    """A translator's file saved in Latin-1: reported at 1:1 of its line with the hint "fix the
+    syntax"; it is at the byte, with what to do in an editor."""
     path = tmp_path / "fr.yaml"
     path.write_bytes('a: "ok"\nb: "déjà"\n'.encode("latin-1"))
     report = Report()
@@ -253,8 +256,8 @@ def test_a_data_file_in_latin1_is_reported_at_its_first_byte_that_is_not_utf8(tm
 
 
 def test_a_font_file_that_is_nowhere_says_where_to_put_it(tmp_path):
-    """The hint was the catalogue's "create the file, or pass the right folder with --data": a font is not written
-    by hand, and the folder it goes in is the project's fonts folder."""
+    """The hint was the catalogue's "create the file, or pass the right folder with --data": a font
+    is not written by hand, and the folder it goes in is the project's fonts folder."""
     from printshop.pipeline.build import check
     from tests.conftest import copy_data
 

@@ -1,5 +1,5 @@
-"""How card sheets carry their faces: a face used once is drawn in its page's content, a face used more
-than once is one Form XObject placed wherever it appears (the size of the file depends on it)."""
+"""How card sheets carry their faces: a face used once is drawn in its page's content, a face used
+more than once is one Form XObject placed wherever it appears (the size of the file depends on it)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ from tests.conftest import found
 
 @contextlib.contextmanager
 def only_new_objects_collected():
-    """The collector off, and a `collect()` that looks at the objects made inside the block only and gives the
-    cycles it freed among them: what was there before is frozen (gc.freeze), not collected and not walked. A
-    full collection walked the worker's whole heap (half a million objects and more by then): 0.25 s each."""
+    """The collector off, and a `collect()` that looks at the objects made inside the block only and
+    gives the cycles it freed among them: what was there before is frozen (gc.freeze), not collected
+    and not walked. A full collection walked the worker's whole heap (half a million objects and
+    more by then): 0.25 s each."""
     enabled = gc.isenabled()
     gc.disable()
     gc.freeze()
@@ -74,7 +75,8 @@ def test_one_form_per_shared_face_and_none_for_faces_used_once(built):
     assert text.count(b"BT") >= 18  # every front's text is in the pages themselves
 
 
-# --- compiled templates kept between runs ----------------------------------------------------------
+# --- compiled templates kept between runs
+# ----------------------------------------------------------
 def _render(folder, name="card.j2"):
     from printshop.typeset.templating import make_environment, render_template
 
@@ -101,8 +103,8 @@ def test_compiled_templates_are_kept_and_an_edited_template_is_compiled_again(
 
 
 def test_the_compiled_templates_kept_are_the_most_recently_used(tmp_path, monkeypatch):
-    """Each folder's templates are other entries (test runs, copies, temporary folders): the cache keeps the
-    templates used last, never more than its limit (it had grown to 30,000 files here)."""
+    """Each folder's templates are other entries (test runs, copies, temporary folders): the cache
+    keeps the templates used last, never more than its limit (it had grown to 30,000 files here)."""
     import os
 
     from printshop.typeset import templating
@@ -152,7 +154,8 @@ def test_a_cache_that_cannot_be_written_or_is_turned_off_changes_nothing(tmp_pat
     assert _render(templates) == "Hello &lt;b&gt;"
 
 
-# --- validate lays out the games in several processes ------------------------------------------------
+# --- validate lays out the games in several processes
+# ------------------------------------------------
 def test_validate_in_two_processes_reports_the_same_in_the_same_order(data_copy):
     from tests.conftest import edit
 
@@ -172,8 +175,8 @@ def test_validate_in_two_processes_reports_the_same_in_the_same_order(data_copy)
 
 @pytest.mark.parametrize("fault", ["data", "template"])
 def test_faults_reported_once_are_reported_once_in_two_processes(data_copy, tmp_path, fault):
-    """An error in the data holds back what the layouts of both languages would say about it, and a template's
-    fault is reported once for both languages: in two processes as in one."""
+    """An error in the data holds back what the layouts of both languages would say about it, and a
+    template's fault is reported once for both languages: in two processes as in one."""
     from printshop.project.paths import DEFAULT_TEMPLATES_DIR
     from tests.conftest import edit
 
@@ -212,7 +215,8 @@ def test_a_child_that_fails_leaves_its_share_to_the_parent():
     assert in_processes(list(range(7)), work, 3, weight=lambda unit: 1) == [u * u for u in range(7)]
 
 
-# --- work done once: booklet spacings, broken paragraphs, rasterized faces ---------------------------
+# --- work done once: booklet spacings, broken paragraphs, rasterized faces
+# ---------------------------
 def _comrade_en():
     _, checked = check(DEFAULT_DATA_DIR, games=["comrade"], langs=["en"], variant=None)
     [layout] = checked.layouts
@@ -276,11 +280,12 @@ def test_a_booklet_is_measured_once_per_text_and_page_and_its_bytes_do_not_depen
 def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_motif_it_reads_changes(
     monkeypatch,
 ):
-    """Outside a session, a process that builds again (a program calling build(), the test suite) is given the
-    booklet it rendered for the same blocks, style, page, names and the same values of the colours and motifs it
-    read; a colour it reads changed renders it again, a colour it does not read does not. A preview's palette
-    that stands in for the names it lacks (serve) is remembered apart, by the values it gives: its magenta for a
-    name it lacks, and each name read through it again on a hit (serve notes what its booklets read so)."""
+    """Outside a session, a process that builds again (a program calling build(), the test suite) is
+    given the booklet it rendered for the same blocks, style, page, names and the same values of the
+    colours and motifs it read; a colour it reads changed renders it again, a colour it does not
+    read does not. A preview's palette that stands in for the names it lacks (serve) is remembered
+    apart, by the values it gives: its magenta for a name it lacks, and each name read through it
+    again on a hit (serve notes what its booklets read so)."""
     from printshop.render import booklet as module
     from printshop.render.colour import Paints, StandIn
 
@@ -328,9 +333,9 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
 def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_process_its_own(
     monkeypatch,
 ):
-    """A session (serve, watch) looks in its own booklets, then in the process's: one started on data whose
-    rules another build or session of the process already set is given them; one it sets is kept for the
-    process too, a stand-in palette's (a preview missing a colour) as well."""
+    """A session (serve, watch) looks in its own booklets, then in the process's: one started on
+    data whose rules another build or session of the process already set is given them; one it sets
+    is kept for the process too, a stand-in palette's (a preview missing a colour) as well."""
     from printshop.render import booklet as module
     from printshop.render.colour import Paints, StandIn
     from printshop.render.replay import FaceRecordings, recording_into
@@ -371,10 +376,10 @@ def test_a_session_is_given_the_booklets_the_process_rendered_and_gives_the_proc
 
 
 def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_bounded(monkeypatch):
-    """Every PDF stream goes through one Flate filter, which remembers what it compressed by content (a face's
-    form in the A4 and the Letter kit, a page a session writes again): the bytes are zlib's, an input met
-    again is not compressed again, small streams are not kept, and the memo forgets the least recently used
-    once it holds more than its limit."""
+    """Every PDF stream goes through one Flate filter, which remembers what it compressed by content
+    (a face's form in the A4 and the Letter kit, a page a session writes again): the bytes are
+    zlib's, an input met again is not compressed again, small streams are not kept, and the memo
+    forgets the least recently used once it holds more than its limit."""
     import hashlib
     import zlib
 
@@ -424,8 +429,9 @@ def test_a_stream_compressed_once_is_given_its_bytes_again_and_what_is_kept_is_b
 
 
 def test_a_booklet_imposed_once_is_given_again_for_the_same_bytes_paper_and_title(monkeypatch):
-    """Saddle-stitch imposition is a function of the booklet's bytes, the paper's size and the title: a process
-    that renders a booklet again (render/booklet.py gives the same bytes again) does not impose it again."""
+    """Saddle-stitch imposition is a function of the booklet's bytes, the paper's size and the
+    title: a process that renders a booklet again (render/booklet.py gives the same bytes again)
+    does not impose it again."""
     from printshop.render import imposed_booklet
     from printshop.render.booklet import render_booklet
     from printshop.render.colour import Paints
@@ -458,9 +464,10 @@ def test_a_booklet_imposed_once_is_given_again_for_the_same_bytes_paper_and_titl
 def test_a_files_hash_is_remembered_by_its_stamp_only_once_its_last_change_has_settled(
     tmp_path, monkeypatch
 ):
-    """A build hashes every input for its cache keys; a process that builds again reads only what changed. A
-    file's hash is given by its stamp once its last change is older than SETTLED, so that two saves within one
-    tick of the file system's clock, which leave the same stamp, are never taken for one."""
+    """A build hashes every input for its cache keys; a process that builds again reads only what
+    changed. A file's hash is given by its stamp once its last change is older than SETTLED, so that
+    two saves within one tick of the file system's clock, which leave the same stamp, are never
+    taken for one."""
     import time
 
     from printshop.write import cache
@@ -498,8 +505,9 @@ def test_a_files_hash_is_remembered_by_its_stamp_only_once_its_last_change_has_s
 
 
 def test_the_sandbox_reads_data_maps_and_texts_as_jinjas_own_sandbox_reads_them():
-    """printshop's sandbox answers `map.key` and `t.text` without Jinja's general path: what it gives (a value, a
-    method, an undefined, a refusal, a missing text) must be what Jinja's own sandbox gives, name for name."""
+    """printshop's sandbox answers `map.key` and `t.text` without Jinja's general path: what it
+    gives (a value, a method, an undefined, a refusal, a missing text) must be what Jinja's own
+    sandbox gives, name for name."""
     from jinja2 import StrictUndefined
     from jinja2.sandbox import SandboxedEnvironment
     from markupsafe import Markup
@@ -558,9 +566,10 @@ def test_the_sandbox_reads_data_maps_and_texts_as_jinjas_own_sandbox_reads_them(
 
 
 def test_a_text_trees_inner_nodes_are_made_once_and_their_reads_still_noted():
-    """`t.card` on every card of a deck is one node of its tree, made when first read; what is read through it
-    is noted in the tree's log all the same. The index of ids is made once per process for the same ids in the
-    same order, and never shared with a catalogue that has other ids or another order."""
+    """`t.card` on every card of a deck is one node of its tree, made when first read; what is read
+    through it is noted in the tree's log all the same. The index of ids is made once per process
+    for the same ids in the same order, and never shared with a catalogue that has other ids or
+    another order."""
     from markupsafe import Markup
 
     from printshop.language.texts import TextTree
@@ -647,8 +656,8 @@ def test_a_paragraph_broken_once_keeps_its_own_colour_and_width():
 
 
 def test_an_image_profile_rasterizes_a_shared_back_once_onto_exactly_its_pixels(monkeypatch):
-    """Each face is rasterized once, by pdfium straight onto the shop's pixel size: nothing is resampled
-    (Pillow's resize would soften the whole picture to gain or lose a pixel)."""
+    """Each face is rasterized once, by pdfium straight onto the shop's pixel size: nothing is
+    resampled (Pillow's resize would soften the whole picture to gain or lose a pixel)."""
     import io
 
     from PIL import Image
@@ -734,9 +743,10 @@ def test_a_memo_forgets_its_oldest_quarter_when_full():
 
 
 def test_each_block_of_a_face_template_is_rendered_once():
-    """render_blocks runs the template's top level for its {% set %} names and macros, and keeps each block as
-    the top level renders it: no block is rendered twice (every face's texts once were), and a block printed
-    again with `self`, or one the top level never reaches, still comes out as Jinja renders it."""
+    """render_blocks runs the template's top level for its {% set %} names and macros, and keeps
+    each block as the top level renders it: no block is rendered twice (every face's texts once
+    were), and a block printed again with `self`, or one the top level never reaches, still comes
+    out as Jinja renders it."""
     import jinja2
 
     from printshop.typeset.templating import render_blocks
@@ -766,14 +776,16 @@ def test_each_block_of_a_face_template_is_rendered_once():
         "both": "hello/HELLO hello",
         "hidden": "unseen",
     }
-    # title: once where it stands, once for `heading`, once inside `both`; motto: where it stands, in `both`
+    # title: once where it stands, once for `heading`, once inside `both`; motto: where it stands,
+    # in `both`
     assert calls == ["hello", "hello", "HELLO", "hello", "HELLO", "unseen"]
 
 
 def test_rendering_a_faces_blocks_leaves_no_cycle_for_the_collector():
-    """The context held the blocks' wrappers and the template's macros, which held it: each face rendered left
-    fifty objects in cycles, 25,000 a check of the catalogue, that only the cycle collector could free.
-    render_blocks empties the context when it ends, and everything it made goes at once."""
+    """The context held the blocks' wrappers and the template's macros, which held it: each face
+    rendered left fifty objects in cycles, 25,000 a check of the catalogue, that only the cycle
+    collector could free. render_blocks empties the context when it ends, and everything it made
+    goes at once."""
     import jinja2
 
     from printshop.typeset.templating import render_blocks
@@ -802,8 +814,9 @@ def test_rendering_a_faces_blocks_leaves_no_cycle_for_the_collector():
 
 
 def test_the_texts_each_block_reads_are_its_own():
-    """What a face's block reads decides what an edit lays out again (session.py): a block keeps the texts it
-    read where the top level rendered it, and a block printed inside another counts as that one's reading."""
+    """What a face's block reads decides what an edit lays out again (session.py): a block keeps the
+    texts it read where the top level rendered it, and a block printed inside another counts as that
+    one's reading."""
     import jinja2
 
     from printshop.typeset.templating import render_blocks
@@ -859,9 +872,10 @@ os.write(2, b"main returned\\n")
 
 @pytest.mark.parametrize("command", ["build", "validate"])
 def test_a_printshop_process_runs_no_cycle_collection_once_the_work_starts(tmp_path, command):
-    """`printshop build` and `validate` end with os._exit, their objects never freed: a cycle collection after
-    the build (which runs with the collector off) would only walk them all to find them in use. The script
-    counts collections from the moment the command is dispatched, and would say if main() returned."""
+    """`printshop build` and `validate` end with os._exit, their objects never freed: a cycle
+    collection after the build (which runs with the collector off) would only walk them all to find
+    them in use. The script counts collections from the moment the command is dispatched, and would
+    say if main() returned."""
     import subprocess
     import sys
 
@@ -884,7 +898,8 @@ def test_a_printshop_process_runs_no_cycle_collection_once_the_work_starts(tmp_p
         assert (tmp_path / "out" / "sampler" / "en").is_dir()
 
 
-# --- large patterns of other libraries compiled when used (printshop/reportlab_patches.py) ----------------
+# --- large patterns of other libraries compiled when used (printshop/reportlab_patches.py)
+# ----------------
 def test_a_pattern_with_a_wide_range_is_wide_and_others_are_not():
     from printshop.reportlab_patches import is_wide
 
@@ -950,7 +965,8 @@ def test_a_paragraph_with_a_link_still_links():
     assert b"/URI (https://example.org/rules)" in buffer.getvalue()
 
 
-# --- the build's inputs hashed only when needed ----------------------------------------------------------
+# --- the build's inputs hashed only when needed
+# ----------------------------------------------------------
 def test_a_first_build_reads_no_input_to_compare_with_a_last_build(tmp_path, monkeypatch):
     from printshop.write import cache
 
@@ -979,9 +995,10 @@ def test_the_pattern_finder_installed_twice_finds_the_module_once():
 
 
 def test_a_rule_booklet_edited_again_and_again_keeps_few_of_its_versions(monkeypatch):
-    """A session that edits a rule lays the booklet out after every save: one markup fragment of tens of
-    thousands of characters each time. Kept among the 8,192 small ones (the texts of faces), every version
-    stayed for thousands of saves; a few large ones are kept now, and the small ones as before."""
+    """A session that edits a rule lays the booklet out after every save: one markup fragment of
+    tens of thousands of characters each time. Kept among the 8,192 small ones (the texts of faces),
+    every version stayed for thousands of saves; a few large ones are kept now, and the small ones
+    as before."""
     from printshop.typeset import richtext
 
     memo.clear("parsed_blocks")
@@ -999,7 +1016,8 @@ def test_a_rule_booklet_edited_again_and_again_keeps_few_of_its_versions(monkeyp
     assert richtext.parse_blocks("<p>Dissident</p>") == small and len(memos.PARSED_BLOCKS) == 1
 
 
-# --- a text laid out in a frame, given again ---------------------------------------------------------------
+# --- a text laid out in a frame, given again
+# ---------------------------------------------------------------
 def _frames(checked) -> dict:
     return {
         (game.lang, deck.id, face.key, face.face_name, frame.name): frame
@@ -1014,14 +1032,16 @@ def _frames(checked) -> dict:
 def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(
     tmp_path, monkeypatch
 ):
-    """A check of a copy of the same data sets no text again; a colour's value or the language's ties changed set
-    again the texts they touch, in the new colour and with the new ties; a text that is reported is reported at
-    every check (only a text laid out without a word to say is remembered)."""
+    """A check of a copy of the same data sets no text again; a colour's value or the language's
+    ties changed set again the texts they touch, in the new colour and with the new ties; a text
+    that is reported is reported at every check (only a text laid out without a word to say is
+    remembered)."""
     from printshop.layout import faces as layout
     from printshop.project.models.faces import Frame
     from tests.conftest import copy_data, edit
 
-    # a field added to frames that changes how a text is set must be in what a laid-out text is remembered by
+    # a field added to frames that changes how a text is set must be in what a laid-out text is
+    # remembered by
     assert set(Frame.model_fields) - set(layout.SETTING_FIELDS) == {"x", "y", "valign", "rotate"}
 
     def checked_copy(where):
@@ -1086,9 +1106,9 @@ def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(
 def test_faces_read_again_or_in_a_copy_are_merged_once_and_located_in_their_own_file(
     tmp_path, monkeypatch
 ):
-    """faces.yaml's `extends` are resolved once per text read: a copy of the file gives the same faces, each at the
-    copy's own lines; an edited file is merged again; a file whose merging reports something reports it at every
-    read."""
+    """faces.yaml's `extends` are resolved once per text read: a copy of the file gives the same
+    faces, each at the copy's own lines; an edited file is merged again; a file whose merging
+    reports something reports it at every read."""
     from printshop.diagnostics import Report
     from printshop.project import loader
 
@@ -1126,9 +1146,9 @@ def test_faces_read_again_or_in_a_copy_are_merged_once_and_located_in_their_own_
 
 
 def test_a_fields_place_is_read_from_its_yaml_when_asked_in_its_own_file_or_in_a_layer(tmp_path):
-    """attach_locations no longer writes every field's place: Node.where reads it from the YAML when asked (the
-    key's own line and column), in a copy of the data at the copy's path; a value given by a layer of the print
-    data is at the layer's file; a field not written is at its node."""
+    """attach_locations no longer writes every field's place: Node.where reads it from the YAML when
+    asked (the key's own line and column), in a copy of the data at the copy's path; a value given
+    by a layer of the print data is at the layer's file; a field not written is at its node."""
     from printshop.project.loader import load_project
     from tests.conftest import copy_data
 
@@ -1153,9 +1173,10 @@ def test_a_fields_place_is_read_from_its_yaml_when_asked_in_its_own_file_or_in_a
 
 @pytest.mark.parametrize("cwd", ["/", "/work", "/work/main", "/work/main/"])
 def test_a_path_is_shown_below_the_working_folder_the_same_way_fast_or_general(cwd):
-    """A path written plainly is shown by its text alone (a copy of a project is a few hundred files never shown
-    before, and the general way, through pathlib, took 28 µs each); a path with an empty, '.' or '..' part, or
-    a trailing '/', the general way: either way what os.path.relpath gives for a path below the folder."""
+    """A path written plainly is shown by its text alone (a copy of a project is a few hundred files
+    never shown before, and the general way, through pathlib, took 28 µs each); a path with an
+    empty, '.' or '..' part, or a trailing '/', the general way: either way what os.path.relpath
+    gives for a path below the folder."""
     import itertools
 
     from printshop.diagnostics import _display_path
@@ -1187,10 +1208,10 @@ def test_a_path_is_shown_below_the_working_folder_the_same_way_fast_or_general(c
 def test_printshops_own_font_files_are_resolved_once_and_a_projects_at_every_read(
     data_copy, monkeypatch
 ):
-    """A check resolved each font file's path (symbolic links followed) to refuse one that leads out of its font
-    folder: 0.7 ms a check, most of registering the fonts. printshop's own folder is part of the installed
-    package and is resolved once per process; a project's data/fonts at every read, so that a link put there
-    after a first check is refused at the next."""
+    """A check resolved each font file's path (symbolic links followed) to refuse one that leads out
+    of its font folder: 0.7 ms a check, most of registering the fonts. printshop's own folder is
+    part of the installed package and is resolved once per process; a project's data/fonts at every
+    read, so that a link put there after a first check is refused at the next."""
     import printshop.write.commit
     from printshop.project.paths import BUNDLED_FONTS_DIR
 
@@ -1224,11 +1245,12 @@ def test_printshops_own_font_files_are_resolved_once_and_a_projects_at_every_rea
 def test_fits_made_before_another_project_registered_its_fonts_are_given_again_after_it(
     data_copy, tmp_path, monkeypatch
 ):
-    """What is fitted, laid out and drawn is remembered by the font files behind each face name (fonts.state).
-    Another project read in the same process (a game with a family of its own, as the test suite reads dozens)
-    added its names for good, and a name registered again went to the end of the list: every text fitted before
-    was fitted again, about 2 s of CPU for the catalogue, several times a run. The state now holds the project's
-    own names, in their order; a name given another file is still another state."""
+    """What is fitted, laid out and drawn is remembered by the font files behind each face name
+    (fonts.state). Another project read in the same process (a game with a family of its own, as the
+    test suite reads dozens) added its names for good, and a name registered again went to the end
+    of the list: every text fitted before was fitted again, about 2 s of CPU for the catalogue,
+    several times a run. The state now holds the project's own names, in their order; a name given
+    another file is still another state."""
     from printshop.project.paths import BUNDLED_FONTS_DIR
     from printshop.typeset import fitting, fonts
     from tests.test_serve import _game_with_its_own_font
@@ -1258,9 +1280,10 @@ def test_fits_made_before_another_project_registered_its_fonts_are_given_again_a
 
 
 def test_a_booklets_page_texts_are_read_once_per_process_for_the_same_bytes(built, monkeypatch):
-    """serve reads the text of each rules page (to lead a diagnostic at a rule to its page) from the booklet's
-    PDF: every session started, a test's or a user's again, read every booklet again, a third of a refresh of
-    the catalogue. The same bytes give the same texts, read once; other bytes are read."""
+    """serve reads the text of each rules page (to lead a diagnostic at a rule to its page) from the
+    booklet's PDF: every session started, a test's or a user's again, read every booklet again, a
+    third of a refresh of the catalogue. The same bytes give the same texts, read once; other bytes
+    are read."""
     import pypdfium2
 
     from printshop.live import images

@@ -1,5 +1,5 @@
-"""Where the suite's temporary folders go (conftest.scratch_in_memory): a memory-backed folder of this user's
-own, only when nobody chose another and it is roomy and safe."""
+"""Where the suite's temporary folders go (conftest.scratch_in_memory): a memory-backed folder of
+this user's own, only when nobody chose another and it is roomy and safe."""
 
 from __future__ import annotations
 

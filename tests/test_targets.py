@@ -1,5 +1,6 @@
-"""The targets beyond kits and press files: Tabletop Simulator, print-and-cut, previews and online-table
-images. TTS runs on every game and language; the heavier geometry on two games in English."""
+"""The targets beyond kits and press files: Tabletop Simulator, print-and-cut, previews and
+online-table images. TTS runs on every game and language; the heavier geometry on two games in
+English."""
 
 from __future__ import annotations
 
@@ -42,9 +43,9 @@ def _build(out: Path, **settings) -> tuple[Path, object]:
 
 @pytest.fixture(scope="module")
 def tts(tmp_path_factory):
-    # rendered in the worker's own process (PRINTSHOP_JOBS, tests/conftest.py): forking a test worker of half a
-    # gigabyte for a pool cost more than the pool gave; test_tts_images_are_the_same_bytes_on_every_build builds
-    # again in a pool and compares
+    # rendered in the worker's own process (PRINTSHOP_JOBS, tests/conftest.py): forking a test
+    # worker of half a gigabyte for a pool cost more than the pool gave;
+    # test_tts_images_are_the_same_bytes_on_every_build builds again in a pool and compares
     return shared_build(tmp_path_factory, target="tts")
 
 
@@ -58,7 +59,8 @@ def previews(tmp_path_factory):
     return shared_build(tmp_path_factory, target="preview", games=CUT_GAMES, langs=["en"])[0]
 
 
-# --- Tabletop Simulator --------------------------------------------------------------------------------
+# --- Tabletop Simulator
+# --------------------------------------------------------------------------------
 def _built_languages(project, result) -> list[tuple[str, str]]:
     refused = {(state.game, state.lang) for state in result.refused}
     return [
@@ -218,7 +220,8 @@ def test_an_unchanged_tts_build_comes_from_the_cache(tts):
     assert result.up_to_date is not None and not result.report.has_errors
 
 
-# --- print and cut ------------------------------------------------------------------------------------
+# --- print and cut
+# ------------------------------------------------------------------------------------
 def _filled_rectangles(reader: PdfReader, number: int) -> list[tuple[float, float, float, float]]:
     """Rectangles filled on the page itself (not inside forms): the registration marks."""
     content = ContentStream(reader.pages[number].get_contents(), reader)
@@ -356,7 +359,8 @@ def test_cricut_pages_are_its_print_then_cut_area_with_an_image_to_upload(cut, p
     assert image.info["dpi"] == pytest.approx((target.image_dpi, target.image_dpi), abs=0.01)
 
 
-# --- previews and online-table images ----------------------------------------------------------------
+# --- previews and online-table images
+# ----------------------------------------------------------------
 def test_previews_have_rounded_corners_and_a_contact_sheet_per_deck(previews, project):
     preview = project.targets.images["preview"]
     for game_id in CUT_GAMES:
@@ -415,7 +419,8 @@ def test_online_tables_get_one_image_per_face_the_same_size_per_component(previe
     assert len(role_sheets) == 1  # comrade: one deck, one card size
 
 
-# --- planning and the command line -------------------------------------------------------------------
+# --- planning and the command line
+# -------------------------------------------------------------------
 def test_each_target_is_planned_as_jobs_and_only_the_kit_gets_calibration_pages():
     layouts = [
         SimpleNamespace(
@@ -453,8 +458,9 @@ def test_each_target_is_planned_as_jobs_and_only_the_kit_gets_calibration_pages(
 
 
 def test_the_command_line_checks_the_cutter_and_the_profile(tmp_path, capsys):
-    """A cutter or print-shop profile that does not exist is a usage error before anything is checked (exit 2,
-    the names there are listed), as an unknown paper or language is; not a data error after the whole check."""
+    """A cutter or print-shop profile that does not exist is a usage error before anything is
+    checked (exit 2, the names there are listed), as an unknown paper or language is; not a data
+    error after the whole check."""
     for arguments, message in (
         (["--target", "cut", "--cutter", "plotter"], "no cutter 'plotter' (cutters: "),
         (["--target", "tts", "--cutter", "cricut"], "--cutter goes with --target cut"),
@@ -497,16 +503,18 @@ def test_tts_grids_hold_the_hidden_slot_and_sideways_cards_keep_their_shape(proj
     export = TtsExport(None, target, None, {}, "x")
     upright = SimpleNamespace(size=CardSize(width="63mm", height="88mm"))
     sideways = SimpleNamespace(size=CardSize(width="88mm", height="63mm"))
-    # a sideways card lies on TTS's turned card: x runs along its long side, so it is not stretched across
+    # a sideways card lies on TTS's turned card: x runs along its long side, so it is not stretched
+    # across
     assert export.card_scale(sideways) == pytest.approx(export.card_scale(upright)[::-1], rel=1e-6)
     assert export.card_scale(upright) == pytest.approx((63 / 63.5, 88 / 88.9), rel=1e-6)
 
 
 @pytest.mark.parametrize("mode", ["RGB", "RGBA", "L", "LA", "P", "1"])
 def test_png_holds_the_pixels_and_the_resolution_and_nothing_else(mode):
-    """raster.png writes 8-bit grey and colour itself (rows filtered "Up"): Pillow's own decoder, which
-    checks every chunk's CRC and the deflate stream, must read back the same pixels, mode and dpi; other
-    modes go through Pillow. Two calls give the same bytes, and no chunk but the pixels' and pHYs."""
+    """raster.png writes 8-bit grey and colour itself (rows filtered "Up"): Pillow's own decoder,
+    which checks every chunk's CRC and the deflate stream, must read back the same pixels, mode and
+    dpi; other modes go through Pillow. Two calls give the same bytes, and no chunk but the pixels'
+    and pHYs."""
     import io
 
     from PIL import ImageDraw
@@ -555,8 +563,9 @@ def _png_chunk_kinds(data: bytes) -> list[bytes]:
 def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampling(
     size, monkeypatch
 ):
-    """render_exact maps the page onto width x height pixels in pdfium: a rectangle filling the left half
-    of the page fills the left half of the pixels, whatever the rounding, and nothing is resampled."""
+    """render_exact maps the page onto width x height pixels in pdfium: a rectangle filling the left
+    half of the page fills the left half of the pixels, whatever the rounding, and nothing is
+    resampled."""
     import io
 
     import numpy
@@ -594,7 +603,8 @@ def test_a_page_is_rasterized_onto_exactly_the_pixels_asked_for_without_resampli
     ) == (255, 255, 255)
 
 
-# --- found by a mutation fuzzer: what validate passed and the build refused or failed at ---------------------------
+# --- found by a mutation fuzzer: what validate passed and the build refused or failed at
+# ---------------------------
 @pytest.mark.parametrize(
     "relative, old, new, code, said",
     [
@@ -660,8 +670,8 @@ def test_print_data_the_build_could_not_use_is_refused_by_validate(
 
 
 def test_a_deck_a_cutter_cannot_hold_is_left_out_of_its_cut_files_with_a_warning(tmp_path):
-    """As a deck a print shop does not make: validate warns (cut-left-out), and `build --target cut` writes the
-    other decks and papers instead of failing the whole build."""
+    """As a deck a print shop does not make: validate warns (cut-left-out), and `build --target cut`
+    writes the other decks and papers instead of failing the whole build."""
     from printshop.pipeline.build import build, check
     from printshop.project.paths import PACKAGE_DEFAULTS_DIR
     from tests.conftest import copy_data

@@ -1,6 +1,7 @@
-"""Translation QA: each ordinary translator's mistake, written into a German Comrade, is reported at the
-German file's own line with the text id; the project's English, French and the German fixture raise
-no false alarm; and the language-aware rules (French spacing, German quotes, doubled words) hold."""
+"""Translation QA: each ordinary translator's mistake, written into a German Comrade, is reported at
+the German file's own line with the text id; the project's English, French and the German fixture
+raise no false alarm; and the language-aware rules (French spacing, German quotes, doubled words)
+hold."""
 
 from __future__ import annotations
 
@@ -48,8 +49,9 @@ def only(data: Path, code: str, *, acknowledged: bool = False):
 
 
 def recorded(data: Path) -> Path:
-    """The German translation recorded, as TRANSLATING.md's fourth step has a finished one (`i18n sync`): else
-    its texts are untracked-translation (a change to the English could not show as stale)."""
+    """The German translation recorded, as TRANSLATING.md's fourth step has a finished one (`i18n
+    sync`): else its texts are untracked-translation (a change to the English could not show as
+    stale)."""
     from printshop.language.i18n import sync
     from printshop.project.loader import load_project
 
@@ -218,7 +220,8 @@ def test_declared_untranslatable_words_and_ids(german):
 
 
 def test_a_pivot_language_is_what_a_translation_is_compared_with(german):
-    """German made from English: Kremlin's German is compared with its English, not the French source."""
+    """German made from English: Kremlin's German is compared with its English, not the French
+    source."""
     kremlin = german / "kremlin" / "text"
     shutil.copy(kremlin / "en.yaml", kremlin / "de.yaml")
     report, checked = check(german, games=["kremlin"])
@@ -230,7 +233,8 @@ def test_a_pivot_language_is_what_a_translation_is_compared_with(german):
     assert game.reference_lang("de") == "en" and game.reference_lang("en") == "fr"
 
 
-# --- the rules themselves, language by language -----------------------------------------------------
+# --- the rules themselves, language by language
+# -----------------------------------------------------
 FRENCH = Language(
     name="French",
     native_name="Français",
@@ -256,8 +260,8 @@ def test_french_spacing_is_the_same_punctuation():
 
 
 def test_an_end_punctuation_finding_quotes_the_translations_end():
-    """It quoted the source's end, which is shown beside every finding anyway: the English twice, the French,
-    where the fault is, not at all."""
+    """It quoted the source's end, which is shown beside every finding anyway: the English twice,
+    the French, where the fault is, not at all."""
     [problem] = check_pair(
         "x",
         "The ships listen for the horn.",
@@ -319,9 +323,10 @@ def test_length_ratio_uses_the_threshold_for_the_language_pair():
 
 
 def test_checks_are_remembered_by_the_rules_they_read_not_by_the_language_object():
-    """The same texts under the same rules give the same problems, whichever load of the language file the
-    rules came from (a test's copy of the data, a session that read the file again); a language whose
-    rules differ (a length ratio, a pair of quotes, a doubled word) is checked under its own."""
+    """The same texts under the same rules give the same problems, whichever load of the language
+    file the rules came from (a test's copy of the data, a session that read the file again); a
+    language whose rules differ (a length ratio, a pair of quotes, a doubled word) is checked under
+    its own."""
     from printshop.checks import translation_checks
 
     def french(**checks):
@@ -380,10 +385,11 @@ def test_checks_are_remembered_by_the_rules_they_read_not_by_the_language_object
 def test_a_check_again_takes_each_pairs_findings_as_they_were_until_a_rule_it_reads_changes(
     data_copy, monkeypatch
 ):
-    """validate keeps what each source and translation pair finds by the two texts and what the checks read of
-    the language: a check of the same data again (a session reading the files again after a shared file was
-    saved, a build after a check) or of a copy elsewhere checks no pair again, and says the same at the copy's own
-    places; a language's rule changed in its file (a doubled word it allows) checks its pairs again."""
+    """validate keeps what each source and translation pair finds by the two texts and what the
+    checks read of the language: a check of the same data again (a session reading the files again
+    after a shared file was saved, a build after a check) or of a copy elsewhere checks no pair
+    again, and says the same at the copy's own places; a language's rule changed in its file (a
+    doubled word it allows) checks its pairs again."""
     from printshop.checks import translations
 
     texts = data_copy / "comrade" / "text" / "fr.yaml"

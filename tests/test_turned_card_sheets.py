@@ -1,10 +1,11 @@
-"""Issue 16: card sheets laid out from data (`print_and_play.card_sheets` in media.yaml). On Letter poker cards lie
-on their side, 2 × 4 to a page instead of 3 × 2, and each back, turned the other way for long-edge duplex (the
-same way for short-edge), lies behind its front with its top behind the front's top. Read from the pixels:
-the page of backs is turned over as the printer turns the sheet and laid on its page of fronts.
+"""Issue 16: card sheets laid out from data (`print_and_play.card_sheets` in media.yaml). On Letter
+poker cards lie on their side, 2 × 4 to a page instead of 3 × 2, and each back, turned the other way
+for long-edge duplex (the same way for short-edge), lies behind its front with its top behind the
+front's top. Read from the pixels: the page of backs is turned over as the printer turns the sheet
+and laid on its page of fronts.
 
-Built from the sampler fixture game (tests/fixtures/sampler) with 16 tokens, each face marked with a dark band
-along its top edge, and the first token given a gold back of its own.
+Built from the sampler fixture game (tests/fixtures/sampler) with 16 tokens, each face marked with a
+dark band along its top edge, and the first token given a gold back of its own.
 """
 
 from __future__ import annotations
@@ -112,9 +113,9 @@ def test_letter_turns_poker_cards_to_hold_eight_a_page_and_a4_keeps_nine_upright
     ],
 )
 def test_a_deck_of_one_page_takes_the_rows_and_columns_its_cards_fill(project, count, paper, grid):
-    """A deck of four cards on A4 was set in the whole 3 × 3 grid: its crop marks ran down both margins beside
-    the rows no card was in, and under columns none was in, as if cards were missing. Its cut lines are now its
-    cards' only; several pages keep the full grid (the other tests)."""
+    """A deck of four cards on A4 was set in the whole 3 × 3 grid: its crop marks ran down both
+    margins beside the rows no card was in, and under columns none was in, as if cards were missing.
+    Its cut lines are now its cards' only; several pages keep the full grid (the other tests)."""
     from dataclasses import replace
 
     report, checked = check(
@@ -138,7 +139,8 @@ def _image(path, number: int) -> np.ndarray:
 
 
 def _box(grid, index: int, inset: float = 0.0) -> tuple[slice, slice]:
-    """Rows and columns of pixels of the index-th cell of the fronts' page (inset by `inset` points)."""
+    """Rows and columns of pixels of the index-th cell of the fronts' page (inset by `inset`
+    points)."""
     x, y = grid.front(index)
     scale = DPI / 72
     top = (grid.page_height - y - grid.card_height + inset) * scale
@@ -163,8 +165,8 @@ def _band_side(image: np.ndarray, grid, index: int) -> str:
 
 
 def _turned_over(image: np.ndarray, flip: str) -> np.ndarray:
-    """The page of backs as it lies under its fronts once the printer turned the (upright) sheet over: about its
-    vertical axis for long-edge duplex, its horizontal one for short-edge."""
+    """The page of backs as it lies under its fronts once the printer turned the (upright) sheet
+    over: about its vertical axis for long-edge duplex, its horizontal one for short-edge."""
     return image[:, ::-1] if flip == "long-edge" else image[::-1, :]
 
 
@@ -192,7 +194,8 @@ def test_each_back_lies_behind_its_front_top_behind_top(kits, grids, paper, flip
                 assert gold > 0.5 and red < 0.05, (paper, flip, gold, red)
             else:
                 assert red > 0.5 and gold < 0.05, (paper, flip, index, gold, red)
-        # nothing of the backs strays beside the cards: their area, and the outer bleed, is all the backs cover
+        # nothing of the backs strays beside the cards: their area, and the outer bleed, is all the
+        # backs cover
         scale = DPI / 72
         grow = mm(2.5)
         used_rows = -(-on_page[sheet] // grid.columns)
@@ -222,7 +225,8 @@ def test_turned_pages_keep_every_mark_out_of_the_band_printers_cannot_print(kits
 
 
 def test_turning_geometry():
-    # a quarter turn fills the cell from its bottom-right corner; a back turned the other way from its top-left
+    # a quarter turn fills the cell from its bottom-right corner; a back turned the other way from
+    # its top-left
     assert turned_origin(10, 20, 88, 63, 90) == (98, 20)
     assert turned_origin(10, 20, 88, 63, 270) == (10, 83)
     assert turned_origin(10, 20, 63, 88, 180) == (73, 108)
@@ -249,8 +253,9 @@ def test_a_card_sheet_layout_names_a_known_paper_and_card_size(data_copy):
 
 
 def _sized(root, card: str, sheets: str = ""):
-    """The sampler fixture game with its deck's cards of size `card` (media.yaml's form, in the project's own
-    data/print/media.yaml laid over printshop's), and print_and_play.card_sheets `sheets` if given."""
+    """The sampler fixture game with its deck's cards of size `card` (media.yaml's form, in the
+    project's own data/print/media.yaml laid over printshop's), and print_and_play.card_sheets
+    `sheets` if given."""
     data, templates = fixture_project(root)
     media = f"card_sizes:\n  big: {card}\n" + (
         f"print_and_play:\n  card_sheets:\n{sheets}" if sheets else ""
@@ -263,8 +268,9 @@ def _sized(root, card: str, sheets: str = ""):
 def test_a_card_no_paper_of_the_kit_holds_is_refused_by_validate_with_the_largest_that_fits(
     tmp_path,
 ):
-    """A card larger than a print-and-play paper holds with its crop marks and footer: `validate` said nothing,
-    and the build failed with 'unknown-reference' and a hint to pick one of names it did not list."""
+    """A card larger than a print-and-play paper holds with its crop marks and footer: `validate`
+    said nothing, and the build failed with 'unknown-reference' and a hint to pick one of names it
+    did not list."""
     data, templates, line = _sized(tmp_path, "{width: 200mm, height: 290mm}")
     report, _ = check(data, templates_dir=templates, games=["sampler"], variant=None)
     items = [d for d in report.items if d.code == "paper-too-small"]
@@ -284,7 +290,8 @@ def test_a_card_no_paper_of_the_kit_holds_is_refused_by_validate_with_the_larges
     assert [d.code for d in result.report.errors] == ["paper-too-small"] * 2 and not (
         tmp_path / "out"
     ).exists()
-    # as its hint says, a larger paper built alone holds it: the papers a build prints are the ones checked
+    # as its hint says, a larger paper built alone holds it: the papers a build prints are the ones
+    # checked
     media = data / "print" / "media.yaml"
     media.write_text(
         media.read_text() + "papers:\n  a3: {width: 297mm, height: 420mm, label: A3}\n"
@@ -308,7 +315,8 @@ def test_a_card_no_paper_of_the_kit_holds_is_refused_by_validate_with_the_larges
 
 
 def test_a_card_a_paper_holds_only_turned_is_held_where_card_sheets_turn_it(tmp_path):
-    """250 × 180 mm is too wide for A4 upright and fits turned a quarter: the check follows card_sheets."""
+    """250 × 180 mm is too wide for A4 upright and fits turned a quarter: the check follows
+    card_sheets."""
     card = "{width: 250mm, height: 180mm}"
     data, templates, _ = _sized(tmp_path / "upright", card)
     report, _ = check(data, templates_dir=templates, games=["sampler"], variant=None)

@@ -79,8 +79,9 @@ def test_english_typography_leaves_spacing_alone():
 
 
 def test_a_text_turned_once_is_given_again_only_for_the_same_typography(monkeypatch):
-    """to_markup is remembered by the text and what the typography's rules read: the same text in another
-    language's typography (spaces, marks, replacements) is turned anew, never given the first one's markup."""
+    """to_markup is remembered by the text and what the typography's rules read: the same text in
+    another language's typography (spaces, marks, replacements) is turned anew, never given the
+    first one's markup."""
 
     monkeypatch.setattr(memos.MARKUPS, "limit", 400)  # characters of the texts and markup kept
     memo.clear("markups")
@@ -205,7 +206,8 @@ def test_markup_keeps_allowed_tags_and_escapes_the_rest():
         ("x</i>", "</i> closes nothing open"),
         ("<b><i>x</b></i>", "</b> closes <b> before <i> is closed"),
         ("<u>x", "unknown tag <u>"),
-        # an HTML entity prints as written (texts are escaped): the message names the character to type instead
+        # an HTML entity prints as written (texts are escaped): the message names the character to
+        # type instead
         (
             "Nestor&nbsp;Aparatschik",
             "&nbsp; would print as written: texts are plain text, not HTML; type the character "
@@ -215,7 +217,8 @@ def test_markup_keeps_allowed_tags_and_escapes_the_rest():
         ("caf&#233;", "('é', U+00E9 latin small letter e with acute)"),
         ("l&#x2019;Internationale", "('’', U+2019 right single quotation mark)"),
         ("<b><i>" * 5 + "x" + "</i></b>" * 5, "tags nested 9 deep (at character 25)"),
-        # tags with attributes, comments, CDATA: printed as written (escaped), never read; each said once
+        # tags with attributes, comments, CDATA: printed as written (escaped), never read; each said
+        # once
         (
             '<img src="/etc/passwd"/>',
             '<img src="/etc/passwd"/> would print as written: texts are plain text, and their '
@@ -315,8 +318,9 @@ def test_fit_shrinks_but_never_below_the_minimum(palette):
 
 
 def test_a_fit_is_given_again_for_equal_blocks_and_never_for_other_ones(palette):
-    """fit's memo tells blocks apart by their kind and every field: equal paragraphs made anew are given the
-    same Fit, a paragraph with another style, text or bullet, or a block of another kind, is fitted itself."""
+    """fit's memo tells blocks apart by their kind and every field: equal paragraphs made anew are
+    given the same Fit, a paragraph with another style, text or bullet, or a block of another kind,
+    is fitted itself."""
     from printshop.typeset.richtext import Para, Spacer
 
     frame = _frame()

@@ -34,8 +34,8 @@ def test_a_deleted_card_breaks_the_composition(data_copy):
 
 
 def test_a_composition_whose_kinds_and_total_disagree_is_said_to_be_wrong_itself(data_copy):
-    """`total: 17` with kinds adding up to 18 said only "should hold 17 cards in all but holds 18", sending the
-    author to the cards, when the declaration cannot be met by any deck."""
+    """`total: 17` with kinds adding up to 18 said only "should hold 17 cards in all but holds 18",
+    sending the author to the cards, when the declaration cannot be met by any deck."""
     game = data_copy / "comrade" / "game.yaml"
     line = edit(game, "    total: 18", "    total: 17")
     items = found(data_copy, "composition", games=["comrade"])
@@ -79,7 +79,8 @@ def test_a_yaml_syntax_error(data_copy):
     line = edit(french, '  title: "Camarade"', '  title: "Camarade')
     item = one(data_copy, "yaml-syntax", games=["comrade"])
     assert item.location.path.endswith("comrade/text/fr.yaml")
-    # at the quote left open, not the next line where the parser stopped (its words kept in parentheses)
+    # at the quote left open, not the next line where the parser stopped (its words kept in
+    # parentheses)
     assert (item.location.line, item.location.col) == (line, len('  title: "'))
     assert item.message.startswith(
         "YAML syntax: the text in quotes that starts here does not end on its line "
@@ -177,8 +178,9 @@ def test_an_unknown_key_suggests_the_closest(data_copy):
     ],
 )
 def test_a_name_mistyped_suggests_the_closest(data_copy, old, new, said):
-    """A colour, font, motif, face or card size named a letter off the one meant is named back, as an unknown
-    key is; a name close to none is not, and the message lists the names there are either way."""
+    """A colour, font, motif, face or card size named a letter off the one meant is named back, as
+    an unknown key is; a name close to none is not, and the message lists the names there are either
+    way."""
     path = next(
         path
         for path in (data_copy / "comrade" / "faces.yaml", data_copy / "comrade" / "game.yaml")
@@ -256,8 +258,9 @@ def test_text_that_no_longer_fits_names_card_frame_and_language(data_copy):
 
 
 def test_a_character_the_font_cannot_print(data_copy):
-    """Reported at the translation's line, where it was typed (it was the frame's, in faces.yaml: the translator
-    had to search every text for the character), the frame named for the designer on the second line."""
+    """Reported at the translation's line, where it was typed (it was the frame's, in faces.yaml:
+    the translator had to search every text for the character), the frame named for the designer on
+    the second line."""
     french = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti voit tout ☭"')
     item = one(data_copy, "missing-glyph", games=["comrade"])
@@ -410,9 +413,10 @@ def test_build_lists_no_infos_and_quiet_says_nothing(tmp_path, capsys):
 
 
 def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_path):
-    """A build or session that writes only English leaves the French texts unchecked (nothing it writes
-    shows them), so a translator's broken line does not stop it; validate and a French build report it,
-    and a broken source text is reported whatever language is built, as every translation is made from it."""
+    """A build or session that writes only English leaves the French texts unchecked (nothing it
+    writes shows them), so a translator's broken line does not stop it; validate and a French build
+    report it, and a broken source text is reported whatever language is built, as every translation
+    is made from it."""
     from printshop.pipeline.build import check
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -435,7 +439,8 @@ def test_a_build_of_some_languages_checks_their_texts_and_the_source_only(tmp_pa
 
 
 def test_a_new_language_file_with_a_few_labels_gets_one_error_listing_the_others(tmp_path):
-    """A German file started with three labels got 40 'missing-field' errors at one line, one per label."""
+    """A German file started with three labels got 40 'missing-field' errors at one line, one per
+    label."""
     from printshop.checks.languages import REQUIRED_LABELS
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -456,11 +461,11 @@ def test_a_new_language_file_with_a_few_labels_gets_one_error_listing_the_others
 
 
 def test_another_translators_unfinished_language_file_stops_no_build_of_other_languages(tmp_path):
-    """A German translator's languages/de.yaml still lacking a label (an error) stopped every build and session,
-    a French one too, and a French `watch` showed German's label warnings. A build or session of some languages
-    reads the language files those are made from (and the source's, and English's, the labels' reference) and no
-    other: `validate` and a German build still report it; a language file the French one is made from, broken,
-    still stops the French build."""
+    """A German translator's languages/de.yaml still lacking a label (an error) stopped every build
+    and session, a French one too, and a French `watch` showed German's label warnings. A build or
+    session of some languages reads the language files those are made from (and the source's, and
+    English's, the labels' reference) and no other: `validate` and a German build still report it; a
+    language file the French one is made from, broken, still stops the French build."""
     from printshop.pipeline.build import build
 
     data = copy_data(tmp_path / "data", ["comrade"])
@@ -496,7 +501,8 @@ def test_another_translators_unfinished_language_file_stops_no_build_of_other_la
 
 
 def with_defaults_language(data: Path, lang: str) -> Path:
-    """The project's own copy of printshop's languages/<lang>.yaml (written into the data, as a publisher does)."""
+    """The project's own copy of printshop's languages/<lang>.yaml (written into the data, as a
+    publisher does)."""
     from printshop.project.paths import PACKAGE_DEFAULTS_DIR
 
     path = data / "languages" / f"{lang}.yaml"
@@ -506,9 +512,10 @@ def with_defaults_language(data: Path, lang: str) -> Path:
 
 
 def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):
-    """`load_project(langs=...)` reads the texts of those languages, of what they are made from and of the
-    source: a French file that does not even parse stops neither an English build nor an English session,
-    while validate and a French build report it; a language no game has is still refused by name."""
+    """`load_project(langs=...)` reads the texts of those languages, of what they are made from and
+    of the source: a French file that does not even parse stops neither an English build nor an
+    English session, while validate and a French build report it; a language no game has is still
+    refused by name."""
     from printshop.live.session import Session
     from printshop.pipeline.build import BadRequest, build
     from printshop.project.loader import load_project
@@ -552,9 +559,10 @@ def test_a_build_of_some_languages_reads_only_their_texts(tmp_path):
     ],
 )
 def test_motif_path_data_printshop_cannot_draw_is_an_error_at_its_line(data_copy, d, said):
-    """A motif's path data was read only when a face drew it: a command with a number short made the build fail
-    with an internal error at the game's folder, and a relative command (lower case) was drawn as absolute,
-    misplaced. validate now reads it: an error at the path's line and column, saying what is wrong."""
+    """A motif's path data was read only when a face drew it: a command with a number short made the
+    build fail with an internal error at the game's folder, and a relative command (lower case) was
+    drawn as absolute, misplaced. validate now reads it: an error at the path's line and column,
+    saying what is wrong."""
     motifs = data_copy / "print" / "motifs.yaml"
     line = (
         edit(
@@ -570,8 +578,9 @@ def test_motif_path_data_printshop_cannot_draw_is_an_error_at_its_line(data_copy
 
 
 def test_motif_path_data_as_the_renderer_takes_it_passes():
-    """Every form the renderer draws: implicit repeats (M's extra pairs are lines), commas, exponents, no spaces
-    between a command and its numbers, several subpaths; and a circle of three numbers, not two."""
+    """Every form the renderer draws: implicit repeats (M's extra pairs are lines), commas,
+    exponents, no spaces between a command and its numbers, several subpaths; and a circle of three
+    numbers, not two."""
     from pydantic import ValidationError
 
     from printshop.project.models.art import MotifPath
@@ -592,8 +601,9 @@ def test_motif_path_data_as_the_renderer_takes_it_passes():
 def test_a_whole_file_is_named_alone_and_a_line_without_its_column_when_that_is_unknown(
     tmp_path, capsys
 ):
-    """A diagnostic about a whole file (a link leading out of the project, an image too large) printed
-    'file:0:0:', a place no editor opens; a line whose column is not known printed ':0' after it."""
+    """A diagnostic about a whole file (a link leading out of the project, an image too large)
+    printed 'file:0:0:', a place no editor opens; a line whose column is not known printed ':0'
+    after it."""
     from printshop.diagnostics import Location
 
     assert str(Location("data/x.yaml", 12, 5)) == "data/x.yaml:12:5"
@@ -639,9 +649,10 @@ def test_a_whole_file_is_named_alone_and_a_line_without_its_column_when_that_is_
 def test_a_negative_bleed_margin_or_line_width_is_refused_where_it_is_written(
     tmp_path, file, old, new, field, shown
 ):
-    """A bleed, safe zone, margin, spacing or line width below zero was read as written: a profile with
-    `bleed: -3mm` passed validate and gave press files whose bleed box lay inside the trim. Each is refused at
-    its value, in millimetres to the hundredth whatever unit it was written in; the data as it is passes."""
+    """A bleed, safe zone, margin, spacing or line width below zero was read as written: a profile
+    with `bleed: -3mm` passed validate and gave press files whose bleed box lay inside the trim.
+    Each is refused at its value, in millimetres to the hundredth whatever unit it was written in;
+    the data as it is passes."""
     data = copy_data(tmp_path / "data", ["comrade"])
     path = data / file
     line = edit(path, old, new)
@@ -660,8 +671,9 @@ def test_a_negative_bleed_margin_or_line_width_is_refused_where_it_is_written(
 
 @pytest.mark.parametrize("command", [["validate"], ["build"], ["list"], ["i18n", "status"]])
 def test_a_games_folder_or_a_file_given_as_the_data_folder_is_refused(tmp_path, capsys, command):
-    """`validate --data data/comrade` (a game's folder) found no game in it and passed: 0 errors, a green check of
-    nothing. It is a usage error naming the data folder above; a file given as the data folder is told it is one."""
+    """`validate --data data/comrade` (a game's folder) found no game in it and passed: 0 errors, a
+    green check of nothing. It is a usage error naming the data folder above; a file given as the
+    data folder is told it is one."""
     data = copy_data(tmp_path / "data", ["comrade"])
     for given, said in (
         (
@@ -693,7 +705,8 @@ def test_a_games_folder_or_a_file_given_as_the_data_folder_is_refused(tmp_path, 
 
 
 def test_validate_quiet_prints_only_what_fails_the_run(tmp_path, capsys):
-    """`printshop validate -q` was a usage error though `build -q` exists: in CI a quiet run shows what fails it."""
+    """`printshop validate -q` was a usage error though `build -q` exists: in CI a quiet run shows
+    what fails it."""
     from printshop.cli import main
 
     data = copy_data(tmp_path / "data", ["comrade"])

@@ -1,7 +1,8 @@
-"""The visual regression guard: one page of each kind (a card sheet on A4 and on Letter, a booklet page,
-how-to-print, role sheets, the board's assembly page and a tile) rendered at 30 dpi and compared with
-the references in tests/reference/, within a tolerance: a later change that moves or breaks a layout
-fails here. After an intended change, look at the pages and run `python -m tests.make_references`.
+"""The visual regression guard: one page of each kind (a card sheet on A4 and on Letter, a booklet
+page, how-to-print, role sheets, the board's assembly page and a tile) rendered at 30 dpi and
+compared with the references in tests/reference/, within a tolerance: a later change that moves or
+breaks a layout fails here. After an intended change, look at the pages and run `python -m
+tests.make_references`.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def test_the_page_looks_as_its_reference(pages, name, game, lang, what, page):
 
 
 def test_the_guard_sees_a_layout_move_by_a_millimetre(pages):
-    """The tolerance lets antialiasing through but not a card sheet moved by 1 mm, nor a page with a block gone."""
+    """The tolerance lets antialiasing through but not a card sheet moved by 1 mm, nor a page with a
+    block gone."""
     name, game, lang, what, page = PAGES[0]
     image = render(pages, game, lang, what, page)
     reference = np.asarray(Image.open(REFERENCE_DIR / f"{name}.png").convert("L"))

@@ -1,4 +1,5 @@
-"""Checks by domain: the data's meaning (validate), translations, and press files read back (preflight).
+"""Checks by domain: the data's meaning (validate), translations, and press files read back
+(preflight).
 
 validate.py runs every check of the loaded data in a fixed order, which is the diagnostics' order;
 each domain is a module: references, look (the shared print data), languages, faces, images (art

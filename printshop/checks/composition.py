@@ -62,7 +62,8 @@ def check_composition(game: GameData, report: Report) -> None:
 
 
 def _card_values(deck: Deck, var: str) -> list[tuple[str | int, CardEntry]]:
-    """(value, card) for every physical card that has `var` (a card with count 3 counts three times)."""
+    """(value, card) for every physical card that has `var` (a card with count 3 counts three
+    times)."""
     return [
         (card.vars[var], card) for card in deck.cards if var in card.vars for _ in range(card.count)
     ]

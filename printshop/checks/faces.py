@@ -16,9 +16,10 @@ from printshop.project.units import to_mm
 
 
 def check_type_sizes(project: Project, game: GameData, report: Report) -> None:
-    """No frame prints smaller than its medium allows (media.yaml's `design.media`): a deck's faces are read
-    as its card size's medium, a sheet's as the sheet's. A frame is judged by the smallest size it may take
-    (`min_size`, or `size` when it never shrinks); each frame once per face and medium."""
+    """No frame prints smaller than its medium allows (media.yaml's `design.media`): a deck's faces
+    are read as its card size's medium, a sheet's as the sheet's. A frame is judged by the smallest
+    size it may take (`min_size`, or `size` when it never shrinks); each frame once per face and
+    medium."""
     media = project.media.design.media
     seen: set[tuple[str, str]] = set()
 
@@ -96,8 +97,9 @@ def check_face(project: Project, game: GameData, name: str, face: Face, report: 
 
 
 def check_sheet_backs(game: GameData, sheet_id: str, sheet, report: Report) -> None:
-    """A two-sided sheet (a `back` on the sheet or on an item): every back names a face, every item has
-    one (its own or the sheet's), and the sheet is not tiled (a tile's back would land behind another tile)."""
+    """A two-sided sheet (a `back` on the sheet or on an item): every back names a face, every item
+    has one (its own or the sheet's), and the sheet is not tiled (a tile's back would land behind
+    another tile)."""
     if sheet.back is not None:
         face_ref(game, sheet, "back", report)
     for item in sheet.items:

@@ -12,8 +12,9 @@ from printshop import memos
 from printshop.diagnostics import Report
 from printshop.project.loader import GameData
 
-# The most pixels an image may have: a 600 × 540 mm board at 300 dpi has 45 million. Larger images are
-# refused from their header, before anything is decoded (a 20,000 × 20,000 PNG would need 1.6 GB).
+# The most pixels an image may have: a 600 × 540 mm board at 300 dpi has 45 million. Larger images
+# are refused from their header, before anything is decoded (a 20,000 × 20,000 PNG would need 1.6
+# GB).
 MAX_IMAGE_PIXELS = 60_000_000
 
 
@@ -41,7 +42,8 @@ def _stamp(path: Path) -> tuple[int, int]:
 def _inspect_image(
     path: str, data_dir: str, stamp: tuple[int, int]
 ) -> tuple[str, tuple[str, str] | None, tuple[int, int]]:
-    """(resolved path, None or (code, problem), pixels): the image read once per build, header first."""
+    """(resolved path, None or (code, problem), pixels): the image read once per build, header
+    first."""
     import warnings
 
     from PIL import Image, UnidentifiedImageError
@@ -85,7 +87,8 @@ def _inspect_image(
                         ),
                         pixels,
                     )
-                image.load()  # decoded whole now, so a truncated file fails here and not in the middle of a build
+                # decoded whole now, so a truncated file fails here and not in the middle of a build
+                image.load()
     except Image.DecompressionBombError as error:
         return resolved, ("too-large", str(error)), (0, 0)
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError) as error:

@@ -92,22 +92,25 @@ def check_languages(project: Project, report: Report) -> None:
 
 
 def _check_labels(project: Project, lang: str, report: Report) -> None:
-    """A language's labels (footers, how-to-print, calibration) get the checks of game texts: markup, quotes,
-    and against the labels of the language they are made from, placeholders and every translation check."""
+    """A language's labels (footers, how-to-print, calibration) get the checks of game texts:
+    markup, quotes, and against the labels of the language they are made from, placeholders and
+    every translation check."""
     language, document = project.languages[lang], project.language_documents.get(lang)
     if document is None:
         return
     reference_lang = language.translated_from or LABELS_REFERENCE
     reference = project.languages.get(reference_lang) if reference_lang != lang else None
     labels_node = document.root.get("labels") if isinstance(document.root, CommentedMap) else None
-    printshops: dict = {}  # origin -> whether it is printshop's own file (resolved once per file, not per label)
+    # origin -> whether it is printshop's own file (resolved once per file, not per label)
+    printshops: dict = {}
     for name, text in language.labels.items():
         origin = origin_of(labels_node, name, origin_of(document.root, "labels", document.path))
         own = printshops.get(origin)
         if own is None:
             own = printshops[origin] = PACKAGE_DEFAULTS_DIR in Path(origin).resolve().parents
         if own:
-            continue  # printshop's own labels: its tests check them, a publisher cannot change them there
+            # printshop's own labels: its tests check them, a publisher cannot change them there
+            continue
         entry = _Label(
             f"labels.{name}",
             text,
@@ -123,13 +126,15 @@ def _check_labels(project: Project, lang: str, report: Report) -> None:
 
 
 def _place_of(entry: _Label) -> Callable[[], Location]:
-    """Where `entry` is, asked for only when something is said there (a source label is said at its translation's)."""
+    """Where `entry` is, asked for only when something is said there (a source label is said at its
+    translation's)."""
     return lambda: entry.location
 
 
 class _Label:
-    """A label read as `check_entry_pair` reads a TextEntry, its place found only when something is said at it: a
-    project that copied printshop's languages in checks a few hundred labels at every check, nearly all right."""
+    """A label read as `check_entry_pair` reads a TextEntry, its place found only when something is
+    said at it: a project that copied printshop's languages in checks a few hundred labels at every
+    check, nearly all right."""
 
     def __init__(self, text_id: str, text: str, place: Callable[[], Location]):
         self.id, self.text, self._place = text_id, text, place

@@ -12,13 +12,15 @@ from printshop.project.units import to_mm
 
 
 def check_look(project: Project, report: Report) -> None:
-    """The shared print data (media.yaml's kit, booklet.yaml): papers, card sheets, the fonts and colours named."""
+    """The shared print data (media.yaml's kit, booklet.yaml): papers, card sheets, the fonts and
+    colours named."""
     _check_kit(project, report)
     _check_booklet(project, report)
 
 
 def _check_kit(project: Project, report: Report) -> None:
-    """media.yaml's print-and-play kit: its papers and card sheets, its marks' and footer's colours and font."""
+    """media.yaml's print-and-play kit: its papers and card sheets, its marks' and footer's colours
+    and font."""
     media = project.media
     pnp = media.print_and_play
     for index, paper in enumerate(pnp.papers):
@@ -52,7 +54,8 @@ def _check_kit(project: Project, report: Report) -> None:
 
 
 def _check_booklet(project: Project, report: Report) -> None:
-    """booklet.yaml: its paper, colours and fonts named, and spaces, rows and styles a page can hold."""
+    """booklet.yaml: its paper, colours and fonts named, and spaces, rows and styles a page can
+    hold."""
     media = project.media
     booklet = project.booklet
     if booklet.paper not in media.papers:
@@ -84,7 +87,8 @@ def _check_booklet(project: Project, report: Report) -> None:
 def _check_booklet_tables(
     booklet: BookletStyle, room: float | None, holds: str, report: Report
 ) -> None:
-    """A table's spaces, and a row with its text, fit a booklet page (`room` high inside its margins)."""
+    """A table's spaces, and a row with its text, fit a booklet page (`room` high inside its
+    margins)."""
     tables, cell = booklet.tables, booklet.styles.get("td")
     for field, needed in (
         ("space_before", tables.space_before),
@@ -105,8 +109,8 @@ def _check_booklet_tables(
 
 
 def _check_booklet_styles(project: Project, room: float | None, holds: str, report: Report) -> None:
-    """Each booklet style's font and colour are named, its indent leaves a line room, and four of its lines
-    fit a page (`room` high inside its margins)."""
+    """Each booklet style's font and colour are named, its indent leaves a line room, and four of
+    its lines fit a page (`room` high inside its margins)."""
     booklet = project.booklet
     paper = project.media.papers.get(booklet.paper)
     width = (
@@ -125,8 +129,9 @@ def _check_booklet_styles(project: Project, room: float | None, holds: str, repo
                 f"({paper.label or booklet.paper}) is {to_mm(width):.0f} mm wide inside its margins",
                 hint="an indent holds a bullet or a number: a few millimetres",
             )
-        # a paragraph breaks across pages only with two of its lines on each side: four must fit a page, or the
-        # build cannot set the booklet (ReportLab's LayoutError, once a fault of printshop's)
+        # a paragraph breaks across pages only with two of its lines on each side: four must fit a
+        # page, or the build cannot set the booklet (ReportLab's LayoutError, once a fault of
+        # printshop's)
         needed = 4 * style.size * style.leading + style.space_before + style.space_after
         if room is not None and needed > room:
             report.add(
@@ -139,7 +144,8 @@ def _check_booklet_styles(project: Project, room: float | None, holds: str, repo
 
 
 def check_cutters_papers(project: Project, report: Report) -> None:
-    """Each print-and-cut machine's papers are papers of media.yaml, each as large as the area it cuts."""
+    """Each print-and-cut machine's papers are papers of media.yaml, each as large as the area it
+    cuts."""
     media = project.media
     for (
         cutter_id,

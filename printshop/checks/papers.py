@@ -13,9 +13,9 @@ from printshop.project.units import to_mm
 def check_papers(
     project: Project, deck_id: str, deck, report: Report, papers: list[str] | None
 ) -> None:
-    """Each paper the card sheets are printed on (validate_project's `papers`) holds a card of the deck with room
-    for its crop marks and footer, as the sheets lay it out (turned where print_and_play.card_sheets says): else
-    the kit's build would fail there."""
+    """Each paper the card sheets are printed on (validate_project's `papers`) holds a card of the
+    deck with room for its crop marks and footer, as the sheets lay it out (turned where
+    print_and_play.card_sheets says): else the kit's build would fail there."""
     media = project.media
     size, pnp = media.card_sizes[deck.card_size], media.print_and_play
     for paper_id in pnp.papers if papers is None else papers:
@@ -44,9 +44,10 @@ def check_papers(
 def check_sheet_papers(
     project: Project, sheet_id: str, sheet, report: Report, papers: list[str] | None
 ) -> None:
-    """A sheet printed one to a page fits each paper the kits are printed on, inside the margins and with its
-    marks and footer, as sheet_pages lays it out (else the kit's build would fail there); and where two of its
-    pages would fit on every one of them at full size, an info says `per_page: 2` halves its pages."""
+    """A sheet printed one to a page fits each paper the kits are printed on, inside the margins and
+    with its marks and footer, as sheet_pages lays it out (else the kit's build would fail there);
+    and where two of its pages would fit on every one of them at full size, an info says `per_page:
+    2` halves its pages."""
     from printshop.layout.imposition import sheet_placement, sheet_too_big
 
     if sheet.tiled or sheet.per_page != 1:
@@ -93,8 +94,9 @@ def check_sheet_papers(
 
 
 def check_cutters(project: Project, game: GameData, report: Report) -> None:
-    """Each deck fits, with the bleed a cutter prints round it, in the area each print-and-cut machine cuts on each
-    of its papers: else `build --target cut` refused it (paper-too-small) after validate had passed."""
+    """Each deck fits, with the bleed a cutter prints round it, in the area each print-and-cut
+    machine cuts on each of its papers: else `build --target cut` refused it (paper-too-small) after
+    validate had passed."""
     for cutter_id, cutter in sorted(project.targets.cutters.items()):
         for deck_id, deck in game.game.decks.items():
             size = project.media.card_sizes.get(deck.card_size)

@@ -25,8 +25,8 @@ from printshop.project.units import to_mm
 def check_press(project: Project, game: GameData, report: Report, intrusions: Intrusions) -> None:
     """Every print-shop profile can take what this game sends it: each deck's faces scaled to the
     shop's trim still cover its bleed and keep text and icons inside its safe zone; press sheets
-    carry the shop's bleed and keep its safe zone. What a shop leaves out is reported (press-left-out),
-    and raster art that will not convert cleanly for a shop (press-art)."""
+    carry the shop's bleed and keep its safe zone. What a shop leaves out is reported
+    (press-left-out), and raster art that will not convert cleanly for a shop (press-art)."""
     from printshop.render.press_art import icc_file
 
     pnp = project.media.print_and_play
@@ -106,14 +106,15 @@ class _Shop:
                 )
 
     def check_deck(self, deck_id: str, deck: Deck) -> None:
-        """A deck's faces fitted to the shop's trim: scaled little, their bleed enough, their art and
-        their text and icons inside the shop's safe zone."""
+        """A deck's faces fitted to the shop's trim: scaled little, their bleed enough, their art
+        and their text and icons inside the shop's safe zone."""
         project, game, profile, profile_id = self.project, self.game, self.profile, self.profile_id
         report = self.report
         size = project.media.card_sizes.get(deck.card_size)
         product = profile.product(deck.card_size)
         if size is None or product is None:
-            return  # an unknown size is reported elsewhere; a size the shop does not make is press-left-out
+            # an unknown size is reported elsewhere; a size the shop does not make is press-left-out
+            return
         trim = project.media.card_sizes.get(product.trim)
         if trim is None:
             report.add(
@@ -162,7 +163,8 @@ class _Shop:
                     )
 
     def check_sheet(self, sheet_id: str, sheet: SheetSpec) -> None:
-        """A press sheet as it is: its art, the shop's bleed, text and icons inside the shop's safe zone."""
+        """A press sheet as it is: its art, the shop's bleed, text and icons inside the shop's safe
+        zone."""
         from printshop.layout.press_plan import takes_sheets
 
         game, profile, profile_id, report = self.game, self.profile, self.profile_id, self.report
@@ -209,10 +211,11 @@ def _check_press_art(
     seen: set,
     home_dpi: float,
 ) -> None:
-    """The raster images of a face, as a profile will print them (faces scaled by `scale` to its trim):
-    enough pixels for its resolution (unless below `home_dpi`: refused for every print as image-resolution,
-    one error rather than a warning per shop beside it); on a CMYK PDF profile, colours its CMYK can print and
-    transparency over one plain colour (see render/press_art.py). Each image once per profile."""
+    """The raster images of a face, as a profile will print them (faces scaled by `scale` to its
+    trim): enough pixels for its resolution (unless below `home_dpi`: refused for every print as
+    image-resolution, one error rather than a warning per shop beside it); on a CMYK PDF profile,
+    colours its CMYK can print and transparency over one plain colour (see render/press_art.py).
+    Each image once per profile."""
     import math
 
     from PIL import Image, UnidentifiedImageError
@@ -289,6 +292,7 @@ def _check_press_art(
 
 
 def _game_accepts(game: GameData, item) -> str:
-    """The game's own reason for a deck that shops which do not make its size leave out, if it gives one."""
+    """The game's own reason for a deck that shops which do not make its size leave out, if it gives
+    one."""
     deck = game.game.decks.get(item.id) if item.kind == "deck" else None
     return deck.shops_without_size or "" if deck is not None else ""

@@ -12,8 +12,8 @@ from printshop.project.schema import Node
 
 
 def colour_ref(project: Project, name: str | None, node: Node, field: str, report: Report) -> None:
-    """A colour `node` names in `field` is one of the palette's (reported at the field: its place is read only
-    then, as most are right)."""
+    """A colour `node` names in `field` is one of the palette's (reported at the field: its place is
+    read only then, as most are right)."""
     if name is not None and name not in project.colours.palette:
         palette = project.colours.palette
         report.add(
@@ -47,8 +47,8 @@ _STYLES = (
 
 
 def face_ref(game: GameData, owner, field: str, report: Report) -> None:
-    """`owner.<field>` names a face of faces.yaml that is not abstract (its place in the file is worked
-    out only for a report: a deck of a thousand cards names its faces two thousand times)."""
+    """`owner.<field>` names a face of faces.yaml that is not abstract (its place in the file is
+    worked out only for a report: a deck of a thousand cards names its faces two thousand times)."""
     name = getattr(owner, field)
     face = game.faces.get(name)
     if (

@@ -122,8 +122,9 @@ def _check_rosters(
     others: list[str | int],
     missing: dict[tuple[str, str], str],
 ) -> tuple[list[str], list[str]]:
-    """Every roster the rule allows, in turn: the goal cards its dealt roles need (added to `missing`),
-    and the rosters that leave the wrong number of goal cards or start with too many tokens."""
+    """Every roster the rule allows, in turn: the goal cards its dealt roles need (added to
+    `missing`), and the rosters that leave the wrong number of goal cards or start with too many
+    tokens."""
     from itertools import combinations
 
     wrong, tokens_over = [], []

@@ -1,5 +1,6 @@
-"""Translation QA: the mistakes a translator makes in ordinary text, found by comparing a translation
-with the text it was made from (translate-toolkit's `pofilter` checks that apply to game text).
+"""Translation QA: the mistakes a translator makes in ordinary text, found by comparing a
+translation with the text it was made from (translate-toolkit's `pofilter` checks that apply to game
+text).
 
 Each check is language-aware, so it raises no false alarm on correct text: French spaces before
 `? ! : ;` and inside « », German „quotes“ and capitalised nouns, words a language may double
@@ -45,9 +46,10 @@ def plain(text: str) -> str:
 
 
 def language_rules(language: Language) -> tuple:
-    """What the checks read of a language (its quotes, doubled words and length ratios), as a key: the same
-    texts checked under the same rules give the same problems, whichever copy of the language file, or load
-    of it, the rules came from. Worked out once per language object (kept, so its id stays its own)."""
+    """What the checks read of a language (its quotes, doubled words and length ratios), as a key:
+    the same texts checked under the same rules give the same problems, whichever copy of the
+    language file, or load of it, the rules came from. Worked out once per language object (kept, so
+    its id stays its own)."""
     known = _RULES.get(id(language))
     if known is None or known[0] is not language:
         checks = language.checks
@@ -79,7 +81,8 @@ def check_pair(
     reference_lang: str,
     reference_name: str,
 ) -> list[Problem]:
-    """What is wrong with `translation` (in `language`) as a rendering of `reference` (in `reference_lang`)."""
+    """What is wrong with `translation` (in `language`) as a rendering of `reference` (in
+    `reference_lang`)."""
     return _remembered(
         _PAIRS_CHECKED,
         (text_id, reference, translation, language_rules(language), reference_lang, reference_name),
@@ -144,7 +147,8 @@ def _check_pair(
                 f'{_describe(expected)}: "…{_short(translation, tail=True)}"',
             )
         )  # (the {reference_name}
-        # text is shown beside every finding: its end quoted here said it twice, and the translation's not at all)
+        # text is shown beside every finding: its end quoted here said it twice, and the
+        # translation's not at all)
     length, source_length = len(plain(translation).strip()), len(plain(reference).strip())
     ratios = language.checks.length
     ratio = ratios.get(reference_lang) or ratios.get("*")
@@ -163,7 +167,8 @@ def _check_pair(
 
 
 def check_text(text_id: str, text: str, language: Language) -> list[Problem]:
-    """Checks of a text on its own, in any language, the source included: brackets and quotes balance."""
+    """Checks of a text on its own, in any language, the source included: brackets and quotes
+    balance."""
     return _remembered(
         _TEXTS_CHECKED,
         (text_id, text, language_rules(language)),
@@ -184,7 +189,8 @@ def _check_text(text_id: str, text: str, language: Language) -> tuple[Problem, .
 
 def unbalanced(text: str, pairs: list[tuple[str, str]]) -> str:
     """What does not balance in `text`, or "". A mark that closes the innermost open pair closes it;
-    otherwise a mark that opens a pair opens one (German „…“ closes with the mark English opens with)."""
+    otherwise a mark that opens a pair opens one (German „…“ closes with the mark English opens
+    with)."""
     openers: dict[str, list[str]] = {}
     for opening, closing in pairs:
         openers.setdefault(opening, []).append(closing)
@@ -257,8 +263,8 @@ _PASS: dict[str, list[str]] | None = (
 
 @contextmanager
 def one_pass():
-    """Within the block, each file's lines are looked up once (not a `stat` per text: a deck of a thousand
-    cards has thousands of texts); a later pass sees a file's edits."""
+    """Within the block, each file's lines are looked up once (not a `stat` per text: a deck of a
+    thousand cards has thousands of texts); a later pass sees a file's edits."""
     global _PASS
     outer, _PASS = _PASS, {} if _PASS is None else _PASS
     try:
@@ -278,7 +284,8 @@ def _read_lines(
 
 
 def only_words(text: str, words: list[str]) -> bool:
-    """True when every word of `text` is one of `words` (names, loanwords), or it has no words at all."""
+    """True when every word of `text` is one of `words` (names, loanwords), or it has no words at
+    all."""
     allowed = {word.lower() for phrase in words for word in _WORD.findall(phrase)}
     return all(word.lower() in allowed for word in _WORD.findall(plain(text)))
 

@@ -26,8 +26,8 @@ from printshop.project.models.game import Untranslatable
 
 
 def _renamed(text_id: str, orphans: list[str]) -> str:
-    """The text id among `orphans` (a translation's ids its source lacks) that differs from `text_id` in one
-    part, written closely enough to be the same key renamed or misspelt; else ''."""
+    """The text id among `orphans` (a translation's ids its source lacks) that differs from
+    `text_id` in one part, written closely enough to be the same key renamed or misspelt; else ''."""
     parts = text_id.split(".")
     for orphan in orphans:
         other = orphan.split(".")
@@ -97,7 +97,8 @@ def check_translation(project: Project, game: GameData, source, catalogue, repor
             for status in unrecorded
             if status.id not in marked or _translation(status).text != status.source.text
         ]
-    if unrecorded:  # one warning for the file: a translator who writes texts by hand and never ran sync has many
+    # one warning for the file: a translator who writes texts by hand and never ran sync has many
+    if unrecorded:
         named = ", ".join(f"'{status.id}'" for status in unrecorded[:3])
         more = f" and {len(unrecorded) - 3} more" if len(unrecorded) > 3 else ""
         count = f"{len(unrecorded)} {name} text" + (" has" if len(unrecorded) == 1 else "s have")
@@ -130,16 +131,18 @@ class PairText(Protocol):
     def location(self) -> Location: ...
 
 
-WHOLE = 160  # characters: a text quoted whole in a stale-translation warning, when both versions are this short
+# characters: a text quoted whole in a stale-translation warning, when both versions are this short
+WHOLE = 160
 
 
 AROUND = 40  # characters kept either side of what changed in a longer one
 
 
 def changed_parts(old: str, new: str) -> tuple[str, str]:
-    """`old` and `new` as a stale-translation warning quotes them: whole when both are short; else the part that
-    changed, with a few words either side, cut where a word ends and marked '…' (a rule of 500 characters with
-    one word added was quoted whole twice, a thousand characters to compare by eye)."""
+    """`old` and `new` as a stale-translation warning quotes them: whole when both are short; else
+    the part that changed, with a few words either side, cut where a word ends and marked '…' (a
+    rule of 500 characters with one word added was quoted whole twice, a thousand characters to
+    compare by eye)."""
     if len(old) <= WHOLE and len(new) <= WHOLE:
         return old, new
     same_start = len(os.path.commonprefix([old, new]))
@@ -175,7 +178,8 @@ def check_text_pair(
     report: Report,
 ) -> None:
     """Every check of one translated text against the text it was made from, reported at
-    `translated.location` (a YAML line, or a PO file's line when `i18n import` checks what it imports)."""
+    `translated.location` (a YAML line, or a PO file's line when `i18n import` checks what it
+    imports)."""
     check_entry_pair(
         project, source, source_lang, translated, lang, report, game.game.untranslatable
     )
@@ -195,9 +199,10 @@ def check_entry_pair(
     reference_name = (
         project.languages[source_lang].name if source_lang in project.languages else source_lang
     )
-    # the same pair checked the same way finds the same: what it finds is kept by the two texts and what the
-    # checks read (the language by its rules: a session reading the data again, a check after a build, has a new
-    # one), and said at the pair's places of the moment (a copy of the data, a text moved down a line)
+    # the same pair checked the same way finds the same: what it finds is kept by the two texts and
+    # what the checks read (the language by its rules: a session reading the data again, a check
+    # after a build, has a new one), and said at the pair's places of the moment (a copy of the
+    # data, a text moved down a line)
     rules = translation_checks.language_rules(language) if language is not None else None
     key = (
         text_id,
@@ -224,8 +229,9 @@ def check_entry_pair(
     if not findings:
         return
     accepted = translation_checks.accepted(translated.location.path, translated.location.line)
-    # the text it is made from, beside every finding: the translator sees both without opening another file
-    # (a long paragraph's first SHOWN_SOURCE characters: a text of thousands of placeholders filled the terminal)
+    # the text it is made from, beside every finding: the translator sees both without opening
+    # another file (a long paragraph's first SHOWN_SOURCE characters: a text of thousands of
+    # placeholders filled the terminal)
     shown = (
         source.text
         if len(source.text) <= SHOWN_SOURCE
@@ -257,8 +263,8 @@ def _check_pair_anew(
     translated: str,
     untranslatable: Untranslatable,
 ) -> tuple[tuple[str, str, str], ...]:
-    """What is wrong with the translation `translated` of `source`: (code, message, why it is acknowledged
-    whatever the translator's comments say) for each finding."""
+    """What is wrong with the translation `translated` of `source`: (code, message, why it is
+    acknowledged whatever the translator's comments say) for each finding."""
     found: list[tuple[str, str, str]] = []
     if language is not None:
         for problem in translation_checks.check_pair(

@@ -32,25 +32,27 @@ from printshop.project.units import to_mm
 
 
 def validate_project(project: Project, report: Report, papers: list[str] | None = None) -> None:
-    """Every check of the data, texts of every language the project holds: a project loaded for a build or
-    session of some languages (load_project's `langs`) holds those, the languages they are made from and the
-    source; nothing it writes shows the others. `papers`: the papers card sheets are printed on (a build's
-    --paper; [] for a build that prints none); None: every print-and-play paper, as a kit's build prints."""
+    """Every check of the data, texts of every language the project holds: a project loaded for a
+    build or session of some languages (load_project's `langs`) holds those, the languages they are
+    made from and the source; nothing it writes shows the others. `papers`: the papers card sheets
+    are printed on (a build's --paper; [] for a build that prints none); None: every print-and-play
+    paper, as a kit's build prints."""
     with translation_checks.one_pass():  # each text file's `# accept` comments read once per pass
         check_look(project, report)
         check_cutters_papers(project, report)
         check_languages(project, report)
         for game in project.games.values():
-            if game.look:  # its own print data (data/<game>/print/), merged over the project's: checked as merged
+            # its own print data (data/<game>/print/), merged over the project's: checked as merged
+            if game.look:
                 _check_game_look(project.view(game), report)
             validate_game(project.view(game), game, report, papers)
 
 
 def _check_game_look(seen: Project, report: Report) -> None:
-    """The print data a game sees, its own files merged over the project's, gets the project's checks: a font or
-    colour named in data/<game>/print/booklet.yaml or media.yaml (or one the game's colours.yaml takes away) was
-    read by no check, and failed the build as "internal: KeyError". What the project's files already said is not
-    said again for each game."""
+    """The print data a game sees, its own files merged over the project's, gets the project's
+    checks: a font or colour named in data/<game>/print/booklet.yaml or media.yaml (or one the
+    game's colours.yaml takes away) was read by no check, and failed the build as "internal:
+    KeyError". What the project's files already said is not said again for each game."""
     found = Report()
     check_look(seen, found)
     said = {
@@ -125,8 +127,8 @@ def validate_game(
 
 
 def _check_safe_zones(project: Project, game: GameData, report: Report) -> None:
-    """Text frames and icons of every face a deck prints stay inside the deck's safe zone, and inside
-    every print shop's (faces scaled to the shop's trim, press sheets as they are)."""
+    """Text frames and icons of every face a deck prints stay inside the deck's safe zone, and
+    inside every print shop's (faces scaled to the shop's trim, press sheets as they are)."""
     intrusions = Intrusions()
     for deck in game.game.decks.values():
         size = project.media.card_sizes.get(deck.card_size)

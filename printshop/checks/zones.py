@@ -11,10 +11,10 @@ from printshop.project.units import to_mm
 
 
 def content_boxes(face):
-    """What must stay inside a safe zone, from the face's top-left corner: text frames and icons (motifs and
-    images not laid below the background layer), as (what, node, box, code); and the other shapes (rules,
-    borders, rings, bands) on layer 0 or above, their outline included, under `shape-outside-safe-zone`.
-    Shapes below layer 0 are backgrounds, meant to run into the bleed."""
+    """What must stay inside a safe zone, from the face's top-left corner: text frames and icons
+    (motifs and images not laid below the background layer), as (what, node, box, code); and the
+    other shapes (rules, borders, rings, bands) on layer 0 or above, their outline included, under
+    `shape-outside-safe-zone`. Shapes below layer 0 are backgrounds, meant to run into the bleed."""
     for name, frame in face.frames.items():
         yield (
             f"frame '{name}'",
@@ -37,7 +37,8 @@ def content_boxes(face):
 
 
 def shape_box(shape) -> tuple[float, float, float, float]:
-    """The box a shape paints (x, y, width, height from the top-left corner), half its outline included."""
+    """The box a shape paints (x, y, width, height from the top-left corner), half its outline
+    included."""
     edge = shape.stroke_width / 2 if shape.stroke is not None else 0.0
     if shape.kind in ("circle", "rays"):
         r = shape.radius + (edge if shape.kind == "circle" else 0.0)
@@ -61,8 +62,8 @@ def deck_faces(game: GameData, deck) -> list[str]:
 
 
 class Intrusions:
-    """Text and icons too close to the trim, gathered from the deck's own safe zone and every shop's,
-    and reported once per frame and face, naming each safe zone it breaks."""
+    """Text and icons too close to the trim, gathered from the deck's own safe zone and every
+    shop's, and reported once per frame and face, naming each safe zone it breaks."""
 
     def __init__(self) -> None:
         # (id of the node, owner) -> (node, what, owner, breaches, code, [how far past the trim])
@@ -78,22 +79,25 @@ class Intrusions:
         code: str = "outside-safe-zone",
         safe: float | None = None,
     ) -> None:
-        """`worst`: how far the box comes inside the zone `safe` from the trim; beyond `safe`, it crosses the trim
-        (told with `safe` for the trim as drawn, not for a shop's, to which the face is scaled)."""
+        """`worst`: how far the box comes inside the zone `safe` from the trim; beyond `safe`, it
+        crosses the trim (told with `safe` for the trim as drawn, not for a shop's, to which the
+        face is scaled)."""
         entry = self.found.setdefault((id(node), owner), (node, what, owner, [], code, [0.0]))
         entry[3].append(f"{to_mm(worst):.1f} mm closer to the trim than {zone}")
         if safe is not None:
             entry[5][0] = max(entry[5][0], worst - safe)
 
     def report(self, report: Report) -> None:
-        # a frame written once in a face that others extend is each one's: one report, naming them all
+        # a frame written once in a face that others extend is each one's: one report, naming them
+        # all
         owners: dict[tuple, list[str]] = {}
         for node, what, owner, breaches, code, (past,) in self.found.values():
             owners.setdefault(
                 (code, node.where(), what, tuple(breaches), round(past, 4)), []
             ).append(owner)
         for (code, where, what, breaches, past), named in owners.items():
-            # past the trim itself, the closeness to a safe zone understates it: the cut goes through it
+            # past the trim itself, the closeness to a safe zone understates it: the cut goes
+            # through it
             crossing = (
                 f"runs {to_mm(past):.1f} mm past the trim, where it is cut off: it "
                 if past > 0.01
@@ -115,10 +119,11 @@ def _owners(named: list[str]) -> str:
 
 
 def check_background_edges(project: Project, game: GameData, report: Report) -> None:
-    """A background (a rectangle below layer 0, exempt from the safe zone) must run to the edge of the deck's bleed
-    or keep inside its safe zone on each side: an edge between the two (Comrade's vote cards had their lower half
-    filled to 3 mm inside the trim, 1 mm past the card's frame) is where a cut that drifts by a millimetre leaves a
-    sliver of paper on one card and none on the next."""
+    """A background (a rectangle below layer 0, exempt from the safe zone) must run to the edge of
+    the deck's bleed or keep inside its safe zone on each side: an edge between the two (Comrade's
+    vote cards had their lower half filled to 3 mm inside the trim, 1 mm past the card's frame) is
+    where a cut that drifts by a millimetre leaves a sliver of paper on one card and none on the
+    next."""
     said: set[str] = set()
     for deck in game.game.decks.values():
         size = project.media.card_sizes.get(deck.card_size)

@@ -1,8 +1,8 @@
 """The arguments several commands share (--data, --out, --templates, --game) and the types that read
 the command line's values (folders, counts, ports, shards, offsets).
 
-A command's own options stay in its module; only what is worded the same for every command that takes
-it is here, so that `printshop CMD --help` says it the same way everywhere.
+A command's own options stay in its module; only what is worded the same for every command that
+takes it is here, so that `printshop CMD --help` says it the same way everywhere.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ DATA_HELP = "the data folder (default: the project's, from printshop.toml; see '
 
 
 def add_data(command: argparse.ArgumentParser) -> None:
-    """--data DIR: filled in from the project of the working directory when not given (cli.dispatch)."""
+    """--data DIR: filled in from the project of the working directory when not given
+    (cli.dispatch)."""
     command.add_argument("--data", type=Path, default=None, metavar="DIR", help=DATA_HELP)
 
 
@@ -40,8 +41,9 @@ def add_templates(command: argparse.ArgumentParser) -> None:
 
 
 def add_game_option(command: argparse.ArgumentParser) -> None:
-    """`--game G` beside a command's GAME arguments: 'i18n confirm' and 'i18n import' name their game so, and a
-    translator who learnt it there types it everywhere (argparse said only "unrecognized arguments")."""
+    """`--game G` beside a command's GAME arguments: 'i18n confirm' and 'i18n import' name their
+    game so, and a translator who learnt it there types it everywhere (argparse said only
+    "unrecognized arguments")."""
     command.add_argument(
         "--game",
         action="append",
@@ -92,7 +94,8 @@ def positive(text: str) -> int:
 
 
 def port(text: str) -> int:
-    """A TCP port, 0 to 65535: the system takes a larger number modulo 65536 (99999 listened on 34463)."""
+    """A TCP port, 0 to 65535: the system takes a larger number modulo 65536 (99999 listened on
+    34463)."""
     try:
         value = int(text)
     except ValueError:

@@ -1,8 +1,9 @@
-"""`printshop build`: validate, lay out, render and write the games for a target (pnp, shop, tts, cut,
-preview) through printshop.pipeline.build.build, then say what was written, left out or failed.
+"""`printshop build`: validate, lay out, render and write the games for a target (pnp, shop, tts,
+cut, preview) through printshop.pipeline.build.build, then say what was written, left out or failed.
 
-The request is refused here, before anything heavy is imported, when its options do not go together or
-name what does not exist; a build with nothing to do answers from the cache (write/cache.nothing_to_do).
+The request is refused here, before anything heavy is imported, when its options do not go together
+or name what does not exist; a build with nothing to do answers from the cache
+(write/cache.nothing_to_do).
 """
 
 from __future__ import annotations
@@ -218,8 +219,8 @@ def _teller(quiet: bool) -> Callable[[str], None]:
 
 
 def _refuse_unknown_outputs(args: argparse.Namespace) -> None:
-    """--profile and --cutter go with their target, and name what data/print/ has (printshop's and the
-    project's): refused before any check."""
+    """--profile and --cutter go with their target, and name what data/print/ has (printshop's and
+    the project's): refused before any check."""
     if args.profile and args.target != "shop":
         raise UsageError("--profile goes with --target shop")
     if args.cutter and args.target != "cut":
@@ -242,9 +243,9 @@ def _refuse_unknown_outputs(args: argparse.Namespace) -> None:
 
 
 def _print_diagnostics(result, quiet: bool) -> None:
-    """Errors, and warnings unless --quiet (infos: see validate). What a build leaves out (or marks as a
-    draft) is said even with --quiet; a warning the data acknowledges was reviewed: counted in one line,
-    listed by validate (41 of them on every build hid the one that was new)."""
+    """Errors, and warnings unless --quiet (infos: see validate). What a build leaves out (or marks
+    as a draft) is said even with --quiet; a warning the data acknowledges was reviewed: counted in
+    one line, listed by validate (41 of them on every build hid the one that was new)."""
     shown = {Severity.ERROR} if quiet else {Severity.ERROR, Severity.WARNING}
     acknowledged = [
         d for d in result.report.items if d.severity is Severity.WARNING and d.acknowledged

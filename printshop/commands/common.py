@@ -1,8 +1,8 @@
-"""What the commands share when they run: the usage error, the checks of the games and folders named on
-the command line, and how a report and its summary are printed.
+"""What the commands share when they run: the usage error, the checks of the games and folders named
+on the command line, and how a report and its summary are printed.
 
-A command refuses a request it cannot carry out by raising UsageError; printshop.cli prints it as argparse
-prints its own errors and exits with 2.
+A command refuses a request it cannot carry out by raising UsageError; printshop.cli prints it as
+argparse prints its own errors and exits with 2.
 """
 
 from __future__ import annotations
@@ -99,9 +99,9 @@ def load_or_report(data: Path, games: list[str] | None):
 
 
 def known_variant(data: Path, games: list[str] | None, variant: str, *, live: bool = False) -> bool:
-    """Whether a game (of `games`) has the naming variant; a usage error if none has it. Data that cannot be read
-    gives False, reported; for watch and serve (`live`), True, unreported: they start, and say what is wrong at
-    each refresh until it is mended."""
+    """Whether a game (of `games`) has the naming variant; a usage error if none has it. Data that
+    cannot be read gives False, reported; for watch and serve (`live`), True, unreported: they
+    start, and say what is wrong at each refresh until it is mended."""
     from printshop.project.loader import load_project
 
     if live:

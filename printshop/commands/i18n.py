@@ -1,5 +1,5 @@
-"""`printshop i18n ACTION`: the translators' tools (status, sync, confirm, PO export and import) over
-printshop.language.i18n; one function per action, after the checks every action shares."""
+"""`printshop i18n ACTION`: the translators' tools (status, sync, confirm, PO export and import)
+over printshop.language.i18n; one function per action, after the checks every action shares."""
 
 from __future__ import annotations
 
@@ -222,8 +222,9 @@ def _confirm(args: argparse.Namespace, project: Project, _named: list[str] | Non
     ]
     if not games:
         raise UsageError(f"no game here has a '{args.lang}' translation")
-    # reference() is None for a game without its source text file: validate reports it (file-missing),
-    # here it is an internal error, as in i18n sync and export (reported, not changed in this refactor)
+    # reference() is None for a game without its source text file: validate reports it
+    # (file-missing), here it is an internal error, as in i18n sync and export (reported, not
+    # changed in this refactor)
     known = {text_id for game in games for text_id in game.reference(args.lang).entries}  # type: ignore[union-attr]
     unknown = [text_id for text_id in args.ids if text_id not in known]
     if unknown:

@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     for path in made.files:
         print(f"wrote {display_path(path)}")
     report = Report()
-    try:  # record which source text each translation answers, so later edits of the source show as stale
+    # record which source text each translation answers, so later edits of the source show as stale
+    try:
         game = load_project(
             project.data, project.templates, games=[args.game], report=report
         ).games[args.game]

@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         against=args.against,
         templates_dir=args.templates,
     )
-    # what validate and build already say about the data is left to them, but for what stops the proof
+    # what validate and build already say about the data is left to them, but for what stops the
+    # proof
     print_report(
         Report(
             [

@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
             f"warning: listening on {args.host}: anyone who can reach this address sees the game's data",
             file=sys.stderr,
         )
-    # a preview, not a kit: an unfinished translation is shown (marked), so that its translator sees each text
-    # on its card as it is written
+    # a preview, not a kit: an unfinished translation is shown (marked), so that its translator sees
+    # each text on its card as it is written
     request = BuildRequest.from_arguments(args, games)
     session = Session(replace(request, out_dir=None, draft=True), render=False)
     try:

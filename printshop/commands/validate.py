@@ -1,4 +1,5 @@
-"""`printshop validate`: every check on the data, printed as 'file:line:col: severity[code]: message'."""
+"""`printshop validate`: every check on the data, printed as 'file:line:col: severity[code]:
+message'."""
 
 from __future__ import annotations
 
@@ -75,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
             args.data, games=games, templates_dir=args.templates, keep_layouts=False, jobs=jobs
         )
     shown = report
-    if args.quiet:  # what fails the run, as `build -q` shows its errors only (the summary still counts everything)
+    # what fails the run, as `build -q` shows its errors only (the summary still counts everything)
+    if args.quiet:
         shown = Report(
             [
                 d

@@ -1,5 +1,5 @@
-"""`printshop watch`: build the print-and-play kits, then rebuild what changed each time a data file or
-template is saved (printshop.live.watch drives a printshop.live.session.Session)."""
+"""`printshop watch`: build the print-and-play kits, then rebuild what changed each time a data file
+or template is saved (printshop.live.watch drives a printshop.live.session.Session)."""
 
 from __future__ import annotations
 

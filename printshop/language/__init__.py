@@ -1,1 +1,2 @@
-"""Languages: text catalogues, one game resolved in one language, where a translation stands, the translators' workflow."""
+"""Languages: text catalogues, one game resolved in one language, where a translation stands, the
+translators' workflow."""

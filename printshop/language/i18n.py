@@ -15,8 +15,8 @@ translation_file.py.
 
 A text still marked `# TODO: translate` on its line (what `sync` writes) and unchanged since is
 untranslated, even a single word; so is any text the same as its source's that nothing acknowledges
-(translation.left_as_source, validate's `untranslated`): status counts it so, and `build` does not print it
-as a translation (see `completeness`).
+(translation.left_as_source, validate's `untranslated`): status counts it so, and `build` does not
+print it as a translation (see `completeness`).
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ class LanguageStatus:
 
     @property
     def percent(self) -> int:
-        """The share of texts with a real translation (stale ones included: they are translated, from
-        an older source), rounded down, so that 100 means complete."""
+        """The share of texts with a real translation (stale ones included: they are translated,
+        from an older source), rounded down, so that 100 means complete."""
         return percent_translated(self.total, self.counts["missing"] + self.counts["untranslated"])
 
 
@@ -80,8 +80,8 @@ def percent_translated(total: int, untranslated: int) -> int:
 
 
 def text_statuses(game: GameData, lang: str) -> list[TextStatus]:
-    """Every text of the reference against the `lang` translation (translation.statuses), where a copy
-    still marked `# TODO: translate` and unchanged since sync copied it counts as untranslated."""
+    """Every text of the reference against the `lang` translation (translation.statuses), where a
+    copy still marked `# TODO: translate` and unchanged since sync copied it counts as untranslated."""
     reference = game.reference(lang)
     catalogue = game.catalogues.get(lang)
     if reference is None:
@@ -251,9 +251,9 @@ class ConfirmResult:
 def confirm(
     game: GameData, lang: str, ids: list[str] | None = None, *, write: bool = True
 ) -> ConfirmResult:
-    """Record that the translations of `ids` (default: every stale text) are right as they stand: what
-    removing *fuzzy* does in a PO editor. A stale text is recorded against the current source; a copy
-    still marked `# TODO: translate` (or a sentence identical to its source) is kept as the
+    """Record that the translations of `ids` (default: every stale text) are right as they stand:
+    what removing *fuzzy* does in a PO editor. A stale text is recorded against the current source;
+    a copy still marked `# TODO: translate` (or a sentence identical to its source) is kept as the
     translation and loses its mark. Ids the game does not have are the caller's to report."""
     reference = game.reference(lang)
     path = game.dir / "text" / f"{lang}.yaml"

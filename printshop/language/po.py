@@ -41,8 +41,8 @@ from printshop.write.commit import write_atomically
 
 
 def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = None) -> bytes:
-    """The game's texts in `lang` as a PO file. `printed` ({text id: lines}, from `where_printed`) becomes
-    each entry's `#.` comment: where the text prints and how much room it has."""
+    """The game's texts in `lang` as a PO file. `printed` ({text id: lines}, from `where_printed`)
+    becomes each entry's `#.` comment: where the text prints and how much room it has."""
     source = game.reference(lang)
     assert source is not None  # (the command exports the texts of a game that has source texts)
     po = polib.POFile(wrapwidth=0)
@@ -84,8 +84,8 @@ def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = 
 
 
 def _in_game(game: GameData, location: Location) -> str:
-    """A text file's path as translators see it in the project, `data/comrade/text/fr.yaml`, whatever
-    the working directory."""
+    """A text file's path as translators see it in the project, `data/comrade/text/fr.yaml`,
+    whatever the working directory."""
     return f"{game.dir.parent.name}/{game.id}/text/{Path(location.path).name}"
 
 
@@ -119,8 +119,8 @@ _MAX_PLACES = 4  # a label printed on every card of a deck is listed once per fa
 
 
 def where_printed(checked, game_id: str) -> dict[str, list[str]]:
-    """{text id: comment lines}: the cards, sheets and frames that print each text, with the room there,
-    from a checked layout (build.check) of the game; and whether the rules booklet prints it."""
+    """{text id: comment lines}: the cards, sheets and frames that print each text, with the room
+    there, from a checked layout (build.check) of the game; and whether the rules booklet prints it."""
     from printshop.language.resolve import template_context
     from printshop.typeset.templating import make_environment, render_template
 
@@ -236,8 +236,8 @@ def import_po(
 
 
 def _read_po(po_path: Path, lang: str, report: Report) -> tuple[polib.POFile, list[str]] | None:
-    """The PO file and its lines, or None (and why, in `report`) for a file that is not a readable PO file
-    `export_po` could have written for `lang`."""
+    """The PO file and its lines, or None (and why, in `report`) for a file that is not a readable
+    PO file `export_po` could have written for `lang`."""
     try:
         po_lines = Path(po_path).read_text(encoding="utf-8").splitlines()
         for line, column, problem in _po_string_problems(
@@ -274,8 +274,8 @@ def _set_imported_text(
     entry: polib.POEntry,
     order: list[str],
 ) -> bool:
-    """Write an entry's text into the YAML tree, or take the TODO mark off a copy kept as it is; whether the
-    import changes the text's line (its text, or the mark on it)."""
+    """Write an entry's text into the YAML tree, or take the TODO mark off a copy kept as it is;
+    whether the import changes the text's line (its text, or the mark on it)."""
     text_id = entry.msgctxt
     kept = (
         not entry.fuzzy and entry.msgstr == source.entries[text_id].text
@@ -296,8 +296,8 @@ def _set_imported_text(
 
 
 def _record_imported(records: dict[str, Record], entry: polib.POEntry) -> bool:
-    """Record which source an entry's text was made from (the previous one for a fuzzy entry); whether that
-    confirms a text made from another source."""
+    """Record which source an entry's text was made from (the previous one for a fuzzy entry);
+    whether that confirms a text made from another source."""
     text_id = entry.msgctxt
     now = fingerprint(entry.msgstr)
     if entry.fuzzy:
@@ -338,8 +338,9 @@ def _check_imported(
 
 
 def _po_is_ours(po, po_path: Path, lines: list[str], lang: str, report: Report) -> bool:
-    """A PO file `export_po` could have written for `lang`: entries, each with its text id (msgctxt), and
-    no other language in its header. Anything else is reported (po-syntax), so nothing is imported from it."""
+    """A PO file `export_po` could have written for `lang`: entries, each with its text id
+    (msgctxt), and no other language in its header. Anything else is reported (po-syntax), so
+    nothing is imported from it."""
     if not len(po):
         report.add(
             "po-syntax",
@@ -371,9 +372,10 @@ _PO_STRING_LINE = re.compile(r'\s*(?:(?:msgctxt|msgid_plural|msgid|msgstr(?:\[\d
 
 
 def _po_string_problems(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(line, column, message) of each quoted text in a PO file's entries that does not end on its line, or
-    has something after its closing quote. polib reads `msgstr "Informateur` (a closing quote lost in an
-    editor) as 'Informateu', without a word: an import would write the text with its last letter cut."""
+    """(line, column, message) of each quoted text in a PO file's entries that does not end on its
+    line, or has something after its closing quote. polib reads `msgstr "Informateur` (a closing
+    quote lost in an editor) as 'Informateu', without a word: an import would write the text with
+    its last letter cut."""
     problems = []
     for number, line in enumerate(lines, start=1):
         start = _PO_STRING_LINE.match(line)
@@ -403,8 +405,8 @@ def _po_string_problems(lines: list[str]) -> list[tuple[int, int, str]]:
 
 
 def _duplicate_ids(po, po_path: Path, lines: list[str], report: Report) -> None:
-    """An id twice in the file (two entries with the same msgctxt): polib keeps both and an import took the
-    last without a word, whichever the translator meant."""
+    """An id twice in the file (two entries with the same msgctxt): polib keeps both and an import
+    took the last without a word, whichever the translator meant."""
     first: dict[str, int] = {}
     for entry in po:
         if entry.obsolete or not entry.msgctxt:

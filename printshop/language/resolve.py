@@ -27,7 +27,8 @@ class LocalizedGame:
     language: Language
     texts: dict[str, Markup]
     variant: str | None = None
-    draft: str = ""  # a draft build of an incomplete translation: the mark every page prints ("DRAFT, 63 % …")
+    # a draft build of an incomplete translation: the mark every page prints ("DRAFT, 63 % …")
+    draft: str = ""
 
     @cached_property
     def tree(self) -> TextTree:
@@ -35,9 +36,10 @@ class LocalizedGame:
 
     @cached_property
     def setting(self) -> str:
-        """What setting a text in a frame reads of the language (its hyphenation and ties) and of the fonts
-        registered, as one string: a part of what layout remembers a set text by (layout.lay_out_frame), made once
-        (a game's texts are laid out after the fonts are registered, and a session localizes them again after)."""
+        """What setting a text in a frame reads of the language (its hyphenation and ties) and of
+        the fonts registered, as one string: a part of what layout remembers a set text by
+        (layout.lay_out_frame), made once (a game's texts are laid out after the fonts are
+        registered, and a session localizes them again after)."""
         from printshop.typeset.fonts import state as fonts_state
 
         typography = self.language.typography
@@ -72,8 +74,9 @@ def localize(
 ) -> LocalizedGame:
     """The game's texts in `lang`: a naming variant's texts replace the ids they name, then each
     {text variable} is replaced by the text it stands for, then markup and typography are applied.
-    `draft_percent` (the share translated) makes a draft of an incomplete translation: a text it lacks
-    is taken from the language it is made from (`game.reference(lang)`), and every page is marked."""
+    `draft_percent` (the share translated) makes a draft of an incomplete translation: a text it
+    lacks is taken from the language it is made from (`game.reference(lang)`), and every page is
+    marked."""
     language = project.languages.get(lang) or Language(name=lang, native_name=lang, labels={})
     catalogue = game.catalogues.get(lang)
     raw = {entry.id: entry.text for entry in catalogue.entries.values()} if catalogue else {}
@@ -101,10 +104,11 @@ def localize(
 
 
 def with_variables(texts: dict[str, str], variables: dict[str, str]) -> dict[str, str]:
-    """`texts` with each {text variable} replaced by the text it stands for (one pass: a variable's text is not
-    searched again); a text the replacing would take past MAX_TEXT (`too_long_with_variables`, which validate
-    refuses) has its placeholders left out instead: a few thousand placeholders for a long text made a text of
-    millions of characters, and its layout ran for minutes."""
+    """`texts` with each {text variable} replaced by the text it stands for (one pass: a variable's
+    text is not searched again); a text the replacing would take past MAX_TEXT
+    (`too_long_with_variables`, which validate refuses) has its placeholders left out instead: a few
+    thousand placeholders for a long text made a text of millions of characters, and its layout ran
+    for minutes."""
     if not variables:
         return texts
     pattern, too_long = _variables_pattern(variables), too_long_with_variables(texts, variables)
@@ -144,7 +148,8 @@ def deck_counts(game: GameData) -> dict[str, dict[str, int]]:
 
 
 def setup_table(game: GameData) -> list[dict]:
-    """For each supported player count: {'n': count, 'needs': {kind: cards}}; rows that fail are left out."""
+    """For each supported player count: {'n': count, 'needs': {kind: cards}}; rows that fail are
+    left out."""
     setup = game.game.setup
     if setup is None:
         return []
@@ -160,8 +165,8 @@ def setup_table(game: GameData) -> list[dict]:
 
 def board_view(game: GameData) -> dict | None:
     """The board as templates print it: offices in rank order with the codes of the phases in which
-    each acts (2, 3B, 6A...), phases with their acting office and succession codes, the health table.
-    Board, phase reference and booklet all print from this, so a number is never typed twice."""
+    each acts (2, 3B, 6A...), phases with their acting office and succession codes, the health
+    table. Board, phase reference and booklet all print from this, so a number is never typed twice."""
     board = game.game.board
     if board is None:
         return None
@@ -233,8 +238,9 @@ _GAME = ("card", "back", "sheet", "booklet")
 _FACES = ("card", "back", "sheet")
 
 # Every name passed to templates, by kind of template: template_context() builds the game-wide ones,
-# layout.py adds `card` and `face`, sheet_context() `sheet` and `item`, render/how_to_print.py the rest.
-# tests/test_reference_docs.py renders each kind and fails when a passed name is not declared here.
+# layout.py adds `card` and `face`, sheet_context() `sheet` and `item`, render/how_to_print.py the
+# rest. tests/test_reference_docs.py renders each kind and fails when a passed name is not declared
+# here.
 TEMPLATE_CONTEXT = (
     ContextName(
         "t",

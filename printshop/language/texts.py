@@ -28,15 +28,15 @@ from printshop.project.source import Document, items_of, locate, read_yaml
 from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT
 
 ALLOWED_TAGS = {"b", "i", "br"}
-# tags open at once in one text: <b> and <i> need two at most; past this they are a markup error, printed as
-# written (2,000 of them nested ran the layout out of Python's stack)
+# tags open at once in one text: <b> and <i> need two at most; past this they are a markup error,
+# printed as written (2,000 of them nested ran the layout out of Python's stack)
 MAX_NESTING = 8
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\s*(/?)>")
-# a name in braces, in any alphabet: "{âge}" written by a French translator is a placeholder the template does
-# not give (an error that names it), not braces printed on the card
+# a name in braces, in any alphabet: "{âge}" written by a French translator is a placeholder the
+# template does not give (an error that names it), not braces printed on the card
 PLACEHOLDER = re.compile(r"\{([^\W\d]\w*)\}")
-# a text key, as ids are (models/values.py's Identifier): a card's texts are often found by its id or kind
-# (t.card[card.id].name), and ids may hold '-'
+# a text key, as ids are (models/values.py's Identifier): a card's texts are often found by its id
+# or kind (t.card[card.id].name), and ids may hold '-'
 _KEY = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
@@ -60,7 +60,8 @@ class Catalogue:
         return self.document.path
 
     def where_missing(self, text_id: str) -> Location:
-        """For an id absent here: the key of the deepest enclosing mapping that exists, else the file's start."""
+        """For an id absent here: the key of the deepest enclosing mapping that exists, else the
+        file's start."""
         keys, node = [], self.document.root
         for key in text_id.split(".")[:-1]:
             if not isinstance(node, CommentedMap) or key not in node:
@@ -99,8 +100,8 @@ def _flatten(
 ) -> None:
     path = catalogue.path
     shown = display_path(path) if shown is None else shown  # (once per file, not once per text)
-    # where each value is written, from the map that holds it (`locate` from the root gives the same,
-    # walking down again for each text)
+    # where each value is written, from the map that holds it (`locate` from the root gives the
+    # same, walking down again for each text)
     positions = (
         node.lc.data
         if getattr(node, "origins", None) is None and node.lc.data is not None
@@ -208,7 +209,8 @@ def markup_problems(text: str) -> list[str]:
     return problems
 
 
-# a tag as printshop reads it (group 3 empty), or with attributes, which printshop does not read (printed as written)
+# a tag as printshop reads it (group 3 empty), or with attributes, which printshop does not read
+# (printed as written)
 _ANY_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)(\s+[^\s<>/][^<>]*?)?\s*(/?)>")
 _NOT_TEXT = re.compile(
     r"(<!--)(?:.*?-->)?|(<!\[CDATA\[)(?:.*?\]\]>)?|(<\?)(?:[^>]*>)?|(<!)(?=[A-Za-z])[^>]*>?", re.S
@@ -241,9 +243,10 @@ def placeholders(text: str) -> set[str]:
 
 def to_markup(text: str, typography: Typography) -> Markup:
     """Turn a data text into safe ReportLab paragraph markup: allowed, balanced tags kept, the rest
-    escaped (the validator reports what was not well formed; the text still lays out). Remembered for the
-    process by the text and what `apply_typography` reads of the language's typography: every check and build
-    turns every text of a game again (a session after each save, the test suite on hundreds of copies)."""
+    escaped (the validator reports what was not well formed; the text still lays out). Remembered
+    for the process by the text and what `apply_typography` reads of the language's typography:
+    every check and build turns every text of a game again (a session after each save, the test
+    suite on hundreds of copies)."""
     key = (
         text,
         typography.space,
@@ -258,8 +261,9 @@ def to_markup(text: str, typography: Typography) -> Markup:
     return known
 
 
-# texts as markup (a Markup is a string, never changed), the least recently used forgotten once the texts and
-# their markup hold more than this many characters: a session's every saved version of a long text stays bounded
+# texts as markup (a Markup is a string, never changed), the least recently used forgotten once the
+# texts and their markup hold more than this many characters: a session's every saved version of a
+# long text stays bounded
 _MARKUPS = memos.MARKUPS
 
 
@@ -290,7 +294,8 @@ def _to_markup(text: str, typography: Typography) -> Markup:
 
 
 def _balanced(matches: list[re.Match]) -> set[int]:
-    """Indices of the tag matches that are allowed and properly nested, at most MAX_NESTING open at once."""
+    """Indices of the tag matches that are allowed and properly nested, at most MAX_NESTING open at
+    once."""
     kept: set[int] = set()
     stack: list[tuple[int, str, bool]] = []  # (index, name, within MAX_NESTING)
     for index, match in enumerate(matches):
@@ -311,18 +316,21 @@ def _balanced(matches: list[re.Match]) -> set[int]:
 
 
 def apply_typography(text: str, typography: Typography, before: str = "") -> str:
-    """The language's typographic conventions, e.g. French narrow no-break spaces before ; : ! ?. `before`: the
-    character printed before `text` (a piece of a text between tags: "<b>Feu</b>»" is "Feu" then "»")."""
+    """The language's typographic conventions, e.g. French narrow no-break spaces before ; : ! ?.
+    `before`: the character printed before `text` (a piece of a text between tags: "<b>Feu</b>»" is
+    "Feu" then "»")."""
     for old, new in typography.replace.items():
         text = text.replace(old, new)
     space = typography.space
-    # (each rule below looks for one of its marks: a text without any, most of them, is left as it is)
+    # (each rule below looks for one of its marks: a text without any, most of them, is left as it
+    # is)
     if typography.space_before and any(mark in text for mark in typography.space_before):
         spaced, others, other, close = _spacing_before(typography.space_before)
         # a space (of any kind) before the mark becomes the language's space...
         text = spaced.sub(space, text)
-        # ...and one is added where the writer left none: before a closing quote always ("«Phare»!" is
-        # "« Phare » !", "Qui?»" is "Qui ? »"); before another mark, not inside "10:30", "http://" or "?!"
+        # ...and one is added where the writer left none: before a closing quote always ("«Phare»!"
+        # is "« Phare » !", "Qui?»" is "Qui ? »"); before another mark, not inside "10:30",
+        # "http://" or "?!"
         if other is not None:
             text = other.sub(
                 lambda found: space if found.start() or _spaced(before, others) else "", text
@@ -338,9 +346,9 @@ def apply_typography(text: str, typography: Typography, before: str = "") -> str
 
 @memos.SPACING_BEFORE
 def _spacing_before(space_before: str):
-    """apply_typography's patterns for the marks a language spaces before: (the spaces before a mark, the marks
-    that are not closing ones, the place before one of those, the place before a closing mark), made once per
-    language."""
+    """apply_typography's patterns for the marks a language spaces before: (the spaces before a
+    mark, the marks that are not closing ones, the place before one of those, the place before a
+    closing mark), made once per language."""
     marks = re.escape(space_before)
     closing = "".join(mark for mark in space_before if unicodedata.category(mark) in ("Pf", "Pe"))
     others = "".join(mark for mark in space_before if mark not in closing)
@@ -364,13 +372,14 @@ def _spacing_after(space_after: str):
 
 
 def keep_with_next(markup: str, typography: Typography) -> str:
-    """`markup` (a paragraph's text and tags) with the breaking space after each of the typography's short words
-    (`keep_with_next`) and, with `numbers_with_next`, after a number followed by a word, made a no-break space,
-    so that no line ends with one ("« La / lampe", "perd 1 / lumière", "sur <b>13</b> / ou plus"). The text is
-    read across its tags (a <br/> ends a line); a word is one only where it starts (after a space, an opening
-    quote or bracket), not at the end of "<b>Ca</b>de". For ragged and centred text: in a justified paragraph a
-    tie can open the spaces of the line before it wide, and only a runt's last words are tied (fitting.py).
-    Remembered per text and typography: a check lays out the same texts again, and a session after every edit."""
+    """`markup` (a paragraph's text and tags) with the breaking space after each of the typography's
+    short words (`keep_with_next`) and, with `numbers_with_next`, after a number followed by a word,
+    made a no-break space, so that no line ends with one ("« La / lampe", "perd 1 / lumière", "sur
+    <b>13</b> / ou plus"). The text is read across its tags (a <br/> ends a line); a word is one
+    only where it starts (after a space, an opening quote or bracket), not at the end of
+    "<b>Ca</b>de". For ragged and centred text: in a justified paragraph a tie can open the spaces
+    of the line before it wide, and only a runt's last words are tied (fitting.py). Remembered per
+    text and typography: a check lays out the same texts again, and a session after every edit."""
     key = (markup, tuple(typography.keep_with_next), typography.numbers_with_next)
     known = _KEPT.get(key)
     if known is None:
@@ -421,8 +430,8 @@ _KEPT = memos.KEPT_WITH_NEXT
 
 @memos.TIE_PATTERNS
 def _tie_pattern(words: tuple[str, ...], numbers: bool) -> re.Pattern | None:
-    """What `keep_with_next` ties: one of `words` as a whole word, and with `numbers`, a number (its letters too:
-    "5F", "1er") before a word; each with the breaking spaces after it."""
+    """What `keep_with_next` ties: one of `words` as a whole word, and with `numbers`, a number (its
+    letters too: "5F", "1er") before a word; each with the breaking spaces after it."""
     kinds = []
     if words:
         kinds.append(
@@ -478,8 +487,9 @@ class MissingText(Exception):
 
 
 class TextGroupPrinted(Exception):
-    """A group of texts (`t.card.sun`, not `t.card.sun.name`) written into a template's output: Python's own
-    name for the object, with its address, went onto the card (a different one each run)."""
+    """A group of texts (`t.card.sun`, not `t.card.sun.name`) written into a template's output:
+    Python's own name for the object, with its address, went onto the card (a different one each
+    run)."""
 
     def __init__(self, text_id: str, lang: str, children: list[str]):
         what = (
@@ -496,9 +506,9 @@ class TextGroupPrinted(Exception):
 
 
 def _child_index(texts) -> dict[str, dict[str, None]]:
-    """prefix -> its child names in source order; the same ids in the same order (a language's catalogue laid
-    out again: every check and build, each refresh of a session) give the same index, made once per process.
-    Never changed once made."""
+    """prefix -> its child names in source order; the same ids in the same order (a language's
+    catalogue laid out again: every check and build, each refresh of a session) give the same index,
+    made once per process. Never changed once made."""
     ids = tuple(texts)
     known = _CHILD_INDEXES.get(ids)
     if known is None:
@@ -523,7 +533,8 @@ class TextTree:
     """`t.card.informer.name` in a template: inner nodes are TextTrees, leaves are Markup.
 
     Every text handed to a template is noted in the tree's read log (`start_log`), so layout knows
-    which text ids each frame prints: an overflow is then reported at the translation that caused it."""
+    which text ids each frame prints: an overflow is then reported at the translation that caused
+    it."""
 
     def __init__(
         self,
@@ -536,13 +547,15 @@ class TextTree:
         self._texts = texts
         self._lang = lang
         self._prefix = prefix
-        # prefix ("" or "card.informer.") -> its child names in source order; built once per catalogue,
-        # so a lookup costs the same in a deck of ten cards or ten thousand
+        # prefix ("" or "card.informer.") -> its child names in source order; built once per
+        # catalogue, so a lookup costs the same in a deck of ten cards or ten thousand
         self._children = children if children is not None else _child_index(texts)
-        # shared by every node of one tree: [the current list], or [None] when nobody is listening (booklets)
+        # shared by every node of one tree: [the current list], or [None] when nobody is listening
+        # (booklets)
         self._log = log if log is not None else [None]
-        # this node's inner nodes by their ids, each made when first read (`t.card` on every card is one node;
-        # kept by their parent only, so a tree holds no cycle and goes as soon as it is dropped)
+        # this node's inner nodes by their ids, each made when first read (`t.card` on every card is
+        # one node; kept by their parent only, so a tree holds no cycle and goes as soon as it is
+        # dropped)
         self._nodes: dict[str, TextTree] = {}
 
     def stop_log(self) -> None:

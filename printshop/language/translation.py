@@ -82,10 +82,11 @@ def load_records(path: Path, report: Report) -> dict[str, Record]:
 def left_as_source(
     text_id: str, translated: TextEntry, source_text: str, untranslatable=None
 ) -> bool:
-    """The translation is still the text it is made from, and nothing says it may stay so: neither the game's
-    `untranslatable` (its words, its ids) nor a `# accept untranslated: why` on the text's line. One definition
-    for validate's warning, `i18n status`, sync's records and the build's completeness: "Sun" left in English
-    in a German file was counted translated by status and built as a finished kit, while validate warned."""
+    """The translation is still the text it is made from, and nothing says it may stay so: neither
+    the game's `untranslatable` (its words, its ids) nor a `# accept untranslated: why` on the
+    text's line. One definition for validate's warning, `i18n status`, sync's records and the
+    build's completeness: "Sun" left in English in a German file was counted translated by status
+    and built as a finished kit, while validate warned."""
     if translated.text != source_text or not translated.text.strip():
         return False
     if untranslatable is not None and (
@@ -101,8 +102,8 @@ def left_as_source(
 def statuses(
     source: Catalogue, translation: Catalogue, records: dict[str, Record], untranslatable=None
 ) -> list[TextStatus]:
-    """Each text of `source` in `translation`: missing, stale (its source changed since its record), untranslated
-    (`left_as_source`, with the game's `untranslatable`) or translated."""
+    """Each text of `source` in `translation`: missing, stale (its source changed since its record),
+    untranslated (`left_as_source`, with the game's `untranslatable`) or translated."""
     result = []
     for text_id, entry in source.entries.items():
         translated = translation.entries.get(text_id)
@@ -124,11 +125,13 @@ def statuses(
 
 
 def untracked(texts: list[TextStatus], records: dict[str, Record]) -> list[TextStatus]:
-    """The translated texts with no record of the source they were made from: their staleness cannot be told."""
+    """The translated texts with no record of the source they were made from: their staleness cannot
+    be told."""
     return [text for text in texts if text.state == "translated" and text.id not in records]
 
 
-TODO = "TODO: translate"  # the mark `i18n sync` writes after a copy of the source it adds to a translation
+# the mark `i18n sync` writes after a copy of the source it adds to a translation
+TODO = "TODO: translate"
 # `key: "text"  # TODO: translate` as sync writes it: the mark follows the value on its own line
 _TODO_MARK = re.compile(
     r"""^\s*[^\s#"'][^:#]*:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#"'][^#]*?)\s+#\s*"""

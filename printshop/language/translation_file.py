@@ -166,9 +166,9 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def write_as_it_was(path: Path, data: bytes) -> None:
-    """Write a translator's text file with the line endings (CRLF) and byte order mark it had, and not at all when
-    that gives the bytes it has: a sync that added and moved nothing rewrote a Windows file to LF without its BOM,
-    a change of every line to version control."""
+    """Write a translator's text file with the line endings (CRLF) and byte order mark it had, and
+    not at all when that gives the bytes it has: a sync that added and moved nothing rewrote a
+    Windows file to LF without its BOM, a change of every line to version control."""
     try:
         before = path.read_bytes()
     except OSError:
@@ -227,10 +227,11 @@ def _holder_of(root: CommentedMap, text_id: str) -> tuple[CommentedMap, str]:
 
 
 def keep_as_source(root: CommentedMap, text_id: str, why: str) -> None:
-    """A text the translator keeps as the text it is made from (`i18n confirm`, or the same text in a PO editor):
-    its `# TODO: translate` mark becomes `# accept untranslated: <why>`, so that validate shows it as
-    acknowledged and status and the build count it translated (translation.left_as_source), as it was meant.
-    An `# accept` of other checks on the line gains `untranslated`; any other comment stays after the mark."""
+    """A text the translator keeps as the text it is made from (`i18n confirm`, or the same text in
+    a PO editor): its `# TODO: translate` mark becomes `# accept untranslated: <why>`, so that
+    validate shows it as acknowledged and status and the build count it translated
+    (translation.left_as_source), as it was meant. An `# accept` of other checks on the line gains
+    `untranslated`; any other comment stays after the mark."""
     mapping, key = _holder_of(root, text_id)
     _set_todo(mapping, key, False)
     slot = mapping.ca.items.get(key)

@@ -43,7 +43,8 @@ def lay_out_booklet(
     report: Report,
     errors: DataErrors | None = None,
 ) -> BookletLayout | None:
-    """The booklet's template rendered into blocks, checked and tied; None when it cannot be (reported)."""
+    """The booklet's template rendered into blocks, checked and tied; None when it cannot be
+    (reported)."""
     spec = localized.data.game.booklet
     if spec is None:
         return None  # the game has no booklet
@@ -120,8 +121,8 @@ def lay_out_booklet(
 def _check_block_sizes(
     blocks: list[Block], project: Project, template_path: Location, report: Report
 ) -> None:
-    """A `<spacer>` or `<art>` taller than the booklet page's text area cannot be set on any
-    page: the build failed at it ("the paragraph '...…' is 250 mm tall", at printshop's own booklet.yaml)."""
+    """A `<spacer>` or `<art>` taller than the booklet page's text area cannot be set on any page:
+    the build failed at it ("the paragraph '...…' is 250 mm tall", at printshop's own booklet.yaml)."""
     style = project.booklet
     paper = project.media.papers.get(style.paper)
     if paper is None:

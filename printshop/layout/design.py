@@ -1,9 +1,9 @@
 """The design rules layout applies across a deck (docs/design.md): one text size per frame.
 
-The fit chooses, card by card, the largest size at which a frame's text fits. Across a deck that gives
-body text at 8.5 pt next to 6.75 pt. A frame with `size_across: deck` is set on every card at the smallest
-size any card needed; `size_across: card` keeps that face's own size on purpose (it is left out of the
-comparison); left out, a deck whose cards differ is reported (deck-size-varies).
+The fit chooses, card by card, the largest size at which a frame's text fits. Across a deck that
+gives body text at 8.5 pt next to 6.75 pt. A frame with `size_across: deck` is set on every card at
+the smallest size any card needed; `size_across: card` keeps that face's own size on purpose (it is
+left out of the comparison); left out, a deck whose cards differ is reported (deck-size-varies).
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ def same_size_across_deck(
     report: Report,
     resized=None,
 ) -> None:
-    """Make every frame of `faces` (key -> FaceLayout, one deck's) that declares `size_across: deck` print at
-    one size, replacing the FaceLayouts concerned (never changing them: a session may keep them); report
-    the frames whose sizes differ and that declare nothing. `resized` (a session's; anything with `get` and
-    item assignment) keeps each replacement by the face it replaced, the frame and the size: the same face
-    set at the same size is then the same object as before, which a session draws once and serve shows
-    under the same image."""
-    # a frame and the frames that inherit it (through `extends`) are one group: they are written once
+    """Make every frame of `faces` (key -> FaceLayout, one deck's) that declares `size_across: deck`
+    print at one size, replacing the FaceLayouts concerned (never changing them: a session may keep
+    them); report the frames whose sizes differ and that declare nothing. `resized` (a session's;
+    anything with `get` and item assignment) keeps each replacement by the face it replaced, the
+    frame and the size: the same face set at the same size is then the same object as before, which
+    a session draws once and serve shows under the same image."""
+    # a frame and the frames that inherit it (through `extends`) are one group: they are written
+    # once
     groups: dict[tuple[str, str], list[tuple[str, int]]] = {}
     written: dict[
         int, str
@@ -75,7 +76,8 @@ def same_size_across_deck(
                     laid.blocks, fixed, frame.width, frame.height, Paints(palette), hyphenation
                 )
                 if not result.fits:
-                    continue  # cannot happen at a smaller size than one that fitted; keep the card's own
+                    # cannot happen at a smaller size than one that fitted; keep the card's own
+                    continue
                 frames = list(faces[key].frames)
                 frames[index] = dataclasses.replace(laid, fit=result)
                 replaced = dataclasses.replace(faces[key], frames=frames)

@@ -1,8 +1,10 @@
-"""Lay out one face: render its template's blocks and fit each into its frame (stage 4, for layout.game).
+"""Lay out one face: render its template's blocks and fit each into its frame (stage 4, for
+layout.game).
 
 A frame's text is parsed, checked against the frame's font, its short words tied (`tied`) and fitted
-(typeset.fitting); a text laid out without a word to say is remembered (`_LAID_OUT`) by everything that sets
-it. A preview stands in for a font or colour that is missing (`stand_in_frame`, `stand_in_booklet`).
+(typeset.fitting); a text laid out without a word to say is remembered (`_LAID_OUT`) by everything
+that sets it. A preview stands in for a font or colour that is missing (`stand_in_frame`,
+`stand_in_booklet`).
 """
 
 from __future__ import annotations
@@ -59,9 +61,10 @@ def lay_out_face(
     stand_ins: bool = False,
 ) -> FaceLayout | None:
     """Render the face's template blocks for `card` (None for a shared back or a sheet) and fit each
-    into its frame, for a face of `size` (width, height) drawn `bleed` past its trim. A frame in a colour the
-    palette lacks or a font there is not is left out (the validator reports the name); with `stand_ins` (a
-    session's preview, which writes nothing while there are errors) it is laid out in magenta instead."""
+    into its frame, for a face of `size` (width, height) drawn `bleed` past its trim. A frame in a
+    colour the palette lacks or a font there is not is left out (the validator reports the name);
+    with `stand_ins` (a session's preview, which writes nothing while there are errors) it is laid
+    out in magenta instead."""
     face = faces.get(face_name)
     if face is None or face.template is None:
         return None  # reported by the validator
@@ -130,8 +133,9 @@ def lay_out_face(
                 template=_at_block(template_path, name),
             )
         elif stand_ins:
-            # a preview shows the text all the same, in magenta (stand_in_frame); what the stand-in meets goes
-            # unreported: the fault to show is the validator's, naming the colour or the font
+            # a preview shows the text all the same, in magenta (stand_in_frame); what the stand-in
+            # meets goes unreported: the fault to show is the validator's, naming the colour or the
+            # font
             frame = stand_in_frame(frame, fonts)
             laid = lay_out_frame(
                 blocks[name], frame, what, localized, StandIn(palette), fonts, Report(), text_ids
@@ -144,7 +148,8 @@ def lay_out_face(
 
 
 def _at_block(template_path: Callable[[], Location], block: str) -> Callable[[], Location]:
-    """Where the template's block `block` begins, worked out when asked for (only to report a fault)."""
+    """Where the template's block `block` begins, worked out when asked for (only to report a
+    fault)."""
     return lambda: block_location(template_path(), block)
 
 
@@ -172,16 +177,17 @@ def lay_out_frame(
     *,
     template: Callable[[], Location] | None = None,
 ) -> tuple[Fit, list[Block]] | None:
-    """The text `markup` parsed, checked against the frame's font, its short words tied and fitted into `frame`:
-    (the fit, the blocks as fitted), or None when the text cannot be set (reported).
+    """The text `markup` parsed, checked against the frame's font, its short words tied and fitted
+    into `frame`: (the fit, the blocks as fitted), or None when the text cannot be set (reported).
 
-    A text laid out without a word to say is remembered by everything setting it reads (the markup, the frame's
-    type and size, its colour's value, the language's ties and hyphenation, the fonts registered): a check of a copy
-    of the same data, a build after a check and a session's refreshes meet the same texts in the same frames again
-    and again, and each went through parsing, the font's characters, the ties and fit's own memo once more. One that
-    was reported (a character the font lacks, a placeholder left, a text that does not fit) is laid out, and
-    reported, every time. Nothing is kept while `printshop validate` fits from its store: those fits hold no
-    flowables, which a later build in the process would want."""
+    A text laid out without a word to say is remembered by everything setting it reads (the markup,
+    the frame's type and size, its colour's value, the language's ties and hyphenation, the fonts
+    registered): a check of a copy of the same data, a build after a check and a session's refreshes
+    meet the same texts in the same frames again and again, and each went through parsing, the
+    font's characters, the ties and fit's own memo once more. One that was reported (a character the
+    font lacks, a placeholder left, a text that does not fit) is laid out, and reported, every time.
+    Nothing is kept while `printshop validate` fits from its store: those fits hold no flowables,
+    which a later build in the process would want."""
     key = (
         markup,
         _setting(frame),
@@ -207,7 +213,8 @@ def lay_out_frame(
     return laid
 
 
-# the texts laid out without a diagnostic, with their fits (which `fit` keeps as many of: fitting._FITTED)
+# the texts laid out without a diagnostic, with their fits (which `fit` keeps as many of:
+# fitting._FITTED)
 _LAID_OUT = memos.LAID_OUT
 # a frame's fields that change how its text is set (the others place it: x, y, valign, rotate)
 SETTING_FIELDS = (
@@ -244,7 +251,8 @@ def _lay_out_frame(
     except RichTextError as error:
         if template is None:
             report.add("template", frame.where(), f"{what}: {error}")
-        else:  # a tag the template writes (a text's own markup is escaped): at the template's block, once
+        # a tag the template writes (a text's own markup is escaped): at the template's block, once
+        else:
             block = template()
             report_once(
                 report,
@@ -282,9 +290,10 @@ def _lay_out_frame(
 
 
 def tied(blocks: list[Block], typography, align_of: Callable[[Para], str | None]) -> list[Block]:
-    """`blocks` with the language's short words and numbers kept with the word after them (texts.keep_with_next)
-    in each paragraph `align_of` does not say is justified: a card's ragged or centred text, a title, a booklet's
-    headings and list items. A justified paragraph keeps its breaks: a tie there opens the line above it wide."""
+    """`blocks` with the language's short words and numbers kept with the word after them
+    (texts.keep_with_next) in each paragraph `align_of` does not say is justified: a card's ragged
+    or centred text, a title, a booklet's headings and list items. A justified paragraph keeps its
+    breaks: a tie there opens the line above it wide."""
     if not (typography.keep_with_next or typography.numbers_with_next):
         return blocks
     kept = []
@@ -296,7 +305,8 @@ def tied(blocks: list[Block], typography, align_of: Callable[[Para], str | None]
     return kept
 
 
-STANDING_IN = "(not in the palette)"  # the colour a stand-in for a missing font is drawn in: one no palette has
+# the colour a stand-in for a missing font is drawn in: one no palette has
+STANDING_IN = "(not in the palette)"
 
 
 # what a preview stands a missing font in for: a frame, a booklet's paragraph style, its folio
@@ -304,10 +314,11 @@ Styled = TypeVar("Styled", Frame, TextStyle, PageFooter)
 
 
 def stand_in_frame(frame: Styled, fonts: FontSet) -> Styled:
-    """`frame` as a preview draws it when its font is not registered: in the registered face whose name is most
-    like it (a mistyped 'sans-boldy' in 'sans-bold'), in a colour no palette has (the overset's magenta, as for
-    a missing colour), so that the text shows, and shows where the fault is. A missing colour needs no change:
-    the palette stands in (colour.StandIn). Any style with a font (a booklet's paragraphs, its folio) likewise."""
+    """`frame` as a preview draws it when its font is not registered: in the registered face whose
+    name is most like it (a mistyped 'sans-boldy' in 'sans-bold'), in a colour no palette has (the
+    overset's magenta, as for a missing colour), so that the text shows, and shows where the fault
+    is. A missing colour needs no change: the palette stands in (colour.StandIn). Any style with a
+    font (a booklet's paragraphs, its folio) likewise."""
     if fonts.has(frame.font):
         return frame
     names = sorted(fonts.faces)
@@ -318,8 +329,9 @@ def stand_in_frame(frame: Styled, fonts: FontSet) -> Styled:
 
 
 def stand_in_booklet(booklet: BookletLayout, fonts: FontSet) -> BookletLayout:
-    """`booklet` as a preview renders it when a style of booklet.yaml names a font that is not registered: each
-    such style (the folio too) stood in for as `stand_in_frame` stands in for a frame's. Unchanged otherwise."""
+    """`booklet` as a preview renders it when a style of booklet.yaml names a font that is not
+    registered: each such style (the folio too) stood in for as `stand_in_frame` stands in for a
+    frame's. Unchanged otherwise."""
     style = booklet.style
     styles = {name: stand_in_frame(text_style, fonts) for name, text_style in style.styles.items()}
     folio = stand_in_frame(style.folio, fonts)

@@ -1,10 +1,10 @@
 """Stage 4, lay out a game: every deck's faces, every sheet's and the booklet, into one GameLayout.
 
-The result is the plan the renderer follows without further decisions (layout.plan): for each deck, the
-faces (each drawn once, by layout.faces) with the chosen font size of every frame, the cards in deck order,
-and the booklet's blocks (layout.booklet). Everything that cannot be laid out is reported here, before
-anything is drawn; a paragraph left with one word alone on its last line is reported once the deck's frames
-have their one size.
+The result is the plan the renderer follows without further decisions (layout.plan): for each deck,
+the faces (each drawn once, by layout.faces) with the chosen font size of every frame, the cards in
+deck order, and the booklet's blocks (layout.booklet). Everything that cannot be laid out is
+reported here, before anything is drawn; a paragraph left with one word alone on its last line is
+reported once the deck's frames have their one size.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ def lay_out_game(
     lay_out=None,
     resized=None,
 ) -> GameLayout:
-    """`lay_out` stands in for `lay_out_face` (same arguments): a long-running session passes one that
-    reuses a face laid out before when nothing it read has changed (session.py), and `resized`, where the
-    faces set at one size across their deck are kept (design.same_size_across_deck)."""
+    """`lay_out` stands in for `lay_out_face` (same arguments): a long-running session passes one
+    that reuses a face laid out before when nothing it read has changed (session.py), and `resized`,
+    where the faces set at one size across their deck are kept (design.same_size_across_deck)."""
     lay_out = lay_out or lay_out_face
     game = localized.data
     context = template_context(localized)
@@ -98,8 +98,8 @@ def _lay_out_deck(
     errors: DataErrors,
     lay_out_one: Callable[..., FaceLayout | None],
 ) -> tuple[dict[str, FaceLayout], list[tuple[str, str | None]]]:
-    """The deck's faces, each laid out once (a card whose entry has an error in the data is not), and its
-    cards: (front face key, back face key or None), one per physical card."""
+    """The deck's faces, each laid out once (a card whose entry has an error in the data is not),
+    and its cards: (front face key, back face key or None), one per physical card."""
     faces: dict[str, FaceLayout] = {}
     cards: list[tuple[str, str | None]] = []
     for card in deck.cards:
@@ -127,8 +127,8 @@ def _lay_out_sheet(
     errors: DataErrors,
     lay_out_one: Callable[..., FaceLayout | None],
 ) -> SheetLayout | None:
-    """The sheet's faces, one per item (a single one for a sheet without items), and their backs; None if any
-    of them could not be laid out (an item whose entry has an error in the data is not)."""
+    """The sheet's faces, one per item (a single one for a sheet without items), and their backs;
+    None if any of them could not be laid out (an item whose entry has an error in the data is not)."""
     laid_out, backs = [], []
     two_sided = spec.back is not None or any(item.back for item in spec.items)
     items: list[SheetItem | None] = [*spec.items] or [None]
@@ -170,9 +170,10 @@ def _lay_out_sheet(
 
 
 def _report_runts(layout: GameLayout, report: Report) -> None:
-    """A paragraph that still ends with one word alone on its last line (fitting could neither tie its last
-    words nor narrow its measure without taking another line, nor set it a step smaller): one warning per text
-    and frame, at the text (the frame's place follows for the designer), naming the cards or sheets it prints on."""
+    """A paragraph that still ends with one word alone on its last line (fitting could neither tie
+    its last words nor narrow its measure without taking another line, nor set it a step smaller):
+    one warning per text and frame, at the text (the frame's place follows for the designer), naming
+    the cards or sheets it prints on."""
     found: dict[tuple, list[str]] = {}
     faces = [face for deck in layout.decks for face in deck.faces.values()]
     faces += [face for sheet in layout.sheets for face in sheet.faces + sheet.backs]
@@ -200,7 +201,8 @@ def _report_runts(layout: GameLayout, report: Report) -> None:
 
 
 def _piece(key: str) -> str:
-    """What a face key names, for people: card 'informer', the back of deck 'cards', sheet 'roles' (heir)."""
+    """What a face key names, for people: card 'informer', the back of deck 'cards', sheet 'roles'
+    (heir)."""
     parts = key.split("/")
     if parts[0] == "sheet":
         item = parts[2] if len(parts) > 2 and parts[2] else ""

@@ -2,10 +2,10 @@
 two-sided sheets), the cut lines.
 
 Pure geometry in points, PDF coordinates (origin bottom-left). Long-edge duplex turns the sheet
-about its vertical axis, so a back lies at x_back = page_width - x_front - card_width, same y.
-Cards may lie turned a quarter turn on the page (`print_and_play.card_sheets` in media.yaml): the grid's
-cells are then the cards' turned outline, and each back is turned so that its top lies behind its front's
-top once the sheet is turned over (`back_turn`).
+about its vertical axis, so a back lies at x_back = page_width - x_front - card_width, same y. Cards
+may lie turned a quarter turn on the page (`print_and_play.card_sheets` in media.yaml): the grid's
+cells are then the cards' turned outline, and each back is turned so that its top lies behind its
+front's top once the sheet is turned over (`back_turn`).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ class Grid:
     lift: float = (
         0.0  # how far the grid sits above the page's centre (room for a footer below its marks)
     )
-    # how far the fronts are turned counter-clockwise, in degrees (90: a card's top at the page's left); the
-    # cells (card_width x card_height) are then the turned card's outline
+    # how far the fronts are turned counter-clockwise, in degrees (90: a card's top at the page's
+    # left); the cells (card_width x card_height) are then the turned card's outline
     turn: int = 0
 
     @property
@@ -82,11 +82,11 @@ def mirrored(
     height: float,
     flip: str = "long-edge",
 ) -> tuple[float, float]:
-    """Where the back of a box placed at (x, y) goes on the page after it, so that it prints behind the
-    box: the duplex printer turns the sheet about its long edge ("long-edge") or its short edge. On an
-    upright page the long edge is vertical and the back is mirrored left to right (as `Grid.back`);
-    on a turned page (landscape: boards, sheets two to a page) the long edge lies across, so the long
-    edge mirrors top to bottom."""
+    """Where the back of a box placed at (x, y) goes on the page after it, so that it prints behind
+    the box: the duplex printer turns the sheet about its long edge ("long-edge") or its short edge.
+    On an upright page the long edge is vertical and the back is mirrored left to right (as
+    `Grid.back`); on a turned page (landscape: boards, sheets two to a page) the long edge lies
+    across, so the long edge mirrors top to bottom."""
     about_vertical_axis = (flip == "long-edge") == (page_height >= page_width)
     if about_vertical_axis:
         return page_width - x - width, y
@@ -94,11 +94,11 @@ def mirrored(
 
 
 def back_turn(turn: int, flip: str, page_width: float, page_height: float) -> int:
-    """How far a card's back is turned (counter-clockwise, degrees) so that its top edge lies behind its
-    front's top edge, as a player who turns the card over finds it. A sheet turned about its vertical axis
-    (long-edge duplex on an upright page) mirrors left and right: a front turned +90 (top to the left) has
-    its back turned -90; turned about its horizontal axis (short edge), top and bottom: the same +90, and
-    an upright card's back upside down (180)."""
+    """How far a card's back is turned (counter-clockwise, degrees) so that its top edge lies behind
+    its front's top edge, as a player who turns the card over finds it. A sheet turned about its
+    vertical axis (long-edge duplex on an upright page) mirrors left and right: a front turned +90
+    (top to the left) has its back turned -90; turned about its horizontal axis (short edge), top
+    and bottom: the same +90, and an upright card's back upside down (180)."""
     about_vertical_axis = (flip == "long-edge") == (page_height >= page_width)
     return (-turn if about_vertical_axis else 180 - turn) % 360
 
@@ -114,21 +114,22 @@ def turned_origin(
 
 
 def mark_room(pnp) -> float:
-    """How far from the paper's edge the cards' trim must stay (`pnp`: media.yaml's print_and_play): the
-    unprintable band, then crop marks at least half their length, the gap before them and the outer bleed.
-    Without that room the cuts cannot be found (cards abut on one background), so the grid loses a row or
-    column instead."""
+    """How far from the paper's edge the cards' trim must stay (`pnp`: media.yaml's print_and_play):
+    the unprintable band, then crop marks at least half their length, the gap before them and the
+    outer bleed. Without that room the cuts cannot be found (cards abut on one background), so the
+    grid loses a row or column instead."""
     return pnp.margin + pnp.crop_marks.length / 2 + pnp.crop_marks.gap + pnp.outer_bleed
 
 
 def footer_clear(pnp) -> float:
-    """The height below which the footer's text lies, with the marks' gap above it: no mark comes lower."""
+    """The height below which the footer's text lies, with the marks' gap above it: no mark comes
+    lower."""
     return pnp.footer.baseline + pnp.footer.size * 0.8 + pnp.crop_marks.gap
 
 
 def card_room(paper_width: float, paper_height: float, pnp) -> tuple[float, float]:
-    """The largest card (as placed: width across the page, height up it) a print-and-play card sheet of this
-    paper holds, with room for the crop marks on every side and for the footer below them."""
+    """The largest card (as placed: width across the page, height up it) a print-and-play card sheet
+    of this paper holds, with room for the crop marks on every side and for the footer below them."""
     room = mark_room(pnp)
     bottom_room = footer_clear(pnp) + room - pnp.margin
     return paper_width - 2 * room, paper_height - room - max(room, bottom_room)
@@ -144,8 +145,9 @@ def too_small(
     pnp,
     turn: int = 0,
 ) -> str | None:
-    """Why a card sheet of this paper cannot hold one card of this size (its name and size as the data gives
-    them; `turn`: as print_and_play.card_sheets turns it), with the largest that fits; None when it can."""
+    """Why a card sheet of this paper cannot hold one card of this size (its name and size as the
+    data gives them; `turn`: as print_and_play.card_sheets turns it), with the largest that fits;
+    None when it can."""
     across, up = card_room(paper_width, paper_height, pnp)
     width, height = (card_height, card_width) if turn % 180 else (card_width, card_height)
     if width <= across + 1e-6 and height <= up + 1e-6:
@@ -177,10 +179,11 @@ class Tile:
 
 @dataclass(frozen=True)
 class Tiling:
-    """A sheet larger than the paper, cut into `columns` × `rows` windows of equal size that overlap by
-    `overlap`: the windows are as small as covering the sheet allows, so the sheet is spread evenly over the
-    tiles (no tile carries a near-empty strip), and each is printed centred on its page, never closer to the
-    paper's edge than `margin` (nor than `bottom` to its bottom edge, where the footer is)."""
+    """A sheet larger than the paper, cut into `columns` × `rows` windows of equal size that overlap
+    by `overlap`: the windows are as small as covering the sheet allows, so the sheet is spread
+    evenly over the tiles (no tile carries a near-empty strip), and each is printed centred on its
+    page, never closer to the paper's edge than `margin` (nor than `bottom` to its bottom edge,
+    where the footer is)."""
 
     sheet_width: float
     sheet_height: float
@@ -240,8 +243,8 @@ def tiling_for(
     overlap: float,
     bottom: float = 0.0,
 ) -> Tiling:
-    """The tiling with the fewest pages, paper upright or turned; `bottom`: the least room under each window
-    (the footer's), if more than `margin`."""
+    """The tiling with the fewest pages, paper upright or turned; `bottom`: the least room under
+    each window (the footer's), if more than `margin`."""
     options = []
     for width, height in ((paper_width, paper_height), (paper_height, paper_width)):
         window_w, window_h = width - 2 * margin, height - margin - max(margin, bottom)
@@ -292,7 +295,8 @@ def placed_box(
     w: float,
     h: float,
 ) -> tuple[float, float, float, float]:
-    """A box given from the face's top-left corner, where it lands on the shop's trim (also from top-left)."""
+    """A box given from the face's top-left corner, where it lands on the shop's trim (also from
+    top-left)."""
     s = cover_.scale
     return (
         (x - width / 2) * s + trim_width / 2,
@@ -302,13 +306,15 @@ def placed_box(
     )
 
 
-# --- sheets one or two to a page ------------------------------------------------------------------------
+# --- sheets one or two to a page
+# ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SheetRoom:
-    """What a page keeps round its sheets. A sheet drawn with bleed (colour to its edge), and any sheet printed
-    two to a page, is cut: one with bleed gets `outer_bleed`, and crop marks at least half their length outside
-    it; the bottom also keeps the footer's height below the marks, so that the footer (centred, across the cut
-    lines) meets none of them. Nothing comes into the band of `margin` along the paper's edge."""
+    """What a page keeps round its sheets. A sheet drawn with bleed (colour to its edge), and any
+    sheet printed two to a page, is cut: one with bleed gets `outer_bleed`, and crop marks at least
+    half their length outside it; the bottom also keeps the footer's height below the marks, so that
+    the footer (centred, across the cut lines) meets none of them. Nothing comes into the band of
+    `margin` along the paper's edge."""
 
     cut: bool
     side: float  # left, right and top
@@ -328,9 +334,10 @@ class SheetRoom:
 
 @dataclass(frozen=True)
 class SheetPlacement:
-    """How sheets of one size go on a paper: the page (turned where that suits them), whether two go side by side
-    (`across`) or one above the other, the room kept round them, each one's slot and the scale they are drawn at
-    (two to a page are shrunk to their slots where need be, one to a page never)."""
+    """How sheets of one size go on a paper: the page (turned where that suits them), whether two go
+    side by side (`across`) or one above the other, the room kept round them, each one's slot and
+    the scale they are drawn at (two to a page are shrunk to their slots where need be, one to a
+    page never)."""
 
     width: float
     height: float
@@ -354,8 +361,8 @@ def sheet_placement(
     paper_height: float,
     pnp,
 ) -> SheetPlacement:
-    """One to a page, a landscape sheet on turned paper; two to a page, two portrait sheets side by side on turned
-    paper or two landscape ones one above the other."""
+    """One to a page, a landscape sheet on turned paper; two to a page, two portrait sheets side by
+    side on turned paper or two landscape ones one above the other."""
     width, height = paper_width, paper_height
     landscape = sheet_width > sheet_height
     if (landscape != (width > height)) if per_page == 1 else (landscape == (width > height)):
@@ -377,7 +384,8 @@ def sheet_too_big(
     paper_height: float,
     pnp,
 ) -> str | None:
-    """Why a sheet printed one to a page does not fit on this paper inside its margins; None when it does."""
+    """Why a sheet printed one to a page does not fit on this paper inside its margins; None when it
+    does."""
     if sheet_placement(sheet_width, sheet_height, bled, 1, paper_width, paper_height, pnp).holds(
         sheet_width, sheet_height
     ):
@@ -385,9 +393,11 @@ def sheet_too_big(
     return f"the sheet ({_mm(sheet_width)} × {_mm(sheet_height)} mm) does not fit on {paper_label} inside its margins"
 
 
-# --- print-and-cut machines (render/cut.py lays the pages out; validate asks whether a card fits at all) ----------
+# --- print-and-cut machines (render/cut.py lays the pages out; validate asks whether a card fits at
+# all) ----------
 def usable_area(paper, target) -> tuple[float, float, float, float, float, float]:
-    """(page width, page height, left, bottom, right, top) of the region faces (with bleed) may occupy."""
+    """(page width, page height, left, bottom, right, top) of the region faces (with bleed) may
+    occupy."""
     if target.area is not None:
         width, height = target.area.width, target.area.height
         return width, height, 0.0, 0.0, width, height
@@ -403,7 +413,8 @@ def usable_area(paper, target) -> tuple[float, float, float, float, float, float
 
 
 def cut_cells(paper, target, width: float, height: float, bleed: float) -> tuple[int, int]:
-    """(columns, rows) of faces `width` x `height` with `bleed` round each that a cutter's area holds on `paper`."""
+    """(columns, rows) of faces `width` x `height` with `bleed` round each that a cutter's area
+    holds on `paper`."""
     _, _, left, bottom, right, top = usable_area(paper, target)
     columns = int((right - left + target.gap + 1e-6) // (width + 2 * bleed + target.gap))
     rows = int((top - bottom + target.gap + 1e-6) // (height + 2 * bleed + target.gap))

@@ -1,8 +1,8 @@
 """The layout plan: what stage 4 (lay out) hands the renderers, with every decision made.
 
-For each deck, the faces (each drawn once) with the chosen font size of every frame and the cards in deck
-order; for each sheet, its faces and their backs; the booklet's blocks and style. A renderer follows it
-without further decisions. Made by layout.game.lay_out_game.
+For each deck, the faces (each drawn once) with the chosen font size of every frame and the cards in
+deck order; for each sheet, its faces and their backs; the booklet's blocks and style. A renderer
+follows it without further decisions. Made by layout.game.lay_out_game.
 """
 
 from __future__ import annotations

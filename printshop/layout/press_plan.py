@@ -1,10 +1,11 @@
 """What a print shop takes of a game, and what it leaves out and why.
 
-One answer for three readers: `validate` warns about each item a profile leaves out (`press-left-out`,
-acknowledged when the profile's `leaves_out` says why), the shop job renders only what is taken, and
-each profile folder's manifest.json lists both. A shop leaves out a deck whose card size it does not
-make (its `products`), and an image shop (`png-per-face`) takes card faces only: no sheets, no booklet.
-Sheets without `press: true` go to no shop; the manifest says so, but that is the game's choice.
+One answer for three readers: `validate` warns about each item a profile leaves out
+(`press-left-out`, acknowledged when the profile's `leaves_out` says why), the shop job renders only
+what is taken, and each profile folder's manifest.json lists both. A shop leaves out a deck whose
+card size it does not make (its `products`), and an image shop (`png-per-face`) takes card faces
+only: no sheets, no booklet. Sheets without `press: true` go to no shop; the manifest says so, but
+that is the game's choice.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from printshop.project.models.profile import Profile
 class LeftOut:
     kind: str  # "deck", "sheet" or "booklet"
     id: str  # the deck's or sheet's id; "rules" for the booklet
-    key: str  # what the profile's `leaves_out` acknowledges it by: the card size, "sheets" or "booklets"
+    # what the profile's `leaves_out` acknowledges it by: the card size, "sheets" or "booklets"
+    key: str
     why: str
     where: Location
     warn: bool = True  # False: the game itself sends it to no shop (a sheet without press: true)
@@ -43,7 +45,8 @@ def sizes_made(profile: Profile) -> str:
 
 
 def left_out(game: Game, profile: Profile) -> list[LeftOut]:
-    """Every deck, sheet and booklet of `game` that `profile`'s files will not hold, in the game's order."""
+    """Every deck, sheet and booklet of `game` that `profile`'s files will not hold, in the game's
+    order."""
     items = []
     for deck_id, deck in game.decks.items():
         if not takes_deck(profile, deck.card_size):

@@ -1,10 +1,10 @@
-"""What layout cannot lay out, reported at its cause, once: a template that fails, a text that overflows
-its frame, a character its font lacks, a placeholder left unfilled.
+"""What layout cannot lay out, reported at its cause, once: a template that fails, a text that
+overflows its frame, a character its font lacks, a placeholder left unfilled.
 
-A fault is reported where it is mended: at the text in the language's file that causes it (the frame's place
-follows for the designer), else at the template's block. The same fault met by another card, face or
-language is reported once (`report_once`); while the game's data has errors (`DataErrors`) a template's
-failure is held back as an info.
+A fault is reported where it is mended: at the text in the language's file that causes it (the
+frame's place follows for the designer), else at the template's block. The same fault met by another
+card, face or language is reported once (`report_once`); while the game's data has errors
+(`DataErrors`) a template's failure is held back as an info.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ LAYOUT_CODES = frozenset({"template", "text-overflow", "missing-glyph", "placeho
 
 @dataclass
 class DataErrors:
-    """The errors loading and validation found in a game's own files (game.yaml, faces.yaml), so that one
-    error in the data gives one diagnostic: a card or sheet whose entry has an error is not laid out (its
-    template would only fail again on the same value), and a template that fails while the game's data
-    has errors is reported once, as an info held back until the data is fixed."""
+    """The errors loading and validation found in a game's own files (game.yaml, faces.yaml), so
+    that one error in the data gives one diagnostic: a card or sheet whose entry has an error is not
+    laid out (its template would only fail again on the same value), and a template that fails while
+    the game's data has errors is reported once, as an info held back until the data is fixed."""
 
     locations: list[Location]
 
@@ -69,8 +69,8 @@ def report_overflow(
     report: Report,
     template: Callable[[], Location] | None = None,
 ) -> None:
-    """At the text that causes it (the longest the frame prints, in this language's file), with about how
-    many characters too many; the frame's place follows on a second line for the designer."""
+    """At the text that causes it (the longest the frame prints, in this language's file), with
+    about how many characters too many; the frame's place follows on a second line for the designer."""
     minimum = frame.min_size if frame.min_size is not None else frame.size
     if result.too_wide:
         detail = "a word is wider than the frame"
@@ -81,7 +81,8 @@ def report_overflow(
             f"{'s' if result.overflow_lines != 1 else ''})"
         )
         characters = sum(len(plain_text(markup)) for markup in _markups(blocks))
-        # the text takes `height` points where the frame has `available`: the share beyond is about this many characters
+        # the text takes `height` points where the frame has `available`: the share beyond is about
+        # this many characters
         too_many = max(1, round(characters * result.overflow / max(result.height, 1.0)))
         excess = f"about {too_many} character{'s' if too_many != 1 else ''} too long "
     culprit = culprit_entry(text_ids, localized)
@@ -119,14 +120,15 @@ def report_overflow(
 
 
 def written_entry(catalogue, text_id: str, variant: str | None):
-    """Where the text `text_id` prints from is written in `catalogue`: the naming variant's own text where it
-    replaces the id, else the id's (None: the catalogue lacks it)."""
+    """Where the text `text_id` prints from is written in `catalogue`: the naming variant's own text
+    where it replaces the id, else the id's (None: the catalogue lacks it)."""
     entry = catalogue.entries.get(f"variant.{variant}.{text_id}") if variant else None
     return entry or catalogue.entries.get(text_id)
 
 
 def _written_entries(text_ids: tuple[str, ...], localized: LocalizedGame) -> list:
-    """A frame's texts as written in this language's file (a naming variant's own text where it replaces the id)."""
+    """A frame's texts as written in this language's file (a naming variant's own text where it
+    replaces the id)."""
     catalogue = localized.data.catalogues.get(localized.lang)
     if catalogue is None:
         return []
@@ -138,8 +140,8 @@ def _written_entries(text_ids: tuple[str, ...], localized: LocalizedGame) -> lis
 
 
 def culprit_entry(text_ids: tuple[str, ...], localized: LocalizedGame, ending: str = ""):
-    """The longest text of the frame, as written in this language's file; with `ending`, the longest of those
-    whose text ends with that word, if any."""
+    """The longest text of the frame, as written in this language's file; with `ending`, the longest
+    of those whose text ends with that word, if any."""
     entries = _written_entries(text_ids, localized)
     last = ending.split()[-1] if ending.split() else ""
     ending_so = [
@@ -151,7 +153,8 @@ def culprit_entry(text_ids: tuple[str, ...], localized: LocalizedGame, ending: s
 def text_holding(
     characters: list[str], text_ids: tuple[str, ...], localized: LocalizedGame, upper: bool
 ) -> TextEntry | None:
-    """The first of a frame's texts, as written in this language's file, that holds one of `characters`."""
+    """The first of a frame's texts, as written in this language's file, that holds one of
+    `characters`."""
     return next(
         (
             entry
@@ -173,10 +176,10 @@ def check_text(
     holding: Callable[[list[str]], TextEntry | None] | None = None,
     template: Callable[[], Location] | None = None,
 ) -> bool:
-    """Placeholders left unfilled and characters the font lacks, reported at `where()` (worked out only then); a
-    character lacking is reported at the text that holds it, where `holding` finds it: the translator typed it
-    there, and the frame is named for the designer. A placeholder left is the template's to fill: at its block
-    (`template`), once, where it has one."""
+    """Placeholders left unfilled and characters the font lacks, reported at `where()` (worked out
+    only then); a character lacking is reported at the text that holds it, where `holding` finds it:
+    the translator typed it there, and the frame is named for the designer. A placeholder left is
+    the template's to fill: at its block (`template`), once, where it has one."""
     ok = True
     for markup in _markups(blocks):
         left = placeholders(markup)
@@ -246,9 +249,9 @@ def report_failure(
     localized: LocalizedGame,
     errors: DataErrors | None,
 ) -> None:
-    """A template failure, once per cause: the same failure at the same template line for another card,
-    face or language is the same fault. While the game's data has errors, it is an info: it may follow
-    from them, and is worth reading only once they are fixed."""
+    """A template failure, once per cause: the same failure at the same template line for another
+    card, face or language is the same fault. While the game's data has errors, it is an info: it
+    may follow from them, and is worth reading only once they are fixed."""
     catalogue = localized.data.catalogues.get(localized.lang)
     if isinstance(failure.cause, PlaceholderError) and _report_placeholder(
         report, failure, failure.cause, what, localized.lang, catalogue, localized.data.source
@@ -292,10 +295,11 @@ def _report_placeholder(
     catalogue,
     source,
 ) -> bool:
-    """A text with a placeholder its template does not give ("{âge}" where the template gives "age"): the
-    fault is in the text, so it is reported there, once per text, the template's line beside it. False when
-    no text of the language has it (the template's own literal, say): then it is the template's. A translation
-    whose placeholders differ from its source's is left to the validator, which says so at the same text."""
+    """A text with a placeholder its template does not give ("{âge}" where the template gives
+    "age"): the fault is in the text, so it is reported there, once per text, the template's line
+    beside it. False when no text of the language has it (the template's own literal, say): then it
+    is the template's. A translation whose placeholders differ from its source's is left to the
+    validator, which says so at the same text."""
     texts = (
         [entry for entry in catalogue.entries.values() if cause.name in placeholders(entry.text)]
         if catalogue
@@ -333,8 +337,8 @@ def report_once(
     also: str = "",
     cause: str | None = None,
 ) -> None:
-    """Add the diagnostic unless one with the same code, place and cause is there (`cause`: the part of the
-    message that names the fault, without the card, face or language it was met in)."""
+    """Add the diagnostic unless one with the same code, place and cause is there (`cause`: the part
+    of the message that names the fault, without the card, face or language it was met in)."""
     key = _cause_key(cause if cause is not None else message)
     for item in report.items:
         if item.code == code and item.location == location:
@@ -347,12 +351,14 @@ def report_once(
 
 
 def _cause_key(message: str) -> str:
-    """A message without the language it was met in (a missing text id is missing in every language)."""
+    """A message without the language it was met in (a missing text id is missing in every
+    language)."""
     return re.sub(r" in language '[^']*'", "", message)
 
 
 def found_after(where: Location, needle: str) -> Location:
-    """Where `needle` first stands in the file at or after `where` (a template's block); else `where`."""
+    """Where `needle` first stands in the file at or after `where` (a template's block); else
+    `where`."""
     try:
         lines = Path(where.path).read_text(encoding="utf-8").splitlines(keepends=True)
     except (OSError, UnicodeDecodeError):
@@ -380,16 +386,18 @@ def block_location(template: Location, block: str) -> Location:
 
 
 def found_in_template(where: Location, needle: str, line: int = 0) -> Location:
-    """Where `needle` stands in the template file at `where` (what a template writes, as an error names it): the
-    first place, or with `line` (a line of the markup it made, which follows the template's roughly) the nearest to
-    it; else line `line` of the file, else `where` itself."""
+    """Where `needle` stands in the template file at `where` (what a template writes, as an error
+    names it): the first place, or with `line` (a line of the markup it made, which follows the
+    template's roughly) the nearest to it; else line `line` of the file, else `where` itself."""
     if needle:
         try:
             text = Path(where.path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             text = ""
         places = [place_of(text, found.start()) for found in re.finditer(re.escape(needle), text)]
-        if places:  # with a line of the markup: the nearest to it (the markup's lines follow the template's roughly)
+        # with a line of the markup: the nearest to it (the markup's lines follow the template's
+        # roughly)
+        if places:
             return Location(
                 where.path, *min(places, key=lambda place: abs(place[0] - line) if line > 0 else 0)
             )

@@ -18,11 +18,11 @@ from printshop.write.cache import key_of
 
 
 class Booklet:
-    """A game's rules booklet in one language as serve shows it: the A5 booklet `build` writes (`rules-a5`),
-    rendered once for what it is made from and kept while that is the same (`holds`): a save of a card's text,
-    or of a colour or motif it does not use, keeps every booklet; a save of a rule renders the one booklet it
-    is in. Its pages are `BookletPage`s, each shown as an image rasterised from the PDF; `texts` is each page's
-    text as `words` gives it, for `pages_of`."""
+    """A game's rules booklet in one language as serve shows it: the A5 booklet `build` writes
+    (`rules-a5`), rendered once for what it is made from and kept while that is the same (`holds`):
+    a save of a card's text, or of a colour or motif it does not use, keeps every booklet; a save of
+    a rule renders the one booklet it is in. Its pages are `BookletPage`s, each shown as an image
+    rasterised from the PDF; `texts` is each page's text as `words` gives it, for `pages_of`."""
 
     def __init__(
         self,
@@ -55,18 +55,20 @@ class Booklet:
         )
 
     def pages_of(self, text: str) -> tuple[int, ...] | None:
-        """The pages (0-based) that print `text` (a rule as its file has it), or None where it cannot be told:
-        it has fewer than `SHORTEST_WORDS` letters between its placeholders ("A", "{n}"). A text is looked for a
-        piece at a time (`SEARCHED` letters of it, between its placeholders) in the pages' own text, so one
-        paragraph running over two pages is on both, and a text the template does not print is on none. A
-        short one ("Setup", "Purge {number}") is looked for as whole words: "Setup" is on the pages that have
-        the word, not on those where "setup" is part of "setups"."""
+        """The pages (0-based) that print `text` (a rule as its file has it), or None where it
+        cannot be told: it has fewer than `SHORTEST_WORDS` letters between its placeholders ("A",
+        "{n}"). A text is looked for a piece at a time (`SEARCHED` letters of it, between its
+        placeholders) in the pages' own text, so one paragraph running over two pages is on both,
+        and a text the template does not print is on none. A short one ("Setup", "Purge {number}")
+        is looked for as whole words: "Setup" is on the pages that have the word, not on those where
+        "setup" is part of "setups"."""
         if text not in self._found:
             self._found[text] = _pages_of(text, self.texts, self.words)
         return self._found[text]
 
 
-SEARCHED = 24  # letters: a piece of a rule this long is found where it is printed, not in another text by chance
+# letters: a piece of a rule this long is found where it is printed, not in another text by chance
+SEARCHED = 24
 
 
 SHORTEST = (
@@ -88,14 +90,15 @@ _WORD = re.compile(
 
 
 def letters(text: str) -> str:
-    """The letters and digits of a text, case folded: what a page's text and a rule's share however the page set
-    it (its lines broken and words hyphenated, its spaces made no-break, its headings in capitals)."""
+    """The letters and digits of a text, case folded: what a page's text and a rule's share however
+    the page set it (its lines broken and words hyphenated, its spaces made no-break, its headings
+    in capitals)."""
     return "".join(character for character in text.casefold() if character.isalnum())
 
 
 def words(text: str) -> str:
-    """The runs of letters and digits of a text, case folded, each between single spaces (" set up the board
-    "): `letters` with the words told apart, to find a short text as whole words."""
+    """The runs of letters and digits of a text, case folded, each between single spaces (" set up
+    the board "): `letters` with the words told apart, to find a short text as whole words."""
     return f" {' '.join(_WORD.findall(text.casefold()))} "
 
 
@@ -128,8 +131,8 @@ def _pages_of(text: str, pages: list[str], page_words: list[str]) -> tuple[int, 
 
 @dataclass(eq=False)
 class BookletPage:
-    """A page of a `Booklet`: what a `FaceView` of the booklet shows in place of a face (its token is given to
-    the page object, as to a face: kept while the booklet is)."""
+    """A page of a `Booklet`: what a `FaceView` of the booklet shows in place of a face (its token
+    is given to the page object, as to a face: kept while the booklet is)."""
 
     booklet: Booklet
     index: int
@@ -137,9 +140,10 @@ class BookletPage:
 
 
 def booklet_key(layout, project, paper) -> str:
-    """What the booklet's pages are made from, but the colours and motifs (`Booklet.holds` compares those it read):
-    its blocks (the rules' texts as the template set them), the booklet's style, the page, the language's
-    typography and labels, the game's title (the fonts registered: `Booklet.holds` compares the set)."""
+    """What the booklet's pages are made from, but the colours and motifs (`Booklet.holds` compares
+    those it read): its blocks (the rules' texts as the template set them), the booklet's style, the
+    page, the language's typography and labels, the game's title (the fonts registered:
+    `Booklet.holds` compares the set)."""
     localized = layout.localized
     return key_of(
         layout.game_id,

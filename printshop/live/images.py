@@ -1,5 +1,5 @@
-"""The preview's images: faces drawn by render/faces.py into one PDF a batch and rasterised by pdfium,
-a rules page rasterised from its booklet, and the text of a booklet's pages (`page_texts`).
+"""The preview's images: faces drawn by render/faces.py into one PDF a batch and rasterised by
+pdfium, a rules page rasterised from its booklet, and the text of a booklet's pages (`page_texts`).
 
 pdfium may be called from one thread at a time (`_PDFIUM`); the drawing itself runs side by side.
 """
@@ -29,8 +29,9 @@ ZOOM_DPI = (
 
 
 def page_texts(data: bytes) -> list[str]:
-    """Each page's text of a PDF, as `words` gives it; once per process for the same bytes (a booklet rendered
-    before, in this session or another, is given again as the same bytes: render/booklet.py)."""
+    """Each page's text of a PDF, as `words` gives it; once per process for the same bytes (a
+    booklet rendered before, in this session or another, is given again as the same bytes:
+    render/booklet.py)."""
     import pypdfium2
 
     known = _PAGE_TEXTS.get(data)
@@ -49,7 +50,8 @@ def page_texts(data: bytes) -> list[str]:
     return texts
 
 
-# the page texts of the booklets read last, by their bytes (held by the key: a booklet is 100 KB or so)
+# the page texts of the booklets read last, by their bytes (held by the key: a booklet is 100 KB or
+# so)
 _PAGE_TEXTS = memos.PAGE_TEXTS
 
 
@@ -59,7 +61,8 @@ def face_png(view: FaceView, dpi: int = PREVIEW_DPI) -> bytes:
 
 
 def face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
-    """The images of `views`: the faces drawn together (`_face_pngs`), a rules page rasterised from its booklet."""
+    """The images of `views`: the faces drawn together (`_face_pngs`), a rules page rasterised from
+    its booklet."""
     faces = iter(
         _face_pngs([view for view in views if not isinstance(view.face, BookletPage)], dpi)
     )
@@ -87,12 +90,14 @@ def page_png(page: BookletPage, dpi: int = PREVIEW_DPI) -> bytes:
 
 
 def _face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
-    """Each face alone, with its bleed, as a PNG: drawn into one PDF, a page each, rasterised by pdfium. A text
-    that does not fit is drawn cut at its frame, with the (magenta) overset mark (render/faces.py), not left out.
+    """Each face alone, with its bleed, as a PNG: drawn into one PDF, a page each, rasterised by
+    pdfium. A text that does not fit is drawn cut at its frame, with the (magenta) overset mark
+    (render/faces.py), not left out.
 
-    The faces share the PDF, so each font is embedded once for all of them: drawn a PDF each, the font subsets
-    were most of an image's time (a dozen faces together take a third of the time they take one by one). The
-    PDF is not compressed either: it lives only until pdfium has read it. The images are those of a PDF each."""
+    The faces share the PDF, so each font is embedded once for all of them: drawn a PDF each, the
+    font subsets were most of an image's time (a dozen faces together take a third of the time they
+    take one by one). The PDF is not compressed either: it lives only until pdfium has read it. The
+    images are those of a PDF each."""
     if not views:
         return []
     import pypdfium2
@@ -107,9 +112,10 @@ def _face_pngs(views: list[FaceView], dpi: int = PREVIEW_DPI) -> list[bytes]:
         face = cast("FaceLayout", view.face)  # (the rules pages are not drawn here: `face_pngs`)
         canvas.setPageSize((face.width + 2 * face.bleed, face.height + 2 * face.bleed))
         canvas.translate(face.bleed, face.bleed)
-        # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name mistyped, or taken
-        # out of colours.yaml while faces still use it) is drawn in the overset's magenta, and an image or motif
-        # that is not there is an empty frame in magenta, crossed and named (`stand_ins`): not a broken image
+        # a text too long shows how far it runs (`overset`); a colour the palette lacks (a name
+        # mistyped, or taken out of colours.yaml while faces still use it) is drawn in the overset's
+        # magenta, and an image or motif that is not there is an empty frame in magenta, crossed and
+        # named (`stand_ins`): not a broken image
         paints = dataclasses.replace(view.paints, palette=StandIn(view.paints.palette))
         draw_face(canvas, face, paints, view.motifs, view.assets, overset=True, stand_ins=True)
         canvas.showPage()
@@ -136,8 +142,9 @@ def drawn_alone(view: FaceView, dpi: int) -> bytes | None:
         return None
 
 
-# pdfium may not be called from two threads at once, not even on two documents (pypdfium2's documentation): the
-# page asks for its faces' images all together, and the server draws them on a pool of threads. Unguarded, a
-# Kremlin page failed some ("Failed to load page") and crashed the server now and then (malloc: heap corrupted).
-# The drawing itself (ReportLab, each face its own canvas) runs side by side; only the rasterising waits its turn.
+# pdfium may not be called from two threads at once, not even on two documents (pypdfium2's
+# documentation): the page asks for its faces' images all together, and the server draws them on a
+# pool of threads. Unguarded, a Kremlin page failed some ("Failed to load page") and crashed the
+# server now and then (malloc: heap corrupted). The drawing itself (ReportLab, each face its own
+# canvas) runs side by side; only the rasterising waits its turn.
 _PDFIUM = threading.Lock()

@@ -1,8 +1,9 @@
-"""A session's reading step: after files changed, read again only what they call for (a text file alone, one
-game's files, or the whole project), as live/session.py's docstring describes under **Reading**.
+"""A session's reading step: after files changed, read again only what they call for (a text file
+alone, one game's files, or the whole project), as live/session.py's docstring describes under
+**Reading**.
 
-`ProjectReading` is the part of `Session` that reads; `folders_below` lists the data's folders, to tell a
-folder removed from a scratch file an editor removed.
+`ProjectReading` is the part of `Session` that reads; `folders_below` lists the data's folders, to
+tell a folder removed from a scratch file an editor removed.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ class ProjectReading:
     fonts: FontSet | None
     _folders: frozenset[Path]
 
-    # --- reading ------------------------------------------------------------------------------------
+    # --- reading
+    # ------------------------------------------------------------------------------------
     def _load_all(self) -> None:
         self.load_report = Report()
         self._folders = folders_below(self.data_dir)
@@ -64,7 +66,8 @@ class ProjectReading:
                 )
 
     def _reload_texts(self, path: Path) -> bool:
-        """Read one text file (or translation record) again; False when the project must be reloaded."""
+        """Read one text file (or translation record) again; False when the project must be
+        reloaded."""
         project = self.project
         if project is None or self.load_report.has_errors:
             return False
@@ -76,7 +79,8 @@ class ProjectReading:
         record = path.name.endswith(RECORD_SUFFIX)
         lang = path.name[: -len(RECORD_SUFFIX)] if record else path.stem
         if lang in game.available and lang not in game.catalogues and path.is_file():
-            return True  # a language this session neither writes nor makes one from (load_project's `langs`)
+            # a language this session neither writes nor makes one from (load_project's `langs`)
+            return True
         if record:
             if lang not in game.catalogues:
                 return False
@@ -94,16 +98,17 @@ class ProjectReading:
         return True
 
     def _said_again(self, report: Report, about) -> None:
-        """What reading files again said (`report`) replaces what was said of the files `about(path)` names;
-        anything else it said is added unless it was said already."""
+        """What reading files again said (`report`) replaces what was said of the files
+        `about(path)` names; anything else it said is added unless it was said already."""
         kept = [d for d in self.load_report.items if not about(d.location.path)]
         kept += [d for d in report.items if about(d.location.path) or d not in kept]
         self.load_report.items[:] = kept
 
     def _reload_game(self, game_id: str) -> bool:
-        """Read one game's files again (its game.yaml, faces.yaml, print/ files and texts) after one of them
-        changed; False when the project must be reloaded. The other games keep what they read: an edit of one
-        faces.yaml in a session of every game costs reading that game, not the catalogue."""
+        """Read one game's files again (its game.yaml, faces.yaml, print/ files and texts) after one
+        of them changed; False when the project must be reloaded. The other games keep what they
+        read: an edit of one faces.yaml in a session of every game costs reading that game, not the
+        catalogue."""
         project = self.project
         if project is None or self.load_report.has_errors:
             return False
@@ -116,8 +121,8 @@ class ProjectReading:
         except Exception:  # noqa: BLE001 - reading everything again reports it as a build would
             return False
         inside = Location.of(game_dir).path + os.sep
-        # what this game's files said, and anything said of the files it shares (the project's print data, read
-        # again beneath the game's own print/ files) that was not already said
+        # what this game's files said, and anything said of the files it shares (the project's print
+        # data, read again beneath the game's own print/ files) that was not already said
         self._said_again(report, lambda path: path.startswith(inside))
         if game is None or report.has_errors:
             self.project = (
@@ -138,14 +143,15 @@ class ProjectReading:
         for path in changed:
             path = Path(path).resolve()
             if path.suffix.lower() in (".ttf", ".otf") and data in path.parents:
-                fonts = True  # registered again before the next layout (fonts.register_font reads a changed file)
+                # registered again before the next layout (fonts.register_font reads a changed file)
+                fonts = True
                 continue
             if data not in path.parents:
                 continue  # templates are read where they are used
             if not path.suffix:
-                # a folder made, removed or moved (a game's, its texts'): read everything again; any other
-                # name without an extension is a file that holds no data, such as the scratch files that
-                # `sed -i` and vim (4913) make and remove beside the file they save
+                # a folder made, removed or moved (a game's, its texts'): read everything again; any
+                # other name without an extension is a file that holds no data, such as the scratch
+                # files that `sed -i` and vim (4913) make and remove beside the file they save
                 if path.is_dir() or path in self._folders:
                     self._load_all()
                     return "project"
@@ -158,7 +164,8 @@ class ProjectReading:
             elif len(parts) > 1 and parts[0] in self.project.games:
                 games.add(parts[0])  # a game's own file: game.yaml, faces.yaml, print/colours.yaml…
             else:
-                self._load_all()  # the shared print data, a language, a file in a game not read before
+                # the shared print data, a language, a file in a game not read before
+                self._load_all()
                 return "project"
         if not self._read_again(games, texts):
             self._load_all()
@@ -168,7 +175,8 @@ class ProjectReading:
         return ("games" if games else "texts") if games or texts else "fonts" if fonts else ""
 
     def _read_again(self, games: set[str], texts: list[Path]) -> bool:
-        """Read these games' files, then the other text files, again; False when the project must be reloaded."""
+        """Read these games' files, then the other text files, again; False when the project must be
+        reloaded."""
         for game_id in sorted(games):
             if not self._reload_game(game_id):
                 return False
@@ -182,8 +190,8 @@ class ProjectReading:
 
 
 def folders_below(root: Path) -> frozenset[Path]:
-    """The folders of the data as last read (resolved): a path gone without an extension was one of them,
-    or a scratch file an editor or `sed -i` made and removed beside the file it saved."""
+    """The folders of the data as last read (resolved): a path gone without an extension was one of
+    them, or a scratch file an editor or `sed -i` made and removed beside the file it saved."""
     base = root.resolve()
     found = {base}
     for folder, names, _ in os.walk(base):

@@ -1,9 +1,10 @@
-"""A session's render step: each job of the refresh runs again only if what it read changed (its key but the
-shared palette and motifs, the laid-out faces it draws, the colours and motifs its run looked up), and only
-files whose bytes changed are written, as live/session.py's docstring describes under **Drawing** and
-**Writing**.
+"""A session's render step: each job of the refresh runs again only if what it read changed (its key
+but the shared palette and motifs, the laid-out faces it draws, the colours and motifs its run
+looked up), and only files whose bytes changed are written, as live/session.py's docstring describes
+under **Drawing** and **Writing**.
 
-`JobRendering` is the part of `Session` that renders and writes; `JobRead` what a job read when it last ran.
+`JobRendering` is the part of `Session` that renders and writes; `JobRead` what a job read when it
+last ran.
 """
 
 from __future__ import annotations
@@ -60,9 +61,10 @@ class JobRendering:
         jobs, reads = {}, {}
         for job in planned:
             key = job_key(job, checked, self.options, digests, code)
-            # run again unless what it read is as it was: its inputs but the shared palette and motifs, the faces it
-            # draws (the same objects: a face is laid out anew when anything its layout read changed), and the
-            # colours and motifs its run looked up, with their values (colour.noting_colours, jobs.noting_motifs)
+            # run again unless what it read is as it was: its inputs but the shared palette and
+            # motifs, the faces it draws (the same objects: a face is laid out anew when anything
+            # its layout read changed), and the colours and motifs its run looked up, with their
+            # values (colour.noting_colours, jobs.noting_motifs)
             read = JobRead(
                 job_key(job, checked, self.options, digests, code, looks=False),
                 faces_of(job, checked),
@@ -107,9 +109,9 @@ class JobRendering:
                 write_atomically(target, output.data)
                 update.written.append(target)
             self._on_disk[target] = output.data
-        # a file this session wrote and no longer makes (a draft's -draft files once its translation is complete,
-        # a paper or a sheet taken out of the data) goes, as a build removes what the build before it wrote; a
-        # file changed since by someone else is left where it is
+        # a file this session wrote and no longer makes (a draft's -draft files once its translation
+        # is complete, a paper or a sheet taken out of the data) goes, as a build removes what the
+        # build before it wrote; a file changed since by someone else is left where it is
         made = {out_dir / output.path for output in outputs}
         for target in [path for path in self._on_disk if path not in made]:
             data = self._on_disk.pop(target)
@@ -128,7 +130,8 @@ class JobRead:
     key: str  # its inputs but the shared palette and motifs (keys.job_key with looks=False)
     faces: tuple  # the laid-out faces it draws, the objects themselves
     colours: dict  # palette name -> value, of the names its run looked up
-    motifs: dict  # motif name -> its content (replay.motif_key; None: none), of the names its run looked up
+    # motif name -> its content (replay.motif_key; None: none), of the names its run looked up
+    motifs: dict
 
     def holds(self, now: "JobRead", palette: dict, motifs: dict) -> bool:
         return (

@@ -3,20 +3,20 @@ column per language, with the validator's diagnostics beside the faces they conc
 itself when a data file or template is saved.
 
 A `Session` (session.py) keeps the project and layouts in memory; a thread watches the files
-(watch.FileWatcher) and refreshes the session, and the page is told through server-sent events (`/events`),
-then asks for `/state` again: what it shows is views.py's (`face_views`, `diagnostic_entries`). A face's image
-(`/face/<token>.png`) is a page drawn by render/faces.py and rasterised by pypdfium2 (images.py), in a PDF
-shared with the faces after it on the page that are not drawn yet (up to a
-dozen: `face_pngs`, fonts embedded once); the token names the laid-out face, which the session
-keeps while nothing it reads changes, so the browser fetches only the images of changed faces. Each game's
-rules booklet follows its faces, page by page, rendered after the faces are shown (`Preview.render_pages`;
-booklet_pages.py).
-A file that cannot be read shows as diagnostics on the page; the server keeps running, and while the data has
-errors a face they stop (a template that no longer compiles, a file that cannot be read) stays on the page
-greyed, as last drawn, rather than vanishing (`keep_stale`). A face whose text does not fit is drawn anyway
-(its text cut at the frame, the overset mark beside it: render/faces.py), so the page shows how far over it
-runs; a click on a face opens `/face/<token>@2x.png`, drawn at twice the resolution. The page itself
-(static/serve.html) puts everything from the data on the page as text, never as markup.
+(watch.FileWatcher) and refreshes the session, and the page is told through server-sent events
+(`/events`), then asks for `/state` again: what it shows is views.py's (`face_views`,
+`diagnostic_entries`). A face's image (`/face/<token>.png`) is a page drawn by render/faces.py and
+rasterised by pypdfium2 (images.py), in a PDF shared with the faces after it on the page that are
+not drawn yet (up to a dozen: `face_pngs`, fonts embedded once); the token names the laid-out face,
+which the session keeps while nothing it reads changes, so the browser fetches only the images of
+changed faces. Each game's rules booklet follows its faces, page by page, rendered after the faces
+are shown (`Preview.render_pages`; booklet_pages.py). A file that cannot be read shows as
+diagnostics on the page; the server keeps running, and while the data has errors a face they stop (a
+template that no longer compiles, a file that cannot be read) stays on the page greyed, as last
+drawn, rather than vanishing (`keep_stale`). A face whose text does not fit is drawn anyway (its
+text cut at the frame, the overset mark beside it: render/faces.py), so the page shows how far over
+it runs; a click on a face opens `/face/<token>@2x.png`, drawn at twice the resolution. The page
+itself (static/serve.html) puts everything from the data on the page as text, never as markup.
 
 Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise.
 """
@@ -59,16 +59,17 @@ BATCH_WAIT = (
 
 
 class Preview:
-    """The session, the current faces and their images, shared by the watching thread and the server."""
+    """The session, the current faces and their images, shared by the watching thread and the
+    server."""
 
     def __init__(self, session: Session):
         self.session = session
         self.lock = threading.Lock()
         self.views: dict[str, FaceView] = {}
-        # a face's token, by the face: this server's own mark and a number it never gave before. The image a
-        # token names is cached by the browser for good, so a token must never name another face: id(face) did
-        # not promise that (a face laid out where a freed one was got its id, and its image), nor would a count
-        # alone across a restart of serve with the page left open
+        # a face's token, by the face: this server's own mark and a number it never gave before. The
+        # image a token names is cached by the browser for good, so a token must never name another
+        # face: id(face) did not promise that (a face laid out where a freed one was got its id, and
+        # its image), nor would a count alone across a restart of serve with the page left open
         self._tokens: dict[int, tuple[object, str]] = {}
         self._mark = secrets.token_hex(3)
         self._serial = itertools.count(1)
@@ -84,17 +85,20 @@ class Preview:
         self._drafts: dict[
             tuple[str, str], str
         ] = {}  # (game, lang) -> the draft label of a translation shown unfinished
-        self._booklets: dict = {}  # (game, lang) -> the rules booklet shown (Booklet), kept while its content is
-        self._later: list = []  # (game, lang) of the booklets the last refresh left to `render_pages`
+        # (game, lang) -> the rules booklet shown (Booklet), kept while its content is
+        self._booklets: dict = {}
+        # (game, lang) of the booklets the last refresh left to `render_pages`
+        self._later: list = []
         self._update = None  # the session's last update (what `render_pages` shows its pages with)
         self.version = 0
         self.listeners: set[asyncio.Queue] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def refresh(self, changed: set[Path] | None = None, *, pages: bool = True) -> None:
-        """Read what changed and show it: the faces first; then (`pages`; else `render_pages` does it) the rules
-        booklets to render again, which take about as long as every face of a game: a face saved is on the page
-        without waiting for them, the pages they had shown greyed until then."""
+        """Read what changed and show it: the faces first; then (`pages`; else `render_pages` does
+        it) the rules booklets to render again, which take about as long as every face of a game: a
+        face saved is on the page without waiting for them, the pages they had shown greyed until
+        then."""
         with self.lock:
             update = self.session.refresh(changed)
             later: list = []
@@ -106,9 +110,10 @@ class Preview:
             self.render_pages()
 
     def render_pages(self, stop: threading.Event | None = None) -> None:
-        """Render the booklets the last refresh left for later, and show their pages (on the refreshing thread,
-        outside the lock: the page's images are drawn meanwhile). Once `stop` is set, the booklet being rendered is
-        the last: the server is stopping (Ctrl-C waited for every game's booklets)."""
+        """Render the booklets the last refresh left for later, and show their pages (on the
+        refreshing thread, outside the lock: the page's images are drawn meanwhile). Once `stop` is
+        set, the booklet being rendered is the last: the server is stopping (Ctrl-C waited for every
+        game's booklets)."""
         if not self._later:
             return
         booklets = dict(self._booklets)
@@ -133,8 +138,9 @@ class Preview:
         self.state = self._state(update)
 
     def _give_tokens(self, views: list[FaceView], more: bool = False) -> None:
-        """A token for each view: its face's, if the face was shown before; else a new one, noted as fresh (`more`:
-        added to those the refresh before gave, as its booklets' pages come after its faces)."""
+        """A token for each view: its face's, if the face was shown before; else a new one, noted as
+        fresh (`more`: added to those the refresh before gave, as its booklets' pages come after its
+        faces)."""
         if not more:
             self._fresh = set()
         for view in views:
@@ -164,11 +170,12 @@ class Preview:
         }
 
     def _games(self) -> list[dict]:
-        """Each game's faces, row by row, a column per language, with the draft label of a translation shown
-        unfinished."""
+        """Each game's faces, row by row, a column per language, with the draft label of a
+        translation shown unfinished."""
         games: dict[str, dict] = {}
-        # an unfinished translation shown as a draft: its label, in its own language ("ENTWURF, 12 % übersetzt")
-        # (kept from the refresh before while an error stops the layout: its faces are shown greyed, as they were)
+        # an unfinished translation shown as a draft: its label, in its own language ("ENTWURF, 12 %
+        # übersetzt") (kept from the refresh before while an error stops the layout: its faces are
+        # shown greyed, as they were)
         if self.session.checked is not None:
             self._drafts = {
                 (layout.game_id, layout.lang): layout.localized.draft
@@ -203,11 +210,13 @@ class Preview:
         return variant if variant and game is not None and variant in game.game.variants else ""
 
     def image(self, token: str, zoom: bool = False) -> bytes | None:
-        """The face's image; `zoom`: at ZOOM_DPI, drawn when asked and not kept (one face looked at closely).
+        """The face's image; `zoom`: at ZOOM_DPI, drawn when asked and not kept (one face looked at
+        closely).
 
-        An image asked for and not drawn yet is drawn with the faces after it on the page that the last refresh
-        changed and are not drawn either (`_batch`), up to PREVIEW_BATCH, into one PDF (`face_pngs`); they are kept
-        for when the page asks. A face another request is drawing is waited for, not drawn twice."""
+        An image asked for and not drawn yet is drawn with the faces after it on the page that the
+        last refresh changed and are not drawn either (`_batch`), up to PREVIEW_BATCH, into one PDF
+        (`face_pngs`); they are kept for when the page asks. A face another request is drawing is
+        waited for, not drawn twice."""
         if zoom:
             with self.lock:
                 view = self.views.get(token)
@@ -252,11 +261,11 @@ class Preview:
         return drawn[0]
 
     def _batch(self, token: str, view: FaceView) -> list[tuple[str, FaceView]]:
-        """(token, view) of the face asked for, then of the faces after it on the page, of the same game and
-        language, that the last refresh changed (at the first, every face) and are neither drawn nor being drawn:
-        faces the page will ask for. Not the faces an earlier refresh made that the page never asked for (out of
-        sight, below the fold): after an edit of one text, the image of its card alone is drawn, at once.
-        Called with the lock held."""
+        """(token, view) of the face asked for, then of the faces after it on the page, of the same
+        game and language, that the last refresh changed (at the first, every face) and are neither
+        drawn nor being drawn: faces the page will ask for. Not the faces an earlier refresh made
+        that the page never asked for (out of sight, below the fold): after an edit of one text, the
+        image of its card alone is drawn, at once. Called with the lock held."""
         tokens = list(self.views)
         batch = [(token, view)]
         for other in tokens[tokens.index(token) + 1 :]:
@@ -278,8 +287,9 @@ class Preview:
         return image
 
     def hang_up(self) -> None:
-        """End every page's event stream: the server is stopping. An open page kept its stream, and with it
-        uvicorn's shutdown, waiting: Ctrl-C left `printshop serve` running while a browser had the page."""
+        """End every page's event stream: the server is stopping. An open page kept its stream, and
+        with it uvicorn's shutdown, waiting: Ctrl-C left `printshop serve` running while a browser
+        had the page."""
         loop = self.loop
         if loop is None:
             return
@@ -326,7 +336,8 @@ def make_app(preview: Preview):
 
         async def stream():
             try:
-                # retry: a page that lost the server (stopped, started again) asks again every second
+                # retry: a page that lost the server (stopped, started again) asks again every
+                # second
                 yield f"retry: 1000\ndata: {preview.version}\n\n"
                 while True:
                     try:
@@ -335,7 +346,8 @@ def make_app(preview: Preview):
                             break
                         yield f"data: {version}\n\n"
                     except asyncio.TimeoutError:
-                        yield ": still here\n\n"  # keeps proxies and the browser from closing the stream
+                        # keeps proxies and the browser from closing the stream
+                        yield ": still here\n\n"
                     if await request.is_disconnected():
                         break
             finally:
@@ -366,8 +378,8 @@ class AddressUnavailable(Exception):
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
-    """A socket bound to (host, port) and listening, made here rather than by uvicorn so that a port in use
-    is a message saying what to do, not an error inside the server's thread."""
+    """A socket bound to (host, port) and listening, made here rather than by uvicorn so that a port
+    in use is a message saying what to do, not an error inside the server's thread."""
     try:
         family, kind, protocol, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM
@@ -409,7 +421,8 @@ class Server:
         self._threads: list[threading.Thread] = []
 
     def watch_files(self, watcher: FileWatcher) -> None:
-        try:  # the first refresh's rules pages, once the page is served (a save meanwhile is watched for)
+        # the first refresh's rules pages, once the page is served (a save meanwhile is watched for)
+        try:
             self.preview.render_pages(self.stop)
         except Exception as error:  # noqa: BLE001 - as a refresh's failure
             _say(f"rendering the rules pages failed: {type(error).__name__}: {error}")

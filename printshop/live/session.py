@@ -103,24 +103,28 @@ class _Kept:
 
 @dataclass
 class _Laid:
-    coarse: tuple  # (its game and language's _coarse_digest, its size and bleed, its template's _template_key,
+    # (its game and language's _coarse_digest, its size and bleed, its template's _template_key,
+    coarse: tuple
     #                its art's hashes)
     reads: dict  # text id -> the text it had (None: it did not exist)
-    colours: dict  # the palette's names it read or draws (render/faces.face_colours) -> their values (None: none)
-    motifs: dict  # the motifs it draws (render/faces.face_motifs) -> their content (replay.motif_key; None: none)
+    # the palette's names it read or draws (render/faces.face_colours) -> their values (None: none)
+    colours: dict
+    # the motifs it draws (render/faces.face_motifs) -> their content (replay.motif_key; None: none)
+    motifs: dict
     face: FaceLayout | None
     diagnostics: list
 
 
 class Session(ProjectReading, JobRendering):
-    """One game set (the request's `games`, `langs`; the default names, or the naming `variant` for the games
-    that have it) kept built in memory, written to the request's `out_dir` when given. `papers` and `options` as
-    for `printshop build`; `draft` as build's: a translation that lacks texts is laid out (and written, marked,
-    as -draft files) with the texts it lacks taken from the language it is made from, instead of left out. The
-    request's target is print-and-play; its shard, jobs and force do not apply.
+    """One game set (the request's `games`, `langs`; the default names, or the naming `variant` for
+    the games that have it) kept built in memory, written to the request's `out_dir` when given.
+    `papers` and `options` as for `printshop build`; `draft` as build's: a translation that lacks
+    texts is laid out (and written, marked, as -draft files) with the texts it lacks taken from the
+    language it is made from, instead of left out. The request's target is print-and-play; its
+    shard, jobs and force do not apply.
 
-    `Session(request)` takes a BuildRequest (as the command line makes it); `Session(data_dir, out_dir,
-    games=..., ...)` makes one of the keywords, which are BuildRequest's fields."""
+    `Session(request)` takes a BuildRequest (as the command line makes it); `Session(data_dir,
+    out_dir, games=..., ...)` makes one of the keywords, which are BuildRequest's fields."""
 
     def __init__(
         self,
@@ -145,7 +149,8 @@ class Session(ProjectReading, JobRendering):
         self._folders: frozenset[Path] = (
             frozenset()
         )  # the data's folders when last read (_load_all)
-        # the data folder's own project's templates when none are named, as `build` and `check` find them
+        # the data folder's own project's templates when none are named, as `build` and `check` find
+        # them
         self.templates_dir = (
             Path(templates_dir) if templates_dir is not None else templates_for(self.data_dir)
         )
@@ -154,7 +159,8 @@ class Session(ProjectReading, JobRendering):
         self.write = write and self.out_dir is not None
         self.render = render  # False: lay out only (a preview that draws faces itself, serve.py)
         self.draft = draft
-        # a naming variant, for the games that have it; '' is none, as `printshop build --variant ''` takes it
+        # a naming variant, for the games that have it; '' is none, as `printshop build --variant
+        # ''` takes it
         self.variant = variant or None
         self.outputs: list[Output] = []
         self.version = 0  # counts refreshes, for pages that ask whether anything changed
@@ -184,7 +190,8 @@ class Session(ProjectReading, JobRendering):
         )
         self._font_report = Report()  # what registering the fonts said
         self._failed = False  # the last refresh had errors
-        self._resized: dict = {}  # faces set at one size across their deck, by the face each replaced (_Kept)
+        # faces set at one size across their deck, by the face each replaced (_Kept)
+        self._resized: dict = {}
         self._digests = Digests()  # this refresh's file hashes
         self._template_keys: dict[
             str | None, str
@@ -193,7 +200,8 @@ class Session(ProjectReading, JobRendering):
         self._template_folders: list[Path] = []
         self._fonts_key: str | None = None  # the inputs `fonts` was registered from (_fonts_inputs)
 
-    # --- the pipeline --------------------------------------------------------------------------------
+    # --- the pipeline
+    # --------------------------------------------------------------------------------
     @without_cycle_collection
     def refresh(self, changed: set[Path] | None = None) -> Update:
         """Bring everything up to date after `changed` files changed (None: read everything)."""
@@ -204,10 +212,10 @@ class Session(ProjectReading, JobRendering):
     def _refresh(self, changed: set[Path] | None) -> Update:
         started = time.monotonic()
         self.version += 1
-        # the inputs are hashed before anything is read, as a build does: a file saved while this refresh
-        # reads it then gives a job key of its old bytes, so the refresh its save brings renders again.
-        # Hashed after the reading, the key could name bytes that were never laid out, and that refresh
-        # would find its key unchanged and leave the files stale
+        # the inputs are hashed before anything is read, as a build does: a file saved while this
+        # refresh reads it then gives a job key of its old bytes, so the refresh its save brings
+        # renders again. Hashed after the reading, the key could name bytes that were never laid
+        # out, and that refresh would find its key unchanged and leave the files stale
         digests = Digests()
         for folder in (self.data_dir, self.templates_dir, DEFAULT_TEMPLATES_DIR / "common"):
             digests.tree(folder)
@@ -250,15 +258,15 @@ class Session(ProjectReading, JobRendering):
         return update
 
     def _incomplete(self) -> Incomplete:
-        """What becomes of a translation that lacks texts: with `draft`, written as a marked draft, or (no
-        output folder: serve) shown as it stands; else left out, as a build leaves it out."""
+        """What becomes of a translation that lacks texts: with `draft`, written as a marked draft,
+        or (no output folder: serve) shown as it stands; else left out, as a build leaves it out."""
         if not self.draft:
             return Incomplete.SKIP
         return Incomplete.DRAFT if self.write else Incomplete.SHOWN
 
     def _say_what_is_unknown(self, project: Project, report: Report) -> None:
-        """The papers, languages and naming variant asked for that the project lacks: a build refuses them; a
-        session says so at each refresh, until the data has them."""
+        """The papers, languages and naming variant asked for that the project lacks: a build
+        refuses them; a session says so at each refresh, until the data has them."""
         papers = unknown_papers(project, self.papers)
         if papers:  # a build refuses them; so does each refresh, until media.yaml has them
             report.add(
@@ -316,9 +324,10 @@ class Session(ProjectReading, JobRendering):
         digests.adopt(self._bundled)
         fonts_key = self._fonts_inputs(project, digests)
         if self.fonts is None or fonts_key != self._fonts_key:
-            # the project's families and those games add (as a build registers them), again only when what they
-            # are read from changed: a new FontSet lays out every face again (the faces' digests hold it), which
-            # reading the project again for an edit of one game's faces.yaml must not bring about
+            # the project's families and those games add (as a build registers them), again only
+            # when what they are read from changed: a new FontSet lays out every face again (the
+            # faces' digests hold it), which reading the project again for an edit of one game's
+            # faces.yaml must not bring about
             self._font_report = Report()
             self.fonts = register_games_fonts(project, self._font_report)
             self._fonts_key = fonts_key
@@ -330,8 +339,8 @@ class Session(ProjectReading, JobRendering):
     def _lay_out(
         self, project: Project, fonts: FontSet, unfinished: dict, digests: Digests, report: Report
     ) -> list:
-        """The lay-out step of a refresh: every game and language of the session laid out, each face again
-        only if something it read changed (`_lay_out_face`)."""
+        """The lay-out step of a refresh: every game and language of the session laid out, each face
+        again only if something it read changed (`_lay_out_face`)."""
         layouts = []
         resized = _Kept(self._resized)
         for game in project.games.values():
@@ -351,8 +360,8 @@ class Session(ProjectReading, JobRendering):
                     )
                     self._coarse[(game.id, lang)] = self._coarse_digest(localized, digests)
                     note_reads(localized.tree)
-                    # as the game sees the project, as a build lays it out: its own card sizes, colours, booklet
-                    # style over the project's (data/<game>/print/)
+                    # as the game sees the project, as a build lays it out: its own card sizes,
+                    # colours, booklet style over the project's (data/<game>/print/)
                     seen = project.view(game)
                     self._motifs[game.id] = (
                         seen.motifs.motifs
@@ -378,9 +387,10 @@ class Session(ProjectReading, JobRendering):
         return layouts
 
     def _fonts_inputs(self, project: Project, digests: Digests) -> str:
-        """What registering the fonts reads: the project's print/fonts.yaml (layered over printshop's own, which
-        do not change while it runs), each game's own print/fonts.yaml and fonts/ folder, and the font files. A
-        colour, a card size or a motif changed does not register them again (which would lay out every face)."""
+        """What registering the fonts reads: the project's print/fonts.yaml (layered over
+        printshop's own, which do not change while it runs), each game's own print/fonts.yaml and
+        fonts/ folder, and the font files. A colour, a card size or a motif changed does not
+        register them again (which would lay out every face)."""
 
         def not_fonts(path: Path) -> bool:
             return path.name != "fonts.yaml"
@@ -399,10 +409,11 @@ class Session(ProjectReading, JobRendering):
         )
 
     def store(self) -> list[str]:
-        """Put the files of the last refresh into the output folder's cache (cache.py), each job under the key a
-        build gives it, as a build stores the jobs it renders: `printshop build` of the same data then takes them
-        from there rather than render them again. Watch calls it when it stops (storing at every save would fill
-        the cache with every version of every file). Returns the jobs stored."""
+        """Put the files of the last refresh into the output folder's cache (cache.py), each job
+        under the key a build gives it, as a build stores the jobs it renders: `printshop build` of
+        the same data then takes them from there rather than render them again. Watch calls it when
+        it stops (storing at every save would fill the cache with every version of every file).
+        Returns the jobs stored."""
         if not self.write or self._failed or not self._jobs:
             return []
         assert self.out_dir is not None  # (`write` says there is one)
@@ -415,25 +426,28 @@ class Session(ProjectReading, JobRendering):
         return stored
 
     def _coarse_digest(self, localized, digests: Digests) -> str:
-        """Everything a face of this game and language may read besides its texts' values and its templates
-        (`_template_key`)."""
+        """Everything a face of this game and language may read besides its texts' values and its
+        templates (`_template_key`)."""
         data = self.data_dir
         game = localized.data
         art = {Path(os.path.normpath(game.dir / source)) for source in art_of(game.faces.values())}
-        # Of the print data (the project's print/ and the game's own), a face reads the fonts (fonts.yaml, also in
-        # the FontSet's id below) and nothing else whole: the palette colour by colour and the motifs motif by
-        # motif (_lay_out_face), its card size as its size and bleed (in its own key). The booklet's style, the
-        # shops' profiles and the targets are not read by any face: saving one lays out no face again
+        # Of the print data (the project's print/ and the game's own), a face reads the fonts
+        # (fonts.yaml, also in the FontSet's id below) and nothing else whole: the palette colour by
+        # colour and the motifs motif by motif (_lay_out_face), its card size as its size and bleed
+        # (in its own key). The booklet's style, the shops' profiles and the targets are not read by
+        # any face: saving one lays out no face again
         prints = (data / "print", game.dir / "print")
 
         def not_for_faces(path: Path) -> bool:
             return path.name != "fonts.yaml" and any(folder in path.parents for folder in prints)
 
-        # its own language's file (typography, labels), as a job's key holds it: not those of the other languages
+        # its own language's file (typography, labels), as a job's key holds it: not those of the
+        # other languages
         return key_of(
             digests.tree(data / "print", skip=not_for_faces),
             digests.file(data / "languages" / f"{localized.lang}.yaml"),
-            # its texts are read one by one (memo.Reads), its faces' art face by face (_lay_out_face)
+            # its texts are read one by one (memo.Reads), its faces' art face by face
+            # (_lay_out_face)
             digests.tree(
                 game.dir,
                 skip=lambda path: path.parent.name == "text" or path in art or not_for_faces(path),
@@ -448,10 +462,10 @@ class Session(ProjectReading, JobRendering):
         )
 
     def _template_key(self, name: str | None) -> str:
-        """What a face made with the template `name` reads of the templates: that file and those it extends,
-        includes and imports, by content (`Digests.templates`). A template named by an expression stands for
-        all of them: any template saved lays the face out again. An edit of one card's template then lays out
-        the faces made with it, not every face."""
+        """What a face made with the template `name` reads of the templates: that file and those it
+        extends, includes and imports, by content (`Digests.templates`). A template named by an
+        expression stands for all of them: any template saved lays the face out again. An edit of
+        one card's template then lays out the faces made with it, not every face."""
         known = self._template_keys.get(name)
         if known is None:
             files = (
@@ -506,8 +520,9 @@ class Session(ProjectReading, JobRendering):
         colours = Reads(palette, log=[])
         own = Report()
         try:
-            # a frame in a colour or font there is not is laid out in magenta (stand_ins): the page shows its text
-            # where the fault is, beside the error; a refresh with errors writes nothing
+            # a frame in a colour or font there is not is laid out in magenta (stand_ins): the page
+            # shows its text where the fault is, beside the error; a refresh with errors writes
+            # nothing
             face = lay_out_face(
                 key,
                 face_name,
@@ -527,7 +542,8 @@ class Session(ProjectReading, JobRendering):
         finally:
             texts.log = None
         report.merge(own)
-        # the colours it drew with too: a kept face keeps its image (serve's token), so it must draw the same
+        # the colours it drew with too: a kept face keeps its image (serve's token), so it must draw
+        # the same
         read = colours.read | (face_colours(face) if face is not None else set())
         self._laid[name] = _Laid(
             coarse,

@@ -1,9 +1,9 @@
-"""What the preview page shows: a `FaceView` for each laid-out face and rules page, with the lines of
-the data it prints, its template and art; which faces each diagnostic leads to; faces an error stops
-kept greyed (`keep_stale`).
+"""What the preview page shows: a `FaceView` for each laid-out face and rules page, with the lines
+of the data it prints, its template and art; which faces each diagnostic leads to; faces an error
+stops kept greyed (`keep_stale`).
 
-`face_views` reads the session's checked layouts (serve.py's `Preview` holds them); `diagnostic_entries`
-and `face_entry` are the state the page asks for (`/state`), as JSON.
+`face_views` reads the session's checked layouts (serve.py's `Preview` holds them);
+`diagnostic_entries` and `face_entry` are the state the page asks for (`/state`), as JSON.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ class FaceView:
     pending: bool = (
         False  # a rules page as last rendered, its booklet being rendered again (`render_pages`)
     )
-    # the names of its face in faces.yaml and of those it extends: a diagnostic written in one concerns this face
+    # the names of its face in faces.yaml and of those it extends: a diagnostic written in one
+    # concerns this face
     definitions: tuple = ()
 
     @property
@@ -70,11 +71,12 @@ def face_views(
     later: list | None = None,
     stop: threading.Event | None = None,
 ) -> list[FaceView]:
-    """The faces of the session's layouts, each game's and language's rules pages after them. `booklets`:
-    {(game, lang): Booklet} of the last refresh, replaced by this one's (a booklet unchanged is kept). With
-    `later`, a booklet to render again is not rendered: (game, lang) is added to `later`, and the pages it
-    had are shown meanwhile, greyed as `pending` (`Preview.refresh` renders it after the faces are on the page).
-    Once `stop` is set, no booklet is rendered (the server is stopping)."""
+    """The faces of the session's layouts, each game's and language's rules pages after them.
+    `booklets`: {(game, lang): Booklet} of the last refresh, replaced by this one's (a booklet
+    unchanged is kept). With `later`, a booklet to render again is not rendered: (game, lang) is
+    added to `later`, and the pages it had are shown meanwhile, greyed as `pending`
+    (`Preview.refresh` renders it after the faces are on the page). Once `stop` is set, no booklet
+    is rendered (the server is stopping)."""
     from printshop.render.colour import Paints
 
     checked = session.checked
@@ -92,7 +94,8 @@ def face_views(
         paints = Paints(project.colours.palette)
         catalogue = layout.localized.data.catalogues.get(layout.lang)
         variant = layout.localized.variant
-        # a draft shows the texts it lacks from the language it is made from: their lines there are what it prints
+        # a draft shows the texts it lacks from the language it is made from: their lines there are
+        # what it prints
         reference = layout.localized.data.reference(layout.lang) if layout.localized.draft else None
         game_faces = layout.localized.data.faces
         faces = [face for deck in layout.decks for face in deck.faces.values()]
@@ -133,8 +136,9 @@ def face_views(
 
 
 def _sources_of(face, catalogue, reference, variant) -> list[tuple[str, int]]:
-    """(data file as displayed, line) of what a face prints: its texts first, what a translator edits; then the
-    texts a draft borrows from the language it is made from; then its frames' definitions."""
+    """(data file as displayed, line) of what a face prints: its texts first, what a translator
+    edits; then the texts a draft borrows from the language it is made from; then its frames'
+    definitions."""
     texts, borrowed, frames = (
         [],
         [],
@@ -166,15 +170,16 @@ def page_views(
     booklets: dict,
     later: list | None = None,
 ) -> list[FaceView]:
-    """The pages of the game's rules booklet in this language, after its faces (`rules/1`, `rules/2`...): the
-    rules are most of what a translator translates. Their sources: the lines of the texts each prints. With
-    `later` (see `face_views`), a booklet to render again is left for later, its earlier pages shown greyed."""
+    """The pages of the game's rules booklet in this language, after its faces (`rules/1`,
+    `rules/2`...): the rules are most of what a translator translates. Their sources: the lines of
+    the texts each prints. With `later` (see `face_views`), a booklet to render again is left for
+    later, its earlier pages shown greyed."""
     from printshop.project.paths import output_name
     from printshop.render.booklet import render_booklet
 
     if layout.booklet is None:
-        # (an error stops it: its last pages are kept, shown greyed while the error lasts, and then while it is set
-        # again, rather than gone in between)
+        # (an error stops it: its last pages are kept, shown greyed while the error lasts, and then
+        # while it is set again, rather than gone in between)
         if (
             layout.game_id,
             layout.lang,
@@ -204,7 +209,8 @@ def page_views(
             Reads(palette, log=[]),
             Reads(motifs, log=[]),
         )  # what it reads of them, name by name
-        # a style in a colour or font there is not is set all the same, in magenta, as a face's frame is
+        # a style in a colour or font there is not is set all the same, in magenta, as a face's
+        # frame is
         stood_in = dataclasses.replace(paints, palette=StandIn(colours))
         try:
             data, count = render_booklet(
@@ -222,8 +228,8 @@ def page_views(
             page_texts(data),
         )
     booklets[(layout.game_id, layout.lang)] = booklet
-    # each page's sources: the lines of the texts it prints, found in its own text (a text the template read that
-    # cannot be told apart, a letter or a placeholder alone: every page's)
+    # each page's sources: the lines of the texts it prints, found in its own text (a text the
+    # template read that cannot be told apart, a letter or a placeholder alone: every page's)
     sources: list[list[tuple[str, int]]] = [[] for _ in booklet.pages]
     everywhere = range(len(sources))
     for text_id in layout.booklet.text_ids:
@@ -281,9 +287,10 @@ _FRAME_ALSO = re.compile(
 
 
 def face_blocks(project) -> dict[str, tuple[list[int], list[tuple[str, str]]]]:
-    """{faces file as displayed: (the line each face's definition starts on, sorted; (game, face) of each)}: a
-    line of the file belongs to the definition that starts last before it (faces.yaml's entries follow one
-    another under `faces:`), however it is written (a flow mapping on one line, a block over twenty)."""
+    """{faces file as displayed: (the line each face's definition starts on, sorted; (game, face) of
+    each)}: a line of the file belongs to the definition that starts last before it (faces.yaml's
+    entries follow one another under `faces:`), however it is written (a flow mapping on one line, a
+    block over twenty)."""
     starts: dict[str, list[tuple[int, str, str]]] = {}
     for game in project.games.values() if project is not None else ():
         for name, face in game.faces.items():
@@ -299,10 +306,11 @@ def face_blocks(project) -> dict[str, tuple[list[int], list[tuple[str, str]]]]:
 
 
 def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
-    """`now`, with each face of `earlier` it lacks kept beside the faces it followed, marked stale: while the
-    data has errors, a face an error stops (a template that no longer compiles, a card whose text is broken,
-    a file that cannot be read) stays on the page as last drawn rather than vanishing from under the eyes
-    of the one mending it. Once the data has no error, a face still missing is gone from the data."""
+    """`now`, with each face of `earlier` it lacks kept beside the faces it followed, marked stale:
+    while the data has errors, a face an error stops (a template that no longer compiles, a card
+    whose text is broken, a file that cannot be read) stays on the page as last drawn rather than
+    vanishing from under the eyes of the one mending it. Once the data has no error, a face still
+    missing is gone from the data."""
     present = {view.place for view in now}
     after: dict[tuple | None, list[FaceView]] = {}
     anchor = None
@@ -321,7 +329,8 @@ def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
 
 
 def line_ranges(lines) -> str:
-    """Line numbers as a reader scans them: [7, 8, 9, 12, 145] -> "7–9, 12, 145" (0, unknown, left out)."""
+    """Line numbers as a reader scans them: [7, 8, 9, 12, 145] -> "7–9, 12, 145" (0, unknown, left
+    out)."""
     numbers = sorted({line for line in lines if line > 0})
     runs: list[list[int]] = []
     for number in numbers:
@@ -335,8 +344,8 @@ def line_ranges(lines) -> str:
 
 
 def source_files(sources: list[tuple[str, int]], folder: str) -> list[dict]:
-    """A face's sources by file, in the order it reads them: the path, the path within the game's folder
-    (`folder`, as displayed), and the lines."""
+    """A face's sources by file, in the order it reads them: the path, the path within the game's
+    folder (`folder`, as displayed), and the lines."""
     by_file: dict[str, list[int]] = {}
     for path, line in sources:
         by_file.setdefault(path, []).append(line)
@@ -352,7 +361,8 @@ def source_files(sources: list[tuple[str, int]], folder: str) -> list[dict]:
 
 
 def diagnostic_entry(number: int, d: Diagnostic, faces: list[str], pages: int = 0) -> dict:
-    """`faces`: the tokens of the faces and rules pages it leads to; `pages`: how many of them are rules pages."""
+    """`faces`: the tokens of the faces and rules pages it leads to; `pages`: how many of them are
+    rules pages."""
     return {
         "id": number,
         "text": d.format(),
@@ -373,9 +383,10 @@ def diagnostic_entry(number: int, d: Diagnostic, faces: list[str], pages: int = 
 def diagnostic_entries(
     diagnostics: list[Diagnostic], views: dict[str, FaceView], blocks: dict, project
 ) -> list[dict]:
-    """Each diagnostic as the page lists it (`diagnostic_entry`), with the faces and rules pages it leads to: those
-    that print the line it is written on, those of a template in error, those made from the face definition (in
-    faces.yaml, `blocks`: `face_blocks`) it is written in or names a frame of."""
+    """Each diagnostic as the page lists it (`diagnostic_entry`), with the faces and rules pages it
+    leads to: those that print the line it is written on, those of a template in error, those made
+    from the face definition (in faces.yaml, `blocks`: `face_blocks`) it is written in or names a
+    frame of."""
     by_place: dict[tuple[str, int], list[str]] = {}
     by_template: dict[str, list[str]] = {}
     for view in views.values():
@@ -391,8 +402,9 @@ def diagnostic_entries(
         faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(
             d.location.path, []
         )
-        # written in a face's definition (a frame's font, a shape's colour); or, leading to no face by where it
-        # is written, about a frame there ("frame: data/g/faces.yaml:29:30", a template without its block)
+        # written in a face's definition (a frame's font, a shape's colour); or, leading to no face
+        # by where it is written, about a frame there ("frame: data/g/faces.yaml:29:30", a template
+        # without its block)
         places = [(d.location.path, d.location.line)]
         frame = _FRAME_ALSO.match(d.also) if not faces and d.also else None
         if frame is not None:
@@ -410,7 +422,8 @@ def diagnostic_entries(
 
 
 def _faces_by_definition(views: dict[str, FaceView], project) -> dict[tuple[str, str], list[str]]:
-    """(game, face in faces.yaml) -> the tokens of the faces made from it, or from a face extending it."""
+    """(game, face in faces.yaml) -> the tokens of the faces made from it, or from a face extending
+    it."""
     by_definition: dict[
         tuple[str, str], list[str]
     ] = {}  # (game, face in faces.yaml) -> the faces made from it
@@ -424,8 +437,8 @@ def _faces_by_definition(views: dict[str, FaceView], project) -> dict[tuple[str,
 
 
 def face_entry(view: FaceView) -> dict:
-    """A face or rules page as the page shows it: its image, zoomed image, whether it is stale or pending, and
-    where it comes from (data lines by file, template, art)."""
+    """A face or rules page as the page shows it: its image, zoomed image, whether it is stale or
+    pending, and where it comes from (data lines by file, template, art)."""
     return {
         "token": view.token,
         "image": f"/face/{view.token}.png",

@@ -42,7 +42,8 @@ def _polling_asked() -> bool:
 
 
 class FileWatcher:
-    """Watches folders from the moment it is made: changes are collected until `changes()` takes them.
+    """Watches folders from the moment it is made: changes are collected until `changes()` takes
+    them.
 
     Where the system's notifications cannot be had (on Linux, the per-user limits of inotify
     instances or watches, shared by every process of the user, Chromium's and editors' included;
@@ -59,7 +60,8 @@ class FileWatcher:
         ignore: Sequence[Path] = (),
     ):
         self.paths = [str(folder) for folder in folders]
-        # what printshop itself writes (an output folder inside the data folder): its changes are no one's edits
+        # what printshop itself writes (an output folder inside the data folder): its changes are no
+        # one's edits
         self.ignore = tuple(os.path.abspath(folder) for folder in ignore)
         self.say = say
         self.polling = _polling_asked()
@@ -131,8 +133,8 @@ def watched_folders(session: Session) -> list[Path]:
 
 
 def describe(update: Update, session: Session, *, first: bool = False) -> str:
-    """One line per rebuild, e.g. 'comrade fr a4: 1 face changed, 2 files written in 0.21 s'; `first`: the
-    build a session starts with, which lays out everything."""
+    """One line per rebuild, e.g. 'comrade fr a4: 1 face changed, 2 files written in 0.21 s';
+    `first`: the build a session starts with, which lays out everything."""
     seconds = f"in {update.seconds:.2f} s"
     if not update.ok:
         errors = update.report.counts()[Severity.ERROR]  # as listed: the same one met twice, once
@@ -169,7 +171,8 @@ def _first_built(update: Update, session: Session, seconds: str) -> str:
 
 
 def _changed(update: Update, first: bool, seconds: str) -> str:
-    """The line of a rebuild (or a first build that wrote files): what it laid out, wrote and removed."""
+    """The line of a rebuild (or a first build that wrote files): what it laid out, wrote and
+    removed."""
     faces = update.faces_laid_out
     gone = len(update.removed)
     removed = (
@@ -213,10 +216,10 @@ def identity(d: Diagnostic) -> tuple:
 
 
 def news(report: Report, earlier: set[tuple]) -> tuple[Report, int]:
-    """What a rebuild prints: every error (each one still blocks the files), and the warnings and notes
-    that the rebuild before did not have; and how many it leaves out as said already. A catalogue's
-    acknowledged warnings and notes (dozens for Kremlin) would otherwise bury, after every save, the line
-    that save brought."""
+    """What a rebuild prints: every error (each one still blocks the files), and the warnings and
+    notes that the rebuild before did not have; and how many it leaves out as said already. A
+    catalogue's acknowledged warnings and notes (dozens for Kremlin) would otherwise bury, after
+    every save, the line that save brought."""
     shown = [d for d in report.items if d.severity is Severity.ERROR or identity(d) not in earlier]
     return Report(shown), len(report.items) - len(shown)
 
@@ -229,8 +232,8 @@ def watch(
     report: Callable[[Report], None] | None = None,
     ready: Callable[[], None] | None = None,
 ) -> None:
-    """Build once, then again after every change, until `stop` is set (or Ctrl-C). `say` gets one line
-    per rebuild; `report` the diagnostics of each rebuild (default: printed through `say`, see
+    """Build once, then again after every change, until `stop` is set (or Ctrl-C). `say` gets one
+    line per rebuild; `report` the diagnostics of each rebuild (default: printed through `say`, see
     `news`)."""
     earlier: set[tuple] = set()
 

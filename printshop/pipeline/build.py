@@ -13,15 +13,15 @@ errors and rendered. Its steps are public functions, which a session (live/sessi
 - render: workers.py (`run_jobs`: across processes, `jobs`, default one per core; jobs.py renders one);
 - commit: outputs.py (`commit_outputs`: everything put in place at once, stale files removed).
 
-`shard=(i, n)` builds the i-th of n slices of the job list, for a CI matrix. A build whose inputs and
-outputs are all as the last one left them stops before loading anything.
+`shard=(i, n)` builds the i-th of n slices of the job list, for a CI matrix. A build whose inputs
+and outputs are all as the last one left them stops before loading anything.
 
-A translation that lacks texts (missing, or still the copy of the source `i18n sync` left) is not
-a failure of the build: it is left out, with one `incomplete-translation` warning saying how much is
+A translation that lacks texts (missing, or still the copy of the source `i18n sync` left) is not a
+failure of the build: it is left out, with one `incomplete-translation` warning saying how much is
 missing, and everything complete is built. With `draft=True` it is built instead as a marked draft:
-the texts it lacks print in the language it is made from, every page carries "DRAFT, 63 % translated"
-(the language's `draft` label) and its file names end in `-draft`. `validate` (`check` with
-`incomplete="fail"`) still fails on missing texts.
+the texts it lacks print in the language it is made from, every page carries "DRAFT, 63 %
+translated" (the language's `draft` label) and its file names end in `-draft`. `validate` (`check`
+with `incomplete="fail"`) still fails on missing texts.
 """
 
 from __future__ import annotations
@@ -69,9 +69,10 @@ ALL_VARIANTS = "*"
 
 
 def without_cycle_collection(function):
-    """Run `function` with Python's cycle collector off (then as it was): a build makes hundreds of thousands of
-    objects that live until it ends (YAML nodes, models, laid-out text), which the collector would otherwise
-    walk again and again, for a fifth of the time; what it leaves in cycles is little, and collected after."""
+    """Run `function` with Python's cycle collector off (then as it was): a build makes hundreds of
+    thousands of objects that live until it ends (YAML nodes, models, laid-out text), which the
+    collector would otherwise walk again and again, for a fifth of the time; what it leaves in
+    cycles is little, and collected after."""
 
     @functools.wraps(function)
     def collecting_less(*args, **kwargs):
@@ -135,18 +136,19 @@ def check(
     jobs: int = 1,
     papers: list[str] | None = None,
 ) -> tuple[Report, Checked | None]:
-    """Load, validate and lay out; never raises for bad data. By default every naming variant of every
-    game is laid out too (names change lengths); `variant=None` lays out the default names only, and
-    a name lays out that variant for the games that have it.
+    """Load, validate and lay out; never raises for bad data. By default every naming variant of
+    every game is laid out too (names change lengths); `variant=None` lays out the default names
+    only, and a name lays out that variant for the games that have it.
 
     `incomplete` (request.Incomplete) says what becomes of a translation that lacks texts: "fail"
     (validate: each missing text is an error), "skip" (build: not laid out, one warning instead) or
-    "draft" (build --draft: laid out with the texts it lacks taken from the language it is made from,
-    marked as a draft).
+    "draft" (build --draft: laid out with the texts it lacks taken from the language it is made
+    from, marked as a draft).
 
-    `keep_layouts=False` (validate: only the diagnostics matter) lets the games' layouts run in up to
-    `jobs` processes; `Checked.layouts` is then empty. The report is the same, in the same order. `papers`: the
-    papers the card sheets will be printed on (validate_project's), by default every print-and-play paper."""
+    `keep_layouts=False` (validate: only the diagnostics matter) lets the games' layouts run in up
+    to `jobs` processes; `Checked.layouts` is then empty. The report is the same, in the same order.
+    `papers`: the papers the card sheets will be printed on (validate_project's), by default every
+    print-and-play paper."""
     report = report if report is not None else Report()
     incomplete = Incomplete(incomplete)
     project = load_and_validate(data_dir, templates_dir, games, langs, papers, report)
@@ -174,8 +176,8 @@ def load_and_validate(
     papers: list[str] | None,
     report: Report,
 ) -> Project | None:
-    """The first step of `check`: the project loaded, its names contained and its data validated (`validated`);
-    None when it cannot be laid out (what is wrong is in `report`)."""
+    """The first step of `check`: the project loaded, its names contained and its data validated
+    (`validated`); None when it cannot be laid out (what is wrong is in `report`)."""
     if templates_dir is not None and not Path(templates_dir).is_dir():
         report.add(
             "file-missing",
@@ -204,10 +206,10 @@ def load_and_validate(
 def validated(
     project: Project, report: Report, papers: list[str] | None, *, drop: bool = True
 ) -> bool:
-    """Whether a loaded project can be laid out: every name it gives an output file is a plain id and no link
-    leaves it (scope.contained, which with `drop` leaves out what is not), and validation ran (its findings in
-    `report`, an unforeseen failure reported as `internal`). A build's check and a session's refresh both
-    take this step."""
+    """Whether a loaded project can be laid out: every name it gives an output file is a plain id
+    and no link leaves it (scope.contained, which with `drop` leaves out what is not), and
+    validation ran (its findings in `report`, an unforeseen failure reported as `internal`). A
+    build's check and a session's refresh both take this step."""
     if not contained(project, report, drop=drop):
         return False
     try:
@@ -229,7 +231,8 @@ def units_to_lay_out(
     variant: str | None,
     incomplete: Incomplete,
 ) -> list[tuple]:
-    """(game, lang, naming variant, draft percent) of everything to lay out, in the order it is reported."""
+    """(game, lang, naming variant, draft percent) of everything to lay out, in the order it is
+    reported."""
     units: list[tuple] = []
     for game in project.games.values():
         if variant == ALL_VARIANTS:
@@ -249,8 +252,8 @@ def units_to_lay_out(
 
 
 class _LayOut:
-    """Lays out one unit (game, language, variant, draft percent) and checks its how-to-print page, into a
-    report; a failure is a diagnostic naming the game, never a traceback."""
+    """Lays out one unit (game, language, variant, draft percent) and checks its how-to-print page,
+    into a report; a failure is a diagnostic naming the game, never a traceback."""
 
     def __init__(self, project: Project, fonts: FontSet, papers, *, measure_sheets: bool):
         self.project, self.fonts, self.papers = project, fonts, papers
@@ -274,8 +277,8 @@ class _LayOut:
                 for paper in (papers if papers is not None else seen.media.print_and_play.papers)
                 if paper in seen.media.papers
             ]
-            # the template, and each kit's page set (not when the data has errors already: the booklet's styles or
-            # the labels it is set from are then what to mend, said once)
+            # the template, and each kit's page set (not when the data has errors already: the
+            # booklet's styles or the labels it is set from are then what to mend, said once)
             check_how_to_print(layout, seen, kit if self.measure_sheets else [], self.env, into)
             return layout
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
@@ -288,8 +291,9 @@ class _LayOut:
 
 
 def lay_out_units(units: list, lay_out, report: Report, keep_layouts: bool, jobs: int) -> list:
-    """The lay-out step: each unit laid out, what it says added to `report`; the layouts (when `keep_layouts`).
-    Without layouts to keep, the units are laid out in up to `jobs` processes (`_apart`)."""
+    """The lay-out step: each unit laid out, what it says added to `report`; the layouts (when
+    `keep_layouts`). Without layouts to keep, the units are laid out in up to `jobs` processes
+    (`_apart`)."""
     found = _apart(units, lay_out, report, jobs) if not keep_layouts else None
     if found is not None:
         for items in found:
@@ -304,8 +308,8 @@ def lay_out_units(units: list, lay_out, report: Report, keep_layouts: bool, jobs
 
 
 def _apart(units: list, lay_out, report: Report, jobs: int) -> list | None:
-    """What each unit's layout says, laid out in processes; None when they must be laid out one after the other
-    (one process, or findings that shape what later units report)."""
+    """What each unit's layout says, laid out in processes; None when they must be laid out one
+    after the other (one process, or findings that shape what later units report)."""
     if not (jobs > 1 and len(units) > 1):
         return None
     store = fitstore.ACTIVE  # (validate) each process sends back the fits it added to the store
@@ -330,18 +334,20 @@ def _apart(units: list, lay_out, report: Report, jobs: int) -> list | None:
 
 
 def _diagnostics_of(lay_out, unit, before: list) -> list:
-    """What laying out `unit` adds to a report that holds `before` (what loading and validation found: a layout
-    skips what an error in the data already explains, and reports a template's fault once)."""
+    """What laying out `unit` adds to a report that holds `before` (what loading and validation
+    found: a layout skips what an error in the data already explains, and reports a template's fault
+    once)."""
     found = Report(list(before))
     lay_out(unit, found)
     return found.items[len(before) :]
 
 
 def _reaches_other_units(item) -> bool:
-    """Whether a layout's diagnostic changes what the layouts after it report: a template's fault or an unknown
-    reference is reported once for all languages (layout.problems.report_once), and an error in the data that is not
-    the layout's own (layout.DataErrors) holds back what later layouts would say about it. When one appears,
-    the layouts laid out apart are laid out again one after the other, so the report is that of one process."""
+    """Whether a layout's diagnostic changes what the layouts after it report: a template's fault or
+    an unknown reference is reported once for all languages (layout.problems.report_once), and an
+    error in the data that is not the layout's own (layout.DataErrors) holds back what later layouts
+    would say about it. When one appears, the layouts laid out apart are laid out again one after
+    the other, so the report is that of one process."""
     return item.code in ("template", "unknown-reference") or (
         item.severity is Severity.ERROR and item.code not in LAYOUT_CODES
     )
@@ -355,23 +361,25 @@ def build(
     progress: Progress = Progress(),
     **settings,
 ) -> Result:
-    """`run_build` of the request these keywords make (`BuildRequest.of`: the fields of a BuildRequest, with
-    `profiles` for the target's shops, cutters or image sets and the drawing options `flip`, `back_offset`,
-    `gutterfold` and `low_ink` by name): the library's way to build, as the tests call it."""
+    """`run_build` of the request these keywords make (`BuildRequest.of`: the fields of a
+    BuildRequest, with `profiles` for the target's shops, cutters or image sets and the drawing
+    options `flip`, `back_offset`, `gutterfold` and `low_ink` by name): the library's way to build,
+    as the tests call it."""
     return run_build(BuildRequest.of(data_dir, out_dir, **settings), progress)
 
 
 @without_cycle_collection
 def run_build(request: BuildRequest, progress: Progress = Progress()) -> Result:
-    """Build print-and-play files (`Target.PNP`), press files for print shops (`Target.SHOP`; all the
-    profiles when none is named) or an export. Nothing is written unless everything rendered. `jobs`:
-    processes (default: one per core); `shard=(i, n)`: only the i-th (1-based) of n slices of the job
-    list; `force`: ignore the cache. Incomplete translations are left out (`result.refused`), or with
-    `draft` (print-and-play only: press files are releases) built as marked drafts.
+    """Build print-and-play files (`Target.PNP`), press files for print shops (`Target.SHOP`; all
+    the profiles when none is named) or an export. Nothing is written unless everything rendered.
+    `jobs`: processes (default: one per core); `shard=(i, n)`: only the i-th (1-based) of n slices
+    of the job list; `force`: ignore the cache. Incomplete translations are left out
+    (`result.refused`), or with `draft` (print-and-play only: press files are releases) built as
+    marked drafts.
 
-    The steps, each a public function that a session takes too: check (load, validate, lay out), `plan_jobs`,
-    the cache look-up (keys.job_keys, keys.look_up), the render (workers.run_jobs), the commit
-    (outputs.commit_outputs)."""
+    The steps, each a public function that a session takes too: check (load, validate, lay out),
+    `plan_jobs`, the cache look-up (keys.job_keys, keys.look_up), the render (workers.run_jobs), the
+    commit (outputs.commit_outputs)."""
     started = time.monotonic()
     out_dir = Path(request.out_dir or DEFAULT_OUTPUT_DIR)
     check_environment()
@@ -413,7 +421,8 @@ def run_build(request: BuildRequest, progress: Progress = Progress()) -> Result:
     result.outputs = [output for index in range(len(planned)) for output in produced[index]]
     if not outputs_contained(result.outputs, out_dir, report):
         return result
-    # only now, with every file rendered, does anything reach the disk: all of it, or none (write.py)
+    # only now, with every file rendered, does anything reach the disk: all of it, or none
+    # (write.py)
     new = {index: produced[index] for index in todo}
     committed = commit_outputs(result, checked, cache, key_of(settings), whole, new, keys)
     if committed is None:
@@ -425,8 +434,8 @@ def run_build(request: BuildRequest, progress: Progress = Progress()) -> Result:
 
 
 def check_request(request: BuildRequest) -> tuple[Report, Checked | None]:
-    """The check step of a build: `check` of what the request asks for, its incomplete translations left out
-    (or laid out as drafts), its card sheets measured on the papers it prints on."""
+    """The check step of a build: `check` of what the request asks for, its incomplete translations
+    left out (or laid out as drafts), its card sheets measured on the papers it prints on."""
     pnp = request.target is Target.PNP
     return check(
         request.data_dir,
@@ -440,8 +449,8 @@ def check_request(request: BuildRequest) -> tuple[Report, Checked | None]:
 
 
 def plan_jobs(request: BuildRequest, checked: Checked) -> list[Job]:
-    """The plan step: every job the request makes of the checked project (jobs of its shard only). A paper,
-    language or print-shop profile asked for that the project lacks is a BadRequest."""
+    """The plan step: every job the request makes of the checked project (jobs of its shard only). A
+    paper, language or print-shop profile asked for that the project lacks is a BadRequest."""
     project = checked.project
     papers = list(request.papers) if request.papers is not None else None
     langs = list(request.langs) if request.langs is not None else None
@@ -462,7 +471,8 @@ def plan_jobs(request: BuildRequest, checked: Checked) -> list[Job]:
 
 
 def _known_shops(project: Project, names: list[str]) -> None:
-    """A print-shop profile asked for, not written in the data, is a BadRequest, as an unknown paper is."""
+    """A print-shop profile asked for, not written in the data, is a BadRequest, as an unknown paper
+    is."""
     unknown = [name for name in names if name not in project.profiles]
     if not unknown:
         return
@@ -480,13 +490,13 @@ def _known_shops(project: Project, names: list[str]) -> None:
 
 
 class BadRequest(Exception):
-    """What was asked for does not exist (a paper, a language) or the environment is malformed: a usage
-    error (exit 2), not a problem of the data."""
+    """What was asked for does not exist (a paper, a language) or the environment is malformed: a
+    usage error (exit 2), not a problem of the data."""
 
 
 class BuildInterrupted(KeyboardInterrupt):
-    """Ctrl-C came while the new files were being put in place: that was finished first, so the kit on disk
-    is the new one, whole; `result` says what was written."""
+    """Ctrl-C came while the new files were being put in place: that was finished first, so the kit
+    on disk is the new one, whole; `result` says what was written."""
 
     def __init__(self, result: Result):
         super().__init__("interrupted after the new files were in place")
@@ -494,8 +504,8 @@ class BuildInterrupted(KeyboardInterrupt):
 
 
 def check_environment() -> None:
-    """SOURCE_DATE_EPOCH, when set, must be whole seconds (ReportLab would fail on every file otherwise);
-    PRINTSHOP_JOBS, when set, a number of processes."""
+    """SOURCE_DATE_EPOCH, when set, must be whole seconds (ReportLab would fail on every file
+    otherwise); PRINTSHOP_JOBS, when set, a number of processes."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch and not (epoch.isascii() and epoch.isdigit()):
         raise BadRequest(
@@ -514,7 +524,8 @@ def default_workers() -> int:
 
 
 def output_problem(out_dir: Path) -> tuple[Path, str] | None:
-    """(path, why) if the output folder or its cache cannot be written; checked before anything is loaded."""
+    """(path, why) if the output folder or its cache cannot be written; checked before anything is
+    loaded."""
     from printshop.project.paths import CACHE_DIR_NAME
 
     if str(out_dir) == "":

@@ -1,5 +1,5 @@
-"""An export job: Tabletop Simulator files, print-and-cut pages with their cut files, and image sets (web
-previews, Tabletopia, Screentop), drawn from the laid-out faces in RGB, without a paper kit."""
+"""An export job: Tabletop Simulator files, print-and-cut pages with their cut files, and image sets
+(web previews, Tabletopia, Screentop), drawn from the laid-out faces in RGB, without a paper kit."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from printshop.typeset.templating import TemplateFailure
 
 
 class ExportJob:
-    """Files from the laid-out faces that are no paper kit: Tabletop Simulator, print-and-cut pages with
-    their cut files, image sets. In RGB, as screens and home printers take them."""
+    """Files from the laid-out faces that are no paper kit: Tabletop Simulator, print-and-cut pages
+    with their cut files, image sets. In RGB, as screens and home printers take them."""
 
     def __init__(
         self, project, layout: GameLayout, job: Job, report: Report, result: JobResult, say

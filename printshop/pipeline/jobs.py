@@ -27,13 +27,15 @@ _noted_motifs: contextvars.ContextVar[list | None] = contextvars.ContextVar(
 
 
 def noting_motifs():
-    """Note the names of the motifs each job run meanwhile looks up, in the list yielded (as colour.noting_colours
-    notes colours): what a session's job reads of the motifs, so that it runs again only when one changes."""
+    """Note the names of the motifs each job run meanwhile looks up, in the list yielded (as
+    colour.noting_colours notes colours): what a session's job reads of the motifs, so that it runs
+    again only when one changes."""
     return noting(_noted_motifs)
 
 
 def _as_seen(project, game):
-    """The project as `game` sees it (Project.view); its motifs noting their reads while `noting_motifs`."""
+    """The project as `game` sees it (Project.view); its motifs noting their reads while
+    `noting_motifs`."""
     project = project.view(game)
     log = _noted_motifs.get()
     if log is None:

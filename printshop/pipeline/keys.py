@@ -1,6 +1,7 @@
-"""The cache look-up step: each job's key (everything its files are made from, see write/cache.py), the
-art its faces read, and the jobs' files found in the cache under those keys. A build and a session give
-the same job the same key, so a session's files stored in the cache serve the next build.
+"""The cache look-up step: each job's key (everything its files are made from, see write/cache.py),
+the art its faces read, and the jobs' files found in the cache under those keys. A build and a
+session give the same job the same key, so a session's files stored in the cache serve the next
+build.
 """
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ if TYPE_CHECKING:
 def job_key(
     job: Job, checked: Checked, options: Options, digests: Digests, code: str, *, looks: bool = True
 ) -> str:
-    """Everything a job's files are made from (see cache.py): a French text is an input of the French
-    jobs of its game only, a template of the jobs of the games whose faces or booklet it makes. With
-    `looks=False`, all but the shared palette and motifs (data/print/colours.yaml, motifs.yaml), which a
-    session's job holds colour by colour and motif by motif (session.py)."""
+    """Everything a job's files are made from (see cache.py): a French text is an input of the
+    French jobs of its game only, a template of the jobs of the games whose faces or booklet it
+    makes. With `looks=False`, all but the shared palette and motifs (data/print/colours.yaml,
+    motifs.yaml), which a session's job holds colour by colour and motif by motif (session.py)."""
     project = checked.project
     data = Path(project.data_dir)
     shared_looks = {data / "print" / "colours.yaml", data / "print" / "motifs.yaml"}
@@ -55,7 +56,8 @@ def job_key(
         templates = digests.templates(
             names | {HOW_TO_PRINT_TEMPLATE}, template_folders(project.templates_dir)
         )
-    # any template, for a job of no game (the calibration page) or a game with one named by an expression
+    # any template, for a job of no game (the calibration page) or a game with one named by an
+    # expression
     parts.append(templates if templates is not None else digests.tree(project.templates_dir))
     if job.game is not None:
         wanted = {job.lang, game.game.source_language}
@@ -86,9 +88,9 @@ def art_of(faces) -> list[str]:
 
 
 def art_read(faces, game_dir: Path, digests: Digests) -> list[tuple[str, str]]:
-    """The images these faces name, by their hashes, wherever they lie inside the project (validate refuses the
-    others): art in another game's folder or in data/print is an input of this game's jobs too (and of the faces
-    that draw it, in a session)."""
+    """The images these faces name, by their hashes, wherever they lie inside the project (validate
+    refuses the others): art in another game's folder or in data/print is an input of this game's
+    jobs too (and of the faces that draw it, in a session)."""
     return [
         (source, digests.file(Path(os.path.realpath(game_dir / source))))
         for source in art_of(faces)
@@ -104,8 +106,9 @@ def job_keys(planned: list[Job], checked: Checked, options: Options, digests: Di
 def look_up(
     planned: list[Job], keys: list[str], cache: Cache, *, force: bool = False
 ) -> tuple[dict[int, list[Output]], list[int]]:
-    """The cache look-up step: ({index: files} of the jobs found in the cache, the indices of the others, to
-    render). With `force`, nothing is found. A record naming files its job does not make is never trusted."""
+    """The cache look-up step: ({index: files} of the jobs found in the cache, the indices of the
+    others, to render). With `force`, nothing is found. A record naming files its job does not make
+    is never trusted."""
     produced: dict[int, list[Output]] = {}
     todo = []
     for index, key in enumerate(keys):

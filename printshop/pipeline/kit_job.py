@@ -1,5 +1,5 @@
-"""A print-and-play kit job: card sheets, sheets, the rules imposed as a booklet and the how-to-print page
-on one paper; and the duplex calibration page of a language and paper."""
+"""A print-and-play kit job: card sheets, sheets, the rules imposed as a booklet and the
+how-to-print page on one paper; and the duplex calibration page of a language and paper."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ from printshop.typeset.templating import TemplateFailure, template_location
 
 
 class KitJob:
-    """A print-and-play kit on one paper: card sheets, sheets, the rules imposed as a booklet and the
-    how-to-print page; with `extras`, also the A5 rules and press sheets, which need no paper."""
+    """A print-and-play kit on one paper: card sheets, sheets, the rules imposed as a booklet and
+    the how-to-print page; with `extras`, also the A5 rules and press sheets, which need no paper."""
 
     def __init__(
         self,
@@ -60,10 +60,11 @@ class KitJob:
         kind: str = "",
         keep: bool = True,
     ) -> None:
-        """Render one file; a failure is reported against the data (`where`) or the game, never raised."""
+        """Render one file; a failure is reported against the data (`where`) or the game, never
+        raised."""
         media, options, layout = self.project.media, self.options, self.layout
-        # a press page is the shop's, in its colours whatever the home prints use: not named low-ink (it is the file
-        # a build without --low-ink writes, byte for byte)
+        # a press page is the shop's, in its colours whatever the home prints use: not named low-ink
+        # (it is the file a build without --low-ink writes, byte for byte)
         suffix = ("-lowink" if options.low_ink and paper_id != "press" else "") + (
             "-draft" if layout.localized.draft else ""
         )
@@ -116,8 +117,9 @@ class KitJob:
             self.result.outputs.append(output)
 
     def press_sheet(self, sheet) -> tuple[bytes, int]:
-        """The kit's press pages follow one named profile (media.yaml's print_and_play.press_profile):
-        its bleed, colours and PDF/X, so the file is what that shop takes, as the README says."""
+        """The kit's press pages follow one named profile (media.yaml's
+        print_and_play.press_profile): its bleed, colours and PDF/X, so the file is what that shop
+        takes, as the README says."""
         from printshop.render.pdfx import make_pdfx
         from printshop.render.press import press_art, press_paints, render_press_sheet
         from printshop.render.press_art import icc_file
@@ -139,9 +141,9 @@ class KitJob:
         ), pages
 
     def _tasks(self) -> list[tuple[bool, Callable[[], None]]]:
-        """The kit's files but the how-to page, in order: (whether a helper may take it, what renders it). A
-        helper takes the rules, A5 and imposed (the second is quick once the first has measured the booklet):
-        independent of the rest, and a third to a half of a kit's time."""
+        """The kit's files but the how-to page, in order: (whether a helper may take it, what
+        renders it). A helper takes the rules, A5 and imposed (the second is quick once the first
+        has measured the booklet): independent of the rest, and a third to a half of a kit's time."""
         layout, paper_id, options = self.layout, self.job.paper or "", self.options
         project, motifs = self.project, self.project.motifs.motifs
         tasks: list[tuple[bool, Callable[[], None]]] = []
@@ -213,8 +215,8 @@ class KitJob:
                 impose_saddle_stitch,
             )  # pikepdf: only for a booklet
 
-            # the A5 rules: written by one paper's job, listed on every paper's how-to page (the others
-            # only count its pages)
+            # the A5 rules: written by one paper's job, listed on every paper's how-to page (the
+            # others only count its pages)
             tasks.append(
                 (
                     True,
@@ -271,9 +273,10 @@ class KitJob:
         return tasks
 
     def _run_tasks(self, tasks: list[tuple[bool, Callable[[], None]]]) -> None:
-        """Render the tasks, in order; where the build allows a helper (render/helper.py) and there is work on
-        both sides, a forked helper renders those it may take while this process renders the others. The
-        files, the how-to page's list and the diagnostics come out in the tasks' order either way."""
+        """Render the tasks, in order; where the build allows a helper (render/helper.py) and there
+        is work on both sides, a forked helper renders those it may take while this process renders
+        the others. The files, the how-to page's list and the diagnostics come out in the tasks'
+        order either way."""
         from printshop.render.helper import Helper, allowing_helpers, helpers_allowed
 
         theirs = [index for index, (movable, _) in enumerate(tasks) if movable]

@@ -1,5 +1,6 @@
-"""The commit step: every rendered file put in place at once (write/commit.py), the files an earlier build
-wrote that this one no longer makes removed (`stale_outputs`), and the cache told what was made.
+"""The commit step: every rendered file put in place at once (write/commit.py), the files an earlier
+build wrote that this one no longer makes removed (`stale_outputs`), and the cache told what was
+made.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 
 
 def belongs(job: Job, path: Path) -> bool:
-    """Whether `path` is one this job could make: under <game>/<lang>/ (or calibration/), plain names only."""
+    """Whether `path` is one this job could make: under <game>/<lang>/ (or calibration/), plain
+    names only."""
     prefix = ("calibration",) if job.game is None else (job.game, job.lang)
     return belongs_anywhere(path) and path.parts[: len(prefix)] == prefix
 
@@ -40,16 +42,18 @@ def belongs_anywhere(path: Path) -> bool:
     return safe_relative(path.as_posix()) and not path.is_absolute()
 
 
-# --- what a build no longer makes ------------------------------------------------------------------------
+# --- what a build no longer makes
+# ------------------------------------------------------------------------
 
 
 def stale_outputs(
     recorded: dict[str, str], outputs: list[Output], checked: Checked, out_dir: Path
 ) -> list[tuple[str, str, Path]]:
-    """(path, why, the data file that explains it) for each file the last build with the same settings wrote
-    that this one does not make: its game or language is gone, or the game no longer makes it (a sheet or
-    deck dropped or renamed). Only files in that record, and only if they still hold the bytes it wrote
-    (a file the user changed is left alone); never anything else in the output folder."""
+    """(path, why, the data file that explains it) for each file the last build with the same
+    settings wrote that this one does not make: its game or language is gone, or the game no longer
+    makes it (a sheet or deck dropped or renamed). Only files in that record, and only if they still
+    hold the bytes it wrote (a file the user changed is left alone); never anything else in the
+    output folder."""
     from printshop.write.cache import digest_of
 
     project, made = checked.project, {str(output.path) for output in outputs}
@@ -77,7 +81,8 @@ def stale_outputs(
             where = data / parts[0] / "text" / f"{parts[1]}.yaml"
             why = f"{parts[0]} {parts[1]} is no longer built: {display_path(where)} is gone"
         elif len(parts) > 1 and (parts[0], parts[1]) not in refused:
-            # the game and language are built, but no longer make this file: a sheet or deck dropped or renamed
+            # the game and language are built, but no longer make this file: a sheet or deck dropped
+            # or renamed
             where = project.games[parts[0]].dir / "game.yaml"
             why = f"{parts[0]} {parts[1]} no longer makes {Path(path).name}"
         if why is None:
@@ -92,8 +97,9 @@ def stale_outputs(
 
 
 def say_what_is_kept(refused: list[Completeness], out_dir: Path, report: Report) -> None:
-    """A translation left out as incomplete keeps the files an earlier build made of it (stale_outputs): its
-    warning says so, or "not built" reads as if none were there, and an old kit gets printed."""
+    """A translation left out as incomplete keeps the files an earlier build made of it
+    (stale_outputs): its warning says so, or "not built" reads as if none were there, and an old kit
+    gets printed."""
     for state in refused:
         folder = out_dir / state.game / state.lang
         try:
@@ -145,7 +151,8 @@ def same_bytes(
 
 
 def outputs_contained(outputs: list[Output], out_dir: Path, report: Report) -> bool:
-    """Whether every file is a plain path inside the output folder (else reported, and nothing is written)."""
+    """Whether every file is a plain path inside the output folder (else reported, and nothing is
+    written)."""
     for output in outputs:
         if not belongs_anywhere(output.path):
             report.add(
@@ -167,12 +174,13 @@ def commit_outputs(
     new: dict[int, list[Output]],
     keys: list[str],
 ) -> Committed | None:
-    """The commit step: `result.outputs` put in place at once under the output folder's lock (an earlier build
-    stopped while writing completed first), the files the last build with these settings wrote that this one
-    no longer makes removed, then the cache told: the `new` jobs' files under their `keys`, what these settings
-    wrote, and the whole build's key `whole` (for the no-op check). `result` says what was written, removed or
-    recovered; None when the files could not be written (reported, as `cannot-write`). Ctrl-C while the cache
-    is told leaves the kit in place, whole: the answer's `interrupted` says so."""
+    """The commit step: `result.outputs` put in place at once under the output folder's lock (an
+    earlier build stopped while writing completed first), the files the last build with these
+    settings wrote that this one no longer makes removed, then the cache told: the `new` jobs' files
+    under their `keys`, what these settings wrote, and the whole build's key `whole` (for the no-op
+    check). `result` says what was written, removed or recovered; None when the files could not be
+    written (reported, as `cannot-write`). Ctrl-C while the cache is told leaves the kit in place,
+    whole: the answer's `interrupted` says so."""
     out_dir, report = cache.out_dir, result.report
     try:
         with locked(out_dir):
@@ -190,7 +198,8 @@ def commit_outputs(
                 done.removed,
             )
             report_removed(stale, done.removed, out_dir, report)
-            try:  # the kit is in place: Ctrl-C from here on must not be told as "nothing was written"
+            # the kit is in place: Ctrl-C from here on must not be told as "nothing was written"
+            try:
                 for index, files in new.items():
                     cache.store_outputs(keys[index], files)
                 cache.record_outputs(

@@ -65,8 +65,9 @@ class JobResult:
 
 
 def plan(layouts: list[GameLayout], target: str, papers: list[str], names: list[str]) -> list[Job]:
-    """Every job of a build, in a fixed order (so `--shard` slices are stable). `names`: the shops (target
-    "shop"), cutters ("cut") or image sets ("preview") asked for (BuildRequest.chosen); none: all of them."""
+    """Every job of a build, in a fixed order (so `--shard` slices are stable). `names`: the shops
+    (target "shop"), cutters ("cut") or image sets ("preview") asked for (BuildRequest.chosen);
+    none: all of them."""
     jobs: list[Job] = []
     for layout in layouts:
         variant = layout.localized.variant
@@ -99,8 +100,8 @@ def plan(layouts: list[GameLayout], target: str, papers: list[str], names: list[
 
 
 def _chosen(layout: GameLayout, kind: str, asked: list[str]) -> list[str]:
-    """The cutters (`kind` "cut") or image sets ("images") of data/print/targets/<kind>/ that were asked for
-    (BuildRequest's `cutters` or `image_sets`), or all of them. Read from the folder
+    """The cutters (`kind` "cut") or image sets ("images") of data/print/targets/<kind>/ that were
+    asked for (BuildRequest's `cutters` or `image_sets`), or all of them. Read from the folder
     names, so planning stays cheap; the loader has read and checked the files themselves."""
     from printshop.project.layers import layer_dirs, names_in
 

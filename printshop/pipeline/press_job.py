@@ -1,5 +1,5 @@
-"""A press job: the files one print-shop profile takes (decks, press sheets, the booklet, manifest.json),
-in the profile's colours and art."""
+"""A press job: the files one print-shop profile takes (decks, press sheets, the booklet,
+manifest.json), in the profile's colours and art."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from printshop.render.sheet_pages import press_pages
 
 
 class PressJob:
-    """Press files for one print-shop profile: decks (one PDF per deck or per card size, or one image
-    per face), press sheets, the booklet balanced to a multiple of four pages, in the profile's colours."""
+    """Press files for one print-shop profile: decks (one PDF per deck or per card size, or one
+    image per face), press sheets, the booklet balanced to a multiple of four pages, in the
+    profile's colours."""
 
     def __init__(
         self, project, layout: GameLayout, profile_name: str, report: Report, result: JobResult, say
@@ -119,7 +120,8 @@ class PressJob:
                     self.card_product(group),
                 )
                 continue
-            # a file of fronts and one of backs, card n on page n of each; one-sided decks have fronts only
+            # a file of fronts and one of backs, card n on page n of each; one-sided decks have
+            # fronts only
             two_sided = any(back for deck in group for _, back in deck.cards)
             for side in ("front", "back") if two_sided else ("front",):
                 self.emit(

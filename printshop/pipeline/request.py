@@ -39,14 +39,16 @@ class Flip(StrEnum):
 
 
 class Incomplete(StrEnum):
-    """What becomes of a translation that lacks texts (check's `incomplete`); not the preview target."""
+    """What becomes of a translation that lacks texts (check's `incomplete`); not the preview
+    target."""
 
     FAIL = "fail"  # validate: each missing text is an error
     SKIP = "skip"  # build: not laid out, one warning instead
     DRAFT = (
         "draft"  # build --draft, watch --draft: laid out as a marked draft, written as -draft files
     )
-    SHOWN = "shown"  # serve: shown as it stands, marked, its missing texts in the language it is made from
+    # serve: shown as it stands, marked, its missing texts in the language it is made from
+    SHOWN = "shown"
 
 
 @dataclass(frozen=True)
@@ -69,9 +71,9 @@ def _frozen(names) -> tuple[str, ...] | None:
 
 @dataclass(frozen=True)
 class BuildRequest:
-    """Everything a build, a watch or a serve session is asked for. Lists are kept as tuples (the request
-    does not change); None means "all" (games, languages, shops, cutters, image sets) or "the project's
-    print-and-play papers" (papers)."""
+    """Everything a build, a watch or a serve session is asked for. Lists are kept as tuples (the
+    request does not change); None means "all" (games, languages, shops, cutters, image sets) or
+    "the project's print-and-play papers" (papers)."""
 
     data_dir: Path = DEFAULT_DATA_DIR
     out_dir: Path | None = DEFAULT_OUTPUT_DIR
@@ -107,9 +109,9 @@ class BuildRequest:
 
     @classmethod
     def of(cls, data_dir=DEFAULT_DATA_DIR, out_dir=DEFAULT_OUTPUT_DIR, *, profiles=None, **fields):
-        """The request of `build.build`'s keywords: `profiles` are the target's shops, cutters or image sets
-        (as the library took them before they had names of their own), `flip`, `back_offset`,
-        `gutterfold` and `low_ink` its drawing `options`."""
+        """The request of `build.build`'s keywords: `profiles` are the target's shops, cutters or
+        image sets (as the library took them before they had names of their own), `flip`,
+        `back_offset`, `gutterfold` and `low_ink` its drawing `options`."""
         drawing = {
             name: fields.pop(name)
             for name in ("flip", "back_offset", "gutterfold", "low_ink")
@@ -126,9 +128,10 @@ class BuildRequest:
 
     @classmethod
     def from_arguments(cls, args, games: Sequence[str] | None) -> BuildRequest:
-        """The request of `printshop build`, `watch` or `serve`'s parsed arguments (argparse's namespace), for
-        the `games` the command found; what a command has no flag for keeps its default (watch and serve
-        make print-and-play kits). `--profile` names shops, `--cutter` cutters."""
+        """The request of `printshop build`, `watch` or `serve`'s parsed arguments (argparse's
+        namespace), for the `games` the command found; what a command has no flag for keeps its
+        default (watch and serve make print-and-play kits). `--profile` names shops, `--cutter`
+        cutters."""
 
         def given(name: str, default: Any = None) -> Any:
             return getattr(args, name, default)
@@ -168,8 +171,8 @@ class BuildRequest:
         return list(names) if names is not None else None
 
     def settings(self) -> dict:
-        """The settings that name a build's output set: the key of the no-op check (cache.whole_build_key)
-        and of the record of what it wrote (stale outputs)."""
+        """The settings that name a build's output set: the key of the no-op check
+        (cache.whole_build_key) and of the record of what it wrote (stale outputs)."""
         return dict(
             games=_listed(self.games),
             langs=_listed(self.langs),

@@ -1,7 +1,7 @@
 """What of the project a build takes: names that stay inside the project (`contained`), the
-translations that lack texts and what becomes of them (`unfinished_translations`), and what a request
-names that the project lacks (`unknown_papers`, `unknown_languages`). `check` (build.py) and a
-session's refresh (live/session.py) both call these steps.
+translations that lack texts and what becomes of them (`unfinished_translations`), and what a
+request names that the project lacks (`unknown_papers`, `unknown_languages`). `check` (build.py) and
+a session's refresh (live/session.py) both call these steps.
 """
 
 from __future__ import annotations
@@ -22,20 +22,21 @@ if TYPE_CHECKING:
     pass
 
 
-# --- containment: what the data names stays inside the project --------------------------------------
-# One pattern for every id that becomes part of a file name (model.py checks the ids written in the
-# data with it; these are the ones that come from folder and file names).
+# --- containment: what the data names stays inside the project
+# -------------------------------------- One pattern for every id that becomes part of a file name
+# (model.py checks the ids written in the data with it; these are the ones that come from folder and
+# file names).
 
 
 SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
 def contained(project: Project, report: Report, *, drop: bool = True) -> bool:
-    """Report (`unsafe-path`) every game folder, language file and profile whose name is not a plain id
-    (a game folder named '.printshop-cache', or with a newline, would be written as such), and every
-    symlink in the data or templates that leads outside them (art, fonts and templates are read only
-    from inside the project). Those games and languages are dropped, unless not `drop` (a session keeps its
-    project, and says it again at every refresh). False if anything was reported."""
+    """Report (`unsafe-path`) every game folder, language file and profile whose name is not a plain
+    id (a game folder named '.printshop-cache', or with a newline, would be written as such), and
+    every symlink in the data or templates that leads outside them (art, fonts and templates are
+    read only from inside the project). Those games and languages are dropped, unless not `drop` (a
+    session keeps its project, and says it again at every refresh). False if anything was reported."""
     clean = True
 
     def refuse(path: Path, what: str) -> None:
@@ -86,10 +87,10 @@ def contained(project: Project, report: Report, *, drop: bool = True) -> bool:
 
 
 def escaping_links(root: Path) -> list[Path]:
-    """The symlinks under `root` (files or folders, not followed) that resolve outside it. Each folder's
-    entries say themselves whether they are links and folders (the directory listing's own types, as
-    `os.walk` reads them), so a project of a thousand files is looked over without a call to the system
-    per file; a folder that cannot be listed is passed over, as `os.walk` passes it."""
+    """The symlinks under `root` (files or folders, not followed) that resolve outside it. Each
+    folder's entries say themselves whether they are links and folders (the directory listing's own
+    types, as `os.walk` reads them), so a project of a thousand files is looked over without a call
+    to the system per file; a folder that cannot be listed is passed over, as `os.walk` passes it."""
     found, folders = [], [os.fspath(root)]
     while folders:
         try:
@@ -108,10 +109,11 @@ def escaping_links(root: Path) -> list[Path]:
 def unfinished_translations(
     project: Project, report: Report, langs: list[str] | None, incomplete: Incomplete
 ) -> dict:
-    """{(game, lang): Completeness} for every translation of `langs` (None: all) that lacks texts. Their
-    `missing-text` errors leave the report (the translation is not built as one); each gets a single warning,
-    worded for `incomplete`: SKIP (left out), DRAFT (built as a marked draft) or SHOWN (a session that
-    shows it as it stands, serve). A translation outside `langs` is neither read (load_project) nor weighed here."""
+    """{(game, lang): Completeness} for every translation of `langs` (None: all) that lacks texts.
+    Their `missing-text` errors leave the report (the translation is not built as one); each gets a
+    single warning, worded for `incomplete`: SKIP (left out), DRAFT (built as a marked draft) or
+    SHOWN (a session that shows it as it stands, serve). A translation outside `langs` is neither
+    read (load_project) nor weighed here."""
     unfinished = {}
     for game in project.games.values():
         for lang in game.languages:
@@ -158,7 +160,9 @@ def unfinished_translations(
                     "a draft is for proofreading, not for release: finish the translation, then build without "
                     "--draft"
                 )
-            else:  # SHOWN: a preview (serve) shows the translation as it stands, to translate next to its cards
+            # SHOWN: a preview (serve) shows the translation as it stands, to translate next to its
+            # cards
+            else:
                 message = (
                     f"shown as a draft, {state.percent}% translated: {detail}; the texts it lacks are shown in "
                     f"{name}"
@@ -177,7 +181,8 @@ def unfinished_translations(
 
 
 def unknown_papers(project: Project, papers: list[str] | None) -> str:
-    """What a build asked for `papers` says when the media know some not ("" when they know them all)."""
+    """What a build asked for `papers` says when the media know some not ("" when they know them
+    all)."""
     unknown = [paper for paper in papers or [] if paper not in project.media.papers]
     return (
         f"no paper {', '.join(map(repr, unknown))} (papers: {', '.join(project.media.papers)})"

@@ -1,7 +1,7 @@
-"""The render step across processes: `run_jobs` renders the jobs not found in the cache, in forked worker
-processes when there is work for more than one (`run_parallel`), else here; `in_processes` shares any
-list of work among forked processes (check's layouts, for validate). Forked workers inherit what was
-loaded (no pickling); only their results travel back.
+"""The render step across processes: `run_jobs` renders the jobs not found in the cache, in forked
+worker processes when there is work for more than one (`run_parallel`), else here; `in_processes`
+shares any list of work among forked processes (check's layouts, for validate). Forked workers
+inherit what was loaded (no pickling); only their results travel back.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 
 
 def in_processes(units: list, work, jobs: int, *, weight) -> list:
-    """[work(unit) for unit in units], the units shared among up to `jobs` forked processes (balanced by
-    `weight`) and the results given back in the units' order. The forks (render/helper.py's `Helper`)
-    inherit everything loaded; each sends its results back pickled. Where fork is not the way (not Linux),
-    or a child fails, the work is done here."""
+    """[work(unit) for unit in units], the units shared among up to `jobs` forked processes
+    (balanced by `weight`) and the results given back in the units' order. The forks
+    (render/helper.py's `Helper`) inherit everything loaded; each sends its results back pickled.
+    Where fork is not the way (not Linux), or a child fails, the work is done here."""
     import sys
 
     if not sys.platform.startswith("linux"):
@@ -80,9 +80,9 @@ def _work(index: int) -> tuple[int, JobResult]:
 
 
 def _worker_start(parent: int) -> None:
-    """Each worker: Ctrl-C is the main process's to handle (it stops the workers), a write to a closed pipe
-    ends the worker quietly, and the worker dies with its parent (Linux: PR_SET_PDEATHSIG), so an
-    orphan never lingers or prints a BrokenPipeError traceback."""
+    """Each worker: Ctrl-C is the main process's to handle (it stops the workers), a write to a
+    closed pipe ends the worker quietly, and the worker dies with its parent (Linux:
+    PR_SET_PDEATHSIG), so an orphan never lingers or prints a BrokenPipeError traceback."""
     from printshop.render.helper import die_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -111,9 +111,9 @@ def _died(jobs: list[Job], indices: list[int], checked: Checked, why: str) -> di
 def run_parallel(
     todo: list[int], jobs: list[Job], checked: Checked, workers: int, progress: Progress
 ) -> dict[int, JobResult]:
-    """fork: workers inherit the checked project (no pickling); only files travel back. A worker that is
-    killed or crashes breaks the pool at once (its sentinel closes): every job not finished then fails
-    with `worker-died`, within a second, instead of the build waiting for ever."""
+    """fork: workers inherit the checked project (no pickling); only files travel back. A worker
+    that is killed or crashes breaks the pool at once (its sentinel closes): every job not finished
+    then fails with `worker-died`, within a second, instead of the build waiting for ever."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
@@ -133,8 +133,9 @@ def run_parallel(
         ) in todo:  # a worker may die before the last job is handed out: submit() raises then
             pending[executor.submit(_work, index)] = index
         while pending:
-            # never a wait without end: Ctrl-C's signal may reach one of the pool's threads instead of this
-            # one, and this thread acts on it only once it wakes (else only when a job finishes)
+            # never a wait without end: Ctrl-C's signal may reach one of the pool's threads instead
+            # of this one, and this thread acts on it only once it wakes (else only when a job
+            # finishes)
             finished, _ = wait(pending, timeout=SIGNAL_POLL, return_when=FIRST_COMPLETED)
             for future in finished:
                 index = pending.pop(future)
@@ -160,8 +161,8 @@ def run_parallel(
             for process in list((getattr(executor, "_processes", None) or {}).values()):
                 if process.is_alive():
                     process.terminate()
-        # joins the pool's manager thread too (it sees the workers gone at once), so nothing is left for
-        # the interpreter's exit to wake through a closed pipe
+        # joins the pool's manager thread too (it sees the workers gone at once), so nothing is left
+        # for the interpreter's exit to wake through a closed pipe
         executor.shutdown(wait=True, cancel_futures=True)
 
 
@@ -175,9 +176,10 @@ def run_jobs(
 ) -> dict[int, JobResult]:
     import multiprocessing  # (imported here: `validate` never starts a pool)
 
-    # a pool costs about 50 ms to start (forking, its threads, the files sent back) and a calibration page a few
-    # ms to draw: one job with only calibration pages beside it (one game, language and paper: what a designer
-    # builds while working on a deck) is quicker here, in this process
+    # a pool costs about 50 ms to start (forking, its threads, the files sent back) and a
+    # calibration page a few ms to draw: one job with only calibration pages beside it (one game,
+    # language and paper: what a designer builds while working on a deck) is quicker here, in this
+    # process
     substantial = sum(1 for index in todo if jobs[index].target != "calibration")
     parallel = workers > 1 and substantial > 1 and "fork" in multiprocessing.get_all_start_methods()
     _STATE.update(
@@ -194,7 +196,8 @@ def run_jobs(
         else:
             from printshop.render.helper import allowing_helpers
 
-            # one job at a time here: with a core to spare, a large deck's faces are drawn in two processes
+            # one job at a time here: with a core to spare, a large deck's faces are drawn in two
+            # processes
             with allowing_helpers(
                 workers > 1 and "fork" in multiprocessing.get_all_start_methods()
             ):

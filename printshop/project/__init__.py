@@ -1,1 +1,2 @@
-"""Project data in: reading YAML with places, the models, layered print data, units, paths and scaffolds."""
+"""Project data in: reading YAML with places, the models, layered print data, units, paths and
+scaffolds."""

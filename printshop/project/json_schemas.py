@@ -1,10 +1,10 @@
-"""The JSON Schemas of the data files (schemas/*.schema.json), generated from the models so they cannot
-drift from them: a YAML editor completes and checks a data file while it is typed.
+"""The JSON Schemas of the data files (schemas/*.schema.json), generated from the models so they
+cannot drift from them: a YAML editor completes and checks a data file while it is typed.
 
-Each schema is pydantic's, with the docstring under each field as its description (reference.py reads
-them) and pydantic's generated titles left out; faces.yaml's is loosened, as a face that `extends`
-another writes only what differs. `printshop schema` writes them; tests/test_reference_docs.py keeps
-them equal.
+Each schema is pydantic's, with the docstring under each field as its description (reference.py
+reads them) and pydantic's generated titles left out; faces.yaml's is loosened, as a face that
+`extends` another writes only what differs. `printshop schema` writes them;
+tests/test_reference_docs.py keeps them equal.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def json_schemas() -> dict[str, dict]:
 
 
 def _describe_schema(root: type[BaseModel], schema: dict) -> None:
-    """Put each field's docstring into its property, and drop pydantic's generated titles (noise in hovers)."""
+    """Put each field's docstring into its property, and drop pydantic's generated titles (noise in
+    hovers)."""
     definitions = schema.get("$defs", {})
     models = {cls.__name__: cls for cls in all_models(root)}
     for name, definition in [(root.__name__, schema), *definitions.items()]:
@@ -60,8 +61,8 @@ def _describe_schema(root: type[BaseModel], schema: dict) -> None:
 
 
 def _loosen(node: Any) -> None:
-    """faces.yaml: a face that `extends` another writes only what differs, and `null` removes a key, so
-    no key is required and any may be null; validate checks each face once merged."""
+    """faces.yaml: a face that `extends` another writes only what differs, and `null` removes a key,
+    so no key is required and any may be null; validate checks each face once merged."""
     if isinstance(node, dict):
         node.pop("required", None)
         for key in ("properties",):

@@ -9,8 +9,8 @@ The same file name (`print/media.yaml`, `print/colours.yaml`, `print/profiles/eu
 3. a game's own folder (`data/<game>/print/…`): the look of that game only.
 
 Each layer extends or overrides the one below **key by key**: mappings merge, anything else is
-replaced, and `null` removes a key. Every value keeps the file, line and column it was written at, so
-a diagnostic about a game's colour points into the game's file, not into the package's.
+replaced, and `null` removes a key. Every value keeps the file, line and column it was written at,
+so a diagnostic about a game's colour points into the game's file, not into the package's.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ def layer_dirs(data_dir: Path, game_dir: Path | None = None) -> list[Path]:
 
 
 def read_layered(relative: str, dirs: list[Path], report: Report) -> Document | None:
-    """`relative` (e.g. "print/media.yaml") read from every folder that has it and merged, lowest first;
-    None when no folder has it or one of them cannot be read (reported)."""
+    """`relative` (e.g. "print/media.yaml") read from every folder that has it and merged, lowest
+    first; None when no folder has it or one of them cannot be read (reported)."""
     documents = []
     for folder in dirs:
         path = folder / relative
@@ -47,7 +47,8 @@ def read_layered(relative: str, dirs: list[Path], report: Report) -> Document | 
     merged = documents[0]
     for document in documents[1:]:
         if not isinstance(merged.root, CommentedMap) or not isinstance(document.root, CommentedMap):
-            merged = document  # a file that is not a mapping replaces what lies below (the schema says why)
+            # a file that is not a mapping replaces what lies below (the schema says why)
+            merged = document
             continue
         merged = Document(
             document.path, merge(merged.root, merged.path, document.root, document.path)
@@ -61,8 +62,8 @@ def names_in(relative_dir: str, dirs: list[Path]) -> list[str]:
 
 
 def merge(base: CommentedMap, base_path: Path, over: CommentedMap, over_path: Path) -> CommentedMap:
-    """`over` merged onto `base`. The result records, for every key, the file its value was written in
-    (`origins`), which `source.locate` and the schema read, so positions stay true across files."""
+    """`over` merged onto `base`. The result records, for every key, the file its value was written
+    in (`origins`), which `source.locate` and the schema read, so positions stay true across files."""
     result = CommentedMap()
     where = result.lc
     where.line, where.col = over.lc.line, over.lc.col

@@ -53,7 +53,8 @@ class GameData:
     look: dict = field(
         default_factory=dict
     )  # shared print data the game extends in its own print/ folder
-    # every language the game has a text file for; `catalogues` holds those read (load_project's `langs`)
+    # every language the game has a text file for; `catalogues` holds those read (load_project's
+    # `langs`)
     available: list[str] = field(default_factory=list)
 
     @property
@@ -71,12 +72,13 @@ class GameData:
         return self.catalogues.get(self.game.source_language)
 
     def reference_lang(self, lang: str) -> str:
-        """The language the `lang` translation is made from: its pivot where the game has it, else the source."""
+        """The language the `lang` translation is made from: its pivot where the game has it, else
+        the source."""
         return self.pivots.get(lang, self.game.source_language)
 
     def reference(self, lang: str) -> Catalogue | None:
-        """The texts the `lang` translation is compared with (stale, missing, QA) and falls back to: the
-        source's ids, each with its pivot text where the pivot has one, else the source's."""
+        """The texts the `lang` translation is compared with (stale, missing, QA) and falls back to:
+        the source's ids, each with its pivot text where the pivot has one, else the source's."""
         source, pivot = self.source, self.catalogues.get(self.reference_lang(lang))
         if source is None or pivot is None or pivot is source:
             return source
@@ -107,8 +109,8 @@ class Project:
     )  # print/targets/: TTS, cutters, image sets
 
     def view(self, game: "GameData") -> "Project":
-        """The project as `game` sees it: its own colours, card sizes, fonts, booklet style and motifs
-        (data/<game>/print/) merged over the project's."""
+        """The project as `game` sees it: its own colours, card sizes, fonts, booklet style and
+        motifs (data/<game>/print/) merged over the project's."""
         return replace(self, **game.look) if game.look else self
 
     def font_dirs(self) -> list[Path]:
@@ -124,10 +126,10 @@ def load_project(
     langs: list[str] | None = None,
     report: Report | None = None,
 ) -> Project:
-    """Load the whole project (or only `games`); raise StageFailed if anything cannot be read. With `langs`
-    (a build or session that writes only those languages), a game's texts are read for those, the languages
-    they are made from and its source only: nothing else is checked or printed (`GameData.available` still
-    names every language the game has)."""
+    """Load the whole project (or only `games`); raise StageFailed if anything cannot be read. With
+    `langs` (a build or session that writes only those languages), a game's texts are read for
+    those, the languages they are made from and its source only: nothing else is checked or printed
+    (`GameData.available` still names every language the game has)."""
     report = report if report is not None else Report()
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
@@ -161,8 +163,8 @@ def load_project(
         if profile is not None:
             (profiles if profile.use else profiles_off)[name] = profile
     targets = load_targets(dirs, report)
-    # a broken shared file stops the run, but only after every game's files were read too: a publisher
-    # sees every file's schema errors in one run, not one file's at a time
+    # a broken shared file stops the run, but only after every game's files were read too: a
+    # publisher sees every file's schema errors in one run, not one file's at a time
     shared_failed = any(value is None for value in shared.values())
     loaded: dict[str, GameData] = {}
     for game_id in discover_games(data_dir):
@@ -210,8 +212,8 @@ def read_game(
     langs: list[str] | None,
     languages: dict[str, Language],
 ) -> GameData | None:
-    """One game of the project, as load_project reads each (a session reads one again after an edit of its
-    files): its files, the languages its translations are made from, and its own print data."""
+    """One game of the project, as load_project reads each (a session reads one again after an edit
+    of its files): its files, the languages its translations are made from, and its own print data."""
     game = load_game(data_dir / game_id, report, langs, languages)
     if game is not None:
         game.pivots = pivots_of(game, languages)
@@ -220,8 +222,9 @@ def read_game(
 
 
 def pivots_of(game: GameData, languages: dict[str, Language]) -> dict[str, str]:
-    """For each translation whose language names a pivot (`translated_from`) that this game has, other
-    than the source: that pivot. A chain of pivots must end at the source, or the source is used."""
+    """For each translation whose language names a pivot (`translated_from`) that this game has,
+    other than the source: that pivot. A chain of pivots must end at the source, or the source is
+    used."""
     source = game.game.source_language
     pivots = {}
     for lang in game.catalogues:
@@ -275,8 +278,9 @@ LABELS_REFERENCE = (
 
 
 def _languages_read(langs: list[str], games, languages: dict[str, Language]) -> set[str]:
-    """The language files a build or session of `langs` reads: those, the languages they are made from (in
-    turn), each game's source and the labels' reference. Only these are checked and printed from."""
+    """The language files a build or session of `langs` reads: those, the languages they are made
+    from (in turn), each game's source and the labels' reference. Only these are checked and printed
+    from."""
     needed = {LABELS_REFERENCE, *(game.game.source_language for game in games)}
     for lang in langs:
         step: str | None = lang
@@ -291,9 +295,9 @@ def _languages_read(langs: list[str], games, languages: dict[str, Language]) -> 
 def _languages_needed(
     game: Game | None, available: list[str], langs: list[str] | None, languages: dict[str, Language]
 ) -> set[str] | None:
-    """The languages whose texts a build of `langs` reads: those, the pivots they are made from (a draft prints
-    a pivot's text where its translation lacks one; stale and missing are judged against it) and the source.
-    None: all of them (no `langs`, or game.yaml did not load)."""
+    """The languages whose texts a build of `langs` reads: those, the pivots they are made from (a
+    draft prints a pivot's text where its translation lacks one; stale and missing are judged
+    against it) and the source. None: all of them (no `langs`, or game.yaml did not load)."""
     if langs is None or game is None:
         return None
     needed = {game.source_language}
@@ -306,7 +310,8 @@ def _languages_needed(
     return needed
 
 
-# the print data every project shares, each extended key by key by the project and by a game (layers.py)
+# the print data every project shares, each extended key by key by the project and by a game
+# (layers.py)
 SHARED_PRINT = {
     "media": Media,
     "fonts": Fonts,
@@ -318,7 +323,8 @@ SHARED_PRINT = {
 
 @dataclass
 class Targets:
-    """print/targets/: Tabletop Simulator (tts.yaml), cutters (cut/<name>.yaml), image sets (images/<name>.yaml)."""
+    """print/targets/: Tabletop Simulator (tts.yaml), cutters (cut/<name>.yaml), image sets
+    (images/<name>.yaml)."""
 
     tts: TtsTarget | None = None
     cutters: dict[str, CutTarget] = field(default_factory=dict)
@@ -435,18 +441,20 @@ def _merged_faces(root: CommentedMap, document: Document, report: Report) -> Com
     return merged
 
 
-# faces.yaml's maps with their faces' `extends` resolved, by the document read (source.py gives the same one for
-# the same text, read again or in a copy of the data: a check of a copy merged every face again), kept with it;
-# only those merged without a diagnostic. Nothing changes a merged map once made: the faces are validated from it
+# faces.yaml's maps with their faces' `extends` resolved, by the document read (source.py gives the
+# same one for the same text, read again or in a copy of the data: a check of a copy merged every
+# face again), kept with it; only those merged without a diagnostic. Nothing changes a merged map
+# once made: the faces are validated from it
 _MERGED = memos.MERGED_FACES
 
 _FACE_PATH = re.compile(r"^'faces\.([^.']+)\.")
 
 
 def _inherited_once(found: Report, raw: CommentedMap) -> list:
-    """A fault in a face that others extend is met in each of them, at the same place: one diagnostic, the
-    face it is written in named, with the faces that inherit it ("'faces.role.frames.title.height': a size
-    must be more than 0 (inherited by faces 'chairman', 'comrade' …)"), not one per face."""
+    """A fault in a face that others extend is met in each of them, at the same place: one
+    diagnostic, the face it is written in named, with the faces that inherit it
+    ("'faces.role.frames.title.height': a size must be more than 0 (inherited by faces 'chairman',
+    'comrade' …)"), not one per face."""
     positions = raw.lc.data or {}  # (a face brought in by a YAML merge key has none)
     starts = sorted(
         (positions[name][0] + 1, name)

@@ -168,8 +168,9 @@ def discover_games(data_dir: Path) -> list[str]:
 
 
 def keep_newest(folder: Path, pattern: str, limit: int) -> None:
-    """When `folder` holds more than `limit` files matching `pattern`, remove the oldest (by modified time)
-    down to three quarters of it: how the user's cache folders stay bounded. Never raises."""
+    """When `folder` holds more than `limit` files matching `pattern`, remove the oldest (by
+    modified time) down to three quarters of it: how the user's cache folders stay bounded. Never
+    raises."""
     try:
         entries = []
         for path in folder.glob(pattern):
@@ -183,15 +184,17 @@ def keep_newest(folder: Path, pattern: str, limit: int) -> None:
         for _, path in entries[: len(entries) - limit * 3 // 4]:
             path.unlink(missing_ok=True)
     except OSError:
-        pass  # another process pruning at the same time, a read-only folder: the next run tries again
+        # another process pruning at the same time, a read-only folder: the next run tries again
+        pass
 
 
 def user_cache_dir(part: str) -> Path | None:
     """`part` in the user's cache folder ($PRINTSHOP_CACHE, else $XDG_CACHE_HOME/printshop, else
     ~/.cache/printshop), made if need be and private to the user: what printshop keeps between runs
-    (compiled templates, the outcomes of fitting texts), each keyed by what it depends on, so that deleting
-    it only costs the next run some time. None when `PRINTSHOP_CACHE=off` or `PRINTSHOP_MEMO=off`, or when
-    the folder cannot be made or written, or belongs to somebody else (its files are read back as trusted)."""
+    (compiled templates, the outcomes of fitting texts), each keyed by what it depends on, so that
+    deleting it only costs the next run some time. None when `PRINTSHOP_CACHE=off` or
+    `PRINTSHOP_MEMO=off`, or when the folder cannot be made or written, or belongs to somebody else
+    (its files are read back as trusted)."""
     import os
 
     from printshop import memo
@@ -219,11 +222,11 @@ def user_cache_dir(part: str) -> Path | None:
 
 
 def default_jobs() -> int:
-    """How many processes a build renders in (and `validate` lays out in) when `--jobs` is not given:
-    $PRINTSHOP_JOBS if set, else the cores this process may run on. That is the affinity mask where the
-    system has one (`taskset`, a CI runner pinned to some cores), not every core of the machine, which is
-    what os.cpu_count() counts. Raises ValueError for a $PRINTSHOP_JOBS that is not a whole number of 1 or
-    more."""
+    """How many processes a build renders in (and `validate` lays out in) when `--jobs` is not
+    given: $PRINTSHOP_JOBS if set, else the cores this process may run on. That is the affinity mask
+    where the system has one (`taskset`, a CI runner pinned to some cores), not every core of the
+    machine, which is what os.cpu_count() counts. Raises ValueError for a $PRINTSHOP_JOBS that is
+    not a whole number of 1 or more."""
     import os
 
     chosen = os.environ.get("PRINTSHOP_JOBS", "").strip()

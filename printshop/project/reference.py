@@ -138,11 +138,13 @@ DATA_FILES = (
 )
 
 
-# --- descriptions: the docstring under each field of the models --------------------------------------
+# --- descriptions: the docstring under each field of the models
+# --------------------------------------
 @memos.FIELD_DOCS
 def field_docs() -> dict[str, dict[str, str]]:
-    """{class name: {field name: the docstring written under the field}}, read from the models' source
-    (pydantic could do it at import, but reading the source for every model would slow every run)."""
+    """{class name: {field name: the docstring written under the field}}, read from the models'
+    source (pydantic could do it at import, but reading the source for every model would slow every
+    run)."""
     docs: dict[str, dict[str, str]] = {}
     for node in (
         node for module in MODEL_MODULES for node in ast.parse(inspect.getsource(module)).body
@@ -171,7 +173,8 @@ def describe(cls: type[BaseModel], name: str) -> str:
     return ""
 
 
-# --- types in words ----------------------------------------------------------------------------------
+# --- types in words
+# ----------------------------------------------------------------------------------
 def _validators() -> dict[Any, str]:
     """What a validator of models/values.py means, in words (looked up by name)."""
     from printshop.project.units import parse_length
@@ -191,7 +194,8 @@ _KINDS = ("colour", "id", "length")  # a validator that says what the value is, 
 
 
 def words(hint: Any) -> str:
-    """A type as a publisher reads it: "length (mm, cm, in or pt)", "list of texts", a link to a model."""
+    """A type as a publisher reads it: "length (mm, cm, in or pt)", "list of texts", a link to a
+    model."""
     if hint == values.Expression:
         return "expression in the player count (`n - 2`, `(n + 1) // 2`)"
     compound = _compound_words(typing.get_origin(hint), typing.get_args(hint))
@@ -207,7 +211,8 @@ def words(hint: Any) -> str:
 
 
 def _compound_words(origin: Any, args: tuple[Any, ...]) -> str | None:
-    """`words` for a type made of others (annotated, a union, a literal, a list, a tuple, a dict), else None."""
+    """`words` for a type made of others (annotated, a union, a literal, a list, a tuple, a dict),
+    else None."""
     if origin is Annotated:
         found = [_validators().get(getattr(item, "func", None)) for item in args[1:]]
         meanings = [text for text in found if text]
@@ -330,7 +335,8 @@ def models_in(hint: Any) -> list[type[BaseModel]]:
     return [found for arg in typing.get_args(hint) for found in models_in(arg)]
 
 
-# --- docs/data-format.md -------------------------------------------------------------------------------
+# --- docs/data-format.md
+# -------------------------------------------------------------------------------
 def data_format_markdown() -> str:
     lines = [
         "# Data format",
@@ -495,7 +501,8 @@ See [TRANSLATING.md](../TRANSLATING.md) for the translators' workflow.
     )
 
 
-# --- docs/templates.md ---------------------------------------------------------------------------------
+# --- docs/templates.md
+# ---------------------------------------------------------------------------------
 def templates_markdown() -> str:
     from printshop.language.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS
     from printshop.typeset.richtext import INLINE, PARAGRAPH_TAGS

@@ -51,13 +51,15 @@ def init_project(folder: Path) -> Made:
 
 
 def _suggestion(name: str, title: str | None) -> str:
-    """What to type instead of a name that cannot be a game's id: the name made one (lower case, accents and
-    other marks dropped, anything else a hyphen), with the name as typed kept as the title."""
+    """What to type instead of a name that cannot be a game's id: the name made one (lower case,
+    accents and other marks dropped, anything else a hyphen), with the name as typed kept as the
+    title."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
     slug = re.sub(r"[^a-z0-9]+", "-", plain).strip("-")
     if not GAME_ID.match(slug):
         return "e.g. star-traders"
-    # the name as typed is kept as the title when it reads as one (spaces, capitals, accents), or was given
+    # the name as typed is kept as the title when it reads as one (spaces, capitals, accents), or
+    # was given
     shown = (
         title
         if title is not None

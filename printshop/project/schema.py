@@ -21,7 +21,8 @@ from printshop.project.source import LINE_COL, Document, items_of, locate, node_
 from printshop.project.units import LENGTH as LENGTH_PATTERN
 from printshop.project.units import parse_length
 
-# what an editor's YAML language server checks a length against (printshop schema): a number and a unit, or 0
+# what an editor's YAML language server checks a length against (printshop schema): a number and a
+# unit, or 0
 LENGTH_JSON_SCHEMA = {
     "anyOf": [{"type": "string", "pattern": LENGTH_PATTERN.pattern}, {"const": 0}],
     "examples": ["63mm", "0.125in", "9pt"],
@@ -34,15 +35,16 @@ class Node(BaseModel):
     """A model read from a data file, which knows where it and each of its fields were written.
 
     The positions live in pydantic's dict of private values (`__pydantic_private__`), written by
-    `attach_locations`: "_where" (the node) and "_node" (its YAML, from which `where` reads a field's place,
-    kept in "_field_read", and `covers` works out the last line it reaches, "_last_line", when first asked);
-    a map layered from several files has "_field_where" instead (field name -> where its value was written).
-    They are not declared as private attributes: pydantic would then work out each one's default for every
-    model it makes, a tenth of loading the catalogue."""
+    `attach_locations`: "_where" (the node) and "_node" (its YAML, from which `where` reads a
+    field's place, kept in "_field_read", and `covers` works out the last line it reaches,
+    "_last_line", when first asked); a map layered from several files has "_field_where" instead
+    (field name -> where its value was written). They are not declared as private attributes:
+    pydantic would then work out each one's default for every model it makes, a tenth of loading the
+    catalogue."""
 
-    # defer_build: pydantic makes a model's validator when the model is first used, not when the class is
-    # made. A build of one game uses about a third of the 60-odd models; the others are never built in that
-    # run (importing printshop.project.models takes 10-20 ms less)
+    # defer_build: pydantic makes a model's validator when the model is first used, not when the
+    # class is made. A build of one game uses about a third of the 60-odd models; the others are
+    # never built in that run (importing printshop.project.models takes 10-20 ms less)
     model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True, defer_build=True)
 
     def where(self, field: str | None = None) -> Location:
@@ -77,8 +79,9 @@ class Node(BaseModel):
         return private.get("_where") or Location("<built-in>")
 
     def covers(self, location: Location) -> bool:
-        """Whether `location` lies in the lines this node was written on (a diagnostic about it or its
-        contents, such as a card's var): layout skips what an error in the data already explains."""
+        """Whether `location` lies in the lines this node was written on (a diagnostic about it or
+        its contents, such as a card's var): layout skips what an error in the data already
+        explains."""
         private = self.__pydantic_private__ or {}
         where = private.get("_where")
         if where is None or where.path != location.path or location.line < where.line:
@@ -96,7 +99,8 @@ M = TypeVar("M", bound=BaseModel)
 def validate_document(
     model: type[M], document: Document, report: Report, *, keys: tuple = ()
 ) -> M | None:
-    """Validate the part of `document` at `keys` as `model`; report errors and return None on failure."""
+    """Validate the part of `document` at `keys` as `model`; report errors and return None on
+    failure."""
     node = document.root
     for key in keys:
         node = node[key]
@@ -113,9 +117,10 @@ def validate_document(
 
 
 def plain(node: Any) -> Any:
-    """The same maps and lists as plain dicts and lists, for pydantic: it reads a CommentedMap through ruamel's
-    Python-level views (an iterator and a `get` per key, a fifth of loading a deck), a dict in C. Scalars
-    are kept as they are; a map with `<<` merge keys is read through ruamel, which resolves them."""
+    """The same maps and lists as plain dicts and lists, for pydantic: it reads a CommentedMap
+    through ruamel's Python-level views (an iterator and a `get` per key, a fifth of loading a
+    deck), a dict in C. Scalars are kept as they are; a map with `<<` merge keys is read through
+    ruamel, which resolves them."""
     if isinstance(node, CommentedMap):
         return {
             key: plain(value) if isinstance(value, (CommentedMap, CommentedSeq)) else value
@@ -255,9 +260,10 @@ def _line_col(node: Any):
 
 
 def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
-    # (the private values written into pydantic's dict of them, and each file's path as shown worked out once
-    # per walk: a thousand-card deck has thousands of nodes, and this was a fifth of loading it. A field's
-    # position is kept as (path, line, column) and made a Location when asked for: most never are)
+    # (the private values written into pydantic's dict of them, and each file's path as shown worked
+    # out once per walk: a thousand-card deck has thousands of nodes, and this was a fifth of
+    # loading it. A field's position is kept as (path, line, column) and made a Location when asked
+    # for: most never are)
     if isinstance(value, Node):
         where = shown.get(path)
         if where is None:
@@ -274,7 +280,8 @@ def _attach(value: Any, node: Any, path: Path, shown: dict) -> None:
         names = _field_names(type(value))
         origins = getattr(node, "origins", None)
         if not origins:
-            # one file: a field's place is read from the node when asked (Node.where); most never are
+            # one file: a field's place is read from the node when asked (Node.where); most never
+            # are
             for key, child in items_of(node):
                 name = names.get(key)
                 if name is not None:
@@ -303,8 +310,8 @@ def _attach_layered(
     names: dict,
     origins: dict,
 ) -> None:
-    """`_attach` for a map layered from several files (layers.py): each field's place kept at once, in the file
-    that wrote it (`origins`, by key; `path` for a key no layer named)."""
+    """`_attach` for a map layered from several files (layers.py): each field's place kept at once,
+    in the file that wrote it (`origins`, by key; `path` for a key no layer named)."""
     # a map layered from several files (layers.py): each field at the file that wrote it
     fields = private.get("_field_where")
     if fields is None:
@@ -338,7 +345,8 @@ def _aliases(model: type[BaseModel]) -> dict[str, str]:
 
 
 def _last_line(node: Any) -> int:
-    """The last line (from 0) a YAML node's content reaches: its last key's or item's value, deepest first."""
+    """The last line (from 0) a YAML node's content reaches: its last key's or item's value, deepest
+    first."""
     line = -1
     while True:
         if isinstance(node, CommentedMap) and len(node):

@@ -72,9 +72,9 @@ def _yaml(preserve_quotes: bool = False) -> YAML:
 
 
 # Limits a data file must keep, so that a hostile or broken file is refused with a diagnostic rather
-# than crashing or stalling the reader: libyaml's C composer recurses once per level of nesting (about
-# 25,000 levels overflow the C stack: a segfault, no message), and checks over a text cost time with
-# its length. Real data stays far below each of them.
+# than crashing or stalling the reader: libyaml's C composer recurses once per level of nesting
+# (about 25,000 levels overflow the C stack: a segfault, no message), and checks over a text cost
+# time with its length. Real data stays far below each of them.
 MAX_FILE_BYTES = 4_000_000  # (the limits on depth and length: yaml_safety.py)
 
 
@@ -101,19 +101,19 @@ def read_yaml(path: Path, report: Report, *, preserve_quotes: bool = False) -> D
     return document
 
 
-# What reading a text gave, by the text, for the texts read without a diagnostic: a process that reads the
-# same file again (a session after an edit, `i18n` commands, a build after a check) or a copy of it gets
-# the same maps and lists without parsing. Nothing changes a document once read (the loader, layers and
-# faces' `extends` build new maps), so they are shared; tests/test_source.py checks that a check and a
-# build leave them as they were.
+# What reading a text gave, by the text, for the texts read without a diagnostic: a process that
+# reads the same file again (a session after an edit, `i18n` commands, a build after a check) or a
+# copy of it gets the same maps and lists without parsing. Nothing changes a document once read (the
+# loader, layers and faces' `extends` build new maps), so they are shared; tests/test_source.py
+# checks that a check and a build leave them as they were.
 _PARSED = memos.PARSED_DOCUMENTS
 _PARSED_MAX_CHARS = 1_000_000  # a text longer than this is not kept
 _PARSED_BUDGET = 32_000_000  # the texts kept, in characters: the least recently read go first
 _parsed_chars = 0
-# The text each file last gave: when a file is saved with another, the old text's document goes. A session
-# (watch, serve) reads the file it is edited in after every save, and kept every version: a parsed document
-# holds about twelve times its text in memory, so a day of saves in Kremlin's French grew by hundreds of MB
-# before the budget above let any go.
+# The text each file last gave: when a file is saved with another, the old text's document goes. A
+# session (watch, serve) reads the file it is edited in after every save, and kept every version: a
+# parsed document holds about twelve times its text in memory, so a day of saves in Kremlin's French
+# grew by hundreds of MB before the budget above let any go.
 _LAST_TEXT = memos.LAST_TEXT
 
 
@@ -205,8 +205,8 @@ def _read_text(path: Path, report: Report) -> str | None:
 
 
 def _text_is_refused(path: Path, text: str, report: Report) -> bool:
-    """Whether the text holds what no reader may see: a control character YAML refuses, or an integer
-    longer than Python reads (reported)."""
+    """Whether the text holds what no reader may see: a control character YAML refuses, or an
+    integer longer than Python reads (reported)."""
     control = RAW_CONTROL.search(text)
     if control is not None:
         report.add(
@@ -234,8 +234,8 @@ def _text_is_refused(path: Path, text: str, report: Report) -> bool:
 def _load_round_trip(
     path: Path, text: str, report: Report, preserve_quotes: bool
 ) -> Document | None:
-    """The text read by ruamel.yaml (comments kept when editing), its syntax errors, aliases and duplicate keys
-    reported."""
+    """The text read by ruamel.yaml (comments kept when editing), its syntax errors, aliases and
+    duplicate keys reported."""
     yaml = _yaml(preserve_quotes)
     try:
         loader = yaml.load  # the constructor instance is created lazily; give it a list
@@ -298,7 +298,8 @@ def _values_are_safe(document: Document, report: Report) -> bool:
             members = list(list.__iter__(node))
         else:
             continue
-        # most maps and lists hold no text that fails: one search each, their places looked up for none
+        # most maps and lists hold no text that fails: one search each, their places looked up for
+        # none
         if not any(
             isinstance(member, str) and (len(member) > MAX_TEXT or ANY_UNREADABLE.search(member))
             for member in members
@@ -384,8 +385,8 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | _Refused | N
         seen.add(id(node))
         if node.tag not in _STANDARD_TAGS:
             raise _Unsupported(node.tag)
-        # the maps and lists ruamel.yaml makes, with their line and column data written directly (its
-        # setters build the same objects, a call at a time)
+        # the maps and lists ruamel.yaml makes, with their line and column data written directly
+        # (its setters build the same objects, a call at a time)
         where = LineCol()
         mark = node.start_mark
         where.line, where.col, where.data = mark.line, mark.column, {}
@@ -440,17 +441,18 @@ def _fast_load(path: Path, text: str, report: Report) -> Document | _Refused | N
             f"the key '{key}' appears twice in one mapping (first at line {first[0] + 1}); the second is ignored",
         )
     document = Document(path, root)
-    # lengths were checked above; controls and surrogates can only be there if the raw text shows one
-    # or an escape that could make one
+    # lengths were checked above; controls and surrogates can only be there if the raw text shows
+    # one or an escape that could make one
     document.values_checked = UNSAFE_RAW.search(text) is None
     return document
 
 
 @memos.COMPOSER
 def _composer(pyyaml):
-    """libyaml's composer (CBaseLoader), with the tag of every node given at once: CBaseLoader's resolver has
-    no implicit or path resolvers, so it always ends in the default tag of the node's kind, but the C
-    composer calls it (and its descend and ascend hooks) in Python for every node, a fifth of the time."""
+    """libyaml's composer (CBaseLoader), with the tag of every node given at once: CBaseLoader's
+    resolver has no implicit or path resolvers, so it always ends in the default tag of the node's
+    kind, but the C composer calls it (and its descend and ascend hooks) in Python for every node, a
+    fifth of the time."""
     base = pyyaml.CBaseLoader
     if base.yaml_implicit_resolvers or base.yaml_path_resolvers:
         return base  # (another PyYAML whose base resolver resolves: keep it)
@@ -488,8 +490,8 @@ _NUMBER_STARTS = frozenset("0123456789+-._")
 
 
 def _scalar(node) -> Any:
-    """A scalar as ruamel.yaml reads it (YAML 1.2). The composer gives every scalar without a tag of its
-    own the string tag; one with another tag (`!!int 3`) is left to ruamel.yaml."""
+    """A scalar as ruamel.yaml reads it (YAML 1.2). The composer gives every scalar without a tag of
+    its own the string tag; one with another tag (`!!int 3`) is left to ruamel.yaml."""
     value = node.value
     if node.tag != _STR_TAG:
         raise _Unsupported(node.tag)
@@ -564,9 +566,9 @@ def locate(path: Path, root: Any, keys: tuple[Any, ...], *, key_itself: bool = F
 
 
 def items_of(node: CommentedMap):
-    """A map's items in its order, read in C: ruamel's own view is a Python generator that calls a Python
-    `__getitem__` per key, which loading a deck asks millions of times. A map with `<<` merge keys is read
-    through ruamel, which resolves them."""
+    """A map's items in its order, read in C: ruamel's own view is a Python generator that calls a
+    Python `__getitem__` per key, which loading a deck asks millions of times. A map with `<<` merge
+    keys is read through ruamel, which resolves them."""
     return (
         node.items() if getattr(node, merge_attrib, None) else collections.OrderedDict.items(node)
     )

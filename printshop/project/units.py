@@ -23,8 +23,9 @@ MAX_METRES = (
 MAX_POINTS = MAX_METRES * 1000 * 72 / 25.4
 
 
-# lengths already read, by their text: a deck's frames write the same few lengths thousands of times, and each
-# validation of its data read them all again (in the test suite, which validates hundreds of copies, 0.7 % of its time)
+# lengths already read, by their text: a deck's frames write the same few lengths thousands of
+# times, and each validation of its data read them all again (in the test suite, which validates
+# hundreds of copies, 0.7 % of its time)
 _READ = memos.LENGTHS_READ
 _READ_MAX = 4096  # distinct texts kept; past it, new ones are read each time
 

@@ -19,24 +19,27 @@ MAX_DEPTH = 100
 MAX_TEXT = 20_000  # characters in one value or key
 
 
-# bidirectional embeddings, overrides and isolates: invisible, they reorder what is printed and shown
+# bidirectional embeddings, overrides and isolates: invisible, they reorder what is printed and
+# shown
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
-# characters that print nothing: a value holding one (an escape in quotes, "\\0" or "\\x07", makes it) broke the
-# markup a template gives ReportLab, reported at the template
+# characters that print nothing: a value holding one (an escape in quotes, "\\0" or "\\x07", makes
+# it) broke the markup a template gives ReportLab, reported at the template
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-# in the file itself: controls YAML refuses (reported at 1:1 by the reader), and the three line breaks YAML
-# counts that editors do not (U+0085, U+2028, U+2029), after which every line the parser named was off by one
+# in the file itself: controls YAML refuses (reported at 1:1 by the reader), and the three line
+# breaks YAML counts that editors do not (U+0085, U+2028, U+2029), after which every line the parser
+# named was off by one
 RAW_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-# a character any of the three finds (source._values_are_safe's first look: a text without one passes at one search)
+# a character any of the three finds (source._values_are_safe's first look: a text without one
+# passes at one search)
 ANY_UNREADABLE = re.compile(
     "[\ud800-\udfff\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )
@@ -56,16 +59,17 @@ _BIDI_NAMES = {
 
 
 # A block collection nested in another starts further right (a list may sit at its key's column, but
-# what it holds starts two columns further), so the block nesting of a file is at most the widest run of
-# indentation, dashes and question marks that opens a line, plus two. Flow nesting is at most the number of
-# opening brackets: a closing one may be text (in a quoted value, in a comment), so no count of closings
-# bounds it; a look for two openings with no closing between was fooled by `[ "]", [ "]", …`.
+# what it holds starts two columns further), so the block nesting of a file is at most the widest
+# run of indentation, dashes and question marks that opens a line, plus two. Flow nesting is at most
+# the number of opening brackets: a closing one may be text (in a quoted value, in a comment), so no
+# count of closings bounds it; a look for two openings with no closing between was fooled by `[ "]",
+# [ "]", …`.
 _LINE_OPENING = re.compile(r"^[ ?-]+", re.MULTILINE)
 
 
 def may_be_deep_or_aliased(text: str) -> bool:
-    """False when the raw text alone shows the file nests at most MAX_DEPTH levels and has no alias (an
-    alias needs a '*'): then the event pass of `structure_is_safe` has nothing to find."""
+    """False when the raw text alone shows the file nests at most MAX_DEPTH levels and has no alias
+    (an alias needs a '*'): then the event pass of `structure_is_safe` has nothing to find."""
     if "*" in text:
         return True
     openings = text.count("[") + text.count("{")
@@ -85,9 +89,10 @@ UNSAFE_RAW = re.compile(
 
 
 def structure_is_safe(path: Path, text: str, report: Report) -> bool:
-    """Refuse nesting deeper than MAX_DEPTH and aliases (scalar ones too) before any composer sees the
-    file. libyaml's event parser keeps its own stack (no recursion) and is as quick as composing; a file
-    it cannot parse is left to ruamel.yaml, whose pure-Python composer stops at Python's recursion limit."""
+    """Refuse nesting deeper than MAX_DEPTH and aliases (scalar ones too) before any composer sees
+    the file. libyaml's event parser keeps its own stack (no recursion) and is as quick as
+    composing; a file it cannot parse is left to ruamel.yaml, whose pure-Python composer stops at
+    Python's recursion limit."""
     try:
         import yaml as pyyaml
 
@@ -115,8 +120,9 @@ def structure_is_safe(path: Path, text: str, report: Report) -> bool:
                 )
                 return False
     except pyyaml.YAMLError as error:
-        # libyaml from 0.2.6 (PyYAML 6.0.4's wheels) stops at its own limit of nesting, 1,000 flow levels, as its
-        # scanner reads ahead of the events above: that is this file's nesting, not its syntax
+        # libyaml from 0.2.6 (PyYAML 6.0.4's wheels) stops at its own limit of nesting, 1,000 flow
+        # levels, as its scanner reads ahead of the events above: that is this file's nesting, not
+        # its syntax
         mark = getattr(error, "problem_mark", None)
         if mark is not None and "nesting depth" in str(getattr(error, "problem", "")):
             _too_deep(path, mark, report)

@@ -1,5 +1,5 @@
-"""A YAML syntax error as a publisher reads it: the parser's problem said plainly with what to do, and
-the quote that opened a text where the parser only noticed it lines later.
+"""A YAML syntax error as a publisher reads it: the parser's problem said plainly with what to do,
+and the quote that opened a text where the parser only noticed it lines later.
 
 source.py words every syntax error it reports through these.
 """
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-# What the parser says, as a person would say it, with what to do ({problem}: the parser's own words, kept)
+# What the parser says, as a person would say it, with what to do ({problem}: the parser's own
+# words, kept)
 _PLAINLY = (
     ("'\\t'", "a tab: YAML indents with spaces only ({problem})", "replace the tab with spaces"),
     (
@@ -40,9 +41,10 @@ _QUOTED_VALUE = re.compile(r"""^(\s*(?:-\s+)?(?:[^#'"\s][^#]*?:\s+)?)(["'])""")
 
 
 def unclosed_quote(text: str, error_line: int) -> tuple[int, int] | None:
-    """(line, column) of a quoted value that runs on past its line and ends on `error_line`, where the parser
-    stopped: `name: "Braise` with the quote forgotten reads on to the next line's first quote. A text in quotes
-    may run over lines in YAML, and one that does and parses is never blamed: only the one the error ends."""
+    """(line, column) of a quoted value that runs on past its line and ends on `error_line`, where
+    the parser stopped: `name: "Braise` with the quote forgotten reads on to the next line's first
+    quote. A text in quotes may run over lines in YAML, and one that does and parses is never
+    blamed: only the one the error ends."""
     lines = text.splitlines()
     number = 0
     while number < min(error_line, len(lines)):
@@ -66,8 +68,8 @@ def unclosed_quote(text: str, error_line: int) -> tuple[int, int] | None:
 
 
 def _quote_end(line: str, start: int, quote: str) -> int | None:
-    """Where in `line`, from `start`, a quoted scalar opened before ends (a double-quoted one escapes with a
-    backslash, a single-quoted one by doubling the quote); None: it runs on."""
+    """Where in `line`, from `start`, a quoted scalar opened before ends (a double-quoted one
+    escapes with a backslash, a single-quoted one by doubling the quote); None: it runs on."""
     index = start
     while index < len(line):
         character = line[index]

@@ -11,15 +11,16 @@ last page is a back cover (the cover's emblem and title), the blank pages before
 cover, so no blank ever falls inside the rules; the back cover and the blank pages carry no folio nor running
 head, and blank pages carry nothing at all (no file name either). The cover carries no folio.
 
-Justified paragraphs never stretch a word space beyond twice the font's own (printshop/typeset/justify.py), and
-the characters the booklet style names under `characters` (the red suits ♥ ♦) print in their colour
-(except in table headers, white on the accent). A stretch of the template that begins with
-`<spacer height="print-and-play"/>` (the home-printing section) runs to the next `<h1>` after its own
-first one, and is left out of press booklets (`bleed`): a shop's booklet is printed.
+Justified paragraphs never stretch a word space beyond twice the font's own
+(printshop/typeset/justify.py), and the characters the booklet style names under `characters` (the
+red suits ♥ ♦) print in their colour (except in table headers, white on the accent). A stretch of
+the template that begins with `<spacer height="print-and-play"/>` (the home-printing section) runs
+to the next `<h1>` after its own first one, and is left out of press booklets (`bleed`): a shop's
+booklet is printed.
 
-Here: a booklet rendered once for what it is made from (`_remembered`), and the spacing its pages are set
-with, found by measuring (`booklet_flow`). Its pages, folios and canvases are set in render.booklet_pages;
-its blocks become flowables in render.booklet_flowables.
+Here: a booklet rendered once for what it is made from (`_remembered`), and the spacing its pages
+are set with, found by measuring (`booklet_flow`). Its pages, folios and canvases are set in
+render.booklet_pages; its blocks become flowables in render.booklet_flowables.
 """
 
 from __future__ import annotations
@@ -52,21 +53,22 @@ def render_booklet(
     bleed: float = 0.0,
     folio: str | None = None,
 ) -> tuple[bytes, int]:
-    """The booklet; with `pad_to` (4 for saddle stitching) its pages balanced to a multiple of `pad_to`,
-    blank pages and a back cover completing the last sheet; with `bleed`, pages grow by it on every side
-    and carry TrimBox and BleedBox (press files). `folio` names the document in the running foot (default:
-    the language's word for rules).
+    """The booklet; with `pad_to` (4 for saddle stitching) its pages balanced to a multiple of
+    `pad_to`, blank pages and a back cover completing the last sheet; with `bleed`, pages grow by it
+    on every side and carry TrimBox and BleedBox (press files). `folio` names the document in the
+    running foot (default: the language's word for rules).
 
-    In a session (`serve`, `watch`: render/replay.py's store is set), a booklet is rendered once for what it is
-    made from and given again while the colours and motifs it read keep their values (`_remembered`): a card's
-    text saved, or a colour the rules do not use, sets no booklet again. The process also remembers its last
-    booklets the same way (`_BOOKLETS`), in a session or not: a `printshop build` renders each once anyway, but
-    a program that builds again in the same process (the test suite does, a hundred times, and starts a
-    session on a copy of the same data fifty times) is given them."""
+    In a session (`serve`, `watch`: render/replay.py's store is set), a booklet is rendered once for
+    what it is made from and given again while the colours and motifs it read keep their values
+    (`_remembered`): a card's text saved, or a colour the rules do not use, sets no booklet again.
+    The process also remembers its last booklets the same way (`_BOOKLETS`), in a session or not: a
+    `printshop build` renders each once anyway, but a program that builds again in the same process
+    (the test suite does, a hundred times, and starts a session on a copy of the same data fifty
+    times) is given them."""
     folio = folio if folio is not None else game.localized.label("rules")
     store = recordings.get()
-    # a palette, or one standing in for the names it lacks (serve's colour.StandIn), whose colours can be copied
-    # to be compared; another mapping is read as it is, never remembered
+    # a palette, or one standing in for the names it lacks (serve's colour.StandIn), whose colours
+    # can be copied to be compared; another mapping is read as it is, never remembered
     memos = [_BOOKLETS] if isinstance(_beneath(paints.palette), dict) else []
     if store is not None:
         memos.insert(0, store.booklets)
@@ -75,7 +77,8 @@ def render_booklet(
     return _remembered(memos, game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
 
 
-# the booklets this process rendered last (a few hundred KB each at most; a catalogue's kits have about 40)
+# the booklets this process rendered last (a few hundred KB each at most; a catalogue's kits have
+# about 40)
 _BOOKLETS = memos.BOOKLETS
 
 
@@ -91,11 +94,12 @@ def _remembered(
     bleed: float,
     folio: str,
 ) -> tuple[bytes, int]:
-    """`_render_whole`, remembered by everything it reads but the palette and the motifs (the blocks, the style,
-    the page, the colour mode, the names and options, what it reads of the game, the fonts registered) and, for
-    each booklet made so, the colours and motifs it read, with their values (memo.Reads): a booklet is given
-    again only where every one of them is as it was. Looked up in each of `memos` in turn (a session's, then
-    the process's); one found in a later memo, or rendered, is kept in the earlier ones too."""
+    """`_render_whole`, remembered by everything it reads but the palette and the motifs (the
+    blocks, the style, the page, the colour mode, the names and options, what it reads of the game,
+    the fonts registered) and, for each booklet made so, the colours and motifs it read, with their
+    values (memo.Reads): a booklet is given again only where every one of them is as it was. Looked
+    up in each of `memos` in turn (a session's, then the process's); one found in a later memo, or
+    rendered, is kept in the earlier ones too."""
     localized = game.localized
     stand_in = isinstance(
         paints.palette, StandIn
@@ -123,8 +127,9 @@ def _remembered(
             if unchanged(colours, paints.palette) and unchanged(drawn, motifs, motif_key):
                 _keep(memos[:depth], key, entry)
                 return result
-    # the colours it reads are noted on a copy; kept with the values `paints.palette` itself gives for them (a stand-in
-    # its magenta for a name it lacks; a palette that notes its reads, serve's, notes them as on a hit)
+    # the colours it reads are noted on a copy; kept with the values `paints.palette` itself gives
+    # for them (a stand-in its magenta for a name it lacks; a palette that notes its reads, serve's,
+    # notes them as on a hit)
     read_colours = Reads(_beneath(paints.palette), log=[])
     read_motifs = Reads(motifs, log=[])
     result = _render_whole(
@@ -172,7 +177,8 @@ def _render_whole(
     bleed: float,
     folio: str,
 ) -> tuple[bytes, int]:
-    # home prints name their file on every page; a press booklet is the printed product, and does not
+    # home prints name their file on every page; a press booklet is the printed product, and does
+    # not
     marked = None if bleed else file_name
     booklet = _for_target(booklet, press=bool(bleed))
 
@@ -209,8 +215,9 @@ def _render_whole(
 def booklet_pages(
     game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints, motifs: dict[str, Motif]
 ) -> int:
-    """The pages `render_booklet` gives the booklet (no `pad_to`, no bleed), measured without writing it: what
-    a kit on another paper lists on its how-to page for the A5 rules one kit writes."""
+    """The pages `render_booklet` gives the booklet (no `pad_to`, no bleed), measured without
+    writing it: what a kit on another paper lists on its how-to page for the A5 rules one kit
+    writes."""
     return booklet_flow(game, _for_target(booklet, press=False), paper, paints, motifs)[1]
 
 
@@ -222,11 +229,12 @@ def booklet_flow(
     motifs: dict[str, Motif],
     pad_to: int = 1,
 ) -> tuple[float, int]:
-    """The spacing the booklet is set with and its pages of text (blank pages and back cover not counted): the
-    template's spacing, unless the last page would hold a scrap (then tighter or looser), or, with `pad_to`,
-    the one `_balanced` chooses. Each spacing is tried by setting the pages without writing a PDF
-    (`_measure`), and once per process for the same text on the same page: a booklet written for A4 and
-    Letter, or as a standalone A5 and as one imposed, is measured once."""
+    """The spacing the booklet is set with and its pages of text (blank pages and back cover not
+    counted): the template's spacing, unless the last page would hold a scrap (then tighter or
+    looser), or, with `pad_to`, the one `_balanced` chooses. Each spacing is tried by setting the
+    pages without writing a PDF (`_measure`), and once per process for the same text on the same
+    page: a booklet written for A4 and Letter, or as a standalone A5 and as one imposed, is measured
+    once."""
 
     def measure(spacing: float) -> tuple[int, float]:
         return _measure(game, booklet, paper, paints, motifs, spacing)
@@ -258,11 +266,11 @@ def _measure(
     motifs: dict[str, Motif],
     spacing: float,
 ) -> tuple[int, float]:
-    """(pages, how much of the last page's frame the text fills) of the booklet set with `spacing`, remembered
-    by everything that moves a line or a page break: the blocks, the style, the page, the language's
-    hyphenation, the fonts and the colours written into the text (a home booklet's RGB, a shop's CMYK). The
-    file name, folio and bleed are drawn outside the frames and change nothing, as do the motifs' shapes (their
-    blocks give their sizes)."""
+    """(pages, how much of the last page's frame the text fills) of the booklet set with `spacing`,
+    remembered by everything that moves a line or a page break: the blocks, the style, the page, the
+    language's hyphenation, the fonts and the colours written into the text (a home booklet's RGB, a
+    shop's CMYK). The file name, folio and bleed are drawn outside the frames and change nothing, as
+    do the motifs' shapes (their blocks give their sizes)."""
     key = (
         repr(booklet.blocks),
         repr(booklet.style),
@@ -286,10 +294,10 @@ _MEASURED = memos.BOOKLET_MEASURES
 
 
 def _balanced(measure, first: tuple[int, float], pad_to: int) -> tuple[tuple[int, float], float]:
-    """Of the template's spacing and the tighter and looser ones, a booklet whose last page holds no scrap (a
-    page with two lines on it is worse than a blank one), then the one that needs the fewest blank pages to
-    fill its last sheet (the back cover is not one), then the spacing nearest the template's; with its
-    spacing."""
+    """Of the template's spacing and the tighter and looser ones, a booklet whose last page holds no
+    scrap (a page with two lines on it is worse than a blank one), then the one that needs the
+    fewest blank pages to fill its last sheet (the back cover is not one), then the spacing nearest
+    the template's; with its spacing."""
 
     def score(result: tuple[int, float], spacing: float) -> tuple:
         pages, tail = result
@@ -315,8 +323,8 @@ LOOSER = (1.25, 1.5, 1.8)
 
 
 def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
-    """The booklet without the home-only markers; for a press booklet, also without the sections they open
-    (from the marker to the `h1` that follows the section's own heading)."""
+    """The booklet without the home-only markers; for a press booklet, also without the sections
+    they open (from the marker to the `h1` that follows the section's own heading)."""
     kept, skipping, headings = [], False, 0
     for block in booklet.blocks:
         if isinstance(block, Spacer) and block.height == HOME_ONLY:
@@ -331,5 +339,7 @@ def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
     while kept and isinstance(
         kept[-1], PageBreakBlock
     ):  # a break after the last page breaks nothing (ReportLab
-        kept.pop()  # counted an empty page after it in one pass and not in the other: a stitched booklet's pages
+        # counted an empty page after it in one pass and not in the other: a stitched booklet's
+        # pages
+        kept.pop()
     return BookletLayout(kept, booklet.style, booklet.text_ids)  # were then not a multiple of four)

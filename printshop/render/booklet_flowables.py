@@ -1,7 +1,7 @@
-"""A rules booklet's blocks as ReportLab flowables: paragraphs in booklet.yaml's styles (the characters it
-colours in their colours, list items hanging their bullets or numbers), tables with a coloured header row,
-spacers, page breaks, vector motifs (`MotifFlowable`), the back cover's emblem and title, and headings kept
-with what follows them. render.booklet_pages sets them on pages.
+"""A rules booklet's blocks as ReportLab flowables: paragraphs in booklet.yaml's styles (the
+characters it colours in their colours, list items hanging their bullets or numbers), tables with a
+coloured header row, spacers, page breaks, vector motifs (`MotifFlowable`), the back cover's emblem
+and title, and headings kept with what follows them. render.booklet_pages sets them on pages.
 """
 
 from __future__ import annotations
@@ -52,8 +52,9 @@ class MotifFlowable(Flowable):
 
 
 def character_colours(characters: dict[str, str], paints: Paints) -> dict[str, str]:
-    """Each character the booklet style's `characters` names (a key may name several), with its colour in
-    `paints` written as paragraph markup takes it: "#rrggbb", or "cmyk(c,m,y,k)" in a shop's CMYK."""
+    """Each character the booklet style's `characters` names (a key may name several), with its
+    colour in `paints` written as paragraph markup takes it: "#rrggbb", or "cmyk(c,m,y,k)" in a
+    shop's CMYK."""
     colours = {}
     for keys, name in characters.items():
         colour = paints.text(name)
@@ -66,8 +67,8 @@ def character_colours(characters: dict[str, str], paints: Paints) -> dict[str, s
 
 
 def _set(markup: str, colours: dict[str, str] | None) -> str:
-    """`markup` with each character of `colours` in its colour (text only, never inside tags or entities),
-    then the characters the families lack in the fallback face."""
+    """`markup` with each character of `colours` in its colour (text only, never inside tags or
+    entities), then the characters the families lack in the fallback face."""
     if colours and any(character in markup for character in colours):
         markup = re.sub(
             r"(<[^>]*>|&[#\w]+;)|([^<&]+)",
@@ -84,8 +85,8 @@ def _set(markup: str, colours: dict[str, str] | None) -> str:
 
 
 def back_cover_blocks(blocks: list) -> list:
-    """What the back cover shows: the cover's first emblem (`art`) and its `title`, from the blocks before the
-    first page break; empty if the cover has neither."""
+    """What the back cover shows: the cover's first emblem (`art`) and its `title`, from the blocks
+    before the first page break; empty if the cover has neither."""
     shown: list = []
     for block in blocks:
         if isinstance(block, PageBreakBlock):
@@ -139,8 +140,9 @@ def back_cover_flowables(
 
 
 def list_hangs(blocks: list, text_styles: dict[str, TextStyle]) -> dict[int, float]:
-    """The indent of each list item (by its index in `blocks`): one for all the items of a list (a run of items in
-    one style), which its widest number hangs in (measuring.hang), so that "10." moves no item's text but its own."""
+    """The indent of each list item (by its index in `blocks`): one for all the items of a list (a
+    run of items in one style), which its widest number hangs in (measuring.hang), so that "10."
+    moves no item's text but its own."""
     hangs: dict[int, float] = {}
     run: list[int] = []
 
@@ -186,7 +188,8 @@ def block_flowables(
                 if indent is not None
                 else hang([block.bullet], spec.font, spec.size, spec.indent)
             )
-            # the bullet at the margin, in the item's size (ReportLab's default is 10 pt, whatever the text's)
+            # the bullet at the margin, in the item's size (ReportLab's default is 10 pt, whatever
+            # the text's)
             bullet_style = ParagraphStyle(
                 f"{block.style}-bullet",
                 parent=styles[block.style],
@@ -200,7 +203,8 @@ def block_flowables(
         aligned: dict[tuple[bool, str], ParagraphStyle] = {}
 
         def cell_style(head: bool, column: int) -> ParagraphStyle:
-            """The th or td style, in the column's own alignment where the table gives one (align="left,right")."""
+            """The th or td style, in the column's own alignment where the table gives one
+            (align="left,right")."""
             base = styles["th" if head else "td"]
             align = block.aligns[column] if block.aligns and column < len(block.aligns) else None
             if align is None:

@@ -1,9 +1,10 @@
-"""A rules booklet's pages: page templates with alternating inner and outer margins, folios and running
-heads, the file's name on home prints, the blank pages and back cover that complete a stitched booklet's last
-sheet, and ReportLab's document built on a canvas that writes (or, measuring, only counts) the pages.
+"""A rules booklet's pages: page templates with alternating inner and outer margins, folios and
+running heads, the file's name on home prints, the blank pages and back cover that complete a
+stitched booklet's last sheet, and ReportLab's document built on a canvas that writes (or,
+measuring, only counts) the pages.
 
-`set_booklet` sets the booklet's flowables (render.booklet_flowables) at one spacing; render.booklet chooses
-the spacing and remembers what was set. A block taller than any page is `BookletTooLarge`.
+`set_booklet` sets the booklet's flowables (render.booklet_flowables) at one spacing; render.booklet
+chooses the spacing and remembers what was set. A block taller than any page is `BookletTooLarge`.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ class _Doc(BaseDocTemplate):
         self.tail = (top - frame._y) / max(frame._height, 1.0)
 
 
-# the baseline of a home print's file name: 7 mm up, so that on Letter, where an imposed A5 page is shrunk,
-# its descenders stay clear of the 5 mm band printers cannot print (print_and_play.margin)
+# the baseline of a home print's file name: 7 mm up, so that on Letter, where an imposed A5 page is
+# shrunk, its descenders stay clear of the 5 mm band printers cannot print (print_and_play.margin)
 FILE_NAME_BASELINE = 7 * 72 / 25.4
 
 
@@ -74,10 +75,10 @@ def set_booklet(
     back_cover: bool = False,
     measure: bool = False,
 ) -> tuple[bytes, int, float]:
-    """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing` scales the
-    space before and after paragraphs (to balance the last page). After the `content_pages`, `blank_pages`
-    empty pages, then (`back_cover`) a back cover. With `measure`, the pages are set but neither drawn nor
-    written (the bytes are empty)."""
+    """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing`
+    scales the space before and after paragraphs (to balance the last page). After the
+    `content_pages`, `blank_pages` empty pages, then (`back_cover`) a back cover. With `measure`,
+    the pages are set but neither drawn nor written (the bytes are empty)."""
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
@@ -113,12 +114,14 @@ def set_booklet(
             canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
         padding = content_pages is not None and doc.page > content_pages
         if padding and not (back_cover and doc.page == content_pages + blank_pages + 1):
-            return  # a blank page completing the last sheet: nothing on it, not even the file's name
+            # a blank page completing the last sheet: nothing on it, not even the file's name
+            return
         canvas.saveState()
         canvas.translate(bleed, bleed)
         canvas.setFillColor(paints.text(style.folio.colour))
-        # the file's name (home prints) on the lowest line, clear of the band printers cannot print (also once
-        # the page is imposed two to a sheet and shrunk to fit Letter); the folio above it
+        # the file's name (home prints) on the lowest line, clear of the band printers cannot print
+        # (also once the page is imposed two to a sheet and shrunk to fit Letter); the folio above
+        # it
         y = margins.bottom / 2
         if file_name:
             low = FILE_NAME_BASELINE
@@ -185,9 +188,10 @@ def set_booklet(
                 hangs.get(index),
             )
         )
-    # the text's headings kept with what follows them, among the text only: a heading that ends it (a section whose
-    # paragraphs a template left out) was kept with the blank page or back cover after it, and moved to a page of
-    # its own, one more than the pages measured (a stitched booklet then no multiple of four)
+    # the text's headings kept with what follows them, among the text only: a heading that ends it
+    # (a section whose paragraphs a template left out) was kept with the blank page or back cover
+    # after it, and moved to a page of its own, one more than the pages measured (a stitched booklet
+    # then no multiple of four)
     story = keep_headings_with_next(story)
     for _ in range(blank_pages):
         story.extend([PageBreak(), RLSpacer(1, 1)])
@@ -215,8 +219,8 @@ def set_booklet(
 
 
 class BookletTooLarge(Exception):
-    """Something of the booklet cannot be set on its page at the styles' sizes and spaces; `where`: booklet.yaml's
-    styles (jobs.py reports it there as text-overflow, not as a fault of printshop)."""
+    """Something of the booklet cannot be set on its page at the styles' sizes and spaces; `where`:
+    booklet.yaml's styles (jobs.py reports it there as text-overflow, not as a fault of printshop)."""
 
     def __init__(self, message: str, where):
         super().__init__(message)
@@ -229,7 +233,8 @@ _TOO_LARGE = re.compile(
 
 
 def _too_large(said: str, paper: Paper) -> str:
-    """ReportLab's LayoutError in words, without the object's address (the message must be the same every run)."""
+    """ReportLab's LayoutError in words, without the object's address (the message must be the same
+    every run)."""
     found = _TOO_LARGE.search(said)
     if found is None:
         return f"the rules booklet cannot be set on {paper.label or 'its paper'}: a block is taller than a page"
@@ -249,7 +254,8 @@ def _too_large(said: str, paper: Paper) -> str:
 
 
 class _WrittenCanvas(Canvas):
-    """ReportLab's canvas; in a session, each page stream formatted once per content (render/replay.py)."""
+    """ReportLab's canvas; in a session, each page stream formatted once per content
+    (render/replay.py)."""
 
     def __init__(self, *args, **settings):
         super().__init__(*args, **settings)
@@ -257,15 +263,16 @@ class _WrittenCanvas(Canvas):
 
 
 class _MeasuringCanvas(Canvas):
-    """A canvas that keeps its pages to itself: measuring a booklet needs its pages counted, not written."""
+    """A canvas that keeps its pages to itself: measuring a booklet needs its pages counted, not
+    written."""
 
     def save(self):
         pass
 
 
 class _UndrawnFrame(Frame):
-    """Measuring: each flowable is wrapped, split and placed as when the booklet is written, but not drawn (a
-    flowable's drawing changes no later position; it was half of a measurement)."""
+    """Measuring: each flowable is wrapped, split and placed as when the booklet is written, but not
+    drawn (a flowable's drawing changes no later position; it was half of a measurement)."""
 
     def _add(self, flowable, canv, trySplit=0):
         flowable.drawOn = _not_drawn  # shadows the class's method for this flowable only

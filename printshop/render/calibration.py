@@ -22,8 +22,8 @@ SPAN = 5  # millimetres each side of the centre
 
 
 def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
-    """Lines of `text` no wider than `width`, broken at ordinary spaces only: a no-break space (French
-    "jour\u202f:") keeps its words together and stays what it is."""
+    """Lines of `text` no wider than `width`, broken at ordinary spaces only: a no-break space
+    (French "jour\u202f:") keeps its words together and stays what it is."""
     lines: list[str] = []
     for word in text.split(" "):
         if lines and stringWidth(f"{lines[-1]} {word}", font, size) <= width:

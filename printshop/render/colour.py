@@ -30,21 +30,24 @@ class ColourMode:
 RGB = ColourMode()
 
 
-# while set (`noting_colours`, around a session's job): the palette names every output's Paints look up
+# while set (`noting_colours`, around a session's job): the palette names every output's Paints look
+# up
 _noted: contextvars.ContextVar[list | None] = contextvars.ContextVar("noted_colours", default=None)
 
 
 def noting_colours():
-    """Note the palette's names each `Paints` made meanwhile looks up (`[]`, `in`, `get`), in the list yielded:
-    what a session's job reads of the palette, so that it runs again only when one of those changes. A Paints
-    given a palette that already notes its reads (memo.Reads: a face's recording, a booklet) is left as it is:
-    whoever made it asks the job's palette again for what it read (render/replay.py, render/booklet.py)."""
+    """Note the palette's names each `Paints` made meanwhile looks up (`[]`, `in`, `get`), in the
+    list yielded: what a session's job reads of the palette, so that it runs again only when one of
+    those changes. A Paints given a palette that already notes its reads (memo.Reads: a face's
+    recording, a booklet) is left as it is: whoever made it asks the job's palette again for what it
+    read (render/replay.py, render/booklet.py)."""
     return noting(_noted)
 
 
 @dataclass
 class Paints:
-    """The palette resolved for one output: `fill(name)` for areas and strokes, `text(name)` for type."""
+    """The palette resolved for one output: `fill(name)` for areas and strokes, `text(name)` for
+    type."""
 
     palette: Mapping[str, str]
     mode: ColourMode = RGB
@@ -69,7 +72,8 @@ class Paints:
     def text(self, name: str) -> Color:
         value = self.palette[name]
         if self.mode.low_ink and _luminance(value) > 0.6:
-            value = "#000000"  # light type was set on dark fills, which low ink makes light: keep it readable
+            # light type was set on dark fills, which low ink makes light: keep it readable
+            value = "#000000"
         return _convert(value, self.mode, text=True)
 
 
@@ -84,10 +88,11 @@ OVERSET_HEX = "#" + "".join(
 
 
 class StandIn(Mapping):
-    """`palette`, giving the overset's magenta for a name it lacks: what a preview draws a colour with that the
-    palette does not have (a name mistyped, or taken out of colours.yaml while faces still use it), beside the
-    validator's error naming it. Never for a file: a build refuses such data. Each name is looked up in
-    `palette` itself, so a palette that notes what is read (memo.Reads) notes it; `in` says what it has."""
+    """`palette`, giving the overset's magenta for a name it lacks: what a preview draws a colour
+    with that the palette does not have (a name mistyped, or taken out of colours.yaml while faces
+    still use it), beside the validator's error naming it. Never for a file: a build refuses such
+    data. Each name is looked up in `palette` itself, so a palette that notes what is read
+    (memo.Reads) notes it; `in` says what it has."""
 
     def __init__(self, palette: Mapping[str, str]):
         self.palette = palette

@@ -87,7 +87,8 @@ def cut_grid(deck: DeckLayout, paper: Paper, target: CutTarget) -> CutGrid:
 def mark_rectangles(
     paper_width: float, paper_height: float, target: CutTarget
 ) -> list[tuple[float, float, float, float]]:
-    """The filled rectangles (x, y, width, height; PDF coordinates) that make up the registration marks."""
+    """The filled rectangles (x, y, width, height; PDF coordinates) that make up the registration
+    marks."""
     marks = target.marks
     if marks is None or target.area is not None:
         return []
@@ -111,8 +112,8 @@ def render_cut_pages(
     motifs: dict[str, Motif],
     file_name: str,
 ) -> tuple[bytes, int, list[list[tuple[float, float]]], CutGrid, list[int]]:
-    """The deck's pages: fronts with marks (and mirrored backs where the deck has them and we print the
-    marks). Returns the PDF, its page count, the trims of each page of fronts, the grid, and the
+    """The deck's pages: fronts with marks (and mirrored backs where the deck has them and we print
+    the marks). Returns the PDF, its page count, the trims of each page of fronts, the grid, and the
     0-based page numbers of the fronts pages."""
     grid = cut_grid(deck, paper, target)
     buffer = io.BytesIO()
@@ -183,7 +184,8 @@ def _marks(canvas, grid: CutGrid, target: CutTarget) -> None:
 def cut_svg(
     trims: list[tuple[float, float]], grid: CutGrid, radius: float, colour: str, title: str
 ) -> bytes:
-    """The outlines of one page's faces: millimetres, y downwards, on a view box the size of the page."""
+    """The outlines of one page's faces: millimetres, y downwards, on a view box the size of the
+    page."""
 
     def number(points: float) -> str:
         text = f"{points / MM:.3f}".rstrip("0").rstrip(".")

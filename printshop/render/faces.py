@@ -31,12 +31,12 @@ def draw_face(
     overset: bool = False,
     stand_ins: bool = False,
 ) -> None:
-    """`overset`: a text that does not fit is drawn anyway, cut at its frame, which is outlined in magenta with
-    an overset mark (the preview's proof of how far over it runs); without it such a face is refused, as a
-    build stops before drawing one. `stand_ins`: an image file that is not there or cannot be read, and a
-    motif there is not, are drawn as an empty frame in the same magenta, crossed and named (`draw_stand_in`),
-    as a layout program shows a picture not yet placed; without it a missing image fails the drawing (a build
-    has refused the data before)."""
+    """`overset`: a text that does not fit is drawn anyway, cut at its frame, which is outlined in
+    magenta with an overset mark (the preview's proof of how far over it runs); without it such a
+    face is refused, as a build stops before drawing one. `stand_ins`: an image file that is not
+    there or cannot be read, and a motif there is not, are drawn as an empty frame in the same
+    magenta, crossed and named (`draw_stand_in`), as a layout program shows a picture not yet
+    placed; without it a missing image fails the drawing (a build has refused the data before)."""
     w, h, bleed = face.width, face.height, face.bleed
     if face.face.background:
         canvas.setFillColor(paints.background(face.face.background))
@@ -48,9 +48,9 @@ def draw_face(
 
 
 def face_colours(face: FaceLayout) -> set[str]:
-    """The palette's names `draw_face` reads for `face` (its background, its shapes' fills and outlines, its
-    frames' text): a long-running session keeps a face, and its image, while those colours keep their values
-    (session.py). Kept beside `draw_face`, which a test holds it to."""
+    """The palette's names `draw_face` reads for `face` (its background, its shapes' fills and
+    outlines, its frames' text): a long-running session keeps a face, and its image, while those
+    colours keep their values (session.py). Kept beside `draw_face`, which a test holds it to."""
     names = {face.face.background} if face.face.background else set()
     for shape in face.face.shapes.values():
         if shape.fill is not None:
@@ -62,8 +62,8 @@ def face_colours(face: FaceLayout) -> set[str]:
 
 
 def face_motifs(face: FaceLayout) -> set[str]:
-    """The motifs' names `draw_face` reads for `face` (its shapes of kind motif): as `face_colours`, for a
-    session to keep a face while the motifs it draws are unchanged."""
+    """The motifs' names `draw_face` reads for `face` (its shapes of kind motif): as `face_colours`,
+    for a session to keep a face while the motifs it draws are unchanged."""
     return {
         shape.motif for shape in face.face.shapes.values() if shape.kind == "motif" and shape.motif
     }
@@ -156,8 +156,9 @@ STAND_IN_FONT = (
 def draw_stand_in(
     canvas: Canvas, x: float, y: float, width: float, height: float, name: str
 ) -> None:
-    """An empty picture frame where art the data names is missing: the box outlined and crossed in the overset's
-    magenta, the name of what is missing written in it (a preview's, beside the error naming the file)."""
+    """An empty picture frame where art the data names is missing: the box outlined and crossed in
+    the overset's magenta, the name of what is missing written in it (a preview's, beside the error
+    naming the file)."""
     canvas.saveState()
     canvas.setStrokeColorRGB(*OVERSET_COLOUR)
     canvas.setFillColorRGB(*OVERSET_COLOUR)
@@ -299,8 +300,8 @@ def draw_frame(
     frame, result = laid.frame, laid.fit
     if not result.fits and not overset:
         raise ValueError(f"frame '{laid.name}' does not fit; layout should have stopped the build")
-    # the flowables the fit measured, when this output has the colours layout set them in; else the same
-    # text again at the fitted size, in this output's colours (CMYK for a print shop, low ink)
+    # the flowables the fit measured, when this output has the colours layout set them in; else the
+    # same text again at the fitted size, in this output's colours (CMYK for a print shop, low ink)
     measured: Sequence[tuple[Flowable, float | None, float | None]] | None = (
         result.drawable(frame, paints) if result.fits else None
     )
@@ -347,8 +348,8 @@ def draw_frame(
 
 
 def _overset_mark(canvas: Canvas, x: float, y: float, width: float, height: float) -> None:
-    """An outline round the frame and, at its bottom right corner, a square with a plus: the sign layout
-    programs give a text that runs past its frame."""
+    """An outline round the frame and, at its bottom right corner, a square with a plus: the sign
+    layout programs give a text that runs past its frame."""
     side = 7.0
     canvas.saveState()
     canvas.setStrokeColorRGB(*OVERSET_COLOUR)

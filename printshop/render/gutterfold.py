@@ -3,9 +3,10 @@ folding the sheet along the line and gluing it makes double-sided cards with no 
 Folding about a horizontal line and looking from the other side turns the lower half by 180°
 about the fold, so the back of the card at (x, y) goes at (x, 2·fold − y − height), upside down.
 
-The cut marks of the vertical cut lines stand in the fold gap, which is cut away (fronts and backs share
-those lines), so no mark is needed above or below the rows: the top keeps only the band printers cannot
-print, the bottom the footer, and the footer meets no mark. The horizontal lines are marked at the sides.
+The cut marks of the vertical cut lines stand in the fold gap, which is cut away (fronts and backs
+share those lines), so no mark is needed above or below the rows: the top keeps only the band
+printers cannot print, the bottom the footer, and the footer meets no mark. The horizontal lines are
+marked at the sides.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from printshop.render.sheets import SheetSettings, page_footer
 
 
 def gutterfold_room(pnp) -> tuple[float, float, float]:
-    """What the page keeps outside the bleed: at the sides (the band printers cannot print, crop marks at
-    least half their length and their gap), at the top (the band), at the bottom (the footer)."""
+    """What the page keeps outside the bleed: at the sides (the band printers cannot print, crop
+    marks at least half their length and their gap), at the top (the band), at the bottom (the
+    footer)."""
     marks = pnp.crop_marks
     return (
         pnp.margin + marks.length / 2 + marks.gap,
@@ -40,8 +42,8 @@ def gutterfold_geometry(
     fold_gap: float,
     room: tuple[float, float, float] | None = None,
 ) -> tuple[float, float, int, float]:
-    """Landscape page size, the bleed that fits (at most `bleed`), the cards per row, and the fold's y;
-    `room` (sides, top, bottom) outside the bleed, else `margin` all round."""
+    """Landscape page size, the bleed that fits (at most `bleed`), the cards per row, and the fold's
+    y; `room` (sides, top, bottom) outside the bleed, else `margin` all round."""
     width, height = max(paper_w, paper_h), min(paper_w, paper_h)
     side, top, bottom = room if room is not None else (margin, margin, margin)
     for try_bleed in (bleed, bleed / 2, 0.0):
@@ -111,7 +113,8 @@ def render_gutterfold(
         canvas.setStrokeColor(settings.paints.fill(marks.colour))
         canvas.setLineWidth(marks.width)
         right = left + len(chunk) * (cw + 2 * bleed) - 2 * bleed
-        # the vertical cut lines, marked in the fold gap (cut away), each mark stopping short of the fold
+        # the vertical cut lines, marked in the fold gap (cut away), each mark stopping short of the
+        # fold
         tick = min(marks.length, pnp.fold_gap - marks.gap - 1 * 72 / 25.4)
         for i in range(len(chunk)):
             for x in (left + i * (cw + 2 * bleed), left + i * (cw + 2 * bleed) + cw):

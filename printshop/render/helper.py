@@ -1,9 +1,10 @@
-"""Helper processes for a build that renders one job at a time, and the seeding that lets one draw faces.
+"""Helper processes for a build that renders one job at a time, and the seeding that lets one draw
+faces.
 
 A build renders its jobs in as many processes as there are cores; when there is one job (one game,
-language and paper: what a designer builds while working on a deck) the second core sat idle. Where the
-build allows it (`helpers_allowed`, set around jobs rendered one after another in its own process), a
-`Helper` (a fork) takes part of the job:
+language and paper: what a designer builds while working on a deck) the second core sat idle. Where
+the build allows it (`helpers_allowed`, set around jobs rendered one after another in its own
+process), a `Helper` (a fork) takes part of the job:
 
 - `render_card_sheets` (render/sheets.py), for a deck with at least MIN_FACES faces drawn in place: the
   helper draws the last HELPER_SHARE of them into a scratch canvas, recording each one (render/replay.py:
@@ -12,24 +13,24 @@ build allows it (`helpers_allowed`, set around jobs rendered one after another i
 - a kit (kit_job.KitJob): the helper renders the rules (A5, then imposed) while the build renders the cards,
   sheets and press pages.
 
-A replay asks the document the same questions (font names, character codes, colours) and draws the face
-itself where an answer differs, so the PDF is, byte for byte, the one a single process writes
+A replay asks the document the same questions (font names, character codes, colours) and draws the
+face itself where an answer differs, so the PDF is, byte for byte, the one a single process writes
 (tests/test_helpers.py builds both ways and compares).
 
 For the answers to agree, both processes seed their canvas the same way before any face is drawn
-(`seed`): each font the deck's texts and the pages' footers use is named, in order of name, and given
-their characters beyond ASCII in code point order. ReportLab otherwise names fonts and numbers characters
-in the order they are first drawn, which differs between two parts of a deck. Every build seeds its card
-sheets, helped or not, so the bytes do not depend on whether a helper ran. A face drawn in a seeded
-document that has named and numbered nothing beyond its seed, before or while drawing it, is `sealed`
-with the seed's digest (render/replay.py): every character and font it uses came from the seed, so a
-document with the same seed gives the same answers and asking changes nothing; it is placed there without
-asking (the helper's faces in the build's document, a session's unchanged faces in its next PDF). The
-others are replayed question by question.
+(`seed`): each font the deck's texts and the pages' footers use is named, in order of name, and
+given their characters beyond ASCII in code point order. ReportLab otherwise names fonts and numbers
+characters in the order they are first drawn, which differs between two parts of a deck. Every build
+seeds its card sheets, helped or not, so the bytes do not depend on whether a helper ran. A face
+drawn in a seeded document that has named and numbered nothing beyond its seed, before or while
+drawing it, is `sealed` with the seed's digest (render/replay.py): every character and font it uses
+came from the seed, so a document with the same seed gives the same answers and asking changes
+nothing; it is placed there without asking (the helper's faces in the build's document, a session's
+unchanged faces in its next PDF). The others are replayed question by question.
 
-The helper inherits everything loaded and laid out, ignores Ctrl-C (the build handles it and ends the
-helper), dies with its parent, and sends its answer back pickled through a pipe. Whatever goes wrong with
-it (it dies, sends nothing, a recording does not replay), its work is done by the build.
+The helper inherits everything loaded and laid out, ignores Ctrl-C (the build handles it and ends
+the helper), dies with its parent, and sends its answer back pickled through a pipe. Whatever goes
+wrong with it (it dies, sends nothing, a recording does not replay), its work is done by the build.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 MIN_FACES = 240  # below this, forking and sending the recordings back costs about what it saves
-# the helper's share of the faces: less than half, as it starts later, draws a little slower (each page of
-# memory it touches is copied on first write) and pickles what it drew, while this process replays quickly
+# the helper's share of the faces: less than half, as it starts later, draws a little slower (each
+# page of memory it touches is copied on first write) and pickles what it drew, while this process
+# replays quickly
 HELPER_SHARE = 0.42
 
 # set by the build around jobs it renders one after another in this process, with a core to spare
@@ -63,11 +65,13 @@ def allowing_helpers(allowed: bool = True):
         helpers_allowed.reset(token)
 
 
-# --- seeding --------------------------------------------------------------------------------------------
+# --- seeding
+# --------------------------------------------------------------------------------------------
 def seed(canvas, faces, also: dict[str, str] | None = None) -> None:
-    """Name each font the faces' texts are set in, in order of name, and give each its characters beyond
-    ASCII in code point order (ASCII keeps its own codes in ReportLab's first subset). `also`: {font: text}
-    the page itself sets (a footer), so that drawing it numbers nothing new either."""
+    """Name each font the faces' texts are set in, in order of name, and give each its characters
+    beyond ASCII in code point order (ASCII keeps its own codes in ReportLab's first subset).
+    `also`: {font: text} the page itself sets (a footer), so that drawing it numbers nothing new
+    either."""
     used: dict[str, set[str]] = {name: set(text) for name, text in (also or {}).items() if text}
     for face in faces:
         for name, characters in _face_characters(face).items():
@@ -91,13 +95,15 @@ def seed(canvas, faces, also: dict[str, str] | None = None) -> None:
 
 
 def seed_of(doc) -> str | None:
-    """The digest of everything seeding gave a document (font names, character codes), if it was seeded."""
+    """The digest of everything seeding gave a document (font names, character codes), if it was
+    seeded."""
     seeded = doc.__dict__.get("_printshop_seed")
     return seeded[0] if seeded is not None else None
 
 
 def still_seeded(doc) -> bool:
-    """Whether a seeded document has named and numbered nothing since (drawing used only what it gave)."""
+    """Whether a seeded document has named and numbered nothing since (drawing used only what it
+    gave)."""
     seeded = doc.__dict__.get("_printshop_seed")
     return seeded is not None and document_state(doc) == seeded[1]
 
@@ -113,8 +119,8 @@ def _digest(doc) -> str:
 
 
 def _face_characters(face) -> dict[str, frozenset[str]]:
-    """{font: characters} a laid-out face sets, worked out once per face (a laid-out face never changes; a
-    long-running session seeds every render with the faces it kept)."""
+    """{font: characters} a laid-out face sets, worked out once per face (a laid-out face never
+    changes; a long-running session seeds every render with the faces it kept)."""
     known = face.__dict__.get("_seed_characters")
     if known is None:
         used: dict[str, set[str]] = {}
@@ -128,8 +134,8 @@ def _face_characters(face) -> dict[str, frozenset[str]]:
 
 
 def _characters(flowable, used: dict[str, set[str]]) -> None:
-    """The characters each font sets in a paragraph (its lines as wrapped, hyphens included, or else its
-    fragments; its bullet) or in a table's cells."""
+    """The characters each font sets in a paragraph (its lines as wrapped, hyphens included, or else
+    its fragments; its bullet) or in a table's cells."""
     lines = getattr(getattr(flowable, "blPara", None), "lines", None)
     if lines is not None and flowable.blPara.kind == 0:  # one font: (unused space, words) per line
         text = "".join(word for _, words in lines for word in words)
@@ -158,12 +164,13 @@ def _characters(flowable, used: dict[str, set[str]]) -> None:
 
 
 def document_state(doc) -> tuple:
-    """How far a document has named fonts and numbered characters: it changes whenever drawing adds either
-    (codes and names, once given, never change)."""
+    """How far a document has named fonts and numbered characters: it changes whenever drawing adds
+    either (codes and names, once given, never change)."""
     return len(doc.fontMapping), tuple(font.state[doc].nextCode for font in doc.delayedFonts)
 
 
-# --- the helper -----------------------------------------------------------------------------------------
+# --- the helper
+# -----------------------------------------------------------------------------------------
 class Helper:
     """A forked process computing `work(keys)`; `answer()` gives what it returned (pickled back)."""
 

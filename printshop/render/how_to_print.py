@@ -1,11 +1,11 @@
 """The one-page "how to print and cut" sheet in every print-and-play kit: which file to print how
 (one- or double-sided, which edge to flip), then the steps to cut and assemble.
 
-The page is a template (templates/common/how-to-print.xml.j2) in the booklet's vocabulary and styles,
-fed with the kit's own files; its sentences are the language's labels (data/languages/<lang>.yaml).
-It speaks to players, who print a finished kit: it names no command (the publisher's options are in
-docs/printing.md), and it says where a tiled board's assembly diagram is from the renderer's own
-layout.
+The page is a template (templates/common/how-to-print.xml.j2) in the booklet's vocabulary and
+styles, fed with the kit's own files; its sentences are the language's labels
+(data/languages/<lang>.yaml). It speaks to players, who print a finished kit: it names no command
+(the publisher's options are in docs/printing.md), and it says where a tiled board's assembly
+diagram is from the renderer's own layout.
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ TEMPLATE = HOW_TO_PRINT_TEMPLATE
 class KitFile:
     name: str
     pages: int
-    kind: str  # cards, cards-one-sided, gutterfold, sheet, sheet-pairs (each also -two-sided), tiled, rules, rules-booklet
+    # cards, cards-one-sided, gutterfold, sheet, sheet-pairs (each also -two-sided), tiled, rules,
+    # rules-booklet
+    kind: str
 
 
 class TooLong(ValueError):
@@ -96,14 +98,16 @@ def render_how_to_print(
 
 
 def _as_sheet(error: BookletTooLarge) -> BookletTooLarge:
-    """The booklet's words for a block no page holds, said of this sheet (it is set as a booklet is)."""
+    """The booklet's words for a block no page holds, said of this sheet (it is set as a booklet
+    is)."""
     return BookletTooLarge(
         str(error).replace("the rules booklet", "the how-to-print sheet", 1), error.where
     )
 
 
-# The sizes the sheet is tried at, as shares of the booklet styles' (its type, leading kept, and spaces): French on
-# A5 takes about 1.2 pages at full size. 70 % of the booklet's 9.5 pt is 6.7 pt, still read at arm's length.
+# The sizes the sheet is tried at, as shares of the booklet styles' (its type, leading kept, and
+# spaces): French on A5 takes about 1.2 pages at full size. 70 % of the booklet's 9.5 pt is 6.7 pt,
+# still read at arm's length.
 SCALES = (1.0, 0.9, 0.8, 0.7)
 
 
@@ -140,7 +144,8 @@ def _blocks(
     calibration: str,
     low_ink: bool,
 ) -> list:
-    """The page's blocks: the template filled with the kit's files and the language's labels, parsed."""
+    """The page's blocks: the template filled with the kit's files and the language's labels,
+    parsed."""
     context = {
         "title": game.title,
         "paper": paper_label,
@@ -181,7 +186,8 @@ def sheet_kind(sheet) -> str:
     ) + ("-two-sided" if sheet.backs else "")
 
 
-PAGES_SHOWN = 999  # the page count validate lists for each file (the build's are known once they are set): the widest
+# the page count validate lists for each file (the build's are known once they are set): the widest
+PAGES_SHOWN = 999
 
 
 def kit_files(
@@ -191,9 +197,9 @@ def kit_files(
     gutterfold: bool = False,
     low_ink: bool = False,
 ) -> list[KitFile]:
-    """The files a kit of `game` on `paper_id` lists (with `gutterfold`, a build with --gutterfold: each deck's
-    gutterfold sheets too; with `low_ink`, named as a --low-ink build names them), in the order the build lists them
-    (jobs.py's tasks)."""
+    """The files a kit of `game` on `paper_id` lists (with `gutterfold`, a build with --gutterfold:
+    each deck's gutterfold sheets too; with `low_ink`, named as a --low-ink build names them), in
+    the order the build lists them (jobs.py's tasks)."""
     variant, suffix = game.localized.variant, "-lowink" if low_ink else ""
 
     def name(what: str, paper: str) -> str:
@@ -220,11 +226,12 @@ def kit_files(
 def check_how_to_print(
     game: GameLayout, project, papers: list[tuple[str, Paper]], env, report: Report
 ) -> None:
-    """What validate can find in the how-to page: the template filled for a kit with a file of every kind, flipped
-    on either edge, in colour and in low ink, must render and parse (its Jinja, the names it reads, its markup and
-    tags); and the page of the kit's own files on each of `papers` ((name, Paper)) must fit on one page at one of `SCALES`,
-    measured without drawing it (`sheet_fits`). A fault is reported at the template (once, whichever language meets
-    it), as the build would have failed there."""
+    """What validate can find in the how-to page: the template filled for a kit with a file of every
+    kind, flipped on either edge, in colour and in low ink, must render and parse (its Jinja, the
+    names it reads, its markup and tags); and the page of the kit's own files on each of `papers`
+    ((name, Paper)) must fit on one page at one of `SCALES`, measured without drawing it
+    (`sheet_fits`). A fault is reported at the template (once, whichever language meets it), as the
+    build would have failed there."""
     paper_label = papers[0][1].label if papers else ""
     files = [KitFile(f"{game.game_id}-{game.lang}-{kind}.pdf", 12, kind) for kind in KINDS]
     where = template_location(env, TEMPLATE)
@@ -273,15 +280,15 @@ def check_how_to_print(
 
 
 def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> bool:
-    """Whether the how-to page of the kit's files (`kit_files`) fits on one page of `paper` at one of `SCALES`, set
-    without drawing it, in its longest form (low ink, either flip, gutterfold sheets listed). Remembered in the
-    process by everything it reads (the blocks, the style, the page, the fonts), and between runs of validate in
-    the fit store (fitstore.py) when one is open."""
+    """Whether the how-to page of the kit's files (`kit_files`) fits on one page of `paper` at one
+    of `SCALES`, set without drawing it, in its longest form (low ink, either flip, gutterfold
+    sheets listed). Remembered in the process by everything it reads (the blocks, the style, the
+    page, the fonts), and between runs of validate in the fit store (fitstore.py) when one is open."""
     from printshop.typeset.fonts import state as fonts_state
 
     style = project.booklet
-    # the longest page a build may make: low ink adds a paragraph, each flip names its edge in its own words, and
-    # --gutterfold lists each deck's gutterfold sheets too
+    # the longest page a build may make: low ink adds a paragraph, each flip names its edge in its
+    # own words, and --gutterfold lists each deck's gutterfold sheets too
     files = kit_files(game, paper_id, style.paper, gutterfold=True, low_ink=True)
     calibration = f"duplex-calibration-{game.lang}-{paper_id}.pdf"
     pages = [

@@ -5,9 +5,9 @@ For n pages (a multiple of four), sheet i (from 0) carries on its front n-2i (le
 (right), and on its back 2i+2 (left) and n-2i-1 (right). Pages are scaled down to fit half the
 paper when they are larger (A5 on Letter), and centred in their half.
 
-The imposed file depends on the booklet's bytes, the paper's size and the title alone: a process remembers
-the last ones it made (`_IMPOSED`), for a booklet given again by render/booklet.py's memo (a session's refresh,
-a build run again in the same process) is imposed the same again.
+The imposed file depends on the booklet's bytes, the paper's size and the title alone: a process
+remembers the last ones it made (`_IMPOSED`), for a booklet given again by render/booklet.py's memo
+(a session's refresh, a build run again in the same process) is imposed the same again.
 """
 
 from __future__ import annotations

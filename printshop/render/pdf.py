@@ -6,8 +6,8 @@ set, the creation and modification dates are that moment (UTC) and the /ID deriv
 reproducible-builds.org describes. build.check_environment refuses a value that is not whole seconds
 (ReportLab would fail on every file), and cache.py puts the variable in every key.
 
-What ReportLab's PDF code itself is made to do differently (binary Flate streams remembered by content, font
-subsets tagged by what they hold) is in printshop/reportlab_patches.py.
+What ReportLab's PDF code itself is made to do differently (binary Flate streams remembered by
+content, font subsets tagged by what they hold) is in printshop/reportlab_patches.py.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""PDF/X-1a and PDF/X-4: the press file as a shop's preflight wants it. ReportLab writes the content (CMYK only,
-fonts embedded, no transparency: the profile's paints and validation see to that); this step adds
-what the standard asks of the document: the output intent, the PDF/X version key and Trapped.
+"""PDF/X-1a and PDF/X-4: the press file as a shop's preflight wants it. ReportLab writes the content
+(CMYK only, fonts embedded, no transparency: the profile's paints and validation see to that); this
+step adds what the standard asks of the document: the output intent, the PDF/X version key and
+Trapped.
 
 The output intent names a registered characterization (e.g. "CGATS TR 001", SWOP), for which PDF/X
 does not require an embedded ICC profile. PDF/X-4 requires one (DestOutputProfile: the profile's

@@ -38,17 +38,18 @@ def render_face_images(
     motifs: dict[str, Motif],
 ) -> list[tuple[str, bytes]]:
     """One PNG per card face, numbered in deck order (001-front, 001-back, 002-front, ...), at the
-    profile's exact pixel size: pdfium maps each press page onto exactly those pixels (raster.render_pixels),
-    so nothing is resampled (a picture rendered at a scale and resized to the shop's pixels, a pixel or two
-    fewer, came out softer, and the resizing was most of the time)."""
+    profile's exact pixel size: pdfium maps each press page onto exactly those pixels
+    (raster.render_pixels), so nothing is resampled (a picture rendered at a scale and resized to
+    the shop's pixels, a pixel or two fewer, came out softer, and the resizing was most of the
+    time)."""
     import pypdfium2
 
     front_first = profile.model_copy(update={"page_order": "front-back"})
     data, _ = render_press_cards(game, [deck], front_first, trim, paints, motifs, deck.id)
     document = pypdfium2.PdfDocument(data)
     images, page = [], 0
-    # png-per-face profiles give their images' size; one without (not checked) fails here, and the job
-    # reports the AttributeError as an internal error, as it always has
+    # png-per-face profiles give their images' size; one without (not checked) fails here, and the
+    # job reports the AttributeError as an internal error, as it always has
     width, height = profile.pixels.width, profile.pixels.height  # type: ignore[union-attr]
     made: dict[str, bytes] = {}  # by face: a shared back, or a card with copies, is rasterized once
     for number, (front, back) in enumerate(deck.cards, start=1):
@@ -149,8 +150,8 @@ def render_press_sheet(
     motifs: dict[str, Motif],
     art: PressArt | None = None,
 ) -> tuple[bytes, int]:
-    """One page per sheet (each item of a set) at full size plus the profile's bleed, in its colours,
-    with TrimBox and BleedBox; the kit's press pages and the shops' sheets alike."""
+    """One page per sheet (each item of a set) at full size plus the profile's bleed, in its
+    colours, with TrimBox and BleedBox; the kit's press pages and the shops' sheets alike."""
     first, bleed = sheet.faces[0], profile.bleed
     width, height = first.width + 2 * bleed, first.height + 2 * bleed
     buffer = io.BytesIO()
@@ -194,11 +195,12 @@ def render_press_cards(
     art: PressArt | None = None,
     side: str | None = None,
 ) -> tuple[bytes, int]:
-    """The decks' cards on pages of the shop's `trim` plus its bleed, each card's faces in the profile's
-    order (e.g. back 1, front 1, back 2, ...). Faces are scaled about their centre to cover the trim
-    (validation has checked that bleed and safe zone survive it). Each page is labelled with its
-    side and card number ("back 1", "front 1"), which preflight uses to check the order. With `side`
-    ("front" or "back"), only that side of each card: shops that take fronts and backs as two files."""
+    """The decks' cards on pages of the shop's `trim` plus its bleed, each card's faces in the
+    profile's order (e.g. back 1, front 1, back 2, ...). Faces are scaled about their centre to
+    cover the trim (validation has checked that bleed and safe zone survive it). Each page is
+    labelled with its side and card number ("back 1", "front 1"), which preflight uses to check the
+    order. With `side` ("front" or "back"), only that side of each card: shops that take fronts and
+    backs as two files."""
     bleed = profile.bleed
     width, height = trim.width + 2 * bleed, trim.height + 2 * bleed
     buffer = io.BytesIO()
@@ -213,7 +215,8 @@ def render_press_cards(
     )
     names: dict[str, str] = {}
     for deck in decks:
-        # with `side`, the faces of that side only: a file of backs carries no front (nor its fonts and art)
+        # with `side`, the faces of that side only: a file of backs carries no front (nor its fonts
+        # and art)
         used = {
             key
             for front, back in deck.cards

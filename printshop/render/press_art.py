@@ -1,5 +1,6 @@
 """Raster art for CMYK press files: converted by Pillow's ImageCms to the profile's CMYK (an ICC
-profile shipped in printshop/icc/), transparency flattened over what lies beneath, total ink limited.
+profile shipped in printshop/icc/), transparency flattened over what lies beneath, total ink
+limited.
 
 A shop that forbids transparency (PDF/X-1a) refuses an image with an alpha channel, and a CMYK shop
 refuses RGB images; the publisher should not have to convert art by hand, so the press files do it.
@@ -61,8 +62,9 @@ def _to_cmyk(name: str | None, source_icc: bytes | None):
 
 @memos.BACK_TO_RGB
 def _back_to_rgb(name: str | None):
-    """CMYK back to sRGB with black point compensation both ways, so that the press's paper white and
-    deepest black map back to the screen's: what differs after the round trip is what the press cannot print."""
+    """CMYK back to sRGB with black point compensation both ways, so that the press's paper white
+    and deepest black map back to the screen's: what differs after the round trip is what the press
+    cannot print."""
     return ImageCms.buildTransform(
         _cmyk_profile(name),
         ImageCms.createProfile("sRGB"),
@@ -106,7 +108,8 @@ def limit_ink(image: Image.Image, limit: float | None) -> Image.Image:
 
 
 def _applied(image: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Image:
-    """ImageCms.applyTransform: a new image (its type allows None, which only a change in place gives)."""
+    """ImageCms.applyTransform: a new image (its type allows None, which only a change in place
+    gives)."""
     converted = ImageCms.applyTransform(image, transform)
     assert converted is not None
     return converted

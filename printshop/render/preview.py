@@ -1,7 +1,8 @@
 """Image sets: one PNG per distinct face of every deck and sheet, for a web page (previews, with the
-cards' rounded corners and a contact sheet per deck) or an online table (Tabletopia, Screentop: square
-corners, every face of a component the same pixel size). The numbers are data
-(data/print/targets/images/<name>.yaml); the faces are drawn by render/faces.py through render/raster.py.
+cards' rounded corners and a contact sheet per deck) or an online table (Tabletopia, Screentop:
+square corners, every face of a component the same pixel size). The numbers are data
+(data/print/targets/images/<name>.yaml); the faces are drawn by render/faces.py through
+render/raster.py.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def deck_images(
     paints: Paints,
     motifs: dict[str, Motif],
 ):
-    """[(face key, image)] for each distinct face of the deck: the fronts in deck order, then the backs."""
+    """[(face key, image)] for each distinct face of the deck: the fronts in deck order, then the
+    backs."""
     keys = list(
         dict.fromkeys([front for front, _ in deck.cards] + [back for _, back in deck.cards if back])
     )
@@ -58,7 +60,8 @@ def deck_images(
 
 
 def contact_sheet(pictures: list, target: ImageTarget):
-    """Every picture in a grid of `columns`, `gap` pixels apart and round the edge, on the background."""
+    """Every picture in a grid of `columns`, `gap` pixels apart and round the edge, on the
+    background."""
     from PIL import Image
 
     sheet = target.contact_sheet
@@ -81,8 +84,8 @@ def contact_sheet(pictures: list, target: ImageTarget):
 def render_image_set(
     game: GameLayout, target: ImageTarget, paints: Paints, motifs: dict[str, Motif], stem: str
 ) -> list[tuple[str, bytes, str]]:
-    """(file name, bytes, description) of every image: <stem>-<deck>-<face>.png, <stem>-<deck>-contact.png,
-    <stem>-<sheet>[-<item>].png."""
+    """(file name, bytes, description) of every image: <stem>-<deck>-<face>.png,
+    <stem>-<deck>-contact.png, <stem>-<sheet>[-<item>].png."""
     files = []
     for deck in game.decks:
         images = deck_images(game, deck, target, paints, motifs)

@@ -90,7 +90,8 @@ def make_proofs(
     templates_dir: Path | None = None,
 ) -> ProofResult:
     """Proof `langs` (default: every translation) of `games` (default: all) against `against`
-    (default: each translation's reference language). Nothing is written unless every proof rendered."""
+    (default: each translation's reference language). Nothing is written unless every proof
+    rendered."""
     from printshop.language.i18n import completeness
     from printshop.pipeline.build import (
         check,
@@ -215,16 +216,18 @@ def render_proof(
     translated: int | None = None,
 ) -> tuple[bytes, int]:
     """The proof of `translation` against `reference` on `paper` turned landscape, so that two
-    columns of cards, each with its ids, stand side by side: (PDF bytes, pages). `translated`: the percent of the
-    translation's texts that are translated, said beside its heading when below 100 (its other texts are copies of
-    the text they are made from, which a reviewer would otherwise read as translations)."""
+    columns of cards, each with its ids, stand side by side: (PDF bytes, pages). `translated`: the
+    percent of the translation's texts that are translated, said beside its heading when below 100
+    (its other texts are copies of the text they are made from, which a reviewer would otherwise
+    read as translations)."""
     page_width, page_height = max(paper.width, paper.height), min(paper.width, paper.height)
     margin = media.print_and_play.margin
     footer = media.print_and_play.footer
     top = (
         page_height - margin - HEADER_SIZE * 2.6
     )  # below the page's heading and the column headings
-    # a proof is read, not cut: its footer sits just inside the margin, which leaves two rows of cards a page
+    # a proof is read, not cut: its footer sits just inside the margin, which leaves two rows of
+    # cards a page
     footer_baseline = margin + mm(0.5)
     bottom = footer_baseline + footer.size * 1.2
     column = (page_width - 2 * margin - GUTTER) / 2
@@ -390,7 +393,8 @@ def _headings(
             if layout is translation and translated is not None and translated < 100
             else ""
         )
-        # set as the reviewer's language sets it ("traduction : Français", a narrow space before the colon in French)
+        # set as the reviewer's language sets it ("traduction : Français", a narrow space before the
+        # colon in French)
         canvas.drawString(
             x,
             y,

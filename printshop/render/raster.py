@@ -1,4 +1,5 @@
-"""Faces as images: each face drawn by render/faces.py onto a one-page PDF, then rasterised by pdfium.
+"""Faces as images: each face drawn by render/faces.py onto a one-page PDF, then rasterised by
+pdfium.
 
 The targets that need pictures rather than paper (Tabletop Simulator, previews, Tabletopia and
 Screentop, the Cricut upload) all come through here, so there is one renderer and every image shows
@@ -29,7 +30,8 @@ SUPERSAMPLE = (
 
 
 def pixels_for(width: float, height: float, long_side: int) -> tuple[int, int]:
-    """The pixel size of a `width` x `height` (points) picture whose longer side is `long_side` pixels."""
+    """The pixel size of a `width` x `height` (points) picture whose longer side is `long_side`
+    pixels."""
     if width >= height:
         return long_side, max(1, round(long_side * height / width))
     return max(1, round(long_side * width / height)), long_side
@@ -42,7 +44,8 @@ def pixels_at(width: float, height: float, dpi: float) -> tuple[int, int]:
 def pixels_within(
     width: float, height: float, dpi: float, least: int, most: int
 ) -> tuple[int, int]:
-    """`dpi`, raised until the longer side has `least` pixels, lowered until no side has more than `most`."""
+    """`dpi`, raised until the longer side has `least` pixels, lowered until no side has more than
+    `most`."""
     longer = max(width, height) / 72 * dpi
     long_side = min(most, max(least, round(longer)))
     return pixels_for(width, height, long_side)
@@ -58,8 +61,9 @@ def face_images(
     bleed: float = 0.0,
     lang: str = "en",
 ) -> list[PILImage.Image]:
-    """Each face (trim, plus `bleed` points of its own bleed on every side, at most the face's) as an RGB
-    image of exactly its size in `sizes`. The faces share one PDF, so fonts and art are embedded once."""
+    """Each face (trim, plus `bleed` points of its own bleed on every side, at most the face's) as
+    an RGB image of exactly its size in `sizes`. The faces share one PDF, so fonts and art are
+    embedded once."""
     import pypdfium2
 
     buffer = io.BytesIO()
@@ -89,7 +93,8 @@ def face_images(
 
 
 def corner_mask(size: tuple[int, int], radius: float) -> PILImage.Image:
-    """An alpha mask of `size` with rounded corners (radius in pixels), edges smoothed by supersampling."""
+    """An alpha mask of `size` with rounded corners (radius in pixels), edges smoothed by
+    supersampling."""
     from PIL import Image, ImageDraw
 
     width, height = size
@@ -103,12 +108,13 @@ def corner_mask(size: tuple[int, int], radius: float) -> PILImage.Image:
 
 
 def render_pixels(page, width: int, height: int):
-    """A pdfium page as RGB pixels, a numpy array of `height` rows of `width` pixels of three bytes: pdfium maps
-    the page onto exactly that many pixels itself (rendering at a scale gives ceil(page size x scale) pixels,
-    one too many on one side as often as not once the pixel size is rounded) and writes them, in the order a PNG
-    stores them, into a buffer Python owns: `png` deflates them as they lie. (Rendered four bytes a pixel and
-    made a Pillow image, they were copied twice more, dropping the fourth byte, then packing them for numpy:
-    half of the time a picture took. The pixels are the same either way.)"""
+    """A pdfium page as RGB pixels, a numpy array of `height` rows of `width` pixels of three bytes:
+    pdfium maps the page onto exactly that many pixels itself (rendering at a scale gives ceil(page
+    size x scale) pixels, one too many on one side as often as not once the pixel size is rounded)
+    and writes them, in the order a PNG stores them, into a buffer Python owns: `png` deflates them
+    as they lie. (Rendered four bytes a pixel and made a Pillow image, they were copied twice more,
+    dropping the fourth byte, then packing them for numpy: half of the time a picture took. The
+    pixels are the same either way.)"""
     import pypdfium2
     import pypdfium2.raw as pdfium_c
 
@@ -123,8 +129,8 @@ def render_pixels(page, width: int, height: int):
 
 
 def render_exact(page, width: int, height: int) -> PILImage.Image:
-    """A pdfium page as an RGB Pillow image of exactly `width` x `height` pixels (see render_pixels), for the
-    pictures that are worked on further (corners cut round, set in a sheet)."""
+    """A pdfium page as an RGB Pillow image of exactly `width` x `height` pixels (see
+    render_pixels), for the pictures that are worked on further (corners cut round, set in a sheet)."""
     from PIL import Image
 
     return Image.frombuffer(
@@ -160,13 +166,14 @@ def png(picture: PILImage.Image | numpy.ndarray, dpi: float | None = None, level
     """PNG bytes that depend on the pixels only (and the stated resolution, when given): no time, no
     text, no colour profile. `level` is zlib's (1 fastest, 9 smallest).
 
-    `picture` is a Pillow image, or pixels as numpy gives them (render_pixels: rows of RGB, RGBA or grey).
-    8-bit grey and colour pictures, with or without alpha, are written here: every row is filtered by
-    its difference from the row above (PNG's "Up" filter, one array subtraction), then deflated. Pillow
-    tries all five filters on each row and keeps the best, which is most of its time on a 300 dpi page;
-    on these flat-coloured pages "Up" deflates within a few per cent of its size in under half the time.
-    The rows are deflated by zlib-ng, which reads as zlib and writes these pages three times as fast, a
-    few per cent smaller. Other modes (palettes, one bit, 16 bits) go through Pillow."""
+    `picture` is a Pillow image, or pixels as numpy gives them (render_pixels: rows of RGB, RGBA or
+    grey). 8-bit grey and colour pictures, with or without alpha, are written here: every row is
+    filtered by its difference from the row above (PNG's "Up" filter, one array subtraction), then
+    deflated. Pillow tries all five filters on each row and keeps the best, which is most of its
+    time on a 300 dpi page; on these flat-coloured pages "Up" deflates within a few per cent of its
+    size in under half the time. The rows are deflated by zlib-ng, which reads as zlib and writes
+    these pages three times as fast, a few per cent smaller. Other modes (palettes, one bit, 16
+    bits) go through Pillow."""
     import numpy
 
     if isinstance(picture, numpy.ndarray):

@@ -1,27 +1,28 @@
 """Replaying a face's drawing into a new PDF, so a long-running session redraws only changed faces.
 
-A face is drawn into a Form XObject (render/sheets.py's card sheets, render/sheet_pages.py's player sheets
-and boards, render/press.py's press pages). Its content stream depends on the face and
-on the document's state at that moment: which font subset and code each character was given when
-the document first used it, and the internal names of fonts. A `FaceRecordings` store keeps, per
+A face is drawn into a Form XObject (render/sheets.py's card sheets, render/sheet_pages.py's player
+sheets and boards, render/press.py's press pages). Its content stream depends on the face and on the
+document's state at that moment: which font subset and code each character was given when the
+document first used it, and the internal names of fonts. A `FaceRecordings` store keeps, per
 laid-out face, the stream drawing produced and every question the drawing asked the document
 (`splitString`, `getSubsetInternalName`, `getInternalFontName`, `addColor`) with its answer. To
-replay, the same questions are asked again in the same order of the new document: the answers
-change its state exactly as drawing would, and if every answer is the same the recorded stream is
-the stream drawing would write. If one differs (an earlier face now brings a character first), the
-face is drawn for real; the questions already asked leave the state as drawing's first questions
-would, and asking again changes nothing, so the bytes are still those of a cold build.
+replay, the same questions are asked again in the same order of the new document: the answers change
+its state exactly as drawing would, and if every answer is the same the recorded stream is the
+stream drawing would write. If one differs (an earlier face now brings a character first), the face
+is drawn for real; the questions already asked leave the state as drawing's first questions would,
+and asking again changes nothing, so the bytes are still those of a cold build.
 
-A page's content stream is compressed and formatted once too: `remember_page_streams` gives each page of
-a canvas a stream object whose formatted bytes the store keeps by the digest of its content, so a page
-that comes out as it was (all but the page of the edited card) is neither compressed nor formatted again.
-Those bytes do not depend on where the stream sits in the file: its dictionary holds only its length and
-filters, and the page that refers to it is formatted as before.
+A page's content stream is compressed and formatted once too: `remember_page_streams` gives each
+page of a canvas a stream object whose formatted bytes the store keeps by the digest of its content,
+so a page that comes out as it was (all but the page of the edited card) is neither compressed nor
+formatted again. Those bytes do not depend on where the stream sits in the file: its dictionary
+holds only its length and filters, and the page that refers to it is formatted as before.
 
-In a build, `draw_face_form` draws, unless a session has set `recordings`; a build with a helper process
-(render/helper.py) records the helper's faces with `record_face` and places them with `replay`. A recording
-made in a document seeded by render/helper.py that had named and numbered nothing beyond its seed is
-`sealed` with the seed's digest, and `replay` places it without asking in any document with the same seed.
+In a build, `draw_face_form` draws, unless a session has set `recordings`; a build with a helper
+process (render/helper.py) records the helper's faces with `record_face` and places them with
+`replay`. A recording made in a document seeded by render/helper.py that had named and numbered
+nothing beyond its seed is `sealed` with the seed's digest, and `replay` places it without asking in
+any document with the same seed.
 """
 
 from __future__ import annotations
@@ -53,33 +54,39 @@ class Recording:
     colours: dict  # canvas._colorsUsed when the form ended
     shadings: dict
     formatted: bytes | None = None  # the form object as the PDF writes it (see `_format_once`)
-    # the digest of the seed of the document it was drawn in, if that document had named and numbered nothing
-    # beyond its seed when the face was drawn (render/helper.py): in a document with the same seed, every answer
-    # is the same and asking changes nothing, so it is placed without asking
+    # the digest of the seed of the document it was drawn in, if that document had named and
+    # numbered nothing beyond its seed when the face was drawn (render/helper.py): in a document
+    # with the same seed, every answer is the same and asking changes nothing, so it is placed
+    # without asking
     sealed: str | None = None
-    # the palette's names the drawing read, with their values: the recording stands while those are the same
+    # the palette's names the drawing read, with their values: the recording stands while those are
+    # the same
     palette: dict = field(default_factory=dict)
-    # the PDF features drawing asked the document to be new enough for (ensureMinPdfVersion: ReportLab asks for
-    # 'transparency' whenever a colour with an alpha is set, even an opaque one), asked again when it is placed
+    # the PDF features drawing asked the document to be new enough for (ensureMinPdfVersion:
+    # ReportLab asks for 'transparency' whenever a colour with an alpha is set, even an opaque one),
+    # asked again when it is placed
     versions: tuple = ()
-    # drawing set an opacity, overprint or blend mode (the canvas's ExtGState): never replayed, as the resources
-    # that state needs are the canvas's, not the recording's (printshop sets none; a face that did is drawn)
+    # drawing set an opacity, overprint or blend mode (the canvas's ExtGState): never replayed, as
+    # the resources that state needs are the canvas's, not the recording's (printshop sets none; a
+    # face that did is drawn)
     graphics_state: bool = False
 
 
 class FaceRecordings:
     """Recordings by laid-out face. A session keeps a face's `FaceLayout` object for as long as its
-    inputs are unchanged and lays out a new object otherwise, so the object identifies what was drawn;
-    `setting` names everything else the drawing reads (colour mode, motifs, image folder) but the palette,
-    whose colours each recording holds those it read of (`Recording.palette`)."""
+    inputs are unchanged and lays out a new object otherwise, so the object identifies what was
+    drawn; `setting` names everything else the drawing reads (colour mode, motifs, image folder) but
+    the palette, whose colours each recording holds those it read of (`Recording.palette`)."""
 
     def __init__(self) -> None:
         self._store: dict[tuple, tuple[object, Recording]] = {}
         self.drawn = 0  # faces drawn for real since the last `reset_counts`
         self.replayed = 0
-        # page content streams as the PDF writes them, by the digest of their content (see the module's doc)
+        # page content streams as the PDF writes them, by the digest of their content (see the
+        # module's doc)
         self.page_streams: Memo = Memo(4096)
-        # rules booklets (and how-to pages) rendered, by what they are made from (render/booklet.py, `_remembered`)
+        # rules booklets (and how-to pages) rendered, by what they are made from (render/booklet.py,
+        # `_remembered`)
         self.booklets: Memo = Memo(128)
 
     def reset_counts(self) -> None:
@@ -114,8 +121,8 @@ def recording_into(store: FaceRecordings):
 
 
 def remember_page_streams(canvas) -> None:
-    """In a session (`recordings` set), give each page the canvas ends a content stream that is formatted
-    once per content (see the module's doc); in a build, nothing."""
+    """In a session (`recordings` set), give each page the canvas ends a content stream that is
+    formatted once per content (see the module's doc); in a build, nothing."""
     store = recordings.get()
     if store is None:
         return
@@ -162,8 +169,8 @@ class _RememberedStream(pdfdoc.PDFStream):
 
 
 def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -> None:
-    """Draw `face` into the form the canvas has begun (or, `form=False`, into the page at the current
-    origin), or replay its recording when a session keeps one."""
+    """Draw `face` into the form the canvas has begun (or, `form=False`, into the page at the
+    current origin), or replay its recording when a session keeps one."""
     store = recordings.get()
     if store is None or has_images(
         face
@@ -187,8 +194,9 @@ def draw_face_form(canvas, face, paints, motifs, assets, *, form: bool = True) -
 
 
 def _motifs_key(motifs: dict, names: set[str]) -> tuple:
-    """The motifs `names` (those a face draws, faces.face_motifs) by content: a project read again (a colour
-    or another motif saved) gives equal motifs in new objects, whose faces' recordings still stand."""
+    """The motifs `names` (those a face draws, faces.face_motifs) by content: a project read again
+    (a colour or another motif saved) gives equal motifs in new objects, whose faces' recordings
+    still stand."""
     return tuple((name, motif_key(motifs.get(name))) for name in sorted(names))
 
 
@@ -213,9 +221,9 @@ def _format_once(canvas, recording: Recording) -> None:
     """Keep the bytes the PDF writes for the face's form object, and give them again next time.
 
     The form's bytes are its stream and its resources: the stream is the recording's, the resources
-    name the colour spaces the recording restores and the document's font dictionary; none depends on
-    where the form sits in the file. The canvas ends the form after this returns, handing it to the
-    document's `addForm`, which is where the form object is met."""
+    name the colour spaces the recording restores and the document's font dictionary; none depends
+    on where the form sits in the file. The canvas ends the form after this returns, handing it to
+    the document's `addForm`, which is where the form object is met."""
     doc = canvas._doc
     add_form = doc.__dict__.get("addForm")
     if add_form is None:
@@ -254,8 +262,9 @@ def replay(canvas, recording: Recording) -> bool:
         _extend(canvas, recording)
         return True
     fonts: dict[str, TTFont | None] = {}
-    # Once a font has split a text in this document, every character of it has its code, and codes never
-    # change: the same text splits the same way again and changes nothing (a deck repeats many texts)
+    # Once a font has split a text in this document, every character of it has its code, and codes
+    # never change: the same text splits the same way again and changes nothing (a deck repeats many
+    # texts)
     split = doc.__dict__.setdefault("_printshop_splits", {})
     for kind, subject, argument, answer in recording.questions:
         if kind == "split":

@@ -32,7 +32,8 @@ def _define(canvas: Canvas, face, name: str, settings: SheetSettings, assets) ->
     canvas.beginForm(
         name, -face.bleed, -face.bleed, face.width + face.bleed, face.height + face.bleed
     )
-    # drawn, or replayed when a long-running session has the face's recording (render/replay.py), as on card sheets
+    # drawn, or replayed when a long-running session has the face's recording (render/replay.py), as
+    # on card sheets
     draw_face_form(canvas, face, settings.paints, settings.motifs, assets)
     canvas.endForm()
     return name
@@ -42,9 +43,9 @@ def render_sheet(
     game: GameLayout, sheet: SheetLayout, settings: SheetSettings
 ) -> tuple[bytes, int]:
     """The sheets on `settings.paper`: tiled if the spec says so; else one or two to a page, each
-    item `copies` times; two to a page go side by side on turned paper, scaled to fit, cut line between.
-    A two-sided sheet's page of fronts is followed by its page of backs, each back mirrored for the
-    duplex flip (`settings.flip`) and moved by `settings.back_offset`, as card backs are."""
+    item `copies` times; two to a page go side by side on turned paper, scaled to fit, cut line
+    between. A two-sided sheet's page of fronts is followed by its page of backs, each back mirrored
+    for the duplex flip (`settings.flip`) and moved by `settings.back_offset`, as card backs are."""
     if sheet.spec.tiled:
         if (
             sheet.backs
@@ -120,7 +121,8 @@ def render_sheet(
             game.localized.label("fronts") if backs else "",
         )
         canvas.showPage()
-        if backs:  # each back behind its own front once the sheet is turned over; cut from the fronts' side
+        # each back behind its own front once the sheet is turned over; cut from the fronts' side
+        if backs:
             mirrored_boxes = _behind(boxes, (width, height), (w, h), settings)
             _place_all(canvas, backs, mirrored_boxes, (w, h), scale, bleed if room.cut else None)
             _footer(
@@ -139,8 +141,8 @@ def _place_all(
     scale: float,
     bleed: float | None,
 ) -> None:
-    """Each (x, y, item index) of `boxes` placed at its size `size`, its form clipped to its trim and `bleed`
-    (`_clip`; None: a page without cut lines, nothing clipped)."""
+    """Each (x, y, item index) of `boxes` placed at its size `size`, its form clipped to its trim
+    and `bleed` (`_clip`; None: a page without cut lines, nothing clipped)."""
     w, h = size
     for x, y, index in boxes:
         _place(
@@ -159,8 +161,8 @@ def _behind(
     size: tuple[float, float],
     settings: SheetSettings,
 ) -> list[tuple[float, float, int]]:
-    """Where each sheet's back goes on the page of backs: mirrored for the duplex flip, moved by the back
-    offset, so that it falls behind its own front once the sheet is turned over."""
+    """Where each sheet's back goes on the page of backs: mirrored for the duplex flip, moved by the
+    back offset, so that it falls behind its own front once the sheet is turned over."""
     (width, height), (w, h) = page, size
     dx, dy = settings.back_offset
     mirrored_boxes = []
@@ -173,8 +175,8 @@ def _behind(
 def _clip(
     x: float, y: float, w: float, h: float, boxes, bleed: float
 ) -> tuple[float, float, float, float]:
-    """The sheet's trim, grown by `bleed` on every side with no neighbour; where two sheets abut, each stops at
-    the shared cut line (no colour of one runs over the other)."""
+    """The sheet's trim, grown by `bleed` on every side with no neighbour; where two sheets abut,
+    each stops at the shared cut line (no colour of one runs over the other)."""
 
     def neighbour(dx: float, dy: float) -> bool:
         return any(abs(ox - (x + dx)) < 0.01 and abs(oy - (y + dy)) < 0.01 for ox, oy, _ in boxes)
@@ -195,8 +197,8 @@ def _sheet_marks(
     height: float,
     settings: SheetSettings,
 ) -> None:
-    """Crop marks at every trim line of the page's sheets, outside their bleed, never in the unprintable band
-    nor below the footer's top."""
+    """Crop marks at every trim line of the page's sheets, outside their bleed, never in the
+    unprintable band nor below the footer's top."""
     pnp = settings.media.print_and_play
     marks = pnp.crop_marks
     start = bleed + marks.gap
@@ -304,10 +306,11 @@ def _render_tiled(
 
 
 def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettings) -> None:
-    """Cut marks at the window's edges, and overlap guides: where a neighbour that lies over this tile (the
-    one to its right, the one below) has its cut edge, a small triangle in this tile's margin points at the
-    line. Every mark is in the margin, outside the board: none prints over the board's labels, and none
-    shows once the tiles are taped (the margins are cut away or lie under the neighbour)."""
+    """Cut marks at the window's edges, and overlap guides: where a neighbour that lies over this
+    tile (the one to its right, the one below) has its cut edge, a small triangle in this tile's
+    margin points at the line. Every mark is in the margin, outside the board: none prints over the
+    board's labels, and none shows once the tiles are taped (the margins are cut away or lie under
+    the neighbour)."""
     pnp = settings.media.print_and_play
     marks = pnp.crop_marks
     (ox, oy), w, h = tiling.origin, tiling.window_width, tiling.window_height
@@ -351,7 +354,8 @@ def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettin
 
 
 def _triangle(canvas: Canvas, x: float, y: float, dx: int, dy: int, size: float) -> None:
-    """A filled triangle with its tip at (x, y), pointing back against (dx, dy): at the window's edge."""
+    """A filled triangle with its tip at (x, y), pointing back against (dx, dy): at the window's
+    edge."""
     path = canvas.beginPath()
     path.moveTo(x, y)
     path.lineTo(x + dx * size - dy * size / 2, y + dy * size - dx * size / 2)
@@ -368,9 +372,9 @@ def _assembly_page(
     form: str,
     settings: SheetSettings,
 ) -> None:
-    """The instructions, then the whole sheet scaled to the page, divided into the part of the board each tile
-    shows once assembled (the cells do not overlap), with row letters at the left and column numbers above,
-    outside the board, where they hide no game text."""
+    """The instructions, then the whole sheet scaled to the page, divided into the part of the board
+    each tile shows once assembled (the cells do not overlap), with row letters at the left and
+    column numbers above, outside the board, where they hide no game text."""
     pnp = settings.media.print_and_play
     footer = pnp.footer
     m = pnp.tile_margin
@@ -399,7 +403,8 @@ def _assembly_page(
     canvas.clipPath(clip, stroke=0, fill=0)
     canvas.doForm(form)
     canvas.restoreState()
-    # each tile shows, once assembled, from its own cut edges to its right and lower neighbours' cut edges
+    # each tile shows, once assembled, from its own cut edges to its right and lower neighbours' cut
+    # edges
     xs = [column * tiling.step_x for column in range(tiling.columns)] + [tiling.sheet_width]
     tops = [tiling.sheet_height - row * tiling.step_y for row in range(tiling.rows)] + [0.0]
     canvas.saveState()
@@ -460,8 +465,9 @@ def _footer(
 
 
 def press_pages(sheet: SheetLayout, page_order: str = "front-back") -> SheetLayout:
-    """The sheet as press files take it, one page per face: each item's front and its back together (the
-    two sides of one printed sheet), in the shop's `page_order` as its cards; a one-sided sheet as it is."""
+    """The sheet as press files take it, one page per face: each item's front and its back together
+    (the two sides of one printed sheet), in the shop's `page_order` as its cards; a one-sided sheet
+    as it is."""
     if not sheet.backs:
         return sheet
     pairs = (
@@ -478,9 +484,10 @@ _BREAKS = re.compile(
 
 
 def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
-    """`text` broken into lines `width` wide at its plain spaces. ReportLab's simpleSplit breaks at every space
-    Python knows, the no-break ones too, and joins with plain ones: French "Assemblage : imprimez" lost the narrow
-    no-break space its typography puts before the colon, which could then begin a line."""
+    """`text` broken into lines `width` wide at its plain spaces. ReportLab's simpleSplit breaks at
+    every space Python knows, the no-break ones too, and joins with plain ones: French "Assemblage :
+    imprimez" lost the narrow no-break space its typography puts before the colon, which could then
+    begin a line."""
     lines: list[str] = []
     for word in _BREAKS.split(text.strip()):
         if lines and stringWidth(f"{lines[-1]} {word}", font, size) <= width:

@@ -55,12 +55,13 @@ class SheetSettings:
 
 
 def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
-    """As many cards as fit with room for the marks on every side and, at the bottom, for the footer below
-    the marks (the grid is raised from the centre when it needs that room: imposition.card_room); the cards
-    turned as `print_and_play.card_sheets` says for this paper and card size. A deck takes as many rows as
-    spreading it over its pages needs, so that no last page is nearly empty where fewer rows make the same pages
-    (195 markers: 99 and 96, not 187 and 8), and a deck of one page only the rows and columns its cards fill: its
-    crop marks mark the cards it has, not the rows below them (four cards had marks down the empty page)."""
+    """As many cards as fit with room for the marks on every side and, at the bottom, for the footer
+    below the marks (the grid is raised from the centre when it needs that room:
+    imposition.card_room); the cards turned as `print_and_play.card_sheets` says for this paper and
+    card size. A deck takes as many rows as spreading it over its pages needs, so that no last page
+    is nearly empty where fewer rows make the same pages (195 markers: 99 and 96, not 187 and 8),
+    and a deck of one page only the rows and columns its cards fill: its crop marks mark the cards
+    it has, not the rows below them (four cards had marks down the empty page)."""
     paper, pnp = settings.paper, settings.media.print_and_play
     layout = pnp.card_sheets.get(settings.paper_id, {}).get(deck.deck.card_size)
     turn = layout.turn if layout is not None else 0
@@ -139,7 +140,8 @@ def render_card_sheets(
                 face.width + face.bleed,
                 face.height + face.bleed,
             )
-            # drawn, or replayed when a long-running session has the face's recording (render/replay.py)
+            # drawn, or replayed when a long-running session has the face's recording
+            # (render/replay.py)
             draw_face_form(canvas, face, settings.paints, settings.motifs, assets)
             canvas.endForm()
 
@@ -212,8 +214,8 @@ def _helper(
     *,
     title: str,
 ) -> Helper | None:
-    """A helper process drawing the last HELPER_SHARE of the faces drawn in place (render/helper.py), when
-    the build allows one and the deck has enough of them; None otherwise."""
+    """A helper process drawing the last HELPER_SHARE of the faces drawn in place
+    (render/helper.py), when the build allows one and the deck has enough of them; None otherwise."""
     if not helpers_allowed.get() or recordings.get() is not None:
         return None  # (a long-running session replays its own recordings)
     in_place = [
@@ -260,7 +262,8 @@ def _helper(
 def _place(
     canvas: Canvas, grid: Grid, faces: list, show, *, back: bool, settings: SheetSettings
 ) -> None:
-    """Each face in its cell, clipped to its trim (and its outer bleed where no card abuts), drawn by `show`."""
+    """Each face in its cell, clipped to its trim (and its outer bleed where no card abuts), drawn
+    by `show`."""
     outer = settings.media.print_and_play.outer_bleed
     occupied = {grid.cell(i) for i in range(len(faces))}
     turn = (
@@ -331,8 +334,8 @@ def _footer(
     side: str,
 ) -> None:
     footer = settings.media.print_and_play.footer
-    # centred between the bottom crop marks' ends and the unprintable band, never lower than its baseline,
-    # so that the footer meets no mark (it runs across the cut lines' x positions)
+    # centred between the bottom crop marks' ends and the unprintable band, never lower than its
+    # baseline, so that the footer meets no mark (it runs across the cut lines' x positions)
     marks_end = _marks_end(grid, settings)
     y = max(
         (marks_end + settings.media.print_and_play.margin) / 2 - footer.size / 3, footer.baseline

@@ -1,9 +1,10 @@
-"""Tabletop Simulator: a game's decks as custom decks (face sheets, backs, saved objects), its boards
-and sheets as custom boards and tiles, for playtesting online from the same data as the print files.
+"""Tabletop Simulator: a game's decks as custom decks (face sheets, backs, saved objects), its
+boards and sheets as custom boards and tiles, for playtesting online from the same data as the print
+files.
 
-A face sheet is TTS's grid: at most `max_columns` x `max_rows` cards (10 x 7), every copy of a card in
-its own slot, in deck order, and the grid's last slot holding the hidden-card image (what others see
-of a card in your hand). A deck larger than one sheet continues on the next, under the next deck
+A face sheet is TTS's grid: at most `max_columns` x `max_rows` cards (10 x 7), every copy of a card
+in its own slot, in deck order, and the grid's last slot holding the hidden-card image (what others
+see of a card in your hand). A deck larger than one sheet continues on the next, under the next deck
 number. Card ids are 100 x deck number + slot, as TTS counts them. A deck whose cards share one back
 gets that back as one image; cards with backs of their own get a sheet of backs in the same grid
 (`UniqueBack`); a one-sided deck (counters) shows its face on both sides.
@@ -43,8 +44,8 @@ class SheetGrid:
 
 
 def sheet_grids(cards: int, target: TtsTarget) -> list[SheetGrid]:
-    """The grids of a deck of `cards` cards: full sheets of max_columns x max_rows less the hidden slot,
-    then the smallest grid that holds the rest and its hidden slot."""
+    """The grids of a deck of `cards` cards: full sheets of max_columns x max_rows less the hidden
+    slot, then the smallest grid that holds the rest and its hidden slot."""
     capacity = target.max_columns * target.max_rows - 1
     grids = []
     while cards > 0:
@@ -58,8 +59,8 @@ def sheet_grids(cards: int, target: TtsTarget) -> list[SheetGrid]:
 
 
 def cell_pixels(deck: DeckLayout, grids: list[SheetGrid], target: TtsTarget) -> tuple[int, int]:
-    """One card's pixels in the sheets: `card_dpi`, raised for small cards, lowered so the widest and
-    tallest grid stay within `max_pixels`."""
+    """One card's pixels in the sheets: `card_dpi`, raised for small cards, lowered so the widest
+    and tallest grid stay within `max_pixels`."""
     width, height = pixels_at(deck.size.width, deck.size.height, target.card_dpi)
     short = min(width, height)
     if short < target.min_card_pixels:
@@ -70,7 +71,8 @@ def cell_pixels(deck: DeckLayout, grids: list[SheetGrid], target: TtsTarget) -> 
 
 
 def guid(*parts: str) -> str:
-    """TTS wants a six-hex-digit GUID per object; derived from names, so every build writes the same."""
+    """TTS wants a six-hex-digit GUID per object; derived from names, so every build writes the
+    same."""
     return hashlib.sha1("/".join(parts).encode()).hexdigest()[:6]
 
 
@@ -110,8 +112,8 @@ def _common(
 
 
 def _names_and_kinds(deck: DeckLayout) -> tuple[list[str], list[str]]:
-    """Each physical card's name and kind, in deck order: its entry's id and kind, or, where the cards do not
-    follow the entries one by one, "<deck> <n>" and no kind."""
+    """Each physical card's name and kind, in deck order: its entry's id and kind, or, where the
+    cards do not follow the entries one by one, "<deck> <n>" and no kind."""
     entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
     names = (
         [entry.id for entry in entries]
@@ -127,7 +129,8 @@ def _names_and_kinds(deck: DeckLayout) -> tuple[list[str], list[str]]:
 
 
 class TtsExport:
-    """Everything of one game in one language for TTS: images as (file name, bytes), and saved objects."""
+    """Everything of one game in one language for TTS: images as (file name, bytes), and saved
+    objects."""
 
     def __init__(
         self,
@@ -153,7 +156,8 @@ class TtsExport:
         return self.target.base_url + file_name
 
     def deck(self, deck: DeckLayout, x: float) -> dict:
-        """Render a deck's sheets and return its saved object (DeckCustom, or CardCustom for one card)."""
+        """Render a deck's sheets and return its saved object (DeckCustom, or CardCustom for one
+        card)."""
         names, kinds = _names_and_kinds(deck)
         grids = sheet_grids(len(deck.cards), self.target)
         cell = cell_pixels(deck, grids, self.target)
@@ -246,7 +250,8 @@ class TtsExport:
         )
 
     def _hidden_picture(self, pictures: dict, backs: list, cell: tuple[int, int]):
-        """What others see of a hidden card: the back most cards show, else a plain card in `hidden`'s colour."""
+        """What others see of a hidden card: the back most cards show, else a plain card in
+        `hidden`'s colour."""
         from PIL import Image
 
         usual_back = max(
@@ -261,7 +266,8 @@ class TtsExport:
         return Image.new("RGB", cell, rgb_colour(self.paints.palette[self.target.hidden]))
 
     def _common_back_file(self, deck: DeckLayout, pictures: dict, backs: list) -> str | None:
-        """The image of the one back every card of the deck shares, added to the files (None: no such back)."""
+        """The image of the one back every card of the deck shares, added to the files (None: no
+        such back)."""
         common_back = (
             backs[0] if backs and all(back == backs[0] for back in backs) and backs[0] else None
         )
@@ -283,8 +289,9 @@ class TtsExport:
         sheet_number: int,
         sheets: int,
     ) -> tuple[str, bool]:
-        """(BackURL, UniqueBack) of one face sheet: its own faces for a one-sided deck, the deck's common back
-        (`files`: the face sheet's file and the common back's), or a sheet of backs in the same grid."""
+        """(BackURL, UniqueBack) of one face sheet: its own faces for a one-sided deck, the deck's
+        common back (`files`: the face sheet's file and the common back's), or a sheet of backs in
+        the same grid."""
         face_file, back_file = files
         if not any(back for _, back in deck.cards):
             return self.url(face_file), True  # a counter shows its face on both sides
@@ -319,7 +326,8 @@ class TtsExport:
         sideways: bool,
         custom_deck: dict,
     ) -> dict:
-        """The saved object of the deck's card at `index`, face down, in its face sheet's `custom_deck`."""
+        """The saved object of the deck's card at `index`, face down, in its face sheet's
+        `custom_deck`."""
         name, kind = name_and_kind
         card = _common(
             "Card",
@@ -339,8 +347,8 @@ class TtsExport:
         return card
 
     def card_scale(self, deck: DeckLayout) -> tuple[float, float]:
-        """Scale x and z: the deck's size over a TTS card's (turned for sideways cards), so cards keep their
-        proportions; small cards enlarged to at least `min_card_scale`."""
+        """Scale x and z: the deck's size over a TTS card's (turned for sideways cards), so cards
+        keep their proportions; small cards enlarged to at least `min_card_scale`."""
         reference = self.target.card_at_scale_1
         across, down = (
             (reference.height, reference.width)
@@ -363,7 +371,8 @@ class TtsExport:
         return sheet
 
     def sheet(self, sheet: SheetLayout, x: float) -> list[dict]:
-        """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles: one image per item."""
+        """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles: one image per
+        item."""
         target, game = self.target, self.game
         first = sheet.faces[0]
         width, height = pixels_at(first.width, first.height, target.sheet_dpi)
@@ -428,7 +437,8 @@ class TtsExport:
 
 
 def saved_object(objects: list[dict], name: str) -> bytes:
-    """A TTS saved object: what goes in 'Saves/Saved Objects/' and appears under Objects > Saved Objects."""
+    """A TTS saved object: what goes in 'Saves/Saved Objects/' and appears under Objects > Saved
+    Objects."""
     document = {
         "SaveName": name,
         "GameMode": "",
@@ -450,8 +460,9 @@ def saved_object(objects: list[dict], name: str) -> bytes:
 def render_tts(
     game: GameLayout, target: TtsTarget, paints: Paints, motifs: dict[str, Motif], stem: str
 ) -> list[tuple[str, bytes, str]]:
-    """Every file of the game's TTS export: per deck its sheets and a saved object (<stem>-<deck>.json),
-    the sheets' images, and one saved object with everything (<stem>-all.json)."""
+    """Every file of the game's TTS export: per deck its sheets and a saved object
+    (<stem>-<deck>.json), the sheets' images, and one saved object with everything
+    (<stem>-all.json)."""
     export = TtsExport(game, target, paints, motifs, stem)
     everything = []
     x = 0.0

@@ -1,1 +1,2 @@
-"""Typesetting: templates to rich text, fonts, hyphenation, justification and fitting text into frames."""
+"""Typesetting: templates to rich text, fonts, hyphenation, justification and fitting text into
+frames."""

@@ -5,12 +5,13 @@ minimum, and returns the first that fits (height and longest word). If none does
 the result at the minimum with `fits=False` and how much is left over; the renderer refuses to
 draw such a frame and the validator reports it. Nothing is ever shrunk below the minimum.
 
-No paragraph should end with one word alone on its last line (a runt, docs/design.md): `make_flowables` ties
-the last two words or narrows a ragged measure when that keeps the paragraph's lines (`without_runt`), and
-`fit` may take up to RUNT_STEPS smaller sizes where that fails; `runts` says what is left, for `validate`.
-How a wrapped paragraph's lines are read, tied and narrowed is in typeset.runts; how flowables are measured
-in typeset.measuring. Here: ReportLab's word splitting widened for no-break spaces, the hyphenator, the
-paragraph styles, the flowables, centred lines balanced (`_balanced`), and the search for the size.
+No paragraph should end with one word alone on its last line (a runt, docs/design.md):
+`make_flowables` ties the last two words or narrows a ragged measure when that keeps the paragraph's
+lines (`without_runt`), and `fit` may take up to RUNT_STEPS smaller sizes where that fails; `runts`
+says what is left, for `validate`. How a wrapped paragraph's lines are read, tied and narrowed is in
+typeset.runts; how flowables are measured in typeset.measuring. Here: ReportLab's word splitting
+widened for no-break spaces, the hyphenator, the paragraph styles, the flowables, centred lines
+balanced (`_balanced`), and the search for the size.
 
 Words are hyphenated in the language's pattern (`typography.hyphenation` in the language file,
 through pyphen) when one is given: layout passes it to `fit`, which records it in the `Fit`, and
@@ -49,7 +50,8 @@ from printshop.typeset.runts import (
 from printshop.write import fitstore
 
 # a word as the hyphenator may break it: opening guillemets and an elided article or pronoun before
-# it (« l’, d’, qu’), letters, then what a no-break space ties to it (" :", " »"); only the letters break
+# it (« l’, d’, qu’), letters, then what a no-break space ties to it (" :", " »"); only the letters
+# break
 _WORD_PARTS = re.compile(
     r"^([«‹„»›\u00a0\u202f]*(?:[^\W\d_]+[’'])?)([^\W\d_]+)([\u00a0\u202f]\S*)?$"
 )
@@ -65,8 +67,9 @@ HYPHEN_LEFT, HYPHEN_RIGHT = 2, 3
 # shrink); ragged and centred lines only break long words, so that a short title reads
 # "KEEP THIS CARD HIDDEN / UNTIL YOU DIE", not "... HIDDEN UN- / TIL YOU DIE"
 HYPHENATE_FROM, HYPHENATE_RAGGED_FROM = 5, 8
-# how many quarter points smaller a frame may be set than the largest size that fits, to end no paragraph with a
-# word alone on its last line when tying words and narrowing the measure could not (without_runt)
+# how many quarter points smaller a frame may be set than the largest size that fits, to end no
+# paragraph with a word alone on its last line when tying words and narrowing the measure could not
+# (without_runt)
 RUNT_STEPS = 2
 
 
@@ -108,9 +111,10 @@ class Fit:
     hyphenation: str | None = (
         None  # the language's hyphenation the text was fitted with, for the renderer
     )
-    # the flowables measured at `size`, wrapped at the frame's width, with each one's (width, height) and
-    # the colours they were made in: a renderer drawing in the same colours draws these (`drawable`) instead
-    # of setting the text again (the same lines: the same flowables, wrapped at the same width)
+    # the flowables measured at `size`, wrapped at the frame's width, with each one's (width,
+    # height) and the colours they were made in: a renderer drawing in the same colours draws these
+    # (`drawable`) instead of setting the text again (the same lines: the same flowables, wrapped at
+    # the same width)
     flowables: list | None = field(default=None, repr=False, compare=False)
     sizes: list | None = field(default=None, repr=False, compare=False)
     colours: tuple | None = field(default=None, repr=False, compare=False)
@@ -118,8 +122,8 @@ class Fit:
     def drawable(
         self, style: TextStyle, paints: Paints
     ) -> list[tuple[Flowable, float, float]] | None:
-        """[(flowable, width, height)] measured by the fit, if they were made in `paints`' colours for
-        `style`; None: set the text again (another output's colours, CMYK or low ink)."""
+        """[(flowable, width, height)] measured by the fit, if they were made in `paints`' colours
+        for `style`; None: set the text again (another output's colours, CMYK or low ink)."""
         if self.flowables is None or self.colours != _colours(style, paints):
             return None
         return [(flowable, w, h) for flowable, (w, h) in zip(self.flowables, self.sizes or ())]
@@ -130,7 +134,8 @@ class Fit:
 
 
 def _colours(style: TextStyle, paints: Paints) -> tuple:
-    """What of `paints` a frame's flowables are made with (make_flowables): its colour as text and as a fill."""
+    """What of `paints` a frame's flowables are made with (make_flowables): its colour as text and
+    as a fill."""
     return paints.text(style.colour), paints.fill(style.colour)
 
 
@@ -163,8 +168,8 @@ def paragraph_style(
         hyphenationMinWordLength=HYPHENATE_FROM
         if style.align == "justify"
         else HYPHENATE_RAGGED_FROM,
-        # 2: a word that does not fit is also tried again at the start of the next line, so that a word
-        # wider than the whole frame breaks too (1 tries only the end of the current line)
+        # 2: a word that does not fit is also tried again at the start of the next line, so that a
+        # word wider than the whole frame breaks too (1 tries only the end of the current line)
         embeddedHyphenation=2 if hyphenation else 0,
         uriWasteReduce=0,
     )
@@ -200,7 +205,8 @@ def make_flowables(
                 continue
             flowables.append(without_runt(markup, base, width))
         elif isinstance(block, Table):
-            # each column set as the table says (centred by default), its header the same way, so they line up
+            # each column set as the table says (centred by default), its header the same way, so
+            # they line up
             cells = {
                 align: ParagraphStyle(
                     f"cell-{align}",
@@ -268,8 +274,8 @@ def without_runt(
     return paragraph
 
 
-# a balanced centred paragraph's measure grows from its lines' mean width in these steps (shares of the frame);
-# lines within EVEN of one another (a share of the frame) end the search
+# a balanced centred paragraph's measure grows from its lines' mean width in these steps (shares of
+# the frame); lines within EVEN of one another (a share of the frame) end the search
 BALANCE_STEP = 0.03
 EVEN = 0.04
 
@@ -277,20 +283,22 @@ EVEN = 0.04
 def _balanced(
     paragraph: Paragraph, style: ParagraphStyle, width: float, bullet: str | None
 ) -> Paragraph:
-    """A centred paragraph of two lines or more (none of them ended by <br/>) set in the measure, from its lines'
-    mean width up to the frame's in steps of BALANCE_STEP, that keeps as many lines, no runt and no word alone on
-    the line before the last, and whose lines differ least in length (the first within EVEN of one
-    another ends the search; the narrower of two alike): lines of about one length, not a full line over short
-    ones ("Find the dissident: if you look at the / dissident card or are handed it / ... / on fails." is set
-    "Find the dissident: if you look at / the dissident card or are handed / ..."). As it was where no measure
-    sets it more evenly."""
+    """A centred paragraph of two lines or more (none of them ended by <br/>) set in the measure,
+    from its lines' mean width up to the frame's in steps of BALANCE_STEP, that keeps as many lines,
+    no runt and no word alone on the line before the last, and whose lines differ least in length
+    (the first within EVEN of one another ends the search; the narrower of two alike): lines of
+    about one length, not a full line over short ones ("Find the dissident: if you look at the /
+    dissident card or are handed it / ... / on fails." is set "Find the dissident: if you look at /
+    the dissident card or are handed / ..."). As it was where no measure sets it more evenly."""
     if getattr(paragraph, "wrapped_width", None) != width:
-        return paragraph  # fewer than three words: never set by paragraph_without_runt, nothing to balance
+        # fewer than three words: never set by paragraph_without_runt, nothing to balance
+        return paragraph
     lines = paragraph.blPara.lines
     if len(lines) < 2 or any(getattr(line, "lineBreak", False) for line in lines[:-1]):
         return paragraph
-    # the measure chosen, remembered by what the lines depend on (not the colours: a renderer setting the text
-    # again in CMYK or low ink takes the layout's choice without trying the measures again)
+    # the measure chosen, remembered by what the lines depend on (not the colours: a renderer
+    # setting the text again in CMYK or low ink takes the layout's choice without trying the
+    # measures again)
     key = (
         paragraph.text,
         bullet,
@@ -359,8 +367,8 @@ def _balanced_by(
 def _frame_style(
     style: TextStyle, size: float, paints: Paints, hyphenation: str | None
 ) -> ParagraphStyle:
-    """`paragraph_style` for a frame, made once per style, size and colours (ReportLab's styles are slow to
-    make, and never changed by the paragraphs that use them)."""
+    """`paragraph_style` for a frame, made once per style, size and colours (ReportLab's styles are
+    slow to make, and never changed by the paragraphs that use them)."""
     key = (
         style.font,
         style.leading,
@@ -395,8 +403,9 @@ def fit(
     hyphenated (that is what closes its gaps); ragged and centred text, titles above all, only
     when it fits at no size without: a title set smaller reads better than one broken in two.
 
-    The same text in the same style and frame gives the same `Fit`, so it is worked out once per process
-    (a reminder line printed on every card of a deck is fitted once); callers never change a `Fit`."""
+    The same text in the same style and frame gives the same `Fit`, so it is worked out once per
+    process (a reminder line printed on every card of a deck is fitted once); callers never change a
+    `Fit`."""
     key = (
         _blocks_key(blocks),
         style.font,
@@ -454,8 +463,9 @@ _FITTED = memos.FITTED
 
 
 def _blocks_key(blocks: list[Block]) -> tuple:
-    """What tells `blocks` apart, for `fit`'s memo: a paragraph's fields as they are (most of a card's blocks;
-    the dataclass's own repr was a fiftieth of checking a deck), any other block's repr."""
+    """What tells `blocks` apart, for `fit`'s memo: a paragraph's fields as they are (most of a
+    card's blocks; the dataclass's own repr was a fiftieth of checking a deck), any other block's
+    repr."""
     return tuple(
         ("P", block.style, block.markup, block.bullet) if type(block) is Para else repr(block)
         for block in blocks
@@ -492,8 +502,8 @@ def _fit(
         lines = 0 if fits else math.ceil(max(0.0, needed - height) / (size * style.leading))
         if not fits:  # never drawn: nothing to keep
             return Fit(size, fits, needed, height, lines, too_wide, hyphenation)
-        # measure wraps every flowable at `width` last (a hyphenated paragraph again, at the same width),
-        # so they are ready to draw
+        # measure wraps every flowable at `width` last (a hyphenated paragraph again, at the same
+        # width), so they are ready to draw
         return Fit(
             size,
             fits,
@@ -508,9 +518,9 @@ def _fit(
         )
 
     def without_runts(k: int, best: Fit) -> Fit:
-        """`best` (at step k), or, if a paragraph of it still ends with a runt, the first of the next RUNT_STEPS
-        smaller sizes that fits without one. Never for a frame set at one size across its deck: the whole deck
-        would follow one card down."""
+        """`best` (at step k), or, if a paragraph of it still ends with a runt, the first of the
+        next RUNT_STEPS smaller sizes that fits without one. Never for a frame set at one size
+        across its deck: the whole deck would follow one card down."""
         if not runts(best) or getattr(style, "size_across", None) == "deck":
             return best
         for smaller in range(k + 1, min(k + RUNT_STEPS, steps) + 1):

@@ -1,24 +1,25 @@
 """What ReportLab reads from a TrueType file, kept between runs.
 
 ReportLab reads a TrueType file's tables (names, metrics, the character map, every glyph's width and
-position) in Python, a value at a time: 60-100 ms for the nine fonts printshop ships, at the start of every
-`build`, `validate` and session. This module keeps what that reading gives (the face's attributes, without
-the file's bytes) in the user's cache folder (paths.user_cache_dir, `fonts/`), found by a digest of the
-file's bytes, of ReportLab's version and of `VERSION`; the next run reads the file's bytes and hashes them
-(a few milliseconds), then takes the face from the cache.
+position) in Python, a value at a time: 60-100 ms for the nine fonts printshop ships, at the start
+of every `build`, `validate` and session. This module keeps what that reading gives (the face's
+attributes, without the file's bytes) in the user's cache folder (paths.user_cache_dir, `fonts/`),
+found by a digest of the file's bytes, of ReportLab's version and of `VERSION`; the next run reads
+the file's bytes and hashes them (a few milliseconds), then takes the face from the cache.
 
-A face from the cache is the face ReportLab would have read: its attributes are the ones ReportLab set, and
-the only one that is not plain data (the scale from font units to PDF units) is made again as ReportLab
-makes it (tests/test_fonts_cache.py compares every attribute and the PDFs built either way). A file that
-ReportLab cannot read is never kept (the error comes from ReportLab, as without the cache); an entry that
-cannot be read, or was written by other code, is read again from the font. `PRINTSHOP_CACHE=off` turns the
-cache off with the rest.
+A face from the cache is the face ReportLab would have read: its attributes are the ones ReportLab
+set, and the only one that is not plain data (the scale from font units to PDF units) is made again
+as ReportLab makes it (tests/test_fonts_cache.py compares every attribute and the PDFs built either
+way). A file that ReportLab cannot read is never kept (the error comes from ReportLab, as without
+the cache); an entry that cannot be read, or was written by other code, is read again from the font.
+`PRINTSHOP_CACHE=off` turns the cache off with the rest.
 
-Every PDF embeds a subset of each face it sets (the glyphs it prints), which ReportLab's TTFontFile.makeSubset
-builds a table at a time in Python. The same face and glyphs give the same bytes, and a process that writes
-many PDFs asks for the same subsets again (a rules booklet's face in the A4 and the Letter kit, a session's
-every refresh, the test suite's builds): memos.SUBSETS remembers them for the process, by the file's digest and
-the glyphs, the least recently used forgotten first past 16 MB (reportlab_patches.remember_subsets).
+Every PDF embeds a subset of each face it sets (the glyphs it prints), which ReportLab's
+TTFontFile.makeSubset builds a table at a time in Python. The same face and glyphs give the same
+bytes, and a process that writes many PDFs asks for the same subsets again (a rules booklet's face
+in the A4 and the Letter kit, a session's every refresh, the test suite's builds): memos.SUBSETS
+remembers them for the process, by the file's digest and the glyphs, the least recently used
+forgotten first past 16 MB (reportlab_patches.remember_subsets).
 """
 
 from __future__ import annotations

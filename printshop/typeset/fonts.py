@@ -26,18 +26,20 @@ _registered: dict[str, tuple[Path, int, int]] = {}  # face name -> its file, mod
 _fallback_characters: str = ""
 
 
-# the face names of the project whose fonts were registered last (register_games_fonts), or None (every name)
+# the face names of the project whose fonts were registered last (register_games_fonts), or None
+# (every name)
 _active: frozenset[str] | None = None
 
 
 def state() -> tuple:
-    """The font files registered under each face name of the project (with their modified time and size) and the
-    fallback's characters: what the metrics of a name depend on, so what a fit or a broken line is remembered by
-    (a session registers the fonts again when their files change). In the order of the names, and without the
-    names another project registered in the same process (a game's own family, a font file of its data/fonts):
-    the test suite reads many projects in one process, and each such name, or a name registered again in another
-    order, made every fit, layout and booklet remembered before it count for nothing (about 2 s of CPU to lay out
-    and draw the catalogue again, several times a run)."""
+    """The font files registered under each face name of the project (with their modified time and
+    size) and the fallback's characters: what the metrics of a name depend on, so what a fit or a
+    broken line is remembered by (a session registers the fonts again when their files change). In
+    the order of the names, and without the names another project registered in the same process (a
+    game's own family, a font file of its data/fonts): the test suite reads many projects in one
+    process, and each such name, or a name registered again in another order, made every fit, layout
+    and booklet remembered before it count for nothing (about 2 s of CPU to lay out and draw the
+    catalogue again, several times a run)."""
     return (
         tuple(
             sorted(
@@ -101,8 +103,9 @@ class FontSet:
 
 
 def coverage(font: TTFont) -> frozenset[str]:
-    """The characters a face has glyphs for, worked out once per font object: `register_font` keeps a font while its
-    file is unchanged, so every check and build of a process that registers it shares the set."""
+    """The characters a face has glyphs for, worked out once per font object: `register_font` keeps
+    a font while its file is unchanged, so every check and build of a process that registers it
+    shares the set."""
     covered = _COVERAGE.get(font)
     if covered is None:
         covered = _COVERAGE[font] = frozenset(map(chr, font.face.charToGlyph))
@@ -110,9 +113,9 @@ def coverage(font: TTFont) -> frozenset[str]:
 
 
 _COVERAGE = memos.COVERAGE  # a replaced font goes
-# what each text lacks in each font object (a font file changed is another object), with the fallback's
-# characters: every check of a copy of the same data asked again for thousands of texts (bounded by the
-# characters of the texts kept, the least recently used forgotten first)
+# what each text lacks in each font object (a font file changed is another object), with the
+# fallback's characters: every check of a copy of the same data asked again for thousands of texts
+# (bounded by the characters of the texts kept, the least recently used forgotten first)
 _LACKING = memos.LACKING
 
 
@@ -162,8 +165,8 @@ def register_fonts(fonts: Fonts, font_dirs: list[Path], report: Report) -> FontS
 
 
 def _find(file_name: str, font_dirs: list[Path], where, report: Report) -> Path | None:
-    """The first font folder's file of that name; a name that leads out of its folder ('..', an absolute
-    path, a symlink to elsewhere) is refused, never read."""
+    """The first font folder's file of that name; a name that leads out of its folder ('..', an
+    absolute path, a symlink to elsewhere) is refused, never read."""
     from printshop.project.paths import BUNDLED_FONTS_DIR
     from printshop.write.commit import inside
 
@@ -199,8 +202,8 @@ def _find(file_name: str, font_dirs: list[Path], where, report: Report) -> Path 
 def _register_checked(
     name: str, path: Path, file_name: str, where, report: Report
 ) -> TTFont | None:
-    """Register a face, reporting a file that is not a whole TrueType font (truncated, another format)
-    against the data that names it, with the file, instead of ReportLab's bare exception."""
+    """Register a face, reporting a file that is not a whole TrueType font (truncated, another
+    format) against the data that names it, with the file, instead of ReportLab's bare exception."""
     try:
         face = register_font(name, path)
         face.face.charToGlyph  # noqa: B018 - read now: a damaged table fails here, not while drawing
@@ -219,9 +222,10 @@ def _register_checked(
 
 @memos.INSIDE_BUNDLED
 def _inside_bundled(path: str) -> bool:
-    """`write.inside` for a file of printshop's own fonts folder, worked out once per process: the folder is
-    part of the installed package, which does not change under a running program (a project's own font folder
-    is looked at every time it is read: a symlink put there later is still refused)."""
+    """`write.inside` for a file of printshop's own fonts folder, worked out once per process: the
+    folder is part of the installed package, which does not change under a running program (a
+    project's own font folder is looked at every time it is read: a symlink put there later is still
+    refused)."""
     from printshop.project.paths import BUNDLED_FONTS_DIR
     from printshop.write.commit import inside
 
@@ -236,8 +240,9 @@ def _is_file(path: Path) -> bool:
 
 
 def register_font(name: str, path: Path) -> TTFont:
-    """The face `name` read from `path`, read again when the file is another or has changed since (a session
-    registers the fonts again after an edit: a font file replaced under the same name must take effect)."""
+    """The face `name` read from `path`, read again when the file is another or has changed since (a
+    session registers the fonts again after an edit: a font file replaced under the same name must
+    take effect)."""
     try:
         status = path.stat()
         stamp = (path, status.st_mtime_ns, status.st_size)
@@ -245,10 +250,11 @@ def register_font(name: str, path: Path) -> TTFont:
         stamp = (path, 0, 0)
     if _registered.get(name) != stamp:
         face = read_font(name, path)  # (its tables kept between runs: fontcache.py)
-        # ReportLab keeps the first font registered under a name, and gives a later name whose file has the
-        # same PostScript name that first font (one face per PostScript name in a PDF, or two subsets would
-        # take the same name). Let go of the old font, or the new file would be ignored; the other names
-        # that shared it are read again from their own files after this one, as a new process would.
+        # ReportLab keeps the first font registered under a name, and gives a later name whose file
+        # has the same PostScript name that first font (one face per PostScript name in a PDF, or
+        # two subsets would take the same name). Let go of the old font, or the new file would be
+        # ignored; the other names that shared it are read again from their own files after this
+        # one, as a new process would.
         old = pdfmetrics._fonts.pop(name, None)
         sharing = (
             [other for other, font in pdfmetrics._fonts.items() if font is old]
@@ -271,9 +277,9 @@ def register_font(name: str, path: Path) -> TTFont:
 
 
 def register_games_fonts(project, report: Report) -> FontSet:
-    """The project's fonts, and the families games add in their own print/fonts.yaml (from the game's
-    fonts/ folder, then the project's and printshop's). Face names are global to the renderer, so a
-    game may add a family but not give an existing one other files."""
+    """The project's fonts, and the families games add in their own print/fonts.yaml (from the
+    game's fonts/ folder, then the project's and printshop's). Face names are global to the
+    renderer, so a game may add a family but not give an existing one other files."""
     fonts = register_fonts(project.fonts, project.font_dirs(), report)
     for game in project.games.values():
         own = game.look.get("fonts")
@@ -285,7 +291,8 @@ def register_games_fonts(project, report: Report) -> FontSet:
             if family not in project.fonts.families
         }
         for family, spec in own.families.items():
-            # by the files they name (model_dump): pydantic's == also weighs private values, such as where each was read
+            # by the files they name (model_dump): pydantic's == also weighs private values, such as
+            # where each was read
             if (
                 family in project.fonts.families
                 and spec.model_dump() != project.fonts.families[family].model_dump()
@@ -298,7 +305,8 @@ def register_games_fonts(project, report: Report) -> FontSet:
                 )
         if added:
             global _fallback_characters
-            kept = _fallback_characters  # the project's fallback stays: a game's families do not replace it
+            # the project's fallback stays: a game's families do not replace it
+            kept = _fallback_characters
             extra = register_fonts(
                 own.model_copy(update={"families": added, "fallback": None}),
                 [game.dir / "fonts", *project.font_dirs()],

@@ -1,11 +1,12 @@
 """Pyphen's hyphenation patterns, read when they are first looked up.
 
-pyphen parses every pattern of a dictionary when it is opened: about 14,000 patterns and a tenth of a
-second or more for English, paid again in every process that breaks a word (each job of a build, each
-process of `printshop validate`). A paragraph looks up a few hundred of them. `LazyHyphDict` reads the
-file into a map from each pattern's letters to its line, and parses a line, with pyphen's own code,
-the first time a word asks for it. The patterns found are the same, so the breaks are the same and
-builds stay byte-identical (tests/test_hyphenation.py compares every word of every dictionary used).
+pyphen parses every pattern of a dictionary when it is opened: about 14,000 patterns and a tenth of
+a second or more for English, paid again in every process that breaks a word (each job of a build,
+each process of `printshop validate`). A paragraph looks up a few hundred of them. `LazyHyphDict`
+reads the file into a map from each pattern's letters to its line, and parses a line, with pyphen's
+own code, the first time a word asks for it. The patterns found are the same, so the breaks are the
+same and builds stay byte-identical (tests/test_hyphenation.py compares every word of every
+dictionary used).
 
 A dictionary with lines pyphen reads in a special way (`^^hh` escapes, nonstandard breaks such as
 `ff=f`, as in de_DE) is parsed whole by pyphen itself.

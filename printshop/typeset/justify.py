@@ -1,12 +1,15 @@
-"""Justified text without rivers: no line's word spaces stretch beyond `MAX_WORD_SPACE` times the font's own.
+"""Justified text without rivers: no line's word spaces stretch beyond `MAX_WORD_SPACE` times the
+font's own.
 
-ReportLab breaks lines greedily: a line ends where the next word, hyphenated where the language allows, does
-not fit, and justification then spreads the room left over the line's spaces. When the next word is short or
-cannot be broken (French patterns never leave a mute syllable such as "-ple" or "-que" for the next line), a
-line with few spaces stretches each one to two, three times its width: the rivers of issue 16.
+ReportLab breaks lines greedily: a line ends where the next word, hyphenated where the language
+allows, does not fit, and justification then spreads the room left over the line's spaces. When the
+next word is short or cannot be broken (French patterns never leave a mute syllable such as "-ple"
+or "-que" for the next line), a line with few spaces stretches each one to two, three times its
+width: the rivers of issue 16.
 
-`EvenParagraph` measures each justified line as it is wrapped (`stretch`: the word space justification gives
-it, as a multiple of the narrowest normal space among its fonts) and mends the loose ones in two steps:
+`EvenParagraph` measures each justified line as it is wrapped (`stretch`: the word space
+justification gives it, as a multiple of the narrowest normal space among its fonts) and mends the
+loose ones in two steps:
 
 1. It breaks the paragraph again around them, a line at a time given another measure: one of the three lines
    before a loose one narrower than its words, so that it gives up its last word (or two, or three; or part
@@ -18,9 +21,10 @@ it, as a multiple of the narrowest normal space among its fonts) and mends the l
 2. A line still too loose is set ragged as far as the limit: its spaces stretch to `MAX_WORD_SPACE` and no
    further, and the rest of the room stays at the line's end (in the games' booklets, a few points at most).
 
-A paragraph's last line and a line ended by <br/> are never justified, so never measured. The lines depend
-on the text, style and width only, so every wrap of the same paragraph gives the same lines; the first part of
-a paragraph split across pages keeps the lines it had whole (the second is set again from its first word).
+A paragraph's last line and a line ended by <br/> are never justified, so never measured. The lines
+depend on the text, style and width only, so every wrap of the same paragraph gives the same lines;
+the first part of a paragraph split across pages keeps the lines it had whole (the second is set
+again from its first word).
 """
 
 from __future__ import annotations
@@ -35,10 +39,11 @@ from printshop import memos
 from printshop.typeset import fonts
 from printshop.typeset.fonts import FALLBACK_FACE
 
-# the widest a justified line's word space may be, as a multiple of the font's normal space: beyond twice its
-# width a space reads as a hole, and holes above each other as a river down the page
+# the widest a justified line's word space may be, as a multiple of the font's normal space: beyond
+# twice its width a space reads as a hole, and holes above each other as a river down the page
 MAX_WORD_SPACE = 2.0
-# the narrowest a word space may shrink to when a loose line takes up the next word: a fifth less than the font's
+# the narrowest a word space may shrink to when a loose line takes up the next word: a fifth less
+# than the font's
 MIN_WORD_SPACE = 0.8
 LOOK_BACK = 3  # how many lines before a loose one may give it their last word
 ROUNDS = 4  # how many times the look-back starts again from its best lines
@@ -46,9 +51,9 @@ GIVE = 3  # how many words (or parts of words) a line may give up
 
 
 def line_spaces(paragraph_lines, line) -> tuple[int, float]:
-    """How many spaces ReportLab stretches to justify `line` (the breaks between words and the no-break
-    spaces U+00A0, which it stretches too) and the narrowest normal space among the line's fonts (the
-    fallback face of symbols counts only when nothing else is set)."""
+    """How many spaces ReportLab stretches to justify `line` (the breaks between words and the
+    no-break spaces U+00A0, which it stretches too) and the narrowest normal space among the line's
+    fonts (the fallback face of symbols counts only when nothing else is set)."""
     if isinstance(line, tuple):  # a paragraph in one font: (room left, words)
         words = line[1]
         count = len(words) - 1 + sum(word.count("\u00a0") for word in words)
@@ -68,8 +73,8 @@ def _room(line) -> float:
 
 
 def stretch(paragraph_lines, line) -> float:
-    """The word space justification gives `line`, as a multiple of its normal space (1.0: none added; below
-    1.0: spaces shrunk to fit one more word)."""
+    """The word space justification gives `line`, as a multiple of its normal space (1.0: none
+    added; below 1.0: spaces shrunk to fit one more word)."""
     count, space = line_spaces(paragraph_lines, line)
     if count <= 0 or space <= 0:
         return 1.0
@@ -77,8 +82,8 @@ def stretch(paragraph_lines, line) -> float:
 
 
 def ragged_room(paragraph_lines, line, limit: float = MAX_WORD_SPACE) -> float:
-    """The room a line would leave at its end with its spaces stretched to `limit` and no further (0: the
-    line is justified within the limit)."""
+    """The room a line would leave at its end with its spaces stretched to `limit` and no further
+    (0: the line is justified within the limit)."""
     count, space = line_spaces(paragraph_lines, line)
     if count <= 0 or space <= 0:
         return 0.0
@@ -86,8 +91,8 @@ def ragged_room(paragraph_lines, line, limit: float = MAX_WORD_SPACE) -> float:
 
 
 def justified_lines(paragraph_lines, justify_last: bool = False) -> list[int]:
-    """The indices of the lines ReportLab justifies: all but the last (unless the paragraph goes on in the
-    next frame) and those ended by <br/>."""
+    """The indices of the lines ReportLab justifies: all but the last (unless the paragraph goes on
+    in the next frame) and those ended by <br/>."""
     lines = paragraph_lines.lines
     last = len(lines) if justify_last else len(lines) - 1
     return [index for index in range(last) if not getattr(lines[index], "lineBreak", False)]
@@ -112,15 +117,16 @@ def _with_room(line, room: float):
     return line
 
 
-# lines already broken, by EvenParagraph._key: a booklet is set several times to balance its pages (render/booklet.py)
-# and for each paper and shop; its paragraphs break the same way every time
+# lines already broken, by EvenParagraph._key: a booklet is set several times to balance its pages
+# (render/booklet.py) and for each paper and shop; its paragraphs break the same way every time
 _BROKEN = memos.BROKEN
 _ABSENT = object()
 _NOT_NOTED = ("blPara", "_text_given")
 
 
 class EvenParagraph(Paragraph):
-    """A paragraph whose justified lines never stretch their spaces beyond `MAX_WORD_SPACE` (see above)."""
+    """A paragraph whose justified lines never stretch their spaces beyond `MAX_WORD_SPACE` (see
+    above)."""
 
     _kept = None  # the lines of the first part of a split paragraph, as they were in the whole
     ragged = 0.0  # the room left at the ends of the lines set ragged at the limit, in all (points)
@@ -164,9 +170,10 @@ class EvenParagraph(Paragraph):
         return lines
 
     def _key(self, width):
-        """What the lines of this paragraph depend on: its text, bullet and style (all but the space above and
-        below it), the width and the font files behind the style's names (a session registers them again when
-        a file changes); None for a part of a split paragraph, which is made from fragments."""
+        """What the lines of this paragraph depend on: its text, bullet and style (all but the space
+        above and below it), the width and the font files behind the style's names (a session
+        registers them again when a file changes); None for a part of a split paragraph, which is
+        made from fragments."""
         text = getattr(self, "_text_given", None)
         if text is None:
             return None
@@ -202,8 +209,9 @@ class EvenParagraph(Paragraph):
         return parts
 
     def _badness(self, lines) -> tuple[float, float] | None:
-        """The room the limit leaves at the ends of the paragraph's lines, in all (what setting them ragged at
-        the limit would show), then the widest stretch; None if a line's spaces shrink below `MIN_WORD_SPACE`."""
+        """The room the limit leaves at the ends of the paragraph's lines, in all (what setting them
+        ragged at the limit would show), then the widest stretch; None if a line's spaces shrink
+        below `MIN_WORD_SPACE`."""
         values = [
             (stretch(lines, lines.lines[i]), ragged_room(lines, lines.lines[i]))
             for i in justified_lines(lines)
@@ -215,9 +223,10 @@ class EvenParagraph(Paragraph):
         )
 
     def _candidates(self, best, measures: list[float], full: list[float]):
-        """Measures to try against the loose lines of `best` (broken at `measures`): each of the lines before a
-        loose one narrower than its words, once, twice or three times over (its last words go down), and the
-        loose line wider by what its spaces may shrink (the next word, or part of it, comes up)."""
+        """Measures to try against the loose lines of `best` (broken at `measures`): each of the
+        lines before a loose one narrower than its words, once, twice or three times over (its last
+        words go down), and the loose line wider by what its spaces may shrink (the next word, or
+        part of it, comes up)."""
         shrinkage = getattr(self.style, "spaceShrinkage", 0.0) or 0.0
         loose = [
             i for i in justified_lines(best) if stretch(best, best.lines[i]) > MAX_WORD_SPACE + 1e-6
@@ -230,8 +239,8 @@ class EvenParagraph(Paragraph):
             for _ in range(GIVE):
                 line = lines.lines[giver]
                 count, space = line_spaces(lines, line)
-                # narrower than its words, less the shrinking ReportLab allows their spaces: its last word no
-                # longer fits and goes down (or part of it, hyphenated)
+                # narrower than its words, less the shrinking ReportLab allows their spaces: its
+                # last word no longer fits and goes down (or part of it, hyphenated)
                 narrower = list(narrower)
                 narrower[giver] = full[giver] - _room(line) - shrinkage * space * (count + 1) - 0.01
                 lines = self._broken(narrower, full, len(best.lines))
@@ -273,11 +282,12 @@ class EvenParagraph(Paragraph):
         return best
 
     def _broken(self, narrower: list[float], full: list[float], count: int):
-        """The paragraph broken with `narrower` measures, each line's room counted in its full width again
-        (so that it is justified across the frame); None if it takes another number of lines."""
-        # each break from the paragraph's fragments as they were: ReportLab's hyphenation changes them in place when
-        # it breaks a word at a hyphen it already has ("Mettez-" | "vous"), and every later break then set that word
-        # whole without its hyphen ("Mettezvous", printed in Assassin's French rules)
+        """The paragraph broken with `narrower` measures, each line's room counted in its full width
+        again (so that it is justified across the frame); None if it takes another number of lines."""
+        # each break from the paragraph's fragments as they were: ReportLab's hyphenation changes
+        # them in place when it breaks a word at a hyphen it already has ("Mettez-" | "vous"), and
+        # every later break then set that word whole without its hyphen ("Mettezvous", printed in
+        # Assassin's French rules)
         self.frags, self._tried = copy.deepcopy(self._pristine), True
         lines = super().breakLines(narrower)
         if len(lines.lines) != count:

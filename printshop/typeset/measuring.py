@@ -1,5 +1,6 @@
-"""Measuring set text: how tall a frame's flowables stack in a width, whether a word sticks out of it, and how
-far a list's items are indented so that their bullets or numbers hang (typeset.fitting, render.booklet).
+"""Measuring set text: how tall a frame's flowables stack in a width, whether a word sticks out of
+it, and how far a list's items are indented so that their bullets or numbers hang (typeset.fitting,
+render.booklet).
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from printshop.typeset.richtext import Block, Para
 
 
 def list_indent(blocks: list[Block], style: TextStyle, size: float) -> float:
-    """How far a frame's list items are indented, their bullet or number hanging at the frame's edge:
-    the frame's `indent`, as a booklet's `li` style gives it, widened where its widest bullet or number does
-    not hang in it (`hang`)."""
+    """How far a frame's list items are indented, their bullet or number hanging at the frame's
+    edge: the frame's `indent`, as a booklet's `li` style gives it, widened where its widest bullet
+    or number does not hang in it (`hang`)."""
     return hang(
         [block.bullet for block in blocks if isinstance(block, Para) and block.bullet],
         style.font,
@@ -30,9 +31,10 @@ BULLET_GAP = (
 
 
 def hang(bullets: list[str], font: str, size: float, indent: float = 0.0) -> float:
-    """The indent of a list's items: `indent`, or the widest of its bullets or numbers and the gap ReportLab leaves
-    after one, whichever is more. A number wider than the indent ("1." at 9.5 pt and its gap take 14 pt, a
-    booklet's `li` indents 12) pushed that item's first line right of its others, each item by its own number."""
+    """The indent of a list's items: `indent`, or the widest of its bullets or numbers and the gap
+    ReportLab leaves after one, whichever is more. A number wider than the indent ("1." at 9.5 pt
+    and its gap take 14 pt, a booklet's `li` indents 12) pushed that item's first line right of its
+    others, each item by its own number."""
     widest = max((stringWidth(bullet, font, size) for bullet in bullets), default=0.0)
     return max(indent, widest + size * BULLET_GAP)
 
@@ -40,8 +42,8 @@ def hang(bullets: list[str], font: str, size: float, indent: float = 0.0) -> flo
 def measure(
     flowables: list[Flowable], width: float, sizes: list | None = None
 ) -> tuple[float, bool]:
-    """Total height of `flowables` stacked in `width`, and whether any is wider than `width`; each one's
-    (width, height) as wrapped is appended to `sizes` when it is given."""
+    """Total height of `flowables` stacked in `width`, and whether any is wider than `width`; each
+    one's (width, height) as wrapped is appended to `sizes` when it is given."""
     height, too_wide, previous_after = 0.0, False, 0.0
     for index, flowable in enumerate(flowables):
         try:  # a paragraph wrapped at this width already (without_runt) keeps that wrap

@@ -36,7 +36,8 @@ class RichTextError(ValueError):
 
     @classmethod
     def at(cls, message: str, fragment: str, needle: str) -> "RichTextError":
-        """The error about `needle`, at the line of the produced markup `fragment` where it first stands."""
+        """The error about `needle`, at the line of the produced markup `fragment` where it first
+        stands."""
         at = fragment.find(needle)
         return cls(message, fragment.count("\n", 0, at) + 1 if at >= 0 else 0, needle)
 
@@ -91,9 +92,9 @@ class _Collector:
 
 
 def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
-    """The blocks of a template's markup. The same markup (a deck's faces share their templates and many
-    texts) is parsed once per process: the blocks are never changed once made, and each caller gets its own
-    list of them."""
+    """The blocks of a template's markup. The same markup (a deck's faces share their templates and
+    many texts) is parsed once per process: the blocks are never changed once made, and each caller
+    gets its own list of them."""
     key = (fragment, default_style)
     memo = _PARSED if len(fragment) <= _SMALL else _PARSED_LARGE
     known = memo.get(key)
@@ -102,17 +103,19 @@ def parse_blocks(fragment: str, default_style: str = "p") -> list[Block]:
     return list(known)
 
 
-# A face's texts are small and many repeat; a rule booklet is one fragment of tens of thousands of characters,
-# and a session (watch, serve) that edits a rule gets a new one after every save: kept among the 8,192 small
-# ones, each version stayed (with its blocks, 40 KB and more) until thousands of saves later.
+# A face's texts are small and many repeat; a rule booklet is one fragment of tens of thousands of
+# characters, and a session (watch, serve) that edits a rule gets a new one after every save: kept
+# among the 8,192 small ones, each version stayed (with its blocks, 40 KB and more) until thousands
+# of saves later.
 _SMALL = 4096
 _PARSED = memos.PARSED_BLOCKS
 _PARSED_LARGE = memos.PARSED_LARGE_BLOCKS
 
 
 def _unclosed(fragment: str) -> tuple[str, int, str] | None:
-    """The innermost element still open where the markup has a closing tag that does not match it ("<h1>…<h1>"
-    then "</ol>"): its tag, the line of its opening tag in `fragment`, and the closing tag met ("</ol>")."""
+    """The innermost element still open where the markup has a closing tag that does not match it
+    ("<h1>…<h1>" then "</ol>"): its tag, the line of its opening tag in `fragment`, and the closing
+    tag met ("</ol>")."""
     from xml.parsers import expat
 
     parser, opened = expat.ParserCreate(), []
@@ -177,8 +180,8 @@ def _parsed_root(fragment: str) -> ET.Element:
 
 
 def _blocks_of(child: ET.Element, default_style: str, fragment: str) -> list[Block]:
-    """The blocks a top-level element that is not inline makes: a paragraph, a list's items, a table, a page
-    break, a spacer or an art; a RichTextError for a tag there is not."""
+    """The blocks a top-level element that is not inline makes: a paragraph, a list's items, a
+    table, a page break, a spacer or an art; a RichTextError for a tag there is not."""
     tag = child.tag
     if tag in PARAGRAPH_TAGS:
         return [Para(default_style if tag == "p" else tag, _squeeze(_inner(child)))]
@@ -250,7 +253,8 @@ BLOCK_TAGS = {
 }  # the blocks besides paragraphs (li, tr, th, td within)
 
 
-HOME_ONLY = "print-and-play"  # <spacer height="print-and-play"/>: a section for home prints only (render/booklet.py)
+# <spacer height="print-and-play"/>: a section for home prints only (render/booklet.py)
+HOME_ONLY = "print-and-play"
 
 
 def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
@@ -265,7 +269,8 @@ def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
 
 
 def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:
-    """`element` holds only `allowed` tags (and white space between them): anything else was left out unseen."""
+    """`element` holds only `allowed` tags (and white space between them): anything else was left
+    out unseen."""
     for child in element:
         if child.tag not in allowed:
             raise RichTextError.at(
@@ -333,8 +338,9 @@ def _inner(element: ET.Element, depth: int = 0) -> str:
     return "".join(parts)
 
 
-# inline tags open at once in a template's markup: a text keeps at most texts.MAX_NESTING of its own, and a
-# template wraps it in a few; thousands, from a template's loop, would run this walk out of Python's stack
+# inline tags open at once in a template's markup: a text keeps at most texts.MAX_NESTING of its
+# own, and a template wraps it in a few; thousands, from a template's loop, would run this walk out
+# of Python's stack
 MAX_INLINE_DEPTH = 64
 
 

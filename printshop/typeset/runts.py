@@ -1,10 +1,11 @@
-"""Runts: a paragraph's last line holding one word alone (docs/design.md), found and, where it can be, avoided.
+"""Runts: a paragraph's last line holding one word alone (docs/design.md), found and, where it can
+be, avoided.
 
-A paragraph is read as ReportLab wrapped it: its lines, in stretches up to each forced break (<br/>), each
-line's words and the room left at its end. `paragraph_without_runt` sets a paragraph whose stretch ends
-with a runt again, its last two words tied by a no-break space or (unless justified) its measure narrowed,
-where that keeps its lines; `runts` says what is left in a fit, for `validate`. typeset.fitting uses these
-when it makes a frame's flowables and balances centred lines.
+A paragraph is read as ReportLab wrapped it: its lines, in stretches up to each forced break
+(<br/>), each line's words and the room left at its end. `paragraph_without_runt` sets a paragraph
+whose stretch ends with a runt again, its last two words tied by a no-break space or (unless
+justified) its measure narrowed, where that keeps its lines; `runts` says what is left in a fit, for
+`validate`. typeset.fitting uses these when it makes a frame's flowables and balances centred lines.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ _ANY_SPACE = re.compile(f"[\\s{NO_BREAK_SPACES}]+")
 
 
 def line_lengths(paragraph: Paragraph, width: float) -> list[float]:
-    """How long each line of a paragraph wrapped in `width` is: its measure (less its indents) less the room left."""
+    """How long each line of a paragraph wrapped in `width` is: its measure (less its indents) less
+    the room left."""
     measure = width - paragraph.style.leftIndent - paragraph.style.rightIndent
     return [
         measure - (line[0] if isinstance(line, tuple) else line.extraSpace)
@@ -39,9 +41,10 @@ def line_lengths(paragraph: Paragraph, width: float) -> list[float]:
 
 
 def line_spread(paragraph: Paragraph, width: float) -> float:
-    """How far the lines of a wrapped paragraph fall short of its longest, as one length (the root of their squares'
-    mean). A paragraph may end on a shorter line: of three lines or more, the last one's shortfall is not counted
-    (a last line longer than the others still makes theirs); of two, both are, so that they come out alike."""
+    """How far the lines of a wrapped paragraph fall short of its longest, as one length (the root
+    of their squares' mean). A paragraph may end on a shorter line: of three lines or more, the last
+    one's shortfall is not counted (a last line longer than the others still makes theirs); of two,
+    both are, so that they come out alike."""
     lengths = line_lengths(paragraph, width)
     longest = max(lengths)
     counted = lengths if len(lengths) == 2 else lengths[:-1]
@@ -51,15 +54,16 @@ def line_spread(paragraph: Paragraph, width: float) -> float:
 def paragraph_without_runt(
     markup: str, style: ParagraphStyle, width: float, bullet: str | None = None
 ) -> Paragraph:
-    """The paragraph of `markup`; if, set in `width`, it or a stretch of it before a forced break would end with
-    a runt (one word alone on its last line, docs/design.md), the first of these that sets it in as many lines,
-    none running over, with no runt and no word left alone on the line before a stretch's last: the last two
-    words of each such stretch tied by a no-break space (the word before goes down with the last); unless justified, a measure narrowed in steps of 5 % up to 30 %
-    (ragged and centred lines move nothing but their breaks), the words untied, then tied. Justified text
-    takes a tie only if its loosest line gets no looser, or no looser than one and a half spaces between
-    words. Otherwise the paragraph as it was (`fit` may try a smaller size; `validate` reports the runt).
-    The choice depends on the markup, style and width only, so a renderer setting the text again gets the
-    same lines."""
+    """The paragraph of `markup`; if, set in `width`, it or a stretch of it before a forced break
+    would end with a runt (one word alone on its last line, docs/design.md), the first of these that
+    sets it in as many lines, none running over, with no runt and no word left alone on the line
+    before a stretch's last: the last two words of each such stretch tied by a no-break space (the
+    word before goes down with the last); unless justified, a measure narrowed in steps of 5 % up to
+    30 % (ragged and centred lines move nothing but their breaks), the words untied, then tied.
+    Justified text takes a tie only if its loosest line gets no looser, or no looser than one and a
+    half spaces between words. Otherwise the paragraph as it was (`fit` may try a smaller size;
+    `validate` reports the runt). The choice depends on the markup, style and width only, so a
+    renderer setting the text again gets the same lines."""
     paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
     if width <= 0 or len(markup.split()) < 3:
         return paragraph
@@ -113,8 +117,9 @@ def narrowed_indents(style: ParagraphStyle, by: float) -> dict:
 
 
 def _loosest(paragraph: Paragraph) -> float:
-    """The widest room justification adds between two words of a wrapped paragraph's justified lines (all but
-    a last line and one ended by <br/>): a tie in justified text never makes its loosest line looser."""
+    """The widest room justification adds between two words of a wrapped paragraph's justified lines
+    (all but a last line and one ended by <br/>): a tie in justified text never makes its loosest
+    line looser."""
     lines, widest = paragraph.blPara.lines, 0.0
     for line in lines[:-1]:
         extra, words = (
@@ -150,9 +155,9 @@ def _line_words(line) -> tuple[int, bool]:
 
 
 def runts(result: Fit) -> list[str]:
-    """The last line of each stretch of a fitted text's paragraphs (up to each forced break, and after the last)
-    that still ends with a runt (`has_runt`), worked out once per fit (fits are remembered and shared; a session
-    asks again after every edit)."""
+    """The last line of each stretch of a fitted text's paragraphs (up to each forced break, and
+    after the last) that still ends with a runt (`has_runt`), worked out once per fit (fits are
+    remembered and shared; a session asks again after every edit)."""
     found = result.__dict__.get("_runts")
     if found is None:
         found = result.__dict__["_runts"] = [
@@ -166,20 +171,21 @@ def runts(result: Fit) -> list[str]:
 
 
 def ends_with_runt(paragraph: Paragraph) -> bool:
-    """Whether a wrapped paragraph ends with a runt: its last line holds one word (or only punctuation) where
-    the lines since its last forced break (<br/>) hold three words or more."""
+    """Whether a wrapped paragraph ends with a runt: its last line holds one word (or only
+    punctuation) where the lines since its last forced break (<br/>) hold three words or more."""
     return _runt(_stretches(paragraph)[-1])
 
 
 def has_runt(paragraph: Paragraph) -> bool:
-    """Whether any stretch of a wrapped paragraph (its text up to each forced break, and after the last) ends with
-    a runt: "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ..." does."""
+    """Whether any stretch of a wrapped paragraph (its text up to each forced break, and after the
+    last) ends with a runt: "Passe-temps : Les explosions de petit / calibre<br/>Ambition : ..."
+    does."""
     return any(_runt(lines) for lines in _stretches(paragraph))
 
 
 def _stretches(paragraph: Paragraph) -> list[list]:
-    """The lines of a wrapped paragraph in the stretches its forced breaks end (a line ended by <br/> closes its
-    stretch)."""
+    """The lines of a wrapped paragraph in the stretches its forced breaks end (a line ended by
+    <br/> closes its stretch)."""
     stretches, current = [], []
     for line in paragraph.blPara.lines:
         current.append(line)
@@ -190,7 +196,8 @@ def _stretches(paragraph: Paragraph) -> list[list]:
 
 
 def _runt(lines: list) -> bool:
-    """Whether a stretch's last line holds one word (or only punctuation) where its lines hold three or more."""
+    """Whether a stretch's last line holds one word (or only punctuation) where its lines hold three
+    or more."""
     if len(lines) < 2:
         return False
     counts = [_line_words(line) for line in lines]
@@ -199,18 +206,19 @@ def _runt(lines: list) -> bool:
 
 
 def lone_word_before_last(paragraph: Paragraph) -> bool:
-    """Whether, in any stretch of a wrapped paragraph (up to a forced break, or after the last), the line before
-    the last holds a word alone between two lines of the same sentence; a first line may ("BOUNTY / HUNTER'S
-    MARK")."""
+    """Whether, in any stretch of a wrapped paragraph (up to a forced break, or after the last), the
+    line before the last holds a word alone between two lines of the same sentence; a first line may
+    ("BOUNTY / HUNTER'S MARK")."""
     return any(
         len(lines) >= 3 and _line_words(lines[-2])[0] <= 1 for lines in _stretches(paragraph)
     )
 
 
 def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
-    """`markup` with the breaking spaces after the second-to-last word of each stretch in `which` (its indices:
-    the text up to each forced break, and after the last; None: the last) made no-break spaces, so that its last
-    two words stay on one line; None if none of those stretches has two words."""
+    """`markup` with the breaking spaces after the second-to-last word of each stretch in `which`
+    (its indices: the text up to each forced break, and after the last; None: the last) made
+    no-break spaces, so that its last two words stay on one line; None if none of those stretches
+    has two words."""
     stretches: list[list[tuple[int, str]]] = [
         []
     ]  # (index in markup, character) of the text of each stretch
@@ -238,8 +246,8 @@ def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
 
 
 def _words_and_spaces(text: list[tuple[int, str]]) -> list[tuple[str, list[int]]]:
-    """Each word of a stretch's text ((index in markup, character) pairs) as ReportLab splits them (at a space
-    that is not a no-break one), with the indices of the spaces before it."""
+    """Each word of a stretch's text ((index in markup, character) pairs) as ReportLab splits them
+    (at a space that is not a no-break one), with the indices of the spaces before it."""
     words: list[tuple[str, list[int]]] = []
     spaces: list[int] = []
     before: list[int] = []

@@ -42,7 +42,8 @@ class TemplateFailure(Exception):
         self.hint = (
             hint  # what to do, when it is not the catalogue's "fix the template at the place shown"
         )
-        self.missing = missing  # a template that does not exist, by its name: its caller may say where it was named
+        # a template that does not exist, by its name: its caller may say where it was named
+        self.missing = missing
         self.called_from: Location | None = (
             None  # the face's template line, when it failed in a macro or include
         )
@@ -54,7 +55,8 @@ HOW_TO_PRINT_TEMPLATE = (
 
 
 def template_folders(templates_dir: Path) -> list[Path]:
-    """Where an environment finds templates, in order: the project's folder, then printshop's own common/."""
+    """Where an environment finds templates, in order: the project's folder, then printshop's own
+    common/."""
     from printshop.project.paths import COMMON_TEMPLATES_DIR
 
     return [Path(templates_dir), COMMON_TEMPLATES_DIR]
@@ -82,10 +84,11 @@ _NAMED = re.compile(
 
 
 def referenced_templates(source: str) -> list[str | None]:
-    """The templates a template's source names in its extends, include, import and from tags; None for one
-    named by an expression (a variable, a list, a name joined with ~), known only while it renders. Read from
-    the text, not parsed: a tag inside a comment or a raw block counts too, which adds a template that is not
-    read, never leaves out one that is (a test checks the names against Jinja's own jinja2.meta)."""
+    """The templates a template's source names in its extends, include, import and from tags; None
+    for one named by an expression (a variable, a list, a name joined with ~), known only while it
+    renders. Read from the text, not parsed: a tag inside a comment or a raw block counts too, which
+    adds a template that is not read, never leaves out one that is (a test checks the names against
+    Jinja's own jinja2.meta)."""
     found: list[str | None] = []
     for match in _REFERENCE_TAG.finditer(source):
         named = _NAMED.fullmatch(match.group(1))
@@ -94,13 +97,13 @@ def referenced_templates(source: str) -> list[str | None]:
 
 
 def make_environment(templates_dir: Path) -> Environment:
-    """Templates from `templates_dir`; what it lacks of printshop's own (common/, such as the how-to-print
-    page) comes from the package (printshop/defaults/templates/), so a project need not copy them, and
-    may override one by writing its own templates/common/<name>.
+    """Templates from `templates_dir`; what it lacks of printshop's own (common/, such as the
+    how-to-print page) comes from the package (printshop/defaults/templates/), so a project need not
+    copy them, and may override one by writing its own templates/common/<name>.
 
-    An environment reads each template once (`auto_reload` off: Jinja would otherwise look at the file's
-    time on every use, a thousand times for a thousand cards); a session makes a new one for each refresh,
-    so an edited template is read again."""
+    An environment reads each template once (`auto_reload` off: Jinja would otherwise look at the
+    file's time on every use, a thousand times for a thousand cards); a session makes a new one for
+    each refresh, so an edited template is read again."""
     paths = [str(folder) for folder in template_folders(templates_dir)]
     env = _Sandbox(
         loader=_Loader(paths),
@@ -124,9 +127,10 @@ class TemplateLimit(Exception):
 
 
 class _Sandbox(SandboxedEnvironment):
-    """Jinja's sandbox: a template reads the values it is given and their public attributes, never Python's
-    internals (`''.__class__.__mro__`), so a games folder from elsewhere cannot run code through its templates;
-    `range` stops at 100,000 items, and `*` and `**` at MAX_MADE (`"x" * 100000000` ran a build for minutes)."""
+    """Jinja's sandbox: a template reads the values it is given and their public attributes, never
+    Python's internals (`''.__class__.__mro__`), so a games folder from elsewhere cannot run code
+    through its templates; `range` stops at 100,000 items, and `*` and `**` at MAX_MADE (`"x" *
+    100000000` ran a build for minutes)."""
 
     intercepted_binops = frozenset({"*", "**"})
 
@@ -148,11 +152,12 @@ class _Sandbox(SandboxedEnvironment):
         return super().call_binop(context, operator, left, right)
 
     def getattr(self, obj, attribute):
-        """`obj.attribute`, as Jinja's sandbox gives it. The two kinds of value templates read most (a data map's
-        key, a text of the catalogue: 13,000 reads in a check of the catalogue) are answered without its general
-        path, which looks the attribute up first and, for a map, raises and catches an AttributeError before
-        reading the item: a tenth of laying out a deck. The answer is the same: a plain dict has no attributes
-        but its methods, and a TextTree's names are its texts, none starting with '_'."""
+        """`obj.attribute`, as Jinja's sandbox gives it. The two kinds of value templates read most
+        (a data map's key, a text of the catalogue: 13,000 reads in a check of the catalogue) are
+        answered without its general path, which looks the attribute up first and, for a map, raises
+        and catches an AttributeError before reading the item: a tenth of laying out a deck. The
+        answer is the same: a plain dict has no attributes but its methods, and a TextTree's names
+        are its texts, none starting with '_'."""
         kind = type(obj)
         if kind is dict and attribute not in _DICT_ATTRIBUTES:
             try:
@@ -173,8 +178,9 @@ _TEXT_TREE_ATTRIBUTES = frozenset(dir(TextTree))
 
 
 class _Loader(FileSystemLoader):
-    """Jinja's loader, with a template that is not UTF-8 text reported at its file, line and column (Jinja
-    raised a UnicodeDecodeError that named neither, and a build called it a bug in printshop)."""
+    """Jinja's loader, with a template that is not UTF-8 text reported at its file, line and column
+    (Jinja raised a UnicodeDecodeError that named neither, and a build called it a bug in
+    printshop)."""
 
     def get_source(self, environment, template):
         try:
@@ -196,21 +202,24 @@ class _Loader(FileSystemLoader):
 KEPT_TEMPLATES = (
     1_000  # compiled templates kept; past that, the least recently used go, down to 750
 )
-# the compiled templates this process read from the folder or compiled, by the template's file and a hash of its
-# source, as the folder keeps them: a process that builds again (a session's every refresh makes a new environment)
-# takes them from memory, without reading, unmarshalling and marking the file again
+# the compiled templates this process read from the folder or compiled, by the template's file and a
+# hash of its source, as the folder keeps them: a process that builds again (a session's every
+# refresh makes a new environment) takes them from memory, without reading, unmarshalling and
+# marking the file again
 _COMPILED = memos.COMPILED_TEMPLATES
 _pruned: set[str] = set()  # cache folders this process has kept within KEPT_TEMPLATES
 
 
 class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's compiled templates kept between runs (keyed by the template's file and a hash of its source,
-    so an edited template is compiled again); a cache that cannot be written is only slower, never an error.
+    """Jinja's compiled templates kept between runs (keyed by the template's file and a hash of its
+    source, so an edited template is compiled again); a cache that cannot be written is only slower,
+    never an error.
 
-    A template in another folder is another entry (its path is in the compiled code, for the lines errors
-    name): a publisher's projects, copies and temporary folders would add entries for ever. The folder keeps
-    about KEPT_TEMPLATES: an entry is marked used each time it is read, and when there are more, the first
-    compile of a process removes the least recently used, down to three quarters of that."""
+    A template in another folder is another entry (its path is in the compiled code, for the lines
+    errors name): a publisher's projects, copies and temporary folders would add entries for ever.
+    The folder keeps about KEPT_TEMPLATES: an entry is marked used each time it is read, and when
+    there are more, the first compile of a process removes the least recently used, down to three
+    quarters of that."""
 
     def dump_bytecode(self, bucket) -> None:
         _COMPILED[bucket.key, bucket.checksum] = bucket.code
@@ -248,12 +257,13 @@ class _QuietBytecodeCache(jinja2.FileSystemBytecodeCache):
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Compiled templates in the user's cache folder (paths.user_cache_dir); None (compile every run) when it
-    is turned off or cannot be used."""
+    """Compiled templates in the user's cache folder (paths.user_cache_dir); None (compile every
+    run) when it is turned off or cannot be used."""
     from printshop.project.paths import user_cache_dir
 
     folder = user_cache_dir("templates")
-    # (their own names: code compiled outside the sandbox, by printshop before it had one, did `*` unchecked)
+    # (their own names: code compiled outside the sandbox, by printshop before it had one, did `*`
+    # unchecked)
     return _QuietBytecodeCache(str(folder), "sandboxed-%s.cache") if folder is not None else None
 
 
@@ -266,13 +276,15 @@ class RenderedBlocks(dict):
 
 
 def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
-    """Render every block of template `name` separately, noting which texts of `context['t']` each reads.
+    """Render every block of template `name` separately, noting which texts of `context['t']` each
+    reads.
 
-    The template's top level runs once, for the {% set %} names and macros the blocks use; it calls each block
-    where the block stands, and that call is the block's rendering (the one Jinja's own `render` would print):
-    kept, with the texts read meanwhile, not rendered a second time. A block the top level does not call (in
-    a false {% if %}) is rendered on its own afterwards. A block printed again (`self.title()`) or from inside
-    another block renders as Jinja renders it, its reads counted as the outer block's."""
+    The template's top level runs once, for the {% set %} names and macros the blocks use; it calls
+    each block where the block stands, and that call is the block's rendering (the one Jinja's own
+    `render` would print): kept, with the texts read meanwhile, not rendered a second time. A block
+    the top level does not call (in a false {% if %}) is rendered on its own afterwards. A block
+    printed again (`self.title()`) or from inside another block renders as Jinja renders it, its
+    reads counted as the outer block's."""
     template = _get(env, name)
     tree: Any = context.get("t")  # the texts, which note what a block reads when they can
     logs = hasattr(tree, "start_log")
@@ -318,8 +330,9 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
         if logs:
             tree.stop_log()
         if ctx is not None:
-            # the context holds the blocks' wrappers and the template's macros, which hold it: cycles the
-            # collector had to find, 25,000 objects a check of the catalogue; emptied, they go at once
+            # the context holds the blocks' wrappers and the template's macros, which hold it:
+            # cycles the collector had to find, 25,000 objects a check of the catalogue; emptied,
+            # they go at once
             ctx.blocks.clear()
             ctx.vars.clear()
             ctx.exported_vars.clear()
@@ -349,8 +362,8 @@ def _get(env: Environment, name: str) -> jinja2.Template:
         return env.get_template(name)
     except jinja2.TemplateNotFound as error:
         root = Path(_folders(env)[0])
-        # a template that includes or imports a missing one: point at that line, not at the first file
-        # (never Undefined: get_template fails at an undefined name before it looks for it)
+        # a template that includes or imports a missing one: point at that line, not at the first
+        # file (never Undefined: get_template fails at an undefined name before it looks for it)
         missing = cast(str, error.name or name)
         if (
             not root.is_dir()
@@ -361,7 +374,9 @@ def _get(env: Environment, name: str) -> jinja2.Template:
                 hint="name the templates folder with --templates (or `templates` in "
                 "printshop.toml), or copy the templates beside the data folder",
             ) from None
-        try:  # the templates there are, by their names as data writes them (a misspelt one: the one it is close to)
+        # the templates there are, by their names as data writes them (a misspelt one: the one it is
+        # close to)
+        try:
             there = env.list_templates()
         except Exception:  # noqa: BLE001 - a guess only
             there = []
@@ -447,8 +462,8 @@ def _opening_left(path: Path, tag: str) -> tuple[int, int] | None:
 
 
 class _Undefined(StrictUndefined):
-    """StrictUndefined that names what a mapping has: `card.vars.oill` said "'dict object' has no attribute 'oill'";
-    it says "there is no 'oill'; did you mean 'oil'? (there are: oil)"."""
+    """StrictUndefined that names what a mapping has: `card.vars.oill` said "'dict object' has no
+    attribute 'oill'"; it says "there is no 'oill'; did you mean 'oil'? (there are: oil)"."""
 
     __slots__ = ()
 
@@ -470,7 +485,8 @@ def template_location(env: Environment, name: str) -> Location:
 
 
 def _folders(env: Environment) -> list[str]:
-    """The folders `env` reads templates from, in order (make_environment gives every one a _Loader)."""
+    """The folders `env` reads templates from, in order (make_environment gives every one a
+    _Loader)."""
     return cast(FileSystemLoader, env.loader).searchpath
 
 
@@ -508,7 +524,8 @@ def _failure(error: Exception, template: jinja2.Template) -> TemplateFailure:
 
 
 def _is_template(filename: str) -> bool:
-    """Jinja rewrites tracebacks so a template's frames carry its file; Python's own files end in .py."""
+    """Jinja rewrites tracebacks so a template's frames carry its file; Python's own files end in
+    .py."""
     return not filename.endswith(".py") and not filename.startswith("<")
 
 
@@ -516,8 +533,8 @@ _QUOTED = re.compile(r"'([^'\s]+)'")
 
 
 def _column(path: Path, line: int, message: str) -> int:
-    """The column of what the message names on that line ('foo' in "has no attribute 'foo'", the last
-    part of a text id), else of the line's first character that is not a space; 1 if unknown."""
+    """The column of what the message names on that line ('foo' in "has no attribute 'foo'", the
+    last part of a text id), else of the line's first character that is not a space; 1 if unknown."""
     try:
         text = path.read_text(encoding="utf-8").splitlines()[line - 1]
     except (OSError, IndexError, UnicodeDecodeError):

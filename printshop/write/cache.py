@@ -1,5 +1,5 @@
-"""The build cache: content-addressed, so a build with nothing changed renders nothing, and a changed
-text re-renders only the files that show it.
+"""The build cache: content-addressed, so a build with nothing changed renders nothing, and a
+changed text re-renders only the files that show it.
 
 Two levels, both under `<out>/.printshop-cache/`:
 
@@ -23,11 +23,12 @@ Everything read back from the cache is checked: a record of the wrong shape is a
 path that is not a plain relative path (no '..', nothing absolute or hidden) is refused: the cache
 never makes the build write a path the build did not compute itself.
 
-A file's hash is remembered for the process by its stamp (size, times, inode: `_STAMPED`) once its last
-change is a few seconds old: a file changed since has a new change time, and is read and hashed again. A
-process that builds or refreshes again (`serve`, `watch`, the test suite) then reads the 5 MB of fonts
-printshop ships, and the rest of what did not change, once. A file changed within the last seconds is read
-every time, so two saves in the same tick of the file system's clock are never taken for one.
+A file's hash is remembered for the process by its stamp (size, times, inode: `_STAMPED`) once its
+last change is a few seconds old: a file changed since has a new change time, and is read and hashed
+again. A process that builds or refreshes again (`serve`, `watch`, the test suite) then reads the 5
+MB of fonts printshop ships, and the rest of what did not change, once. A file changed within the
+last seconds is read every time, so two saves in the same tick of the file system's clock are never
+taken for one.
 
 `outputs.json` keeps, per set of build settings, the files the last build with those settings wrote
 (with their hashes), so that a build which no longer makes one of them (its language or game file
@@ -69,9 +70,11 @@ def _hash_bytes(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-# path -> (stamp, hash) of files whose last change had settled when they were hashed (see the module's text)
+# path -> (stamp, hash) of files whose last change had settled when they were hashed (see the
+# module's text)
 _STAMPED = memos.STAMPED
-SETTLED = 3.0  # seconds since a file's last change (its mtime and ctime) before its stamp stands for its bytes
+# seconds since a file's last change (its mtime and ctime) before its stamp stands for its bytes
+SETTLED = 3.0
 _now = time.time  # (tests move it on)
 
 
@@ -108,7 +111,8 @@ class Digests:
         return dict(self._known)
 
     def adopt(self, hashes: dict[str, str]) -> None:
-        """Take these hashes as read (files that do not change while the process runs: printshop's fonts)."""
+        """Take these hashes as read (files that do not change while the process runs: printshop's
+        fonts)."""
         self._known.update(hashes)
 
     def file(self, path: Path | str) -> str:
@@ -119,9 +123,9 @@ class Digests:
         return digest
 
     def templates(self, names, folders: list[Path]) -> list[tuple[str, str, str]] | None:
-        """(name, file, hash) of the templates `names` and of every template they extend, include or import, as
-        the loader finds them in `folders` (templating.template_folders); None when one names a template by an
-        expression: then any template may be read."""
+        """(name, file, hash) of the templates `names` and of every template they extend, include or
+        import, as the loader finds them in `folders` (templating.template_folders); None when one
+        names a template by an expression: then any template may be read."""
         from printshop.typeset.templating import referenced_templates, template_file
 
         files, seen = [], set(names)
@@ -153,10 +157,11 @@ class Digests:
         return sorted(files)
 
     def tree(self, root: Path, skip: Callable[[Path], bool] | None = None) -> list[tuple[str, str]]:
-        """(relative path, hash) of every file under root, in the order of `os.walk` with each folder's files
-        and subfolders sorted, hidden ones included (a job may read them); only version control, Python's
-        caches and printshop's own cache and lock are left out. A symbolic link to a folder is not followed,
-        as `os.walk` does not follow it; `skip` is asked about each file."""
+        """(relative path, hash) of every file under root, in the order of `os.walk` with each
+        folder's files and subfolders sorted, hidden ones included (a job may read them); only
+        version control, Python's caches and printshop's own cache and lock are left out. A symbolic
+        link to a folder is not followed, as `os.walk` does not follow it; `skip` is asked about
+        each file."""
         root = Path(root)
         if not root.is_dir():
             return [(str(root), self.file(root))] if root.is_file() else []
@@ -165,8 +170,8 @@ class Digests:
         return found
 
     def _walk(self, folder: str, relative: str, root: Path, skip, found: list) -> None:
-        # os.scandir tells files from folders and links without a stat of each (os.walk's own way), and the
-        # paths stay strings: a build walks its inputs several times (a few thousand files)
+        # os.scandir tells files from folders and links without a stat of each (os.walk's own way),
+        # and the paths stay strings: a build walks its inputs several times (a few thousand files)
         try:
             with os.scandir(folder) as listing:
                 entries = list(listing)
@@ -200,8 +205,8 @@ class Digests:
 
 
 _NOT_INPUTS = {".git", ".hg", ".svn", "__pycache__", CACHE_DIR_NAME}
-# the environment that changes the bytes written (ReportLab reads SOURCE_DATE_EPOCH for the PDF dates
-# and /ID); TZ, LANG and PYTHONHASHSEED do not, and tests keep it so
+# the environment that changes the bytes written (ReportLab reads SOURCE_DATE_EPOCH for the PDF
+# dates and /ID); TZ, LANG and PYTHONHASHSEED do not, and tests keep it so
 ENVIRONMENT = ("SOURCE_DATE_EPOCH",)
 
 
@@ -210,9 +215,10 @@ def environment() -> dict[str, str | None]:
 
 
 def code_version(digests: Digests) -> str:
-    """printshop's own sources, the versions of the libraries that shape the bytes, and the environment
-    variables that change them."""
-    # the .py sources and the defaults every project shares (print data, languages, common templates)
+    """printshop's own sources, the versions of the libraries that shape the bytes, and the
+    environment variables that change them."""
+    # the .py sources and the defaults every project shares (print data, languages, common
+    # templates)
     parts = [_running_code(), digests.tree(PACKAGE_DEFAULTS_DIR), environment()]
     installed = _installed_libraries()
     parts.extend((name, installed.get(name, "absent")) for name in LIBRARIES)
@@ -221,22 +227,25 @@ def code_version(digests: Digests) -> str:
 
 @memos.RUNNING_CODE
 def _running_code() -> list[tuple[str, str]]:
-    """printshop's .py sources, hashed once per process: the code that runs is the code imported when the
-    process started (an edit of a source takes effect in the next process, and is hashed there). A build, a
-    check and each refresh of a session used to hash the sixty files again: about 3 ms each time."""
+    """printshop's .py sources, hashed once per process: the code that runs is the code imported
+    when the process started (an edit of a source takes effect in the next process, and is hashed
+    there). A build, a check and each refresh of a session used to hash the sixty files again: about
+    3 ms each time."""
     return Digests().tree(PACKAGE_DIR, skip=lambda path: path.suffix != ".py")
 
 
 @memos.INSTALLED_LIBRARIES
 def _installed_libraries() -> dict[str, str]:
-    """installed_versions(), once per process: the libraries a process runs are the ones it imported."""
+    """installed_versions(), once per process: the libraries a process runs are the ones it
+    imported."""
     return installed_versions()
 
 
 def installed_versions() -> dict[str, str]:
-    """{distribution: version} for LIBRARIES, from the names of the `NAME-VERSION.dist-info` folders on
-    sys.path (the first found wins, as for imports), without importing importlib.metadata and its email
-    parser (a tenth of a cold build's start-up); a library installed another way is asked the slow way."""
+    """{distribution: version} for LIBRARIES, from the names of the `NAME-VERSION.dist-info` folders
+    on sys.path (the first found wins, as for imports), without importing importlib.metadata and its
+    email parser (a tenth of a cold build's start-up); a library installed another way is asked the
+    slow way."""
     import sys
 
     wanted = {name.lower().replace("-", "_"): name for name in LIBRARIES}
@@ -275,7 +284,8 @@ def font_inputs(digests: Digests, data_dir: Path) -> list:
 def whole_build_key(
     digests: Digests, data_dir: Path, templates_dir: Path | None, settings: dict
 ) -> str:
-    """Every input of a build and every setting (the same names as `build.build`'s), for the no-op check."""
+    """Every input of a build and every setting (the same names as `build.build`'s), for the no-op
+    check."""
     settings = {
         **settings,
         "back_offset": list(settings.get("back_offset") or (0.0, 0.0)),
@@ -293,8 +303,9 @@ def whole_build_key(
 def nothing_to_do(
     out_dir: Path, data_dir: Path, templates_dir: Path | None, settings: dict
 ) -> list[str] | None:
-    """The files of the last build, when it had these inputs and settings and left them untouched. With no
-    record of a last build (a first build, a new output folder) there is nothing to compare: no input is read."""
+    """The files of the last build, when it had these inputs and settings and left them untouched.
+    With no record of a last build (a first build, a new output folder) there is nothing to compare:
+    no input is read."""
     cache = Cache(out_dir)
     if not cache.has_build_record():
         return None
@@ -344,7 +355,8 @@ class Cache:
         return (self.root / "jobs" / f"{key}.json").is_file()
 
     def store_outputs(self, key: str, outputs) -> None:
-        """`store_job` of a job's rendered files (jobs.Output: path, data, pages, description, kind)."""
+        """`store_job` of a job's rendered files (jobs.Output: path, data, pages, description,
+        kind)."""
         self.store_job(
             key,
             [
@@ -379,7 +391,8 @@ class Cache:
         return (self.root / "last-build.json").is_file()
 
     def up_to_date(self, key: str) -> list[str] | None:
-        """The files the last build wrote, if it had this key and they are all still as it left them."""
+        """The files the last build wrote, if it had this key and they are all still as it left
+        them."""
         try:
             last = json.loads((self.root / "last-build.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):

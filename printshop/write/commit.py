@@ -20,10 +20,10 @@ leaves either the old kit or the new one, never a mix:
    replacement (rolls forward), and says so.
 5. **Clean.** The journal is deleted (the commit is done), then the staging folder with the old files.
 
-All of this runs under an exclusive lock on `<out>/.printshop-cache/lock`, so that two builds into one
-folder take turns; holding it, a build also removes the `.part` files earlier builds left when killed.
-Where the file system breaks the promise (a rename back fails), the error names exactly which files
-are new.
+All of this runs under an exclusive lock on `<out>/.printshop-cache/lock`, so that two builds into
+one folder take turns; holding it, a build also removes the `.part` files earlier builds left when
+killed. Where the file system breaks the promise (a rename back fails), the error names exactly
+which files are new.
 """
 
 from __future__ import annotations
@@ -77,8 +77,8 @@ def write_atomically(path: Path, data: bytes) -> None:
 
 
 class WriteFailed(Exception):
-    """The kit could not be put in place. `path` is what failed; `replaced` the files that are new on
-    disk all the same (empty unless the file system refused to put old files back)."""
+    """The kit could not be put in place. `path` is what failed; `replaced` the files that are new
+    on disk all the same (empty unless the file system refused to put old files back)."""
 
     def __init__(self, message: str, path: Path, replaced: list[Path] | None = None):
         super().__init__(message)
@@ -222,9 +222,10 @@ class _HeldInterrupt:
 
 
 def commit(out_dir: Path, files: list[tuple[str, bytes]], remove: Sequence[str] = ()) -> Committed:
-    """Put `files` ((path relative to `out_dir`, bytes)) in place and delete `remove` (relative paths
-    of an earlier build's files), all or nothing, as the module says. Call holding `locked(out_dir)`.
-    Raises WriteFailed (the old kit is left as it was, unless `replaced` says otherwise)."""
+    """Put `files` ((path relative to `out_dir`, bytes)) in place and delete `remove` (relative
+    paths of an earlier build's files), all or nothing, as the module says. Call holding
+    `locked(out_dir)`. Raises WriteFailed (the old kit is left as it was, unless `replaced` says
+    otherwise)."""
     out_dir = Path(out_dir)
     done = Committed()
     changed: list[tuple[Path, bytes]] = []
@@ -375,8 +376,9 @@ def _replace(
 
 
 def _prune(removed: list[Path], out_dir: Path) -> None:
-    """The folders the removed files leave empty (a game taken out of the data: output/<game>/en/, /fr/ and
-    output/<game>/ stayed behind, empty), up to the output folder; a folder with anything else in it stays."""
+    """The folders the removed files leave empty (a game taken out of the data: output/<game>/en/,
+    /fr/ and output/<game>/ stayed behind, empty), up to the output folder; a folder with anything
+    else in it stays."""
     root = Path(out_dir).resolve()
     for folder in sorted(
         {path.parent for path in removed}, key=lambda folder: len(folder.parts), reverse=True

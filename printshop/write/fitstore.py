@@ -1,23 +1,25 @@
 """What fitting each text came to, kept between runs of `printshop validate`.
 
-`validate` lays out every game in every language to find texts that do not fit, and fitting (trying sizes,
-wrapping, mending runts) is most of that work. A translator runs it again after each change, when nearly
-every text is as it was. The store keeps, in the user's cache folder (paths.user_cache_dir, `fits/`), the
-outcome of each fit: the size chosen, whether it fits, the height it takes, the lines too many, whether a
-word is too wide, the hyphenation used and the runts left; not the wrapped lines, which only a renderer
-needs (layout's results are thrown away by `validate`, and a renderer given such a fit sets its text again
-at that size, as it does for every output in other colours).
+`validate` lays out every game in every language to find texts that do not fit, and fitting (trying
+sizes, wrapping, mending runts) is most of that work. A translator runs it again after each change,
+when nearly every text is as it was. The store keeps, in the user's cache folder
+(paths.user_cache_dir, `fits/`), the outcome of each fit: the size chosen, whether it fits, the
+height it takes, the lines too many, whether a word is too wide, the hyphenation used and the runts
+left; not the wrapped lines, which only a renderer needs (layout's results are thrown away by
+`validate`, and a renderer given such a fit sets its text again at that size, as it does for every
+output in other colours).
 
 An outcome is found by a digest of everything `fitting.fit` remembers a fit by within a process (the
-text's blocks, the frame's style and size, the hyphenation, the colours, the font files registered with
-their modified times and sizes) and of the code: printshop's modules (their modified times and sizes, as
-Python's own compiled files are checked) and the versions of ReportLab and pyphen. Change any of them and
-the digest changes, so an outcome is never given for another text, style, font or code. Builds and
-sessions do not use the store.
+text's blocks, the frame's style and size, the hyphenation, the colours, the font files registered
+with their modified times and sizes) and of the code: printshop's modules (their modified times and
+sizes, as Python's own compiled files are checked) and the versions of ReportLab and pyphen. Change
+any of them and the digest changes, so an outcome is never given for another text, style, font or
+code. Builds and sessions do not use the store.
 
-The file is JSON, read once per run and written again (atomically) when the run added outcomes; a file
-that cannot be read or was written by other code is ignored and replaced. It keeps the last `LIMIT`
-outcomes used or added. `PRINTSHOP_CACHE=off` turns the store off with the rest of the cache.
+The file is JSON, read once per run and written again (atomically) when the run added outcomes; a
+file that cannot be read or was written by other code is ignored and replaced. It keeps the last
+`LIMIT` outcomes used or added. `PRINTSHOP_CACHE=off` turns the store off with the rest of the
+cache.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 VERSION = 1
-LIMIT = 10_000  # outcomes kept (about 1 MB, read in 0.02-0.03 s); the four games in two languages use 1,100
+# outcomes kept (about 1 MB, read in 0.02-0.03 s); the four games in two languages use 1,100
+LIMIT = 10_000
 FILE_NAME = "fits.json"
 
 ACTIVE: "FitStore | None" = (
@@ -78,7 +81,8 @@ class FitStore:
         self.new[digest] = outcome
 
     def take_new(self) -> dict[str, list]:
-        """The outcomes added since the last call (a forked process sends them to the one that saves)."""
+        """The outcomes added since the last call (a forked process sends them to the one that
+        saves)."""
         new, self.new = self.new, {}
         return new
 
@@ -86,8 +90,9 @@ class FitStore:
         self.new.update(outcomes)
 
     def save(self) -> None:
-        """Write the outcomes back if this run added any: those not used this run first, then those used,
-        then the new ones, the oldest dropped beyond LIMIT. A store that cannot be written is only slower."""
+        """Write the outcomes back if this run added any: those not used this run first, then those
+        used, then the new ones, the oldest dropped beyond LIMIT. A store that cannot be written is
+        only slower."""
         if not self.new:
             return
         fits = {
@@ -144,8 +149,9 @@ def code_key() -> str:
 
 @contextmanager
 def kept_fits():
-    """Within this block fitting.fit looks outcomes up in the user's store and adds the new ones, which are
-    written when the block ends; without a usable cache folder, fits are worked out as always."""
+    """Within this block fitting.fit looks outcomes up in the user's store and adds the new ones,
+    which are written when the block ends; without a usable cache folder, fits are worked out as
+    always."""
     global ACTIVE
     from printshop.project.paths import user_cache_dir
 

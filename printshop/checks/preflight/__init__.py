@@ -43,8 +43,9 @@ from printshop.project.models.profile import Profile
 def preflight(
     path: Path, profile: Profile | None = None, trims: list[tuple[float, float]] | None = None
 ) -> list[Problem]:
-    """`trims`: the sizes (points) of the shop's products, which every page of a card file (and every
-    face image, with the bleed) must have. Without a profile only what any printer needs is checked."""
+    """`trims`: the sizes (points) of the shop's products, which every page of a card file (and
+    every face image, with the bleed) must have. Without a profile only what any printer needs is
+    checked."""
     path = Path(path)
     with open(path, "rb") as handle:
         magic = handle.read(8)

@@ -9,7 +9,8 @@ from printshop.project.models.profile import Profile
 from printshop.project.units import to_mm
 
 
-# --- boxes -----------------------------------------------------------------------------------------
+# --- boxes
+# -----------------------------------------------------------------------------------------
 def _rect(box) -> list[float]:
     x0, y0, x1, y1 = (float(v) for v in box)
     return [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
@@ -25,8 +26,8 @@ def _inside(inner, outer, slack=0.05) -> bool:
 
 
 def box_problems(page: pikepdf.Page, profile: Profile) -> list[tuple[str, bool]]:
-    """(message, warning) pairs. PDF/X: a TrimBox (or an ArtBox) on every page; the BleedBox defaults
-    to the CropBox, which defaults to the MediaBox; trim within bleed within media."""
+    """(message, warning) pairs. PDF/X: a TrimBox (or an ArtBox) on every page; the BleedBox
+    defaults to the CropBox, which defaults to the MediaBox; trim within bleed within media."""
     obj = page.obj
     media = _rect(page.mediabox)
     crop = _rect(page.cropbox)  # pikepdf: the MediaBox when absent

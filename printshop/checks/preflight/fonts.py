@@ -7,7 +7,8 @@ import pikepdf
 from printshop.checks.preflight.ink import inherited
 
 
-# --- fonts -----------------------------------------------------------------------------------------
+# --- fonts
+# -----------------------------------------------------------------------------------------
 def unembedded_fonts(pdf: pikepdf.Pdf) -> list[str]:
     names, seen = set(), set()
     stack = [inherited(page.obj, "/Resources") for page in pdf.pages]

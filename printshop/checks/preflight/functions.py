@@ -10,7 +10,8 @@ from collections.abc import Callable
 import pikepdf
 
 
-# --- PDF functions (tint transforms and shadings) ----------------------------------------------------
+# --- PDF functions (tint transforms and shadings)
+# ----------------------------------------------------
 class Function:
     """A PDF function of type 0 (sampled: linear between samples for one input, nearest sample for
     more), 2 (exponential), 3 (stitching) or 4 (PostScript calculator), or an array of them."""

@@ -11,7 +11,8 @@ from printshop.project.models.profile import Profile
 from printshop.project.units import to_mm
 
 
-# --- face images: PNG and JPEG -----------------------------------------------------------------------
+# --- face images: PNG and JPEG
+# -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class _Picture:
     """What the checks read of an image file, read whole once."""
@@ -103,7 +104,8 @@ def _size_problems(picture: _Picture, stated: float, profile: Profile, trims) ->
 
 
 def _colour_problems(picture: _Picture, profile: Profile) -> list[Problem]:
-    """Its colour mode against the profile's colour space, an alpha channel, and its ink at the worst pixel."""
+    """Its colour mode against the profile's colour space, an alpha channel, and its ink at the
+    worst pixel."""
     problems = []
     mode, kind, worst, limit = picture.mode, picture.kind, picture.worst, profile.colour.ink_limit
     base = mode[:-1] if mode in ("RGBA", "LA", "PA") else mode

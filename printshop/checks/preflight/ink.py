@@ -27,7 +27,8 @@ from printshop.checks.preflight.spaces import (
 )
 from printshop.project.models.profile import Profile
 
-# --- the page: a content stream reader that follows the graphics state ------------------------------
+# --- the page: a content stream reader that follows the graphics state
+# ------------------------------
 _PAINT_FILL = {"f", "F", "f*"}
 
 
@@ -42,8 +43,8 @@ _SET_COLOUR = {"g", "G", "rg", "RG", "k", "K", "cs", "CS", "sc", "scn", "SC", "S
 _PAINTS = _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
 
 
-# every operator PageInk.run reads: the graphics state, colours, painting, text shown, shadings, XObjects and
-# inline images (BI, ID and EI, which qpdf gives as one "INLINE IMAGE")
+# every operator PageInk.run reads: the graphics state, colours, painting, text shown, shadings,
+# XObjects and inline images (BI, ID and EI, which qpdf gives as one "INLINE IMAGE")
 _READ_OPERATORS = " ".join(
     sorted(
         {
@@ -91,8 +92,9 @@ class FileInks:
     def parse(self, owner):
         key = owner.objgen if owner.objgen != (0, 0) else id(owner)
         if key not in self.instructions:
-            # only the operators PageInk.run acts on, picked out by qpdf: paths and text positioning, most of a
-            # page's operators, never become Python objects (a third of preflight's time)
+            # only the operators PageInk.run acts on, picked out by qpdf: paths and text
+            # positioning, most of a page's operators, never become Python objects (a third of
+            # preflight's time)
             self.instructions[key] = pikepdf.parse_content_stream(owner, _READ_OPERATORS)
         return self.instructions[key]
 
@@ -111,8 +113,8 @@ class PageInk:
         self.pdf, self.page, self.profile, self.inks = pdf, page, profile, inks
         self.cmyk = profile.colour.space == "cmyk"
         self.limit = profile.colour.ink_limit
-        # PDF/X-1a's colour rules (no ICC-based or Lab colour, 8-bit images, no JPEG 2000); PDF/X-4 allows those,
-        # and forbids transfer functions like X-1a
+        # PDF/X-1a's colour rules (no ICC-based or Lab colour, 8-bit images, no JPEG 2000); PDF/X-4
+        # allows those, and forbids transfer functions like X-1a
         self.pdfx = profile.pdfx is not None and profile.pdfx.version.startswith("PDF/X-1a")
         self.any_pdfx = profile.pdfx is not None
         self.pdfx_version = profile.pdfx.version if profile.pdfx is not None else ""
@@ -149,7 +151,8 @@ class PageInk:
 
     # -- colour checks --
     def check_space(self, space: Space, how: str) -> None:
-        """RGB or Lab in a CMYK file; device-independent colour in PDF/X-1a. Once per space and page."""
+        """RGB or Lab in a CMYK file; device-independent colour in PDF/X-1a. Once per space and
+        page."""
         if space.key in self.spaces_reported:
             return
         wrong = space.rgb_or_lab() if self.cmyk else None
@@ -183,7 +186,8 @@ class PageInk:
             self.report(f"{own:.0f} % total ink (the limit is {self.limit:.0f} %): {what}")
 
     def paint_over(self, ink, beneath, kept: list[int], what: str) -> None:
-        """An overprinted paint on the heaviest earlier colour: its ink in effect on the plates it keeps."""
+        """An overprinted paint on the heaviest earlier colour: its ink in effect on the plates it
+        keeps."""
         own = sum(ink)
         under = sum(beneath[p] for p in kept)
         effect = own + under
@@ -358,7 +362,8 @@ class PageInk:
         return bits
 
     def check_image_space(self, space: Space, name: str, bits: int) -> bool:
-        """An image's colour space: False for RGB or Lab in a CMYK file (its ink is not measured then)."""
+        """An image's colour space: False for RGB or Lab in a CMYK file (its ink is not measured
+        then)."""
         wrong = space.rgb_or_lab() if self.cmyk else None
         if wrong is not None:
             self.report(
@@ -452,7 +457,8 @@ class PageInk:
                 self.draw(str(operands[0]), resources, state, forms, depth)
 
     def set_colour(self, op: str, operands, state: State, resources) -> None:
-        """A colour operator: the colour it sets, for filling (lower case) or stroking, its space checked."""
+        """A colour operator: the colour it sets, for filling (lower case) or stroking, its space
+        checked."""
         if op in ("g", "G", "rg", "RG", "k", "K"):
             space = DEVICE[{"g": "/DeviceGray", "rg": "/DeviceRGB", "k": "/DeviceCMYK"}[op.lower()]]
             colour = Colour(space, tuple(float(v) for v in operands), f"'{op}'")
@@ -481,7 +487,8 @@ class PageInk:
             state.stroke = colour
 
     def paint_operator(self, op: str, state: State, resources, depth: int) -> None:
-        """A painting operator: the fill, the stroke or both, as the operator (or text render mode) paints."""
+        """A painting operator: the fill, the stroke or both, as the operator (or text render mode)
+        paints."""
         if op in _PAINT_FILL or op in _PAINT_BOTH:
             self.paint_colour(state.fill, False, f"'{op}'", state, resources, depth)
             if op in _PAINT_BOTH:
@@ -545,8 +552,8 @@ class PageInk:
 
 
 def _kept_plates(ink, overprint: bool, space: Space, state: State) -> list[int]:
-    """The plates an overprinted paint leaves as they were: in DeviceCMYK with overprint mode 1, those
-    where its components are zero; for a spot colour, every process plate."""
+    """The plates an overprinted paint leaves as they were: in DeviceCMYK with overprint mode 1,
+    those where its components are zero; for a spot colour, every process plate."""
     if overprint and space.family == "DeviceCMYK" and state.overprint_mode == 1:
         return [plate for plate in range(4) if ink[plate] == 0]
     if (

@@ -9,7 +9,8 @@ import pikepdf
 
 from printshop.checks.preflight.functions import Function
 
-# --- colour spaces and their ink ---------------------------------------------------------------------
+# --- colour spaces and their ink
+# ---------------------------------------------------------------------
 PROCESS_PLATES = {"/Cyan": 0, "/Magenta": 1, "/Yellow": 2, "/Black": 3}
 
 
@@ -28,7 +29,9 @@ DEVICE_NAMES = {
 class Space:
     """A colour space as far as a press cares: what its colours become on the plates."""
 
-    family: str  # DeviceCMYK, DeviceGray, DeviceRGB, ICCBased, Indexed, Separation, DeviceN, Lab, CalRGB, CalGray, Pattern
+    # DeviceCMYK, DeviceGray, DeviceRGB, ICCBased, Indexed, Separation, DeviceN, Lab, CalRGB,
+    # CalGray, Pattern
+    family: str
     label: str  # for messages: "DeviceRGB", "ICCBased space /CS0 (3 components)"
     components: int
     process: str  # "cmyk", "gray", "rgb", "lab", "spot", "indexed", "pattern"
@@ -72,7 +75,8 @@ class Space:
         return (0.0,) * self.components
 
     def ink(self, values) -> tuple[float, ...] | None:
-        """The plates' coverage in per cent (C, M, Y, K), or None where the press cannot say (RGB, Lab)."""
+        """The plates' coverage in per cent (C, M, Y, K), or None where the press cannot say (RGB,
+        Lab)."""
         values = [float(v) for v in values]
         if self.family == "Indexed":
             return self._indexed_ink(values)

@@ -11,7 +11,8 @@ from printshop.checks.preflight.problem import Problem
 from printshop.project.models.profile import Profile
 
 
-# --- the file: encryption, PDF/X keys, output intent, version ---------------------------------------
+# --- the file: encryption, PDF/X keys, output intent, version
+# ---------------------------------------
 def structure_problems(pdf: pikepdf.Pdf, profile: Profile) -> list[str]:
     problems = []
     if pdf.is_encrypted:

@@ -1,5 +1,5 @@
-"""The schema of what faces draw with: data/print/fonts.yaml, colours.yaml and motifs.yaml (vector art
-in SVG path syntax, checked here).
+"""The schema of what faces draw with: data/print/fonts.yaml, colours.yaml and motifs.yaml (vector
+art in SVG path syntax, checked here).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from printshop.project.schema import Node
 # --- data/print/fonts.yaml --------------------------------------------------------------
 class FontFamily(Node):
     regular: str
-    """The TrueType file of the regular face, looked up in data/fonts/, then in printshop's own fonts."""
+    """The TrueType file of the regular face, looked up in data/fonts/, then in printshop's own
+    fonts."""
     bold: str
     """The file of the bold face."""
     italic: str
@@ -65,9 +66,10 @@ MAX_MOTIF_NUMBER = 1_000_000  # a motif's numbers, view box and coordinates alik
 
 @memos.SVG_PATHS  # (a check reads every motif of the project: each path is parsed once per process)
 def _svg_path(value: str) -> str:
-    """Path data as render/faces.trace_svg_path draws it: absolute M L H V C Q Z, each with its numbers (a command
-    repeated needs no letter), starting with M. A relative command (lower case) would be drawn as absolute, and
-    a number short made the build fail while rendering, far from the line that has it."""
+    """Path data as render/faces.trace_svg_path draws it: absolute M L H V C Q Z, each with its
+    numbers (a command repeated needs no letter), starting with M. A relative command (lower case)
+    would be drawn as absolute, and a number short made the build fail while rendering, far from the
+    line that has it."""
     position, command, given = 0, None, 0
 
     def numbers_complete() -> None:
@@ -135,7 +137,8 @@ class Motif(Node):
     viewbox: list[Annotated[float, Field(ge=0.001, le=MAX_MOTIF_NUMBER, allow_inf_nan=False)]] = (
         Field(min_length=2, max_length=2)
     )
-    """Width and height of the view box the paths are drawn in (y points down), each from 0.001 to 1,000,000."""
+    """Width and height of the view box the paths are drawn in (y points down), each from 0.001 to
+    1,000,000."""
     paths: list[MotifPath]
     """The filled shapes of the motif, painted in order."""
 

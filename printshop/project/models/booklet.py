@@ -65,8 +65,8 @@ class BookletStyle(Node):
     margins: BookletMargins
     """The page margins."""
     styles: dict[str, TextStyle]
-    """Paragraph styles by tag name: every block tag a booklet template emits (p, h1, h2, li, th, td, title,
-    subtitle, meta, box) uses the style of its name."""
+    """Paragraph styles by tag name: every block tag a booklet template emits (p, h1, h2, li, th,
+    td, title, subtitle, meta, box) uses the style of its name."""
     folio: PageFooter
     """The page number at the foot of each page."""
     tables: BookletTables = BookletTables()
@@ -74,6 +74,6 @@ class BookletStyle(Node):
     rule_colour: str = "red"
     """Colour of the folio rules and table headers."""
     characters: dict[str, str] = {}
-    """Characters that print in a colour of their own wherever booklet text sets them, by colour name from
-    colours.yaml; a key may name several characters. Card suits keep their colours: `"♥♦♡♢": accent` sets
-    hearts and diamonds in the red the cards and setup sheets draw them in."""
+    """Characters that print in a colour of their own wherever booklet text sets them, by colour
+    name from colours.yaml; a key may name several characters. Card suits keep their colours:
+    `"♥♦♡♢": accent` sets hearts and diamonds in the red the cards and setup sheets draw them in."""

@@ -26,16 +26,17 @@ class Frame(TextStyle):
     rotate: Literal[0, 180] = 0
     """180 turns the frame's text upside down (for the far half of a card)."""
     size_across: Literal["deck", "card"] | None = None
-    """How the fitted size is chosen across a deck: `deck` fits every card and sets all at the smallest size found,
-    so one deck reads at one size; `card` lets each card take its own largest size, on purpose (a title). Left out,
-    cards whose sizes differ are reported (deck-size-varies)."""
+    """How the fitted size is chosen across a deck: `deck` fits every card and sets all at the
+    smallest size found, so one deck reads at one size; `card` lets each card take its own largest
+    size, on purpose (a title). Left out, cards whose sizes differ are reported (deck-size-varies)."""
 
 
 class Shape(Node):
     kind: Literal["rect", "line", "circle", "motif", "rays", "image"]
-    """What to draw: rect (x, y, width, height, optional radius for round corners), line (from x, y by width across
-    and height down), circle (centre x, y and radius), motif (a motif from motifs.yaml in the box x, y, width,
-    height), rays (a sunburst of `count` wedges round x, y out to radius) or image (the file `src` in the box)."""
+    """What to draw: rect (x, y, width, height, optional radius for round corners), line (from x, y
+    by width across and height down), circle (centre x, y and radius), motif (a motif from
+    motifs.yaml in the box x, y, width, height), rays (a sunburst of `count` wedges round x, y out
+    to radius) or image (the file `src` in the box)."""
     x: Length = 0.0
     """Left edge, or centre for circle and rays, from the trim's left edge."""
     y: Length = 0.0
@@ -68,8 +69,8 @@ class Face(Node):
     abstract: bool = False
     """A face only other faces extend; it is never printed itself."""
     extends: str | None = None
-    """Another face whose keys this one starts from; its own keys are merged over them, deeply, and `null` removes
-    one."""
+    """Another face whose keys this one starts from; its own keys are merged over them, deeply, and
+    `null` removes one."""
     template: str | None = None
     """The Jinja template under templates/ that fills the frames: one `{% block %}` per frame."""
     background: str | None = None

@@ -36,13 +36,14 @@ class Deck(Node):
     safe: Extent
     """No text closer to the trim than this."""
     back: str | None = None
-    """The face printed behind every card without a back of its own; none: the deck is one-sided (markers) and no
-    pages of backs are printed."""
+    """The face printed behind every card without a back of its own; none: the deck is one-sided
+    (markers) and no pages of backs are printed."""
     cards: list[CardEntry]
     """The cards, in deck order."""
     shops_without_size: str | None = None
-    """Why it is right that print shops which do not make this card size leave the deck out (a custom size
-    printed at home, or ordered elsewhere): their `press-left-out` warnings are then acknowledged with it."""
+    """Why it is right that print shops which do not make this card size leave the deck out (a
+    custom size printed at home, or ordered elsewhere): their `press-left-out` warnings are then
+    acknowledged with it."""
 
 
 class Sequence(Node):
@@ -201,7 +202,8 @@ class Board(Node):
 
 
 class SheetItem(Node):
-    """One sheet of a set (a role sheet, the setup for 5 players...): its own vars, maybe its own face."""
+    """One sheet of a set (a role sheet, the setup for 5 players...): its own vars, maybe its own
+    face."""
 
     id: Identifier
     """The item's id, unique in its sheet."""
@@ -225,8 +227,8 @@ class SheetSpec(Node):
     face: str
     """The face drawn: a name in faces.yaml."""
     back: str | None = None
-    """The face printed on the back of every item without a back of its own, on the page after its front and
-    mirrored for duplex printing like card backs; none: the sheet is one-sided."""
+    """The face printed on the back of every item without a back of its own, on the page after its
+    front and mirrored for duplex printing like card backs; none: the sheet is one-sided."""
     items: list[SheetItem] = []
     """A set of sheets from the same face, each with its own vars; none: a single sheet."""
     width: Size
@@ -246,8 +248,8 @@ class SheetSpec(Node):
     press: bool = False
     """Also write a press file: one page, trim plus bleed, TrimBox and BleedBox."""
     medium: str = "sheet"
-    """How the sheet is read, for the design rules (`design.media` in media.yaml): `sheet` in the hand, `board`
-    from across the table."""
+    """How the sheet is read, for the design rules (`design.media` in media.yaml): `sheet` in the
+    hand, `board` from across the table."""
 
 
 class Range(Node):
@@ -258,9 +260,10 @@ class Range(Node):
 
 
 class GoalDeck(Node):
-    """A goal deck built from the roles dealt (Comrade Stalin): for each dealt role with goals, its rank
-    in every goal suit; one card in `discard` set aside; the `extra_rank` of each suit added; `deal`
-    to each player with goals; `remain` must be left. Checked for every roster the rules allow."""
+    """A goal deck built from the roles dealt (Comrade Stalin): for each dealt role with goals, its
+    rank in every goal suit; one card in `discard` set aside; the `extra_rank` of each suit added;
+    `deal` to each player with goals; `remain` must be left. Checked for every roster the rules
+    allow."""
 
     deck: str
     """The deck the goal cards come from."""
@@ -298,7 +301,8 @@ class Untranslatable(Node):
     words: list[str] = []
     """Words that read the same in every language: a text made only of them is never reported."""
     ids: dict[str, str] = {}
-    """Text ids that may stay as in the source, each with the reason (shown as an acknowledged warning)."""
+    """Text ids that may stay as in the source, each with the reason (shown as an acknowledged
+    warning)."""
 
 
 class Game(Node):
@@ -319,17 +323,18 @@ class Game(Node):
     booklet: BookletSpec | None = None
     """The rules booklet."""
     board: Board | None = None
-    """The board's offices, phases and health table (Kremlin), printed by the board, the phase reference and the
-    booklet."""
+    """The board's offices, phases and health table (Kremlin), printed by the board, the phase
+    reference and the booklet."""
     goal_deck: GoalDeck | None = None
     """A goal deck built from the roles dealt (Comrade Stalin), checked for every allowed roster."""
     sheets: dict[Identifier, SheetSpec] = {}
     """Boards, player sheets and aids by id."""
     text_variables: dict[str, str] = {}
-    """Placeholders every text may use, each standing for another text: {mafias} -> role.mafia.plural."""
+    """Placeholders every text may use, each standing for another text: {mafias} ->
+    role.mafia.plural."""
     variants: dict[Identifier, "Variant"] = {}
-    """Naming variants (build, watch and serve --variant NAME): texts under variant.NAME.* replace the ids they name; each
-    variant must give every id listed in `overrides`."""
+    """Naming variants (build, watch and serve --variant NAME): texts under variant.NAME.* replace
+    the ids they name; each variant must give every id listed in `overrides`."""
     reconstructed: list[Reconstructed] = []
     """What the project designed where the sources are silent; listed by validate for review."""
     untranslatable: Untranslatable = Untranslatable()

@@ -1,5 +1,5 @@
-"""The schema of data/languages/<lang>.yaml: a language's typography (hyphenation, kept words) and its
-translation checks.
+"""The schema of data/languages/<lang>.yaml: a language's typography (hyphenation, kept words) and
+its translation checks.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ def _one_word(value: str) -> str:
 
 class Typography(Node):
     hyphenation: Annotated[str, AfterValidator(_hyphenation_language)] | None = None
-    """Hyphenation patterns (pyphen's name for them: de_DE, fr_FR, en_GB); none: words are never broken."""
+    """Hyphenation patterns (pyphen's name for them: de_DE, fr_FR, en_GB); none: words are never
+    broken."""
     space_before: str = ""
     """Punctuation preceded by `space` (French: ; : ! ? »)."""
     space_after: str = ""
@@ -55,17 +56,19 @@ class Typography(Node):
     keep_with_next: list[Annotated[str, AfterValidator(_one_word)]] = Field(
         default=[], max_length=MAX_KEPT_WORDS
     )
-    """Short words never left at the end of a line of ragged or centred text (a card's text, a title, a booklet's
-    headings and list items), whatever their case: the space after each is set as a no-break space (French: à,
-    de, le, la, un...; "LE / VIEUX GARDIEN" and "« La / lampe" are never set). Justified paragraphs keep their
-    breaks: there a tie would open the spaces of the line above it wide."""
+    """Short words never left at the end of a line of ragged or centred text (a card's text, a
+    title, a booklet's headings and list items), whatever their case: the space after each is set as
+    a no-break space (French: à, de, le, la, un...; "LE / VIEUX GARDIEN" and "« La / lampe" are
+    never set). Justified paragraphs keep their breaks: there a tie would open the spaces of the
+    line above it wide."""
     numbers_with_next: bool = False
-    """Whether a number stays on the line of the word after it in ragged or centred text ("perd 1 / lumière" is
-    never set)."""
+    """Whether a number stays on the line of the word after it in ragged or centred text ("perd 1 /
+    lumière" is never set)."""
 
 
 class LengthRatio(Node):
-    """A translation's length over the length of the text it is made from: outside [min, max] is reported."""
+    """A translation's length over the length of the text it is made from: outside [min, max] is
+    reported."""
 
     min: float = Field(gt=0)
     """The shortest a translation may be, as a share of its source's length."""
@@ -75,7 +78,8 @@ class LengthRatio(Node):
 
 class TranslationChecks(Node):
     length: dict[str, LengthRatio] = {"*": LengthRatio(min=0.4, max=2.5)}
-    """Per language a translation is made from ("en", or "*" for any): how much longer or shorter it may be."""
+    """Per language a translation is made from ("en", or "*" for any): how much longer or shorter it
+    may be."""
     length_from: int = Field(default=24, ge=1)
     """Texts shorter than this many characters are not compared by length: they vary too much."""
     doubled_words: list[str] = []
@@ -92,8 +96,10 @@ class Language(Node):
     checks: TranslationChecks = TranslationChecks()
     """Thresholds of the translation checks (docs/checks.md)."""
     translated_from: str | None = None
-    """The language translations into this one are made from ("pivot"), when a game has it and it is not this
-    language; otherwise the game's source language. Fallback, staleness, PO msgids and status follow it."""
+    """The language translations into this one are made from ("pivot"), when a game has it and it is
+    not this language; otherwise the game's source language. Fallback, staleness, PO msgids and
+    status follow it."""
     labels: dict[str, str]
-    """Words printshop itself prints on pages, by name: footers (fronts, backs, page "{page}/{pages}"), the
-    how-to-print sheet, the calibration page; validate names any the language lacks."""
+    """Words printshop itself prints on pages, by name: footers (fronts, backs, page
+    "{page}/{pages}"), the how-to-print sheet, the calibration page; validate names any the language
+    lacks."""

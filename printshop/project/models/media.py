@@ -1,5 +1,5 @@
-"""The schema of data/print/media.yaml: card sizes, papers, crop marks, the print-and-play kit and the
-design rules every face follows.
+"""The schema of data/print/media.yaml: card sizes, papers, crop marks, the print-and-play kit and
+the design rules every face follows.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ class CardSize(Node):
     label: str = ""
     """The name printed for people, e.g. "poker 63 × 88 mm"."""
     corner_radius: Extent = 0.0
-    """The radius the corners are rounded to when cut: drawn on previews and cut outlines only, never on print-and-play
-    sheets or press files (a shop that rounds corners does it with its own die)."""
+    """The radius the corners are rounded to when cut: drawn on previews and cut outlines only,
+    never on print-and-play sheets or press files (a shop that rounds corners does it with its own
+    die)."""
     medium: str = "card"
-    """How the card is read, for the design rules (`design.media` in media.yaml): `card` in the hand, `counter` for
-    a small chit on the table."""
+    """How the card is read, for the design rules (`design.media` in media.yaml): `card` in the
+    hand, `counter` for a small chit on the table."""
 
 
 class Paper(Node):
@@ -50,7 +51,8 @@ class CropMarks(Node):
 
 class PageFooter(Node):
     font: str
-    """Font face of the footer (a family from fonts.yaml, optionally with -bold, -italic or -bold-italic)."""
+    """Font face of the footer (a family from fonts.yaml, optionally with -bold, -italic or
+    -bold-italic)."""
     size: Size
     """Type size."""
     colour: str = "ink"
@@ -63,9 +65,10 @@ class CardSheetLayout(Node):
     """How a card sheet lays one card size out on one paper."""
 
     turn: Literal[0, 90, 270] = 0
-    """How far the cards are turned on the page, in degrees counter-clockwise: 90 puts a card's top at the page's
-    left edge (270 at its right), for a card size that fits more to a page lying on its side. Each back is turned
-    so that its top lies behind its front's top once the sheet is turned over for the duplex `--flip`."""
+    """How far the cards are turned on the page, in degrees counter-clockwise: 90 puts a card's top
+    at the page's left edge (270 at its right), for a card size that fits more to a page lying on
+    its side. Each back is turned so that its top lies behind its front's top once the sheet is
+    turned over for the duplex `--flip`."""
 
 
 class PrintAndPlay(Node):
@@ -82,27 +85,28 @@ class PrintAndPlay(Node):
     fold_gap: Extent = 0.0
     """Gutterfold sheets: from the fold line to the nearest bleed."""
     min_dpi: float = Field(default=150, gt=0)
-    """The least resolution of an image at its placed size for a home print: below it, validate and build refuse
-    the image (`image-resolution`). Print shops need more, checked per shop (`press-art`, their `min_dpi`)."""
+    """The least resolution of an image at its placed size for a home print: below it, validate and
+    build refuse the image (`image-resolution`). Print shops need more, checked per shop
+    (`press-art`, their `min_dpi`)."""
     crop_marks: CropMarks
     """How crop marks are drawn in the margins."""
     card_sheets: dict[Identifier, dict[Identifier, CardSheetLayout]] = {}
     """Card sheets laid out otherwise than upright, by paper then card size (names from `papers` and
-    `card_sizes`): `letter: {poker-eu: {turn: 90}}` puts poker cards on their side on Letter, 2 × 4 to a page
-    where upright cards leave room for 3 × 2 only."""
+    `card_sizes`): `letter: {poker-eu: {turn: 90}}` puts poker cards on their side on Letter, 2 × 4
+    to a page where upright cards leave room for 3 × 2 only."""
     footer: PageFooter
     """The footer of every page (file name and page number)."""
     press_profile: str = "eu-3mm"
-    """The print-shop profile (data/print/profiles/) the kit's press pages (boards, role sheets) follow: its bleed,
-    colours and PDF/X, so a kit's press file is what that shop takes."""
+    """The print-shop profile (data/print/profiles/) the kit's press pages (boards, role sheets)
+    follow: its bleed, colours and PDF/X, so a kit's press file is what that shop takes."""
 
 
 class DesignMedium(Node):
     """What type on one medium (card, counter, sheet, board) must be to read at its distance."""
 
     min_type: Size
-    """The smallest type size any frame of this medium may print (its `min_size`, or its `size` when it never
-    shrinks): `validate` reports a smaller one (type-too-small)."""
+    """The smallest type size any frame of this medium may print (its `min_size`, or its `size` when
+    it never shrinks): `validate` reports a smaller one (type-too-small)."""
     reading: str = ""
     """How far the medium is read from, for people: "in the hand", "across the table (60 cm)"."""
 

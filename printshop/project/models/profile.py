@@ -23,7 +23,8 @@ class ProfileColour(Node):
     )
     """The shop's rich black for large black areas: C, M, Y, K in percent (0 to 100 each)."""
     icc: FileName | None = None
-    """CMYK: the ICC profile (a file in printshop/icc/) raster art is converted to; None: the FOGRA39 one."""
+    """CMYK: the ICC profile (a file in printshop/icc/) raster art is converted to; None: the
+    FOGRA39 one."""
 
 
 class Pixels(Node):
@@ -47,8 +48,8 @@ class OutputIntent(Node):
     """The PDF/X output intent: a registered characterization (no ICC profile need be embedded)."""
 
     version: Literal["PDF/X-1a:2003", "PDF/X-4"] = "PDF/X-1a:2003"
-    """The PDF/X version; PDF/X-4 embeds the profile's CMYK ICC profile in the output intent (the files stay PDF
-    1.4)."""
+    """The PDF/X version; PDF/X-4 embeds the profile's CMYK ICC profile in the output intent (the
+    files stay PDF 1.4)."""
     condition: str
     """The OutputConditionIdentifier, e.g. "CGATS TR 001" (SWOP)."""
     registry: str = "http://www.color.org"
@@ -61,19 +62,20 @@ class Profile(Node):
     label: str
     """The shop's name as printed in messages."""
     use: bool = True
-    """False: the project does not print at this shop (a project's print/profiles/<name>.yaml holding `use: false`
-    over printshop's own): no files are made for it, and nothing is checked against it."""
+    """False: the project does not print at this shop (a project's print/profiles/<name>.yaml
+    holding `use: false` over printshop's own): no files are made for it, and nothing is checked
+    against it."""
     files: Literal["pdf-per-deck", "pdf-per-card-size", "png-per-face", "pdf-fronts-backs"]
-    """How the shop wants its files: pdf-per-deck (one PDF per deck), pdf-per-card-size (one PDF per card size),
-    png-per-face (one image per face) or pdf-fronts-backs (per deck, a file of fronts and one of backs, card n
-    on page n of each)."""
+    """How the shop wants its files: pdf-per-deck (one PDF per deck), pdf-per-card-size (one PDF per
+    card size), png-per-face (one image per face) or pdf-fronts-backs (per deck, a file of fronts
+    and one of backs, card n on page n of each)."""
     bleed: Extent
     """How far faces are drawn past the trim in this shop's files."""
     safe: Extent
     """No text or icon closer to the trim than this."""
     products: dict[str, Product] = {}
-    """Our card sizes, each with the shop's product it is sent as; sizes not listed are not sent to this shop (none
-    listed: all, as they are)."""
+    """Our card sizes, each with the shop's product it is sent as; sizes not listed are not sent to
+    this shop (none listed: all, as they are)."""
     pixels: Pixels | None = None
     """png-per-face: each image's exact size."""
     page_order: Literal["front-back", "back-front"] = "front-back"
@@ -85,12 +87,14 @@ class Profile(Node):
     min_dpi: float = Field(default=300, gt=0)
     """The least resolution of images at their placed size."""
     transparency: bool = True
-    """Whether the shop accepts transparency; false: no soft masks and no opacity below 1 (PDF/X-1a)."""
+    """Whether the shop accepts transparency; false: no soft masks and no opacity below 1
+    (PDF/X-1a)."""
     image_alpha: bool = False
     """Face images (PNG, JPEG) may keep an alpha channel (a printed card has none)."""
     leaves_out: dict[str, str] = {}
     """What the shop is known not to take, and why: card sizes, "sheets", "booklets". Still reported
-    (press-left-out), but as acknowledged, so `validate --strict` passes; anything else left out fails it."""
+    (press-left-out), but as acknowledged, so `validate --strict` passes; anything else left out
+    fails it."""
 
     def product(self, card_size: str) -> Product | None:
         if not self.products:

@@ -42,23 +42,26 @@ class TtsTarget(Node):
     sheet_dpi: float = Field(default=100, gt=0)
     """Resolution of boards and player sheets, lowered where an image would exceed `max_pixels`."""
     hidden: str = "ink-soft"
-    """A one-sided deck's hidden-card image (the last slot of each face sheet): a plain colour from colours.yaml."""
+    """A one-sided deck's hidden-card image (the last slot of each face sheet): a plain colour from
+    colours.yaml."""
     card_at_scale_1: Box
     """The size a card has in Tabletop Simulator at scale 1; other card sizes are scaled from it."""
     min_card_scale: float = Field(default=0.5, gt=0)
-    """Cards smaller than this share of that size are enlarged to it (counters would be too small to read)."""
+    """Cards smaller than this share of that size are enlarged to it (counters would be too small to
+    read)."""
     tile_at_scale_1: Size
     """The width a custom tile or board has at scale 1; sheets are scaled from it."""
     base_url: str = ""
-    """What FaceURL, BackURL and ImageURL start with: the web folder the images are uploaded to (empty: bare file
-    names, to be replaced after uploading; see the README)."""
+    """What FaceURL, BackURL and ImageURL start with: the web folder the images are uploaded to
+    (empty: bare file names, to be replaced after uploading; see the README)."""
 
 
 class RegistrationMarks(Node):
     """A cutter's optical marks, as its software draws them: they must match its settings exactly."""
 
     style: Literal["silhouette"]
-    """silhouette: a filled square at the top left, L-shaped corners at the top right and bottom left."""
+    """silhouette: a filled square at the top left, L-shaped corners at the top right and bottom
+    left."""
     inset: Extent
     """From the paper's edges to the outer edges of the marks."""
     square: Size
@@ -79,16 +82,18 @@ class CutTarget(Node):
     papers: list[str]
     """The papers (names from media.yaml) pages are laid out for."""
     marks: RegistrationMarks | None = None
-    """The registration marks printed on each page of fronts; none: the cutter's software prints its own."""
+    """The registration marks printed on each page of fronts; none: the cutter's software prints its
+    own."""
     area: Box | None = None
-    """The largest area the cutter's software prints and cuts (Cricut's Print Then Cut): pages are this size and
-    the faces stay inside it; none: the paper, inside the marks."""
+    """The largest area the cutter's software prints and cuts (Cricut's Print Then Cut): pages are
+    this size and the faces stay inside it; none: the paper, inside the marks."""
     gap: Extent = 0.0
     """Space between neighbouring faces' printed bleeds, so the blade never cuts a neighbour."""
     bleed: Extent = 0.0
     """Bleed printed round each face (at most the face's own): the cut may wander this far."""
     image_dpi: int | None = Field(default=None, ge=72, le=1200)
-    """Also write each page of fronts as a PNG at this resolution (for software that takes images, not PDFs)."""
+    """Also write each page of fronts as a PNG at this resolution (for software that takes images,
+    not PDFs)."""
     outline_colour: HexColour = "#ff0000"
     """Stroke colour of the outlines in the SVG cut files."""
 

@@ -31,7 +31,8 @@ def _identifier(value: str) -> str:
 
 
 def _in_mm(points: float) -> str:
-    """A length for a message, in millimetres to the hundredth: -3pt reads -1.06 mm, not -1.05833 mm."""
+    """A length for a message, in millimetres to the hundredth: -3pt reads -1.06 mm, not -1.05833
+    mm."""
     return f"{round(points * 25.4 / 72, 2):g} mm"
 
 
@@ -62,8 +63,8 @@ HexColour = Annotated[str, AfterValidator(_hex_colour)]
 FileName = Annotated[
     str, AfterValidator(_file_name)
 ]  # a file in a folder printshop names (an ICC profile)
-# ids that become parts of file names (decks, sheets, variants, papers, card sizes) are Identifiers too:
-# nothing in them can climb out of the output folder or be read as a format field
+# ids that become parts of file names (decks, sheets, variants, papers, card sizes) are Identifiers
+# too: nothing in them can climb out of the output folder or be read as a format field
 Identifier = Annotated[str, AfterValidator(_identifier)]
 Size = Annotated[Length, AfterValidator(_positive)]  # widths, heights, type sizes: more than 0
 Extent = Annotated[Length, AfterValidator(_not_negative)]  # bleeds, margins, gaps: 0 or more

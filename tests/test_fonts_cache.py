@@ -84,7 +84,7 @@ def test_a_face_from_the_cache_is_the_face_reportlab_reads(cache, parses):
 
 def _reread_fonts() -> None:
     """Forget which files the process registered: the next check registers every face again."""
-    fonts.register_fonted.clear()
+    fonts._registered.clear()
 
 
 def test_a_kit_drawn_with_faces_from_the_cache_is_the_kit_drawn_without(

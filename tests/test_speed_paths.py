@@ -706,13 +706,13 @@ def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):
     path = tmp_path / "Display.ttf"
     shutil.copyfile(BUNDLED_FONTS_DIR / "NotoSans-Regular.ttf", path)
     old_font = fonts.register_font("test-display", path)
-    before, state = stringWidth("Comrade", "test-display", 10), tuple(fonts.register_fonted.items())
+    before, state = stringWidth("Comrade", "test-display", 10), tuple(fonts._registered.items())
     covered = fonts.coverage(old_font)
     assert (
         fonts.register_font("test-display", path) is old_font
     )  # unchanged: kept as it was, its characters too
     assert (
-        tuple(fonts.register_fonted.items()) == state
+        tuple(fonts._registered.items()) == state
         and fonts.coverage(old_font) is covered
         and "é" in covered
     )
@@ -723,12 +723,12 @@ def test_a_font_file_replaced_under_the_same_name_is_read_again(tmp_path):
     new_font = fonts.register_font("test-display", path)
     assert stringWidth("Comrade", "test-display", 10) != before
     assert (
-        tuple(fonts.register_fonted.items()) != state
+        tuple(fonts._registered.items()) != state
     )  # what fits and broken lines are remembered by
     assert (
         new_font is not old_font and fonts.coverage(new_font) is not covered
     )  # its own characters
-    fonts.register_fonted.pop("test-display")
+    fonts._registered.pop("test-display")
 
 
 def test_a_memo_forgets_its_oldest_quarter_when_full():

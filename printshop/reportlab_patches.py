@@ -34,6 +34,7 @@ ReportLab's Paragraph (breakLines).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
 import sys
@@ -236,6 +237,44 @@ def keep_no_break_spaces(paragraph: Any) -> None:
         return text.split(delim)
 
     paragraph.split = split
+
+
+@_patch_of("reportlab.platypus.paragraph", "_split_blParaHard")
+def split_without_changing_lines(paragraph: Any) -> None:
+    """Let a paragraph split over two pages leave its broken lines as they were.
+
+    To make the two parts, ReportLab gathers the words of the lines each part keeps and gives the
+    last word of every line but the part's last a trailing space, changing that word in place. The
+    words belong to the paragraph's lines, which typeset/justify.py remembers and hands to every
+    paragraph of the same text, style and width: a booklet set again in the same process then drew
+    'un ' where a new process drew 'un' (other bytes, and builds that depended on what the process
+    had built before). The space now goes on a copy of the word.
+    """
+    if not _first_time(paragraph, "split_without_changing_lines"):
+        return
+
+    def _split_blParaHard(blPara: Any, start: int, stop: int) -> list:
+        words: list = []
+        lines = blPara.lines[start:stop]
+        for line in lines:
+            words.extend(line.words)
+            if line is lines[-1]:
+                continue
+            index = len(words) - 1  # the line's last word, past zero-width callbacks
+            while (
+                index >= 0
+                and hasattr(words[index], "cbDefn")
+                and not getattr(words[index].cbDefn, "width", 0)
+            ):
+                index -= 1
+            text = words[index].text if index >= 0 else " "
+            if not (text or "").endswith(" "):
+                spaced = copy.copy(words[index])
+                spaced.text = (text or "") + " "
+                words[index] = spaced
+        return words
+
+    paragraph._split_blParaHard = _split_blParaHard
 
 
 @_patch_of("reportlab.platypus.paragraph", "_hy_letters_pat", "_hy_letters")

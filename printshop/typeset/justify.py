@@ -139,10 +139,9 @@ class EvenParagraph(Paragraph):
         if (
             known is not None
         ):  # the same text, style and width: the same lines, and what breaking them noted
-            # copies: ReportLab changes a paragraph's lines in place when it splits it over two
-            # pages (`_split_blParaHard` adds a space to each line's last word), which must not
-            # reach the next paragraph given the same lines
-            lines, noted = copy.deepcopy(known)
+            # (shared: nothing changes broken lines afterwards, reportlab_patches.split_without_
+            # changing_lines sees to the one place ReportLab did)
+            lines, noted = known
             self.__dict__.update(noted)
             return lines
         before = dict(self.__dict__)
@@ -157,15 +156,13 @@ class EvenParagraph(Paragraph):
             self.frags = self._pristine
         del self._pristine, self._tried
         if key is not None:
-            _BROKEN[key] = copy.deepcopy(
-                (
-                    lines,
-                    {
-                        name: value
-                        for name, value in self.__dict__.items()
-                        if name not in _NOT_NOTED and before.get(name, _ABSENT) is not value
-                    },
-                )
+            _BROKEN[key] = (
+                lines,
+                {
+                    name: value
+                    for name, value in self.__dict__.items()
+                    if name not in _NOT_NOTED and before.get(name, _ABSENT) is not value
+                },
             )
         return lines
 

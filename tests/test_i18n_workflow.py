@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import polib
+import pytest
 
 from printshop.cli import main
 from printshop.diagnostics import display_path
@@ -549,3 +550,39 @@ def test_game_may_be_named_with_game_as_confirm_and_import_name_it(data_copy, ca
     assert main(["validate", "--game", "comrade", "--game", "assassin", *common]) == 0
     err = capsys.readouterr()
     assert "kremlin" not in err.out + err.err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sync", "fr", "assassin"],
+        ["confirm", "fr", "--all-stale", "--game", "assassin"],
+        ["export", "fr", "assassin"],
+        ["import", "PO", "--game", "assassin", "--lang", "fr"],
+    ],
+)
+def test_a_game_without_its_source_text_file_is_said_at_game_yaml_by_every_action(
+    data_copy, tmp_path, capsys, argv
+):
+    """sync, confirm, export and import compare a translation with the source's text file: without
+    it they ended in an internal error (AttributeError); now the same file-missing validate gives,
+    and nothing is written."""
+    (data_copy / "assassin" / "text" / "en.yaml").unlink()
+    before = sorted(path.name for path in (data_copy / "assassin" / "text").iterdir())
+    po = tmp_path / "given.po"
+    po.write_text('msgid ""\nmsgstr ""\n', encoding="utf-8")
+    argv = [str(po) if arg == "PO" else arg for arg in argv]
+    exported = tmp_path / "exported"
+    out = ["--out", str(exported)] if argv[0] == "export" else []
+    assert main(["i18n", *argv, "--data", str(data_copy), *out]) == 1
+    err = capsys.readouterr()
+    said = err.out + err.err
+    assert "error[file-missing]" in said and "assassin/game.yaml:" in said, said
+    assert "internal error" not in said
+    assert sorted(path.name for path in (data_copy / "assassin" / "text").iterdir()) == before
+    assert not exported.exists()
+
+
+def test_a_game_with_its_source_text_file_syncs_as_before(data_copy, capsys):
+    assert main(["i18n", "sync", "fr", "assassin", "--data", str(data_copy)]) == 0
+    assert "error" not in capsys.readouterr().out

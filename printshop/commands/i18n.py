@@ -110,7 +110,31 @@ def run(args: argparse.Namespace) -> int:
     project = load_or_report(args.data, games)
     if project is None:
         return 1
+    if args.action != "status" and _sources_missing(project):
+        return 1
     return _ACTIONS[args.action](args, project, games)
+
+
+def _sources_missing(project: Project) -> bool:
+    """Whether a game read lacks its source language's text file (printed as validate says it):
+    sync, confirm, export and import all compare a translation with that file."""
+    from printshop.diagnostics import Report
+
+    report = Report()
+    for game in project.games.values():
+        if game.source is None:
+            source = game.game.source_language
+            report.add(
+                "file-missing",
+                game.game.where("source_language"),
+                f"the source language '{source}' of {game.id} has no text file "
+                f"{display_path(game.dir / 'text' / (source + '.yaml'))}: translations are made "
+                "from it",
+                hint="put the source texts back (git restore, or copy them from a backup), or name "
+                "the language whose file the game has",
+            )
+    print_report(report)
+    return report.has_errors
 
 
 def _refuse_game_for_language(args: argparse.Namespace) -> None:
@@ -222,9 +246,7 @@ def _confirm(args: argparse.Namespace, project: Project, _named: list[str] | Non
     ]
     if not games:
         raise UsageError(f"no game here has a '{args.lang}' translation")
-    # reference() is None for a game without its source text file: validate reports it
-    # (file-missing), here it is an internal error, as in i18n sync and export (reported, not
-    # changed in this refactor)
+    # (reference() is None only for a game without its source text file, refused in `run`)
     known = {text_id for game in games for text_id in game.reference(args.lang).entries}  # type: ignore[union-attr]
     unknown = [text_id for text_id in args.ids if text_id not in known]
     if unknown:

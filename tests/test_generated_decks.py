@@ -195,9 +195,11 @@ def test_the_generated_deck_validates_and_builds_with_every_card_named(built):
 
 
 def test_the_generated_deck_goes_to_tabletop_simulator(built):
-    saved = next((built / "output" / "market" / "en").rglob("*.json"))
-    text = json.dumps(json.loads(saved.read_text(encoding="utf-8")))
-    assert text.count('"CardID"') >= 45
+    saved = built / "output" / "market" / "en" / "tts" / "market-en-market.json"
+    deck = json.loads(saved.read_text(encoding="utf-8"))["ObjectStates"][0]
+    names = [card["Nickname"] for card in deck["ContainedObjects"]]
+    assert len(deck["DeckIDs"]) == 45 and names[:2] == ["herring-1", "herring-2"]
+    assert names[11] == "salt-1" and names[-1] == "joker"
 
 
 def _rule_fails(tmp_path: Path, game: str) -> list[str]:
@@ -380,3 +382,31 @@ def test_an_axis_neither_listed_nor_a_range_is_said_at_its_value(tmp_path):
     error = _one(_load_errors(tmp_path, DECK.replace("value: 1..11", "value: 5")), "wrong-type")
     assert (error.location.line, error.location.col) == (15, 16), error.format()
     assert "a list of values" in error.message and "1..11" in error.message
+
+
+def test_a_session_makes_the_cards_again_when_the_generate_is_saved(tmp_path):
+    from printshop.live.session import Session
+
+    data = make_game(tmp_path / "games")
+    session = Session(data, None, langs=["en"], render=False)
+    assert session.refresh().ok
+    assert session.project is not None
+    assert len(session.project.games["market"].game.decks["market"].cards) == 45
+    game_yaml = data / "market" / "game.yaml"
+    game_yaml.write_text(DECK.replace("value: 1..11", "value: 1..10"), encoding="utf-8")
+    assert session.refresh({game_yaml}).ok is False  # the composition still says 45 and 44
+    game_yaml.write_text(
+        DECK.replace("value: 1..11", "value: 1..10").replace("45", "41").replace("44", "40"),
+        encoding="utf-8",
+    )
+    update = session.refresh({game_yaml})
+    assert update.ok, [d.format() for d in update.report.errors]
+    cards = session.project.games["market"].game.decks["market"].cards
+    assert len(cards) == 41 and cards[10].id == "salt-1"
+
+
+def test_a_deck_with_neither_cards_nor_generate_is_said(tmp_path):
+    game = DECK[: DECK.index("    generate:")] + DECK[DECK.index("\ncomposition:") :]
+    assert "generate" not in game and "cards:" not in game
+    error = _one(_load_errors(tmp_path, game), "missing-field")
+    assert error.location.line == 8 and "neither 'cards' nor 'generate'" in error.message

@@ -85,7 +85,7 @@ class Generate(Node):
     decks:
       market:
         card_size: poker-eu
-        bleed: 3mm
+        bleed: 0.125in
         safe: 4mm
         back: back
         generate:

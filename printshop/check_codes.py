@@ -81,6 +81,14 @@ _check(
     "data/comrade/game.yaml:23:14: error[duplicate-id]: card id 'chairman' is used twice in deck 'cards' (first at data/comrade/game.yaml:22:14)",
 )
 _check(
+    "generated-deck",
+    E,
+    "a deck's `generate` cannot make its cards: an axis empty or not a list or range, too many "
+    "cards, a pattern naming no axis, an id made twice, a value without a face",
+    "correct the generate at the place shown; docs/data-format.md (Generate) says what it takes",
+    "data/market/game.yaml:14:16: error[generated-deck]: deck 'market', generate: the range '11..1' of axis 'value' runs down, from 11 to 1, so it holds no value",
+)
+_check(
     "unknown-reference",
     E,
     "a reference to something that does not exist",

@@ -305,8 +305,10 @@ TEMPLATE_CONTEXT = (
     ContextName(
         "card",
         _FACES,
-        "the card being drawn: {id, kind, count, vars} from game.yaml; for a sheet's "
-        'item {id, kind: "sheet", count: 1, vars} of the item; None on a deck\'s shared back',
+        "the card being drawn: {id, kind, count, vars} from game.yaml (a card of a deck's "
+        "`generate`: its made id, and its value of each axis in vars, `card.vars.suit`); for a "
+        "sheet's item {id, kind: \"sheet\", count: 1, vars} of the item; None on a deck's shared "
+        "back",
         "{{ card.vars.word }}",
     ),
     ContextName(

@@ -18,6 +18,7 @@ from printshop import memos
 from printshop.diagnostics import Diagnostic, Location, Report, StageFailed, did_you_mean
 from printshop.language.texts import Catalogue, load_catalogue
 from printshop.language.translation import Record, load_records, record_path
+from printshop.project.generate import expand_decks
 from printshop.project.layers import layer_dirs, names_in, read_layered
 from printshop.project.models.art import Colours, Fonts, Motifs
 from printshop.project.models.booklet import BookletStyle
@@ -266,7 +267,10 @@ def load_game(
             catalogues[path.stem] = catalogue
             records[path.stem] = load_records(record_path(game_dir, path.stem), report)
     if game is None or faces is None:
+        if game is not None:  # what a generate cannot make is said even when faces.yaml fails
+            expand_decks(game, None, report)
         return None
+    expand_decks(game, faces, report)
     return GameData(
         game_dir.name, game_dir, game, faces, catalogues, faces_path, records, available=available
     )

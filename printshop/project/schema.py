@@ -93,6 +93,23 @@ class Node(BaseModel):
         return location.line <= max(where.line, last)
 
 
+def node_of(model: Node) -> Any:
+    """The YAML a node was read from (None for a node made in code): for the place of something
+    inside one of its fields, such as an item of a list."""
+    return (model.__pydantic_private__ or {}).get("_node")
+
+
+def place_as(value: Node, model: Node) -> None:
+    """Give `value`, made in code from `model` (a card a deck's `generate` makes), `model`'s place:
+    its fields are then found at `model`'s keys of the same names, or at `model` itself."""
+    private = model.__pydantic_private__ or {}
+    object.__setattr__(
+        value,
+        "__pydantic_private__",
+        {key: private[key] for key in ("_where", "_node", "_field_where") if key in private},
+    )
+
+
 M = TypeVar("M", bound=BaseModel)
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Discriminator, Field, Tag, model_validator
 
 from printshop.project.models.values import Expression, Extent, Identifier, Size
 from printshop.project.schema import Node
@@ -28,6 +28,114 @@ class CardEntry(Node):
     """Why this card was designed by the project where the sources are silent (listed by validate)."""
 
 
+class FacePick(Node):
+    """A face chosen by the value of one axis of a generated deck: `{by: suit, faces: {herring:
+    fish, salt: salt, amber: amber, spice: spice}}`."""
+
+    by: str
+    """The axis whose value chooses the face."""
+    faces: dict[str | int, str]
+    """The face (a name in faces.yaml) for each value of the axis; every value needs one."""
+
+
+def _text_or_map(value: Any) -> str:
+    return "dict" if isinstance(value, dict) else "str"
+
+
+# a face written as a pattern ("{suit}") or chosen per value ({by: suit, faces: …}); the tags are
+# named as the types, which schema.py leaves out of the path an error names
+FaceChoice = Annotated[
+    Annotated[str, Tag("str")] | Annotated[FacePick, Tag("dict")],
+    Discriminator(_text_or_map),
+]
+
+
+def _axis(value: Any) -> Any:
+    if not isinstance(value, (list, str)):
+        raise ValueError(
+            "an axis is a list of values ([herring, salt]) or a range of whole numbers (1..11)"
+        )
+    return value
+
+
+# an axis of a generated deck: its values listed, or a range "a..b" (read by project/generate.py)
+Axis = Annotated[
+    Annotated[list[str | int], Tag("list")] | Annotated[str, Tag("str")],
+    Discriminator(lambda value: "list" if isinstance(value, list) else "str"),
+    BeforeValidator(_axis),
+]
+
+
+class Generate(Node):
+    """Cards made as the product of named axes, instead of listed one by one: every combination of
+    the axes' values, the first axis varying slowest, is a card. An axis is a list of values or a
+    range of whole numbers written `a..b` (`1..11`: 1 to 11). Each card's `vars` hold its value of
+    every axis (`card.vars.suit`, `card.vars.value`), so templates and composition rules read them
+    as they read a listed card's. `id`, `kind`, `front` and `back` are patterns in which `{axis}`
+    stands for the card's value of that axis (plain substitution, nothing else); a face may instead
+    be chosen per value with `{by: axis, faces: {value: face, …}}`. The cards come first in the
+    deck, in this order, then the deck's listed `cards`; a listed card (a joker) may not take a
+    generated id.
+
+    Texts are found as for any card: a template reads them by what the card holds, for example one
+    text per value, `t.suit[card.vars.suit]` (a text `suit.herring` in each language file), or one
+    per card, `t.card[card.id].name` (a text `card.herring-1.name` for every card).
+
+    ```yaml
+    decks:
+      market:
+        card_size: poker-eu
+        bleed: 0.125in
+        safe: 4mm
+        back: back
+        generate:
+          axes:
+            suit: [herring, salt, amber, spice]
+            value: 1..11
+          kind: goods
+          front: "{suit}"            # faces herring, salt, amber and spice in faces.yaml
+        cards:
+          - {id: joker, kind: joker, front: joker}
+    ```
+
+    gives 45 cards: `herring-1` … `herring-11`, `salt-1` … `spice-11` (the default id: the values
+    joined by `-`), then the joker."""
+
+    axes: dict[str, Axis]
+    """The axes by name, in the order written: each a list of values or a range `a..b` of whole
+    numbers. Names are letters, digits and `_`; templates read them as `card.vars.<name>`."""
+    id: str | None = None
+    """The cards' ids, as a pattern (`"{suit}-{value}"`); none: every axis's value joined by `-`,
+    in axis order. Each id must come out unique in the deck."""
+    kind: str
+    """The cards' kind, fixed (`goods`) or a pattern (`"{suit}"`)."""
+    count: int = Field(default=1, ge=1, le=1000)
+    """How many copies of each card the deck holds."""
+    front: FaceChoice
+    """The face of each card's front: a pattern (`"{suit}"`: the face named as the suit) or a
+    face per value of one axis (`{by: suit, faces: {…}}`)."""
+    back: FaceChoice | None = None
+    """The face of each card's back, as `front`; none: the deck's common back."""
+    vars: dict[str, str | int] = {}
+    """More values every card holds as `card.vars.<name>`, the same on each; an axis's name may not
+    be one of them."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _axes_under_axes(cls, data: Any) -> Any:
+        """Axes written beside the other keys (`generate: {suit: […], value: 1..11}`) are said to
+        go under `axes`, rather than each reported as an unknown key."""
+        if isinstance(data, dict) and "axes" not in data:
+            stray = [str(key) for key in data if key not in cls.model_fields]
+            if stray:
+                raise ValueError(
+                    f"'{', '.join(stray)}' must be written under 'axes' (generate: {{axes: "
+                    f"{{{stray[0]}: …}}, kind: …, front: …}}); the other keys of generate are "
+                    f"{', '.join(cls.model_fields)}"
+                )
+        return data
+
+
 class Deck(Node):
     card_size: str
     """The cards' size: a name from `card_sizes` in media.yaml."""
@@ -38,8 +146,11 @@ class Deck(Node):
     back: str | None = None
     """The face printed behind every card without a back of its own; none: the deck is one-sided
     (markers) and no pages of backs are printed."""
-    cards: list[CardEntry]
-    """The cards, in deck order."""
+    cards: list[CardEntry] = []
+    """The cards, in deck order (after the generated ones, when the deck has `generate`)."""
+    generate: Generate | None = None
+    """Cards made as a product of axes (a suited deck in a few lines); they come before the listed
+    `cards`. When the game is read, the deck's `cards` hold them all."""
     shops_without_size: str | None = None
     """Why it is right that print shops which do not make this card size leave the deck out (a
     custom size printed at home, or ordered elsewhere): their `press-left-out` warnings are then

@@ -68,6 +68,7 @@ def test_a_bad_attribute_is_refused_where_it_stands(attributes, needle):
     with pytest.raises(RichTextError) as error:
         parse_blocks(fragment)
     assert error.value.needle == needle and error.value.line == 2
+    assert error.value.hint  # what to write instead
 
 
 def test_the_largest_score_pad_is_taken():
@@ -265,7 +266,7 @@ def test_a_bad_rules_value_is_reported_at_the_templates_line(project, tmp_path):
     found = [d for d in report.items if d.code == "template" and "rowz" in d.message]
     assert found and found[0].location.path.endswith("aid-front.j2")
     assert found[0].location.line == line_of(face, 'rules="rowz"')
-    assert "grid, rows, none" in found[0].message
+    assert "grid, rows, none" in found[0].message and "rules=" in found[0].hint
 
 
 def test_the_valid_project_checks_clean(project):

@@ -74,6 +74,7 @@ def lay_out_booklet(
             "template",
             found_in_template(template_path, error.needle, max(error.line, 1)),
             f"{error} (rules booklet)",
+            hint=error.hint,
         )
         return None
     style = project.booklet

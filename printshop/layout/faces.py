@@ -250,7 +250,7 @@ def _lay_out_frame(
         blocks = parse_blocks(markup)
     except RichTextError as error:
         if template is None:
-            report.add("template", frame.where(), f"{what}: {error}")
+            report.add("template", frame.where(), f"{what}: {error}", hint=error.hint)
         # a tag the template writes (a text's own markup is escaped): at the template's block, once
         else:
             block = template()
@@ -259,6 +259,7 @@ def _lay_out_frame(
                 "template",
                 found_after(block, error.needle),
                 str(error),
+                hint=error.hint,
                 also=f"frame: {frame.where()}",
                 cause=str(error),
             )

@@ -27,19 +27,20 @@ PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
 class RichTextError(ValueError):
     """The template produced markup that is not well formed; `line` counts in the produced text."""
 
-    def __init__(self, message: str, line: int = 0, needle: str = ""):
+    def __init__(self, message: str, line: int = 0, needle: str = "", hint: str = ""):
         super().__init__(message)
         self.line = line
+        self.hint = hint  # what to write instead, where the error knows
         self.needle = (
             needle  # what the template itself most likely writes there (an unknown tag: "<h3")
         )
 
     @classmethod
-    def at(cls, message: str, fragment: str, needle: str) -> "RichTextError":
+    def at(cls, message: str, fragment: str, needle: str, hint: str = "") -> "RichTextError":
         """The error about `needle`, at the line of the produced markup `fragment` where it first
         stands."""
         at = fragment.find(needle)
-        return cls(message, fragment.count("\n", 0, at) + 1 if at >= 0 else 0, needle)
+        return cls(message, fragment.count("\n", 0, at) + 1 if at >= 0 else 0, needle, hint)
 
 
 @dataclass
@@ -244,6 +245,7 @@ def _table(child: ET.Element, fragment: str) -> Table:
             f'<table row-height="{row_height}">: a row\'s height must be more than 0',
             fragment,
             f'row-height="{row_height}"',
+            'write a length with its unit, such as row-height="8mm"',
         )
     return Table(
         rows,
@@ -273,6 +275,7 @@ def _look(child: ET.Element, fragment: str) -> TableLook:
             f"{did_you_mean(rules, list(RULES))}",
             fragment,
             f'rules="{rules}"',
+            'write rules="grid" (every line), "rows" (lines between rows) or "none"',
         )
     switches: dict[str, bool | None] = {}
     for attribute in ("column-rules", "last-rule"):
@@ -282,6 +285,7 @@ def _look(child: ET.Element, fragment: str) -> TableLook:
                 f'<table {attribute}="{value}">: write {attribute}="yes" or {attribute}="no"',
                 fragment,
                 f'{attribute}="{value}"',
+                f'write {attribute}="yes" or leave it out',
             )
         switches[attribute] = None if value is None else YES_NO[value]
     padding = child.get("padding")
@@ -290,6 +294,7 @@ def _look(child: ET.Element, fragment: str) -> TableLook:
             f'<table padding="{padding}">: a padding cannot be less than 0',
             fragment,
             f'padding="{padding}"',
+            'write a length of 0 or more with its unit, such as padding="2mm"',
         )
     fill = child.get("header-fill")
     if fill is not None and not fill.strip():
@@ -297,6 +302,7 @@ def _look(child: ET.Element, fragment: str) -> TableLook:
             '<table header-fill="">: name a colour of colours.yaml, or write "none"',
             fragment,
             'header-fill=""',
+            'write header-fill="none" for no fill, or a colour such as header-fill="grey"',
         )
     return TableLook(rules, fill, switches["column-rules"], switches["last-rule"], padding)
 
@@ -312,6 +318,7 @@ def _writing_rows(value: str | None, fragment: str) -> int:
             f"number from 1 to {MAX_WRITING_ROWS}",
             fragment,
             f'rows="{value}"',
+            f'write rows="12" for twelve empty rows (at most {MAX_WRITING_ROWS})',
         )
     return count
 
@@ -356,7 +363,12 @@ def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
         return parse_length(value)
     except UnitError as error:
         needle = f'{attribute}="{value}"'
-        raise RichTextError.at(f"<{tag} {needle}>: {error}", fragment, needle) from None
+        raise RichTextError.at(
+            f"<{tag} {needle}>: {error}",
+            fragment,
+            needle,
+            f'write a length with its unit, such as {attribute}="8mm"',
+        ) from None
 
 
 def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:

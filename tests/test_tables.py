@@ -120,6 +120,9 @@ BOOKLET = """<title>Tables</title>
 <pagebreak/>
 <p>Plain.</p>
 <table rules="none" widths="1,1"><tr><th>One</th><th>Two</th></tr><tr><td>a</td><td>b</td></tr></table>
+<pagebreak/>
+<p>Styled.</p>
+<table widths="1,1"><tr><th>One</th><th>Two</th></tr><tr><td>a</td><td>b</td></tr></table>
 """
 
 SCORE_PAD = """{% block title %}{{ t.aid.title }}{% endblock %}
@@ -144,15 +147,30 @@ def project(tmp_path_factory) -> tuple[Path, Path]:
     return data, templates
 
 
-@pytest.fixture(scope="module")
-def built(project, tmp_path_factory) -> Path:
-    data, templates = project
-    out = tmp_path_factory.mktemp("out")
+def _build(data: Path, templates: Path, out: Path) -> Path:
     result = build(
         data, out, templates_dir=templates, games=["sampler"], langs=["en"], papers=["a4"], jobs=1
     )
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     return out / "sampler" / "en"
+
+
+@pytest.fixture(scope="module")
+def built(project, tmp_path_factory) -> Path:
+    return _build(*project, tmp_path_factory.mktemp("out"))
+
+
+def _copy(project: tuple[Path, Path], root: Path) -> tuple[Path, Path]:
+    import shutil
+
+    data, templates = (root / "data", root / "templates")
+    shutil.copytree(project[0], data)
+    shutil.copytree(project[1], templates)
+    return data, templates
+
+
+def _styled_page(booklet: Path):
+    return next(page for page in PdfReader(booklet).pages if "Styled." in page.extract_text())
 
 
 SEGMENT = re.compile(rb"(-?[\d.]+) (-?[\d.]+) m (-?[\d.]+) (-?[\d.]+) l")
@@ -222,6 +240,48 @@ def test_a_score_pad_in_a_sheet_frame_draws_its_writing_rows_and_rules(built):
     gaps = {round((b - a) / MM, 1) for a, b in zip(ys, ys[1:-1])}
     assert gaps == {6.0}, gaps  # the writing rows' height
     assert _gold_pixels(sheet, 0) > 300
+
+
+def test_a_table_without_attributes_takes_the_booklet_styles_look(built, project, tmp_path):
+    # printshop's booklet.yaml: every line (grid), as booklets always drew them: 3 column lines
+    _, columns = _long_lines(_styled_page(built / "sampler-en-rules-a5.pdf"), 10)
+    assert len(columns) == 3, columns
+    data, templates = _copy(project, tmp_path)
+    from tests.conftest import edit
+
+    edit(
+        data / "print" / "booklet.yaml",
+        "grid_width: 0.4pt}",
+        "grid_width: 0.4pt, rules: none, column_rules: true, header_fill: none}",
+    )
+    restyled = _build(data, templates, tmp_path / "out") / "sampler-en-rules-a5.pdf"
+    page = _styled_page(restyled)
+    rows, columns = _long_lines(page, 10)
+    assert len(columns) == 1, columns  # only the line between the two columns
+    assert not {y for y in rows if y > 20 * MM}, rows  # no line between rows (the folio's aside)
+
+
+@pytest.mark.parametrize(
+    "style, code, needle",
+    [
+        ("header_fill: golden", "unknown-reference", "golden"),
+        ("rules: grod", "wrong-type", "tables.rules"),
+    ],
+)
+def test_a_bad_booklet_table_style_is_reported_at_booklet_yaml(
+    project, tmp_path, style, code, needle
+):
+    from tests.conftest import edit
+
+    data, templates = _copy(project, tmp_path)
+    line = edit(
+        data / "print" / "booklet.yaml", "grid_width: 0.4pt}", f"grid_width: 0.4pt, {style}}}"
+    )
+    report, _ = check(data, templates_dir=templates, games=["sampler"])
+    found = [d for d in report.items if needle in d.message or needle in d.format()]
+    assert found, [d.format() for d in report.items]
+    assert found[0].location.path.endswith("booklet.yaml") and found[0].location.line == line
+    assert found[0].code == code
 
 
 # --- unknown colours: at the template's line -----------------------------------------------------

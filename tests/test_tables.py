@@ -332,3 +332,21 @@ def test_a_bad_rules_value_is_reported_at_the_templates_line(project, tmp_path):
 def test_the_valid_project_checks_clean(project):
     report, _ = check(*project[:1], templates_dir=project[1], games=["sampler"])
     assert not report.has_errors, [d.format() for d in report.errors]
+
+
+def test_padding_sets_the_space_above_and_below_each_cells_text(paints):
+    from printshop.project.models.booklet import TextStyle
+    from printshop.typeset.fitting import make_flowables
+
+    style = TextStyle(font="serif", size="10pt")
+
+    def height(table: str) -> float:
+        (flowable,) = make_flowables(parse_blocks(table), style, 10, paints, 200)
+        return flowable.wrap(200, 1e6)[1]
+
+    plain = height("<table><tr><td>a</td></tr></table>")
+    padded = height('<table padding="5mm"><tr><td>a</td></tr></table>')
+    # a frame's cell: 2.5 pt above and 3.5 pt below its text (a quarter and 0.35 of the size)
+    assert padded - plain == pytest.approx(10 * MM - 6, abs=0.01)
+    pad = height('<table rows="3" row-height="9mm"></table>')
+    assert pad == pytest.approx(3 * 9 * MM, abs=0.01)  # a score pad of three writing rows

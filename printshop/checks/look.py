@@ -61,6 +61,8 @@ def _check_booklet(project: Project, report: Report) -> None:
     if booklet.paper not in media.papers:
         report.add("unknown-reference", booklet.where("paper"), f"no paper '{booklet.paper}'")
     colour_ref(project, booklet.tables.grid, booklet.tables, "grid", report)
+    if booklet.tables.header_fill not in (None, "none"):
+        colour_ref(project, booklet.tables.header_fill, booklet.tables, "header_fill", report)
     colour_ref(project, booklet.rule_colour, booklet, "rule_colour", report)
     colour_ref(project, booklet.folio.colour, booklet.folio, "colour", report)
     font_ref(

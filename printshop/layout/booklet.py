@@ -29,6 +29,7 @@ from printshop.typeset.richtext import (
     Para,
     RichTextError,
     Spacer,
+    header_fills,
     parse_blocks,
 )
 from printshop.typeset.templating import TemplateFailure, render_template, template_location
@@ -73,10 +74,22 @@ def lay_out_booklet(
             "template",
             found_in_template(template_path, error.needle, max(error.line, 1)),
             f"{error} (rules booklet)",
+            hint=error.hint,
         )
         return None
     style = project.booklet
     _check_block_sizes(blocks, project, template_path, report)
+    for name in header_fills(blocks):  # a colour the booklet fills a header with
+        palette = project.colours.palette
+        if name not in palette:
+            report_once(
+                report,
+                "unknown-reference",
+                found_in_template(template_path, f'header-fill="{name}"'),
+                f"<table header-fill=\"{name}\">: no colour '{name}'{did_you_mean(name, palette)} "
+                "(rules booklet)",
+                hint=f'name a colour of colours.yaml ({", ".join(palette)}), or write "none"',
+            )
     for block in blocks:
         if isinstance(
             block, Art

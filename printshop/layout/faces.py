@@ -38,7 +38,7 @@ from printshop.project.models.media import PageFooter
 from printshop.render.colour import Paints, StandIn
 from printshop.typeset.fitting import Fit, fit
 from printshop.typeset.fonts import FontSet
-from printshop.typeset.richtext import Block, Para, RichTextError, parse_blocks
+from printshop.typeset.richtext import Block, Para, RichTextError, header_fills, parse_blocks
 from printshop.typeset.templating import TemplateFailure, render_blocks, template_location
 from printshop.write import fitstore
 
@@ -250,7 +250,7 @@ def _lay_out_frame(
         blocks = parse_blocks(markup)
     except RichTextError as error:
         if template is None:
-            report.add("template", frame.where(), f"{what}: {error}")
+            report.add("template", frame.where(), f"{what}: {error}", hint=error.hint)
         # a tag the template writes (a text's own markup is escaped): at the template's block, once
         else:
             block = template()
@@ -259,10 +259,25 @@ def _lay_out_frame(
                 "template",
                 found_after(block, error.needle),
                 str(error),
+                hint=error.hint,
                 also=f"frame: {frame.where()}",
                 cause=str(error),
             )
         return None
+    for name in header_fills(blocks):  # a colour a table's header is filled with
+        if name not in palette:
+            where = found_after(template(), f'header-fill="{name}"') if template else frame.where()
+            report_once(
+                report,
+                "unknown-reference",
+                where,
+                f"<table header-fill=\"{name}\">: no colour '{name}'"
+                f"{did_you_mean(name, list(palette))} ({what})",
+                hint=f'name a colour of colours.yaml ({", ".join(palette)}), or write "none"',
+                also=f"frame: {frame.where()}",
+                cause=f"header-fill={name}",
+            )
+            return None
     if not check_text(
         blocks,
         frame.font,

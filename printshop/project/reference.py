@@ -585,7 +585,7 @@ def templates_markdown() -> str:
         "ol": "a numbered list of `<li>` items (style `li`)",
         "table": "a table of `<tr>` rows of `<th>` header and `<td>` cells (styles `th`, `td`); "
         '`widths="20,80"` gives the columns\' shares, `align="left,center"` how each column (and its '
-        "header) is set, centred where not given",
+        "header) is set, centred where not given; how it is drawn: below",
         "spacer": 'empty space: `<spacer height="8mm"/>`',
         "pagebreak": "booklet: the next block starts a new page",
         "art": 'a motif of motifs.yaml: `<art motif="star" size="26mm" colour="red"/>`',
@@ -601,8 +601,44 @@ def templates_markdown() -> str:
         + " (bold, line break, italic).",
         "Any other tag is an error at the template.",
         "",
+        *_table_attributes(),
     ]
     return "\n".join(lines)
+
+
+def _table_attributes() -> list[str]:
+    """The attributes of `<table>` that say how it is drawn (typeset/tables.py)."""
+    from printshop.typeset.richtext import MAX_WRITING_ROWS, RULES
+    from printshop.typeset.tables import MIN_ROWS, ROW_HEIGHT
+
+    rows = {
+        "rules": f"which lines: {', '.join(f'`{rule}`' for rule in RULES)} (every line; a line "
+        "between rows; none but those asked below)",
+        "column-rules": "`yes` or `no`: a line between columns (with `rows` or `none`)",
+        "last-rule": "`yes` or `no`: a line under the last row (with `rows` or `none`)",
+        "header-fill": "the header cells' (`th`) fill: a colour of colours.yaml, or `none`",
+        "padding": "space above and below each cell's text, a length (`2mm`)",
+        "rows": f"that many empty writing rows under the written ones (1 to {MAX_WRITING_ROWS}): "
+        "a score pad",
+        "row-height": f"the writing rows' height (default {ROW_HEIGHT})",
+    }
+    return [
+        "### How a table is drawn",
+        "",
+        "Booklets and card and sheet frames draw tables the same way. What a table does not say is",
+        "its place's: in a booklet, booklet.yaml's `tables` (every line in `grid`, the header",
+        "filled in `rule_colour`); in a frame, a line in the frame's colour between rows, no fill.",
+        "",
+        "| attribute | what it does |",
+        "|---|---|",
+        *(f"| `{name}` | {_cell(text)} |" for name, text in rows.items()),
+        "",
+        'A score pad: `<table rules="grid" header-fill="gold" rows="12" row-height="8mm">` with',
+        f"one `<tr>` of `<th>` names. In a booklet a table split over pages keeps {MIN_ROWS} rows",
+        "or more on each side of the break and repeats its header rows on the next page. A wrong",
+        "value is an error at the template's line.",
+        "",
+    ]
 
 
 def doc_texts() -> dict[str, str]:

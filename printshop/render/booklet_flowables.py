@@ -10,12 +10,11 @@ import re
 
 from reportlab.lib.colors import CMYKColor
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
 from reportlab.platypus import Spacer as RLSpacer
-from reportlab.platypus import Table as RLTable
 
 from printshop.project.models.art import Motif
-from printshop.project.models.booklet import TextStyle
+from printshop.project.models.booklet import BookletTables, TextStyle
 from printshop.project.units import parse_length
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_motif
@@ -23,8 +22,9 @@ from printshop.typeset.fitting import ALIGN
 from printshop.typeset.fonts import with_fallback
 from printshop.typeset.justify import EvenParagraph
 from printshop.typeset.measuring import hang
-from printshop.typeset.richtext import HOME_ONLY, Art, Para, Spacer, Table, column_widths, uppercase
+from printshop.typeset.richtext import HOME_ONLY, Art, Para, Spacer, Table, uppercase
 from printshop.typeset.richtext import PageBreak as PageBreakBlock
+from printshop.typeset.tables import TableDefaults, designed_table, header_rows
 
 
 class MotifFlowable(Flowable):
@@ -173,7 +173,7 @@ def block_flowables(
     styles: dict[str, ParagraphStyle],
     paints: Paints,
     motifs: dict[str, Motif],
-    accent,
+    accent: str | None,
     tables,
     frame_width: float,
     colours: dict[str, str] | None = None,
@@ -223,22 +223,20 @@ def block_flowables(
             ]
             for row in block.rows
         ]
-        table = RLTable(
-            rows, hAlign="CENTER", repeatRows=1, colWidths=column_widths(block, frame_width)
+        table = designed_table(
+            block,
+            rows,
+            lambda: Paragraph("", styles["td"]),
+            booklet_table_defaults(tables, accent),
+            paints,
+            frame_width,
+            [
+                ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not Helvetica
+                ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(text_styles["td"].colour)),  # not RGB
+            ],
+            repeat_rows=header_rows(block),
         )
-        commands = [
-            ("GRID", (0, 0), (-1, -1), tables.grid_width, paints.fill(tables.grid)),
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("FONTNAME", (0, 0), (-1, -1), text_styles["td"].font),  # not the default Helvetica
-            ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(text_styles["td"].colour)),  # not RGB black
-            ("TOPPADDING", (0, 0), (-1, -1), tables.padding),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), tables.padding),
-        ]
-        for r, row in enumerate(block.rows):
-            for c, (head, _) in enumerate(row):
-                if head:
-                    commands.append(("BACKGROUND", (c, r), (c, r), accent))
-        table.setStyle(TableStyle(commands))
         return [RLSpacer(1, tables.space_before), table, RLSpacer(1, tables.space_after)]
     if isinstance(block, Spacer):
         if block.height == HOME_ONLY:  # a marker _for_target removes; nothing to draw
@@ -251,6 +249,21 @@ def block_flowables(
             MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour))
         ]
     return []
+
+
+def booklet_table_defaults(tables: BookletTables, rule_colour: str | None) -> TableDefaults:
+    """How booklet.yaml's `tables` style draws a table (its header filled in `rule_colour` unless
+    the style names a `header_fill`)."""
+    return TableDefaults(
+        rules=tables.rules,
+        header_fill=tables.header_fill or rule_colour,
+        column_rules=tables.column_rules,
+        last_rule=tables.last_rule,
+        rule_colour=tables.grid,
+        rule_width=tables.grid_width,
+        top_padding=tables.padding,
+        bottom_padding=tables.padding,
+    )
 
 
 def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:

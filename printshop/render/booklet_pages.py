@@ -181,7 +181,7 @@ def set_booklet(
                 styles,
                 paints,
                 motifs,
-                paints.fill(style.rule_colour),
+                style.rule_colour,
                 style.tables,
                 paper.width - margins.inner - margins.outer,
                 colours,

@@ -27,8 +27,7 @@ from typing import Callable, Iterator
 
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph, TableStyle
-from reportlab.platypus import Table as RLTable
+from reportlab.platypus import Flowable, Paragraph
 
 from printshop import memos
 from printshop.project.models.booklet import TextStyle
@@ -36,7 +35,7 @@ from printshop.render.colour import Paints
 from printshop.typeset.fonts import state as fonts_state
 from printshop.typeset.fonts import with_fallback
 from printshop.typeset.measuring import list_indent, measure
-from printshop.typeset.richtext import Block, Para, Table, column_widths, uppercase
+from printshop.typeset.richtext import Block, Para, Table, uppercase
 from printshop.typeset.runts import (
     ends_with_runt,
     line_lengths,
@@ -47,6 +46,7 @@ from printshop.typeset.runts import (
     runts,
     tightest_room,
 )
+from printshop.typeset.tables import TableDefaults, designed_table
 from printshop.write import fitstore
 
 # a word as the hyphenator may break it: opening guillemets and an elided article or pronoun before
@@ -205,63 +205,73 @@ def make_flowables(
                 continue
             flowables.append(without_runt(markup, base, width))
         elif isinstance(block, Table):
-            # each column set as the table says (centred by default), its header the same way, so
-            # they line up
-            cells = {
-                align: ParagraphStyle(
-                    f"cell-{align}",
-                    parent=base,
-                    alignment=_ALIGNMENT[align],
-                    spaceBefore=0,
-                    spaceAfter=0,
-                )
-                for align in ("left", "center", "right")
-            }
-            rows = [
-                [
-                    Paragraph(
-                        with_fallback(f"<b>{markup}</b>" if is_head else markup),
-                        cells[
-                            block.aligns[column]
-                            if block.aligns and column < len(block.aligns)
-                            else "center"
-                        ],
-                    )
-                    for column, (is_head, markup) in enumerate(row)
-                ]
-                for row in block.rows
-            ]
-            table = RLTable(rows, hAlign="CENTER", colWidths=column_widths(block, width))
-            table.setStyle(
-                TableStyle(
-                    [
-                        ("LINEBELOW", (0, 0), (-1, -2), 0.4, paints.fill(style.colour)),
-                        ("LEFTPADDING", (0, 0), (-1, -1), size * 0.25),
-                        ("RIGHTPADDING", (0, 0), (-1, -1), size * 0.25),
-                        # room above and below the text, so that no cell's text touches its rules
-                        ("TOPPADDING", (0, 0), (-1, -1), size * 0.25),
-                        ("BOTTOMPADDING", (0, 0), (-1, -1), size * 0.35),
-                        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-                        (
-                            "FONTNAME",
-                            (0, 0),
-                            (-1, -1),
-                            style.font,
-                        ),  # else tables name an unembedded Helvetica
-                        (
-                            "TEXTCOLOR",
-                            (0, 0),
-                            (-1, -1),
-                            paints.text(style.colour),
-                        ),  # else an RGB black
-                    ]
-                )
-            )
-            flowables.append(table)
+            flowables.append(_frame_table(block, style, size, base, paints, width))
     return flowables
 
 
 _ALIGNMENT = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
+
+
+def _frame_table(
+    block: Table,
+    style: TextStyle,
+    size: float,
+    base: ParagraphStyle,
+    paints: Paints,
+    width: float,
+) -> Flowable:
+    """A table in a frame, in the frame's font at `size`, its header cells in bold: each column set
+    as the table says (centred by default), its header the same way, so they line up; by default a
+    line in the frame's colour between rows (typeset.tables)."""
+    cells = {
+        align: ParagraphStyle(
+            f"cell-{align}",
+            parent=base,
+            alignment=_ALIGNMENT[align],
+            spaceBefore=0,
+            spaceAfter=0,
+        )
+        for align in ("left", "center", "right")
+    }
+    rows = [
+        [
+            Paragraph(
+                with_fallback(f"<b>{markup}</b>" if is_head else markup),
+                cells[
+                    block.aligns[column]
+                    if block.aligns and column < len(block.aligns)
+                    else "center"
+                ],
+            )
+            for column, (is_head, markup) in enumerate(row)
+        ]
+        for row in block.rows
+    ]
+    defaults = TableDefaults(
+        rules="rows",
+        header_fill=None,
+        column_rules=False,
+        last_rule=False,
+        rule_colour=style.colour,
+        rule_width=0.4,
+        # room above and below the text, so that no cell's text touches its rules
+        top_padding=size * 0.25,
+        bottom_padding=size * 0.35,
+        side_padding=size * 0.25,
+    )
+    return designed_table(
+        block,
+        rows,
+        lambda: Paragraph("", cells["center"]),
+        defaults,
+        paints,
+        width,
+        [
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("FONTNAME", (0, 0), (-1, -1), style.font),  # else an unembedded Helvetica
+            ("TEXTCOLOR", (0, 0), (-1, -1), paints.text(style.colour)),  # else an RGB black
+        ],
+    )
 
 
 def without_runt(

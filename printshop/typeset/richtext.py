@@ -27,19 +27,20 @@ PARAGRAPH_TAGS = {"p", "title", "subtitle", "meta", "h1", "h2", "box"}
 class RichTextError(ValueError):
     """The template produced markup that is not well formed; `line` counts in the produced text."""
 
-    def __init__(self, message: str, line: int = 0, needle: str = ""):
+    def __init__(self, message: str, line: int = 0, needle: str = "", hint: str = ""):
         super().__init__(message)
         self.line = line
+        self.hint = hint  # what to write instead, where the error knows
         self.needle = (
             needle  # what the template itself most likely writes there (an unknown tag: "<h3")
         )
 
     @classmethod
-    def at(cls, message: str, fragment: str, needle: str) -> "RichTextError":
+    def at(cls, message: str, fragment: str, needle: str, hint: str = "") -> "RichTextError":
         """The error about `needle`, at the line of the produced markup `fragment` where it first
         stands."""
         at = fragment.find(needle)
-        return cls(message, fragment.count("\n", 0, at) + 1 if at >= 0 else 0, needle)
+        return cls(message, fragment.count("\n", 0, at) + 1 if at >= 0 else 0, needle, hint)
 
 
 @dataclass
@@ -49,6 +50,18 @@ class Para:
     bullet: str | None = None
 
 
+@dataclass(frozen=True)
+class TableLook:
+    """How a <table> asks to be drawn; None: as its place draws tables (a booklet's `tables` style,
+    a frame's rows), typeset.tables."""
+
+    rules: str | None = None  # grid, rows or none (RULES)
+    header_fill: str | None = None  # a colour name of colours.yaml, or "none"
+    column_rules: bool | None = None  # a line between columns
+    last_rule: bool | None = None  # a line under the last row
+    padding: str | None = None  # a length: the space above and below each cell's text
+
+
 @dataclass
 class Table:
     rows: list[list[tuple[bool, str]]]  # (is_header, markup)
@@ -56,6 +69,9 @@ class Table:
         None  # shares of the available width, e.g. [20, 80]; None: automatic
     )
     aligns: list[str] | None = None  # per column: left, center or right; None: every column centred
+    look: TableLook = TableLook()
+    writing_rows: int = 0  # empty rows added under the written ones (a score pad)
+    row_height: str | None = None  # the writing rows' height (a length)
 
 
 @dataclass
@@ -222,7 +238,89 @@ def _table(child: ET.Element, fragment: str) -> Table:
         [(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
         for row in child.findall("tr")
     ]
-    return Table(rows, _widths(child.get("widths")), _aligns(child.get("align")))
+    writing_rows = _writing_rows(child.get("rows"), fragment)
+    row_height = child.get("row-height")
+    if row_height is not None and _length("table", "row-height", row_height, fragment) <= 0:
+        raise RichTextError.at(
+            f'<table row-height="{row_height}">: a row\'s height must be more than 0',
+            fragment,
+            f'row-height="{row_height}"',
+            'write a length with its unit, such as row-height="8mm"',
+        )
+    return Table(
+        rows,
+        _widths(child.get("widths")),
+        _aligns(child.get("align")),
+        _look(child, fragment),
+        writing_rows,
+        row_height,
+    )
+
+
+RULES = ("grid", "rows", "none")  # <table rules="…">: every line, lines between rows, none
+YES_NO = {"yes": True, "no": False}
+# writing rows a table may add (rows="12"): more than any page holds already
+MAX_WRITING_ROWS = 200
+
+
+def _look(child: ET.Element, fragment: str) -> TableLook:
+    """The table's own look, its attributes checked: rules one of RULES, column-rules and last-rule
+    yes or no, padding a length (header-fill is a colour name, checked where the palette is)."""
+    from printshop.diagnostics import did_you_mean  # (only for a template in error)
+
+    rules = child.get("rules")
+    if rules is not None and rules not in RULES:
+        raise RichTextError.at(
+            f'<table rules="{rules}">: rules is one of {", ".join(RULES)}'
+            f"{did_you_mean(rules, list(RULES))}",
+            fragment,
+            f'rules="{rules}"',
+            'write rules="grid" (every line), "rows" (lines between rows) or "none"',
+        )
+    switches: dict[str, bool | None] = {}
+    for attribute in ("column-rules", "last-rule"):
+        value = child.get(attribute)
+        if value is not None and value not in YES_NO:
+            raise RichTextError.at(
+                f'<table {attribute}="{value}">: write {attribute}="yes" or {attribute}="no"',
+                fragment,
+                f'{attribute}="{value}"',
+                f'write {attribute}="yes" or leave it out',
+            )
+        switches[attribute] = None if value is None else YES_NO[value]
+    padding = child.get("padding")
+    if padding is not None and _length("table", "padding", padding, fragment) < 0:
+        raise RichTextError.at(
+            f'<table padding="{padding}">: a padding cannot be less than 0',
+            fragment,
+            f'padding="{padding}"',
+            'write a length of 0 or more with its unit, such as padding="2mm"',
+        )
+    fill = child.get("header-fill")
+    if fill is not None and not fill.strip():
+        raise RichTextError.at(
+            '<table header-fill="">: name a colour of colours.yaml, or write "none"',
+            fragment,
+            'header-fill=""',
+            'write header-fill="none" for no fill, or a colour such as header-fill="grey"',
+        )
+    return TableLook(rules, fill, switches["column-rules"], switches["last-rule"], padding)
+
+
+def _writing_rows(value: str | None, fragment: str) -> int:
+    """rows="12": how many empty rows to add, a whole number from 1 to MAX_WRITING_ROWS."""
+    if value is None:
+        return 0
+    count = int(value) if value.strip().isdigit() else 0
+    if not 1 <= count <= MAX_WRITING_ROWS:
+        raise RichTextError.at(
+            f'<table rows="{value}">: rows is the number of empty writing rows to add, a whole '
+            f"number from 1 to {MAX_WRITING_ROWS}",
+            fragment,
+            f'rows="{value}"',
+            f'write rows="12" for twelve empty rows (at most {MAX_WRITING_ROWS})',
+        )
+    return count
 
 
 def _art(child: ET.Element, fragment: str) -> Art:
@@ -265,7 +363,12 @@ def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
         return parse_length(value)
     except UnitError as error:
         needle = f'{attribute}="{value}"'
-        raise RichTextError.at(f"<{tag} {needle}>: {error}", fragment, needle) from None
+        raise RichTextError.at(
+            f"<{tag} {needle}>: {error}",
+            fragment,
+            needle,
+            f'write a length with its unit, such as {attribute}="8mm"',
+        ) from None
 
 
 def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:
@@ -319,6 +422,15 @@ def _widths(value: str | None) -> list[float] | None:
     if any(share <= 0 for share in shares):
         raise RichTextError(f'widths="{value}" should be positive')
     return shares
+
+
+def header_fills(blocks: list[Block]) -> list[str]:
+    """The colour names the tables among `blocks` fill their header with (for the palette check)."""
+    return [
+        block.look.header_fill
+        for block in blocks
+        if isinstance(block, Table) and block.look.header_fill not in (None, "none")
+    ]
 
 
 def column_widths(table: Table, available: float) -> list[float] | None:

@@ -57,6 +57,17 @@ class BookletTables(Node):
     """Colour of the table's lines: a name from colours.yaml."""
     grid_width: Extent = 0.0
     """Line width of the table's lines."""
+    rules: Literal["grid", "rows", "none"] = "grid"
+    """Which lines a table draws: `grid` every line (around it, between rows and columns), `rows`
+    a line between rows, `none` only those `column_rules` and `last_rule` ask for. A table's own
+    `rules="…"` attribute wins."""
+    header_fill: str | None = None
+    """Colour the header cells (th) are filled with: a name from colours.yaml, or `none` (default:
+    `rule_colour`). A table's own `header-fill="…"` wins."""
+    column_rules: bool = False
+    """With `rules` rows or none: a line between columns too."""
+    last_rule: bool = False
+    """With `rules` rows or none: a line under the last row too."""
 
 
 class BookletStyle(Node):

@@ -1,0 +1,148 @@
+"""Tables drawn the one way booklets and card and sheet frames share.
+
+A `<table>` (richtext.Table) is set by `designed_table`: its cells as the caller made them (a
+booklet's th and td styles, a frame's font at its fitted size), its look (`TableLook`, the
+attributes the template wrote) over the look of its place (`TableDefaults`: a booklet's `tables`
+style in booklet.yaml, or a frame's rows), its writing rows (rows="12" row-height="8mm": empty
+rows under the written ones, a score pad) and its lines:
+
+- rules="grid": every line, around the table and between its rows and columns;
+- rules="rows": a line between rows; with column-rules="yes" one between columns, with
+  last-rule="yes" one under the last row;
+- rules="none": no line but those column-rules and last-rule ask for.
+
+The header cells (th) are filled with header-fill's colour ("none": not filled). A table split over
+two booklet pages (`KeptTable`) leaves at least MIN_ROWS rows on each side and repeats its header
+rows on the next page. With no attribute written, booklets and frames draw tables as they always
+did, to the byte.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.platypus import Flowable, TableStyle
+from reportlab.platypus import Table as RLTable
+
+from printshop.project.units import parse_length
+from printshop.render.colour import Paints
+from printshop.typeset.richtext import Table, column_widths
+
+# rows a table split over two pages keeps together on each side of the break
+MIN_ROWS = 2
+# a writing row's height where the table gives no row-height
+ROW_HEIGHT = "8mm"
+
+
+@dataclass(frozen=True)
+class TableDefaults:
+    """How a place draws a table no attribute changes."""
+
+    rules: str  # grid, rows or none
+    header_fill: str | None  # a colour name; None: no fill
+    column_rules: bool
+    last_rule: bool
+    rule_colour: str  # the lines' colour name
+    rule_width: float
+    top_padding: float
+    bottom_padding: float
+    side_padding: float | None = None  # None: ReportLab's own (6 pt)
+
+
+class KeptTable(RLTable):
+    """A table that splits between pages only where MIN_ROWS rows stay on each side (ReportLab's
+    rowSplitRange, given again to each part it splits into), its header rows repeated."""
+
+    def __init__(self, data: Any, *args: Any, **keywords: Any) -> None:
+        if keywords.get("rowSplitRange") is None:
+            repeat = keywords.get("repeatRows") or 0
+            head = repeat if isinstance(repeat, int) else max(repeat) + 1
+            keywords["rowSplitRange"] = (head + MIN_ROWS, len(data) - MIN_ROWS)
+        super().__init__(data, *args, **keywords)
+
+
+def header_rows(block: Table) -> int:
+    """How many of the table's first rows are all header cells (th): what a page break repeats."""
+    count = 0
+    for row in block.rows:
+        if not row or not all(head for head, _ in row):
+            break
+        count += 1
+    return count
+
+
+def designed_table(
+    block: Table,
+    cells: list[list[Flowable]],
+    empty: Any,
+    defaults: TableDefaults,
+    paints: Paints,
+    width: float,
+    shared: list[tuple],
+    repeat_rows: int = 0,
+) -> RLTable:
+    """The ReportLab table of `block`: `cells` (its rows' flowables), `empty` (a flowable maker:
+    one cell of a writing row) in as many writing rows as the table asks, its lines and header fill
+    as its look says over `defaults`; `shared` are the caller's own style commands (font, colour,
+    alignment), placed after the paddings."""
+    look = block.look
+    columns = max((len(row) for row in cells), default=0) or len(block.widths or ()) or 1
+    height = parse_length(block.row_height or ROW_HEIGHT)
+    rows = cells + [[empty() for _ in range(columns)] for _ in range(block.writing_rows)]
+    heights = None
+    if block.writing_rows:
+        heights = [None] * len(cells) + [height] * block.writing_rows
+    table = KeptTable(
+        rows,
+        hAlign="CENTER",
+        repeatRows=repeat_rows,
+        colWidths=column_widths(block, width),
+        rowHeights=heights,
+    )
+    rules = look.rules or defaults.rules
+    colour = paints.fill(defaults.rule_colour)
+    line = (defaults.rule_width, colour)
+    commands: list[tuple] = []
+    if rules == "grid":
+        commands.append(("GRID", (0, 0), (-1, -1), *line))
+    else:
+        if rules == "rows":
+            commands.append(("LINEBELOW", (0, 0), (-1, -2), *line))
+        if _chosen(look.column_rules, defaults.column_rules):
+            commands.append(("LINEAFTER", (0, 0), (-2, -1), *line))
+        if _chosen(look.last_rule, defaults.last_rule):
+            commands.append(("LINEBELOW", (0, -1), (-1, -1), *line))
+    commands.extend(_paddings(look.padding, defaults))
+    commands.extend(shared)
+    fill = look.header_fill or defaults.header_fill
+    if fill is not None and fill != "none":
+        paint = paints.fill(fill)
+        for r, row in enumerate(block.rows):
+            for c, (head, _) in enumerate(row):
+                if head:
+                    commands.append(("BACKGROUND", (c, r), (c, r), paint))
+    table.setStyle(TableStyle(commands))
+    return table
+
+
+def _chosen(asked: bool | None, default: bool) -> bool:
+    return default if asked is None else asked
+
+
+def _paddings(padding: str | None, defaults: TableDefaults) -> list[tuple]:
+    """The cells' paddings: the table's padding above and below the text, else the place's."""
+    top, bottom = defaults.top_padding, defaults.bottom_padding
+    if padding is not None:
+        top = bottom = parse_length(padding)
+    sides = []
+    if defaults.side_padding is not None:
+        sides = [
+            ("LEFTPADDING", (0, 0), (-1, -1), defaults.side_padding),
+            ("RIGHTPADDING", (0, 0), (-1, -1), defaults.side_padding),
+        ]
+    return [
+        *sides,
+        ("TOPPADDING", (0, 0), (-1, -1), top),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), bottom),
+    ]

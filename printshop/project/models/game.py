@@ -165,6 +165,11 @@ class CardSheet(Node):
     |--------|-------|-------|-------|------|---------|
     | ship   | goods | 3     | goods | 2    | herring |
     | harbor | goods | 1     | goods | 5    | salt    |
+
+    A Google Sheet: in Google Sheets choose File > Download > Comma-separated values (.csv, the
+    sheet shown) or Microsoft Excel (.xlsx, every sheet), put the file in the game's folder and name
+    it in `spreadsheet`. printshop never reads the network: download the file again after editing
+    the sheet (`printshop watch` and `serve` read the game again when the file is saved).
     """
 
     file: str

@@ -233,6 +233,8 @@ CSV_CASES = [
     ("front,suit,value", "front,suit,name@en", (1, 6), "F1"),
     ("front,suit,value", "front,suit,suit", (1, 6), "F1"),
     ("id,kind,copies", "id,kind,count", (1, 3), "C1"),  # with qty too: see the test
+    # a value in a column without a name
+    ("amber-4,goods,,amber,amber,4", "amber-4,goods,,amber,amber,4,,oops", (27, 8), "H27"),
 ]
 
 
@@ -246,6 +248,21 @@ def test_a_bad_csv_cell_is_said_at_its_cell(tmp_path, old, new, place, cell):
     error = _one(_errors(tmp_path, GAME_CSV_ONLY, csv_text=text))
     _at(error, *place, f"cards.csv!{cell}")
     assert error.location.path.endswith("cards.csv")
+
+
+def test_a_sheet_of_a_csv_file_is_said(tmp_path):
+    game = GAME_CSV_ONLY.replace("{file: cards.csv}", "{file: cards.csv, sheet: Market}")
+    error = _one(_errors(tmp_path, game))
+    assert error.location.path.endswith("game.yaml") and error.location.line == 12
+    assert "has no sheet 'Market'" in error.message and "leave 'sheet' out" in error.hint
+
+
+def test_a_listed_card_with_a_row_s_id_is_said(tmp_path):
+    game = GAME.replace("{id: joker, kind: joker", "{id: salt-2, kind: joker")
+    report, _ = check(make_sheet_game(tmp_path / "games", game))
+    found = [d for d in report.errors if d.code == "duplicate-id"]
+    assert len(found) == 1 and "salt-2" in found[0].message, [d.format() for d in report.errors]
+    assert "cards.csv:14:1" in found[0].message  # the row of salt-2, its id column
 
 
 def test_a_text_column_says_texts_go_in_the_language_file(tmp_path):
@@ -282,7 +299,13 @@ def _formula(cells) -> None:
     cells["F3"] = "=F2+1"  # openpyxl writes no value for it: a file never opened in a program
 
 
+def _error_value(cells) -> None:
+    cells["F2"].value = "#DIV/0!"
+    cells["F2"].data_type = "e"
+
+
 XLSX_CASES = [
+    (BAZAAR, _error_value, (2, 6), "F2"),
     ([BAZAAR[0], BAZAAR[1], ["bz-herring", "goods", 1, "salt", "salt", 2]], None, (3, 1), "A3"),
     ([BAZAAR[0], ["bz-herring", "goods", 1.5, "herring", "herring", 1]], None, (2, 3), "C2"),
     ([BAZAAR[0], ["bz-herring", "goods", "two", "herring", "herring", 1]], None, (2, 3), "C2"),

@@ -3,7 +3,9 @@ cards it holds, when the game is read, so that every later stage (composition, l
 texts) sees only cards, listed or read alike.
 
 CSV is read with the csv module, XLSX with openpyxl (values only; a formula without a value the
-program that saved it computed, and a merged cell, are reported), ODS with python-calamine. The
+program that saved it computed, an error value and a merged cell are reported), ODS with
+python-calamine (the values its program saved; a merged cell is not told apart there: the cells it
+covers read as empty). The
 first row names the columns; each later row that is not empty is a card. A card's place is the
 file, at the row's number as line and the column's as column (the `id` column for the card, each
 key's column for that key), and a diagnostic made here names the sheet and the cell
@@ -180,6 +182,13 @@ def _read_xlsx(path: Path, sheet: CardSheet) -> Grid:
                     f"holds the formula {cell.value} with no value saved",
                     "open the file in a spreadsheet program and save it (which stores the "
                     "formula's value), or write the value itself",
+                )
+    for row in cells.iter_rows():
+        for cell in row:
+            if cell.data_type == "e":  # an error value saved for a formula: #DIV/0!, #REF!
+                grid.unreadable[(cell.row, cell.column)] = (
+                    f"holds the error {cell.value}",
+                    "correct the formula in the spreadsheet program, save, and build again",
                 )
     for merged in cells.merged_cells.ranges:
         for row_number, col in merged.cells:
@@ -386,9 +395,22 @@ def _cards(deck_id: str, grid: Grid, path: Path) -> list[CardEntry]:
     header, columns = _columns(grid, path)
     cards: list[CardEntry] = []
     seen: dict[str, int] = {}
+    named = set(columns.values())
     for row, cells in grid.rows:
         if row <= header or all(value is None for value in cells):
             continue
+        stray = next(
+            (col for col, v in enumerate(cells, 1) if v is not None and col not in named), 0
+        )
+        if stray:
+            raise _fault(
+                grid,
+                path,
+                row,
+                stray,
+                f"a value in column {column_letters(stray)}, which has no name in row {header}",
+                "name the column in the first row (it is then a card var), or empty its cells",
+            )
         card = _row_card(grid, path, row, cells, columns)
         if card.id in seen:
             raise _fault(

@@ -89,6 +89,16 @@ _check(
     "data/market/game.yaml:14:16: error[generated-deck]: deck 'market', generate: the range '11..1' of axis 'value' runs down, from 11 to 1, so it holds no value",
 )
 _check(
+    "spreadsheet-cards",
+    E,
+    "a deck's `spreadsheet` cannot give its cards: the file missing or outside the game's folder, "
+    "an unknown or empty sheet, no `id` column, an id used twice, a cell of the wrong type, a "
+    "formula without a saved value, a merged cell, a text column",
+    "correct the file or the cell the message names; docs/data-format.md (CardSheet) says what a "
+    "sheet holds",
+    "data/market/cards.xlsx:12:3: error[spreadsheet-cards]: cards.xlsx:Market!C12: 'count' is 'two', not a whole number of copies",
+)
+_check(
     "unknown-reference",
     E,
     "a reference to something that does not exist",

@@ -306,7 +306,8 @@ TEMPLATE_CONTEXT = (
         "card",
         _FACES,
         "the card being drawn: {id, kind, count, vars} from game.yaml (a card of a deck's "
-        "`generate`: its made id, and its value of each axis in vars, `card.vars.suit`); for a "
+        "`generate`: its made id, and its value of each axis in vars, `card.vars.suit`; a card "
+        "of a deck's `spreadsheet`: its row's columns, the others in vars); for a "
         "sheet's item {id, kind: \"sheet\", count: 1, vars} of the item; None on a deck's shared "
         "back",
         "{{ card.vars.word }}",

@@ -15,6 +15,7 @@ from printshop.diagnostics import Location, Report, StageFailed
 from printshop.language.texts import load_catalogue
 from printshop.language.translation import RECORD_SUFFIX, load_records
 from printshop.project.loader import Project, load_project, read_game
+from printshop.project.spreadsheet import SUFFIXES as SHEET_SUFFIXES
 from printshop.typeset.fonts import FontSet
 
 
@@ -156,9 +157,13 @@ class ProjectReading:
                     self._load_all()
                     return "project"
                 continue
+            parts = path.relative_to(data).parts
+            if path.suffix.lower() in SHEET_SUFFIXES and len(parts) > 1:
+                if parts[0] in self.project.games:  # a deck's spreadsheet: its game is read again
+                    games.add(parts[0])
+                continue
             if path.suffix not in (".yaml", ".yml"):
                 continue  # art and other files are read where they are used
-            parts = path.relative_to(data).parts
             if path.parent.name == "text" and len(parts) == 3:
                 texts.append(path)
             elif len(parts) > 1 and parts[0] in self.project.games:

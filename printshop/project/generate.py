@@ -40,12 +40,17 @@ _RANGE_HINT = "write a range of whole numbers as a..b with a <= b (1..11), or li
 def expand_decks(game: Game, faces: dict[str, Face] | None, report: Report) -> None:
     """Every deck's generated cards put before its listed ones, in `deck.cards`; faults reported."""
     for deck_id, deck in game.decks.items():
-        if deck.generate is None and "cards" not in deck.model_fields_set:
+        if (
+            deck.generate is None
+            and deck.spreadsheet is None
+            and "cards" not in deck.model_fields_set
+        ):
             report.add(
                 "missing-field",
                 deck.where(),
-                f"deck '{deck_id}' has neither 'cards' nor 'generate'",
-                hint="list the deck's cards under 'cards', or make them with 'generate'",
+                f"deck '{deck_id}' has neither 'cards' nor 'generate' nor 'spreadsheet'",
+                hint="list the deck's cards under 'cards', make them with 'generate', or read "
+                "them from a spreadsheet",
             )
         if deck.generate is not None:
             cards = _generated(deck_id, deck, deck.generate, faces, report)

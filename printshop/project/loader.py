@@ -35,6 +35,7 @@ from printshop.project.paths import (
 )
 from printshop.project.schema import validate_document
 from printshop.project.source import Document, items_of, locate, read_yaml
+from printshop.project.spreadsheet import expand_sheets
 
 
 @dataclass
@@ -266,6 +267,8 @@ def load_game(
         if catalogue is not None:
             catalogues[path.stem] = catalogue
             records[path.stem] = load_records(record_path(game_dir, path.stem), report)
+    if game is not None:  # the spreadsheets' cards go before the listed ones, the generated first
+        expand_sheets(game, game_dir, report)
     if game is None or faces is None:
         if game is not None:  # what a generate cannot make is said even when faces.yaml fails
             expand_decks(game, None, report)

@@ -136,6 +136,48 @@ class Generate(Node):
         return data
 
 
+class CardSheet(Node):
+    """Cards read from a spreadsheet in the game's folder (project/spreadsheet.py): a CSV file, or
+    one sheet of an XLSX or ODS workbook (a Google Sheet downloaded with File > Download as CSV or
+    XLSX). The first row names the columns, each later row is a card: `id` (required), `kind`,
+    `count` (or `copies`, or `qty`), `front` and `back` are the card's keys as in YAML, and every
+    other column is one of the card's `vars` (`card.vars.<column>`), whole numbers kept as numbers
+    and an empty cell leaving the var out. The values are read, never formulas: a workbook must
+    have been saved by the program that computes them. Texts do not go in the sheet: a column named
+    `<field>@<lang>` (`name@en`) is refused, and a card's texts are written in text/<lang>.yaml
+    under its id (`card.<id>.name`), where `printshop i18n` tracks and translates them. A
+    diagnostic about a card names the file, the sheet and the cell (`cards.xlsx:Market!C12`);
+    its place is the file, at the row's number as line and the column's as column.
+
+    ```yaml
+    decks:
+      market:
+        card_size: poker-eu
+        bleed: 3mm
+        safe: 4mm
+        back: back
+        spreadsheet: {file: cards.xlsx, sheet: Market}
+    ```
+
+    with the sheet Market:
+
+    | id     | kind  | count | front | cost | suit    |
+    |--------|-------|-------|-------|------|---------|
+    | ship   | goods | 3     | goods | 2    | herring |
+    | harbor | goods | 1     | goods | 5    | salt    |
+
+    A Google Sheet: in Google Sheets choose File > Download > Comma-separated values (.csv, the
+    sheet shown) or Microsoft Excel (.xlsx, every sheet), put the file in the game's folder and name
+    it in `spreadsheet`. printshop never reads the network: download the file again after editing
+    the sheet (`printshop watch` and `serve` read the game again when the file is saved).
+    """
+
+    file: str
+    """The file, relative to the game's folder: `.csv`, `.xlsx` or `.ods`."""
+    sheet: str | None = None
+    """The sheet of a workbook; none: its first sheet. A CSV file has no sheets."""
+
+
 class Deck(Node):
     card_size: str
     """The cards' size: a name from `card_sizes` in media.yaml."""
@@ -147,10 +189,14 @@ class Deck(Node):
     """The face printed behind every card without a back of its own; none: the deck is one-sided
     (markers) and no pages of backs are printed."""
     cards: list[CardEntry] = []
-    """The cards, in deck order (after the generated ones, when the deck has `generate`)."""
+    """The cards, in deck order (after the generated ones and the spreadsheet's, when the deck has
+    `generate` or `spreadsheet`)."""
     generate: Generate | None = None
     """Cards made as a product of axes (a suited deck in a few lines); they come before the listed
     `cards`. When the game is read, the deck's `cards` hold them all."""
+    spreadsheet: CardSheet | None = None
+    """Cards read from a spreadsheet, one row per card (`{file: cards.xlsx, sheet: Market}`); they
+    come after the generated cards and before the listed `cards`, and may be used with either."""
     shops_without_size: str | None = None
     """Why it is right that print shops which do not make this card size leave the deck out (a
     custom size printed at home, or ordered elsewhere): their `press-left-out` warnings are then

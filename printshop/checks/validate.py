@@ -18,6 +18,7 @@ from printshop.checks.press import check_press
 from printshop.checks.references import check_reconstructed, face_ref
 from printshop.checks.rules import check_board, check_goal_deck, check_setup
 from printshop.checks.texts import check_texts
+from printshop.checks.tuck_boxes import check_tuck_box
 from printshop.checks.zones import (
     Intrusions,
     check_background_edges,
@@ -81,6 +82,7 @@ def validate_game(
             )
         else:
             check_papers(project, deck_id, deck, report, papers)
+        check_tuck_box(project, game, deck_id, deck, report, papers)
         if deck.back is not None:
             face_ref(game, deck, "back", report)
         seen: dict[str, CardEntry] = {}  # card id -> its first card

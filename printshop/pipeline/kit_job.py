@@ -27,6 +27,7 @@ from printshop.render.how_to_print import (
 )
 from printshop.render.sheet_pages import press_pages, render_sheet
 from printshop.render.sheets import SheetSettings, render_card_sheets
+from printshop.render.tuck_box import render_tuck_box
 from printshop.typeset.richtext import RichTextError
 from printshop.typeset.templating import TemplateFailure, template_location
 
@@ -174,6 +175,20 @@ class KitJob:
                             deck.deck.where("card_size"),
                             f"{deck.id}, gutterfold on {{paper}}: fold, glue, cut",
                             "gutterfold",
+                        ),
+                    )
+                )
+            if deck.deck.tuck_box is not None:
+                tasks.append(
+                    (
+                        False,
+                        partial(
+                            self.render,
+                            f"{deck.id}-tuckbox",
+                            paper_id,
+                            lambda s, deck=deck: render_tuck_box(layout, deck, s, project),
+                            deck.deck.where("tuck_box"),
+                            f"{deck.id}, tuck box on {{paper}}: cut, fold, glue",
                         ),
                     )
                 )

@@ -178,6 +178,26 @@ class CardSheet(Node):
     """The sheet of a workbook; none: its first sheet. A CSV file has no sheets."""
 
 
+class TuckBox(Node):
+    """A tuck box for the deck, printed in the print-and-play kit as its own file
+    (`<game>-<lang>-<deck>-tuckbox-<paper>.pdf`): a classic reverse tuck end box, its net sized from
+    the card size, the number of cards (copies counted) and the stock's thickness, with the deck's
+    name on the front and the lid and the deck's back on the back. For example
+    `tuck_box: {stock: 0.3mm, title: deck_name}`; `tuck_box: {}` takes every default."""
+
+    stock: Size = Field(default="0.3mm", validate_default=True)
+    """The thickness of one card (0.3 mm: a common card stock; sleeved cards are thicker)."""
+    clearance: Extent = Field(default="1mm", validate_default=True)
+    """Room added to the box's width, height and depth so the cards slide in (1 mm)."""
+    tuck_flap: Size = Field(default="15mm", validate_default=True)
+    """The height of the lid's and the bottom's tuck flaps (15 mm)."""
+    glue_flap: Size = Field(default="8mm", validate_default=True)
+    """The width of the glue flap (8 mm)."""
+    title: str | None = None
+    """The text (an id in the game's texts) printed on the front and the lid; none: the game's
+    title."""
+
+
 class Deck(Node):
     card_size: str
     """The cards' size: a name from `card_sizes` in media.yaml."""
@@ -201,6 +221,8 @@ class Deck(Node):
     """Why it is right that print shops which do not make this card size leave the deck out (a
     custom size printed at home, or ordered elsewhere): their `press-left-out` warnings are then
     acknowledged with it."""
+    tuck_box: TuckBox | None = None
+    """A tuck box for the deck, in the print-and-play kit; none: no box."""
 
 
 class Sequence(Node):

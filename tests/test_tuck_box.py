@@ -1,0 +1,194 @@
+"""Issue 50, item 7: a tuck box per deck (`tuck_box:` on a deck in game.yaml). Its net, computed
+with numbers (layout/tuck_box.py); a project made with `printshop init` and `printshop new` whose
+deck asks for one validates and builds a tuck box PDF per paper, the paper's size, with the deck's
+name in the kit's language, dashed folds, its back face, and no ink in the band printers cannot
+print; and bad `tuck_box` input is said at its line with a hint."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+
+from printshop.cli import main
+from printshop.diagnostics import Report, StageFailed
+from printshop.layout.tuck_box import net_overflow, tuck_box_net
+from printshop.pipeline.build import check
+from printshop.project.loader import load_project
+from tests.test_generated_decks import DECK, make_game
+
+MM = 72 / 25.4
+BOX = "    tuck_box: {stock: 0.3mm, title: deck.market}\n"
+NAMES = {"en": "Fish Market", "fr": "Marché aux poissons"}
+
+
+def _near(a: float, b: float) -> bool:
+    return abs(a - b) < 1e-6
+
+
+def test_the_net_is_sized_from_the_card_the_count_and_the_stock():
+    # 54 poker cards (63 × 88 mm) of 0.3 mm stock, 1 mm clearance, 15 mm tuck flaps, 8 mm glue flap
+    net = tuck_box_net(63 * MM, 88 * MM, 54, 0.3 * MM, 1 * MM, 15 * MM, 8 * MM)
+    assert _near(net.wall_width, 64 * MM) and _near(net.wall_height, 89 * MM)
+    assert _near(net.depth, 17.2 * MM)  # 54 × 0.3 + 1
+    assert _near(net.width, (2 * 64 + 2 * 17.2 + 8) * MM)  # back, side, front, side, glue
+    assert _near(net.height, (89 + 2 * (17.2 + 15)) * MM)  # bottom and lid, with their tucks
+    assert _near(net.dust, 17.2 * MM) and _near(net.tuck, 15 * MM) and _near(net.glue, 8 * MM)
+    back, front, lid = net.panel("back"), net.panel("front"), net.panel("lid")
+    assert back.x == 0 and _near(front.x, (64 + 17.2) * MM)
+    assert _near(lid.y, back.y + back.height) and _near(lid.height, net.depth)
+    assert _near(net.panel("bottom").x, front.x) and net.panel("bottom-tuck").y == 0
+    assert _near(net.panel("glue").x + net.panel("glue").width, net.width)
+    # the cut lines close round the net; every line stays on it
+    assert net.cuts[0][:2] == net.cuts[-1][2:]
+    assert all(a[2:] == b[:2] for a, b in zip(net.cuts, net.cuts[1:], strict=False))
+    for x1, y1, x2, y2 in net.cuts + net.folds:
+        assert 0 <= min(x1, x2) and max(x1, x2) <= net.width + 1e-9
+        assert 0 <= min(y1, y2) and max(y1, y2) <= net.height + 1e-9
+    assert len(net.folds) == 12
+
+
+def test_a_deep_box_keeps_its_dust_flaps_to_half_a_wall_and_turns_to_fit():
+    net = tuck_box_net(63 * MM, 88 * MM, 200, 0.5 * MM, 1 * MM, 15 * MM, 8 * MM)
+    assert _near(net.depth, 101 * MM) and _near(net.dust, 32 * MM)  # half of 64 mm
+    # 2 × 64 + 2 × 17.2 + 8 = 170.4 mm wide: upright on A4 (200 mm between 5 mm margins)
+    small = tuck_box_net(63 * MM, 88 * MM, 54, 0.3 * MM, 1 * MM, 15 * MM, 8 * MM)
+    assert net_overflow(small, 210 * MM, 297 * MM, (5 * MM, 5 * MM, 10 * MM)) == (False, 0, 0)
+    # 2 × 89 + 2 × 11 + 8 = 208 mm wide: too wide upright, it fits across
+    tarot = tuck_box_net(88 * MM, 120 * MM, 10, 1 * MM, 1 * MM, 15 * MM, 8 * MM)
+    across, wide, high = net_overflow(tarot, 210 * MM, 297 * MM, (5 * MM, 5 * MM, 10 * MM))
+    assert across and (wide, high) == (0, 0)
+
+
+def _game(root: Path, box: str = BOX) -> Path:
+    data = make_game(root, DECK.replace("    back: back\n", "    back: back\n" + box, 1))
+    for lang, name in NAMES.items():
+        path = data / "market" / "text" / f"{lang}.yaml"
+        path.write_text(
+            path.read_text(encoding="utf-8") + f'deck:\n  market: "{name}"\n', encoding="utf-8"
+        )
+    return data
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("tuckbox") / "games"
+    _game(root)
+    cwd = Path.cwd()
+    try:
+        os.chdir(root)
+        assert main(["i18n", "sync", "fr", "market"]) == 0
+        assert main(["validate", "--strict"]) == 0
+        assert main(["build", "--quiet", "--jobs", "1"]) == 0
+    finally:
+        os.chdir(cwd)
+    return root / "output" / "market"
+
+
+@pytest.mark.parametrize(
+    "lang,paper,size", [("en", "a4", (210, 297)), ("fr", "letter", (215.9, 279.4))]
+)
+def test_the_build_writes_a_tuck_box_per_paper_with_the_decks_name(built, lang, paper, size):
+    path = built / lang / f"market-{lang}-market-tuckbox-{paper}.pdf"
+    reader = PdfReader(path)
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    box = page.mediabox
+    assert sorted((round(float(box.width) / MM, 1), round(float(box.height) / MM, 1))) == sorted(
+        size
+    )
+    text = page.extract_text()
+    assert text.count(NAMES[lang]) == 2, text  # on the front and on the lid
+    contents = page.get_contents().get_data().decode("latin-1")
+    assert "[4 3] 0 d" in contents  # the fold lines, dashed
+
+
+def test_the_net_is_inside_the_margins_and_the_back_is_drawn(built):
+    path = built / "en" / "market-en-market-tuckbox-a4.pdf"
+    page = pdfium.PdfDocument(str(path))[0]
+    scale = 2  # 144 dpi
+    image = page.render(scale=scale).to_pil().convert("L")
+    width, height = image.size
+    band = round(5 * MM * scale)
+    pixels = image.load()
+    inked = [
+        (x, y)
+        for y in range(height)
+        for x in range(width)
+        if (x < band or y < band or x >= width - band or y >= height - band) and pixels[x, y] < 250
+    ]
+    assert not inked, inked[:5]
+    dark = sum(image.histogram()[:128])
+    # the back face (a dark background, 63 × 88 mm) fills much of its panel
+    assert dark > 0.5 * (63 * MM * scale) * (88 * MM * scale)
+
+
+def _errors(root: Path, box: str) -> list:
+    data = _game(root, box)
+    report = Report()
+    try:
+        load_project(data, report=report)
+    except StageFailed as failed:
+        return list(failed.report.errors)
+    if report.errors:
+        return list(report.errors)
+    report, _ = check(data, games=["market"])
+    return list(report.errors)
+
+
+BAD = {
+    # name: (the tuck_box line, its code, words in the message)
+    "unknown stock": (
+        "    tuck_box: {stock: cardboard}\n",
+        "wrong-type",
+        ["tuck_box.stock", "not a length"],
+    ),
+    "negative thickness": (
+        "    tuck_box: {stock: -0.3mm}\n",
+        "wrong-type",
+        ["tuck_box.stock", "more than 0"],
+    ),
+    "too large for A4 and Letter": (
+        "    tuck_box: {stock: 2mm}\n",
+        "paper-too-small",
+        ["tuck box", "does not fit on", "mm too wide"],
+    ),
+    "title without a text": (
+        "    tuck_box: {title: deck.nowhere}\n",
+        "missing-text",
+        ["deck.nowhere"],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BAD)
+def test_bad_tuck_box_is_said_at_its_line(tmp_path, case):
+    box, code, words = BAD[case]
+    errors = _errors(tmp_path / "games", box)
+    assert errors, case
+    line = DECK.split("\n").index("    back: back") + 2  # the line after `back`
+    for error in errors:
+        assert error.location.path.endswith("market/game.yaml"), error.format()
+        assert error.location.line == line, error.format()
+        assert error.hint, error.format()
+        assert error.code == code, error.format()
+        for word in words:
+            assert word in error.message, error.format()
+    if case == "too large for A4 and Letter":
+        # 45 cards × 2 mm: one error per paper, each saying which and by how much
+        messages = " ".join(error.message for error in errors)
+        assert "A4" in messages and "US Letter" in messages and len(errors) == 2
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        "    tuck_box: {}\n",  # every default: 0.3 mm stock, the game's title
+        "    tuck_box: {stock: 0.5mm, clearance: 2mm, tuck_flap: 12mm, glue_flap: 10mm}\n",
+    ],
+)
+def test_a_good_tuck_box_passes(tmp_path, box):
+    assert _errors(tmp_path / "games", box) == []

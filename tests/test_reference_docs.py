@@ -12,7 +12,7 @@ import yaml
 
 from printshop.cli import main
 from printshop.language.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS, context_names
-from printshop.project import json_schemas, reference
+from printshop.project import json_schemas, reference, templates_reference
 from printshop.project.schema import Node
 from tests.conftest import REPO
 
@@ -218,7 +218,7 @@ def test_the_declared_context_is_what_each_kind_of_template_receives(monkeypatch
         for context in seen[kind]:
             assert sorted(context) == sorted(context_names(kind)), (kind, sorted(context))
     assert all(kind in TEMPLATE_KINDS for entry in TEMPLATE_CONTEXT for kind in entry.kinds)
-    text = reference.templates_markdown()
+    text = templates_reference.templates_markdown()
     for entry in TEMPLATE_CONTEXT:
         assert f"| `{entry.name}` |" in text
 
@@ -237,7 +237,7 @@ def test_the_templates_doc_names_the_filters_and_the_markup():
     from printshop.typeset.richtext import INLINE, PARAGRAPH_TAGS
     from printshop.typeset.templating import make_environment
 
-    text = reference.templates_markdown()
+    text = templates_reference.templates_markdown()
     assert (
         "`fill(name=value, …)`" in text and "fill" in make_environment(REPO / "templates").filters
     )

@@ -1,0 +1,145 @@
+"""docs/templates.md, generated: what each kind of template receives (resolve.TEMPLATE_CONTEXT), the
+rich-text tags it may write (typeset/richtext.py) and how a table is drawn (typeset/tables.py), so
+the page cannot drift from the code (tests/test_reference_docs.py)."""
+
+from __future__ import annotations
+
+from printshop.project.reference import cell
+
+
+def templates_markdown() -> str:
+    from printshop.language.resolve import TEMPLATE_CONTEXT, TEMPLATE_KINDS
+    from printshop.typeset.richtext import INLINE, PARAGRAPH_TAGS
+
+    lines = [
+        "# Templates",
+        "",
+        "What each kind of template receives and what it must write. This page is generated from the code",
+        "(`printshop docs`, from `TEMPLATE_CONTEXT` in printshop/language/resolve.py); a test fails when the names the",
+        "code passes and this page differ.",
+        "",
+        "Templates are [Jinja](https://jinja.palletsprojects.com/) files under `templates/`, named by the data",
+        "(`template:` of a face in faces.yaml, `booklet.template` in game.yaml). Autoescape is on: values from",
+        "the data are escaped, texts arrive with their `<b>`, `<i>`, `<br/>`. A name that does not exist is an",
+        "error (at the template's line and column), never an empty string; so is a group of texts written out as if it",
+        "were one (`{{ t.card.sun }}` for `{{ t.card.sun.name }}`). Data is never run as a template.",
+        "Templates run in Jinja's [sandbox](https://jinja.palletsprojects.com/en/stable/sandbox/): they read the",
+        "values below and their public attributes, never Python's insides (names starting with `_`), so a games",
+        "folder from elsewhere cannot run code through its templates; `range` stops at 100,000 items and one `*`",
+        "or `**` at a million characters, items or a number of 64 bits.",
+        "",
+        "## Kinds of template",
+        "",
+        "| kind | what it draws |",
+        "|---|---|",
+    ]
+    lines += [f"| {kind} | {cell(text)} |" for kind, text in TEMPLATE_KINDS.items()]
+    kinds = list(TEMPLATE_KINDS)
+    lines += [
+        "",
+        "## Names",
+        "",
+        "| name | " + " | ".join(kinds) + " | what it holds | example |",
+        "|---|" + "---|" * len(kinds) + "---|---|",
+    ]
+    for entry in TEMPLATE_CONTEXT:
+        marks = " | ".join("✓" if kind in entry.kinds else "" for kind in kinds)
+        example = f"`{entry.example}`" if entry.example else ""
+        lines.append(f"| `{entry.name}` | {marks} | {cell(entry.holds)} | {cell(example)} |")
+    lines += [
+        "",
+        "Each name a card holds in `vars` comes from game.yaml as written: `card.vars.word`. Inside `cards.<deck>`,",
+        'Jinja\'s filters select cards: `cards.cards | selectattr("kind", "equalto", "role") | list`.',
+        "",
+        "## Filters",
+        "",
+        "| filter | what it does | example |",
+        "|---|---|---|",
+        "| `fill(name=value, …)` | fills a text's `{placeholders}`; a placeholder the text uses and the call does "
+        "not give is an error, at the text (at the template when no text has it) | `{{ t.game.players \\| fill(min=game.players.min, "
+        "max=game.players.max) }}` |",
+        "",
+        "Jinja's own filters and tests (`length`, `first`, `selectattr`, `map`, `sum`, `lower`, …) are there too.",
+        "",
+        "## Face templates: one block per frame",
+        "",
+        "A face template (kinds card, back, sheet) has one `{% block <frame> %}` per frame of the face in",
+        "faces.yaml, named as the frame. Each block is rendered on its own, after the template's top level has",
+        "run once, so `{% set %}` and `{% macro %}` at the top level are seen by every block. A frame without a",
+        "block, or a block without a frame, is an error, reported once per template at the file's first line",
+        "(or at the block), naming the frame's line in faces.yaml. Text outside blocks is not printed.",
+        "",
+        "## The markup templates write",
+        "",
+        "What a block or a booklet renders is a small XML vocabulary (printshop/typeset/richtext.py). Text outside any",
+        "tag makes paragraphs, split at blank lines.",
+        "",
+        "| tag | what it makes |",
+        "|---|---|",
+    ]
+    tags = {
+        "p": "a paragraph, in the frame's style (in a booklet: the style `p`)",
+        "title": "booklet: the title, in the booklet style of the same name",
+        "subtitle": "booklet: the subtitle, in the style of the same name",
+        "meta": "booklet: a small line (players, duration, credits), in the style of the same name",
+        "h1": "booklet: a heading, in the style of the same name",
+        "h2": "booklet: a sub-heading, in the style of the same name",
+        "box": "a boxed paragraph, in the style `box`",
+        "ul": "a bulleted list of `<li>` items (style `li`)",
+        "ol": "a numbered list of `<li>` items (style `li`)",
+        "table": "a table of `<tr>` rows of `<th>` header and `<td>` cells (styles `th`, `td`); "
+        '`widths="20,80"` gives the columns\' shares, `align="left,center"` how each column (and its '
+        "header) is set, centred where not given; how it is drawn: below",
+        "spacer": 'empty space: `<spacer height="8mm"/>`',
+        "pagebreak": "booklet: the next block starts a new page",
+        "art": 'a motif of motifs.yaml: `<art motif="star" size="26mm" colour="red"/>`',
+    }
+    assert set(PARAGRAPH_TAGS) <= set(tags), (
+        "richtext.py has a paragraph tag this page does not describe"
+    )
+    lines += [f"| `<{tag}>` | {cell(text)} |" for tag, text in tags.items()]
+    lines += [
+        "",
+        "Inside a paragraph, a list item or a cell: "
+        + ", ".join(f"`<{tag}>`" if tag != "br" else "`<br/>`" for tag in sorted(INLINE))
+        + " (bold, line break, italic).",
+        "Any other tag is an error at the template.",
+        "",
+        *_table_attributes(),
+    ]
+    return "\n".join(lines)
+
+
+def _table_attributes() -> list[str]:
+    """The attributes of `<table>` that say how it is drawn (typeset/tables.py)."""
+    from printshop.typeset.richtext import MAX_WRITING_ROWS, RULES
+    from printshop.typeset.tables import MIN_ROWS, ROW_HEIGHT
+
+    rows = {
+        "rules": f"which lines: {', '.join(f'`{rule}`' for rule in RULES)} (every line; a line "
+        "between rows; none but those asked below)",
+        "column-rules": "`yes` or `no`: a line between columns (with `rows` or `none`)",
+        "last-rule": "`yes` or `no`: a line under the last row (with `rows` or `none`)",
+        "header-fill": "the header cells' (`th`) fill: a colour of colours.yaml, or `none`",
+        "padding": "space above and below each cell's text, a length (`2mm`)",
+        "rows": f"that many empty writing rows under the written ones (1 to {MAX_WRITING_ROWS}): "
+        "a score pad",
+        "row-height": f"the writing rows' height (default {ROW_HEIGHT})",
+    }
+    return [
+        "### How a table is drawn",
+        "",
+        "Booklets and card and sheet frames draw tables the same way. What a table does not say is",
+        "its place's: in a booklet, booklet.yaml's `tables` (every line in `grid`, the header",
+        "filled in `rule_colour`); in a frame, a line in the frame's colour between rows, no fill.",
+        "",
+        "| attribute | what it does |",
+        "|---|---|",
+        *(f"| `{name}` | {cell(text)} |" for name, text in rows.items()),
+        "",
+        'A score pad: `<table rules="grid" header-fill="gold" rows="12" row-height="8mm">` with',
+        f"one `<tr>` of `<th>` names. In a booklet a table split over pages keeps {MIN_ROWS} rows",
+        "or more on each side of the break and repeats its header rows on the next page. A wrong",
+        "value is an error at the template's line.",
+        "",
+    ]

@@ -34,28 +34,25 @@ from typing import Any
 ON = os.environ.get("PRINTSHOP_MEMO", "").strip().lower() != "off"
 
 
-class Table(dict):
-    """A dict that keeps nothing when memos are off (`PRINTSHOP_MEMO=off`): every lookup misses."""
+class _KeptOnlyWhenOn:
+    """A mapping that keeps nothing when memos are off (`PRINTSHOP_MEMO=off`): every lookup
+    misses. Mixed in before the mapping it changes."""
 
     def __setitem__(self, key, value) -> None:
         if ON:
-            super().__setitem__(key, value)
+            super().__setitem__(key, value)  # type: ignore[misc]
 
 
-class OrderedTable(OrderedDict):
+class Table(_KeptOnlyWhenOn, dict):
+    """A dict that keeps nothing when memos are off."""
+
+
+class OrderedTable(_KeptOnlyWhenOn, OrderedDict):
     """An OrderedDict that keeps nothing when memos are off."""
 
-    def __setitem__(self, key, value) -> None:
-        if ON:
-            super().__setitem__(key, value)
 
-
-class WeakTable(weakref.WeakKeyDictionary):
+class WeakTable(_KeptOnlyWhenOn, weakref.WeakKeyDictionary):
     """A WeakKeyDictionary (an entry goes with its key) that keeps nothing when memos are off."""
-
-    def __setitem__(self, key, value) -> None:
-        if ON:
-            super().__setitem__(key, value)
 
 
 class Memo(Table):

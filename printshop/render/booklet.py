@@ -69,12 +69,14 @@ def render_booklet(
     store = recordings.get()
     # a palette, or one standing in for the names it lacks (serve's colour.StandIn), whose colours
     # can be copied to be compared; another mapping is read as it is, never remembered
-    memos = [_BOOKLETS] if isinstance(_beneath(paints.palette), dict) else []
+    kept_in = [_BOOKLETS] if isinstance(_beneath(paints.palette), dict) else []
     if store is not None:
-        memos.insert(0, store.booklets)
-    if not memos:
+        kept_in.insert(0, store.booklets)
+    if not kept_in:
         return _render_whole(game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
-    return _remembered(memos, game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio)
+    return _remembered(
+        kept_in, game, booklet, paper, paints, motifs, file_name, pad_to, bleed, folio
+    )
 
 
 # the booklets this process rendered last (a few hundred KB each at most; a catalogue's kits have
@@ -83,7 +85,7 @@ _BOOKLETS = memos.BOOKLETS
 
 
 def _remembered(
-    memos: list[Memo],
+    kept_in: list[Memo],
     game: GameLayout,
     booklet: BookletLayout,
     paper: Paper,
@@ -98,7 +100,7 @@ def _remembered(
     blocks, the style, the page, the colour mode, the names and options, what it reads of the game,
     the fonts registered) and, for each booklet made so, the colours and motifs it read, with their
     values (memo.Reads): a booklet is given again only where every one of them is as it was. Looked
-    up in each of `memos` in turn (a session's, then the process's); one found in a later memo, or
+    up in each of `kept_in` in turn (a session's, then the process's); one found in a later memo, or
     rendered, is kept in the earlier ones too."""
     localized = game.localized
     stand_in = isinstance(
@@ -120,12 +122,12 @@ def _remembered(
         fonts_state(),
         stand_in,
     )
-    for depth, booklets in enumerate(memos):
+    for depth, booklets in enumerate(kept_in):
         made = booklets.get(key, ())
         for entry in made:
             colours, drawn, result = entry
             if unchanged(colours, paints.palette) and unchanged(drawn, motifs, motif_key):
-                _keep(memos[:depth], key, entry)
+                _keep(kept_in[:depth], key, entry)
                 return result
     # the colours it reads are noted on a copy; kept with the values `paints.palette` itself gives
     # for them (a stand-in its magenta for a name it lacks; a palette that notes its reads, serve's,
@@ -144,7 +146,7 @@ def _remembered(
         folio,
     )
     _keep(
-        memos,
+        kept_in,
         key,
         (
             values_of(read_colours.read, paints.palette),
@@ -160,8 +162,8 @@ def _beneath(palette):
     return palette.palette if isinstance(palette, StandIn) else palette
 
 
-def _keep(memos: list[Memo], key, entry) -> None:
-    for booklets in memos:
+def _keep(kept_in: list[Memo], key, entry) -> None:
+    for booklets in kept_in:
         made = booklets.get(key, ())
         booklets[key] = (*made[-1:], entry)  # (and the one before: a colour saved back and forth)
 

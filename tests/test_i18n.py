@@ -354,9 +354,9 @@ def test_the_copies_sync_adds_to_a_new_language_are_untranslated_not_untracked(d
     """A language started with `i18n sync` holds a copy of each source text marked '# TODO:
     translate'. The copies of fewer than three words were taken for translations without a record
     (untracked-translation, "7 German texts have no record ..." in a file nothing was translated in
-    yet), where `i18n status` counts them untranslated. A copy left as it is stays out of that
-    warning; a text translated by hand or kept on purpose (`# accept untranslated`) and not
-    recorded, mark or no mark, is in it."""
+    yet), where `i18n status` counts them untranslated. A text still marked stays out of that
+    warning, whatever it holds; a text translated by hand (its mark deleted) or kept on purpose
+    (`# accept untranslated`) and not recorded is in it."""
     shutil.copy(
         REPO / "tests" / "fixtures" / "german" / "languages" / "de.yaml",
         data_copy / "languages" / "de.yaml",
@@ -372,6 +372,14 @@ def test_the_copies_sync_adds_to_a_new_language_are_untranslated_not_untracked(d
     edit(
         german, 'name: "Comrade"  # TODO: translate', 'name: "Comrade"'
     )  # the mark taken off by hand: still English
+    # translated with its mark left: untranslated still (issue 52: the mark decides), so not
+    # untracked; validate says the mark is left
+    assert found(data_copy, "untracked-translation", games=["comrade"]) == []
+    assert any(
+        "still marked" in d.message and "card.informer.name" in d.message
+        for d in found(data_copy, "untranslated", games=["comrade"])
+    )
+    edit(german, 'name: "Spitzel"  # TODO: translate', 'name: "Spitzel"')  # the mark deleted
     [warning] = found(data_copy, "untracked-translation", games=["comrade"])
     assert (
         warning.message.startswith("1 German text has no record")

@@ -49,9 +49,13 @@ def test_a_copy_left_by_sync_is_untranslated_until_the_translator_edits_it(data_
     assert row.percent == 98  # 88 of 89, rounded down: 100 means complete
     assert "  98%" in format_status([row]) and "done" in format_status([row]).splitlines()[0]
     assert completeness(comrade(data_copy), "fr").untranslated == ["card.informer.name"]
-    # edited, mark kept: the translator's word counts
+    # edited, mark kept: still untranslated, whatever it holds (issue 52: the mark is the one
+    # definition; a copy made from another language is not the source's text either)
     edit(french(data_copy), '"Informer"  # TODO', '"Mouchard"  # TODO')
+    assert french_row(data_copy).counts["untranslated"] == 1
+    edit(french(data_copy), '"Mouchard"  # TODO: translate', '"Mouchard"')
     assert french_row(data_copy).counts["untranslated"] == 0
+    edit(french(data_copy), '"Mouchard"', '"Mouchard"  # TODO: translate')
     # the source's word with the mark removed by hand: still the English, as validate says
     # (untranslated)
     edit(french(data_copy), '"Mouchard"  # TODO: translate', '"Informer"')

@@ -14,11 +14,11 @@ from printshop.checks import translation_checks
 from printshop.diagnostics import Location, Report, Severity, closest
 from printshop.language.texts import TextEntry, placeholders
 from printshop.language.translation import (
+    TODO,
     TextStatus,
     inline_tags,
     line_breaks,
     statuses,
-    todo_marked,
     untracked,
 )
 from printshop.project.loader import GameData, Project
@@ -75,6 +75,17 @@ def check_translation(project: Project, game: GameData, source, catalogue, repor
             )
             continue
         translated = _translation(status)
+        if status.state == "untranslated" and translated.text != entry.text:
+            # still marked as sync left it, though it differs from the text it is made from: the
+            # translator edited it and left the mark, or the copy came from another language
+            report.add(
+                "untranslated",
+                translated.location,
+                f"'{status.id}' is still marked '# {TODO}': it counts as untranslated and is not "
+                f"printed as a translation",
+                hint=f"once it is in {name}, delete the mark from its line (or run printshop i18n "
+                f"confirm {catalogue.lang} {status.id} --game {game.id} to keep it as it is)",
+            )
         if status.state == "stale":
             old, new = changed_parts(status.old_source or "", entry.text)
             report.add(
@@ -87,16 +98,8 @@ def check_translation(project: Project, game: GameData, source, catalogue, repor
     for text_id, entry in catalogue.entries.items():
         if text_id not in source.entries:
             report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
+    # (a copy sync added and marked is untranslated, not untracked: translation.statuses)
     unrecorded = untracked(texts, game.records.get(catalogue.lang, {}))
-    if (
-        unrecorded
-    ):  # a copy sync added and marked, as it stands, is untranslated, as `i18n status` counts it
-        marked = todo_marked(catalogue)
-        unrecorded = [
-            status
-            for status in unrecorded
-            if status.id not in marked or _translation(status).text != status.source.text
-        ]
     # one warning for the file: a translator who writes texts by hand and never ran sync has many
     if unrecorded:
         named = ", ".join(f"'{status.id}'" for status in unrecorded[:3])

@@ -13,8 +13,8 @@
 The PO route (export and import) is po.py; the editing of the YAML that keeps its comments is
 translation_file.py.
 
-A text still marked `# TODO: translate` on its line (what `sync` writes) and unchanged since is
-untranslated, even a single word; so is any text the same as its source's that nothing acknowledges
+A text still marked `# TODO: translate` on its line (what `sync` writes) is untranslated, whatever
+it holds (the mark goes when it is translated, or through `confirm`); so is any text the same as its source's that nothing acknowledges
 (translation.left_as_source, validate's `untranslated`): status counts it so, and `build` does not
 print it as a translation (see `completeness`).
 """
@@ -22,7 +22,7 @@ print it as a translation (see `completeness`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
@@ -80,26 +80,15 @@ def percent_translated(total: int, untranslated: int) -> int:
 
 
 def text_statuses(game: GameData, lang: str) -> list[TextStatus]:
-    """Every text of the reference against the `lang` translation (translation.statuses), where a
-    copy still marked `# TODO: translate` and unchanged since sync copied it counts as untranslated."""
+    """Every text of the reference against the `lang` translation (translation.statuses: a text
+    still marked `# TODO: translate` is untranslated, whatever it holds)."""
     reference = game.reference(lang)
     catalogue = game.catalogues.get(lang)
     if reference is None:
         return []
     if catalogue is None:
         return [TextStatus(i, "missing", e, None) for i, e in reference.entries.items()]
-    records = game.records.get(lang, {})
-    marked = todo_marked(catalogue)
-    result = []
-    for text in statuses(reference, catalogue, records, game.game.untranslatable):
-        if text.id in marked and text.state in ("translated", "stale"):
-            copied = {text.source.text} | (
-                {records[text.id].source} if text.id in records else set()
-            )
-            if text.translation is not None and text.translation.text in copied:
-                text = replace(text, state="untranslated", old_source=None)
-        result.append(text)
-    return result
+    return statuses(reference, catalogue, game.records.get(lang, {}), game.game.untranslatable)
 
 
 def status(project: Project, games: list[str] | None = None) -> list[LanguageStatus]:
@@ -209,7 +198,11 @@ def sync(game: GameData, lang: str, *, write: bool = True) -> SyncResult:
             obsolete[text_id] = DoubleQuotedScalarString(entries[text_id].text)
             remove_text(root, text_id)
     records = _refresh_records(
-        source, entries, game.records.get(lang, {}), game.game.untranslatable
+        source,
+        entries,
+        game.records.get(lang, {}),
+        game.game.untranslatable,
+        todo_marked(current) if current else set(),
     )
     if write:
         write_as_it_was(path, dump(root))
@@ -218,12 +211,16 @@ def sync(game: GameData, lang: str, *, write: bool = True) -> SyncResult:
 
 
 def _refresh_records(
-    source: Catalogue, entries: dict, old: dict[str, Record], untranslatable=None
+    source: Catalogue,
+    entries: dict,
+    old: dict[str, Record],
+    untranslatable=None,
+    marked: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> dict[str, Record]:
     records = {}
     for text_id, entry in source.entries.items():
         translated = entries.get(text_id)
-        if translated is None:
+        if translated is None or text_id in marked:  # a copy still to translate has no record
             continue
         previous = old.get(text_id)
         now = fingerprint(translated.text)

@@ -102,16 +102,22 @@ def left_as_source(
 def statuses(
     source: Catalogue, translation: Catalogue, records: dict[str, Record], untranslatable=None
 ) -> list[TextStatus]:
-    """Each text of `source` in `translation`: missing, stale (its source changed since its record),
-    untranslated (`left_as_source`, with the game's `untranslatable`) or translated."""
+    """Each text of `source` in `translation`: missing, untranslated (still marked `# TODO:
+    translate`, whatever it holds, or `left_as_source`, with the game's `untranslatable`), stale
+    (its source changed since its record) or translated. The one definition validate, `i18n
+    status`, sync, confirm, PO export and the build's completeness share: a copy sync made from a
+    pivot is not the source's text, and counted translated once (issue 52)."""
     result = []
+    marked = todo_marked(translation)
     for text_id, entry in source.entries.items():
         translated = translation.entries.get(text_id)
         if translated is None:
             result.append(TextStatus(text_id, "missing", entry, None))
             continue
         record = records.get(text_id)
-        if (
+        if text_id in marked:
+            result.append(TextStatus(text_id, "untranslated", entry, translated))
+        elif (
             record is not None
             and record.source != entry.text
             and record.translated == fingerprint(translated.text)

@@ -229,7 +229,9 @@ def pivots_of(game: GameData, languages: dict[str, Language]) -> dict[str, str]:
     used."""
     source = game.game.source_language
     pivots = {}
-    for lang in game.catalogues:
+    # a language the project describes but this game has no text file of yet has its pivot too:
+    # `i18n sync` of a new language copies from the language it is made from, not the source
+    for lang in sorted(set(game.catalogues) | set(languages)):
         language = languages.get(lang)
         pivot = language.translated_from if language else None
         if lang == source or pivot in (None, lang, source) or pivot not in game.catalogues:
@@ -258,7 +260,7 @@ def load_game(
     # fr.sources.yaml and the like are records, not languages
     texts = [path for path in sorted((game_dir / "text").glob("*.yaml")) if "." not in path.stem]
     available = [path.stem for path in texts]
-    needed = _languages_needed(game, available, langs, languages or {})
+    needed = _languages_needed(game, langs, languages or {})
     catalogues, records = {}, {}
     for path in texts:
         if needed is not None and path.stem not in needed:
@@ -300,7 +302,7 @@ def _languages_read(langs: list[str], games, languages: dict[str, Language]) -> 
 
 
 def _languages_needed(
-    game: Game | None, available: list[str], langs: list[str] | None, languages: dict[str, Language]
+    game: Game | None, langs: list[str] | None, languages: dict[str, Language]
 ) -> set[str] | None:
     """The languages whose texts a build of `langs` reads: those, the pivots they are made from (a
     draft prints a pivot's text where its translation lacks one; stale and missing are judged
@@ -308,9 +310,9 @@ def _languages_needed(
     if langs is None or game is None:
         return None
     needed = {game.source_language}
-    for lang in langs:
+    for lang in langs:  # (a language without its file yet still reads the pivot it is made from)
         step: str | None = lang
-        while step is not None and step in available and step not in needed:
+        while step is not None and step not in needed:
             needed.add(step)
             language = languages.get(step)
             step = language.translated_from if language is not None else None

@@ -164,6 +164,13 @@ _check(
     "data/comrade/text/fr.yaml:21:11: warning[untranslated]: 'card.informer.goal' is the same as the English text it is made from",
 )
 _check(
+    "mojibake",
+    W,
+    "a text with encoding damage: UTF-8 read as Latin-1 or Windows-1252 ('Ã©' for 'é')",
+    "write the text as the hint repairs it, and save files as UTF-8",
+    "data/kremlin/text/de.yaml:12:10: warning[mojibake]: 'politician.a.name' holds encoding damage (UTF-8 read as another encoding): 'PolitbÃ¼ro'",
+)
+_check(
     "stale-translation",
     W,
     "the source text changed after the translation was made",
@@ -397,6 +404,20 @@ _check(
     "a PO file that is not one `i18n export` wrote: unreadable, without entries, or entries without their text id",
     "export the language again with printshop i18n export and translate in that file",
     "comrade-fr.po:12:1: error[po-syntax]: the entry 'Informer' has no msgctxt (its text id): it cannot be placed",
+)
+_check(
+    "po-charset",
+    E,
+    "a PO file whose bytes do not match the charset its header names",
+    "save the file as UTF-8 and say charset=UTF-8 in its header",
+    "kremlin-de.po:7:1: error[po-charset]: the file says charset=ISO-8859-1, but its bytes are UTF-8: read as ISO-8859-1, every accented letter would be imported garbled ('é' as 'Ã©')",
+)
+_check(
+    "po-unknown-text",
+    E,
+    "a PO entry whose text id (msgctxt) is no text of the game but close to one: a misspelt id",
+    "correct the msgctxt to the id the hint names, or export the file again",
+    "comrade-fr.po:19:1: error[po-unknown-text]: 'game.tagLine' is not a text of comrade: its translation cannot be placed",
 )
 _check(
     "cannot-write",

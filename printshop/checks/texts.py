@@ -5,7 +5,7 @@ and text variables' ids, and lengths once text variables are filled in.
 from __future__ import annotations
 
 from printshop import memos
-from printshop.checks import translation_checks
+from printshop.checks import encoding, translation_checks
 from printshop.checks.translations import (
     check_translation,
 )
@@ -44,6 +44,16 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
         for entry in catalogue.entries.values():
             for problem in markup_problems_once(entry.text):
                 report.add("markup", entry.location, f"'{entry.id}': {problem}")
+            fixed = encoding.repaired(entry.text)
+            if fixed is not None:
+                report.add(
+                    "mojibake",
+                    entry.location,
+                    f"'{entry.id}' holds encoding damage (UTF-8 read as another encoding): "
+                    f"{entry.text[:60]!r}",
+                    hint=f'it most likely reads "{fixed[:80]}": write it so, and save the file as '
+                    "UTF-8",
+                )
             for finding in (
                 translation_checks.check_text(entry.id, entry.text, language) if language else ()
             ):

@@ -17,7 +17,8 @@ from pathlib import Path
 import polib
 from ruamel.yaml.comments import CommentedMap
 
-from printshop.diagnostics import Location, Report
+from printshop.checks import encoding
+from printshop.diagnostics import Location, Report, closest
 from printshop.language.i18n import text_statuses
 from printshop.language.texts import Catalogue, TextEntry, markup_problems, placeholders
 from printshop.language.translation import (
@@ -212,14 +213,19 @@ def import_po(
     for entry in po:
         text_id = entry.msgctxt
         if not text_id or text_id not in source.entries:
-            report.add(
-                "orphan-text",
-                Location.of(po_path, entry.linenum, 1),
-                f"'{text_id}' is not a text of {game.id}: skipped",
-            )
+            _unknown_id(game, source, entry, po_path, report)
             continue
         if not entry.msgstr or entry.obsolete:
             continue
+        fixed = encoding.repaired(entry.msgstr)
+        if fixed is not None:
+            report.add(
+                "mojibake",
+                Location.of(po_path, _msgstr_line(po_lines, entry.linenum), 1),
+                f"'{text_id}' holds encoding damage (UTF-8 read as another encoding): "
+                f"{entry.msgstr[:60]!r}",
+                hint=f'it most likely reads "{fixed[:80]}": correct it in the PO file',
+            )
         touched = _set_imported_text(root, game, source, entries.get(text_id), marked, entry, order)
         if touched:
             changed.append(text_id)
@@ -235,11 +241,34 @@ def import_po(
     return ImportResult(changed, confirmed, report)
 
 
+def _unknown_id(game: GameData, source: Catalogue, entry, po_path: Path, report: Report) -> None:
+    """An entry whose msgctxt is no text of the game: a misspelt id (one close to a text's) is an
+    error, as its translation would be lost; an id the source dropped since the export is skipped
+    with a warning."""
+    near = closest(entry.msgctxt or "", list(source.entries), cutoff=0.8)
+    where = Location.of(po_path, entry.linenum, 1)
+    if near and entry.msgstr and not entry.obsolete:
+        report.add(
+            "po-unknown-text",
+            where,
+            f"'{entry.msgctxt}' is not a text of {game.id}: its translation cannot be placed",
+            hint=f"did you mean '{near}'? correct the msgctxt, or export the file again",
+        )
+    else:
+        report.add("orphan-text", where, f"'{entry.msgctxt}' is not a text of {game.id}: skipped")
+
+
 def _read_po(po_path: Path, lang: str, report: Report) -> tuple[polib.POFile, list[str]] | None:
     """The PO file and its lines, or None (and why, in `report`) for a file that is not a readable
     PO file `export_po` could have written for `lang`."""
     try:
-        po_lines = Path(po_path).read_text(encoding="utf-8").splitlines()
+        data = Path(po_path).read_bytes()
+        mismatch = encoding.po_charset_problem(data)
+        if mismatch is not None:  # read by its header, the file would import garbled text
+            line, message, hint = mismatch
+            report.add("po-charset", Location.of(po_path, line, 1), message, hint=hint)
+            return None
+        po_lines = encoding.decoded(data).splitlines()
         for line, column, problem in _po_string_problems(
             po_lines
         ):  # before polib, which reads some as text
@@ -363,6 +392,15 @@ def _po_is_ours(po, po_path: Path, lines: list[str], lang: str, report: Report) 
                 "po-syntax",
                 Location.of(po_path, entry.linenum, 1),
                 f"the entry {entry.msgid[:40]!r} has no msgctxt (its text id): it cannot be placed",
+            )
+        if (entry.msgid_plural or entry.msgstr_plural) and not entry.obsolete:
+            report.add(
+                "po-syntax",
+                Location.of(po_path, entry.linenum, 1),
+                f"'{entry.msgctxt}' has plural forms (msgid_plural, msgstr[n]): printshop's texts "
+                "have one form each, and an import would drop all but one",
+                hint="write one msgstr, as the exported entry had; a number goes in through its "
+                "{placeholder}",
             )
     _duplicate_ids(po, po_path, lines, report)
     return not report.has_errors

@@ -1,0 +1,84 @@
+"""Issue 50, item 8: the worked example of docs/example.md (docs/example/, a project made with
+`printshop init` and `printshop new five-year-plan`) validates clean and builds in English and
+French, using the design vocabulary: a generated deck, cards from a spreadsheet, a score pad, a
+tuck box, inline icons, a figure and a designed cover."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from printshop.cli import main
+from printshop.pipeline.build import build, check
+from tests.conftest import REPO
+from tests.pdfinspect import page_texts
+
+EXAMPLE = REPO / "docs" / "example"
+GAME = "five-year-plan"
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory) -> Path:
+    """A copy of the example project (its output folder left behind), built once in A4."""
+    folder = tmp_path_factory.mktemp("example") / "example"
+    shutil.copytree(EXAMPLE, folder, ignore=shutil.ignore_patterns("output", ".printshop-cache"))
+    result = build(folder / "data", folder / "output", papers=["a4"])
+    assert not result.report.has_errors, [
+        d for d in result.report.items if d.severity.value == "error"
+    ]
+    return folder
+
+
+def _texts(example: Path, lang: str, name: str) -> list[str]:
+    return page_texts(example / "output" / GAME / lang / f"{GAME}-{lang}-{name}-a4.pdf")
+
+
+def test_the_example_validates_clean_with_strict(example, capsys, monkeypatch):
+    monkeypatch.chdir(example)
+    assert main(["validate", "--strict"]) == 0
+    capsys.readouterr()
+
+
+def test_the_example_is_a_project_of_its_own():
+    assert (EXAMPLE / "printshop.toml").is_file()
+    assert sorted(p.name for p in (EXAMPLE / "data").iterdir() if p.is_dir()) == [GAME]
+    assert {p.stem for p in (EXAMPLE / "data" / GAME / "text").glob("*.yaml")} >= {"en", "fr"}
+
+
+def test_the_generated_deck_holds_44_sector_cards_in_both_languages(example):
+    report, checked = check(example / "data", games=[GAME], langs=["en"])
+    assert not report.has_errors
+    layout = next(layout for layout in checked.layouts if layout.game_id == GAME)
+    deck = next(deck for deck in layout.decks if deck.id == "sectors")
+    assert len(deck.cards) == 44
+    for lang, grain in (("en", "GRAIN"), ("fr", "CÉRÉALES")):
+        fronts = " ".join(_texts(example, lang, "sectors"))
+        assert fronts.count(grain) == 11 and "11" in fronts
+
+
+def test_the_directives_come_from_the_spreadsheet(example):
+    rows = (EXAMPLE / "data" / GAME / "directives.csv").read_text(encoding="utf-8").splitlines()
+    assert rows[0].startswith("id,") and len(rows) == 13
+    english, french = (
+        " ".join(" ".join(_texts(example, lang, "directives")).split()) for lang in ("en", "fr")
+    )
+    assert "BREAD FOR THE CITIES" in english and "28 in Timber" in english
+    assert "DU PAIN POUR LES VILLES" in french and "28 en Bois" in french
+
+
+def test_the_score_pad_and_the_tuck_box_are_in_the_kit(example):
+    for lang, header in (("en", "Player"), ("fr", "Joueur")):
+        [pad] = _texts(example, lang, "scores")
+        assert pad.count(header) == 4
+        assert (
+            example / "output" / GAME / lang / f"{GAME}-{lang}-sectors-tuckbox-a4.pdf"
+        ).is_file()
+
+
+def test_the_rules_booklet_is_in_both_languages(example):
+    english = " ".join(_texts(example, "en", "rules-booklet"))
+    french = " ".join(_texts(example, "fr", "rules-booklet"))
+    assert "Five-Year Plan" in english or "FIVE-YEAR PLAN" in english
+    assert "Plan quinquennal" in french or "PLAN QUINQUENNAL" in french

@@ -1,4 +1,4 @@
-"""`printshop i18n ACTION`: the translators' tools (status, sync, confirm, PO export and import)
+"""`printshop i18n ACTION`: the translators' tools (new, status, sync, confirm, PO export and import)
 over printshop.language.i18n; one function per action, after the checks every action shares."""
 
 from __future__ import annotations
@@ -24,6 +24,28 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         description="Tools for translators. Texts live in data/<game>/text/<lang>.yaml; see TRANSLATING.md.",
     )
     actions = i18n.add_subparsers(dest="action", metavar="ACTION", required=True)
+    starting = actions.add_parser(
+        "new",
+        help="start a language: write data/languages/LANG.yaml",
+        description="Write data/languages/LANG.yaml for a new language: its name, the language its "
+        "translations are made from (--from), typography defaults for it (quotation marks, French "
+        "spacing, hyphenation patterns where pyphen has them) and every label printshop prints, "
+        "copied from the reference language and marked '# TODO: translate'. Then translate the "
+        "labels and run 'printshop i18n sync LANG' for the games' texts.",
+        epilog="Example: printshop i18n new de --from en",
+    )
+    starting.add_argument("lang", metavar="LANG", help="the language's code: de, pt-BR, sr_Latn")
+    starting.add_argument(
+        "--from",
+        dest="reference",
+        default="en",
+        metavar="REF",
+        help="the language its translations are made from (default: en)",
+    )
+    starting.add_argument(
+        "--force", action="store_true", help="replace data/languages/LANG.yaml if it exists"
+    )
+    add_data(starting)
     stat = actions.add_parser(
         "status",
         help="per game and language: translated, missing, stale, untranslated",
@@ -100,6 +122,8 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "new":
+        return _new(args)
     _refuse_game_for_language(args)
     if args.action == "import":
         games = known_games(args.data, [args.game])
@@ -113,6 +137,35 @@ def run(args: argparse.Namespace) -> int:
     if args.action != "status" and _sources_missing(project):
         return 1
     return _ACTIONS[args.action](args, project, games)
+
+
+def _new(args: argparse.Namespace) -> int:
+    """`i18n new LANG`: the starter language file (language/starter.py), never over one that
+    exists without --force."""
+    from printshop.language.starter import StarterError, starter_file
+    from printshop.project.loader import load_project
+    from printshop.write.commit import write_atomically
+
+    project = load_project(args.data, games=[])
+    reference = project.languages.get(args.reference)
+    if reference is None:
+        known = ", ".join(sorted(project.languages))
+        raise UsageError(f"--from {args.reference}: no such language (the project has {known})")
+    if args.lang in discover_games(args.data) if args.data.is_dir() else False:
+        raise UsageError(f"'{args.lang}' is a game, not a language")
+    try:
+        text = starter_file(args.lang, args.reference, dict(reference.labels))
+    except StarterError as error:
+        raise UsageError(str(error)) from error
+    path = args.data / "languages" / f"{args.lang}.yaml"
+    if path.exists() and not args.force:
+        raise UsageError(f"{display_path(path)} exists: edit it, or add --force to start it again")
+    write_atomically(path, text.encode("utf-8"))
+    print(
+        f"wrote {display_path(path)}: translate its {len(reference.labels)} labels, then run "
+        f"'printshop i18n sync {args.lang}' to start the games' texts"
+    )
+    return 0
 
 
 def _sources_missing(project: Project) -> bool:

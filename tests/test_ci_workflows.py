@@ -32,12 +32,8 @@ def _schema_errors(kind: str, document) -> list[str]:
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
-    folder = tmp_path / "games"
-    assert main(["init", str(folder)]) == 0
-    monkeypatch.chdir(folder)
-    assert main(["new", "tiny", "--title", "Tiny"]) == 0
-    return folder
+def project(scaffolded):
+    return scaffolded
 
 
 @pytest.mark.parametrize("kind", ["github", "gitlab"])

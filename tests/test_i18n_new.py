@@ -15,12 +15,8 @@ from printshop.project.loader import load_project
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
-    folder = tmp_path / "games"
-    assert main(["init", str(folder)]) == 0
-    monkeypatch.chdir(folder)
-    assert main(["new", "tiny", "--title", "Tiny"]) == 0
-    return folder
+def project(scaffolded):
+    return scaffolded
 
 
 def _language(project, lang):

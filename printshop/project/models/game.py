@@ -417,7 +417,8 @@ class SheetSpec(Node):
     bleed: Extent = 0.0
     """How far the face is drawn past the trim."""
     copies: int = Field(default=1, ge=1, le=20)
-    """Pages of it in a print-and-play file."""
+    """How many copies of the sheet (of each item, in a set) a print-and-play file holds: sheets,
+    not pages (with `per_page: 2`, two copies share a page)."""
     tiled: bool = False
     """Print it over several pages, with overlap, cut marks and an assembly page."""
     overlap: Extent = 0.0

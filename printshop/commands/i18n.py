@@ -107,15 +107,23 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     exporting.add_argument(
         "--out", type=folder, default=Path("."), metavar="DIR", help="where to write (default: .)"
     )
+    exporting.add_argument(
+        "--format",
+        choices=("po", "xliff", "xliff2"),
+        default="po",
+        help="po (default: Poedit, Weblate), xliff (XLIFF 1.2: Trados, memoQ, Phrase, Crowdin) or "
+        "xliff2 (XLIFF 2.0); each unit has its id, the room its frame leaves and its state",
+    )
     importing = actions.add_parser(
         "import",
-        help="read a translated PO file back into the game's text file",
-        description="Read a PO file written by 'i18n export' (and edited in Poedit or Weblate) back into "
-        "data/<game>/text/<lang>.yaml, keeping comments and order. Fuzzy entries stay stale. "
-        "Each text it changes or confirms is checked as validate checks it; problems are shown at "
-        "the PO file's line, and an error means nothing is written.",
+        help="read a translated PO or XLIFF file back into the game's text file",
+        description="Read a PO or XLIFF file written by 'i18n export' (and edited in Poedit, Weblate "
+        "or a CAT tool) back into data/<game>/text/<lang>.yaml, keeping comments and order. Fuzzy "
+        "entries and units still to review stay stale. Each text it changes or confirms is checked "
+        "as validate checks it; problems are shown at the file's line, and an error means nothing "
+        "is written.",
     )
-    importing.add_argument("po", type=Path, metavar="FILE.po")
+    importing.add_argument("po", type=Path, metavar="FILE", help="a .po, .xlf or .xliff file")
     importing.add_argument("--game", required=True, metavar="GAME")
     importing.add_argument("--lang", required=True, metavar="LANG")
     add_data(importing)
@@ -255,13 +263,20 @@ def _export(args: argparse.Namespace, project: Project, games: list[str] | None)
     for game in project.games.values():
         if args.lang == game.game.source_language:
             continue
-        target = args.out / f"{game.id}-{args.lang}.po"
+        suffix = "po" if args.format == "po" else "xlf"
+        target = args.out / f"{game.id}-{args.lang}.{suffix}"
         # the `#.` comments: where each text prints, from the game laid out in its source language
         _, checked = check(
             args.data, games=[game.id], langs=[game.game.source_language], variant=None
         )
         printed = po.where_printed(checked, game.id) if checked is not None else {}
-        write_atomically(target, po.export_po(game, args.lang, printed))
+        if args.format == "po":
+            write_atomically(target, po.export_po(game, args.lang, printed))
+        else:
+            from printshop.language.xliff import VERSIONS, export_xliff
+
+            data = export_xliff(game, args.lang, printed, VERSIONS[args.format])
+            write_atomically(target, data)
         print(f"wrote {target}")
     return 0
 

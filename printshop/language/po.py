@@ -59,7 +59,7 @@ def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = 
     for text in text_statuses(game, lang):
         # where translators look: the translation's own line, then the text it is made from
         occurrences = [
-            (_in_game(game, entry.location), str(entry.location.line))
+            (in_game(game, entry.location), str(entry.location.line))
             for entry in (text.translation, text.source)
             if entry is not None
         ]
@@ -84,7 +84,7 @@ def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = 
     return str(po).encode("utf-8")
 
 
-def _in_game(game: GameData, location: Location) -> str:
+def in_game(game: GameData, location: Location) -> str:
     """A text file's path as translators see it in the project, `data/comrade/text/fr.yaml`,
     whatever the working directory."""
     return f"{game.dir.parent.name}/{game.id}/text/{Path(location.path).name}"
@@ -191,8 +191,10 @@ def import_po(
     `validate` checks it (markup, placeholders, tags, line breaks and the rest of check_text_pair),
     reported at its `msgstr` line in the PO file; nothing is written if any check gives an error.
     `project` (for the checks) is loaded from the game's data folder when not given."""
+    from printshop.language import xliff
+
     report = Report()
-    read = _read_po(po_path, lang, report)
+    read = (xliff.read_xliff if xliff.is_xliff(po_path) else _read_po)(po_path, lang, report)
     if read is None:
         return ImportResult([], [], report)
     po, po_lines = read

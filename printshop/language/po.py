@@ -368,6 +368,20 @@ def _check_imported(
     )
 
 
+def says_another_language(stated: str, lang: str, path: Path, code: str, report: Report) -> bool:
+    """Whether a translation file names a language (`stated`) other than `lang` (said, with the
+    way out); `pt-BR` and `pt_BR` are one."""
+    if stated and stated.replace("-", "_").lower() != lang.replace("-", "_").lower():
+        report.add(
+            code,
+            Location.of(path, 1, 1),
+            f"the file says it is in '{stated}', not '{lang}'",
+            hint=f"import it with --lang {stated}, or export '{lang}' again",
+        )
+        return True
+    return False
+
+
 def _po_is_ours(po, po_path: Path, lines: list[str], lang: str, report: Report) -> bool:
     """A PO file `export_po` could have written for `lang`: entries, each with its text id
     (msgctxt), and no other language in its header. Anything else is reported (po-syntax), so
@@ -380,14 +394,9 @@ def _po_is_ours(po, po_path: Path, lines: list[str], lang: str, report: Report) 
             "exported, or it was emptied",
         )
         return False
-    stated = (po.metadata or {}).get("Language", "").strip()
-    if stated and stated.replace("-", "_").lower() != lang.replace("-", "_").lower():
-        report.add(
-            "po-syntax",
-            Location.of(po_path, 1, 1),
-            f"the file says it is in '{stated}', not '{lang}'",
-            hint=f"import it with --lang {stated}, or export '{lang}' again",
-        )
+    says_another_language(
+        (po.metadata or {}).get("Language", "").strip(), lang, po_path, "po-syntax", report
+    )
     for entry in po:
         if not entry.msgctxt and not entry.obsolete:
             report.add(

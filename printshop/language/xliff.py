@@ -189,13 +189,9 @@ def read_xliff(
         store = xliff.xlifffile.parsestring(data)
         found = root.find(f".//{{{root.nsmap.get(None, XLIFF_1)}}}file")
         stated = found.get("target-language", "") if found is not None else ""
-    if stated and stated.replace("-", "_").lower() != lang.replace("-", "_").lower():
-        report.add(
-            "xliff-syntax",
-            Location.of(path, 1, 1),
-            f"the file says it is in '{stated}', not '{lang}'",
-            hint=f"import it with --lang {stated}, or export '{lang}' again",
-        )
+    from printshop.language.po import says_another_language
+
+    if says_another_language(stated, lang, path, "xliff-syntax", report):
         return None
     entries = []
     for unit in store.getunits():

@@ -406,6 +406,13 @@ _check(
     "comrade-fr.po:12:1: error[po-syntax]: the entry 'Informer' has no msgctxt (its text id): it cannot be placed",
 )
 _check(
+    "xliff-syntax",
+    E,
+    "an XLIFF file that cannot be imported: unreadable, without units, units without ids, or for another language",
+    "export the language again with printshop i18n export --format xliff and translate in that file",
+    "comrade-fr.xlf:12:1: error[xliff-syntax]: a unit without its id (the text id): it cannot be placed",
+)
+_check(
     "po-charset",
     E,
     "a PO file whose bytes do not match the charset its header names",

@@ -8,6 +8,7 @@ stable code, a default severity and a one-line hint on how to fix it.
 from __future__ import annotations
 
 import enum
+import hashlib
 import json
 import os
 import re
@@ -214,7 +215,7 @@ class Report:
         return {s: sum(1 for d in unique if d.severity is s) for s in Severity}
 
 
-FORMATS = ("text", "json", "github")
+FORMATS = ("text", "json", "github", "gitlab")
 
 
 def format_report(report: Report, *, style: str = "text", hints: bool = True) -> str:
@@ -222,6 +223,8 @@ def format_report(report: Report, *, style: str = "text", hints: bool = True) ->
     list of objects; `github`: GitHub Actions workflow commands, which annotate the files in a pull
     request."""
     items = report.sorted()
+    if style == "gitlab":
+        return json.dumps([_code_quality(d) for d in items], ensure_ascii=False, indent=2)
     if style == "json":
         return json.dumps(
             [
@@ -271,6 +274,30 @@ def format_report(report: Report, *, style: str = "text", hints: bool = True) ->
         if hints and item.hint and item.severity is not Severity.INFO:
             lines.append(printable(f"  hint: {item.hint}"))
     return "\n".join(lines)
+
+
+def _code_quality(item: Diagnostic) -> dict:
+    """One finding of GitLab's code quality report (the Code Climate format GitLab reads): shown on
+    the merge request at its file and line. Settled warnings and notes are `info`; a warning is
+    `major`, an error `critical`. The fingerprint (what tells one finding from another across
+    pipelines) is the code, the place and the message."""
+    severity = {Severity.ERROR: "critical", Severity.WARNING: "major", Severity.INFO: "info"}[
+        item.severity
+    ]
+    if item.acknowledged:
+        severity = "info"
+    path = display_path(item.location.path) if item.location.path else ""
+    fingerprint = hashlib.sha256(
+        f"{item.code}\n{path}\n{item.location.line}\n{item.message}".encode()
+    ).hexdigest()
+    description = f"[{item.code}] {item.message}" + (f" (hint: {item.hint})" if item.hint else "")
+    return {
+        "description": printable(description),
+        "check_name": item.code,
+        "fingerprint": fingerprint,
+        "severity": severity,
+        "location": {"path": path, "lines": {"begin": max(item.location.line, 1)}},
+    }
 
 
 def _gh(value: str, *, data: bool = False) -> str:

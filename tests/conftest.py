@@ -422,3 +422,16 @@ def fixture_project(root: Path, *, real_games: bool = False) -> tuple[Path, Path
     shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
     add_fixture_game(data, templates)
     return with_defaults(data), templates
+
+
+@pytest.fixture
+def scaffolded(tmp_path, monkeypatch) -> Path:
+    """A new project (`printshop init`) with one game made by `printshop new tiny`, the working
+    directory inside it."""
+    from printshop.cli import main
+
+    folder = tmp_path / "games"
+    assert main(["init", str(folder)]) == 0
+    monkeypatch.chdir(folder)
+    assert main(["new", "tiny", "--title", "Tiny"]) == 0
+    return folder

@@ -245,3 +245,33 @@ def test_the_templates_doc_names_the_filters_and_the_markup():
         assert f"| `<{tag}>` |" in text, tag
     for tag in INLINE:
         assert f"`<{tag}>`" in text or f"`<{tag}/>`" in text
+
+
+@pytest.mark.parametrize(
+    "kind, layer, wrong",
+    [
+        ("media", {"card_sizes": {"mini": {"width": "44mm", "height": "63mm"}}}, {"card_sizes": 5}),
+        (
+            "booklet",
+            {"styles": {"h1": {"font": "sans-bold", "size": "16pt"}}},
+            {"styles": {"h1": {"leading": "tall"}}},
+        ),
+        ("colours", {"palette": {"gold": "#e0b84a"}}, {"palette": ["gold"]}),
+        ("language", {"labels": {"fronts": "recto"}}, {"labels": ["recto"]}),
+    ],
+)
+def test_a_partial_layer_file_passes_its_schema_and_a_wrong_type_in_it_does_not(kind, layer, wrong):
+    """Issue 56: a game's own print/media.yaml with only `card_sizes`, a booklet.yaml with only
+    styles, a project's fr.yaml that changes one label: layers, accepted by validate, so by their
+    schemas (which still refuse a value of the wrong kind)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((REPO / "schemas" / f"{kind}.schema.json").read_text())
+    validator = jsonschema.Draft7Validator(schema)
+    assert list(validator.iter_errors(layer)) == []
+    assert list(validator.iter_errors(wrong))
+
+
+def test_the_editor_mapping_covers_a_games_own_print_files():
+    text = (REPO / "docs" / "data-format.md").read_text(encoding="utf-8")
+    for kind in ("media", "fonts", "colours", "motifs", "booklet"):
+        assert f'"data/*/print/{kind}.yaml"' in text

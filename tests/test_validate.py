@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from printshop.cli import main
-from printshop.pipeline.build import check
+from printshop.pipeline.build import build, check
 from tests.conftest import REPO, copy_data, edit, found, line_of, one
 
 
@@ -725,3 +725,47 @@ def test_validate_quiet_prints_only_what_fails_the_run(tmp_path, capsys):
     assert main(["validate", "comrade", "--data", str(data), "-q", "--strict"]) == 1
     out = capsys.readouterr().out
     assert "warning[whitespace]" in out and "(acknowledged" not in out
+
+
+# --- issue 56, item 5: messages in a reader's words; a face of shapes needs no template ----------
+@pytest.mark.parametrize(
+    "old, new, said",
+    [
+        ("players: {min: 2, max: 4}", "players: [2, 4]", "should be a mapping of keys and values"),
+        ("    copies: 2", "    copies: two", "should be a whole number, not the text 'two'"),
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_said_in_yamls_words(scaffolded, old, new, said):
+    game = scaffolded / "data" / "tiny" / "game.yaml"
+    edit(game, old, new)
+    report, _ = check(scaffolded / "data", games=["tiny"], langs=["en"])
+    [error] = [d for d in report.items if d.code == "wrong-type"]
+    assert said in error.message and error.location.line == line_of(game, new)
+    assert not any(word in error.message for word in ("dict", "instance of", "Commented", "int"))
+
+
+def test_a_text_that_is_a_list_is_said_in_plain_words(scaffolded):
+    texts = scaffolded / "data" / "tiny" / "text" / "en.yaml"
+    title = next(line for line in texts.read_text("utf-8").splitlines() if "title:" in line)
+    edit(texts, title, '  title: ["a", "b"]')
+    report, _ = check(scaffolded / "data", games=["tiny"], langs=["en"])
+    [error] = [d for d in report.items if d.code == "wrong-type"]
+    assert error.message.endswith("not a list") and "CommentedSeq" not in error.message
+
+
+def test_a_face_of_shapes_alone_needs_no_template_but_one_with_frames_does(scaffolded, tmp_path):
+    faces = scaffolded / "data" / "tiny" / "faces.yaml"
+    text = faces.read_text(encoding="utf-8")
+    back = text[text.index("  back:") : text.index("  aid:")]
+    shapes_only = "  back:\n    background: signature\n" + back[back.index("    shapes:") :]
+    shapes_only = shapes_only[: shapes_only.index("    frames:")] + "\n"
+    faces.write_text(text.replace(back, shapes_only), encoding="utf-8")
+    report, _ = check(scaffolded / "data", games=["tiny"], langs=["en"])
+    assert not report.has_errors, report.errors
+    result = build(scaffolded / "data", tmp_path / "out", games=["tiny"], langs=["en"])
+    assert not result.report.has_errors and result.outputs
+    # frames without a template to fill them: an error at the face, saying both ways out
+    faces.write_text(text.replace("    template: tiny/faces/back.j2\n", ""), encoding="utf-8")
+    report, _ = check(scaffolded / "data", games=["tiny"], langs=["en"])
+    [error] = [d for d in report.items if d.code == "missing-field"]
+    assert "no template" in error.message and "shapes alone" in error.hint

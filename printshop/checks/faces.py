@@ -92,8 +92,14 @@ def check_face(project: Project, game: GameData, name: str, face: Face, report: 
                 f"{to_mm(frame.width):.1f} mm wide",
                 hint="an indent holds a bullet or a number: a few millimetres",
             )
-    if not face.abstract and face.template is None:
-        report.add("missing-field", face.where(), f"face '{name}' needs a template")
+    if not face.abstract and face.template is None and face.frames:
+        report.add(
+            "missing-field",
+            face.where(),
+            f"face '{name}' has frames ({', '.join(face.frames)}) but no template to fill them",
+            hint="name the template with a block per frame (template: GAME/faces/NAME.j2), or "
+            "remove the frames: a face of shapes alone needs no template",
+        )
 
 
 def check_sheet_backs(game: GameData, sheet_id: str, sheet, report: Report) -> None:

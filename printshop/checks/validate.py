@@ -9,6 +9,7 @@ each) in a fixed order, which is the order of the diagnostics.
 from __future__ import annotations
 
 from printshop.checks import translation_checks
+from printshop.checks.card_vars import check_card_vars
 from printshop.checks.composition import check_composition
 from printshop.checks.faces import check_face, check_sheet_backs, check_type_sizes
 from printshop.checks.languages import check_languages
@@ -83,6 +84,7 @@ def validate_game(
         else:
             check_papers(project, deck_id, deck, report, papers)
         check_tuck_box(project, game, deck_id, deck, report, papers)
+        check_card_vars(deck_id, deck, report)
         if deck.back is not None:
             face_ref(game, deck, "back", report)
         seen: dict[str, CardEntry] = {}  # card id -> its first card

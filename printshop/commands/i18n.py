@@ -1,4 +1,4 @@
-"""`printshop i18n ACTION`: the translators' tools (status, sync, confirm, PO export and import)
+"""`printshop i18n ACTION`: the translators' tools (new, status, sync, confirm, PO export and import)
 over printshop.language.i18n; one function per action, after the checks every action shares."""
 
 from __future__ import annotations
@@ -24,6 +24,28 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         description="Tools for translators. Texts live in data/<game>/text/<lang>.yaml; see TRANSLATING.md.",
     )
     actions = i18n.add_subparsers(dest="action", metavar="ACTION", required=True)
+    starting = actions.add_parser(
+        "new",
+        help="start a language: write data/languages/LANG.yaml",
+        description="Write data/languages/LANG.yaml for a new language: its name, the language its "
+        "translations are made from (--from), typography defaults for it (quotation marks, French "
+        "spacing, hyphenation patterns where pyphen has them) and every label printshop prints, "
+        "copied from the reference language and marked '# TODO: translate'. Then translate the "
+        "labels and run 'printshop i18n sync LANG' for the games' texts.",
+        epilog="Example: printshop i18n new de --from en",
+    )
+    starting.add_argument("lang", metavar="LANG", help="the language's code: de, pt-BR, sr_Latn")
+    starting.add_argument(
+        "--from",
+        dest="reference",
+        default="en",
+        metavar="REF",
+        help="the language its translations are made from (default: en)",
+    )
+    starting.add_argument(
+        "--force", action="store_true", help="replace data/languages/LANG.yaml if it exists"
+    )
+    add_data(starting)
     stat = actions.add_parser(
         "status",
         help="per game and language: translated, missing, stale, untranslated",
@@ -85,21 +107,31 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     exporting.add_argument(
         "--out", type=folder, default=Path("."), metavar="DIR", help="where to write (default: .)"
     )
+    exporting.add_argument(
+        "--format",
+        choices=("po", "xliff", "xliff2"),
+        default="po",
+        help="po (default: Poedit, Weblate), xliff (XLIFF 1.2: Trados, memoQ, Phrase, Crowdin) or "
+        "xliff2 (XLIFF 2.0); each unit has its id, the room its frame leaves and its state",
+    )
     importing = actions.add_parser(
         "import",
-        help="read a translated PO file back into the game's text file",
-        description="Read a PO file written by 'i18n export' (and edited in Poedit or Weblate) back into "
-        "data/<game>/text/<lang>.yaml, keeping comments and order. Fuzzy entries stay stale. "
-        "Each text it changes or confirms is checked as validate checks it; problems are shown at "
-        "the PO file's line, and an error means nothing is written.",
+        help="read a translated PO or XLIFF file back into the game's text file",
+        description="Read a PO or XLIFF file written by 'i18n export' (and edited in Poedit, Weblate "
+        "or a CAT tool) back into data/<game>/text/<lang>.yaml, keeping comments and order. Fuzzy "
+        "entries and units still to review stay stale. Each text it changes or confirms is checked "
+        "as validate checks it; problems are shown at the file's line, and an error means nothing "
+        "is written.",
     )
-    importing.add_argument("po", type=Path, metavar="FILE.po")
+    importing.add_argument("po", type=Path, metavar="FILE", help="a .po, .xlf or .xliff file")
     importing.add_argument("--game", required=True, metavar="GAME")
     importing.add_argument("--lang", required=True, metavar="LANG")
     add_data(importing)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "new":
+        return _new(args)
     _refuse_game_for_language(args)
     if args.action == "import":
         games = known_games(args.data, [args.game])
@@ -113,6 +145,35 @@ def run(args: argparse.Namespace) -> int:
     if args.action != "status" and _sources_missing(project):
         return 1
     return _ACTIONS[args.action](args, project, games)
+
+
+def _new(args: argparse.Namespace) -> int:
+    """`i18n new LANG`: the starter language file (language/starter.py), never over one that
+    exists without --force."""
+    from printshop.language.starter import StarterError, starter_file
+    from printshop.project.loader import load_project
+    from printshop.write.commit import write_atomically
+
+    project = load_project(args.data, games=[])
+    reference = project.languages.get(args.reference)
+    if reference is None:
+        known = ", ".join(sorted(project.languages))
+        raise UsageError(f"--from {args.reference}: no such language (the project has {known})")
+    if args.lang in discover_games(args.data) if args.data.is_dir() else False:
+        raise UsageError(f"'{args.lang}' is a game, not a language")
+    try:
+        text = starter_file(args.lang, args.reference, dict(reference.labels))
+    except StarterError as error:
+        raise UsageError(str(error)) from error
+    path = args.data / "languages" / f"{args.lang}.yaml"
+    if path.exists() and not args.force:
+        raise UsageError(f"{display_path(path)} exists: edit it, or add --force to start it again")
+    write_atomically(path, text.encode("utf-8"))
+    print(
+        f"wrote {display_path(path)}: translate its {len(reference.labels)} labels, then run "
+        f"'printshop i18n sync {args.lang}' to start the games' texts"
+    )
+    return 0
 
 
 def _sources_missing(project: Project) -> bool:
@@ -202,13 +263,20 @@ def _export(args: argparse.Namespace, project: Project, games: list[str] | None)
     for game in project.games.values():
         if args.lang == game.game.source_language:
             continue
-        target = args.out / f"{game.id}-{args.lang}.po"
+        suffix = "po" if args.format == "po" else "xlf"
+        target = args.out / f"{game.id}-{args.lang}.{suffix}"
         # the `#.` comments: where each text prints, from the game laid out in its source language
         _, checked = check(
             args.data, games=[game.id], langs=[game.game.source_language], variant=None
         )
         printed = po.where_printed(checked, game.id) if checked is not None else {}
-        write_atomically(target, po.export_po(game, args.lang, printed))
+        if args.format == "po":
+            write_atomically(target, po.export_po(game, args.lang, printed))
+        else:
+            from printshop.language.xliff import VERSIONS, export_xliff
+
+            data = export_xliff(game, args.lang, printed, VERSIONS[args.format])
+            write_atomically(target, data)
         print(f"wrote {target}")
     return 0
 

@@ -34,7 +34,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         choices=FORMATS,
         default="text",
         help="text (default): path:line:col: severity[code]: message; json: a list of "
-        "objects; github: GitHub Actions annotations",
+        "objects; github: GitHub Actions annotations; gitlab: a GitLab code quality report (JSON)",
     )
     validating.add_argument(
         "--strict",
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                 and not d.acknowledged
             ]
         )
-    if args.format == "json" or shown.items:
+    if args.format in ("json", "gitlab") or shown.items:  # (JSON: an empty list says "clean")
         print(format_report(shown, style=args.format))
     sys.stdout.flush()
     print(

@@ -59,7 +59,7 @@ def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = 
     for text in text_statuses(game, lang):
         # where translators look: the translation's own line, then the text it is made from
         occurrences = [
-            (_in_game(game, entry.location), str(entry.location.line))
+            (in_game(game, entry.location), str(entry.location.line))
             for entry in (text.translation, text.source)
             if entry is not None
         ]
@@ -84,7 +84,7 @@ def export_po(game: GameData, lang: str, printed: dict[str, list[str]] | None = 
     return str(po).encode("utf-8")
 
 
-def _in_game(game: GameData, location: Location) -> str:
+def in_game(game: GameData, location: Location) -> str:
     """A text file's path as translators see it in the project, `data/comrade/text/fr.yaml`,
     whatever the working directory."""
     return f"{game.dir.parent.name}/{game.id}/text/{Path(location.path).name}"
@@ -191,8 +191,10 @@ def import_po(
     `validate` checks it (markup, placeholders, tags, line breaks and the rest of check_text_pair),
     reported at its `msgstr` line in the PO file; nothing is written if any check gives an error.
     `project` (for the checks) is loaded from the game's data folder when not given."""
+    from printshop.language import xliff
+
     report = Report()
-    read = _read_po(po_path, lang, report)
+    read = (xliff.read_xliff if xliff.is_xliff(po_path) else _read_po)(po_path, lang, report)
     if read is None:
         return ImportResult([], [], report)
     po, po_lines = read
@@ -366,6 +368,20 @@ def _check_imported(
     )
 
 
+def says_another_language(stated: str, lang: str, path: Path, code: str, report: Report) -> bool:
+    """Whether a translation file names a language (`stated`) other than `lang` (said, with the
+    way out); `pt-BR` and `pt_BR` are one."""
+    if stated and stated.replace("-", "_").lower() != lang.replace("-", "_").lower():
+        report.add(
+            code,
+            Location.of(path, 1, 1),
+            f"the file says it is in '{stated}', not '{lang}'",
+            hint=f"import it with --lang {stated}, or export '{lang}' again",
+        )
+        return True
+    return False
+
+
 def _po_is_ours(po, po_path: Path, lines: list[str], lang: str, report: Report) -> bool:
     """A PO file `export_po` could have written for `lang`: entries, each with its text id
     (msgctxt), and no other language in its header. Anything else is reported (po-syntax), so
@@ -378,14 +394,9 @@ def _po_is_ours(po, po_path: Path, lines: list[str], lang: str, report: Report) 
             "exported, or it was emptied",
         )
         return False
-    stated = (po.metadata or {}).get("Language", "").strip()
-    if stated and stated.replace("-", "_").lower() != lang.replace("-", "_").lower():
-        report.add(
-            "po-syntax",
-            Location.of(po_path, 1, 1),
-            f"the file says it is in '{stated}', not '{lang}'",
-            hint=f"import it with --lang {stated}, or export '{lang}' again",
-        )
+    says_another_language(
+        (po.metadata or {}).get("Language", "").strip(), lang, po_path, "po-syntax", report
+    )
     for entry in po:
         if not entry.msgctxt and not entry.obsolete:
             report.add(

@@ -24,6 +24,7 @@ from printshop import memos
 from printshop.diagnostics import Location, Report, closest, display_path
 from printshop.memo import Reads
 from printshop.project.models.language import Typography
+from printshop.project.schema import kind_of
 from printshop.project.source import Document, items_of, locate, read_yaml
 from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT
 
@@ -130,11 +131,11 @@ def _flatten(
             )
             catalogue.entries[text_id] = TextEntry(text_id, str(value), where)
         else:
-            kind = "nothing" if value is None else type(value).__name__
             report.add(
                 "wrong-type",
                 locate(path, catalogue.document.root, keys),
-                f"'{text_id}' must be a text (a string in quotes), not {kind}",
+                f"'{text_id}' must be a text (a string in quotes), not {kind_of(value)}",
+                hint='write the text in quotes: key: "text"',
             )
 
 

@@ -66,8 +66,12 @@ def lay_out_face(
     with `stand_ins` (a session's preview, which writes nothing while there are errors) it is laid
     out in magenta instead."""
     face = faces.get(face_name)
-    if face is None or face.template is None:
+    if face is None:
         return None  # reported by the validator
+    if face.template is None:  # shapes only: nothing to fill (with frames: reported by validate)
+        if face.frames:
+            return None
+        return FaceLayout(key, face_name, face, size[0], size[1], bleed, [])
     card_context = dict(context, card=_card_context(card), face=face_name)
     try:
         blocks = render_blocks(env, face.template, card_context)

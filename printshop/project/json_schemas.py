@@ -30,6 +30,8 @@ def json_schemas() -> dict[str, dict]:
             _describe_schema(data_file.model, schema)
             if data_file.model is faces.FacesFile:
                 _loosen(schema["$defs"])
+            elif data_file.layered:
+                _unrequire(schema)
         schema = {
             "$schema": "http://json-schema.org/draft-07/schema#",
             "title": data_file.path,
@@ -58,6 +60,19 @@ def _describe_schema(root: type[BaseModel], schema: dict) -> None:
             text = describe(cls, field_name)
             if text:
                 prop["description"] = text
+
+
+def _unrequire(node: Any) -> None:
+    """A layer file (a project's or a game's print/media.yaml with only `card_sizes`, a
+    booklet.yaml with only styles, a language file that changes one label): any part of the whole
+    file, so nothing in it is required; validate checks the merged result."""
+    if isinstance(node, dict):
+        node.pop("required", None)
+        for value in node.values():
+            _unrequire(value)
+    elif isinstance(node, list):
+        for item in node:
+            _unrequire(item)
 
 
 def _loosen(node: Any) -> None:

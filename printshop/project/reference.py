@@ -50,6 +50,16 @@ class DataFile:
     glob: str  # the files an editor should check against the schema
     model: type[Node] | None  # None: a text file, which no model describes
     about: str
+    # a layer over printshop's own file (the project's, then a game's data/<game>/print/): it may
+    # hold any part of one, so its schema requires nothing (validate checks the merged whole)
+    layered: bool = False
+
+    @property
+    def globs(self) -> tuple[str, ...]:
+        """The files an editor checks against the schema: a layer's in a game's print/ too."""
+        if self.layered and self.glob.startswith("data/print/"):
+            return (self.glob, self.glob.replace("data/print/", "data/*/print/", 1))
+        return (self.glob,)
 
 
 DATA_FILES = (
@@ -59,6 +69,7 @@ DATA_FILES = (
         "data/print/media.yaml",
         media.Media,
         "Paper and card sizes, and how print-and-play sheets are laid out on paper.",
+        layered=True,
     ),
     DataFile(
         "fonts",
@@ -67,6 +78,7 @@ DATA_FILES = (
         art.Fonts,
         "The font families layouts and styles name. Files are looked up in `data/fonts/`, then among the "
         "Noto fonts that come with printshop.",
+        layered=True,
     ),
     DataFile(
         "colours",
@@ -77,6 +89,7 @@ DATA_FILES = (
         "files convert them to the shop's CMYK. printshop's own palette (ink, ink-soft, paper, paper-deep, "
         "accent, grey, white) is always there; a game may add colours of its own in "
         "`data/<game>/print/colours.yaml`.",
+        layered=True,
     ),
     DataFile(
         "motifs",
@@ -85,6 +98,7 @@ DATA_FILES = (
         art.Motifs,
         "Vector art (stars, hammers, eyes…) as SVG path data in a view box, drawn by faces and booklets "
         "at any size.",
+        layered=True,
     ),
     DataFile(
         "booklet",
@@ -93,6 +107,7 @@ DATA_FILES = (
         booklet.BookletStyle,
         "The rules booklet's page, margins, folio and paragraph styles (also used by the how-to-print "
         "sheet).",
+        layered=True,
     ),
     DataFile(
         "profile",
@@ -109,6 +124,7 @@ DATA_FILES = (
         language.Language,
         "A language: its names, its typography and translation checks, and the words printshop itself "
         "prints on pages (labels).",
+        layered=True,
     ),
     DataFile(
         "game",
@@ -373,7 +389,15 @@ def data_format_markdown() -> str:
         "{",
         '  "yaml.schemas": {',
     ]
-    entries = [f'    "./schemas/{f.kind}.schema.json": "{f.glob}"' for f in DATA_FILES]
+    entries = [
+        f'    "./schemas/{f.kind}.schema.json": '
+        + (
+            f'"{f.globs[0]}"'
+            if len(f.globs) == 1
+            else "[" + ", ".join(f'"{g}"' for g in f.globs) + "]"
+        )
+        for f in DATA_FILES
+    ]
     lines += [
         ",\n".join(entries),
         "  }",

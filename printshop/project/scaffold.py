@@ -1,7 +1,8 @@
 """New projects and new games from the files in `printshop/defaults/scaffold/`.
 
 `printshop init [DIR]` makes a project folder (printshop.toml, data/, templates/, a .gitignore for
-output/). `printshop new GAME` adds a small game that validates and builds at once: one deck of six
+output/); with `--ci github` or `--ci gitlab`, also (or, in a project, only) a CI workflow that
+validates with annotations, builds the kits in shards and keeps them as artefacts. `printshop new GAME` adds a small game that validates and builds at once: one deck of six
 cards with a shared back, a player aid, a rules booklet, its own colour, its texts in the source
 language and one translation. The scaffold's files are copied with the game's id and title put in
 place of `__GAME__` and `__TITLE__` (plain substitution: nothing is evaluated).
@@ -48,6 +49,37 @@ def init_project(folder: Path) -> Made:
     for sub in ("data", "templates"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     return made
+
+
+CI_FILES = {
+    "github": Path(".github") / "workflows" / "printshop.yml",
+    "gitlab": Path(".gitlab-ci.yml"),
+}
+CI_SHARDS = 4  # machines the kits are built on at once (`build --shard I/4`)
+
+
+def ci_workflow(kind: str, version: str, shards: int = CI_SHARDS) -> str:
+    """The text of the `kind` (github, gitlab) workflow for a publisher's repository: the
+    scaffold's file with printshop's version and the number of shards put in (plain substitution,
+    as for games)."""
+    text = (SCAFFOLD_DIR / "ci" / f"{kind}.yml").read_text(encoding="utf-8")
+    return (
+        text.replace("__VERSION__", version)
+        .replace("__SHARD_LIST__", ", ".join(str(i) for i in range(1, shards + 1)))
+        .replace("__SHARDS__", str(shards))
+    )
+
+
+def write_ci(folder: Path, kind: str, version: str, *, force: bool = False) -> Made:
+    """The workflow of `kind` in the project `folder` (CI_FILES), never over one that exists
+    unless `force`."""
+    if kind not in CI_FILES:
+        raise ScaffoldError(f"no workflow for '{kind}': choose one of {', '.join(CI_FILES)}")
+    path = Path(folder) / CI_FILES[kind]
+    if path.exists() and not force:
+        raise ScaffoldError(f"{path} exists already: edit it, or add --force to write it again")
+    write_atomically(path, ci_workflow(kind, version).encode("utf-8"))
+    return Made([path])
 
 
 def _suggestion(name: str, title: str | None) -> str:

@@ -181,7 +181,44 @@ def _report_error(
         message = item["msg"]
         if kind == "value_error":
             message = message.removeprefix("Value error, ")
+        if kind in _PLAIN:  # pydantic's words ("a valid dictionary or instance of Players") plain
+            message = f"{_PLAIN[kind]}, not {kind_of(item.get('input'))}"
         report.add("wrong-type", where, f"'{_dotted(loc)}': {message[0].lower() + message[1:]}")
+
+
+_MAPPING = "should be a mapping of keys and values (key: value on lines below it, or {key: value})"
+# pydantic's error types whose message names Python types, said in the words of YAML
+_PLAIN = {
+    "dict_type": _MAPPING,
+    "model_type": _MAPPING,
+    "model_attributes_type": _MAPPING,
+    "int_type": "should be a whole number",
+    "int_parsing": "should be a whole number",
+    "int_from_float": "should be a whole number, without decimals",
+    "float_type": "should be a number",
+    "float_parsing": "should be a number",
+    "bool_type": "should be true or false",
+    "bool_parsing": "should be true or false",
+    "string_type": "should be a text",
+    "list_type": "should be a list (- item on lines below it, or [a, b])",
+}
+
+
+def kind_of(value: Any) -> str:
+    """What a YAML value is, in a reader's words (never a Python class name)."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true or false)"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text '{value[:40]}'"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping of keys and values"
+    return "another kind of value"
 
 
 _UNION_TAG = re.compile(

@@ -25,6 +25,7 @@ forgotten first past 16 MB (reportlab_patches.remember_subsets).
 from __future__ import annotations
 
 import hashlib
+import io
 import pickle
 import threading
 from pathlib import Path
@@ -33,6 +34,7 @@ from reportlab import Version as REPORTLAB_VERSION
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from printshop.reportlab_patches import faces_given, remember_subsets
+from printshop.typeset import font_files
 
 VERSION = 1
 KEPT = 64  # entries kept (about 100 KB each): past that, the least recently written go, down to 48
@@ -51,21 +53,25 @@ def read_font(name: str, path: Path) -> TTFont:
     from printshop.project.paths import user_cache_dir
 
     folder = user_cache_dir("fonts")
+    data = path.read_bytes()
+    source: str | io.BytesIO = str(path)
+    if font_files.needs_conversion(data):  # .otf (CFF), WOFF, WOFF2: made TrueType (font_files)
+        data = font_files.truetype(data, folder)
+        source = _named(io.BytesIO(data), path)
     if folder is None:
         with _lock:
-            font = TTFont(name, str(path))
+            font = TTFont(name, _again(source))
         return remember_subsets(font, _font_digest(font.face._ttf_data))
-    data = path.read_bytes()
     digest = _font_digest(data)
     entry = folder / f"{digest.hexdigest()}.pickle"
     face = _kept_face(entry, data, path)
     if face is not None:
         with _lock, faces_given(face):
-            font = TTFont(name, str(path))
+            font = TTFont(name, _again(source))
         return remember_subsets(font, digest)
     with _lock:  # (never while another thread has ReportLab's TTFontFace swapped)
         font = TTFont(
-            name, str(path)
+            name, _again(source)
         )  # raises for a file that is not a usable font: nothing is kept
     _keep(
         folder,
@@ -73,6 +79,20 @@ def read_font(name: str, path: Path) -> TTFont:
         {key: value for key, value in font.face.__dict__.items() if key not in _NOT_KEPT},
     )
     return remember_subsets(font, digest)
+
+
+def _named(stream: io.BytesIO, path: Path) -> io.BytesIO:
+    """The converted bytes as a file ReportLab reads, under the font file's own name (its
+    messages and the face's `filename` name the file the data names)."""
+    stream.name = str(path)
+    return stream
+
+
+def _again(source: str | io.BytesIO) -> str | io.BytesIO:
+    """`source` read from its start (a converted font's bytes may be given to ReportLab twice)."""
+    if isinstance(source, io.BytesIO):
+        source.seek(0)
+    return source
 
 
 def _font_digest(data: bytes):

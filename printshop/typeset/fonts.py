@@ -1,8 +1,9 @@
 """Registering the data's font families with ReportLab, and asking which characters they have.
 
 Faces are registered under the names layouts use (`serif`, `serif-bold`, ...) and grouped as
-families, so `<b>` and `<i>` in text pick the right face. Only TrueType outlines are accepted
-(ReportLab embeds and subsets them); nothing falls back to an unembedded standard font.
+families, so `<b>` and `<i>` in text pick the right face. ReportLab embeds and subsets TrueType
+outlines only: an .otf with PostScript outlines, a WOFF or a WOFF2 file is made TrueType on load
+(font_files.py); nothing falls back to an unembedded standard font.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from printshop import memos
 from printshop.diagnostics import Report
 from printshop.project.models.art import Fonts
+from printshop.typeset.font_files import FontFileError
 from printshop.typeset.fontcache import read_font
 
 VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
@@ -208,6 +210,15 @@ def _register_checked(
         face = register_font(name, path)
         face.face.charToGlyph  # noqa: B018 - read now: a damaged table fails here, not while drawing
         return face
+    except FontFileError as error:  # an .otf, WOFF or WOFF2 that cannot be made TrueType
+        _registered.pop(name, None)
+        report.add(
+            "wrong-type",
+            where,
+            f"'{file_name}' ({path}) cannot be used: {error}",
+            hint="export the font as a single static .otf or .ttf, or name another font",
+        )
+        return None
     except Exception as error:  # noqa: BLE001 - TTFError, struct.error, IndexError...: all mean "not a font"
         _registered.pop(name, None)
         report.add(

@@ -17,8 +17,8 @@ from printshop.project.schema import Node
 # --- data/print/fonts.yaml --------------------------------------------------------------
 class FontFamily(Node):
     regular: str
-    """The TrueType file of the regular face, looked up in data/fonts/, then in printshop's own
-    fonts."""
+    """The font file of the regular face (.ttf; .otf, .woff and .woff2 are made TrueType when
+    read), looked up in data/fonts/, then in printshop's own fonts."""
     bold: str
     """The file of the bold face."""
     italic: str
@@ -29,7 +29,7 @@ class FontFamily(Node):
 
 class FontFallback(Node):
     file: str
-    """The TrueType file that sets the characters the families lack."""
+    """The font file (.ttf, .otf, .woff or .woff2) that sets the characters the families lack."""
     characters: str
     """The characters it sets (card suits, stars…)."""
 

@@ -72,7 +72,8 @@ class Face(Node):
     """Another face whose keys this one starts from; its own keys are merged over them, deeply, and
     `null` removes one."""
     template: str | None = None
-    """The Jinja template under templates/ that fills the frames: one `{% block %}` per frame."""
+    """The Jinja template under templates/ that fills the frames: one `{% block %}` per frame;
+    none for a face of shapes alone (no frames)."""
     background: str | None = None
     """Colour that fills the whole face, bleed included: a name from colours.yaml."""
     shapes: dict[str, Shape] = {}

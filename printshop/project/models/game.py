@@ -198,6 +198,18 @@ class TuckBox(Node):
     title."""
 
 
+class VarSpec(Node):
+    """A card var a deck declares, written out: `{type: number}`, `{values: [herring, salt]}`,
+    `{type: text, optional: true}`."""
+
+    type: Literal["number", "text"] | None = None
+    """What its values are: whole numbers, or texts; none: either."""
+    values: list[str | int] | None = None
+    """The values it may take; none: any of its type."""
+    optional: bool = False
+    """A card may leave it out (by default every card of the deck holds it)."""
+
+
 class Deck(Node):
     card_size: str
     """The cards' size: a name from `card_sizes` in media.yaml."""
@@ -223,6 +235,12 @@ class Deck(Node):
     acknowledged with it."""
     tuck_box: TuckBox | None = None
     """A tuck box for the deck, in the print-and-play kit; none: no box."""
+    vars: dict[str, Literal["number", "text"] | list[str | int] | VarSpec] = {}
+    """The vars its cards hold, declared: each a type (`cost: number`, `motto: text`), the values
+    it may take (`suit: [herring, salt, amber, spice]`) or both written out (`{type: text,
+    optional: true}`). A card's var the deck does not declare (a misspelling: `cots` for `cost`),
+    one it lacks, or one of the wrong type is an error where the card is written; none declared:
+    cards may hold any."""
 
 
 class Sequence(Node):
@@ -417,7 +435,8 @@ class SheetSpec(Node):
     bleed: Extent = 0.0
     """How far the face is drawn past the trim."""
     copies: int = Field(default=1, ge=1, le=20)
-    """Pages of it in a print-and-play file."""
+    """How many copies of the sheet (of each item, in a set) a print-and-play file holds: sheets,
+    not pages (with `per_page: 2`, two copies share a page)."""
     tiled: bool = False
     """Print it over several pages, with overlap, cut marks and an assembly page."""
     overlap: Extent = 0.0

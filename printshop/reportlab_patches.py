@@ -317,6 +317,43 @@ def icon_tag(paraparser: Any) -> None:
     paraparser.ParaParser.end_icon = end_icon
 
 
+@_patch_of("reportlab.platypus.paragraph", "_getFragWords", "_HSFrag", "_SHYWord", "_SplitFrag")
+def keep_icons_with_their_words(paragraph: Any) -> None:
+    """_getFragWords (a paragraph's words, each [width, (frag, text), …]) keeps an inline image
+    (an icon) in one word with the text or image it touches, as a glyph is: ReportLab made each
+    image a word of its own, so a line could break between "(" and the icon, or between two icons
+    side by side, where no space is. Words with soft hyphens or split by the hyphenator are left as
+    they are; with no image in the paragraph, the words are ReportLab's."""
+    if not _first_time(paragraph, "keep_icons_with_their_words"):
+        return
+    get_frag_words = paragraph._getFragWords
+    spaced, shy, split = paragraph._HSFrag, paragraph._SHYWord, paragraph._SplitFrag
+
+    def image(word) -> bool:
+        return any(getattr(getattr(f, "cbDefn", None), "width", 0) for f, _ in word[1:])
+
+    def glued(before, word) -> bool:
+        if isinstance(before, (spaced, shy, split)) or isinstance(word, (shy, split)):
+            return False
+        if any(hasattr(f, "lineBreak") for f, _ in (*before[1:], *word[1:])):
+            return False
+        return image(before) or image(word)
+
+    def _getFragWords(frags, maxWidth=None):
+        words = get_frag_words(frags, maxWidth)
+        if not any(getattr(getattr(f, "cbDefn", None), "width", 0) for f in frags):
+            return words
+        kept: list = []
+        for word in words:
+            if kept and type(word) in (list, spaced) and glued(kept[-1], word):
+                before = kept.pop()
+                word = type(word)([before[0] + word[0], *before[1:], *word[1:]])
+            kept.append(word)
+        return kept
+
+    paragraph._getFragWords = _getFragWords
+
+
 @_patch_of("reportlab.platypus.paragraph", "Paragraph.breakLines", "_wsc_re_split")
 def count_spaces_beside_icons(paragraph: Any) -> None:
     """Paragraph.breakLines gives a line holding an inline image (an icon) the word count its

@@ -15,7 +15,6 @@ import numpy as np
 import polib
 import pypdfium2
 import pytest
-from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
@@ -199,21 +198,24 @@ def _diagnostics(data: Path, templates: Path, code: str) -> list:
     return [d for d in report.items if d.code == code]
 
 
+def _built_tokens(data: Path, templates: Path, out: Path, langs: list[str]) -> list[Path]:
+    """The sampler built in `langs` on A4 (no error): its tokens' card sheets."""
+    result = build(
+        data, out, templates_dir=templates, games=["sampler"], langs=langs, papers=["a4"], jobs=1
+    )
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    return sorted((out / "sampler").rglob("*tokens*a4.pdf"))
+
+
 def test_icons_in_data_texts_validate_and_build_as_vectors_in_both_languages(sampler, tmp_path):
     data, templates = sampler
     report, _ = check(data, games=["sampler"], templates_dir=templates)
     assert not report.has_errors, [d.format() for d in report.errors]
-    outputs = []
-    for run in ("one", "two"):
-        result = build(
-            data, tmp_path / run, templates_dir=templates, games=["sampler"], papers=["a4"], jobs=1
-        )
-        assert not result.report.has_errors, [d.format() for d in result.report.errors]
-        outputs.append(sorted((tmp_path / run / "sampler").rglob("*tokens*a4.pdf")))
-    assert len(outputs[0]) == 2  # English and French
-    for first, second in zip(*outputs):
-        assert first.read_bytes() == second.read_bytes()
-        assert b"/Subtype /Image" not in first.read_bytes()
+    first, second = (_built_tokens(data, templates, tmp_path / run, ["en", "fr"]) for run in "12")
+    assert len(first) == 2  # English and French
+    for one, other in zip(first, second):
+        assert one.read_bytes() == other.read_bytes()
+        assert b"/Subtype /Image" not in one.read_bytes()
 
 
 def test_an_icon_of_images_draws_the_image(sampler, tmp_path):
@@ -228,17 +230,7 @@ def test_an_icon_of_images_draws_the_image(sampler, tmp_path):
             "<icon name='coin'/>.",
             "<icon name='medal'/>.",
         )
-    result = build(
-        data,
-        tmp_path,
-        templates_dir=templates,
-        games=["sampler"],
-        langs=["en"],
-        papers=["a4"],
-        jobs=1,
-    )
-    assert not result.report.has_errors, [d.format() for d in result.report.errors]
-    (pdf,) = (tmp_path / "sampler").rglob("*tokens*a4.pdf")
+    (pdf,) = _built_tokens(data, templates, tmp_path, ["en"])
     assert b"/Subtype /Image" in pdf.read_bytes()
 
 

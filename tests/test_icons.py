@@ -402,3 +402,44 @@ def test_a_frames_icon_size_sets_the_icons_height_and_shrinks_with_the_text(samp
         )
     assert 'size="1.2"' in block.markup and 'art="100 100;c 50 50 46"' in block.markup
     assert unknown == ["nothing"]
+
+
+# --- a rules booklet: its paragraphs and tables set icons too ------------------------------------
+def _with_booklet(data: Path, templates: Path, body: str) -> Path:
+    with (data / "sampler" / "game.yaml").open("a", encoding="utf-8") as game:
+        game.write("\nbooklet:\n  template: sampler/rules.xml.j2\n")
+    path = templates / "sampler" / "rules.xml.j2"
+    path.write_text("<title>Icons</title>\n<p>{{ t.token.body }}</p>\n" + body, encoding="utf-8")
+    return path
+
+
+def test_a_booklet_sets_icons_in_paragraphs_and_cells(sampler, tmp_path):
+    data, templates = sampler
+    _with_booklet(
+        data, templates, '<table><tr><td>Pay <icon name="coin"/></td><td>2</td></tr></table>\n'
+    )
+    result = build(data, tmp_path, templates_dir=templates, games=["sampler"], langs=["en"], jobs=1)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    (rules,) = (tmp_path / "sampler").rglob("*rules-a5.pdf")
+    page = pypdfium2.PdfDocument(rules.read_bytes())[0]
+    assert "Gain 2" in page.get_textpage().get_text_range()
+    assert b"/Subtype /Image" not in rules.read_bytes()
+
+
+def test_an_unknown_icon_in_a_booklet_template_is_reported_at_its_line(sampler):
+    data, templates = sampler
+    _with_booklet(data, templates, '<p>A line.</p>\n<p>Pay <icon name="cion"/>.</p>\n')
+    (problem,) = _diagnostics(data, templates, "unknown-reference")
+    assert problem.location.path.endswith("rules.xml.j2") and problem.location.line == 4
+    assert "did you mean 'coin'" in problem.message
+
+
+def test_an_icon_image_that_cannot_be_read_is_reported_at_the_text(sampler):
+    data, templates = sampler
+    (data / "sampler" / "images").mkdir()
+    (data / "sampler" / "images" / "medal.png").write_bytes(b"not a picture")
+    english = data / "sampler" / "text" / "en.yaml"
+    edit(english, "then pay <icon name='coin'/>", "then pay <icon name='medal'/>")
+    problems = [d for d in _diagnostics(data, templates, "wrong-type") if "medal" in d.message]
+    assert len(problems) == 1 and problems[0].location.line == line_of(english, "'medal'")
+    assert "cannot be read" in problems[0].message

@@ -139,7 +139,7 @@ def _icons() -> list[str]:
         "- **Colour.** A motif takes the colour of the text around it (`<b>` and `<i>` keep it).",
         "- **In a line.** It is one unbreakable item of its width: fitting, justification and "
         "hyphenation count it; no line breaks between it and the letters or icons it touches "
-        '(write a space where a break may come: "Gain 2 <icon name=\"coin\"/>.").',
+        '(write a space where a break may come: "Gain 2 <icon name="coin"/>.").',
         "- **Faults.** An unknown name (with the nearest there is), an icon without a name, one "
         "with other attributes or content: an error at the template's line, or at the text's "
         "line in its language file. A translation must use the source's icons, each as many "

@@ -62,11 +62,14 @@ def face_colours(face: FaceLayout) -> set[str]:
 
 
 def face_motifs(face: FaceLayout) -> set[str]:
-    """The motifs' names `draw_face` reads for `face` (its shapes of kind motif): as `face_colours`,
-    for a session to keep a face while the motifs it draws are unchanged."""
+    """The motifs' names `draw_face` reads for `face` (its shapes of kind motif, and the icons its
+    frames set): as `face_colours`, for a session to keep a face while the motifs it draws are
+    unchanged."""
+    from printshop.typeset.icons import icons_in_blocks
+
     return {
         shape.motif for shape in face.face.shapes.values() if shape.kind == "motif" and shape.motif
-    }
+    } | {name for laid in face.frames for name in icons_in_blocks(laid.blocks)}
 
 
 def draw_shape(

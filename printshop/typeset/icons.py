@@ -237,6 +237,32 @@ def resolve_blocks(
 _NAMED = re.compile(r"""<icon\b[^<>]*?name=["']([^"'<>]*)["']""")
 
 
+def icons_in_blocks(blocks: list) -> set[str]:
+    """The names of the icons set in `blocks` (paragraphs and table cells), resolved or not."""
+    from printshop.typeset.richtext import Para, Table
+
+    names: set[str] = set()
+    for block in blocks:
+        if isinstance(block, Para):
+            names.update(_NAMED.findall(block.markup))
+        elif isinstance(block, Table):
+            names.update(name for row in block.rows for _, m in row for name in _NAMED.findall(m))
+    return names
+
+
+def draws_images(blocks: list) -> bool:
+    """Whether an icon of `blocks` draws an image file (an image the document stores, which a
+    face's recording cannot replay: render/replay.py)."""
+    from printshop.typeset.richtext import Para, Table
+
+    return any(
+        " src=" in block.markup
+        if isinstance(block, Para)
+        else isinstance(block, Table) and any(" src=" in m for row in block.rows for _, m in row)
+        for block in blocks
+    )
+
+
 def icon_key(markup: str) -> tuple:
     """What the icons `markup` names draw, for a memo of set text (a changed motif or image sets
     the text again)."""

@@ -443,3 +443,24 @@ def test_an_icon_image_that_cannot_be_read_is_reported_at_the_text(sampler):
     problems = [d for d in _diagnostics(data, templates, "wrong-type") if "medal" in d.message]
     assert len(problems) == 1 and problems[0].location.line == line_of(english, "'medal'")
     assert "cannot be read" in problems[0].message
+
+
+def test_an_icon_alone_on_a_last_line_is_a_runt_and_is_tied_back(paints):
+    from printshop.typeset.runts import ends_with_runt
+
+    text = TextStyle(font="serif", size="10pt", colour="ink")
+    markup = f"Each player gains two coins and then {SQUARE}."
+    style = ParagraphStyle("t", fontName="serif", fontSize=10)
+    widths = []
+    for width in range(60, 260):
+        plain = Paragraph(markup, style)
+        plain.wrap(width, 500)
+        if len(plain.blPara.lines) >= 2 and ends_with_runt(plain):
+            widths.append(width)
+    assert widths, "some measure leaves the icon alone on the last line"
+    for width in widths:
+        (paragraph,) = make_flowables([Para("p", markup)], text, 10, paints, width)
+        paragraph.wrap(width, 500)
+        assert not ends_with_runt(paragraph), width
+        last = paragraph.blPara.lines[-1]
+        assert any(getattr(w, "text", "").strip() for w in last.words), width

@@ -61,8 +61,9 @@ def test_an_icon_stands_on_the_baseline_as_tall_as_a_capital_in_the_texts_colour
     style = ParagraphStyle("t", fontName="sans", fontSize=40, leading=48, textColor="#cc0000")
     paragraph = Paragraph(f"H {SQUARE} H", style)
 
+    _, height = paragraph.wrap(280, 100)
+
     def draw(canvas):
-        paragraph.wrap(280, 100)
         paragraph.drawOn(canvas, 10, 20)
 
     red = _red(_raster(draw))
@@ -73,6 +74,9 @@ def test_an_icon_stands_on_the_baseline_as_tall_as_a_capital_in_the_texts_colour
     assert abs(i_top - h_top) <= 1, "the icon is as tall as a capital letter"
     width = icon[1] - icon[0] + 1
     assert abs(width - (i_bottom - i_top + 1)) <= 1, "a square motif is drawn square"
+    # inside the box the paragraph was given (10 pt from the left, 20 pt up a 120 pt page)
+    assert 10 * SCALE <= icon[0] and icon[1] <= 290 * SCALE
+    assert (120 - 20 - height) * SCALE <= i_top and i_bottom <= (120 - 20) * SCALE
 
 
 def test_an_icon_drawn_is_vector_and_the_same_bytes_twice(paints):

@@ -9,6 +9,7 @@ What is drawn is read back from rasterised pages (pypdfium2) and from the PDF's 
 from __future__ import annotations
 
 import io
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -468,3 +469,41 @@ def test_an_icon_alone_on_a_last_line_is_a_runt_and_is_tied_back(paints):
         assert not ends_with_runt(paragraph), width
         last = paragraph.blPara.lines[-1]
         assert any(getattr(w, "text", "").strip() for w in last.words), width
+
+
+# --- a session (watch, serve): a motif saved lays out again the faces whose texts set it ---------
+def test_a_motif_an_icon_draws_saved_lays_out_the_faces_that_set_it_as_a_cold_build(tmp_path):
+    from printshop.live.session import Session
+    from printshop.project.paths import DEFAULT_DATA_DIR
+    from printshop.render.faces import face_icons
+
+    data = tmp_path / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    settings = {"games": ["kremlin"], "langs": ["en"], "papers": ["a4"]}
+    session = Session(data, tmp_path / "live", **settings)
+    assert session.refresh().ok
+    setting = {
+        name
+        for name, laid in session._laid.items()
+        if laid.face is not None and "cross" in face_icons(laid.face)
+    }
+    assert 0 < len(setting) < len(session._laid) / 2, (len(setting), len(session._laid))
+    motifs = data / "kremlin" / "print" / "motifs.yaml"
+    edit(motifs, '"M35 4 L65 4 L65 35 L96 35', '"M38 4 L62 4 L62 38 L96 38')
+    edit(
+        motifs,
+        "L96 65 L65 65 L65 96 L35 96 L35 65 L4 65 L4 35 L35 35 Z",
+        "L96 62 L62 62 L62 96 L38 96 L38 62 L4 62 L4 38 L38 38 Z",
+    )
+    update = session.refresh({motifs})
+    assert update.ok and update.faces_laid_out >= len(setting), update
+    cold = build(data, tmp_path / "cold", force=True, **settings)
+    assert not cold.report.has_errors
+    live = sorted(p.relative_to(tmp_path / "live") for p in (tmp_path / "live").rglob("*.pdf"))
+    assert live == sorted(
+        p.relative_to(tmp_path / "cold") for p in (tmp_path / "cold").rglob("*.pdf")
+    )
+    for name in live:
+        assert (tmp_path / "live" / name).read_bytes() == (tmp_path / "cold" / name).read_bytes(), (
+            name
+        )

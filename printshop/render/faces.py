@@ -62,14 +62,19 @@ def face_colours(face: FaceLayout) -> set[str]:
 
 
 def face_motifs(face: FaceLayout) -> set[str]:
-    """The motifs' names `draw_face` reads for `face` (its shapes of kind motif, and the icons its
-    frames set): as `face_colours`, for a session to keep a face while the motifs it draws are
-    unchanged."""
-    from printshop.typeset.icons import icons_in_blocks
-
+    """The motifs' names `draw_face` reads for `face` (its shapes of kind motif): as `face_colours`,
+    for a session to keep a face while the motifs it draws are unchanged."""
     return {
         shape.motif for shape in face.face.shapes.values() if shape.kind == "motif" and shape.motif
-    } | {name for laid in face.frames for name in icons_in_blocks(laid.blocks)}
+    }
+
+
+def face_icons(face: FaceLayout) -> set[str]:
+    """The names of the icons `face`'s frames set: their motifs are in the face's layout (its
+    frames' markup, typeset/icons.py), which a session lays out again when one of them changes."""
+    from printshop.typeset.icons import icons_in_blocks
+
+    return {name for laid in face.frames for name in icons_in_blocks(laid.blocks)}
 
 
 def draw_shape(

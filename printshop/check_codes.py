@@ -219,6 +219,20 @@ _check(
     "use the placeholders of the source text",
     "data/comrade/text/fr.yaml:5:12: error[placeholder]: 'game.players' uses {maximum}, {min} but the source uses {max}, {min}",
 )
+_check(
+    "icon-mismatch",
+    E,
+    "a translation's inline icons differ from the source's (one missing, one more, another name)",
+    'use the source\'s icons, each as many times (<icon name="…"/>); their order may change',
+    "data/kremlin/text/fr.yaml:40:14: error[icon-mismatch]: 'rules.cure.p1': the source uses the icon 'cross' ×2, the translation ×1",
+)
+_check(
+    "ambiguous-icon",
+    W,
+    "an icon's name is both a motif and an image of images/: the icon draws the motif",
+    "rename the image or the motif, so that the name says which is meant",
+    "data/kremlin/text/en.yaml:12:10: warning[ambiguous-icon]: 'card.x.text': 'cross' is both a motif and data/kremlin/images/cross.png: the icon draws the motif",
+)
 # Translation checks (printshop/checks/translation_checks.py), at the translation's own line; a
 # translator accepts one on purpose with a comment on that line: "# accept number-mismatch: why"
 _check(

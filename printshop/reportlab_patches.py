@@ -292,6 +292,113 @@ def hyphenate_whole_words(paragraph: Any) -> None:
         )
 
 
+# -- inline icons (typeset/icons.py)
+# -----------------------------------------------------------------------------------------------
+@_patch_of("reportlab.platypus.paraparser", "ParaParser.start_img", "ParaParser._push")
+def icon_tag(paraparser: Any) -> None:
+    """ParaParser given an `<icon/>` tag (it has none): a resolved icon (typeset/icons.py) made an
+    image fragment as `<img/>` makes one (its cbDefn: kind img, width, height, valign), sized by
+    the font and coloured by the text it sits in, which `<img/>` cannot be."""
+    if not _first_time(paraparser, "icon_tag"):
+        return
+
+    def start_icon(self, attributes) -> None:
+        from printshop.typeset.icons import icon_fragment
+
+        frag = self._stack[-1]
+        self._push("icon", cbDefn=icon_fragment(attributes, frag))
+        self.handle_data("")
+        self._pop("icon")
+
+    def end_icon(self) -> None:
+        pass
+
+    paraparser.ParaParser.start_icon = start_icon
+    paraparser.ParaParser.end_icon = end_icon
+
+
+@_patch_of("reportlab.platypus.paragraph", "_getFragWords", "_HSFrag", "_SHYWord", "_SplitFrag")
+def keep_icons_with_their_words(paragraph: Any) -> None:
+    """_getFragWords (a paragraph's words, each [width, (frag, text), …]) keeps an inline image
+    (an icon) in one word with the text or image it touches, as a glyph is: ReportLab made each
+    image a word of its own, so a line could break between "(" and the icon, or between two icons
+    side by side, where no space is. Words with soft hyphens or split by the hyphenator are left as
+    they are; with no image in the paragraph, the words are ReportLab's."""
+    if not _first_time(paragraph, "keep_icons_with_their_words"):
+        return
+    get_frag_words = paragraph._getFragWords
+    spaced, shy, split = paragraph._HSFrag, paragraph._SHYWord, paragraph._SplitFrag
+
+    def image(word) -> bool:
+        return any(getattr(getattr(f, "cbDefn", None), "width", 0) for f, _ in word[1:])
+
+    def glued(before, word) -> bool:
+        if isinstance(before, (spaced, shy, split)) or isinstance(word, (shy, split)):
+            return False
+        if any(hasattr(f, "lineBreak") for f, _ in (*before[1:], *word[1:])):
+            return False
+        return image(before) or image(word)
+
+    def _getFragWords(frags, maxWidth=None):
+        words = get_frag_words(frags, maxWidth)
+        if not any(getattr(getattr(f, "cbDefn", None), "width", 0) for f in frags):
+            return words
+        kept: list = []
+        for word in words:
+            if kept and type(word) in (list, spaced) and glued(kept[-1], word):
+                before = kept.pop()
+                word = type(word)([before[0] + word[0], *before[1:], *word[1:]])
+            kept.append(word)
+        return kept
+
+    paragraph._getFragWords = _getFragWords
+
+
+@_patch_of("reportlab.platypus.paragraph", "Paragraph.breakLines", "_wsc_re_split")
+def count_spaces_beside_icons(paragraph: Any) -> None:
+    """Paragraph.breakLines gives a line holding an inline image (an icon) the word count its
+    spaces make. ReportLab counts the pieces of text on each side of an image as words of their
+    own, so "two (<icon/><icon/>) a" counted one word too many: justification spread the line's
+    room over one space more than it has, and left that share at the line's end, not flush. A line
+    with no image is left as ReportLab made it."""
+    if not _first_time(paragraph, "count_spaces_beside_icons"):
+        return
+    break_lines = paragraph.Paragraph.breakLines
+
+    def breakLines(self, width):
+        lines = break_lines(self, width)
+        if getattr(lines, "kind", 0) == 1:
+            for line in lines.lines:
+                if any(getattr(getattr(w, "cbDefn", None), "width", 0) for w in line.words):
+                    printed = "".join(
+                        "\x00" if hasattr(w, "cbDefn") else (getattr(w, "text", "") or "")
+                        for w in line.words
+                    )
+                    words = [part for part in paragraph._wsc_re_split(printed) if part]
+                    line.wordCount = max(1, len(words))
+        return lines
+
+    paragraph.Paragraph.breakLines = breakLines
+
+
+@_patch_of("reportlab.pdfgen.canvas", "Canvas.drawImage")
+def inline_drawings(canvas: Any) -> None:
+    """Canvas.drawImage draws an icon's motif (an InlineMotif, typeset/icons.py) as vector paths
+    where a paragraph's line puts an image; every other image as before."""
+    if not _first_time(canvas, "inline_drawings"):
+        return
+    draw_image = canvas.Canvas.drawImage
+
+    def drawImage(self, image, x, y, width=None, height=None, *args, **options):
+        draw = getattr(image, "draw_inline", None)
+        if draw is not None:
+            draw(self, x, y, width, height)
+            return width, height
+        return draw_image(self, image, x, y, width, height, *args, **options)
+
+    canvas.Canvas.drawImage = drawImage
+
+
 # -- patterns compiled when first used (see the module's docstring)
 # ----------------------------------------------
 @_patch_of("yaml.reader", "Reader.NON_PRINTABLE", on_import=False, name="lazy_yaml_printable")

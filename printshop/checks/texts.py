@@ -9,11 +9,12 @@ from printshop.checks import encoding, translation_checks
 from printshop.checks.translations import (
     check_translation,
 )
-from printshop.diagnostics import Report
+from printshop.diagnostics import Location, Report, did_you_mean
 from printshop.language.resolve import too_long_with_variables
 from printshop.language.texts import markup_problems
 from printshop.project.loader import GameData, Project
 from printshop.project.yaml_safety import MAX_TEXT
+from printshop.typeset.icons import IconSet, written_icons
 
 
 def check_texts(project: Project, game: GameData, report: Report) -> None:
@@ -32,6 +33,7 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
             game.game.where("title"),
             f"the title id '{game.game.title}' has no source text",
         )
+    icons: IconSet | None = None  # the game's, made at the first text with an icon
     for catalogue in game.catalogues.values():
         if catalogue.lang not in project.languages:
             report.add(
@@ -54,6 +56,9 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
                     hint=f'it most likely reads "{fixed[:80]}": write it so, and save the file as '
                     "UTF-8",
                 )
+            if "<icon" in entry.text:
+                icons = icons or game_icons(project, game)
+                check_icons(entry.id, entry.text, entry.location, icons, report)
             for finding in (
                 translation_checks.check_text(entry.id, entry.text, language) if language else ()
             ):
@@ -112,6 +117,42 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
                 f"'{text_id}' would be {length:,} characters long with its text variables in place; printshop "
                 f"reads at most {MAX_TEXT:,}",
                 hint="use fewer placeholders, or a shorter text for them",
+            )
+
+
+def game_icons(project: Project, game: GameData) -> IconSet:
+    """The icons `game`'s texts may name (typeset.icons)."""
+    return IconSet(project.view(game).motifs.motifs, game.dir / "images")
+
+
+def check_icons(text_id: str, text: str, where: Location, icons: IconSet, report: Report) -> None:
+    """Each icon `text` names is a motif or an image of the game's (an unknown name, with the
+    nearest there is); a name both a motif and an image draws the motif (a warning)."""
+    for name in dict.fromkeys(written_icons(text)):
+        if icons.unreadable(name):
+            report.add(
+                "wrong-type",
+                where,
+                f"'{text_id}': the icon '{name}' is {icons.image(name)}, which cannot be read "
+                "as an image",
+                hint="save it again as PNG or JPEG inside the game's folder",
+            )
+        elif icons.art(name) is None:
+            report.add(
+                "unknown-reference",
+                where,
+                f"'{text_id}': <icon name=\"{name}\">: no motif or image '{name}'"
+                f"{did_you_mean(name, icons.names())}",
+                hint="name a motif of motifs.yaml (the project's or the game's print/motifs.yaml) "
+                "or an image of the game's images/ folder (images/<name>.png)",
+            )
+        elif icons.ambiguous(name):
+            report.add(
+                "ambiguous-icon",
+                where,
+                f"'{text_id}': '{name}' is both a motif and {icons.image(name)}: the icon draws "
+                "the motif",
+                hint="rename the image (or the motif) so that the name says which is meant",
             )
 
 

@@ -6,6 +6,7 @@ texts and what the checks read, so a session checking again checks no pair again
 from __future__ import annotations
 
 import os
+from collections import Counter
 from typing import Protocol
 
 from printshop import memos
@@ -23,6 +24,7 @@ from printshop.language.translation import (
 )
 from printshop.project.loader import GameData, Project
 from printshop.project.models.game import Untranslatable
+from printshop.typeset.icons import written_icons
 
 
 def _renamed(text_id: str, orphans: list[str]) -> str:
@@ -295,6 +297,10 @@ def _check_pair_anew(
                 "",
             )
         )
+    if "<icon" in source or "<icon" in translated:
+        message = icon_mismatch(text_id, source, translated)
+        if message:
+            found.append(("icon-mismatch", message, ""))
     if inline_tags(translated) != inline_tags(source):
         found.append(
             (
@@ -314,6 +320,20 @@ def _check_pair_anew(
             )
         )
     return tuple(found)
+
+
+def icon_mismatch(text_id: str, source: str, translated: str) -> str:
+    """What differs between the icons of `source` and of its translation, as placeholders are
+    checked: the same names, each as many times (in any order); '' when they agree."""
+    wanted, given = Counter(written_icons(source)), Counter(written_icons(translated))
+    if wanted == given:
+        return ""
+    differences = [
+        f"the icon '{name}' ×{wanted[name]}, the translation ×{given[name]}"
+        for name in sorted(set(wanted) | set(given))
+        if wanted[name] != given[name]
+    ]
+    return f"'{text_id}': the source uses " + "; ".join(differences)
 
 
 def _tags(counts) -> str:

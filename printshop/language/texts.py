@@ -2,7 +2,7 @@
 
 A catalogue is one YAML file per game and language (`data/<game>/text/<lang>.yaml`): nested
 mappings whose leaves are strings, addressed by dotted ids (`card.informer.name`). Texts may
-use <b>, <i> and <br/>; everything else in them is escaped, so data can never inject
+use <b>, <i>, <br/> and <icon name="…"/> (typeset/icons.py); everything else in them is escaped, so data can never inject
 ReportLab markup. Texts are never evaluated as templates: `{name}` placeholders are filled
 by plain substitution.
 """
@@ -26,6 +26,8 @@ from printshop.memo import Reads
 from printshop.project.models.language import Typography
 from printshop.project.schema import kind_of
 from printshop.project.source import Document, items_of, locate, read_yaml
+from printshop.typeset.icons import WRITTEN as ICON_WRITTEN
+from printshop.typeset.icons import icon_tag_problems
 from printshop.typeset.richtext import FORCED_BREAK, TAG_OR_TEXT
 
 ALLOWED_TAGS = {"b", "i", "br"}
@@ -155,6 +157,9 @@ def markup_problems(text: str) -> list[str]:
             match.group(3),
             match.group(4),
         )
+        if name == "icon":  # <icon name="coin"/>: the one tag with an attribute
+            problems.extend(icon_tag_problems(match.group()))
+            continue
         if attributes:  # not a tag to printshop: it would print as written
             shown = _clipped(match.group())
             if name not in ALLOWED_TAGS:
@@ -269,6 +274,27 @@ _MARKUPS = memos.MARKUPS
 
 
 def _to_markup(text: str, typography: Typography) -> Markup:
+    """The markup of `text`; a well-formed icon is kept as written (typeset.icons), set aside as
+    an object replacement character while the rest is escaped and spaced."""
+    if "<icon" not in text:
+        return _tags_to_markup(text, typography)
+    names: list[str] = []
+
+    def set_aside(match: re.Match) -> str:
+        names.append(match.group(1))
+        return _ICON_STANDS_IN
+
+    markup = _tags_to_markup(
+        ICON_WRITTEN.sub(set_aside, text.replace(_ICON_STANDS_IN, "")), typography
+    )
+    back = iter(names)
+    return Markup(re.sub(_ICON_STANDS_IN, lambda _: f'<icon name="{next(back)}"/>', str(markup)))
+
+
+_ICON_STANDS_IN = "\ufffc"  # U+FFFC OBJECT REPLACEMENT CHARACTER
+
+
+def _tags_to_markup(text: str, typography: Typography) -> Markup:
     matches = list(_TAG.finditer(text))
     kept = _balanced(matches)
     pieces, last, before = (

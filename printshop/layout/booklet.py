@@ -17,11 +17,13 @@ from printshop.layout.problems import (
     is_missing_translation,
     report_failure,
     report_once,
+    report_unknown_icons,
 )
 from printshop.project.loader import Project
 from printshop.project.models.booklet import BookletStyle
 from printshop.project.units import parse_length, to_mm
 from printshop.typeset.fonts import FontSet
+from printshop.typeset.icons import icon_scale, resolve_blocks
 from printshop.typeset.richtext import (
     HOME_ONLY,
     Art,
@@ -127,6 +129,10 @@ def lay_out_booklet(
                 fonts,
                 report,
             )
+    unknown: list[str] = []
+    blocks = resolve_blocks(blocks, lambda block: _icon_scale(style, block), unknown)
+    if unknown:
+        report_unknown_icons(unknown, Location(template_path.path, 1, 1), "rules booklet", report)
     blocks = tied(blocks, localized.language.typography, lambda block: booklet_align(style, block))
     return BookletLayout(blocks, style, tuple(dict.fromkeys(reads)))
 
@@ -167,6 +173,13 @@ def _check_block_sizes(
                     f'<art size="{block.size}"> is taller than any page can hold: {area} (rules booklet)',
                     hint="lower the art's size",
                 )
+
+
+def _icon_scale(style: BookletStyle, block) -> float | None:
+    """The icons' size in a booklet block as a multiple of its text's (typeset.icons.icon_scale):
+    a table's cells are set in the `td` style."""
+    text_style = style.styles.get(block.style if isinstance(block, Para) else "td")
+    return icon_scale(text_style.icon_size, text_style.size) if text_style is not None else None
 
 
 def booklet_align(style: BookletStyle, block: Para) -> str | None:

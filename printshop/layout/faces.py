@@ -29,6 +29,7 @@ from printshop.layout.problems import (
     report_failure,
     report_once,
     report_overflow,
+    report_unknown_icons,
     text_holding,
 )
 from printshop.project.models.booklet import TextStyle
@@ -38,6 +39,7 @@ from printshop.project.models.media import PageFooter
 from printshop.render.colour import Paints, StandIn
 from printshop.typeset.fitting import Fit, fit
 from printshop.typeset.fonts import FontSet
+from printshop.typeset.icons import icon_key, icon_scale, resolve_blocks
 from printshop.typeset.richtext import Block, Para, RichTextError, header_fills, parse_blocks
 from printshop.typeset.templating import TemplateFailure, render_blocks, template_location
 from printshop.write import fitstore
@@ -199,6 +201,7 @@ def lay_out_frame(
         localized.setting,
         fonts.has(frame.font),
         fonts.fallback,
+        icon_key(markup),
     )
     known = _LAID_OUT.get(key)
     if known is not None:
@@ -232,6 +235,7 @@ SETTING_FIELDS = (
     "space_after",
     "indent",
     "uppercase",
+    "icon_size",
     "width",
     "height",
     "size_across",
@@ -293,6 +297,11 @@ def _lay_out_frame(
         lambda missing: text_holding(missing, text_ids, localized, frame.uppercase),
         template,
     ):
+        return None
+    unknown: list[str] = []
+    scale = icon_scale(frame.icon_size, frame.size)
+    blocks = resolve_blocks(blocks, lambda block: scale, unknown)
+    if unknown and report_unknown_icons(unknown, template() if template else None, what, report):
         return None
     blocks = tied(blocks, localized.language.typography, lambda block: frame.align)
     result = fit(

@@ -21,6 +21,7 @@ from printshop.layout.problems import DataErrors, culprit_entry
 from printshop.project.loader import Project
 from printshop.project.models.game import CardEntry, Deck, SheetItem, SheetSpec
 from printshop.project.models.media import CardSize
+from printshop.typeset import icons
 from printshop.typeset.fonts import FontSet
 from printshop.typeset.runts import runts
 
@@ -37,6 +38,20 @@ def lay_out_game(
     """`lay_out` stands in for `lay_out_face` (same arguments): a long-running session passes one
     that reuses a face laid out before when nothing it read has changed (session.py), and `resized`,
     where the faces set at one size across their deck are kept (design.same_size_across_deck)."""
+    with icons.using(icons.IconSet(project.motifs.motifs, localized.data.dir / "images")):
+        return _lay_out_game(project, localized, fonts, env, report, lay_out, resized)
+
+
+def _lay_out_game(
+    project: Project,
+    localized: LocalizedGame,
+    fonts: FontSet,
+    env,
+    report: Report,
+    lay_out,
+    resized,
+) -> GameLayout:
+    """`lay_out_game`, the game's icons set (typeset.icons)."""
     lay_out = lay_out or lay_out_face
     game = localized.data
     context = template_context(localized)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from printshop.diagnostics import Location, Report, Severity
+from printshop.diagnostics import Location, Report, Severity, did_you_mean
 from printshop.language.resolve import LocalizedGame
 from printshop.language.texts import MissingText, PlaceholderError, TextEntry, placeholders
 from printshop.project.models.faces import Frame
@@ -354,6 +354,35 @@ def _cause_key(message: str) -> str:
     """A message without the language it was met in (a missing text id is missing in every
     language)."""
     return re.sub(r" in language '[^']*'", "", message)
+
+
+def report_unknown_icons(
+    names: list[str], template: Location | None, what: str, report: Report
+) -> bool:
+    """Report each icon the template at `template` (its block, or the booklet's file) names that no
+    motif or image has, where it names it, with the names there are; whether any was. A name a data
+    text gives (not in the template) is left to validate's check of the texts, at the text."""
+    from printshop.typeset import icons
+
+    known = icons.active()
+    choices = known.names() if known is not None else []
+    found = False
+    for name in dict.fromkeys(names):
+        at = found_after(template, f'name="{name}"') if template is not None else None
+        if at is None or at == template:
+            continue
+        found = True
+        report_once(
+            report,
+            "unknown-reference",
+            at,
+            f"<icon name=\"{name}\">: no motif or image '{name}'{did_you_mean(name, choices)} "
+            f"({what})",
+            hint="name a motif of motifs.yaml (the project's or the game's print/motifs.yaml) "
+            "or an image of the game's images/ folder (images/<name>.png)",
+            cause=f"icon {name}",
+        )
+    return found
 
 
 def found_after(where: Location, needle: str) -> Location:

@@ -53,7 +53,7 @@ from printshop.project.paths import (
     DEFAULT_TEMPLATES_DIR,
     templates_for,
 )
-from printshop.render.faces import face_colours, face_motifs
+from printshop.render.faces import face_colours, face_icons, face_motifs
 from printshop.render.replay import FaceRecordings, motif_key
 from printshop.typeset.fonts import FontSet, register_games_fonts
 from printshop.typeset.templating import make_environment, template_folders
@@ -549,7 +549,9 @@ class Session(ProjectReading, JobRendering):
             coarse,
             {text_id: dict.get(texts, text_id) for text_id in log},
             values_of(read, palette),
-            values_of(face_motifs(face) if face is not None else (), motifs, motif_key),
+            values_of(
+                face_motifs(face) | face_icons(face) if face is not None else (), motifs, motif_key
+            ),
             face,
             list(own.items),
         )

@@ -20,7 +20,7 @@ def templates_markdown() -> str:
         "",
         "Templates are [Jinja](https://jinja.palletsprojects.com/) files under `templates/`, named by the data",
         "(`template:` of a face in faces.yaml, `booklet.template` in game.yaml). Autoescape is on: values from",
-        "the data are escaped, texts arrive with their `<b>`, `<i>`, `<br/>`. A name that does not exist is an",
+        "the data are escaped, texts arrive with their `<b>`, `<i>`, `<br/>`, `<icon/>`. A name that does not exist is an",
         "error (at the template's line and column), never an empty string; so is a group of texts written out as if it",
         "were one (`{{ t.card.sun }}` for `{{ t.card.sun.name }}`). Data is never run as a template.",
         "Templates run in Jinja's [sandbox](https://jinja.palletsprojects.com/en/stable/sandbox/): they read the",
@@ -101,13 +101,50 @@ def templates_markdown() -> str:
     lines += [
         "",
         "Inside a paragraph, a list item or a cell: "
-        + ", ".join(f"`<{tag}>`" if tag != "br" else "`<br/>`" for tag in sorted(INLINE))
-        + " (bold, line break, italic).",
+        + ", ".join(f"`<{tag}{INLINE_FORMS.get(tag, '')}>`" for tag in sorted(INLINE))
+        + " (bold, line break, an inline icon, italic).",
         "Any other tag is an error at the template.",
         "",
         *_table_attributes(),
+        "",
+        *_icons(),
     ]
     return "\n".join(lines)
+
+
+INLINE_FORMS = {"br": "/", "icon": ' name="coin"/'}  # how the self-closing inline tags are written
+
+
+def _icons() -> list[str]:
+    """`<icon>` (typeset/icons.py), in templates and data texts alike."""
+    from printshop.typeset.icons import IMAGE_SUFFIXES
+
+    images = ", ".join(f"`images/<name>{suffix}`" for suffix in IMAGE_SUFFIXES)
+    return [
+        "### Inline icons",
+        "",
+        '`<icon name="coin"/>` sets a small picture in the line, as a letter is set: in a paragraph, a '
+        "list item, a table cell, a card's or a sheet's frame, in a template or in a text of the "
+        "data's language files (where `<icon name='coin'/>` in single quotes suits a text written "
+        "in double quotes). It takes only `name`: letters, digits, `_` and `-`.",
+        "",
+        "- **What it draws.** A motif of motifs.yaml (the project's, under the game's own "
+        f"print/motifs.yaml), drawn as vector paths; else an image of the game's folder, {images}, "
+        "the first there is. A name that is both a motif and an image draws the motif, and "
+        "`validate` warns (`ambiguous-icon`).",
+        "- **Size and place.** Its foot on the baseline, as tall as the font's capital letters, "
+        "its width by the motif's view box (or the image's shape). A text style's `icon_size` (a "
+        "length, the height at the style's `size`) sets another height; either way it shrinks "
+        "with the text when a frame sets it smaller.",
+        "- **Colour.** A motif takes the colour of the text around it (`<b>` and `<i>` keep it).",
+        "- **In a line.** It is one unbreakable item of its width: fitting, justification and "
+        "hyphenation count it; no line breaks between it and the letters or icons it touches "
+        '(write a space where a break may come: "Gain 2 <icon name="coin"/>.").',
+        "- **Faults.** An unknown name (with the nearest there is), an icon without a name, one "
+        "with other attributes or content: an error at the template's line, or at the text's "
+        "line in its language file. A translation must use the source's icons, each as many "
+        "times, in any order (`icon-mismatch`).",
+    ]
 
 
 def _table_attributes() -> list[str]:

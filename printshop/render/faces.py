@@ -69,6 +69,14 @@ def face_motifs(face: FaceLayout) -> set[str]:
     }
 
 
+def face_icons(face: FaceLayout) -> set[str]:
+    """The names of the icons `face`'s frames set: their motifs are in the face's layout (its
+    frames' markup, typeset/icons.py), which a session lays out again when one of them changes."""
+    from printshop.typeset.icons import icons_in_blocks
+
+    return {name for laid in face.frames for name in icons_in_blocks(laid.blocks)}
+
+
 def draw_shape(
     canvas: Canvas,
     shape: Shape,

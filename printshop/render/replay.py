@@ -251,7 +251,12 @@ def _keep_bytes(form, recording: Recording) -> None:
 
 
 def has_images(face) -> bool:
-    return any(shape.kind == "image" for shape in face.face.shapes.values())
+    """Whether `face` draws an image (a shape, or an icon of images/ in a frame's text)."""
+    from printshop.typeset.icons import draws_images
+
+    return any(shape.kind == "image" for shape in face.face.shapes.values()) or any(
+        draws_images(laid.blocks) for laid in face.frames
+    )
 
 
 def replay(canvas, recording: Recording) -> bool:

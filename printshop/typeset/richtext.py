@@ -2,7 +2,8 @@
 
 A card frame's block or a booklet template renders (with autoescape) to a fragment such as
 `<p>text with <b>bold</b></p><table><tr><th>…</th></tr></table>`. Text outside block tags
-forms paragraphs split at blank lines. Inline tags (b, i, br) are passed to ReportLab.
+forms paragraphs split at blank lines. Inline tags (b, i, br, icon) are passed to ReportLab; an icon
+(`<icon name="coin"/>`, typeset/icons.py) is checked here and resolved by layout.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from html import escape
 
 from printshop import memos
 
-INLINE = {"b", "i", "br"}
+INLINE = {"b", "i", "br", "icon"}
 TAG_OR_TEXT = re.compile(
     r"<[^>]*>|[^<]+"
 )  # a paragraph's markup as its tags and the pieces of text between them
@@ -163,7 +164,7 @@ def _parse_blocks(fragment: str, default_style: str) -> list[Block]:
         out.loose.append(escape(root.text, quote=False))
     for child in root:
         if child.tag in INLINE:
-            out.loose.append(_inline(child))
+            out.loose.append(_inline(child, 1, fragment))
         else:
             out.flush(default_style)
             out.blocks.extend(_blocks_of(child, default_style, fragment))
@@ -200,11 +201,11 @@ def _blocks_of(child: ET.Element, default_style: str, fragment: str) -> list[Blo
     table, a page break, a spacer or an art; a RichTextError for a tag there is not."""
     tag = child.tag
     if tag in PARAGRAPH_TAGS:
-        return [Para(default_style if tag == "p" else tag, _squeeze(_inner(child)))]
+        return [Para(default_style if tag == "p" else tag, _squeeze(_inner(child, 0, fragment)))]
     if tag in ("ul", "ol"):
         _only(child, ("li",), fragment)
         return [
-            Para("li", _squeeze(_inner(item)), "•" if tag == "ul" else f"{number}.")
+            Para("li", _squeeze(_inner(item, 0, fragment)), "•" if tag == "ul" else f"{number}.")
             for number, item in enumerate(child.findall("li"), start=1)
         ]
     if tag == "table":
@@ -235,7 +236,11 @@ def _table(child: ET.Element, fragment: str) -> Table:
     for row in child.findall("tr"):
         _only(row, ("th", "td"), fragment)
     rows = [
-        [(cell.tag == "th", _squeeze(_inner(cell))) for cell in row if cell.tag in ("th", "td")]
+        [
+            (cell.tag == "th", _squeeze(_inner(cell, 0, fragment)))
+            for cell in row
+            if cell.tag in ("th", "td")
+        ]
         for row in child.findall("tr")
     ]
     writing_rows = _writing_rows(child.get("rows"), fragment)
@@ -440,12 +445,12 @@ def column_widths(table: Table, available: float) -> list[float] | None:
     return [available * share / total for share in table.widths]
 
 
-def _inner(element: ET.Element, depth: int = 0) -> str:
+def _inner(element: ET.Element, depth: int = 0, fragment: str = "") -> str:
     parts = [escape(element.text or "", quote=False)]
     for child in element:
         if child.tag not in INLINE:
             raise RichTextError(f"<{child.tag}> cannot stand inside <{element.tag}>")
-        parts.append(_inline(child, depth + 1))
+        parts.append(_inline(child, depth + 1, fragment))
         parts.append(escape(child.tail or "", quote=False))
     return "".join(parts)
 
@@ -456,15 +461,48 @@ def _inner(element: ET.Element, depth: int = 0) -> str:
 MAX_INLINE_DEPTH = 64
 
 
-def _inline(element: ET.Element, depth: int = 1) -> str:
+def _inline(element: ET.Element, depth: int = 1, fragment: str = "") -> str:
     if element.tag == "br":
         return "<br/>"
+    if element.tag == "icon":
+        return _icon(element, fragment)
     if depth > MAX_INLINE_DEPTH:
         raise RichTextError(
             f"the template's markup has inline tags nested more than {MAX_INLINE_DEPTH} deep "
             f"(<{element.tag}> inside <{element.tag}>…)"
         )
-    return f"<{element.tag}>{_inner(element, depth)}</{element.tag}>"
+    return f"<{element.tag}>{_inner(element, depth, fragment)}</{element.tag}>"
+
+
+def _icon(element: ET.Element, fragment: str) -> str:
+    """An <icon name="…"/> as written: a name of letters, digits, _ and -, nothing else in it."""
+    from printshop.typeset.icons import ICON_NAME
+
+    name = element.get("name")
+    extra = sorted(set(element.attrib) - {"name"})
+    problem = hint = ""
+    if extra:
+        problem = "an icon takes only a name, not " + ", ".join(f"'{a}'" for a in extra)
+        hint = 'write <icon name="coin"/>'
+    elif name is None or not name.strip():
+        problem = "<icon> names no icon"
+        hint = 'write <icon name="coin"/> with a motif of motifs.yaml or an image of images/'
+    elif not ICON_NAME.match(name):
+        problem = f"'{name}' is not an icon's name (letters, digits, _ and -)"
+        hint = "name a motif of motifs.yaml or an image of images/ (images/<name>.png)"
+    elif len(element) or (element.text or "").strip():
+        problem = 'an <icon> holds nothing: write it as one tag, <icon name="…"/>'
+        hint = f'write <icon name="{name}"/>'
+    if problem:
+        needle = f'name="{name}"' if name and not extra else "<icon"
+        at = fragment.find(needle) if fragment else -1
+        raise RichTextError(
+            f"the template writes an icon wrongly: {problem}",
+            fragment.count("\n", 0, at) + 1 if at >= 0 else 0,
+            needle if at >= 0 else "<icon",
+            hint,
+        )
+    return f'<icon name="{name}"/>'
 
 
 def _squeeze(markup: str) -> str:

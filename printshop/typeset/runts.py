@@ -25,8 +25,10 @@ from printshop.typeset.richtext import FORCED_BREAK, NO_BREAK_SPACES, TAG_OR_TEX
 if TYPE_CHECKING:
     from printshop.typeset.fitting import Fit
 
-# a word as a reader counts it: something with a letter or a digit in it (not "–", "»" or "+).")
-_WORD = re.compile(r"[^\W_]")
+# a word as a reader counts it: something with a letter, a digit or an inline icon in it (not "–",
+# "»" or "+)."); an icon stands in the text as U+FFFC OBJECT REPLACEMENT CHARACTER (`ICON`)
+ICON = "\ufffc"
+_WORD = re.compile(f"[^\\W_]|{ICON}")
 _ANY_SPACE = re.compile(f"[\\s{NO_BREAK_SPACES}]+")
 
 
@@ -144,7 +146,10 @@ def _line_text(line) -> str:
     return (
         " ".join(line[1])
         if isinstance(line, tuple)
-        else "".join(getattr(w, "text", "") for w in line.words)
+        else "".join(
+            ICON if getattr(getattr(w, "cbDefn", None), "width", 0) else getattr(w, "text", "")
+            for w in line.words
+        )
     )
 
 
@@ -227,6 +232,8 @@ def _tie_last_words(markup: str, which: set[int] | None = None) -> str | None:
         if piece.startswith("<"):
             if FORCED_BREAK.fullmatch(piece):
                 stretches.append([])
+            elif piece.startswith("<icon"):  # an icon is a glyph of the word it touches
+                stretches[-1].append((match.start(), ICON))
             continue
         stretches[-1].extend((match.start() + offset, ch) for offset, ch in enumerate(piece))
     replace: dict[int, str] = {}

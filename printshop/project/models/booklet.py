@@ -33,6 +33,9 @@ class TextStyle(Node):
     """Left indent (list items hang their bullet in it)."""
     uppercase: bool = False
     """Set the text in capitals."""
+    icon_size: Size | None = None
+    """The height of an inline `<icon>` at `size` (it shrinks with the text); none: the font's
+    cap height, so that an icon stands as tall as a capital letter."""
 
 
 class BookletMargins(Node):

@@ -15,7 +15,7 @@ from printshop.pipeline.request import Options
 from printshop.project.paths import output_name
 from printshop.render.booklet import booklet_pages, render_booklet
 from printshop.render.calibration import render_calibration
-from printshop.render.colour import ColourMode, Paints
+from printshop.render.colour import ColourMode, LowInkRules, Paints
 from printshop.render.gutterfold import render_gutterfold
 from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
 from printshop.render.how_to_print import (
@@ -74,7 +74,17 @@ class KitJob:
         )
         self.say(f"rendering {path}")
         paper = media.papers.get(paper_id) or media.papers[self.job.paper]
-        paints = Paints(self.project.colours.palette, ColourMode(low_ink=options.low_ink))
+        paints = Paints(
+            self.project.colours.palette,
+            ColourMode(
+                low_ink=options.low_ink,
+                low_ink_rules=(
+                    LowInkRules.of(media.print_and_play.low_ink)
+                    if options.low_ink
+                    else LowInkRules()  # (a plain kit's colours: the mode every other output has)
+                ),
+            ),
+        )
         settings = SheetSettings(
             paper_id,
             paper,

@@ -103,7 +103,7 @@ def draw_low_ink_face(
             stroke, width = paints.full(shape.fill), rules.hatch_width
         elif shape.fill is not None and paints.luminance(shape.fill) >= KNOCKOUT:
             fill = paints.white()
-            if _coloured(paints, under) and under is not None:
+            if under is not None and _coloured(paints, under):
                 if stroke is None:
                     stroke, width = paints.full(under), rules.outline
             elif paints.luminance(shape.fill) < 1.0:  # paper on paper: its tint, as before
@@ -135,7 +135,11 @@ def draw_low_ink_face(
     for laid in face.frames:
         frame = laid.frame
         under = ground(model, shapes, frame.x + frame.width / 2, frame.y + frame.height / 2)
-        if paints.luminance(frame.colour) >= LIGHT and _coloured(paints, under) and under:
+        if (
+            under is not None
+            and _coloured(paints, under)
+            and paints.luminance(frame.colour) >= LIGHT
+        ):
             laid = replace(laid, frame=frame.model_copy(update={"colour": under}))
         frames.append(laid)
     return frames

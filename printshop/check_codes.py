@@ -377,6 +377,13 @@ _check(
     "data/kremlin/game.yaml:40:16: warning[cut-left-out]: deck 'board-cards', silhouette: a big (200 × 290 mm) card with its bleed does not fit in the area Silhouette Cameo can cut on A4: its cut files leave the deck out",
 )
 _check(
+    "gutterfold-left-out",
+    W,
+    "a deck too large to fold on a paper (a front above the fold, its back below): `build --gutterfold` writes the rest of the kit and no gutterfold file for it",
+    "print its card sheets double-sided, or choose a smaller card size; a larger paper in print_and_play.papers folds it",
+    "data/kremlin/game.yaml:40:16: warning[gutterfold-left-out]: deck 'aids' on A4: A5 (148 × 210 mm): a front and its back do not fit above and below a fold on this paper: the kit has no gutterfold file for it (print its card sheets double-sided)",
+)
+_check(
     "press-left-out",
     W,
     "a deck, sheet or booklet that a print shop's files will not hold",

@@ -795,8 +795,8 @@ def test_a_spacer_or_art_as_tall_as_the_booklet_page_holds_builds(
             "<h3>",
         ),
         (
-            '<table widths="46,10,44">',
-            '<table widths="46,10,-44">',
+            '<table widths="46,10,44" align="left,center,left">',
+            '<table widths="46,10,-44" align="left,center,left">',
             'widths="46,10,-44" should be positive',
             None,
         ),

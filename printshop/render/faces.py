@@ -17,7 +17,8 @@ from reportlab.platypus import Flowable, Paragraph
 from printshop.layout.plan import FaceLayout, FrameLayout
 from printshop.project.models.art import Motif
 from printshop.project.models.faces import Shape
-from printshop.render.colour import OVERSET_COLOUR, Paints
+from printshop.render.colour import OVERSET_COLOUR, RGB, Paints
+from printshop.render.images import draw_image
 from printshop.typeset.fitting import make_flowables
 
 
@@ -115,15 +116,16 @@ def draw_shape(
     elif shape.kind == "rays":
         _draw_rays(canvas, shape.x, top, shape.radius, shape.count, shape.rotate)
     elif shape.kind == "image" and assets is not None and shape.src:
-        # ReportLab stores an image drawn from the same file once per PDF
+        # a PNG or JPEG (ReportLab stores one drawn again once per PDF), or an SVG as vectors
         try:
-            canvas.drawImage(
-                str(assets / shape.src),
+            draw_image(
+                canvas,
+                assets / shape.src,
                 shape.x,
                 top - shape.height,
                 shape.width,
                 shape.height,
-                mask="auto",
+                paints.mode if shape.src.lower().endswith(".svg") else RGB,
             )
         except Exception:  # noqa: BLE001 - not there, not an image: ReportLab reads it before it draws anything
             if not stand_ins:

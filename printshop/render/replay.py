@@ -251,7 +251,12 @@ def _keep_bytes(form, recording: Recording) -> None:
 
 
 def has_images(face) -> bool:
-    return any(shape.kind == "image" for shape in face.face.shapes.values())
+    """Whether `face` draws an image file: a shape's, or an <img> in one of its frames."""
+    from printshop.layout.images import images_of
+
+    return any(shape.kind == "image" for shape in face.face.shapes.values()) or any(
+        images_of(laid.blocks) for laid in face.frames
+    )
 
 
 def replay(canvas, recording: Recording) -> bool:

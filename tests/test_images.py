@@ -463,3 +463,31 @@ def test_the_kremlin_board_svg_is_what_its_script_writes():
 
     assert OUT.read_text(encoding="utf-8") == board_svg()
     assert OUT.is_relative_to(REPO / "data" / "kremlin")
+
+
+@pytest.mark.parametrize(
+    "width, home, shops",
+    [("22mm", True, True), ("15mm", False, True), ("8mm", False, False)],
+)
+def test_a_frames_raster_image_is_checked_at_the_width_it_takes(
+    project, tmp_path, width, home, shops
+):
+    """A 100 px PNG on a token: 115 dpi at 22 mm (image-resolution: a home print needs 150), 169
+    at 15 mm (press-art: the shops need 300), 317 at 8 mm (fine everywhere)."""
+    data, templates = _copy(project, tmp_path)
+    _write(data / "sampler", "images/small.png", "small")
+    token = templates / "sampler" / "token.j2"
+    token.write_text(
+        TOKEN.replace(
+            'src="images/photo.jpg" width="20mm"', f'src="images/small.png" width="{width}"'
+        ),
+        encoding="utf-8",
+    )
+    report, _ = check(data, templates_dir=templates, games=["sampler"], langs=["en"])
+    for code, expected in (("image-resolution", home), ("press-art", shops and not home)):
+        said = [d for d in report.items if d.code == code and "small.png" in d.message]
+        assert bool(said) == expected, (code, [d.format() for d in report.items])
+        if said:
+            assert said[0].location.path == str(token)
+            assert said[0].location.line == line_of(token, "small.png")
+            assert said[0].hint

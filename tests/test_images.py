@@ -285,11 +285,18 @@ def test_a_session_draws_an_edited_svg_again(project, tmp_path):
     update = session.refresh({svg})
     assert update.ok and booklet in update.written, update.written
     assert booklet.read_bytes() != before
+    # a raster image of a card's frame: the cards drawn again
+    tokens = out / "sampler" / "en" / "sampler-en-tokens-a4.pdf"
+    before = tokens.read_bytes()
+    photo = data / "sampler" / "images" / "photo.jpg"
+    Image.new("RGB", (600, 400), (10, 10, 200)).save(photo, "JPEG")
+    update = session.refresh({photo})
+    assert update.ok and tokens in update.written, update.written
+    assert tokens.read_bytes() != before
     cold = tmp_path / "cold"
     _build(data, templates, cold)
-    assert (cold / "sampler" / "en" / "sampler-en-rules-a5.pdf").read_bytes() == (
-        booklet.read_bytes()
-    )
+    for made in (booklet, tokens):
+        assert (cold / "sampler" / "en" / made.name).read_bytes() == made.read_bytes()
 
 
 # --- bad input: each said at the template's line, nothing written -----------------------------

@@ -350,6 +350,18 @@ BAD = [
         "save",
     ),
     (
+        "svg-links-a-file",
+        '<img src="images/linking.svg" width="20mm"/>',
+        {
+            "images/linking.svg": b'<svg xmlns="http://www.w3.org/2000/svg" '
+            b'xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">'
+            b'<image xlink:href="../../secret.png" width="10" height="10"/></svg>',
+        },
+        "wrong-type",
+        "linking.svg",
+        "save",
+    ),
+    (
         "gif",
         '<img src="images/still.gif" width="20mm"/>',
         {"images/still.gif": "gif"},
@@ -498,3 +510,16 @@ def test_a_frames_raster_image_is_checked_at_the_width_it_takes(
             assert said[0].location.path == str(token)
             assert said[0].location.line == line_of(token, "small.png")
             assert said[0].hint
+
+
+def test_an_svg_using_its_own_parts_is_drawn(project, tmp_path):
+    """The must-pass twin of an SVG linking a file: `<use href="#…">` and a data: URI are its own."""
+    data, templates = _copy(project, tmp_path)
+    own = (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'width="100" height="50"><defs><rect id="r" width="100" height="50" fill="#1f6fb2"/></defs>'
+        '<use xlink:href="#r"/><use href="#r" x="0"/></svg>'
+    )
+    (data / "sampler" / "images" / "diagram.svg").write_text(own, encoding="utf-8")
+    report, _ = check(data, templates_dir=templates, games=["sampler"], langs=["en"])
+    assert not report.has_errors, [d.format() for d in report.errors]

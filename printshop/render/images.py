@@ -13,8 +13,11 @@ embedded, and shops refuse them): convert an SVG's text to paths to keep its own
 
 from __future__ import annotations
 
+import inspect
 import logging
+import re
 from pathlib import Path
+from typing import Any
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import CMYKColor, Color
@@ -35,14 +38,33 @@ def is_svg(path: str | Path) -> bool:
     return str(path).lower().endswith(SVG_SUFFIXES)
 
 
-def read_svg(path: str | Path):
-    """The SVG file as a ReportLab drawing, or the reason it cannot be drawn (a str)."""
-    from svglib.svglib import svg2rlg
+# an SVG's link to another file (href="x.png", xlink:href="../y.svg"); "#id" and data: URIs are
+# its own
+_FILE_LINK = re.compile(r"""\bhref\s*=\s*["']\s*(?!#|data:)([^"']+)["']""", re.IGNORECASE)
 
+
+def read_svg(path: str | Path):
+    """The SVG file as a ReportLab drawing, or the reason it cannot be drawn (a str). An SVG that
+    links other files is refused: what it would read could lie outside the project, and a change to
+    it would go unseen."""
+    from svglib.svglib import SvgRenderer, svg2rlg
+
+    try:
+        linked = _FILE_LINK.search(Path(path).read_text(encoding="utf-8", errors="replace"))
+    except OSError as error:
+        return f"it cannot be read: {error.strerror or error}"
+    if linked:
+        return (
+            f"it links the file '{linked.group(1).strip()[:60]}': embed linked pictures in the "
+            "SVG (data: URIs) or draw them in, so that it is drawn from its own file"
+        )
+    options: dict[str, Any] = {}
+    if "external_reference_root" in inspect.signature(SvgRenderer.__init__).parameters:
+        options["external_reference_root"] = str(Path(path).parent)  # (none is linked: kept so)
     quiet = logging.getLogger("svglib.svglib")
     level, quiet.level = quiet.level, logging.CRITICAL  # its complaints are said as a diagnostic
     try:
-        drawing = svg2rlg(str(path))
+        drawing = svg2rlg(str(path), **options)
     except Exception as error:  # noqa: BLE001 - svglib raises what its XML and CSS parsers raise
         return f"svglib cannot read it: {str(error) or type(error).__name__}"
     finally:

@@ -523,3 +523,19 @@ def test_an_svg_using_its_own_parts_is_drawn(project, tmp_path):
     (data / "sampler" / "images" / "diagram.svg").write_text(own, encoding="utf-8")
     report, _ = check(data, templates_dir=templates, games=["sampler"], langs=["en"])
     assert not report.has_errors, [d.format() for d in report.errors]
+
+
+@pytest.mark.parametrize("alpha", [True, False])
+def test_a_transparent_picture_in_a_frame_is_said_to_flatten_over_white(project, tmp_path, alpha):
+    """CMYK press files flatten a frame's picture over paper white: said for one with transparent
+    parts (must-catch), not for an opaque one (must-pass)."""
+    data, templates = _copy(project, tmp_path)
+    picture = Image.new("RGBA" if alpha else "RGB", (600, 400), (200, 40, 40))
+    picture.save(data / "sampler" / "images" / "photo.png")
+    token = templates / "sampler" / "token.j2"
+    token.write_text(TOKEN.replace("photo.jpg", "photo.png"), encoding="utf-8")
+    report, _ = check(data, templates_dir=templates, games=["sampler"], langs=["en"])
+    said = [d for d in report.items if d.code == "press-art" and "transparent" in d.message]
+    assert bool(said) == alpha, [d.format() for d in report.items]
+    if said:
+        assert said[0].location.path == str(token) and said[0].hint

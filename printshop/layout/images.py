@@ -2,7 +2,9 @@
 layout: each must lie inside the game's folder and be the PNG, JPEG or SVG its name says (SVG as
 svglib draws it); each fault is said at the template's line, and nothing is drawn. Raster images
 must be fine enough where they are placed: a home print's `min_dpi` (image-resolution) and each
-shop's (press-art), at the width the image takes in its frame or booklet page.
+shop's (press-art), at the width the image takes in its frame or booklet page. A CMYK shop's files
+flatten a frame's picture over paper white (render/images.py): one with transparent parts is said
+(press-art); a booklet's pages are white, so there it prints as it shows.
 """
 
 from __future__ import annotations
@@ -197,9 +199,37 @@ def frames_images(layout, project, report: Report) -> None:
     its frame (`check_resolution`), said once per image and place."""
     shops = shops_dpi(project)
     home = project.media.print_and_play.min_dpi
+    cmyk = [
+        profile.label or profile_id
+        for profile_id, profile in sorted(project.profiles.items())
+        if profile.colour.space == "cmyk"
+    ]
     faces = [face for deck in layout.decks for face in deck.faces.values()]
     faces += [face for sheet in layout.sheets for face in (*sheet.faces, *sheet.backs)]
     for face in faces:
         for laid in face.frames:
             for img in images_of(laid.blocks):
                 check_resolution(img, laid.frame.width, home, shops, report)
+                if cmyk and _transparent(img) and isinstance(img.where, Location):
+                    report_once(
+                        report,
+                        "press-art",
+                        img.where,
+                        f"image '{img.src}' has transparent parts; in {', '.join(cmyk)}'s CMYK "
+                        "files a frame's picture is flattened over paper white",
+                        hint="make the picture opaque, with the colour it stands on, or draw it "
+                        "as an SVG",
+                    )
+
+
+def _transparent(img: Img) -> bool:
+    """Whether a raster image's file has an alpha channel or a transparent colour."""
+    if img.file is None or img.file.kind != "raster":
+        return False
+    from PIL import Image
+
+    try:
+        with Image.open(img.file.path) as picture:
+            return picture.mode in ("RGBA", "LA", "PA") or "transparency" in picture.info
+    except (OSError, ValueError):
+        return False  # (read whole at layout: not met)

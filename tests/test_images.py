@@ -277,7 +277,8 @@ def test_a_session_draws_an_edited_svg_again(project, tmp_path):
     data, templates = _copy(project, tmp_path / "p")
     out = tmp_path / "out"
     session = Session(data, out, templates_dir=templates, games=["sampler"], langs=["en"])
-    assert session.refresh().ok
+    first = session.refresh()
+    assert first.ok, [d.format() for d in first.report.errors]
     booklet = out / "sampler" / "en" / "sampler-en-rules-a5.pdf"
     before = booklet.read_bytes()
     svg = data / "sampler" / "images" / "diagram.svg"

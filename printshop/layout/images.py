@@ -26,11 +26,14 @@ SOURCES = re.compile(r"""<img\b[^>]*?\bsrc\s*=\s*["']([^"']*)["']""")
 
 
 def image_stamps(markup: str, game_dir: Path) -> tuple:
-    """What tells apart the files the `<img>`s of `markup` name as they are now (each one's
-    modification time and size): a part of what a laid-out text is remembered by."""
+    """What tells apart the files the `<img>`s of `markup` name as they are now (each one's path,
+    modification time and size): a part of what a laid-out text is remembered by. (A copied
+    project's files keep their times: the path tells its texts from the original's.)"""
     if "<img" not in markup:
         return ()
-    return tuple((src, file_stamp(game_dir / src)) for src in SOURCES.findall(markup))
+    return tuple(
+        (str(game_dir / src), file_stamp(game_dir / src)) for src in SOURCES.findall(markup)
+    )
 
 
 def has_images(blocks: list[Block]) -> bool:

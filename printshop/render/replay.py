@@ -40,6 +40,7 @@ from printshop import memos
 from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.render.faces import draw_face, face_motifs
 from printshop.render.helper import seed_of, still_seeded
+from printshop.typeset.richtext import Figure, Img
 
 # a session sets this around its renders; builds leave it None
 recordings: contextvars.ContextVar["FaceRecordings | None"] = contextvars.ContextVar(
@@ -252,10 +253,8 @@ def _keep_bytes(form, recording: Recording) -> None:
 
 def has_images(face) -> bool:
     """Whether `face` draws an image file: a shape's, or an <img> in one of its frames."""
-    from printshop.layout.images import images_of
-
     return any(shape.kind == "image" for shape in face.face.shapes.values()) or any(
-        images_of(laid.blocks) for laid in face.frames
+        isinstance(block, (Img, Figure)) for laid in face.frames for block in laid.blocks
     )
 
 

@@ -32,6 +32,7 @@ from reportlab.platypus import Flowable, Paragraph
 from printshop import memos
 from printshop.project.models.booklet import TextStyle
 from printshop.render.colour import Paints
+from printshop.render.images import ImageFlowable
 from printshop.typeset.fonts import state as fonts_state
 from printshop.typeset.fonts import with_fallback
 from printshop.typeset.measuring import list_indent, measure
@@ -207,8 +208,6 @@ def make_flowables(
         elif isinstance(block, Table):
             flowables.append(_frame_table(block, style, size, base, paints, width))
         elif isinstance(block, (Img, Figure)):  # its height counted as a paragraph's
-            from printshop.render.images import ImageFlowable
-
             image = block.img if isinstance(block, Figure) else block
             flowables.append(ImageFlowable(image, paints.mode))
             if isinstance(block, Figure):

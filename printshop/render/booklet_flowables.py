@@ -1,6 +1,7 @@
 """A rules booklet's blocks as ReportLab flowables: paragraphs in booklet.yaml's styles (the
 characters it colours in their colours, list items hanging their bullets or numbers), tables with a
-coloured header row, spacers, page breaks, vector motifs (`MotifFlowable`), the back cover's emblem
+coloured header row, spacers, page breaks, vector motifs (`MotifFlowable`), images and figures
+(render/images.py), the back cover's emblem
 and title, and headings kept with what follows them. render.booklet_pages sets them on pages.
 """
 
@@ -18,11 +19,12 @@ from printshop.project.models.booklet import BookletTables, TextStyle
 from printshop.project.units import parse_length
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_motif
+from printshop.render.images import ImageFlowable
 from printshop.typeset.fitting import ALIGN
 from printshop.typeset.fonts import with_fallback
 from printshop.typeset.justify import EvenParagraph
 from printshop.typeset.measuring import hang
-from printshop.typeset.richtext import HOME_ONLY, Art, Para, Spacer, Table, uppercase
+from printshop.typeset.richtext import HOME_ONLY, Art, Figure, Img, Para, Spacer, Table, uppercase
 from printshop.typeset.richtext import PageBreak as PageBreakBlock
 from printshop.typeset.tables import TableDefaults, designed_table, header_rows
 
@@ -248,7 +250,26 @@ def block_flowables(
         return [
             MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour))
         ]
+    if isinstance(block, (Img, Figure)):
+        return figure_flowables(block, styles, paints, tables, colours)
     return []
+
+
+def figure_flowables(
+    block: Img | Figure,
+    styles: dict[str, ParagraphStyle],
+    paints: Paints,
+    tables,
+    colours: dict[str, str] | None,
+) -> list[Flowable]:
+    """An image set between the space a table takes before and after it; a figure's image and
+    caption (booklet.yaml's `caption` style, else `p`) kept together on one page."""
+    if isinstance(block, Img):
+        shown: list[Flowable] = [ImageFlowable(block, paints.mode)]
+    else:
+        caption = EvenParagraph(_set(block.caption, colours), styles.get("caption", styles["p"]))
+        shown = [KeepTogether([ImageFlowable(block.img, paints.mode), caption])]
+    return [RLSpacer(1, tables.space_before), *shown, RLSpacer(1, tables.space_after)]
 
 
 def booklet_table_defaults(tables: BookletTables, rule_colour: str | None) -> TableDefaults:

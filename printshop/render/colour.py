@@ -52,6 +52,7 @@ class ColourMode:
     rich_black: tuple[float, ...] | None = None  # percent C, M, Y, K for black fills (four)
     low_ink: bool = False  # home printing on a budget: white backgrounds, fills lightened
     low_ink_rules: LowInkRules = LowInkRules()  # how faces keep their identity when low_ink
+    icc: str | None = None  # a CMYK shop's ICC profile (printshop/icc/), raster art converted to it
 
 
 RGB = ColourMode()
@@ -157,6 +158,14 @@ def _luminance(hex_value: str) -> float:
 def _lighten(hex_value: str, amount: float) -> str:
     channels = [int(hex_value[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
+
+
+def fill_colour(hex_value: str, mode: ColourMode) -> Color:
+    """An sRGB hex colour as a fill in `mode` (what `Paints.fill` gives a palette's colour): an
+    SVG drawing's own colours, converted as the palette's are (render/images.py)."""
+    if mode.low_ink:
+        hex_value = _lighten(hex_value, 1 - mode.low_ink_rules.tint)
+    return _convert(hex_value, mode, text=False)
 
 
 @memos.COLOURS  # a deck asks for its few colours thousands of times; Colors are not changed

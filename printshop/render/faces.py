@@ -18,7 +18,8 @@ from reportlab.platypus import Flowable, Paragraph
 from printshop.layout.plan import FaceLayout, FrameLayout
 from printshop.project.models.art import Motif
 from printshop.project.models.faces import Shape
-from printshop.render.colour import OVERSET_COLOUR, Paints
+from printshop.render.colour import OVERSET_COLOUR, RGB, ColourMode, Paints
+from printshop.render.images import draw_image
 from printshop.typeset.fitting import make_flowables
 
 
@@ -105,6 +106,7 @@ def draw_shape(
         motifs,
         assets,
         stand_ins=stand_ins,
+        mode=paints.mode,
     )
 
 
@@ -120,10 +122,11 @@ def draw_geometry(
     *,
     stand_ins: bool = False,
     rays_apart: float = 0.0,
+    mode: ColourMode = RGB,
 ) -> None:
     """`shape`'s outline (its kind and box) painted in the colours given, whatever its own say: none
     is not painted. Rays are filled wedges, or with a stroke and no fill their outlines (low ink),
-    from where they stand `rays_apart`."""
+    from where they stand `rays_apart`. An SVG image's own colours are converted for `mode`."""
     canvas.saveState()
     fill = fill_colour is not None
     stroke = stroke_colour is not None and stroke_width > 0
@@ -169,15 +172,16 @@ def draw_geometry(
             apart=rays_apart,
         )
     elif shape.kind == "image" and assets is not None and shape.src:
-        # ReportLab stores an image drawn from the same file once per PDF
+        # a PNG or JPEG (ReportLab stores one drawn again once per PDF), or an SVG as vectors
         try:
-            canvas.drawImage(
-                str(assets / shape.src),
+            draw_image(
+                canvas,
+                assets / shape.src,
                 shape.x,
                 top - shape.height,
                 shape.width,
                 shape.height,
-                mask="auto",
+                mode if shape.src.lower().endswith(".svg") else RGB,
             )
         except Exception:  # noqa: BLE001 - not there, not an image: ReportLab reads it before it draws anything
             if not stand_ins:

@@ -128,6 +128,7 @@ def draw_low_ink_face(
             assets,
             stand_ins=stand_ins,
             rays_apart=rules.hatch_pitch,
+            mode=paints.mode,
         )
         if shape.kind == "rays":
             canvas.restoreState()

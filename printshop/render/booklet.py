@@ -33,12 +33,13 @@ from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.project.models.art import Motif
 from printshop.project.models.media import Paper
+from printshop.render.booklet_covers import image_stamps, split_back_cover
 from printshop.render.booklet_flowables import back_cover_blocks, character_colours
 from printshop.render.booklet_pages import set_booklet
 from printshop.render.colour import Paints, StandIn
 from printshop.render.replay import motif_key, recordings
 from printshop.typeset.fonts import state as fonts_state
-from printshop.typeset.richtext import HOME_ONLY, Para, Spacer
+from printshop.typeset.richtext import BACK_COVER, HOME_ONLY, Para, Spacer
 from printshop.typeset.richtext import PageBreak as PageBreakBlock
 
 
@@ -121,6 +122,7 @@ def _remembered(
         localized.language.typography.hyphenation,
         fonts_state(),
         stand_in,
+        image_stamps(booklet.style, localized.data.dir),
     )
     for depth, booklets in enumerate(kept_in):
         made = booklets.get(key, ())
@@ -206,11 +208,14 @@ def _render_whole(
         )[0]
 
     spacing, pages = booklet_flow(game, booklet, paper, paints, motifs, pad_to)
+    declared = split_back_cover(booklet.blocks)[1] is not None
     missing = (-pages) % pad_to
+    if declared:  # the template's back cover, always the last page
+        missing = (-(pages + 1)) % pad_to + 1
     if not missing:
         return render(spacing), pages
     # the last one a back cover, if the cover has anything to show on it; blank pages before it
-    back = bool(back_cover_blocks(booklet.blocks))
+    back = declared or bool(back_cover_blocks(booklet.blocks))
     return render(spacing, missing - 1 if back else missing, pages, back), pages + missing
 
 
@@ -244,7 +249,8 @@ def booklet_flow(
     spacing = 1.0
     pages, tail = measure(spacing)
     if pad_to > 1:
-        (pages, tail), spacing = _balanced(measure, (pages, tail), pad_to)
+        back = split_back_cover(booklet.blocks)[1] is not None
+        (pages, tail), spacing = _balanced(measure, (pages, tail), pad_to, back)
     elif pages > 1 and tail < LAST_PAGE_LEAST:
         for tighter in TIGHTER:  # the last page's few lines move back onto the page before
             candidate = measure(tighter)
@@ -295,15 +301,17 @@ def _measure(
 _MEASURED = memos.BOOKLET_MEASURES
 
 
-def _balanced(measure, first: tuple[int, float], pad_to: int) -> tuple[tuple[int, float], float]:
+def _balanced(
+    measure, first: tuple[int, float], pad_to: int, back_cover: bool = False
+) -> tuple[tuple[int, float], float]:
     """Of the template's spacing and the tighter and looser ones, a booklet whose last page holds no
     scrap (a page with two lines on it is worse than a blank one), then the one that needs the
-    fewest blank pages to fill its last sheet (the back cover is not one), then the spacing nearest
-    the template's; with its spacing."""
+    fewest blank pages to fill its last sheet (the back cover is not one; with `back_cover`, the
+    template's, it is always there), then the spacing nearest the template's; with its spacing."""
 
     def score(result: tuple[int, float], spacing: float) -> tuple:
         pages, tail = result
-        blanks = max(0, (-pages) % pad_to - 1)
+        blanks = (-(pages + 1)) % pad_to if back_cover else max(0, (-pages) % pad_to - 1)
         return pages > 1 and tail < LAST_PAGE_LEAST, blanks, abs(math.log(spacing))
 
     best, best_spacing = first, 1.0
@@ -336,6 +344,8 @@ def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
             headings += 1
             if headings > 1:
                 skipping = False
+        if isinstance(block, Spacer) and block.height == BACK_COVER:
+            skipping = False  # the back cover is never part of a home-only section
         if not skipping:
             kept.append(block)
     while kept and isinstance(

@@ -28,6 +28,7 @@ from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.project.models.art import Motif
 from printshop.project.models.media import Paper
 from printshop.project.units import to_mm
+from printshop.render.booklet_covers import draw_page, page_styles, split_back_cover
 from printshop.render.booklet_flowables import (
     back_cover_blocks,
     back_cover_flowables,
@@ -40,6 +41,7 @@ from printshop.render.colour import Paints
 from printshop.render.pdf import INITIAL_FONT
 from printshop.render.replay import remember_page_streams
 from printshop.typeset.fitting import paragraph_style
+from printshop.typeset.richtext import PageBreak as PageBreakBlock
 
 
 class _Doc(BaseDocTemplate):
@@ -93,6 +95,11 @@ def set_booklet(
         # a paragraph's last line never begins a page, nor its first line ends one
         paragraph.allowWidows, paragraph.allowOrphans = 0, 0
     colours = character_colours(style.characters, paints)  # the red suits in red, as on the cards
+    pages = style.pages
+    assets = game.localized.data.dir  # a page style's images: files of the game's folder
+    blocks, declared_back = split_back_cover(booklet.blocks)
+    # the template's back cover; or, where it declares none, the cover's emblem and title
+    back_blocks = declared_back if declared_back is not None else back_cover_blocks(blocks)
 
     def frame(inner_left: bool) -> Frame:
         left = margins.inner if inner_left else margins.outer
@@ -113,8 +120,16 @@ def set_booklet(
             canvas.setTrimBox((bleed, bleed, bleed + paper.width, bleed + paper.height))
             canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
         padding = content_pages is not None and doc.page > content_pages
-        if padding and not (back_cover and doc.page == content_pages + blank_pages + 1):
+        last = back_cover and doc.page == (content_pages or 0) + blank_pages + 1
+        if not measure:  # the page's background and art, under its text
+            page = pages.cover if doc.page == 1 else pages.back_cover if last else pages.text
+            draw_page(canvas, page, paper.width, paper.height, bleed, paints, motifs, assets)
+        if padding and not last:
             # a blank page completing the last sheet: nothing on it, not even the file's name
+            return
+        if doc.page == 1 or last:
+            # the covers carry no folio, no running head and no file name: they are the product's
+            # face (the file's name is on every page of the rules)
             return
         canvas.saveState()
         canvas.translate(bleed, bleed)
@@ -129,10 +144,6 @@ def set_booklet(
             marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
             canvas.drawCentredString(paper.width / 2, low, marked)
             y = max(y, low + style.folio.size * 1.3)
-        # neither the cover nor the back cover carries a folio or running head
-        if doc.page == 1 or padding:
-            canvas.restoreState()
-            return
         canvas.setFont(style.folio.font, style.folio.size)
         odd = doc.page % 2 == 1
         text = f"{game.title} · {folio_name}"
@@ -172,13 +183,17 @@ def set_booklet(
         ]
     )
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
-    hangs = list_hangs(booklet.blocks, style.styles)
-    for index, block in enumerate(booklet.blocks):
+    hangs = list_hangs(blocks, style.styles)
+    cover_styles = page_styles(pages.cover, styles, paints, cover=True)
+    text_styles = page_styles(pages.text, styles, paints)
+    on_cover = True  # the blocks before the first page break: the cover's, in its colours, balanced
+    for index, block in enumerate(blocks):
+        on_cover = on_cover and not isinstance(block, PageBreakBlock)
         story.extend(
             block_flowables(
                 block,
                 style.styles,
-                styles,
+                cover_styles if on_cover else text_styles,
                 paints,
                 motifs,
                 style.rule_colour,
@@ -186,6 +201,7 @@ def set_booklet(
                 paper.width - margins.inner - margins.outer,
                 colours,
                 hangs.get(index),
+                balanced=on_cover,
             )
         )
     # the text's headings kept with what follows them, among the text only: a heading that ends it
@@ -199,14 +215,15 @@ def set_booklet(
         story.append(PageBreak())
         story.extend(
             back_cover_flowables(
-                back_cover_blocks(booklet.blocks),
+                back_blocks or [],
                 style,
-                styles,
+                page_styles(pages.back_cover, styles, paints, cover=True),
                 paints,
                 motifs,
                 colours,
                 paper.width - margins.inner - margins.outer,
                 paper.height - margins.top - margins.bottom,
+                declared=declared_back is not None,
             )
         )
     try:

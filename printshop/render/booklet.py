@@ -225,7 +225,8 @@ def booklet_pages(
     """The pages `render_booklet` gives the booklet (no `pad_to`, no bleed), measured without
     writing it: what a kit on another paper lists on its how-to page for the A5 rules one kit
     writes."""
-    return booklet_flow(game, _for_target(booklet, press=False), paper, paints, motifs)[1]
+    pages = booklet_flow(game, _for_target(booklet, press=False), paper, paints, motifs)[1]
+    return pages + (split_back_cover(booklet.blocks)[1] is not None)  # and its back cover
 
 
 def booklet_flow(

@@ -109,6 +109,7 @@ def _remembered(
     )  # (a name it lacks is magenta, where a palette has none at all)
     key = (
         repr(booklet.blocks),
+        booklet.cover,
         booklet.style.model_dump_json(),
         repr(paper),
         repr(paints.mode),
@@ -282,6 +283,7 @@ def _measure(
     do the motifs' shapes (their blocks give their sizes)."""
     key = (
         repr(booklet.blocks),
+        booklet.cover,
         repr(booklet.style),
         paper.width,
         paper.height,
@@ -355,4 +357,6 @@ def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
         # counted an empty page after it in one pass and not in the other: a stitched booklet's
         # pages
         kept.pop()
-    return BookletLayout(kept, booklet.style, booklet.text_ids)  # were then not a multiple of four)
+    return BookletLayout(
+        kept, booklet.style, booklet.text_ids, booklet.cover
+    )  # were then not a multiple of four)

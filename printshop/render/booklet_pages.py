@@ -26,6 +26,7 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.project.models.art import Motif
+from printshop.project.models.booklet import BookletPages
 from printshop.project.models.media import Paper
 from printshop.project.units import to_mm
 from printshop.render.booklet_covers import draw_page, page_styles, split_back_cover
@@ -95,7 +96,8 @@ def set_booklet(
         # a paragraph's last line never begins a page, nor its first line ends one
         paragraph.allowWidows, paragraph.allowOrphans = 0, 0
     colours = character_colours(style.characters, paints)  # the red suits in red, as on the cards
-    pages = style.pages
+    # a document set as a booklet without a cover (the how-to sheet) takes none of its page styles
+    pages = style.pages if booklet.cover else BookletPages()
     assets = game.localized.data.dir  # a page style's images: files of the game's folder
     blocks, declared_back = split_back_cover(booklet.blocks)
     # the template's back cover; or, where it declares none, the cover's emblem and title
@@ -121,13 +123,14 @@ def set_booklet(
             canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
         padding = content_pages is not None and doc.page > content_pages
         last = back_cover and doc.page == (content_pages or 0) + blank_pages + 1
+        front = booklet.cover and doc.page == 1
         if not measure:  # the page's background and art, under its text
-            page = pages.cover if doc.page == 1 else pages.back_cover if last else pages.text
+            page = pages.cover if front else pages.back_cover if last else pages.text
             draw_page(canvas, page, paper.width, paper.height, bleed, paints, motifs, assets)
         if padding and not last:
             # a blank page completing the last sheet: nothing on it, not even the file's name
             return
-        if doc.page == 1 or last:
+        if front or last:
             # the covers carry no folio, no running head and no file name: they are the product's
             # face (the file's name is on every page of the rules)
             return
@@ -144,6 +147,9 @@ def set_booklet(
             marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
             canvas.drawCentredString(paper.width / 2, low, marked)
             y = max(y, low + style.folio.size * 1.3)
+        if doc.page == 1:  # a first page that is no cover (the how-to sheet): no folio either
+            canvas.restoreState()
+            return
         canvas.setFont(style.folio.font, style.folio.size)
         odd = doc.page % 2 == 1
         text = f"{game.title} · {folio_name}"
@@ -186,7 +192,7 @@ def set_booklet(
     hangs = list_hangs(blocks, style.styles)
     cover_styles = page_styles(pages.cover, styles, paints, cover=True)
     text_styles = page_styles(pages.text, styles, paints)
-    on_cover = True  # the blocks before the first page break: the cover's, in its colours, balanced
+    on_cover = booklet.cover  # the blocks before the first page break: the cover's, balanced
     for index, block in enumerate(blocks):
         on_cover = on_cover and not isinstance(block, PageBreakBlock)
         story.extend(

@@ -9,7 +9,9 @@ tightened until it goes, or loosened until the last page holds more. A saddle-st
 multiple of four (then the spacing nearest the template's). Pages still missing go at the end: the
 last page is a back cover (the cover's emblem and title), the blank pages before it are the inside back
 cover, so no blank ever falls inside the rules; the back cover and the blank pages carry no folio nor running
-head, and blank pages carry nothing at all (no file name either). The cover carries no folio.
+head, and blank pages carry nothing at all (no file name either). A template that declares its back cover
+(`<spacer height="back-cover"/>`, render.booklet_covers) has it on the last page of every booklet, stitched
+or not. Neither cover carries a folio or the file's name; their colours and art are booklet.yaml's `pages`.
 
 Justified paragraphs never stretch a word space beyond twice the font's own
 (printshop/typeset/justify.py), and the characters the booklet style names under `characters` (the

@@ -69,23 +69,42 @@ def _white_share(pixels: np.ndarray) -> float:
 
 
 # --- 1. the covers filled to the edge and the bleed ---------------------------------------------
-def test_covers_are_filled_to_every_edge_of_the_page_home_press_and_imposed(kit, press):
-    """The first and last page of every booklet: not one pixel of paper white along the page's
-    edge (a press booklet's page is its bleed box: the fill reaches the bleed); an imposed sheet's
-    first side holds the back cover (left) and the cover (right), so its whole edge is filled."""
-    for path in _home(kit) + sorted(press.rglob("*-rules.pdf")):
+def _ring(image: np.ndarray, inset_px: int) -> np.ndarray:
+    """The pixels of the rectangle `inset_px` inside the image's edge."""
+    return _border(
+        image[inset_px : image.shape[0] - inset_px, inset_px : image.shape[1] - inset_px]
+    )
+
+
+def test_covers_are_filled_to_the_bleed_or_to_the_frame_home_prints_keep(kit, press, checked):
+    """The first and last page of every booklet: a press booklet's filled to its page's very edge
+    (its bleed box: the fill reaches the bleed); a home print's filled to the even frame of paper
+    that home printers leave (booklet.yaml's `pages.inset`) and white outside it; an imposed sheet's
+    first side holds the back cover (left) and the cover (right), filled up to the fold."""
+    inset = checked.project.booklet.pages.inset * DPI / 72
+    assert inset > 5 / 25.4 * DPI  # wider than the band home printers leave (5 mm)
+    for path in sorted(press.rglob("*-rules.pdf")):
         document = pypdfium2.PdfDocument(str(path))
         for number in (0, len(document) - 1):
             share = _white_share(_border(_image(document[number])))
             assert share == 0, f"{path.name} p{number + 1}: {share:.0%} of its edge is white"
         document.close()
+    for path in _home(kit):
+        document = pypdfium2.PdfDocument(str(path))
+        for number in (0, len(document) - 1):
+            image = _image(document[number])
+            assert _white_share(_ring(image, round(inset) + 2)) == 0, (path.name, number + 1)
+            assert _white_share(_ring(image, round(inset) - 2)) == 1, (path.name, number + 1)
+        document.close()
     for path in sorted(kit.rglob("*-rules-booklet-a4.pdf")):
         document = pypdfium2.PdfDocument(str(path))
         image = _image(document[0])
         document.close()
-        assert _white_share(_border(image)) == 0, path.name
-        middle = image.shape[1] // 2  # the fold: both covers reach it too
-        assert _white_share(image[:, middle - 2 : middle + 2].reshape(-1, 3)) == 0, path.name
+        middle = image.shape[1] // 2  # the fold: both covers reach it
+        rows = slice(round(inset) + 2, image.shape[0] - round(inset) - 2)
+        fold = image[rows, middle - 3 : middle + 3].reshape(-1, 3)
+        assert _white_share(fold) < 0.2, path.name  # (a hairline seam where the pages meet)
+        assert _white_share(_ring(image, round(inset) + 2)) == 0, path.name
 
 
 def test_a_press_booklets_cover_has_its_bleed_and_its_text_inside_the_margins(press, checked):
@@ -242,11 +261,16 @@ def test_a_page_styles_background_fills_the_pages_of_rules_and_the_blank_ones(tm
     data_pdf, pages, palette = _rendered(checked, short, pad_to=4, bleed=bleed)
     assert pages == 4
     deep = _hex(palette["paper-deep"])
+    # a home print stops its fill 6 mm inside the page's edge (pages.inset); a press page reaches
+    # the bleed's edge
+    edge = 0.0 if bleed else 0.06
     for page in (1, 2):  # the page of rules, then the blank inside back cover
-        for corner in ((0, 0), (1, 1), (0.5, 0.5)):
+        for corner in ((edge, edge), (1 - edge, 1 - edge), (0.5, 0.5)):
             assert _near(_pixel(data_pdf, page, *corner), deep), (page, corner)
-    assert _near(_pixel(data_pdf, 0, 0, 1), _hex(palette["red"]))  # the cover's own fill
-    assert _near(_pixel(data_pdf, 3, 1, 1), _hex(palette["red-deep"]))  # the back cover's
+    assert _near(_pixel(data_pdf, 0, edge, 1 - edge), _hex(palette["red"]))  # the cover's own fill
+    assert _near(
+        _pixel(data_pdf, 3, 1 - edge, 1 - edge), _hex(palette["red-deep"])
+    )  # the back cover's
 
 
 def test_text_on_a_background_takes_the_more_legible_of_ink_and_white(tmp_path):

@@ -208,6 +208,7 @@ def _render_whole(
             content_pages,
             spacing=spacing,
             back_cover=back_cover,
+            stitched=pad_to > 1,
         )[0]
 
     spacing, pages = booklet_flow(game, booklet, paper, paints, motifs, pad_to)

@@ -17,6 +17,7 @@ from reportlab.lib.styles import ParagraphStyle
 
 from printshop.project.models.art import Motif
 from printshop.project.models.booklet import BookletStyle, PageStyle
+from printshop.project.models.media import Paper
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_shape
 from printshop.typeset.richtext import BACK_COVER, Spacer
@@ -72,28 +73,47 @@ def page_styles(
     return on_page
 
 
+def art_box(
+    paper: Paper, bleed: float, inset: float, stitched: bool, page: int
+) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of what a page style paints on page `page`, from the page's own
+    corner: a press page's whole page, its bleed too; a home print's page less `inset` on every side
+    (home printers leave a band along the paper's edge unprinted: an even frame of paper shows
+    instead of an uneven one), except, `stitched`, the side of the fold (an odd page's left, an even
+    page's right), where facing pages meet."""
+    if bleed:
+        return 0.0, 0.0, paper.width + 2 * bleed, paper.height + 2 * bleed
+    left = right = inset
+    if stitched:
+        if page % 2:
+            left = 0.0
+        else:
+            right = 0.0
+    return left, inset, paper.width - right, paper.height - inset
+
+
 def draw_page(
     canvas,
     page: PageStyle,
-    width: float,
+    box: tuple[float, float, float, float],
     height: float,
     bleed: float,
     paints: Paints,
     motifs: dict[str, Motif],
     assets: Path | None,
 ) -> None:
-    """The page style's background over the whole page (its bleed too), then its shapes, placed
-    from the trim's top-left corner; `canvas` at the page's own origin (the bleed's corner)."""
+    """The page style's background over `box` (`art_box`), then its shapes, placed from the trim's
+    top-left corner and cut at the box; `canvas` at the page's own origin (the bleed's corner)."""
     if page.background is None and not page.shapes:
         return
+    left, bottom, right, top = box
     canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(left, bottom, right - left, top - bottom)
+    canvas.clipPath(clip, stroke=0, fill=0)
     if page.background is not None:
         canvas.setFillColor(paints.background(page.background))
-        canvas.rect(0, 0, width + 2 * bleed, height + 2 * bleed, stroke=0, fill=1)
-    # nothing drawn past the bleed: a shape running off the page is cut at its edge
-    clip = canvas.beginPath()
-    clip.rect(0, 0, width + 2 * bleed, height + 2 * bleed)
-    canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.rect(left, bottom, right - left, top - bottom, stroke=0, fill=1)
     canvas.translate(bleed, bleed)
     for shape in sorted(page.shapes.values(), key=lambda shape: shape.layer):
         draw_shape(canvas, shape, height, paints, motifs, assets)

@@ -29,7 +29,7 @@ from printshop.project.models.art import Motif
 from printshop.project.models.booklet import BookletPages
 from printshop.project.models.media import Paper
 from printshop.project.units import to_mm
-from printshop.render.booklet_covers import draw_page, page_styles, split_back_cover
+from printshop.render.booklet_covers import art_box, draw_page, page_styles, split_back_cover
 from printshop.render.booklet_flowables import (
     back_cover_blocks,
     back_cover_flowables,
@@ -77,11 +77,13 @@ def set_booklet(
     spacing: float = 1.0,
     back_cover: bool = False,
     measure: bool = False,
+    stitched: bool = False,
 ) -> tuple[bytes, int, float]:
     """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing`
     scales the space before and after paragraphs (to balance the last page). After the
     `content_pages`, `blank_pages` empty pages, then (`back_cover`) a back cover. With `measure`,
-    the pages are set but neither drawn nor written (the bytes are empty)."""
+    the pages are set but neither drawn nor written (the bytes are empty). `stitched`: a home
+    booklet imposed for saddle stitching, whose page styles' fills reach the fold (`art_box`)."""
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
@@ -126,7 +128,8 @@ def set_booklet(
         front = booklet.cover and doc.page == 1
         if not measure:  # the page's background and art, under its text
             page = pages.cover if front else pages.back_cover if last else pages.text
-            draw_page(canvas, page, paper.width, paper.height, bleed, paints, motifs, assets)
+            box = art_box(paper, bleed, pages.inset, stitched, doc.page)
+            draw_page(canvas, page, box, paper.height, bleed, paints, motifs, assets)
         if padding and not last:
             # a blank page completing the last sheet: nothing on it, not even the file's name
             return

@@ -70,6 +70,11 @@ class BookletPages(Node):
     the page's margins; its titles are balanced over their lines (no word alone on the last)."""
     text: PageStyle = PageStyle()
     """Every page of the rules, and the blank pages that complete a stitched booklet."""
+    inset: Extent = 0.0
+    """On a home print (no bleed), how far inside the paper's edge the page styles' backgrounds and
+    art stop: home printers leave a band along the edge unprinted (media.yaml's
+    `print_and_play.margin`), and an even frame of paper looks better than a ragged one. A booklet
+    imposed for stitching at home fills its pages to the fold."""
     back_cover: PageStyle = PageStyle()
     """The last page, when the booklet has one: the template's blocks after
     `<spacer height="back-cover"/>`, or, without that, the cover's emblem and title on a stitched

@@ -44,11 +44,12 @@ def contrast(one: str, other: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def legible_on(background: str, palette) -> str:
+def legible_on(background: str, palette) -> str | None:
     """Of the palette's `ink` and `white`, the name that stands out more from `background` (a
-    name)."""
+    name); None if the palette has neither (a project may take printshop's own colours away)."""
     fill = palette[background]
-    return max(("ink", "white"), key=lambda name: contrast(palette[name], fill))
+    names = [name for name in ("ink", "white") if name in palette]
+    return max(names, key=lambda name: contrast(palette[name], fill)) if names else None
 
 
 def page_styles(

@@ -141,7 +141,12 @@ def back_cover_flowables(
                 balanced=True,
             )
         ]
-        used = sum(flowable.wrap(width, height)[1] for flowable in shown)
+        # (with each paragraph's space before and after: a back cover that runs onto another page
+        # would break a stitched booklet's count of pages)
+        used = sum(
+            flowable.wrap(width, height)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+            for flowable in shown
+        )
         return shown if used <= height - 2 else [RLSpacer(1, 1)]
     shown = []
     for block in blocks:

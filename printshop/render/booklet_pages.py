@@ -135,7 +135,14 @@ def set_booklet(
             return
         if front or last:
             # the covers carry no folio, no running head and no file name: they are the product's
-            # face (the file's name is on every page of the rules)
+            # face (the file's name is on every page of the rules); a draft says so on them too
+            if file_name and game.localized.draft:
+                canvas.saveState()
+                canvas.translate(bleed, bleed)
+                canvas.setFillColor(paints.text(style.folio.colour))
+                canvas.setFont(style.folio.font, style.folio.size * 0.75)
+                canvas.drawCentredString(paper.width / 2, FILE_NAME_BASELINE, game.localized.draft)
+                canvas.restoreState()
             return
         canvas.saveState()
         canvas.translate(bleed, bleed)

@@ -349,6 +349,13 @@ _check(
     "data/kremlin/faces.yaml:6:14: warning[shape-outside-safe-zone]: shape 'border' of face 'politician' comes 1.2 mm closer to the trim than the deck's safe zone of 4.0 mm",
 )
 _check(
+    "low-contrast",
+    W,
+    "text on a booklet page's background stands out from it less than WCAG 2 asks of large type (a contrast ratio of 3)",
+    "name a lighter text colour on a dark background, a darker one on a light background, or leave the style out of `colours`: printshop then takes ink or white, whichever reads better",
+    "data/comrade/print/booklet.yaml:9:22: warning[low-contrast]: the cover's title in 'red-deep' on 'red' has a contrast ratio of 1.6; type there needs at least 3",
+)
+_check(
     "type-too-small",
     W,
     "a frame may print smaller than its medium allows (media.yaml's design.media: cards, counters, sheets, boards read from across the table)",

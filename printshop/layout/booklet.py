@@ -26,6 +26,7 @@ from printshop.project.units import parse_length, to_mm
 from printshop.typeset.fonts import FontSet
 from printshop.typeset.icons import icon_scale, resolve_blocks
 from printshop.typeset.richtext import (
+    BACK_COVER,
     HOME_ONLY,
     Art,
     Block,
@@ -160,7 +161,7 @@ def _check_block_sizes(
     )  # (an art wider than the text runs into the margins)
     area = f"a booklet page ({paper.label or style.paper}) holds {to_mm(height):.0f} mm inside its margins"
     for block in blocks:
-        if isinstance(block, Spacer) and block.height != HOME_ONLY:
+        if isinstance(block, Spacer) and block.height not in (HOME_ONLY, BACK_COVER):
             if (
                 parse_length(block.height) > height + 0.01
             ):  # (a hundredth of a point: 180mm is what A5 holds)

@@ -90,7 +90,9 @@ def templates_markdown() -> str:
         "table": "a table of `<tr>` rows of `<th>` header and `<td>` cells (styles `th`, `td`); "
         '`widths="20,80"` gives the columns\' shares, `align="left,center"` how each column (and its '
         "header) is set, centred where not given; how it is drawn: below",
-        "spacer": 'empty space: `<spacer height="8mm"/>`',
+        "spacer": 'empty space: `<spacer height="8mm"/>`; in a booklet, `<spacer '
+        'height="print-and-play"/>` opens a section for home prints only, and `<spacer '
+        'height="back-cover"/>` makes what follows the back cover, set on the last page',
         "pagebreak": "booklet: the next block starts a new page",
         "art": 'a motif of motifs.yaml: `<art motif="star" size="26mm" colour="red"/>`',
         "img": 'a picture, a PNG, JPEG or SVG file of the game\'s folder: `<img src="images/board.svg" '

@@ -77,7 +77,7 @@ def render_how_to_print(
         try:
             data, pages = render_booklet(
                 game,
-                BookletLayout(blocks, _scaled(style, scale)),
+                BookletLayout(blocks, _scaled(style, scale), cover=False),
                 paper,
                 paints,
                 motifs,
@@ -349,7 +349,11 @@ def _fits(
     paints = Paints(project.colours.palette)
     fits = any(
         booklet_pages(
-            game, BookletLayout(blocks, _scaled(style, scale)), paper, paints, project.motifs.motifs
+            game,
+            BookletLayout(blocks, _scaled(style, scale), cover=False),
+            paper,
+            paints,
+            project.motifs.motifs,
         )
         == 1
         for scale in SCALES

@@ -245,7 +245,7 @@ def _blocks_of(child: ET.Element, default_style: str, fragment: str) -> list[Blo
         return [PageBreak()]
     if tag == "spacer":
         height = child.get("height", "0mm")
-        if height != HOME_ONLY:
+        if height not in (HOME_ONLY, BACK_COVER):
             _length(tag, "height", height, fragment)
         return [Spacer(height)]
     if tag == "art":
@@ -395,6 +395,8 @@ BLOCK_TAGS = {
 
 # <spacer height="print-and-play"/>: a section for home prints only (render/booklet.py)
 HOME_ONLY = "print-and-play"
+# `<spacer height="back-cover"/>`: what follows is the booklet's back cover, set on its last page
+BACK_COVER = "back-cover"
 
 
 def _length(tag: str, attribute: str, value: str, fragment: str) -> float:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from printshop.project.models.booklet import TextStyle
+from printshop.project.models.styles import TextStyle
 from printshop.project.models.values import Extent, Size
 from printshop.project.schema import Length, Node
 

@@ -349,6 +349,13 @@ _check(
     "data/kremlin/faces.yaml:6:14: warning[shape-outside-safe-zone]: shape 'border' of face 'politician' comes 1.2 mm closer to the trim than the deck's safe zone of 4.0 mm",
 )
 _check(
+    "low-contrast",
+    W,
+    "text on a booklet page's background stands out from it less than WCAG 2 asks of large type (a contrast ratio of 3)",
+    "name a lighter text colour on a dark background, a darker one on a light background, or leave the style out of `colours`: printshop then takes ink or white, whichever reads better",
+    "data/comrade/print/booklet.yaml:9:22: warning[low-contrast]: the cover's title in 'red-deep' on 'red' has a contrast ratio of 1.6; type there needs at least 3",
+)
+_check(
     "type-too-small",
     W,
     "a frame may print smaller than its medium allows (media.yaml's design.media: cards, counters, sheets, boards read from across the table)",
@@ -375,6 +382,13 @@ _check(
     "a deck whose cards, with their bleed, do not fit in the area a print-and-cut machine cuts: its cut files leave the deck out",
     "choose a smaller card size, or mend the cutter's area, marks or gap in print/targets/cut/",
     "data/kremlin/game.yaml:40:16: warning[cut-left-out]: deck 'board-cards', silhouette: a big (200 × 290 mm) card with its bleed does not fit in the area Silhouette Cameo can cut on A4: its cut files leave the deck out",
+)
+_check(
+    "gutterfold-left-out",
+    W,
+    "a deck too large to fold on a paper (a front above the fold, its back below): `build --gutterfold` writes the rest of the kit and no gutterfold file for it",
+    "print its card sheets double-sided, or choose a smaller card size; a larger paper in print_and_play.papers folds it",
+    "data/kremlin/game.yaml:40:16: warning[gutterfold-left-out]: deck 'aids' on A4: A5 (148 × 210 mm): a front and its back do not fit above and below a fold on this paper: the kit has no gutterfold file for it (print its card sheets double-sided)",
 )
 _check(
     "press-left-out",

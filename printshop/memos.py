@@ -177,6 +177,12 @@ IMAGES_INSPECTED = memoized(
     used_in="checks/images.py _inspect_image",
     maxsize=256,
 )
+SVG_DRAWINGS = memoized(
+    "svg_drawings",
+    keyed_by="an SVG file's path, its stamp and the colour mode it is drawn in (never changed once made)",
+    used_in="render/images.py _drawing",
+    maxsize=64,
+)
 MARKUP_PROBLEMS = memoized(
     "markup_problems",
     keyed_by="a text",

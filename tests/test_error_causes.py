@@ -704,7 +704,7 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
             "<title>{{ t.game.title }}</title>",
             "<titel>{{ t.game.title }}</titel>",
             "template",
-            "the template uses an unknown tag <titel>; did you mean 'title'? (tags: art, box, h1, h2, ",
+            "the template uses an unknown tag <titel>; did you mean 'title'? (tags: art, box, figure, h1, h2, img, ",
             "<titel>",
         ),
         # taller than a page's text area (A5: 180 mm): the build failed with "the paragraph '...…'
@@ -795,8 +795,8 @@ def test_a_spacer_or_art_as_tall_as_the_booklet_page_holds_builds(
             "<h3>",
         ),
         (
-            '<table widths="46,10,44">',
-            '<table widths="46,10,-44">',
+            '<table widths="46,10,44" align="left,center,left">',
+            '<table widths="46,10,-44" align="left,center,left">',
             'widths="46,10,-44" should be positive',
             None,
         ),

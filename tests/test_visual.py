@@ -1,5 +1,5 @@
-"""The visual regression guard: one page of each kind (a card sheet on A4 and on Letter, a booklet
-page, how-to-print, role sheets, the board's assembly page and a tile) rendered at 30 dpi and
+"""The visual regression guard: one page of each kind (a card sheet on A4 and on Letter, a booklet's
+cover, page and back cover, how-to-print, role sheets, the board's assembly page and a tile) rendered at 30 dpi and
 compared with the references in tests/reference/, within a tolerance: a later change that moves or
 breaks a layout fails here. After an intended change, look at the pages and run `python -m
 tests.make_references`.

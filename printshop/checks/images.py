@@ -1,5 +1,6 @@
 """Art files: an image a face names is inside the project, readable whole, within the pixel limit
 and fine enough for a home print. Each file is read once per build (and again when it changes).
+An SVG file is read as render/images.py draws it (svglib); a .png or .jpg file must be one.
 """
 
 from __future__ import annotations
@@ -29,6 +30,16 @@ def image_path(game: GameData, src: str | None) -> Path | None:
     return Path(verdict[0]) if verdict[1] is None else None
 
 
+# what a file's name says it holds, as Pillow names the format it finds
+FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
+
+
+def inspect_file(path: Path, root: Path) -> tuple[str, tuple[str, str] | None, tuple[float, float]]:
+    """(resolved path, None or (code, problem), its size: pixels, or an SVG's points) of the image
+    file at `path`, which must lie inside `root`: read as the art of faces is, once per change."""
+    return _inspect_image(str(path), str(root), _stamp(path))
+
+
 def _stamp(path: Path) -> tuple[int, int]:
     """What tells a changed file from the one inspected before (watch mode keeps this process)."""
     try:
@@ -41,7 +52,7 @@ def _stamp(path: Path) -> tuple[int, int]:
 @memos.IMAGES_INSPECTED
 def _inspect_image(
     path: str, data_dir: str, stamp: tuple[int, int]
-) -> tuple[str, tuple[str, str] | None, tuple[int, int]]:
+) -> tuple[str, tuple[str, str] | None, tuple[float, float]]:
     """(resolved path, None or (code, problem), pixels): the image read once per build, header
     first."""
     import warnings
@@ -67,6 +78,14 @@ def _inspect_image(
         exists = False
     if not exists:
         return resolved, ("file-missing", "not found"), (0, 0)
+    if resolved.lower().endswith(".svg"):
+        from printshop.render.images import read_svg
+
+        drawing = read_svg(resolved)
+        if isinstance(drawing, str):
+            return resolved, ("wrong-type", f"is not an SVG printshop can draw: {drawing}"), (0, 0)
+        return resolved, None, (drawing.width, drawing.height)
+    expected = FORMATS.get(os.path.splitext(resolved)[1].lower())
     limit, Image.MAX_IMAGE_PIXELS = (
         Image.MAX_IMAGE_PIXELS,
         None,
@@ -84,6 +103,16 @@ def _inspect_image(
                             f"has {pixels[0]} × {pixels[1]} pixels "
                             f"({pixels[0] * pixels[1] / 1e6:.0f} million); printshop reads at "
                             f"most {MAX_IMAGE_PIXELS // 1_000_000} million",
+                        ),
+                        pixels,
+                    )
+                if expected is not None and image.format != expected:
+                    return (
+                        resolved,
+                        (
+                            "wrong-type",
+                            f"is a {image.format} file, not the {expected} its name says: "
+                            "convert it, or give it the name of what it is",
                         ),
                         pixels,
                     )
@@ -119,6 +148,8 @@ def check_image(game: GameData, shape, min_dpi: float, report: Report) -> None:
     if shape.width <= 0 or shape.height <= 0:
         report.add("wrong-type", shape.where(), "an image needs a width and a height")
         return
+    if shape.src.lower().endswith(".svg"):
+        return  # vectors: fine at any size
     dpi = (pixels[0] / (shape.width / 72), pixels[1] / (shape.height / 72))
     if min(dpi) < min_dpi - 0.5:
         wanted = (math.ceil(min_dpi * shape.width / 72), math.ceil(min_dpi * shape.height / 72))

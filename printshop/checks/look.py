@@ -7,7 +7,7 @@ from __future__ import annotations
 from printshop.checks.references import colour_ref, font_ref
 from printshop.diagnostics import Report, did_you_mean
 from printshop.project.loader import Project
-from printshop.project.models.booklet import BookletStyle
+from printshop.project.models.booklet import BookletStyle, PageStyle
 from printshop.project.units import to_mm
 
 
@@ -81,9 +81,56 @@ def _check_booklet(project: Project, report: Report) -> None:
     )
     _check_booklet_tables(booklet, room, holds, report)
     _check_booklet_styles(project, room, holds, report)
+    for which in ("cover", "text", "back_cover"):
+        _check_page_style(project, which, getattr(booklet.pages, which), report)
     for name in ("p", "h1", "h2", "li", "th", "td"):
         if name not in booklet.styles:
             report.add("missing-field", booklet.where("styles"), f"booklet styles need '{name}'")
+
+
+def _check_page_style(project: Project, which: str, page: PageStyle, report: Report) -> None:
+    """A booklet page style (`pages.cover`, `text`, `back_cover`): its colours, motifs and
+    paragraph styles named, and text it colours legible on its background (`low-contrast`). Its
+    images are a game's files: validate_game checks them (`booklet_images`)."""
+    from printshop.render.booklet_covers import LEAST_CONTRAST, contrast
+
+    palette, styles, label = (
+        project.colours.palette,
+        project.booklet.styles,
+        which.replace("_", " "),
+    )
+    colour_ref(project, page.background, page, "background", report)
+    for shape in page.shapes.values():
+        colour_ref(project, shape.fill, shape, "fill", report)
+        colour_ref(project, shape.stroke, shape, "stroke", report)
+        motifs = project.motifs.motifs
+        if shape.kind == "motif" and shape.motif not in motifs:
+            report.add(
+                "unknown-reference",
+                shape.where("motif"),
+                f"no motif '{shape.motif}'{did_you_mean(str(shape.motif), motifs)} "
+                f"(motifs: {', '.join(motifs)})",
+            )
+    for field, named in (("colours", page.colours), ("sizes", page.sizes)):
+        for style in named:
+            if style not in styles:
+                report.add(
+                    "unknown-reference",
+                    page.where(field),
+                    f"pages.{which}.{field}: no paragraph style '{style}'"
+                    f"{did_you_mean(style, styles)} (styles: {', '.join(styles)})",
+                )
+    for style, colour in page.colours.items():
+        colour_ref(project, colour, page, "colours", report)
+        if page.background in palette and colour in palette:
+            ratio = contrast(palette[colour], palette[page.background])
+            if ratio < LEAST_CONTRAST:
+                report.add(
+                    "low-contrast",
+                    page.where("colours"),
+                    f"the {label}'s {style} in '{colour}' on '{page.background}' has a contrast "
+                    f"ratio of {ratio:.1f}; type there needs at least {LEAST_CONTRAST:g}",
+                )
 
 
 def _check_booklet_tables(

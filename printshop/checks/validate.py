@@ -12,6 +12,7 @@ from printshop.checks import translation_checks
 from printshop.checks.card_vars import check_card_vars
 from printshop.checks.composition import check_composition
 from printshop.checks.faces import check_face, check_sheet_backs, check_type_sizes
+from printshop.checks.images import check_image
 from printshop.checks.languages import check_languages
 from printshop.checks.look import check_cutters_papers, check_look
 from printshop.checks.papers import check_cutters, check_papers, check_sheet_papers
@@ -109,6 +110,12 @@ def validate_game(
                 )
     for name, face in game.faces.items():
         check_face(project, game, name, face, report)
+    if spec.booklet is not None:  # the images its booklet's pages draw: files of the game's folder
+        pages = project.booklet.pages
+        for page in (pages.cover, pages.text, pages.back_cover):
+            for shape in page.shapes.values():
+                if shape.kind == "image":
+                    check_image(game, shape, project.media.print_and_play.min_dpi, report)
     _check_safe_zones(project, game, report)
     check_cutters(project, game, report)
     check_type_sizes(project, game, report)

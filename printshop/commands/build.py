@@ -134,13 +134,14 @@ def _add_print_options(building: argparse.ArgumentParser) -> None:
     building.add_argument(
         "--gutterfold",
         action="store_true",
-        help="also write gutterfold card sheets (<deck>-gutterfold-<paper>.pdf): fronts above a "
-        "fold, backs below turned round; no duplex printer needed",
+        help="also write gutterfold card sheets (<deck>-gutterfold-<paper>.pdf) of each deck with "
+        "backs: fronts above a fold, backs below turned round; no duplex printer needed",
     )
     building.add_argument(
         "--low-ink",
         action="store_true",
-        help="white backgrounds and light fills, to save ink; files get -lowink in their names",
+        help="white grounds, colours kept as outlines, hatching and small accents, to save ink; "
+        "files get -lowink in their names",
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from printshop.diagnostics import Location, Report, did_you_mean
 from printshop.language.resolve import LocalizedGame
 from printshop.layout.faces import tied
+from printshop.layout.images import has_images, read_booklet_images
 from printshop.layout.plan import BookletLayout
 from printshop.layout.problems import (
     DataErrors,
@@ -25,9 +26,11 @@ from printshop.project.units import parse_length, to_mm
 from printshop.typeset.fonts import FontSet
 from printshop.typeset.icons import icon_scale, resolve_blocks
 from printshop.typeset.richtext import (
+    BACK_COVER,
     HOME_ONLY,
     Art,
     Block,
+    Figure,
     Para,
     RichTextError,
     Spacer,
@@ -79,6 +82,11 @@ def lay_out_booklet(
             hint=error.hint,
         )
         return None
+    if has_images(blocks):  # the files its <img>s name, read (layout/images.py)
+        read = read_booklet_images(blocks, project, localized.data.dir, template_path, report)
+        if read is None:
+            return None
+        blocks = read
     style = project.booklet
     _check_block_sizes(blocks, project, template_path, report)
     for name in header_fills(blocks):  # a colour the booklet fills a header with
@@ -109,6 +117,8 @@ def lay_out_booklet(
                         f"<art {kind}=\"{name}\">: no {kind} '{name}'{did_you_mean(name, names)} "
                         f"({kind}s: {', '.join(names)}) (rules booklet)",
                     )
+        if isinstance(block, Figure):  # its caption, in the caption style (else p's)
+            block = Para("caption" if "caption" in style.styles else "p", block.caption)
         if isinstance(block, Para):
             text_style = style.styles.get(block.style)
             if text_style is not None and not fonts.has(text_style.font):
@@ -151,7 +161,7 @@ def _check_block_sizes(
     )  # (an art wider than the text runs into the margins)
     area = f"a booklet page ({paper.label or style.paper}) holds {to_mm(height):.0f} mm inside its margins"
     for block in blocks:
-        if isinstance(block, Spacer) and block.height != HOME_ONLY:
+        if isinstance(block, Spacer) and block.height not in (HOME_ONLY, BACK_COVER):
             if (
                 parse_length(block.height) > height + 0.01
             ):  # (a hundredth of a point: 180mm is what A5 holds)

@@ -19,6 +19,7 @@ from printshop import memos
 from printshop.diagnostics import Location, Report, did_you_mean
 from printshop.language.resolve import LocalizedGame
 from printshop.language.texts import keep_with_next
+from printshop.layout.images import has_images, image_stamps, read_images
 from printshop.layout.plan import BookletLayout, FaceLayout, FrameLayout
 from printshop.layout.problems import (
     DataErrors,
@@ -202,6 +203,7 @@ def lay_out_frame(
         fonts.has(frame.font),
         fonts.fallback,
         icon_key(markup),
+        image_stamps(markup, localized.data.dir),
     )
     known = _LAID_OUT.get(key)
     if known is not None:
@@ -286,6 +288,17 @@ def _lay_out_frame(
                 cause=f"header-fill={name}",
             )
             return None
+    if has_images(blocks):  # the files its <img>s name, read (layout/images.py)
+        read = read_images(
+            blocks,
+            localized.data.dir,
+            lambda needle: found_after(template(), needle) if template else frame.where(),
+            what,
+            report,
+        )
+        if read is None:
+            return None
+        blocks = read
     if not check_text(
         blocks,
         frame.font,

@@ -16,6 +16,7 @@ from printshop.language.resolve import LocalizedGame, sheet_context, template_co
 from printshop.layout.booklet import lay_out_booklet
 from printshop.layout.design import same_size_across_deck
 from printshop.layout.faces import lay_out_face
+from printshop.layout.images import frames_images
 from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.layout.problems import DataErrors, culprit_entry
 from printshop.project.loader import Project
@@ -100,6 +101,7 @@ def _lay_out_game(
     _report_runts(
         layout, report
     )  # as the cards print: after each deck's frames took their one size
+    frames_images(layout, project, report)
     if game.game.booklet is not None:
         layout.booklet = lay_out_booklet(project, localized, context, fonts, env, report, errors)
     return layout

@@ -68,6 +68,9 @@ class BookletLayout:
     text_ids: tuple[
         str, ...
     ] = ()  # the texts the template printed, in the order it read them (serve: a page's sources)
+    # its first page a cover (page styles' `cover`, balanced lines, no file name on it); a one-page
+    # document set as a booklet (the how-to-print sheet) has none
+    cover: bool = True
 
 
 @dataclass

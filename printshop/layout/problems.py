@@ -21,7 +21,7 @@ from printshop.project.models.faces import Frame
 from printshop.project.source import place_of
 from printshop.typeset.fitting import Fit
 from printshop.typeset.fonts import FontSet
-from printshop.typeset.richtext import Block, Para, Table, plain_text, uppercase
+from printshop.typeset.richtext import Block, Figure, Para, Table, plain_text, uppercase
 from printshop.typeset.templating import TemplateFailure
 
 # what layout itself reports; the rest, found before layout, are errors in the data
@@ -230,6 +230,8 @@ def _markups(blocks: list[Block]):
             for row in block.rows:
                 for _, markup in row:
                     yield markup
+        elif isinstance(block, Figure):
+            yield block.caption
 
 
 def is_missing_translation(failure: TemplateFailure, localized: LocalizedGame) -> bool:

@@ -15,8 +15,8 @@ from printshop.pipeline.request import Options
 from printshop.project.paths import output_name
 from printshop.render.booklet import booklet_pages, render_booklet
 from printshop.render.calibration import render_calibration
-from printshop.render.colour import ColourMode, Paints
-from printshop.render.gutterfold import render_gutterfold
+from printshop.render.colour import ColourMode, LowInkRules, Paints
+from printshop.render.gutterfold import gutterfold_fault, render_gutterfold, two_sided
 from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
 from printshop.render.how_to_print import (
     KitFile,
@@ -74,7 +74,17 @@ class KitJob:
         )
         self.say(f"rendering {path}")
         paper = media.papers.get(paper_id) or media.papers[self.job.paper]
-        paints = Paints(self.project.colours.palette, ColourMode(low_ink=options.low_ink))
+        paints = Paints(
+            self.project.colours.palette,
+            ColourMode(
+                low_ink=options.low_ink,
+                low_ink_rules=(
+                    LowInkRules.of(media.print_and_play.low_ink)
+                    if options.low_ink
+                    else LowInkRules()  # (a plain kit's colours: the mode every other output has)
+                ),
+            ),
+        )
         settings = SheetSettings(
             paper_id,
             paper,
@@ -141,6 +151,24 @@ class KitJob:
             else data
         ), pages
 
+    def _folds(self, deck, paper_id: str) -> bool:
+        """Whether --gutterfold makes `deck` a gutterfold file on this paper: not a one-sided deck
+        (nothing to fold), and not one too large to fold on the paper, left out with a warning (as
+        the cut target leaves out a deck its machine cannot hold) while the rest of the kit builds."""
+        if not two_sided(deck):
+            return False
+        media = self.project.media
+        paper = media.papers.get(paper_id) or media.papers[self.job.paper]
+        fault = gutterfold_fault(deck, paper, media.print_and_play)
+        if fault is not None:
+            self.report.add(
+                "gutterfold-left-out",
+                deck.deck.where("card_size"),
+                f"deck '{deck.id}' on {paper.label or paper_id}: {fault}: the kit has no gutterfold "
+                f"file for it (print its card sheets double-sided)",
+            )
+        return fault is None
+
     def _tasks(self) -> list[tuple[bool, Callable[[], None]]]:
         """The kit's files but the how-to page, in order: (whether a helper may take it, what
         renders it). A helper takes the rules, A5 and imposed (the second is quick once the first
@@ -163,7 +191,7 @@ class KitJob:
                     ),
                 )
             )
-            if options.gutterfold:
+            if options.gutterfold and self._folds(deck, paper_id):
                 tasks.append(
                     (
                         False,

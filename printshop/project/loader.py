@@ -378,15 +378,20 @@ def _game_look(data_dir: Path, game_dir: Path, report: Report) -> dict:
     if not (game_dir / "print").is_dir():
         return {}
     dirs = layer_dirs(data_dir, game_dir)
-    return {
+    # what the merged files say about the project's own layer was said when it was read: once
+    found = Report()
+    look = {
         name: model
         for name, model in (
-            (name, _load_layered(model, f"print/{name}.yaml", dirs, report))
+            (name, _load_layered(model, f"print/{name}.yaml", dirs, found))
             for name, model in SHARED_PRINT.items()
             if (game_dir / "print" / f"{name}.yaml").is_file()
         )
         if model is not None
     }
+    said = {(d.code, d.location, d.message) for d in report.items}
+    report.extend([d for d in found.items if (d.code, d.location, d.message) not in said])
+    return look
 
 
 def _load(model, path: Path, report: Report):

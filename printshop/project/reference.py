@@ -31,13 +31,14 @@ from printshop.project.models import (
     language,
     media,
     profile,
+    styles,
     targets,
     values,
 )
 from printshop.project.paths import REPOSITORY_DIR
 from printshop.project.schema import Node
 
-MODEL_MODULES = (values, media, profile, targets, art, booklet, language, faces, game)
+MODEL_MODULES = (values, media, profile, targets, art, styles, booklet, language, faces, game)
 
 DOCS_DIR = REPOSITORY_DIR / "docs"
 SCHEMAS_DIR = REPOSITORY_DIR / "schemas"

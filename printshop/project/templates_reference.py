@@ -90,9 +90,20 @@ def templates_markdown() -> str:
         "table": "a table of `<tr>` rows of `<th>` header and `<td>` cells (styles `th`, `td`); "
         '`widths="20,80"` gives the columns\' shares, `align="left,center"` how each column (and its '
         "header) is set, centred where not given; how it is drawn: below",
-        "spacer": 'empty space: `<spacer height="8mm"/>`',
+        "spacer": 'empty space: `<spacer height="8mm"/>`; in a booklet, `<spacer '
+        'height="print-and-play"/>` opens a section for home prints only, and `<spacer '
+        'height="back-cover"/>` makes what follows the back cover, set on the last page',
         "pagebreak": "booklet: the next block starts a new page",
         "art": 'a motif of motifs.yaml: `<art motif="star" size="26mm" colour="red"/>`',
+        "img": 'a picture, a PNG, JPEG or SVG file of the game\'s folder: `<img src="images/board.svg" '
+        'width="90mm"/>`; `height` is optional (its proportions are kept; with both, it fits in '
+        "that box; with neither, it takes the width there is); `align` is `left`, `center` (the "
+        "default) or `right`. One wider than its frame or page is scaled down to fit, never cut; "
+        "fitting counts its height. An SVG is drawn as vectors; a PNG or JPEG must be fine enough "
+        "where it is placed (print_and_play.min_dpi, and each shop's)",
+        "figure": "booklet: one `<img/>` and its `<caption>` (text, with `<b>` and `<i>`), kept on "
+        "one page together (style `caption`); in a frame, the picture then its caption",
+        "caption": "inside `<figure>` only, after its `<img/>`",
     }
     assert set(PARAGRAPH_TAGS) <= set(tags), (
         "richtext.py has a paragraph tag this page does not describe"

@@ -9,7 +9,9 @@ tightened until it goes, or loosened until the last page holds more. A saddle-st
 multiple of four (then the spacing nearest the template's). Pages still missing go at the end: the
 last page is a back cover (the cover's emblem and title), the blank pages before it are the inside back
 cover, so no blank ever falls inside the rules; the back cover and the blank pages carry no folio nor running
-head, and blank pages carry nothing at all (no file name either). The cover carries no folio.
+head, and blank pages carry nothing at all (no file name either). A template that declares its back cover
+(`<spacer height="back-cover"/>`, render.booklet_covers) has it on the last page of every booklet, stitched
+or not. Neither cover carries a folio or the file's name; their colours and art are booklet.yaml's `pages`.
 
 Justified paragraphs never stretch a word space beyond twice the font's own
 (printshop/typeset/justify.py), and the characters the booklet style names under `characters` (the
@@ -33,12 +35,13 @@ from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.project.models.art import Motif
 from printshop.project.models.media import Paper
+from printshop.render.booklet_covers import image_stamps, split_back_cover
 from printshop.render.booklet_flowables import back_cover_blocks, character_colours
 from printshop.render.booklet_pages import set_booklet
 from printshop.render.colour import Paints, StandIn
 from printshop.render.replay import motif_key, recordings
 from printshop.typeset.fonts import state as fonts_state
-from printshop.typeset.richtext import HOME_ONLY, Para, Spacer
+from printshop.typeset.richtext import BACK_COVER, HOME_ONLY, Para, Spacer
 from printshop.typeset.richtext import PageBreak as PageBreakBlock
 
 
@@ -108,6 +111,7 @@ def _remembered(
     )  # (a name it lacks is magenta, where a palette has none at all)
     key = (
         repr(booklet.blocks),
+        booklet.cover,
         booklet.style.model_dump_json(),
         repr(paper),
         repr(paints.mode),
@@ -121,6 +125,7 @@ def _remembered(
         localized.language.typography.hyphenation,
         fonts_state(),
         stand_in,
+        image_stamps(booklet.style, localized.data.dir),
     )
     for depth, booklets in enumerate(kept_in):
         made = booklets.get(key, ())
@@ -203,14 +208,18 @@ def _render_whole(
             content_pages,
             spacing=spacing,
             back_cover=back_cover,
+            stitched=pad_to > 1,
         )[0]
 
     spacing, pages = booklet_flow(game, booklet, paper, paints, motifs, pad_to)
+    declared = split_back_cover(booklet.blocks)[1] is not None
     missing = (-pages) % pad_to
+    if declared:  # the template's back cover, always the last page
+        missing = (-(pages + 1)) % pad_to + 1
     if not missing:
         return render(spacing), pages
     # the last one a back cover, if the cover has anything to show on it; blank pages before it
-    back = bool(back_cover_blocks(booklet.blocks))
+    back = declared or bool(back_cover_blocks(booklet.blocks))
     return render(spacing, missing - 1 if back else missing, pages, back), pages + missing
 
 
@@ -220,7 +229,8 @@ def booklet_pages(
     """The pages `render_booklet` gives the booklet (no `pad_to`, no bleed), measured without
     writing it: what a kit on another paper lists on its how-to page for the A5 rules one kit
     writes."""
-    return booklet_flow(game, _for_target(booklet, press=False), paper, paints, motifs)[1]
+    pages = booklet_flow(game, _for_target(booklet, press=False), paper, paints, motifs)[1]
+    return pages + (split_back_cover(booklet.blocks)[1] is not None)  # and its back cover
 
 
 def booklet_flow(
@@ -244,7 +254,8 @@ def booklet_flow(
     spacing = 1.0
     pages, tail = measure(spacing)
     if pad_to > 1:
-        (pages, tail), spacing = _balanced(measure, (pages, tail), pad_to)
+        back = split_back_cover(booklet.blocks)[1] is not None
+        (pages, tail), spacing = _balanced(measure, (pages, tail), pad_to, back)
     elif pages > 1 and tail < LAST_PAGE_LEAST:
         for tighter in TIGHTER:  # the last page's few lines move back onto the page before
             candidate = measure(tighter)
@@ -275,6 +286,7 @@ def _measure(
     do the motifs' shapes (their blocks give their sizes)."""
     key = (
         repr(booklet.blocks),
+        booklet.cover,
         repr(booklet.style),
         paper.width,
         paper.height,
@@ -295,15 +307,17 @@ def _measure(
 _MEASURED = memos.BOOKLET_MEASURES
 
 
-def _balanced(measure, first: tuple[int, float], pad_to: int) -> tuple[tuple[int, float], float]:
+def _balanced(
+    measure, first: tuple[int, float], pad_to: int, back_cover: bool = False
+) -> tuple[tuple[int, float], float]:
     """Of the template's spacing and the tighter and looser ones, a booklet whose last page holds no
     scrap (a page with two lines on it is worse than a blank one), then the one that needs the
-    fewest blank pages to fill its last sheet (the back cover is not one), then the spacing nearest
-    the template's; with its spacing."""
+    fewest blank pages to fill its last sheet (the back cover is not one; with `back_cover`, the
+    template's, it is always there), then the spacing nearest the template's; with its spacing."""
 
     def score(result: tuple[int, float], spacing: float) -> tuple:
         pages, tail = result
-        blanks = max(0, (-pages) % pad_to - 1)
+        blanks = (-(pages + 1)) % pad_to if back_cover else max(0, (-pages) % pad_to - 1)
         return pages > 1 and tail < LAST_PAGE_LEAST, blanks, abs(math.log(spacing))
 
     best, best_spacing = first, 1.0
@@ -336,6 +350,8 @@ def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
             headings += 1
             if headings > 1:
                 skipping = False
+        if isinstance(block, Spacer) and block.height == BACK_COVER:
+            skipping = False  # the back cover is never part of a home-only section
         if not skipping:
             kept.append(block)
     while kept and isinstance(
@@ -344,4 +360,6 @@ def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:
         # counted an empty page after it in one pass and not in the other: a stitched booklet's
         # pages
         kept.pop()
-    return BookletLayout(kept, booklet.style, booklet.text_ids)  # were then not a multiple of four)
+    return BookletLayout(
+        kept, booklet.style, booklet.text_ids, booklet.cover
+    )  # were then not a multiple of four)

@@ -1,6 +1,7 @@
 """A rules booklet's blocks as ReportLab flowables: paragraphs in booklet.yaml's styles (the
 characters it colours in their colours, list items hanging their bullets or numbers), tables with a
-coloured header row, spacers, page breaks, vector motifs (`MotifFlowable`), the back cover's emblem
+coloured header row, spacers, page breaks, vector motifs (`MotifFlowable`), images and figures
+(render/images.py), the back cover's emblem
 and title, and headings kept with what follows them. render.booklet_pages sets them on pages.
 """
 
@@ -18,11 +19,22 @@ from printshop.project.models.booklet import BookletTables, TextStyle
 from printshop.project.units import parse_length
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_motif
-from printshop.typeset.fitting import ALIGN
+from printshop.render.images import ImageFlowable
+from printshop.typeset.fitting import ALIGN, without_runt
 from printshop.typeset.fonts import with_fallback
 from printshop.typeset.justify import EvenParagraph
 from printshop.typeset.measuring import hang
-from printshop.typeset.richtext import HOME_ONLY, Art, Para, Spacer, Table, uppercase
+from printshop.typeset.richtext import (
+    BACK_COVER,
+    HOME_ONLY,
+    Art,
+    Figure,
+    Img,
+    Para,
+    Spacer,
+    Table,
+    uppercase,
+)
 from printshop.typeset.richtext import PageBreak as PageBreakBlock
 from printshop.typeset.tables import TableDefaults, designed_table, header_rows
 
@@ -69,6 +81,11 @@ def character_colours(characters: dict[str, str], paints: Paints) -> dict[str, s
 def _set(markup: str, colours: dict[str, str] | None) -> str:
     """`markup` with each character of `colours` in its colour (text only, never inside tags or
     entities), then the characters the families lack in the fallback face."""
+    return with_fallback(_coloured(markup, colours))
+
+
+def _coloured(markup: str, colours: dict[str, str] | None) -> str:
+    """`markup` with each character of `colours` in its colour."""
     if colours and any(character in markup for character in colours):
         markup = re.sub(
             r"(<[^>]*>|&[#\w]+;)|([^<&]+)",
@@ -81,7 +98,7 @@ def _set(markup: str, colours: dict[str, str] | None) -> str:
             ),
             markup,
         )
-    return with_fallback(markup)
+    return markup
 
 
 def back_cover_blocks(blocks: list) -> list:
@@ -115,9 +132,35 @@ def back_cover_flowables(
     colours: dict[str, str],
     width: float,
     height: float,
+    declared: bool = False,
 ) -> list[Flowable]:
-    """The back cover's emblem and title, centred on the page's frame."""
-    shown: list[Flowable] = []
+    """The back cover's emblem and title, centred on the page's frame; or (`declared`) the blocks
+    the template gives it, set from the frame's top as written, centred lines balanced."""
+    if declared:
+        shown = [
+            flowable
+            for block in blocks
+            for flowable in block_flowables(
+                block,
+                style.styles,
+                styles,
+                paints,
+                motifs,
+                None,
+                style.tables,
+                width,
+                colours,
+                balanced=True,
+            )
+        ]
+        # (with each paragraph's space before and after: a back cover that runs onto another page
+        # would break a stitched booklet's count of pages)
+        used = sum(
+            flowable.wrap(width, height)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+            for flowable in shown
+        )
+        return shown if used <= height - 2 else [RLSpacer(1, 1)]
+    shown = []
     for block in blocks:
         if shown:
             shown.append(RLSpacer(1, BACK_COVER_GAP))
@@ -178,10 +221,15 @@ def block_flowables(
     frame_width: float,
     colours: dict[str, str] | None = None,
     indent: float | None = None,
+    balanced: bool = False,
 ) -> list[Flowable]:
+    """The flowables of one block; `balanced` (a cover's): a centred paragraph set over lines of
+    about one length, never one word alone on its last (typeset.fitting's `without_runt`)."""
     if isinstance(block, Para):
         spec = text_styles[block.style]
         markup = uppercase(block.markup) if spec.uppercase else block.markup
+        if balanced and not block.bullet and spec.align == "center":
+            return [without_runt(_coloured(markup, colours), styles[block.style], frame_width)]
         if block.bullet:
             indent = (
                 indent
@@ -239,7 +287,7 @@ def block_flowables(
         )
         return [RLSpacer(1, tables.space_before), table, RLSpacer(1, tables.space_after)]
     if isinstance(block, Spacer):
-        if block.height == HOME_ONLY:  # a marker _for_target removes; nothing to draw
+        if block.height in (HOME_ONLY, BACK_COVER):  # markers: nothing to draw
             return []
         return [RLSpacer(1, parse_length(block.height))]
     if isinstance(block, PageBreakBlock):
@@ -248,7 +296,26 @@ def block_flowables(
         return [
             MotifFlowable(motifs[block.motif], parse_length(block.size), paints.fill(block.colour))
         ]
+    if isinstance(block, (Img, Figure)):
+        return figure_flowables(block, styles, paints, tables, colours)
     return []
+
+
+def figure_flowables(
+    block: Img | Figure,
+    styles: dict[str, ParagraphStyle],
+    paints: Paints,
+    tables,
+    colours: dict[str, str] | None,
+) -> list[Flowable]:
+    """An image set between the space a table takes before and after it; a figure's image and
+    caption (booklet.yaml's `caption` style, else `p`) kept together on one page."""
+    if isinstance(block, Img):
+        shown: list[Flowable] = [ImageFlowable(block, paints.mode)]
+    else:
+        caption = EvenParagraph(_set(block.caption, colours), styles.get("caption", styles["p"]))
+        shown = [KeepTogether([ImageFlowable(block.img, paints.mode), caption])]
+    return [RLSpacer(1, tables.space_before), *shown, RLSpacer(1, tables.space_after)]
 
 
 def booklet_table_defaults(tables: BookletTables, rule_colour: str | None) -> TableDefaults:

@@ -26,8 +26,10 @@ from reportlab.platypus.doctemplate import LayoutError
 
 from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.project.models.art import Motif
+from printshop.project.models.booklet import BookletPages
 from printshop.project.models.media import Paper
 from printshop.project.units import to_mm
+from printshop.render.booklet_covers import art_box, draw_page, page_styles, split_back_cover
 from printshop.render.booklet_flowables import (
     back_cover_blocks,
     back_cover_flowables,
@@ -40,6 +42,7 @@ from printshop.render.colour import Paints
 from printshop.render.pdf import INITIAL_FONT
 from printshop.render.replay import remember_page_streams
 from printshop.typeset.fitting import paragraph_style
+from printshop.typeset.richtext import PageBreak as PageBreakBlock
 
 
 class _Doc(BaseDocTemplate):
@@ -74,11 +77,13 @@ def set_booklet(
     spacing: float = 1.0,
     back_cover: bool = False,
     measure: bool = False,
+    stitched: bool = False,
 ) -> tuple[bytes, int, float]:
     """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing`
     scales the space before and after paragraphs (to balance the last page). After the
     `content_pages`, `blank_pages` empty pages, then (`back_cover`) a back cover. With `measure`,
-    the pages are set but neither drawn nor written (the bytes are empty)."""
+    the pages are set but neither drawn nor written (the bytes are empty). `stitched`: a home
+    booklet imposed for saddle stitching, whose page styles' fills reach the fold (`art_box`)."""
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
@@ -93,6 +98,12 @@ def set_booklet(
         # a paragraph's last line never begins a page, nor its first line ends one
         paragraph.allowWidows, paragraph.allowOrphans = 0, 0
     colours = character_colours(style.characters, paints)  # the red suits in red, as on the cards
+    # a document set as a booklet without a cover (the how-to sheet) takes none of its page styles
+    pages = style.pages if booklet.cover else BookletPages()
+    assets = game.localized.data.dir  # a page style's images: files of the game's folder
+    blocks, declared_back = split_back_cover(booklet.blocks)
+    # the template's back cover; or, where it declares none, the cover's emblem and title
+    back_blocks = declared_back if declared_back is not None else back_cover_blocks(blocks)
 
     def frame(inner_left: bool) -> Frame:
         left = margins.inner if inner_left else margins.outer
@@ -113,8 +124,25 @@ def set_booklet(
             canvas.setTrimBox((bleed, bleed, bleed + paper.width, bleed + paper.height))
             canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
         padding = content_pages is not None and doc.page > content_pages
-        if padding and not (back_cover and doc.page == content_pages + blank_pages + 1):
+        last = back_cover and doc.page == (content_pages or 0) + blank_pages + 1
+        front = booklet.cover and doc.page == 1
+        if not measure:  # the page's background and art, under its text
+            page = pages.cover if front else pages.back_cover if last else pages.text
+            box = art_box(paper, bleed, pages.inset, stitched, doc.page)
+            draw_page(canvas, page, box, paper.height, bleed, paints, motifs, assets)
+        if padding and not last:
             # a blank page completing the last sheet: nothing on it, not even the file's name
+            return
+        if front or last:
+            # the covers carry no folio, no running head and no file name: they are the product's
+            # face (the file's name is on every page of the rules); a draft says so on them too
+            if file_name and game.localized.draft:
+                canvas.saveState()
+                canvas.translate(bleed, bleed)
+                canvas.setFillColor(paints.text(style.folio.colour))
+                canvas.setFont(style.folio.font, style.folio.size * 0.75)
+                canvas.drawCentredString(paper.width / 2, FILE_NAME_BASELINE, game.localized.draft)
+                canvas.restoreState()
             return
         canvas.saveState()
         canvas.translate(bleed, bleed)
@@ -129,8 +157,7 @@ def set_booklet(
             marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
             canvas.drawCentredString(paper.width / 2, low, marked)
             y = max(y, low + style.folio.size * 1.3)
-        # neither the cover nor the back cover carries a folio or running head
-        if doc.page == 1 or padding:
+        if doc.page == 1:  # a first page that is no cover (the how-to sheet): no folio either
             canvas.restoreState()
             return
         canvas.setFont(style.folio.font, style.folio.size)
@@ -172,13 +199,17 @@ def set_booklet(
         ]
     )
     story: list[Flowable] = [NextPageTemplate(["even", "odd"])]
-    hangs = list_hangs(booklet.blocks, style.styles)
-    for index, block in enumerate(booklet.blocks):
+    hangs = list_hangs(blocks, style.styles)
+    cover_styles = page_styles(pages.cover, styles, paints, cover=True)
+    text_styles = page_styles(pages.text, styles, paints)
+    on_cover = booklet.cover  # the blocks before the first page break: the cover's, balanced
+    for index, block in enumerate(blocks):
+        on_cover = on_cover and not isinstance(block, PageBreakBlock)
         story.extend(
             block_flowables(
                 block,
                 style.styles,
-                styles,
+                cover_styles if on_cover else text_styles,
                 paints,
                 motifs,
                 style.rule_colour,
@@ -186,6 +217,7 @@ def set_booklet(
                 paper.width - margins.inner - margins.outer,
                 colours,
                 hangs.get(index),
+                balanced=on_cover,
             )
         )
     # the text's headings kept with what follows them, among the text only: a heading that ends it
@@ -199,14 +231,15 @@ def set_booklet(
         story.append(PageBreak())
         story.extend(
             back_cover_flowables(
-                back_cover_blocks(booklet.blocks),
+                back_blocks or [],
                 style,
-                styles,
+                page_styles(pages.back_cover, styles, paints, cover=True),
                 paints,
                 motifs,
                 colours,
                 paper.width - margins.inner - margins.outer,
                 paper.height - margins.top - margins.bottom,
+                declared=declared_back is not None,
             )
         )
     try:

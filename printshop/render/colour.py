@@ -17,6 +17,32 @@ from reportlab.lib.colors import CMYKColor, Color, HexColor
 
 from printshop import memos
 from printshop.memo import Reads, noting
+from printshop.project.units import mm
+
+
+@dataclass(frozen=True)
+class LowInkRules:
+    """How a low-ink kit draws a face (render/low_ink.py), from media.yaml's print_and_play.low_ink;
+    lengths in points."""
+
+    tint: float = 0.25  # the share of its colour a large filled area keeps
+    accent: float = mm(15)  # a filled shape no wider or higher keeps its full colour
+    outline: float = mm(0.25)  # outlines that stand for fills (knock-outs, large areas, rays)
+    hatch_width: float = mm(0.2)  # the lines that stand for a coloured background
+    hatch_pitch: float = mm(1.4)  # from one hatching line to the next
+    hatch_band: float = mm(2)  # how far inside the trim the hatching reaches
+
+    @classmethod
+    def of(cls, low_ink) -> LowInkRules:
+        """The rules media.yaml's print_and_play.low_ink (models/media.py LowInk) gives."""
+        return cls(
+            low_ink.tint,
+            low_ink.accent,
+            low_ink.outline,
+            low_ink.hatch_width,
+            low_ink.hatch_pitch,
+            low_ink.hatch_band,
+        )
 
 
 @dataclass(frozen=True)
@@ -25,6 +51,8 @@ class ColourMode:
     ink_limit: float | None = None  # percent, e.g. 240
     rich_black: tuple[float, ...] | None = None  # percent C, M, Y, K for black fills (four)
     low_ink: bool = False  # home printing on a budget: white backgrounds, fills lightened
+    low_ink_rules: LowInkRules = LowInkRules()  # how faces keep their identity when low_ink
+    icc: str | None = None  # a CMYK shop's ICC profile (printshop/icc/), raster art converted to it
 
 
 RGB = ColourMode()
@@ -60,8 +88,20 @@ class Paints:
     def fill(self, name: str) -> Color:
         value = self.palette[name]
         if self.mode.low_ink:
-            value = _lighten(value, LOW_INK_FILL)
+            value = _lighten(value, 1 - self.mode.low_ink_rules.tint)
         return _convert(value, self.mode, text=False)
+
+    def full(self, name: str) -> Color:
+        """`name` at its full strength, low ink or not: outlines and small accents (low_ink.py)."""
+        return _convert(self.palette[name], self.mode, text=False)
+
+    def white(self) -> Color:
+        """Paper white, in this output's colour space."""
+        return _convert("#ffffff", self.mode, text=False)
+
+    def luminance(self, name: str) -> float:
+        """How light `name` is, 0 (black) to 1 (white)."""
+        return _luminance(self.palette[name])
 
     def background(self, name: str) -> Color:
         """A face's background: in low-ink mode, paper white (no full-bleed fills)."""
@@ -110,9 +150,6 @@ class StandIn(Mapping):
         return len(self.palette)
 
 
-LOW_INK_FILL = 0.75  # low-ink fills keep a quarter of their colour: shapes stay visible, ink drops
-
-
 def _luminance(hex_value: str) -> float:
     r, g, b = (int(hex_value[i : i + 2], 16) / 255 for i in (1, 3, 5))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
@@ -121,6 +158,14 @@ def _luminance(hex_value: str) -> float:
 def _lighten(hex_value: str, amount: float) -> str:
     channels = [int(hex_value[i : i + 2], 16) for i in (1, 3, 5)]
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
+
+
+def fill_colour(hex_value: str, mode: ColourMode) -> Color:
+    """An sRGB hex colour as a fill in `mode` (what `Paints.fill` gives a palette's colour): an
+    SVG drawing's own colours, converted as the palette's are (render/images.py)."""
+    if mode.low_ink:
+        hex_value = _lighten(hex_value, 1 - mode.low_ink_rules.tint)
+    return _convert(hex_value, mode, text=False)
 
 
 @memos.COLOURS  # a deck asks for its few colours thousands of times; Colors are not changed

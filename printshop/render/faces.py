@@ -11,13 +11,15 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO, Canvas
 from reportlab.platypus import Flowable, Paragraph
 
 from printshop.layout.plan import FaceLayout, FrameLayout
 from printshop.project.models.art import Motif
 from printshop.project.models.faces import Shape
-from printshop.render.colour import OVERSET_COLOUR, Paints
+from printshop.render.colour import OVERSET_COLOUR, RGB, ColourMode, Paints
+from printshop.render.images import draw_image
 from printshop.typeset.fitting import make_flowables
 
 
@@ -38,12 +40,18 @@ def draw_face(
     magenta, crossed and named (`draw_stand_in`), as a layout program shows a picture not yet
     placed; without it a missing image fails the drawing (a build has refused the data before)."""
     w, h, bleed = face.width, face.height, face.bleed
-    if face.face.background:
-        canvas.setFillColor(paints.background(face.face.background))
-        canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-    for shape in sorted(face.face.shapes.values(), key=lambda shape: shape.layer):
-        draw_shape(canvas, shape, h, paints, motifs, assets, stand_ins=stand_ins)
-    for frame in face.frames:
+    frames = face.frames
+    if paints.mode.low_ink:  # paper-white grounds, identity kept in lines and accents
+        from printshop.render.low_ink import draw_low_ink_face
+
+        frames = draw_low_ink_face(canvas, face, paints, motifs, assets, stand_ins=stand_ins)
+    else:
+        if face.face.background:
+            canvas.setFillColor(paints.background(face.face.background))
+            canvas.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+        for shape in sorted(face.face.shapes.values(), key=lambda shape: shape.layer):
+            draw_shape(canvas, shape, h, paints, motifs, assets, stand_ins=stand_ins)
+    for frame in frames:
         draw_frame(canvas, frame, h, paints, overset=overset)
 
 
@@ -87,14 +95,46 @@ def draw_shape(
     *,
     stand_ins: bool = False,
 ) -> None:
-    canvas.saveState()
-    fill = shape.fill is not None
     stroke = shape.stroke is not None and shape.stroke_width > 0
-    if shape.fill is not None:
-        canvas.setFillColor(paints.fill(shape.fill))
-    if stroke and shape.stroke is not None:
-        canvas.setStrokeColor(paints.fill(shape.stroke))
-        canvas.setLineWidth(shape.stroke_width)
+    draw_geometry(
+        canvas,
+        shape,
+        card_height,
+        paints.fill(shape.fill) if shape.fill is not None else None,
+        paints.fill(shape.stroke) if stroke and shape.stroke is not None else None,
+        shape.stroke_width,
+        motifs,
+        assets,
+        stand_ins=stand_ins,
+        mode=paints.mode,
+    )
+
+
+def draw_geometry(
+    canvas: Canvas,
+    shape: Shape,
+    card_height: float,
+    fill_colour: Color | None,
+    stroke_colour: Color | None,
+    stroke_width: float,
+    motifs: dict[str, Motif],
+    assets: Path | None = None,
+    *,
+    stand_ins: bool = False,
+    rays_apart: float = 0.0,
+    mode: ColourMode = RGB,
+) -> None:
+    """`shape`'s outline (its kind and box) painted in the colours given, whatever its own say: none
+    is not painted. Rays are filled wedges, or with a stroke and no fill their outlines (low ink),
+    from where they stand `rays_apart`. An SVG image's own colours are converted for `mode`."""
+    canvas.saveState()
+    fill = fill_colour is not None
+    stroke = stroke_colour is not None and stroke_width > 0
+    if fill_colour is not None:
+        canvas.setFillColor(fill_colour)
+    if stroke and stroke_colour is not None:
+        canvas.setStrokeColor(stroke_colour)
+        canvas.setLineWidth(stroke_width)
     top = card_height - shape.y
     if shape.kind == "rect":
         if shape.radius:
@@ -121,17 +161,27 @@ def draw_shape(
     elif shape.kind == "circle":
         canvas.circle(shape.x, top, shape.radius, stroke=int(stroke), fill=int(fill))
     elif shape.kind == "rays":
-        _draw_rays(canvas, shape.x, top, shape.radius, shape.count, shape.rotate)
+        _draw_rays(
+            canvas,
+            shape.x,
+            top,
+            shape.radius,
+            shape.count,
+            shape.rotate,
+            fill=fill or not stroke,
+            apart=rays_apart,
+        )
     elif shape.kind == "image" and assets is not None and shape.src:
-        # ReportLab stores an image drawn from the same file once per PDF
+        # a PNG or JPEG (ReportLab stores one drawn again once per PDF), or an SVG as vectors
         try:
-            canvas.drawImage(
-                str(assets / shape.src),
+            draw_image(
+                canvas,
+                assets / shape.src,
                 shape.x,
                 top - shape.height,
                 shape.width,
                 shape.height,
-                mask="auto",
+                mode if shape.src.lower().endswith(".svg") else RGB,
             )
         except Exception:  # noqa: BLE001 - not there, not an image: ReportLab reads it before it draws anything
             if not stand_ins:
@@ -199,19 +249,35 @@ def draw_stand_in(
 
 
 def _draw_rays(
-    canvas: Canvas, cx: float, cy: float, radius: float, count: int, rotate: float
+    canvas: Canvas,
+    cx: float,
+    cy: float,
+    radius: float,
+    count: int,
+    rotate: float,
+    *,
+    fill: bool = True,
+    apart: float = 0.0,
 ) -> None:
-    """A sunburst: `count` filled wedges, alternating with gaps of the same angle."""
+    """A sunburst: `count` filled wedges, alternating with gaps of the same angle; without `fill`,
+    the lines between wedges and gaps only, in the stroke colour set, from where they stand `apart`
+    from each other (they would merge into a blot at the centre)."""
     path = canvas.beginPath()
     step = 2 * math.pi / (2 * count)
     start = math.radians(rotate) + math.pi / 2
+    inner = min(radius, apart / step)
     for i in range(count):
         a0 = start + 2 * i * step
-        path.moveTo(cx, cy)
-        path.lineTo(cx + radius * math.cos(a0), cy + radius * math.sin(a0))
-        path.lineTo(cx + radius * math.cos(a0 + step), cy + radius * math.sin(a0 + step))
-        path.close()
-    canvas.drawPath(path, stroke=0, fill=1)
+        if fill:
+            path.moveTo(cx, cy)
+            path.lineTo(cx + radius * math.cos(a0), cy + radius * math.sin(a0))
+            path.lineTo(cx + radius * math.cos(a0 + step), cy + radius * math.sin(a0 + step))
+            path.close()
+            continue
+        for angle in (a0, a0 + step):  # the wedge's two edges
+            path.moveTo(cx + inner * math.cos(angle), cy + inner * math.sin(angle))
+            path.lineTo(cx + radius * math.cos(angle), cy + radius * math.sin(angle))
+    canvas.drawPath(path, stroke=int(not fill), fill=int(fill))
 
 
 _TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|-?\d*\.?\d+(?:[eE][-+]?\d+)?")

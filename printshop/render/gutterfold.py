@@ -54,6 +54,40 @@ def gutterfold_geometry(
     raise ImpositionError("a front and its back do not fit above and below a fold on this paper")
 
 
+def two_sided(deck: DeckLayout) -> bool:
+    """Whether `deck`'s cards have backs: a one-sided deck (markers) has nothing to fold, and gets
+    no gutterfold file."""
+    return bool(deck.deck.back) or any(back for _, back in deck.cards)
+
+
+def gutterfold_fault(deck: DeckLayout, paper, pnp) -> str | None:
+    """Why `deck` cannot be folded on `paper` (a Paper), said for a warning; None: it can."""
+    try:
+        gutterfold_geometry(
+            paper.width,
+            paper.height,
+            deck.size.width,
+            deck.size.height,
+            pnp.margin,
+            pnp.gutterfold_bleed,
+            pnp.fold_gap,
+            gutterfold_room(pnp),
+        )
+    except ImpositionError as error:
+        return f"{deck.size.label or 'its card'}: {error}"
+    return None
+
+
+def folded_decks(game: GameLayout, paper, pnp) -> list[DeckLayout]:
+    """The decks a --gutterfold kit on `paper` gets a gutterfold file for: those with backs that
+    fit, a front above the fold and its back below (the kit's list and its files agree)."""
+    return [
+        deck
+        for deck in game.decks
+        if two_sided(deck) and gutterfold_fault(deck, paper, pnp) is None
+    ]
+
+
 def render_gutterfold(
     game: GameLayout, deck: DeckLayout, settings: SheetSettings
 ) -> tuple[bytes, int]:

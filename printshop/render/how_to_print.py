@@ -25,6 +25,7 @@ from printshop.project.paths import output_name
 from printshop.render.booklet import render_booklet
 from printshop.render.booklet_pages import BookletTooLarge
 from printshop.render.colour import Paints
+from printshop.render.gutterfold import folded_decks, two_sided
 from printshop.render.sheet_pages import ASSEMBLY_PAGE
 from printshop.typeset.richtext import RichTextError, parse_blocks
 from printshop.typeset.templating import (
@@ -76,7 +77,7 @@ def render_how_to_print(
         try:
             data, pages = render_booklet(
                 game,
-                BookletLayout(blocks, _scaled(style, scale)),
+                BookletLayout(blocks, _scaled(style, scale), cover=False),
                 paper,
                 paints,
                 motifs,
@@ -177,7 +178,7 @@ KINDS = (
 
 def deck_kind(deck) -> str:
     """How a kit lists a deck's card sheets: with backs (printed double-sided) or one-sided."""
-    return "cards" if deck.deck.back or any(back for _, back in deck.cards) else "cards-one-sided"
+    return "cards" if two_sided(deck) else "cards-one-sided"
 
 
 def sheet_kind(sheet) -> str:
@@ -196,11 +197,22 @@ def kit_files(
     booklet_paper: str,
     gutterfold: bool = False,
     low_ink: bool = False,
+    folding: tuple[Paper, object] | None = None,
 ) -> list[KitFile]:
     """The files a kit of `game` on `paper_id` lists (with `gutterfold`, a build with --gutterfold:
-    each deck's gutterfold sheets too; with `low_ink`, named as a --low-ink build names them), in
-    the order the build lists them (jobs.py's tasks)."""
+    the gutterfold sheets of each deck with backs too, and with `folding`, (the paper, media.yaml's
+    print_and_play), only of those that fit on it (render/gutterfold.py folded_decks); with
+    `low_ink`, named as a --low-ink build names them), in the order the build lists them (jobs.py's
+    tasks)."""
     variant, suffix = game.localized.variant, "-lowink" if low_ink else ""
+    folded = {
+        deck.id
+        for deck in (
+            folded_decks(game, *folding)
+            if folding is not None
+            else [deck for deck in game.decks if two_sided(deck)]
+        )
+    }
 
     def name(what: str, paper: str) -> str:
         return output_name(game.game_id, game.lang, what + suffix, paper, variant).name
@@ -208,7 +220,7 @@ def kit_files(
     files = []
     for deck in game.decks:
         files.append(KitFile(name(deck.id, paper_id), PAGES_SHOWN, deck_kind(deck)))
-        if gutterfold:
+        if gutterfold and deck.id in folded:
             files.append(
                 KitFile(name(f"{deck.id}-gutterfold", paper_id), PAGES_SHOWN, "gutterfold")
             )
@@ -289,7 +301,14 @@ def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> b
     style = project.booklet
     # the longest page a build may make: low ink adds a paragraph, each flip names its edge in its
     # own words, and --gutterfold lists each deck's gutterfold sheets too
-    files = kit_files(game, paper_id, style.paper, gutterfold=True, low_ink=True)
+    files = kit_files(
+        game,
+        paper_id,
+        style.paper,
+        gutterfold=True,
+        low_ink=True,
+        folding=(paper, project.media.print_and_play),
+    )
     calibration = f"duplex-calibration-{game.lang}-{paper_id}.pdf"
     pages = [
         tied(
@@ -330,7 +349,11 @@ def _fits(
     paints = Paints(project.colours.palette)
     fits = any(
         booklet_pages(
-            game, BookletLayout(blocks, _scaled(style, scale)), paper, paints, project.motifs.motifs
+            game,
+            BookletLayout(blocks, _scaled(style, scale), cover=False),
+            paper,
+            paints,
+            project.motifs.motifs,
         )
         == 1
         for scale in SCALES

@@ -20,6 +20,7 @@ from printshop.project.models.media import CardSize
 from printshop.project.models.profile import Profile
 from printshop.render.colour import ColourMode, Paints
 from printshop.render.faces import draw_face
+from printshop.render.images import is_svg
 from printshop.render.pdf import new_canvas
 from printshop.render.press_art import WHITE, PressArt, beneath
 from printshop.render.raster import png as png_bytes
@@ -70,7 +71,10 @@ def press_paints(palette: dict[str, str], profile: Profile) -> Paints:
     return Paints(
         palette,
         ColourMode(
-            colour.space, colour.ink_limit, tuple(colour.rich_black) if colour.rich_black else None
+            colour.space,
+            colour.ink_limit,
+            tuple(colour.rich_black) if colour.rich_black else None,
+            icc=colour.icc if colour.space == "cmyk" else None,
         ),
     )
 
@@ -90,8 +94,10 @@ def draw_press_face(
 ) -> None:
     """draw_face, with each raster image converted by `art` (flattened over the plain colour beneath
     it). Shapes keep their layer order: runs of other shapes are drawn by draw_face between images."""
-    images = [
-        name for name, shape in face.face.shapes.items() if shape.kind == "image" and shape.src
+    images = [  # raster images (an SVG's colours are converted as draw_face draws it)
+        name
+        for name, shape in face.face.shapes.items()
+        if shape.kind == "image" and shape.src and not is_svg(shape.src)
     ]
     if (
         art is None or not images

@@ -125,9 +125,10 @@ def _rgba(image: Image.Image) -> tuple[Image.Image, Image.Image | None]:
 class PressArt:
     """The raster art of one press file, converted for one CMYK profile; each conversion made once."""
 
-    def __init__(self, profile: Profile):
-        self.icc = profile.colour.icc
-        self.ink_limit = profile.colour.ink_limit
+    def __init__(self, profile: Profile | None = None, *, icc=None, ink_limit=None):
+        """For `profile`'s colours, or (without one) for `icc` within `ink_limit`."""
+        self.icc = profile.colour.icc if profile is not None else icc
+        self.ink_limit = profile.colour.ink_limit if profile is not None else ink_limit
         self._done: dict[tuple[str, tuple[float, ...]], Image.Image] = {}
 
     def convert(self, path: Path, beneath: tuple[float, float, float, float]) -> Image.Image:

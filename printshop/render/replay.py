@@ -40,6 +40,8 @@ from printshop import memos
 from printshop.memo import Memo, Reads, unchanged, values_of
 from printshop.render.faces import draw_face, face_motifs
 from printshop.render.helper import seed_of, still_seeded
+from printshop.typeset.icons import draws_images
+from printshop.typeset.richtext import Figure, Img
 
 # a session sets this around its renders; builds leave it None
 recordings: contextvars.ContextVar["FaceRecordings | None"] = contextvars.ContextVar(
@@ -251,11 +253,11 @@ def _keep_bytes(form, recording: Recording) -> None:
 
 
 def has_images(face) -> bool:
-    """Whether `face` draws an image (a shape, or an icon of images/ in a frame's text)."""
-    from printshop.typeset.icons import draws_images
-
+    """Whether `face` draws an image: a shape's file, an <img> in one of its frames, or an icon
+    of images/ in a frame's text."""
     return any(shape.kind == "image" for shape in face.face.shapes.values()) or any(
-        draws_images(laid.blocks) for laid in face.frames
+        draws_images(laid.blocks) or any(isinstance(block, (Img, Figure)) for block in laid.blocks)
+        for laid in face.frames
     )
 
 

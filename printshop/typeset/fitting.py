@@ -32,10 +32,11 @@ from reportlab.platypus import Flowable, Paragraph
 from printshop import memos
 from printshop.project.models.booklet import TextStyle
 from printshop.render.colour import Paints
+from printshop.render.images import ImageFlowable
 from printshop.typeset.fonts import state as fonts_state
 from printshop.typeset.fonts import with_fallback
 from printshop.typeset.measuring import list_indent, measure
-from printshop.typeset.richtext import Block, Para, Table, uppercase
+from printshop.typeset.richtext import Block, Figure, Img, Para, Table, uppercase
 from printshop.typeset.runts import (
     ends_with_runt,
     line_lengths,
@@ -206,6 +207,11 @@ def make_flowables(
             flowables.append(without_runt(markup, base, width))
         elif isinstance(block, Table):
             flowables.append(_frame_table(block, style, size, base, paints, width))
+        elif isinstance(block, (Img, Figure)):  # its height counted as a paragraph's
+            image = block.img if isinstance(block, Figure) else block
+            flowables.append(ImageFlowable(image, paints.mode))
+            if isinstance(block, Figure):
+                flowables.append(without_runt(block.caption, base, width))
     return flowables
 
 

@@ -92,7 +92,38 @@ class Art:
     colour: str
 
 
-Block = Para | Table | Spacer | PageBreak | Art
+@dataclass(frozen=True)
+class ImageFile:
+    """An image file as layout read it (layout/images.py): where it is, what it is, its own size
+    (pixels for a raster image, points for an SVG drawing) and what tells a changed file apart."""
+
+    path: str
+    kind: str  # "raster" or "svg"
+    size: tuple[float, float]
+    stamp: tuple[int, int]  # (modification time in ns, bytes): a changed file is another block
+
+
+@dataclass(frozen=True)
+class Img:
+    """An <img src="images/x.svg" width="90mm"/>: a file of the game's folder (typeset/images.py)."""
+
+    src: str
+    width: str | None = None  # a length; None: from `height`, or the width available
+    height: str | None = None  # a length; with `width` too, the box the image fits in
+    align: str = "center"  # left, center or right
+    file: ImageFile | None = None  # set by layout once the file is read
+    where: object = field(default=None, compare=False, repr=False)  # its place in the template
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A <figure>: one <img/> and its <caption> (paragraph markup), never split over two pages."""
+
+    img: Img
+    caption: str
+
+
+Block = Para | Table | Spacer | PageBreak | Art | Img | Figure
 
 
 @dataclass
@@ -214,11 +245,15 @@ def _blocks_of(child: ET.Element, default_style: str, fragment: str) -> list[Blo
         return [PageBreak()]
     if tag == "spacer":
         height = child.get("height", "0mm")
-        if height != HOME_ONLY:
+        if height not in (HOME_ONLY, BACK_COVER):
             _length(tag, "height", height, fragment)
         return [Spacer(height)]
     if tag == "art":
         return [_art(child, fragment)]
+    if tag in ("img", "figure", "caption"):
+        from printshop.typeset.images import image_block
+
+        return [image_block(child, fragment)]
     known = sorted(PARAGRAPH_TAGS | BLOCK_TAGS)
     from printshop.diagnostics import did_you_mean  # (only for a template in error)
 
@@ -353,11 +388,15 @@ BLOCK_TAGS = {
     "pagebreak",
     "spacer",
     "art",
+    "img",
+    "figure",
 }  # the blocks besides paragraphs (li, tr, th, td within)
 
 
 # <spacer height="print-and-play"/>: a section for home prints only (render/booklet.py)
 HOME_ONLY = "print-and-play"
+# `<spacer height="back-cover"/>`: what follows is the booklet's back cover, set on its last page
+BACK_COVER = "back-cover"
 
 
 def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
@@ -374,6 +413,21 @@ def _length(tag: str, attribute: str, value: str, fragment: str) -> float:
             needle,
             f'write a length with its unit, such as {attribute}="8mm"',
         ) from None
+
+
+def length_attribute(tag: str, attribute: str, value: str, fragment: str) -> float:
+    """`_length`, for the modules that parse a block of their own (typeset/images.py)."""
+    return _length(tag, attribute, value, fragment)
+
+
+def only_tags(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:
+    """`_only`, for the modules that parse a block of their own (typeset/images.py)."""
+    _only(element, allowed, fragment)
+
+
+def paragraph_markup(element: ET.Element) -> str:
+    """An element's text with its inline tags, as a paragraph holds it."""
+    return _squeeze(_inner(element))
 
 
 def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:

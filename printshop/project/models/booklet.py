@@ -4,40 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
+from printshop.project.models.faces import Shape
 from printshop.project.models.media import PageFooter
+from printshop.project.models.styles import TextStyle
 from printshop.project.models.values import Extent, Size
 from printshop.project.schema import Node
 
 
 # --- data/print/booklet.yaml ------------------------------------------------------------
-class TextStyle(Node):
-    font: str
-    """Font face: a family from fonts.yaml, optionally with -bold, -italic or -bold-italic."""
-    size: Size
-    """Type size to try first."""
-    min_size: Size | None = None
-    """The smallest size the text may shrink to so it fits (none: it never shrinks)."""
-    leading: float = Field(default=1.2, gt=0.5, lt=3)
-    """Line spacing as a multiple of the type size."""
-    colour: str = "ink"
-    """Text colour: a name from colours.yaml."""
-    align: Literal["left", "center", "right", "justify"] = "left"
-    """Horizontal alignment."""
-    space_before: Extent = 0.0
-    """Space above each paragraph."""
-    space_after: Extent = 0.0
-    """Space below each paragraph."""
-    indent: Extent = 0.0
-    """Left indent (list items hang their bullet in it)."""
-    uppercase: bool = False
-    """Set the text in capitals."""
-    icon_size: Size | None = None
-    """The height of an inline `<icon>` at `size` (it shrinks with the text); none: the font's
-    cap height, so that an icon stands as tall as a capital letter."""
-
-
 class BookletMargins(Node):
     top: Extent
     """Margin at the top of the page."""
@@ -73,6 +47,40 @@ class BookletTables(Node):
     """With `rules` rows or none: a line under the last row too."""
 
 
+class PageStyle(Node):
+    background: str | None = None
+    """Colour the whole page is filled with, to the edge of its bleed where it has one: a name from
+    colours.yaml (none: the paper's white)."""
+    shapes: dict[str, Shape] = {}
+    """Art drawn over the background and under the text, as a face's shapes (a rect, circle, rays,
+    a motif of motifs.yaml or an image of the game's folder): x and y from the trim's top-left
+    corner; a shape may run past the trim into the bleed."""
+    sizes: dict[str, Size] = {}
+    """Type size on these pages by paragraph style (a cover's title larger than the booklet's); the
+    style's leading keeps its proportion."""
+    colours: dict[str, str] = {}
+    """Text colour on these pages by paragraph style (title, subtitle, meta…): a name from
+    colours.yaml. A style not named keeps its own colour on a page without background, and on a
+    background takes ink or white, whichever stands out more from it."""
+
+
+class BookletPages(Node):
+    cover: PageStyle = PageStyle()
+    """The first page. Its text (the template's blocks before the first `<pagebreak/>`) is set in
+    the page's margins; its titles are balanced over their lines (no word alone on the last)."""
+    text: PageStyle = PageStyle()
+    """Every page of the rules, and the blank pages that complete a stitched booklet."""
+    inset: Extent = 0.0
+    """On a home print (no bleed), how far inside the paper's edge the page styles' backgrounds and
+    art stop: home printers leave a band along the edge unprinted (media.yaml's
+    `print_and_play.margin`), and an even frame of paper looks better than a ragged one. A booklet
+    imposed for stitching at home fills its pages to the fold."""
+    back_cover: PageStyle = PageStyle()
+    """The last page, when the booklet has one: the template's blocks after
+    `<spacer height="back-cover"/>`, or, without that, the cover's emblem and title on a stitched
+    booklet that needs a page to complete its last sheet."""
+
+
 class BookletStyle(Node):
     paper: str
     """The booklet's page: a name from `papers` in media.yaml."""
@@ -87,6 +95,8 @@ class BookletStyle(Node):
     """How tables look."""
     rule_colour: str = "red"
     """Colour of the folio rules and table headers."""
+    pages: BookletPages = BookletPages()
+    """How the cover, the pages of rules and the back cover are coloured and drawn."""
     characters: dict[str, str] = {}
     """Characters that print in a colour of their own wherever booklet text sets them, by colour
     name from colours.yaml; a key may name several characters. Card suits keep their colours:

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from printshop.project.models.booklet import TextStyle
+from printshop.project.models.styles import TextStyle
 from printshop.project.models.values import Extent, Size
 from printshop.project.schema import Length, Node
 
@@ -56,7 +56,9 @@ class Shape(Node):
     motif: str | None = None
     """motif: the name of a motif in motifs.yaml."""
     src: str | None = None
-    """image: a file in the game's folder, e.g. images/seal.png."""
+    """image: a file in the game's folder, e.g. images/seal.png: a PNG or JPEG, or an SVG
+    (images/seal.svg), drawn as vectors at any size, its colours converted as the palette's are
+    for a CMYK shop; stretched to the box, so give the box the picture's proportions."""
     rotate: float = 0.0
     """Turn a motif or rays by this many degrees, clockwise."""
     count: int = Field(default=16, ge=2, le=128)

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from printshop.project.models.values import Extent, Identifier, Size
 from printshop.project.schema import Node
+from printshop.project.units import mm
 
 
 # --- data/print/media.yaml --------------------------------------------------------------
@@ -47,6 +48,30 @@ class CropMarks(Node):
     """Line width of the crop marks."""
     colour: str = "ink"
     """Colour of the marks: a name from colours.yaml."""
+
+
+class LowInk(Node):
+    """How a `--low-ink` kit keeps each face's identity with little ink (docs/design.md, "Derived
+    files"): backgrounds white, a coloured one kept as a band of hatching, knock-outs outlined,
+    sunbursts as lines."""
+
+    tint: float = Field(default=0.25, gt=0, le=1)
+    """The share of its colour a large filled area keeps (0.25: a quarter)."""
+    accent: Extent = mm(15)
+    """A filled shape no wider or higher than this (a pip, a star, an emblem) keeps its full colour;
+    a larger one its tint, outlined in the full colour."""
+    outline: Size = mm(0.25)
+    """Width of the outlines that stand for fills: knock-outs and large areas."""
+    hatch_width: Size = mm(0.2)
+    """Width of the hatching lines that stand for a coloured background, and of a sunburst's lines."""
+    hatch_pitch: Size = mm(1.4)
+    """From one hatching line to the next; a sunburst's lines start where they stand this far
+    apart."""
+    hatch_band: Extent = mm(2)
+    """How far inside the trim the hatching reaches; the face's middle stays white."""
+    coverage: float = Field(default=15, gt=0, le=100)
+    """The most ink a low-ink file may lay on average over its pages, in percent of the page (the
+    densest channel's tone): what the tests hold every low-ink file of the project to."""
 
 
 class PageFooter(Node):
@@ -96,6 +121,8 @@ class PrintAndPlay(Node):
     to a page where upright cards leave room for 3 × 2 only."""
     footer: PageFooter
     """The footer of every page (file name and page number)."""
+    low_ink: LowInk = LowInk()
+    """How `--low-ink` kits draw faces with little ink."""
     press_profile: str = "eu-3mm"
     """The print-shop profile (data/print/profiles/) the kit's press pages (boards, role sheets)
     follow: its bleed, colours and PDF/X, so a kit's press file is what that shop takes."""

@@ -1,0 +1,100 @@
+"""Write data/kremlin/images/board.svg, the schematic of Kremlin's board its rules booklet shows,
+from the board's own data: the shapes of the face `board` in data/kremlin/faces.yaml (rectangles,
+circles, sunbursts and motifs), in the palette's colours, without its text. The board's layout
+changes there; run this again (tests/test_images.py checks the file is what it writes):
+
+    python tests/make_kremlin_board.py
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "data" / "kremlin" / "images" / "board.svg"
+MM = 72 / 25.4
+
+
+def board_svg() -> str:
+    from printshop.project.loader import load_project
+
+    whole = load_project(REPO / "data", REPO / "templates", games=["kremlin"])
+    game = whole.games["kremlin"]
+    project = whole.view(game)  # its own colours and motifs over the project's
+    face = game.faces["board"]
+    sheet = game.game.sheets["board"]
+    palette = project.colours.palette
+    motifs = project.motifs.motifs
+    width, height = sheet.width, sheet.height
+
+    def n(value: float) -> str:  # millimetres, to a hundredth
+        return f"{value / MM:.2f}".rstrip("0").rstrip(".")
+
+    def paint(shape) -> str:
+        fill = f'fill="{palette[shape.fill]}"' if shape.fill else 'fill="none"'
+        if shape.stroke and shape.stroke_width > 0:
+            fill += f' stroke="{palette[shape.stroke]}" stroke-width="{n(shape.stroke_width)}"'
+        return fill
+
+    parts = [
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="{n(width)}mm" height="{n(height)}mm" viewBox="0 0 {n(width)} {n(height)}">',
+        "<!-- written by tests/make_kremlin_board.py from data/kremlin/faces.yaml (face board) -->",
+        f'<rect x="0" y="0" width="{n(width)}" height="{n(height)}" '
+        f'fill="{palette[face.background or "paper"]}"/>',
+    ]
+    for shape in sorted(face.shapes.values(), key=lambda shape: shape.layer):
+        if shape.kind == "rect":
+            parts.append(
+                f'<rect x="{n(shape.x)}" y="{n(shape.y)}" width="{n(shape.width)}" '
+                f'height="{n(shape.height)}" rx="{n(shape.radius)}" {paint(shape)}/>'
+            )
+        elif shape.kind == "circle":
+            parts.append(
+                f'<circle cx="{n(shape.x)}" cy="{n(shape.y)}" r="{n(shape.radius)}" {paint(shape)}/>'
+            )
+        elif shape.kind == "rays":
+            parts.append(f'<path d="{rays(shape, n)}" {paint(shape)}/>')
+        elif shape.kind == "motif" and shape.motif in motifs:
+            motif = motifs[shape.motif]
+            vw, vh = motif.viewbox
+            scale = f"{shape.width / MM / vw:.5f} {shape.height / MM / vh:.5f}"
+            paths = "".join(
+                f'<circle cx="{p.circle[0]}" cy="{p.circle[1]}" r="{p.circle[2]}"/>'
+                if p.circle
+                else f'<path d="{p.d}" fill-rule="{p.rule}"/>'
+                for p in motif.paths
+            )
+            parts.append(
+                f'<g transform="translate({n(shape.x)} {n(shape.y)}) scale({scale})" '
+                f"{paint(shape)}>{paths}</g>"
+            )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def rays(shape, n) -> str:
+    """The sunburst render/faces.py draws: `count` wedges from the centre, as gaps between them."""
+    step = 2 * math.pi / (2 * shape.count)
+    start = math.radians(shape.rotate) + math.pi / 2
+    d = []
+    for i in range(shape.count):
+        a0 = start + 2 * i * step
+        points = [
+            (shape.x, shape.y),
+            (shape.x + shape.radius * math.cos(a0), shape.y - shape.radius * math.sin(a0)),
+            (
+                shape.x + shape.radius * math.cos(a0 + step),
+                shape.y - shape.radius * math.sin(a0 + step),
+            ),
+        ]
+        d.append("M" + " L".join(f"{n(x)} {n(y)}" for x, y in points) + " Z")
+    return " ".join(d)
+
+
+if __name__ == "__main__":
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(board_svg(), encoding="utf-8")
+    sys.stdout.write(f"wrote {OUT.relative_to(REPO)}\n")

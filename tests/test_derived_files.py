@@ -1,0 +1,190 @@
+"""Guards of the derived files (docs/design.md, "Derived files"), measured on the PDFs a build
+writes: a low-ink kit keeps each Kremlin faction's markers apart in greyscale, with their emblems;
+every low-ink file stays within the ink coverage media.yaml sets; --gutterfold makes no file for a
+one-sided deck, and leaves out, with a warning, a deck too large to fold while the rest builds."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pypdfium2
+import pytest
+from pypdf import PdfReader
+
+from printshop.pipeline.build import build
+from printshop.project.loader import load_project
+from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
+from printshop.project.units import mm
+from tests.conftest import copy_data, kit_view, shared_build
+from tests.pdfinspect import page_drawing, page_texts
+
+DPI = 150
+CHIT = mm(16)
+FACTIONS = 6
+PER_FACTION = 18  # 15 influence markers and 3 parade markers (data/kremlin/game.yaml)
+GAMES = discover_games(DEFAULT_DATA_DIR)
+
+
+def _kremlin_low_ink(data: Path, out: Path) -> Path:
+    result = build(data, out, games=["kremlin"], langs=["en"], papers=["a4"], low_ink=True)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    return out / "kremlin" / "en" / "kremlin-en-markers-lowink-a4.pdf"
+
+
+def _chits(path: Path) -> list[np.ndarray]:
+    """Every chit of the markers' first page, in deck order, in greyscale (0 black, 1 white)."""
+    reader = PdfReader(path)
+    placements, _ = page_drawing(reader, 0)
+    page = pypdfium2.PdfDocument(str(path))[0]
+    image = np.asarray(page.render(scale=DPI / 72).to_pil().convert("L"), dtype=float) / 255
+    height = image.shape[0]
+    chits = []
+    for placed in placements:
+        x, y, w, h = placed.box(CHIT, CHIT)
+        left, top = round(x * DPI / 72), round(height - (y + h) * DPI / 72)
+        side = round(CHIT * DPI / 72)
+        chits.append(image[top : top + side, left : left + side])
+    return chits
+
+
+def _emblem(chit: np.ndarray) -> np.ndarray:
+    """The emblem's box (5 to 11 mm across, 1.7 to 7.7 mm down: faces.yaml), below the hatched
+    band round the edge (2 mm)."""
+    px = DPI / 25.4
+    return chit[round(2.5 * px) : round(7.7 * px), round(5 * px) : round(11 * px)]
+
+
+def faction_apart(path: Path) -> float:
+    """The least difference, in mean grey level, between the average chits of two factions: how far
+    the faction the least apart from another still stands from it in greyscale."""
+    chits = _chits(path)
+    means = [
+        np.mean(chits[f * PER_FACTION : (f + 1) * PER_FACTION], axis=0)
+        for f in range(FACTIONS - 1)  # the sixth faction runs on to the second page
+    ]
+    means.append(np.mean(chits[(FACTIONS - 1) * PER_FACTION :], axis=0))
+    return min(
+        float(np.abs(means[a] - means[b]).mean())
+        for a in range(FACTIONS)
+        for b in range(a + 1, FACTIONS)
+    )
+
+
+def emblem_ink(path: Path) -> float:
+    """The least share of non-white pixels in any chit's emblem box (parade markers included)."""
+    return min(
+        float((_emblem(chit) < 0.9).mean()) for chit in _chits(path)[: FACTIONS * PER_FACTION - 9]
+    )
+
+
+APART = 0.02  # mean grey difference: the same face printed twice differs by 0
+EMBLEM = 0.05  # a twentieth of the emblem's box inked: an outlined emblem inks about a fifth
+
+
+@pytest.fixture(scope="module")
+def low_ink_markers(tmp_path_factory) -> Path:
+    return _kremlin_low_ink(DEFAULT_DATA_DIR, tmp_path_factory.mktemp("lowink"))
+
+
+def test_low_ink_markers_keep_each_faction_apart_in_greyscale_with_its_emblem(low_ink_markers):
+    assert faction_apart(low_ink_markers) > APART
+    assert emblem_ink(low_ink_markers) > EMBLEM
+
+
+def test_the_identity_guard_catches_factions_that_look_alike(tmp_path):
+    """Must-catch: every faction's markers given one colour and one emblem (what low ink did to
+    them before: all white, bare numbers) cannot be told apart; the emblems are still there."""
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    faces = data / "kremlin" / "faces.yaml"
+    text = re.sub(r"background: faction-\d", "background: faction-1", faces.read_text("utf-8"))
+    text = re.sub(r"motif: faction-\d", "motif: faction-1", text)
+    faces.write_text(text, encoding="utf-8")
+    path = _kremlin_low_ink(data, tmp_path / "out")
+    assert faction_apart(path) < APART
+    assert emblem_ink(path) > EMBLEM
+
+
+def test_the_emblem_guard_catches_an_emblem_gone(tmp_path):
+    """Must-catch: a white emblem left white on a white chit (what low ink printed before) is no
+    emblem: here the emblem is taken away."""
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    faces = data / "kremlin" / "faces.yaml"
+    text = re.sub(
+        r"shapes: \{emblem: \{kind: motif, motif: faction-\d[^}]*\}\}",
+        "shapes: {}",
+        faces.read_text("utf-8"),
+    )
+    faces.write_text(text, encoding="utf-8")
+    assert emblem_ink(_kremlin_low_ink(data, tmp_path / "out")) < EMBLEM
+
+
+def coverage(path: Path) -> float:
+    """The file's ink coverage, in percent: over its pages, the mean tone of each pixel's densest
+    channel (1 − min(R, G, B)), rasterised at 50 dpi."""
+    document = pypdfium2.PdfDocument(str(path))
+    pages = []
+    for page in document:
+        image = np.asarray(page.render(scale=50 / 72).to_pil().convert("RGB"), dtype=float)
+        pages.append(float((1 - image.min(axis=2) / 255).mean()))
+    return 100 * sum(pages) / len(pages)
+
+
+def test_every_low_ink_file_keeps_within_the_ink_coverage(tmp_path_factory):
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    target = load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.low_ink.coverage
+    files = sorted(out.rglob("*-lowink-*.pdf"))
+    assert len(files) > 20  # every game's cards, sheets, boards, booklets, in both languages
+    over = {path.name: round(coverage(path), 1) for path in files if coverage(path) > target}
+    assert not over, over
+
+
+def test_the_coverage_guard_catches_a_full_colour_kit(tmp_path_factory):
+    """Must-catch: the full-colour markers (what a low-ink file must not be) are over."""
+    kit = kit_view(tmp_path_factory, ["kremlin"], ["a4"])
+    target = load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.low_ink.coverage
+    assert coverage(kit / "kremlin" / "en" / "kremlin-en-markers-a4.pdf") > target
+
+
+def test_a_one_sided_deck_gets_no_gutterfold_file_nor_a_line_on_the_how_to_page(
+    tmp_path_factory,
+):
+    """Kremlin's markers have no backs: nothing to fold. Its politicians have: they get one."""
+    out, result = shared_build(tmp_path_factory, games=GAMES, gutterfold=True)
+    folder = out / "kremlin" / "en"
+    assert not list(folder.glob("kremlin-en-markers-gutterfold-*.pdf"))
+    assert (folder / "kremlin-en-politicians-gutterfold-a4.pdf").is_file()  # (must-pass)
+    how_to = page_texts(folder / "kremlin-en-how-to-print-a4.pdf")[0]
+    assert "politicians-gutterfold" in how_to and "markers-gutterfold" not in how_to
+    assert not [d for d in result.report.items if d.code == "gutterfold-left-out"]
+
+
+def test_a_deck_too_large_to_fold_is_left_out_with_a_warning_and_the_rest_builds(tmp_path):
+    """An A5 deck cannot be folded on A4 (a front above the fold, its back below): the build warned
+    nothing and failed as a whole (paper-too-small); now it names the deck and why, and writes the
+    rest of the kit, the other decks' gutterfold files included."""
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    (data / "print" / "media.yaml").write_text(
+        'card_sizes:\n  aid-a5: {width: 148mm, height: 210mm, label: "A5 player aid"}\n',
+        encoding="utf-8",
+    )
+    game = data / "kremlin" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(
+        text.replace("  intrigue:\n    card_size: poker-eu", "  intrigue:\n    card_size: aid-a5"),
+        encoding="utf-8",
+    )
+    result = build(
+        data, tmp_path / "out", games=["kremlin"], langs=["en"], papers=["a4"], gutterfold=True
+    )
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    [warning] = [d for d in result.report.items if d.code == "gutterfold-left-out"]
+    assert "'intrigue'" in warning.message and "fold" in warning.message
+    assert warning.location.path.endswith("game.yaml")
+    folder = tmp_path / "out" / "kremlin" / "en"
+    assert not (folder / "kremlin-en-intrigue-gutterfold-a4.pdf").exists()
+    assert (folder / "kremlin-en-intrigue-a4.pdf").is_file()
+    assert (folder / "kremlin-en-politicians-gutterfold-a4.pdf").is_file()
+    how_to = page_texts(folder / "kremlin-en-how-to-print-a4.pdf")[0]
+    assert "intrigue-gutterfold" not in how_to and "politicians-gutterfold" in how_to

@@ -82,3 +82,44 @@ def test_the_rules_booklet_is_in_both_languages(example):
     french = " ".join(_texts(example, "fr", "rules-booklet"))
     assert "Five-Year Plan" in english or "FIVE-YEAR PLAN" in english
     assert "Plan quinquennal" in french or "PLAN QUINQUENNAL" in french
+
+
+def test_the_icons_are_set_in_the_card_texts_in_both_languages(example):
+    """The directives' rewards (a data text) and quotas (a template) set their icons inline: the
+    frames' laid-out markup holds them, star and sector motif."""
+    for lang in ("en", "fr"):
+        report, checked = check(example / "data", games=[GAME], langs=[lang])
+        assert not report.has_errors
+        layout = next(layout for layout in checked.layouts if layout.game_id == GAME)
+        deck = next(deck for deck in layout.decks if deck.id == "directives")
+        face = next(face for key, face in deck.faces.items() if "bread" in key)
+        markup = {
+            frame.name: " ".join(getattr(block, "markup", "") for block in frame.blocks)
+            for frame in face.frames
+        }
+        assert "icon" in markup["reward"] and "star" in markup["reward"]
+        assert "icon" in markup["quota"] and "wheat" in markup["quota"]
+
+
+def test_the_figure_is_vector_art_with_its_caption_in_both_languages(example):
+    for lang, caption in (("en", "its sector’s motif"), ("fr", "le motif de son secteur")):
+        path = example / "output" / GAME / lang / f"{GAME}-{lang}-rules-a5.pdf"
+        text = " ".join(" ".join(page_texts(path)).split())
+        assert caption in text
+        # the SVG drawn as paths, never as a picture (the booklet has no other image)
+        assert b"/Subtype /Image" not in path.read_bytes()
+
+
+def test_the_cover_and_back_cover_are_drawn_and_carry_no_file_name(example):
+    import pypdfium2
+
+    for lang in ("en", "fr"):
+        path = example / "output" / GAME / lang / f"{GAME}-{lang}-rules-a5.pdf"
+        pages = page_texts(path)
+        assert "rules-a5.pdf" not in pages[0] and "rules-a5.pdf" not in pages[-1]
+        assert "rules-a5.pdf" in pages[1]
+        document = pypdfium2.PdfDocument(path)
+        for index in (0, len(document) - 1):
+            image = document[index].render(scale=30 / 72).to_pil().convert("L")
+            dark = sum(image.histogram()[:200])
+            assert dark > 0.8 * image.width * image.height  # a full colour page, not paper

@@ -41,7 +41,15 @@ from printshop.render.colour import Paints, StandIn
 from printshop.typeset.fitting import Fit, fit
 from printshop.typeset.fonts import FontSet
 from printshop.typeset.icons import icon_key, icon_scale, resolve_blocks
-from printshop.typeset.richtext import Block, Para, RichTextError, header_fills, parse_blocks
+from printshop.typeset.richtext import (
+    Art,
+    Block,
+    PageBreak,
+    Para,
+    RichTextError,
+    header_fills,
+    parse_blocks,
+)
 from printshop.typeset.templating import TemplateFailure, render_blocks, template_location
 from printshop.write import fitstore
 
@@ -274,6 +282,23 @@ def _lay_out_frame(
                 cause=str(error),
             )
         return None
+    for block in blocks:  # what a frame cannot hold: said, never dropped without a word
+        if isinstance(block, (Art, PageBreak)):
+            tag = "art" if isinstance(block, Art) else "pagebreak"
+            where = found_after(template(), f"<{tag}") if template else frame.where()
+            report_once(
+                report,
+                "template",
+                where,
+                f"<{tag}> is for rules booklets: a card or sheet frame cannot hold it ({what})",
+                hint="draw a motif on a face with a shape of kind motif in faces.yaml, or set it "
+                'in the text with <icon name="…"/>'
+                if tag == "art"
+                else "a frame has no pages: give the text another frame, or shorten it",
+                also=f"frame: {frame.where()}",
+                cause=f"<{tag}> in a frame",
+            )
+            return None
     for name in header_fills(blocks):  # a colour a table's header is filled with
         if name not in palette:
             where = found_after(template(), f'header-fill="{name}"') if template else frame.where()

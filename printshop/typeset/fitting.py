@@ -28,15 +28,17 @@ from typing import Callable, Iterator
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Spacer as RLSpacer
 
 from printshop import memos
 from printshop.project.models.booklet import TextStyle
+from printshop.project.units import parse_length
 from printshop.render.colour import Paints
 from printshop.render.images import ImageFlowable
 from printshop.typeset.fonts import state as fonts_state
 from printshop.typeset.fonts import with_fallback
 from printshop.typeset.measuring import list_indent, measure
-from printshop.typeset.richtext import Block, Figure, Img, Para, Table, uppercase
+from printshop.typeset.richtext import Block, Figure, Img, Para, Spacer, Table, uppercase
 from printshop.typeset.runts import (
     ends_with_runt,
     line_lengths,
@@ -207,6 +209,8 @@ def make_flowables(
             flowables.append(without_runt(markup, base, width))
         elif isinstance(block, Table):
             flowables.append(_frame_table(block, style, size, base, paints, width))
+        elif isinstance(block, Spacer):  # space between blocks, as in booklets
+            flowables.append(RLSpacer(width, parse_length(block.height)))
         elif isinstance(block, (Img, Figure)):  # its height counted as a paragraph's
             image = block.img if isinstance(block, Figure) else block
             flowables.append(ImageFlowable(image, paints.mode))

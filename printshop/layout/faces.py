@@ -282,9 +282,9 @@ def _lay_out_frame(
                 cause=str(error),
             )
         return None
-    for block in blocks:  # what a frame cannot hold: said, never dropped without a word
-        if isinstance(block, (Art, PageBreak)):
-            tag = "art" if isinstance(block, Art) else "pagebreak"
+    for item in blocks:  # what a frame cannot hold: said, never dropped without a word
+        if isinstance(item, (Art, PageBreak)):
+            tag = "art" if isinstance(item, Art) else "pagebreak"
             where = found_after(template(), f"<{tag}") if template else frame.where()
             report_once(
                 report,

@@ -249,7 +249,14 @@ def test_a_red_suit_prints_in_red_in_either_language(checked, lang):
         Para("p", "A♦ K♥ Q♠ J♣ " + ("l’as de carreau" if lang == "fr" else "the ace of diamonds")),
         Para("li", "<b>7♥</b>, <i>8♦</i>", bullet="•"),
     ]
-    booklet = BookletLayout(layout.booklet.blocks + extra, layout.booklet.style)
+    # in the rules, before the back cover (what follows `<spacer height="back-cover"/>` is set on
+    # the last page, in its own room)
+    blocks = list(layout.booklet.blocks)
+    back = next(
+        (i for i, b in enumerate(blocks) if getattr(b, "height", None) == "back-cover"),
+        len(blocks),
+    )
+    booklet = BookletLayout(blocks[:back] + extra + blocks[back:], layout.booklet.style)
     data, _ = render_booklet(
         layout, booklet, paper, Paints(project.colours.palette), project.motifs.motifs, "sample.pdf"
     )

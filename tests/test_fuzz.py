@@ -294,7 +294,7 @@ def case(
     function: Callable,
     args: tuple,
     code: str,
-    at: str,
+    at: str | tuple[str, ...],
     says: str = "",
     bug: str = "",
 ):
@@ -450,7 +450,10 @@ CASES = [
         delete_line,
         (line_index(COLOURS, "gold:"),),
         "unknown-reference",
-        FACES,
+        (
+            FACES,
+            BOOKLET,
+        ),  # the faces and the covers' page styles (a game's print/booklet.yaml) use it
         "no colour 'gold'",
     ),
     case(

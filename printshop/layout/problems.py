@@ -416,6 +416,20 @@ def block_location(template: Location, block: str) -> Location:
     return template
 
 
+_TAG_ONLY = re.compile(r"^\s*(\{#.*?#\}|\{%.*?%\})\s*$")
+
+
+def _markup_lines(text: str) -> list[int]:
+    """For each line of a template, the line of the markup it makes, as the environment renders
+    it (trim_blocks, lstrip_blocks): lines holding only a comment or a statement tag make none."""
+    made, count = [], 0
+    for line in text.splitlines():
+        if not _TAG_ONLY.match(line):
+            count += 1
+        made.append(max(count, 1))
+    return made
+
+
 def found_in_template(where: Location, needle: str, line: int = 0) -> Location:
     """Where `needle` stands in the template file at `where` (what a template writes, as an error
     names it): the first place, or with `line` (a line of the markup it made, which follows the
@@ -426,10 +440,16 @@ def found_in_template(where: Location, needle: str, line: int = 0) -> Location:
         except (OSError, UnicodeDecodeError):
             text = ""
         places = [place_of(text, found.start()) for found in re.finditer(re.escape(needle), text)]
-        # with a line of the markup: the nearest to it (the markup's lines follow the template's
-        # roughly)
+        # with a line of the markup: the nearest to it. The markup's lines follow the template's
+        # roughly: a line that holds only a comment or a {% tag %} makes none (the environment trims
+        # them), so a place is compared at the markup line it would make
         if places:
+            made = _markup_lines(text)
             return Location(
-                where.path, *min(places, key=lambda place: abs(place[0] - line) if line > 0 else 0)
+                where.path,
+                *min(
+                    places,
+                    key=lambda place: abs(made[place[0] - 1] - line) if line > 0 else 0,
+                ),
             )
     return Location(where.path, line, 1) if line > 0 else where

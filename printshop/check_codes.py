@@ -252,8 +252,8 @@ _check(
 _check(
     "end-punctuation",
     W,
-    "a translation ends with other punctuation than its source (a lost or added full stop, question mark…)",
-    "end the sentence as the source does; French spacing before ? ! : ; is fine",
+    'a translation ends with other punctuation than its source (a lost or added full stop, question mark…); a text ending with an abbreviation the language lists ("etc.", "EE. UU.") or an initial ends with a full stop or none',
+    "end the sentence as the source does; French spacing before ? ! : ; is fine; list an abbreviation in typography.abbreviations of the language file",
     "data/comrade/text/de.yaml:21:11: warning[end-punctuation]: 'card.informer.goal' ends without punctuation where the English ends with '.': \"…find the dissident.\"",
 )
 _check(
@@ -266,9 +266,37 @@ _check(
 _check(
     "length-ratio",
     W,
-    "a translation much longer or shorter than the text it is made from",
-    "check nothing is missing or added; the limits are checks.length in the language file",
-    "data/comrade/text/de.yaml:52:9: warning[length-ratio]: 'rules.goal.p1' is 0.3 times as long as the English (41 characters against 152; expected 0.4 to 2.5)",
+    "a translation much longer or shorter than the text it is made from; the limits widen for a short source (by √(length_full / length))",
+    "check nothing is missing or added; the limits are checks.length, length_from and length_full in the language file",
+    "data/comrade/text/de.yaml:52:9: warning[length-ratio]: 'rules.goal.p1' is 0.27 times as long as the English (41 characters against 152; expected 0.40 to 2.50 for a text this long): is something left out?",
+)
+_check(
+    "opening-mark",
+    W,
+    "a question or exclamation without the opening mark its language requires in the same sentence (Spanish ¿ ¡: typography.opening_marks), or an opening mark its sentence never closes",
+    'write the opening mark where the question or exclamation begins ("Si ganas, ¿quién pierde?"), or close the one that is open before the sentence ends',
+    "data/kremlin/text/es.yaml:40:9: warning[opening-mark]: 'rules.vote.p1': '?' ends a sentence that no '¿' opens: \"Quién vota primero?\"",
+)
+_check(
+    "straight-quote",
+    W,
+    "a straight quote \" or apostrophe ' where the language prints typographic ones (typography.quotes, typography.apostrophe) and no typography.replace rule turns it into one at print",
+    'type the language\'s quotes (« », „ “, “ ”) and apostrophe (’); or, for the apostrophe, add replace: {"\'": "’"} to the language\'s typography',
+    'data/comrade/text/it.yaml:22:11: warning[straight-quote]: \'card.informer.goal\' has a straight double quote " at "rti al voto "Libertà" " where the language prints «…» or “…”',
+)
+_check(
+    "sentence-count",
+    W,
+    "a translation with fewer sentences than the text it is made from, once those joined with a semicolon or colon are counted: a sentence left out (abbreviations and initials end no sentence)",
+    "translate the sentence that is missing; if two were joined on purpose, accept it on the line: # accept sentence-count: why",
+    'data/comrade/text/it.yaml:30:11: warning[sentence-count]: \'card.chairman.duty\' has 2 sentences where the English has 3: is one left out? The English ends "…the end of the round, pass this card left.", this text "…Mescola e rivela i voti."',
+)
+_check(
+    "swapped-texts",
+    W,
+    "two translations that render each other's source: numbers, placeholders and markup (or, for texts of one kind, their names and cognates) match the other id's source",
+    "move each text under the id of the source it translates",
+    "data/comrade/text/it.yaml:19:11: warning[swapped-texts]: 'card.informer.name' reads like the translation of 'card.chairman.name' (English: \"Chairman\"), and 'card.chairman.name' like that of 'card.informer.name': were the two texts swapped?",
 )
 _check(
     "template",

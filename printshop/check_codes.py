@@ -493,6 +493,70 @@ _check(
 del E, W, I
 
 
+# Issue 52, item 9: each translation check's alarms on correct text, counted by
+# tests/test_punctuation_checks.py on the project's translations and the German fixture: (alarms,
+# of which acknowledged on their line, what they are)
+CORRECT_TEXT = (
+    "Kremlin's English from its French (387 texts), the French of Comrade (89), Comrade Stalin "
+    "(186) and Assassin (95) from their English, the tests' German Comrade with its labels "
+    "(tests/fixtures/german), and the 23 correct Italian, Galician and Spanish texts of "
+    "tests/test_punctuation_checks.py"
+)
+ALARMS_ON_CORRECT_TEXT: dict[str, tuple[int, int, str]] = {
+    "empty-translation": (0, 0, ""),
+    "untranslated": (23, 23, "names and words the same in both languages, each accepted"),
+    "number-mismatch": (2, 2, "« une vingtaine » for “about 20”, accepted"),
+    "whitespace": (0, 0, ""),
+    "repeated-word": (0, 0, "French “nous nous” is allowed by checks.doubled_words"),
+    "end-punctuation": (0, 0, "“EE. UU.”, “ecc.” end with an abbreviation: a full stop or none"),
+    "unbalanced": (0, 0, ""),
+    "length-ratio": (0, 0, "“Un gran botto”, 0.37 of its English, passes the widened limits"),
+    "opening-mark": (0, 0, "“Se gañas, ¿quen perde?”, “¡¿Que dis?!”, “Di «¿quen?» e cala.”"),
+    "straight-quote": (0, 0, "a straight ' where replace turns it into ’ is right"),
+    "sentence-count": (0, 0, "sentences joined with ; or : count as the sentences they were"),
+    "swapped-texts": (0, 0, "none down to a margin of 0.05 (0.1 is used)"),
+    "placeholder": (0, 0, ""),
+    "markup-mismatch": (0, 0, ""),
+    "line-breaks": (0, 0, ""),
+    "mojibake": (0, 0, ""),
+}
+TRANSLATION_LIMITS = [
+    "`sentence-count` reports two sentences a translation joins with “and” rather than with a "
+    "semicolon or colon: accept it on the line (`# accept sentence-count: joined`). It counts "
+    "sentences, so a dropped clause, or a sentence dropped where another was split in two, "
+    "passes; `length-ratio` may catch the first.",
+    "`swapped-texts` is sure when the two texts' numbers, placeholders or markup differ; between "
+    "texts of one kind without them (two titles) it needs shared letters (names, cognates): in the "
+    "French of Comrade, Comrade Stalin and Assassin it caught 662 of the 1,356 pairs of sibling "
+    "texts swapped on purpose one at a time, and no correct pair; a title that shares few letters "
+    "with its source (“Président” for “Chairman”) cannot be told apart.",
+    "A capital letter and a full stop is taken for an initial: a sentence that ends with one "
+    "(“from A to Z.”) runs on into the next, in the source and the translation alike.",
+    "German ordinals (`ordinal_full_stop`): a number after a capitalised word ends its sentence "
+    "(“Spalte 1. Jedes …”); after a lower-case word it is an ordinal (“am 3. Tag”).",
+]
+
+
+def _translation_section() -> list[str]:
+    lines = [
+        "## Translation checks on correct text",
+        "",
+        "What each translation check enforces is in its summary above; the rules of punctuation "
+        "and sentences are in `printshop/checks/punctuation.py`, those of swapped texts in "
+        "`printshop/checks/swaps.py`, and every threshold is in the language file "
+        "(docs/data-format.md: Typography, TranslationChecks). Alarms each raises on correct "
+        f"text: {CORRECT_TEXT}. A test counts them again.",
+        "",
+        "| check | alarms on correct text | of which accepted | what they are |",
+        "|---|---|---|---|",
+    ]
+    for code, (alarms, accepted, note) in ALARMS_ON_CORRECT_TEXT.items():
+        lines.append(f"| `{code}` | {alarms} | {accepted} | {note} |")
+    lines += ["", "What they may still miss or say wrongly:", ""]
+    lines += [f"- {limit}" for limit in TRANSLATION_LIMITS]
+    return lines + [""]
+
+
 def catalogue_markdown() -> str:
     """docs/checks.md, generated from the catalogue (`printshop checks --markdown`)."""
     lines = [
@@ -509,7 +573,8 @@ def catalogue_markdown() -> str:
         lines.append(
             f"| `{check.code}` | {check.severity.value} | {check.summary} | {check.hint} |"
         )
-    lines += ["", "## Examples", ""]
+    lines += [""] + _translation_section()
+    lines += ["## Examples", ""]
     for check in CATALOGUE.values():
         lines += [f"### `{check.code}`", "", "```", check.example, "```", ""]
     return "\n".join(lines)

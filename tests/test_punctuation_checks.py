@@ -293,3 +293,46 @@ def test_an_opening_mark_is_reported_at_the_translations_line(german):
     line = edit(path, "Mische und zeige die Stimmen.", "Wer mischt die Stimmen?")
     [item] = [d for d in _found(german, "opening-mark") if d.location.line == line]
     assert "'?' ends a sentence that no '¿' opens" in item.message and item.hint
+
+
+# --- item 9: the alarms on correct text, as docs/checks.md gives them ---------------------------
+def test_the_alarms_on_correct_text_are_those_docs_checks_md_gives(german):
+    """Every translation check over the project's correct translations (Kremlin's English, the
+    French of the three others), the German fixture with its labels, and this file's correct texts:
+    as many alarms as check_codes.ALARMS_ON_CORRECT_TEXT says (the table of docs/checks.md), each
+    one accepted on its line."""
+    from printshop.check_codes import ALARMS_ON_CORRECT_TEXT
+    from printshop.language.i18n import sync
+    from printshop.project.loader import load_project
+
+    sync(load_project(german, games=["comrade"]).games["comrade"], "de")
+    report, _ = check(german)
+    counted = {code: [0, 0] for code in ALARMS_ON_CORRECT_TEXT}
+    for item in report.items:
+        if item.code in counted:
+            counted[item.code][0] += 1
+            counted[item.code][1] += bool(item.acknowledged)
+    for lang, reference, translation in CORRECT:
+        for code in codes(lang, reference, translation):
+            counted[code][0] += 1
+    assert {code: tuple(count) for code, count in counted.items()} == {
+        code: (alarms, accepted) for code, (alarms, accepted, _) in ALARMS_ON_CORRECT_TEXT.items()
+    }
+    assert not report.fails(strict=True)
+
+
+def test_a_straight_apostrophe_is_printed_typographic_where_the_language_replaces_it(
+    data_copy, tmp_path
+):
+    """French replaces ' with ’ (its typography.replace): validate says nothing of a straight one,
+    and the printed card has the typographic apostrophe."""
+    from printshop.pipeline.build import build
+    from tests.pdfinspect import pdf_text
+
+    path = data_copy / "comrade" / "text" / "fr.yaml"
+    edit(path, "Ne montrez jamais cette carte.", "Ne l'ouvrez pas : c'est secret.")
+    assert _found(data_copy, "straight-quote") == []
+    result = build(data_copy, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"])
+    assert not result.report.has_errors
+    text = pdf_text(tmp_path / "out" / "comrade" / "fr" / "comrade-fr-cards-a4.pdf")
+    assert "l’ouvrez" in text and "c’est" in text and "l'ouvrez" not in text

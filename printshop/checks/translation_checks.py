@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from printshop import memos
+from printshop.checks import punctuation
 from printshop.memo import Memo
 from printshop.project.models.language import Language
 
@@ -58,6 +59,9 @@ def language_rules(language: Language) -> tuple:
             tuple(checks.doubled_words),
             tuple(sorted((lang, ratio.min, ratio.max) for lang, ratio in checks.length.items())),
             checks.length_from,
+            checks.length_full,
+            checks.sentences,
+            punctuation.Rules.of(language.typography),
         )
         known = _RULES[id(language)] = (language, key)
     return known[1]
@@ -80,14 +84,29 @@ def check_pair(
     language: Language,
     reference_lang: str,
     reference_name: str,
+    reference_language: Language | None = None,
 ) -> list[Problem]:
     """What is wrong with `translation` (in `language`) as a rendering of `reference` (in
-    `reference_lang`)."""
+    `reference_lang`, whose sentences are read by `reference_language`'s rules when it is known)."""
     return _remembered(
         _PAIRS_CHECKED,
-        (text_id, reference, translation, language_rules(language), reference_lang, reference_name),
+        (
+            text_id,
+            reference,
+            translation,
+            language_rules(language),
+            reference_lang,
+            reference_name,
+            language_rules(reference_language) if reference_language is not None else None,
+        ),
         lambda: _check_pair(
-            text_id, reference, translation, language, reference_lang, reference_name
+            text_id,
+            reference,
+            translation,
+            language,
+            reference_lang,
+            reference_name,
+            reference_language,
         ),
     )
 
@@ -102,6 +121,7 @@ def _check_pair(
     language: Language,
     reference_lang: str,
     reference_name: str,
+    reference_language: Language | None = None,
 ) -> list[Problem]:
     if not translation.strip():
         if not reference.strip():
@@ -138,8 +158,12 @@ def _check_pair(
     ]
     if doubled:
         problems.append(Problem("repeated-word", f"'{text_id}' repeats a word: \"{doubled[0]}\""))
+    rules = punctuation.Rules.of(language.typography)
+    source_rules = punctuation.Rules.of(
+        reference_language.typography if reference_language is not None else None
+    )
     mark, expected = end_mark(translation), end_mark(reference)
-    if mark != expected:
+    if not _ends_alike(translation, rules, reference, source_rules):
         problems.append(
             Problem(
                 "end-punctuation",
@@ -149,21 +173,97 @@ def _check_pair(
         )  # (the {reference_name}
         # text is shown beside every finding: its end quoted here said it twice, and the
         # translation's not at all)
-    length, source_length = len(plain(translation).strip()), len(plain(reference).strip())
-    ratios = language.checks.length
-    ratio = ratios.get(reference_lang) or ratios.get("*")
-    if ratio is not None and source_length >= language.checks.length_from:
-        share = length / source_length
-        if not ratio.min <= share <= ratio.max:
-            problems.append(
-                Problem(
-                    "length-ratio",
-                    f"'{text_id}' is {share:.1f} times as long as the {reference_name} "
-                    f"({length} characters against {source_length}; expected {ratio.min:g} to "
-                    f"{ratio.max:g})",
-                )
-            )
+    if language.checks.sentences:
+        problems += _sentence_count(
+            text_id, reference, translation, rules, source_rules, reference_name
+        )
+    problems += _length(text_id, reference, translation, language, reference_lang, reference_name)
     return problems
+
+
+def _ends_alike(
+    translation: str,
+    rules: punctuation.Rules,
+    reference: str,
+    source_rules: punctuation.Rules,
+) -> bool:
+    """Whether the two texts end with the same mark; a text that ends with an abbreviation ("EE.
+    UU.", "etc.") ends with a full stop or with none, as the other needs."""
+    marks, expected = _possible_ends(translation, rules), _possible_ends(reference, source_rules)
+    return bool(marks & expected)
+
+
+def _possible_ends(text: str, rules: punctuation.Rules) -> set[str]:
+    mark = end_mark(text)
+    return {".", ""} if mark == "." and punctuation.ends_with_abbreviation(text, rules) else {mark}
+
+
+# what joins two sentences into one inside a translation ("…row; take…"): each one the translation
+# has beyond its source's stands for a sentence it merged, not one it dropped
+_JOINS = re.compile(r"[;:](?=\s|$)")
+
+
+def _sentence_count(
+    text_id: str,
+    reference: str,
+    translation: str,
+    rules: punctuation.Rules,
+    source_rules: punctuation.Rules,
+    reference_name: str,
+) -> list[Problem]:
+    """A translation with fewer sentences than its source, those it joined with a semicolon or a
+    colon counted: a sentence left out."""
+    wanted = punctuation.sentences(reference, source_rules)
+    given = punctuation.sentences(translation, rules)
+    joined = max(0, len(_JOINS.findall(plain(translation))) - len(_JOINS.findall(plain(reference))))
+    if len(given) + joined >= len(wanted):
+        return []
+    return [
+        Problem(
+            "sentence-count",
+            f"'{text_id}' has {_sentences(len(given))} where the {reference_name} has "
+            f"{len(wanted)}: is one left out? The {reference_name} ends "
+            f'"…{_short(wanted[-1], tail=True)}", this text "…{_short(given[-1], tail=True)}"'
+            if given
+            else f"'{text_id}' has no sentence where the {reference_name} has {len(wanted)}",
+        )
+    ]
+
+
+def _sentences(count: int) -> str:
+    return f"{count} sentence" + ("" if count == 1 else "s")
+
+
+def _length(
+    text_id: str,
+    reference: str,
+    translation: str,
+    language: Language,
+    reference_lang: str,
+    reference_name: str,
+) -> list[Problem]:
+    """A translation much longer or shorter than its source: outside the language's limits, which
+    widen for a source shorter than `length_full` by the square root of `length_full` over its
+    length (the length of a short text varies more: one word rendered by two is a third more)."""
+    length, source_length = len(plain(translation).strip()), len(plain(reference).strip())
+    ratios, checks = language.checks.length, language.checks
+    ratio = ratios.get(reference_lang) or ratios.get("*")
+    if ratio is None or source_length < checks.length_from:
+        return []
+    widen = max(1.0, (checks.length_full / source_length) ** 0.5)
+    low, high = ratio.min / widen, ratio.max * widen
+    share = length / source_length
+    if low <= share <= high:
+        return []
+    return [
+        Problem(
+            "length-ratio",
+            f"'{text_id}' is {share:.2f} times as long as the {reference_name} ({length} "
+            f"characters against {source_length}; expected {low:.2f} to {high:.2f} for a text "
+            "this long): is something "
+            + ("left out?" if share < low else "added, or a text pasted twice?"),
+        )
+    ]
 
 
 def check_text(text_id: str, text: str, language: Language) -> list[Problem]:
@@ -184,7 +284,17 @@ def _check_text(text_id: str, text: str, language: Language) -> tuple[Problem, .
         _TAG.sub(" ", text),
         list(_BRACKETS) + [(opening, closing) for opening, closing in language.typography.quotes],
     )
-    return (Problem("unbalanced", f"'{text_id}': {problem}"),) if problem else ()
+    found = [Problem("unbalanced", f"'{text_id}': {problem}")] if problem else []
+    rules = punctuation.Rules.of(language.typography)
+    found += [
+        Problem("opening-mark", f"'{text_id}': {problem}")
+        for problem in punctuation.opening_mark_problems(text, rules)
+    ]
+    found += [
+        Problem("straight-quote", f"'{text_id}' has {problem}")
+        for problem in punctuation.straight_quote_problems(text, rules)
+    ]
+    return tuple(found)
 
 
 def unbalanced(text: str, pairs: list[tuple[str, str]]) -> str:

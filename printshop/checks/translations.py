@@ -11,7 +11,7 @@ from typing import Protocol
 
 from printshop import memos
 from printshop.check_codes import CATALOGUE
-from printshop.checks import translation_checks
+from printshop.checks import swaps, translation_checks
 from printshop.diagnostics import Location, Report, Severity, closest
 from printshop.language.texts import TextEntry, placeholders
 from printshop.language.translation import (
@@ -97,6 +97,7 @@ def check_translation(project: Project, game: GameData, source, catalogue, repor
                 f"was translated",
             )
         check_text_pair(project, game, entry, source.lang, translated, catalogue.lang, report)
+    _report_swaps(texts, source_name, report)
     for text_id, entry in catalogue.entries.items():
         if text_id not in source.entries:
             report.add("orphan-text", entry.location, f"'{text_id}' is not in the source language")
@@ -115,6 +116,35 @@ def check_translation(project: Project, game: GameData, source, catalogue, repor
             hint=f"run printshop i18n sync {catalogue.lang} once they are translated: it records the source "
             f"of each in {catalogue.lang}.sources.yaml",
         )
+
+
+def _report_swaps(texts: list[TextStatus], source_name: str, report: Report) -> None:
+    """Two translations that render each other's source (checks/swaps.py), said at both."""
+    found = swaps.swapped(
+        [
+            (status.id, status.source.text, _translation(status).text)
+            for status in texts
+            if status.state in ("translated", "stale")
+        ]
+    )
+    entries = {status.id: status for status in texts}
+    for swap in found:
+        for here, there in ((swap.first, swap.second), (swap.second, swap.first)):
+            where = _translation(entries[here]).location
+            report.add(
+                "swapped-texts",
+                where,
+                f"'{here}' reads like the translation of '{there}' "
+                f"({source_name}: \"{_clip(entries[there].source.text)}\"), and '{there}' like "
+                f"that of '{here}': were the two texts swapped?",
+                acknowledged=translation_checks.accepted(where.path, where.line).get(
+                    "swapped-texts", ""
+                ),
+            )
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _translation(status: TextStatus) -> TextEntry:
@@ -209,6 +239,7 @@ def check_entry_pair(
     # after a build, has a new one), and said at the pair's places of the moment (a copy of the
     # data, a text moved down a line)
     rules = translation_checks.language_rules(language) if language is not None else None
+    source_language = project.languages.get(source_lang)  # its abbreviations end no sentence
     key = (
         text_id,
         source.text,
@@ -216,6 +247,7 @@ def check_entry_pair(
         translated.text,
         lang,
         rules,
+        translation_checks.language_rules(source_language) if source_language else None,
         reference_name,
         tuple(untranslatable.words),
         untranslatable.ids.get(text_id, ""),
@@ -230,6 +262,7 @@ def check_entry_pair(
             source_lang,
             translated.text,
             untranslatable,
+            source_language,
         )
     if not findings:
         return
@@ -267,13 +300,14 @@ def _check_pair_anew(
     source_lang: str,
     translated: str,
     untranslatable: Untranslatable,
+    source_language=None,
 ) -> tuple[tuple[str, str, str], ...]:
     """What is wrong with the translation `translated` of `source`: (code, message, why it is
     acknowledged whatever the translator's comments say) for each finding."""
     found: list[tuple[str, str, str]] = []
     if language is not None:
         for problem in translation_checks.check_pair(
-            text_id, source, translated, language, source_lang, reference_name
+            text_id, source, translated, language, source_lang, reference_name, source_language
         ):
             found.append((problem.code, problem.message, ""))
     if (

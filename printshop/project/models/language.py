@@ -52,7 +52,20 @@ class Typography(Node):
     replace: dict[str, str] = {}
     """Characters replaced in every text, e.g. `"'": "’"` for typographic apostrophes."""
     quotes: list[tuple[str, str]] = [("\u201c", "\u201d")]
-    """Quotation marks that open and close in this language, checked for balance ("«", "»")"""
+    """Quotation marks that open and close in this language, checked for balance ("«", "»"); a
+    straight `"` in a text is reported unless one pair here is straight."""
+    apostrophe: str = "\u2019"
+    """The apostrophe this language prints: a straight `'` in a text is reported unless it is this
+    or `replace` turns it into another character at print."""
+    opening_marks: dict[str, str] = {}
+    """Closing marks whose sentence needs an opening mark before them, as closing: opening (Spanish:
+    `{"?": "¿", "!": "¡"}`); each is checked within its sentence."""
+    abbreviations: list[str] = []
+    """Abbreviations written with full stops, which end no sentence ("etc.", "z. B.", "EE. UU.");
+    a capital letter and a full stop (an initial, "J. Stalin") never ends one either."""
+    ordinal_full_stop: bool = False
+    """Whether a number followed by a full stop is an ordinal (German "am 3. Tag") rather than a
+    sentence's end."""
     keep_with_next: list[Annotated[str, AfterValidator(_one_word)]] = Field(
         default=[], max_length=MAX_KEPT_WORDS
     )
@@ -82,6 +95,13 @@ class TranslationChecks(Node):
     may be."""
     length_from: int = Field(default=24, ge=1)
     """Texts shorter than this many characters are not compared by length: they vary too much."""
+    length_full: int = Field(default=80, ge=1)
+    """From a source of this many characters on, `length` holds as written; a shorter source's
+    limits widen by the square root of `length_full` over its length (a short text's length varies
+    more: "Un gran bum" is a third of its English)."""
+    sentences: bool = True
+    """Whether a translation with fewer sentences than its source is reported (a sentence left
+    out)."""
     doubled_words: list[str] = []
     """Words that may stand twice in a row ("nous nous")."""
 

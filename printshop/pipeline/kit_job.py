@@ -217,6 +217,7 @@ class KitJob:
                             lambda s, deck=deck: render_tuck_box(layout, deck, s, project),
                             deck.deck.where("tuck_box"),
                             f"{deck.id}, tuck box on {{paper}}: cut, fold, glue",
+                            "tuck-box",  # listed on the how-to-print page
                         ),
                     )
                 )

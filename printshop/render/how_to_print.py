@@ -166,6 +166,7 @@ KINDS = (
     "cards",
     "cards-one-sided",
     "gutterfold",
+    "tuck-box",
     "sheet",
     "sheet-pairs",
     "sheet-two-sided",
@@ -224,6 +225,8 @@ def kit_files(
             files.append(
                 KitFile(name(f"{deck.id}-gutterfold", paper_id), PAGES_SHOWN, "gutterfold")
             )
+        if deck.deck.tuck_box is not None:  # (after its deck, as kit_job.py writes it)
+            files.append(KitFile(name(f"{deck.id}-tuckbox", paper_id), PAGES_SHOWN, "tuck-box"))
     files += [
         KitFile(name(sheet.id, paper_id), PAGES_SHOWN, sheet_kind(sheet)) for sheet in game.sheets
     ]

@@ -1300,3 +1300,131 @@ def test_a_number_python_cannot_read_or_a_map_of_another_tag_is_a_diagnostic_not
             for d in report.items
             if d.code == code and d.location.path.endswith(file)
         ][:1] == [line]
+
+
+# --- issue 54: a third hostile round ------------------------------------------------------------
+# Each class of the issue: serve answers its own origin only; files printshop did not write stay
+# untouched; templates bounded; watch and serve through faults; inputs refused at once.
+
+
+def _ask(port: int, path: str, host: str | None, origin: str | None = None):
+    """(status, headers, body) of a GET of `path` on 127.0.0.1:`port` with that Host header
+    (None: none at all) and Origin header; the event stream's first message only."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.putrequest("GET", path, skip_host=True)
+        if host is not None:
+            connection.putheader("Host", host)
+        if origin is not None:
+            connection.putheader("Origin", origin)
+        connection.endheaders()
+        response = connection.getresponse()
+        body = response.readline() if path == "/events" and response.status == 200 else b""
+        body = body or response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, body
+    finally:
+        connection.close()
+
+
+@pytest.fixture(scope="module")
+def serving():
+    from printshop.live.serve import Server
+    from printshop.live.session import Session
+    from printshop.project.paths import DEFAULT_DATA_DIR
+
+    server = Server(
+        Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False), port=0
+    ).start()
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/state", "/events", "/face/x.png"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example",
+        "evil.example:{port}",
+        "127.0.0.1.evil.example:{port}",
+        "localhost.:{port}",  # (a name, not the address)
+        "127.0.0.1:{other}",
+        "127.0.0.1",  # (port 80, not the one listened on)
+        "127.0.0.1:{port}@evil.example",
+        "",
+        None,
+    ],
+)
+def test_serve_answers_a_rebinding_request_with_421_and_no_state(serving, path, host):
+    """Issue 54, item 2: `Host: evil.example` got 200 and every text and diagnostic, so any page the
+    user visited could read unpublished data through a domain rebound to 127.0.0.1."""
+    port = serving.port
+    if host is not None:
+        host = host.format(port=port, other=port + 1)
+    status, headers, body = _ask(port, path, host)
+    # (no Host at all: uvicorn's HTTP/1.1 parser refuses it first, 400)
+    assert status == (421 if host is not None else 400), (host, status, body[:80])
+    assert b"comrade" not in body.lower() and b"diagnostics" not in body
+    assert not [k for k in headers if k.startswith("access-control-")]
+
+
+@pytest.mark.parametrize("path", ["/", "/state", "/events"])
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "[::1]:{port}"])
+def test_serve_answers_its_own_address_without_cors_headers(serving, path, host):
+    status, headers, body = _ask(serving.port, path, host.format(port=serving.port))
+    assert status == 200, body[:200]
+    assert not [k for k in headers if k.startswith("access-control-")]
+    if path == "/state":
+        assert json.loads(body)["games"][0]["id"] == "comrade"
+
+
+@pytest.mark.parametrize(
+    "origin, status",
+    [
+        ("http://evil.example", 403),
+        ("http://127.0.0.1:{port}.evil.example", 403),
+        ("https://127.0.0.1:{port}", 403),
+        ("null", 403),
+        ("http://127.0.0.1:{port}", 200),
+        ("http://localhost:{port}", 200),
+    ],
+)
+def test_serve_answers_a_page_of_another_origin_with_403(serving, origin, status):
+    """A page of another origin (its Origin header), though it names the server's own Host: no
+    state, on the event stream neither."""
+    port = serving.port
+    for path in ("/state", "/events"):
+        got, _, body = _ask(port, path, f"127.0.0.1:{port}", origin.format(port=port))
+        assert got == status, (origin, path, got)
+        if status != 200:
+            assert b"comrade" not in body.lower()
+
+
+@pytest.mark.parametrize(
+    "listen, host, allowed",
+    [
+        ("127.0.0.1", "127.0.0.1:8000", True),
+        ("127.0.0.1", "LOCALHOST:8000", True),
+        ("127.0.0.1", "[::1]:8000", True),
+        ("127.0.0.1", "192.168.1.5:8000", False),
+        ("::1", "[::1]:8000", True),
+        ("192.168.1.5", "192.168.1.5:8000", True),
+        ("192.168.1.5", "localhost:8000", False),
+        ("0.0.0.0", "192.168.1.5:8000", True),  # every interface: any address (not rebindable)
+        ("0.0.0.0", "[fe80::1]:8000", True),
+        ("0.0.0.0", "evil.example:8000", False),
+        ("::", "localhost:8000", True),
+        ("pi.local", "pi.local:8000", True),  # `--host NAME`: that name
+        ("pi.local", "evil.example:8000", False),
+        ("127.0.0.1", "127.0.0.1:08000", True),
+        ("127.0.0.1", "127.0.0.1:80000", False),
+        ("127.0.0.1", "127.0.0.1:", False),
+        ("127.0.0.1", "127.0.0.1 evil.example:8000", False),
+        ("127.0.0.1", "[::1:8000", False),
+    ],
+)
+def test_serve_takes_the_host_it_listens_on_and_no_other(listen, host, allowed):
+    from printshop.live.serve import OwnOrigin
+
+    assert OwnOrigin(None, listen, 8000).allows(host, 80) is allowed

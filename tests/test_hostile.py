@@ -1428,3 +1428,194 @@ def test_serve_takes_the_host_it_listens_on_and_no_other(listen, host, allowed):
     from printshop.live.serve import OwnOrigin
 
     assert OwnOrigin(None, listen, 8000).allows(host, 80) is allowed
+
+
+# --- ownership of outputs (issue 54, item 1) ------------------------------------------------------
+
+
+def _owned_paths(out: Path) -> list[str]:
+    from printshop.write.cache import plausible_output
+
+    return [path for path in kit(out) if not plausible_output(path)]
+
+
+def test_every_file_a_build_writes_has_the_form_a_record_may_name(tmp_path, data):
+    out = tmp_path / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    assert kit(out) and _owned_paths(out) == []
+
+
+def test_two_projects_in_one_output_folder_keep_each_others_files(tmp_path):
+    """Issue 54: the second project's build deleted the first's whole kit ("game.yaml is gone")."""
+    first = copy_data(tmp_path / "one" / "data", ["comrade"])
+    second = copy_data(tmp_path / "two" / "data", ["assassin"])
+    out = tmp_path / "shared"
+    assert not build(first, out, **QUICK).report.has_errors
+    kept = kit(out)
+    result = build(second, out, **QUICK)
+    assert not result.report.has_errors and not result.removed, result.report.items
+    after = kit(out)
+    assert {path: after.get(path) for path in kept} == kept  # every byte of the first kit
+    assert any(path.startswith("assassin/") for path in after)
+    # and again, each in turn: neither removes the other's
+    assert not build(first, out, **QUICK, force=True).report.has_errors
+    assert any(path.startswith("assassin/") for path in kit(out))
+
+
+def test_a_second_project_with_the_same_game_is_refused_naming_the_first(tmp_path):
+    first = copy_data(tmp_path / "one" / "data", ["comrade"])
+    second = copy_data(tmp_path / "two" / "data", ["comrade"])
+    edit(second / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    out = tmp_path / "shared"
+    assert not build(first, out, **QUICK).report.has_errors
+    kept = kit(out)
+    result = build(second, out, **QUICK)
+    refused = codes(result.report, "foreign-output")
+    assert refused and not result.written and kit(out) == kept
+    assert str(tmp_path / "one") in refused[0].message or "one/data" in refused[0].message
+    assert "nothing was written" in refused[0].message
+
+
+def test_a_file_of_the_users_own_where_the_kit_goes_is_not_replaced(tmp_path, data):
+    out = tmp_path / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    name = next(path for path in sorted(kit(out)) if path.endswith("-cards-a4.pdf"))
+    (out / name).write_bytes(b"my own notes, not a kit\n")
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    result = build(data, out, **QUICK)
+    assert [Path(d.location.path).name for d in codes(result.report, "foreign-output")] == [
+        Path(name).name
+    ]
+    assert (out / name).read_bytes() == b"my own notes, not a kit\n"
+    # --force: replaced, as asked
+    assert not build(data, out, **QUICK, force=True).report.has_errors
+    assert (out / name).read_bytes().startswith(b"%PDF")
+
+
+def test_a_kit_file_changed_since_it_was_written_is_not_replaced(tmp_path, data):
+    out = tmp_path / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    name = next(path for path in sorted(kit(out)) if path.endswith("-cards-a4.pdf"))
+    (out / name).write_bytes((out / name).read_bytes() + b"\n% annotated by hand\n")
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    result = build(data, out, **QUICK)
+    assert codes(result.report, "foreign-output")
+    assert (out / name).read_bytes().endswith(b"% annotated by hand\n")
+
+
+def _shipped_record(
+    out: Path, files: dict[str, bytes], project: str | None, key: str, stamp: bool = False
+):
+    from printshop.write.cache import digest_of
+
+    hashes = {path: digest_of(data) for path, data in files.items()}
+    entry = {"project": project, "files": hashes, "stamp": [1, 2, 3, 4] if stamp else None}
+    record = {key: hashes if project is None else entry}
+    (out / CACHE_DIR_NAME).mkdir(parents=True, exist_ok=True)
+    (out / CACHE_DIR_NAME / "outputs.json").write_text(json.dumps(record))
+
+
+@pytest.mark.parametrize("form", ["before issue 54", "naming this project", "with a stamp"])
+@pytest.mark.parametrize(
+    "victim", ["notes.txt", "comrade/notes.txt", "gone/en/notes.pdf", "gone/en/kit.pdf"]
+)
+def test_a_shipped_record_of_outputs_never_deletes_a_users_file(tmp_path, data, form, victim):
+    """Issue 54: a `.printshop-cache/outputs.json` shipped in a shared project folder made `build
+    --out .` delete the user's own `notes.txt`."""
+    from printshop.pipeline.request import BuildRequest
+    from printshop.write.cache import key_of
+
+    out = tmp_path / "out"
+    (out / victim).parent.mkdir(parents=True, exist_ok=True)
+    (out / victim).write_bytes(b"the user's own words\n")
+    project, words = str(data.resolve()), {victim: b"the user's own words\n"}
+    key = key_of(BuildRequest.of(data, out, **QUICK).settings())  # these settings' record
+    if form == "before issue 54":
+        _shipped_record(out, words, None, key)
+    elif form == "naming this project":
+        _shipped_record(out, words, project, f"{key}@{key_of(project)[:16]}")
+    else:  # and the folders' stamp, as copied from where it was made
+        _shipped_record(out, words, project, f"{key}@{key_of(project)[:16]}", stamp=True)
+    result = build(data, out, **QUICK)
+    assert not result.report.has_errors, [d.format() for d in result.report.items]
+    assert (out / victim).read_bytes() == b"the user's own words\n"
+    assert not result.removed
+
+
+def test_watch_never_replaces_a_file_it_did_not_write_and_a_build_after_it_does(tmp_path, data):
+    from printshop.live.session import Session
+
+    out = tmp_path / "out"
+    mine = out / "comrade" / "en" / "comrade-en-cards-a4.pdf"
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(b"my own file\n")
+    session = Session(data, out, games=["comrade"], langs=["en"], papers=["a4"])
+    update = session.refresh()
+    assert not update.ok and codes(update.report, "foreign-output")
+    assert mine.read_bytes() == b"my own file\n" and not update.written
+    mine.unlink()  # moved away: the next save writes the kit
+    update = session.refresh({data / "comrade" / "game.yaml"})
+    assert update.ok and mine.read_bytes().startswith(b"%PDF")
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    assert session.refresh({data / "comrade" / "text" / "en.yaml"}).ok
+    # what watch wrote is printshop's: a build of other data replaces it
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrades"', '  title: "Comrade!"')
+    result = build(data, out, **QUICK)
+    assert not result.report.has_errors, [d.format() for d in result.report.items]
+    assert mine in result.written
+
+
+@pytest.mark.parametrize(
+    "command, name",
+    [
+        (["docs"], "data-format.md"),
+        (["docs"], "checks.md"),
+        (["schema"], "game.schema.json"),
+    ],
+)
+def test_docs_and_schema_never_overwrite_a_file_they_did_not_write(tmp_path, capsys, command, name):
+    """Issue 54: `printshop docs --out .` overwrote a user's own data-format.md."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / name).write_text("# my own notes\n")
+    assert main([*command, "--out", str(folder)]) == 1
+    assert "--force" in capsys.readouterr().err
+    assert [p.name for p in folder.iterdir()] == [name]  # nothing else written either
+    assert (folder / name).read_text() == "# my own notes\n"
+    assert main([*command, "--out", str(folder), "--force"]) == 0
+    written = (folder / name).read_text()
+    assert written != "# my own notes\n"
+    # what it wrote is its own: written again (an older version's text too) without --force
+    (folder / name).write_text(written + "\n")
+    assert main([*command, "--out", str(folder)]) == 0
+    assert (folder / name).read_text() == written
+
+
+def test_i18n_export_never_overwrites_a_po_file_edited_since(tmp_path, data, capsys):
+    out = tmp_path / "po"
+    out.mkdir()
+    args = ["i18n", "export", "fr", "comrade", "--data", str(data), "--out", str(out)]
+    assert main(args) == 0
+    po = out / "comrade-fr.po"
+    made = po.read_bytes()
+    assert main(args) == 0 and po.read_bytes() == made  # its own file: written again
+    saved = made.replace(b'"X-Generator: printshop\\n"', b'"X-Generator: Poedit 3.4\\n"')
+    po.write_bytes(saved + b'\nmsgctxt "x"\nmsgid "y"\nmsgstr "my translation"\n')
+    assert main(args) == 1 and b"my translation" in po.read_bytes()
+    assert "comrade-fr.po" in capsys.readouterr().err
+    assert main([*args, "--force"]) == 0 and po.read_bytes() == made
+
+
+def test_proof_never_overwrites_a_file_it_did_not_write(tmp_path, data):
+    from printshop.render.proof import make_proofs, proof_name
+
+    out = tmp_path / "out"
+    target = out / proof_name("comrade", "fr", "en")
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"%PDF-1.4 my own\n")
+    result = make_proofs(data, out, games=["comrade"], langs=["fr"])
+    assert codes(result.report, "foreign-output") and not result.written
+    assert target.read_bytes() == b"%PDF-1.4 my own\n"
+    result = make_proofs(data, out, games=["comrade"], langs=["fr"], force=True)
+    assert target in result.written
+    assert not make_proofs(data, out, games=["comrade"], langs=["fr"]).report.has_errors

@@ -85,6 +85,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     exporting.add_argument(
         "--out", type=folder, default=Path("."), metavar="DIR", help="where to write (default: .)"
     )
+    exporting.add_argument(
+        "--force",
+        action="store_true",
+        help="replace PO files there that printshop did not write (or that were edited since)",
+    )
     importing = actions.add_parser(
         "import",
         help="read a translated PO file back into the game's text file",
@@ -195,10 +200,13 @@ def _sync(args: argparse.Namespace, project: Project, games: list[str] | None) -
 
 
 def _export(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
+    """Every game's PO file made first, then written, none if one would replace a file printshop
+    did not write (a PO file saved by Poedit since, a file of the user's own), unless --force."""
     from printshop.language import po
     from printshop.pipeline.build import check
-    from printshop.write.commit import write_atomically
+    from printshop.write.commit import not_ours, refusal, write_atomically
 
+    made: list[tuple[Path, bytes]] = []
     for game in project.games.values():
         if args.lang == game.game.source_language:
             continue
@@ -208,7 +216,13 @@ def _export(args: argparse.Namespace, project: Project, games: list[str] | None)
             args.data, games=[game.id], langs=[game.game.source_language], variant=None
         )
         printed = po.where_printed(checked, game.id) if checked is not None else {}
-        write_atomically(target, po.export_po(game, args.lang, printed))
+        made.append((target, po.export_po(game, args.lang, printed)))
+    refused = [] if args.force else not_ours(made, "po")
+    if refused:
+        print(f"error: {refusal(refused, 'printshop i18n export')}", file=sys.stderr)
+        return 1
+    for target, data in made:
+        write_atomically(target, data)
         print(f"wrote {target}")
     return 0
 

@@ -424,7 +424,9 @@ def run_build(request: BuildRequest, progress: Progress = Progress()) -> Result:
     # only now, with every file rendered, does anything reach the disk: all of it, or none
     # (write.py)
     new = {index: produced[index] for index in todo}
-    committed = commit_outputs(result, checked, cache, key_of(settings), whole, new, keys)
+    committed = commit_outputs(
+        result, checked, cache, key_of(settings), whole, new, keys, force=request.force
+    )
     if committed is None:
         return result
     result.seconds = time.monotonic() - started

@@ -1619,3 +1619,208 @@ def test_proof_never_overwrites_a_file_it_did_not_write(tmp_path, data):
     result = make_proofs(data, out, games=["comrade"], langs=["fr"], force=True)
     assert target in result.written
     assert not make_proofs(data, out, games=["comrade"], langs=["fr"]).report.has_errors
+
+
+# --- bounded templates (issue 54, item 3) ---------------------------------------------------------
+GROWING = "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s {op} ns.s %}{% endfor %}"
+
+
+@pytest.mark.parametrize(
+    "statement, says",
+    [
+        (GROWING.replace("{op}", "~"), "would make 1,048,576 characters"),  # the issue's case
+        (GROWING.replace("{op}", "+"), "would make 1,048,576 characters"),
+        ("{{ (['x' * 1000000] * 1000) | join }}", "join would make"),
+        ("{{ ''.join(['x' * 1000000] * 1000) }}", "join would make"),
+        ("{{ ', '.join(['x' * 999] * 1000) }}", "join would make"),
+        ("{{ '%999999999s' | format(1) }}", "a width or precision this large"),
+        ("{{ '%*s' % (999999999, 1) }}", "a width or precision this large"),
+        ("{{ '{:>999999999}'.format(1) }}", "a width or precision this large"),
+        ("{{ '{:>{}}'.format(1, 999999999) }}", "a width or precision this large"),
+        ("{{ 'x' | center(999999999) }}", "center(999999999) would make"),
+        ("{{ 'x'.ljust(999999999) }}", "ljust(999999999) would make"),
+        ("{{ ('x' * 1000000) | replace('x', 'xx') }}", "replace would make"),
+        ("{{ ('x' * 1000000).replace('x', 'xx') }}", "replace would make"),
+        ("{{ ('a\\n' * 500000) | indent(99) }}", "indent would make"),
+        ("{{ ('\\t' * 1000000).expandtabs(100) }}", "expandtabs would make"),
+        (
+            "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% else %}x{% endif %}"
+            "{% endmacro %}{{ m(40) }}",
+            "took more than 2,000,000 steps",
+        ),
+        (
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+            "took more than 2,000,000 steps",
+        ),
+        ("{% for i in range(100000) %}{{ 'x' * 999999 }}{% endfor %}", "printed more than"),
+        (
+            "{% set b %}{% for i in range(100000) %}{{ 'y' * 999999 }}{% endfor %}{% endset %}",
+            "printed more than",
+        ),
+        (
+            "{% macro m() %}{% for i in range(100000) %}{{ 'y' * 999999 }}{% endfor %}"
+            "{% endmacro %}{{ m() | length }}",
+            "printed more than",
+        ),
+    ],
+)
+def test_a_template_that_grows_without_bound_is_an_error_at_its_line(tmp_path, statement, says):
+    """Issue 54: `~` in a loop grew a string until the memory ran out (2.7 GB); the limits on `*`,
+    `**` and `range` did not cover it. Every render is now bounded in size and steps."""
+    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
+    role = templates / "comrade" / "faces" / "role.j2"
+    old = "{% block title %}{{ t.card[card.kind].name }}"
+    line = edit(role, old, old + "\n" + statement)
+    report, _ = check(data, games=["comrade"], templates_dir=templates)
+    errors = [d for d in report.items if d.severity.name == "ERROR"]
+    assert {(d.code, d.location.path, d.location.line) for d in errors} == {
+        ("template", str(role), line + 1)
+    }, [d.format() for d in errors]
+    assert says in errors[0].message, errors[0].message
+
+
+@pytest.mark.parametrize(
+    "statement, prints",
+    [
+        ("{{ 'a' ~ 1 ~ 'b' }}", "a1b"),
+        ("{{ ['a', 'b'] | join(', ') }}", "a, b"),
+        ("{{ '%05.1f' | format(3.14159) }}", "003.1"),
+        ("{{ 'n%s' % 2 }}", "n2"),
+        ("{{ '{:>4}'.format(7) }}", "   7"),
+        ("{{ 'x' | center(3) }}", " x "),
+        ("{{ 'ab'.replace('a', 'c') }}", "cb"),
+        ("{% for i in range(3) %}{{ loop.index }}{{ loop.last }}{% endfor %}", "1False2False3True"),
+        (
+            "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ n }}{% endif %}{% endmacro %}{{ m(3) }}",
+            "123",
+        ),
+        ("{% set b %}{{ 'z' * 3 }}{% endset %}{{ b }}", "zzz"),
+    ],
+)
+def test_a_template_within_its_bounds_prints_as_before(tmp_path, statement, prints):
+    from printshop.typeset.templating import make_environment, render_template
+
+    (tmp_path / "t.xml").write_text(statement)
+    assert render_template(make_environment(tmp_path), "t.xml", {}) == prints
+
+
+# --- inputs refused with a clear message (issue 54, item 5) ---------------------------------------
+@pytest.mark.parametrize("key", ["con", "aux", "nul", "prn", "com1", "lpt9"])
+def test_an_id_windows_reserves_is_refused_at_the_id(data, key):
+    """Issue 54: game ids `con`, `aux`, `nul` were accepted: folders Windows cannot create."""
+    game = data / "comrade" / "game.yaml"
+    line = edit(game, "decks:\n  cards:", f"decks:\n  {key}:") + 1
+    report, _ = check(data)
+    [item] = codes(report, "unsafe-path")
+    assert (item.location.path, item.location.line, item.location.col) == (str(game), line, 3)
+    assert "Windows reserves" in item.message
+
+
+@pytest.mark.parametrize("name", ["con", "aux", "nul", "com1", "lpt1"])
+def test_a_game_folder_windows_reserves_is_refused(data, name):
+    shutil.copytree(data / "comrade", data / name)
+    report, checked = check(data, langs=["en"], variant=None)
+    [item] = codes(report, "unsafe-path")
+    assert f"'{name}'" in item.message and "Windows reserves" in item.message and checked is None
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("con", "Windows reserves"),
+        ("CON.txt", "Windows reserves"),
+        ("Aux ", "Windows reserves"),
+        ("game.", "ends with a dot or a space"),
+        ("game ", "ends with a dot or a space"),
+        ("ga\tme", "control character"),
+        ("ga\x7fme", "control character"),
+        ("console", None),
+        ("com10", None),
+        ("comrade", None),
+    ],
+)
+def test_unportable_names(name, says):
+    from printshop.project.paths import unportable
+
+    why = unportable(name)
+    assert (why is None) if says is None else (why is not None and says in why)
+
+
+@pytest.mark.parametrize("epoch", ["99999999999999", "0", "315532799", "4102444800"])
+def test_source_date_epoch_outside_1980_to_2099_is_a_usage_error(
+    data, tmp_path, monkeypatch, capsys, epoch
+):
+    """Issue 54: SOURCE_DATE_EPOCH=99999999999999 dated the PDFs in the year 3176."""
+    out = tmp_path / "out"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "-q"]) == 2
+    assert "1980 to 2099" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("epoch", ["315532800", "4102444799"])
+def test_source_date_epoch_from_1980_to_2099_builds(data, tmp_path, monkeypatch, epoch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert not build(data, tmp_path / "out", **QUICK).report.has_errors
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["build", "--variant", ""], "--variant"),
+        (["build", "--variant="], "--variant"),
+        (["proof", "--against", ""], "--against"),
+        (["build", "--data", ""], "--data"),
+        (["build", "--out="], "--out"),
+        (["build", ""], "an argument"),
+        (["i18n", "export", ""], "an argument"),
+    ],
+)
+def test_an_empty_option_value_is_a_usage_error(capsys, argv, named):
+    """Issue 54: an empty --variant or `proof --against ''` was quietly the default."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert f"{named} is empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("folder", ["/", "~", "~/.."])
+@pytest.mark.parametrize("command", [["validate", "--data"], ["build", "--out"]])
+def test_the_root_or_home_folder_as_data_or_output_is_refused_at_once(capsys, folder, command):
+    """Issue 54: `data = "/"` ended in "internal error: PermissionError" after 5 to 14 s."""
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, str(Path(folder).expanduser())])
+    assert exit_.value.code == 2
+    assert "not a project's" in capsys.readouterr().err
+
+
+def test_a_project_file_naming_the_root_as_data_is_refused(tmp_path, monkeypatch, capsys):
+    (tmp_path / "printshop.toml").write_text('data = "/"\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(["validate"])
+    assert exit_.value.code == 2 and "not a project's data folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", ["../../evil", "/tmp/x", "fr/..", "con", "FR", "fr\n"])
+@pytest.mark.parametrize("action", ["export", "sync", "status-free"])
+def test_a_language_code_that_is_not_one_is_refused_by_every_i18n_action(
+    data, tmp_path, capsys, lang, action
+):
+    """Issue 54: `i18n export LANG` did not check LANG: a path-like value wrote a .po outside the
+    project."""
+    if action == "status-free":
+        argv = ["i18n", "confirm", lang, "--all-stale", "--data", str(data)]
+    elif action == "export":
+        argv = ["i18n", "export", lang, "--data", str(data), "--out", str(tmp_path / "po")]
+    else:
+        argv = ["i18n", "sync", lang, "--data", str(data)]
+    before = sorted(tmp_path.rglob("*"))
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and "is not a language code" in capsys.readouterr().err
+    assert sorted(tmp_path.rglob("*")) == before

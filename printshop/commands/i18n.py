@@ -106,6 +106,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _refuse_game_for_language(args)
+    _refuse_unsafe_language(args)
     if args.action == "import":
         games = known_games(args.data, [args.game])
     elif args.action == "confirm":
@@ -140,6 +141,19 @@ def _sources_missing(project: Project) -> bool:
             )
     print_report(report)
     return report.has_errors
+
+
+def _refuse_unsafe_language(args: argparse.Namespace) -> None:
+    """A language code names files (text/<lang>.yaml, <game>-<lang>.po): a plain id only, never a
+    path (`i18n export ../../x` wrote a PO file outside the project)."""
+    from printshop.pipeline.scope import SAFE_ID
+
+    lang = getattr(args, "lang", None)
+    if isinstance(lang, str) and not SAFE_ID.match(lang):
+        raise UsageError(
+            f"{lang!r} is not a language code: use lower-case letters, digits, '-' and '_' "
+            "(en, fr, pt-br), as the game's text/<lang>.yaml files are named"
+        )
 
 
 def _refuse_game_for_language(args: argparse.Namespace) -> None:

@@ -1824,3 +1824,166 @@ def test_a_language_code_that_is_not_one_is_refused_by_every_i18n_action(
         main(argv)
     assert exit_.value.code == 2 and "is not a language code" in capsys.readouterr().err
     assert sorted(tmp_path.rglob("*")) == before
+
+
+# --- watch through faults (issue 54, item 4) ------------------------------------------------------
+def test_watch_survives_a_full_disk_and_a_vanished_output_folder_and_then_writes_what_build_does(
+    tmp_path, data, monkeypatch
+):
+    """Issue 54: on a full disk `watch` ended in "internal error: OSError … No space left on
+    device" and did not come back when space was freed."""
+    import errno
+
+    import printshop.live.rendering as rendering
+    from printshop.live.session import Session
+
+    out = tmp_path / "out"
+    session = Session(data, out, games=["comrade"], langs=["en"], papers=["a4"])
+    real = rendering.write_atomically
+
+    def full(path, data_):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(rendering, "write_atomically", full)
+    update = session.refresh()
+    [item] = codes(update.report, "cannot-write")
+    assert not update.ok and "No space left on device" in item.message and not kit(out)
+    monkeypatch.setattr(rendering, "write_atomically", real)  # space freed; then a save
+    assert session.refresh({data / "comrade" / "game.yaml"}).ok
+    reference = tmp_path / "reference"
+    assert not build(data, reference, **QUICK).report.has_errors
+    assert kit(out) == kit(reference)
+    # the output folder removed while watching: the next save writes it all again
+    shutil.rmtree(out)
+    assert session.refresh({data / "comrade" / "game.yaml"}).ok
+    assert kit(out) == kit(reference)
+    # a fault in the middle of the files: the ones not written are written at the next save
+    edited = [0]
+
+    def third_fails(path, data_):
+        edited[0] += 1
+        if edited[0] == 3:
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real(path, data_)
+
+    other = tmp_path / "other"
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    monkeypatch.setattr(rendering, "write_atomically", third_fails)
+    update = session.refresh({data / "comrade" / "text" / "en.yaml"})
+    assert codes(update.report, "cannot-write") and not update.ok
+    monkeypatch.setattr(rendering, "write_atomically", real)
+    assert session.refresh({data / "comrade" / "game.yaml"}).ok
+    assert not build(data, other, **QUICK).report.has_errors
+    assert kit(out) == kit(other)
+
+
+def test_watch_says_a_fault_and_keeps_watching(tmp_path, data):
+    """A refresh that fails on the disk in a way the session did not catch: one line, and the next
+    save is taken."""
+    import threading
+
+    from printshop.live.watch import watch
+
+    class Faulty:
+        out_dir, data_dir, templates_dir = tmp_path / "out", data, tmp_path / "none"
+        calls = 0
+
+        def refresh(self, changed=None):
+            Faulty.calls += 1
+            if Faulty.calls == 2:
+                raise OSError(28, "No space left on device", "x.pdf")
+            if Faulty.calls == 3:
+                stop.set()
+            return real.refresh(changed)
+
+        def store(self):
+            return []
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    from printshop.live.session import Session
+
+    real = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    stop, lines = threading.Event(), []
+    ready = threading.Event()
+    thread = threading.Thread(
+        target=watch,
+        args=(Faulty(),),
+        kwargs=dict(say=lines.append, stop=stop, ready=ready.set),
+        daemon=True,
+    )
+    thread.start()
+    assert ready.wait(120)
+    for _ in range(2):
+        time.sleep(1.0)
+        edit(data / "comrade" / "game.yaml", "decks:", "decks:", 1)
+        (data / "comrade" / "game.yaml").touch()
+    thread.join(120)
+    assert not thread.is_alive()
+    assert any("No space left on device" in line and "next save" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("where", ["data"])
+@pytest.mark.parametrize("how", ["target replaced", "link re-pointed"])
+def test_watch_sees_a_symlinked_text_file_change_and_writes_what_build_does(
+    tmp_path, data, how, where
+):
+    """Issue 54: a text file in data/ that is a symlink, its target swapped: watch said "nothing to
+    redo" and left a PDF that differed from what `build` writes."""
+    import threading
+
+    from printshop.live.session import Session
+    from printshop.live.watch import watch
+
+    text = data / "comrade" / "text" / "en.yaml"
+    # (a link into the templates folder is inside the project, and was watched, but read as none
+    # of the data's files)
+    sources = data / "sources" if where == "data" else data.parent / "templates" / "sources"
+    sources.mkdir(parents=True)
+    first, second = sources / "en-1.yaml", sources / "en-2.yaml"
+    shutil.copy(text, first)
+    shutil.copy(text, second)
+    edit(second, '  title: "Comrade"', '  title: "Comrades"')
+    text.unlink()
+    text.symlink_to(os.path.relpath(first, text.parent))
+    templates = data.parent / "templates"
+    if not (templates / "comrade").is_dir():
+        from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+        shutil.copytree(DEFAULT_TEMPLATES_DIR, templates, dirs_exist_ok=True)
+        shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common", dirs_exist_ok=True)
+    out = tmp_path / "out"
+    session = Session(
+        data, out, games=["comrade"], langs=["en"], papers=["a4"], templates_dir=templates
+    )
+    stop, ready, lines = threading.Event(), threading.Event(), []
+
+    def said(line):  # the line of the rebuild the change brings (not the first build's)
+        lines.append(line)
+        if ready.is_set() and any(
+            words in line for words in ("written", "nothing to redo", "no file changed")
+        ):
+            stop.set()
+
+    thread = threading.Thread(
+        target=watch, args=(session,), kwargs=dict(say=said, stop=stop, ready=ready.set)
+    )
+    thread.start()
+    try:
+        assert ready.wait(120)
+        time.sleep(0.5)
+        if how == "target replaced":
+            os.replace(second, first)
+        else:
+            swap = text.with_name("en.swap")
+            swap.symlink_to(os.path.relpath(second, text.parent))
+            os.replace(swap, text)
+        thread.join(120)
+    finally:
+        stop.set()
+        thread.join(30)
+    assert stop.is_set(), lines
+    reference = tmp_path / "reference"
+    assert not build(data, reference, **QUICK, templates_dir=templates).report.has_errors
+    assert kit(out) == kit(reference), lines

@@ -102,14 +102,31 @@ class JobRendering:
         if not self.write or self.out_dir is None:
             return
         out_dir = self.out_dir
+        try:
+            self._write(outputs, checked, out_dir, update)
+        except OSError as error:
+            # a full disk, a folder gone or made read-only: said, and the files not written yet are
+            # written at the next save (`_on_disk` notes only the files that reached the disk)
+            where = Path(error.filename) if error.filename else out_dir
+            update.report.add(
+                "cannot-write",
+                Location.of(where),
+                f"cannot write {where}: {error.strerror or error}; written again at the next save",
+            )
+
+    def _write(self, outputs: list[Output], checked: Checked, out_dir: Path, update) -> None:
+        """Write the files whose bytes changed, remove those this session no longer makes, record
+        what it wrote. A file noted as written is written again if it is no longer there (its
+        folder removed, or emptied, meanwhile)."""
         if not self._owned(outputs, checked, out_dir, update):
             return
         for output in outputs:
             target = out_dir / output.path
             last = self._on_disk.get(target)
-            if last is not None and last is output.data:
+            if last is not None and last is output.data and target.is_file():
                 continue
             if not same_bytes(target, output.data):
+                self._on_disk.pop(target, None)
                 write_atomically(target, output.data)
                 update.written.append(target)
             self._on_disk[target] = output.data

@@ -143,6 +143,8 @@ class JobRendering:
                     continue  # (left where it is, as a file someone changed would be)
                 update.removed.append(target)
         # what it wrote, recorded as a build records it: a build after it replaces these files
+        if not outputs or not out_dir.is_dir():
+            return  # (nothing made, and no folder made for it)
         Cache(out_dir).record_outputs(
             key_of(self.request.settings()),
             project_name(checked),

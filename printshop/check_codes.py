@@ -497,6 +497,15 @@ _check(
     "output: error[worker-died]: comrade fr a4 was not rendered: its process died (signal 9)",
 )
 _check(
+    "foreign-output",
+    E,
+    "the build would replace a file in the output folder that printshop did not write for this "
+    "project, or that was changed since (a file of your own, another project's kit)",
+    "move the file away, build into another --out, or build with --force to replace it",
+    "output/comrade/en/comrade-en-cards-a4.pdf: error[foreign-output]: comrade-en-cards-a4.pdf was "
+    "written by the project in /home/ana/other/data, not this one; nothing was written",
+)
+_check(
     "removed-output",
     W,
     "files an earlier build wrote that this build no longer makes (a language or game file was deleted) were removed",

@@ -12,6 +12,7 @@ import argparse
 import gc
 import os
 import sys
+from pathlib import Path
 
 from printshop import __version__
 from printshop.commands import (
@@ -31,7 +32,7 @@ from printshop.commands import (
 )
 from printshop.commands.common import UsageError
 from printshop.diagnostics import printable
-from printshop.project.paths import ProjectFileError, find_project
+from printshop.project.paths import ProjectFileError, find_project, too_wide
 
 # The heavy modules (ReportLab, pydantic, ruamel.yaml) are imported where they are used, so that a
 # build with nothing to do answers before they would have loaded.
@@ -76,6 +77,14 @@ ONE_SHOT = (
 
 def main(argv: list[str] | None = None) -> int:
     parser = make_parser()
+    given = sys.argv[1:] if argv is None else argv
+    for index, word in enumerate(given):  # an empty value is never the default, quietly
+        option = word.partition("=")[0] if word.startswith("--") and "=" in word else None
+        if word == "" or option is not None and word.endswith("="):
+            named = option or (
+                given[index - 1] if index and given[index - 1].startswith("-") else ""
+            )
+            parser.error(f"{named or 'an argument'} is empty: give it a value, or leave it out")
     args = parser.parse_args(argv)
     if getattr(args, "games_named", None):
         args.games = [*(args.games or []), *args.games_named]
@@ -123,6 +132,14 @@ def dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
                 name != "templates" or project.templates.is_dir()
             ):
                 setattr(args, name, folder)
+        for name in ("data", "out"):
+            given = getattr(args, name, None)
+            if isinstance(given, Path) and too_wide(given):
+                parser.error(
+                    f"--{name} {given}: the root or the home folder is not a project's "
+                    f"{'data' if name == 'data' else 'output'} folder: name the project's own "
+                    "(printshop init makes one)"
+                )
     # a command that runs once and exits leaves Python's cycle collector off (a fifth of a build's
     # time, imports included, went on walking objects that live to the end); watch and serve keep it
     collecting = gc.isenabled()

@@ -1300,3 +1300,690 @@ def test_a_number_python_cannot_read_or_a_map_of_another_tag_is_a_diagnostic_not
             for d in report.items
             if d.code == code and d.location.path.endswith(file)
         ][:1] == [line]
+
+
+# --- issue 54: a third hostile round ------------------------------------------------------------
+# Each class of the issue: serve answers its own origin only; files printshop did not write stay
+# untouched; templates bounded; watch and serve through faults; inputs refused at once.
+
+
+def _ask(port: int, path: str, host: str | None, origin: str | None = None):
+    """(status, headers, body) of a GET of `path` on 127.0.0.1:`port` with that Host header
+    (None: none at all) and Origin header; the event stream's first message only."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.putrequest("GET", path, skip_host=True)
+        if host is not None:
+            connection.putheader("Host", host)
+        if origin is not None:
+            connection.putheader("Origin", origin)
+        connection.endheaders()
+        response = connection.getresponse()
+        body = response.readline() if path == "/events" and response.status == 200 else b""
+        body = body or response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, body
+    finally:
+        connection.close()
+
+
+@pytest.fixture(scope="module")
+def serving():
+    from printshop.live.serve import Server
+    from printshop.live.session import Session
+    from printshop.project.paths import DEFAULT_DATA_DIR
+
+    server = Server(
+        Session(DEFAULT_DATA_DIR, None, games=["comrade"], langs=["en"], render=False), port=0
+    ).start()
+    yield server
+    server.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/state", "/events", "/face/x.png"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "evil.example",
+        "evil.example:{port}",
+        "127.0.0.1.evil.example:{port}",
+        "localhost.:{port}",  # (a name, not the address)
+        "127.0.0.1:{other}",
+        "127.0.0.1",  # (port 80, not the one listened on)
+        "127.0.0.1:{port}@evil.example",
+        "",
+        None,
+    ],
+)
+def test_serve_answers_a_rebinding_request_with_421_and_no_state(serving, path, host):
+    """Issue 54, item 2: `Host: evil.example` got 200 and every text and diagnostic, so any page the
+    user visited could read unpublished data through a domain rebound to 127.0.0.1."""
+    port = serving.port
+    if host is not None:
+        host = host.format(port=port, other=port + 1)
+    status, headers, body = _ask(port, path, host)
+    # (no Host at all: uvicorn's HTTP/1.1 parser refuses it first, 400)
+    assert status == (421 if host is not None else 400), (host, status, body[:80])
+    assert b"comrade" not in body.lower() and b"diagnostics" not in body
+    assert not [k for k in headers if k.startswith("access-control-")]
+
+
+@pytest.mark.parametrize("path", ["/", "/state", "/events"])
+@pytest.mark.parametrize("host", ["127.0.0.1:{port}", "localhost:{port}", "[::1]:{port}"])
+def test_serve_answers_its_own_address_without_cors_headers(serving, path, host):
+    status, headers, body = _ask(serving.port, path, host.format(port=serving.port))
+    assert status == 200, body[:200]
+    assert not [k for k in headers if k.startswith("access-control-")]
+    if path == "/state":
+        assert json.loads(body)["games"][0]["id"] == "comrade"
+
+
+@pytest.mark.parametrize(
+    "origin, status",
+    [
+        ("http://evil.example", 403),
+        ("http://127.0.0.1:{port}.evil.example", 403),
+        ("https://127.0.0.1:{port}", 403),
+        ("null", 403),
+        ("http://127.0.0.1:{port}", 200),
+        ("http://localhost:{port}", 200),
+    ],
+)
+def test_serve_answers_a_page_of_another_origin_with_403(serving, origin, status):
+    """A page of another origin (its Origin header), though it names the server's own Host: no
+    state, on the event stream neither."""
+    port = serving.port
+    for path in ("/state", "/events"):
+        got, _, body = _ask(port, path, f"127.0.0.1:{port}", origin.format(port=port))
+        assert got == status, (origin, path, got)
+        if status != 200:
+            assert b"comrade" not in body.lower()
+
+
+@pytest.mark.parametrize(
+    "listen, host, allowed",
+    [
+        ("127.0.0.1", "127.0.0.1:8000", True),
+        ("127.0.0.1", "LOCALHOST:8000", True),
+        ("127.0.0.1", "[::1]:8000", True),
+        ("127.0.0.1", "192.168.1.5:8000", False),
+        ("::1", "[::1]:8000", True),
+        ("192.168.1.5", "192.168.1.5:8000", True),
+        ("192.168.1.5", "localhost:8000", False),
+        ("0.0.0.0", "192.168.1.5:8000", True),  # every interface: any address (not rebindable)
+        ("0.0.0.0", "[fe80::1]:8000", True),
+        ("0.0.0.0", "evil.example:8000", False),
+        ("::", "localhost:8000", True),
+        ("pi.local", "pi.local:8000", True),  # `--host NAME`: that name
+        ("pi.local", "evil.example:8000", False),
+        ("127.0.0.1", "127.0.0.1:08000", True),
+        ("127.0.0.1", "127.0.0.1:80000", False),
+        ("127.0.0.1", "127.0.0.1:", False),
+        ("127.0.0.1", "127.0.0.1 evil.example:8000", False),
+        ("127.0.0.1", "[::1:8000", False),
+    ],
+)
+def test_serve_takes_the_host_it_listens_on_and_no_other(listen, host, allowed):
+    from printshop.live.serve import OwnOrigin
+
+    assert OwnOrigin(None, listen, 8000).allows(host, 80) is allowed
+
+
+# --- ownership of outputs (issue 54, item 1) ------------------------------------------------------
+
+
+def _owned_paths(out: Path) -> list[str]:
+    from printshop.write.cache import plausible_output
+
+    return [path for path in kit(out) if not plausible_output(path)]
+
+
+def test_every_file_a_build_writes_has_the_form_a_record_may_name(tmp_path, data):
+    out = tmp_path / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    assert kit(out) and _owned_paths(out) == []
+
+
+def test_two_projects_in_one_output_folder_keep_each_others_files(tmp_path):
+    """Issue 54: the second project's build deleted the first's whole kit ("game.yaml is gone")."""
+    first = copy_data(tmp_path / "one" / "data", ["comrade"])
+    second = copy_data(tmp_path / "two" / "data", ["assassin"])
+    out = tmp_path / "shared"
+    assert not build(first, out, **QUICK).report.has_errors
+    kept = kit(out)
+    result = build(second, out, **QUICK)
+    assert not result.report.has_errors and not result.removed, result.report.items
+    after = kit(out)
+    assert {path: after.get(path) for path in kept} == kept  # every byte of the first kit
+    assert any(path.startswith("assassin/") for path in after)
+    # and again, each in turn: neither removes the other's
+    assert not build(first, out, **QUICK, force=True).report.has_errors
+    assert any(path.startswith("assassin/") for path in kit(out))
+
+
+def test_a_second_project_with_the_same_game_is_refused_naming_the_first(tmp_path):
+    first = copy_data(tmp_path / "one" / "data", ["comrade"])
+    second = copy_data(tmp_path / "two" / "data", ["comrade"])
+    edit(second / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    out = tmp_path / "shared"
+    assert not build(first, out, **QUICK).report.has_errors
+    kept = kit(out)
+    result = build(second, out, **QUICK)
+    refused = codes(result.report, "foreign-output")
+    assert refused and not result.written and kit(out) == kept
+    assert str(tmp_path / "one") in refused[0].message or "one/data" in refused[0].message
+    assert "nothing was written" in refused[0].message
+
+
+def test_a_file_of_the_users_own_where_the_kit_goes_is_not_replaced(tmp_path, data):
+    out = tmp_path / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    name = next(path for path in sorted(kit(out)) if path.endswith("-cards-a4.pdf"))
+    (out / name).write_bytes(b"my own notes, not a kit\n")
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    result = build(data, out, **QUICK)
+    assert [Path(d.location.path).name for d in codes(result.report, "foreign-output")] == [
+        Path(name).name
+    ]
+    assert (out / name).read_bytes() == b"my own notes, not a kit\n"
+    # --force: replaced, as asked
+    assert not build(data, out, **QUICK, force=True).report.has_errors
+    assert (out / name).read_bytes().startswith(b"%PDF")
+
+
+def test_a_kit_file_changed_since_it_was_written_is_not_replaced(tmp_path, data):
+    out = tmp_path / "out"
+    assert not build(data, out, **QUICK).report.has_errors
+    name = next(path for path in sorted(kit(out)) if path.endswith("-cards-a4.pdf"))
+    (out / name).write_bytes((out / name).read_bytes() + b"\n% annotated by hand\n")
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    result = build(data, out, **QUICK)
+    assert codes(result.report, "foreign-output")
+    assert (out / name).read_bytes().endswith(b"% annotated by hand\n")
+
+
+def _shipped_record(
+    out: Path, files: dict[str, bytes], project: str | None, key: str, stamp: bool = False
+):
+    from printshop.write.cache import digest_of
+
+    hashes = {path: digest_of(data) for path, data in files.items()}
+    entry = {"project": project, "files": hashes, "stamp": [1, 2, 3, 4] if stamp else None}
+    record = {key: hashes if project is None else entry}
+    (out / CACHE_DIR_NAME).mkdir(parents=True, exist_ok=True)
+    (out / CACHE_DIR_NAME / "outputs.json").write_text(json.dumps(record))
+
+
+@pytest.mark.parametrize("form", ["before issue 54", "naming this project", "with a stamp"])
+@pytest.mark.parametrize(
+    "victim", ["notes.txt", "comrade/notes.txt", "gone/en/notes.pdf", "gone/en/kit.pdf"]
+)
+def test_a_shipped_record_of_outputs_never_deletes_a_users_file(tmp_path, data, form, victim):
+    """Issue 54: a `.printshop-cache/outputs.json` shipped in a shared project folder made `build
+    --out .` delete the user's own `notes.txt`."""
+    from printshop.pipeline.request import BuildRequest
+    from printshop.write.cache import key_of
+
+    out = tmp_path / "out"
+    (out / victim).parent.mkdir(parents=True, exist_ok=True)
+    (out / victim).write_bytes(b"the user's own words\n")
+    project, words = str(data.resolve()), {victim: b"the user's own words\n"}
+    key = key_of(BuildRequest.of(data, out, **QUICK).settings())  # these settings' record
+    if form == "before issue 54":
+        _shipped_record(out, words, None, key)
+    elif form == "naming this project":
+        _shipped_record(out, words, project, f"{key}@{key_of(project)[:16]}")
+    else:  # and the folders' stamp, as copied from where it was made
+        _shipped_record(out, words, project, f"{key}@{key_of(project)[:16]}", stamp=True)
+    result = build(data, out, **QUICK)
+    assert not result.report.has_errors, [d.format() for d in result.report.items]
+    assert (out / victim).read_bytes() == b"the user's own words\n"
+    assert not result.removed
+
+
+def test_watch_never_replaces_a_file_it_did_not_write_and_a_build_after_it_does(tmp_path, data):
+    from printshop.live.session import Session
+
+    out = tmp_path / "out"
+    mine = out / "comrade" / "en" / "comrade-en-cards-a4.pdf"
+    mine.parent.mkdir(parents=True)
+    mine.write_bytes(b"my own file\n")
+    session = Session(data, out, games=["comrade"], langs=["en"], papers=["a4"])
+    update = session.refresh()
+    assert not update.ok and codes(update.report, "foreign-output")
+    assert mine.read_bytes() == b"my own file\n" and not update.written
+    mine.unlink()  # moved away: the next save writes the kit
+    update = session.refresh({data / "comrade" / "game.yaml"})
+    assert update.ok and mine.read_bytes().startswith(b"%PDF")
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    assert session.refresh({data / "comrade" / "text" / "en.yaml"}).ok
+    # what watch wrote is printshop's: a build of other data replaces it
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrades"', '  title: "Comrade!"')
+    result = build(data, out, **QUICK)
+    assert not result.report.has_errors, [d.format() for d in result.report.items]
+    assert mine in result.written
+
+
+@pytest.mark.parametrize(
+    "command, name",
+    [
+        (["docs"], "data-format.md"),
+        (["docs"], "checks.md"),
+        (["schema"], "game.schema.json"),
+    ],
+)
+def test_docs_and_schema_never_overwrite_a_file_they_did_not_write(tmp_path, capsys, command, name):
+    """Issue 54: `printshop docs --out .` overwrote a user's own data-format.md."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / name).write_text("# my own notes\n")
+    assert main([*command, "--out", str(folder)]) == 1
+    assert "--force" in capsys.readouterr().err
+    assert [p.name for p in folder.iterdir()] == [name]  # nothing else written either
+    assert (folder / name).read_text() == "# my own notes\n"
+    assert main([*command, "--out", str(folder), "--force"]) == 0
+    written = (folder / name).read_text()
+    assert written != "# my own notes\n"
+    # what it wrote is its own: written again (an older version's text too) without --force
+    (folder / name).write_text(written + "\n")
+    assert main([*command, "--out", str(folder)]) == 0
+    assert (folder / name).read_text() == written
+
+
+def test_i18n_export_never_overwrites_a_po_file_edited_since(tmp_path, data, capsys):
+    out = tmp_path / "po"
+    out.mkdir()
+    args = ["i18n", "export", "fr", "comrade", "--data", str(data), "--out", str(out)]
+    assert main(args) == 0
+    po = out / "comrade-fr.po"
+    made = po.read_bytes()
+    assert main(args) == 0 and po.read_bytes() == made  # its own file: written again
+    saved = made.replace(b'"X-Generator: printshop\\n"', b'"X-Generator: Poedit 3.4\\n"')
+    po.write_bytes(saved + b'\nmsgctxt "x"\nmsgid "y"\nmsgstr "my translation"\n')
+    assert main(args) == 1 and b"my translation" in po.read_bytes()
+    assert "comrade-fr.po" in capsys.readouterr().err
+    assert main([*args, "--force"]) == 0 and po.read_bytes() == made
+
+
+def test_proof_never_overwrites_a_file_it_did_not_write(tmp_path, data):
+    from printshop.render.proof import make_proofs, proof_name
+
+    out = tmp_path / "out"
+    target = out / proof_name("comrade", "fr", "en")
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"%PDF-1.4 my own\n")
+    result = make_proofs(data, out, games=["comrade"], langs=["fr"])
+    assert codes(result.report, "foreign-output") and not result.written
+    assert target.read_bytes() == b"%PDF-1.4 my own\n"
+    result = make_proofs(data, out, games=["comrade"], langs=["fr"], force=True)
+    assert target in result.written
+    assert not make_proofs(data, out, games=["comrade"], langs=["fr"]).report.has_errors
+
+
+# --- bounded templates (issue 54, item 3) ---------------------------------------------------------
+GROWING = "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s {op} ns.s %}{% endfor %}"
+
+
+@pytest.mark.parametrize(
+    "statement, says",
+    [
+        (GROWING.replace("{op}", "~"), "would make 1,048,576 characters"),  # the issue's case
+        (GROWING.replace("{op}", "+"), "would make 1,048,576 characters"),
+        ("{{ (['x' * 1000000] * 1000) | join }}", "join would make"),
+        ("{{ ''.join(['x' * 1000000] * 1000) }}", "join would make"),
+        ("{{ ', '.join(['x' * 999] * 1000) }}", "join would make"),
+        ("{{ '%999999999s' | format(1) }}", "a width or precision this large"),
+        ("{{ '%*s' % (999999999, 1) }}", "a width or precision this large"),
+        ("{{ '{:>999999999}'.format(1) }}", "a width or precision this large"),
+        ("{{ '{:>{}}'.format(1, 999999999) }}", "a width or precision this large"),
+        ("{{ 'x' | center(999999999) }}", "center(999999999) would make"),
+        ("{{ 'x'.ljust(999999999) }}", "ljust(999999999) would make"),
+        ("{{ ('x' * 1000000) | replace('x', 'xx') }}", "replace would make"),
+        ("{{ ('x' * 1000000).replace('x', 'xx') }}", "replace would make"),
+        ("{{ ('a\\n' * 500000) | indent(99) }}", "indent would make"),
+        ("{{ ('\\t' * 1000000).expandtabs(100) }}", "expandtabs would make"),
+        (
+            "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ m(n - 1) }}{% else %}x{% endif %}"
+            "{% endmacro %}{{ m(40) }}",
+            "took more than 2,000,000 steps",
+        ),
+        (
+            "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+            "took more than 2,000,000 steps",
+        ),
+        ("{% for i in range(100000) %}{{ 'x' * 999999 }}{% endfor %}", "printed more than"),
+        (
+            "{% set b %}{% for i in range(100000) %}{{ 'y' * 999999 }}{% endfor %}{% endset %}",
+            "printed more than",
+        ),
+        (
+            "{% macro m() %}{% for i in range(100000) %}{{ 'y' * 999999 }}{% endfor %}"
+            "{% endmacro %}{{ m() | length }}",
+            "printed more than",
+        ),
+    ],
+)
+def test_a_template_that_grows_without_bound_is_an_error_at_its_line(tmp_path, statement, says):
+    """Issue 54: `~` in a loop grew a string until the memory ran out (2.7 GB); the limits on `*`,
+    `**` and `range` did not cover it. Every render is now bounded in size and steps."""
+    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
+    role = templates / "comrade" / "faces" / "role.j2"
+    old = "{% block title %}{{ t.card[card.kind].name }}"
+    line = edit(role, old, old + "\n" + statement)
+    report, _ = check(data, games=["comrade"], templates_dir=templates)
+    errors = [d for d in report.items if d.severity.name == "ERROR"]
+    assert {(d.code, d.location.path, d.location.line) for d in errors} == {
+        ("template", str(role), line + 1)
+    }, [d.format() for d in errors]
+    assert says in errors[0].message, errors[0].message
+
+
+@pytest.mark.parametrize(
+    "statement, prints",
+    [
+        ("{{ 'a' ~ 1 ~ 'b' }}", "a1b"),
+        ("{{ ['a', 'b'] | join(', ') }}", "a, b"),
+        ("{{ '%05.1f' | format(3.14159) }}", "003.1"),
+        ("{{ 'n%s' % 2 }}", "n2"),
+        ("{{ '{:>4}'.format(7) }}", "   7"),
+        ("{{ 'x' | center(3) }}", " x "),
+        ("{{ 'ab'.replace('a', 'c') }}", "cb"),
+        ("{% for i in range(3) %}{{ loop.index }}{{ loop.last }}{% endfor %}", "1False2False3True"),
+        (
+            "{% macro m(n) %}{% if n %}{{ m(n - 1) }}{{ n }}{% endif %}{% endmacro %}{{ m(3) }}",
+            "123",
+        ),
+        ("{% set b %}{{ 'z' * 3 }}{% endset %}{{ b }}", "zzz"),
+    ],
+)
+def test_a_template_within_its_bounds_prints_as_before(tmp_path, statement, prints):
+    from printshop.typeset.templating import make_environment, render_template
+
+    (tmp_path / "t.xml").write_text(statement)
+    assert render_template(make_environment(tmp_path), "t.xml", {}) == prints
+
+
+# --- inputs refused with a clear message (issue 54, item 5) ---------------------------------------
+@pytest.mark.parametrize("key", ["con", "aux", "nul", "prn", "com1", "lpt9"])
+def test_an_id_windows_reserves_is_refused_at_the_id(data, key):
+    """Issue 54: game ids `con`, `aux`, `nul` were accepted: folders Windows cannot create."""
+    game = data / "comrade" / "game.yaml"
+    line = edit(game, "decks:\n  cards:", f"decks:\n  {key}:") + 1
+    report, _ = check(data)
+    [item] = codes(report, "unsafe-path")
+    assert (item.location.path, item.location.line, item.location.col) == (str(game), line, 3)
+    assert "Windows reserves" in item.message
+
+
+@pytest.mark.parametrize("name", ["con", "aux", "nul", "com1", "lpt1"])
+def test_a_game_folder_windows_reserves_is_refused(data, name):
+    shutil.copytree(data / "comrade", data / name)
+    report, checked = check(data, langs=["en"], variant=None)
+    [item] = codes(report, "unsafe-path")
+    assert f"'{name}'" in item.message and "Windows reserves" in item.message and checked is None
+
+
+@pytest.mark.parametrize(
+    "name, says",
+    [
+        ("con", "Windows reserves"),
+        ("CON.txt", "Windows reserves"),
+        ("Aux ", "Windows reserves"),
+        ("game.", "ends with a dot or a space"),
+        ("game ", "ends with a dot or a space"),
+        ("ga\tme", "control character"),
+        ("ga\x7fme", "control character"),
+        ("console", None),
+        ("com10", None),
+        ("comrade", None),
+    ],
+)
+def test_unportable_names(name, says):
+    from printshop.project.paths import unportable
+
+    why = unportable(name)
+    assert (why is None) if says is None else (why is not None and says in why)
+
+
+@pytest.mark.parametrize("epoch", ["99999999999999", "0", "315532799", "4102444800"])
+def test_source_date_epoch_outside_1980_to_2099_is_a_usage_error(
+    data, tmp_path, monkeypatch, capsys, epoch
+):
+    """Issue 54: SOURCE_DATE_EPOCH=99999999999999 dated the PDFs in the year 3176."""
+    out = tmp_path / "out"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert main(["build", "comrade", "--data", str(data), "--out", str(out), "-q"]) == 2
+    assert "1980 to 2099" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("epoch", ["315532800", "4102444799"])
+def test_source_date_epoch_from_1980_to_2099_builds(data, tmp_path, monkeypatch, epoch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert not build(data, tmp_path / "out", **QUICK).report.has_errors
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["build", "--variant", ""], "--variant"),
+        (["build", "--variant="], "--variant"),
+        (["proof", "--against", ""], "--against"),
+        (["build", "--data", ""], "--data"),
+        (["build", "--out="], "--out"),
+        (["build", ""], "an argument"),
+        (["i18n", "export", ""], "an argument"),
+    ],
+)
+def test_an_empty_option_value_is_a_usage_error(capsys, argv, named):
+    """Issue 54: an empty --variant or `proof --against ''` was quietly the default."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert f"{named} is empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("folder", ["/", "~", "~/.."])
+@pytest.mark.parametrize("command", [["validate", "--data"], ["build", "--out"]])
+def test_the_root_or_home_folder_as_data_or_output_is_refused_at_once(capsys, folder, command):
+    """Issue 54: `data = "/"` ended in "internal error: PermissionError" after 5 to 14 s."""
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, str(Path(folder).expanduser())])
+    assert exit_.value.code == 2
+    assert "not a project's" in capsys.readouterr().err
+
+
+def test_a_project_file_naming_the_root_as_data_is_refused(tmp_path, monkeypatch, capsys):
+    (tmp_path / "printshop.toml").write_text('data = "/"\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(["validate"])
+    assert exit_.value.code == 2 and "not a project's data folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", ["../../evil", "/tmp/x", "fr/..", "con", "FR", "fr\n"])
+@pytest.mark.parametrize("action", ["export", "sync", "status-free"])
+def test_a_language_code_that_is_not_one_is_refused_by_every_i18n_action(
+    data, tmp_path, capsys, lang, action
+):
+    """Issue 54: `i18n export LANG` did not check LANG: a path-like value wrote a .po outside the
+    project."""
+    if action == "status-free":
+        argv = ["i18n", "confirm", lang, "--all-stale", "--data", str(data)]
+    elif action == "export":
+        argv = ["i18n", "export", lang, "--data", str(data), "--out", str(tmp_path / "po")]
+    else:
+        argv = ["i18n", "sync", lang, "--data", str(data)]
+    before = sorted(tmp_path.rglob("*"))
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2 and "is not a language code" in capsys.readouterr().err
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+# --- watch through faults (issue 54, item 4) ------------------------------------------------------
+def test_watch_survives_a_full_disk_and_a_vanished_output_folder_and_then_writes_what_build_does(
+    tmp_path, data, monkeypatch
+):
+    """Issue 54: on a full disk `watch` ended in "internal error: OSError … No space left on
+    device" and did not come back when space was freed."""
+    import errno
+
+    import printshop.live.rendering as rendering
+    from printshop.live.session import Session
+
+    out = tmp_path / "out"
+    session = Session(data, out, games=["comrade"], langs=["en"], papers=["a4"])
+    real = rendering.write_atomically
+
+    def full(path, data_):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(rendering, "write_atomically", full)
+    update = session.refresh()
+    [item] = codes(update.report, "cannot-write")
+    assert not update.ok and "No space left on device" in item.message and not kit(out)
+    monkeypatch.setattr(rendering, "write_atomically", real)  # space freed; then a save
+    assert session.refresh({data / "comrade" / "game.yaml"}).ok
+    reference = tmp_path / "reference"
+    assert not build(data, reference, **QUICK).report.has_errors
+    assert kit(out) == kit(reference)
+    # the output folder removed while watching: the next save writes it all again
+    shutil.rmtree(out)
+    assert session.refresh({data / "comrade" / "game.yaml"}).ok
+    assert kit(out) == kit(reference)
+    # a fault in the middle of the files: the ones not written are written at the next save
+    edited = [0]
+
+    def third_fails(path, data_):
+        edited[0] += 1
+        if edited[0] == 3:
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real(path, data_)
+
+    other = tmp_path / "other"
+    edit(data / "comrade" / "text" / "en.yaml", '  title: "Comrade"', '  title: "Comrades"')
+    monkeypatch.setattr(rendering, "write_atomically", third_fails)
+    update = session.refresh({data / "comrade" / "text" / "en.yaml"})
+    assert codes(update.report, "cannot-write") and not update.ok
+    monkeypatch.setattr(rendering, "write_atomically", real)
+    assert session.refresh({data / "comrade" / "game.yaml"}).ok
+    assert not build(data, other, **QUICK).report.has_errors
+    assert kit(out) == kit(other)
+
+
+def test_watch_says_a_fault_and_keeps_watching(tmp_path, data):
+    """A refresh that fails on the disk in a way the session did not catch: one line, and the next
+    save is taken."""
+    import threading
+
+    from printshop.live.watch import watch
+
+    class Faulty:
+        out_dir, data_dir, templates_dir = tmp_path / "out", data, tmp_path / "none"
+        calls = 0
+
+        def refresh(self, changed=None):
+            Faulty.calls += 1
+            if Faulty.calls == 2:
+                raise OSError(28, "No space left on device", "x.pdf")
+            if Faulty.calls == 3:
+                stop.set()
+            return real.refresh(changed)
+
+        def store(self):
+            return []
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    from printshop.live.session import Session
+
+    real = Session(data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"])
+    stop, lines = threading.Event(), []
+    ready = threading.Event()
+    thread = threading.Thread(
+        target=watch,
+        args=(Faulty(),),
+        kwargs=dict(say=lines.append, stop=stop, ready=ready.set),
+        daemon=True,
+    )
+    thread.start()
+    assert ready.wait(120)
+    for _ in range(2):
+        time.sleep(1.0)
+        edit(data / "comrade" / "game.yaml", "decks:", "decks:", 1)
+        (data / "comrade" / "game.yaml").touch()
+    thread.join(120)
+    assert not thread.is_alive()
+    assert any("No space left on device" in line and "next save" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("where", ["data"])
+@pytest.mark.parametrize("how", ["target replaced", "link re-pointed"])
+def test_watch_sees_a_symlinked_text_file_change_and_writes_what_build_does(
+    tmp_path, data, how, where
+):
+    """Issue 54: a text file in data/ that is a symlink, its target swapped: watch said "nothing to
+    redo" and left a PDF that differed from what `build` writes."""
+    import threading
+
+    from printshop.live.session import Session
+    from printshop.live.watch import watch
+
+    text = data / "comrade" / "text" / "en.yaml"
+    # (a link into the templates folder is inside the project, and was watched, but read as none
+    # of the data's files)
+    sources = data / "sources" if where == "data" else data.parent / "templates" / "sources"
+    sources.mkdir(parents=True)
+    first, second = sources / "en-1.yaml", sources / "en-2.yaml"
+    shutil.copy(text, first)
+    shutil.copy(text, second)
+    edit(second, '  title: "Comrade"', '  title: "Comrades"')
+    text.unlink()
+    text.symlink_to(os.path.relpath(first, text.parent))
+    templates = data.parent / "templates"
+    if not (templates / "comrade").is_dir():
+        from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+        shutil.copytree(DEFAULT_TEMPLATES_DIR, templates, dirs_exist_ok=True)
+        shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common", dirs_exist_ok=True)
+    out = tmp_path / "out"
+    session = Session(
+        data, out, games=["comrade"], langs=["en"], papers=["a4"], templates_dir=templates
+    )
+    stop, ready, lines = threading.Event(), threading.Event(), []
+
+    def said(line):  # the line of the rebuild the change brings (not the first build's)
+        lines.append(line)
+        if ready.is_set() and any(
+            words in line for words in ("written", "nothing to redo", "no file changed")
+        ):
+            stop.set()
+
+    thread = threading.Thread(
+        target=watch, args=(session,), kwargs=dict(say=said, stop=stop, ready=ready.set)
+    )
+    thread.start()
+    try:
+        assert ready.wait(120)
+        time.sleep(0.5)
+        if how == "target replaced":
+            os.replace(second, first)
+        else:
+            swap = text.with_name("en.swap")
+            swap.symlink_to(os.path.relpath(second, text.parent))
+            os.replace(swap, text)
+        thread.join(120)
+    finally:
+        stop.set()
+        thread.join(30)
+    assert stop.is_set(), lines
+    reference = tmp_path / "reference"
+    assert not build(data, reference, **QUICK, templates_dir=templates).report.has_errors
+    assert kit(out) == kit(reference), lines

@@ -50,8 +50,8 @@ def test_a_new_language_starts_with_its_typography_and_every_label_marked(projec
 
 
 def test_french_gets_its_spaces_and_guillemets(project):
-    assert main(["i18n", "new", "fr-CA", "--from", "en"]) == 0
-    french = _language(project, "fr-CA")["typography"]
+    assert main(["i18n", "new", "fr-ca", "--from", "en"]) == 0
+    french = _language(project, "fr-ca")["typography"]
     assert french["quotes"][0] == ["«", "»"]
     assert french["space_before"] == ";:!?»" and french["space"] == "\u202f"
 

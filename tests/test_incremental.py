@@ -77,8 +77,15 @@ def test_the_cache_never_serves_a_stale_file(project, tmp_path):
     cards = out / "sampler" / "fr" / "sampler-fr-tokens-a4.pdf"
     original = cards.read_bytes()
 
-    cards.write_bytes(b"%PDF-1.4 scribbled over")  # a file changed by hand is put right
-    assert build(project, out, games=["sampler"], langs=["fr"], papers=["a4"]).up_to_date is None
+    # a file changed by hand is never served as up to date; it is the user's now (issue 54): the
+    # build refuses to replace it, and --force puts it right
+    cards.write_bytes(b"%PDF-1.4 scribbled over")
+    refused = build(project, out, games=["sampler"], langs=["fr"], papers=["a4"])
+    assert refused.up_to_date is None and [
+        d.code for d in refused.report.items if d.code == "foreign-output"
+    ] == ["foreign-output"]
+    assert cards.read_bytes() == b"%PDF-1.4 scribbled over"
+    build(project, out, games=["sampler"], langs=["fr"], papers=["a4"], force=True)
     assert cards.read_bytes() == original
 
     text = project[0] / "sampler" / "text" / "fr.yaml"

@@ -120,7 +120,7 @@ def test_the_compiled_templates_kept_are_the_most_recently_used(tmp_path, monkey
     assert _render(templates) == "Hello &lt;b&gt;"
     [card] = (cache / "templates").iterdir()
     os.utime(card, (1_000_000_000, 1_000_000_000))  # compiled long ago
-    others = [cache / "templates" / f"sandboxed-{n:040x}.cache" for n in range(10)]
+    others = [cache / "templates" / f"bounded-{n:040x}.cache" for n in range(10)]
     for age, other in enumerate(others, start=1):  # other folders' templates, all used after it
         other.write_bytes(b"compiled elsewhere")
         os.utime(other, (1_000_000_000 + age, 1_000_000_000 + age))

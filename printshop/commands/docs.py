@@ -4,6 +4,7 @@ checks.md), written or, with --check, compared."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from printshop.check_codes import catalogue_markdown
@@ -31,10 +32,16 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="write nothing; exit 1 if a file differs from what the code gives",
     )
+    documenting.add_argument(
+        "--force",
+        action="store_true",
+        help="replace files there that printshop did not write (or that were changed since)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from printshop.project.reference import doc_texts, write_texts
+    from printshop.project.reference import NotOurs, doc_texts, write_texts
+    from printshop.write.commit import refusal
 
     folder = args.out or find_project().root / "docs"
     texts = dict(doc_texts(), **{"checks.md": catalogue_markdown() + "\n"})
@@ -47,7 +54,11 @@ def run(args: argparse.Namespace) -> int:
         for name in stale:
             print(f"{display_path(folder / name)} differs from the code: run 'printshop docs'")
         return 1 if stale else 0
-    written = write_texts(texts, folder)
+    try:
+        written = write_texts(texts, folder, "docs", force=args.force)
+    except NotOurs as refused:
+        print(f"error: {refusal(refused.paths, 'printshop docs')}", file=sys.stderr)
+        return 1
     print(
         f"{len(written)} file(s) written to {display_path(folder)}"
         if written

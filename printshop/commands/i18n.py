@@ -34,7 +34,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         "labels and run 'printshop i18n sync LANG' for the games' texts.",
         epilog="Example: printshop i18n new de --from en",
     )
-    starting.add_argument("lang", metavar="LANG", help="the language's code: de, pt-BR, sr_Latn")
+    starting.add_argument("lang", metavar="LANG", help="the language's code: de, pt-br, sr_latn")
     starting.add_argument(
         "--from",
         dest="reference",
@@ -114,6 +114,12 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="po (default: Poedit, Weblate), xliff (XLIFF 1.2: Trados, memoQ, Phrase, Crowdin) or "
         "xliff2 (XLIFF 2.0); each unit has its id, the room its frame leaves and its state",
     )
+    exporting.add_argument(
+        "--force",
+        action="store_true",
+        help="replace PO or XLIFF files there that printshop did not write (or that were edited "
+        "since)",
+    )
     importing = actions.add_parser(
         "import",
         help="read a translated PO or XLIFF file back into the game's text file",
@@ -130,6 +136,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    _refuse_unsafe_language(args)
     if args.action == "new":
         return _new(args)
     _refuse_game_for_language(args)
@@ -198,6 +205,19 @@ def _sources_missing(project: Project) -> bool:
     return report.has_errors
 
 
+def _refuse_unsafe_language(args: argparse.Namespace) -> None:
+    """A language code names files (text/<lang>.yaml, <game>-<lang>.po): a plain id only, never a
+    path (`i18n export ../../x` wrote a PO file outside the project)."""
+    from printshop.pipeline.scope import SAFE_ID
+
+    lang = getattr(args, "lang", None)
+    if isinstance(lang, str) and not SAFE_ID.match(lang):
+        raise UsageError(
+            f"{lang!r} is not a language code: use lower-case letters, digits, '-' and '_' "
+            "(en, fr, pt-br), as the game's text/<lang>.yaml files are named"
+        )
+
+
 def _refuse_game_for_language(args: argparse.Namespace) -> None:
     """`i18n sync comrade de`: the game named where the language goes."""
     lang = getattr(args, "lang", None)
@@ -256,10 +276,13 @@ def _sync(args: argparse.Namespace, project: Project, games: list[str] | None) -
 
 
 def _export(args: argparse.Namespace, project: Project, games: list[str] | None) -> int:
+    """Every game's PO file made first, then written, none if one would replace a file printshop
+    did not write (a PO file saved by Poedit since, a file of the user's own), unless --force."""
     from printshop.language import po
     from printshop.pipeline.build import check
-    from printshop.write.commit import write_atomically
+    from printshop.write.commit import not_ours, refusal, write_atomically
 
+    made: list[tuple[Path, bytes]] = []
     for game in project.games.values():
         if args.lang == game.game.source_language:
             continue
@@ -271,12 +294,17 @@ def _export(args: argparse.Namespace, project: Project, games: list[str] | None)
         )
         printed = po.where_printed(checked, game.id) if checked is not None else {}
         if args.format == "po":
-            write_atomically(target, po.export_po(game, args.lang, printed))
+            made.append((target, po.export_po(game, args.lang, printed)))
         else:
             from printshop.language.xliff import VERSIONS, export_xliff
 
-            data = export_xliff(game, args.lang, printed, VERSIONS[args.format])
-            write_atomically(target, data)
+            made.append((target, export_xliff(game, args.lang, printed, VERSIONS[args.format])))
+    refused = [] if args.force else not_ours(made, "po" if args.format == "po" else "xliff")
+    if refused:
+        print(f"error: {refusal(refused, 'printshop i18n export')}", file=sys.stderr)
+        return 1
+    for target, data in made:
+        write_atomically(target, data)
         print(f"wrote {target}")
     return 0
 

@@ -38,6 +38,11 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     add_data(proofing)
     add_out(proofing)
     add_templates(proofing)
+    proofing.add_argument(
+        "--force",
+        action="store_true",
+        help="replace files there that printshop did not write (or that were changed since)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         langs=args.lang,
         against=args.against,
         templates_dir=args.templates,
+        force=args.force,
     )
     # what validate and build already say about the data is left to them, but for what stops the
     # proof

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from printshop.diagnostics import display_path
@@ -26,14 +27,24 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         help="where to write (default: schemas/ in the project: the folder of its printshop.toml, "
         "else the working directory)",
     )
+    schemas.add_argument(
+        "--force",
+        action="store_true",
+        help="replace files there that printshop did not write (or that were changed since)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from printshop.project.json_schemas import schema_texts
-    from printshop.project.reference import write_texts
+    from printshop.project.reference import NotOurs, write_texts
+    from printshop.write.commit import refusal
 
     folder = args.out or find_project().root / "schemas"  # (never the installed package's folder)
-    written = write_texts(schema_texts(), folder)
+    try:
+        written = write_texts(schema_texts(), folder, "schema", force=args.force)
+    except NotOurs as refused:
+        print(f"error: {refusal(refused.paths, 'printshop schema')}", file=sys.stderr)
+        return 1
     print(
         f"{len(written)} schema(s) written to {display_path(folder)}"
         if written

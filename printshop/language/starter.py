@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from printshop.language.translation import TODO
 
-CODE = re.compile(r"^[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?$")  # de, pt-BR, sr_Latn
+# de, pt-br, sr_latn: lower case, as the texts' file names are (pipeline/scope.py SAFE_ID)
+CODE = re.compile(r"^[a-z]{2,3}(?:[_-][a-z0-9]{2,8})?$")
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,8 @@ def starter_file(lang: str, reference_lang: str, reference_labels: dict[str, str
     """The text of data/languages/LANG.yaml for a language made from `reference_lang`."""
     if not CODE.match(lang):
         raise StarterError(
-            f"'{lang}' is not a language code: write it as ISO 639 has it (de, pt-BR, sr_Latn)"
+            f"'{lang}' is not a language code: write it as ISO 639 has it, in lower case (de, pt-br, "
+            "sr_latn)"
         )
     if lang == reference_lang:
         raise StarterError(f"'{lang}' cannot be made from itself: name another with --from")

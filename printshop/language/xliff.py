@@ -136,7 +136,11 @@ def export_xliff(
                 element = etree.SubElement(segment, f"{{{XLIFF_2}}}target")
                 element.text = target
                 element.set(XML_SPACE, "preserve")
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+    # the mark `i18n export` knows its own files by (a CAT tool saving the file drops it)
+    root.addprevious(etree.Comment(" written by printshop i18n export "))
+    return etree.tostring(
+        root.getroottree(), xml_declaration=True, encoding="UTF-8", pretty_print=True
+    )
 
 
 _ROOM = re.compile(r"about (\d+) characters fit")

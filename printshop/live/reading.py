@@ -30,12 +30,14 @@ class ProjectReading:
     load_report: Report
     fonts: FontSet | None
     _folders: frozenset[Path]
+    _links: dict[Path, list[Path]]
 
     # --- reading
     # ------------------------------------------------------------------------------------
     def _load_all(self) -> None:
         self.load_report = Report()
         self._folders = folders_below(self.data_dir)
+        self._links = links_below(self.data_dir)
         try:
             self.project = load_project(
                 self.data_dir,
@@ -141,8 +143,7 @@ class ProjectReading:
         texts: list[Path] = []
         games: set[str] = set()
         fonts = False
-        for path in changed:
-            path = Path(path).resolve()
+        for path in [seen for given in changed for seen in self._as_read(Path(given))]:
             if path.suffix.lower() in (".ttf", ".otf") and data in path.parents:
                 # registered again before the next layout (fonts.register_font reads a changed file)
                 fonts = True
@@ -179,6 +180,16 @@ class ProjectReading:
             self.fonts = None
         return ("games" if games else "texts") if games or texts else "fonts" if fonts else ""
 
+    def _as_read(self, path: Path) -> list[Path]:
+        """The data files a changed `path` is: itself (its folders resolved, not the file: a link
+        re-pointed is the file it stands for), the file it leads to, and every file of the data
+        that is a symbolic link to it (its target replaced: the data file changed)."""
+        absolute = Path(os.path.abspath(path))
+        own = absolute.parent.resolve() / absolute.name
+        real = absolute.resolve()
+        seen = [own] + ([real] if real != own else [])
+        return seen + [link for link in self._links.get(real, []) if link not in seen]
+
     def _read_again(self, games: set[str], texts: list[Path]) -> bool:
         """Read these games' files, then the other text files, again; False when the project must be
         reloaded."""
@@ -192,6 +203,18 @@ class ProjectReading:
             if not self._reload_texts(path):
                 return False
         return True
+
+
+def links_below(root: Path) -> dict[Path, list[Path]]:
+    """{the real path of a file a symbolic link in the data leads to: the links}, as last read:
+    a change to the file is a change to each link (live/watch.py watches the real folders too)."""
+    base, found = root.resolve(), dict[Path, list[Path]]()
+    for folder, _, names in os.walk(base):
+        for name in names:
+            path = Path(folder, name)
+            if path.is_symlink():
+                found.setdefault(path.resolve(), []).append(path)
+    return found
 
 
 def folders_below(root: Path) -> frozenset[Path]:

@@ -13,17 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from printshop.diagnostics import Location
 from printshop.memo import unchanged, values_of
 from printshop.pipeline.build import Checked
 from printshop.pipeline.jobs import noting_motifs, run
 from printshop.pipeline.keys import job_key
-from printshop.pipeline.outputs import same_bytes
+from printshop.pipeline.outputs import folders_stamp, foreign_files, project_name, same_bytes
 from printshop.pipeline.plan import Output, plan
-from printshop.pipeline.request import Options, Target
+from printshop.pipeline.request import BuildRequest, Options, Target
 from printshop.project.loader import Project
 from printshop.render.colour import noting_colours
 from printshop.render.replay import FaceRecordings, motif_key, recording_into
-from printshop.write.cache import Digests, code_version
+from printshop.write.cache import Cache, Digests, code_version, digest_of, key_of
 from printshop.write.commit import write_atomically
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class JobRendering:
     _jobs: dict
     _job_reads: dict
     _on_disk: dict
+    request: BuildRequest
 
     def _render(self, update: Update, digests: Digests) -> None:
         checked, project = self.checked, self.project
@@ -100,12 +102,31 @@ class JobRendering:
         if not self.write or self.out_dir is None:
             return
         out_dir = self.out_dir
+        try:
+            self._write(outputs, checked, out_dir, update)
+        except OSError as error:
+            # a full disk, a folder gone or made read-only: said, and the files not written yet are
+            # written at the next save (`_on_disk` notes only the files that reached the disk)
+            where = Path(error.filename) if error.filename else out_dir
+            update.report.add(
+                "cannot-write",
+                Location.of(where),
+                f"cannot write {where}: {error.strerror or error}; written again at the next save",
+            )
+
+    def _write(self, outputs: list[Output], checked: Checked, out_dir: Path, update) -> None:
+        """Write the files whose bytes changed, remove those this session no longer makes, record
+        what it wrote. A file noted as written is written again if it is no longer there (its
+        folder removed, or emptied, meanwhile)."""
+        if not self._owned(outputs, checked, out_dir, update):
+            return
         for output in outputs:
             target = out_dir / output.path
             last = self._on_disk.get(target)
-            if last is not None and last is output.data:
+            if last is not None and last is output.data and target.is_file():
                 continue
             if not same_bytes(target, output.data):
+                self._on_disk.pop(target, None)
                 write_atomically(target, output.data)
                 update.written.append(target)
             self._on_disk[target] = output.data
@@ -121,6 +142,33 @@ class JobRendering:
                 except OSError:
                     continue  # (left where it is, as a file someone changed would be)
                 update.removed.append(target)
+        # what it wrote, recorded as a build records it: a build after it replaces these files
+        if not outputs or not out_dir.is_dir():
+            return  # (nothing made, and no folder made for it)
+        Cache(out_dir).record_outputs(
+            key_of(self.request.settings()),
+            project_name(checked),
+            folders_stamp(checked, out_dir),
+            {str(output.path): digest_of(output.data) for output in outputs},
+        )
+
+    def _owned(self, outputs: list[Output], checked: Checked, out_dir: Path, update) -> bool:
+        """Whether every file this refresh would replace is one printshop wrote for this project
+        (pipeline/outputs.py, `foreign_files`); else each is reported and nothing is written. A file
+        this session wrote is its own."""
+        fresh = [output for output in outputs if out_dir / output.path not in self._on_disk]
+        if self.request.force or not fresh or not out_dir.is_dir():
+            return True
+        foreign = foreign_files(
+            Cache(out_dir), project_name(checked), folders_stamp(checked, out_dir), fresh, out_dir
+        )
+        for target, why in foreign:
+            update.report.add(
+                "foreign-output",
+                Location.of(target),
+                f"{why}; nothing was written (move it away, or watch another --out)",
+            )
+        return not foreign
 
 
 @dataclass

@@ -18,7 +18,11 @@ text cut at the frame, the overset mark beside it: render/faces.py), so the page
 it runs; a click on a face opens `/face/<token>@2x.png`, drawn at twice the resolution. The page
 itself (static/serve.html) puts everything from the data on the page as text, never as markup.
 
-Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise.
+Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise. It
+answers its own origin only (`OwnOrigin`): a request whose Host header is not the address it listens
+on (with its port) gets 421, and one a page of another origin sent (its Origin header) gets 403, so
+a web page the user visits cannot read the game's data through a domain rebound to 127.0.0.1. No
+response carries CORS headers.
 """
 
 from __future__ import annotations
@@ -26,7 +30,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import ipaddress
 import itertools
+import re
 import secrets
 import socket
 import sys
@@ -304,7 +310,85 @@ class Preview:
             loop.call_soon_threadsafe(queue.put_nowait, self.version)
 
 
-def make_app(preview: Preview):
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+WILDCARDS = frozenset({"", "0.0.0.0", "::"})
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """A Host header's (or an origin's authority's) name, lower case, and port (None if it has
+    none); None if it is not one: `[::1]:8000` -> ('::1', 8000)."""
+    match = re.fullmatch(r"(\[[0-9a-f:.]+\]|[^:\[\]/@\s]+)(?::(\d{1,5}))?", value.strip().lower())
+    if match is None:
+        return None
+    return match[1].strip("[]"), int(match[2]) if match[2] else None
+
+
+def is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class OwnOrigin:
+    """ASGI middleware: only requests addressed to this server reach the app. The Host header must
+    name the address listened on (`host`; 127.0.0.1, localhost or [::1] when it is a loopback
+    address; any IP address when it is every interface's: an address, unlike a name, cannot be
+    rebound) with the port listened on; else 421 Misdirected Request. An Origin header, when the
+    browser sends one, must be such an address too; else 403. The event stream is a request like
+    the others."""
+
+    def __init__(self, app, host: str, port: int):
+        self.app, self.port = app, port
+        host = host.strip("[]").lower()
+        self.wildcard = host in WILDCARDS
+        self.names = {host} | (LOOPBACK_NAMES if host in LOOPBACK_NAMES or self.wildcard else set())
+
+    def allows(self, authority: str, default_port: int) -> bool:
+        parts = split_host(authority)
+        if parts is None:
+            return False
+        name, port = parts
+        if (port if port is not None else default_port) != self.port:
+            return False
+        return name in self.names or (self.wildcard and is_ip(name))
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        headers = {key.lower(): value for key, value in scope.get("headers", [])}
+        host = headers.get(b"host", b"").decode("latin-1")
+        status, why = 0, ""
+        if not self.allows(host, 80):
+            status, why = 421, "this server answers only requests addressed to it"
+        elif b"origin" in headers:
+            origin = headers[b"origin"].decode("latin-1")
+            scheme, sep, authority = origin.partition("://")
+            if not (scheme == "http" and sep and self.allows(authority, 80)):
+                status, why = 403, "this server answers only its own page"
+        if not status:
+            return await self.app(scope, receive, send)
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        body = f"{why}\n".encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", b"no-store"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def make_app(preview: Preview, host: str = "127.0.0.1", port: int = 8000):
+    """The page's app, answering requests addressed to (host, port) only (`OwnOrigin`)."""
     from starlette.applications import Starlette
     from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
     from starlette.routing import Route
@@ -362,7 +446,7 @@ def make_app(preview: Preview):
         preview.loop = asyncio.get_running_loop()  # where the watching thread announces changes
         yield
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", index),
             Route("/state", state),
@@ -371,6 +455,7 @@ def make_app(preview: Preview):
         ],
         lifespan=lifespan,
     )
+    return OwnOrigin(app, host, port)
 
 
 class AddressUnavailable(Exception):
@@ -454,7 +539,7 @@ class Server:
                 pages=False
             )  # the faces; the watching thread renders the rules pages
             config = uvicorn.Config(
-                make_app(self.preview),
+                make_app(self.preview, self.host, self.port),
                 host=self.host,
                 port=self.port,
                 log_level="warning",
@@ -524,4 +609,5 @@ class Server:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}/"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"

@@ -149,6 +149,7 @@ class Session(ProjectReading, JobRendering):
         self._folders: frozenset[Path] = (
             frozenset()
         )  # the data's folders when last read (_load_all)
+        self._links: dict[Path, list[Path]] = {}  # its symbolic links, by what they lead to
         # the data folder's own project's templates when none are named, as `build` and `check` find
         # them
         self.templates_dir = (

@@ -129,7 +129,20 @@ class FileWatcher:
 
 
 def watched_folders(session: Session) -> list[Path]:
-    return [folder for folder in (session.data_dir, session.templates_dir) if folder.is_dir()]
+    """The data and templates folders, and the real folder of each file a symbolic link in the data
+    leads to elsewhere: a file is watched where it really is (its target replaced is a change)."""
+    from printshop.live.reading import links_below
+
+    roots = [folder for folder in (session.data_dir, session.templates_dir) if folder.is_dir()]
+    real = [root.resolve() for root in roots]
+    more = sorted(
+        {
+            target.parent
+            for target in links_below(session.data_dir)
+            if target.parent.is_dir() and not any(root in target.parents for root in real)
+        }
+    )
+    return roots + more
 
 
 def describe(update: Update, session: Session, *, first: bool = False) -> str:
@@ -267,7 +280,13 @@ def watch(
         raise
     try:
         for changed in watcher.changes(stop or threading.Event()):
-            show(session.refresh(changed))
+            try:
+                show(session.refresh(changed))
+            except OSError as error:  # (one the session did not say itself): the next save retries
+                say(
+                    f"cannot rebuild: {error.strerror or error}"
+                    f"{f' ({error.filename})' if error.filename else ''}; tried again at the next save"
+                )
     finally:  # a build of the same data then takes the files this session made from the cache
         try:
             session.store()

@@ -424,7 +424,9 @@ def run_build(request: BuildRequest, progress: Progress = Progress()) -> Result:
     # only now, with every file rendered, does anything reach the disk: all of it, or none
     # (write.py)
     new = {index: produced[index] for index in todo}
-    committed = commit_outputs(result, checked, cache, key_of(settings), whole, new, keys)
+    committed = commit_outputs(
+        result, checked, cache, key_of(settings), whole, new, keys, force=request.force
+    )
     if committed is None:
         return result
     result.seconds = time.monotonic() - started
@@ -505,14 +507,22 @@ class BuildInterrupted(KeyboardInterrupt):
 
 def check_environment() -> None:
     """SOURCE_DATE_EPOCH, when set, must be whole seconds (ReportLab would fail on every file
-    otherwise); PRINTSHOP_JOBS, when set, a number of processes."""
+    otherwise) from 1980 to 2099 (not the year 3176); PRINTSHOP_JOBS, when set, a number of processes."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if epoch and not (epoch.isascii() and epoch.isdigit()):
         raise BadRequest(
             f"SOURCE_DATE_EPOCH is {epoch!r}: it must be a whole number of seconds since 1970 "
             "(e.g. the date of the last commit: git log -1 --format=%ct), or unset"
         )
+    if epoch and not EPOCH_RANGE[0] <= int(epoch) <= EPOCH_RANGE[1]:
+        raise BadRequest(
+            f"SOURCE_DATE_EPOCH is {epoch}: it must be a date from 1980 to 2099 in seconds since "
+            "1970 (e.g. the date of the last commit: git log -1 --format=%ct), or unset"
+        )
     default_workers()
+
+
+EPOCH_RANGE = (315_532_800, 4_102_444_799)  # 1980-01-01 to 2099-12-31 (UTC): dates a PDF may hold
 
 
 def default_workers() -> int:

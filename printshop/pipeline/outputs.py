@@ -1,6 +1,14 @@
 """The commit step: every rendered file put in place at once (write/commit.py), the files an earlier
 build wrote that this one no longer makes removed (`stale_outputs`), and the cache told what was
 made.
+
+A file is removed or replaced only if printshop wrote it for this project and it still holds the
+bytes written: the cache's record of what each build wrote names its project (the data folder's real
+path) and each file's hash (write/cache.py). A file in the way that no record of this project
+accounts for is refused (`foreign_files`, `foreign-output`), naming the other project when one
+wrote it, unless `--force`; a record that names a path no build writes is not obeyed at all. A
+record of a project whose folder is gone (moved), or of the form before projects were named, lets a
+file holding its recorded bytes be replaced, never removed.
 """
 
 from __future__ import annotations
@@ -9,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printshop.diagnostics import Location, Report, display_path
+from printshop.diagnostics import Location, Report, Severity, display_path
 from printshop.language.i18n import Completeness
 from printshop.pipeline.plan import Job, Output
 from printshop.write.cache import (
@@ -44,6 +52,61 @@ def belongs_anywhere(path: Path) -> bool:
 
 # --- what a build no longer makes
 # ------------------------------------------------------------------------
+
+
+def project_name(checked: Checked) -> str:
+    """The project, as the cache's records name it: its data folder's real path."""
+    return str(Path(checked.project.data_dir).resolve())
+
+
+def folders_stamp(checked: Checked, out_dir: Path) -> list[int]:
+    """The data and output folders' device and inode numbers: what a record of outputs copied
+    or shipped with the folders cannot hold (write/cache.py, `Cache.outputs_of`)."""
+    data, out = Path(checked.project.data_dir).stat(), out_dir.stat()
+    return [data.st_dev, data.st_ino, out.st_dev, out.st_ino]
+
+
+def foreign_files(
+    cache: Cache, project: str, stamp: list[int], outputs: list[Output], out_dir: Path
+) -> list[tuple[Path, str]]:
+    """(file, why) for each file the commit would replace that printshop did not write for
+    `project` (or that was changed since): a user's own file, another project's (a project whose
+    data folder is there, that built into this very output folder: not one copied with it)."""
+    owners, foreign = None, []
+    for output in outputs:
+        target = out_dir / output.path
+        if not target.is_symlink() and not target.exists() or same_bytes(target, output.data):
+            continue
+        if owners is None:
+            owners = cache.owners()
+        try:
+            digest = digest_of(target.read_bytes()) if not target.is_symlink() else None
+        except OSError:
+            digest = None  # (a folder, an unreadable file: commit says why it cannot replace it)
+            if target.is_dir():
+                continue
+        path = str(output.path)
+        claims = {
+            (name, str(made[2:]) if isinstance(made, list) else None)
+            for name, made, files in owners
+            if digest and files.get(path) == digest
+        }
+        if any(name == project for name, _ in claims):
+            continue
+        here = str(stamp[2:])
+        others = sorted(
+            name
+            for name, where in claims
+            if name is not None and where == here and Path(name).is_dir()
+        )
+        if others:
+            why = f"was written by the project in {display_path(Path(others[0]))}, not this one"
+        elif claims:
+            continue  # written here by a printshop before projects were named, or a moved project
+        else:
+            why = "was not written by printshop for this project, or was changed since"
+        foreign.append((target, f"{target.name} {why}"))
+    return foreign
 
 
 def stale_outputs(
@@ -173,20 +236,42 @@ def commit_outputs(
     whole: str,
     new: dict[int, list[Output]],
     keys: list[str],
+    force: bool = False,
 ) -> Committed | None:
     """The commit step: `result.outputs` put in place at once under the output folder's lock (an
     earlier build stopped while writing completed first), the files the last build with these
     settings wrote that this one no longer makes removed, then the cache told: the `new` jobs' files
     under their `keys`, what these settings wrote, and the whole build's key `whole` (for the no-op
     check). `result` says what was written, removed or recovered; None when the files could not be
-    written (reported, as `cannot-write`). Ctrl-C while the cache is told leaves the kit in place,
+    written (reported, as `cannot-write`), or would replace a file printshop did not write for this
+    project (`foreign-output`; unless `force`). Ctrl-C while the cache is told leaves the kit in place,
     whole: the answer's `interrupted` says so."""
-    out_dir, report = cache.out_dir, result.report
+    out_dir, report, project = cache.out_dir, result.report, project_name(checked)
     try:
         with locked(out_dir):
             result.recovered = recover(out_dir)
             remove_stale_parts(out_dir)
-            stale = stale_outputs(cache.outputs_of(settings_key), result.outputs, checked, out_dir)
+            stamp = folders_stamp(checked, out_dir)
+            foreign = [] if force else foreign_files(cache, project, stamp, result.outputs, out_dir)
+            for target, why in foreign:
+                report.add(
+                    "foreign-output",
+                    Location.of(target),
+                    f"{why}; nothing was written (move it away, build into another --out, or "
+                    "--force to replace it)",
+                )
+            if foreign:
+                return None
+            recorded = cache.outputs_of(settings_key, project, stamp)
+            if recorded is None:
+                report.add(
+                    "foreign-output",
+                    Location.of(cache.root / "outputs.json"),
+                    "this record of what earlier builds wrote names files no build writes: it is "
+                    "not obeyed, and nothing an earlier build wrote is removed",
+                    severity=Severity.WARNING,
+                )
+            stale = stale_outputs(recorded or {}, result.outputs, checked, out_dir)
             done = commit(
                 out_dir,
                 [(str(output.path), output.data) for output in result.outputs],
@@ -203,7 +288,10 @@ def commit_outputs(
                 for index, files in new.items():
                     cache.store_outputs(keys[index], files)
                 cache.record_outputs(
-                    settings_key, {str(o.path): digest_of(o.data) for o in result.outputs}
+                    settings_key,
+                    project,
+                    stamp,
+                    {str(o.path): digest_of(o.data) for o in result.outputs},
                 )
                 if not (
                     result.refused or result.drafts

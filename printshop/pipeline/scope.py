@@ -16,6 +16,7 @@ from printshop.diagnostics import Location, Report, Severity
 from printshop.language.i18n import completeness
 from printshop.pipeline.request import Incomplete
 from printshop.project.loader import Project
+from printshop.project.paths import unportable
 from printshop.write.commit import inside
 
 if TYPE_CHECKING:
@@ -28,7 +29,18 @@ if TYPE_CHECKING:
 # file names).
 
 
-SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_PLAIN_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+class _SafeId:
+    """A plain id that every common system can make a file of (paths.unportable)."""
+
+    @staticmethod
+    def match(name: str) -> bool:
+        return bool(_PLAIN_ID.match(name)) and unportable(name) is None
+
+
+SAFE_ID = _SafeId()
 
 
 def contained(project: Project, report: Report, *, drop: bool = True) -> bool:
@@ -42,11 +54,14 @@ def contained(project: Project, report: Report, *, drop: bool = True) -> bool:
     def refuse(path: Path, what: str) -> None:
         nonlocal clean
         clean = False
+        why = unportable(path.stem if path.suffix == ".yaml" else path.name)
         report.add(
             "unsafe-path",
             Location.of(path),
             f"{what} is not a plain id (lower-case letters, digits, '-' and "
-            f"'_'), and names output files: rename it",
+            f"'_'), and names output files: rename it"
+            if why is None
+            else f"{what} names output files, but {why}: rename it",
         )
 
     for game_id in list(project.games):

@@ -162,6 +162,35 @@ def templates_for(data_dir: Path) -> Path:
     return beside if beside.is_dir() else DEFAULT_TEMPLATES_DIR
 
 
+# names Windows gives its devices: no file or folder can be called so there, whatever follows a dot
+RESERVED_NAMES = frozenset(
+    ["con", "prn", "aux", "nul", *(f"{kind}{n}" for kind in ("com", "lpt") for n in "0123456789")]
+)
+
+
+def unportable(name: str) -> str | None:
+    """Why a file or folder called `name` cannot be made on every common system (a name Windows
+    reserves, a trailing dot or space, a control character), or None."""
+    if name.split(".")[0].strip().lower() in RESERVED_NAMES:
+        return "it is a name Windows reserves for a device: no file can be called so there"
+    if name.endswith((".", " ")):
+        return "it ends with a dot or a space, which Windows drops from file names"
+    if any(ord(char) < 32 or ord(char) == 127 for char in name):
+        return "it holds a control character, which no file name may hold"
+    return None
+
+
+def too_wide(folder: Path) -> bool:
+    """Whether `folder` is one no project's data or output is: the root of a file system, the home
+    folder or a folder holding it (reading `/` took seconds before it failed on a folder it could
+    not read)."""
+    try:
+        real, home = folder.resolve(), Path.home().resolve()
+    except (OSError, RuntimeError):
+        return False
+    return real == Path(real.anchor) or real == home or real in home.parents
+
+
 def discover_games(data_dir: Path) -> list[str]:
     """A game is a folder of the data directory holding a game.yaml."""
     return sorted(path.parent.name for path in Path(data_dir).glob("*/game.yaml"))

@@ -527,6 +527,14 @@ See [TRANSLATING.md](../TRANSLATING.md) for the translators' workflow.
     )
 
 
+class NotOurs(Exception):
+    """Files a command would replace that printshop did not write (`write_texts`)."""
+
+    def __init__(self, paths: list[Path]):
+        super().__init__(paths)
+        self.paths = paths
+
+
 # --- docs/templates.md
 # ---------------------------------------------------------------------------------
 def doc_texts() -> dict[str, str]:
@@ -536,10 +544,18 @@ def doc_texts() -> dict[str, str]:
     return {"data-format.md": data_format_markdown(), "templates.md": templates_markdown()}
 
 
-def write_texts(texts: dict[str, str], folder: Path) -> list[Path]:
-    """Write each file whose text changed; return those written."""
-    from printshop.write.commit import write_atomically
+def write_texts(
+    texts: dict[str, str], folder: Path, kind: str = "docs", force: bool = False
+) -> list[Path]:
+    """Write each file whose text changed; return those written. A file there that printshop did
+    not write (commit.not_ours: without the mark of the `kind`) stops it, unless `force`: nothing
+    is written, and NotOurs says which."""
+    from printshop.write.commit import not_ours, write_atomically
 
+    if not force:
+        refused = not_ours([(folder / name, text.encode()) for name, text in texts.items()], kind)
+        if refused:
+            raise NotOurs(refused)
     written = []
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in texts.items():

@@ -88,10 +88,11 @@ def make_proofs(
     langs: list[str] | None = None,
     against: str | None = None,
     templates_dir: Path | None = None,
+    force: bool = False,
 ) -> ProofResult:
     """Proof `langs` (default: every translation) of `games` (default: all) against `against`
     (default: each translation's reference language). Nothing is written unless every proof
-    rendered."""
+    rendered, nor (unless `force`) if one would replace a file printshop did not write."""
     from printshop.language.i18n import completeness
     from printshop.pipeline.build import (
         check,
@@ -137,6 +138,18 @@ def make_proofs(
             )
             continue
         rendered.append((path, data, pages))
+    if report.has_errors:
+        return result
+    from printshop.write.commit import not_ours
+
+    made = [(Path(out_dir) / path, data) for path, data, _ in rendered]
+    for target in [] if force else not_ours(made, "pdf"):
+        report.add(
+            "foreign-output",
+            Location.of(target),
+            f"{target.name} was not written by printshop (a file of your own, or changed since); "
+            "nothing was written (move it away, name another --out, or --force to replace it)",
+        )
     if report.has_errors:
         return result
     for (

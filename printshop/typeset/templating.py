@@ -7,7 +7,6 @@ files under `templates/`; data is never compiled as a template.
 
 from __future__ import annotations
 
-import math
 import os
 import re
 import traceback
@@ -23,6 +22,19 @@ from printshop import memos
 from printshop.diagnostics import Location, did_you_mean
 from printshop.language.texts import MissingText, PlaceholderError, TextGroupPrinted, TextTree, fill
 from printshop.project.source import place_of
+from printshop.typeset.template_limits import (
+    BoundedCode,
+    Buffer,
+    Steps,
+    TemplateLimit,
+    before_any_call,
+    before_binop,
+    bounded_concat,
+    bounded_filter,
+    checked_format,
+    counted_loop,
+    sized,
+)
 
 
 class TemplateFailure(Exception):
@@ -116,40 +128,43 @@ def make_environment(templates_dir: Path) -> Environment:
         auto_reload=False,
     )
     env.filters["fill"] = fill
+    env.filters = {name: bounded_filter(name, function) for name, function in env.filters.items()}
     return env
-
-
-MAX_MADE = 1_000_000  # items or characters one `*` or `**` in a template may make
-
-
-class TemplateLimit(Exception):
-    """A template asked for more than printshop lets one expression make."""
 
 
 class _Sandbox(SandboxedEnvironment):
     """Jinja's sandbox: a template reads the values it is given and their public attributes, never
     Python's internals (`''.__class__.__mro__`), so a games folder from elsewhere cannot run code
     through its templates; `range` stops at 100,000 items, and `*` and `**` at MAX_MADE (`"x" *
-    100000000` ran a build for minutes)."""
+    100000000` ran a build for minutes).
 
-    intercepted_binops = frozenset({"*", "**"})
+    Every render is bounded in size and time: one expression makes at most MAX_MADE characters or
+    items (`~`, `+`, `%`, a filter such as `join`, `replace` or `center`, a string method: checked
+    before they run where small values make a large one, and their results after), one render
+    prints at most MAX_OUTPUT (`concat`: macros, `set` blocks and the whole output), and its loops
+    take at most MAX_STEPS turns together (`counted_loop`; a loop doubling a string ran until the
+    memory was gone). Each is a TemplateLimit at the template's line."""
+
+    code_generator_class = BoundedCode
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
+    counted = staticmethod(counted_loop)
+    new_buffer = Buffer
+
+    bounded = staticmethod(sized)
+    concat = staticmethod(bounded_concat)
+
+    def wrap_str_format(self, value):
+        """Jinja's `str.format` made safe, its widths and result bounded too."""
+        wrapped = super().wrap_str_format(value)
+        return checked_format(wrapped, value) if wrapped is not None else None
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - as Jinja names them
+        args = before_any_call(__obj, args, kwargs)
+        return sized(super().call(__context, __obj, *args, **kwargs))
 
     def call_binop(self, context, operator, left, right):
-        numbers = isinstance(left, (int, float)) and isinstance(right, (int, float))
-        if operator == "**" and numbers and abs(left) > 1 and right * math.log2(abs(left)) > 64:
-            raise TemplateLimit(f"{left} ** {right} is larger than a template may compute")
-        count, item = (right, left) if isinstance(right, int) else (left, right)
-        if (
-            operator == "*"
-            and isinstance(count, int)
-            and isinstance(item, (str, list, tuple))
-            and count * len(item) > MAX_MADE
-        ):
-            raise TemplateLimit(
-                f"this * would make {count * len(item):,} characters or items; a template may "
-                f"make at most {MAX_MADE:,} at once"
-            )
-        return super().call_binop(context, operator, left, right)
+        before_binop(operator, left, right)
+        return sized(super().call_binop(context, operator, left, right))
 
     def getattr(self, obj, attribute):
         """`obj.attribute`, as Jinja's sandbox gives it. The two kinds of value templates read most
@@ -264,7 +279,8 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     folder = user_cache_dir("templates")
     # (their own names: code compiled outside the sandbox, by printshop before it had one, did `*`
     # unchecked)
-    return _QuietBytecodeCache(str(folder), "sandboxed-%s.cache") if folder is not None else None
+    # (and "bounded-": code compiled before `~` and loops were bounded)
+    return _QuietBytecodeCache(str(folder), "bounded-%s.cache") if folder is not None else None
 
 
 class RenderedBlocks(dict):
@@ -276,6 +292,12 @@ class RenderedBlocks(dict):
 
 
 def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
+    """`_render_blocks`, its loops counted (`Steps`)."""
+    with Steps():
+        return _render_blocks(env, name, context)
+
+
+def _render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
     """Render every block of template `name` separately, noting which texts of `context['t']` each
     reads.
 
@@ -302,7 +324,7 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
                 inside[0] += 1
                 reads = tree.start_log() if logs else []
                 try:
-                    text = "".join(render(called))
+                    text = env.concat(render(called))
                 finally:
                     inside[0] -= 1
                     if logs:
@@ -321,7 +343,10 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
         for block, render in template.blocks.items():
             if block not in found:
                 reads = tree.start_log() if logs else []
-                found[block], found.reads[block] = "".join(render(ctx)), list(dict.fromkeys(reads))
+                found[block], found.reads[block] = (
+                    env.concat(render(ctx)),
+                    list(dict.fromkeys(reads)),
+                )
             rendered[block], rendered.reads[block] = found[block], found.reads[block]
         return rendered
     except Exception:  # noqa: BLE001 - any failure inside a template becomes a diagnostic
@@ -341,7 +366,8 @@ def render_blocks(env: Environment, name: str, context: dict) -> RenderedBlocks:
 def render_template(env: Environment, name: str, context: dict) -> str:
     template = _get(env, name)
     try:
-        return template.render(context)
+        with Steps():
+            return template.render(context)
     except TemplateFailure:  # an included template that cannot be read: at its own place
         raise
     except Exception:  # noqa: BLE001

@@ -30,9 +30,12 @@ MB of fonts printshop ships, and the rest of what did not change, once. A file c
 last seconds is read every time, so two saves in the same tick of the file system's clock are never
 taken for one.
 
-`outputs.json` keeps, per set of build settings, the files the last build with those settings wrote
-(with their hashes), so that a build which no longer makes one of them (its language or game file
-was deleted) removes it, and only it (build.py, `stale_outputs`).
+`outputs.json` keeps, per project and set of build settings, the files the last build with those
+settings wrote (with their hashes), the project named in each record by its data folder's real path,
+so that a build which no longer makes one of them (its language or game file was deleted) removes
+it, and only it (build.py, `stale_outputs`), and so that a file is replaced only where printshop
+wrote it (pipeline/outputs.py, `foreign_files`). A record of another project, or of the form before
+projects were named, is never obeyed for removal.
 """
 
 from __future__ import annotations
@@ -427,25 +430,62 @@ class Cache:
         )
 
     # --- what each kind of build wrote, for removing what a later one no longer makes -------------
-    def outputs_of(self, settings_key: str) -> dict[str, str]:
-        """{path: content hash} of the files the last build with these settings wrote; {} if none."""
-        record = self._outputs().get(settings_key, {})
-        return (
-            {
-                path: digest
-                for path, digest in record.items()
-                if _plain_path(path) and isinstance(digest, str)
-            }
-            if isinstance(record, dict)
-            else {}
-        )
+    def outputs_of(
+        self, settings_key: str, project: str, stamp: list[int]
+    ) -> dict[str, str] | None:
+        """{path: content hash} of the files the last build of `project` (its data folder's real
+        path) with these settings wrote; {} if none, or if the record's `stamp` (the data and
+        output folders' device and inode numbers when it was written) is not this one: a record
+        copied with the folders, shipped, or of a project moved elsewhere; None if the record names
+        a path no build of a project could have written (`plausible_output`): a record made to have
+        a build delete other files, refused whole."""
+        entry = self._outputs().get(_record_name(settings_key, project))
+        if not (
+            isinstance(entry, dict)
+            and entry.get("project") == project
+            and entry.get("stamp") == stamp
+        ):
+            return {}
+        files = entry.get("files")
+        if not isinstance(files, dict):
+            return {}
+        if not all(
+            plausible_output(path) and isinstance(digest, str) and _DIGEST.match(digest)
+            for path, digest in files.items()
+        ):
+            return None
+        return dict(files)
 
-    def record_outputs(self, settings_key: str, files: dict[str, str]) -> None:
+    def owners(self) -> list[tuple[str | None, object, dict[str, str]]]:
+        """(project, stamp, {path: content hash}) of every record kept, of every project that built
+        here; project None: a record of the form before projects were named."""
+        found: list[tuple[str | None, object, dict[str, str]]] = []
+        for entry in self._outputs().values():
+            if not isinstance(entry, dict):
+                continue
+            project, files = entry.get("project"), entry.get("files")
+            if isinstance(project, str) and isinstance(files, dict):
+                found.append(
+                    (
+                        project,
+                        entry.get("stamp"),
+                        {k: v for k, v in files.items() if isinstance(v, str)},
+                    )
+                )
+            elif "project" not in entry:  # {path: hash}, as builds before issue 54 kept it
+                found.append((None, None, {k: v for k, v in entry.items() if isinstance(v, str)}))
+        return found
+
+    def record_outputs(
+        self, settings_key: str, project: str, stamp: list[int], files: dict[str, str]
+    ) -> None:
         from printshop.write.commit import write_atomically
 
         record = self._outputs()
-        record.pop(settings_key, None)
-        record[settings_key] = files  # the newest last; only the most recent settings are kept
+        name = _record_name(settings_key, project)
+        record.pop(name, None)
+        # the newest last; only the most recent settings are kept
+        record[name] = {"project": project, "stamp": stamp, "files": files}
         while len(record) > MAX_RECORDED_SETTINGS:
             record.pop(next(iter(record)))
         write_atomically(self.root / "outputs.json", json.dumps(record, indent=1).encode())
@@ -456,6 +496,23 @@ class Cache:
         except (OSError, ValueError):
             return {}
         return record if isinstance(record, dict) else {}
+
+
+def _record_name(settings_key: str, project: str) -> str:
+    return f"{settings_key}@{key_of(project)[:16]}"
+
+
+# what a build writes: <game>/<lang>/<file> (press files in <game>/<lang>/press/<profile>/), and
+# calibration/duplex-calibration-<lang>-<paper>.pdf; PDFs, images and TTS's JSON
+_OUTPUT = re.compile(
+    r"^(?:[a-z0-9][a-z0-9_-]*/[a-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*/(?:press/[a-z0-9][a-z0-9_-]*/)?"
+    r"(?:[^/]+/)?[^/]+|calibration/duplex-calibration-[^/]+)\.(?:pdf|png|json|svg|jpg)$"
+)
+
+
+def plausible_output(path) -> bool:
+    """Whether `path` (relative to the output folder) has the form of a file a build writes."""
+    return _plain_path(path) and bool(_OUTPUT.match(path))
 
 
 MAX_RECORDED_SETTINGS = 64

@@ -76,6 +76,46 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+# what each kind of file printshop writes outside a build holds, by which it knows it wrote one: a
+# file without its mark is the user's own (or edited since: a PO file saved by Poedit names Poedit)
+MARKS = {
+    "docs": (b"(`printshop docs`", b"`printshop checks --markdown"),
+    "schema": (b'"$schema": "http://json-schema.org/draft-07/schema#",\n  "title": "data/',),
+    "po": (b'"X-Generator: printshop\\n"',),
+    "xliff": (b"<!-- written by printshop i18n export",),
+    "pdf": (b"/Creator (printshop)",),
+}
+
+
+def not_ours(files: Sequence[tuple[Path, bytes]], kind: str) -> list[Path]:
+    """The files of `files` ((path, new bytes)) that writing would replace although printshop did
+    not write them: a file there that holds other bytes and not the mark of the `kind` of file
+    printshop writes (MARKS), a link, a folder. A command refuses them all (before writing any)
+    unless `--force`."""
+    refused = []
+    for path, data in files:
+        if not path.exists() and not path.is_symlink():
+            continue
+        try:
+            content = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+        except OSError:
+            content = None
+        if content is None or not (content == data or any(mark in content for mark in MARKS[kind])):
+            refused.append(path)
+    return refused
+
+
+def refusal(paths: list[Path], what: str) -> str:
+    """The message a command prints for `not_ours` files."""
+    from printshop.diagnostics import display_path
+
+    named = ", ".join(display_path(path) for path in paths)
+    return (
+        f"{named}: not written by {what} (a file of your own, or changed since); nothing was "
+        "written: move it away, name another --out, or --force to replace it"
+    )
+
+
 class WriteFailed(Exception):
     """The kit could not be put in place. `path` is what failed; `replaced` the files that are new
     on disk all the same (empty unless the file system refused to put old files back)."""

@@ -23,10 +23,15 @@ def _hex_colour(value: str) -> str:
 
 
 def _identifier(value: str) -> str:
+    from printshop.project.paths import unportable
+
     if not _ID.match(value):
         raise ValueError(
             f"'{value}' is not a valid id: use lower-case letters, digits, '-' and '_'"
         )
+    why = unportable(value)  # it names files: one every common system can make
+    if why is not None:
+        raise ValueError(f"'{value}' is not a valid id: {why}; choose another")
     return value
 
 

@@ -40,3 +40,38 @@ class State:
     overprint_stroke: bool = False
     overprint_mode: int = 0
     render_mode: int = 0
+
+
+# --- where paint lands: device-space boxes, read only for pages that overprint
+# -----------------------
+PATH_OPERATORS = {"m", "l", "c", "v", "y", "re", "h", "n", "W", "W*"}
+ANYWHERE = None  # a paint whose extent is not followed (text, 'sh'): it may land anywhere
+
+
+def transform(ctm, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = ctm
+    return a * x + c * y + e, b * x + d * y + f
+
+
+def extent(points) -> tuple[float, float, float, float] | None:
+    if not points:
+        return None
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def path_points(op: str, operands, ctm) -> list[tuple[float, float]]:
+    """The device-space points a path operator adds (a Bézier's control points bound its curve)."""
+    values = [float(v) for v in operands]
+    if op == "re" and len(values) == 4:
+        x, y, w, h = values
+        return [transform(ctm, x, y), transform(ctm, x + w, y + h),
+                transform(ctm, x + w, y), transform(ctm, x, y + h)]  # fmt: skip
+    return [transform(ctm, values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
+
+
+def meet(one, other) -> bool:
+    """Two extents overlap (ANYWHERE meets everything)."""
+    if one is ANYWHERE or other is ANYWHERE:
+        return True
+    return one[0] < other[2] and other[0] < one[2] and one[1] < other[3] and other[1] < one[3]

@@ -9,7 +9,16 @@ from dataclasses import replace
 
 import pikepdf
 
-from printshop.checks.preflight.graphics import Colour, State, multiply
+from printshop.checks.preflight.graphics import (
+    ANYWHERE,
+    PATH_OPERATORS,
+    Colour,
+    State,
+    extent,
+    meet,
+    multiply,
+    path_points,
+)
 from printshop.checks.preflight.samples import (
     image_colours,
     image_samples,
@@ -47,36 +56,10 @@ _PAINTS = _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
 # XObjects and inline images (BI, ID and EI, which qpdf gives as one "INLINE IMAGE")
 _READ_OPERATORS = " ".join(
     sorted(
-        {
-            "q",
-            "Q",
-            "cm",
-            "g",
-            "G",
-            "rg",
-            "RG",
-            "k",
-            "K",
-            "cs",
-            "CS",
-            "sc",
-            "scn",
-            "SC",
-            "SCN",
-            "gs",
-            "Tr",
-            "sh",
-            "Do",
-            "BI",
-            "ID",
-            "EI",
-            *_PAINT_FILL,
-            *_PAINT_STROKE,
-            *_PAINT_BOTH,
-            *_TEXT_SHOW,
-        }
+        {*"q Q cm gs Tr sh Do BI ID EI".split(), *_SET_COLOUR}
+        | _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
     )
-)
+)  # fmt: skip
 
 
 _NORMAL_BLENDS = {"/Normal", "/Compatible"}
@@ -89,25 +72,31 @@ class FileInks:
         self.instructions: dict = {}
         self.images: dict = {}
 
-    def parse(self, owner):
-        key = owner.objgen if owner.objgen != (0, 0) else id(owner)
+    def parse(self, owner, geometry: bool = False):
+        key = (owner.objgen if owner.objgen != (0, 0) else id(owner), geometry)
         if key not in self.instructions:
             # only the operators PageInk.run acts on, picked out by qpdf: paths and text
             # positioning, most of a page's operators, never become Python objects (a third of
-            # preflight's time)
-            self.instructions[key] = pikepdf.parse_content_stream(owner, _READ_OPERATORS)
+            # preflight's time) except on a page read again for where its overprints land
+            operators = _READ_OPERATORS + (" " + " ".join(PATH_OPERATORS) if geometry else "")
+            self.instructions[key] = pikepdf.parse_content_stream(owner, operators)
         return self.instructions[key]
 
 
 class PageInk:
     """Reads one page's content, forms, patterns and images, and reports what the profile forbids.
 
-    Ink in effect under overprint (a simple model, since geometry is not followed): every colour
-    painted on the page is remembered; an overprinted paint in DeviceCMYK with overprint mode 1
-    keeps, on the plates where its components are zero, whatever lies beneath; an overprinted spot
-    colour (Separation or DeviceN on non-process colorants) keeps every process plate beneath. The
-    paint may land on any earlier colour of the page, so its ink in effect is its own plus the
-    heaviest earlier colour's ink on the plates it keeps."""
+    Ink in effect under overprint: every colour painted on the page is remembered with where it
+    lands (the device-space box of its path or image; text and 'sh' anywhere); an overprinted paint
+    in DeviceCMYK with overprint mode 1 keeps, on the plates where its components are zero, whatever
+    lies beneath; an overprinted spot colour (Separation or DeviceN on non-process colorants) keeps
+    every process plate beneath. Its ink in effect is its own plus, on the plates it keeps, the
+    heaviest earlier colour whose box meets its own. Where the paint lands is read only on a page
+    that overprints (read a second time with its path operators). An overprinted paint of no ink
+    (white) that keeps every plate beneath vanishes on press: an error.
+
+    `worst`: the page's worst-point ink as the model has it (percent), compared with a rendering of
+    the separations in tests/test_preflight_ink.py."""
 
     def __init__(self, pdf: pikepdf.Pdf, page: pikepdf.Page, profile: Profile, inks: FileInks):
         self.pdf, self.page, self.profile, self.inks = pdf, page, profile, inks
@@ -120,8 +109,13 @@ class PageInk:
         self.pdfx_version = profile.pdfx.version if profile.pdfx is not None else ""
         self.messages: dict[str, None] = {}
         self.spaces_reported: set[str] = set()
-        self.painted: set[tuple[float, ...]] = set()
+        self.painted: list[tuple[tuple[float, ...], object]] = []  # (ink, where it lands)
         self.patterns_read: set = set()
+        self.geometry = False  # following where paint lands (the page's second reading)
+        self.overprints = False  # an overprinted paint keeps plates beneath
+        self.where: object = ANYWHERE  # the current paint's extent
+        self.path: list[tuple[float, float]] = []
+        self.worst = 0.0
 
     def read(self) -> list[str]:
         group = self.page.obj.get("/Group")
@@ -131,10 +125,19 @@ class PageInk:
             and not self.profile.transparency
         ):
             self.report("a transparency group on the page (the shop allows no transparency)")
-        black = Colour(DEVICE["/DeviceGray"], (0.0,), "the initial colour")
-        state = State([1.0, 0.0, 0.0, 1.0, 0.0, 0.0], black, black)
         try:
-            self.run(self.page.obj, inherited(self.page.obj, "/Resources"), state, (), "")
+            self.read_once()
+            if self.overprints:  # read again, following where each paint lands
+                self.geometry, self.overprints = True, False
+                self.painted, self.patterns_read, self.worst = [], set(), 0.0
+                kept = dict(self.messages)
+                self.messages.clear()
+                self.read_once()
+                # the overprint messages of the second reading replace the first's
+                self.messages = {
+                    **{m: None for m in kept if "in effect" not in m},
+                    **self.messages,
+                }
         except (
             pikepdf.PdfError,
             ValueError,
@@ -145,6 +148,12 @@ class PageInk:
         ) as error:
             self.report(f"the page cannot be read through: {error}")
         return list(self.messages)
+
+    def read_once(self) -> None:
+        black = Colour(DEVICE["/DeviceGray"], (0.0,), "the initial colour")
+        state = State([1.0, 0.0, 0.0, 1.0, 0.0, 0.0], black, black)
+        self.spaces_reported = set()
+        self.run(self.page.obj, inherited(self.page.obj, "/Resources"), state, (), "")
 
     def report(self, message: str) -> None:
         self.messages.setdefault(message, None)
@@ -173,28 +182,43 @@ class PageInk:
             return
         kept = _kept_plates(ink, overprint, space, state)  # plates this paint leaves as they were
         own = sum(ink)
+        if kept:
+            self.overprints = True
+        if len(kept) == 4 and own == 0:
+            self.report(
+                f"white (no ink) set to overprint: {what} vanishes on press, leaving what lies "
+                "beneath (set it to knock out: no overprint, or overprint mode 0 in DeviceCMYK)"
+            )
+        where = self.where if self.geometry else ANYWHERE
         beneath = (
-            max(self.painted, key=lambda under: sum(under[p] for p in kept), default=None)
+            max(
+                (under for under, there in self.painted if meet(there, where)),
+                key=lambda under: sum(under[p] for p in kept),
+                default=None,
+            )
             if kept
             else None
         )
         if beneath is not None and sum(beneath[p] for p in kept) > 0:
-            self.paint_over(ink, beneath, kept, what)
+            self.paint_over(ink, beneath, kept, what, where)
             return
-        self.painted.add(tuple(round(v, 2) for v in ink))
+        self.painted.append((tuple(round(v, 2) for v in ink), where))
+        self.worst = max(self.worst, own)
         if self.limit is not None and own > self.limit + 0.5:
             self.report(f"{own:.0f} % total ink (the limit is {self.limit:.0f} %): {what}")
 
-    def paint_over(self, ink, beneath, kept: list[int], what: str) -> None:
+    def paint_over(self, ink, beneath, kept: list[int], what: str, where) -> None:
         """An overprinted paint on the heaviest earlier colour: its ink in effect on the plates it
         keeps."""
         own = sum(ink)
         under = sum(beneath[p] for p in kept)
         effect = own + under
         if kept == [0, 1, 2, 3]:
-            self.painted.add(tuple(min(100.0, a + b) for a, b in zip(ink, beneath)))
+            effect_ink = tuple(min(100.0, a + b) for a, b in zip(ink, beneath))
         else:
-            self.painted.add(tuple(beneath[p] if p in kept else ink[p] for p in range(4)))
+            effect_ink = tuple(beneath[p] if p in kept else ink[p] for p in range(4))
+        self.painted.append((effect_ink, where))
+        self.worst = max(self.worst, effect)
         if self.limit is not None and effect > self.limit + 0.5:
             self.report(
                 f"{effect:.0f} % total ink in effect (the limit is {self.limit:.0f} %): {what} "
@@ -313,6 +337,7 @@ class PageInk:
                 )
 
     def image(self, obj, name: str, state: State, resources, raw: bytes | None = None) -> None:
+        self.where = extent(path_points("re", [0, 0, 1, 1], state.ctm))
         width, height = int(obj.get("/Width", 0)), int(obj.get("/Height", 0))
         bits = self.check_image_form(obj, name, state, width, height)
         if obj.get("/ImageMask", False):
@@ -429,7 +454,7 @@ class PageInk:
             self.report(f"forms nested more than 16 deep{where and ' in ' + where}")
             return
         stack = []
-        for instruction in self.inks.parse(owner):
+        for instruction in self.inks.parse(owner, self.geometry):
             op = str(instruction.operator)
             operands = instruction.operands
             if op == "q":
@@ -442,6 +467,11 @@ class PageInk:
                     self.set_colour(op, operands, state, resources)
             elif op in _PAINTS:
                 self.paint_operator(op, state, resources, depth)
+            elif op in PATH_OPERATORS:
+                if op == "n":
+                    self.path = []
+                elif op not in ("h", "W", "W*"):
+                    self.path.extend(path_points(op, operands, state.ctm))
             elif op == "cm" and len(operands) == 6:
                 state.ctm = multiply([float(v) for v in operands], state.ctm)
             elif op == "gs" and operands:
@@ -489,6 +519,9 @@ class PageInk:
     def paint_operator(self, op: str, state: State, resources, depth: int) -> None:
         """A painting operator: the fill, the stroke or both, as the operator (or text render mode)
         paints."""
+        self.where = ANYWHERE if op in _TEXT_SHOW else extent(self.path) or ANYWHERE
+        if op not in _TEXT_SHOW:
+            self.path = []
         if op in _PAINT_FILL or op in _PAINT_BOTH:
             self.paint_colour(state.fill, False, f"'{op}'", state, resources, depth)
             if op in _PAINT_BOTH:
@@ -518,6 +551,7 @@ class PageInk:
         if shading is None:
             self.report(f"shading {name} is not in the resources")
         else:
+            self.where = ANYWHERE
             self.paint_shading(shading, f"shading {name} (painted with 'sh')", state, resources)
 
     def draw(self, name: str, resources, state: State, forms: tuple, depth: int) -> None:

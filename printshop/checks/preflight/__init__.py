@@ -75,7 +75,7 @@ def preflight(
     except (pikepdf.PdfError, OSError, ValueError) as error:
         return [Problem(0, f"not a readable PDF: {error}")]
     with pdf:
-        return _pdf_problems(pdf, profile, trims)
+        return _pdf_problems(pdf, profile, trims, path)
 
 
 def shop_trims(media: Media, profile: Profile) -> list[tuple[float, float]]:
@@ -90,14 +90,14 @@ def shop_trims(media: Media, profile: Profile) -> list[tuple[float, float]]:
     )
 
 
-def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims) -> list[Problem]:
+def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims, path: Path) -> list[Problem]:
     kind = str(pdf.docinfo.get("/Keywords", "")) if pdf.docinfo is not None else ""
     problems: list[Problem] = []
     cards = profile is not None and is_card_file(pdf, trims or [], kind)
     if profile is not None:
         problems.extend(Problem(0, message) for message in structure_problems(pdf, profile))
         problems.extend(interactive_problems(pdf, profile))
-    inks = FileInks()
+    inks = FileInks(path)
     for number, page in enumerate(pdf.pages, start=1):
         if profile is None:
             continue
@@ -107,7 +107,7 @@ def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims) -> list[Prob
         if cards and trims:
             problems.extend(Problem(number, message) for message in trim_problems(page, trims))
         if cards:
-            problems.extend(Problem(number, message) for message in rotate_problems(page))
+            problems.extend(Problem(number, m, warning) for m, warning in rotate_problems(page))
         problems.extend(
             Problem(number, message) for message in PageInk(pdf, page, profile, inks).read()
         )

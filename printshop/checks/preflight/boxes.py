@@ -111,14 +111,27 @@ def is_card_file(pdf: pikepdf.Pdf, trims: list[tuple[float, float]], keywords: s
     return True
 
 
-def rotate_problems(page: pikepdf.Page) -> list[str]:
-    """A card page turned by /Rotate: the shop's imposition reads the page unturned, or turns it
-    and cuts the card on its side."""
-    rotate = int(inherited(page.obj, "/Rotate") or 0)
-    if rotate % 360:
+def rotate_problems(page: pikepdf.Page) -> list[tuple[str, bool]]:
+    """(message, warning) for a card page turned by /Rotate: a quarter turn stands the card on its
+    side (an error); a half turn prints it upside down against its other side (a warning: what
+    Ghostscript's pdfwrite does to a page of mostly upside-down text unless told
+    -dAutoRotatePages=/None)."""
+    rotate = int(inherited(page.obj, "/Rotate") or 0) % 360
+    if rotate in (90, 270):
         return [
-            f"the page is rotated {rotate % 360}° (/Rotate): a card page must stand as it is cut; "
-            "turn the art, not the page"
+            (
+                f"the page is rotated {rotate}° (/Rotate): the card stands on its side; "
+                "turn the art, not the page",
+                False,
+            )
+        ]
+    if rotate:
+        return [
+            (
+                f"the page is rotated {rotate}° (/Rotate): the card prints upside down against "
+                "its other side",
+                True,
+            )
         ]
     return []
 

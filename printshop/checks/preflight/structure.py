@@ -81,7 +81,10 @@ def _xmp_problems(pdf: pikepdf.Pdf, wanted: str) -> list[str]:
         text = metadata.read_bytes().decode("utf-8", "replace")
     except pikepdf.PdfError:
         return ["the catalog's XMP metadata cannot be read"]
-    found = re.search(r"GTS_PDFXVersion(?:>|=\s*[\"'])\s*([^<\"']+)", text)
+    # the element (<pdfxid:GTS_PDFXVersion ...>PDF/X-4</...>) or the attribute form
+    found = re.search(r"GTS_PDFXVersion(?:\s[^>]*)?>\s*([^<]+)<", text) or re.search(
+        r"GTS_PDFXVersion\s*=\s*[\"']([^\"']+)", text
+    )
     if found is None:
         return [f"the XMP metadata has no pdfxid:GTS_PDFXVersion: {wanted} requires it"]
     if not found.group(1).strip().startswith("PDF/X-4"):

@@ -169,6 +169,26 @@ def xmp_saying(version: str):
     return whole(change)
 
 
+def box(key: str, grow: float):
+    """The page's `key` box `grow` points larger on every side (smaller when negative)."""
+
+    def change(pdf, page):
+        x0, y0, x1, y1 = (float(v) for v in page.obj.get(key, page.mediabox))
+        page.obj[key] = [x0 - grow, y0 - grow, x1 + grow, y1 + grow]
+
+    return on_page(change)
+
+
+def drop(*keys: str, where=lambda pdf: pdf.docinfo) -> Callable:
+    def change(pdf):
+        for key in keys:
+            del where(pdf)[key]
+
+    return whole(change)
+
+
+UNCHANGED = whole(lambda pdf: None)
+PDFX = ("drivethrucards", "meinspiel")
 WHITE = b"/GSop gs 0 0 0 0 k 20 20 40 40 re f"
 WHITE_TEXT = b"/GSop gs 0 0 0 0 k BT /FWhite 12 Tf 20 20 Td (Vanish) Tj ET"
 RICH = b"0 1 0.65 0 k 20 20 40 40 re f "  # 165 %, the shop's limits are 240 and 300 %
@@ -190,6 +210,27 @@ class Requirement:
 
 
 REQUIREMENTS = [
+    Requirement(
+        "information", drop("/Trapped"), "Trapped is neither True nor False", UNCHANGED,
+        profiles=PDFX, on_the_page=False,
+    ),
+    Requirement(
+        "information", drop("/Title"), "no Title in the document information",
+        drop("/Subject"), profiles=PDFX, on_the_page=False,
+    ),
+    Requirement(
+        "information", drop("/GTS_PDFXVersion"), "no GTS_PDFXVersion", UNCHANGED,
+        profiles=PDFX, on_the_page=False,
+    ),
+    Requirement(
+        "output intent", drop("/OutputIntents", where=lambda pdf: pdf.Root),
+        "no PDF/X output intent", UNCHANGED, profiles=PDFX, on_the_page=False,
+    ),
+    Requirement("boxes", box("/MediaBox", 5), "larger than its BleedBox", box("/CropBox", 0)),
+    Requirement(
+        "boxes", box("/BleedBox", 5), "the BleedBox reaches outside the MediaBox",
+        box("/BleedBox", 0),
+    ),
     Requirement(
         "annotations", annotation(4), "annotation inside the BleedBox", annotation(4 | 2),
         profiles=("drivethrucards", "meinspiel"), warned=("printninja",),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import zlib
 from dataclasses import dataclass
 from typing import Callable
 
@@ -70,13 +71,21 @@ def whole(change: Callable) -> Callable:
     return lambda pdf, number: change(pdf)
 
 
-def paint(content: bytes, overprint_mode: int = 1) -> Callable:
-    """Paint `content` on the page, with /GSop an overprinting graphics state."""
+def paint(content: bytes, overprint_mode: int = 1, **xobjects) -> Callable:
+    """Paint `content` on the page, with /GSop an overprinting graphics state, /GSht one with a
+    halftone of type 6 and `xobjects` (name -> a function of the file making it)."""
 
     def change(pdf, page):
         states = pikepdf.Dictionary(page.obj.Resources.get("/ExtGState", {}))
         states["/GSop"] = pikepdf.Dictionary(OP=True, op=True, OPM=overprint_mode)
+        threshold = pdf.make_stream(bytes(16), HalftoneType=6, Width=4, Height=4)
+        states["/GSht"] = pikepdf.Dictionary(HT=threshold)
+        states["/GSht1"] = pikepdf.Dictionary(HT=pikepdf.Dictionary(HalftoneType=1))
         page.obj.Resources.ExtGState = states
+        table = pikepdf.Dictionary(page.obj.Resources.get("/XObject", {}))
+        for name, make in xobjects.items():
+            table[f"/{name}"] = make(pdf)
+        page.obj.Resources.XObject = table
         page.contents_add(pdf.make_stream(b"q " + content + b" Q"), prepend=False)
 
     return on_page(change)
@@ -187,7 +196,41 @@ def drop(*keys: str, where=lambda pdf: pdf.docinfo) -> Callable:
     return whole(change)
 
 
+def picture(compression: str):
+    """A 2 × 2 CMYK image, compressed as `compression` says (LZW's stream is a stand-in: the
+    filter is refused before anything is decoded)."""
+
+    def make(pdf):
+        data = zlib.compress(bytes(16)) if compression == "/FlateDecode" else bytes(16)
+        stream = pdf.make_stream(
+            b"", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=2, Height=2,
+            BitsPerComponent=8, ColorSpace=pikepdf.Name.DeviceCMYK,
+        )  # fmt: skip
+        stream.write(data, filter=pikepdf.Name(compression))  # written as it is, already encoded
+        return stream
+
+    return make
+
+
+def postscript(pdf):
+    return pdf.make_stream(
+        b"% a PostScript fragment", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.PS
+    )
+
+
+def form(pdf):
+    return pdf.make_stream(
+        b"0 0 0 1 k 0 0 1 1 re f", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+        BBox=[0, 0, 1, 1],
+    )  # fmt: skip
+
+
+def art_box(pdf, page):
+    page.obj.ArtBox = page.obj.TrimBox
+
+
 UNCHANGED = whole(lambda pdf: None)
+PLACED = b"0.4 0 0 0.4 20 20 cm /X9 Do"  # 360 dpi
 PDFX = ("drivethrucards", "meinspiel")
 WHITE = b"/GSop gs 0 0 0 0 k 20 20 40 40 re f"
 WHITE_TEXT = b"/GSop gs 0 0 0 0 k BT /FWhite 12 Tf 20 20 Td (Vanish) Tj ET"
@@ -225,6 +268,21 @@ REQUIREMENTS = [
     Requirement(
         "output intent", drop("/OutputIntents", where=lambda pdf: pdf.Root),
         "no PDF/X output intent", UNCHANGED, profiles=PDFX, on_the_page=False,
+    ),
+    Requirement(
+        "boxes", on_page(art_box), "both a TrimBox and an ArtBox", UNCHANGED, profiles=PDFX
+    ),
+    Requirement(
+        "compression", paint(PLACED, X9=picture("/LZWDecode")), "compressed with LZWDecode",
+        paint(PLACED, X9=picture("/FlateDecode")), profiles=("drivethrucards",),
+    ),
+    Requirement(
+        "postscript", paint(PLACED, X9=postscript), "PostScript XObject /X9",
+        paint(PLACED, X9=form),
+    ),
+    Requirement(
+        "halftones", paint(b"/GSht gs"), "a halftone of type 6", paint(b"/GSht1 gs"),
+        profiles=PDFX,
     ),
     Requirement("boxes", box("/MediaBox", 5), "larger than its BleedBox", box("/CropBox", 0)),
     Requirement(
@@ -318,7 +376,8 @@ def generate(original, tmp_path, alteration, number: int, name: str):
         _with_font(pdf, index, font)
         alteration(pdf, index)
         path = tmp_path / name
-        pdf.save(path)
+        # as written: qpdf would otherwise decode the LZW stream and write it again with Flate
+        pdf.save(path, stream_decode_level=pikepdf.StreamDecodeLevel.none, compress_streams=False)
     return path, index + 1
 
 

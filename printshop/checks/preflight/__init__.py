@@ -10,7 +10,8 @@ page sets colour and ink, followed through the graphics state into forms and pat
 operators and spaces (Device*, ICCBased by its component count, Indexed,
 Separation and DeviceN with their alternates, Lab and the Cal spaces), shadings, images and inline
 images (colour space, bits, total ink at the worst pixel, resolution where placed), text render
-modes, overprint (the ink in effect), blend modes, soft masks, opacity and transparency groups.
+modes, overprint (the ink in effect), blend modes, soft masks, opacity and transparency groups,
+halftones, LZW and JBIG2 images and PostScript XObjects under PDF/X.
 Per file: encryption, no font left unembedded, and for PDF/X profiles the trailer's /ID, the
 output intent's keys (an embedded ICC profile for PDF/X-4), XMP metadata (PDF/X-4), the document
 information keys and the PDF version; annotations inside the BleedBox, form fields, JavaScript and

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pikepdf
 
-from printshop.checks.preflight.ink import inherited
+from printshop.checks.preflight.graphics import inherited
 from printshop.project.models.profile import Profile
 from printshop.project.units import to_mm
 
@@ -42,6 +42,10 @@ def box_problems(page: pikepdf.Page, profile: Profile) -> list[tuple[str, bool]]
                 False,
             )
         ]
+    if trim_box is not None and art_box is not None and profile.pdfx is not None:
+        problems.append(
+            (f"both a TrimBox and an ArtBox: {profile.pdfx.version} wants one of them", False)
+        )
     if trim_box is None:
         problems.append(
             (

@@ -1,12 +1,18 @@
 """The graphics state a page's content is read through: the transformation matrix, the colours
-set for filling and stroking, overprint and the text render mode.
+set for filling and stroking, overprint and the text render mode; what a graphics state dictionary
+sets that PDF/X or the shop forbids; and where paint lands.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pikepdf
+
 from printshop.checks.preflight.spaces import Space
+from printshop.project.models.profile import Profile
+
+_NORMAL_BLENDS = {"/Normal", "/Compatible"}
 
 
 def multiply(m, n):
@@ -75,3 +81,56 @@ def meet(one, other) -> bool:
     if one is ANYWHERE or other is ANYWHERE:
         return True
     return one[0] < other[2] and other[0] < one[2] and one[1] < other[3] and other[1] < one[3]
+
+
+def state_problems(gs, name: str, profile: Profile) -> list[str]:
+    """What graphics state `gs` sets that the profile forbids: under PDF/X transfer functions and
+    halftones other than unnamed types 1 and 5; without transparency blend modes, soft masks and
+    opacity."""
+    problems = []
+    version = profile.pdfx.version if profile.pdfx is not None else ""
+    if version and ("/TR" in gs or str(gs.get("/TR2", "/Default")) != "/Default"):
+        problems.append(f"a transfer function in graphics state {name} ({version} forbids it)")
+    halftone = gs.get("/HT")
+    if version and isinstance(halftone, (pikepdf.Dictionary, pikepdf.Stream)):
+        kind = int(halftone.get("/HalftoneType", 1))
+        named = "/HalftoneName" in halftone
+        if kind not in (1, 5) or named:
+            problems.append(
+                f"a halftone of type {kind}{' with a HalftoneName' if named else ''} in graphics "
+                f"state {name} ({version} allows types 1 and 5, unnamed)"
+            )
+    if profile.transparency:
+        return problems
+    blend = gs.get("/BM")
+    blends = (
+        [str(b) for b in blend]
+        if isinstance(blend, pikepdf.Array)
+        else [str(blend)]
+        if blend is not None
+        else []
+    )
+    if blends and blends[0] not in _NORMAL_BLENDS:
+        problems.append(
+            f"blend mode {blends[0]} in graphics state {name} (the shop allows no transparency)"
+        )
+    mask = gs.get("/SMask")
+    if mask is not None and str(mask) != "/None":
+        problems.append(f"a soft mask in graphics state {name} (the shop allows no transparency)")
+    for key, what in (("/CA", "stroke"), ("/ca", "fill")):
+        if key in gs and float(gs[key]) < 1:
+            problems.append(
+                f"{what} opacity {float(gs[key]):g} in graphics state {name} "
+                "(the shop allows no transparency)"
+            )
+    return problems
+
+
+def inherited(page, key: str):
+    """A page attribute that may be set on the page or on a Pages node above it."""
+    node, depth = page, 0
+    while node is not None and depth < 64:
+        if key in node:
+            return node[key]
+        node, depth = node.get("/Parent"), depth + 1
+    return None

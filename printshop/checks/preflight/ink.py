@@ -15,9 +15,11 @@ from printshop.checks.preflight.graphics import (
     Colour,
     State,
     extent,
+    inherited,
     meet,
     multiply,
     path_points,
+    state_problems,
 )
 from printshop.checks.preflight.samples import (
     image_colours,
@@ -63,9 +65,6 @@ _READ_OPERATORS = " ".join(
 )  # fmt: skip
 
 
-_NORMAL_BLENDS = {"/Normal", "/Compatible"}
-
-
 class FileInks:
     """What is read once per file: parsed content streams and each image's worst colour."""
 
@@ -107,7 +106,6 @@ class PageInk:
         # PDF/X-1a's colour rules (no ICC-based or Lab colour, 8-bit images, no JPEG 2000); PDF/X-4
         # allows those, and forbids transfer functions like X-1a
         self.pdfx = profile.pdfx is not None and profile.pdfx.version.startswith("PDF/X-1a")
-        self.any_pdfx = profile.pdfx is not None
         self.pdfx_version = profile.pdfx.version if profile.pdfx is not None else ""
         self.messages: dict[str, None] = {}
         self.spaces_reported: set[str] = set()
@@ -335,33 +333,8 @@ class PageInk:
             state.overprint_fill = bool(gs.op)
         if "/OPM" in gs:
             state.overprint_mode = int(gs.OPM)
-        if self.any_pdfx and ("/TR" in gs or str(gs.get("/TR2", "/Default")) != "/Default"):
-            self.report(
-                f"a transfer function in graphics state {name} ({self.pdfx_version} forbids it)"
-            )
-        if self.profile.transparency:
-            return
-        blend = gs.get("/BM")
-        blends = (
-            [str(b) for b in blend]
-            if isinstance(blend, pikepdf.Array)
-            else [str(blend)]
-            if blend is not None
-            else []
-        )
-        if blends and blends[0] not in _NORMAL_BLENDS:
-            self.report(
-                f"blend mode {blends[0]} in graphics state {name} (the shop allows no transparency)"
-            )
-        mask = gs.get("/SMask")
-        if mask is not None and str(mask) != "/None":
-            self.report(f"a soft mask in graphics state {name} (the shop allows no transparency)")
-        for key, what in (("/CA", "stroke"), ("/ca", "fill")):
-            if key in gs and float(gs[key]) < 1:
-                self.report(
-                    f"{what} opacity {float(gs[key]):g} in graphics state {name} "
-                    "(the shop allows no transparency)"
-                )
+        for message in state_problems(gs, name, self.profile):
+            self.report(message)
 
     def image(self, obj, name: str, state: State, resources, raw: bytes | None = None) -> None:
         self.where = extent(path_points("re", [0, 0, 1, 1], state.ctm))
@@ -403,6 +376,11 @@ class PageInk:
             else []
         )
         bits = int(obj.get("/BitsPerComponent", 1))
+        banned = [f for f in filters if f in ("/LZWDecode", "/JBIG2Decode")]
+        if self.pdfx and banned:
+            self.report(
+                f"image {name} is compressed with {banned[0][1:]} ({self.pdfx_version} forbids it)"
+            )
         if self.pdfx and "/JPXDecode" in filters:
             self.report(
                 f"image {name} is JPEG 2000 ({self.pdfx_version} allows PDF 1.4 filters only)"
@@ -588,7 +566,9 @@ class PageInk:
             self.report(f"XObject {name} is not in the resources")
             return
         subtype = xobject.get("/Subtype")
-        if subtype == "/Image":
+        if subtype == "/PS" or xobject.get("/Subtype2") == "/PS":
+            self.report(f"PostScript XObject {name}: its code prints or not as the RIP decides")
+        elif subtype == "/Image":
             self.image(xobject, name, state, resources)
         elif subtype == "/Form" and xobject.objgen not in forms:
             group = xobject.get("/Group")
@@ -624,13 +604,3 @@ def _kept_plates(ink, overprint: bool, space: Space, state: State) -> list[int]:
     ):
         return [0, 1, 2, 3]
     return []
-
-
-def inherited(page, key: str):
-    """A page attribute that may be set on the page or on a Pages node above it."""
-    node, depth = page, 0
-    while node is not None and depth < 64:
-        if key in node:
-            return node[key]
-        node, depth = node.get("/Parent"), depth + 1
-    return None

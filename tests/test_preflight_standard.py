@@ -328,7 +328,8 @@ REQUIREMENTS = [
     ),
     Requirement(
         "optional content", layers(Name=pikepdf.String("print")), "optional content (layers",
-        whole(lambda pdf: None), profiles=("drivethrucards",), on_the_page=False,
+        whole(lambda pdf: None), profiles=("drivethrucards",), warned=("printninja",),
+        on_the_page=False,
     ),
     Requirement(
         "optional content", layers(), "optional-content configuration has no Name",

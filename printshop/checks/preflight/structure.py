@@ -135,7 +135,14 @@ def _optional_content(properties, wanted: str) -> list[Problem]:
             )
         ]
     if not wanted:
-        return []
+        return [
+            Problem(
+                0,
+                "optional content (layers, OCProperties): a layer hidden on screen may print or "
+                "not as the shop's RIP decides",
+                True,
+            )
+        ]
     problems = []
     configs = [properties.get("/D")] + list(properties.get("/Configs", []))
     for config in configs:

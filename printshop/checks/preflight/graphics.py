@@ -5,6 +5,7 @@ sets that PDF/X or the shop forbids; and where paint lands.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pikepdf
@@ -46,11 +47,12 @@ class State:
     overprint_stroke: bool = False
     overprint_mode: int = 0
     render_mode: int = 0
+    line_width: float = 1.0
 
 
 # --- where paint lands: device-space boxes, read only for pages that overprint
 # -----------------------
-PATH_OPERATORS = {"m", "l", "c", "v", "y", "re", "h", "n", "W", "W*"}
+PATH_OPERATORS = {"m", "l", "c", "v", "y", "re", "h", "n", "W", "W*", "w"}  # w: a stroke's width
 ANYWHERE = None  # a paint whose extent is not followed (text, 'sh'): it may land anywhere
 
 
@@ -74,6 +76,15 @@ def path_points(op: str, operands, ctm) -> list[tuple[float, float]]:
         return [transform(ctm, x, y), transform(ctm, x + w, y + h),
                 transform(ctm, x + w, y), transform(ctm, x, y + h)]  # fmt: skip
     return [transform(ctm, values[i], values[i + 1]) for i in range(0, len(values) - 1, 2)]
+
+
+def scale(ctm) -> float:
+    """How much the matrix enlarges a length (the larger of its axes)."""
+    return max(math.hypot(ctm[0], ctm[1]), math.hypot(ctm[2], ctm[3]))
+
+
+def widen(box, by: float):
+    return box[0] - by, box[1] - by, box[2] + by, box[3] + by
 
 
 def meet(one, other) -> bool:

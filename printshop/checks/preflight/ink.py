@@ -19,7 +19,9 @@ from printshop.checks.preflight.graphics import (
     meet,
     multiply,
     path_points,
+    scale,
     state_problems,
+    widen,
 )
 from printshop.checks.preflight.samples import (
     image_colours,
@@ -97,7 +99,7 @@ class PageInk:
     (white) that keeps every plate beneath vanishes on press: an error.
 
     `worst`: the page's worst-point ink as the model has it (percent), compared with a rendering of
-    the separations in tests/test_preflight_ink.py."""
+    the separations in tests/test_preflight_standard.py."""
 
     def __init__(self, pdf: pikepdf.Pdf, page: pikepdf.Page, profile: Profile, inks: FileInks):
         self.pdf, self.page, self.profile, self.inks = pdf, page, profile, inks
@@ -109,7 +111,7 @@ class PageInk:
         self.pdfx_version = profile.pdfx.version if profile.pdfx is not None else ""
         self.messages: dict[str, None] = {}
         self.spaces_reported: set[str] = set()
-        self.painted: list[tuple[tuple[float, ...], object]] = []  # (ink, where it lands)
+        self.painted: set[tuple[tuple[float, ...], object]] = set()  # (ink, where it lands)
         self.patterns_read: set = set()
         self.geometry = False  # following where paint lands (the page's second reading)
         self.overprints = False  # an overprinted paint keeps plates beneath
@@ -130,7 +132,7 @@ class PageInk:
             self.read_once()
             if self.overprints:  # read again, following where each paint lands
                 self.geometry, self.overprints = True, False
-                self.painted, self.patterns_read, self.worst = [], set(), 0.0
+                self.painted, self.patterns_read, self.worst = set(), set(), 0.0
                 kept = dict(self.messages)
                 self.messages.clear()
                 self.overprinted.clear()
@@ -225,7 +227,7 @@ class PageInk:
         if beneath is not None and sum(beneath[p] for p in kept) > 0:
             self.paint_over(ink, beneath, kept, what, where)
             return
-        self.painted.append((tuple(round(v, 2) for v in ink), where))
+        self.painted.add((tuple(round(v, 2) for v in ink), where))
         self.worst = max(self.worst, own)
         if self.limit is not None and own > self.limit + 0.5:
             self.report(f"{own:.0f} % total ink (the limit is {self.limit:.0f} %): {what}")
@@ -240,7 +242,7 @@ class PageInk:
             effect_ink = tuple(min(100.0, a + b) for a, b in zip(ink, beneath))
         else:
             effect_ink = tuple(beneath[p] if p in kept else ink[p] for p in range(4))
-        self.painted.append((effect_ink, where))
+        self.painted.add((effect_ink, where))
         self.worst = max(self.worst, effect)
         if self.limit is not None and effect > self.limit + 0.5:
             message = (
@@ -473,7 +475,9 @@ class PageInk:
             elif op in _PAINTS:
                 self.paint_operator(op, state, resources, depth)
             elif op in PATH_OPERATORS:
-                if op == "n":
+                if op == "w" and operands:
+                    state.line_width = float(operands[0])
+                elif op == "n":
                     self.path = []
                 elif op not in ("h", "W", "W*"):
                     self.path.extend(path_points(op, operands, state.ctm))
@@ -525,6 +529,8 @@ class PageInk:
         """A painting operator: the fill, the stroke or both, as the operator (or text render mode)
         paints."""
         self.where = ANYWHERE if op in _TEXT_SHOW else extent(self.path) or ANYWHERE
+        if self.where is not ANYWHERE and op not in _PAINT_FILL:  # a stroke: half its width out
+            self.where = widen(self.where, state.line_width * scale(state.ctm) / 2 + 0.5)
         if op not in _TEXT_SHOW:
             self.path = []
         if op in _PAINT_FILL or op in _PAINT_BOTH:

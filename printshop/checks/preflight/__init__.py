@@ -3,16 +3,21 @@ It reads any PDF (not only the ones printshop writes) and PNG or JPEG card faces
 
 PDF, per page: the boxes as PDF/X states them (a TrimBox, or an ArtBox with a warning; the BleedBox
 defaults to the CropBox, which defaults to the MediaBox; trim inside bleed inside media), the
-profile's bleed on every side, the trim one of the shop's products (card files), and every way the
+profile's bleed on every side, the trim one of the shop's products and no /Rotate (card files:
+printshop's Keywords say so, or every page's trim is within 20 mm of the shop's largest product's
+size), and every way the
 page sets colour and ink, followed through the graphics state into forms and patterns: colour
 operators and spaces (Device*, ICCBased by its component count, Indexed,
 Separation and DeviceN with their alternates, Lab and the Cal spaces), shadings, images and inline
 images (colour space, bits, total ink at the worst pixel, resolution where placed), text render
-modes, overprint (the ink in effect), blend modes, soft masks, opacity and transparency groups.
+modes, overprint (the ink in effect), blend modes, soft masks, opacity and transparency groups,
+halftones, LZW and JBIG2 images and PostScript XObjects under PDF/X.
 Per file: encryption, no font left unembedded, and for PDF/X profiles the trailer's /ID, the
-output intent's keys, the document information keys and the PDF version; card files in the
-profile's page order (read from the page labels the build writes: "back 1", "front 1", ...), every
-card complete; booklets a multiple of four pages.
+output intent's keys (an embedded ICC profile for PDF/X-4), XMP metadata (PDF/X-4), the document
+information keys and the PDF version; annotations inside the BleedBox, form fields, JavaScript and
+actions, optional content (forbidden in PDF/X-1a); card files in the profile's page order (read
+from page labels: "back 1", "front 1", ...; a warning when there are none), every card complete;
+booklets a multiple of four pages. docs/preflight.md is the table of requirements and their tests.
 Not read: annotations' appearance streams, Type 3 glyph procedures, and what a soft mask draws
 (soft masks are refused as such where the shop forbids transparency).
 
@@ -30,12 +35,21 @@ from pathlib import Path
 
 import pikepdf
 
-from printshop.checks.preflight.boxes import box_problems, trim_problems
+from printshop.checks.preflight.boxes import (
+    box_problems,
+    is_card_file,
+    rotate_problems,
+    trim_problems,
+)
 from printshop.checks.preflight.fonts import unembedded_fonts
 from printshop.checks.preflight.images import image_file_problems
 from printshop.checks.preflight.ink import FileInks, PageInk
 from printshop.checks.preflight.problem import Problem
-from printshop.checks.preflight.structure import order_problems, structure_problems
+from printshop.checks.preflight.structure import (
+    interactive_problems,
+    order_problems,
+    structure_problems,
+)
 from printshop.project.models.media import Media
 from printshop.project.models.profile import Profile
 
@@ -62,7 +76,7 @@ def preflight(
     except (pikepdf.PdfError, OSError, ValueError) as error:
         return [Problem(0, f"not a readable PDF: {error}")]
     with pdf:
-        return _pdf_problems(pdf, profile, trims)
+        return _pdf_problems(pdf, profile, trims, path)
 
 
 def shop_trims(media: Media, profile: Profile) -> list[tuple[float, float]]:
@@ -77,27 +91,31 @@ def shop_trims(media: Media, profile: Profile) -> list[tuple[float, float]]:
     )
 
 
-def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims) -> list[Problem]:
+def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims, path: Path) -> list[Problem]:
     kind = str(pdf.docinfo.get("/Keywords", "")) if pdf.docinfo is not None else ""
     problems: list[Problem] = []
+    cards = profile is not None and is_card_file(pdf, trims or [], kind)
     if profile is not None:
         problems.extend(Problem(0, message) for message in structure_problems(pdf, profile))
-    inks = FileInks()
+        problems.extend(interactive_problems(pdf, profile))
+    inks = FileInks(path)
     for number, page in enumerate(pdf.pages, start=1):
         if profile is None:
             continue
         problems.extend(
             Problem(number, message, warning) for message, warning in box_problems(page, profile)
         )
-        if kind == "printshop:cards" and trims:
+        if cards and trims:
             problems.extend(Problem(number, message) for message in trim_problems(page, trims))
+        if cards:
+            problems.extend(Problem(number, m, warning) for m, warning in rotate_problems(page))
         problems.extend(
             Problem(number, message) for message in PageInk(pdf, page, profile, inks).read()
         )
     problems.extend(Problem(0, f"font {name} is not embedded") for name in unembedded_fonts(pdf))
     if profile is not None:
-        if kind == "printshop:cards":
-            problems.extend(order_problems([page.label for page in pdf.pages], profile))
+        if cards:
+            problems.extend(order_problems(pdf, profile))
         elif kind == "printshop:booklet" and len(pdf.pages) % 4:
             problems.append(
                 Problem(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pikepdf
 
-from printshop.checks.preflight.ink import inherited
+from printshop.checks.preflight.graphics import inherited
 
 
 # --- fonts

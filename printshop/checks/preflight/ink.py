@@ -9,7 +9,20 @@ from dataclasses import replace
 
 import pikepdf
 
-from printshop.checks.preflight.graphics import Colour, State, multiply
+from printshop.checks.preflight.graphics import (
+    ANYWHERE,
+    PATH_OPERATORS,
+    Colour,
+    State,
+    extent,
+    inherited,
+    meet,
+    multiply,
+    path_points,
+    scale,
+    state_problems,
+    widen,
+)
 from printshop.checks.preflight.samples import (
     image_colours,
     image_samples,
@@ -18,6 +31,7 @@ from printshop.checks.preflight.samples import (
     worst_image_ink,
     worst_ink,
 )
+from printshop.checks.preflight.separations import rendered_worst
 from printshop.checks.preflight.spaces import (
     DEVICE,
     DEVICE_NAMES,
@@ -47,67 +61,45 @@ _PAINTS = _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
 # XObjects and inline images (BI, ID and EI, which qpdf gives as one "INLINE IMAGE")
 _READ_OPERATORS = " ".join(
     sorted(
-        {
-            "q",
-            "Q",
-            "cm",
-            "g",
-            "G",
-            "rg",
-            "RG",
-            "k",
-            "K",
-            "cs",
-            "CS",
-            "sc",
-            "scn",
-            "SC",
-            "SCN",
-            "gs",
-            "Tr",
-            "sh",
-            "Do",
-            "BI",
-            "ID",
-            "EI",
-            *_PAINT_FILL,
-            *_PAINT_STROKE,
-            *_PAINT_BOTH,
-            *_TEXT_SHOW,
-        }
+        {*"q Q cm gs Tr sh Do BI ID EI".split(), *_SET_COLOUR}
+        | _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
     )
-)
-
-
-_NORMAL_BLENDS = {"/Normal", "/Compatible"}
+)  # fmt: skip
 
 
 class FileInks:
     """What is read once per file: parsed content streams and each image's worst colour."""
 
-    def __init__(self) -> None:
+    def __init__(self, path=None) -> None:
+        self.path = path  # the file, for a rendering of a page's separations
         self.instructions: dict = {}
         self.images: dict = {}
 
-    def parse(self, owner):
-        key = owner.objgen if owner.objgen != (0, 0) else id(owner)
+    def parse(self, owner, geometry: bool = False):
+        key = (owner.objgen if owner.objgen != (0, 0) else id(owner), geometry)
         if key not in self.instructions:
             # only the operators PageInk.run acts on, picked out by qpdf: paths and text
             # positioning, most of a page's operators, never become Python objects (a third of
-            # preflight's time)
-            self.instructions[key] = pikepdf.parse_content_stream(owner, _READ_OPERATORS)
+            # preflight's time) except on a page read again for where its overprints land
+            operators = _READ_OPERATORS + (" " + " ".join(PATH_OPERATORS) if geometry else "")
+            self.instructions[key] = pikepdf.parse_content_stream(owner, operators)
         return self.instructions[key]
 
 
 class PageInk:
     """Reads one page's content, forms, patterns and images, and reports what the profile forbids.
 
-    Ink in effect under overprint (a simple model, since geometry is not followed): every colour
-    painted on the page is remembered; an overprinted paint in DeviceCMYK with overprint mode 1
-    keeps, on the plates where its components are zero, whatever lies beneath; an overprinted spot
-    colour (Separation or DeviceN on non-process colorants) keeps every process plate beneath. The
-    paint may land on any earlier colour of the page, so its ink in effect is its own plus the
-    heaviest earlier colour's ink on the plates it keeps."""
+    Ink in effect under overprint: every colour painted on the page is remembered with where it
+    lands (the device-space box of its path or image; text and 'sh' anywhere); an overprinted paint
+    in DeviceCMYK with overprint mode 1 keeps, on the plates where its components are zero, whatever
+    lies beneath; an overprinted spot colour (Separation or DeviceN on non-process colorants) keeps
+    every process plate beneath. Its ink in effect is its own plus, on the plates it keeps, the
+    heaviest earlier colour whose box meets its own. Where the paint lands is read only on a page
+    that overprints (read a second time with its path operators). An overprinted paint of no ink
+    (white) that keeps every plate beneath vanishes on press: an error.
+
+    `worst`: the page's worst-point ink as the model has it (percent), compared with a rendering of
+    the separations in tests/test_preflight_standard.py."""
 
     def __init__(self, pdf: pikepdf.Pdf, page: pikepdf.Page, profile: Profile, inks: FileInks):
         self.pdf, self.page, self.profile, self.inks = pdf, page, profile, inks
@@ -116,12 +108,17 @@ class PageInk:
         # PDF/X-1a's colour rules (no ICC-based or Lab colour, 8-bit images, no JPEG 2000); PDF/X-4
         # allows those, and forbids transfer functions like X-1a
         self.pdfx = profile.pdfx is not None and profile.pdfx.version.startswith("PDF/X-1a")
-        self.any_pdfx = profile.pdfx is not None
         self.pdfx_version = profile.pdfx.version if profile.pdfx is not None else ""
         self.messages: dict[str, None] = {}
         self.spaces_reported: set[str] = set()
-        self.painted: set[tuple[float, ...]] = set()
+        self.painted: set[tuple[tuple[float, ...], object]] = set()  # (ink, where it lands)
         self.patterns_read: set = set()
+        self.geometry = False  # following where paint lands (the page's second reading)
+        self.overprints = False  # an overprinted paint keeps plates beneath
+        self.where: object = ANYWHERE  # the current paint's extent
+        self.path: list[tuple[float, float]] = []
+        self.worst = 0.0
+        self.overprinted: list[str] = []  # the model's overprint-over-limit messages
 
     def read(self) -> list[str]:
         group = self.page.obj.get("/Group")
@@ -131,10 +128,21 @@ class PageInk:
             and not self.profile.transparency
         ):
             self.report("a transparency group on the page (the shop allows no transparency)")
-        black = Colour(DEVICE["/DeviceGray"], (0.0,), "the initial colour")
-        state = State([1.0, 0.0, 0.0, 1.0, 0.0, 0.0], black, black)
         try:
-            self.run(self.page.obj, inherited(self.page.obj, "/Resources"), state, (), "")
+            self.read_once()
+            if self.overprints:  # read again, following where each paint lands
+                self.geometry, self.overprints = True, False
+                self.painted, self.patterns_read, self.worst = set(), set(), 0.0
+                kept = dict(self.messages)
+                self.messages.clear()
+                self.overprinted.clear()
+                self.read_once()
+                # the overprint messages of the second reading replace the first's
+                self.messages = {
+                    **{m: None for m in kept if "in effect" not in m},
+                    **self.messages,
+                }
+                self.measure_overprint()
         except (
             pikepdf.PdfError,
             ValueError,
@@ -145,6 +153,32 @@ class PageInk:
         ) as error:
             self.report(f"the page cannot be read through: {error}")
         return list(self.messages)
+
+    def measure_overprint(self) -> None:
+        """Where the model finds overprint over the limit, the page's separations rendered decide
+        (the model cannot see that a later opaque paint hid the colour beneath): the worst point
+        of what prints, reported over the limit, or nothing. Without Ghostscript the model's
+        figure stands."""
+        if not self.overprinted or self.inks.path is None or self.limit is None:
+            return
+        measured = rendered_worst(self.inks.path, self.page.index + 1)
+        if measured is None:
+            return
+        for message in self.overprinted:
+            self.messages.pop(message, None)
+        self.worst = measured
+        if measured > self.limit + 1:  # 8 bits a plate: within 0.4 % each
+            first = self.overprinted[0].split(": ", 1)[1]
+            self.report(
+                f"{measured:.0f} % total ink where overprint leaves ink beneath, measured on the "
+                f"page's separations rendered (the limit is {self.limit:.0f} %): {first}"
+            )
+
+    def read_once(self) -> None:
+        black = Colour(DEVICE["/DeviceGray"], (0.0,), "the initial colour")
+        state = State([1.0, 0.0, 0.0, 1.0, 0.0, 0.0], black, black)
+        self.spaces_reported = set()
+        self.run(self.page.obj, inherited(self.page.obj, "/Resources"), state, (), "")
 
     def report(self, message: str) -> None:
         self.messages.setdefault(message, None)
@@ -173,33 +207,50 @@ class PageInk:
             return
         kept = _kept_plates(ink, overprint, space, state)  # plates this paint leaves as they were
         own = sum(ink)
+        if kept:
+            self.overprints = True
+        if len(kept) == 4 and own == 0:
+            self.report(
+                f"white (no ink) set to overprint: {what} vanishes on press, leaving what lies "
+                "beneath (set it to knock out: no overprint, or overprint mode 0 in DeviceCMYK)"
+            )
+        where = self.where if self.geometry else ANYWHERE
         beneath = (
-            max(self.painted, key=lambda under: sum(under[p] for p in kept), default=None)
+            max(
+                (under for under, there in self.painted if meet(there, where)),
+                key=lambda under: sum(under[p] for p in kept),
+                default=None,
+            )
             if kept
             else None
         )
         if beneath is not None and sum(beneath[p] for p in kept) > 0:
-            self.paint_over(ink, beneath, kept, what)
+            self.paint_over(ink, beneath, kept, what, where)
             return
-        self.painted.add(tuple(round(v, 2) for v in ink))
+        self.painted.add((tuple(round(v, 2) for v in ink), where))
+        self.worst = max(self.worst, own)
         if self.limit is not None and own > self.limit + 0.5:
             self.report(f"{own:.0f} % total ink (the limit is {self.limit:.0f} %): {what}")
 
-    def paint_over(self, ink, beneath, kept: list[int], what: str) -> None:
+    def paint_over(self, ink, beneath, kept: list[int], what: str, where) -> None:
         """An overprinted paint on the heaviest earlier colour: its ink in effect on the plates it
         keeps."""
         own = sum(ink)
         under = sum(beneath[p] for p in kept)
         effect = own + under
         if kept == [0, 1, 2, 3]:
-            self.painted.add(tuple(min(100.0, a + b) for a, b in zip(ink, beneath)))
+            effect_ink = tuple(min(100.0, a + b) for a, b in zip(ink, beneath))
         else:
-            self.painted.add(tuple(beneath[p] if p in kept else ink[p] for p in range(4)))
+            effect_ink = tuple(beneath[p] if p in kept else ink[p] for p in range(4))
+        self.painted.add((effect_ink, where))
+        self.worst = max(self.worst, effect)
         if self.limit is not None and effect > self.limit + 0.5:
-            self.report(
+            message = (
                 f"{effect:.0f} % total ink in effect (the limit is {self.limit:.0f} %): {what} "
                 f"({own:.0f} %) overprints, so up to {under:.0f} % of an earlier colour stays beneath"
             )
+            self.overprinted.append(message)
+            self.report(message)
 
     def paint_colour(
         self, colour: Colour, stroke: bool, operator: str, state: State, resources, depth: int
@@ -284,35 +335,11 @@ class PageInk:
             state.overprint_fill = bool(gs.op)
         if "/OPM" in gs:
             state.overprint_mode = int(gs.OPM)
-        if self.any_pdfx and ("/TR" in gs or str(gs.get("/TR2", "/Default")) != "/Default"):
-            self.report(
-                f"a transfer function in graphics state {name} ({self.pdfx_version} forbids it)"
-            )
-        if self.profile.transparency:
-            return
-        blend = gs.get("/BM")
-        blends = (
-            [str(b) for b in blend]
-            if isinstance(blend, pikepdf.Array)
-            else [str(blend)]
-            if blend is not None
-            else []
-        )
-        if blends and blends[0] not in _NORMAL_BLENDS:
-            self.report(
-                f"blend mode {blends[0]} in graphics state {name} (the shop allows no transparency)"
-            )
-        mask = gs.get("/SMask")
-        if mask is not None and str(mask) != "/None":
-            self.report(f"a soft mask in graphics state {name} (the shop allows no transparency)")
-        for key, what in (("/CA", "stroke"), ("/ca", "fill")):
-            if key in gs and float(gs[key]) < 1:
-                self.report(
-                    f"{what} opacity {float(gs[key]):g} in graphics state {name} "
-                    "(the shop allows no transparency)"
-                )
+        for message in state_problems(gs, name, self.profile):
+            self.report(message)
 
     def image(self, obj, name: str, state: State, resources, raw: bytes | None = None) -> None:
+        self.where = extent(path_points("re", [0, 0, 1, 1], state.ctm))
         width, height = int(obj.get("/Width", 0)), int(obj.get("/Height", 0))
         bits = self.check_image_form(obj, name, state, width, height)
         if obj.get("/ImageMask", False):
@@ -351,6 +378,11 @@ class PageInk:
             else []
         )
         bits = int(obj.get("/BitsPerComponent", 1))
+        banned = [f for f in filters if f in ("/LZWDecode", "/JBIG2Decode")]
+        if self.pdfx and banned:
+            self.report(
+                f"image {name} is compressed with {banned[0][1:]} ({self.pdfx_version} forbids it)"
+            )
         if self.pdfx and "/JPXDecode" in filters:
             self.report(
                 f"image {name} is JPEG 2000 ({self.pdfx_version} allows PDF 1.4 filters only)"
@@ -429,7 +461,7 @@ class PageInk:
             self.report(f"forms nested more than 16 deep{where and ' in ' + where}")
             return
         stack = []
-        for instruction in self.inks.parse(owner):
+        for instruction in self.inks.parse(owner, self.geometry):
             op = str(instruction.operator)
             operands = instruction.operands
             if op == "q":
@@ -442,6 +474,13 @@ class PageInk:
                     self.set_colour(op, operands, state, resources)
             elif op in _PAINTS:
                 self.paint_operator(op, state, resources, depth)
+            elif op in PATH_OPERATORS:
+                if op == "w" and operands:
+                    state.line_width = float(operands[0])
+                elif op == "n":
+                    self.path = []
+                elif op not in ("h", "W", "W*"):
+                    self.path.extend(path_points(op, operands, state.ctm))
             elif op == "cm" and len(operands) == 6:
                 state.ctm = multiply([float(v) for v in operands], state.ctm)
             elif op == "gs" and operands:
@@ -489,6 +528,11 @@ class PageInk:
     def paint_operator(self, op: str, state: State, resources, depth: int) -> None:
         """A painting operator: the fill, the stroke or both, as the operator (or text render mode)
         paints."""
+        self.where = ANYWHERE if op in _TEXT_SHOW else extent(self.path) or ANYWHERE
+        if self.where is not ANYWHERE and op not in _PAINT_FILL:  # a stroke: half its width out
+            self.where = widen(self.where, state.line_width * scale(state.ctm) / 2 + 0.5)
+        if op not in _TEXT_SHOW:
+            self.path = []
         if op in _PAINT_FILL or op in _PAINT_BOTH:
             self.paint_colour(state.fill, False, f"'{op}'", state, resources, depth)
             if op in _PAINT_BOTH:
@@ -518,6 +562,7 @@ class PageInk:
         if shading is None:
             self.report(f"shading {name} is not in the resources")
         else:
+            self.where = ANYWHERE
             self.paint_shading(shading, f"shading {name} (painted with 'sh')", state, resources)
 
     def draw(self, name: str, resources, state: State, forms: tuple, depth: int) -> None:
@@ -527,7 +572,9 @@ class PageInk:
             self.report(f"XObject {name} is not in the resources")
             return
         subtype = xobject.get("/Subtype")
-        if subtype == "/Image":
+        if subtype == "/PS" or xobject.get("/Subtype2") == "/PS":
+            self.report(f"PostScript XObject {name}: its code prints or not as the RIP decides")
+        elif subtype == "/Image":
             self.image(xobject, name, state, resources)
         elif subtype == "/Form" and xobject.objgen not in forms:
             group = xobject.get("/Group")
@@ -563,13 +610,3 @@ def _kept_plates(ink, overprint: bool, space: Space, state: State) -> list[int]:
     ):
         return [0, 1, 2, 3]
     return []
-
-
-def inherited(page, key: str):
-    """A page attribute that may be set on the page or on a Pages node above it."""
-    node, depth = page, 0
-    while node is not None and depth < 64:
-        if key in node:
-            return node[key]
-        node, depth = node.get("/Parent"), depth + 1
-    return None

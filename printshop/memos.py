@@ -177,6 +177,19 @@ IMAGES_INSPECTED = memoized(
     used_in="checks/images.py _inspect_image",
     maxsize=256,
 )
+LANGUAGE_DETECTORS = memoized(
+    "language_detectors",
+    keyed_by="the project's language codes (lingua's detector for them)",
+    used_in="checks/language_identity.py detector",
+    maxsize=8,
+)
+LANGUAGE_IDENTITY = memoized(
+    "language_identity",
+    keyed_by="text id, text, its language, the project's languages, the identity settings and the "
+    "untranslatable words",
+    used_in="checks/language_identity.py identity_findings",
+    maxsize=65536,
+)
 MARKUP_PROBLEMS = memoized(
     "markup_problems",
     keyed_by="a text",

@@ -5,7 +5,7 @@ and text variables' ids, and lengths once text variables are filled in.
 from __future__ import annotations
 
 from printshop import memos
-from printshop.checks import encoding, translation_checks
+from printshop.checks import encoding, language_identity, translation_checks
 from printshop.checks.translations import (
     check_translation,
 )
@@ -41,6 +41,7 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
                 f"{catalogue.lang}.yaml there to describe it",
             )
         language = project.languages.get(catalogue.lang)
+        identity = language_identity.checker(project, game, catalogue.lang)
         for entry in catalogue.entries.values():
             for problem in markup_problems_once(entry.text):
                 report.add("markup", entry.location, f"'{entry.id}': {problem}")
@@ -54,6 +55,8 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
                     hint=f'it most likely reads "{fixed[:80]}": write it so, and save the file as '
                     "UTF-8",
                 )
+            for found in identity(entry.id, entry.text):
+                report.add(found.code, entry.location, found.message, hint=found.hint)
             for finding in (
                 translation_checks.check_text(entry.id, entry.text, language) if language else ()
             ):

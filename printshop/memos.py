@@ -190,6 +190,12 @@ LANGUAGE_IDENTITY = memoized(
     used_in="checks/language_identity.py identity_findings",
     maxsize=65536,
 )
+GLOSSARY_FINDINGS = memoized(
+    "glossary_findings",
+    keyed_by="a reference text, its translation and the glossary's terms for the two languages",
+    used_in="checks/glossary.py term_findings",
+    maxsize=65536,
+)
 MARKUP_PROBLEMS = memoized(
     "markup_problems",
     keyed_by="a text",

@@ -5,7 +5,7 @@ and text variables' ids, and lengths once text variables are filled in.
 from __future__ import annotations
 
 from printshop import memos
-from printshop.checks import encoding, language_identity, translation_checks
+from printshop.checks import encoding, glossary, language_identity, translation_checks
 from printshop.checks.translations import (
     check_translation,
 )
@@ -79,6 +79,7 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
                         f"naming variant '{name}' gives no '{text_id}' in {catalogue.lang} "
                         f"(write it as variant.{name}.{text_id})",
                     )
+    glossary.check_glossary(project, game, report)
     for name, variant in game.game.variants.items():
         for text_id in variant.overrides:
             if text_id not in source.entries:

@@ -131,6 +131,16 @@ def test_names_numbers_and_short_labels_are_not_judged():
     )
 
 
+def test_regional_variants_are_one_language_and_others_are_still_found():
+    settings = language_identity.Settings(4, 24, (("*", 0.9),))
+    names = (("en", "English"), ("pt_BR", "Portuguese (Brazil)"), ("pt_PT", "Portuguese"))
+    portuguese = "O jogador compra uma carta e passa a vez ao vizinho da esquerda."
+    english = "The player draws a card and passes the turn to the left."
+    assert language_identity.identity_findings("x", portuguese, "pt_PT", names, settings, ()) == ()
+    (found,) = language_identity.identity_findings("x", english, "pt_BR", names, settings, ())
+    assert "reads as English, not Portuguese (Brazil)" in found.message
+
+
 def test_the_language_file_sets_how_sure_the_check_must_be(german):
     """A confidence above any the detector gives (1.0 for English found) silences the check for
     that language alone; a bad value is a diagnostic at the language file."""

@@ -87,8 +87,8 @@ class Identity(Node):
     min_characters: int = Field(default=24, ge=1)
     """Sentences with fewer letters are not judged."""
     confidence: dict[str, Annotated[float, Field(gt=0, le=1)]] = {"*": 0.9}
-    """How sure the detector must be that a sentence is in another language (its code, or "*"),
-    from 0 to 1."""
+    """How sure the detector must be that a sentence is in another language (its code without a
+    region, "en", or "*" for any), from 0 to 1."""
 
 
 class TranslationChecks(Node):

@@ -283,3 +283,10 @@ def test_a_csv_in_another_encoding_is_a_diagnostic(data_copy, tmp_path, capsys):
     bad.write_bytes("id,kind,note,fr,en\nhealth,phase,,Santé,Health\n".encode("latin-1"))
     assert _import(data_copy, bad) == 1
     assert "bad.csv:2:1: error[glossary]: the CSV file is not UTF-8" in capsys.readouterr().err
+
+
+def test_a_build_of_one_language_knows_every_language_the_glossary_names(data_copy):
+    """A build of English alone reads no French language file; the glossary's French renderings
+    are still of a language the project describes."""
+    report, _ = check(data_copy, games=["kremlin", "comrade"], langs=["en"])
+    assert _codes(report, "glossary") == [] and not report.has_errors

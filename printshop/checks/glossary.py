@@ -11,6 +11,7 @@ from printshop import memos
 from printshop.diagnostics import Report
 from printshop.language import glossary as terms
 from printshop.language.translation import statuses
+from printshop.project.layers import layer_dirs, names_in
 from printshop.project.loader import GameData, Project
 
 # (term id, kind, the reference rendering's stems, the translation's renderings' stems, the
@@ -23,9 +24,11 @@ def check_glossary(project: Project, game: GameData, report: Report) -> None:
     if glossary is None:
         return
     source_lang = game.game.source_language
+    # every language described, whether or not this run read its file (build --lang de reads a few)
+    described = set(project.languages) | set(names_in("languages", layer_dirs(project.data_dir)))
     for term_id, term in glossary.terms.items():
         for lang in sorted({*term.renderings, *term.forms}):
-            if lang not in project.languages:
+            if lang not in described:
                 report.add(
                     "glossary",
                     term.where("renderings" if lang in term.renderings else "forms"),

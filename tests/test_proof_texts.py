@@ -84,8 +84,9 @@ def test_every_page_is_numbered_out_of_the_whole(kremlin_proof):
     assert f"page {pages} of {pages}" in flat(texts[-1])
 
 
-def test_a_game_without_a_glossary_has_no_glossary_section(tmp_path):
-    result = make_proofs(DEFAULT_DATA_DIR, tmp_path, games=["comrade"])
+def test_a_game_without_a_glossary_has_no_glossary_section(data_copy, tmp_path):
+    (data_copy / "comrade" / "glossary.yaml").unlink()
+    result = make_proofs(data_copy, tmp_path, games=["comrade"])
     assert not result.report.has_errors
     texts = page_texts(tmp_path / proof_name("comrade", "fr", "en"))
     assert any("Le livret de règles, paragraphe par paragraphe" in flat(t) for t in texts)

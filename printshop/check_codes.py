@@ -171,6 +171,29 @@ _check(
     "data/kremlin/text/de.yaml:12:10: warning[mojibake]: 'politician.a.name' holds encoding damage (UTF-8 read as another encoding): 'PolitbÃ¼ro'",
 )
 _check(
+    "wrong-language",
+    W,
+    "a text, or a sentence of it, written in another of the project's languages than its file's",
+    "translate it; a name that misleads the check goes in the game's untranslatable words, and a "
+    "language file's checks.identity sets how sure the check must be",
+    "data/comrade/text/de.yaml:17:11: warning[wrong-language]: 'card.dissident.goal': a sentence reads as English, not German: \"If the Informer sees this card he wins\"",
+)
+_check(
+    "glossary-term",
+    W,
+    "a translation renders a glossary term otherwise than the game's glossary says",
+    "write the term as the glossary renders it (an inflected form is fine), or add the form used to "
+    "the term's forms in glossary.yaml",
+    'data/kremlin/text/en.yaml:444:12: warning[glossary-term]: \'rules.phase6.p1\': the French says "Remplacement" (glossary term \'replacement\', a phase), which the English renders as "Replacement": this text has no "Replacement"',
+)
+_check(
+    "glossary",
+    E,
+    "a glossary file or a TBX or CSV import that cannot be read: an unknown language, a term without its source rendering, a malformed file",
+    "correct the file at the place shown; languages are those in data/languages/",
+    "data/kremlin/glossary.yaml:7:5: error[glossary]: term 'purge': no language 'xx' in data/languages",
+)
+_check(
     "stale-translation",
     W,
     "the source text changed after the translation was made",

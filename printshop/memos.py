@@ -183,6 +183,25 @@ SVG_DRAWINGS = memoized(
     used_in="render/images.py _drawing",
     maxsize=64,
 )
+LANGUAGE_DETECTORS = memoized(
+    "language_detectors",
+    keyed_by="the project's language codes (lingua's detector for them)",
+    used_in="checks/language_identity.py detector",
+    maxsize=8,
+)
+LANGUAGE_IDENTITY = memoized(
+    "language_identity",
+    keyed_by="text id, text, its language, the project's languages, the identity settings and the "
+    "untranslatable words",
+    used_in="checks/language_identity.py identity_findings",
+    maxsize=65536,
+)
+GLOSSARY_FINDINGS = memoized(
+    "glossary_findings",
+    keyed_by="a reference text, its translation and the glossary's terms for the two languages",
+    used_in="checks/glossary.py term_findings",
+    maxsize=65536,
+)
 MARKUP_PROBLEMS = memoized(
     "markup_problems",
     keyed_by="a text",

@@ -170,7 +170,8 @@ def test_bad_data_stops_every_proof(data_copy, tmp_path):
 def test_the_command_writes_the_proof_and_reports_problems_without_a_traceback(tmp_path, capsys):
     assert main(["proof", "comrade", "--lang", "fr", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "comrade" / "fr" / "comrade-fr-proof-against-en.pdf").is_file()
-    assert "comrade-fr-proof-against-en.pdf (5 pages)" in capsys.readouterr().err
+    # 5 pages of faces, then 5 of the booklet and the labels beside their English (proof_texts.py)
+    assert "comrade-fr-proof-against-en.pdf (10 pages)" in capsys.readouterr().err
     assert main(["proof", "comrade", "--lang", "de", "--out", str(tmp_path / "none")]) == 1
     err = capsys.readouterr().err
     assert (

@@ -65,6 +65,9 @@ REQUIRED_LABELS = (
     "proof_translation",
     "proof_reference",
     "proof_scale",
+    "proof_booklet",
+    "proof_labels",
+    "proof_glossary",
 )
 
 

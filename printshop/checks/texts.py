@@ -5,7 +5,7 @@ and text variables' ids, and lengths once text variables are filled in.
 from __future__ import annotations
 
 from printshop import memos
-from printshop.checks import encoding, translation_checks
+from printshop.checks import encoding, glossary, language_identity, translation_checks
 from printshop.checks.translations import (
     check_translation,
 )
@@ -43,6 +43,7 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
                 f"{catalogue.lang}.yaml there to describe it",
             )
         language = project.languages.get(catalogue.lang)
+        identity = language_identity.checker(project, game, catalogue.lang)
         for entry in catalogue.entries.values():
             for problem in markup_problems_once(entry.text):
                 report.add("markup", entry.location, f"'{entry.id}': {problem}")
@@ -59,6 +60,8 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
             if "<icon" in entry.text:
                 icons = icons or game_icons(project, game)
                 check_icons(entry.id, entry.text, entry.location, icons, report)
+            for found in identity(entry.id, entry.text):
+                report.add(found.code, entry.location, found.message, hint=found.hint)
             for finding in (
                 translation_checks.check_text(entry.id, entry.text, language) if language else ()
             ):
@@ -81,6 +84,7 @@ def check_texts(project: Project, game: GameData, report: Report) -> None:
                         f"naming variant '{name}' gives no '{text_id}' in {catalogue.lang} "
                         f"(write it as variant.{name}.{text_id})",
                     )
+    glossary.check_glossary(project, game, report)
     for name, variant in game.game.variants.items():
         for text_id in variant.overrides:
             if text_id not in source.entries:

@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from printshop.commands import i18n_glossary as glossary_command
 from printshop.commands.arguments import add_data, add_game_option, folder
 from printshop.commands.common import UsageError, known_games, load_or_report, print_report
+from printshop.commands.i18n_glossary import add_glossary_parser
 from printshop.diagnostics import display_path
 from printshop.project.paths import PACKAGE_DEFAULTS_DIR, discover_games
 
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
 def add_parser(commands: argparse._SubParsersAction) -> None:
     i18n = commands.add_parser(
         "i18n",
-        help="translators' tools: status, sync, PO export and import",
+        help="translators' tools: status, sync, PO export and import, the glossary",
         description="Tools for translators. Texts live in data/<game>/text/<lang>.yaml; see TRANSLATING.md.",
     )
     actions = i18n.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -133,6 +135,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     importing.add_argument("--game", required=True, metavar="GAME")
     importing.add_argument("--lang", required=True, metavar="LANG")
     add_data(importing)
+    add_glossary_parser(actions)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "new":
         return _new(args)
     _refuse_game_for_language(args)
+    if args.action == "glossary":
+        return glossary_command.run(args)
     if args.action == "import":
         games = known_games(args.data, [args.game])
     elif args.action == "confirm":

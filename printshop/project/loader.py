@@ -24,6 +24,7 @@ from printshop.project.models.art import Colours, Fonts, Motifs
 from printshop.project.models.booklet import BookletStyle
 from printshop.project.models.faces import Face, FacesFile
 from printshop.project.models.game import Game
+from printshop.project.models.glossary import GlossaryFile
 from printshop.project.models.language import Language
 from printshop.project.models.media import Media
 from printshop.project.models.profile import Profile
@@ -58,6 +59,8 @@ class GameData:
     # every language the game has a text file for; `catalogues` holds those read (load_project's
     # `langs`)
     available: list[str] = field(default_factory=list)
+    # the game's terms and their renderings (glossary.yaml), when it has them
+    glossary: GlossaryFile | None = None
 
     @property
     def languages(self) -> list[str]:
@@ -276,9 +279,21 @@ def load_game(
             expand_decks(game, None, report)
         return None
     expand_decks(game, faces, report)
+    glossary_path = game_dir / GLOSSARY_FILE
     return GameData(
-        game_dir.name, game_dir, game, faces, catalogues, faces_path, records, available=available
+        game_dir.name,
+        game_dir,
+        game,
+        faces,
+        catalogues,
+        faces_path,
+        records,
+        available=available,
+        glossary=_load(GlossaryFile, glossary_path, report) if glossary_path.is_file() else None,
     )
+
+
+GLOSSARY_FILE = "glossary.yaml"  # in a game's folder
 
 
 LABELS_REFERENCE = (

@@ -28,6 +28,7 @@ from printshop.project.models import (
     booklet,
     faces,
     game,
+    glossary,
     language,
     media,
     profile,
@@ -38,7 +39,19 @@ from printshop.project.models import (
 from printshop.project.paths import REPOSITORY_DIR
 from printshop.project.schema import Node
 
-MODEL_MODULES = (values, media, profile, targets, art, styles, booklet, language, faces, game)
+MODEL_MODULES = (
+    values,
+    media,
+    profile,
+    targets,
+    art,
+    styles,
+    booklet,
+    language,
+    faces,
+    game,
+    glossary,
+)
 
 DOCS_DIR = REPOSITORY_DIR / "docs"
 SCHEMAS_DIR = REPOSITORY_DIR / "schemas"
@@ -144,6 +157,21 @@ DATA_FILES = (
         "of the trim, y downwards. A face may `extends` another: it starts from the other's keys and "
         "merges its own over them, deeply (a frame that changes only `height` keeps the rest), and a key "
         "set to `null` removes it. A face's template has one `{% block %}` per frame, of the same name.",
+    ),
+    DataFile(
+        "glossary",
+        "data/<game>/glossary.yaml",
+        "data/*/glossary.yaml",
+        glossary.GlossaryFile,
+        "A game's terms (phases, resources, card types, roles), each with its rendering in every "
+        "language (optional). Validate warns where a translation renders a term otherwise "
+        "(`glossary-term`): a rendering is found in a text when, accents and case aside (unless "
+        "`case_sensitive`), each of its words begins a word of the text, in order; a word of eight "
+        "letters or more needs all but its last two letters, one of five to seven all but its last "
+        '("Remplacement" finds "remplacements"), a shorter word is a whole word; other forms go '
+        "in `forms`. "
+        "`printshop i18n glossary export` writes it as TBX or CSV for translation tools, and "
+        "`i18n glossary import` reads them back.",
     ),
     DataFile(
         "text",

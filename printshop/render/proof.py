@@ -4,7 +4,9 @@ made from, so that someone who reads both checks the translation on the card as 
 `make_proofs` is what `printshop proof` calls: it checks and lays out the games as a build does
 (nothing is written if anything fails), then draws, per game and translation, one row per
 distinct face and sheet: the translation on the left, its reference on the right, each labelled
-with its face key and followed by the text ids its frames print (frame: ids) in small type.
+with its face key and followed by the text ids its frames print (frame: ids) in small type; then
+the rules booklet paragraph beside paragraph, the labels and the glossary's terms
+(render/proof_texts.py).
 Faces are drawn by render/faces.py, exactly as in the kit, at true size when the page allows and
 scaled down otherwise (the label says by how much). The file goes to
 `<out>/<game>/<lang>/<game>-<lang>-proof-against-<ref>.pdf`.
@@ -34,6 +36,7 @@ from printshop.project.models.art import Motif
 from printshop.project.models.media import Media, Paper
 from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR
 from printshop.project.units import mm
+from printshop.render import proof_texts
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_face
 from printshop.render.pdf import new_canvas
@@ -273,6 +276,24 @@ def render_proof(
         for key in keys
     ]
     pages = _paginate(rows, top - bottom)
+    # then the booklet, the labels and the glossary, line beside line (render/proof_texts.py)
+    box = (margin, bottom, page_width - 2 * margin, top - bottom)
+    width = page_width - 2 * margin
+
+    def texts() -> list:
+        return proof_texts.story(translation, reference, width, GUTTER)
+
+    total = len(pages) + proof_texts.count_pages(texts, (page_width, page_height), box)
+
+    def footer_at(number: int) -> None:
+        canvas.setFont(footer.font, footer.size)
+        canvas.setFillColor(SOFT)
+        canvas.drawCentredString(
+            page_width / 2,
+            footer_baseline,
+            f"{file_name} · {translation.localized.label('page', page=number, pages=total)}",
+        )
+
     for number, page in enumerate(pages, start=1):
         _headings(canvas, translation, reference, page_height, margin, column, translated)
         y = top
@@ -292,16 +313,16 @@ def render_proof(
         canvas.setLineWidth(0.3)
         middle = margin + column + GUTTER / 2
         canvas.line(middle, bottom, middle, top + LABEL_SIZE)
-        canvas.setFont(footer.font, footer.size)
-        canvas.setFillColor(SOFT)
-        canvas.drawCentredString(
-            page_width / 2,
-            footer_baseline,
-            f"{file_name} · {translation.localized.label('page', page=number, pages=len(pages))}",
-        )
+        footer_at(number)
         canvas.showPage()
+
+    def text_page(_canvas: Canvas, number: int) -> None:
+        _headings(canvas, translation, reference, page_height, margin, column, translated)
+        footer_at(number)
+
+    proof_texts.draw(canvas, texts(), box, text_page, len(pages) + 1)
     canvas.save()
-    return buffer.getvalue(), len(pages)
+    return buffer.getvalue(), total
 
 
 def _faces(layout: GameLayout) -> dict[str, FaceLayout]:

@@ -89,6 +89,21 @@ class LengthRatio(Node):
     """The longest a translation may be, as a multiple of its source's length."""
 
 
+class Identity(Node):
+    """What the language-identity check (`wrong-language`) judges: sentences of at least
+    `min_words` words and `min_characters` letters, once markup, numbers and the game's
+    untranslatable words are taken out; one is reported when the detector finds another of the
+    project's languages with at least `confidence` (by that language's code, "*" for any)."""
+
+    min_words: int = Field(default=4, ge=1)
+    """Sentences with fewer words are not judged (names, labels, loanwords)."""
+    min_characters: int = Field(default=24, ge=1)
+    """Sentences with fewer letters are not judged."""
+    confidence: dict[str, Annotated[float, Field(gt=0, le=1)]] = {"*": 0.9}
+    """How sure the detector must be that a sentence is in another language (its code without a
+    region, "en", or "*" for any), from 0 to 1."""
+
+
 class TranslationChecks(Node):
     length: dict[str, LengthRatio] = {"*": LengthRatio(min=0.4, max=2.5)}
     """Per language a translation is made from ("en", or "*" for any): how much longer or shorter it
@@ -104,6 +119,8 @@ class TranslationChecks(Node):
     out)."""
     doubled_words: list[str] = []
     """Words that may stand twice in a row ("nous nous")."""
+    identity: Identity = Identity()
+    """When a sentence counts as written in another language (`wrong-language`)."""
 
 
 class Language(Node):

@@ -36,6 +36,9 @@ def board_svg() -> str:
         fill = f'fill="{palette[shape.fill]}"' if shape.fill else 'fill="none"'
         if shape.stroke and shape.stroke_width > 0:
             fill += f' stroke="{palette[shape.stroke]}" stroke-width="{n(shape.stroke_width)}"'
+        elif shape.fill and light(palette[shape.fill]):
+            # a pale place on the pale board: at a sixth of its size it needs an outline to show
+            fill += f' stroke="{palette["grey"]}" stroke-width="{n(1.2 * MM)}"'
         return fill
 
     parts = [
@@ -71,8 +74,49 @@ def board_svg() -> str:
                 f'<g transform="translate({n(shape.x)} {n(shape.y)}) scale({scale})" '
                 f"{paint(shape)}>{paths}</g>"
             )
+    parts += callouts(face, palette, n)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+# the board's parts the figure's caption names by number (the frames that label them on the board,
+# which the figure leaves out: its words are the caption's, in each language)
+CALLOUTS = (
+    "place_1",  # the party chief
+    "place_2",  # the first level's offices
+    "place_5",  # the second level's
+    "cand_1",  # the candidates' places
+    "people",  # the People's row
+    "sanatorium",
+    "siberia",
+    "wall",
+    "parade",
+)
+
+
+def callouts(face, palette, n) -> list[str]:
+    """A numbered disc at the left of each part CALLOUTS names, in the board's red."""
+    radius, parts = 9 * MM, []
+    for number, name in enumerate(CALLOUTS, start=1):
+        frame = face.frames[name]
+        x = max(frame.x - radius - 2 * MM, radius + 6 * MM)
+        y = frame.y + frame.height / 2 if name != "cand_1" else frame.y - radius - 2 * MM
+        if name == "cand_1":
+            x = frame.x + radius + 2 * MM
+        parts.append(
+            f'<circle cx="{n(x)}" cy="{n(y)}" r="{n(radius)}" fill="{palette["red"]}" '
+            f'stroke="{palette["paper"]}" stroke-width="{n(1.5 * MM)}"/>'
+        )
+        parts.append(
+            f'<text x="{n(x)}" y="{n(y + 4.5 * MM)}" font-size="{n(13 * MM)}" font-weight="bold" '
+            f'fill="{palette["paper"]}" text-anchor="middle">{number}</text>'
+        )
+    return parts
+
+
+def light(hex_value: str) -> bool:
+    red, green, blue = (int(hex_value[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.75
 
 
 def rays(shape, n) -> str:

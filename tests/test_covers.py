@@ -403,3 +403,32 @@ def test_an_image_of_the_games_folder_is_drawn_on_the_cover(tmp_path):
     pdf, _, palette = _rendered(checked, None, bleed=8.5)
     assert _near(_pixel(pdf, 0, 0, 0), (20, 120, 60))  # the bleed's corner: the image
     assert _near(_pixel(pdf, 0, 1, 1), _hex(palette["red"]))
+
+
+def test_a_cover_whose_text_runs_onto_the_next_page_is_refused(data_copy, tmp_path):
+    """Found with the worked example: a French title on two lines under a tall opening spacer ran
+    the cover's last line onto page 2, in the cover's paper colour on a white page, and nothing
+    said so. It is a text-overflow with the way out; nothing is written."""
+    import shutil
+
+    from printshop.pipeline.build import build
+    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
+    rules = templates / "comrade" / "rules.xml.j2"
+    text = rules.read_text(encoding="utf-8")
+    assert '<spacer height="108mm"/>' in text
+    rules.write_text(text.replace('<spacer height="108mm"/>', '<spacer height="180mm"/>'), "utf-8")
+    result = build(
+        data_copy,
+        tmp_path / "out",
+        games=["comrade"],
+        langs=["en"],
+        papers=["a4"],
+        templates_dir=templates,
+    )
+    found = [d for d in result.report.errors if "does not fit on the cover" in d.message]
+    assert found and found[0].code == "text-overflow" and "spacer" in found[0].hint
+    assert not (tmp_path / "out" / "comrade").exists()

@@ -119,8 +119,9 @@ def render_failed(report: Report, layout: GameLayout, path: Path, error: Excepti
             "text-overflow",
             error.where,
             f"{error} ({path.name})",
-            hint="lower the type size, leading or spaces of booklet.yaml's styles (print/booklet.yaml), or "
-            "split the paragraph",
+            hint=error.hint
+            or "lower the type size, leading or spaces of booklet.yaml's styles (print/booklet.yaml), "
+            "or split the paragraph",
         )
         return
     report.add(

@@ -22,7 +22,7 @@ from reportlab.platypus import (
     PageTemplate,
 )
 from reportlab.platypus import Spacer as RLSpacer
-from reportlab.platypus.doctemplate import LayoutError
+from reportlab.platypus.doctemplate import ActionFlowable, LayoutError
 
 from printshop.layout.plan import BookletLayout, GameLayout
 from printshop.project.models.art import Motif
@@ -203,7 +203,10 @@ def set_booklet(
     cover_styles = page_styles(pages.cover, styles, paints, cover=True)
     text_styles = page_styles(pages.text, styles, paints)
     on_cover = booklet.cover  # the blocks before the first page break: the cover's, balanced
+    cover_end = _CoverEnd()
     for index, block in enumerate(blocks):
+        if on_cover and isinstance(block, PageBreakBlock):
+            story.append(cover_end)  # the page the cover's text ended on, known once it is set
         on_cover = on_cover and not isinstance(block, PageBreakBlock)
         story.extend(
             block_flowables(
@@ -248,16 +251,35 @@ def set_booklet(
         LayoutError
     ) as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug
         raise BookletTooLarge(_too_large(str(error), paper), style.where("styles")) from None
+    if cover_end.page > 1:  # the cover's text ran on past its page: the rules would start late
+        raise BookletTooLarge(
+            f"the cover's text does not fit on the cover: it runs onto page {cover_end.page} "
+            f"of {paper.label or 'the page'}",
+            style.where("styles"),
+            hint="give the cover's opening spacer less height, or its title and subtitle smaller "
+            "sizes (the cover page style's `sizes` in the game's print/booklet.yaml)",
+        )
     return buffer.getvalue(), doc.page, doc.tail
+
+
+class _CoverEnd(ActionFlowable):
+    """A mark after the cover's blocks: the page it is met on (1, when the cover's text fits)."""
+
+    def __init__(self):
+        super().__init__()
+        self.page = 0
+
+    def apply(self, doc) -> None:
+        self.page = doc.page
 
 
 class BookletTooLarge(Exception):
     """Something of the booklet cannot be set on its page at the styles' sizes and spaces; `where`:
     booklet.yaml's styles (jobs.py reports it there as text-overflow, not as a fault of printshop)."""
 
-    def __init__(self, message: str, where):
+    def __init__(self, message: str, where, hint: str = ""):
         super().__init__(message)
-        self.where = where
+        self.where, self.hint = where, hint
 
 
 _TOO_LARGE = re.compile(

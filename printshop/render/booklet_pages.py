@@ -251,7 +251,10 @@ def set_booklet(
         LayoutError
     ) as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug
         raise BookletTooLarge(_too_large(str(error), paper), style.where("styles")) from None
-    if cover_end.page > 1:  # the cover's text ran on past its page: the rules would start late
+    # a designed cover (a page style with a background or art) whose text ran on past it: its last
+    # lines print on the next page in the cover's colours (a booklet without one just flows on)
+    designed = pages.cover.background is not None or bool(pages.cover.shapes)
+    if designed and cover_end.page > 1:
         raise BookletTooLarge(
             f"the cover's text does not fit on the cover: it runs onto page {cover_end.page} "
             f"of {paper.label or 'the page'}",

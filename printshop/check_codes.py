@@ -586,6 +586,9 @@ ALARMS_ON_CORRECT_TEXT: dict[str, tuple[int, int, str]] = {
     "markup-mismatch": (0, 0, ""),
     "line-breaks": (0, 0, ""),
     "mojibake": (0, 0, ""),
+    "icon-mismatch": (0, 0, ""),
+    "wrong-language": (0, 0, ""),
+    "glossary-term": (0, 0, ""),
 }
 TRANSLATION_LIMITS = [
     "`sentence-count` reports two sentences a translation joins with “and” rather than with a "

@@ -96,8 +96,9 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     add_data(confirming)
     exporting = actions.add_parser(
         "export",
-        help="write a PO file per game for Poedit or Weblate",
-        description="Write <game>-<lang>.po: msgctxt is the text id, msgid the source text, msgstr the "
+        help="write a PO or XLIFF file per game for Poedit, Weblate or a CAT tool",
+        description="Write <game>-<lang>.po (or .xlf with --format xliff/xliff2, for CAT tools): msgctxt "
+        "is the text id, msgid the source text, msgstr the "
         "translation; stale texts are fuzzy with the previous source. '#:' gives the text's line "
         "in the YAML files, '#.' the cards and frames that print it and about how many characters "
         "fit there.",

@@ -200,3 +200,21 @@ def test_the_commands_export_and_import_xliff(data_copy, tmp_path, capsys):
         ]
         assert main(argv) == 0
         assert "0 text(s) changed" in capsys.readouterr().out
+
+
+def test_a_file_declaring_entities_is_refused_and_nothing_written(data_copy, tmp_path):
+    """An entity can read a file of the machine into a text (or grow past any memory): a file
+    that declares any is refused at its first line; the same file without it imports."""
+    path = _export(data_copy, tmp_path, "1.2")
+    text = path.read_text(encoding="utf-8").replace(">Camarade<", ">&secret;<", 1)
+    declared = '<!DOCTYPE xliff [<!ENTITY secret SYSTEM "file:///etc/hostname">]>\n'
+    first, rest = text.split("\n", 1)
+    path.write_text(first + "\n" + declared + rest, encoding="utf-8")
+    french = data_copy / "comrade" / "text" / "fr.yaml"
+    before = french.read_bytes()
+    result = import_po(_comrade(data_copy), "fr", path)
+    [error] = result.report.errors
+    assert error.code == "xliff-syntax" and "entities" in error.message
+    assert error.location.line == 1 and french.read_bytes() == before
+    path.write_text(text.replace("&secret;", "Camarade rouge"), encoding="utf-8")
+    assert not import_po(_comrade(data_copy), "fr", path).report.has_errors

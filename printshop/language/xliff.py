@@ -186,6 +186,16 @@ def read_xliff(
             hint="export the language again with printshop i18n export --format xliff",
         )
         return None
+    if root.getroottree().docinfo.internalDTD is not None or b"<!ENTITY" in data:
+        # entities can read files of the machine into a text, or grow it past any memory: an
+        # exported file has none, and a CAT tool adds none
+        report.add(
+            "xliff-syntax",
+            Location.of(path, 1, 1),
+            "the file declares a DOCTYPE or entities, which no exported file holds: not imported",
+            hint="export the language again with printshop i18n export --format xliff",
+        )
+        return None
     version = root.get("version", "")
     if root.tag == f"{{{XLIFF_2}}}xliff" or version.startswith("2"):
         store, stated = xliff2.Xliff2File.parsestring(data), root.get("trgLang", "")

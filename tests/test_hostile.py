@@ -1987,3 +1987,64 @@ def test_watch_sees_a_symlinked_text_file_change_and_writes_what_build_does(
     reference = tmp_path / "reference"
     assert not build(data, reference, **QUICK, templates_dir=templates).report.has_errors
     assert kit(out) == kit(reference), lines
+
+
+def test_watch_follows_a_text_link_re_pointed_to_another_folder_then_its_new_target_edited(
+    tmp_path, data
+):
+    """Issue 54: the links of the data were read once, when the project was loaded. A text link
+    re-pointed to a file in another folder was read, but the new target's folder was not watched
+    and its link not known: the next edit of the new target said "nothing to redo" (or nothing at
+    all) and left a kit that differs from what `build` writes."""
+    import threading
+
+    from printshop.live.session import Session
+    from printshop.live.watch import watch
+
+    text = data / "comrade" / "text" / "en.yaml"
+    first, second = data / "drafts-a" / "en.yaml", data / "drafts-b" / "en.yaml"
+    for copy in (first, second):
+        copy.parent.mkdir()
+        shutil.copy(text, copy)
+    text.unlink()
+    text.symlink_to(os.path.relpath(first, text.parent))
+    templates = data.parent / "templates"
+    if not (templates / "comrade").is_dir():
+        from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+        shutil.copytree(DEFAULT_TEMPLATES_DIR, templates, dirs_exist_ok=True)
+        shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common", dirs_exist_ok=True)
+    out = tmp_path / "out"
+    session = Session(
+        data, out, games=["comrade"], langs=["en"], papers=["a4"], templates_dir=templates
+    )
+    stop, ready, lines = threading.Event(), threading.Event(), []
+    rebuilt = threading.Semaphore(0)
+
+    def said(line):
+        lines.append(line)
+        if ready.is_set() and any(
+            words in line for words in ("written", "nothing to redo", "no file changed")
+        ):
+            rebuilt.release()
+
+    thread = threading.Thread(
+        target=watch, args=(session,), kwargs=dict(say=said, stop=stop, ready=ready.set)
+    )
+    thread.start()
+    try:
+        assert ready.wait(120)
+        time.sleep(0.5)
+        swap = text.with_name("en.swap")
+        swap.symlink_to(os.path.relpath(second, text.parent))
+        os.replace(swap, text)
+        assert rebuilt.acquire(timeout=120), lines
+        time.sleep(0.5)
+        edit(second, '  title: "Comrade"', '  title: "Comrades"')
+        assert rebuilt.acquire(timeout=20), lines
+    finally:
+        stop.set()
+        thread.join(30)
+    reference = tmp_path / "reference"
+    assert not build(data, reference, **QUICK, templates_dir=templates).report.has_errors
+    assert kit(out) == kit(reference), lines

@@ -76,6 +76,67 @@ def test_the_largest_score_pad_is_taken():
     assert table.writing_rows == MAX_WRITING_ROWS and table.look.rules == "grid"
 
 
+def test_a_tfoot_is_read_as_the_last_rows():
+    (table,) = parse_blocks(
+        '<table rows="3"><tr><th>Name</th><th>Score</th></tr>'
+        "<tfoot><tr><th>Total</th><td></td></tr></tfoot></table>"
+    )
+    assert table.foot_rows == 1 and [row[0] for row in table.rows] == [
+        (True, "Name"),
+        (True, "Total"),
+    ]
+    (plain,) = parse_blocks("<table><tr><td>a</td></tr></table>")
+    assert plain.foot_rows == 0
+
+
+@pytest.mark.parametrize(
+    "inside",
+    [
+        "<tfoot><tr><td>t</td></tr></tfoot><tr><td>a</td></tr>",  # not at the end
+        "<tr><td>a</td></tr><tfoot><tr><td>t</td></tr></tfoot><tfoot><tr><td>u</td></tr></tfoot>",
+        "<tr><td>a</td></tr><tfoot><td>t</td></tfoot>",  # a cell straight in the foot
+    ],
+)
+def test_a_misplaced_tfoot_is_refused_where_it_stands(inside):
+    with pytest.raises(RichTextError) as error:
+        parse_blocks(f"<p>x</p>\n<table>{inside}</table>")
+    assert error.value.line == 2 and error.value.hint
+
+
+def test_the_foot_is_set_under_the_writing_rows_with_their_height():
+    """A score pad's total comes after its empty rows, as tall as they are (a number is written
+    in it), and its header cells are filled like the header's."""
+    from printshop.typeset.tables import TableDefaults, designed_table
+
+    (table,) = parse_blocks(
+        '<table rules="grid" header-fill="gold" rows="4" row-height="9mm">'
+        "<tr><th>Who</th><th>Score</th></tr><tfoot><tr><th>Total</th><td></td></tr></tfoot></table>"
+    )
+    style = ParagraphStyle("cell", fontName="Helvetica", fontSize=10, leading=12)
+    cells = [[Paragraph(text or " ", style) for _, text in row] for row in table.rows]
+
+    class Paints:
+        def fill(self, name):
+            return name
+
+    drawn = designed_table(
+        table,
+        cells,
+        lambda: Paragraph(" ", style),
+        TableDefaults("grid", None, False, False, "black", 0.5, 2.0, 2.0),
+        Paints(),
+        100 * MM,
+        [],
+    )
+    values = drawn._cellvalues
+    assert len(values) == 1 + 4 + 1
+    assert values[0][0].getPlainText() == "Who" and values[-1][0].getPlainText() == "Total"
+    assert all(not row[0].getPlainText().strip() for row in values[1:-1])
+    assert drawn._argH[1:] == [9 * MM] * 5
+    fills = [cmd[1] for cmd in drawn._bkgrndcmds]
+    assert (0, 5) in fills and (0, 0) in fills and (0, 1) not in fills
+
+
 # --- a table split over two pages ------------------------------------------------------------------
 def _kept(rows: int) -> KeptTable:
     style = ParagraphStyle("cell", fontName="Helvetica", fontSize=10, leading=12)

@@ -72,6 +72,7 @@ def test_the_score_pad_and_the_tuck_box_are_in_the_kit(example):
     for lang, header in (("en", "Player"), ("fr", "Joueur")):
         [pad] = _texts(example, lang, "scores")
         assert pad.count(header) == 4
+        assert "Total" in pad  # the foot row under the writing rows
         assert (
             example / "output" / GAME / lang / f"{GAME}-{lang}-sectors-tuckbox-a4.pdf"
         ).is_file()

@@ -73,6 +73,7 @@ class Table:
     look: TableLook = TableLook()
     writing_rows: int = 0  # empty rows added under the written ones (a score pad)
     row_height: str | None = None  # the writing rows' height (a length)
+    foot_rows: int = 0  # the last rows, written in <tfoot>: set under the writing rows (a total)
 
 
 @dataclass
@@ -266,9 +267,21 @@ def _blocks_of(child: ET.Element, default_style: str, fragment: str) -> list[Blo
 
 
 def _table(child: ET.Element, fragment: str) -> Table:
-    """A <table>'s rows of header (th) and data (td) cells, its column widths and alignments."""
-    _only(child, ("tr",), fragment)
-    for row in child.findall("tr"):
+    """A <table>'s rows of header (th) and data (td) cells, its column widths and alignments; the
+    rows of a closing <tfoot> (a total under a score pad's writing rows) come last."""
+    _only(child, ("tr", "tfoot"), fragment)
+    feet = child.findall("tfoot")
+    if feet and (len(feet) > 1 or child[-1] is not feet[0]):
+        raise RichTextError.at(
+            "a <table> has one <tfoot>, after its other rows",
+            fragment,
+            "<tfoot",
+            "move the <tfoot> to the end of the table and put all its rows in it",
+        )
+    for foot in feet:
+        _only(foot, ("tr",), fragment)
+    elements = child.findall("tr") + [row for foot in feet for row in foot.findall("tr")]
+    for row in elements:
         _only(row, ("th", "td"), fragment)
     rows = [
         [
@@ -276,7 +289,7 @@ def _table(child: ET.Element, fragment: str) -> Table:
             for cell in row
             if cell.tag in ("th", "td")
         ]
-        for row in child.findall("tr")
+        for row in elements
     ]
     writing_rows = _writing_rows(child.get("rows"), fragment)
     row_height = child.get("row-height")
@@ -294,6 +307,7 @@ def _table(child: ET.Element, fragment: str) -> Table:
         _look(child, fragment),
         writing_rows,
         row_height,
+        sum(len(foot.findall("tr")) for foot in feet),
     )
 
 
@@ -440,6 +454,7 @@ def _only(element: ET.Element, allowed: tuple[str, ...], fragment: str) -> None:
                 + " and ".join(f"<{name}>" for name in allowed),
                 fragment,
                 f"<{child.tag}",
+                f"put it inside a <{allowed[0]}>, or move it out of the <{element.tag}>",
             )
     stray = " ".join(
         part.strip()

@@ -89,10 +89,12 @@ def designed_table(
     look = block.look
     columns = max((len(row) for row in cells), default=0) or len(block.widths or ()) or 1
     height = parse_length(block.row_height or ROW_HEIGHT)
-    rows = cells + [[empty() for _ in range(columns)] for _ in range(block.writing_rows)]
+    body = len(cells) - block.foot_rows  # the foot (a total) goes under the writing rows
+    writing = [[empty() for _ in range(columns)] for _ in range(block.writing_rows)]
+    rows = cells[:body] + writing + cells[body:]
     heights = None
     if block.writing_rows:
-        heights = [None] * len(cells) + [height] * block.writing_rows
+        heights = [None] * body + [height] * (block.writing_rows + block.foot_rows)
     table = KeptTable(
         rows,
         hAlign="CENTER",
@@ -119,9 +121,10 @@ def designed_table(
     if fill is not None and fill != "none":
         paint = paints.fill(fill)
         for r, row in enumerate(block.rows):
+            at = r if r < body else r + block.writing_rows
             for c, (head, _) in enumerate(row):
                 if head:
-                    commands.append(("BACKGROUND", (c, r), (c, r), paint))
+                    commands.append(("BACKGROUND", (c, at), (c, at), paint))
     table.setStyle(TableStyle(commands))
     return table
 

@@ -212,6 +212,39 @@ def test_every_booklet_ends_with_its_back_cover(kit, press, checked):
             document.close()
             assert layout.title.upper() in last.upper(), (path.name, last)
             assert " ".join(blurb.split()[:3]) in last and f"· {rules}" not in last, path.name
+            # what the kit holds and whose game it is (a back cover, not a second front)
+            contents = str(layout.localized.texts.get("rules.back_cover.contents") or "")
+            assert contents and " ".join(contents.split()[-3:]) in last, (path.name, last)
+
+
+def test_a_back_cover_whose_text_does_not_fit_is_refused_not_left_blank(data_copy, tmp_path):
+    """A back cover taller than its page was dropped whole without a word: the booklet ended on
+    a bare page of art. It is a text-overflow with the way out; nothing is written."""
+    import shutil
+
+    from printshop.pipeline.build import build
+    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
+    rules = templates / "comrade" / "rules.xml.j2"
+    text = rules.read_text(encoding="utf-8")
+    head, back = text.split('<spacer height="back-cover"/>')
+    assert '<spacer height="116mm"/>' in back
+    back = back.replace('<spacer height="116mm"/>', '<spacer height="170mm"/>')
+    rules.write_text(head + '<spacer height="back-cover"/>' + back, "utf-8")
+    result = build(
+        data_copy,
+        tmp_path / "out",
+        games=["comrade"],
+        langs=["en"],
+        papers=["a4"],
+        templates_dir=templates,
+    )
+    found = [d for d in result.report.errors if "does not fit on the back cover" in d.message]
+    assert found and found[0].code == "text-overflow" and "back-cover" in found[0].hint
+    assert not (tmp_path / "out" / "comrade").exists()
 
 
 # --- 3. a background per page style -------------------------------------------------------------

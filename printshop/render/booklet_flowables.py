@@ -123,6 +123,15 @@ def back_cover_blocks(blocks: list) -> list:
 BACK_COVER_GAP = 6 * 72 / 25.4
 
 
+class BackCoverTooTall(Exception):
+    """A template's back cover (after `<spacer height="back-cover"/>`) taller than its page: set
+    on, it would run onto another page and break a stitched booklet's count of pages."""
+
+    def __init__(self, used: float, height: float):
+        super().__init__(f"{used:.0f} pt of text for {height:.0f} pt")
+        self.used, self.height = used, height
+
+
 def back_cover_flowables(
     blocks: list,
     style,
@@ -159,7 +168,9 @@ def back_cover_flowables(
             flowable.wrap(width, height)[1] + flowable.getSpaceBefore() + flowable.getSpaceAfter()
             for flowable in shown
         )
-        return shown if used <= height - 2 else [RLSpacer(1, 1)]
+        if used > height - 2:
+            raise BackCoverTooTall(used, height)
+        return shown
     shown = []
     for block in blocks:
         if shown:

@@ -31,6 +31,7 @@ from printshop.project.models.media import Paper
 from printshop.project.units import to_mm
 from printshop.render.booklet_covers import art_box, draw_page, page_styles, split_back_cover
 from printshop.render.booklet_flowables import (
+    BackCoverTooTall,
     back_cover_blocks,
     back_cover_flowables,
     block_flowables,
@@ -232,8 +233,8 @@ def set_booklet(
         story.extend([PageBreak(), RLSpacer(1, 1)])
     if back_cover:
         story.append(PageBreak())
-        story.extend(
-            back_cover_flowables(
+        try:
+            back = back_cover_flowables(
                 back_blocks or [],
                 style,
                 page_styles(pages.back_cover, styles, paints, cover=True),
@@ -244,7 +245,17 @@ def set_booklet(
                 paper.height - margins.top - margins.bottom,
                 declared=declared_back is not None,
             )
-        )
+        except BackCoverTooTall as error:
+            raise BookletTooLarge(
+                f"the back cover's text does not fit on the back cover of "
+                f"{paper.label or 'the page'}: {to_mm(error.used):.0f} mm of it for "
+                f"{to_mm(error.height):.0f} mm",
+                style.where("styles"),
+                hint='give the back cover\'s opening spacer (after <spacer height="back-cover"/>) '
+                "less height, shorten its texts, or give its title and subtitle smaller sizes (the "
+                "back_cover page style's `sizes` in the game's print/booklet.yaml)",
+            ) from None
+        story.extend(back)
     try:
         doc.build(story, canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
     except (

@@ -34,6 +34,25 @@ from typing import Any
 ON = os.environ.get("PRINTSHOP_MEMO", "").strip().lower() != "off"
 
 
+def file_stamp(path: str | os.PathLike) -> tuple[int, ...]:
+    """What tells a changed file from the one read before, for the memos keyed by a file: its
+    modification and change times (ns), its size, and which file it is (inode, device). The file's
+    identity counts: a symbolic link re-pointed, or a file replaced by another of the same size and
+    time (a copy that kept its time, a checkout), is another file. (0,) for a file that cannot be
+    read (its readers report it)."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return (0,)
+    return (
+        status.st_mtime_ns,
+        status.st_size,
+        status.st_ctime_ns,
+        status.st_ino,
+        status.st_dev,
+    )
+
+
 class _KeptOnlyWhenOn:
     """A mapping that keeps nothing when memos are off (`PRINTSHOP_MEMO=off`): every lookup
     misses. Mixed in before the mapping it changes."""

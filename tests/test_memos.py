@@ -153,3 +153,27 @@ def test_the_catalogue_built_with_memos_off_is_the_same_bytes_as_with_them_on(tm
     off, on = _files(tmp_path / "off"), _files(tmp_path / "on")
     assert len(on) > 50 and sorted(off) == sorted(on)
     assert [name for name in on if off[name] != on[name]] == []
+
+
+def test_a_files_stamp_tells_another_file_of_the_same_size_and_time(tmp_path):
+    """Memos keyed by a file (images, fonts, a text's lines) took (mtime, size): a symbolic link
+    re-pointed to a file of the same size and time, or such a file put in place, looked unchanged to
+    a session (issue 54, watch and a symlink swapped). The stamp holds which file it is too."""
+    import os
+
+    from printshop.memo import file_stamp
+
+    first, second = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    first.write_text("title: one\n")
+    second.write_text("title: two\n")
+    times = first.stat()
+    os.utime(second, ns=(times.st_atime_ns, times.st_mtime_ns))
+    link = tmp_path / "text.yaml"
+    link.symlink_to(first.name)
+    before = file_stamp(link)
+    assert file_stamp(link) == before  # the same file, untouched: the same stamp
+    swap = tmp_path / "swap"
+    swap.symlink_to(second.name)
+    os.replace(swap, link)
+    assert file_stamp(link) != before
+    assert file_stamp(tmp_path / "gone.yaml") == (0,)

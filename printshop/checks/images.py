@@ -11,6 +11,7 @@ from pathlib import Path
 
 from printshop import memos
 from printshop.diagnostics import Report
+from printshop.memo import file_stamp
 from printshop.project.loader import GameData
 
 # The most pixels an image may have: a 600 × 540 mm board at 300 dpi has 45 million. Larger images
@@ -26,7 +27,7 @@ def image_path(game: GameData, src: str | None) -> Path | None:
     if not src:
         return None
     path = game.dir / src
-    verdict = _inspect_image(str(path), str(game.dir.parent), _stamp(path))
+    verdict = _inspect_image(str(path), str(game.dir.parent), file_stamp(path))
     return Path(verdict[0]) if verdict[1] is None else None
 
 
@@ -37,21 +38,12 @@ FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
 def inspect_file(path: Path, root: Path) -> tuple[str, tuple[str, str] | None, tuple[float, float]]:
     """(resolved path, None or (code, problem), its size: pixels, or an SVG's points) of the image
     file at `path`, which must lie inside `root`: read as the art of faces is, once per change."""
-    return _inspect_image(str(path), str(root), _stamp(path))
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    """What tells a changed file from the one inspected before (watch mode keeps this process)."""
-    try:
-        stat = path.stat()
-    except (OSError, ValueError):
-        return 0, 0
-    return stat.st_mtime_ns, stat.st_size
+    return _inspect_image(str(path), str(root), file_stamp(path))
 
 
 @memos.IMAGES_INSPECTED
 def _inspect_image(
-    path: str, data_dir: str, stamp: tuple[int, int]
+    path: str, data_dir: str, stamp: tuple[int, ...]
 ) -> tuple[str, tuple[str, str] | None, tuple[float, float]]:
     """(resolved path, None or (code, problem), pixels): the image read once per build, header
     first."""
@@ -134,7 +126,7 @@ def check_image(game: GameData, shape, min_dpi: float, report: Report) -> None:
         )
         return
     path = game.dir / shape.src
-    _, problem, pixels = _inspect_image(str(path), str(game.dir.parent), _stamp(path))
+    _, problem, pixels = _inspect_image(str(path), str(game.dir.parent), file_stamp(path))
     if problem is not None:
         code, message = problem
         report.add(

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from printshop import memos
 from printshop.checks import punctuation
-from printshop.memo import Memo
+from printshop.memo import Memo, file_stamp
 from printshop.project.models.language import Language
 
 _TAG = re.compile(r"<[^>]*>")
@@ -355,12 +355,7 @@ def accepted(path: Path | str, line: int) -> dict[str, str]:
 def _lines(path: str) -> list[str]:
     if _PASS is not None and path in _PASS:
         return _PASS[path]
-    try:
-        stat = Path(path).stat()
-    except OSError:
-        lines = []
-    else:
-        lines = _read_lines(path, stat.st_mtime_ns, stat.st_size)
+    lines = _read_lines(path, file_stamp(path))
     if _PASS is not None:
         _PASS[path] = lines
     return lines
@@ -384,9 +379,7 @@ def one_pass():
 
 
 @memos.FILE_LINES
-def _read_lines(
-    path: str, mtime: int, size: int
-) -> list[str]:  # keyed by mtime and size: an edit is seen
+def _read_lines(path: str, stamp: tuple[int, ...]) -> list[str]:  # keyed by the file's stamp
     try:
         return Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):

@@ -18,7 +18,8 @@ from pathlib import Path
 from printshop.checks.images import inspect_file
 from printshop.diagnostics import Location, Report
 from printshop.layout.problems import report_once
-from printshop.typeset.images import file_stamp, placed_size
+from printshop.memo import file_stamp
+from printshop.typeset.images import placed_size
 from printshop.typeset.richtext import Block, Figure, ImageFile, Img
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")

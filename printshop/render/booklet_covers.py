@@ -15,6 +15,7 @@ from pathlib import Path
 
 from reportlab.lib.styles import ParagraphStyle
 
+from printshop.memo import file_stamp
 from printshop.project.models.art import Motif
 from printshop.project.models.booklet import BookletStyle, PageStyle
 from printshop.project.models.media import Paper
@@ -137,9 +138,5 @@ def image_stamps(style: BookletStyle, folder: Path) -> tuple:
     for page in (style.pages.cover, style.pages.text, style.pages.back_cover):
         for shape in page.shapes.values():
             if shape.kind == "image" and shape.src:
-                try:
-                    stat = (folder / shape.src).stat()
-                    stamps.append((shape.src, stat.st_mtime_ns, stat.st_size))
-                except (OSError, ValueError):
-                    stamps.append((shape.src, 0, 0))
+                stamps.append((shape.src, file_stamp(folder / shape.src)))
     return tuple(stamps)

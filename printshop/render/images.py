@@ -25,9 +25,10 @@ from reportlab.lib.utils import ImageReader
 from reportlab.platypus import Flowable
 
 from printshop import memos
+from printshop.memo import file_stamp
 from printshop.render.colour import RGB, ColourMode, fill_colour
 from printshop.render.pdf import INITIAL_FONT
-from printshop.typeset.images import file_stamp, placed_size
+from printshop.typeset.images import placed_size
 from printshop.typeset.richtext import Img
 
 WHITE = (0.0, 0.0, 0.0, 0.0)
@@ -77,7 +78,7 @@ def read_svg(path: str | Path):
 
 
 @memos.SVG_DRAWINGS
-def _drawing(path: str, when: tuple[int, int], mode: ColourMode):
+def _drawing(path: str, when: tuple[int, ...], mode: ColourMode):
     """The SVG at `path` as a drawing in `mode`'s colours; `when` (its stamp) keys the memo."""
     drawing = read_svg(path)
     if isinstance(drawing, str):

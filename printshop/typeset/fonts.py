@@ -16,13 +16,14 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from printshop import memos
 from printshop.diagnostics import Report
+from printshop.memo import file_stamp
 from printshop.project.models.art import Fonts
 from printshop.typeset.font_files import FontFileError
 from printshop.typeset.fontcache import read_font
 
 VARIANTS = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
 FALLBACK_FACE = "fallback"
-_registered: dict[str, tuple[Path, int, int]] = {}  # face name -> its file, modified time and size
+_registered: dict[str, tuple[Path, tuple[int, ...]]] = {}  # face name -> its file and its stamp
 # the characters the fallback face prints; set when fonts are registered (ReportLab's font registry
 # is process-wide too), read where paragraphs are built
 _fallback_characters: str = ""
@@ -254,11 +255,7 @@ def register_font(name: str, path: Path) -> TTFont:
     """The face `name` read from `path`, read again when the file is another or has changed since (a
     session registers the fonts again after an edit: a font file replaced under the same name must
     take effect)."""
-    try:
-        status = path.stat()
-        stamp = (path, status.st_mtime_ns, status.st_size)
-    except OSError:
-        stamp = (path, 0, 0)
+    stamp = (path, file_stamp(path))
     if _registered.get(name) != stamp:
         face = read_font(name, path)  # (its tables kept between runs: fontcache.py)
         # ReportLab keeps the first font registered under a name, and gives a later name whose file

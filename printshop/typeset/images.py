@@ -12,7 +12,6 @@ checked, each fault a RichTextError at the attribute or tag.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 from printshop.typeset.richtext import (
     ALIGNS,
@@ -137,12 +136,3 @@ def placed_size(img: Img, available: float) -> tuple[float, float]:
     if width > available:
         width, height = available, available * aspect
     return width, height
-
-
-def file_stamp(path: str | Path) -> tuple[int, int]:
-    """What tells a changed file from the one read before: (modification time in ns, bytes)."""
-    try:
-        status = Path(path).stat()
-    except (OSError, ValueError):
-        return 0, 0
-    return status.st_mtime_ns, status.st_size

@@ -101,7 +101,7 @@ class ImageFile:
     path: str
     kind: str  # "raster" or "svg"
     size: tuple[float, float]
-    stamp: tuple[int, int]  # (modification time in ns, bytes): a changed file is another block
+    stamp: tuple[int, ...]  # memo.file_stamp: a changed or another file is another block
 
 
 @dataclass(frozen=True)

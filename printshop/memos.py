@@ -128,7 +128,7 @@ CHILD_INDEXES = memo(
     "child_indexes",
     64,
     keyed_by="a catalogue's text ids in order",
-    used_in="language/texts.py _CHILD_INDEXES",
+    used_in="language/text_tree.py _CHILD_INDEXES",
 )
 INLINE_TAGS = memoized(
     "inline_tags", keyed_by="a text", used_in="language/translation.py _inline_tags", maxsize=65536

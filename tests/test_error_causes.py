@@ -348,7 +348,7 @@ def test_a_booklet_template_misspelt_in_game_yaml_is_reported_there_with_the_one
 def test_a_group_of_texts_written_out_as_one_is_an_error_at_its_line_not_pythons_name_for_it(
     data_copy, templates_copy
 ):
-    """`{{ t.card[card.kind] }}` (`.name` forgotten) put "<printshop.language.texts.TextTree object
+    """`{{ t.card[card.kind] }}` (`.name` forgotten) put "<printshop.language.text_tree.TextTree object
     at 0x7f…>" on the cards and in the booklet: validate and build passed, and the address made each
     build's files differ."""
     role = templates_copy / "comrade" / "faces" / "role.j2"
@@ -673,28 +673,28 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
             'height="18"',
         ),
         (
-            '<art motif="spade" size="24mm" colour="red"/>',
+            '<art motif="spade" size="14mm" colour="red"/>',
             '<art motif="spades" size="24mm" colour="red"/>',
             "unknown-reference",
             "<art motif=\"spades\">: no motif 'spades'; did you mean 'spade'? (motifs: ",
             'motif="spades"',
         ),
         (
-            '<art motif="spade" size="24mm" colour="red"/>',
+            '<art motif="spade" size="14mm" colour="red"/>',
             '<art motif="spade" size="24mm" colour="rouge"/>',
             "unknown-reference",
             "<art colour=\"rouge\">: no colour 'rouge'",
             'colour="rouge"',
         ),
         (
-            '<art motif="spade" size="24mm" colour="red"/>',
+            '<art motif="spade" size="14mm" colour="red"/>',
             '<art motif="spade" size="-24mm" colour="red"/>',
             "template",
             '<art size="-24mm">: a size must be more than 0',
             'size="-24mm"',
         ),
         (
-            '<art motif="spade" size="24mm" colour="red"/>',
+            '<art motif="spade" size="14mm" colour="red"/>',
             '<art size="24mm" colour="red"/>',
             "template",
             "<art> names no motif",
@@ -718,7 +718,7 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
             'height="181mm"',
         ),
         (
-            '<art motif="spade" size="24mm" colour="red"/>',
+            '<art motif="spade" size="14mm" colour="red"/>',
             '<art motif="spade" size="300mm" colour="red"/>',
             "text-overflow",
             '<art size="300mm"> is taller than any page can hold',
@@ -749,10 +749,14 @@ def test_a_booklet_tag_with_a_value_the_build_cannot_draw_is_refused_by_validate
 @pytest.mark.parametrize(
     "old, new",
     [
-        ('<spacer height="18mm"/>', '<spacer height="180mm"/>'),
         (
-            '<art motif="spade" size="24mm" colour="red"/>',
-            '<art motif="spade" size="180mm" colour="red"/>',
+            '<spacer height="back-cover"/>',
+            '<pagebreak/>\n<spacer height="180mm"/>\n<spacer height="back-cover"/>',
+        ),
+        (
+            '<spacer height="back-cover"/>',
+            '<pagebreak/>\n<art motif="spade" size="180mm" colour="red"/>\n'
+            '<spacer height="back-cover"/>',
         ),
     ],
 )
@@ -760,7 +764,8 @@ def test_a_spacer_or_art_as_tall_as_the_booklet_page_holds_builds(
     data_copy, templates_copy, tmp_path, old, new
 ):
     """The limit validate sets is the page's: what it passes, the build sets (with the check above
-    left out, 181 mm failed the build and 180 mm did not)."""
+    left out, 181 mm failed the build and 180 mm did not). On a page of the rules of its own: the
+    back cover has its own art and text, and a back cover too tall is refused (test_covers)."""
     from printshop.pipeline.build import build
 
     edit(templates_copy / "assassin" / "rules.xml.j2", old, new)

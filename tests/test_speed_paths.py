@@ -512,7 +512,7 @@ def test_the_sandbox_reads_data_maps_and_texts_as_jinjas_own_sandbox_reads_them(
     from jinja2.sandbox import SandboxedEnvironment
     from markupsafe import Markup
 
-    from printshop.language.texts import MissingText, TextTree
+    from printshop.language.text_tree import MissingText, TextTree
     from printshop.typeset.templating import _Sandbox
 
     ours, theirs = (
@@ -572,7 +572,7 @@ def test_a_text_trees_inner_nodes_are_made_once_and_their_reads_still_noted():
     another order."""
     from markupsafe import Markup
 
-    from printshop.language.texts import TextTree
+    from printshop.language.text_tree import TextTree
 
     english = {
         "title": Markup("Comrade"),

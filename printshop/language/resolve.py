@@ -13,7 +13,8 @@ from functools import cached_property
 
 from markupsafe import Markup
 
-from printshop.language.texts import TextTree, apply_typography, to_markup
+from printshop.language.text_tree import TextTree
+from printshop.language.texts import apply_typography, to_markup
 from printshop.project.expressions import ExpressionError, need_count
 from printshop.project.loader import GameData, Project
 from printshop.project.models.language import Language

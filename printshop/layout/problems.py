@@ -16,7 +16,8 @@ from pathlib import Path
 
 from printshop.diagnostics import Location, Report, Severity, did_you_mean
 from printshop.language.resolve import LocalizedGame
-from printshop.language.texts import MissingText, PlaceholderError, TextEntry, placeholders
+from printshop.language.text_tree import MissingText
+from printshop.language.texts import PlaceholderError, TextEntry, placeholders
 from printshop.project.models.faces import Frame
 from printshop.project.source import place_of
 from printshop.typeset.fitting import Fit

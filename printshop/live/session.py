@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, cast
 
 from printshop.diagnostics import Location, Report, Severity
 from printshop.language.resolve import localize
-from printshop.language.texts import note_reads, texts_of
+from printshop.language.text_tree import note_reads, texts_of
 from printshop.layout.faces import lay_out_face
 from printshop.layout.game import lay_out_game
 from printshop.layout.plan import FaceLayout

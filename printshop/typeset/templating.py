@@ -20,7 +20,8 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from printshop import memos
 from printshop.diagnostics import Location, did_you_mean
-from printshop.language.texts import MissingText, PlaceholderError, TextGroupPrinted, TextTree, fill
+from printshop.language.text_tree import MissingText, TextGroupPrinted, TextTree
+from printshop.language.texts import PlaceholderError, fill
 from printshop.project.source import place_of
 from printshop.typeset.template_limits import (
     BoundedCode,

@@ -465,3 +465,41 @@ def test_a_cover_whose_text_runs_onto_the_next_page_is_refused(data_copy, tmp_pa
     found = [d for d in result.report.errors if "does not fit on the cover" in d.message]
     assert found and found[0].code == "text-overflow" and "spacer" in found[0].hint
     assert not (tmp_path / "out" / "comrade").exists()
+
+
+@pytest.mark.parametrize(
+    "part, old, new, said",
+    [
+        ("cover", '<spacer height="108mm"/>', '<spacer height="180mm"/>', "on the cover"),
+        ("back", '<spacer height="116mm"/>', '<spacer height="170mm"/>', "on the back cover"),
+    ],
+)
+def test_validate_refuses_a_cover_the_build_would_refuse(
+    data_copy, tmp_path, capsys, part, old, new, said
+):
+    """What validates builds: a cover or back cover whose text its page cannot hold failed the
+    build while `printshop validate` passed (booklets were set only when rendered). validate sets
+    each booklet as the build does; the project's own pass (CI's validate --strict)."""
+    import shutil
+
+    from printshop.cli import main
+    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
+    rules = templates / "comrade" / "rules.xml.j2"
+    head, back = rules.read_text(encoding="utf-8").split('<spacer height="back-cover"/>')
+    if part == "cover":
+        assert old in head
+        head = head.replace(old, new, 1)
+    else:
+        assert old in back
+        back = back.replace(old, new, 1)
+    rules.write_text(head + '<spacer height="back-cover"/>' + back, "utf-8")
+    code = main(
+        ["validate", "--data", str(data_copy), "--templates", str(templates), "--game", "comrade"]
+    )
+    out = capsys.readouterr()
+    assert code == 1 and "error[text-overflow]" in out.out + out.err
+    assert f"does not fit {said}" in out.out + out.err

@@ -54,6 +54,7 @@ from printshop.pipeline.scope import (
 from printshop.pipeline.workers import in_processes, run_jobs
 from printshop.project.loader import Project, load_project
 from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR, default_jobs
+from printshop.render.booklet import check_booklet_sets
 from printshop.render.how_to_print import check_how_to_print
 from printshop.typeset.fonts import FontSet, register_games_fonts
 from printshop.typeset.templating import make_environment
@@ -161,7 +162,13 @@ def check(
     )
     fonts = register_games_fonts(project, report)
     units = units_to_lay_out(project, unfinished, langs, variant, incomplete)
-    lay_out = _LayOut(project, fonts, papers, measure_sheets=not report.has_errors)
+    lay_out = _LayOut(
+        project,
+        fonts,
+        papers,
+        measure_sheets=not report.has_errors,
+        measure_booklets=not keep_layouts and not report.has_errors,
+    )
     layouts = lay_out_units(units, lay_out, report, keep_layouts, jobs)
     requested = [state for (_, lang), state in unfinished.items() if langs is None or lang in langs]
     drafts = requested if incomplete is Incomplete.DRAFT else []
@@ -255,10 +262,20 @@ class _LayOut:
     """Lays out one unit (game, language, variant, draft percent) and checks its how-to-print page,
     into a report; a failure is a diagnostic naming the game, never a traceback."""
 
-    def __init__(self, project: Project, fonts: FontSet, papers, *, measure_sheets: bool):
+    def __init__(
+        self,
+        project: Project,
+        fonts: FontSet,
+        papers,
+        *,
+        measure_sheets: bool,
+        measure_booklets: bool = False,
+    ):
         self.project, self.fonts, self.papers = project, fonts, papers
         self.env = make_environment(project.templates_dir)
         self.measure_sheets = measure_sheets
+        # validate's: each booklet set as the build sets it (its covers' text, a block no page holds)
+        self.measure_booklets = measure_booklets
 
     def __call__(self, unit, into: Report) -> GameLayout | None:
         game, lang, name, draft_percent = unit
@@ -280,6 +297,8 @@ class _LayOut:
             # the template, and each kit's page set (not when the data has errors already: the
             # booklet's styles or the labels it is set from are then what to mend, said once)
             check_how_to_print(layout, seen, kit if self.measure_sheets else [], self.env, into)
+            if self.measure_booklets:
+                check_booklet_sets(layout, seen, into)
             return layout
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
             into.add(

@@ -233,6 +233,49 @@ def booklet_pages(
     return pages + (split_back_cover(booklet.blocks)[1] is not None)  # and its back cover
 
 
+def booklet_sets(
+    game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints, motifs: dict[str, Motif]
+) -> None:
+    """Set the home booklet with its back cover, without drawing it: raises BookletTooLarge where a
+    build would (a block taller than a page, a cover's or back cover's text longer than its page).
+    validate's look at the booklet, so that what validates builds. Remembered per process like the
+    measures (`_measure`), by the blocks, style, page, hyphenation, colours and fonts."""
+    home = _for_target(booklet, press=False)
+    key = (*_setting_key(game, home, paper, paints), "sets")
+    if key in _MEASURED:
+        return
+    back = split_back_cover(home.blocks)[1] is not None
+    set_booklet(game, home, paper, paints, motifs, 0, 0.0, "", None, back_cover=back, measure=True)
+    _MEASURED[key] = (0, 0.0)
+
+
+def check_booklet_sets(game: GameLayout, project, report) -> None:
+    """validate: the game's home booklet set on its paper (`booklet_sets`); what would fail the
+    build is a text-overflow at the booklet's styles, as the build reports it."""
+    from printshop.layout.problems import report_once
+    from printshop.render.booklet_pages import BookletTooLarge
+
+    if game.booklet is None:
+        return
+    paper = project.media.papers.get(project.booklet.paper)
+    if paper is None:
+        return  # an unknown booklet paper: reported by the checks of the data
+    try:
+        booklet_sets(
+            game, game.booklet, paper, Paints(project.colours.palette), project.motifs.motifs
+        )
+    except BookletTooLarge as error:
+        report_once(
+            report,
+            "text-overflow",
+            error.where,
+            f"{error} ({game.game_id}, '{game.lang}')",
+            hint=error.hint
+            or "lower the type size, leading or spaces of booklet.yaml's styles (print/booklet.yaml), "
+            "or split the paragraph",
+        )
+
+
 def booklet_flow(
     game: GameLayout,
     booklet: BookletLayout,
@@ -284,17 +327,7 @@ def _measure(
     language's hyphenation, the fonts and the colours written into the text (a home booklet's RGB, a
     shop's CMYK). The file name, folio and bleed are drawn outside the frames and change nothing, as
     do the motifs' shapes (their blocks give their sizes)."""
-    key = (
-        repr(booklet.blocks),
-        booklet.cover,
-        repr(booklet.style),
-        paper.width,
-        paper.height,
-        game.localized.language.typography.hyphenation,
-        tuple(character_colours(booklet.style.characters, paints).items()),
-        fonts_state(),
-        spacing,
-    )
+    key = (*_setting_key(game, booklet, paper, paints), spacing)
     known = _MEASURED.get(key)
     if known is None:
         _, pages, tail = set_booklet(
@@ -305,6 +338,21 @@ def _measure(
 
 
 _MEASURED = memos.BOOKLET_MEASURES
+
+
+def _setting_key(game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints) -> tuple:
+    """What moves a line or a page break of a booklet: its blocks, style, page, the language's
+    hyphenation, the colours written into the text and the fonts."""
+    return (
+        repr(booklet.blocks),
+        booklet.cover,
+        repr(booklet.style),
+        paper.width,
+        paper.height,
+        game.localized.language.typography.hyphenation,
+        tuple(character_colours(booklet.style.characters, paints).items()),
+        fonts_state(),
+    )
 
 
 def _balanced(

@@ -36,7 +36,7 @@ def board_svg() -> str:
         fill = f'fill="{palette[shape.fill]}"' if shape.fill else 'fill="none"'
         if shape.stroke and shape.stroke_width > 0:
             fill += f' stroke="{palette[shape.stroke]}" stroke-width="{n(shape.stroke_width)}"'
-        elif shape.fill and light(palette[shape.fill]):
+        elif shape.fill and light(palette[shape.fill]) and shape.kind != "rays":
             # a pale place on the pale board: at a sixth of its size it needs an outline to show
             fill += f' stroke="{palette["grey"]}" stroke-width="{n(1.2 * MM)}"'
         return fill
@@ -47,6 +47,10 @@ def board_svg() -> str:
         "<!-- written by tests/make_kremlin_board.py from data/kremlin/faces.yaml (face board) -->",
         f'<rect x="0" y="0" width="{n(width)}" height="{n(height)}" '
         f'fill="{palette[face.background or "paper"]}"/>',
+        # what runs into the bleed (the sunburst, the bands) is cut at the trim
+        f'<defs><clipPath id="trim"><rect x="0" y="0" width="{n(width)}" height="{n(height)}"/>'
+        "</clipPath></defs>",
+        '<g clip-path="url(#trim)">',
     ]
     for shape in sorted(face.shapes.values(), key=lambda shape: shape.layer):
         if shape.kind == "rect":
@@ -74,41 +78,41 @@ def board_svg() -> str:
                 f'<g transform="translate({n(shape.x)} {n(shape.y)}) scale({scale})" '
                 f"{paint(shape)}>{paths}</g>"
             )
+    parts.append("</g>")
     parts += callouts(face, palette, n)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
 
-# the board's parts the figure's caption names by number (the frames that label them on the board,
-# which the figure leaves out: its words are the caption's, in each language)
+# the board's parts the figure's caption names by number: the shape each disc sits on, at its top-left
+# corner (the frames that label the parts on the board are left out: the figure's words are the
+# caption's, in each language)
 CALLOUTS = (
-    "place_1",  # the party chief
-    "place_2",  # the first level's offices
-    "place_5",  # the second level's
-    "cand_1",  # the candidates' places
-    "people",  # the People's row
-    "sanatorium",
-    "siberia",
-    "wall",
-    "parade",
+    "place_1-band",  # the party chief
+    "place_2-band",  # the first level's offices
+    "place_5-band",  # the second level's
+    "cand_1-band",  # the candidates' places
+    "people-box",  # the People's row
+    "sanatorium-box",
+    "siberia-box",
+    "wall-box",
+    "year-1",  # the October Parade's years
 )
 
 
 def callouts(face, palette, n) -> list[str]:
-    """A numbered disc at the left of each part CALLOUTS names, in the board's red."""
-    radius, parts = 9 * MM, []
+    """A numbered disc on the top-left corner of each shape CALLOUTS names, in ink ringed with paper:
+    it stands out on the red bands and the pale places alike."""
+    radius, parts = 12 * MM, []
     for number, name in enumerate(CALLOUTS, start=1):
-        frame = face.frames[name]
-        x = max(frame.x - radius - 2 * MM, radius + 6 * MM)
-        y = frame.y + frame.height / 2 if name != "cand_1" else frame.y - radius - 2 * MM
-        if name == "cand_1":
-            x = frame.x + radius + 2 * MM
+        shape = face.shapes[name]
+        x, y = max(shape.x, radius + 1 * MM), max(shape.y, radius + 1 * MM)
         parts.append(
-            f'<circle cx="{n(x)}" cy="{n(y)}" r="{n(radius)}" fill="{palette["red"]}" '
-            f'stroke="{palette["paper"]}" stroke-width="{n(1.5 * MM)}"/>'
+            f'<circle cx="{n(x)}" cy="{n(y)}" r="{n(radius)}" fill="{palette["ink"]}" '
+            f'stroke="{palette["paper"]}" stroke-width="{n(2 * MM)}"/>'
         )
         parts.append(
-            f'<text x="{n(x)}" y="{n(y + 4.5 * MM)}" font-size="{n(13 * MM)}" font-weight="bold" '
+            f'<text x="{n(x)}" y="{n(y + 6 * MM)}" font-size="{n(17 * MM)}" font-weight="bold" '
             f'fill="{palette["paper"]}" text-anchor="middle">{number}</text>'
         )
     return parts

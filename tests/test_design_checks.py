@@ -38,8 +38,10 @@ def test_type_too_small_on_a_board(data_copy):
     faces = data_copy / "kremlin" / "faces.yaml"
     edit(
         faces,
-        "people: {x: 14mm, y: 509mm, width: 388mm, height: 9mm, font: sans-bold, size: 18pt, min_size: 18pt,",
-        "people: {x: 14mm, y: 509mm, width: 388mm, height: 9mm, font: sans-bold, size: 18pt, min_size: 10pt,",
+        "people: {x: 15mm, y: 505.5mm, width: 386mm, height: 13mm, font: sans-bold, size: 18pt, "
+        "min_size: 18pt,",
+        "people: {x: 15mm, y: 505.5mm, width: 386mm, height: 13mm, font: sans-bold, size: 18pt, "
+        "min_size: 10pt,",
     )
     item = one(data_copy, "type-too-small", games=["kremlin"])
     assert (

@@ -372,9 +372,9 @@ def _assembly_page(
     form: str,
     settings: SheetSettings,
 ) -> None:
-    """The instructions, then the whole sheet scaled to the page, divided into the part of the board
-    each tile shows once assembled (the cells do not overlap), with row letters at the left and
-    column numbers above, outside the board, where they hide no game text."""
+    """The instructions, then, right under them, the whole sheet scaled to the page, divided into the
+    part of the board each tile shows once assembled (the cells do not overlap), with row letters at
+    the left and column numbers above, outside the board, where they hide no game text."""
     pnp = settings.media.print_and_play
     footer = pnp.footer
     m = pnp.tile_margin
@@ -391,10 +391,8 @@ def _assembly_page(
         (tiling.page_height - m - bottom - text_height - gutter) / tiling.sheet_height,
     )
     x0 = (tiling.page_width - tiling.sheet_width * scale + gutter) / 2
-    y0 = (
-        bottom
-        + (tiling.page_height - m - bottom - text_height - gutter - tiling.sheet_height * scale) / 2
-    )
+    # the diagram right under the instructions, which it illustrates; what room is left stays below
+    y0 = tiling.page_height - m - text_height - gutter - tiling.sheet_height * scale
     canvas.saveState()
     canvas.translate(x0, y0)
     canvas.scale(scale, scale)

@@ -3649,6 +3649,11 @@ def test_the_page_names_files_from_the_project_and_gives_no_command_line_hint(tm
     assert said("the data folder does not exist (see --data)") == "the data folder does not exist"
     assert said("no game in data/ yet: 'printshop new GAME' adds one") == "no game in data/ yet"
     assert said("name another with --port", hint=True) == ""
+    assert (
+        said("update the translation, then run printshop i18n sync", hint=True)
+        == "update the translation"
+    )
+    assert said("printshop reads at most 100 million") == "printshop reads at most 100 million"
     assert said("--data") == "--data"
     assert (
         said("a plain message, with commas; and more") == "a plain message, with commas; and more"
@@ -3680,7 +3685,10 @@ def test_an_error_in_one_languages_texts_leaves_the_other_languages_faces_curren
     [row] = [row for row in game["rows"] if row["key"] == "cards/informer/front"]
     assert row["faces"]["en"]["names"] == ["Informer"]
     assert row["faces"]["fr"]["names"] and row["faces"]["fr"]["names"] != ["Informer"]
-    assert (row["faces"]["en"]["width"], row["faces"]["en"]["height"]) == (300, 409)
+    assert (row["faces"]["en"]["width"], row["faces"]["en"]["height"]) == (301, 409)
+    image = preview.image(row["faces"]["en"]["token"])  # the size the image has once drawn
+    assert image is not None
+    assert (int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")) == (301, 409)
     french, english = data / "comrade" / "text" / "fr.yaml", data / "comrade" / "text" / "en.yaml"
     original = french.read_text(encoding="utf-8")
     faces = len(game["rows"])
@@ -3696,3 +3704,17 @@ def test_an_error_in_one_languages_texts_leaves_the_other_languages_faces_curren
     french.write_text(original, encoding="utf-8")
     preview.refresh({french}, pages=False)
     assert preview.state["ok"] and stale() == {"en": 0, "fr": 0}
+    # every image, the rules pages' too, has the size the state gave it
+    preview.refresh()
+    shown = [
+        face
+        for game in preview.state["games"]
+        for row in game["rows"]
+        for face in row["faces"].values()
+    ]
+    assert len(shown) > 2 * faces  # (the rules pages)
+    for face in shown:
+        image = preview.image(face["token"])
+        assert image is not None
+        size = (int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big"))
+        assert size == (face["width"], face["height"]), face

@@ -16,7 +16,9 @@ template that no longer compiles, a file that cannot be read) stays on the page 
 drawn, rather than vanishing (`keep_stale`). A face whose text does not fit is drawn anyway (its
 text cut at the frame, the overset mark beside it: render/faces.py), so the page shows how far over
 it runs; a click on a face opens `/face/<token>@2x.png`, drawn at twice the resolution. The page
-itself (static/serve.html) puts everything from the data on the page as text, never as markup.
+itself (static/serve.html) puts everything from the data on the page as text, never as markup; it
+is updated in place, each image given its size before it loads (`face_entry`), so the face looked at
+stays where it is across a save; an error greys only the faces it stops (`stopped_by`).
 
 Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise. It
 answers its own origin only (`OwnOrigin`): a request whose Host header is not the address it listens

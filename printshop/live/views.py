@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import itertools
+import math
 import os
 import re
 import threading
@@ -438,7 +439,10 @@ def diagnostic_entry(
 
 
 # a hint of the command line: an option ("--data") or a command ('printshop new GAME')
-_COMMAND_LINE = re.compile(r"(?<![\w-])--[a-z]|['`]printshop ")
+_COMMAND_LINE = re.compile(
+    r"(?<![\w-])--[a-z]|['`]printshop "
+    r"|\bprintshop (?:build|validate|i18n|new|init|serve|watch|docs|proof|preflight|schema)\b"
+)
 _CLAUSES = re.compile(r"((?:[,;:]|\s-)\s+(?:or\s+)?)")
 
 
@@ -548,7 +552,8 @@ def _faces_by_definition(views: dict[str, FaceView], project) -> dict[tuple[str,
 def face_entry(view: FaceView) -> dict:
     """A face or rules page as the page shows it: its image, zoomed image, whether it is stale or
     pending, and where it comes from (data lines by file, template, art)."""
-    width, height = (round(side / 72 * PREVIEW_DPI) for side in view.size)
+    # (as pdfium sizes the image it renders: the points at PREVIEW_DPI, rounded up)
+    width, height = (math.ceil(side / 72 * PREVIEW_DPI - 0.01) for side in view.size)
     return {
         "token": view.token,
         "image": f"/face/{view.token}.png",

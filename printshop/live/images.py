@@ -52,24 +52,15 @@ def page_texts(data: bytes) -> list[str]:
 
 def page_sizes(data: bytes) -> tuple[tuple[float, float], ...]:
     """Each page's width and height of a PDF, in points (the page lays out its images' room before
-    they load); once per process for the same bytes, as `page_texts`."""
+    they load; a Booklet keeps them)."""
     import pypdfium2
 
-    known = _PAGE_SIZES.get(data)
-    if known is None:
-        with _PDFIUM:
-            document = pypdfium2.PdfDocument(data)
-            try:
-                known = tuple(document.get_page_size(index) for index in range(len(document)))
-            finally:
-                document.close()
-        if len(_PAGE_SIZES) >= 16:  # the booklets of a session's games and languages, or so
-            _PAGE_SIZES.clear()
-        _PAGE_SIZES[data] = known
-    return known
-
-
-_PAGE_SIZES: dict[bytes, tuple[tuple[float, float], ...]] = {}
+    with _PDFIUM:
+        document = pypdfium2.PdfDocument(data)
+        try:
+            return tuple(document.get_page_size(index) for index in range(len(document)))
+        finally:
+            document.close()
 
 
 # the page texts of the booklets read last, by their bytes (held by the key: a booklet is 100 KB or

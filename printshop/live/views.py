@@ -271,7 +271,9 @@ def page_views(
                 sources[index].append((entry.location.path, entry.location.line))
     template = layout.localized.data.game.booklet.template
     template_file = template_location(session.env, template).path if session.env is not None else ""
-    sizes = page_sizes(booklet.data)
+    if booklet.sizes is None:
+        booklet.sizes = page_sizes(booklet.data)
+    sizes = booklet.sizes
     return [
         FaceView(
             "",
@@ -415,12 +417,12 @@ def source_files(sources: list[tuple[str, int]], folder: str) -> list[dict]:
 
 
 def diagnostic_entry(
-    number: int, d: Diagnostic, faces: list[str], pages: int = 0, root: Path | None = None
+    number: int, d: Diagnostic, faces: list[str], pages: int = 0, said=None
 ) -> dict:
     """`faces`: the tokens of the faces and rules pages it leads to; `pages`: how many of them are
-    rules pages. With `root` (the project's folder), what the page shows names files from there and
-    gives no command-line hint (`for_the_page`)."""
-    said = for_the_page(root)
+    rules pages. `said`: `for_the_page` of the project's folder (files named from there, no
+    command-line hint); else the texts as they are."""
+    said = said or (lambda text, hint=False: text)
     return {
         "id": number,
         "text": said(d.format()),
@@ -510,6 +512,7 @@ def diagnostic_entries(
         ):  # stopped, maybe by its template: an error there leads to it
             by_template.setdefault(view.template, []).append(view.token)
     by_definition = _faces_by_definition(views, project)
+    said = for_the_page(root) if root is not None else None
     entries = []
     for number, d in enumerate(diagnostics):
         faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(
@@ -530,7 +533,7 @@ def diagnostic_entries(
                     faces += by_definition.get(named[index], [])
         faces = list(dict.fromkeys(faces))
         pages = sum(isinstance(views[token].face, BookletPage) for token in faces if token in views)
-        entries.append(diagnostic_entry(number, d, faces, pages, root))
+        entries.append(diagnostic_entry(number, d, faces, pages, said))
     return entries
 
 

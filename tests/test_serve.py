@@ -548,21 +548,26 @@ def test_a_diagnostic_names_the_faces_it_concerns(tmp_path):
     )  # what makes its texts
 
 
-def test_a_face_an_error_stops_stays_greyed_as_last_drawn_until_the_data_is_mended(tmp_path):
-    """A template that no longer compiles stops the faces that use it: they stay in the page's
-    state, marked stale, in their place among the others, and the template's error leads to them;
-    once mended they are drawn again. A card taken out of data that has no error is gone from the
-    page at once."""
+def _comrade_preview(tmp_path: Path):
+    """A Preview of a copy of the data and templates, Comrade in English and French."""
     from printshop.live.serve import Preview
 
     data, templates = tmp_path / "data", tmp_path / "templates"
     shutil.copytree(DEFAULT_DATA_DIR, data)
     shutil.copytree(DEFAULT_DATA_DIR.parent / "templates", templates)
-    preview = Preview(
-        Session(
-            data, None, games=["comrade"], langs=["en", "fr"], render=False, templates_dir=templates
-        )
+    session = Session(
+        data, None, games=["comrade"], langs=["en", "fr"], render=False, templates_dir=templates
     )
+    return Preview(session), data, templates
+
+
+def test_a_face_an_error_stops_stays_greyed_as_last_drawn_until_the_data_is_mended(tmp_path):
+    """A template that no longer compiles stops the faces that use it: they stay in the page's
+    state, marked stale, in their place among the others, and the template's error leads to them;
+    once mended they are drawn again. A card taken out of data that has no error is gone from the
+    page at once."""
+
+    preview, data, templates = _comrade_preview(tmp_path)
 
     def faces():
         return {
@@ -3624,3 +3629,92 @@ def test_after_an_edit_the_image_of_the_changed_face_is_drawn_without_the_faces_
     assert changed and len(changed) < serve.PREVIEW_BATCH
     assert preview.image(changed[0]) is not None
     assert batches[1] == [preview.views[token].key for token in changed]
+
+
+def test_the_page_names_files_from_the_project_and_gives_no_command_line_hint(tmp_path):
+    """What the page shows of a diagnostic: paths from the project's folder (serve may run
+    anywhere), and no clause that tells what to type (`--data`, 'printshop ...'); a message that
+    is all command line stays as it is, a hint that is goes."""
+    from printshop.live.views import for_the_page
+
+    root = tmp_path / "games"
+    said = for_the_page(root)
+    assert (
+        said(f"image 'images/stamp.png' not found in {root}/data/comrade")
+        == "image 'images/stamp.png' not found in data/comrade"
+    )
+    assert said("create the file, or pass the right folder with --data", hint=True) == (
+        "create the file"
+    )
+    assert said("the data folder does not exist (see --data)") == "the data folder does not exist"
+    assert said("no game in data/ yet: 'printshop new GAME' adds one") == "no game in data/ yet"
+    assert said("name another with --port", hint=True) == ""
+    assert (
+        said("update the translation, then run printshop i18n sync", hint=True)
+        == "update the translation"
+    )
+    assert said("printshop reads at most 100 million") == "printshop reads at most 100 million"
+    assert said("--data") == "--data"
+    assert (
+        said("a plain message, with commas; and more") == "a plain message, with commas; and more"
+    )
+    assert (
+        said(f"{tmp_path}/elsewhere/x.yaml") == f"{tmp_path}/elsewhere/x.yaml"
+    )  # not the project's
+
+
+def test_an_error_in_one_languages_texts_leaves_the_other_languages_faces_current(tmp_path):
+    """While French texts cannot be read, nothing is laid out: the English faces, which do not read
+    them, stay on the page as they are, current; the French ones are greyed. A save of an English
+    file meanwhile greys the English faces too (they are not drawn from it yet); once the French
+    file is mended every face is current. Each face's state says the names it prints and the size
+    of its image."""
+
+    preview, data, templates = _comrade_preview(tmp_path)
+
+    def stale() -> dict:
+        greyed: dict = {"en": 0, "fr": 0}
+        for game in preview.state["games"]:
+            for row in game["rows"]:
+                for lang, face in row["faces"].items():
+                    greyed[lang] += face["stale"]
+        return greyed
+
+    preview.refresh(pages=False)
+    [game] = preview.state["games"]
+    [row] = [row for row in game["rows"] if row["key"] == "cards/informer/front"]
+    assert row["faces"]["en"]["names"] == ["Informer"]
+    assert row["faces"]["fr"]["names"] and row["faces"]["fr"]["names"] != ["Informer"]
+    assert (row["faces"]["en"]["width"], row["faces"]["en"]["height"]) == (301, 409)
+    image = preview.image(row["faces"]["en"]["token"])  # the size the image has once drawn
+    assert image is not None
+    assert (int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")) == (301, 409)
+    french, english = data / "comrade" / "text" / "fr.yaml", data / "comrade" / "text" / "en.yaml"
+    original = french.read_text(encoding="utf-8")
+    faces = len(game["rows"])
+    french.write_text(original + "\nbroken: [\n", encoding="utf-8")
+    preview.refresh({french}, pages=False)
+    assert not preview.state["ok"] and not preview.state["readable"]
+    assert stale() == {"en": 0, "fr": faces}
+    preview.refresh({french}, pages=False)  # saved again, still broken: read as a whole
+    assert stale() == {"en": 0, "fr": faces}
+    english.write_text(english.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    preview.refresh({english}, pages=False)
+    assert stale() == {"en": faces, "fr": faces}
+    french.write_text(original, encoding="utf-8")
+    preview.refresh({french}, pages=False)
+    assert preview.state["ok"] and stale() == {"en": 0, "fr": 0}
+    # every image, the rules pages' too, has the size the state gave it
+    preview.refresh()
+    shown = [
+        face
+        for game in preview.state["games"]
+        for row in game["rows"]
+        for face in row["faces"].values()
+    ]
+    assert len(shown) > 2 * faces  # (the rules pages)
+    for face in shown:
+        image = preview.image(face["token"])
+        assert image is not None
+        size = (int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big"))
+        assert size == (face["width"], face["height"]), face

@@ -45,6 +45,8 @@ class Booklet:
         self._found: dict[
             str, tuple[int, ...] | None
         ] = {}  # a text -> pages_of it, for the next refresh
+        # each page's width and height in points, once views.py has asked (images.page_sizes)
+        self.sizes: tuple[tuple[float, float], ...] | None = None
 
     def holds(self, key: str, palette: dict, motifs: dict, fonts) -> bool:
         return (

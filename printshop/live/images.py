@@ -50,6 +50,19 @@ def page_texts(data: bytes) -> list[str]:
     return texts
 
 
+def page_sizes(data: bytes) -> tuple[tuple[float, float], ...]:
+    """Each page's width and height of a PDF, in points (the page lays out its images' room before
+    they load; a Booklet keeps them)."""
+    import pypdfium2
+
+    with _PDFIUM:
+        document = pypdfium2.PdfDocument(data)
+        try:
+            return tuple(document.get_page_size(index) for index in range(len(document)))
+        finally:
+            document.close()
+
+
 # the page texts of the booklets read last, by their bytes (held by the key: a booklet is 100 KB or
 # so)
 _PAGE_TEXTS = memos.PAGE_TEXTS

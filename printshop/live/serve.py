@@ -16,13 +16,15 @@ template that no longer compiles, a file that cannot be read) stays on the page 
 drawn, rather than vanishing (`keep_stale`). A face whose text does not fit is drawn anyway (its
 text cut at the frame, the overset mark beside it: render/faces.py), so the page shows how far over
 it runs; a click on a face opens `/face/<token>@2x.png`, drawn at twice the resolution. The page
-itself (static/serve.html) puts everything from the data on the page as text, never as markup.
+itself (static/serve.html) puts everything from the data on the page as text, never as markup; it
+is updated in place, each image given its size before it loads (`face_entry`), so the face looked at
+stays where it is across a save; an error greys only the faces it stops (`stopped_by`).
 
 Starlette serves the page and uvicorn runs it, on 127.0.0.1 unless `--host` says otherwise. It
 answers its own origin only (`OwnOrigin`): a request whose Host header is not the address it listens
-on (with its port) gets 421, and one a page of another origin sent (its Origin header) gets 403, so
-a web page the user visits cannot read the game's data through a domain rebound to 127.0.0.1. No
-response carries CORS headers.
+on (with its port) gets 421, and one a page of another origin sent (its Origin header) gets 403
+(origin.py), so a web page the user visits cannot read the game's data through a domain rebound to
+127.0.0.1. No response carries CORS headers.
 """
 
 from __future__ import annotations
@@ -30,9 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import ipaddress
 import itertools
-import re
 import secrets
 import socket
 import sys
@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from printshop.live import images
+from printshop.live.origin import OwnOrigin
 from printshop.live.session import Session
 from printshop.live.views import (
     FaceView,
@@ -50,6 +51,7 @@ from printshop.live.views import (
     face_entry,
     face_views,
     keep_stale,
+    stopped_by,
 )
 from printshop.live.watch import FileWatcher, watched_folders
 
@@ -96,6 +98,9 @@ class Preview:
         # (game, lang) of the booklets the last refresh left to `render_pages`
         self._later: list = []
         self._update = None  # the session's last update (what `render_pages` shows its pages with)
+        # the files saved since the last layout (None: unknown, every face): while nothing is laid
+        # out, the faces they concern are not current
+        self._unshown: set[Path] | None = set()
         self.version = 0
         self.listeners: set[asyncio.Queue] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -107,6 +112,14 @@ class Preview:
         then."""
         with self.lock:
             update = self.session.refresh(changed)
+            if self.session.checked is None:  # nothing laid out: what was saved is not shown yet
+                self._unshown = (
+                    None
+                    if changed is None or self._unshown is None
+                    else (self._unshown | set(changed))
+                )
+            else:
+                self._unshown = set()
             later: list = []
             views = face_views(self.session, self._booklets, later)
             self._later, self._update = later, update
@@ -134,7 +147,10 @@ class Preview:
     def _show(self, views: list[FaceView], update, more: bool = False) -> None:
         self._give_tokens(views, more)
         if not update.ok:
-            views = keep_stale(list(self.views.values()), views)
+            stops = None  # a face missing from `views`: an error stops it
+            if self.session.checked is None:  # nothing laid out: only what errors or saves concern
+                stops = stopped_by(update.report, self._unshown, self.session.data_dir)
+            views = keep_stale(list(self.views.values()), views, stops)
         self.views = {view.token: view for view in views}
         self._tokens = {
             id(view.face): (view.face, view.token) for view in views
@@ -163,7 +179,9 @@ class Preview:
             project is not None
         ):  # the faces' definitions as the data now has them; else as it last had them
             self._blocks = face_blocks(project)
-        diagnostics = diagnostic_entries(update.report.sorted(), self.views, self._blocks, project)
+        diagnostics = diagnostic_entries(
+            update.report.sorted(), self.views, self._blocks, project, self.session.data_dir.parent
+        )
         return {
             "version": self.version,
             "ok": update.ok,
@@ -308,83 +326,6 @@ class Preview:
             return
         for queue in list(self.listeners):
             loop.call_soon_threadsafe(queue.put_nowait, self.version)
-
-
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
-WILDCARDS = frozenset({"", "0.0.0.0", "::"})
-
-
-def split_host(value: str) -> tuple[str, int | None] | None:
-    """A Host header's (or an origin's authority's) name, lower case, and port (None if it has
-    none); None if it is not one: `[::1]:8000` -> ('::1', 8000)."""
-    match = re.fullmatch(r"(\[[0-9a-f:.]+\]|[^:\[\]/@\s]+)(?::(\d{1,5}))?", value.strip().lower())
-    if match is None:
-        return None
-    return match[1].strip("[]"), int(match[2]) if match[2] else None
-
-
-def is_ip(name: str) -> bool:
-    try:
-        ipaddress.ip_address(name)
-    except ValueError:
-        return False
-    return True
-
-
-class OwnOrigin:
-    """ASGI middleware: only requests addressed to this server reach the app. The Host header must
-    name the address listened on (`host`; 127.0.0.1, localhost or [::1] when it is a loopback
-    address; any IP address when it is every interface's: an address, unlike a name, cannot be
-    rebound) with the port listened on; else 421 Misdirected Request. An Origin header, when the
-    browser sends one, must be such an address too; else 403. The event stream is a request like
-    the others."""
-
-    def __init__(self, app, host: str, port: int):
-        self.app, self.port = app, port
-        host = host.strip("[]").lower()
-        self.wildcard = host in WILDCARDS
-        self.names = {host} | (LOOPBACK_NAMES if host in LOOPBACK_NAMES or self.wildcard else set())
-
-    def allows(self, authority: str, default_port: int) -> bool:
-        parts = split_host(authority)
-        if parts is None:
-            return False
-        name, port = parts
-        if (port if port is not None else default_port) != self.port:
-            return False
-        return name in self.names or (self.wildcard and is_ip(name))
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] not in ("http", "websocket"):
-            return await self.app(scope, receive, send)
-        headers = {key.lower(): value for key, value in scope.get("headers", [])}
-        host = headers.get(b"host", b"").decode("latin-1")
-        status, why = 0, ""
-        if not self.allows(host, 80):
-            status, why = 421, "this server answers only requests addressed to it"
-        elif b"origin" in headers:
-            origin = headers[b"origin"].decode("latin-1")
-            scheme, sep, authority = origin.partition("://")
-            if not (scheme == "http" and sep and self.allows(authority, 80)):
-                status, why = 403, "this server answers only its own page"
-        if not status:
-            return await self.app(scope, receive, send)
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008})
-            return
-        body = f"{why}\n".encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"text/plain; charset=utf-8"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"cache-control", b"no-store"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
 
 
 def make_app(preview: Preview, host: str = "127.0.0.1", port: int = 8000):

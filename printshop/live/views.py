@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import itertools
+import math
 import os
 import re
 import threading
@@ -23,7 +24,7 @@ from printshop.layout.faces import stand_in_booklet
 from printshop.layout.plan import FaceLayout
 from printshop.layout.problems import written_entry
 from printshop.live.booklet_pages import Booklet, BookletPage, booklet_key
-from printshop.live.images import page_texts
+from printshop.live.images import PREVIEW_DPI, page_sizes, page_texts
 from printshop.live.session import Session
 from printshop.memo import Reads, values_of
 from printshop.pipeline.keys import art_of
@@ -59,6 +60,8 @@ class FaceView:
     # the names of its face in faces.yaml and of those it extends: a diagnostic written in one
     # concerns this face
     definitions: tuple = ()
+    names: tuple = ()  # the names and titles it prints ("Dissident"): the page's search finds them
+    size: tuple = (0.0, 0.0)  # its width and height with the bleed, in points (0: not known)
 
     @property
     def place(self) -> tuple[str, str, str]:
@@ -126,6 +129,8 @@ def face_views(
                     templates.get(name or "", ""),
                     art=tuple(art_of([face.face])),
                     definitions=definition_chain(game_faces, face.face_name),
+                    names=printed_names(face, catalogue, reference, variant),
+                    size=(face.width + 2 * face.bleed, face.height + 2 * face.bleed),
                 )
             )
         if stop is None or not stop.is_set():
@@ -157,6 +162,25 @@ def _sources_of(face, catalogue, reference, variant) -> list[tuple[str, int]]:
         where = frame.frame.where()
         frames.append((where.path, where.line))
     return texts + borrowed + frames
+
+
+NAMED = ("name", "title")  # the last part of a text's id that names what a face shows
+
+
+def printed_names(face, catalogue, reference, variant) -> tuple[str, ...]:
+    """The names a face prints (its texts whose id ends in `name` or `title`: "card.informer.name"),
+    as written, markup left out."""
+    names = []
+    for frame in face.frames:
+        for text_id in frame.text_ids:
+            if text_id.rpartition(".")[2] not in NAMED:
+                continue
+            entry = None
+            for source in (catalogue, reference):
+                entry = entry or (written_entry(source, text_id, variant) if source else None)
+            if entry is not None and isinstance(entry.text, str):
+                names.append(" ".join(re.sub(r"<[^>]*>|[*_]", "", entry.text).split()))
+    return tuple(dict.fromkeys(name for name in names if name))
 
 
 def page_views(
@@ -247,6 +271,9 @@ def page_views(
                 sources[index].append((entry.location.path, entry.location.line))
     template = layout.localized.data.game.booklet.template
     template_file = template_location(session.env, template).path if session.env is not None else ""
+    if booklet.sizes is None:
+        booklet.sizes = page_sizes(booklet.data)
+    sizes = booklet.sizes
     return [
         FaceView(
             "",
@@ -260,6 +287,7 @@ def page_views(
             sources[page.index],
             template_file,
             pending=pending,
+            size=sizes[page.index] if page.index < len(sizes) else (0.0, 0.0),
         )
         for page in booklet.pages
     ]
@@ -305,12 +333,39 @@ def face_blocks(project) -> dict[str, tuple[list[int], list[tuple[str, str]]]]:
     }
 
 
-def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
+def stopped_by(report, saved: set[Path] | None, data_dir: Path):
+    """While nothing is laid out (the data cannot be read, or does not validate): which faces shown
+    are no longer current, as a predicate of a FaceView. Those of the files the errors are in and of
+    the files `saved` since the last layout (None: not known, every face): a game's text in a
+    language, that game's faces in that language; another file of a game's, that game's faces; a
+    language's file, that language's faces; any other file (the shared print data, a template), every
+    face. A face in English stays current while a French text cannot be read."""
+    if saved is None:
+        return lambda view: True
+    data = os.path.abspath(data_dir)
+    scopes: set[tuple[str | None, str | None]] = set()
+    paths = [d.location.path for d in report.items if d.severity.value == "error"]
+    for path in [*paths, *map(str, saved)]:
+        parts = Path(os.path.relpath(os.path.abspath(path), data)).parts if path else ("..",)
+        if not parts or parts[0] == ".." or len(parts) < 2 or parts[0] == "print":
+            return lambda view: True
+        lang = parts[-1].split(".")[0]
+        if parts[0] == "languages":
+            scopes.add((None, lang))
+        else:
+            scopes.add((parts[0], lang if parts[1] == "text" and len(parts) == 3 else None))
+    return lambda view: any(
+        game in (None, view.game) and lang in (None, view.lang) for game, lang in scopes
+    )
+
+
+def keep_stale(earlier: list[FaceView], now: list[FaceView], stops=None) -> list[FaceView]:
     """`now`, with each face of `earlier` it lacks kept beside the faces it followed, marked stale:
     while the data has errors, a face an error stops (a template that no longer compiles, a card
     whose text is broken, a file that cannot be read) stays on the page as last drawn rather than
     vanishing from under the eyes of the one mending it. Once the data has no error, a face still
-    missing is gone from the data."""
+    missing is gone from the data. `stops` (`stopped_by`), when nothing was laid out: a face it
+    does not stop is kept as it was, current."""
     present = {view.place for view in now}
     after: dict[tuple | None, list[FaceView]] = {}
     anchor = None
@@ -318,8 +373,9 @@ def keep_stale(earlier: list[FaceView], now: list[FaceView]) -> list[FaceView]:
         if view.place in present:
             anchor = view.place
         else:
+            current = not view.stale and stops is not None and not stops(view)
             after.setdefault(anchor, []).append(
-                view if view.stale else dataclasses.replace(view, stale=True)
+                view if view.stale or current else dataclasses.replace(view, stale=True)
             )
     merged = list(after.get(None, []))
     for view in now:
@@ -360,19 +416,23 @@ def source_files(sources: list[tuple[str, int]], folder: str) -> list[dict]:
     ]
 
 
-def diagnostic_entry(number: int, d: Diagnostic, faces: list[str], pages: int = 0) -> dict:
+def diagnostic_entry(
+    number: int, d: Diagnostic, faces: list[str], pages: int = 0, said=None
+) -> dict:
     """`faces`: the tokens of the faces and rules pages it leads to; `pages`: how many of them are
-    rules pages."""
+    rules pages. `said`: `for_the_page` of the project's folder (files named from there, no
+    command-line hint); else the texts as they are."""
+    said = said or (lambda text, hint=False: text)
     return {
         "id": number,
-        "text": d.format(),
+        "text": said(d.format()),
         "severity": d.severity.value,
         "code": d.code,
-        "message": printable(d.message),
-        "where": str(d.location),
+        "message": said(printable(d.message)),
+        "where": said(str(d.location)),
         "acknowledged": printable(d.acknowledged),
-        "hint": d.hint,
-        "also": d.also,
+        "hint": said(d.hint, hint=True),
+        "also": said(d.also),
         "path": d.location.path,
         "line": d.location.line,
         "faces": faces,
@@ -380,8 +440,63 @@ def diagnostic_entry(number: int, d: Diagnostic, faces: list[str], pages: int = 
     }
 
 
+# a hint of the command line: an option ("--data") or a command ('printshop new GAME')
+_COMMAND_LINE = re.compile(
+    r"(?<![\w-])--[a-z]|['`]printshop "
+    r"|\bprintshop (?:build|validate|i18n|new|init|serve|watch|docs|proof|preflight|schema)\b"
+)
+_CLAUSES = re.compile(r"((?:[,;:]|\s-)\s+(?:or\s+)?)")
+
+
+def for_the_page(root: Path | None):
+    """A function making a message what the page shows: files named from the project's folder
+    `root` (the page is not the terminal serve runs in: a path from there means nothing on it), and
+    the clauses and asides that tell what to type left out ("create the file, or pass the right
+    folder with --data" -> "create the file")."""
+    prefixes: list[str] = []
+    if root is not None:
+        folder = os.path.abspath(root)
+        prefixes.append(folder + os.sep)
+        here = os.getcwd()
+        if folder.startswith(here.rstrip(os.sep) + os.sep):  # as display_path names it
+            prefixes.append(os.path.relpath(folder, here) + os.sep)
+    named = (
+        re.compile("|".join(r"(?<![\w./-])" + re.escape(prefix) for prefix in prefixes))
+        if prefixes
+        else None
+    )
+
+    def said(text: str, hint: bool = False) -> str:
+        if named is not None:
+            text = named.sub("", text)
+        if not _COMMAND_LINE.search(text):
+            return text
+        whole, text = (
+            text,
+            re.sub(r"\s*\([^()]*\)", lambda m: "" if _COMMAND_LINE.search(m[0]) else m[0], text),
+        )
+        lines = []
+        for line in text.split("\n"):
+            parts = _CLAUSES.split(line)
+            kept = [
+                (parts[index - 1] if index else "", part)
+                for index, part in enumerate(parts)
+                if index % 2 == 0 and not _COMMAND_LINE.search(part)
+            ]
+            if kept:
+                lines.append("".join(sep + part for sep, part in kept).lstrip(",; -"))
+        # a hint that is all command line: none; a message: as it is
+        return "\n".join(lines).strip() or ("" if hint else whole)
+
+    return said
+
+
 def diagnostic_entries(
-    diagnostics: list[Diagnostic], views: dict[str, FaceView], blocks: dict, project
+    diagnostics: list[Diagnostic],
+    views: dict[str, FaceView],
+    blocks: dict,
+    project,
+    root: Path | None = None,
 ) -> list[dict]:
     """Each diagnostic as the page lists it (`diagnostic_entry`), with the faces and rules pages it
     leads to: those that print the line it is written on, those of a template in error, those made
@@ -397,6 +512,7 @@ def diagnostic_entries(
         ):  # stopped, maybe by its template: an error there leads to it
             by_template.setdefault(view.template, []).append(view.token)
     by_definition = _faces_by_definition(views, project)
+    said = for_the_page(root) if root is not None else None
     entries = []
     for number, d in enumerate(diagnostics):
         faces = by_place.get((d.location.path, d.location.line), []) + by_template.get(
@@ -417,7 +533,7 @@ def diagnostic_entries(
                     faces += by_definition.get(named[index], [])
         faces = list(dict.fromkeys(faces))
         pages = sum(isinstance(views[token].face, BookletPage) for token in faces if token in views)
-        entries.append(diagnostic_entry(number, d, faces, pages))
+        entries.append(diagnostic_entry(number, d, faces, pages, said))
     return entries
 
 
@@ -439,9 +555,15 @@ def _faces_by_definition(views: dict[str, FaceView], project) -> dict[tuple[str,
 def face_entry(view: FaceView) -> dict:
     """A face or rules page as the page shows it: its image, zoomed image, whether it is stale or
     pending, and where it comes from (data lines by file, template, art)."""
+    # (as pdfium sizes the image it renders: the points at PREVIEW_DPI, rounded up)
+    width, height = (math.ceil(side / 72 * PREVIEW_DPI - 0.01) for side in view.size)
     return {
         "token": view.token,
         "image": f"/face/{view.token}.png",
+        # the image's size, in pixels: the page keeps its room before it loads (0: not known)
+        "width": width,
+        "height": height,
+        "names": list(view.names),
         "zoom": f"/face/{view.token}@2x.png",
         "stale": view.stale,
         "pending": view.pending,

@@ -53,7 +53,12 @@ from printshop.pipeline.scope import (
 )
 from printshop.pipeline.workers import in_processes, run_jobs
 from printshop.project.loader import Project, load_project
-from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR, default_jobs
+from printshop.project.paths import (
+    DEFAULT_DATA_DIR,
+    DEFAULT_OUTPUT_DIR,
+    default_jobs,
+    discover_games,
+)
 from printshop.render.how_to_print import check_how_to_print
 from printshop.typeset.fonts import FontSet, register_games_fonts
 from printshop.typeset.templating import make_environment
@@ -148,7 +153,12 @@ def check(
     `keep_layouts=False` (validate: only the diagnostics matter) lets the games' layouts run in up
     to `jobs` processes; `Checked.layouts` is then empty. The report is the same, in the same order.
     `papers`: the papers the card sheets will be printed on (validate_project's), by default every
-    print-and-play paper."""
+    print-and-play paper.
+
+    A problem stops only what depends on it (docs/checks.md, "What one error stops"): loading leaves
+    out the games and languages whose files fail (loader.what_stands) and goes on; what was read is
+    validated and laid out, a game's errors holding back nothing of another's (`games_with_errors`);
+    the same diagnostic found twice is said once. So one run reports every independent error."""
     report = report if report is not None else Report()
     incomplete = Incomplete(incomplete)
     project = load_and_validate(data_dir, templates_dir, games, langs, papers, report)
@@ -161,8 +171,9 @@ def check(
     )
     fonts = register_games_fonts(project, report)
     units = units_to_lay_out(project, unfinished, langs, variant, incomplete)
-    lay_out = _LayOut(project, fonts, papers, measure_sheets=not report.has_errors)
+    lay_out = _LayOut(project, fonts, papers, unmeasured=games_with_errors(project, report))
     layouts = lay_out_units(units, lay_out, report, keep_layouts, jobs)
+    report.items[:] = list(dict.fromkeys(report.items))  # (a fault met twice is said once)
     requested = [state for (_, lang), state in unfinished.items() if langs is None or lang in langs]
     drafts = requested if incomplete is Incomplete.DRAFT else []
     return report, Checked(project, fonts, layouts, [] if drafts else requested, drafts)
@@ -189,7 +200,7 @@ def load_and_validate(
         return None
     try:
         project = load_project(
-            Path(data_dir), templates_dir, games=games, langs=langs, report=report
+            Path(data_dir), templates_dir, games=games, langs=langs, report=report, keep_going=True
         )
     except StageFailed:
         return None
@@ -255,10 +266,12 @@ class _LayOut:
     """Lays out one unit (game, language, variant, draft percent) and checks its how-to-print page,
     into a report; a failure is a diagnostic naming the game, never a traceback."""
 
-    def __init__(self, project: Project, fonts: FontSet, papers, *, measure_sheets: bool):
+    def __init__(self, project: Project, fonts: FontSet, papers, *, unmeasured: frozenset[str]):
         self.project, self.fonts, self.papers = project, fonts, papers
         self.env = make_environment(project.templates_dir)
-        self.measure_sheets = measure_sheets
+        self.unmeasured = (
+            unmeasured  # the games whose kit pages are not measured (their data fails)
+        )
 
     def __call__(self, unit, into: Report) -> GameLayout | None:
         game, lang, name, draft_percent = unit
@@ -279,7 +292,8 @@ class _LayOut:
             ]
             # the template, and each kit's page set (not when the data has errors already: the
             # booklet's styles or the labels it is set from are then what to mend, said once)
-            check_how_to_print(layout, seen, kit if self.measure_sheets else [], self.env, into)
+            measured = game.id not in self.unmeasured and ALL_GAMES not in self.unmeasured
+            check_how_to_print(layout, seen, kit if measured else [], self.env, into)
             return layout
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
             into.add(
@@ -288,6 +302,29 @@ class _LayOut:
                 f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}",
             )
             return None
+
+
+ALL_GAMES = (
+    "*"  # in games_with_errors: an error outside every game's folder, which all of them read
+)
+
+
+def games_with_errors(project: Project, report: Report) -> frozenset[str]:
+    """The games whose own folder holds an error of loading or validation, and ALL_GAMES when one
+    stands outside every game's folder (the shared print data, a language's file): their how-to-print
+    pages are not measured, as the booklet's styles or the labels they are set from are then what to
+    mend, said once. A game's error holds back no other game's page."""
+    folders = [
+        (game_id, Location.of(project.data_dir / game_id).path + os.sep)
+        for game_id in discover_games(project.data_dir)
+    ]
+    return frozenset(
+        next(
+            (game_id for game_id, folder in folders if item.location.path.startswith(folder)),
+            ALL_GAMES,
+        )
+        for item in report.errors
+    )
 
 
 def lay_out_units(units: list, lay_out, report: Report, keep_layouts: bool, jobs: int) -> list:

@@ -4,10 +4,17 @@ A project folder (`data/`) holds shared print data (`print/`), language descript
 (`languages/`) and one folder per game with `game.yaml`, `faces.yaml` and `text/<lang>.yaml`.
 Loading checks shape only (keys, types, required fields, duplicates); what the data means is
 checked by `printshop.checks.validate`.
+
+Every file is read, whatever another said, so every file's own errors are reported in one run. For
+validate and build (`keep_going`), a problem then stops only what depends on it (`what_stands`; the
+rule as a publisher reads it: docs/checks.md, "What one error stops"): a shared print file that
+fails stops everything; a language's file, that language; a game's own file, that game; a
+translation's texts, that translation. What read cleanly goes on to validation and layout.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,7 +22,14 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop import memos
-from printshop.diagnostics import Diagnostic, Location, Report, StageFailed, did_you_mean
+from printshop.diagnostics import (
+    Diagnostic,
+    Location,
+    Report,
+    Severity,
+    StageFailed,
+    did_you_mean,
+)
 from printshop.language.texts import Catalogue, load_catalogue
 from printshop.language.translation import Record, load_records, record_path
 from printshop.project.generate import expand_decks
@@ -130,11 +144,17 @@ def load_project(
     games: list[str] | None = None,
     langs: list[str] | None = None,
     report: Report | None = None,
+    keep_going: bool = False,
 ) -> Project:
     """Load the whole project (or only `games`); raise StageFailed if anything cannot be read. With
     `langs` (a build or session that writes only those languages), a game's texts are read for
     those, the languages they are made from and its source only: nothing else is checked or printed
-    (`GameData.available` still names every language the game has)."""
+    (`GameData.available` still names every language the game has).
+
+    With `keep_going` (validate and build: `check`), a file that fails stops only what needs it
+    (`what_stands`): the project holds every game and language that read cleanly, and StageFailed
+    is raised only when a shared print file (print/media.yaml, …) fails, which every game needs.
+    Every file is read either way, so every file's own errors are reported in one run."""
     report = report if report is not None else Report()
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
@@ -152,15 +172,16 @@ def load_project(
     said: dict[
         str, Report
     ] = {}  # with `langs`: what reading each language file said, kept until it is known needed
+    unread: set[str] = set()  # the languages whose file failed to read
     for lang in names_in("languages", dirs):
         heard = report if langs is None else said.setdefault(lang, Report())
         document = read_layered(f"languages/{lang}.yaml", dirs, heard)
-        if document is None:
+        language = _validate(Language, document, heard) if document is not None else None
+        if document is None or language is None:
+            unread.add(lang)
             continue
-        language = _validate(Language, document, heard)
-        if language is not None:
-            languages[lang] = language
-            language_documents[lang] = document
+        languages[lang] = language
+        language_documents[lang] = document
     profiles: dict[str, Profile] = {}
     profiles_off: dict[str, Profile] = {}
     for name in names_in("print/profiles", dirs):
@@ -174,15 +195,21 @@ def load_project(
     loaded: dict[str, GameData] = {}
     for game_id in discover_games(data_dir):
         if games is None or game_id in games:
+            # (with keep_going, what reading this game says is heard apart, to know what it stops)
+            heard = Report(list(report.items)) if keep_going else report
             try:
-                game = read_game(data_dir, game_id, report, langs, languages)
+                game = read_game(data_dir, game_id, heard, langs, languages)
             except Exception as error:  # noqa: BLE001 - unforeseen input must still end as a diagnostic
-                report.add(
+                heard.add(
                     "internal",
                     Location.of(data_dir / game_id),
                     f"reading this game failed unexpectedly: {type(error).__name__}: {error}",
                 )
-                continue
+                game = None
+            if keep_going:
+                found = heard.items[len(report.items) :]
+                report.extend(found)
+                game = what_stands(game, found, unread) if game is not None else None
             if game is not None:
                 loaded[game_id] = game
     if (
@@ -195,7 +222,7 @@ def load_project(
             else:
                 languages.pop(lang, None)
                 language_documents.pop(lang, None)
-    if shared_failed or report.has_errors:
+    if shared_failed or (report.has_errors and not keep_going):
         raise StageFailed(report)
     return Project(
         data_dir,
@@ -208,6 +235,41 @@ def load_project(
         targets=targets,
         **shared,
     )
+
+
+def what_stands(game: GameData, found: list[Diagnostic], unread: set[str]) -> GameData | None:
+    """What of a game is validated and laid out when reading its files said `found` (load_project's
+    `keep_going`): an error in a translation's text file or its record (fr.yaml, fr.sources.yaml),
+    or in the file describing its language (`unread`), leaves that language out, and the
+    translations made from it; an error in its glossary leaves out the glossary's checks; an error
+    anywhere else (game.yaml, faces.yaml, a deck's spreadsheet or generated cards, the game's own
+    print/ files, the source language's texts) leaves the game out: everything else in it needs
+    that file. Only what reads cleanly goes on, so no error is a consequence of another."""
+    text_dir = Location.of(game.dir / "text").path + os.sep
+    glossary = Location.of(game.dir / GLOSSARY_FILE).path
+    left_out = set(unread)
+    for item in found:
+        where = item.location.path
+        if item.severity is not Severity.ERROR:
+            continue
+        if where == glossary:
+            game.glossary = None
+        elif where.startswith(text_dir):
+            left_out.add(where[len(text_dir) :].split(".")[0])  # fr.yaml, fr.sources.yaml: fr
+        else:
+            return None
+    while True:  # and the translations made from one left out
+        more = {lang for lang, pivot in game.pivots.items() if pivot in left_out} - left_out
+        if not more:
+            break
+        left_out |= more
+    if game.game.source_language in left_out:
+        return None
+    for lang in left_out:
+        game.catalogues.pop(lang, None)
+        game.records.pop(lang, None)
+        game.pivots.pop(lang, None)
+    return game
 
 
 def read_game(

@@ -639,7 +639,8 @@ ONE_RUN = [
     "language's file (`languages/fr.yaml`) that language in every game; a game's `game.yaml`, "
     "`faces.yaml`, spreadsheet or generated deck, its own `print/` files or its source texts that "
     "game; a translation's texts or record (`text/fr.yaml`, `fr.sources.yaml`) that translation and "
-    "those made from it; a glossary its checks. Every other file is still read and checked.",
+    "those made from it; a glossary its checks; a game folder whose name is not a plain id "
+    "(`unsafe-path`) that game. Every other file is still read and checked.",
     "- What was read is validated: an error a check finds in one game holds back nothing of "
     "another's.",
     "- Every game and language read is laid out, so a text too long for its frame in one game is "

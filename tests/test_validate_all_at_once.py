@@ -247,3 +247,17 @@ def test_a_broken_translation_leaves_the_source_checked_and_laid_out(tmp_path):
         ("yaml-syntax", "fr.yaml", line),
         ("text-overflow", "en.yaml", long),
     }, [d.format() for d in report.errors]
+
+
+def test_a_misnamed_game_folder_stops_that_game_only(tmp_path):
+    """A game folder whose name is not a plain id is left out (it would name output files); the
+    other games are still validated, so a fault in one of them is reported in the same run."""
+    root = tmp_path.resolve()
+    data, templates = make_project(root)
+    shutil.copytree(data / "comrade-stalin", data / "Stalin Two")
+    code, relative, line = _bad_reference(root, data / "comrade-stalin" / "game.yaml")
+    report, _ = check(data, templates_dir=templates, keep_layouts=False, variant=None)
+    assert {(d.code, Path(d.location.path).name, d.location.line) for d in report.errors} == {
+        ("unsafe-path", "Stalin Two", 0),
+        (code, "game.yaml", line),
+    }, [d.format() for d in report.errors]

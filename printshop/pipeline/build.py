@@ -47,6 +47,7 @@ from printshop.pipeline.progress import Progress
 from printshop.pipeline.request import BuildRequest, Incomplete, Target
 from printshop.pipeline.scope import (
     contained,
+    escaping_links,
     unfinished_translations,
     unknown_languages,
     unknown_papers,
@@ -218,10 +219,14 @@ def validated(
     project: Project, report: Report, papers: list[str] | None, *, drop: bool = True
 ) -> bool:
     """Whether a loaded project can be laid out: every name it gives an output file is a plain id
-    and no link leaves it (scope.contained, which with `drop` leaves out what is not), and
-    validation ran (its findings in `report`, an unforeseen failure reported as `internal`). A
-    build's check and a session's refresh both take this step."""
-    if not contained(project, report, drop=drop):
+    and no link leaves it (scope.contained, which with `drop` leaves out what is not, and the rest
+    goes on: a game folder misnamed stops that game only), and validation ran (its findings in
+    `report`, an unforeseen failure reported as `internal`). A build's check and a session's
+    refresh both take this step."""
+    if not contained(project, report, drop=drop) and (
+        not drop
+        or any(escaping_links(Path(root)) for root in (project.data_dir, project.templates_dir))
+    ):
         return False
     try:
         validate_project(project, report, papers)

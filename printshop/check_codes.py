@@ -637,8 +637,8 @@ ONE_RUN = [
     "- A file that cannot be read (its YAML, or its keys and values against the schema) leaves out "
     "that file and what needs it: a shared print file (`print/media.yaml`, …) every game; a "
     "language's file (`languages/fr.yaml`) that language in every game; a game's `game.yaml`, "
-    "`faces.yaml`, spreadsheet or generated deck, its own `print/` files or its source texts that "
-    "game; a translation's texts or record (`text/fr.yaml`, `fr.sources.yaml`) that translation and "
+    "its own `print/` files or its source texts that game; its `faces.yaml`, a spreadsheet or a "
+    "generated deck all but its texts' checks; a translation's texts or record (`text/fr.yaml`, `fr.sources.yaml`) that translation and "
     "those made from it; a glossary its checks; a game folder whose name is not a plain id "
     "(`unsafe-path`) that game. Every other file is still read and checked.",
     "- What was read is validated: an error a check finds in one game holds back nothing of "

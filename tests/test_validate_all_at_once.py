@@ -261,3 +261,18 @@ def test_a_misnamed_game_folder_stops_that_game_only(tmp_path):
         ("unsafe-path", "Stalin Two", 0),
         (code, "game.yaml", line),
     }, [d.format() for d in report.errors]
+
+
+def test_a_game_whose_faces_fail_still_has_its_texts_checked(tmp_path):
+    """faces.yaml that does not parse leaves comrade-stalin's cards unchecked and not laid out, but
+    its texts need no face: a French text that lost its placeholder is reported in the same run."""
+    root = tmp_path.resolve()
+    data, templates = make_project(root)
+    faces = syntax_error(data / "comrade-stalin" / "faces.yaml", "faces:\n")
+    _, _, placeholder = _placeholder(root, data / "comrade-stalin" / "text" / "fr.yaml")
+    report, checked = check(data, templates_dir=templates, games=["comrade-stalin"])
+    assert {(d.code, Path(d.location.path).name, d.location.line) for d in report.errors} == {
+        ("yaml-syntax", "faces.yaml", faces),
+        ("placeholder", "fr.yaml", placeholder),
+    }, [d.format() for d in report.errors]
+    assert checked is not None and not checked.layouts and not checked.project.games

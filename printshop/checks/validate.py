@@ -6,10 +6,11 @@ This module is the entry point: it runs the checks of each domain (a module of p
 each) in a fixed order, which is the order of the diagnostics.
 
 It checks what loading read cleanly (loader.py `what_stands`: a game or language whose files failed
-is not here, so nothing is said again about what the failure stops), and a finding in one game holds
-back nothing of another's: layout (`pipeline/build.py` `check`) follows for every game here. One
-fault is one diagnostic: a face faces.yaml lacks is said at the first card naming it
-(`references.said_once`), not at each. The rule: docs/checks.md, "What one error stops".
+is not here, so nothing is said again about what the failure stops; a game whose faces or cards
+failed has its texts checked alone), and a finding in one game holds back nothing of another's:
+layout (`pipeline/build.py` `check`) follows for every game here. One fault is one diagnostic: a
+face faces.yaml lacks is said at the first card naming it (`references.said_once`), not at each.
+The rule: docs/checks.md, "What one error stops".
 """
 
 from __future__ import annotations
@@ -50,7 +51,12 @@ def validate_project(project: Project, report: Report, papers: list[str] | None 
         check_look(project, report)
         check_cutters_papers(project, report)
         check_languages(project, report)
-        for game in project.games.values():
+        for game_id in sorted({*project.games, *project.texts_alone}):
+            if game_id in project.texts_alone:  # its faces or cards failed: its texts need neither
+                game = project.texts_alone[game_id]
+                check_texts(project.view(game), game, report)
+                continue
+            game = project.games[game_id]
             # its own print data (data/<game>/print/), merged over the project's: checked as merged
             if game.look:
                 _check_game_look(project.view(game), report)

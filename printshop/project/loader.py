@@ -126,6 +126,9 @@ class Project:
     targets: "Targets" = field(
         default_factory=lambda: Targets()
     )  # print/targets/: TTS, cutters, image sets
+    # (load_project's keep_going) games whose faces or cards failed to read: only their texts are
+    # checked, as they need neither; nothing else sees them
+    texts_alone: dict[str, GameData] = field(default_factory=dict)
 
     def view(self, game: "GameData") -> "Project":
         """The project as `game` sees it: its own colours, card sizes, fonts, booklet style and
@@ -193,12 +196,13 @@ def load_project(
     # publisher sees every file's schema errors in one run, not one file's at a time
     shared_failed = any(value is None for value in shared.values())
     loaded: dict[str, GameData] = {}
+    texts_alone: dict[str, GameData] = {}  # (keep_going) games whose texts alone are checked
     for game_id in discover_games(data_dir):
         if games is None or game_id in games:
             # (with keep_going, what reading this game says is heard apart, to know what it stops)
             heard = Report(list(report.items)) if keep_going else report
             try:
-                game = read_game(data_dir, game_id, heard, langs, languages)
+                game = read_game(data_dir, game_id, heard, langs, languages, texts_alone=keep_going)
             except Exception as error:  # noqa: BLE001 - unforeseen input must still end as a diagnostic
                 heard.add(
                     "internal",
@@ -206,16 +210,17 @@ def load_project(
                     f"reading this game failed unexpectedly: {type(error).__name__}: {error}",
                 )
                 game = None
+            whole = True
             if keep_going:
                 found = heard.items[len(report.items) :]
                 report.extend(found)
-                game = what_stands(game, found, unread) if game is not None else None
+                game, whole = what_stands(game, found, unread) if game else (None, False)
             if game is not None:
-                loaded[game_id] = game
+                (loaded if whole else texts_alone)[game_id] = game
     if (
         langs is not None
     ):  # the other languages' files: another translator's, unfinished, stop nothing here
-        needed = _languages_read(langs, loaded.values(), languages)
+        needed = _languages_read(langs, [*loaded.values(), *texts_alone.values()], languages)
         for lang, heard in said.items():
             if lang in needed:
                 report.items.extend(heard.items)
@@ -233,21 +238,26 @@ def load_project(
         profiles_off=profiles_off,
         language_documents=language_documents,
         targets=targets,
+        texts_alone=texts_alone,
         **shared,
     )
 
 
-def what_stands(game: GameData, found: list[Diagnostic], unread: set[str]) -> GameData | None:
+def what_stands(
+    game: GameData, found: list[Diagnostic], unread: set[str]
+) -> tuple[GameData | None, bool]:
     """What of a game is validated and laid out when reading its files said `found` (load_project's
-    `keep_going`): an error in a translation's text file or its record (fr.yaml, fr.sources.yaml),
-    or in the file describing its language (`unread`), leaves that language out, and the
-    translations made from it; an error in its glossary leaves out the glossary's checks; an error
-    anywhere else (game.yaml, faces.yaml, a deck's spreadsheet or generated cards, the game's own
-    print/ files, the source language's texts) leaves the game out: everything else in it needs
-    that file. Only what reads cleanly goes on, so no error is a consequence of another."""
+    `keep_going`), and whether it is whole. An error in a translation's text file or its record
+    (fr.yaml, fr.sources.yaml), or in the file describing its language (`unread`), leaves that
+    language out, and the translations made from it; an error in its glossary leaves out the
+    glossary's checks; an error in its faces or cards (faces.yaml, a deck's spreadsheet or generated
+    cards) leaves only its texts to check, which need neither (not whole); an error anywhere else
+    (its own print/ files, its source texts) leaves the game out. Only what reads cleanly goes on,
+    so no error is a consequence of another. (game.yaml failing left no game to ask about.)"""
     text_dir = Location.of(game.dir / "text").path + os.sep
     glossary = Location.of(game.dir / GLOSSARY_FILE).path
-    left_out = set(unread)
+    shared = Location.of(game.dir / "print").path + os.sep
+    left_out, whole = set(unread), True
     for item in found:
         where = item.location.path
         if item.severity is not Severity.ERROR:
@@ -256,20 +266,22 @@ def what_stands(game: GameData, found: list[Diagnostic], unread: set[str]) -> Ga
             game.glossary = None
         elif where.startswith(text_dir):
             left_out.add(where[len(text_dir) :].split(".")[0])  # fr.yaml, fr.sources.yaml: fr
+        elif where.startswith(shared) or not where.startswith(Location.of(game.dir).path + os.sep):
+            return None, False  # (the look its texts' icons are drawn from is wrong)
         else:
-            return None
+            whole = False
     while True:  # and the translations made from one left out
         more = {lang for lang, pivot in game.pivots.items() if pivot in left_out} - left_out
         if not more:
             break
         left_out |= more
     if game.game.source_language in left_out:
-        return None
+        return None, False
     for lang in left_out:
         game.catalogues.pop(lang, None)
         game.records.pop(lang, None)
         game.pivots.pop(lang, None)
-    return game
+    return game, whole
 
 
 def read_game(
@@ -278,10 +290,14 @@ def read_game(
     report: Report,
     langs: list[str] | None,
     languages: dict[str, Language],
+    *,
+    texts_alone: bool = False,
 ) -> GameData | None:
     """One game of the project, as load_project reads each (a session reads one again after an edit
-    of its files): its files, the languages its translations are made from, and its own print data."""
-    game = load_game(data_dir / game_id, report, langs, languages)
+    of its files): its files, the languages its translations are made from, and its own print data.
+    With `texts_alone`, a game whose faces.yaml fails is still given, without faces, for its texts'
+    checks (what_stands)."""
+    game = load_game(data_dir / game_id, report, langs, languages, texts_alone=texts_alone)
     if game is not None:
         game.pivots = pivots_of(game, languages)
         game.look = _game_look(data_dir, game.dir, report)
@@ -318,6 +334,8 @@ def load_game(
     report: Report,
     langs: list[str] | None = None,
     languages: dict[str, Language] | None = None,
+    *,
+    texts_alone: bool = False,
 ) -> GameData | None:
     game = _load(Game, game_dir / "game.yaml", report)
     faces_path = game_dir / "faces.yaml"
@@ -339,14 +357,16 @@ def load_game(
     if game is None or faces is None:
         if game is not None:  # what a generate cannot make is said even when faces.yaml fails
             expand_decks(game, None, report)
-        return None
-    expand_decks(game, faces, report)
+        if game is None or not texts_alone:
+            return None
+    else:
+        expand_decks(game, faces, report)
     glossary_path = game_dir / GLOSSARY_FILE
     return GameData(
         game_dir.name,
         game_dir,
         game,
-        faces,
+        faces if faces is not None else {},
         catalogues,
         faces_path,
         records,

@@ -274,9 +274,8 @@ class _LayOut:
     def __init__(self, project: Project, fonts: FontSet, papers, *, unmeasured: frozenset[str]):
         self.project, self.fonts, self.papers = project, fonts, papers
         self.env = make_environment(project.templates_dir)
-        self.unmeasured = (
-            unmeasured  # the games whose kit pages are not measured (their data fails)
-        )
+        # the games whose kit pages are not measured (their data fails; ALL_GAMES: shared data)
+        self.unmeasured = unmeasured
 
     def __call__(self, unit, into: Report) -> GameLayout | None:
         game, lang, name, draft_percent = unit

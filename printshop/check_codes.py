@@ -627,6 +627,34 @@ def _translation_section() -> list[str]:
     return lines + [""]
 
 
+# how `validate` goes on past an error (project/loader.py `what_stands`, pipeline/build.py `check`)
+ONE_RUN = [
+    "## What one error stops",
+    "",
+    "`validate` reports every independent problem in one run: a problem stops only what depends "
+    "on it.",
+    "",
+    "- A file that cannot be read (its YAML, or its keys and values against the schema) leaves out "
+    "that file and what needs it: a shared print file (`print/media.yaml`, …) every game; a "
+    "language's file (`languages/fr.yaml`) that language in every game; a game's `game.yaml`, "
+    "its own `print/` files or its source texts that game; its `faces.yaml`, a spreadsheet or a "
+    "generated deck all but its texts' checks; a translation's texts or record (`text/fr.yaml`, `fr.sources.yaml`) that translation and "
+    "those made from it; a glossary its checks; a game folder whose name is not a plain id "
+    "(`unsafe-path`) that game. Every other file is still read and checked.",
+    "- What was read is validated: an error a check finds in one game holds back nothing of "
+    "another's.",
+    "- Every game and language read is laid out, so a text too long for its frame in one game is "
+    "reported beside another game's errors. The cards and sheets an error stands in are not laid "
+    "out, and a template failure in a game whose data has errors is held back as an info.",
+    "- One root fault is one error: what it stops is not checked, so nothing is reported as its "
+    "consequence (a missing spreadsheet is one error, not one per card it held); a face "
+    "faces.yaml lacks is said once, at the first card naming it, with how many others do; a "
+    "template's fault once for every card and language; the same diagnostic twice, once.",
+    "- `build` checks the same way and writes nothing while an error stands.",
+    "",
+]
+
+
 def catalogue_markdown() -> str:
     """docs/checks.md, generated from the catalogue (`printshop checks --markdown`)."""
     lines = [
@@ -643,7 +671,7 @@ def catalogue_markdown() -> str:
         lines.append(
             f"| `{check.code}` | {check.severity.value} | {check.summary} | {check.hint} |"
         )
-    lines += [""] + _translation_section()
+    lines += [""] + ONE_RUN + _translation_section()
     lines += ["## Examples", ""]
     for check in CATALOGUE.values():
         lines += [f"### `{check.code}`", "", "```", check.example, "```", ""]

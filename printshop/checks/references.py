@@ -6,7 +6,9 @@ Each reference's place in its file is worked out only when something is said at 
 
 from __future__ import annotations
 
-from printshop.diagnostics import Report, did_you_mean
+from dataclasses import replace
+
+from printshop.diagnostics import Diagnostic, Report, did_you_mean
 from printshop.project.loader import GameData, Project
 from printshop.project.schema import Node
 
@@ -65,6 +67,30 @@ def face_ref(game: GameData, owner, field: str, report: Report) -> None:
             owner.where(field),
             f"{said} (faces: {', '.join(printable) or 'none'})",
         )
+
+
+def said_once(found: Report) -> list[Diagnostic]:
+    """`face_ref`'s diagnostics, one per missing face: a face renamed or misspelt in faces.yaml is
+    named by every card that prints it, and is one fault, said at the first place that names it
+    with the count of the others (their places beside it, `also`), not once per card."""
+    groups: dict[tuple[str, str], list[Diagnostic]] = {}
+    for item in found.items:
+        groups.setdefault((item.code, item.message), []).append(item)
+    kept = []
+    for first, *others in groups.values():
+        if others:
+            places = ", ".join(str(other.location) for other in others[:_PLACES_SHOWN])
+            first = replace(
+                first,
+                message=f"{first.message}; named {len(others)} more "
+                f"time{'s' if len(others) != 1 else ''}",
+                also=f"also named at {places}{', …' if len(others) > _PLACES_SHOWN else ''}",
+            )
+        kept.append(first)
+    return kept
+
+
+_PLACES_SHOWN = 5  # of the other places a missing face is named at
 
 
 def check_reconstructed(game: GameData, report: Report) -> None:

@@ -4,6 +4,13 @@ Each check adds diagnostics with the place in the data that causes it. Game rule
 in data (composition, setup expressions); the checks only know how to check such declarations.
 This module is the entry point: it runs the checks of each domain (a module of printshop/checks
 each) in a fixed order, which is the order of the diagnostics.
+
+It checks what loading read cleanly (loader.py `what_stands`: a game or language whose files failed
+is not here, so nothing is said again about what the failure stops; a game whose faces or cards
+failed has its texts checked alone), and a finding in one game holds back nothing of another's:
+layout (`pipeline/build.py` `check`) follows for every game here. One fault is one diagnostic: a
+face faces.yaml lacks is said at the first card naming it (`references.said_once`), not at each.
+The rule: docs/checks.md, "What one error stops".
 """
 
 from __future__ import annotations
@@ -17,7 +24,7 @@ from printshop.checks.languages import check_languages
 from printshop.checks.look import check_cutters_papers, check_look
 from printshop.checks.papers import check_cutters, check_papers, check_sheet_papers
 from printshop.checks.press import check_press
-from printshop.checks.references import check_reconstructed, face_ref
+from printshop.checks.references import check_reconstructed, face_ref, said_once
 from printshop.checks.rules import check_board, check_goal_deck, check_setup
 from printshop.checks.texts import check_texts
 from printshop.checks.tuck_boxes import check_tuck_box
@@ -44,7 +51,12 @@ def validate_project(project: Project, report: Report, papers: list[str] | None 
         check_look(project, report)
         check_cutters_papers(project, report)
         check_languages(project, report)
-        for game in project.games.values():
+        for game_id in sorted({*project.games, *project.texts_alone}):
+            if game_id in project.texts_alone:  # its faces or cards failed: its texts need neither
+                game = project.texts_alone[game_id]
+                check_texts(project.view(game), game, report)
+                continue
+            game = project.games[game_id]
             # its own print data (data/<game>/print/), merged over the project's: checked as merged
             if game.look:
                 _check_game_look(project.view(game), report)
@@ -74,6 +86,7 @@ def validate_game(
             spec.players.where(),
             f"players.min ({spec.players.min}) exceeds players.max",
         )
+    named = Report()  # the faces the decks name that faces.yaml lacks: said once each
     for deck_id, deck in spec.decks.items():
         if deck.card_size not in project.media.card_sizes:
             report.add(
@@ -87,7 +100,7 @@ def validate_game(
         check_tuck_box(project, game, deck_id, deck, report, papers)
         check_card_vars(deck_id, deck, report)
         if deck.back is not None:
-            face_ref(game, deck, "back", report)
+            face_ref(game, deck, "back", named)
         seen: dict[str, CardEntry] = {}  # card id -> its first card
         for card in deck.cards:
             if card.id in seen:
@@ -99,15 +112,16 @@ def validate_game(
                 )
             else:
                 seen[card.id] = card
-            face_ref(game, card, "front", report)
+            face_ref(game, card, "front", named)
             if card.back is not None:
-                face_ref(game, card, "back", report)
+                face_ref(game, card, "back", named)
             if card.reconstructed:
                 report.add(
                     "reconstructed",
                     card.where("reconstructed"),
                     f"card '{card.id}': {card.reconstructed}",
                 )
+    report.extend(said_once(named))
     for name, face in game.faces.items():
         check_face(project, game, name, face, report)
     if spec.booklet is not None:  # the images its booklet's pages draw: files of the game's folder

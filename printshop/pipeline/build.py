@@ -47,13 +47,19 @@ from printshop.pipeline.progress import Progress
 from printshop.pipeline.request import BuildRequest, Incomplete, Target
 from printshop.pipeline.scope import (
     contained,
+    escaping_links,
     unfinished_translations,
     unknown_languages,
     unknown_papers,
 )
 from printshop.pipeline.workers import in_processes, run_jobs
 from printshop.project.loader import Project, load_project
-from printshop.project.paths import DEFAULT_DATA_DIR, DEFAULT_OUTPUT_DIR, default_jobs
+from printshop.project.paths import (
+    DEFAULT_DATA_DIR,
+    DEFAULT_OUTPUT_DIR,
+    default_jobs,
+    discover_games,
+)
 from printshop.render.booklet import check_booklet_sets
 from printshop.render.how_to_print import check_how_to_print
 from printshop.typeset.fonts import FontSet, register_games_fonts
@@ -149,7 +155,12 @@ def check(
     `keep_layouts=False` (validate: only the diagnostics matter) lets the games' layouts run in up
     to `jobs` processes; `Checked.layouts` is then empty. The report is the same, in the same order.
     `papers`: the papers the card sheets will be printed on (validate_project's), by default every
-    print-and-play paper."""
+    print-and-play paper.
+
+    A problem stops only what depends on it (docs/checks.md, "What one error stops"): loading leaves
+    out the games and languages whose files fail (loader.what_stands) and goes on; what was read is
+    validated and laid out, a game's errors holding back nothing of another's (`games_with_errors`);
+    the same diagnostic found twice is said once. So one run reports every independent error."""
     report = report if report is not None else Report()
     incomplete = Incomplete(incomplete)
     project = load_and_validate(data_dir, templates_dir, games, langs, papers, report)
@@ -166,10 +177,11 @@ def check(
         project,
         fonts,
         papers,
-        measure_sheets=not report.has_errors,
-        measure_booklets=not keep_layouts and not report.has_errors,
+        unmeasured=games_with_errors(project, report),
+        measure_booklets=not keep_layouts,
     )
     layouts = lay_out_units(units, lay_out, report, keep_layouts, jobs)
+    report.items[:] = list(dict.fromkeys(report.items))  # (a fault met twice is said once)
     requested = [state for (_, lang), state in unfinished.items() if langs is None or lang in langs]
     drafts = requested if incomplete is Incomplete.DRAFT else []
     return report, Checked(project, fonts, layouts, [] if drafts else requested, drafts)
@@ -196,7 +208,7 @@ def load_and_validate(
         return None
     try:
         project = load_project(
-            Path(data_dir), templates_dir, games=games, langs=langs, report=report
+            Path(data_dir), templates_dir, games=games, langs=langs, report=report, keep_going=True
         )
     except StageFailed:
         return None
@@ -214,10 +226,14 @@ def validated(
     project: Project, report: Report, papers: list[str] | None, *, drop: bool = True
 ) -> bool:
     """Whether a loaded project can be laid out: every name it gives an output file is a plain id
-    and no link leaves it (scope.contained, which with `drop` leaves out what is not), and
-    validation ran (its findings in `report`, an unforeseen failure reported as `internal`). A
-    build's check and a session's refresh both take this step."""
-    if not contained(project, report, drop=drop):
+    and no link leaves it (scope.contained, which with `drop` leaves out what is not, and the rest
+    goes on: a game folder misnamed stops that game only), and validation ran (its findings in
+    `report`, an unforeseen failure reported as `internal`). A build's check and a session's
+    refresh both take this step."""
+    if not contained(project, report, drop=drop) and (
+        not drop
+        or any(escaping_links(Path(root)) for root in (project.data_dir, project.templates_dir))
+    ):
         return False
     try:
         validate_project(project, report, papers)
@@ -268,12 +284,13 @@ class _LayOut:
         fonts: FontSet,
         papers,
         *,
-        measure_sheets: bool,
+        unmeasured: frozenset[str],
         measure_booklets: bool = False,
     ):
         self.project, self.fonts, self.papers = project, fonts, papers
         self.env = make_environment(project.templates_dir)
-        self.measure_sheets = measure_sheets
+        # the games whose kit pages are not measured (their data fails; ALL_GAMES: shared data)
+        self.unmeasured = unmeasured
         # validate's: each booklet set as the build sets it (its covers' text, a block no page holds)
         self.measure_booklets = measure_booklets
 
@@ -296,8 +313,9 @@ class _LayOut:
             ]
             # the template, and each kit's page set (not when the data has errors already: the
             # booklet's styles or the labels it is set from are then what to mend, said once)
-            check_how_to_print(layout, seen, kit if self.measure_sheets else [], self.env, into)
-            if self.measure_booklets:
+            measured = game.id not in self.unmeasured and ALL_GAMES not in self.unmeasured
+            check_how_to_print(layout, seen, kit if measured else [], self.env, into)
+            if self.measure_booklets and measured:
                 check_booklet_sets(layout, seen, into)
             return layout
         except Exception as error:  # noqa: BLE001 - a diagnostic naming the game, never a traceback
@@ -307,6 +325,29 @@ class _LayOut:
                 f"laying out {game.id} ({lang}) failed unexpectedly: {type(error).__name__}: {error}",
             )
             return None
+
+
+ALL_GAMES = (
+    "*"  # in games_with_errors: an error outside every game's folder, which all of them read
+)
+
+
+def games_with_errors(project: Project, report: Report) -> frozenset[str]:
+    """The games whose own folder holds an error of loading or validation, and ALL_GAMES when one
+    stands outside every game's folder (the shared print data, a language's file): their how-to-print
+    pages are not measured, as the booklet's styles or the labels they are set from are then what to
+    mend, said once. A game's error holds back no other game's page."""
+    folders = [
+        (game_id, Location.of(project.data_dir / game_id).path + os.sep)
+        for game_id in discover_games(project.data_dir)
+    ]
+    return frozenset(
+        next(
+            (game_id for game_id, folder in folders if item.location.path.startswith(folder)),
+            ALL_GAMES,
+        )
+        for item in report.errors
+    )
 
 
 def lay_out_units(units: list, lay_out, report: Report, keep_layouts: bool, jobs: int) -> list:

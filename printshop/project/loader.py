@@ -4,10 +4,17 @@ A project folder (`data/`) holds shared print data (`print/`), language descript
 (`languages/`) and one folder per game with `game.yaml`, `faces.yaml` and `text/<lang>.yaml`.
 Loading checks shape only (keys, types, required fields, duplicates); what the data means is
 checked by `printshop.checks.validate`.
+
+Every file is read, whatever another said, so every file's own errors are reported in one run. For
+validate and build (`keep_going`), a problem then stops only what depends on it (`what_stands`; the
+rule as a publisher reads it: docs/checks.md, "What one error stops"): a shared print file that
+fails stops everything; a language's file, that language; a game's own file, that game; a
+translation's texts, that translation. What read cleanly goes on to validation and layout.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,7 +22,14 @@ from pathlib import Path
 from ruamel.yaml.comments import CommentedMap
 
 from printshop import memos
-from printshop.diagnostics import Diagnostic, Location, Report, StageFailed, did_you_mean
+from printshop.diagnostics import (
+    Diagnostic,
+    Location,
+    Report,
+    Severity,
+    StageFailed,
+    did_you_mean,
+)
 from printshop.language.texts import Catalogue, load_catalogue
 from printshop.language.translation import Record, load_records, record_path
 from printshop.project.generate import expand_decks
@@ -112,6 +126,9 @@ class Project:
     targets: "Targets" = field(
         default_factory=lambda: Targets()
     )  # print/targets/: TTS, cutters, image sets
+    # (load_project's keep_going) games whose faces or cards failed to read: only their texts are
+    # checked, as they need neither; nothing else sees them
+    texts_alone: dict[str, GameData] = field(default_factory=dict)
 
     def view(self, game: "GameData") -> "Project":
         """The project as `game` sees it: its own colours, card sizes, fonts, booklet style and
@@ -130,11 +147,17 @@ def load_project(
     games: list[str] | None = None,
     langs: list[str] | None = None,
     report: Report | None = None,
+    keep_going: bool = False,
 ) -> Project:
     """Load the whole project (or only `games`); raise StageFailed if anything cannot be read. With
     `langs` (a build or session that writes only those languages), a game's texts are read for
     those, the languages they are made from and its source only: nothing else is checked or printed
-    (`GameData.available` still names every language the game has)."""
+    (`GameData.available` still names every language the game has).
+
+    With `keep_going` (validate and build: `check`), a file that fails stops only what needs it
+    (`what_stands`): the project holds every game and language that read cleanly, and StageFailed
+    is raised only when a shared print file (print/media.yaml, …) fails, which every game needs.
+    Every file is read either way, so every file's own errors are reported in one run."""
     report = report if report is not None else Report()
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
@@ -152,15 +175,16 @@ def load_project(
     said: dict[
         str, Report
     ] = {}  # with `langs`: what reading each language file said, kept until it is known needed
+    unread: set[str] = set()  # the languages whose file failed to read
     for lang in names_in("languages", dirs):
         heard = report if langs is None else said.setdefault(lang, Report())
         document = read_layered(f"languages/{lang}.yaml", dirs, heard)
-        if document is None:
+        language = _validate(Language, document, heard) if document is not None else None
+        if document is None or language is None:
+            unread.add(lang)
             continue
-        language = _validate(Language, document, heard)
-        if language is not None:
-            languages[lang] = language
-            language_documents[lang] = document
+        languages[lang] = language
+        language_documents[lang] = document
     profiles: dict[str, Profile] = {}
     profiles_off: dict[str, Profile] = {}
     for name in names_in("print/profiles", dirs):
@@ -172,30 +196,38 @@ def load_project(
     # publisher sees every file's schema errors in one run, not one file's at a time
     shared_failed = any(value is None for value in shared.values())
     loaded: dict[str, GameData] = {}
+    texts_alone: dict[str, GameData] = {}  # (keep_going) games whose texts alone are checked
     for game_id in discover_games(data_dir):
         if games is None or game_id in games:
+            # (with keep_going, what reading this game says is heard apart, to know what it stops)
+            heard = Report(list(report.items)) if keep_going else report
             try:
-                game = read_game(data_dir, game_id, report, langs, languages)
+                game = read_game(data_dir, game_id, heard, langs, languages, texts_alone=keep_going)
             except Exception as error:  # noqa: BLE001 - unforeseen input must still end as a diagnostic
-                report.add(
+                heard.add(
                     "internal",
                     Location.of(data_dir / game_id),
                     f"reading this game failed unexpectedly: {type(error).__name__}: {error}",
                 )
-                continue
+                game = None
+            whole = True
+            if keep_going:
+                found = heard.items[len(report.items) :]
+                report.extend(found)
+                game, whole = what_stands(game, found, unread) if game else (None, False)
             if game is not None:
-                loaded[game_id] = game
+                (loaded if whole else texts_alone)[game_id] = game
     if (
         langs is not None
     ):  # the other languages' files: another translator's, unfinished, stop nothing here
-        needed = _languages_read(langs, loaded.values(), languages)
+        needed = _languages_read(langs, [*loaded.values(), *texts_alone.values()], languages)
         for lang, heard in said.items():
             if lang in needed:
                 report.items.extend(heard.items)
             else:
                 languages.pop(lang, None)
                 language_documents.pop(lang, None)
-    if shared_failed or report.has_errors:
+    if shared_failed or (report.has_errors and not keep_going):
         raise StageFailed(report)
     return Project(
         data_dir,
@@ -206,8 +238,50 @@ def load_project(
         profiles_off=profiles_off,
         language_documents=language_documents,
         targets=targets,
+        texts_alone=texts_alone,
         **shared,
     )
+
+
+def what_stands(
+    game: GameData, found: list[Diagnostic], unread: set[str]
+) -> tuple[GameData | None, bool]:
+    """What of a game is validated and laid out when reading its files said `found` (load_project's
+    `keep_going`), and whether it is whole. An error in a translation's text file or its record
+    (fr.yaml, fr.sources.yaml), or in the file describing its language (`unread`), leaves that
+    language out, and the translations made from it; an error in its glossary leaves out the
+    glossary's checks; an error in its faces or cards (faces.yaml, a deck's spreadsheet or generated
+    cards) leaves only its texts to check, which need neither (not whole); an error anywhere else
+    (its own print/ files, its source texts) leaves the game out. Only what reads cleanly goes on,
+    so no error is a consequence of another. (game.yaml failing left no game to ask about.)"""
+    text_dir = Location.of(game.dir / "text").path + os.sep
+    glossary = Location.of(game.dir / GLOSSARY_FILE).path
+    shared = Location.of(game.dir / "print").path + os.sep
+    left_out, whole = set(unread), True
+    for item in found:
+        where = item.location.path
+        if item.severity is not Severity.ERROR:
+            continue
+        if where == glossary:
+            game.glossary = None
+        elif where.startswith(text_dir):
+            left_out.add(where[len(text_dir) :].split(".")[0])  # fr.yaml, fr.sources.yaml: fr
+        elif where.startswith(shared) or not where.startswith(Location.of(game.dir).path + os.sep):
+            return None, False  # (the look its texts' icons are drawn from is wrong)
+        else:
+            whole = False
+    while True:  # and the translations made from one left out
+        more = {lang for lang, pivot in game.pivots.items() if pivot in left_out} - left_out
+        if not more:
+            break
+        left_out |= more
+    if game.game.source_language in left_out:
+        return None, False
+    for lang in left_out:
+        game.catalogues.pop(lang, None)
+        game.records.pop(lang, None)
+        game.pivots.pop(lang, None)
+    return game, whole
 
 
 def read_game(
@@ -216,10 +290,14 @@ def read_game(
     report: Report,
     langs: list[str] | None,
     languages: dict[str, Language],
+    *,
+    texts_alone: bool = False,
 ) -> GameData | None:
     """One game of the project, as load_project reads each (a session reads one again after an edit
-    of its files): its files, the languages its translations are made from, and its own print data."""
-    game = load_game(data_dir / game_id, report, langs, languages)
+    of its files): its files, the languages its translations are made from, and its own print data.
+    With `texts_alone`, a game whose faces.yaml fails is still given, without faces, for its texts'
+    checks (what_stands)."""
+    game = load_game(data_dir / game_id, report, langs, languages, texts_alone=texts_alone)
     if game is not None:
         game.pivots = pivots_of(game, languages)
         game.look = _game_look(data_dir, game.dir, report)
@@ -256,6 +334,8 @@ def load_game(
     report: Report,
     langs: list[str] | None = None,
     languages: dict[str, Language] | None = None,
+    *,
+    texts_alone: bool = False,
 ) -> GameData | None:
     game = _load(Game, game_dir / "game.yaml", report)
     faces_path = game_dir / "faces.yaml"
@@ -277,14 +357,16 @@ def load_game(
     if game is None or faces is None:
         if game is not None:  # what a generate cannot make is said even when faces.yaml fails
             expand_decks(game, None, report)
-        return None
-    expand_decks(game, faces, report)
+        if game is None or not texts_alone:
+            return None
+    else:
+        expand_decks(game, faces, report)
     glossary_path = game_dir / GLOSSARY_FILE
     return GameData(
         game_dir.name,
         game_dir,
         game,
-        faces,
+        faces if faces is not None else {},
         catalogues,
         faces_path,
         records,

@@ -8,8 +8,8 @@ spine both, reading upwards; the lid the deck's name, upside down in the net so 
 the front once folded. Names are set in the box's text colour, as large as their panel allows.
 
 The kit's page (`render_tuck_box`): the net centred in the printable area (upright, or across the
-paper where only that fits), cut lines solid and fold lines dashed in the text colour, the footer
-below. The press page (`render_press_tuck_box`): the net alone with the shop's bleed round its
+paper where only that fits), cut lines solid and fold lines dashed in the text colour (the bare glue
+flap's cuts in the crop marks' colour), the footer below. The press page (`render_press_tuck_box`): the net alone with the shop's bleed round its
 outer cut (TrimBox the net's bounds, BleedBox the page), in the profile's colours with its art
 converted, and the die line over it in the profile's two spot colours (`dieline`: Separation
 spaces, cut and crease), set to overprint so that they never knock out the art.
@@ -230,6 +230,14 @@ def render_tuck_box(
     canvas.drawPath(_cut_path(canvas, net), stroke=1, fill=0)
     canvas.setDash(*DASH)
     _folds(canvas, net)
+    canvas.setDash()
+    # the bare glue flap's cuts, past the wrap's bleed, in the crop marks' colour
+    glue = net.panel("glue")
+    canvas.setStrokeColor(settings.paints.fill(pnp.crop_marks.colour))
+    bare = canvas.beginPath()
+    bare.rect(glue.x + box.bleed, glue.y - glue.width, glue.width * 2, glue.height + glue.width * 2)
+    canvas.clipPath(bare, stroke=0, fill=0)
+    canvas.drawPath(_cut_path(canvas, net), stroke=1, fill=0)
     canvas.restoreState()
     page_footer(
         canvas,

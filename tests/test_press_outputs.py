@@ -383,7 +383,7 @@ def test_each_profile_folder_has_a_manifest_of_its_files(outputs, project):
                 [(trim[2] - trim[0]) * 25.4 / 72, (trim[3] - trim[1]) * 25.4 / 72], abs=0.01
             )
             assert (
-                entry["product"] in ("sheet", "booklet")
+                entry["product"] in ("sheet", "booklet", "tuck-box")
                 or entry["product"] in project.media.card_sizes
             )
     dtc = json.loads(
@@ -526,6 +526,7 @@ def test_printninja_takes_one_pdf_per_deck_with_an_eighth_inch_bleed(outputs, pr
     assert sorted(p.name for p in folder.glob("*.pdf")) == [
         "kremlin-en-board.pdf",
         "kremlin-en-intrigue.pdf",
+        "kremlin-en-politicians-tuckbox.pdf",  # the politicians' tuck box, with its die line
         "kremlin-en-politicians.pdf",
         "kremlin-en-rules.pdf",
     ]

@@ -6,6 +6,7 @@ print; and bad `tuck_box` input is said at its line with a hint."""
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -29,16 +30,17 @@ def _near(a: float, b: float) -> bool:
     return abs(a - b) < 1e-6
 
 
-def test_the_net_is_sized_from_the_card_the_count_and_the_stock():
-    # 54 poker cards (63 × 88 mm) of 0.3 mm stock, 1 mm clearance, 15 mm tuck flaps, 8 mm glue flap
-    net = tuck_box_net(63 * MM, 88 * MM, 54, 0.3 * MM, 1 * MM, 15 * MM, 8 * MM)
-    assert _near(net.wall_width, 64 * MM) and _near(net.wall_height, 89 * MM)
-    assert _near(net.depth, 17.2 * MM)  # 54 × 0.3 + 1
-    assert _near(net.width, (2 * 64 + 2 * 17.2 + 8) * MM)  # back, side, front, side, glue
-    assert _near(net.height, (89 + 2 * (17.2 + 15)) * MM)  # bottom and lid, with their tucks
-    assert _near(net.dust, 17.2 * MM) and _near(net.tuck, 15 * MM) and _near(net.glue, 8 * MM)
+def test_the_net_is_sized_from_the_card_the_count_the_play_and_the_board():
+    # 54 poker cards (63 × 88 mm) of 0.3 mm stock, 1 mm play a side, 0.35 mm board, 15 mm tuck
+    # flaps, an 8 mm glue flap, a 20 mm thumb notch
+    net = tuck_box_net(63 * MM, 88 * MM, 54, 0.3 * MM, 1 * MM, 0.35 * MM, 15 * MM, 8 * MM, 20 * MM)
+    assert _near(net.wall_width, 65.35 * MM) and _near(net.wall_height, 90.35 * MM)
+    assert _near(net.depth, 18.55 * MM)  # 54 × 0.3 + 2 × 1 + 0.35
+    assert _near(net.width, (2 * 65.35 + 2 * 18.55 + 8) * MM)  # back, side, front, side, glue
+    assert _near(net.height, (90.35 + 2 * (18.55 + 15)) * MM)  # bottom and lid, with their tucks
+    assert _near(net.dust, 18.55 * MM) and _near(net.tuck, 15 * MM) and _near(net.glue, 8 * MM)
     back, front, lid = net.panel("back"), net.panel("front"), net.panel("lid")
-    assert back.x == 0 and _near(front.x, (64 + 17.2) * MM)
+    assert back.x == 0 and _near(front.x, (65.35 + 18.55) * MM)
     assert _near(lid.y, back.y + back.height) and _near(lid.height, net.depth)
     assert _near(net.panel("bottom").x, front.x) and net.panel("bottom-tuck").y == 0
     assert _near(net.panel("glue").x + net.panel("glue").width, net.width)
@@ -49,18 +51,39 @@ def test_the_net_is_sized_from_the_card_the_count_and_the_stock():
         assert 0 <= min(x1, x2) and max(x1, x2) <= net.width + 1e-9
         assert 0 <= min(y1, y2) and max(y1, y2) <= net.height + 1e-9
     assert len(net.folds) == 12
+    # the thumb notch: a half circle of 10 mm radius cut into the front's top, at its middle
+    top = front.y + front.height
+    inside = [
+        (x, y)
+        for x, y in net.outline()
+        if front.x < x < front.x + front.width and front.y < y < top
+    ]
+    assert inside, "no notch in the front's top"
+    middle = front.x + front.width / 2
+    assert _near(min(y for _, y in inside), top - 10 * MM)
+    assert all(_near(math.hypot(x - middle, y - top), 10 * MM) for x, y in inside)
+    assert _near(net.notch, 10 * MM)
+    # no notch asked: the front's top is one straight cut
+    plain = tuck_box_net(63 * MM, 88 * MM, 54, 0.3 * MM, 1 * MM, 0.35 * MM, 15 * MM, 8 * MM, 0)
+    assert len(plain.cuts) == len(net.cuts) - 33 and plain.notch == 0
 
 
 def test_a_deep_box_keeps_its_dust_flaps_to_half_a_wall_and_turns_to_fit():
-    net = tuck_box_net(63 * MM, 88 * MM, 200, 0.5 * MM, 1 * MM, 15 * MM, 8 * MM)
-    assert _near(net.depth, 101 * MM) and _near(net.dust, 32 * MM)  # half of 64 mm
-    # 2 × 64 + 2 × 17.2 + 8 = 170.4 mm wide: upright on A4 (200 mm between 5 mm margins)
-    small = tuck_box_net(63 * MM, 88 * MM, 54, 0.3 * MM, 1 * MM, 15 * MM, 8 * MM)
+    net = tuck_box_net(63 * MM, 88 * MM, 200, 0.5 * MM, 1 * MM, 0.35 * MM, 15 * MM, 8 * MM)
+    assert _near(net.depth, 102.35 * MM) and _near(net.dust, 65.35 / 2 * MM)  # half a wall
+    # 2 × 65.35 + 2 × 18.55 + 8 = 175.8 mm wide: upright on A4 (200 mm between 5 mm margins)
+    small = tuck_box_net(63 * MM, 88 * MM, 54, 0.3 * MM, 1 * MM, 0.35 * MM, 15 * MM, 8 * MM)
     assert net_overflow(small, 210 * MM, 297 * MM, (5 * MM, 5 * MM, 10 * MM)) == (False, 0, 0)
-    # 2 × 89 + 2 × 11 + 8 = 208 mm wide: too wide upright, it fits across
-    tarot = tuck_box_net(88 * MM, 120 * MM, 10, 1 * MM, 1 * MM, 15 * MM, 8 * MM)
+    # 2 × 90.35 + 2 × 12.35 + 8 = 213.4 mm wide: too wide upright, it fits across
+    tarot = tuck_box_net(88 * MM, 120 * MM, 10, 1 * MM, 1 * MM, 0.35 * MM, 15 * MM, 8 * MM)
     across, wide, high = net_overflow(tarot, 210 * MM, 297 * MM, (5 * MM, 5 * MM, 10 * MM))
     assert across and (wide, high) == (0, 0)
+    # the wrap's bleed counts: 175.8 + 2 × 13 mm is 1.8 mm too wide upright; it turns across
+    assert net_overflow(small, 210 * MM, 297 * MM, (5 * MM, 5 * MM, 10 * MM), 13 * MM) == (
+        True,
+        0,
+        0,
+    )
 
 
 def _game(root: Path, box: str = BOX) -> Path:
@@ -101,7 +124,10 @@ def test_the_build_writes_a_tuck_box_per_paper_with_the_decks_name(built, lang, 
         size
     )
     text = page.extract_text()
-    assert text.count(NAMES[lang]) == 2, text  # on the front and on the lid
+    # on the front, the lid, both spines and the back's band; the game's title beside it on the
+    # spines and the back, above it on the front
+    assert text.count(NAMES[lang]) == 5, text
+    assert text.count(f"Market · {NAMES[lang]}") == 3, text
     contents = page.get_contents().get_data().decode("latin-1")
     assert "[4 3] 0 d" in contents  # the fold lines, dashed
 
@@ -156,6 +182,21 @@ BAD = {
         "paper-too-small",
         ["tuck box", "does not fit on", "mm too wide"],
     ),
+    "a wrap colour not in the palette": (
+        "    tuck_box: {colour: crimson}\n",
+        "unknown-reference",
+        ["no colour 'crimson'"],
+    ),
+    "a text colour not in the palette": (
+        "    tuck_box: {text_colour: gold}\n",
+        "unknown-reference",
+        ["no colour 'gold'"],
+    ),
+    "a negative play": (
+        "    tuck_box: {play: -1mm}\n",
+        "wrong-type",
+        ["tuck_box.play"],
+    ),
     "title without a text": (
         "    tuck_box: {title: deck.nowhere}\n",
         "missing-text",
@@ -187,7 +228,8 @@ def test_bad_tuck_box_is_said_at_its_line(tmp_path, case):
     "box",
     [
         "    tuck_box: {}\n",  # every default: 0.3 mm stock, the game's title
-        "    tuck_box: {stock: 0.5mm, clearance: 2mm, tuck_flap: 12mm, glue_flap: 10mm}\n",
+        "    tuck_box: {stock: 0.5mm, play: 2mm, board: 0.5mm, tuck_flap: 12mm, glue_flap: 10mm,"
+        " thumb_notch: 0mm, colour: accent, text_colour: paper, bleed: 3mm}\n",
     ],
 )
 def test_a_good_tuck_box_passes(tmp_path, box):

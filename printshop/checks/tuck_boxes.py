@@ -1,8 +1,9 @@
-"""Tuck boxes: each deck's box net fits every paper the kit prints on, and its title is a text the
-game has."""
+"""Tuck boxes: each deck's box net, with its wrap's bleed, fits every paper the kit prints on; its
+title is a text the game has and its colours are the palette's."""
 
 from __future__ import annotations
 
+from printshop.checks.references import colour_ref
 from printshop.diagnostics import Report
 from printshop.layout.tuck_box import net_overflow, tuck_box_net
 from printshop.project.loader import GameData, Project
@@ -23,7 +24,15 @@ def deck_net(project: Project, deck):
         return None
     cards = sum(card.count for card in deck.cards)
     return tuck_box_net(
-        size.width, size.height, cards, box.stock, box.clearance, box.tuck_flap, box.glue_flap
+        size.width,
+        size.height,
+        cards,
+        box.stock,
+        box.play,
+        box.board,
+        box.tuck_flap,
+        box.glue_flap,
+        box.thumb_notch,
     )
 
 
@@ -31,10 +40,13 @@ def check_tuck_box(
     project: Project, game: GameData, deck_id: str, deck, report: Report, papers: list[str] | None
 ) -> None:
     """The tuck box's net fits, upright or across, inside the margins and above the footer of each
-    paper the kit prints on (else the kit's build would refuse it there); its title is a text."""
+    paper the kit prints on (else the kit's build would refuse it there); its title is a text; its
+    colours are the palette's."""
     box = deck.tuck_box
     if box is None:
         return
+    colour_ref(project, box.colour, box, "colour", report)
+    colour_ref(project, box.text_colour, box, "text_colour", report)
     source = game.source
     if box.title is not None and source is not None and box.title not in source.entries:
         report.add(
@@ -53,7 +65,7 @@ def check_tuck_box(
         paper = media.papers.get(paper_id)
         if paper is None:
             continue
-        _, wide, high = net_overflow(net, paper.width, paper.height, tuck_box_room(pnp))
+        _, wide, high = net_overflow(net, paper.width, paper.height, tuck_box_room(pnp), box.bleed)
         if wide or high:
             over = " and ".join(
                 f"{to_mm(value):.1f} mm too {word}"
@@ -65,6 +77,7 @@ def check_tuck_box(
                 deck.where("tuck_box"),
                 f"deck '{deck_id}': its tuck box's net ({to_mm(net.width):.1f} × "
                 f"{to_mm(net.height):.1f} mm) does not fit on {paper.label or paper_id}: {over}",
-                hint="a thinner `stock`, shorter `tuck_flap` or narrower `glue_flap`, fewer cards, or "
+                hint="a thinner `stock`, less `play` or `bleed`, a shorter `tuck_flap` or narrower "
+                "`glue_flap`, fewer cards, or "
                 "a larger paper in `print_and_play.papers` (data/print/media.yaml)",
             )

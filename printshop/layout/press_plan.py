@@ -19,9 +19,10 @@ from printshop.project.models.profile import Profile
 
 @dataclass(frozen=True)
 class LeftOut:
-    kind: str  # "deck", "sheet" or "booklet"
+    kind: str  # "deck", "sheet", "tuck box" or "booklet"
     id: str  # the deck's or sheet's id; "rules" for the booklet
-    # what the profile's `leaves_out` acknowledges it by: the card size, "sheets" or "booklets"
+    # what the profile's `leaves_out` acknowledges it by: the card size, "sheets", "tuck-boxes" or
+    # "booklets"
     key: str
     why: str
     where: Location
@@ -57,6 +58,16 @@ def left_out(game: Game, profile: Profile) -> list[LeftOut]:
                     deck.card_size,
                     f"{profile.label} makes no {deck.card_size} cards (it makes {sizes_made(profile)})",
                     deck.where("card_size"),
+                )
+            )
+        elif deck.tuck_box is not None and not takes_sheets(profile):
+            items.append(
+                LeftOut(
+                    "tuck box",
+                    deck_id,
+                    "tuck-boxes",
+                    f"{profile.label} takes one image per card face, no tuck box",
+                    deck.where("tuck_box"),
                 )
             )
     for sheet_id, sheet in game.sheets.items():

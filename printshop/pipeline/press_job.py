@@ -1,5 +1,5 @@
-"""A press job: the files one print-shop profile takes (decks, press sheets, the booklet,
-manifest.json), in the profile's colours and art."""
+"""A press job: the files one print-shop profile takes (decks, press sheets, tuck boxes, the
+booklet, manifest.json), in the profile's colours and art."""
 
 from __future__ import annotations
 
@@ -161,6 +161,8 @@ class PressJob:
                         "trim_mm": _mm(sheet.spec.width, sheet.spec.height),
                     },
                 )
+        for deck in decks:
+            self.tuck_box(deck)
         if layout.booklet is not None:
             paper = media.papers[project.booklet.paper]
             self.emit(
@@ -183,6 +185,34 @@ class PressJob:
                 },
             )
         self.write_manifest(skipped)
+
+    def tuck_box(self, deck) -> None:
+        """The deck's tuck box as a press page with its die line, when it asks for one."""
+        from printshop.checks.tuck_boxes import deck_net
+        from printshop.render.tuck_box import render_press_tuck_box
+
+        net = deck_net(self.project, deck.deck)
+        if net is None:
+            return
+        self.emit(
+            f"{deck.id}-tuckbox",
+            lambda: render_press_tuck_box(
+                self.layout,
+                deck,
+                net,
+                self.profile,
+                self.paints,
+                self.project.motifs.motifs,
+                self.art,
+            ),
+            f"{deck.id}, tuck box with its die line: {self.profile.label}",
+            {
+                "product": "tuck-box",
+                "items": [deck.id],
+                "trim_mm": _mm(net.width, net.height),
+                "dieline": {"cut": self.profile.dieline.cut, "crease": self.profile.dieline.crease},
+            },
+        )
 
     def card_product(self, decks) -> dict:
         """What the shop makes of these decks: its product (a card size) and that size's trim."""

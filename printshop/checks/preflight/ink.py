@@ -119,6 +119,8 @@ class PageInk:
         self.path: list[tuple[float, float]] = []
         self.worst = 0.0
         self.overprinted: list[str] = []  # the model's overprint-over-limit messages
+        line = profile.dieline  # the die line's spot colours print no ink: never counted
+        self.dielines = frozenset((line.cut, line.crease))
 
     def read(self) -> list[str]:
         group = self.page.obj.get("/Group")
@@ -161,7 +163,7 @@ class PageInk:
         figure stands."""
         if not self.overprinted or self.inks.path is None or self.limit is None:
             return
-        measured = rendered_worst(self.inks.path, self.page.index + 1)
+        measured = rendered_worst(self.inks.path, self.page.index + 1, skip=self.dielines)
         if measured is None:
             return
         for message in self.overprinted:
@@ -202,8 +204,16 @@ class PageInk:
             )
 
     def paint(self, ink, overprint: bool, space: Space, what: str, state: State) -> None:
-        """Record painted ink; report it over the limit, with what lies beneath when overprinted."""
+        """Record painted ink; report it over the limit, with what lies beneath when overprinted. The
+        profile's die line prints nothing; it must overprint, or it cuts a gap in the art."""
         if ink is None:
+            return
+        if space.colorants and {n[1:] for n in space.colorants} <= self.dielines:
+            if not overprint:
+                self.report(
+                    f"die line {space.label} knocks out the art beneath ({what}): set it to "
+                    "overprint (a shop's die line never prints, but its knock-out leaves white)"
+                )
             return
         kept = _kept_plates(ink, overprint, space, state)  # plates this paint leaves as they were
         own = sum(ink)

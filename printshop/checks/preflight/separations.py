@@ -12,9 +12,12 @@ from pathlib import Path
 RESOLUTION = 150  # dots per inch: a 0.25 pt rule still covers whole pixels (no anti-aliasing)
 
 
-def rendered_worst(path: Path, page: int, resolution: int = RESOLUTION) -> float | None:
-    """The most total ink (percent, every plate: process and spot) at any point of page `page`
-    (1-based), or None when Ghostscript is not installed or cannot render the page."""
+def rendered_worst(
+    path: Path, page: int, resolution: int = RESOLUTION, skip: frozenset[str] = frozenset()
+) -> float | None:
+    """The most total ink (percent, every plate: process and spot, but those named in `skip`: a
+    die line's, which print nothing) at any point of page `page` (1-based), or None when
+    Ghostscript is not installed or cannot render the page."""
     gs = shutil.which("gs")
     if gs is None:
         return None
@@ -30,7 +33,11 @@ def rendered_worst(path: Path, page: int, resolution: int = RESOLUTION) -> float
             subprocess.run(command, check=True, capture_output=True, timeout=300)
         except (subprocess.SubprocessError, OSError):
             return None
-        plates = sorted(Path(folder).glob("page(*).tif"))
+        plates = [  # page(Cyan).tif, ..., page(CutContour).tif
+            plate
+            for plate in sorted(Path(folder).glob("page(*).tif"))
+            if plate.stem[len("page(") : -1] not in skip
+        ]
         if not plates:
             return None
         total = None

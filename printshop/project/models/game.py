@@ -180,22 +180,41 @@ class CardSheet(Node):
 
 class TuckBox(Node):
     """A tuck box for the deck, printed in the print-and-play kit as its own file
-    (`<game>-<lang>-<deck>-tuckbox-<paper>.pdf`): a classic reverse tuck end box, its net sized from
-    the card size, the number of cards (copies counted) and the stock's thickness, with the deck's
-    name on the front and the lid and the deck's back on the back. For example
-    `tuck_box: {stock: 0.3mm, title: deck_name}`; `tuck_box: {}` takes every default."""
+    (`<game>-<lang>-<deck>-tuckbox-<paper>.pdf`) and sent to print shops as a press page with its
+    die line (`<game>-<lang>-<deck>-tuckbox.pdf`): a classic reverse tuck end box, its net sized
+    from the card size, the number of cards (copies counted), the cards' and the box's stock and
+    the play the cards need. Its walls carry a wrap colour to the cut and past it, the deck's back
+    on the back, the deck's name and the game's title on the front, the spines and the lid; a thumb
+    notch is cut in the front's top. For example `tuck_box: {stock: 0.3mm, title: deck_name}`;
+    `tuck_box: {}` takes every default."""
 
     stock: Size = Field(default="0.3mm", validate_default=True)
     """The thickness of one card (0.3 mm: a common card stock; sleeved cards are thicker)."""
-    clearance: Extent = Field(default="1mm", validate_default=True)
-    """Room added to the box's width, height and depth so the cards slide in (1 mm)."""
+    play: Extent = Field(default="1mm", validate_default=True)
+    """Room left on every side of the deck, so the cards slide in and out: the box is twice this
+    wider, higher and deeper inside than the deck (1 mm, as boxes for poker decks are made:
+    2 to 3 mm more than the cards each way)."""
+    board: Extent = Field(default="0.35mm", validate_default=True)
+    """The thickness of the box's own stock, added to each panel between two folds, as a fold takes
+    about that much of the inside (0.35 mm: a 300 g/m² card)."""
     tuck_flap: Size = Field(default="15mm", validate_default=True)
     """The height of the lid's and the bottom's tuck flaps (15 mm)."""
     glue_flap: Size = Field(default="8mm", validate_default=True)
     """The width of the glue flap (8 mm)."""
+    thumb_notch: Extent = Field(default="20mm", validate_default=True)
+    """The width of the half-round notch cut in the front's top, to reach the lid's tuck flap and
+    the cards (20 mm; never more than half the front; 0mm: none)."""
+    colour: str | None = None
+    """The wrap: a colour from colours.yaml filling the net to its cut lines and past them; none:
+    the background of the deck's back face (white when it has none)."""
+    text_colour: str | None = None
+    """The colour of the names on the box; none: `white` on a dark wrap, `ink` on a light one."""
+    bleed: Extent = Field(default="2mm", validate_default=True)
+    """How far the wrap reaches past the cut lines in the print-and-play kit, so a cut a little
+    outside them shows no white edge (2 mm); press files take the shop's bleed."""
     title: str | None = None
-    """The text (an id in the game's texts) printed on the front and the lid; none: the game's
-    title."""
+    """The text (an id in the game's texts) printed as the deck's name on the box; none: the
+    game's title alone."""
 
 
 class VarSpec(Node):

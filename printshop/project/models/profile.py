@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from printshop.project.models.values import Extent, FileName
+from printshop.project.models.values import Extent, FileName, Size
 from printshop.project.schema import Node
 
 
@@ -58,6 +58,37 @@ class OutputIntent(Node):
     """A free description of the printing condition."""
 
 
+# a Separation's colorant: a PDF name of letters, digits, _ and - (no space, no #)
+SPOT_NAME = r"^[A-Za-z][A-Za-z0-9_-]{0,62}$"
+
+
+class Dieline(Node):
+    """How the shop wants the die line of a die-cut piece (a tuck box's press page): the cut and the
+    crease (fold) lines drawn over the art in two spot colours (Separation colour spaces) of the
+    names its die maker's software looks for, set to overprint so they never knock out the art
+    beneath; preflight counts no ink for them. The defaults are common names: CutContour, the one
+    Roland's VersaWorks and many other cutting programs look for, and Crease; a shop whose guide
+    names others gets them here."""
+
+    cut: str = Field(default="CutContour", pattern=SPOT_NAME)
+    """The spot colour's name for cut lines (the die's knives)."""
+    crease: str = Field(default="Crease", pattern=SPOT_NAME)
+    """The spot colour's name for crease (fold) lines."""
+    cut_alternate: list[Annotated[float, Field(ge=0, le=100)]] = Field(
+        default=[0, 100, 0, 0], min_length=4, max_length=4
+    )
+    """How a screen or proof shows the cut lines: C, M, Y, K in percent (100 % magenta)."""
+    crease_alternate: list[Annotated[float, Field(ge=0, le=100)]] = Field(
+        default=[100, 0, 0, 0], min_length=4, max_length=4
+    )
+    """How a screen or proof shows the crease lines: C, M, Y, K in percent (100 % cyan)."""
+    width: Size = Field(default="0.25pt", validate_default=True)
+    """The lines' width (0.25 pt: a hairline the die maker's software reads as a path)."""
+    crease_dashed: bool = False
+    """Draw crease lines dashed (some shops ask for it so a proof tells them from cuts); by default
+    solid, as a die maker reads a line's colour, not its dash."""
+
+
 class Profile(Node):
     label: str
     """The shop's name as printed in messages."""
@@ -91,8 +122,12 @@ class Profile(Node):
     (PDF/X-1a)."""
     image_alpha: bool = False
     """Face images (PNG, JPEG) may keep an alpha channel (a printed card has none)."""
+    dieline: Dieline = Dieline()
+    """How the shop wants die lines on die-cut pieces (tuck boxes): their spot colours' names, the
+    colours a proof shows them in, their width."""
     leaves_out: dict[str, str] = {}
-    """What the shop is known not to take, and why: card sizes, "sheets", "booklets". Still reported
+    """What the shop is known not to take, and why: card sizes, "sheets", "booklets",
+    "tuck-boxes". Still reported
     (press-left-out), but as acknowledged, so `validate --strict` passes; anything else left out
     fails it."""
 

@@ -460,7 +460,7 @@ _check(
     W,
     "a palette colour a print shop's CMYK cannot print: it differs from itself by more than ΔE2000 5 once converted through the shop's ICC profile and ink limit (docs/colour.md)",
     "choose a less saturated colour (`printshop preflight --soft-proof` shows how a press file prints), or accept the change",
-    "data/print/colours.yaml:18:10: warning[press-gamut]: colour 'green' (#00ff00) is outside the press gamut: it prints ΔE2000 15.6 from itself in DriveThruCards's CMYK (swop-tr003-300.icc, 240 % ink), 18.0 in PrintNinja's (fogra39l-300.icc, 300 % ink)",
+    "data/print/colours.yaml:17:10: warning[press-gamut]: colour 'green' (#00ff00) is outside the press gamut: it prints ΔE2000 from itself 15.6 at DriveThruCards (swop-tr003-300.icc, 240 % ink); 18.0 at MeinSpiel (fogra39l-300.icc, 300 % ink)",
 )
 # Safety: what a hostile or broken project, or an unlucky environment, must not get past
 _check(

@@ -327,6 +327,12 @@ FLAT_CMYK = memoized(
     used_in="render/press_colour.py flat_cmyk",
     maxsize=4096,
 )
+SOFT_PROOF_TRANSFORMS = memoized(
+    "soft_proof_transforms",
+    keyed_by="an ICC profile name",
+    used_in="render/soft_proof.py _to_screen",
+    maxsize=8,
+)
 CLIPPED_SHARES = memoized(
     "clipped_shares",
     keyed_by="an image's path and stamp, the ICC profile and the ink limit",

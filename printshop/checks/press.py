@@ -77,10 +77,7 @@ def check_palette_gamut(project: Project, report: Report) -> None:
                 found.append((delta, profile.label, f"({icc_file(icc).name}{ink})"))
         if not found:
             continue
-        first, *others = found
-        said = f"{first[0]:.1f} from itself in {first[1]}'s CMYK {first[2]}" + "".join(
-            f", {delta:.1f} in {label}'s {how}" for delta, label, how in others
-        )
+        said = "; ".join(f"{delta:.1f} at {label} {how}" for delta, label, how in found)
         node = node_of(colours)
         where = (
             locate(Path(colours.where().path), node, ("palette", name))
@@ -90,7 +87,7 @@ def check_palette_gamut(project: Project, report: Report) -> None:
         report.add(
             "press-gamut",
             where,
-            f"colour '{name}' ({value}) is outside the press gamut: it prints ΔE2000 {said}",
+            f"colour '{name}' ({value}) is outside the press gamut: it prints ΔE2000 from itself {said}",
         )
 
 

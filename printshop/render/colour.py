@@ -53,9 +53,7 @@ class ColourMode:
     rich_black: tuple[float, ...] | None = None  # percent C, M, Y, K for black fills (four)
     low_ink: bool = False  # home printing on a budget: white backgrounds, fills lightened
     low_ink_rules: LowInkRules = LowInkRules()  # how faces keep their identity when low_ink
-    icc: str | None = (
-        None  # a CMYK shop's ICC profile (printshop/icc/): art and flat colours go to it
-    )
+    icc: str | None = None  # a CMYK shop's ICC profile (printshop/icc/) for art and flat colours
 
 
 RGB = ColourMode()

@@ -97,7 +97,8 @@ def to_lab():
 
 def limit_ink(image: Image.Image, limit: float | None) -> Image.Image:
     """Each pixel's cyan, magenta and yellow scaled down until C+M+Y+K fits `limit` percent (black
-    kept; flat colours are limited by it too, render/press_colour.py); truncated, so never above the limit."""
+    kept; flat colours are limited by it too, render/press_colour.py); truncated, so never above
+    the limit."""
     if limit is None or limit >= 400:
         return image
     total = limit * 255 / 100

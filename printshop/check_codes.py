@@ -455,6 +455,13 @@ _check(
     "supply larger art, bring its colours within print's gamut, or place it over a plain colour",
     "data/comrade/faces.yaml:40:14: warning[press-art]: image 'images/seal.png' of face 'back' (300 × 300 px) prints at 298 dpi in DriveThruCards's files (faces scaled by 1.008 to its trim); the shop needs 300",
 )
+_check(
+    "press-gamut",
+    W,
+    "a palette colour a print shop's CMYK cannot print: it differs from itself by more than ΔE2000 5 once converted through the shop's ICC profile and ink limit (docs/colour.md)",
+    "choose a less saturated colour (`printshop preflight --soft-proof` shows how a press file prints), or accept the change",
+    "data/print/colours.yaml:17:10: warning[press-gamut]: colour 'green' (#00ff00) is outside the press gamut: it prints ΔE2000 from itself 15.6 at DriveThruCards (swop-tr003-300.icc, 240 % ink); 18.0 at MeinSpiel (fogra39l-300.icc, 300 % ink)",
+)
 # Safety: what a hostile or broken project, or an unlucky environment, must not get past
 _check(
     "unsafe-path",

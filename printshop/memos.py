@@ -303,23 +303,35 @@ COLOURS = memoized(
 CMYK_PROFILES = memoized(
     "cmyk_profiles",
     keyed_by="an ICC profile name",
-    used_in="render/press_art.py _cmyk_profile",
+    used_in="render/press_art.py cmyk_profile",
     maxsize=8,
 )
 TO_CMYK = memoized(
     "to_cmyk_transforms",
-    keyed_by="an ICC profile name and the art's own profile",
-    used_in="render/press_art.py _to_cmyk",
+    keyed_by="an ICC profile name, the art's own profile and the rendering intent",
+    used_in="render/press_art.py to_cmyk",
     maxsize=32,
 )
 BACK_TO_RGB = memoized(
     "back_to_rgb_transforms",
-    keyed_by="an ICC profile name",
-    used_in="render/press_art.py _back_to_rgb",
+    keyed_by="an ICC profile name and the rendering intent",
+    used_in="render/press_art.py back_to_rgb",
     maxsize=8,
 )
 TO_LAB = memoized(
-    "to_lab_transform", keyed_by="nothing", used_in="render/press_art.py _to_lab", maxsize=1
+    "to_lab_transform", keyed_by="nothing", used_in="render/press_art.py to_lab", maxsize=1
+)
+FLAT_CMYK = memoized(
+    "flat_cmyk",
+    keyed_by="an sRGB hex colour, an ICC profile name, the rendering intent and the ink limit",
+    used_in="render/press_colour.py flat_cmyk",
+    maxsize=4096,
+)
+SOFT_PROOF_TRANSFORMS = memoized(
+    "soft_proof_transforms",
+    keyed_by="an ICC profile name",
+    used_in="render/soft_proof.py _to_screen",
+    maxsize=8,
 )
 CLIPPED_SHARES = memoized(
     "clipped_shares",

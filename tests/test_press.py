@@ -16,7 +16,6 @@ from printshop.pipeline.build import build
 from printshop.project.loader import load_project
 from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
-from printshop.render.colour import rgb_to_cmyk
 from tests.conftest import PRESS_PROFILES, shared_build
 from tests.pdfinspect import page_drawing
 
@@ -138,9 +137,13 @@ def test_booklet_press_files_have_a_multiple_of_four_pages(press):
 
 
 def test_cmyk_conversion_respects_the_ink_limit():
-    assert rgb_to_cmyk("#000000", 240) == (0.0, 0.0, 0.0, 100.0)
-    for colour in ("#7d1a12", "#1f4e79", "#3d6b35", "#2b2b2b", "#b22a1e"):
-        assert sum(rgb_to_cmyk(colour, 240)) <= 240.01
+    from printshop.render.press_colour import flat_cmyk
+
+    icc = "swop-tr003-300.icc"
+    # the profile builds sRGB black with about 287 % ink: over DriveThruCards' 240 before the limit
+    assert sum(flat_cmyk("#000000", icc)) * 100 / 255 > 260
+    for colour in ("#000000", "#7d1a12", "#1f4e79", "#3d6b35", "#2b2b2b", "#b22a1e", "#161b27"):
+        assert sum(flat_cmyk(colour, icc, ink_limit=240)) * 100 / 255 <= 240.01
 
 
 # --- preflight on deliberately broken files

@@ -13,9 +13,12 @@ from printshop.project.units import to_mm
 
 def check_look(project: Project, report: Report) -> None:
     """The shared print data (media.yaml's kit, booklet.yaml): papers, card sheets, the fonts and
-    colours named."""
+    colours named, and palette colours the shops' CMYK cannot print."""
+    from printshop.checks.press import check_palette_gamut
+
     _check_kit(project, report)
     _check_booklet(project, report)
+    check_palette_gamut(project, report)
 
 
 def _check_kit(project: Project, report: Report) -> None:

@@ -6,6 +6,7 @@ cleanly to its CMYK; what a shop leaves out is said.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from printshop.checks.images import image_path
 from printshop.checks.zones import (
@@ -49,6 +50,45 @@ def check_press(project: Project, game: GameData, report: Report, intrusions: In
             if not sheet.press or sheet.face not in game.faces:
                 continue
             shop.check_sheet(sheet_id, sheet)
+
+
+def check_palette_gamut(project: Project, report: Report) -> None:
+    """Each palette colour that a CMYK shop's profile cannot print (press-gamut): further than
+    GAMUT_DELTA_E (ΔE2000) from itself once through the shop's ICC profile and ink limit, as flat
+    colours are converted (render/press_colour.py); one warning per colour, naming every shop."""
+    from printshop.project.schema import node_of
+    from printshop.project.source import locate
+    from printshop.render.press_art import icc_file
+    from printshop.render.press_colour import GAMUT_DELTA_E, gamut_delta
+
+    shops = [
+        profile
+        for _, profile in sorted(project.profiles.items())
+        if profile.colour.space == "cmyk" and icc_file(profile.colour.icc).is_file()
+    ]
+    colours = project.colours
+    for name, value in colours.palette.items():
+        found = []
+        for profile in shops:
+            icc, limit = profile.colour.icc, profile.colour.ink_limit
+            delta = gamut_delta(value, icc, limit)
+            if delta > GAMUT_DELTA_E:
+                ink = f", {limit:.0f} % ink" if limit else ""
+                found.append((delta, profile.label, f"({icc_file(icc).name}{ink})"))
+        if not found:
+            continue
+        said = "; ".join(f"{delta:.1f} at {label} {how}" for delta, label, how in found)
+        node = node_of(colours)
+        where = (
+            locate(Path(colours.where().path), node, ("palette", name))
+            if node is not None
+            else colours.where("palette")
+        )
+        report.add(
+            "press-gamut",
+            where,
+            f"colour '{name}' ({value}) is outside the press gamut: it prints ΔE2000 from itself {said}",
+        )
 
 
 def _check_kit_profile(project: Project, report: Report) -> None:

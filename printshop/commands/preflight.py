@@ -29,6 +29,20 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="a print-shop profile: printshop's own or the project's (data/print/profiles/)",
     )
+    flight.add_argument(
+        "--soft-proof",
+        type=Path,
+        metavar="DIR",
+        help="also write each page of each PDF into DIR as an sRGB PNG of how the profile's CMYK "
+        "prints it (a soft proof: DIR/<file>-p001.png, ...); without --profile, FOGRA39's",
+    )
+    flight.add_argument(
+        "--dpi",
+        type=float,
+        default=150.0,
+        metavar="N",
+        help="the soft proof's resolution (default: 150)",
+    )
     add_data(flight)
 
 
@@ -54,6 +68,14 @@ def run(args: argparse.Namespace) -> int:
     for path in args.files:
         if not path.is_file():
             raise UsageError(f"{path} does not exist")
+    if args.soft_proof is not None:
+        if profile is not None and profile.colour.space != "cmyk":
+            raise UsageError(
+                f"profile '{args.profile}' takes RGB files: they print as they show, with no soft "
+                "proof to make (name a CMYK shop's profile)"
+            )
+        if not 10 <= args.dpi <= 1200:
+            raise UsageError(f"--dpi {args.dpi:g}: give a resolution from 10 to 1200")
     failed, total = 0, 0
     for path in args.files:
         found = preflight(path, profile, trims)
@@ -65,12 +87,41 @@ def run(args: argparse.Namespace) -> int:
         total += len(problems)
         print(f"{display_path(path)}: {_summary(problems, warnings)}")
     sys.stdout.flush()
+    if args.soft_proof is not None and not _soft_proofs(
+        args.files, args.soft_proof, profile.colour.icc if profile else None, args.dpi
+    ):
+        return 1
     print(
         f"printshop preflight: {len(args.files) - failed} of {len(args.files)} file(s) passed, "
         f"{total} problem{'s' if total != 1 else ''}",
         file=sys.stderr,
     )
     return 1 if failed else 0
+
+
+def _soft_proofs(files: list[Path], folder: Path, icc: str | None, dpi: float) -> bool:
+    """Write each PDF's pages as soft proofs into `folder` (nothing if any cannot be made)."""
+    from printshop.render.raster import png
+    from printshop.render.soft_proof import soft_proof
+    from printshop.write.commit import write_atomically
+
+    made: list[tuple[Path, bytes]] = []
+    for path in files:
+        if path.suffix.lower() != ".pdf":
+            continue  # card images (PNG, JPEG) are RGB: they show as they print
+        try:
+            pages = soft_proof(path.read_bytes(), icc, dpi)
+        except Exception as error:  # noqa: BLE001 - a file no renderer reads: said, not raised
+            print(f"{display_path(path)}: no soft proof: the file cannot be rendered ({error})")
+            return False
+        made.extend(
+            (folder / f"{path.stem}-p{number:03d}.png", png(page, dpi, level=6))
+            for number, page in enumerate(pages, 1)
+        )
+    for target, data in made:
+        write_atomically(target, data)
+    print(f"soft proof: {len(made)} page(s) written to {display_path(folder)}", file=sys.stderr)
+    return True
 
 
 def _summary(problems, warnings: int) -> str:

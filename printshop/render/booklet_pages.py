@@ -170,7 +170,7 @@ def set_booklet(
         else:
             canvas.drawString(margins.outer, y, str(doc.page))
             canvas.drawRightString(paper.width - margins.inner, y, text)
-        canvas.setStrokeColor(paints.fill(style.rule_colour))
+        canvas.setStrokeColor(paints.line(style.rule_colour))
         canvas.setLineWidth(0.5)
         canvas.line(
             margins.inner if odd else margins.outer,

@@ -1,10 +1,11 @@
 """Colours are defined once, by name, in data/print/colours.yaml (sRGB hex) and converted here for
 each output: RGB for home printing, CMYK for print shops.
 
-CMYK conversion is a plain GCR separation (black from the darkest channel), then the cyan,
-magenta and yellow are scaled down until the total ink fits the profile's limit. Pure black text
-prints as K100 only (no registration problems on small type); pure black fills print as the
-profile's rich black, so large dark areas stay deep.
+CMYK goes through the shop's ICC profile exactly as raster art does (render/press_colour.py: the
+same transform, rendering intent and ink limit), so a flat area matches art of its colour; greys
+are built as the profile builds them. Pure black (#000000) text and lines print as K100 only (no
+registration problems on small type and hairlines); pure black fills print as the profile's rich
+black when it gives one, so large dark areas stay deep. docs/colour.md says it all in one place.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class ColourMode:
     rich_black: tuple[float, ...] | None = None  # percent C, M, Y, K for black fills (four)
     low_ink: bool = False  # home printing on a budget: white backgrounds, fills lightened
     low_ink_rules: LowInkRules = LowInkRules()  # how faces keep their identity when low_ink
-    icc: str | None = None  # a CMYK shop's ICC profile (printshop/icc/), raster art converted to it
+    icc: str | None = None  # a CMYK shop's ICC profile (printshop/icc/) for art and flat colours
 
 
 RGB = ColourMode()
@@ -108,6 +109,14 @@ class Paints:
         return _convert(
             "#ffffff" if self.mode.low_ink else self.palette[name], self.mode, text=False
         )
+
+    def line(self, name: str) -> Color:
+        """A stroke: `fill`'s colour, but pure black as K100 only, as type is (a hairline in four
+        inks shows every misregistration)."""
+        value = self.palette[name]
+        if self.mode.low_ink:
+            value = _lighten(value, 1 - self.mode.low_ink_rules.tint)
+        return _convert(value, self.mode, text=True)
 
     def text(self, name: str) -> Color:
         value = self.palette[name]
@@ -168,28 +177,20 @@ def fill_colour(hex_value: str, mode: ColourMode) -> Color:
     return _convert(hex_value, mode, text=False)
 
 
+K100 = CMYKColor(0, 0, 0, 1)
+
+
 @memos.COLOURS  # a deck asks for its few colours thousands of times; Colors are not changed
 def _convert(hex_value: str, mode: ColourMode, *, text: bool) -> Color:
     if mode.space == "rgb":
         return HexColor(hex_value)
-    c, m, y, k = rgb_to_cmyk(hex_value, mode.ink_limit)
-    if (c, m, y, k) == (0.0, 0.0, 0.0, 100.0) and not text and mode.rich_black:
-        c, m, y, k = mode.rich_black
-    return CMYKColor(c / 100, m / 100, y / 100, k / 100)
+    if hex_value.lower() == "#000000":
+        if text:
+            return K100
+        if mode.rich_black:
+            c, m, y, k = mode.rich_black
+            return CMYKColor(c / 100, m / 100, y / 100, k / 100)
+    from printshop.render.press_colour import flat_cmyk  # (Pillow: loaded for press files only)
 
-
-def rgb_to_cmyk(
-    hex_value: str, ink_limit: float | None = None
-) -> tuple[float, float, float, float]:
-    """Percentages C, M, Y, K for an sRGB hex colour, within `ink_limit` total ink if given."""
-    r, g, b = (int(hex_value[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    k = 1 - max(r, g, b)
-    if k >= 1:
-        return 0.0, 0.0, 0.0, 100.0
-    c, m, y = ((1 - channel - k) / (1 - k) for channel in (r, g, b))
-    c, m, y, k = (round(v * 100, 2) for v in (c, m, y, k))
-    if ink_limit is not None and c + m + y + k > ink_limit:
-        room = max(0.0, ink_limit - k)
-        scale = room / (c + m + y) if c + m + y else 0.0
-        c, m, y = (round(v * scale, 2) for v in (c, m, y))
-    return c, m, y, k
+    c8, m8, y8, k8 = flat_cmyk(hex_value.lower(), mode.icc, ink_limit=mode.ink_limit)
+    return CMYKColor(c8 / 255, m8 / 255, y8 / 255, k8 / 255)

@@ -101,7 +101,7 @@ def draw_shape(
         shape,
         card_height,
         paints.fill(shape.fill) if shape.fill is not None else None,
-        paints.fill(shape.stroke) if stroke and shape.stroke is not None else None,
+        paints.line(shape.stroke) if stroke and shape.stroke is not None else None,
         shape.stroke_width,
         motifs,
         assets,

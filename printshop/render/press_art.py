@@ -36,15 +36,23 @@ def icc_file(name: str | None) -> Path:
     return ICC_DIR / (name or DEFAULT_ICC)
 
 
+# every conversion to and from a shop's CMYK (art here, flat colours in render/press_colour.py):
+# relative colorimetric, paper white to paper white, with black point compensation, so that the
+# screen's black maps to the press's deepest black and the rest of the tones follow it
+INTENT = ImageCms.Intent.RELATIVE_COLORIMETRIC
+
+
 @memos.CMYK_PROFILES
-def _cmyk_profile(name: str | None):
+def cmyk_profile(name: str | None):
+    """The ICC profile `name` (printshop/icc/; None: the FOGRA39 one), read into memory."""
     # read into memory: opened from its path, littleCMS reads tags lazily through a file offset that
     # forked build workers share, and conversions fail at random
     return ImageCms.ImageCmsProfile(io.BytesIO(icc_file(name).read_bytes()))
 
 
 @memos.TO_CMYK
-def _to_cmyk(name: str | None, source_icc: bytes | None):
+def to_cmyk(name: str | None, source_icc: bytes | None, intent: ImageCms.Intent = INTENT):
+    """The transform from RGB (`source_icc`'s, else sRGB) to the CMYK of profile `name`."""
     source = (
         ImageCms.ImageCmsProfile(io.BytesIO(source_icc))
         if source_icc
@@ -52,31 +60,32 @@ def _to_cmyk(name: str | None, source_icc: bytes | None):
     )
     return ImageCms.buildTransform(
         source,
-        _cmyk_profile(name),
+        cmyk_profile(name),
         "RGB",
         "CMYK",
-        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        renderingIntent=intent,
         flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
     )
 
 
 @memos.BACK_TO_RGB
-def _back_to_rgb(name: str | None):
+def back_to_rgb(name: str | None, intent: ImageCms.Intent = INTENT):
     """CMYK back to sRGB with black point compensation both ways, so that the press's paper white
     and deepest black map back to the screen's: what differs after the round trip is what the press
     cannot print."""
     return ImageCms.buildTransform(
-        _cmyk_profile(name),
+        cmyk_profile(name),
         ImageCms.createProfile("sRGB"),
         "CMYK",
         "RGB",
-        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
+        renderingIntent=intent,
         flags=ImageCms.Flags.BLACKPOINTCOMPENSATION,
     )
 
 
 @memos.TO_LAB
-def _to_lab():
+def to_lab():
+    """sRGB to CIE L*a*b* (D50)."""
     return ImageCms.buildTransform(
         ImageCms.createProfile("sRGB"),
         ImageCms.createProfile("LAB"),
@@ -88,7 +97,8 @@ def _to_lab():
 
 def limit_ink(image: Image.Image, limit: float | None) -> Image.Image:
     """Each pixel's cyan, magenta and yellow scaled down until C+M+Y+K fits `limit` percent (black
-    kept, as colour.rgb_to_cmyk does for vector paints); truncated, so never above the limit."""
+    kept; flat colours are limited by it too, render/press_colour.py); truncated, so never above
+    the limit."""
     if limit is None or limit >= 400:
         return image
     total = limit * 255 / 100
@@ -107,7 +117,7 @@ def limit_ink(image: Image.Image, limit: float | None) -> Image.Image:
     return Image.merge("CMYK", (*bands, image.getchannel("K")))
 
 
-def _applied(image: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Image:
+def applied(image: Image.Image, transform: ImageCms.ImageCmsTransform) -> Image.Image:
     """ImageCms.applyTransform: a new image (its type allows None, which only a change in place
     gives)."""
     converted = ImageCms.applyTransform(image, transform)
@@ -148,7 +158,7 @@ class PressArt:
             if source.mode == "CMYK":
                 return limit_ink(source.copy(), self.ink_limit)
             rgb, alpha = _rgba(source)
-        cmyk = limit_ink(_applied(rgb, _to_cmyk(self.icc, icc)), self.ink_limit)
+        cmyk = limit_ink(applied(rgb, to_cmyk(self.icc, icc)), self.ink_limit)
         if alpha is None:
             return cmyk
         under = Image.new("CMYK", cmyk.size, tuple(round(v * 255) for v in beneath))
@@ -226,9 +236,9 @@ def clipped_share(
         )  # the share of clipped colours, not their places: a sample is enough
         icc_bytes = source.info.get("icc_profile")
         rgb, alpha = _rgba(source)
-    cmyk = limit_ink(_applied(rgb, _to_cmyk(icc, icc_bytes)), ink_limit)
-    printed = _applied(_applied(cmyk, _back_to_rgb(icc)), _to_lab())
-    wanted = _applied(rgb, _to_lab())
+    cmyk = limit_ink(applied(rgb, to_cmyk(icc, icc_bytes)), ink_limit)
+    printed = applied(applied(cmyk, back_to_rgb(icc)), to_lab())
+    wanted = applied(rgb, to_lab())
     bands = [(a.convert("F"), b.convert("F")) for a, b in zip(wanted.split(), printed.split())]
     (l1, l2), (a1, a2), (b1, b2) = bands
     delta = ImageMath.lambda_eval(

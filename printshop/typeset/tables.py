@@ -103,7 +103,7 @@ def designed_table(
         rowHeights=heights,
     )
     rules = look.rules or defaults.rules
-    colour = paints.fill(defaults.rule_colour)
+    colour = paints.line(defaults.rule_colour)
     line = (defaults.rule_width, colour)
     commands: list[tuple] = []
     if rules == "grid":

@@ -119,6 +119,9 @@ class PageInk:
         self.path: list[tuple[float, float]] = []
         self.worst = 0.0
         self.overprinted: list[str] = []  # the model's overprint-over-limit messages
+        # an overprinted paint met ink beneath: the page's worst point is then what its rendered
+        # separations say (the model cannot see what a later opaque paint hid)
+        self.overprinting = False
         line = profile.dieline  # the die line's spot colours print no ink: never counted
         self.dielines = frozenset((line.cut, line.crease))
 
@@ -135,6 +138,7 @@ class PageInk:
             if self.overprints:  # read again, following where each paint lands
                 self.geometry, self.overprints = True, False
                 self.painted, self.patterns_read, self.worst = set(), set(), 0.0
+                self.overprinting = False
                 kept = dict(self.messages)
                 self.messages.clear()
                 self.overprinted.clear()
@@ -157,11 +161,11 @@ class PageInk:
         return list(self.messages)
 
     def measure_overprint(self) -> None:
-        """Where the model finds overprint over the limit, the page's separations rendered decide
-        (the model cannot see that a later opaque paint hid the colour beneath): the worst point
-        of what prints, reported over the limit, or nothing. Without Ghostscript the model's
-        figure stands."""
-        if not self.overprinted or self.inks.path is None or self.limit is None:
+        """Where an overprinted paint meets ink beneath, the page's separations rendered decide
+        (the model cannot see that a later opaque paint hid the colour beneath, so it can only
+        err high): the page's worst point is what prints, reported when over the limit. Without
+        Ghostscript the model's figure stands."""
+        if not self.overprinting or self.inks.path is None:
             return
         measured = rendered_worst(self.inks.path, self.page.index + 1, skip=self.dielines)
         if measured is None:
@@ -169,8 +173,12 @@ class PageInk:
         for message in self.overprinted:
             self.messages.pop(message, None)
         self.worst = measured
-        if measured > self.limit + 1:  # 8 bits a plate: within 0.4 % each
-            first = self.overprinted[0].split(": ", 1)[1]
+        if self.limit is not None and measured > self.limit + 1:  # 8 bits a plate: 0.4 % each
+            first = (
+                self.overprinted[0].split(": ", 1)[1]
+                if self.overprinted
+                else "an overprinted paint and what lies beneath"
+            )
             self.report(
                 f"{measured:.0f} % total ink where overprint leaves ink beneath, measured on the "
                 f"page's separations rendered (the limit is {self.limit:.0f} %): {first}"
@@ -254,6 +262,7 @@ class PageInk:
             effect_ink = tuple(beneath[p] if p in kept else ink[p] for p in range(4))
         self.painted.add((effect_ink, where))
         self.worst = max(self.worst, effect)
+        self.overprinting = True
         if self.limit is not None and effect > self.limit + 0.5:
             message = (
                 f"{effect:.0f} % total ink in effect (the limit is {self.limit:.0f} %): {what} "

@@ -83,6 +83,7 @@ def paragraph_without_runt(
     narrower = (
         [] if style.alignment == TA_JUSTIFY else [width * step / 100 for step in range(5, 31, 5)]
     )
+    second = None  # the first mend that leaves a line above short (SHORT_LINE)
     for by in [0.0, *narrower]:
         for text in ([markup] if by else []) + ([tied] if tied is not None else []):
             shape = (
@@ -105,8 +106,53 @@ def paragraph_without_runt(
                 )
             ):
                 other.wrapped_width = width
-                return other
-    return paragraph
+                if not short_line_made(paragraph, other, width):
+                    return other
+                second = second or other
+    if second is not None and _runts_are_long(paragraph, width):
+        # every mend would leave a line above at half the measure: a long last word alone reads
+        # better ("Passe-temps : Mesurer les retombées / radioactives", not "Passe-temps : Mesurer /
+        # les retombées radioactives")
+        paragraph.long_last_word = True
+        return paragraph
+    return second or paragraph
+
+
+def _runts_are_long(paragraph: Paragraph, width: float) -> bool:
+    """Whether every stretch of a paragraph that ends with a runt ends with a word at least
+    LONG_WORD of `width` wide."""
+    lengths = line_lengths(paragraph, width)
+    index, long = 0, True
+    for lines in _stretches(paragraph):
+        index += len(lines)
+        if _runt(lines):
+            long &= lengths[index - 1] >= LONG_WORD * width
+    return long
+
+
+# the shortest a line may be left, as a share of the frame, by a mend that moves words down: a tie
+# that takes a chain of tied words ("un contrat discographique") to the next line must not leave the
+# line above it at half the measure
+SHORT_LINE = 0.7
+# a last line's one word at least this share of the frame wide is left alone rather than mended
+# into a short line above (_runts_are_long)
+LONG_WORD = 0.15
+
+
+def short_line_made(paragraph: Paragraph, other: Paragraph, width: float) -> bool:
+    """Whether `other` (a mend of `paragraph`, in as many lines) has a line, not the last of its
+    stretch, shorter than SHORT_LINE of `width` where `paragraph`'s same line was longer."""
+    before, after = line_lengths(paragraph, width), line_lengths(other, width)
+    ends = {
+        index
+        for index, line in enumerate(other.blPara.lines)
+        if getattr(line, "lineBreak", False) or index == len(after) - 1
+    }
+    return any(
+        length < SHORT_LINE * width <= before[index]
+        for index, length in enumerate(after)
+        if index not in ends and index < len(before)
+    )
 
 
 def narrowed_indents(style: ParagraphStyle, by: float) -> dict:
@@ -168,7 +214,7 @@ def runts(result: Fit) -> list[str]:
         found = result.__dict__["_runts"] = [
             _line_text(lines[-1]).strip()
             for flowable in result.flowables or ()
-            if isinstance(flowable, Paragraph)
+            if isinstance(flowable, Paragraph) and not getattr(flowable, "long_last_word", False)
             for lines in _stretches(flowable)
             if _runt(lines)
         ]

@@ -143,6 +143,10 @@ class Design(Node):
 
     media: dict[Identifier, DesignMedium] = {}
     """The media by name: a card size's `medium` and a sheet's `medium` name one of them."""
+    inset: Size = mm(1.5)
+    """The least room between a text and the edge of the band or box it sits in (a filled or
+    outlined rect or circle of its face, the inside of its outline): `validate` reports a text that
+    comes closer (text-inset)."""
 
 
 class Media(Node):

@@ -14,7 +14,7 @@ import html
 import re
 from typing import TYPE_CHECKING
 
-from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_RIGHT
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
@@ -66,6 +66,8 @@ def paragraph_without_runt(
     half spaces between words. Otherwise the paragraph as it was (`fit` may try a smaller size;
     `validate` reports the runt). The choice depends on the markup, style and width only, so a
     renderer setting the text again gets the same lines."""
+    if width > 0 and style.alignment in (TA_LEFT, TA_RIGHT):
+        markup = released_ties(markup, style, width, bullet)
     paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
     if width <= 0 or len(markup.split()) < 3:
         return paragraph
@@ -116,6 +118,58 @@ def paragraph_without_runt(
         paragraph.long_last_word = True
         return paragraph
     return second or paragraph
+
+
+# a short word tied to the next (texts.keep_with_next: an article, a preposition, "d’un", a number)
+_TIED_HEAD = re.compile(r"^(?:[^\W\d_]+[’'])?(?:[^\W\d_]{1,3}|\d+)$")
+
+
+def released_ties(markup: str, style: ParagraphStyle, width: float, bullet: str | None) -> str:
+    """`markup` with up to three of the language's ties (a short word kept with the next,
+    texts.keep_with_next) made breaking spaces again where, set ragged in `width`, a line not the
+    last of its stretch would be shorter than SHORT_LINE of the measure because the tied words
+    went down together ("Petr vient au Politburo / en automitrailleuse et se gare sur" is set "Petr
+    vient au Politburo en / automitrailleuse et se gare sur"): a short word at a line's end reads
+    better than a line at half the measure. Only where the release keeps the lines and lengthens
+    that line past SHORT_LINE."""
+    if "\u00a0" not in markup:
+        return markup
+    for _ in range(3):
+        paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
+        paragraph.wrap(width, 1e6)
+        short = _short_before_tie(paragraph, width)
+        if short is None:
+            return markup
+        index, head = short
+        lines = len(paragraph.blPara.lines)
+        for found in re.finditer(r"(?:^|(?<=[\s>«(]))" + re.escape(head) + "\u00a0", markup):
+            trial = markup[: found.end() - 1] + " " + markup[found.end() :]
+            other = Paragraph(with_fallback(trial), style, bulletText=bullet)
+            other.wrap(width, 1e6)
+            if (
+                len(other.blPara.lines) <= lines
+                and line_lengths(other, width)[index] >= SHORT_LINE * width
+            ):
+                markup = trial
+                break
+        else:
+            return markup
+    return markup
+
+
+def _short_before_tie(paragraph: Paragraph, width: float) -> tuple[int, str] | None:
+    """The first line, not the last of its stretch, shorter than SHORT_LINE of `width` whose next
+    line starts with a short word tied to the next, and that word; None: none."""
+    lines = paragraph.blPara.lines
+    lengths = line_lengths(paragraph, width)
+    for index, line in enumerate(lines[:-1]):
+        if getattr(line, "lineBreak", False) or lengths[index] >= SHORT_LINE * width:
+            continue
+        first = _line_text(lines[index + 1]).lstrip().split(" ")[0]
+        head = first.split("\u00a0")[0]
+        if "\u00a0" in first and _TIED_HEAD.match(head):
+            return index, head
+    return None
 
 
 def _runts_are_long(paragraph: Paragraph, width: float) -> bool:

@@ -418,7 +418,7 @@ _check(
     W,
     "a frame's text comes closer than media.yaml's design.inset (1.5 mm) to the edge of the band or box it sits in (a filled or outlined rect or circle of its face), as it prints",
     "move the frame in or narrow it, or give the band or box more room",
-    "data/kremlin/faces.yaml:17:15: warning[text-inset]: the text of frame 'letter' sits in shape 'band' and comes 0.3 mm from its left (language en; card 'a', card 'b', card 'c' …); the design keeps 1.5 mm",
+    "data/kremlin/faces.yaml:19:15: warning[text-inset]: the text of frame 'letter' sits in shape 'band' and comes 0.7 mm from its left (language en; card 'a', card 'b', card 'c' …); the design keeps 1.5 mm",
 )
 _check(
     "deck-size-varies",

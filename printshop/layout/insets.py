@@ -12,6 +12,7 @@ edge of any of them (less than none where it crosses one). One warning per frame
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from printshop.diagnostics import Report
@@ -111,18 +112,21 @@ def face_insets(face: FaceLayout, inset: float) -> list[Inset]:
     return found
 
 
-def report_insets(layout: GameLayout, inset: float, report: Report) -> None:
+def report_insets(
+    layout: GameLayout, inset: float, report: Report, named: Callable[[str], str] = str
+) -> None:
     """One warning per frame and box whose text comes closer than `inset` to the box's edge, at the
-    frame, naming the faces it happens on and the least room found."""
+    frame, naming the faces it happens on (`named`: a face's key as people say it) and the least
+    room found."""
     found: dict[tuple, tuple[FrameLayout, list[str], float]] = {}
-    faces = [(deck_face, deck.id) for deck in layout.decks for deck_face in deck.faces.values()]
-    faces += [(face, sheet.id) for sheet in layout.sheets for face in sheet.faces + sheet.backs]
-    for face, _ in faces:
+    faces = [face for deck in layout.decks for face in deck.faces.values()]
+    faces += [face for sheet in layout.sheets for face in sheet.faces + sheet.backs]
+    for face in faces:
         for item in face_insets(face, inset):
             laid = next(laid for laid in face.frames if laid.name == item.frame)
             key = (laid.frame.where(), item.box, item.side)
             _, pieces, least = found.get(key, (laid, [], math.inf))
-            found[key] = (laid, [*pieces, face.key], min(least, item.room))
+            found[key] = (laid, [*pieces, named(face.key)], min(least, item.room))
     for (where, box, side), (laid, pieces, least) in found.items():
         shown = list(dict.fromkeys(pieces))
         closeness = (

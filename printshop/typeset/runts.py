@@ -66,8 +66,8 @@ def paragraph_without_runt(
     half spaces between words. Otherwise the paragraph as it was (`fit` may try a smaller size;
     `validate` reports the runt). The choice depends on the markup, style and width only, so a
     renderer setting the text again gets the same lines."""
-    if width > 0 and style.alignment in (TA_LEFT, TA_RIGHT):
-        markup = released_ties(markup, style, width, bullet)
+    if width > 0 and style.alignment in (TA_LEFT, TA_RIGHT) and "bold" not in style.fontName:
+        markup = released_ties(markup, style, width, bullet)  # running text, not titles
     paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
     if width <= 0 or len(markup.split()) < 3:
         return paragraph
@@ -111,7 +111,7 @@ def paragraph_without_runt(
                 if not short_line_made(paragraph, other, width):
                     return other
                 second = second or other
-    if second is not None and _runts_are_long(paragraph, width):
+    if second is not None and _runts_are_long(paragraph):
         # every mend would leave a line above at half the measure: a long last word alone reads
         # better ("Passe-temps : Mesurer les retombées / radioactives", not "Passe-temps : Mesurer /
         # les retombées radioactives")
@@ -130,8 +130,9 @@ def released_ties(markup: str, style: ParagraphStyle, width: float, bullet: str 
     last of its stretch would be shorter than SHORT_LINE of the measure because the tied words
     went down together ("Petr vient au Politburo / en automitrailleuse et se gare sur" is set "Petr
     vient au Politburo en / automitrailleuse et se gare sur"): a short word at a line's end reads
-    better than a line at half the measure. Only where the release keeps the lines and lengthens
-    that line past SHORT_LINE."""
+    better than a line at half the measure. Only where the release keeps the lines, lengthens that
+    line past SHORT_LINE and leaves no word alone on a last line that had company; never in a bold
+    face (titles and headings keep their short words with their nouns)."""
     if "\u00a0" not in markup:
         return markup
     for _ in range(3):
@@ -149,6 +150,7 @@ def released_ties(markup: str, style: ParagraphStyle, width: float, bullet: str 
             if (
                 len(other.blPara.lines) <= lines
                 and line_lengths(other, width)[index] >= SHORT_LINE * width
+                and (has_runt(paragraph) or not has_runt(other))
             ):
                 markup = trial
                 break
@@ -172,25 +174,23 @@ def _short_before_tie(paragraph: Paragraph, width: float) -> tuple[int, str] | N
     return None
 
 
-def _runts_are_long(paragraph: Paragraph, width: float) -> bool:
-    """Whether every stretch of a paragraph that ends with a runt ends with a word at least
-    LONG_WORD of `width` wide."""
-    lengths = line_lengths(paragraph, width)
-    index, long = 0, True
-    for lines in _stretches(paragraph):
-        index += len(lines)
-        if _runt(lines):
-            long &= lengths[index - 1] >= LONG_WORD * width
-    return long
+def _runts_are_long(paragraph: Paragraph) -> bool:
+    """Whether every stretch of a paragraph that ends with a runt ends with a long word (LONG_WORD
+    letters or more: "radioactives", not "fails.")."""
+    return all(
+        sum(ch.isalpha() for ch in _line_text(lines[-1])) >= LONG_WORD
+        for lines in _stretches(paragraph)
+        if _runt(lines)
+    )
 
 
 # the shortest a line may be left, as a share of the frame, by a mend that moves words down: a tie
 # that takes a chain of tied words ("un contrat discographique") to the next line must not leave the
 # line above it at half the measure
 SHORT_LINE = 0.7
-# a last line's one word at least this share of the frame wide is left alone rather than mended
-# into a short line above (_runts_are_long)
-LONG_WORD = 0.15
+# a last line's one word of at least this many letters is left alone rather than mended into a
+# short line above (_runts_are_long)
+LONG_WORD = 8
 
 
 def short_line_made(paragraph: Paragraph, other: Paragraph, width: float) -> bool:

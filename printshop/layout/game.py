@@ -102,7 +102,8 @@ def _lay_out_game(
     _report_runts(
         layout, report
     )  # as the cards print: after each deck's frames took their one size
-    report_insets(layout, project.media.design.inset, report, _piece)
+    design = project.media.design
+    report_insets(layout, design.inset, report, _piece, design.media)
     frames_images(layout, project, report)
     if game.game.booklet is not None:
         layout.booklet = lay_out_booklet(project, localized, context, fonts, env, report, errors)

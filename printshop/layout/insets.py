@@ -113,21 +113,39 @@ def face_insets(face: FaceLayout, inset: float) -> list[Inset]:
 
 
 def report_insets(
-    layout: GameLayout, inset: float, report: Report, named: Callable[[str], str] = str
+    layout: GameLayout,
+    inset: float,
+    report: Report,
+    named: Callable[[str], str] = str,
+    media: dict | None = None,
 ) -> None:
     """One warning per frame and box whose text comes closer than `inset` to the box's edge, at the
     frame, naming the faces it happens on (`named`: a face's key as people say it) and the least
-    room found."""
+    room found. `media`: design.media, whose `inset` a deck's or sheet's medium may set."""
+
+    def inset_of(medium: str) -> float:
+        own = getattr((media or {}).get(medium), "inset", None)
+        return inset if own is None else own
+
     found: dict[tuple, tuple[FrameLayout, list[str], float]] = {}
-    faces = [face for deck in layout.decks for face in deck.faces.values()]
-    faces += [face for sheet in layout.sheets for face in sheet.faces + sheet.backs]
-    for face in faces:
-        for item in face_insets(face, inset):
+    faces = [
+        (face, inset_of(deck.size.medium)) for deck in layout.decks for face in deck.faces.values()
+    ]
+    faces += [
+        (face, inset_of(sheet.spec.medium))
+        for sheet in layout.sheets
+        for face in sheet.faces + sheet.backs
+    ]
+    found_in: dict[tuple, float] = {}
+    for face, least_room in faces:
+        for item in face_insets(face, least_room):
             laid = next(laid for laid in face.frames if laid.name == item.frame)
             key = (laid.frame.where(), item.box, item.side)
             _, pieces, least = found.get(key, (laid, [], math.inf))
             found[key] = (laid, [*pieces, named(face.key)], min(least, item.room))
+            found_in[key] = least_room
     for (where, box, side), (laid, pieces, least) in found.items():
+        kept = found_in[(where, box, side)]
         shown = list(dict.fromkeys(pieces))
         closeness = (
             f"crosses its {side} by {to_mm(-least):.1f} mm"
@@ -141,6 +159,6 @@ def report_insets(
             where,
             f"the text of frame '{laid.name}' sits in shape '{box}' and {closeness} "
             f"(language {layout.lang}; {', '.join(shown[:3])}{' …' if len(shown) > 3 else ''}); "
-            f"the design keeps {to_mm(inset):g} mm",
+            f"the design keeps {to_mm(kept):g} mm",
             hint="move the frame in or narrow it, or give the band or box more room",
         )

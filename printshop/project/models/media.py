@@ -136,6 +136,9 @@ class DesignMedium(Node):
     it never shrinks): `validate` reports a smaller one (type-too-small)."""
     reading: str = ""
     """How far the medium is read from, for people: "in the hand", "across the table (60 cm)"."""
+    inset: Extent | None = None
+    """The least room between a text and its band's or box's edge on this medium; none: the
+    design's `inset`. 0 checks only that no text crosses an edge."""
 
 
 class Design(Node):

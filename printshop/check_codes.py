@@ -414,6 +414,13 @@ _check(
     "data/kremlin/faces.yaml:120:14: warning[type-too-small]: frame 'place_1' of face 'board' may print at 5.5 pt; type on a board must be at least 14 pt (from across the table (60 cm and more))",
 )
 _check(
+    "text-inset",
+    W,
+    "a frame's text comes closer than media.yaml's design.inset (1.5 mm) to the edge of the band or box it sits in (a filled or outlined rect or circle of its face), as it prints",
+    "move the frame in or narrow it, or give the band or box more room",
+    "data/kremlin/faces.yaml:19:15: warning[text-inset]: the text of frame 'letter' sits in shape 'band' and comes 0.7 mm from its left (language en; card 'a', card 'b', card 'c' …); the design keeps 1.5 mm",
+)
+_check(
     "deck-size-varies",
     W,
     "the text of one frame is fitted at different sizes on different cards of a deck, so the deck reads unevenly",

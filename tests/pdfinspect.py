@@ -275,3 +275,20 @@ def pdf_text(source: Path | str | bytes, separator: str = " ") -> str:
 def words(source: Path | str | bytes) -> str:
     """Every page's text with each run of white space (line ends too) made one space."""
     return " ".join(" ".join(text.split()) for text in page_texts(source))
+
+
+def char_boxes(page) -> list[tuple[float, float, float, float]]:
+    """Every printed character's box on a pypdfium2 page, as pdfium finds it: (left, bottom, right,
+    top) in points from the page's bottom-left corner."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    text = page.get_textpage()
+    boxes = []
+    for index in range(text.count_chars()):
+        if text.get_text_range(index, 1).strip():
+            left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+            raw.FPDFText_GetCharBox(text.raw, index, left, right, bottom, top)
+            boxes.append((left.value, bottom.value, right.value, top.value))
+    return boxes

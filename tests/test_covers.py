@@ -26,6 +26,7 @@ from printshop.render.booklet import render_booklet
 from printshop.render.booklet_covers import contrast
 from printshop.render.colour import Paints
 from tests.conftest import copy_data, kit_view, press_view
+from tests.pdfinspect import char_boxes
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
 LANGS = ("en", "fr")
@@ -118,21 +119,10 @@ def test_a_press_booklets_cover_has_its_bleed_and_its_text_inside_the_margins(pr
         trim = [float(v) for v in page.get_trimbox()]
         media = [float(v) for v in page.get_mediabox()]
         assert trim[0] - media[0] > 8, path.name  # 3 mm of bleed
-        for left, bottom, right, top in _char_boxes(page):
+        for left, bottom, right, top in char_boxes(page):
             assert left - trim[0] >= least - 1 and trim[2] - right >= least - 1, path.name
             assert bottom - trim[1] >= least - 1 and trim[3] - top >= least - 1, path.name
         document.close()
-
-
-def _char_boxes(page) -> list[tuple[float, float, float, float]]:
-    text = page.get_textpage()
-    boxes = []
-    for index in range(text.count_chars()):
-        if text.get_text_range(index, 1).strip():
-            left, right, bottom, top = (ctypes.c_double() for _ in range(4))
-            raw.FPDFText_GetCharBox(text.raw, index, left, right, bottom, top)
-            boxes.append((left.value, bottom.value, right.value, top.value))
-    return boxes
 
 
 # --- 2. balanced titles, no file name, the back cover last --------------------------------------

@@ -134,7 +134,7 @@ def test_the_command_keeps_its_fits_in_the_cache_folder_unless_it_is_off(
 def test_the_store_keeps_the_outcomes_used_or_added_last(tmp_path, monkeypatch):
     """Beyond LIMIT, the outcomes neither used nor added by the last run go first."""
     path = tmp_path / fitstore.FILE_NAME
-    outcome = [9.0, True, 20.0, 30.0, 0, False, None, []]
+    outcome = [9.0, True, 20.0, 30.0, 0, False, None, [], []]
     path.write_text(
         json.dumps(
             {

@@ -549,7 +549,7 @@ CASES = [
         "a long word in a table cell",
         EN,
         replace_value,
-        (value_index(EN, '"Vote cards"'), "x" * 62),
+        (value_index(EN, '"Cards"'), "x" * 62),
         "text-overflow",
         EN,
         "a word is wider than the frame",

@@ -115,7 +115,7 @@ def test_markup_and_forced_breaks_keep_their_words(paints):
     their faces."""
     text = "<b>Party Chief</b><br/>2 Cure · 3B Purge · 6A Automatic <i>promotions</i>"
     blocks = parse_blocks(f"<p>{text}</p>")
-    tied = 0
+    tied = kept = 0
     for tenth in range(300, 500):
         width = mm(tenth / 10)
         result = fit(blocks, style(), width, mm(40), paints)
@@ -137,7 +137,12 @@ def test_markup_and_forced_breaks_keep_their_words(paints):
                 paragraph.text.endswith("Automatic\u00a0<i>promotions</i>")
                 and len(lines[-1].split()) == 2
             )
-    assert tied > 10
+        elif getattr(paragraph, "long_last_word", False):
+            # where tying would leave the line above under SHORT_LINE of the measure, the long word
+            # stays alone rather ("... 6A Automatic / promotions")
+            kept += 1
+            assert lines[-1] == "promotions" and not runts(result)
+    assert tied + kept > 10
 
 
 def test_a_word_left_alone_above_the_last_line_is_not_the_cure_so_a_ragged_measure_narrows(paints):
@@ -264,14 +269,33 @@ def _line_ends(layout):
             for flowable in laid.fit.flowables or ():
                 if isinstance(flowable, Paragraph):
                     lines = line_texts(flowable)
-                    yield from zip(lines, lines[1:])
+                    short = _released(flowable, laid.frame.width)
+                    yield from zip(lines, lines[1:], short)
+
+
+def _released(paragraph, width: float) -> list[bool]:
+    """For each line of a wrapped paragraph: whether it reaches SHORT_LINE of `width` only with its
+    last word, a short word whose tie to the next was released (runts.released_ties)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from printshop.typeset.runts import SHORT_LINE, line_lengths
+
+    style = paragraph.style
+    found = []
+    for line, length in zip(line_texts(paragraph), line_lengths(paragraph, width)):
+        last = line.split()[-1] if line.split() else ""
+        without = length - stringWidth(" " + last, style.fontName, style.fontSize)
+        found.append(length >= SHORT_LINE * width > without and "bold" not in style.fontName)
+    return found
 
 
 def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_number_parted_from_its_word():
     """French cards and sheets never end a line with an article or short preposition (« la / lampe
     », "du / dissident"), nor either language a number before its word ("perd 1 / lumière");
     justified booklet paragraphs keep their breaks (a tie there opens the line above wide), their
-    headings and list items do not."""
+    headings and list items do not. The one exception: running text where the tie would leave the
+    line above under SHORT_LINE of the measure (issue 51: "Passe-temps : Distribuer / des châtiments
+    corporels" is set "Passe-temps : Distribuer des / châtiments corporels")."""
     import re
 
     from printshop.language.texts import keep_with_next
@@ -281,8 +305,10 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
     for layout in checked.layouts:
         typography = layout.localized.language.typography
         short = {word.casefold() for word in typography.keep_with_next}
-        for line, following in _line_ends(layout):
+        for line, following, released in _line_ends(layout):
             seen += 1
+            if released:  # kept with the next, the line above would fall under SHORT_LINE
+                continue
             last = re.split(r"[\s\u00a0\u202f]+", line.strip())[-1]
             number = (
                 typography.numbers_with_next
@@ -455,3 +481,39 @@ def _runt_before_break(paragraph) -> bool:
     from printshop.typeset.runts import _runt, _stretches
 
     return any(_runt(lines) for lines in _stretches(paragraph)[:-1])
+
+
+def test_a_tie_that_would_leave_the_line_above_at_half_the_measure_is_released(paints):
+    """Issue 51: French ties took a chain of words down together and left a first line at 55 % of
+    the measure. In running text the tie gives way (the short word ends the line); in a bold title
+    it holds; where the line keeps 70 % of the measure anyway, it holds too."""
+    from reportlab.platypus import Paragraph
+
+    from printshop.language.texts import keep_with_next
+    from printshop.project.loader import load_project
+    from printshop.typeset.fitting import paragraph_style
+    from printshop.typeset.runts import SHORT_LINE, line_lengths, paragraph_without_runt
+
+    typography = load_project(DEFAULT_DATA_DIR, games=[]).languages["fr"].typography
+    text = keep_with_next("Passe-temps : Distribuer des châtiments corporels", typography)
+    assert "des\u00a0châtiments" in text
+    serif = paragraph_style(style(size="7.5pt"), 7.5, paints)
+    bold = paragraph_style(style(size="7.5pt", font="sans-bold"), 7.5, paints)
+    released = kept = 0
+    for tenth in range(250, 600, 5):
+        width = mm(tenth / 10)
+        tied = Paragraph(text, serif)
+        tied.wrap(width, 1e6)
+        set_ = paragraph_without_runt(text, serif, width)
+        if len(tied.blPara.lines) > 1 and line_lengths(tied, width)[0] < SHORT_LINE * width:
+            if line_texts(set_)[0].endswith("des"):
+                released += 1
+                assert line_lengths(set_, width)[0] >= SHORT_LINE * width
+                assert len(set_.blPara.lines) == len(tied.blPara.lines)
+        else:
+            kept += 1
+            assert line_texts(set_) == line_texts(tied)  # nothing short: the tie holds
+        assert not any(
+            line.endswith(" des") for line in line_texts(paragraph_without_runt(text, bold, width))
+        )
+    assert released >= 3 and kept >= 3

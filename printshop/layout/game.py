@@ -17,6 +17,7 @@ from printshop.layout.booklet import lay_out_booklet
 from printshop.layout.design import same_size_across_deck
 from printshop.layout.faces import lay_out_face
 from printshop.layout.images import frames_images
+from printshop.layout.insets import report_insets
 from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.layout.problems import DataErrors, culprit_entry
 from printshop.project.loader import Project
@@ -101,6 +102,8 @@ def _lay_out_game(
     _report_runts(
         layout, report
     )  # as the cards print: after each deck's frames took their one size
+    design = project.media.design
+    report_insets(layout, design.inset, report, _piece, design.media)
     frames_images(layout, project, report)
     if game.game.booklet is not None:
         layout.booklet = lay_out_booklet(project, localized, context, fonts, env, report, errors)

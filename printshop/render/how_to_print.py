@@ -363,7 +363,7 @@ def _fits(
     )
     if store is not None and digest is not None:
         store.put(
-            digest, [1 if fits else 2, 0, 0, 0, 0, fits, None, []]
+            digest, [1 if fits else 2, 0, 0, 0, 0, fits, None, [], []]
         )  # (in the store's form of a fit)
     else:
         _FITS[key] = fits

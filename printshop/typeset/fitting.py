@@ -37,7 +37,7 @@ from printshop.render.colour import Paints
 from printshop.render.images import ImageFlowable
 from printshop.typeset.fonts import state as fonts_state
 from printshop.typeset.fonts import with_fallback
-from printshop.typeset.measuring import list_indent, measure
+from printshop.typeset.measuring import list_indent, measure, text_extent
 from printshop.typeset.richtext import Block, Figure, Img, Para, Spacer, Table, uppercase
 from printshop.typeset.runts import (
     ends_with_runt,
@@ -134,6 +134,19 @@ class Fit:
     @property
     def overflow(self) -> float:
         return max(0.0, self.height - self.available)
+
+
+def extent(result: Fit, width: float) -> tuple[float, float, float, float] | None:
+    """Where a fitted text prints (`measuring.text_extent`: left, top, right, bottom in points from
+    the top-left of its stack of lines, set in a frame `width` wide), worked out once per fit and
+    kept with a stored one (write/fitstore.py); None: no text, or a fit that does not fit."""
+    if "_extent" not in result.__dict__:
+        result.__dict__["_extent"] = (
+            text_extent(result.flowables, result.sizes or [], width)
+            if result.flowables is not None
+            else None
+        )
+    return result.__dict__["_extent"]
 
 
 def _colours(style: TextStyle, paints: Paints) -> tuple:
@@ -474,6 +487,7 @@ def fit(
                 result.too_wide,
                 result.hyphenation,
                 runts(result),
+                list(extent(result, width) or ()),
             ],
         )
     return result
@@ -494,9 +508,10 @@ def _blocks_key(blocks: list[Block]) -> tuple:
 
 def _from_kept(kept: list) -> Fit:
     """A `Fit` from a stored outcome: no flowables (a renderer sets the text again at its size)."""
-    size, fits, height, available, lines, too_wide, hyphenation, left = kept
+    size, fits, height, available, lines, too_wide, hyphenation, left, box = kept
     result = Fit(size, fits, height, available, lines, too_wide, hyphenation)
     result.__dict__["_runts"] = list(left)
+    result.__dict__["_extent"] = tuple(box) if box else None
     return result
 
 

@@ -5,7 +5,10 @@ render.booklet).
 
 from __future__ import annotations
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+import math
+
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_RIGHT
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus import Table as RLTable
 
@@ -104,3 +107,78 @@ def _paragraph_too_wide(paragraph: Paragraph, width: float) -> bool:
         if count <= 1 and extra < -0.01:
             return True
     return False
+
+
+def text_extent(
+    flowables: list[Flowable], sizes: list, width: float
+) -> tuple[float, float, float, float] | None:
+    """Where the text of stacked flowables prints, as (left, top, right, bottom) in points from the
+    stack's top-left corner, the flowables wrapped in `width` with their measured `sizes` (as
+    `measure` gives them): across, from where the leftmost line starts to where the rightmost ends
+    (a list item's bullet included); down, from the cap height of the first line to the last line's
+    baseline, or its descenders unless the text is in capitals. A table counts from its cells'
+    paddings in; spacers and images are not text. None: no text."""
+    left = top = math.inf
+    right = bottom = -math.inf
+    y, previous_after = 0.0, 0.0
+    for index, (flowable, (w, h)) in enumerate(zip(flowables, sizes)):
+        if index:
+            y += max(flowable.getSpaceBefore(), previous_after)
+        x = (width - w) / 2 if w < width - 0.01 else 0.0  # as render.faces.draw_frame places it
+        box = _flowable_text_box(flowable, w, h)
+        if box is not None:
+            left, right = min(left, x + box[0]), max(right, x + box[2])
+            top, bottom = min(top, y + box[1]), max(bottom, y + box[3])
+        y += h
+        previous_after = flowable.getSpaceAfter()
+    return None if left == math.inf else (left, top, right, bottom)
+
+
+def _flowable_text_box(flowable: Flowable, w: float, h: float):
+    if isinstance(flowable, Paragraph):
+        return _paragraph_text_box(flowable, w)
+    if isinstance(flowable, RLTable) and flowable._cellvalues:
+        styles = flowable._cellStyles
+        return (
+            min(row[0].leftPadding for row in styles),
+            min(cell.topPadding for cell in styles[0]),
+            w - min(row[-1].rightPadding for row in styles),
+            h - min(cell.bottomPadding for cell in styles[-1]),
+        )
+    return None
+
+
+def _paragraph_text_box(paragraph: Paragraph, width: float):
+    lines = paragraph.blPara.lines
+    if not lines:
+        return None
+    style = paragraph.style
+    measure_ = width - style.leftIndent - style.rightIndent
+    offsets = list(getattr(paragraph, "_offsets", None) or [0.0])
+    offsets += [offsets[-1]] * (len(lines) - len(offsets))
+    left, right = math.inf, -math.inf
+    for index, line in enumerate(lines):
+        extra = line[0] if isinstance(line, tuple) else line.extraSpace
+        start = style.leftIndent + offsets[index] + (style.firstLineIndent if index == 0 else 0.0)
+        length = measure_ - extra
+        if style.alignment == TA_JUSTIFY and index < len(lines) - 1:
+            length = measure_
+        elif style.alignment == TA_CENTER:
+            start += extra / 2
+        elif style.alignment == TA_RIGHT:
+            start += extra
+        left, right = min(left, start), max(right, start + length)
+    if paragraph.bulletText:
+        left = min(left, style.bulletIndent)
+    size, font = style.fontSize, style.fontName
+    face = getFont(font).face
+    cap = getattr(face, "capHeight", 700) / 1000 * size
+    descent = 0.0 if _capitals(paragraph) else -getattr(face, "descent", -200) / 1000 * size
+    first = size  # the first baseline, its font size below the top (paraFontSizeHeightOffset)
+    last = first + (len(lines) - 1) * style.leading
+    return left, first - cap, right, last + descent
+
+
+def _capitals(paragraph: Paragraph) -> bool:
+    text = paragraph.getPlainText()
+    return text == text.upper()

@@ -14,7 +14,7 @@ import html
 import re
 from typing import TYPE_CHECKING
 
-from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_RIGHT
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
@@ -66,6 +66,8 @@ def paragraph_without_runt(
     half spaces between words. Otherwise the paragraph as it was (`fit` may try a smaller size;
     `validate` reports the runt). The choice depends on the markup, style and width only, so a
     renderer setting the text again gets the same lines."""
+    if width > 0 and style.alignment in (TA_LEFT, TA_RIGHT) and "bold" not in style.fontName:
+        markup = released_ties(markup, style, width, bullet)  # running text, not titles
     paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
     if width <= 0 or len(markup.split()) < 3:
         return paragraph
@@ -83,6 +85,7 @@ def paragraph_without_runt(
     narrower = (
         [] if style.alignment == TA_JUSTIFY else [width * step / 100 for step in range(5, 31, 5)]
     )
+    second = None  # the first mend that leaves a line above short (SHORT_LINE)
     for by in [0.0, *narrower]:
         for text in ([markup] if by else []) + ([tied] if tied is not None else []):
             shape = (
@@ -105,8 +108,105 @@ def paragraph_without_runt(
                 )
             ):
                 other.wrapped_width = width
-                return other
-    return paragraph
+                if not short_line_made(paragraph, other, width):
+                    return other
+                second = second or other
+    if second is not None and _runts_are_long(paragraph):
+        # every mend would leave a line above at half the measure: a long last word alone reads
+        # better ("Passe-temps : Mesurer les retombées / radioactives", not "Passe-temps : Mesurer /
+        # les retombées radioactives")
+        paragraph.long_last_word = True
+        return paragraph
+    return second or paragraph
+
+
+# a short word tied to the next (texts.keep_with_next: an article, a preposition, "d’un", a number)
+_TIED_HEAD = re.compile(r"^(?:[^\W\d_]+[’'])?(?:[^\W\d_]{1,3}|\d+)$")
+
+
+def released_ties(markup: str, style: ParagraphStyle, width: float, bullet: str | None) -> str:
+    """`markup` with up to three of the language's ties (a short word kept with the next,
+    texts.keep_with_next) made breaking spaces again where, set ragged in `width`, a line not the
+    last of its stretch would be shorter than SHORT_LINE of the measure because the tied words
+    went down together ("Petr vient au Politburo / en automitrailleuse et se gare sur" is set "Petr
+    vient au Politburo en / automitrailleuse et se gare sur"): a short word at a line's end reads
+    better than a line at half the measure. Only where the release keeps the lines, lengthens that
+    line past SHORT_LINE and leaves no word alone on a last line that had company; never in a bold
+    face (titles and headings keep their short words with their nouns)."""
+    if "\u00a0" not in markup:
+        return markup
+    for _ in range(3):
+        paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
+        paragraph.wrap(width, 1e6)
+        short = _short_before_tie(paragraph, width)
+        if short is None:
+            return markup
+        index, head = short
+        lines = len(paragraph.blPara.lines)
+        for found in re.finditer(r"(?:^|(?<=[\s>«(]))" + re.escape(head) + "\u00a0", markup):
+            trial = markup[: found.end() - 1] + " " + markup[found.end() :]
+            other = Paragraph(with_fallback(trial), style, bulletText=bullet)
+            other.wrap(width, 1e6)
+            if (
+                len(other.blPara.lines) <= lines
+                and line_lengths(other, width)[index] >= SHORT_LINE * width
+                and (has_runt(paragraph) or not has_runt(other))
+            ):
+                markup = trial
+                break
+        else:
+            return markup
+    return markup
+
+
+def _short_before_tie(paragraph: Paragraph, width: float) -> tuple[int, str] | None:
+    """The first line, not the last of its stretch, shorter than SHORT_LINE of `width` whose next
+    line starts with a short word tied to the next, and that word; None: none."""
+    lines = paragraph.blPara.lines
+    lengths = line_lengths(paragraph, width)
+    for index, line in enumerate(lines[:-1]):
+        if getattr(line, "lineBreak", False) or lengths[index] >= SHORT_LINE * width:
+            continue
+        first = _line_text(lines[index + 1]).lstrip().split(" ")[0]
+        head = first.split("\u00a0")[0]
+        if "\u00a0" in first and _TIED_HEAD.match(head):
+            return index, head
+    return None
+
+
+def _runts_are_long(paragraph: Paragraph) -> bool:
+    """Whether every stretch of a paragraph that ends with a runt ends with a long word (LONG_WORD
+    letters or more: "radioactives", not "fails.")."""
+    return all(
+        sum(ch.isalpha() for ch in _line_text(lines[-1])) >= LONG_WORD
+        for lines in _stretches(paragraph)
+        if _runt(lines)
+    )
+
+
+# the shortest a line may be left, as a share of the frame, by a mend that moves words down: a tie
+# that takes a chain of tied words ("un contrat discographique") to the next line must not leave the
+# line above it at half the measure
+SHORT_LINE = 0.7
+# a last line's one word of at least this many letters is left alone rather than mended into a
+# short line above (_runts_are_long)
+LONG_WORD = 8
+
+
+def short_line_made(paragraph: Paragraph, other: Paragraph, width: float) -> bool:
+    """Whether `other` (a mend of `paragraph`, in as many lines) has a line, not the last of its
+    stretch, shorter than SHORT_LINE of `width` where `paragraph`'s same line was longer."""
+    before, after = line_lengths(paragraph, width), line_lengths(other, width)
+    ends = {
+        index
+        for index, line in enumerate(other.blPara.lines)
+        if getattr(line, "lineBreak", False) or index == len(after) - 1
+    }
+    return any(
+        length < SHORT_LINE * width <= before[index]
+        for index, length in enumerate(after)
+        if index not in ends and index < len(before)
+    )
 
 
 def narrowed_indents(style: ParagraphStyle, by: float) -> dict:
@@ -168,7 +268,7 @@ def runts(result: Fit) -> list[str]:
         found = result.__dict__["_runts"] = [
             _line_text(lines[-1]).strip()
             for flowable in result.flowables or ()
-            if isinstance(flowable, Paragraph)
+            if isinstance(flowable, Paragraph) and not getattr(flowable, "long_last_word", False)
             for lines in _stretches(flowable)
             if _runt(lines)
         ]

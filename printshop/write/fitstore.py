@@ -4,8 +4,8 @@
 sizes, wrapping, mending runts) is most of that work. A translator runs it again after each change,
 when nearly every text is as it was. The store keeps, in the user's cache folder
 (paths.user_cache_dir, `fits/`), the outcome of each fit: the size chosen, whether it fits, the
-height it takes, the lines too many, whether a word is too wide, the hyphenation used and the runts
-left; not the wrapped lines, which only a renderer needs (layout's results are thrown away by
+height it takes, the lines too many, whether a word is too wide, the hyphenation used, the runts
+left and where the text prints (fitting.extent); not the wrapped lines, which only a renderer needs (layout's results are thrown away by
 `validate`, and a renderer given such a fit sets its text again at that size, as it does for every
 output in other colours).
 
@@ -31,7 +31,7 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
-VERSION = 1
+VERSION = 2
 # outcomes kept (about 1 MB, read in 0.02-0.03 s); the four games in two languages use 1,100
 LIMIT = 10_000
 FILE_NAME = "fits.json"
@@ -116,13 +116,16 @@ class FitStore:
 def _well_formed(outcome) -> bool:
     return (
         isinstance(outcome, list)
-        and len(outcome) == 8
+        and len(outcome) == 9
         and all(isinstance(v, (int, float)) for v in outcome[:4])
         and isinstance(outcome[4], int)
         and isinstance(outcome[5], bool)
         and (outcome[6] is None or isinstance(outcome[6], str))
         and isinstance(outcome[7], list)
         and all(isinstance(word, str) for word in outcome[7])
+        and isinstance(outcome[8], list)
+        and len(outcome[8]) in (0, 4)
+        and all(isinstance(v, (int, float)) for v in outcome[8])
     )
 
 

@@ -136,6 +136,9 @@ class DesignMedium(Node):
     it never shrinks): `validate` reports a smaller one (type-too-small)."""
     reading: str = ""
     """How far the medium is read from, for people: "in the hand", "across the table (60 cm)"."""
+    inset: Extent | None = None
+    """The least room between a text and its band's or box's edge on this medium; none: the
+    design's `inset`. 0 checks only that no text crosses an edge."""
 
 
 class Design(Node):
@@ -143,6 +146,10 @@ class Design(Node):
 
     media: dict[Identifier, DesignMedium] = {}
     """The media by name: a card size's `medium` and a sheet's `medium` name one of them."""
+    inset: Size = mm(1.5)
+    """The least room between a text and the edge of the band or box it sits in (a filled or
+    outlined rect or circle of its face, the inside of its outline): `validate` reports a text that
+    comes closer (text-inset)."""
 
 
 class Media(Node):

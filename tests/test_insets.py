@@ -62,14 +62,13 @@ def test_a_designer_may_ask_for_more_room(data_copy):
     media = data_copy / "print" / "media.yaml"
     edit(media, "  inset: 1.5mm", "  inset: 2.5mm")
     assert any("keeps 2.5 mm" in d.message for d in found(data_copy, "text-inset", ["comrade"]))
-    edit(media, '(60 cm and more)", inset: 0mm}', '(60 cm and more)", inset: 2mm}')
+    edit(media, '(60 cm and more)"}', '(60 cm and more)", inset: 3mm}')
     board = [d for d in found(data_copy, "text-inset", ["kremlin"]) if "sheet 'board'" in d.message]
-    assert board and all("keeps 2 mm" in d.message for d in board)
+    assert board and all("keeps 3 mm" in d.message for d in board)
 
 
 def test_every_face_of_every_game_keeps_its_text_off_the_edges():
-    """Every card, sheet and back of the four games, in English and French. (The board's medium sets
-    its own inset, 0 until its banners are redrawn: only a text crossing an edge there.)"""
+    """Every card, sheet, board and back of the four games, in English and French."""
     report, _ = check(DEFAULT_DATA_DIR)
     assert [d.format() for d in report.items if d.code == "text-inset"] == []
 

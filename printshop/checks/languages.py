@@ -31,6 +31,7 @@ REQUIRED_LABELS = (
     "assembly_title",
     "calibration_title",
     "calibration",
+    "calibration_back",
     "fold",
     # the how-to-print sheet (templates/common/how-to-print.xml.j2)
     "howto_title",

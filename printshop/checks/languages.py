@@ -44,6 +44,7 @@ REQUIRED_LABELS = (
     "howto_cards_short-edge",
     "howto_cards-one-sided",
     "howto_gutterfold",
+    "howto_calibration",
     "howto_sheet",
     "howto_sheet-pairs",
     "howto_tiled",

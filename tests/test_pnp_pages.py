@@ -320,27 +320,43 @@ def test_the_calibration_rulers_labels_do_not_touch(kit):
 RULER_DPI = 150
 
 
-def ruler_problems(page, reach_mm: float = 50) -> list[str]:
-    """What keeps a player from reading a drift of 2 mm on the calibration page's back (`page`,
-    pypdfium2): a ruler's line (the longest dark run across, and down, the page) shorter than twice
-    `reach_mm`, or fewer ticks along it than one a millimetre (counted 1 mm off the line, on the
-    side with more)."""
-    grey = page.render(scale=RULER_DPI / 72, grayscale=True).to_numpy()
+def ruler_problems(front, back, reach_mm: float = 50) -> list[str]:
+    """What keeps a player from reading a drift of 2 mm on the calibration page (`front`, `back`:
+    pypdfium2 pages): a ruler's line on the back (the longest dark run across, and down, the page)
+    shorter than twice `reach_mm`, or fewer ticks along it than one a millimetre (counted 1 mm off
+    the line, on the side with more); or a line of the front's cross not centred on the page (it
+    would not land on itself when the printer turns the sheet), or too short to cross the ticks of
+    its ruler on the back."""
     px = RULER_DPI / 25.4
+    pictures = [
+        page.render(scale=RULER_DPI / 72, grayscale=True).to_numpy() for page in (front, back)
+    ]
     problems = []
-    for lines, name in ((grey, "DX (across)"), (grey.T, "DY (down)")):
-        runs = [_longest_run(row < 160) for row in lines]
+    for axis, name in ((0, "DX (across)"), (1, "DY (down)")):
+        cross, grey = (picture if axis == 0 else picture.T for picture in pictures)
+        runs = [_longest_run(row < 160) for row in grey]
         index = max(range(len(runs)), key=lambda i: runs[i][0])
         length, start = runs[index]
         if length / px < 2 * reach_mm - 1:
             problems.append(f"{name} ruler {length / px:.0f} mm long")
             continue
         ticks = max(
-            _runs(lines[index + offset][start : start + length] < 230)
+            _runs(grey[index + offset][start : start + length] < 230)
             for offset in (round(px), -round(px))
         )
         if ticks < 2 * reach_mm + 1:
             problems.append(f"{name} ruler: {ticks} ticks for {length / px:.0f} mm")
+        # the front's line that crosses this ruler runs the other way: down for DX, across for DY
+        line = [_longest_run(row < 160) for row in cross.T]
+        column = max(range(len(line)), key=lambda i: line[i][0])
+        reach, first = line[column]
+        middle, centre = first + reach / 2, cross.shape[0] / 2
+        if abs(middle - centre) > px / 2:
+            problems.append(
+                f"{name}: the front's line is {(middle - centre) / px:.1f} mm off centre"
+            )
+        if reach / 2 < abs(index - centre) + 5 * px:
+            problems.append(f"{name}: the front's line stops short of the ruler's ticks")
     return problems
 
 
@@ -373,7 +389,7 @@ def test_calibration_rulers_run_100_mm_with_a_tick_every_millimetre(kit):
     assert len(paths) == 4  # en and fr, A4 and Letter
     for path in paths:
         document = pypdfium2.PdfDocument(str(path))
-        assert ruler_problems(document[1]) == [], path.name
+        assert ruler_problems(document[0], document[1]) == [], path.name
         document.close()
     project = load_project(DEFAULT_DATA_DIR, games=[])
     pnp = project.media.print_and_play
@@ -388,9 +404,30 @@ def test_calibration_rulers_run_100_mm_with_a_tick_every_millimetre(kit):
         project.media.papers["a4"], short, Paints(project.colours.palette), "T", "a", "en", "b"
     )
     document = pypdfium2.PdfDocument(data)
-    found = ruler_problems(document[1])
+    found = ruler_problems(document[0], document[1])
     document.close()
     assert len(found) == 2 and all("mm long" in problem for problem in found), found
+    # must-catch: a front whose cross is not centred (the first long rulers' front) does not land on
+    # the back's rulers once the sheet is turned
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    paper = project.media.papers["a4"]
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(paper.width, paper.height))
+    cx, cy = paper.width / 2, paper.height / 2
+    canvas.setLineWidth(0.6)
+    canvas.line(cx, cy - mm(39), cx, cy + mm(30))
+    canvas.line(cx - mm(62), cy, cx + mm(71), cy)
+    canvas.showPage()
+    canvas.save()
+    real = pypdfium2.PdfDocument(str(paths[0]))
+    skewed = pypdfium2.PdfDocument(buffer.getvalue())
+    found = ruler_problems(skewed[0], real[1])
+    real.close()
+    skewed.close()
+    assert sum("off centre" in problem for problem in found) == 2, found
 
 
 def how_to_problems(path: Path, calibration: str) -> list[str]:

@@ -91,8 +91,11 @@ def render_calibration(
     heading([line for line in text.split("\n") if line.strip()], numbered=True)
     canvas.setStrokeColor(ink)
     canvas.setLineWidth(0.6)
-    canvas.line(cx, dx_line - TICKS[2] - mm(4), cx, cy + BELOW)
-    canvas.line(cx - reach - BESIDE, cy, dy_line + TICKS[2] + mm(4), cy)
+    # each line as long on either side of the centre, so that it lands on itself turned on either
+    # edge, and past the far end of the ruler's ticks
+    upright, level = BELOW + TICKS[2] + mm(4), reach + BESIDE + TICKS[2] + mm(4)
+    canvas.line(cx, cy - upright, cx, cy + upright)
+    canvas.line(cx - level, cy, cx + level, cy)
     page_footer(1)
 
     # back: the DX ruler across the front's upright line, the DY ruler along its level line

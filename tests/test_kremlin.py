@@ -7,7 +7,7 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from printshop.pipeline.build import build, check
+from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project
 from tests.pdfinspect import page_drawing, page_texts, words
@@ -262,12 +262,92 @@ def test_the_markers_are_one_sided_chits_with_room_for_their_marks(kremlin_kit):
     assert len(placements) + len(page_drawing(reader, 1)[0]) == 195
 
 
-def test_the_influence_sheet_has_a_tick_box_per_politician_and_columns_that_line_up(tmp_path):
-    """Players tick what they declared: a box on every row; each header is set like its column."""
-    result = build(DEFAULT_DATA_DIR, tmp_path, games=["kremlin"], langs=["fr"], papers=["a4"])
-    assert not result.report.has_errors
-    text = page_texts(tmp_path / "kremlin" / "fr" / "kremlin-fr-influence-a4.pdf")[0]
-    assert text.count("☐") == 25  # 26 politicians but the sick chief
+BOX_DPI = 150
+
+
+def drawn_boxes(grey) -> list[tuple[float, list[float]]]:
+    """The boxes drawn down the right half of a page (`grey`, a numpy array at BOX_DPI), column by
+    column from the left: (width, [height of each box]) in millimetres. A box's upright sides are
+    the columns inked far more than the rest (the table's rules cross every column once a row);
+    its height is each run dark down both its sides."""
+    import numpy as np
+
+    px = BOX_DPI / 25.4
+    half = grey[:, grey.shape[1] // 2 :] < 128
+    profile = half.sum(axis=0)
+    strong = np.flatnonzero(profile > max(4 * np.median(profile), 0.3 * profile.max(), 1))
+    groups: list[list[int]] = []
+    for column in strong:
+        if groups and column - groups[-1][-1] <= 2:
+            groups[-1].append(int(column))
+        else:
+            groups.append([int(column)])
+    boxes = []
+    for left, right in zip(groups[::2], groups[1::2]):
+        # dark down both sides at once: a box (a letter of the header crosses one side, not both)
+        side = (half[:, left[len(left) // 2]] & half[:, right[len(right) // 2]]).astype(np.int8)
+        edges = np.diff(np.concatenate(([0], side, [0])))
+        starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        middle = (left[-1] + right[0]) // 2
+        heights = [  # an outline, light inside (not a filled band, such as the header's)
+            (end - start) / px
+            for start, end in zip(starts, ends)
+            if (end - start) / px >= 1 and not half[(start + end) // 2, middle]
+        ]
+        boxes.append(((right[-1] - left[0] + 1) / px, heights))
+    return boxes
+
+
+def box_problems(grey, rows: int, least: float = 5.0) -> list[str]:
+    """Why the influence sheet's page (`grey`) is no place to write and tick on: not two columns of
+    `rows` boxes each, or a box narrower or lower than `least` millimetres."""
+    boxes = drawn_boxes(grey)
+    if len(boxes) != 2:
+        return [f"{len(boxes)} columns of boxes, not 2 (the secret figure and the tick)"]
+    problems = []
+    for name, (width, heights) in zip(("secret figure", "tick"), boxes):
+        if len(heights) != rows:
+            problems.append(f"{name}: {len(heights)} boxes for {rows} politicians")
+        if width < least or min(heights, default=0) < least:
+            problems.append(f"{name}: boxes {width:.1f} × {min(heights, default=0):.1f} mm")
+    return problems
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_influence_sheet_has_boxes_to_write_and_tick_on(kremlin_kit, lang, paper):
+    """Issue 51: the tick "boxes" were a 3 mm glyph and the secret figure had no place. Each of the
+    25 controllable politicians gets a drawn box for the secret figure and one to tick, 5 mm or more
+    each way (must-pass); the measure finds boxes of 3 mm and a missing column (must-catch)."""
+    import numpy as np
+    import pypdfium2
+
+    path = kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-influence-{paper}.pdf"
+    document = pypdfium2.PdfDocument(str(path))
+    grey = document[0].render(scale=BOX_DPI / 72, grayscale=True).to_numpy()
+    document.close()
+    assert box_problems(grey, 25) == []
+    assert "☐" not in page_texts(path)[0]  # (the glyph is gone)
+
+    px = BOX_DPI / 25.4
+    small = np.full((round(260 * px), round(200 * px)), 255, dtype=np.uint8)
+    for row in range(25):  # 3 mm boxes where the sheet has its own
+        for left in (120, 160):
+            top, x = round((50 + 8 * row) * px), round(left * px)
+            side = round(3 * px)
+            small[top : top + side, x : x + side] = 0
+            small[top + 1 : top + side - 1, x + 1 : x + side - 1] = 255
+    found = box_problems(small, 25)
+    assert found and all("3.0 mm" in problem or "× 3" in problem for problem in found), found
+    one_column = small.copy()
+    one_column[:, round(150 * px) :] = 255
+    assert box_problems(one_column, 25) == [
+        "1 columns of boxes, not 2 (the secret figure and the tick)"
+    ]
+
+
+def test_the_influence_sheet_s_columns_line_up():
+    """Each header is set like its column."""
     _, checked = check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["fr"], variant=None)
     sheet = next(s for layout in checked.layouts for s in layout.sheets if s.id == "influence")
     [table] = [

@@ -292,8 +292,8 @@ def test_the_calibration_rulers_labels_do_not_touch(kit):
         document = pypdfium2.PdfDocument(str(path))
         text = document[1].get_textpage()
         content = text.get_text_range()
-        words = []  # the boxes of the rulers' labels: runs of sign and digits
-        for match in re.finditer(r"[+\-]?\d", content):
+        words = []  # the boxes of the rulers' labels: a sign (the en dash for minus) and digits
+        for match in re.finditer(r"[+\-\u2013]?\d+", content):
             boxes = [text.get_charbox(i) for i in range(match.start(), match.end())]
             words.append(
                 (
@@ -315,6 +315,173 @@ def test_the_calibration_rulers_labels_do_not_touch(kit):
                 )
                 assert apart, f"{path.name}: ruler labels {a} and {b} touch"
         document.close()
+
+
+RULER_DPI = 150
+
+
+def ruler_problems(front, back, reach_mm: float = 50) -> list[str]:
+    """What keeps a player from reading a drift of 2 mm on the calibration page (`front`, `back`:
+    pypdfium2 pages): a ruler's line on the back (the longest dark run across, and down, the page)
+    shorter than twice `reach_mm`, or fewer ticks along it than one a millimetre (counted 1 mm off
+    the line, on the side with more); or a line of the front's cross not centred on the page (it
+    would not land on itself when the printer turns the sheet), or too short to cross the ticks of
+    its ruler on the back."""
+    px = RULER_DPI / 25.4
+    pictures = [
+        page.render(scale=RULER_DPI / 72, grayscale=True).to_numpy() for page in (front, back)
+    ]
+    problems = []
+    for axis, name in ((0, "DX (across)"), (1, "DY (down)")):
+        cross, grey = (picture if axis == 0 else picture.T for picture in pictures)
+        runs = [_longest_run(row < 160) for row in grey]
+        index = max(range(len(runs)), key=lambda i: runs[i][0])
+        length, start = runs[index]
+        if length / px < 2 * reach_mm - 1:
+            problems.append(f"{name} ruler {length / px:.0f} mm long")
+            continue
+        ticks = max(
+            _runs(grey[index + offset][start : start + length] < 230)
+            for offset in (round(px), -round(px))
+        )
+        if ticks < 2 * reach_mm + 1:
+            problems.append(f"{name} ruler: {ticks} ticks for {length / px:.0f} mm")
+        # the front's line that crosses this ruler runs the other way: down for DX, across for DY
+        line = [_longest_run(row < 160) for row in cross.T]
+        column = max(range(len(line)), key=lambda i: line[i][0])
+        reach, first = line[column]
+        middle, centre = first + reach / 2, cross.shape[0] / 2
+        if abs(middle - centre) > px / 2:
+            problems.append(
+                f"{name}: the front's line is {(middle - centre) / px:.1f} mm off centre"
+            )
+        if reach / 2 < abs(index - centre) + 5 * px:
+            problems.append(f"{name}: the front's line stops short of the ruler's ticks")
+    return problems
+
+
+def _longest_run(row) -> tuple[int, int]:
+    """(length, start) of the longest run of True in `row`."""
+    values = np.concatenate(([0], np.asarray(row, dtype=np.int8), [0]))
+    edges = np.diff(values)
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    if not len(starts):
+        return 0, 0
+    longest = int(np.argmax(ends - starts))
+    return int(ends[longest] - starts[longest]), int(starts[longest])
+
+
+def _runs(row) -> int:
+    """How many runs of True `row` holds."""
+    values = np.concatenate(([0], np.asarray(row, dtype=np.int8)))
+    return int((np.diff(values) == 1).sum())
+
+
+def test_calibration_rulers_run_100_mm_with_a_tick_every_millimetre(kit):
+    """Issue 51: 8 mm rulers could not show a drift of 2 mm. Both rulers on every calibration
+    page's back run 100 mm, a tick a millimetre (must-pass); the same measure finds rulers made
+    short (must-catch)."""
+    from printshop.project.loader import load_project
+    from printshop.render.calibration import render_calibration
+    from printshop.render.colour import Paints
+
+    paths = sorted((kit / "calibration").glob("*.pdf"))
+    assert len(paths) == 4  # en and fr, A4 and Letter
+    for path in paths:
+        document = pypdfium2.PdfDocument(str(path))
+        assert ruler_problems(document[0], document[1]) == [], path.name
+        document.close()
+    project = load_project(DEFAULT_DATA_DIR, games=[])
+    pnp = project.media.print_and_play
+    short = project.media.model_copy(
+        update={
+            "print_and_play": pnp.model_copy(
+                update={"calibration": pnp.calibration.model_copy(update={"reach": mm(4)})}
+            )
+        }
+    )
+    data, _ = render_calibration(
+        project.media.papers["a4"], short, Paints(project.colours.palette), "T", "a", "en", "b"
+    )
+    document = pypdfium2.PdfDocument(data)
+    found = ruler_problems(document[0], document[1])
+    document.close()
+    assert len(found) == 2 and all("mm long" in problem for problem in found), found
+    # must-catch: a front whose cross is not centred (the first long rulers' front) does not land on
+    # the back's rulers once the sheet is turned
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    paper = project.media.papers["a4"]
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(paper.width, paper.height))
+    cx, cy = paper.width / 2, paper.height / 2
+    canvas.setLineWidth(0.6)
+    canvas.line(cx, cy - mm(39), cx, cy + mm(30))
+    canvas.line(cx - mm(62), cy, cx + mm(71), cy)
+    canvas.showPage()
+    canvas.save()
+    real = pypdfium2.PdfDocument(str(paths[0]))
+    skewed = pypdfium2.PdfDocument(buffer.getvalue())
+    found = ruler_problems(skewed[0], real[1])
+    real.close()
+    skewed.close()
+    assert sum("off centre" in problem for problem in found) == 2, found
+
+
+def how_to_problems(path: Path, calibration: str) -> list[str]:
+    """What the how-to page at `path` lacks (issue 51): a row of its file table naming the kit's
+    calibration file `calibration` with its page count (a line of text holding both), and a title
+    set ragged left as the rest of the sheet (its top line's first letter within 3 mm of the text's
+    left edge, not centred)."""
+    document = pypdfium2.PdfDocument(str(path))
+    text = document[0].get_textpage()
+    content = text.get_text_range()
+    boxes = [text.get_charbox(i) for i in range(len(content)) if not content[i].isspace()]
+    top = max(box[3] for box in boxes)  # the title: the line highest on the page
+    title_left = min(box[0] for box in boxes if box[3] > top - 2)
+    left = min(box[0] for box in boxes)
+    document.close()
+    problems = []
+    if not any(calibration in line and re.search(r"\b2\b", line) for line in content.splitlines()):
+        problems.append(f"no row for {calibration}")
+    if title_left - left > mm(3):  # (a large capital's side bearing; centred is 60 mm and more)
+        problems.append(f"the title starts {(title_left - left) / mm(1):.0f} mm right of the text")
+    return problems
+
+
+def test_the_how_to_page_lists_the_calibration_file_and_is_set_ragged_left(
+    kit, tmp_path, monkeypatch
+):
+    """Every kit's how-to page lists the calibration file of its language and paper, which the build
+    wrote, and sets its title flush left (must-pass); the same measure finds a centred title
+    (must-catch, the page as the booklet's styles set it before)."""
+    from printshop.pipeline.build import build
+    from printshop.render import how_to_print
+
+    pages = sorted(kit.rglob("*-how-to-print-*.pdf"))
+    assert len(pages) >= len(GAMES) * 2 * 2
+    for path in pages:
+        lang, paper = path.parent.name, path.stem.rsplit("-", 1)[1]
+        calibration = f"duplex-calibration-{lang}-{paper}.pdf"
+        assert (kit / "calibration" / calibration).exists()
+        assert how_to_problems(path, calibration) == [], path.name
+    monkeypatch.setattr(how_to_print, "sheet_style", lambda style: style)
+    result = build(
+        DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=["a4"], jobs=1
+    )
+    assert not result.report.has_errors
+    found = how_to_problems(
+        tmp_path / "comrade/en/comrade-en-how-to-print-a4.pdf", "duplex-calibration-en-a4.pdf"
+    )
+    assert len(found) == 1 and "right of the text" in found[0], found
+    assert (
+        how_to_problems(
+            tmp_path / "comrade/en/comrade-en-how-to-print-a4.pdf", "duplex-calibration-fr-a4.pdf"
+        )[0]
+        == "no row for duplex-calibration-fr-a4.pdf"
+    )
 
 
 # --- booklets

@@ -338,6 +338,92 @@ def test_silhouette_marks_stand_where_the_data_puts_them_and_faces_keep_clear(cu
         assert backs == pytest.approx(fronts, abs=0.01)
 
 
+def keep_out(
+    paper_width: float, paper_height: float, marks
+) -> list[tuple[float, float, float, float]]:
+    """The zones Silhouette Studio keeps clear round its three marks, worked out here from the
+    marks' data (not from the code that places the faces): at each marked corner, the square from
+    the paper's corner to the mark's far end and its clearance beyond."""
+    side = marks.inset + max(marks.length, marks.square) + marks.clearance
+    return [
+        (0.0, paper_height - side, side, side),
+        (paper_width - side, paper_height - side, side, side),
+        (0.0, 0.0, side, side),
+    ]
+
+
+def _entering(box, zones) -> list:
+    """The zones the box (left, bottom, right, top) enters."""
+    return [
+        zone
+        for zone in zones
+        if box[0] < zone[0] + zone[2]
+        and zone[0] < box[2]
+        and box[1] < zone[1] + zone[3]
+        and zone[1] < box[3]
+    ]
+
+
+def test_no_face_enters_a_registration_mark_s_keep_out_zone(cut, project):
+    """Issue 51: Kremlin's chits sat inside the corner squares of Silhouette's marks. On every
+    cutter, paper, game and deck, no face's printed box (trim and bleed) enters a keep-out zone
+    (must-pass): the printed pages of the cut build, and the layout of every game of data/; the
+    measure finds a chit where the grid put one before (must-catch)."""
+    from printshop.layout.imposition import cut_slots
+
+    checked = 0
+    for cutter, target, paper_id, game_id, deck_id, deck in _cut_cases(project):
+        if target.marks is None:
+            continue
+        paper = project.media.papers[paper_id]
+        zones = keep_out(paper.width, paper.height, target.marks)
+        size = project.media.card_sizes[deck.card_size]
+        bleed = min(target.bleed, deck.bleed)
+        reader = PdfReader(
+            cut / game_id / "en" / "cut" / cutter / f"{game_id}-en-{deck_id}-{paper_id}.pdf"
+        )
+        for number in range(0, len(reader.pages), 2 if deck.back is not None else 1):
+            for placement in page_drawing(reader, number)[0]:
+                box = (
+                    placement.x - bleed,
+                    placement.y - bleed,
+                    placement.x + size.width + bleed,
+                    placement.y + size.height + bleed,
+                )
+                assert not _entering(box, zones), (game_id, deck_id, paper_id, number, box)
+                checked += 1
+    assert checked > 195 * 2  # Kremlin's markers on both papers, and the rest
+    for game_id in discover_games(DEFAULT_DATA_DIR):
+        for cutter, target in project.targets.cutters.items():
+            for paper_id in target.papers:
+                paper = project.media.papers[paper_id]
+                zones = keep_out(paper.width, paper.height, target.marks) if target.marks else []
+                for deck in project.games[game_id].game.decks.values():
+                    size = project.media.card_sizes[deck.card_size]
+                    bleed = min(target.bleed, deck.bleed)
+                    for x, y in cut_slots(paper, target, size.width, size.height, bleed)[2]:
+                        box = (
+                            x - bleed,
+                            y - bleed,
+                            x + size.width + bleed,
+                            y + size.height + bleed,
+                        )
+                        assert not _entering(box, zones), (game_id, cutter, paper_id, box)
+    # must-catch: the top-left chit of the grid as it was laid out before (13.5 mm from the edges,
+    # clear of the marks' lines only) enters the square's zone
+    target = project.targets.cutters["silhouette"]
+    paper = project.media.papers["a4"]
+    side = target.marks.inset + target.marks.thickness + target.marks.clearance
+    chit = project.media.card_sizes[project.games["kremlin"].game.decks["markers"].card_size]
+    old = (
+        side,
+        paper.height - side - chit.height - 2 * target.bleed,
+        side + chit.width + 2 * target.bleed,
+        paper.height - side,
+    )
+    assert _entering(old, keep_out(paper.width, paper.height, target.marks))
+
+
 def test_cricut_pages_are_its_print_then_cut_area_with_an_image_to_upload(cut, project):
     target = project.targets.cutters["cricut"]
     folder = cut / "comrade/en/cut/cricut"
@@ -377,7 +463,7 @@ def test_previews_have_rounded_corners_and_a_contact_sheet_per_deck(previews, pr
             faces = [
                 path
                 for path in folder.glob(f"{game_id}-en-{deck_id}-*.png")
-                if not path.stem.endswith("contact")
+                if not re.search(r"-contact(-\d+)?$", path.stem)
             ]
             assert faces
             for path in faces:
@@ -387,15 +473,70 @@ def test_previews_have_rounded_corners_and_a_contact_sheet_per_deck(previews, pr
                     image.getpixel((0, 0))[3] == 0
                     and image.getpixel((expected[0] // 2, expected[1] // 2))[3] == 255
                 )
-            contact = Image.open(folder / f"{game_id}-en-{deck_id}-contact.png")
-            assert contact.mode == "RGB"
-            columns = min(preview.contact_sheet.columns, len(faces))
-            rows = -(-len(faces) // columns)
-            gap = preview.contact_sheet.gap
-            assert contact.size == (
-                columns * expected[0] + (columns + 1) * gap,
-                rows * expected[1] + (rows + 1) * gap,
-            )
+            sheets = sorted(folder.glob(f"{game_id}-en-{deck_id}-contact*.png"))
+            assert sheets
+            if len(sheets) > 1:  # -contact-1.png, -contact-2.png…
+                assert [p.stem.rsplit("-", 1)[1] for p in sheets] == [
+                    str(n) for n in range(1, len(sheets) + 1)
+                ]
+            for path in sheets:
+                contact = Image.open(path)
+                assert contact.mode == "RGB"
+                assert max(contact.size) <= preview.max_pixels
+
+
+def test_contact_sheets_scale_and_paginate_within_the_limit_and_hold_every_face(project):
+    """Issue 51: 12 contact sheets exceeded the preview's 2,048 px. Faces are scaled down until a
+    row fits across, then rows are shared over sheets that fit down: every face on exactly one
+    sheet (must-pass) and none over the limit, whatever the limit."""
+    from PIL import Image
+
+    from printshop.render.preview import contact_sheets
+
+    preview = project.targets.images["preview"]
+    faces = [Image.new("RGBA", (496, 693), (0, 0, 0, 255)) for _ in range(35)]
+    sheets = contact_sheets(faces, preview)
+    assert all(max(sheet.size) <= preview.max_pixels for sheet in sheets)
+    assert len(sheets) == 2  # 6 across, scaled to 313 px; 4 rows a sheet fit in 2,048 px
+
+    def placed(sheet) -> int:  # the faces on a sheet: black blocks on white, counted by corners
+        import numpy as np
+
+        grey = np.asarray(sheet.convert("L"))
+        return int(((grey[1:, 1:] == 0) & (grey[1:, :-1] == 255) & (grey[:-1, 1:] == 255)).sum())
+
+    assert sum(placed(sheet) for sheet in sheets) == 35
+    small = contact_sheets(faces, preview.model_copy(update={"max_pixels": 900}))
+    assert all(max(sheet.size) <= 900 for sheet in small)
+    assert sum(placed(sheet) for sheet in small) == 35
+    # must-catch: the one sheet of full-size faces made before is what the guard below refuses
+    gap, columns = preview.contact_sheet.gap, preview.contact_sheet.columns
+    assert columns * 496 + (columns + 1) * gap > preview.max_pixels
+
+
+@pytest.fixture(scope="module")
+def every_preview(tmp_path_factory):
+    return shared_build(
+        tmp_path_factory, target="preview", games=discover_games(DEFAULT_DATA_DIR), langs=["en"]
+    )[0]
+
+
+def test_every_image_of_every_game_is_within_its_target_s_limit(every_preview, project):
+    """The guard over every game: each PNG (faces, sheets, contact sheets) of the preview,
+    Tabletopia and Screentop sets is at most its target's max_pixels on either side."""
+    from PIL import Image
+
+    seen = set()
+    for game_id in discover_games(DEFAULT_DATA_DIR):
+        for name, target in project.targets.images.items():
+            folder = every_preview / game_id / "en" / name
+            images = sorted(folder.glob("*.png"))
+            assert images, folder
+            for path in images:
+                size = Image.open(path).size
+                assert max(size) <= target.max_pixels, (path.name, size, target.max_pixels)
+            seen.add(name)
+    assert seen == {"preview", "tabletopia", "screentop"}
 
 
 @pytest.mark.parametrize("name", ["tabletopia", "screentop"])

@@ -31,6 +31,7 @@ REQUIRED_LABELS = (
     "assembly_title",
     "calibration_title",
     "calibration",
+    "calibration_back",
     "fold",
     # the how-to-print sheet (templates/common/how-to-print.xml.j2)
     "howto_title",
@@ -43,6 +44,7 @@ REQUIRED_LABELS = (
     "howto_cards_short-edge",
     "howto_cards-one-sided",
     "howto_gutterfold",
+    "howto_calibration",
     "howto_sheet",
     "howto_sheet-pairs",
     "howto_tiled",

@@ -5,7 +5,7 @@ each deck fits the area each print-and-cut machine cuts.
 from __future__ import annotations
 
 from printshop.diagnostics import Report
-from printshop.layout.imposition import cut_cells, too_small
+from printshop.layout.imposition import cut_slots, too_small
 from printshop.project.loader import GameData, Project
 from printshop.project.units import to_mm
 
@@ -107,10 +107,8 @@ def check_cutters(project: Project, game: GameData, report: Report) -> None:
                 paper = project.media.papers.get(paper_id)
                 if paper is None:
                     continue  # (reported with the shared print data)
-                columns, rows = cut_cells(paper, cutter, size.width, size.height, bleed)
-                if (
-                    columns < 1 or rows < 1
-                ):  # (a warning, as a deck a print shop does not make is press-left-out)
+                slots = cut_slots(paper, cutter, size.width, size.height, bleed)[2]
+                if not slots:  # (a warning, as a deck a print shop does not make is press-left-out)
                     report.add(
                         "cut-left-out",
                         deck.where("card_size"),

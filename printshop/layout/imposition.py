@@ -419,3 +419,50 @@ def cut_cells(paper, target, width: float, height: float, bleed: float) -> tuple
     columns = int((right - left + target.gap + 1e-6) // (width + 2 * bleed + target.gap))
     rows = int((top - bottom + target.gap + 1e-6) // (height + 2 * bleed + target.gap))
     return columns, rows
+
+
+def keep_out_zones(
+    paper_width: float, paper_height: float, target
+) -> list[tuple[float, float, float, float]]:
+    """The zones (x, y, width, height; PDF coordinates) round the registration marks that no face
+    may enter: at each of the three marked corners (the square at the top left, the Ls at the top
+    right and bottom left) the square from the paper's corner to the mark's far end and `clearance`
+    beyond, as Silhouette Studio hatches it round each mark, the square's corner as large as the
+    Ls'. None where the cutter's software prints its own marks."""
+    marks = target.marks
+    if marks is None or target.area is not None:
+        return []
+    side = marks.inset + max(marks.length, marks.square) + marks.clearance
+    return [
+        (0.0, paper_height - side, side, side),  # the square, top left
+        (paper_width - side, paper_height - side, side, side),  # L, top right
+        (0.0, 0.0, side, side),  # L, bottom left
+    ]
+
+
+def cut_slots(
+    paper, target, width: float, height: float, bleed: float
+) -> tuple[int, int, list[tuple[float, float]]]:
+    """(columns, rows, slots): the grid of faces `width` x `height` with `bleed` round each that a
+    cutter's area holds on `paper`, centred in it, and the bottom-left trim corner of each cell whose
+    bled face stays out of every keep-out zone (`keep_out_zones`), rows from the top."""
+    page_width, page_height, left, bottom, right, top = usable_area(paper, target)
+    columns, rows = cut_cells(paper, target, width, height, bleed)
+    cell_w, cell_h = width + 2 * bleed, height + 2 * bleed
+    used_w = columns * cell_w + (columns - 1) * target.gap
+    used_h = rows * cell_h + (rows - 1) * target.gap
+    first_left = left + (right - left - used_w) / 2 + bleed
+    first_top = top - (top - bottom - used_h) / 2 - bleed
+    zones = keep_out_zones(page_width, page_height, target)
+    slots = []
+    for row in range(max(rows, 0)):
+        for column in range(max(columns, 0)):
+            x = first_left + column * (cell_w + target.gap)
+            y = first_top - height - row * (cell_h + target.gap)
+            box = (x - bleed, y - bleed, x + width + bleed, y + height + bleed)
+            if not any(
+                box[0] < zx + zw and zx < box[2] and box[1] < zy + zh and zy < box[3]
+                for zx, zy, zw, zh in zones
+            ):
+                slots.append((x, y))
+    return columns, rows, slots

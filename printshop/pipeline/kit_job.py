@@ -412,7 +412,11 @@ def calibration(job: Job, project, result: JobResult) -> None:
         name: apply_typography(
             language.labels.get(name, default), language.typography
         )  # French : and « »
-        for name, default in (("calibration_title", "Duplex calibration"), ("calibration", ""))
+        for name, default in (
+            ("calibration_title", "Duplex calibration"),
+            ("calibration", ""),
+            ("calibration_back", ""),
+        )
     }
     data, pages = render_calibration(
         paper,
@@ -421,5 +425,6 @@ def calibration(job: Job, project, result: JobResult) -> None:
         words["calibration_title"],
         words["calibration"],
         job.lang,
+        words["calibration_back"],
     )
     result.outputs.append(Output(path, data, pages, f"duplex calibration, {paper.label}"))

@@ -3,8 +3,13 @@
 The page's centre lands on itself whichever edge the printer turns the sheet on, so the front's
 lines, seen through the paper against the light, cross the back's rulers at the back's drift with
 the sign reversed: the numbers read there are how far to shift the back side (a printer's duplex
-setting, or a publisher's --back-offset, docs/printing.md). The page speaks to players: it names no
-command.
+setting, or a publisher's --back-offset, docs/printing.md). The DX ruler runs across the front's
+upright line below the centre, the DY ruler along its level line to the right; each reaches
+`print_and_play.calibration.reach` either side of its zero (100 mm in all), a tick every
+millimetre, every fifth longer and numbered, so a drift of 2 mm reads at a glance. The steps are
+the language's `calibration` label, one numbered step a line, set ragged left under the title; the
+back repeats in one line (`calibration_back`) which side faces the reader. Nothing comes within
+the print-and-play margin of the paper's edge. The page speaks to players: it names no command.
 """
 
 from __future__ import annotations
@@ -18,7 +23,13 @@ from printshop.project.units import mm
 from printshop.render.colour import Paints
 from printshop.render.pdf import new_canvas
 
-SPAN = 5  # millimetres each side of the centre
+SIDE = mm(20)  # the text's margin left and right
+TOP = mm(22)  # from the paper's top edge to the title's baseline
+STEP_INDENT = mm(6)  # the numbers of the steps hang in it
+BELOW = mm(30)  # from the centre down to the DX ruler's line
+BESIDE = mm(12)  # from the DX ruler's end to the DY ruler's line
+TICKS = (mm(2), mm(3.5), mm(5))  # a millimetre, a fifth, a tenth
+MINUS = "\u2013"  # the en dash: the bundled sans has no minus sign
 
 
 def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
@@ -33,61 +44,87 @@ def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
     return lines
 
 
+def _number(value: float) -> str:
+    """A ruler's number in millimetres, signed, with a true minus."""
+    return "0" if value == 0 else f"+{value:g}" if value > 0 else f"{MINUS}{-value:g}"
+
+
 def render_calibration(
-    paper: Paper, media: Media, paints: Paints, title: str, text: str, lang: str
+    paper: Paper, media: Media, paints: Paints, title: str, text: str, lang: str, back: str = ""
 ) -> tuple[bytes, int]:
     width, height = paper.width, paper.height
     cx, cy = width / 2, height / 2
+    rulers = media.print_and_play.calibration
+    reach, tick = rulers.reach, rulers.tick
+    steps = round(reach / tick)
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, width, height, lang=lang, title=title, subject="duplex calibration")
     footer = media.print_and_play.footer
     ink = paints.text("ink")
+    accent = paints.text("accent") if "accent" in paints.palette else ink
+    dx_line = cy - BELOW  # the DX ruler, below the centre
+    dy_line = cx + reach + BESIDE  # the DY ruler, right of the DX ruler's end
 
-    def heading() -> None:
+    def heading(paragraphs: list[str], numbered: bool) -> None:
         canvas.setFillColor(ink)
-        canvas.setFont("sans-bold", 14)
-        canvas.drawCentredString(cx, height - mm(25), title)
-        canvas.setFont("sans", 9)
-        y = height - mm(33)
-        for paragraph in text.split("\n"):  # the label's lines, each wrapped to the page
-            for line in _wrapped(paragraph, "sans", 9, width - 2 * mm(20)):
-                canvas.drawCentredString(cx, y, line)
-                y -= 12
+        canvas.setFont("sans-bold", 16)
+        canvas.drawString(SIDE, height - TOP, title)
+        y, size, leading = height - TOP - mm(9), 9.5, 13
+        for number, paragraph in enumerate(paragraphs, 1):
+            indent = STEP_INDENT if numbered else 0
+            if numbered:
+                canvas.setFont("sans-bold", size)
+                canvas.drawString(SIDE, y, f"{number}.")
+            canvas.setFont("sans", size)
+            for line in _wrapped(paragraph, "sans", size, width - 2 * SIDE - indent):
+                canvas.drawString(SIDE + indent, y, line)
+                y -= leading
+            y -= 4
 
-    heading()  # front: a long cross through the centre
+    def page_footer(number: int) -> None:
+        canvas.setFillColor(ink)
+        canvas.setFont(footer.font, footer.size)
+        canvas.drawCentredString(cx, footer.baseline, f"{title} · {number}/2")
+        canvas.showPage()
+
+    # front: the steps, and a cross long enough to reach both rulers of the back
+    heading([line for line in text.split("\n") if line.strip()], numbered=True)
     canvas.setStrokeColor(ink)
-    canvas.setLineWidth(0.3)
-    canvas.line(cx, cy - mm(40), cx, cy + mm(40))
-    canvas.line(cx - mm(40), cy, cx + mm(40), cy)
-    canvas.setFont(footer.font, footer.size)
-    canvas.drawCentredString(cx, footer.baseline, f"{title} · 1/2")
-    canvas.showPage()
+    canvas.setLineWidth(0.6)
+    # each line as long on either side of the centre, so that it lands on itself turned on either
+    # edge, and past the far end of the ruler's ticks
+    upright, level = BELOW + TICKS[2] + mm(4), reach + BESIDE + TICKS[2] + mm(4)
+    canvas.line(cx, cy - upright, cx, cy + upright)
+    canvas.line(cx - level, cy, cx + level, cy)
+    page_footer(1)
 
-    canvas.setStrokeColor(
-        ink
-    )  # back: a ruler across the vertical line, one along the horizontal one
+    # back: the DX ruler across the front's upright line, the DY ruler along its level line
+    heading([back] if back else [], numbered=False)
+    canvas.setStrokeColor(ink)
     canvas.setFillColor(ink)
-    canvas.setFont("sans", 6)
-    for tenth in range(-SPAN * 2, SPAN * 2 + 1):
-        value = tenth / 2
-        long = tenth % 2 == 0
-        canvas.setLineWidth(0.25 if long else 0.15)
-        x = cx + mm(value)
-        canvas.line(x, cy + mm(12), x, cy + mm(12) + mm(4 if long else 2))
-        y = cy + mm(value)
-        canvas.line(cx + mm(12), y, cx + mm(12) + mm(4 if long else 2), y)
-        if (
-            tenth % 4 == 0
-        ):  # a label every 2 mm, on two staggered rows so that neighbours never touch
-            label = f"{value:+g}" if value else "0"
-            far = tenth % 8 != 0
-            canvas.drawCentredString(x, cy + mm(17 if not far else 20.5), label)
-            canvas.drawString(cx + mm(17 if not far else 22), y - 2, label)
-    canvas.setFont("sans-bold", 8)
-    canvas.drawCentredString(cx, cy + mm(25), "DX")
-    canvas.drawString(cx + mm(29), cy - 3, "DY")
-    canvas.setFont(footer.font, footer.size)
-    canvas.drawCentredString(cx, footer.baseline, f"{title} · 2/2")
-    canvas.showPage()
+    canvas.setLineWidth(0.4)
+    canvas.line(cx - reach, dx_line, cx + reach, dx_line)
+    canvas.line(dy_line, cy - reach, dy_line, cy + reach)
+    for step in range(-steps, steps + 1):
+        kind = 2 if step % 10 == 0 else 1 if step % 5 == 0 else 0
+        length = TICKS[kind]
+        canvas.setLineWidth(0.4 if kind else 0.25)
+        x, y = cx + step * tick, cy + step * tick
+        canvas.line(x, dx_line, x, dx_line - length)
+        canvas.line(dy_line, y, dy_line + length, y)
+        if kind:
+            label = _number(round(step * tick / mm(1), 2))
+            canvas.setFont("sans-bold" if step == 0 else "sans", 7)
+            canvas.drawCentredString(x, dx_line - TICKS[2] - mm(3), label)
+            canvas.drawString(dy_line + TICKS[2] + mm(1.5), y - 2.4, label)
+    canvas.setFillColor(accent)
+    canvas.setFont("sans-bold", 11)
+    canvas.drawRightString(cx - reach - mm(4), dx_line - mm(3), "DX")
+    canvas.drawCentredString(dy_line, cy + reach + mm(7.5), "DY")
+    canvas.setFont("sans", 7)
+    canvas.setFillColor(ink)
+    canvas.drawRightString(cx - reach - mm(4), dx_line - mm(6.5), "mm")
+    canvas.drawCentredString(dy_line, cy + reach + mm(4), "mm")
+    page_footer(2)
     canvas.save()
     return buffer.getvalue(), 2

@@ -3,8 +3,9 @@ files whose outlines fall on the printed faces' trims.
 
 Each face is printed with a little bleed, apart from its neighbours by a gap, inside the area the
 cutter can reach: the paper inside its registration marks (Silhouette), or the largest image its
-software prints (Cricut Print Then Cut, which prints its own marks). The SVG has one outline per
-face, in millimetres on a view box the size of the page, with the card size's rounded corners; the
+software prints (Cricut Print Then Cut, which prints its own marks). No face enters the zone
+Silhouette Studio keeps clear round each mark (layout/imposition.py `keep_out_zones`): the grid's
+cells there stay empty. The SVG has one outline per face, in millimetres on a view box the size of the page, with the card size's rounded corners; the
 PDF and the SVG come from the same placements, so they agree to the rounding of the numbers written.
 A two-sided deck gets, after each page of fronts, its page of backs mirrored for long-edge duplex
 (without marks: the cutter reads the fronts) where the cutter's software prints our pages.
@@ -16,7 +17,7 @@ import io
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from printshop.layout.imposition import ImpositionError, cut_cells, usable_area
+from printshop.layout.imposition import ImpositionError, cut_slots, usable_area
 from printshop.layout.plan import DeckLayout, GameLayout
 from printshop.project.models.art import Motif
 from printshop.project.models.media import Paper
@@ -40,47 +41,31 @@ class CutGrid:
     gap: float
     columns: int
     rows: int
-    left: float  # the first trim's left edge
-    top: float  # the first row's top trim edge
+    # the bottom-left trim corner of each place a face may take, rows from the top: the grid's
+    # cells less those that would enter a registration mark's keep-out zone
+    slots: tuple[tuple[float, float], ...]
 
     @property
     def per_page(self) -> int:
-        return self.columns * self.rows
+        return len(self.slots)
 
     def trim(self, index: int) -> tuple[float, float]:
-        """Bottom-left corner of the index-th face's trim (rows from the top)."""
-        column, row = index % self.columns, index // self.columns
-        pitch_x = self.card_width + 2 * self.bleed + self.gap
-        pitch_y = self.card_height + 2 * self.bleed + self.gap
-        return self.left + column * pitch_x, self.top - self.card_height - row * pitch_y
+        """Bottom-left corner of the index-th face's trim."""
+        return self.slots[index]
 
 
 def cut_grid(deck: DeckLayout, paper: Paper, target: CutTarget) -> CutGrid:
-    page_width, page_height, left, bottom, right, top = usable_area(paper, target)
+    page_width, page_height = usable_area(paper, target)[:2]
     width, height = deck.size.width, deck.size.height
     bleed = min(target.bleed, max((face.bleed for face in deck.faces.values()), default=0.0))
-    cell_w, cell_h = width + 2 * bleed, height + 2 * bleed
-    columns, rows = cut_cells(paper, target, width, height, bleed)
-    if columns < 1 or rows < 1:
+    columns, rows, slots = cut_slots(paper, target, width, height, bleed)
+    if not slots:
         raise ImpositionError(
             f"a {deck.size.label or deck.deck.card_size} card with its bleed does not fit in the "
             f"area {target.label} can cut"
         )
-    used_w = columns * cell_w + (columns - 1) * target.gap
-    used_h = rows * cell_h + (rows - 1) * target.gap
-    first_left = left + (right - left - used_w) / 2 + bleed
-    first_top = top - (top - bottom - used_h) / 2 - bleed
     return CutGrid(
-        page_width,
-        page_height,
-        width,
-        height,
-        bleed,
-        target.gap,
-        columns,
-        rows,
-        first_left,
-        first_top,
+        page_width, page_height, width, height, bleed, target.gap, columns, rows, tuple(slots)
     )
 
 

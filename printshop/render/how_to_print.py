@@ -66,6 +66,7 @@ def render_how_to_print(
     low_ink: bool,
 ) -> tuple[bytes, int]:
     localized = game.localized
+    style = sheet_style(style)
     blocks = tied(
         _blocks(game, files, paper.label, env, flip, calibration, low_ink),
         localized.language.typography,
@@ -96,6 +97,16 @@ def render_how_to_print(
         f"the how-to-print sheet takes {pages} pages on {paper.label} even with the booklet's type at "
         f"{SCALES[-1]:.0%}; it must fit on one"
     )
+
+
+def sheet_style(style: BookletStyle) -> BookletStyle:
+    """The booklet's styles as a sheet sets them: every paragraph ragged left, its title too (a
+    page to work from, read line by line, not a cover: docs/design.md, "Spacing")."""
+    styles = {
+        name: text.model_copy(update={"align": "left"}) if text.align != "left" else text
+        for name, text in style.styles.items()
+    }
+    return style.model_copy(update={"styles": styles})
 
 
 def _as_sheet(error: BookletTooLarge) -> BookletTooLarge:
@@ -301,7 +312,7 @@ def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> b
     page, the fonts), and between runs of validate in the fit store (fitstore.py) when one is open."""
     from printshop.typeset.fonts import state as fonts_state
 
-    style = project.booklet
+    style = sheet_style(project.booklet)
     # the longest page a build may make: low ink adds a paragraph, each flip names its edge in its
     # own words, and --gutterfold lists each deck's gutterfold sheets too
     files = kit_files(

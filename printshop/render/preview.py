@@ -59,33 +59,53 @@ def deck_images(
     return list(zip(keys, pictures))
 
 
-def contact_sheet(pictures: list, target: ImageTarget):
+def contact_sheets(pictures: list, target: ImageTarget) -> list:
     """Every picture in a grid of `columns`, `gap` pixels apart and round the edge, on the
-    background."""
+    background, in as many sheets as keep each within the target's `max_pixels` on either side:
+    the pictures are first scaled down (never up) until a row of `columns` fits across, then the
+    rows are shared out evenly over the fewest sheets that each fit down."""
     from PIL import Image
 
     sheet = target.contact_sheet
     assert sheet is not None  # asked for only by targets that have one
+    limit, gap = target.max_pixels, sheet.gap
     width, height = pictures[0].size
     columns = min(sheet.columns, len(pictures))
-    rows = math.ceil(len(pictures) / columns)
-    canvas = Image.new(
-        "RGB",
-        (columns * width + (columns + 1) * sheet.gap, rows * height + (rows + 1) * sheet.gap),
-        rgb_colour(sheet.background),
+    scale = min(
+        1.0,
+        (limit - (columns + 1) * gap) / (columns * width),
+        (limit - 2 * gap) / height,
     )
-    for index, picture in enumerate(pictures):
-        x = sheet.gap + (index % columns) * (width + sheet.gap)
-        y = sheet.gap + (index // columns) * (height + sheet.gap)
-        canvas.paste(picture, (x, y), picture if picture.mode == "RGBA" else None)
-    return canvas
+    if scale < 1.0:
+        width, height = max(1, int(width * scale)), max(1, int(height * scale))
+        pictures = [
+            picture.resize((width, height), Image.Resampling.LANCZOS) for picture in pictures
+        ]
+    rows, most = math.ceil(len(pictures) / columns), max(1, (limit - gap) // (height + gap))
+    per_sheet = columns * math.ceil(rows / math.ceil(rows / most))  # rows shared out evenly
+    sheets = []
+    for first in range(0, len(pictures), per_sheet):
+        chunk = pictures[first : first + per_sheet]
+        rows = math.ceil(len(chunk) / columns)
+        canvas = Image.new(
+            "RGB",
+            (columns * width + (columns + 1) * gap, rows * height + (rows + 1) * gap),
+            rgb_colour(sheet.background),
+        )
+        for index, picture in enumerate(chunk):
+            x = gap + (index % columns) * (width + gap)
+            y = gap + (index // columns) * (height + gap)
+            canvas.paste(picture, (x, y), picture if picture.mode == "RGBA" else None)
+        sheets.append(canvas)
+    return sheets
 
 
 def render_image_set(
     game: GameLayout, target: ImageTarget, paints: Paints, motifs: dict[str, Motif], stem: str
 ) -> list[tuple[str, bytes, str]]:
     """(file name, bytes, description) of every image: <stem>-<deck>-<face>.png,
-    <stem>-<deck>-contact.png, <stem>-<sheet>[-<item>].png."""
+    <stem>-<deck>-contact.png (-contact-1.png, -contact-2.png… where a deck's faces take more than
+    one sheet), <stem>-<sheet>[-<item>].png."""
     files = []
     for deck in game.decks:
         images = deck_images(game, deck, target, paints, motifs)
@@ -98,13 +118,16 @@ def render_image_set(
                 )
             )
         if target.contact_sheet is not None and images:
-            files.append(
-                (
-                    f"{stem}-{deck.id}-contact.png",
-                    png(contact_sheet([p for _, p in images], target)),
-                    f"{deck.id}: contact sheet, {target.label}",
+            sheets = contact_sheets([p for _, p in images], target)
+            for number, sheet in enumerate(sheets, 1):
+                part = f"-{number}" if len(sheets) > 1 else ""
+                files.append(
+                    (
+                        f"{stem}-{deck.id}-contact{part}.png",
+                        png(sheet),
+                        f"{deck.id}: contact sheet{part.replace('-', ' ')}, {target.label}",
+                    )
                 )
-            )
     for sheet in game.sheets:
         first = sheet.faces[0]
         size = pixels_within(first.width, first.height, target.sheet_dpi, 1, target.max_pixels)

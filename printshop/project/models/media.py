@@ -74,6 +74,16 @@ class LowInk(Node):
     densest channel's tone): what the tests hold every low-ink file of the project to."""
 
 
+class Calibration(Node):
+    """The duplex calibration page's rulers (render/calibration.py): a millimetre ruler across the
+    front's upright line and one along its level line, on the back."""
+
+    reach: Extent = mm(50)
+    """How far each ruler runs on either side of its zero: 50 mm makes rulers 100 mm long."""
+    tick: Size = mm(1)
+    """From one tick to the next; every fifth is longer and numbered, every tenth longer still."""
+
+
 class PageFooter(Node):
     font: str
     """Font face of the footer (a family from fonts.yaml, optionally with -bold, -italic or
@@ -123,6 +133,8 @@ class PrintAndPlay(Node):
     """The footer of every page (file name and page number)."""
     low_ink: LowInk = LowInk()
     """How `--low-ink` kits draw faces with little ink."""
+    calibration: Calibration = Calibration()
+    """The duplex calibration page's rulers."""
     press_profile: str = "eu-3mm"
     """The print-shop profile (data/print/profiles/) the kit's press pages (boards, role sheets)
     follow: its bleed, colours and PDF/X, so a kit's press file is what that shop takes."""

@@ -455,6 +455,43 @@ _check(
     "supply larger art, bring its colours within print's gamut, or place it over a plain colour",
     "data/comrade/faces.yaml:40:14: warning[press-art]: image 'images/seal.png' of face 'back' (300 × 300 px) prints at 298 dpi in DriveThruCards's files (faces scaled by 1.008 to its trim); the shop needs 300",
 )
+# Preflight: the shop-dependent rules read in a finished file (profile `rules`, docs/shops.md); each
+# is a warning or an error as the profile says
+_check(
+    "preflight-spot-colour",
+    E,
+    "a spot colour (a Separation or DeviceN ink other than the process plates, All and None) in a file for a shop that converts or refuses spot colours",
+    "set the colour in CMYK, or name it in the profile's rules.spot_colours.names if the shop asks for it (a die line)",
+    "press/drivethrucards/comrade-en-cards.pdf: page 2: error[preflight-spot-colour]: spot colour 'PANTONE 185 C' (Separation space /CS9 (PANTONE 185 C; alternate DeviceCMYK)): DriveThruCards takes CMYK only; set it in CMYK",
+)
+_check(
+    "preflight-thin-line",
+    W,
+    "a line thinner than the shop prints (its width times the scale in effect; width 0 is a hairline)",
+    "draw the line at least as wide as the profile's rules.line_width.least, or as a filled shape",
+    "press/meinspiel/comrade-en-cards-fronts.pdf: page 1: warning[preflight-thin-line]: a line 0.05 pt wide, the thinnest of 1 line(s) under 0.5 pt: MeinSpiel prints lines of 0.5 pt or more",
+)
+_check(
+    "preflight-small-text-inks",
+    W,
+    "text smaller than the profile's rules.small_text.below painted in more than one ink (a rich black, a mixed colour, RGB), whose plates may not register",
+    "set small text in one ink (black text K only), or larger",
+    "press/printninja/comrade-en-cards.pdf: page 2: warning[preflight-small-text-inks]: text of 4 pt in more than one ink (DeviceCMYK 0.6 0.4 0.4 1), the smallest of 1: PrintNinja wants text under 6 pt in one ink (K only for black), or its plates may not register",
+)
+_check(
+    "preflight-blank-face",
+    W,
+    "a card face whose rendered area inside the trim is one flat colour (a face printed without its art)",
+    "check that the face's art was placed; a card meant to be blank can be ordered so",
+    "press/drivethrucards/comrade-en-cards.pdf: page 3: warning[preflight-blank-face]: a blank face: everything inside the trim is one flat colour (a card printed without its art?)",
+)
+_check(
+    "preflight-bleed-art",
+    E,
+    "art that stops at the trim: rendered, it is inked just inside the trim and blank paper in the bleed beside it",
+    "extend the art (or the card's edge colour) to the bleed box on every side",
+    "press/eu-3mm/comrade-en-poker-eu.pdf: page 1: error[preflight-bleed-art]: the art stops at the trim on the left, bottom, right, top side(s): inked inside the trim, blank paper in the bleed beside it (EU print shops, 3 mm bleed cuts within the bleed, so a white edge may show); extend the art to the bleed",
+)
 # Safety: what a hostile or broken project, or an unlucky environment, must not get past
 _check(
     "unsafe-path",

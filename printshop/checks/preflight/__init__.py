@@ -45,6 +45,7 @@ from printshop.checks.preflight.fonts import unembedded_fonts
 from printshop.checks.preflight.images import image_file_problems
 from printshop.checks.preflight.ink import FileInks, PageInk
 from printshop.checks.preflight.problem import Problem
+from printshop.checks.preflight.rendered import pdf_rendered_problems
 from printshop.checks.preflight.structure import (
     interactive_problems,
     order_problems,
@@ -109,11 +110,12 @@ def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims, path: Path) 
             problems.extend(Problem(number, message) for message in trim_problems(page, trims))
         if cards:
             problems.extend(Problem(number, m, warning) for m, warning in rotate_problems(page))
-        problems.extend(
-            Problem(number, message) for message in PageInk(pdf, page, profile, inks).read()
-        )
+        reading = PageInk(pdf, page, profile, inks)
+        problems.extend(Problem(number, message) for message in reading.read())
+        problems.extend(reading.rules.problems(number))
     problems.extend(Problem(0, f"font {name} is not embedded") for name in unembedded_fonts(pdf))
     if profile is not None:
+        problems.extend(pdf_rendered_problems(path, pdf, profile, cards))
         if cards:
             problems.extend(order_problems(pdf, profile))
         elif kind == "printshop:booklet" and len(pdf.pages) % 4:

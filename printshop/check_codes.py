@@ -483,7 +483,7 @@ _check(
     W,
     "a card face whose rendered area inside the trim is one flat colour (a face printed without its art)",
     "check that the face's art was placed; a card meant to be blank can be ordered so",
-    "press/drivethrucards/comrade-en-cards.pdf: page 3: warning[preflight-blank-face]: a blank face: everything inside the trim is one flat colour (a card printed without its art?)",
+    "press/drivethrucards/comrade-en-cards.pdf: page 3: warning[preflight-blank-face]: a blank face: everything inside the trim is one flat colour (its art missing?)",
 )
 _check(
     "preflight-bleed-art",

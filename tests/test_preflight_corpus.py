@@ -871,8 +871,7 @@ def test_face_images_of_the_wrong_size_or_mode_are_refused(face, tmp_path, proje
     )
     # one flat colour: a blank face, warned
     assert messages(fine, cmyk_shop, project) == [
-        "a blank face: everything inside the trim is one flat colour (a card printed without its "
-        "art?)"
+        "a blank face: everything inside the trim is one flat colour (its art missing?)"
     ]
 
 

@@ -21,7 +21,7 @@ from printshop.checks.preflight import preflight, shop_trims
 from printshop.checks.preflight.ink import FileInks, PageInk
 from printshop.project.loader import load_project
 from printshop.project.paths import DEFAULT_DATA_DIR
-from tests.conftest import shared_build
+from tests.conftest import shared_build, unknown
 
 PROFILES = ("drivethrucards", "meinspiel", "printninja")  # PDF/X-1a, PDF/X-4, no PDF/X
 PAGES = (1, 2, -1)  # a back, a front (or two fronts) and the last page
@@ -427,20 +427,10 @@ def test_each_requirement_refuses_what_breaks_it_and_passes_what_keeps_it(
 
 # --- valid files from other producers
 # ----------------------------------------------------------
-def unexpected(found, profile: str) -> list:
-    """All but the one warning printshop's own files are known to earn: MeinSpiel wants lines of
-    0.5 pt or more, and the rules of tables in card frames are 0.4 pt (tests/test_preflight_shop_rules.py)."""
-    return [
-        p
-        for p in found
-        if not (profile == "meinspiel" and p.code == "preflight-thin-line" and p.warning)
-    ]
-
-
 @pytest.mark.parametrize("profile", PROFILES)
 def test_the_press_files_as_built_pass(press, project, profile):
     for path in sorted((press / profile).glob("*.pdf")):
-        assert unexpected(problems(path, profile, project), profile) == [], path.name
+        assert unknown(problems(path, profile, project), profile) == [], path.name
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -448,7 +438,7 @@ def test_a_linearised_file_passes(press, project, profile, tmp_path):
     for path in sorted((press / profile).glob("*.pdf")):
         out = tmp_path / path.name
         subprocess.run(["qpdf", "--linearize", str(path), str(out)], check=True)
-        assert unexpected(problems(out, profile, project), profile) == [], path.name
+        assert unknown(problems(out, profile, project), profile) == [], path.name
 
 
 @pytest.mark.parametrize("profile", ("drivethrucards", "printninja"))

@@ -26,7 +26,10 @@ size it gives against the shop's cards with bleed, colour mode, alpha, and total
 
 Rules follow the profile: `colour.space` (RGB refused in CMYK files), `colour.ink_limit`,
 `transparency`, `pdfx` (device-independent colour, 16-bit and JPEG 2000 images, transfer functions
-and structure keys), `min_dpi`, `pixels` and `image_alpha`.
+and structure keys), `min_dpi`, `pixels` and `image_alpha`; and the shop-dependent `rules`, each a
+warning or an error as the profile says: spot colours, thin lines and small text in several inks
+(`shop_rules.py`, read as the content is walked), blank faces and art short of the bleed
+(`rendered.py`, on the page rendered or the face image).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from printshop.checks.preflight.problem import Problem
 from printshop.project.models.profile import Profile
 
 DPI = 72  # a bleed of 1/8 in is 9 pixels, 3 mm 8.5: enough to see paper in it
+_MOST_PIXELS = 16_000_000  # a larger page (a 1.4 m board) is rendered coarser
 _FLAT = 6  # levels (of 255) a blank face's pixels may spread over, in each channel
 _PAPER = 250  # every channel at least this: blank paper
 _INKED = 230  # some channel below this: ink
@@ -42,9 +43,10 @@ def rendered_pages(path: Path, wanted):
         for number in sorted(wanted):
             page = document[number - 1]
             left, bottom, right, top = page.get_cropbox()
-            pixels = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 255)).to_numpy()
+            area = max(1.0, (right - left) * (bottom - top if top < bottom else top - bottom))
+            scale = min(DPI / 72, (_MOST_PIXELS / area) ** 0.5)
+            pixels = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_numpy()
             page.close()
-            scale = DPI / 72
 
             def to_pixel(x: float, y: float, left=left, top=top, scale=scale):
                 return (x - left) * scale, (top - y) * scale
@@ -62,8 +64,7 @@ def face_problems(number: int, pixels, trim_px, bleed_px, profile: Profile, card
         found.append(
             Problem(
                 number,
-                "a blank face: everything inside the trim is one flat colour (a card printed "
-                "without its art?)",
+                "a blank face: everything inside the trim is one flat colour (its art missing?)",
                 rules.blank_faces.severity == "warning",
                 "preflight-blank-face",
             )
@@ -94,12 +95,24 @@ def pdf_rendered_problems(path: Path, pdf, profile: Profile, cards: bool) -> lis
         boxes = page_boxes(page)
         if boxes is not None and int(page.obj.get("/Rotate", 0)) % 360 == 0:
             wanted[number] = boxes
+    import pypdfium2
+
     found = []
-    for number, pixels, to_pixel in rendered_pages(path, wanted):
-        trim, bleed = wanted[number]
-        trim_px = (*to_pixel(trim[0], trim[3]), *to_pixel(trim[2], trim[1]))
-        bleed_px = (*to_pixel(bleed[0], bleed[3]), *to_pixel(bleed[2], bleed[1]))
-        found.extend(face_problems(number, pixels, trim_px, bleed_px, profile, cards))
+    try:
+        for number, pixels, to_pixel in rendered_pages(path, wanted):
+            trim, bleed = wanted[number]
+            trim_px = (*to_pixel(trim[0], trim[3]), *to_pixel(trim[2], trim[1]))
+            bleed_px = (*to_pixel(bleed[0], bleed[3]), *to_pixel(bleed[2], bleed[1]))
+            found.extend(face_problems(number, pixels, trim_px, bleed_px, profile, cards))
+    except pypdfium2.PdfiumError as error:
+        found.append(
+            Problem(
+                0,
+                f"the pages cannot be rendered ({error}): blank faces and art short of the bleed "
+                "are not checked",
+                True,
+            )
+        )
     return found
 
 

@@ -469,6 +469,43 @@ _check(
     "choose a less saturated colour (`printshop preflight --soft-proof` shows how a press file prints), or accept the change",
     "data/print/colours.yaml:17:10: warning[press-gamut]: colour 'green' (#00ff00) is outside the press gamut: it prints ΔE2000 from itself 15.6 at DriveThruCards (swop-tr003-300.icc, 240 % ink); 18.0 at MeinSpiel (fogra39l-300.icc, 300 % ink)",
 )
+# Preflight: the shop-dependent rules read in a finished file (profile `rules`, docs/shops.md); each
+# is a warning or an error as the profile says
+_check(
+    "preflight-spot-colour",
+    E,
+    "a spot colour (a Separation or DeviceN ink other than the process plates, All and None) in a file for a shop that converts or refuses spot colours",
+    "set the colour in CMYK, or name it in the profile's rules.spot_colours.names if the shop asks for it (a die line)",
+    "press/drivethrucards/comrade-en-cards.pdf: page 2: error[preflight-spot-colour]: spot colour 'PANTONE 185 C' (Separation space /CS9 (PANTONE 185 C; alternate DeviceCMYK)): DriveThruCards takes CMYK only; set it in CMYK",
+)
+_check(
+    "preflight-thin-line",
+    W,
+    "a line thinner than the shop prints (its width times the scale in effect; width 0 is a hairline)",
+    "draw the line at least as wide as the profile's rules.line_width.least, or as a filled shape",
+    "press/meinspiel/comrade-en-cards-fronts.pdf: page 1: warning[preflight-thin-line]: a line 0.05 pt wide, the thinnest of 1 line(s) under 0.5 pt: MeinSpiel prints lines of 0.5 pt or more",
+)
+_check(
+    "preflight-small-text-inks",
+    W,
+    "text smaller than the profile's rules.small_text.below painted in more than one ink (a rich black, a mixed colour, RGB), whose plates may not register",
+    "set small text in one ink (black text K only), or larger",
+    "press/printninja/comrade-en-cards.pdf: page 2: warning[preflight-small-text-inks]: text of 4 pt in more than one ink (DeviceCMYK 0.6 0.4 0.4 1), the smallest of 1: PrintNinja wants text under 6 pt in one ink (K only for black), or its plates may not register",
+)
+_check(
+    "preflight-blank-face",
+    W,
+    "a card face whose rendered area inside the trim is one flat colour (a face printed without its art)",
+    "check that the face's art was placed; a card meant to be blank can be ordered so",
+    "press/drivethrucards/comrade-en-cards.pdf: page 3: warning[preflight-blank-face]: a blank face: everything inside the trim is one flat colour (its art missing?)",
+)
+_check(
+    "preflight-bleed-art",
+    E,
+    "art that stops at the trim: rendered, it is inked just inside the trim and blank paper in the bleed beside it",
+    "extend the art (or the card's edge colour) to the bleed box on every side",
+    "press/eu-3mm/comrade-en-poker-eu.pdf: page 1: error[preflight-bleed-art]: the art stops at the trim on the left, bottom, right, top side(s): inked inside the trim, blank paper in the bleed beside it (EU print shops, 3 mm bleed cuts within the bleed, so a white edge may show); extend the art to the bleed",
+)
 # Safety: what a hostile or broken project, or an unlucky environment, must not get past
 _check(
     "unsafe-path",

@@ -435,3 +435,29 @@ def scaffolded(tmp_path, monkeypatch) -> Path:
     monkeypatch.chdir(folder)
     assert main(["new", "tiny", "--title", "Tiny"]) == 0
     return folder
+
+
+# The warnings printshop's own press files are known to earn under the shops' rules (docs/shops.md):
+# MeinSpiel wants lines of 0.5 pt or more, and the rules of tables printshop draws are 0.4 pt; its
+# 0.5 pt and DriveThruCards' 0.25 pt against the board drawn small in Kremlin's booklet (0.19 pt
+# lines). Left for the renderer to change; tests/test_preflight_shop_rules.py checks that
+# MeinSpiel's 0.4 pt one still occurs.
+KNOWN_WARNINGS = {
+    ("meinspiel", "a line 0.4 pt wide"),
+    ("meinspiel", "a line 0.189 pt wide"),
+    ("drivethrucards", "a line 0.189 pt wide"),
+}
+
+
+def known_warning(problem, shop: str) -> bool:
+    """A preflight problem that is one of KNOWN_WARNINGS for `shop`."""
+    return (
+        problem.warning
+        and problem.code == "preflight-thin-line"
+        and any(shop == s and problem.message.startswith(m) for s, m in KNOWN_WARNINGS)
+    )
+
+
+def unknown(problems, shop: str) -> list:
+    """Preflight's problems but the known warnings."""
+    return [p for p in problems if not known_warning(p, shop)]

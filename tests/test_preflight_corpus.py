@@ -44,6 +44,14 @@ def dtc(project):
 
 
 @pytest.fixture(scope="module")
+def spots_taken(dtc):
+    """DriveThruCards as if it printed spot colours: the ink of Separation and DeviceN colours
+    measured apart from the spot-colour rule (tests/test_preflight_shop_rules.py)."""
+    spot = dtc.rules.spot_colours.model_copy(update={"handling": "allowed"})
+    return dtc.model_copy(update={"rules": dtc.rules.model_copy(update={"spot_colours": spot})})
+
+
+@pytest.fixture(scope="module")
 def cmyk_shop(dtc):
     """A CMYK shop with DriveThruCards' sizes and ink limit that does not ask for PDF/X-1a."""
     return dtc.model_copy(update={"pdfx": None})
@@ -282,12 +290,13 @@ def separation(alternate, transform):
     )
 
 
-def test_separation_colours_by_their_alternate(original, tmp_path, dtc, project):
+def test_separation_colours_by_their_alternate(original, tmp_path, dtc, spots_taken, project):
     gold = separation(pikepdf.Name.DeviceCMYK, function2([0, 0, 0, 0], [0.1, 0.9, 0.9, 0]))
     path = variant(
         original, tmp_path, draw(b"/CS9 cs 1 scn 0 0 20 20 re f", ColorSpace={"CS9": gold})
     )
-    assert check(path, dtc, project) == []  # 190 % at full tint
+    assert check(path, spots_taken, project) == []  # 190 % at full tint
+    assert refused(check(path, dtc, project), "spot colour 'Gold'", "takes CMYK only")
     rgb = separation(pikepdf.Name.DeviceRGB, function2([1, 1, 1], [0.8, 0.6, 0]))
     path = variant(
         original, tmp_path, draw(b"/CS9 cs 1 scn 0 0 20 20 re f", ColorSpace={"CS9": rgb})
@@ -312,7 +321,7 @@ def test_separation_colours_by_their_alternate(original, tmp_path, dtc, project)
             ColorSpace={"CS9": separation(pikepdf.Name.DeviceCMYK, sampled)},
         ),
     )
-    assert check(half, dtc, project) == []  # 200 %
+    assert check(half, spots_taken, project) == []  # 200 %
     full = variant(
         original,
         tmp_path,
@@ -324,7 +333,7 @@ def test_separation_colours_by_their_alternate(original, tmp_path, dtc, project)
     assert refused(check(full, dtc, project), "400 % total ink", "Separation space /CS9")
 
 
-def test_devicen_with_a_calculator_tint_transform(original, tmp_path, dtc, project):
+def test_devicen_with_a_calculator_tint_transform(original, tmp_path, dtc, spots_taken, project):
     def devicen(program: bytes):
         def make(pdf):
             function = pdf.make_stream(program)
@@ -348,7 +357,7 @@ def test_devicen_with_a_calculator_tint_transform(original, tmp_path, dtc, proje
             ColorSpace={"CS9": devicen(b"{ 0.5 mul exch 0.5 mul exch 0 0 }")},
         ),
     )
-    assert check(light, dtc, project) == []  # 100 %
+    assert check(light, spots_taken, project) == []  # 100 %
     heavy = variant(
         original,
         tmp_path,
@@ -860,7 +869,10 @@ def test_face_images_of_the_wrong_size_or_mode_are_refused(face, tmp_path, proje
         name="fine.jpg",
         dpi=(300, 300),
     )
-    assert messages(fine, cmyk_shop, project) == []
+    # one flat colour: a blank face, warned
+    assert messages(fine, cmyk_shop, project) == [
+        "a blank face: everything inside the trim is one flat colour (its art missing?)"
+    ]
 
 
 def test_the_command_reads_images(face, tmp_path, capsys):
@@ -876,7 +888,9 @@ def test_a_pdfx_file_from_another_tool_passes(tmp_path, dtc, project):
     pdf.add_blank_page(page_size=(198, 270))  # 2.5 × 3.5 in and 1/8 in bleed
     page = pdf.pages[0]
     page.obj.TrimBox = [9, 9, 189, 261]
-    page.contents_add(pdf.make_stream(b"0.6 0.4 0.4 1 k 0 0 198 270 re f"))
+    page.contents_add(
+        pdf.make_stream(b"0.6 0.4 0.4 1 k 0 0 198 270 re f 0 0 0 0 k 90 126 18 18 re f")
+    )
     for key, value in (
         ("Title", "a card"),
         ("CreationDate", "D:20240101000000Z"),

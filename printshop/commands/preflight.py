@@ -18,8 +18,10 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
         description="Read press files back, including ones printshop did not write, and check them against "
         "a profile. PDFs: boxes and bleed, trim, every colour operator, space, shading, image and "
         "inline image (RGB in CMYK files, total ink at the worst point, overprint), transparency, "
-        "image resolution, fonts, encryption and the PDF/X keys. PNG and JPEG faces: pixel size, "
-        "resolution metadata, colour mode and alpha. Prints each problem with its page, then one "
+        "image resolution, fonts, encryption and the PDF/X keys, and the shop's own rules (spot "
+        "colours, thin lines, small text in several inks, blank faces, art short of the bleed: "
+        "docs/shops.md). PNG and JPEG faces: pixel size, resolution metadata, colour mode, alpha, "
+        "blank faces and art short of the bleed. Prints each problem with its page, then one "
         "line per file; exit 0 when clean, 1 when any problem is found (warnings do not fail).",
         epilog="Example: printshop preflight output/comrade/en/press/drivethrucards/*.pdf --profile drivethrucards",
     )

@@ -26,7 +26,10 @@ size it gives against the shop's cards with bleed, colour mode, alpha, and total
 
 Rules follow the profile: `colour.space` (RGB refused in CMYK files), `colour.ink_limit`,
 `transparency`, `pdfx` (device-independent colour, 16-bit and JPEG 2000 images, transfer functions
-and structure keys), `min_dpi`, `pixels` and `image_alpha`.
+and structure keys), `min_dpi`, `pixels` and `image_alpha`; and the shop-dependent `rules`, each a
+warning or an error as the profile says: spot colours, thin lines and small text in several inks
+(`shop_rules.py`, read as the content is walked), blank faces and art short of the bleed
+(`rendered.py`, on the page rendered or the face image).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from printshop.checks.preflight.fonts import unembedded_fonts
 from printshop.checks.preflight.images import image_file_problems
 from printshop.checks.preflight.ink import FileInks, PageInk
 from printshop.checks.preflight.problem import Problem
+from printshop.checks.preflight.rendered import pdf_rendered_problems
 from printshop.checks.preflight.structure import (
     interactive_problems,
     order_problems,
@@ -109,11 +113,12 @@ def _pdf_problems(pdf: pikepdf.Pdf, profile: Profile | None, trims, path: Path) 
             problems.extend(Problem(number, message) for message in trim_problems(page, trims))
         if cards:
             problems.extend(Problem(number, m, warning) for m, warning in rotate_problems(page))
-        problems.extend(
-            Problem(number, message) for message in PageInk(pdf, page, profile, inks).read()
-        )
+        reading = PageInk(pdf, page, profile, inks)
+        problems.extend(Problem(number, message) for message in reading.read())
+        problems.extend(reading.rules.problems(number))
     problems.extend(Problem(0, f"font {name} is not embedded") for name in unembedded_fonts(pdf))
     if profile is not None:
+        problems.extend(pdf_rendered_problems(path, pdf, profile, cards))
         if cards:
             problems.extend(order_problems(pdf, profile))
         elif kind == "printshop:booklet" and len(pdf.pages) % 4:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pikepdf
 
-from printshop.checks.preflight.spaces import Space
+from printshop.checks.preflight.spaces import PROCESS_PLATES, Space
 from printshop.project.models.profile import Profile
 
 _NORMAL_BLENDS = {"/Normal", "/Compatible"}
@@ -48,6 +48,8 @@ class State:
     overprint_mode: int = 0
     render_mode: int = 0
     line_width: float = 1.0
+    font_size: float = 0.0
+    text_matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 
 
 # --- where paint lands: device-space boxes, read only for pages that overprint
@@ -145,3 +147,17 @@ def inherited(page, key: str):
             return node[key]
         node, depth = node.get("/Parent"), depth + 1
     return None
+
+
+def kept_plates(ink, overprint: bool, space: Space, state: State) -> list[int]:
+    """The plates an overprinted paint leaves as they were: in DeviceCMYK with overprint mode 1,
+    those where its components are zero; for a spot colour, every process plate."""
+    if overprint and space.family == "DeviceCMYK" and state.overprint_mode == 1:
+        return [plate for plate in range(4) if ink[plate] == 0]
+    if (
+        overprint
+        and space.process == "spot"
+        and not all(n in PROCESS_PLATES for n in space.colorants)
+    ):
+        return [0, 1, 2, 3]
+    return []

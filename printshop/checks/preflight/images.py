@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from printshop.checks.preflight.problem import Problem
+from printshop.checks.preflight.rendered import image_rendered_problems
 from printshop.project.models.profile import Profile
 from printshop.project.units import to_mm
 
@@ -23,6 +24,7 @@ class _Picture:
     info: dict
     kind: str | None  # PIL's format: "PNG", "JPEG"
     worst: float | None  # total ink at the worst pixel of a CMYK image, when the profile limits it
+    pixels: object = None  # RGB on white (numpy), for the rendered rules
 
 
 def image_file_problems(path: Path, profile: Profile | None, trims) -> list[Problem]:
@@ -49,6 +51,7 @@ def image_file_problems(path: Path, profile: Profile | None, trims) -> list[Prob
         problems
         + _size_problems(picture, stated, profile, trims)
         + _colour_problems(picture, profile)
+        + image_rendered_problems(picture.pixels, profile, stated if stated > 1 else 0)
     )
 
 
@@ -64,7 +67,13 @@ def _read_picture(path: Path, profile: Profile | None) -> _Picture:
             import numpy
 
             worst = float(numpy.asarray(picture, dtype=numpy.float64).sum(axis=2).max()) / 255 * 100
-    return _Picture(mode, width, height, info, kind, worst)
+        pixels = None
+        if profile is not None:
+            import numpy
+
+            white = Image.new("RGBA", picture.size, (255, 255, 255, 255))
+            pixels = numpy.asarray(Image.alpha_composite(white, picture.convert("RGBA")))[:, :, :3]
+    return _Picture(mode, width, height, info, kind, worst, pixels)
 
 
 def _size_problems(picture: _Picture, stated: float, profile: Profile, trims) -> list[Problem]:

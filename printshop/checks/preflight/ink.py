@@ -16,6 +16,7 @@ from printshop.checks.preflight.graphics import (
     State,
     extent,
     inherited,
+    kept_plates,
     meet,
     multiply,
     path_points,
@@ -32,13 +33,8 @@ from printshop.checks.preflight.samples import (
     worst_ink,
 )
 from printshop.checks.preflight.separations import rendered_worst
-from printshop.checks.preflight.spaces import (
-    DEVICE,
-    DEVICE_NAMES,
-    PROCESS_PLATES,
-    Space,
-    read_space,
-)
+from printshop.checks.preflight.shop_rules import TEXT_STATE, RuleFindings, text_state
+from printshop.checks.preflight.spaces import DEVICE, DEVICE_NAMES, Space, read_space
 from printshop.project.models.profile import Profile
 
 # --- the page: a content stream reader that follows the graphics state
@@ -61,7 +57,7 @@ _PAINTS = _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
 # XObjects and inline images (BI, ID and EI, which qpdf gives as one "INLINE IMAGE")
 _READ_OPERATORS = " ".join(
     sorted(
-        {*"q Q cm gs Tr sh Do BI ID EI".split(), *_SET_COLOUR}
+        {*"q Q cm gs Tr sh Do BI ID EI w".split(), *_SET_COLOUR, *TEXT_STATE}
         | _PAINT_FILL | _PAINT_STROKE | _PAINT_BOTH | _TEXT_SHOW
     )
 )  # fmt: skip
@@ -124,6 +120,7 @@ class PageInk:
         self.overprinting = False
         line = profile.dieline  # the die line's spot colours print no ink: never counted
         self.dielines = frozenset((line.cut, line.crease))
+        self.rules = RuleFindings(profile)  # the shop rules the content breaks
 
     def read(self) -> list[str]:
         group = self.page.obj.get("/Group")
@@ -197,6 +194,7 @@ class PageInk:
     def check_space(self, space: Space, how: str) -> None:
         """RGB or Lab in a CMYK file; device-independent colour in PDF/X-1a. Once per space and
         page."""
+        self.rules.space(space)
         if space.key in self.spaces_reported:
             return
         wrong = space.rgb_or_lab() if self.cmyk else None
@@ -223,7 +221,7 @@ class PageInk:
                     "overprint (a shop's die line never prints, but its knock-out leaves white)"
                 )
             return
-        kept = _kept_plates(ink, overprint, space, state)  # plates this paint leaves as they were
+        kept = kept_plates(ink, overprint, space, state)  # plates this paint leaves as they were
         own = sum(ink)
         if kept:
             self.overprints = True
@@ -354,6 +352,8 @@ class PageInk:
             state.overprint_fill = bool(gs.op)
         if "/OPM" in gs:
             state.overprint_mode = int(gs.OPM)
+        if "/LW" in gs:
+            state.line_width = float(gs.LW)
         for message in state_problems(gs, name, self.profile):
             self.report(message)
 
@@ -415,6 +415,7 @@ class PageInk:
     def check_image_space(self, space: Space, name: str, bits: int) -> bool:
         """An image's colour space: False for RGB or Lab in a CMYK file (its ink is not measured
         then)."""
+        self.rules.space(space)
         wrong = space.rgb_or_lab() if self.cmyk else None
         if wrong is not None:
             self.report(
@@ -493,6 +494,8 @@ class PageInk:
                     self.set_colour(op, operands, state, resources)
             elif op in _PAINTS:
                 self.paint_operator(op, state, resources, depth)
+            elif op in TEXT_STATE:
+                text_state(op, operands, state)
             elif op in PATH_OPERATORS:
                 if op == "w" and operands:
                     state.line_width = float(operands[0])
@@ -552,6 +555,8 @@ class PageInk:
             self.where = widen(self.where, state.line_width * scale(state.ctm) / 2 + 0.5)
         if op not in _TEXT_SHOW:
             self.path = []
+        if op in _PAINT_STROKE or op in _PAINT_BOTH:
+            self.rules.stroke(state, op)
         if op in _PAINT_FILL or op in _PAINT_BOTH:
             self.paint_colour(state.fill, False, f"'{op}'", state, resources, depth)
             if op in _PAINT_BOTH:
@@ -562,8 +567,10 @@ class PageInk:
             mode = state.render_mode % 4
             how = f"'{op}' in text render mode {state.render_mode}"
             if mode in (0, 2):
+                self.rules.text(state, state.fill)
                 self.paint_colour(state.fill, False, how, state, resources, depth)
             if mode in (1, 2):
+                self.rules.text(state, state.stroke)
                 self.paint_colour(state.stroke, True, how, state, resources, depth)
 
     def use_graphics_state(self, name: str, state: State, resources) -> None:
@@ -615,17 +622,3 @@ class PageInk:
                 f"form {name}",
                 depth + 1,
             )
-
-
-def _kept_plates(ink, overprint: bool, space: Space, state: State) -> list[int]:
-    """The plates an overprinted paint leaves as they were: in DeviceCMYK with overprint mode 1,
-    those where its components are zero; for a spot colour, every process plate."""
-    if overprint and space.family == "DeviceCMYK" and state.overprint_mode == 1:
-        return [plate for plate in range(4) if ink[plate] == 0]
-    if (
-        overprint
-        and space.process == "spot"
-        and not all(n in PROCESS_PLATES for n in space.colorants)
-    ):
-        return [0, 1, 2, 3]
-    return []

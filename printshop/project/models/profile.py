@@ -89,6 +89,73 @@ class Dieline(Node):
     solid, as a die maker reads a line's colour, not its dash."""
 
 
+# --- the shop-dependent rules preflight reads in a finished file (docs/shops.md) -------------
+Severity = Literal["warning", "error"]
+
+
+class SpotColours(Node):
+    """Spot colours: Separation and DeviceN inks other than the process plates (Cyan, Magenta,
+    Yellow, Black), All (registration) and None."""
+
+    handling: Literal["allowed", "converted", "refused"] = "converted"
+    """allowed: the shop prints them as their own inks (nothing reported); converted: the shop
+    converts them to CMYK, so their colour may shift; refused: the shop takes CMYK only."""
+    names: list[str] = []
+    """Spot colours the shop asks for by name, always allowed: a die line's ("die-cut",
+    "CutContour"), compared without case."""
+    severity: Severity = "warning"
+    """How a spot colour that is converted or refused is reported."""
+
+
+class LineWidth(Node):
+    """Lines (strokes) thinner than the press holds: their width in the content stream times the
+    scale of the transformation in effect; a width of 0 (the thinnest line a device can draw) is
+    a hairline too."""
+
+    least: Extent = 0.25
+    """The thinnest line the shop prints reliably, e.g. "0.5pt"."""
+    severity: Severity = "warning"
+    """How a thinner line is reported."""
+
+
+class SmallText(Node):
+    """Small text in more than one ink: its plates must register exactly, or the letters blur.
+    More than one ink: a CMYK colour with two or more plates above 0 (a rich black among them),
+    an RGB colour (converted to several inks by the shop), or a DeviceN of several inks."""
+
+    below: Extent = 0
+    """Text smaller than this (font size times the text and transformation matrices' scale) must
+    be in one ink; 0: not checked."""
+    severity: Severity = "warning"
+    """How such text is reported."""
+
+
+class RenderedRule(Node):
+    """A rule preflight checks on the page rendered (pypdfium2, 72 dpi), or on a face image."""
+
+    check: bool = True
+    """False: not checked."""
+    severity: Severity = "warning"
+    """How a page that breaks it is reported."""
+
+
+class ShopRules(Node):
+    """The shop-dependent rules preflight reads in a finished file, each a warning or an error as
+    the profile says. Values and their sources: docs/shops.md."""
+
+    spot_colours: SpotColours = SpotColours()
+    """Spot colours allowed, converted or refused."""
+    line_width: LineWidth = LineWidth()
+    """The thinnest line."""
+    small_text: SmallText = SmallText()
+    """The smallest text that may be printed in more than one ink."""
+    blank_faces: RenderedRule = RenderedRule()
+    """A card face whose area inside the trim is one flat colour (or empty)."""
+    bleed_art: RenderedRule = RenderedRule(severity="error")
+    """Art that stops at the trim: inked just inside the trim, blank paper in the bleed beside
+    it. An error unless the profile says otherwise."""
+
+
 class Profile(Node):
     label: str
     """The shop's name as printed in messages."""
@@ -125,6 +192,9 @@ class Profile(Node):
     dieline: Dieline = Dieline()
     """How the shop wants die lines on die-cut pieces (tuck boxes): their spot colours' names, the
     colours a proof shows them in, their width."""
+    rules: ShopRules = ShopRules()
+    """The shop-dependent rules preflight checks in a finished file (spot colours, thin lines, small
+    text in several inks, blank faces, art reaching the bleed)."""
     leaves_out: dict[str, str] = {}
     """What the shop is known not to take, and why: card sizes, "sheets", "booklets",
     "tuck-boxes". Still reported

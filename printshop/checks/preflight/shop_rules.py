@@ -75,7 +75,11 @@ class RuleFindings:
             return
         if space.process != "spot":
             return
-        allowed = {name.lower() for name in self.rules.spot_colours.names}
+        # the shop's die line (profile `dieline`) is the one spot it always asks for, printing nothing
+        dieline = self.profile.dieline
+        allowed = {
+            name.lower() for name in [*self.rules.spot_colours.names, dieline.cut, dieline.crease]
+        }
         for name in space.colorants:
             if name not in _NO_SPOT and name.lstrip("/").lower() not in allowed:
                 self.spots.setdefault(name.lstrip("/"), space.label)

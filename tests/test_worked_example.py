@@ -56,6 +56,8 @@ def test_the_generated_deck_holds_44_sector_cards_in_both_languages(example):
     for lang, grain in (("en", "GRAIN"), ("fr", "CÉRÉALES")):
         fronts = " ".join(_texts(example, lang, "sectors"))
         assert fronts.count(grain) == 11 and "11" in fronts
+        # 6 and 9 are told apart in the upside-down corner by a dot
+        assert fronts.count("6.") == fronts.count("9.") == 8
 
 
 def test_the_directives_come_from_the_spreadsheet(example):

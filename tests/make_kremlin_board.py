@@ -35,10 +35,13 @@ def board_svg() -> str:
     def paint(shape) -> str:
         fill = f'fill="{palette[shape.fill]}"' if shape.fill else 'fill="none"'
         if shape.stroke and shape.stroke_width > 0:
-            fill += f' stroke="{palette[shape.stroke]}" stroke-width="{n(shape.stroke_width)}"'
+            # at its size in the booklet, no line under 1.6 mm of the board (0.26 pt printed):
+            # the shops' thinnest printable line is 0.15–0.25 pt
+            width = max(shape.stroke_width, 1.6 * MM)
+            fill += f' stroke="{palette[shape.stroke]}" stroke-width="{n(width)}"'
         elif shape.fill and light(palette[shape.fill]) and shape.kind != "rays":
             # a pale place on the pale board: at a sixth of its size it needs an outline to show
-            fill += f' stroke="{palette["grey"]}" stroke-width="{n(1.2 * MM)}"'
+            fill += f' stroke="{palette["grey"]}" stroke-width="{n(1.6 * MM)}"'
         return fill
 
     parts = [

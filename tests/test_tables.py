@@ -119,6 +119,9 @@ def test_the_foot_is_set_under_the_writing_rows_with_their_height():
         def fill(self, name):
             return name
 
+        def line(self, name):
+            return name
+
     drawn = designed_table(
         table,
         cells,

@@ -210,15 +210,9 @@ def test_every_booklet_ends_with_its_back_cover(kit, press, checked):
 def test_a_back_cover_whose_text_does_not_fit_is_refused_not_left_blank(data_copy, tmp_path):
     """A back cover taller than its page was dropped whole without a word: the booklet ended on
     a bare page of art. It is a text-overflow with the way out; nothing is written."""
-    import shutil
-
     from printshop.pipeline.build import build
-    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
 
-    templates = tmp_path / "templates"
-    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
-    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
-    rules = templates / "comrade" / "rules.xml.j2"
+    templates, rules = _comrade_rules_copy(tmp_path)
     text = rules.read_text(encoding="utf-8")
     head, back = text.split('<spacer height="back-cover"/>')
     assert '<spacer height="116mm"/>' in back
@@ -432,15 +426,9 @@ def test_a_cover_whose_text_runs_onto_the_next_page_is_refused(data_copy, tmp_pa
     """Found with the worked example: a French title on two lines under a tall opening spacer ran
     the cover's last line onto page 2, in the cover's paper colour on a white page, and nothing
     said so. It is a text-overflow with the way out; nothing is written."""
-    import shutil
-
     from printshop.pipeline.build import build
-    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
 
-    templates = tmp_path / "templates"
-    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
-    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
-    rules = templates / "comrade" / "rules.xml.j2"
+    templates, rules = _comrade_rules_copy(tmp_path)
     text = rules.read_text(encoding="utf-8")
     assert '<spacer height="108mm"/>' in text
     rules.write_text(text.replace('<spacer height="108mm"/>', '<spacer height="180mm"/>'), "utf-8")
@@ -470,15 +458,9 @@ def test_validate_refuses_a_cover_the_build_would_refuse(
     """What validates builds: a cover or back cover whose text its page cannot hold failed the
     build while `printshop validate` passed (booklets were set only when rendered). validate sets
     each booklet as the build does; the project's own pass (CI's validate --strict)."""
-    import shutil
-
     from printshop.cli import main
-    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
 
-    templates = tmp_path / "templates"
-    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
-    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
-    rules = templates / "comrade" / "rules.xml.j2"
+    templates, rules = _comrade_rules_copy(tmp_path)
     head, back = rules.read_text(encoding="utf-8").split('<spacer height="back-cover"/>')
     if part == "cover":
         assert old in head
@@ -493,3 +475,16 @@ def test_validate_refuses_a_cover_the_build_would_refuse(
     out = capsys.readouterr()
     assert code == 1 and "error[text-overflow]" in out.out + out.err
     assert f"does not fit {said}" in out.out + out.err
+
+
+def _comrade_rules_copy(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the templates folder (the common ones in it) and its Comrade rules template, to
+    alter."""
+    import shutil
+
+    from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_TEMPLATES_DIR, templates)
+    shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common")
+    return templates, templates / "comrade" / "rules.xml.j2"

@@ -1927,6 +1927,17 @@ def test_watch_says_a_fault_and_keeps_watching(tmp_path, data):
     assert any("No space left on device" in line and "next save" in line for line in lines), lines
 
 
+def _templates_beside(data: Path) -> Path:
+    """The templates folder beside a copied data folder, filled from the package's if empty."""
+    templates = data.parent / "templates"
+    if not (templates / "comrade").is_dir():
+        from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
+
+        shutil.copytree(DEFAULT_TEMPLATES_DIR, templates, dirs_exist_ok=True)
+        shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common", dirs_exist_ok=True)
+    return templates
+
+
 @pytest.mark.parametrize("where", ["data"])
 @pytest.mark.parametrize("how", ["target replaced", "link re-pointed"])
 def test_watch_sees_a_symlinked_text_file_change_and_writes_what_build_does(
@@ -1950,13 +1961,7 @@ def test_watch_sees_a_symlinked_text_file_change_and_writes_what_build_does(
     edit(second, '  title: "Comrade"', '  title: "Comrades"')
     text.unlink()
     text.symlink_to(os.path.relpath(first, text.parent))
-    templates = data.parent / "templates"
-    if not (templates / "comrade").is_dir():
-        from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
-
-        shutil.copytree(DEFAULT_TEMPLATES_DIR, templates, dirs_exist_ok=True)
-        shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common", dirs_exist_ok=True)
-    out = tmp_path / "out"
+    templates, out = _templates_beside(data), tmp_path / "out"
     session = Session(
         data, out, games=["comrade"], langs=["en"], papers=["a4"], templates_dir=templates
     )
@@ -2011,13 +2016,7 @@ def test_watch_follows_a_text_link_re_pointed_to_another_folder_then_its_new_tar
         shutil.copy(text, copy)
     text.unlink()
     text.symlink_to(os.path.relpath(first, text.parent))
-    templates = data.parent / "templates"
-    if not (templates / "comrade").is_dir():
-        from printshop.project.paths import COMMON_TEMPLATES_DIR, DEFAULT_TEMPLATES_DIR
-
-        shutil.copytree(DEFAULT_TEMPLATES_DIR, templates, dirs_exist_ok=True)
-        shutil.copytree(COMMON_TEMPLATES_DIR / "common", templates / "common", dirs_exist_ok=True)
-    out = tmp_path / "out"
+    templates, out = _templates_beside(data), tmp_path / "out"
     session = Session(
         data, out, games=["comrade"], langs=["en"], papers=["a4"], templates_dir=templates
     )

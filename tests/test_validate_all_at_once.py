@@ -283,3 +283,34 @@ def test_a_game_whose_faces_fail_still_has_its_texts_checked(tmp_path):
         ("placeholder", "fr.yaml", placeholder),
     }, [d.format() for d in report.errors]
     assert checked is not None and not checked.layouts and not checked.project.games
+
+
+def test_an_unknown_key_in_game_yaml_leaves_the_rest_of_the_game_checked(tmp_path):
+    """A misspelt key in game.yaml is reported, and the game is still validated without it: a
+    French text that lost its placeholder in the same game is reported in the same run (before,
+    the unknown key dropped the whole game and hid it)."""
+    root = tmp_path.resolve()
+    data, templates = make_project(root)
+    _, _, unknown = _unknown_key(root, data / "comrade" / "game.yaml")
+    french = data / "comrade" / "text" / "fr.yaml"
+    placeholder = edit(french, '"{min}–{max} joueurs"', '"{min}–douze joueurs"')
+    report, checked = check(data, templates_dir=templates, games=["comrade"])
+    assert {(d.code, Path(d.location.path).name, d.location.line) for d in report.errors} == {
+        ("unknown-key", "game.yaml", unknown),
+        ("placeholder", "fr.yaml", placeholder),
+    }, [d.format() for d in report.errors]
+
+
+def test_an_unknown_key_beside_a_wrong_value_still_stops_the_file(tmp_path):
+    """Only unknown keys are set aside: with a wrong value in the same file as well, both are
+    reported and the game is not validated on a guess."""
+    root = tmp_path.resolve()
+    data, templates = make_project(root)
+    game = data / "comrade" / "game.yaml"
+    _, _, unknown = _unknown_key(root, game)
+    edit(game, "\nminutes:", "\nminutes: many\nminutes_was:")
+    report, checked = check(data, templates_dir=templates, games=["comrade"])
+    codes = {(d.code, d.location.line) for d in report.errors}
+    assert ("unknown-key", unknown) in codes, [d.format() for d in report.errors]
+    assert ("wrong-type", line_of(game, "minutes: many")) in codes, codes
+    assert checked is None or "comrade" not in checked.project.games

@@ -117,20 +117,42 @@ def validate_document(
     model: type[M], document: Document, report: Report, *, keys: tuple = ()
 ) -> M | None:
     """Validate the part of `document` at `keys` as `model`; report errors and return None on
-    failure."""
+    failure. Where the only faults are unknown keys (a misspelt or future field), they are
+    reported and the rest is validated without them, so the checks that follow still run on the
+    document and one typo does not hide every other error in the game."""
     node = document.root
     for key in keys:
         node = node[key]
     if node is None:
         node = CommentedMap()
+    data = plain(node)
     try:
-        result = model.model_validate(plain(node))
+        result = model.model_validate(data)
     except ValidationError as error:
-        for item in error.errors():
+        items = error.errors()
+        for item in items:
             _report_error(model, document, keys + tuple(item["loc"]), item, report)
-        return None
+        if not all(item["type"] == "extra_forbidden" for item in items):
+            return None
+        for item in items:
+            _drop(data, item["loc"])
+        try:
+            result = model.model_validate(data)
+        except ValidationError:
+            return None
     attach_locations(result, node, document.path)
     return result
+
+
+def _drop(data: Any, loc: tuple) -> None:
+    """Remove the key at `loc` (pydantic's path of an unknown key) from the plain `data`."""
+    for step in loc[:-1]:
+        try:
+            data = data[step]
+        except (KeyError, IndexError, TypeError):
+            return
+    if isinstance(data, dict):
+        data.pop(loc[-1], None)
 
 
 def plain(node: Any) -> Any:

@@ -54,7 +54,7 @@ MERGED_FACES = memo(
     "merged_faces",
     64,
     keyed_by="the faces.yaml document's root object (its id, checked against the object kept)",
-    used_in="project/loader.py _MERGED",
+    used_in="project/faces_file.py _MERGED",
 )
 LENGTHS_READ = table(
     "lengths_read",

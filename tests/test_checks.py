@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from printshop.check_codes import CATALOGUE, catalogue_markdown
+from printshop.check_codes import CATALOGUE
+from printshop.checks_page import catalogue_markdown
 from printshop.cli import main
 from printshop.diagnostics import Report, Severity, format_report
 from printshop.language.texts import MAX_NESTING
@@ -305,7 +306,7 @@ def test_internal_failures_become_diagnostics(data_copy, tmp_path, monkeypatch, 
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(printshop.project.loader, "_load_faces", explode)
+    monkeypatch.setattr(printshop.project.loader, "load_faces", explode)
     items = found(data_copy, "internal")
     assert sorted(d.location.path.rsplit("/", 1)[-1] for d in items) == discover_games(data_copy)
     assert ("sampler" in discover_games(data_copy)) == extra_game

@@ -299,9 +299,9 @@ def test_an_opening_mark_is_reported_at_the_translations_line(german):
 def test_the_alarms_on_correct_text_are_those_docs_checks_md_gives(german):
     """Every translation check over the project's correct translations (Kremlin's English, the
     French of the three others), the German fixture with its labels, and this file's correct texts:
-    as many alarms as check_codes.ALARMS_ON_CORRECT_TEXT says (the table of docs/checks.md), each
+    as many alarms as checks_page.ALARMS_ON_CORRECT_TEXT says (the table of docs/checks.md), each
     one accepted on its line."""
-    from printshop.check_codes import ALARMS_ON_CORRECT_TEXT
+    from printshop.checks_page import ALARMS_ON_CORRECT_TEXT
     from printshop.language.i18n import sync
     from printshop.project.loader import load_project
 

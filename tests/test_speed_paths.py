@@ -1109,19 +1109,19 @@ def test_faces_read_again_or_in_a_copy_are_merged_once_and_located_in_their_own_
     faces, each at the copy's own lines; an edited file is merged again; a file whose merging
     reports something reports it at every read."""
     from printshop.diagnostics import Report
-    from printshop.project import loader
+    from printshop.project import faces_file
 
     merged = []
-    real = loader._merged_faces
+    real = faces_file._merged_faces
     monkeypatch.setattr(
-        loader, "_merged_faces", lambda root, *rest: merged.append(root) or real(root, *rest)
+        faces_file, "_merged_faces", lambda root, *rest: merged.append(root) or real(root, *rest)
     )
     first, second = tmp_path / "a" / "faces.yaml", tmp_path / "b" / "faces.yaml"
     for path in (first, second):
         path.parent.mkdir()
         shutil.copyfile(DEFAULT_DATA_DIR / "comrade" / "faces.yaml", path)
-    faces = loader._load_faces(first, Report())
-    again = loader._load_faces(second, Report())
+    faces = faces_file.load_faces(first, Report())
+    again = faces_file.load_faces(second, Report())
     assert len(merged) <= 1  # (none where an earlier test of this process read the same text)
     assert {name: face.model_dump() for name, face in faces.items()} == {
         name: face.model_dump() for name, face in again.items()
@@ -1138,7 +1138,7 @@ def test_faces_read_again_or_in_a_copy_are_merged_once_and_located_in_their_own_
     reports = []
     for _ in range(2):
         report = Report()
-        loader._load_faces(second, report)
+        faces_file.load_faces(second, report)
         reports.append([d.format() for d in report.items])
     assert reports[0] == reports[1] and "extends 'kard', which does not exist" in reports[0][0]
     assert len(merged) == 2  # merged at each read, to be reported

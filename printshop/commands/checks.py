@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from printshop.check_codes import CATALOGUE, catalogue_markdown
+from printshop.check_codes import CATALOGUE
+from printshop.checks_page import catalogue_markdown
 
 
 def add_parser(commands: argparse._SubParsersAction) -> None:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from printshop.check_codes import catalogue_markdown
+from printshop.checks_page import catalogue_markdown
 from printshop.diagnostics import display_path
 from printshop.project.paths import find_project
 

@@ -242,20 +242,53 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
                 media=checked.project.media, paper=checked.project.media.papers[paper]
             )
             tiling = sheet_tiling(sheet, settings)
-            [board], segments = page_drawing(reader, ASSEMBLY_PAGE - 1)
+            placed, all_segments = page_drawing(reader, ASSEMBLY_PAGE - 1)
+            board, *detail = placed
             face = sheet.faces[0]
             right, top = board.x + face.width * board.scale, board.y + face.height * board.scale
+            segments = [s for s in all_segments if min(s[1], s[3]) >= board.y - 0.01]
             # one line per seam and edge (each drawn twice: a white halo, then ink), none
             # overlapping another
             vertical = sorted({round(s[0], 2) for s in segments if abs(s[0] - s[2]) < 0.01})
             horizontal = sorted({round(s[1], 2) for s in segments if abs(s[1] - s[3]) < 0.01})
             assert len(vertical) == tiling.columns + 1 and len(horizontal) == tiling.rows + 1
+            # where the diagram leaves a band free, one join is shown under it, enlarged, with the
+            # cut edge of A2 drawn where the tiling puts it; where it does not, none is drawn
+            mm = 72 / 25.4
+            if detail:
+                [join] = detail
+                assert join.scale == pytest.approx(min(1.0, 2 * board.scale), rel=1e-3)
+                edge = join.x + tiling.step_x * join.scale
+                assert any(
+                    abs(s[0] - edge) < 0.05 and abs(s[0] - s[2]) < 0.01 and s[1] < board.y
+                    for s in all_segments
+                ), (path.name, edge)
+            else:
+                assert board.y < 70 * mm, f"{path.name}: a free band under the diagram, no join"
             document = pypdfium2.PdfDocument(str(path))
             text = document[ASSEMBLY_PAGE - 1].get_textpage()
             labels = [str(c + 1) for c in range(tiling.columns)] + [
                 chr(ord("A") + r) for r in range(tiling.rows)
             ]
             content = text.get_text_range()
+            names = set()  # the tiles' names on their chips, each at its cell's centre
+            for found in re.finditer(r"\b([A-Z])(\d+)\b", content):
+                boxes = [text.get_charbox(i) for i in range(found.start(), found.end())]
+                if boxes[0][3] - boxes[0][1] < 5:
+                    continue  # the board's own text, scaled down with it
+                cx = (boxes[0][0] + boxes[-1][2]) / 2
+                cy = (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2
+                row, column = ord(found.group(1)) - ord("A"), int(found.group(2)) - 1
+                if not (board.y < cy < top):
+                    continue  # the join's tile names, under the diagram
+                left = board.x + column * tiling.step_x * board.scale
+                width = tiling.step_x * board.scale
+                high = top - row * tiling.step_y * board.scale
+                assert left < cx < left + width and high - tiling.step_y * board.scale < cy < high
+                names.add(found.group(0))
+                for index in range(found.start(), found.end()):
+                    content = content[:index] + " " + content[index + 1 :]
+            assert len(names) == tiling.rows * tiling.columns, (path.name, sorted(names))
             for index, char in enumerate(content):
                 if char not in labels:
                     continue

@@ -393,6 +393,47 @@ def ruler_problems(front, back, reach_mm: float = 50) -> list[str]:
     return problems
 
 
+def scale_bar_mm(front) -> float:
+    """The length in millimetres of the front's scale bar: the longest dark run across the page
+    below the cross's lower end (0 when there is none)."""
+    px = RULER_DPI / 25.4
+    grey = front.render(scale=RULER_DPI / 72, grayscale=True).to_numpy()
+    upright = [_longest_run(column < 160) for column in grey.T]
+    reach, first = max(upright)
+    below = grey[first + reach + round(2 * px) :]
+    return max((_longest_run(row < 160)[0] for row in below), default=0) / px
+
+
+def test_the_calibration_front_carries_a_bar_to_check_actual_size(kit):
+    """The review: nothing on the calibration sheet lets a player check it printed at 100 %. Every
+    front carries a bar as long as a ruler (100 mm), labelled, under the cross (must-pass); a page
+    printed at 97 % ("fit to page") measures it short (must-catch: the same page drawn scaled)."""
+    import io
+
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    for path in sorted((kit / "calibration").glob("*.pdf")):
+        document = pypdfium2.PdfDocument(str(path))
+        assert scale_bar_mm(document[0]) == pytest.approx(100, abs=0.5), path.name
+        text = document[0].get_textpage().get_text_range()
+        assert re.search(r"^100[ \u00a0]mm\r?$", text, re.M), path.name  # the bar's label
+        document.close()
+    path = kit / "calibration" / "duplex-calibration-en-a4.pdf"
+    page = PdfReader(path).pages[0]
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    document = pypdfium2.PdfDocument(str(path))
+    image = document[0].render(scale=RULER_DPI / 72 * 0.97).to_pil()
+    document.close()
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(width, height))
+    canvas.drawImage(ImageReader(image), 0, height * 0.03, width * 0.97, height * 0.97)
+    canvas.save()
+    shrunk = pypdfium2.PdfDocument(buffer.getvalue())
+    assert scale_bar_mm(shrunk[0]) == pytest.approx(97, abs=1)
+    shrunk.close()
+
+
 def _longest_run(row) -> tuple[int, int]:
     """(length, start) of the longest run of True in `row`."""
     values = np.concatenate(([0], np.asarray(row, dtype=np.int8), [0]))

@@ -6,10 +6,13 @@ the sign reversed: the numbers read there are how far to shift the back side (a 
 setting, or a publisher's --back-offset, docs/printing.md). The DX ruler runs across the front's
 upright line below the centre, the DY ruler along its level line to the right; each reaches
 `print_and_play.calibration.reach` either side of its zero (100 mm in all), a tick every
-millimetre, every fifth longer and numbered, so a drift of 2 mm reads at a glance. The steps are
-the language's `calibration` label, one numbered step a line, set ragged left under the title; the
-back repeats in one line (`calibration_back`) which side faces the reader. Nothing comes within
-the print-and-play margin of the paper's edge. The page speaks to players: it names no command.
+millimetre, every fifth longer, every tenth longer still and numbered, so a drift of 2 mm reads at
+a glance and the numbers never crowd. Under the cross, a bar as long as a ruler (100 mm) with a
+tick every centimetre lets a player check the print is at actual size before reading anything. The
+steps are the language's `calibration` label, one numbered step a line, set ragged left under the
+title and a short accent rule; the back repeats in one line (`calibration_back`) which side faces
+the reader. Nothing comes within the print-and-play margin of the paper's edge. The page speaks to
+players: it names no command.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ def render_calibration(
     dy_line = cx + reach + BESIDE  # the DY ruler, right of the DX ruler's end
 
     def heading(paragraphs: list[str], numbered: bool) -> None:
+        canvas.setFillColor(accent)
+        canvas.rect(SIDE, height - TOP + mm(7), mm(18), mm(1.4), stroke=0, fill=1)
         canvas.setFillColor(ink)
         canvas.setFont("sans-bold", 16)
         canvas.drawString(SIDE, height - TOP, title)
@@ -96,6 +101,17 @@ def render_calibration(
     upright, level = BELOW + TICKS[2] + mm(4), reach + BESIDE + TICKS[2] + mm(4)
     canvas.line(cx, cy - upright, cx, cy + upright)
     canvas.line(cx - level, cy, cx + level, cy)
+    # the scale check: a bar as long as a ruler, well below the cross
+    bar = cy - upright - mm(22)
+    canvas.setLineWidth(0.8)
+    canvas.line(cx - reach, bar, cx + reach, bar)
+    canvas.setLineWidth(0.4)
+    for step in range(0, 2 * steps + 1, 10):
+        length = TICKS[2] if step in (0, 2 * steps) else TICKS[1]
+        canvas.line(cx - reach + step * tick, bar, cx - reach + step * tick, bar + length)
+    canvas.setFillColor(ink)
+    canvas.setFont("sans-bold", 9)
+    canvas.drawCentredString(cx, bar - mm(4.5), f"{round(2 * reach / mm(1), 2):g}\u00a0mm")
     page_footer(1)
 
     # back: the DX ruler across the front's upright line, the DY ruler along its level line
@@ -112,7 +128,7 @@ def render_calibration(
         x, y = cx + step * tick, cy + step * tick
         canvas.line(x, dx_line, x, dx_line - length)
         canvas.line(dy_line, y, dy_line + length, y)
-        if kind:
+        if kind == 2:
             label = _number(round(step * tick / mm(1), 2))
             canvas.setFont("sans-bold" if step == 0 else "sans", 7)
             canvas.drawCentredString(x, dx_line - TICKS[2] - mm(3), label)

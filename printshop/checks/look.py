@@ -171,6 +171,9 @@ def _check_booklet_styles(project: Project, room: float | None, holds: str, repo
     for name, style in booklet.styles.items():
         font_ref(project, style.font, style, "font", report)
         colour_ref(project, style.colour, style, "colour", report)
+        for field in ("background", "border"):
+            if getattr(style, field) is not None:
+                colour_ref(project, getattr(style, field), style, field, report)
         if (
             paper is not None and width is not None and style.indent > width / 2
         ):  # a list item's text would have a few letters a line

@@ -123,6 +123,51 @@ def back_cover_blocks(blocks: list) -> list:
 BACK_COVER_GAP = 6 * 72 / 25.4
 
 
+class Boxed(Flowable):
+    """A paragraph in its style's box (`background`, `border`, `padding`): the box spans the
+    column, the text sits `padding` inside it, and the box's height counts the padding, so the
+    space around it is the style's own. It is never split: a box broken over two pages reads as
+    two."""
+
+    def __init__(self, paragraph: Paragraph, style: TextStyle, paints: Paints) -> None:
+        super().__init__()
+        self.paragraph, self.style, self.paints = paragraph, style, paints
+        self.pad = style.padding
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        _, height = self.paragraph.wrap(available_width - 2 * self.pad, available_height)
+        self.width, self.height = available_width, height + 2 * self.pad
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:
+        return self.paragraph.getSpaceBefore()
+
+    def getSpaceAfter(self) -> float:
+        return self.paragraph.getSpaceAfter()
+
+    def split(self, available_width: float, available_height: float) -> list:
+        return []
+
+    def draw(self) -> None:
+        canvas, style = self.canv, self.style
+        canvas.saveState()
+        if style.background:
+            canvas.setFillColor(self.paints.fill(style.background))
+        if style.border:
+            canvas.setStrokeColor(self.paints.fill(style.border))
+            canvas.setLineWidth(style.border_width)
+        canvas.rect(
+            0,
+            0,
+            self.width,
+            self.height,
+            stroke=int(bool(style.border)),
+            fill=int(bool(style.background)),
+        )
+        canvas.restoreState()
+        self.paragraph.drawOn(canvas, self.pad, self.pad)
+
+
 class BackCoverTooTall(Exception):
     """A template's back cover (after `<spacer height="back-cover"/>`) taller than its page: set
     on, it would run onto another page and break a stitched booklet's count of pages."""
@@ -257,7 +302,8 @@ def block_flowables(
                 bulletFontSize=styles[block.style].fontSize,
             )
             return [EvenParagraph(_set(markup, colours), bullet_style, bulletText=block.bullet)]
-        return [EvenParagraph(_set(markup, colours), styles[block.style])]
+        made = EvenParagraph(_set(markup, colours), styles[block.style])
+        return [Boxed(made, spec, paints)] if spec.background or spec.border else [made]
     if isinstance(block, Table):
         aligned: dict[tuple[bool, str], ParagraphStyle] = {}
 

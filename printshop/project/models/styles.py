@@ -31,6 +31,17 @@ class TextStyle(Node):
     """Left indent (list items hang their bullet in it)."""
     uppercase: bool = False
     """Set the text in capitals."""
+    background: str | None = None
+    """Booklets: a colour of colours.yaml filling the paragraph's box (the style `box` of a
+    summary or an example); none: no fill."""
+    border: str | None = None
+    """Booklets: a colour of colours.yaml for a rule round the paragraph's box; none: no rule."""
+    border_width: Extent = 0.0
+    """The width of that rule (with `border`)."""
+    padding: Extent = 0.0
+    """Booklets, with `background` or `border`: room between the box's edge and its text; the box
+    stays inside the page's text column (its text is indented by as much) and keeps clear of the
+    paragraphs around it. A boxed paragraph is kept on one page."""
     icon_size: Size | None = None
     """The height of an inline `<icon>` at `size` (it shrinks with the text); none: the font's
     cap height, so that an icon stands as tall as a capital letter."""

@@ -35,12 +35,15 @@ def kremlin_fr():
 
 
 def _sheets(project, layout, deck, paper="a4"):
+    # the project as the game sees it, as the kit job draws it: Kremlin's own colours and motifs
+    # (data/kremlin/print/) over the project's
+    seen = project.view(project.games[layout.game_id])
     settings = sheets.SheetSettings(
         paper,
-        project.media.papers[paper],
-        project.media,
-        Paints(project.colours.palette),
-        project.motifs.motifs,
+        seen.media.papers[paper],
+        seen.media,
+        Paints(seen.colours.palette),
+        seen.motifs.motifs,
         "test.pdf",
     )
     return sheets.render_card_sheets(layout, deck, settings)[0]

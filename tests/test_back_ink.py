@@ -14,13 +14,6 @@ from printshop.pipeline.build import build
 from tests.conftest import copy_data, kit_view
 
 TARGET = 40.0  # percent, docs/design.md "Card backs"
-# Backs still in full-bleed red (the party's colour), over the target: lightening them is the next
-# step; the test fails as soon as one of them comes under it, so that it leaves this list.
-STILL_HEAVY = {
-    "comrade-en-cards-a4.pdf",
-    "comrade-stalin-en-cards-a4.pdf",
-    "kremlin-en-politicians-a4.pdf",
-}
 
 
 def back_coverage(path: Path) -> float:
@@ -55,10 +48,10 @@ def test_every_home_card_back_keeps_within_the_ink_target(tmp_path_factory):
     measured = {path.name: round(back_coverage(path), 1) for path in kits}
     assert {"kremlin-en-intrigue-a4.pdf", "assassin-en-cards-a4.pdf"} <= set(measured)
     over = {name: value for name, value in measured.items() if value > TARGET}
-    assert set(over) == STILL_HEAVY, measured
-    # (must-pass) the dark decks' backs: a light ground, the dark kept for frame and medallion
-    assert measured["kremlin-en-intrigue-a4.pdf"] > 20  # not blank: the design still prints
-    assert measured["assassin-en-cards-a4.pdf"] > 20
+    assert not over, measured
+    # (must-pass) every deck's back: a light ground, the red or black kept for frame and medallion;
+    # not blank: the design still prints
+    assert len(measured) >= 5 and all(value > 20 for value in measured.values()), measured
 
 
 def test_the_back_ink_guard_catches_a_full_bleed_dark_back(tmp_path):

@@ -281,7 +281,7 @@ def test_a_page_styles_background_fills_the_pages_of_rules_and_the_blank_ones(tm
     # a home print stops its fill 6 mm inside the page's edge (pages.inset); a press page reaches
     # the bleed's edge
     edge = 0.0 if bleed else 0.06
-    for page in (1, 2):  # the page of rules, then the blank inside back cover
+    for page in (1, 2):  # the blank inside front cover, then the page of rules
         for corner in ((edge, edge), (1 - edge, 1 - edge), (0.5, 0.5)):
             assert _near(_pixel(data_pdf, page, *corner), deep), (page, corner)
     assert _near(_pixel(data_pdf, 0, edge, 1 - edge), _hex(palette["red"]))  # the cover's own fill

@@ -358,19 +358,22 @@ def test_blank_pages_carry_nothing_not_even_the_file_name(kit, press):
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("bleed", [0.0, 8.5], ids=["home", "press"])
-def test_a_short_stitched_booklet_ends_with_a_blank_inside_back_cover_and_a_back_cover(
-    checked, tmp_path, lang, bleed
+@pytest.mark.parametrize("rule_pages", [1, 4])
+def test_a_short_stitched_booklet_pads_inside_the_front_cover_then_with_a_notes_page(
+    checked, tmp_path, lang, bleed, rule_pages
 ):
-    """The cover and one page of rules, stitched: one blank page (the inside back cover), then the
-    back cover."""
+    """The cover and one page of rules, stitched: the inside front cover blank, the rules on page 3,
+    then the back cover. The cover and four pages of rules (six pages): the inside front cover
+    blank, the rules on pages 3 to 6, a notes page, the back cover; never two blank pages in a
+    row."""
     layout = next(l for l in checked.layouts if l.lang == lang and l.booklet is not None)
     project = checked.project.view(layout.localized.data)
     blocks = layout.booklet.blocks
     first_break = next(i for i, block in enumerate(blocks) if type(block).__name__ == "PageBreak")
-    short = (
-        blocks[: first_break + 1]
-        + [block for block in blocks[first_break + 1 :] if isinstance(block, Para)][:3]
-    )
+    paragraphs = [block for block in blocks[first_break + 1 :] if isinstance(block, Para)]
+    short = list(blocks[: first_break + 1])
+    for page in range(rule_pages):  # a page of three paragraphs each
+        short += [*([blocks[first_break]] if page else []), *paragraphs[3 * page : 3 * page + 3]]
     path = tmp_path / f"{layout.game_id}-{lang}-rules-stitched.pdf"  # its A5 pages, not imposed
     data, pages = render_booklet(
         layout,
@@ -384,37 +387,86 @@ def test_a_short_stitched_booklet_ends_with_a_blank_inside_back_cover_and_a_back
     )
     path.write_bytes(data)
     read = _pages(path)
-    assert pages == len(read) == 4
-    assert (
-        _blank_pages_are_blank(path, read) == 1 and not read[2][0]
-    )  # page 3, the inside back cover
+    assert pages == len(read) == (4 if rule_pages == 1 else 8)
+    assert _blank_pages_are_blank(path, read) == 1 and not read[1][0]  # the inside front cover
     rules = checked.project.languages[lang].labels["rules"]
-    assert f"· {rules}" in read[1][0] and f"· {rules}" not in read[3][0]
+    notes_label = checked.project.languages[lang].labels["notes"]
+    before_back = re.sub(r"\s+", " ", read[-2][0])
+    assert f"· {rules}" in before_back and f"· {rules}" not in read[-1][0]
+    assert before_back.upper().startswith(notes_label.upper()) == (rule_pages == 4), before_back
     assert (
-        layout.title.upper() in re.sub(r"\s+", " ", read[3][0]).upper()
+        layout.title.upper() in re.sub(r"\s+", " ", read[-1][0]).upper()
     )  # the back cover: the game's title
-    assert path.name not in read[3][0]  # a cover: no file name on it, home print or not
+    assert path.name not in read[-1][0]  # a cover: no file name on it, home print or not
+    assert not _padding_problems(read, rules, notes_label), _padding_problems(
+        read, rules, notes_label
+    )
 
 
-def test_stitched_booklets_are_balanced_blank_pages_only_before_the_back_cover(kit, press, checked):
+def _padding_problems(pages: list[tuple[str, bool]], rules: str, notes: str) -> list[str]:
+    """What is wrong with where a stitched booklet's padding pages are (docs/design.md, "Saddle
+    stitching"): two blank pages in a row; a blank page anywhere but the inside front cover (page
+    2); a notes page (a running head, and the label `notes` alone above it) anywhere but just
+    before the back cover or another notes page."""
+    problems = []
+    count = len(pages)
+    blank = [number for number, (text, _) in enumerate(pages, start=1) if not text]
+    for number in blank:
+        if number + 1 in blank:
+            problems.append(f"pages {number} and {number + 1}: two blank pages in a row")
+        if number != 2:
+            problems.append(f"page {number} of {count}: blank, and not the inside front cover")
+    noted = [
+        number
+        for number, (text, _) in enumerate(pages, start=1)
+        if f"· {rules}" in text
+        and re.sub(r"\s+", " ", text).upper().startswith(notes.upper())
+        and len(re.sub(r"\d+|\s+|·", "", text.replace(rules, ""))) < len(notes) + 40
+    ]
+    if noted and noted != list(range(count - len(noted), count)):
+        problems.append(f"notes pages {noted} of {count}: not together before the back cover")
+    return problems
+
+
+def test_padding_problems_catch_blank_pages_before_the_back_cover_and_pass_deliberate_ones():
+    """The guard's must-catch and must-pass, on pages as `_pages` reads them."""
+    cover, rule, back = ("KREMLIN", True), ("Text · rules 3", True), ("KREMLIN back", True)
+    blank, notes = ("", False), ("Notes Kremlin · rules 7", True)
+    old = [cover, rule, rule, rule, rule, blank, blank, back]  # the blanks before the back cover
+    assert any("two blank pages in a row" in p for p in _padding_problems(old, "rules", "Notes"))
+    stray = [cover, rule, rule, notes, rule, rule, rule, back]  # a notes page inside the rules
+    assert _padding_problems(stray, "rules", "Notes")
+    assert _padding_problems([cover, rule, blank, back], "rules", "Notes")
+    assert not _padding_problems(
+        [cover, blank, rule, rule, rule, rule, notes, back], "rules", "Notes"
+    )
+    assert not _padding_problems([cover, blank, rule, back], "rules", "Notes")
+    assert not _padding_problems([cover, rule, rule, back], "rules", "Notes")
+
+
+def test_stitched_booklets_are_balanced_padding_pages_are_deliberate(kit, press, checked):
+    """Every stitched booklet (home, imposed; press): a multiple of four pages, a back cover at the
+    end, no two blank pages in a row, a blank page only inside the front cover and notes pages only
+    before the back cover (`_padding_problems`), the rules ending on the last sheet."""
     titles = _titles(checked)
     rules = {lang: checked.project.languages[lang].labels["rules"] for lang in LANGS}
+    notes = {lang: checked.project.languages[lang].labels["notes"] for lang in LANGS}
     back_covers = 0
     for path in sorted(kit.rglob("*-rules-booklet-a4.pdf")) + sorted(press.rglob("*-rules.pdf")):
         game, lang = path.name.split(f"-{_lang(path)}-")[0], _lang(path)
         pages = _pages(path)
         count = len(pages)
         assert count % 4 == 0, f"{path.name}: {count} pages"
-        blank = [number for number, (text, _) in enumerate(pages, start=1) if not text]
         last_text, _ = pages[-1]
         assert last_text, f"{path.name}: the back cover is blank"
-        assert len(blank) <= 2, (
-            f"{path.name}: {len(blank)} blank pages"
-        )  # at most a sheet's worth less one
-        if blank:  # all together, just before the back cover: never inside the rules
-            assert blank == list(range(count - len(blank), count)), (
-                f"{path.name}: blank pages {blank} of {count}"
-            )
+        problems = _padding_problems(pages, rules[lang], notes[lang])
+        assert not problems, (path.name, problems)
+        padding = [
+            number
+            for number, (text, _) in enumerate(pages, start=1)
+            if not text or re.sub(r"\s+", " ", text).upper().startswith(notes[lang].upper())
+        ]
+        assert len(padding) <= 3, f"{path.name}: {len(padding)} padding pages"
         if (
             f"· {rules[lang]}" not in last_text
         ):  # no running head: a back cover, the game's emblem and title
@@ -428,9 +480,11 @@ def test_stitched_booklets_are_balanced_blank_pages_only_before_the_back_cover(k
                 last_text,
             )
         else:
-            assert not blank, path.name  # rules on the last page, so no blank page anywhere
+            assert not padding, path.name  # rules on the last page, so no padding anywhere
         ruled = [
-            number for number, (text, _) in enumerate(pages, start=1) if f"· {rules[lang]}" in text
+            number
+            for number, (text, _) in enumerate(pages, start=1)
+            if f"· {rules[lang]}" in text and number not in padding
         ]
         assert ruled and ruled[-1] > count - 4  # never a whole sheet more than the rules need
         lengths = sorted(len(pages[number - 1][0]) for number in ruled)

@@ -215,8 +215,8 @@ def test_a_back_cover_whose_text_does_not_fit_is_refused_not_left_blank(data_cop
     templates, rules = _comrade_rules_copy(tmp_path)
     text = rules.read_text(encoding="utf-8")
     head, back = text.split('<spacer height="back-cover"/>')
-    assert '<spacer height="116mm"/>' in back
-    back = back.replace('<spacer height="116mm"/>', '<spacer height="170mm"/>')
+    assert '<spacer height="106mm"/>' in back
+    back = back.replace('<spacer height="106mm"/>', '<spacer height="170mm"/>')
     rules.write_text(head + '<spacer height="back-cover"/>' + back, "utf-8")
     result = build(
         data_copy,
@@ -281,7 +281,7 @@ def test_a_page_styles_background_fills_the_pages_of_rules_and_the_blank_ones(tm
     # a home print stops its fill 6 mm inside the page's edge (pages.inset); a press page reaches
     # the bleed's edge
     edge = 0.0 if bleed else 0.06
-    for page in (1, 2):  # the page of rules, then the blank inside back cover
+    for page in (1, 2):  # the blank inside front cover, then the page of rules
         for corner in ((edge, edge), (1 - edge, 1 - edge), (0.5, 0.5)):
             assert _near(_pixel(data_pdf, page, *corner), deep), (page, corner)
     assert _near(_pixel(data_pdf, 0, edge, 1 - edge), _hex(palette["red"]))  # the cover's own fill
@@ -430,8 +430,8 @@ def test_a_cover_whose_text_runs_onto_the_next_page_is_refused(data_copy, tmp_pa
 
     templates, rules = _comrade_rules_copy(tmp_path)
     text = rules.read_text(encoding="utf-8")
-    assert '<spacer height="108mm"/>' in text
-    rules.write_text(text.replace('<spacer height="108mm"/>', '<spacer height="180mm"/>'), "utf-8")
+    assert '<spacer height="105mm"/>' in text
+    rules.write_text(text.replace('<spacer height="105mm"/>', '<spacer height="180mm"/>'), "utf-8")
     result = build(
         data_copy,
         tmp_path / "out",
@@ -448,8 +448,8 @@ def test_a_cover_whose_text_runs_onto_the_next_page_is_refused(data_copy, tmp_pa
 @pytest.mark.parametrize(
     "part, old, new, said",
     [
-        ("cover", '<spacer height="108mm"/>', '<spacer height="180mm"/>', "on the cover"),
-        ("back", '<spacer height="116mm"/>', '<spacer height="170mm"/>', "on the back cover"),
+        ("cover", '<spacer height="105mm"/>', '<spacer height="180mm"/>', "on the cover"),
+        ("back", '<spacer height="106mm"/>', '<spacer height="170mm"/>', "on the back cover"),
     ],
 )
 def test_validate_refuses_a_cover_the_build_would_refuse(

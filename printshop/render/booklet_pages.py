@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
@@ -82,7 +83,8 @@ def set_booklet(
 ) -> tuple[bytes, int, float]:
     """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing`
     scales the space before and after paragraphs (to balance the last page). After the
-    `content_pages`, `blank_pages` empty pages, then (`back_cover`) a back cover. With `measure`,
+    `content_pages`, `blank_pages` pages that complete the last sheet (`Padding`: the inside
+    front cover blank, then notes pages), then (`back_cover`) a back cover. With `measure`,
     the pages are set but neither drawn nor written (the bytes are empty). `stitched`: a home
     booklet imposed for saddle stitching, whose page styles' fills reach the fold (`art_box`)."""
     style = booklet.style
@@ -105,6 +107,8 @@ def set_booklet(
     blocks, declared_back = split_back_cover(booklet.blocks)
     # the template's back cover; or, where it declares none, the cover's emblem and title
     back_blocks = declared_back if declared_back is not None else back_cover_blocks(blocks)
+    padding = Padding.of(blocks if booklet.cover else [], blank_pages, content_pages, back_cover)
+    notes_title = game.localized.label("notes")
 
     def frame(inner_left: bool) -> Frame:
         left = margins.inner if inner_left else margins.outer
@@ -124,16 +128,19 @@ def set_booklet(
         if bleed:
             canvas.setTrimBox((bleed, bleed, bleed + paper.width, bleed + paper.height))
             canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
-        padding = content_pages is not None and doc.page > content_pages
-        last = back_cover and doc.page == (content_pages or 0) + blank_pages + 1
+        role = padding.role(doc.page)
+        last = role == "back"
         front = booklet.cover and doc.page == 1
         if not measure:  # the page's background and art, under its text
             page = pages.cover if front else pages.back_cover if last else pages.text
             box = art_box(paper, bleed, pages.inset, stitched, doc.page)
             draw_page(canvas, page, box, paper.height, bleed, paints, motifs, assets)
-        if padding and not last:
-            # a blank page completing the last sheet: nothing on it, not even the file's name
+        if role == "blank":
+            # the inside front cover, completing the last sheet: nothing on it, not even the file's
+            # name
             return
+        if role == "notes" and not measure:
+            _draw_notes(canvas, doc.page, paper, bleed, margins, styles, style, paints, notes_title)
         if front or last:
             # the covers carry no folio, no running head and no file name: they are the product's
             # face (the file's name is on every page of the rules); a draft says so on them too
@@ -208,7 +215,7 @@ def set_booklet(
     for index, block in enumerate(blocks):
         if on_cover and isinstance(block, PageBreakBlock):
             story.append(cover_end)  # the page the cover's text ended on, known once it is set
-        on_cover = on_cover and not isinstance(block, PageBreakBlock)
+        cover_break = on_cover and isinstance(block, PageBreakBlock)
         story.extend(
             block_flowables(
                 block,
@@ -224,12 +231,15 @@ def set_booklet(
                 balanced=on_cover,
             )
         )
+        on_cover = on_cover and not cover_break
+        if cover_break and padding.inside_front:  # the inside front cover left blank
+            story.extend([RLSpacer(1, 1), PageBreak()])
     # the text's headings kept with what follows them, among the text only: a heading that ends it
     # (a section whose paragraphs a template left out) was kept with the blank page or back cover
     # after it, and moved to a page of its own, one more than the pages measured (a stitched booklet
     # then no multiple of four)
     story = keep_headings_with_next(story)
-    for _ in range(blank_pages):
+    for _ in range(padding.notes):
         story.extend([PageBreak(), RLSpacer(1, 1)])
     if back_cover:
         story.append(PageBreak())
@@ -274,6 +284,66 @@ def set_booklet(
             "sizes (the cover page style's `sizes` in the game's print/booklet.yaml)",
         )
     return buffer.getvalue(), doc.page, doc.tail
+
+
+@dataclass(frozen=True)
+class Padding:
+    """Where the pages that complete a stitched booklet's last sheet go: the first is the inside
+    front cover, left blank (the rules then open on a right-hand page); the others are pages headed
+    "Notes" with ruled lines, before the back cover. So no two blank pages ever follow each other,
+    and none falls inside the rules. A booklet without a cover page (or whose cover has no page
+    break after it) has all of them as notes pages. `content` is the pages of text (cover
+    included), `None` when nothing pads the booklet."""
+
+    inside_front: bool
+    notes: int
+    content: int | None
+    back_cover: bool
+
+    @classmethod
+    def of(cls, blocks, padding: int, content: int | None, back_cover: bool) -> Padding:
+        front = padding > 0 and any(isinstance(block, PageBreakBlock) for block in blocks)
+        return cls(front, padding - front, content, back_cover)
+
+    def role(self, page: int) -> str:
+        """'blank', 'notes', 'back' (the back cover) or 'text' (the cover and the rules)."""
+        content = self.content or 0
+        last = content + self.inside_front + self.notes + 1
+        if self.back_cover and page == last:
+            return "back"
+        if self.inside_front and page == 2:
+            return "blank"
+        if self.content is not None and page > content + self.inside_front:
+            return "notes"
+        return "text"
+
+
+# the space between a notes page's ruled lines
+NOTES_LINE_SPACING = 8 * 72 / 25.4
+
+
+def _draw_notes(canvas, page, paper, bleed, margins, styles, style, paints, title) -> None:
+    """A notes page: its title in the first heading's style at the frame's top, then ruled lines in
+    the rules' colour down to the frame's foot."""
+    odd = page % 2 == 1
+    left = margins.inner if odd else margins.outer
+    right = paper.width - (margins.outer if odd else margins.inner)
+    heading = styles.get("h1") or next(iter(styles.values()))
+    declared = style.styles.get("h1")
+    text = title.upper() if declared is not None and declared.uppercase else title
+    top = paper.height - margins.top - heading.fontSize
+    canvas.saveState()
+    canvas.translate(bleed, bleed)
+    canvas.setFillColor(heading.textColor)
+    canvas.setFont(heading.fontName, heading.fontSize)
+    canvas.drawString(left, top, text)
+    canvas.setStrokeColor(paints.line(style.rule_colour))
+    canvas.setLineWidth(0.4)
+    y = top - 1.5 * NOTES_LINE_SPACING
+    while y > margins.bottom + style.folio.size * 2.5:
+        canvas.line(left, y, right, y)
+        y -= NOTES_LINE_SPACING
+    canvas.restoreState()
 
 
 class _CoverEnd(ActionFlowable):

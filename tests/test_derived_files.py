@@ -1,7 +1,9 @@
 """Guards of the derived files (docs/design.md, "Derived files"), measured on the PDFs a build
 writes: a low-ink kit keeps each Kremlin faction's markers apart in greyscale, with their emblems;
-every low-ink file stays within the ink coverage media.yaml sets; --gutterfold makes no file for a
-one-sided deck, and leaves out, with a warning, a deck too large to fold while the rest builds."""
+every low-ink file stays within the ink coverage media.yaml sets, each card back within its own (a
+back is outlines, not rays), and the low-ink board has no tinted fill; --gutterfold makes no file
+for a one-sided deck, and leaves out, with a warning, a deck too large to fold while the rest
+builds."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2
 import pytest
+from numpy.lib.stride_tricks import sliding_window_view
 from pypdf import PdfReader
 
 from printshop.pipeline.build import build
@@ -145,6 +148,110 @@ def test_the_coverage_guard_catches_a_full_colour_kit(tmp_path_factory):
     kit = kit_view(tmp_path_factory, ["kremlin"], ["a4"])
     target = load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.low_ink.coverage
     assert coverage(kit / "kremlin" / "en" / "kremlin-en-markers-a4.pdf") > target
+
+
+def _tones(document: pypdfium2.PdfDocument, page: int, dpi: float = 50) -> np.ndarray:
+    """A page's ink, pixel by pixel: the tone of its densest channel (0 paper, 1 solid)."""
+    image = np.asarray(document[page].render(scale=dpi / 72).to_pil().convert("RGB"), dtype=float)
+    return 1 - image.min(axis=2) / 255
+
+
+def back_coverages(path: Path, width: float, height: float) -> list[float]:
+    """The ink coverage, in percent, of every card back of a (English) card file: each face placed on
+    a page of backs, `width` x `height`, measured as `coverage` measures a page."""
+    reader, document, inks = PdfReader(path), pypdfium2.PdfDocument(str(path)), []
+    for number, text in enumerate(page_texts(path)):
+        if "· backs" not in text:
+            continue
+        tones = _tones(document, number)
+        placements, _ = page_drawing(reader, number)
+        for placed in placements:
+            x, y, w, h = (round(v * 50 / 72) for v in placed.box(width, height))
+            top = tones.shape[0] - y - h
+            inks.append(100 * float(tones[top : top + h, x : x + w].mean()))
+    return inks
+
+
+def _backed_decks(game: str) -> list[tuple[str, float, float]]:
+    """(file stem, card width, card height) of each of `game`'s decks with backs."""
+    project = load_project(DEFAULT_DATA_DIR, games=[game])
+    sizes = project.media.card_sizes
+    return [
+        (f"{game}-en-{deck_id}", size.width, size.height)
+        for deck_id, deck in project.games[game].game.decks.items()
+        if deck.back is not None
+        for size in [sizes[deck.card_size]]
+    ]
+
+
+def test_every_card_back_in_low_ink_is_a_light_outline(tmp_path_factory):
+    """The backs were full sunbursts of hairlines, 15 to 21 % of ink each; drawn as their frame and
+    emblem in outline they lay 4 to 8 %, under media.yaml's `back_coverage`."""
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    limit = load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.low_ink.back_coverage
+    measured = 0
+    for game in GAMES:
+        for stem, width, height in _backed_decks(game):
+            for path in (out / game / "en").glob(f"{stem}-lowink-a4.pdf"):
+                inks = back_coverages(path, width, height)
+                assert inks, path.name
+                assert max(inks) <= limit, (path.name, round(max(inks), 1))
+                measured += len(inks)
+    assert measured > 100  # every game's backs
+
+
+def test_the_back_guard_catches_a_back_drawn_in_rays(tmp_path):
+    """Must-catch: Comrade's back with its sunburst shrunk short of the card's corners is drawn as
+    it was before, rays of hairlines over the whole card: over the limit."""
+    data = copy_data(tmp_path / "data", ["comrade"])
+    faces = data / "comrade" / "faces.yaml"
+    text = faces.read_text("utf-8")
+    assert "radius: 60mm, count: 32" in text
+    faces.write_text(text.replace("radius: 60mm, count: 32", "radius: 52mm, count: 32"), "utf-8")
+    result = build(
+        data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"], low_ink=True
+    )
+    assert not result.report.has_errors
+    limit = load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.low_ink.back_coverage
+    path = tmp_path / "out" / "comrade" / "en" / "comrade-en-cards-lowink-a4.pdf"
+    assert max(back_coverages(path, mm(63), mm(88))) > limit
+
+
+TINT = (0.03, 0.5)  # a tone lighter than ink and darker than paper's grain: a tint
+FLAT = 5  # pixels at 50 dpi (2.5 mm): a square of one tone no line (0.3 mm) fills
+
+
+def tinted_share(path: Path) -> float:
+    """The largest share, in percent, of a page of `path` covered by flat tints: pixels whose
+    5 x 5 neighbourhood (2.5 mm) is all of a tone between TINT's bounds (lines never fill it)."""
+    document, shares = pypdfium2.PdfDocument(str(path)), []
+    for number in range(len(document)):
+        tones = _tones(document, number)
+        tinted = (tones > TINT[0]) & (tones < TINT[1])
+        shares.append(
+            100 * float(sliding_window_view(tinted, (FLAT, FLAT)).all(axis=(2, 3)).mean())
+        )
+    return max(shares)
+
+
+def test_the_low_ink_board_has_no_tinted_fill(tmp_path_factory):
+    """The board's sky, bands and boxes were pink and cream tints (24 to 51 % of each page); in
+    outlines they are none. (The influence sheet, a front with a band, keeps its tint: 3.5 %.)"""
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    assert tinted_share(out / "kremlin" / "en" / "kremlin-en-board-lowink-a4.pdf") < 0.1
+    assert tinted_share(out / "kremlin" / "en" / "kremlin-en-influence-lowink-a4.pdf") > 1
+
+
+def test_the_tint_guard_catches_a_board_in_tints(tmp_path):
+    """Must-catch: the board's sunburst shrunk short of its corners, the board is a face like any
+    other, its large areas tinted as before."""
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    faces = data / "kremlin" / "faces.yaml"
+    text = faces.read_text("utf-8")
+    assert "radius: 640mm, count: 36" in text
+    faces.write_text(text.replace("radius: 640mm, count: 36", "radius: 500mm, count: 36"), "utf-8")
+    path = _kremlin_low_ink(data, tmp_path / "out").with_name("kremlin-en-board-lowink-a4.pdf")
+    assert tinted_share(path) > 10
 
 
 def test_a_one_sided_deck_gets_no_gutterfold_file_nor_a_line_on_the_how_to_page(

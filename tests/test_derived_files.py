@@ -26,7 +26,6 @@ from tests.pdfinspect import page_drawing, page_texts
 DPI = 150
 CHIT = mm(16)
 FACTIONS = 6
-PER_FACTION = 18  # 15 influence markers and 3 parade markers (data/kremlin/game.yaml)
 GAMES = discover_games(DEFAULT_DATA_DIR)
 
 
@@ -37,18 +36,19 @@ def _kremlin_low_ink(data: Path, out: Path) -> Path:
 
 
 def _chits(path: Path) -> list[np.ndarray]:
-    """Every chit of the markers' first page, in deck order, in greyscale (0 black, 1 white)."""
-    reader = PdfReader(path)
-    placements, _ = page_drawing(reader, 0)
-    page = pypdfium2.PdfDocument(str(path))[0]
-    image = np.asarray(page.render(scale=DPI / 72).to_pil().convert("L"), dtype=float) / 255
-    height = image.shape[0]
+    """Every chit of the markers' pages, in sheet order, in greyscale (0 black, 1 white)."""
+    reader, document = PdfReader(path), pypdfium2.PdfDocument(str(path))
     chits = []
-    for placed in placements:
-        x, y, w, h = placed.box(CHIT, CHIT)
-        left, top = round(x * DPI / 72), round(height - (y + h) * DPI / 72)
-        side = round(CHIT * DPI / 72)
-        chits.append(image[top : top + side, left : left + side])
+    for number in range(len(document)):
+        placements, _ = page_drawing(reader, number)
+        page = document[number]
+        image = np.asarray(page.render(scale=DPI / 72).to_pil().convert("L"), dtype=float) / 255
+        height = image.shape[0]
+        for placed in placements:
+            x, y, w, h = placed.box(CHIT, CHIT)
+            left, top = round(x * DPI / 72), round(height - (y + h) * DPI / 72)
+            side = round(CHIT * DPI / 72)
+            chits.append(image[top : top + side, left : left + side])
     return chits
 
 
@@ -59,15 +59,32 @@ def _emblem(chit: np.ndarray) -> np.ndarray:
     return chit[round(2.5 * px) : round(7.7 * px), round(5 * px) : round(11 * px)]
 
 
-def faction_apart(path: Path) -> float:
+def factions(path: Path, data: Path = DEFAULT_DATA_DIR) -> list[str | None]:
+    """The faction of each chit of the markers' pages (None: a marker of no faction), in sheet
+    order: the deck's markers with their spares beside them (render/sheets.py `sheet_cards`)."""
+    from types import SimpleNamespace
+
+    from printshop.render.sheets import sheet_cards
+
+    deck = load_project(data, games=["kremlin"]).games["kremlin"].game.decks["markers"]
+    of = {card.id: card.vars.get("faction") for card in deck.cards}
+    physical = [(card.id, None) for card in deck.cards for _ in range(card.count)]
+    per_page = len(page_drawing(PdfReader(path), 0)[0])
+    laid = SimpleNamespace(cards=physical, deck=deck)
+    return [of[card] for card, _ in sheet_cards(laid, SimpleNamespace(per_page=per_page))]
+
+
+def faction_apart(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
     """The least difference, in mean grey level, between the average chits of two factions: how far
     the faction the least apart from another still stands from it in greyscale."""
-    chits = _chits(path)
+    chits, of = _chits(path), factions(path, data)
+    assert len(chits) == len(of)
+    names = sorted({name for name in of if name is not None})
+    assert len(names) == FACTIONS
     means = [
-        np.mean(chits[f * PER_FACTION : (f + 1) * PER_FACTION], axis=0)
-        for f in range(FACTIONS - 1)  # the sixth faction runs on to the second page
+        np.mean([chit for chit, name in zip(chits, of, strict=True) if name == f], axis=0)
+        for f in names
     ]
-    means.append(np.mean(chits[(FACTIONS - 1) * PER_FACTION :], axis=0))
     return min(
         float(np.abs(means[a] - means[b]).mean())
         for a in range(FACTIONS)
@@ -75,10 +92,14 @@ def faction_apart(path: Path) -> float:
     )
 
 
-def emblem_ink(path: Path) -> float:
-    """The least share of non-white pixels in any chit's emblem box (parade markers included)."""
+def emblem_ink(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
+    """The least share of non-white pixels in any faction chit's emblem box (parade markers
+    included)."""
+    chits, of = _chits(path), factions(path, data)
     return min(
-        float((_emblem(chit) < 0.9).mean()) for chit in _chits(path)[: FACTIONS * PER_FACTION - 9]
+        float((_emblem(chit) < 0.9).mean())
+        for chit, name in zip(chits, of, strict=True)
+        if name is not None
     )
 
 
@@ -105,8 +126,8 @@ def test_the_identity_guard_catches_factions_that_look_alike(tmp_path):
     text = re.sub(r"motif: faction-\d", "motif: faction-1", text)
     faces.write_text(text, encoding="utf-8")
     path = _kremlin_low_ink(data, tmp_path / "out")
-    assert faction_apart(path) < APART
-    assert emblem_ink(path) > EMBLEM
+    assert faction_apart(path, data) < APART
+    assert emblem_ink(path, data) > EMBLEM
 
 
 def test_the_emblem_guard_catches_an_emblem_gone(tmp_path):
@@ -120,7 +141,7 @@ def test_the_emblem_guard_catches_an_emblem_gone(tmp_path):
         faces.read_text("utf-8"),
     )
     faces.write_text(text, encoding="utf-8")
-    assert emblem_ink(_kremlin_low_ink(data, tmp_path / "out")) < EMBLEM
+    assert emblem_ink(_kremlin_low_ink(data, tmp_path / "out"), data) < EMBLEM
 
 
 def coverage(path: Path) -> float:

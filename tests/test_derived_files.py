@@ -61,7 +61,7 @@ def _emblem(chit: np.ndarray) -> np.ndarray:
 
 def factions(path: Path, data: Path = DEFAULT_DATA_DIR) -> list[str | None]:
     """The faction of each chit of the markers' pages (None: a marker of no faction), in sheet
-    order: the deck's markers with their spares beside them (render/sheets.py `sheet_cards`)."""
+    order (render/sheets.py `sheet_cards`: a low-ink kit has no spares)."""
     from types import SimpleNamespace
 
     from printshop.render.sheets import sheet_cards
@@ -71,7 +71,8 @@ def factions(path: Path, data: Path = DEFAULT_DATA_DIR) -> list[str | None]:
     physical = [(card.id, None) for card in deck.cards for _ in range(card.count)]
     per_page = len(page_drawing(PdfReader(path), 0)[0])
     laid = SimpleNamespace(cards=physical, deck=deck)
-    return [of[card] for card, _ in sheet_cards(laid, SimpleNamespace(per_page=per_page))]
+    grid = SimpleNamespace(per_page=per_page)
+    return [of[card] for card, _ in sheet_cards(laid, grid, spares="lowink" not in path.name)]
 
 
 def faction_apart(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:

@@ -84,7 +84,7 @@ def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     across, up = card_room(paper.width, paper.height, pnp)
     columns, rows = int((across + 1e-6) // width), int((up + 1e-6) // height)
     count = len(deck.cards)
-    if not deck.deck.spares:  # (spares fill every page's rows instead: sheet_cards)
+    if not with_spares(deck, settings):  # (spares fill every page's rows instead: sheet_cards)
         pages = max(1, -(-count // (columns * rows)))
         rows = max(
             1, -(-count // (pages * columns))
@@ -95,21 +95,27 @@ def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     return Grid(paper.width, paper.height, width, height, columns, rows, lift, turn)
 
 
-def sheet_cards(deck: DeckLayout, grid: Grid) -> list[tuple[str, str | None]]:
-    """The cards the deck's sheets hold, in order: its cards, and for a deck with `spares` spare
-    copies until its last page is full, given one to each of its cards (each front and back once)
-    in deck order before a second to any, each spare beside its card."""
+def with_spares(deck: DeckLayout, settings: SheetSettings) -> bool:
+    """Whether the deck's sheets are filled with spares: it asks for them, and the kit is not a
+    low-ink one (a page full of chits lays 19 % of ink, over low ink's 15 %: the ink comes first)."""
+    return deck.deck.spares and not settings.paints.mode.low_ink
+
+
+def sheet_cards(deck: DeckLayout, grid: Grid, spares: bool = True) -> list[tuple[str, str | None]]:
+    """The cards the deck's sheets hold, in order: its cards, and with `spares` (for a deck that
+    asks for them) spare copies until its last page is full, given one to each of its cards (each
+    front and back once) in deck order before a second to any, each spare beside its card."""
     cards = list(deck.cards)
-    if not deck.deck.spares or not cards:
+    if not (spares and deck.deck.spares) or not cards:
         return cards
     kinds = list(dict.fromkeys(cards))
-    spares = Counter(kinds[index % len(kinds)] for index in range(-len(cards) % grid.per_page))
+    given = Counter(kinds[index % len(kinds)] for index in range(-len(cards) % grid.per_page))
     last = {card: index for index, card in enumerate(cards)}
     filled = []
     for index, card in enumerate(cards):
         filled.append(card)
         if last[card] == index:
-            filled.extend([card] * spares[card])
+            filled.extend([card] * given[card])
     return filled
 
 
@@ -131,7 +137,7 @@ def render_card_sheets(
     )
     # fonts named, characters numbered, before any face is drawn (render/helper.py)
     seed(canvas, deck.faces.values(), footer_characters(game, settings))
-    cards = sheet_cards(deck, grid)
+    cards = sheet_cards(deck, grid, with_spares(deck, settings))
     uses = Counter(front for front, _ in cards) + Counter(back for _, back in cards if back)
     labels = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     names = {key: label for key, label in labels.items() if uses[key] > 1}  # the forms

@@ -1,7 +1,9 @@
 """Guards of the derived files (docs/design.md, "Derived files"), measured on the PDFs a build
 writes: a low-ink kit keeps each Kremlin faction's markers apart in greyscale, with their emblems;
-every low-ink file stays within the ink coverage media.yaml sets; --gutterfold makes no file for a
-one-sided deck, and leaves out, with a warning, a deck too large to fold while the rest builds."""
+every low-ink file stays within the ink coverage media.yaml sets, each card back within its own (a
+back is outlines, not rays), and the low-ink board has no tinted fill; --gutterfold makes no file
+for a one-sided deck, and leaves out, with a warning, a deck too large to fold while the rest
+builds."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pypdfium2
 import pytest
+from numpy.lib.stride_tricks import sliding_window_view
 from pypdf import PdfReader
 
 from printshop.pipeline.build import build
@@ -23,7 +26,6 @@ from tests.pdfinspect import page_drawing, page_texts
 DPI = 150
 CHIT = mm(16)
 FACTIONS = 6
-PER_FACTION = 18  # 15 influence markers and 3 parade markers (data/kremlin/game.yaml)
 GAMES = discover_games(DEFAULT_DATA_DIR)
 
 
@@ -34,18 +36,19 @@ def _kremlin_low_ink(data: Path, out: Path) -> Path:
 
 
 def _chits(path: Path) -> list[np.ndarray]:
-    """Every chit of the markers' first page, in deck order, in greyscale (0 black, 1 white)."""
-    reader = PdfReader(path)
-    placements, _ = page_drawing(reader, 0)
-    page = pypdfium2.PdfDocument(str(path))[0]
-    image = np.asarray(page.render(scale=DPI / 72).to_pil().convert("L"), dtype=float) / 255
-    height = image.shape[0]
+    """Every chit of the markers' pages, in sheet order, in greyscale (0 black, 1 white)."""
+    reader, document = PdfReader(path), pypdfium2.PdfDocument(str(path))
     chits = []
-    for placed in placements:
-        x, y, w, h = placed.box(CHIT, CHIT)
-        left, top = round(x * DPI / 72), round(height - (y + h) * DPI / 72)
-        side = round(CHIT * DPI / 72)
-        chits.append(image[top : top + side, left : left + side])
+    for number in range(len(document)):
+        placements, _ = page_drawing(reader, number)
+        page = document[number]
+        image = np.asarray(page.render(scale=DPI / 72).to_pil().convert("L"), dtype=float) / 255
+        height = image.shape[0]
+        for placed in placements:
+            x, y, w, h = placed.box(CHIT, CHIT)
+            left, top = round(x * DPI / 72), round(height - (y + h) * DPI / 72)
+            side = round(CHIT * DPI / 72)
+            chits.append(image[top : top + side, left : left + side])
     return chits
 
 
@@ -56,15 +59,33 @@ def _emblem(chit: np.ndarray) -> np.ndarray:
     return chit[round(2.5 * px) : round(7.7 * px), round(5 * px) : round(11 * px)]
 
 
-def faction_apart(path: Path) -> float:
+def factions(path: Path, data: Path = DEFAULT_DATA_DIR) -> list[str | None]:
+    """The faction of each chit of the markers' pages (None: a marker of no faction), in sheet
+    order (render/sheets.py `sheet_cards`: a low-ink kit has no spares)."""
+    from types import SimpleNamespace
+
+    from printshop.render.sheets import sheet_cards
+
+    deck = load_project(data, games=["kremlin"]).games["kremlin"].game.decks["markers"]
+    of = {card.id: card.vars.get("faction") for card in deck.cards}
+    physical = [(card.id, None) for card in deck.cards for _ in range(card.count)]
+    per_page = len(page_drawing(PdfReader(path), 0)[0])
+    laid = SimpleNamespace(cards=physical, deck=deck)
+    grid = SimpleNamespace(per_page=per_page)
+    return [of[card] for card, _ in sheet_cards(laid, grid, spares="lowink" not in path.name)]
+
+
+def faction_apart(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
     """The least difference, in mean grey level, between the average chits of two factions: how far
     the faction the least apart from another still stands from it in greyscale."""
-    chits = _chits(path)
+    chits, of = _chits(path), factions(path, data)
+    assert len(chits) == len(of)
+    names = sorted({name for name in of if name is not None})
+    assert len(names) == FACTIONS
     means = [
-        np.mean(chits[f * PER_FACTION : (f + 1) * PER_FACTION], axis=0)
-        for f in range(FACTIONS - 1)  # the sixth faction runs on to the second page
+        np.mean([chit for chit, name in zip(chits, of, strict=True) if name == f], axis=0)
+        for f in names
     ]
-    means.append(np.mean(chits[(FACTIONS - 1) * PER_FACTION :], axis=0))
     return min(
         float(np.abs(means[a] - means[b]).mean())
         for a in range(FACTIONS)
@@ -72,10 +93,14 @@ def faction_apart(path: Path) -> float:
     )
 
 
-def emblem_ink(path: Path) -> float:
-    """The least share of non-white pixels in any chit's emblem box (parade markers included)."""
+def emblem_ink(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
+    """The least share of non-white pixels in any faction chit's emblem box (parade markers
+    included)."""
+    chits, of = _chits(path), factions(path, data)
     return min(
-        float((_emblem(chit) < 0.9).mean()) for chit in _chits(path)[: FACTIONS * PER_FACTION - 9]
+        float((_emblem(chit) < 0.9).mean())
+        for chit, name in zip(chits, of, strict=True)
+        if name is not None
     )
 
 
@@ -102,8 +127,8 @@ def test_the_identity_guard_catches_factions_that_look_alike(tmp_path):
     text = re.sub(r"motif: faction-\d", "motif: faction-1", text)
     faces.write_text(text, encoding="utf-8")
     path = _kremlin_low_ink(data, tmp_path / "out")
-    assert faction_apart(path) < APART
-    assert emblem_ink(path) > EMBLEM
+    assert faction_apart(path, data) < APART
+    assert emblem_ink(path, data) > EMBLEM
 
 
 def test_the_emblem_guard_catches_an_emblem_gone(tmp_path):
@@ -117,7 +142,7 @@ def test_the_emblem_guard_catches_an_emblem_gone(tmp_path):
         faces.read_text("utf-8"),
     )
     faces.write_text(text, encoding="utf-8")
-    assert emblem_ink(_kremlin_low_ink(data, tmp_path / "out")) < EMBLEM
+    assert emblem_ink(_kremlin_low_ink(data, tmp_path / "out"), data) < EMBLEM
 
 
 def coverage(path: Path) -> float:
@@ -145,6 +170,110 @@ def test_the_coverage_guard_catches_a_full_colour_kit(tmp_path_factory):
     kit = kit_view(tmp_path_factory, ["kremlin"], ["a4"])
     target = load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.low_ink.coverage
     assert coverage(kit / "kremlin" / "en" / "kremlin-en-markers-a4.pdf") > target
+
+
+def _tones(document: pypdfium2.PdfDocument, page: int, dpi: float = 50) -> np.ndarray:
+    """A page's ink, pixel by pixel: the tone of its densest channel (0 paper, 1 solid)."""
+    image = np.asarray(document[page].render(scale=dpi / 72).to_pil().convert("RGB"), dtype=float)
+    return 1 - image.min(axis=2) / 255
+
+
+def back_coverages(path: Path, width: float, height: float) -> list[float]:
+    """The ink coverage, in percent, of every card back of a (English) card file: each face placed on
+    a page of backs, `width` x `height`, measured as `coverage` measures a page."""
+    reader, document, inks = PdfReader(path), pypdfium2.PdfDocument(str(path)), []
+    for number, text in enumerate(page_texts(path)):
+        if "· backs" not in text:
+            continue
+        tones = _tones(document, number)
+        placements, _ = page_drawing(reader, number)
+        for placed in placements:
+            x, y, w, h = (round(v * 50 / 72) for v in placed.box(width, height))
+            top = tones.shape[0] - y - h
+            inks.append(100 * float(tones[top : top + h, x : x + w].mean()))
+    return inks
+
+
+def _backed_decks(game: str) -> list[tuple[str, float, float]]:
+    """(file stem, card width, card height) of each of `game`'s decks with backs."""
+    project = load_project(DEFAULT_DATA_DIR, games=[game])
+    sizes = project.media.card_sizes
+    return [
+        (f"{game}-en-{deck_id}", size.width, size.height)
+        for deck_id, deck in project.games[game].game.decks.items()
+        if deck.back is not None
+        for size in [sizes[deck.card_size]]
+    ]
+
+
+def test_every_card_back_in_low_ink_is_a_light_outline(tmp_path_factory):
+    """The backs were full sunbursts of hairlines, 15 to 21 % of ink each; drawn as their frame and
+    emblem in outline they lay 4 to 8 %, under media.yaml's `back_coverage`."""
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    limit = load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.low_ink.back_coverage
+    measured = 0
+    for game in GAMES:
+        for stem, width, height in _backed_decks(game):
+            for path in (out / game / "en").glob(f"{stem}-lowink-a4.pdf"):
+                inks = back_coverages(path, width, height)
+                assert inks, path.name
+                assert max(inks) <= limit, (path.name, round(max(inks), 1))
+                measured += len(inks)
+    assert measured > 100  # every game's backs
+
+
+def test_the_back_guard_catches_a_back_drawn_in_rays(tmp_path):
+    """Must-catch: Comrade's back with its sunburst shrunk short of the card's corners is drawn as
+    it was before, rays of hairlines over the whole card: over the limit."""
+    data = copy_data(tmp_path / "data", ["comrade"])
+    faces = data / "comrade" / "faces.yaml"
+    text = faces.read_text("utf-8")
+    assert "radius: 60mm, count: 32" in text
+    faces.write_text(text.replace("radius: 60mm, count: 32", "radius: 52mm, count: 32"), "utf-8")
+    result = build(
+        data, tmp_path / "out", games=["comrade"], langs=["en"], papers=["a4"], low_ink=True
+    )
+    assert not result.report.has_errors
+    limit = load_project(DEFAULT_DATA_DIR, games=[]).media.print_and_play.low_ink.back_coverage
+    path = tmp_path / "out" / "comrade" / "en" / "comrade-en-cards-lowink-a4.pdf"
+    assert max(back_coverages(path, mm(63), mm(88))) > limit
+
+
+TINT = (0.03, 0.5)  # a tone lighter than ink and darker than paper's grain: a tint
+FLAT = 5  # pixels at 50 dpi (2.5 mm): a square of one tone no line (0.3 mm) fills
+
+
+def tinted_share(path: Path) -> float:
+    """The largest share, in percent, of a page of `path` covered by flat tints: pixels whose
+    5 x 5 neighbourhood (2.5 mm) is all of a tone between TINT's bounds (lines never fill it)."""
+    document, shares = pypdfium2.PdfDocument(str(path)), []
+    for number in range(len(document)):
+        tones = _tones(document, number)
+        tinted = (tones > TINT[0]) & (tones < TINT[1])
+        shares.append(
+            100 * float(sliding_window_view(tinted, (FLAT, FLAT)).all(axis=(2, 3)).mean())
+        )
+    return max(shares)
+
+
+def test_the_low_ink_board_has_no_tinted_fill(tmp_path_factory):
+    """The board's sky, bands and boxes were pink and cream tints (24 to 51 % of each page); in
+    outlines they are none. (The influence sheet, a front with a band, keeps its tint: 3.5 %.)"""
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    assert tinted_share(out / "kremlin" / "en" / "kremlin-en-board-lowink-a4.pdf") < 0.1
+    assert tinted_share(out / "kremlin" / "en" / "kremlin-en-influence-lowink-a4.pdf") > 1
+
+
+def test_the_tint_guard_catches_a_board_in_tints(tmp_path):
+    """Must-catch: the board's sunburst shrunk short of its corners, the board is a face like any
+    other, its large areas tinted as before."""
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    faces = data / "kremlin" / "faces.yaml"
+    text = faces.read_text("utf-8")
+    assert "radius: 640mm, count: 36" in text
+    faces.write_text(text.replace("radius: 640mm, count: 36", "radius: 500mm, count: 36"), "utf-8")
+    path = _kremlin_low_ink(data, tmp_path / "out").with_name("kremlin-en-board-lowink-a4.pdf")
+    assert tinted_share(path) > 10
 
 
 def test_a_one_sided_deck_gets_no_gutterfold_file_nor_a_line_on_the_how_to_page(

@@ -31,6 +31,9 @@ def kremlin_fr():
     report, checked = check(DEFAULT_DATA_DIR, games=["kremlin"], langs=["fr"], variant=None)
     assert checked is not None and not report.has_errors
     [layout] = checked.layouts
+    for deck in layout.decks:  # the markers without their spares (`spares`): with them every
+        # marker is printed thrice or more, each face a form, and none is left to draw in place
+        deck.deck = deck.deck.model_copy(update={"spares": False})
     return checked.project, layout
 
 

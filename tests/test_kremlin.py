@@ -7,9 +7,9 @@ import re
 import pytest
 from pypdf import PdfReader
 
-from printshop.pipeline.build import check
+from printshop.pipeline.build import build, check
 from printshop.project.paths import DEFAULT_DATA_DIR
-from tests.conftest import edit, found, kit_view, line_of, one, real_project
+from tests.conftest import copy_data, edit, found, kit_view, line_of, one, real_project
 from tests.pdfinspect import page_drawing, page_texts, words
 
 
@@ -250,16 +250,52 @@ def test_the_influence_sheet_lists_every_controllable_politician(kremlin_kit):
     assert len(reader.pages) == game.game.sheets["influence"].copies
 
 
-def test_the_markers_are_one_sided_chits_with_room_for_their_marks(kremlin_kit):
-    reader = PdfReader(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-markers-a4.pdf")
-    # 11 × 17 fit a page (a twelfth column would leave no room for crop marks outside the 5 mm
-    # band), so 195 markers take two pages: spread evenly, 9 rows on each (99 and 96), not 187 and a
-    # near-empty page of 8
-    assert len(reader.pages) == 2
-    placements, segments = page_drawing(reader, 0)
-    assert len(placements) == 11 * 9
-    assert len(segments) == 2 * (12 + 10)  # a pair of marks for each cut line of the 11 × 9 grid
-    assert len(placements) + len(page_drawing(reader, 1)[0]) == 195
+MARGIN = 5 * 72 / 25.4  # media.yaml's print_and_play.margin: the band home printers cannot print
+CHIT = 16 * 72 / 25.4
+
+
+def blank_share(path, page: int) -> float:
+    """The share of a page's printable area (inside the margin) that no chit covers: the chits
+    placed on it (faces in the PDF), each 16 mm square, against the page less its margin band."""
+    reader = PdfReader(path)
+    box = reader.pages[page].mediabox
+    printable = (float(box.width) - 2 * MARGIN) * (float(box.height) - 2 * MARGIN)
+    return 1 - len(page_drawing(reader, page)[0]) * CHIT * CHIT / printable
+
+
+def test_the_markers_fill_their_pages_with_spares_beside_each_marker(kremlin_kit):
+    """Issue 51: the 195 markers left 35 % of their sheets empty (9 rows of the 17 an A4 page holds,
+    to spread them evenly). With `spares`, each page takes every row its marks leave room for (11 x
+    17 on A4, 12 x 15 on Letter) and the slots left are spares, given to every marker in turn, each
+    beside its own: under a quarter of the printable area is left blank (docs/design.md, "Filling
+    the page")."""
+    for lang, paper, (columns, rows) in (("fr", "a4", (11, 17)), ("en", "letter", (12, 15))):
+        path = kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-markers-{paper}.pdf"
+        reader = PdfReader(path)
+        assert len(reader.pages) == 2  # the deck's pages, no more
+        for page in range(2):
+            placements, segments = page_drawing(reader, page)
+            assert len(placements) == columns * rows  # every slot holds a marker or a spare
+            assert len(segments) == 2 * (columns + 1 + rows + 1)  # a pair of marks a cut line
+            assert blank_share(path, page) < 0.25, (paper, page, blank_share(path, page))
+        # the first marker (f1-1, three of them) has its spares right after it, before f1-2's
+        names = [placed.name for placed in page_drawing(reader, 0)[0]]
+        assert names[0] == names[3] and names[3] != names[6]
+
+
+def test_the_fill_guard_catches_markers_spread_thin(tmp_path):
+    """Must-catch: without `spares` the markers are spread over the two pages, 9 rows of 11 (99
+    and 96), and more than a third of each page's printable area is blank."""
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    game = data / "kremlin" / "game.yaml"
+    text = game.read_text("utf-8")
+    assert "    spares: true\n" in text
+    game.write_text(text.replace("    spares: true\n", ""), "utf-8")
+    result = build(data, tmp_path / "out", games=["kremlin"], langs=["en"], papers=["a4"])
+    assert not result.report.has_errors
+    path = tmp_path / "out" / "kremlin" / "en" / "kremlin-en-markers-a4.pdf"
+    assert len(page_drawing(PdfReader(path), 0)[0]) == 99
+    assert blank_share(path, 0) > 0.25 and blank_share(path, 1) > 0.25
 
 
 BOX_DPI = 150

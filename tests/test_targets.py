@@ -161,25 +161,69 @@ def test_a_deck_of_more_than_69_cards_spreads_over_several_sheets(tts):
         "ObjectStates"
     ]
     assert len(state["DeckIDs"]) == 195
-    assert sorted(state["CustomDeck"], key=int) == [
-        "3",
-        "4",
-        "5",
-    ]  # after politicians (1) and intrigue (2)
+    # after politicians (26 cards: 1, 2) and intrigue (34: 3, 4, 5), 14 poker cards to a sheet
+    assert sorted(state["CustomDeck"], key=int) == ["6", "7", "8"]
     assert [
         state["CustomDeck"][key]["NumWidth"] * state["CustomDeck"][key]["NumHeight"]
-        for key in "345"
+        for key in "678"
     ] == [70, 70, 60]
     assert (
-        state["DeckIDs"][0] == 300 and state["DeckIDs"][68] == 368 and state["DeckIDs"][69] == 400
+        state["DeckIDs"][0] == 600 and state["DeckIDs"][68] == 668 and state["DeckIDs"][69] == 700
     )
     assert (
-        state["CustomDeck"]["3"]["BackURL"] == state["CustomDeck"]["3"]["FaceURL"]
+        state["CustomDeck"]["6"]["BackURL"] == state["CustomDeck"]["6"]["FaceURL"]
     )  # counters: face both sides
     # 16 mm counters keep their proportions and are not shrunk below half a card
     assert state["Transform"]["scaleX"] / state["Transform"]["scaleZ"] == pytest.approx(
         88.9 / 63.5, rel=0.01
     )
+
+
+def test_tts_cards_are_at_300_dpi_on_sheets_within_the_pixel_limit(tts, project):
+    """The art director found the faces at 150 dpi soft: they are at `card_dpi` (300), 744 x 1039 px
+    for a poker card, so 5 x 3 to a sheet of at most 4096 px (ten across would be 7440 px); the
+    politicians' 26 cards take two sheets. Counters (256 px at least) keep TTS's 10 x 7."""
+    out, _ = tts
+    target = project.targets.tts
+    assert target.card_dpi == 300
+    folder = out / "kremlin" / "en" / "tts"
+    for deck_id, cell, grids in (
+        ("politicians", (744, 1039), [(5, 3), (5, 3)]),
+        ("markers", (256, 256), [(10, 7), (10, 7), (10, 6)]),
+    ):
+        [state] = json.loads((folder / f"kremlin-en-{deck_id}.json").read_text("utf-8"))[
+            "ObjectStates"
+        ]
+        customs = [state["CustomDeck"][key] for key in sorted(state["CustomDeck"], key=int)]
+        assert [(c["NumWidth"], c["NumHeight"]) for c in customs] == grids
+        for custom in customs:
+            faces = Image.open(folder / custom["FaceURL"])
+            assert max(faces.size) <= target.max_pixels
+            assert (faces.width // custom["NumWidth"], faces.height // custom["NumHeight"]) == cell
+
+
+def test_tts_grids_split_a_deck_rather_than_shrink_its_cards(project):
+    """Must-catch and must-pass of the rule above, on the grids alone: at 300 dpi a poker card fits
+    5 x 3 within 4096 px and keeps its pixels; ten across (TTS's grid at 150 dpi) would not fit."""
+    from printshop.render.tts import card_pixels, cell_pixels, grid_limits, sheet_grids
+
+    target = project.targets.tts
+    poker = SimpleNamespace(size=SimpleNamespace(width=63 * MM, height=88 * MM))
+    assert card_pixels(poker, target) == (744, 1039)
+    assert grid_limits((744, 1039), target) == (5, 3)
+    grids = sheet_grids(26, target, (744, 1039))
+    assert [(g.columns, g.rows, g.cards) for g in grids] == [(5, 3, 14), (5, 3, 12)]
+    assert cell_pixels(poker, grids, target) == (744, 1039)  # not shrunk
+    # the 10 x 7 grid of 150 dpi would put 7440 px across: over the limit, so shrunk by half
+    wide = sheet_grids(26, target)
+    assert (wide[0].columns, wide[0].rows) == (10, 3)
+    assert 10 * 744 > target.max_pixels and cell_pixels(poker, wide, target)[0] < 744 * 0.6
+    # a card too large for even the least grid (2 x 2) within the limit is shrunk to fit
+    tarot = SimpleNamespace(size=SimpleNamespace(width=200 * MM, height=300 * MM))
+    big = sheet_grids(3, target, card_pixels(tarot, target))
+    assert [(g.columns, g.rows) for g in big] == [(2, 2)]
+    width, height = cell_pixels(tarot, big, target)
+    assert 2 * width <= target.max_pixels and 2 * height <= target.max_pixels
 
 
 def test_tts_boards_and_sheets_are_custom_boards_and_tiles(tts):

@@ -234,3 +234,161 @@ def test_bad_tuck_box_is_said_at_its_line(tmp_path, case):
 )
 def test_a_good_tuck_box_passes(tmp_path, box):
     assert _errors(tmp_path / "games", box) == []
+
+
+# --- the Kremlin politicians' box, measured on the PDFs the kit holds
+# --------------------------------------------------------------------------------
+def net_lines(path: Path) -> tuple[list[tuple[float, float]], list[tuple[float, ...]]]:
+    """The tuck box page's cut outline (the longest closed, solid stroked path: its points) and its
+    fold lines (the dashed segments), in the page's points, read from the PDF's content."""
+    from pypdf.generic import ContentStream
+
+    reader = PdfReader(path)
+    page = reader.pages[0]
+    operations = ContentStream(page.get_contents(), reader).operations
+    ctm, stack, dashed = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0], [], False
+    points: list[tuple[float, float]] = []
+    outlines, folds = [], []
+
+    def at(x, y):
+        a, b, c, d, e, f = ctm
+        return (a * float(x) + c * float(y) + e, b * float(x) + d * float(y) + f)
+
+    for operands, operator in operations:
+        op = operator.decode()
+        if op == "q":
+            stack.append((list(ctm), dashed))
+        elif op == "Q":
+            ctm, dashed = stack.pop()
+        elif op == "cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            m = ctm
+            ctm = [
+                a * m[0] + b * m[2], a * m[1] + b * m[3], c * m[0] + d * m[2],
+                c * m[1] + d * m[3], e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5],
+            ]  # fmt: skip
+        elif op == "d":
+            dashed = bool(operands[0])
+        elif op == "m":
+            points = [at(*operands)]
+        elif op == "l":
+            points.append(at(*operands))
+        elif op in ("S", "s") and points:
+            if dashed and len(points) == 2:
+                folds.append((*points[0], *points[1]))
+            elif not dashed:
+                outlines.append(points)
+            points = []
+        elif op in ("f", "f*", "n", "B", "b", "re"):
+            points = []
+    return max(outlines, key=len), folds
+
+
+def closing_problems(
+    outline: list[tuple[float, float]],
+    folds: list[tuple[float, ...]],
+    wall: float,
+    depth: float,
+    dust: float,
+    tuck: float,
+) -> list[str]:
+    """What keeps the net from folding into a closed box with both ends closable: each end needs a
+    closure panel as wide as a wall and as deep as the box (two folds `depth` apart) with a tuck
+    flap past it, and a dust flap on each side panel reaching `dust` past the walls. Empty: a box
+    that closes."""
+    near = 0.05 * MM
+    xs = sorted({round(f[0], 2) for f in folds if abs(f[0] - f[2]) < near})  # upright folds
+    if len(xs) != 4:
+        return [f"{len(xs)} upright folds, not the walls' 4 corners and the glue flap's"]
+    x1, x2, x3, x4 = xs
+    left = min(x for x, _ in outline)
+    problems = []
+    if abs(x1 - left - wall) > near or abs(x3 - x2 - wall) > near:
+        problems.append("a wall is not a card and its play wide")
+    if abs(x2 - x1 - depth) > near or abs(x4 - x3 - depth) > near:
+        problems.append("a side is not as deep as the deck")
+    walls = [f for f in folds if abs(f[0] - f[2]) < near]
+    bottom, top = min(min(f[1], f[3]) for f in walls), max(max(f[1], f[3]) for f in walls)
+    level = [f for f in folds if abs(f[1] - f[3]) < near]
+
+    def across(y, a, b) -> bool:  # a fold at height y across a panel from a to b
+        return any(
+            abs(f[1] - y) < near and min(f[0], f[2]) <= a + near and max(f[0], f[2]) >= b - near
+            for f in level
+        )
+
+    def reaches(y, a, b) -> bool:  # the outline goes as far as y over the panel from a to b
+        return any(a - near <= x <= b + near and abs(py - y) < near for x, py in outline)
+
+    for end, edge, out in (("top", top, 1), ("bottom", bottom, -1)):
+        closures = [
+            (a, b)
+            for a, b in ((left, x1), (x2, x3))
+            if across(edge, a, b) and across(edge + out * depth, a, b)
+        ]
+        if len(closures) != 1:
+            problems.append(f"the {end} has {len(closures)} closure panels with their tuck folds")
+        elif not reaches(edge + out * (depth + tuck), *closures[0]):
+            problems.append(f"the {end}'s closure panel has no tuck flap")
+        for side, (a, b) in (("left", (x1, x2)), ("right", (x3, x4))):
+            if not across(edge, a, b) or not reaches(edge + out * dust, a, b):
+                problems.append(f"no {side} dust flap at the {end}")
+    return problems
+
+
+@pytest.fixture(scope="module")
+def kremlin_kit(tmp_path_factory):
+    from tests.conftest import kit_view
+
+    return kit_view(tmp_path_factory, ["kremlin"])
+
+
+def _politicians_box():
+    from printshop.checks.tuck_boxes import deck_net
+    from printshop.project.paths import DEFAULT_DATA_DIR
+
+    project = load_project(DEFAULT_DATA_DIR, games=["kremlin"])
+    deck = project.games["kremlin"].game.decks["politicians"]
+    return deck_net(project, deck), deck
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_kremlin_politicians_box_closes_at_both_ends(kremlin_kit, lang, paper):
+    """The art director read the box as having dust flaps at the top only. Measured on the PDF: both
+    ends have a closure panel as wide as a wall and as deep as the deck (the lid above the back, the
+    bottom below the front), its tuck flap past it, and a dust flap on each side; the walls are a
+    card and its play (63 mm + 2 x 1 mm + the board), the sides as deep as its 26 cards of 0.3 mm
+    (7.8 mm) and the play; the back's face and the deck's name are on it."""
+    net, deck = _politicians_box()
+    cards = sum(card.count for card in deck.cards)
+    box = deck.tuck_box
+    assert cards == 26 and net.depth >= cards * box.stock + 2 * box.play
+    assert abs(net.wall_width - (63 * MM + 2 * box.play + box.board)) < 1e-6
+    path = kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-politicians-tuckbox-{paper}.pdf"
+    outline, folds = net_lines(path)
+    assert closing_problems(outline, folds, net.wall_width, net.depth, net.dust, net.tuck) == []
+    assert len(folds) == len(net.folds)
+    text = PdfReader(path).pages[0].extract_text()
+    assert text.count({"en": "Politicians", "fr": "Politiciens"}[lang]) >= 5  # walls, lid, back
+
+
+def test_the_closing_check_catches_a_box_open_at_the_bottom():
+    """Must-catch: the same net with its bottom dust flaps cut away (the outline straight along the
+    sides' bottom), or without its bottom closure, does not close."""
+    net, _ = _politicians_box()
+    x1, x2 = net.panel("side-left").x, net.panel("front").x
+    y2 = net.panel("back").y
+    outline = [
+        (x, y2 if y < y2 and (x1 <= x <= x2 or x >= net.panel("side-right").x) else y)
+        for x, y in net.outline()
+    ]
+    sizes = (net.wall_width, net.depth, net.dust, net.tuck)
+    assert closing_problems(net.outline(), list(net.folds), *sizes) == []  # (must-pass)
+    problems = closing_problems(outline, list(net.folds), *sizes)
+    assert "no left dust flap at the bottom" in problems
+    assert "no right dust flap at the bottom" in problems
+    no_bottom = [f for f in net.folds if not (f[1] == f[3] == net.panel("bottom").y)]
+    assert "the bottom has 0 closure panels with their tuck folds" in closing_problems(
+        net.outline(), no_bottom, *sizes
+    )

@@ -5,16 +5,18 @@ A face is read in its drawing order, and every shape and frame is given its grou
 shape drawn before it whose box holds its centre, else the face's background. Then:
 
 - the background is not printed; a coloured one (not light) survives as a band of thin diagonal
-  hatching in its colour round the face's edge, but on a face with a sunburst (a back), which the
-  sunburst's outlines tell apart;
-- a sunburst is its wedges' outlines in hairlines of its colour, no fill, kept to the trim, from
-  where they stand a hatching's pitch apart (no blot at the centre);
+  hatching in its colour round the face's edge, but on a face that a sunburst covers;
+- a sunburst that covers the whole face (`covers`: a card's back, the board) is not printed at
+  all: such a face is drawn as outlines, its frame and emblem, a light touch, and a larger filled
+  shape on it keeps no tint, only its outline (a light shape on a light ground, a watermark, goes);
+- a smaller sunburst (behind a front's emblem) is its wedges' outlines in hairlines of its colour,
+  no fill, kept to the trim, from where they stand a hatching's pitch apart (no blot at the
+  centre);
 - a knock-out (a near-white shape on a coloured ground, as an emblem in white on a faction's
   colour) is paper white outlined in its ground's colour, at full strength: dark on white, where
   it would otherwise vanish with its ground;
 - a small filled shape (no wider or higher than the rules' `accent`: pips, stars, icons) keeps its
-  full colour; a larger one (a band, a back's emblem) keeps a tint of it, outlined in the full
-  colour;
+  full colour; a larger one (a band) keeps a tint of it, outlined in the full colour;
 - outlines and lines keep their full colour;
 - light type on a coloured ground takes the ground's colour (Paints.text makes any other light type
   black).
@@ -22,6 +24,7 @@ shape drawn before it whose box holds its centre, else the face's background. Th
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -63,6 +66,15 @@ def ground(face: Face, below: list[Shape], x: float, y: float) -> str | None:
     return face.background
 
 
+def covers(shape: Shape, width: float, height: float) -> bool:
+    """Whether `shape` is a sunburst reaching every corner of a face `width` × `height`: the whole
+    face's art (a back's, the board's), not a burst behind one emblem."""
+    corners = ((0, 0), (width, 0), (0, height), (width, height))
+    return shape.kind == "rays" and all(
+        math.hypot(x - shape.x, y - shape.y) <= shape.radius for x, y in corners
+    )
+
+
 def _coloured(paints: Paints, name: str | None) -> bool:
     return name is not None and paints.luminance(name) < LIGHT
 
@@ -83,8 +95,8 @@ def draw_low_ink_face(
     rules, model = paints.mode.low_ink_rules, face.face
     shapes = drawing_order(model)
     background = model.background if _coloured(paints, model.background) else None
-    has_rays = any(shape.kind == "rays" and shape.fill for shape in shapes)
-    if background is not None and not has_rays:
+    covered = any(covers(shape, face.width, face.height) and shape.fill for shape in shapes)
+    if background is not None and not covered:
         _hatch(
             canvas,
             face,
@@ -94,6 +106,8 @@ def draw_low_ink_face(
             rules.hatch_band,
         )
     for index, shape in enumerate(shapes):
+        if covered and shape.kind == "rays" and covers(shape, face.width, face.height):
+            continue  # the face is drawn as outlines: its sunburst goes
         fill, stroke, width = None, None, shape.stroke_width
         if shape.stroke is not None and shape.stroke_width > 0:
             stroke = paints.full(shape.stroke)
@@ -106,12 +120,14 @@ def draw_low_ink_face(
             if under is not None and _coloured(paints, under):
                 if stroke is None:
                     stroke, width = paints.full(under), rules.outline
+            elif covered:  # a light shape on a light ground: a watermark, gone with the tints
+                fill = None if stroke is None else paints.white()
             elif paints.luminance(shape.fill) < 1.0:  # paper on paper: its tint, as before
                 fill = paints.fill(shape.fill)
         elif shape.fill is not None and max(right - left, bottom - top) <= rules.accent:
             fill = paints.full(shape.fill)
         elif shape.fill is not None:
-            fill = paints.fill(shape.fill)
+            fill = paints.white() if covered else paints.fill(shape.fill)
             if stroke is None:
                 stroke, width = paints.full(shape.fill), rules.outline
         if shape.kind == "rays":  # its lines would run on past the face, over its neighbours

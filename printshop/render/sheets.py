@@ -61,7 +61,8 @@ def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     card size. A deck takes as many rows as spreading it over its pages needs, so that no last page
     is nearly empty where fewer rows make the same pages (195 markers: 99 and 96, not 187 and 8),
     and a deck of one page only the rows and columns its cards fill: its crop marks mark the cards
-    it has, not the rows below them (four cards had marks down the empty page)."""
+    it has, not the rows below them (four cards had marks down the empty page). A deck with
+    `spares` takes every row and column instead, its spares filling them (`sheet_cards`)."""
     paper, pnp = settings.paper, settings.media.print_and_play
     layout = pnp.card_sheets.get(settings.paper_id, {}).get(deck.deck.card_size)
     turn = layout.turn if layout is not None else 0
@@ -83,14 +84,39 @@ def deck_grid(deck: DeckLayout, settings: SheetSettings) -> Grid:
     across, up = card_room(paper.width, paper.height, pnp)
     columns, rows = int((across + 1e-6) // width), int((up + 1e-6) // height)
     count = len(deck.cards)
-    pages = max(1, -(-count // (columns * rows)))
-    rows = max(
-        1, -(-count // (pages * columns))
-    )  # a deck of one page, too, takes the rows it fills
-    columns = max(1, min(columns, count))  # and fewer cards than a row holds, the columns they fill
+    if not with_spares(deck, settings):  # (spares fill every page's rows instead: sheet_cards)
+        pages = max(1, -(-count // (columns * rows)))
+        rows = max(
+            1, -(-count // (pages * columns))
+        )  # a deck of one page, too, takes the rows it fills
+        columns = max(1, min(columns, count))  # fewer cards than a row holds: the columns they fill
     bottom_room = footer_clear(pnp) + mark_room(pnp) - pnp.margin
     lift = max(0.0, bottom_room - (paper.height - rows * height) / 2)
     return Grid(paper.width, paper.height, width, height, columns, rows, lift, turn)
+
+
+def with_spares(deck: DeckLayout, settings: SheetSettings) -> bool:
+    """Whether the deck's sheets are filled with spares: it asks for them, and the kit is not a
+    low-ink one (a page full of chits lays 19 % of ink, over low ink's 15 %: the ink comes first)."""
+    return deck.deck.spares and not settings.paints.mode.low_ink
+
+
+def sheet_cards(deck: DeckLayout, grid: Grid, spares: bool = True) -> list[tuple[str, str | None]]:
+    """The cards the deck's sheets hold, in order: its cards, and with `spares` (for a deck that
+    asks for them) spare copies until its last page is full, given one to each of its cards (each
+    front and back once) in deck order before a second to any, each spare beside its card."""
+    cards = list(deck.cards)
+    if not (spares and deck.deck.spares) or not cards:
+        return cards
+    kinds = list(dict.fromkeys(cards))
+    given = Counter(kinds[index % len(kinds)] for index in range(-len(cards) % grid.per_page))
+    last = {card: index for index, card in enumerate(cards)}
+    filled = []
+    for index, card in enumerate(cards):
+        filled.append(card)
+        if last[card] == index:
+            filled.extend([card] * given[card])
+    return filled
 
 
 def render_card_sheets(
@@ -111,13 +137,12 @@ def render_card_sheets(
     )
     # fonts named, characters numbered, before any face is drawn (render/helper.py)
     seed(canvas, deck.faces.values(), footer_characters(game, settings))
-    uses = Counter(front for front, _ in deck.cards) + Counter(
-        back for _, back in deck.cards if back
-    )
+    cards = sheet_cards(deck, grid, with_spares(deck, settings))
+    uses = Counter(front for front, _ in cards) + Counter(back for _, back in cards if back)
     labels = {key: f"face{index}" for index, key in enumerate(deck.faces)}
     names = {key: label for key, label in labels.items() if uses[key] > 1}  # the forms
     assets = game.localized.data.dir
-    chunks = [deck.cards[i : i + grid.per_page] for i in range(0, len(deck.cards), grid.per_page)]
+    chunks = [cards[i : i + grid.per_page] for i in range(0, len(cards), grid.per_page)]
     helper = _helper(game, deck, chunks, names, settings, assets, title=title)
     helped = set(helper.keys) if helper is not None else set()
     drawn_by_helper: dict | None = None

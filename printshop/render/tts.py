@@ -2,9 +2,10 @@
 boards and sheets as custom boards and tiles, for playtesting online from the same data as the print
 files.
 
-A face sheet is TTS's grid: at most `max_columns` x `max_rows` cards (10 x 7), every copy of a card
-in its own slot, in deck order, and the grid's last slot holding the hidden-card image (what others
-see of a card in your hand). A deck larger than one sheet continues on the next, under the next deck
+A face sheet is TTS's grid: at most `max_columns` x `max_rows` cards (10 x 7), fewer where cards at
+`card_dpi` would make the sheet wider or taller than `max_pixels` (a deck takes more sheets rather
+than lose resolution), every copy of a card in its own slot, in deck order, and the grid's last
+slot holding the hidden-card image (what others see of a card in your hand). A deck larger than one sheet continues on the next, under the next deck
 number. Card ids are 100 x deck number + slot, as TTS counts them. A deck whose cards share one back
 gets that back as one image; cards with backs of their own get a sheet of backs in the same grid
 (`UniqueBack`); a one-sided deck (counters) shows its face on both sides.
@@ -43,28 +44,50 @@ class SheetGrid:
         return self.columns * self.rows - 1
 
 
-def sheet_grids(cards: int, target: TtsTarget) -> list[SheetGrid]:
-    """The grids of a deck of `cards` cards: full sheets of max_columns x max_rows less the hidden
-    slot, then the smallest grid that holds the rest and its hidden slot."""
-    capacity = target.max_columns * target.max_rows - 1
+def sheet_grids(
+    cards: int, target: TtsTarget, cell: tuple[int, int] | None = None
+) -> list[SheetGrid]:
+    """The grids of a deck of `cards` cards: full sheets of the most cards across and down that
+    keep cards of `cell` pixels within `max_pixels` (at most max_columns x max_rows, at least the
+    least grid), less the hidden slot, then the smallest grid that holds the rest and its hidden
+    slot."""
+    across, down = grid_limits(cell, target)
+    capacity = across * down - 1
     grids = []
     while cards > 0:
         here = min(cards, capacity)
         slots = here + 1
-        columns = min(target.max_columns, max(target.min_columns, slots))
+        columns = min(across, max(target.min_columns, slots))
         rows = max(target.min_rows, math.ceil(slots / columns))
         grids.append(SheetGrid(columns, rows, here))
         cards -= here
     return grids
 
 
-def cell_pixels(deck: DeckLayout, grids: list[SheetGrid], target: TtsTarget) -> tuple[int, int]:
-    """One card's pixels in the sheets: `card_dpi`, raised for small cards, lowered so the widest
-    and tallest grid stay within `max_pixels`."""
+def grid_limits(cell: tuple[int, int] | None, target: TtsTarget) -> tuple[int, int]:
+    """The most cards of `cell` pixels across and down a sheet of at most `max_pixels` a side,
+    within TTS's max_columns x max_rows and never under its least grid (None: TTS's limits)."""
+    if cell is None:
+        return target.max_columns, target.max_rows
+    return (
+        max(target.min_columns, min(target.max_columns, target.max_pixels // cell[0])),
+        max(target.min_rows, min(target.max_rows, target.max_pixels // cell[1])),
+    )
+
+
+def card_pixels(deck: DeckLayout, target: TtsTarget) -> tuple[int, int]:
+    """One card's pixels at `card_dpi`, raised for small cards to `min_card_pixels`."""
     width, height = pixels_at(deck.size.width, deck.size.height, target.card_dpi)
     short = min(width, height)
     if short < target.min_card_pixels:
         width, height = (round(side * target.min_card_pixels / short) for side in (width, height))
+    return width, height
+
+
+def cell_pixels(deck: DeckLayout, grids: list[SheetGrid], target: TtsTarget) -> tuple[int, int]:
+    """One card's pixels in the sheets: `card_pixels`, lowered only where even the least grid would
+    exceed `max_pixels` (sheet_grids splits a deck into more sheets rather than shrink its cards)."""
+    width, height = card_pixels(deck, target)
     columns, rows = max(g.columns for g in grids), max(g.rows for g in grids)
     shrink = min(1.0, target.max_pixels / (columns * width), target.max_pixels / (rows * height))
     return max(1, math.floor(width * shrink)), max(1, math.floor(height * shrink))
@@ -159,7 +182,7 @@ class TtsExport:
         """Render a deck's sheets and return its saved object (DeckCustom, or CardCustom for one
         card)."""
         names, kinds = _names_and_kinds(deck)
-        grids = sheet_grids(len(deck.cards), self.target)
+        grids = sheet_grids(len(deck.cards), self.target, card_pixels(deck, self.target))
         cell = cell_pixels(deck, grids, self.target)
         pictures = self._pictures(deck, cell)
         backs = [back for _, back in deck.cards]

@@ -72,6 +72,9 @@ class LowInk(Node):
     coverage: float = Field(default=15, gt=0, le=100)
     """The most ink a low-ink file may lay on average over its pages, in percent of the page (the
     densest channel's tone): what the tests hold every low-ink file of the project to."""
+    back_coverage: float = Field(default=10, gt=0, le=100)
+    """The most ink one card back of a low-ink file may lay, in percent of the card: a back is drawn
+    as outlines (its frame and emblem), a light touch, so that a duplex page of backs costs little."""
 
 
 class Calibration(Node):

@@ -35,8 +35,10 @@ class TtsTarget(Node):
     """The fewest cards down a sheet."""
     max_pixels: int = Field(default=4096, ge=256, le=16384)
     """The most pixels on either side of any image."""
-    card_dpi: float = Field(default=150, gt=0)
-    """Resolution of the cards in face sheets, lowered where a sheet would exceed `max_pixels`."""
+    card_dpi: float = Field(default=300, gt=0)
+    """Resolution of the cards in face sheets: a sheet takes fewer cards across and down where ten
+    by seven would exceed `max_pixels` (the deck takes more sheets); lowered only where even the
+    least grid would."""
     min_card_pixels: int = Field(default=256, ge=16)
     """Small cards (counters) get at least this many pixels on their shorter side."""
     sheet_dpi: float = Field(default=100, gt=0)

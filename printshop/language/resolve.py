@@ -376,7 +376,7 @@ TEMPLATE_CONTEXT = (
         ("how-to-print",),
         "the percentage the rules' pages are printed at in the imposed booklet: 100, or less "
         "where they are reduced to fit half the paper (A5 on Letter)",
-        '{% if booklet_scale < 100 %}…{% endif %}',
+        "{% if booklet_scale < 100 %}…{% endif %}",
     ),
     ContextName(
         "assembly_page",

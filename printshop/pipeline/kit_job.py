@@ -407,9 +407,7 @@ class KitJob:
                 flip=options.flip,
                 calibration=calibration,
                 low_ink=options.low_ink,
-                booklet_scale=booklet_scale(
-                    project.media.papers[project.booklet.paper], s.paper
-                ),
+                booklet_scale=booklet_scale(project.media.papers[project.booklet.paper], s.paper),
             ),
             template_location(self.env, HOW_TO_TEMPLATE),
             "how to print and cut, {paper}",

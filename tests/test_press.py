@@ -233,11 +233,11 @@ def test_image_profiles_write_one_png_per_face_at_the_exact_size(tmp_path, profi
         with Image.open(path) as image:
             assert image.size == size and image.mode == "RGB"
     with Image.open(
-        tmp_path / "comrade" / "en" / "press" / profile / "comrade-en-cards-018-back.png"
+        tmp_path / "comrade" / "en" / "press" / profile / "comrade-en-cards-001-back.png"
     ) as back:
         assert (
             back.getpixel((1, 1))[0] > 100 and back.getpixel((1, 1))[2] < 90
-        )  # the red back reaches the edge
+        )  # the red back reaches the edge (a role card's: the turn summary, 018, has its own)
 
 
 def test_a_deck_too_far_from_the_shops_trim_is_refused(data_copy):

@@ -50,6 +50,8 @@ REQUIRED_LABELS = (
     "howto_tiled",
     "howto_rules",
     "howto_rules-booklet",
+    "howto_rules-booklet_reduced",
+    "howto_press",
     "howto_sheet-two-sided_long-edge",
     "howto_sheet-two-sided_short-edge",
     "howto_sheet-pairs-two-sided_long-edge",

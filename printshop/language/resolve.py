@@ -346,7 +346,8 @@ TEMPLATE_CONTEXT = (
         "files",
         ("how-to-print",),
         "the kit's files, each {name, pages, kind}; kind is one of cards, "
-        "cards-one-sided, gutterfold, sheet, sheet-pairs, tiled, rules, rules-booklet",
+        "cards-one-sided, gutterfold, tuck-box, sheet, sheet-pairs (these two also -two-sided), "
+        "tiled, press (a sheet's page for a print shop), rules, rules-booklet",
         "{% for file in files %}{{ file.name }}{% endfor %}",
     ),
     ContextName(
@@ -369,6 +370,13 @@ TEMPLATE_CONTEXT = (
     ),
     ContextName(
         "low_ink", ("how-to-print",), "true for a low-ink build", "{% if low_ink %}…{% endif %}"
+    ),
+    ContextName(
+        "booklet_scale",
+        ("how-to-print",),
+        "the percentage the rules' pages are printed at in the imposed booklet: 100, or less "
+        "where they are reduced to fit half the paper (A5 on Letter)",
+        "{% if booklet_scale < 100 %}…{% endif %}",
     ),
     ContextName(
         "assembly_page",

@@ -21,6 +21,7 @@ from printshop.render.how_to_print import TEMPLATE as HOW_TO_TEMPLATE
 from printshop.render.how_to_print import (
     KitFile,
     TooLong,
+    booklet_scale,
     deck_kind,
     render_how_to_print,
     sheet_kind,
@@ -151,6 +152,11 @@ class KitJob:
             else data
         ), pages
 
+    def press_page_count(self, sheet) -> int:
+        """How many pages the sheet's press file has (one per face, as `press_sheet` draws them)."""
+        profile = self.project.profiles[self.project.media.print_and_play.press_profile]
+        return len(press_pages(sheet, profile.page_order).faces)
+
     def _folds(self, deck, paper_id: str) -> bool:
         """Whether --gutterfold makes `deck` a gutterfold file on this paper: not a one-sided deck
         (nothing to fold), and not one too large to fold on the paper, left out with a warning (as
@@ -237,7 +243,9 @@ class KitJob:
                     ),
                 )
             )
-            if sheet.spec.press and self.job.extras:
+            if sheet.spec.press:
+                # its press page: written by one paper's job, listed on every paper's how-to page
+                # (the others only count its pages), as the A5 rules are
                 tasks.append(
                     (
                         False,
@@ -245,9 +253,13 @@ class KitJob:
                             self.render,
                             sheet.id,
                             "press",
-                            lambda s, sheet=sheet: self.press_sheet(sheet),
+                            (lambda s, sheet=sheet: self.press_sheet(sheet))
+                            if self.job.extras
+                            else (lambda s, sheet=sheet: (b"", self.press_page_count(sheet))),
                             sheet.spec.where("press"),
                             f"{sheet.id}, one press page with bleed",
+                            "press",
+                            keep=self.job.extras,
                         ),
                     )
                 )
@@ -395,6 +407,7 @@ class KitJob:
                 flip=options.flip,
                 calibration=calibration,
                 low_ink=options.low_ink,
+                booklet_scale=booklet_scale(project.media.papers[project.booklet.paper], s.paper),
             ),
             template_location(self.env, HOW_TO_TEMPLATE),
             "how to print and cut, {paper}",

@@ -42,8 +42,8 @@ TEMPLATE = HOW_TO_PRINT_TEMPLATE
 class KitFile:
     name: str
     pages: int
-    # cards, cards-one-sided, gutterfold, sheet, sheet-pairs (each also -two-sided), tiled, rules,
-    # rules-booklet
+    # cards, cards-one-sided, gutterfold, sheet, sheet-pairs (each also -two-sided), tiled, press,
+    # rules, rules-booklet
     kind: str
 
 
@@ -64,11 +64,12 @@ def render_how_to_print(
     flip: str,
     calibration: str,
     low_ink: bool,
+    booklet_scale: int = 100,
 ) -> tuple[bytes, int]:
     localized = game.localized
     style = sheet_style(style)
     blocks = tied(
-        _blocks(game, files, paper.label, env, flip, calibration, low_ink),
+        _blocks(game, files, paper.label, env, flip, calibration, low_ink, booklet_scale),
         localized.language.typography,
         lambda block: booklet_align(style, block),
     )
@@ -155,6 +156,7 @@ def _blocks(
     flip: str,
     calibration: str,
     low_ink: bool,
+    booklet_scale: int = 100,
 ) -> list:
     """The page's blocks: the template filled with the kit's files and the language's labels,
     parsed."""
@@ -168,6 +170,7 @@ def _blocks(
         "label": game.localized.label,
         "assembly_page": ASSEMBLY_PAGE,
         "kinds": sorted({f.kind for f in files}),
+        "booklet_scale": booklet_scale,
     }
     return parse_blocks(render_template(env, TEMPLATE, context))
 
@@ -183,6 +186,7 @@ KINDS = (
     "sheet-two-sided",
     "sheet-pairs-two-sided",
     "tiled",
+    "press",
     "rules",
     "rules-booklet",
 )
@@ -197,6 +201,14 @@ def sheet_kind(sheet) -> str:
     return (
         "tiled" if sheet.spec.tiled else "sheet-pairs" if sheet.spec.per_page == 2 else "sheet"
     ) + ("-two-sided" if sheet.backs else "")
+
+
+def booklet_scale(booklet_page: Paper, paper: Paper) -> int:
+    """The percentage the rules' pages are printed at in the kit's imposed booklet on `paper`
+    (render/imposed_booklet.py): 100 for A5 on A4, 94 for A5 on Letter."""
+    from printshop.render.imposed_booklet import imposed_scale  # pikepdf: only for a booklet
+
+    return int(imposed_scale(float(booklet_page.width), float(booklet_page.height), paper) * 100)
 
 
 # the page count validate lists for each file (the build's are known once they are set): the widest
@@ -238,15 +250,21 @@ def kit_files(
             )
         if deck.deck.tuck_box is not None:  # (after its deck, as kit_job.py writes it)
             files.append(KitFile(name(f"{deck.id}-tuckbox", paper_id), PAGES_SHOWN, "tuck-box"))
-    files += [
-        KitFile(name(sheet.id, paper_id), PAGES_SHOWN, sheet_kind(sheet)) for sheet in game.sheets
-    ]
+    for sheet in game.sheets:
+        files.append(KitFile(name(sheet.id, paper_id), PAGES_SHOWN, sheet_kind(sheet)))
+        if sheet.spec.press:  # its press page, in every kit (never named low-ink: kit_job.py)
+            files.append(KitFile(press_name(game, sheet.id), PAGES_SHOWN, "press"))
     if game.booklet is not None:
         files += [
             KitFile(name("rules", booklet_paper), PAGES_SHOWN, "rules"),
             KitFile(name("rules-booklet", paper_id), PAGES_SHOWN, "rules-booklet"),
         ]
     return files
+
+
+def press_name(game: GameLayout, sheet_id: str) -> str:
+    """The file name of a sheet's press page in the kit (`<game>-<lang>-<sheet>-press.pdf`)."""
+    return output_name(game.game_id, game.lang, sheet_id, "press", game.localized.variant).name
 
 
 def check_how_to_print(
@@ -263,7 +281,8 @@ def check_how_to_print(
     where = template_location(env, TEMPLATE)
     for flip, low_ink in (("long-edge", False), ("short-edge", True)):
         try:
-            _blocks(game, files, paper_label, env, flip, "calibration.pdf", low_ink)
+            # (a reduced booklet, so that the template's branch for it is checked too)
+            _blocks(game, files, paper_label, env, flip, "calibration.pdf", low_ink, 94)
         except TemplateFailure as failure:
             report_once(
                 report,
@@ -324,9 +343,10 @@ def sheet_fits(game: GameLayout, paper_id: str, paper: Paper, project, env) -> b
         folding=(paper, project.media.print_and_play),
     )
     calibration = f"duplex-calibration-{game.lang}-{paper_id}.pdf"
+    scale = booklet_scale(project.media.papers[style.paper], paper)
     pages = [
         tied(
-            _blocks(game, files, paper.label, env, flip, calibration, True),
+            _blocks(game, files, paper.label, env, flip, calibration, True, scale),
             game.localized.language.typography,
             lambda block: booklet_align(style, block),
         )

@@ -42,12 +42,20 @@ def impose_saddle_stitch(booklet: bytes, paper: Paper, title: str) -> tuple[byte
     )
 
 
+def imposed_scale(page_width: float, page_height: float, paper: Paper) -> float:
+    """How much a booklet page of that size is reduced to fit half of `paper` turned landscape: 1
+    when it fits (A5 on A4), less when it is larger (A5 on Letter, about 0.94). The how-to page
+    says so."""
+    width, height = max(paper.width, paper.height), min(paper.width, paper.height)
+    return min(1.0, (width / 2) / page_width, height / page_height)
+
+
 def _impose(booklet: bytes, paper: Paper, title: str) -> tuple[bytes, int]:
     width, height = max(paper.width, paper.height), min(paper.width, paper.height)  # landscape
     with pikepdf.open(io.BytesIO(booklet)) as source, pikepdf.new() as pdf:
         box = [float(v) for v in source.pages[0].mediabox]
         page_w, page_h = box[2] - box[0], box[3] - box[1]
-        scale = min(1.0, (width / 2) / page_w, height / page_h)
+        scale = imposed_scale(page_w, page_h, paper)
         forms = [pdf.copy_foreign(page.as_form_xobject()) for page in source.pages]
         for left, right in booklet_order(len(forms)):
             placed, content = {}, []

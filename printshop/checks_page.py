@@ -16,7 +16,7 @@ CORRECT_TEXT = (
 )
 ALARMS_ON_CORRECT_TEXT: dict[str, tuple[int, int, str]] = {
     "empty-translation": (0, 0, ""),
-    "untranslated": (23, 23, "names and words the same in both languages, each accepted"),
+    "untranslated": (25, 25, "names and words the same in both languages, each accepted"),
     "number-mismatch": (2, 2, "« une vingtaine » for “about 20”, accepted"),
     "whitespace": (0, 0, ""),
     "repeated-word": (0, 0, "French “nous nous” is allowed by checks.doubled_words"),
@@ -25,7 +25,12 @@ ALARMS_ON_CORRECT_TEXT: dict[str, tuple[int, int, str]] = {
     "length-ratio": (0, 0, "“Un gran botto”, 0.37 of its English, passes the widened limits"),
     "opening-mark": (0, 0, "“Se gañas, ¿quen perde?”, “¡¿Que dis?!”, “Di «¿quen?» e cala.”"),
     "straight-quote": (0, 0, "a straight ' where replace turns it into ’ is right"),
-    "sentence-count": (0, 0, "sentences joined with ; or : count as the sentences they were"),
+    "sentence-count": (
+        1,
+        1,
+        "sentences joined with ; or : count as the sentences they were; Kremlin's “? marker”, "
+        "whose name is a question mark, accepted",
+    ),
     "swapped-texts": (0, 0, "none down to a margin of 0.05 (0.1 is used)"),
     "placeholder": (0, 0, ""),
     "markup-mismatch": (0, 0, ""),

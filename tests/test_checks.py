@@ -229,9 +229,9 @@ def test_an_image_is_drawn_once_per_pdf(data_copy, tmp_path):
     Image.new("RGB", (300, 300), "#123456").save(data_copy / "comrade" / "images" / "seal.png")
     edit(
         data_copy / "comrade" / "faces.yaml",
-        "      frame: {kind: rect, x: 4.2mm,",
+        "      frame: {kind: rect, x: 4.8mm,",
         "      seal: {kind: image, src: images/seal.png, x: 6mm, y: 6mm, width: 1in, height: 1in}\n"
-        "      frame: {kind: rect, x: 4.2mm,",
+        "      frame: {kind: rect, x: 4.8mm,",
     )
     result = build(data_copy, tmp_path, langs=["en"], papers=["a4"])
     assert not result.report.has_errors

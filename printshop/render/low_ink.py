@@ -7,8 +7,9 @@ shape drawn before it whose box holds its centre, else the face's background. Th
 - the background is not printed; a coloured one (not light) survives as a band of thin diagonal
   hatching in its colour round the face's edge, but on a face that a sunburst covers;
 - a sunburst that covers the whole face (`covers`: a card's back, the board) is not printed at
-  all: such a face is drawn as outlines, its frame and emblem, a light touch, and a larger filled
-  shape on it keeps no tint, only its outline (a light shape on a light ground, a watermark, goes);
+  all: such a face is drawn as outlines, its frame and emblem, a light touch (no line broader than
+  twice `outline`), and a larger filled shape on it keeps no tint, only its outline (a light shape on
+  a light ground, a watermark, goes);
 - a smaller sunburst (behind a front's emblem) is its wedges' outlines in hairlines of its colour,
   no fill, kept to the trim, from where they stand a hatching's pitch apart (no blot at the
   centre);
@@ -130,6 +131,8 @@ def draw_low_ink_face(
             fill = paints.white() if covered else paints.fill(shape.fill)
             if stroke is None:
                 stroke, width = paints.full(shape.fill), rules.outline
+        if covered and stroke is not None:  # a broad frame is a light line too: twice an outline
+            width = min(width, 2 * rules.outline)
         if shape.kind == "rays":  # its lines would run on past the face, over its neighbours
             canvas.saveState()
             _clip_to_trim(canvas, face)

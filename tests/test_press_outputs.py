@@ -300,9 +300,9 @@ def test_press_art_warns_about_colours_the_shops_cmyk_cannot_print(data_copy):
 
 def test_press_art_warns_about_transparency_over_more_than_one_colour(data_copy):
     # the back's sunburst lies under every point of the card: no plain colour to flatten over
-    _with_icon(data_copy, 120, face_line="      frame: {kind: rect, x: 4.2mm,", x="6mm", y="6mm")
+    _with_icon(data_copy, 120, face_line="      frame: {kind: rect, x: 4.8mm,", x="6mm", y="6mm")
     items = [d for d in found(data_copy, "press-art") if "transparent parts" in d.message]
-    assert items and all("flattened over red" in d.message for d in items)
+    assert items and all("flattened over paper" in d.message for d in items)
 
 
 def test_press_art_is_silent_for_art_that_converts_cleanly(data_copy):

@@ -157,3 +157,48 @@ def test_the_suspicion_marker_is_an_inline_token(kits, lang):
     assert [line for text in pages for line in lone_markers(text)] == []
     texts = (DEFAULT_DATA_DIR / "kremlin" / "text" / f"{lang}.yaml").read_text(encoding="utf-8")
     assert texts.count("<icon name='suspicion'/>") >= 8
+
+
+def test_a_short_last_word_alone_is_mended_where_the_lines_above_can_take_it(paints, monkeypatch):
+    """A justified paragraph whose last line is one word under SHORT_LAST of the measure ("kit.",
+    "seul.") takes a word down from the lines above where that leaves no more room ragged: over a
+    range of widths, fewer such endings than with the mend switched off, and never a looser
+    paragraph (must-catch: with the mend off, some widths end on "kit." alone)."""
+    from reportlab.lib.enums import TA_JUSTIFY
+    from reportlab.lib.styles import ParagraphStyle
+
+    from printshop.typeset.fitting import hyphenator
+    from printshop.typeset.hyphenation import setting
+    from printshop.typeset.justify import SHORT_LAST, EvenParagraph
+    from printshop.typeset.runts import line_lengths
+    from tests.test_runts import line_texts
+
+    text = "Tous les textes de cette édition à imprimer ont été écrits spécialement pour ce kit."
+    style = ParagraphStyle(
+        "p",
+        fontName="serif",
+        fontSize=9.5,
+        leading=13,
+        alignment=TA_JUSTIFY,
+        hyphenationLang=hyphenator(setting("fr_FR", (3, 3), False, [])),
+        embeddedHyphenation=2,
+        hyphenationMinWordLength=5,
+    )
+
+    def short_endings(suffix: str) -> tuple[int, float]:
+        count, ragged = 0, 0.0
+        for width in range(150, 360, 2):
+            paragraph = EvenParagraph(text + suffix, style)  # a suffix: not the memo's lines
+            paragraph.wrap(width, 1e6)
+            last = line_texts(paragraph)[-1]
+            short = line_lengths(paragraph, width)[-1] < SHORT_LAST * width
+            count += len(last.split()) == 1 and short
+            ragged += paragraph.ragged
+        return count, ragged
+
+    mended, mended_ragged = short_endings("")
+    monkeypatch.setattr(
+        EvenParagraph, "_without_short_last", lambda self, best, m, full, bad: (bad, best, m)
+    )
+    plain, plain_ragged = short_endings(" ")
+    assert plain > mended and mended_ragged <= plain_ragged + 1e-6

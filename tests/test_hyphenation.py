@@ -197,8 +197,16 @@ def test_each_language_lays_out_with_its_own_patterns():
     report, checked = check(DEFAULT_DATA_DIR, games=["kremlin"], variant=None)
     assert not report.has_errors
     for layout in checked.layouts:
-        patterns = layout.localized.language.typography.hyphenation
-        assert patterns == {"en": "en_GB", "fr": "fr_FR"}[layout.lang]
+        assert (
+            layout.localized.language.typography.hyphenation
+            == {"en": "en_GB", "fr": "fr_FR"}[layout.lang]
+        )
+        # the setting: those patterns, the language's rules and Kremlin's glossary terms kept whole
+        patterns = layout.localized.hyphenation
+        assert patterns.startswith(
+            layout.localized.language.typography.hyphenation + "|3,3|nocaps|"
+        )
+        assert " intrigue " in patterns + " " or "purge" in patterns
         faces = [face for deck in layout.decks for face in deck.faces.values()]
         frames = [
             frame

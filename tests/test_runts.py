@@ -274,18 +274,18 @@ def _line_ends(layout):
 
 
 def _released(paragraph, width: float) -> list[bool]:
-    """For each line of a wrapped paragraph: whether it reaches SHORT_LINE of `width` only with its
-    last word, a short word whose tie to the next was released (runts.released_ties)."""
+    """For each line of a wrapped paragraph: whether, without its last word (a short word whose tie
+    to the next was released, runts.released_ties), it would be under RELEASE_BELOW of `width`."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from printshop.typeset.runts import SHORT_LINE, line_lengths
+    from printshop.typeset.runts import RELEASE_BELOW, line_lengths
 
     style = paragraph.style
     found = []
     for line, length in zip(line_texts(paragraph), line_lengths(paragraph, width)):
         last = line.split()[-1] if line.split() else ""
         without = length - stringWidth(" " + last, style.fontName, style.fontSize)
-        found.append(length >= SHORT_LINE * width > without and "bold" not in style.fontName)
+        found.append(RELEASE_BELOW * width > without and "bold" not in style.fontName)
     return found
 
 
@@ -294,8 +294,8 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
     », "du / dissident"), nor either language a number before its word ("perd 1 / lumière");
     justified booklet paragraphs keep their breaks (a tie there opens the line above wide), their
     headings and list items do not. The one exception: running text where the tie would leave the
-    line above under SHORT_LINE of the measure (issue 51: "Passe-temps : Distribuer / des châtiments
-    corporels" is set "Passe-temps : Distribuer des / châtiments corporels")."""
+    line above under RELEASE_BELOW of the measure (issue 51: "Passe-temps : Distribuer / du goudron
+    aux réfractaires" is set "Passe-temps : Distribuer du / goudron aux réfractaires")."""
     import re
 
     from printshop.language.texts import keep_with_next
@@ -307,7 +307,7 @@ def test_no_ragged_or_centred_line_of_the_games_ends_with_a_short_word_or_a_numb
         short = {word.casefold() for word in typography.keep_with_next}
         for line, following, released in _line_ends(layout):
             seen += 1
-            if released:  # kept with the next, the line above would fall under SHORT_LINE
+            if released:  # kept with the next, the line above would fall under RELEASE_BELOW
                 continue
             last = re.split(r"[\s\u00a0\u202f]+", line.strip())[-1]
             number = (
@@ -485,18 +485,19 @@ def _runt_before_break(paragraph) -> bool:
 
 def test_a_tie_that_would_leave_the_line_above_at_half_the_measure_is_released(paints):
     """Issue 51: French ties took a chain of words down together and left a first line at 55 % of
-    the measure. In running text the tie gives way (the short word ends the line); in a bold title
-    it holds; where the line keeps 70 % of the measure anyway, it holds too."""
+    the measure. In running text the tie gives way (the short word ends the line, which grows) where
+    the line would be under RELEASE_BELOW of the measure; in a bold title it holds; where the line
+    keeps RELEASE_BELOW of the measure anyway, it holds too."""
     from reportlab.platypus import Paragraph
 
     from printshop.language.texts import keep_with_next
     from printshop.project.loader import load_project
     from printshop.typeset.fitting import paragraph_style
-    from printshop.typeset.runts import SHORT_LINE, line_lengths, paragraph_without_runt
+    from printshop.typeset.runts import RELEASE_BELOW, line_lengths, paragraph_without_runt
 
     typography = load_project(DEFAULT_DATA_DIR, games=[]).languages["fr"].typography
-    text = keep_with_next("Passe-temps : Distribuer des châtiments corporels", typography)
-    assert "des\u00a0châtiments" in text
+    text = keep_with_next("Passe-temps : Distribuer du goudron aux réfractaires", typography)
+    assert "du\u00a0goudron" in text
     serif = paragraph_style(style(size="7.5pt"), 7.5, paints)
     bold = paragraph_style(style(size="7.5pt", font="sans-bold"), 7.5, paints)
     released = kept = 0
@@ -505,15 +506,15 @@ def test_a_tie_that_would_leave_the_line_above_at_half_the_measure_is_released(p
         tied = Paragraph(text, serif)
         tied.wrap(width, 1e6)
         set_ = paragraph_without_runt(text, serif, width)
-        if len(tied.blPara.lines) > 1 and line_lengths(tied, width)[0] < SHORT_LINE * width:
-            if line_texts(set_)[0].endswith("des"):
+        if len(tied.blPara.lines) > 1 and line_lengths(tied, width)[0] < RELEASE_BELOW * width:
+            if line_texts(set_)[0].endswith("du"):
                 released += 1
-                assert line_lengths(set_, width)[0] >= SHORT_LINE * width
+                assert line_lengths(set_, width)[0] > line_lengths(tied, width)[0]
                 assert len(set_.blPara.lines) == len(tied.blPara.lines)
         else:
             kept += 1
-            assert line_texts(set_) == line_texts(tied)  # nothing short: the tie holds
+            assert not line_texts(set_)[0].endswith(" du")  # nothing short: the tie holds
         assert not any(
-            line.endswith(" des") for line in line_texts(paragraph_without_runt(text, bold, width))
+            line.endswith(" du") for line in line_texts(paragraph_without_runt(text, bold, width))
         )
     assert released >= 3 and kept >= 3

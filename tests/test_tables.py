@@ -26,7 +26,7 @@ from printshop.typeset.richtext import (
     TableLook,
     parse_blocks,
 )
-from printshop.typeset.tables import MIN_ROWS, KeptTable
+from printshop.typeset.tables import KEEP_WHOLE_ROWS, MIN_ROWS, KeptTable
 from tests.conftest import fixture_project, line_of
 
 MM = 72 / 25.4
@@ -149,29 +149,38 @@ def _kept(rows: int) -> KeptTable:
     return table
 
 
-@pytest.mark.parametrize("room_rows", range(1, 10))
+@pytest.mark.parametrize("room_rows", range(1, 15))
 def test_a_split_table_leaves_no_lone_row_and_repeats_its_header(room_rows):
-    table = _kept(8)  # a header and 8 rows of 20 pt
+    table = _kept(13)  # a header and 13 rows of 20 pt: more than KEEP_WHOLE_ROWS
     parts = table.split(100, room_rows * 20 + 1)
     if not parts:  # moved whole to the next page
         assert room_rows - 1 < MIN_ROWS
         return
     if len(parts) == 1:
-        assert room_rows >= 9
+        assert room_rows >= 14
         return
     first, rest = parts
     assert len(first._cellvalues) - 1 >= MIN_ROWS  # a header, then at least two rows
     assert len(rest._cellvalues) - 1 >= MIN_ROWS
     assert rest._cellvalues[0][0].text == "Head"  # the header again on the next page
-    assert len(first._cellvalues) + len(rest._cellvalues) == 9 + 1
+    assert len(first._cellvalues) + len(rest._cellvalues) == 14 + 1
     # the part on the next page splits by the same rule
     assert isinstance(rest, KeptTable)
 
 
 def test_room_for_all_but_one_row_moves_two():
     """Where a plain table would leave its last row alone on the next page, two go."""
-    first, rest = _kept(8).split(100, 8 * 20 + 1)  # room for the header and 7 rows
-    assert len(first._cellvalues) == 1 + 6 and len(rest._cellvalues) == 1 + 2
+    first, rest = _kept(13).split(100, 13 * 20 + 1)  # room for the header and 12 rows
+    assert len(first._cellvalues) == 1 + 11 and len(rest._cellvalues) == 1 + 2
+
+
+@pytest.mark.parametrize("rows", [3, 8, KEEP_WHOLE_ROWS])
+def test_a_table_of_up_to_ten_rows_never_splits(rows):
+    """It goes whole to the next page, wherever the page ends inside it (must-pass: a table one row
+    longer splits)."""
+    for room_rows in range(1, rows + 1):
+        assert _kept(rows).split(100, room_rows * 20 + 1) == []
+    assert len(_kept(KEEP_WHOLE_ROWS + 1).split(100, 8 * 20 + 1)) == 2
 
 
 # --- in produced PDFs: a booklet and a sheet frame -------------------------------------------------

@@ -36,6 +36,26 @@ class LocalizedGame:
         return TextTree(self.texts, self.lang)  # its index of ids is built once
 
     @cached_property
+    def hyphenation(self) -> str | None:
+        """How this game's texts in this language are hyphenated (typeset.hyphenation.setting): the
+        language's patterns and rules, and its glossary terms in this language never broken."""
+        from printshop.typeset.hyphenation import setting
+
+        typography = self.language.typography
+        glossary = self.data.glossary
+        terms = [
+            term.renderings[self.lang]
+            for term in (glossary.terms.values() if glossary is not None else ())
+            if self.lang in term.renderings
+        ]
+        return setting(
+            typography.hyphenation,
+            typography.hyphen_min,
+            typography.break_capitalised,
+            [*typography.unbroken, *terms],
+        )
+
+    @cached_property
     def setting(self) -> str:
         """What setting a text in a frame reads of the language (its hyphenation and ties) and of
         the fonts registered, as one string: a part of what layout remembers a set text by
@@ -46,7 +66,7 @@ class LocalizedGame:
         typography = self.language.typography
         return repr(
             (
-                typography.hyphenation,
+                self.hyphenation,
                 tuple(typography.keep_with_next),
                 typography.numbers_with_next,
                 fonts_state(),

@@ -348,7 +348,7 @@ def _lay_out_frame(
         frame.width,
         frame.height,
         Paints(palette),
-        localized.language.typography.hyphenation,
+        localized.hyphenation,
     )
     if not result.fits:
         report_overflow(result, blocks, frame, what, text_ids, localized, report, template)

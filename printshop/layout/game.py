@@ -89,7 +89,7 @@ def _lay_out_game(
             deck_id,
             faces,
             localized.lang,
-            localized.language.typography.hyphenation,
+            localized.hyphenation,
             palette,
             report,
             resized,

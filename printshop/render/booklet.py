@@ -123,7 +123,7 @@ def _remembered(
         game.title,
         game.lang,
         localized.draft,
-        localized.language.typography.hyphenation,
+        localized.hyphenation,
         fonts_state(),
         stand_in,
         image_stamps(booklet.style, localized.data.dir),
@@ -350,7 +350,7 @@ def _setting_key(game: GameLayout, booklet: BookletLayout, paper: Paper, paints:
         repr(booklet.style),
         paper.width,
         paper.height,
-        game.localized.language.typography.hyphenation,
+        game.localized.hyphenation,
         tuple(character_colours(booklet.style.characters, paints).items()),
         fonts_state(),
     )

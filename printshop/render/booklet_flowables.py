@@ -20,7 +20,7 @@ from printshop.project.units import parse_length
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_motif
 from printshop.render.images import ImageFlowable
-from printshop.typeset.fitting import ALIGN, without_runt
+from printshop.typeset.fitting import ALIGN, UNBROKEN, without_runt
 from printshop.typeset.fonts import with_fallback
 from printshop.typeset.justify import EvenParagraph
 from printshop.typeset.measuring import hang
@@ -309,15 +309,16 @@ def block_flowables(
 
         def cell_style(head: bool, column: int) -> ParagraphStyle:
             """The th or td style, in the column's own alignment where the table gives one
-            (align="left,right")."""
+            (align="left,right"); a cell's words are never hyphenated (docs/design.md)."""
             base = styles["th" if head else "td"]
             align = block.aligns[column] if block.aligns and column < len(block.aligns) else None
-            if align is None:
-                return base
-            made = aligned.get((head, align))
+            made = aligned.get((head, align or ""))
             if made is None:
-                made = aligned[(head, align)] = ParagraphStyle(
-                    f"{base.name}-{align}", parent=base, alignment=ALIGN[align]
+                made = aligned[(head, align or "")] = ParagraphStyle(
+                    f"{base.name}-{align or 'cell'}",
+                    parent=base,
+                    alignment=ALIGN[align] if align else base.alignment,
+                    **UNBROKEN,
                 )
             return made
 

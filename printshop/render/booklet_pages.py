@@ -90,7 +90,7 @@ def set_booklet(
     style = booklet.style
     margins = style.margins
     buffer = io.BytesIO()
-    hyphenation = game.localized.language.typography.hyphenation
+    hyphenation = game.localized.hyphenation
     styles = {
         name: paragraph_style(s, s.size, paints, name=name, hyphenation=hyphenation)
         for name, s in style.styles.items()

@@ -367,7 +367,7 @@ def _fits(
         style.model_dump_json(),
         paper.width,
         paper.height,
-        game.localized.language.typography.hyphenation,
+        game.localized.hyphenation,
         fonts,
     )
     store = (

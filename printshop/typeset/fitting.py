@@ -63,13 +63,12 @@ _WORD_PARTS = re.compile(
 ALIGN = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 STEP = 0.25
 
-# the fewest letters a hyphen may leave at the end of a line, and carry to the next ("Spiel-karten"
-# but never "a-bend" or "Mitte-l")
-HYPHEN_LEFT, HYPHEN_RIGHT = 2, 3
 # the shortest word ReportLab tries to break: justified text gains most from breaking (its gaps
 # shrink); ragged and centred lines only break long words, so that a short title reads
 # "KEEP THIS CARD HIDDEN / UNTIL YOU DIE", not "... HIDDEN UN- / TIL YOU DIE"
 HYPHENATE_FROM, HYPHENATE_RAGGED_FROM = 5, 8
+# a paragraph style's settings that keep every word whole: a table cell's (docs/design.md)
+UNBROKEN = {"hyphenationLang": None, "embeddedHyphenation": 0}
 # how many quarter points smaller a frame may be set than the largest size that fits, to end no
 # paragraph with a word alone on its last line when tying words and narrowing the measure could not
 # (without_runt)
@@ -77,13 +76,17 @@ RUNT_STEPS = 2
 
 
 @memos.HYPHENATOR
-def hyphenator(lang: str | None) -> Callable[[str], Iterator[tuple[str, str]]] | None:
-    """The word-breaking function ReportLab calls for `lang` (a pyphen dictionary name such as
-    de_DE), or None for no hyphenation. One dictionary per language and process: ReportLab would
+def hyphenator(hyphenation: str | None) -> Callable[[str], Iterator[tuple[str, str]]] | None:
+    """The word-breaking function ReportLab calls for a hyphenation setting (hyphenation.setting:
+    a pyphen dictionary name such as de_DE, and the language's and game's rules of what never
+    breaks), or None for no hyphenation. One dictionary per language and process: ReportLab would
     otherwise load it again for every paragraph it wraps. Pyphen's patterns give the same breaks
     on every run, so builds stay byte-identical."""
-    if not lang:
+    if not hyphenation:
         return None
+    from printshop.typeset.hyphenation import parsed, unbreakable
+
+    lang, left, right, capitals, words = parsed(hyphenation)
     # the dictionary, read when a word first needs breaking (most texts fit without)
     loaded: list = []
 
@@ -92,11 +95,13 @@ def hyphenator(lang: str | None) -> Callable[[str], Iterator[tuple[str, str]]] |
         parts = _WORD_PARTS.match(word)
         if parts is None:
             return
+        before, letters, after = parts.group(1), parts.group(2), parts.group(3) or ""
+        if unbreakable(letters, capitals, words):
+            return
         if not loaded:
             from printshop.typeset.hyphenation import open_dictionary
 
-            loaded.append(open_dictionary(lang, HYPHEN_LEFT, HYPHEN_RIGHT))
-        before, letters, after = parts.group(1), parts.group(2), parts.group(3) or ""
+            loaded.append(open_dictionary(lang, left, right))
         for head, tail in loaded[0].iterate(letters):
             yield before + head, tail + after
 
@@ -253,6 +258,7 @@ def _frame_table(
             alignment=_ALIGNMENT[align],
             spaceBefore=0,
             spaceAfter=0,
+            **UNBROKEN,  # a cell's words never break: the frame's size shrinks instead
         )
         for align in ("left", "center", "right")
     }

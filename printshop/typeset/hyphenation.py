@@ -14,6 +14,9 @@ A dictionary with lines pyphen reads in a special way (`^^hh` escapes, nonstanda
 
 from __future__ import annotations
 
+import re
+from typing import Iterable
+
 import pyphen
 
 _DIGITS = str.maketrans("", "", "0123456789")
@@ -83,3 +86,49 @@ def open_dictionary(lang: str, left: int, right: int) -> pyphen.Pyphen:
     if path not in pyphen.hdcache:
         pyphen.hdcache[path] = LazyHyphDict(path)
     return pyphen.Pyphen(lang=lang, left=left, right=right)
+
+
+# the default setting: a language's `hyphen_min`, and capitalised words broken like any other
+_DEFAULT_MIN, _LETTERS = (2, 3), re.compile(r"[^\W\d_]+")
+
+
+def setting(
+    lang: str | None,
+    hyphen_min: tuple[int, int] = _DEFAULT_MIN,
+    capitals: bool = True,
+    unbroken: Iterable[str] = (),
+) -> str | None:
+    """How a text is hyphenated, as one string that layout, the renderer and the stored fits key
+    on: the pattern's language, then, where they are not the defaults, the fewest letters before
+    and after a break, whether capitalised words break, and the words never broken (each word of
+    `unbroken`, folded). None: no hyphenation."""
+    if not lang:
+        return None
+    words = sorted({word.casefold() for text in unbroken for word in _LETTERS.findall(text)})
+    if tuple(hyphen_min) == _DEFAULT_MIN and capitals and not words:
+        return lang
+    left, right = hyphen_min
+    return f"{lang}|{left},{right}|{'caps' if capitals else 'nocaps'}|{' '.join(words)}"
+
+
+def parsed(hyphenation: str) -> tuple[str, int, int, bool, frozenset[str]]:
+    """A `setting` read back: (language, before, after, capitals broken, words never broken)."""
+    lang, _, rest = hyphenation.partition("|")
+    if not rest:
+        return lang, *_DEFAULT_MIN, True, frozenset()
+    sizes, capitals, words = rest.split("|")
+    left, right = (int(n) for n in sizes.split(","))
+    return lang, left, right, capitals == "caps", frozenset(words.split())
+
+
+def unbreakable(letters: str, capitals: bool, words: frozenset[str]) -> bool:
+    """Whether a word (its letters) is never hyphenated: a capitalised one where `capitals` is
+    false, one of `words`, or one of their plurals in -s, -x or -es."""
+    if not capitals and letters[:1].isupper():
+        return True
+    folded = letters.casefold()
+    return (
+        folded in words
+        or (folded[-1:] in ("s", "x") and folded[:-1] in words)
+        or (folded.endswith("es") and folded[:-2] in words)
+    )

@@ -48,6 +48,9 @@ MIN_WORD_SPACE = 0.8
 LOOK_BACK = 3  # how many lines before a loose one may give it their last word
 ROUNDS = 4  # how many times the look-back starts again from its best lines
 GIVE = 3  # how many words (or parts of words) a line may give up
+# a paragraph's last line of one word shorter than this share of the measure ("seul.") is mended by
+# the lines above giving it a word, where that leaves no line looser than the limit
+SHORT_LAST = 0.15
 
 
 def line_spaces(paragraph_lines, line) -> tuple[int, float]:
@@ -232,18 +235,7 @@ class EvenParagraph(Paragraph):
             {giver for index in loose for giver in range(max(0, index - LOOK_BACK), index)}
         )
         for giver in givers:
-            narrower, lines = list(measures), best
-            for _ in range(GIVE):
-                line = lines.lines[giver]
-                count, space = line_spaces(lines, line)
-                # narrower than its words, less the shrinking ReportLab allows their spaces: its
-                # last word no longer fits and goes down (or part of it, hyphenated)
-                narrower = list(narrower)
-                narrower[giver] = full[giver] - _room(line) - shrinkage * space * (count + 1) - 0.01
-                lines = self._broken(narrower, full, len(best.lines))
-                if lines is None:
-                    break
-                yield narrower, lines
+            yield from self._given(best, measures, full, giver)
         for index in loose:
             count, space = line_spaces(best, best.lines[index])
             wider = list(measures)
@@ -252,22 +244,80 @@ class EvenParagraph(Paragraph):
             if lines is not None:
                 yield wider, lines
 
-    def _even(self, width, lines):
-        widths = list(width) if isinstance(width, (list, tuple)) else [width]
-        full = [widths[min(i, len(widths) - 1)] for i in range(len(lines.lines) + 1)]
-        best, measures = lines, full
-        badness = self._badness(lines) or (float("inf"), float("inf"))
+    def _given(self, best, measures: list[float], full: list[float], giver: int):
+        """(measures, lines) of `best` with line `giver` made narrower than its words, less the
+        shrinking ReportLab allows their spaces, once, twice or three times over: its last word (or
+        part of it, hyphenated) goes down each time, in as many lines."""
+        shrinkage = getattr(self.style, "spaceShrinkage", 0.0) or 0.0
+        narrower, lines = list(measures), best
+        for _ in range(GIVE):
+            line = lines.lines[giver]
+            count, space = line_spaces(lines, line)
+            narrower = list(narrower)
+            narrower[giver] = full[giver] - _room(line) - shrinkage * space * (count + 1) - 0.01
+            lines = self._broken(narrower, full, len(best.lines))
+            if lines is None:
+                break
+            yield narrower, lines
+
+    def _short_last(self, lines, full: list[float]) -> bool:
+        """Whether a paragraph of three words or more ends with a line of one word shorter than
+        SHORT_LAST of the measure ("seul.", "cie." after a hyphen)."""
+        from printshop.typeset.runts import _line_words
+
+        if len(lines.lines) < 2:
+            return False
+        last = len(lines.lines) - 1
+        words, printed = _line_words(lines.lines[last])
+        length = full[last] - _room(lines.lines[last])
+        return printed and words <= 1 and length < SHORT_LAST * full[last]
+
+    def _without_short_last(self, best, measures: list[float], full: list[float], badness):
+        """`(badness, best, measures)`, or, where `best` ends with a short last line
+        (`_short_last`), the first lines in which one of the LOOK_BACK lines before the last gives
+        up words so that the last holds more, the loose lines that makes mended again, with no more
+        room left ragged than before."""
+        if not self._short_last(best, full):
+            return badness, best, measures
+        last = len(best.lines) - 1
+        for giver in range(last - 1, max(-1, last - 1 - LOOK_BACK), -1):
+            for tried, candidate in self._given(best, measures, full, giver):
+                score = self._badness(candidate)
+                if score is None or self._short_last(candidate, full):
+                    continue
+                score, lines, tried = self._mended(candidate, tried, full, score, SHORT_LAST)
+                if score[0] <= badness[0] + 1e-6:
+                    return score, lines, tried
+        return badness, best, measures
+
+    def _mended(self, best, measures: list[float], full: list[float], badness, short):
+        """(badness, lines, measures): the loose lines of `best` mended (step 1 above), a few
+        rounds; with `short` (a last line's length as a share of the measure), no lines whose
+        last line is shorter than that."""
         for _ in range(ROUNDS):
             if badness[0] == 0:  # nothing left ragged
                 break
             improved = None
             for tried, candidate in self._candidates(best, measures, full):
                 score = self._badness(candidate)
-                if score is not None and score < (improved[0] if improved else badness):
+                if (
+                    score is not None
+                    and score < (improved[0] if improved else badness)
+                    and (short is None or not self._short_last(candidate, full))
+                ):
                     improved = (score, candidate, tried)
             if improved is None:
                 break
             badness, best, measures = improved
+        return badness, best, measures
+
+    def _even(self, width, lines):
+        widths = list(width) if isinstance(width, (list, tuple)) else [width]
+        full = [widths[min(i, len(widths) - 1)] for i in range(len(lines.lines) + 1)]
+        best, measures = lines, full
+        badness = self._badness(lines) or (float("inf"), float("inf"))
+        badness, best, measures = self._mended(best, measures, full, badness, None)
+        badness, best, measures = self._without_short_last(best, measures, full, badness)
         self.ragged = badness[0]
         for index in justified_lines(
             best

@@ -125,17 +125,17 @@ _TIED_HEAD = re.compile(r"^(?:[^\W\d_]+[’'])?(?:[^\W\d_]{1,3}|\d+)$")
 
 
 def released_ties(markup: str, style: ParagraphStyle, width: float, bullet: str | None) -> str:
-    """`markup` with up to three of the language's ties (a short word kept with the next,
+    """`markup` with up to RELEASES of the language's ties (a short word kept with the next,
     texts.keep_with_next) made breaking spaces again where, set ragged in `width`, a line not the
-    last of its stretch would be shorter than SHORT_LINE of the measure because the tied words
+    last of its stretch would be shorter than RELEASE_BELOW of the measure because the tied words
     went down together ("Petr vient au Politburo / en automitrailleuse et se gare sur" is set "Petr
     vient au Politburo en / automitrailleuse et se gare sur"): a short word at a line's end reads
-    better than a line at half the measure. Only where the release keeps the lines, lengthens that
-    line past SHORT_LINE and leaves no word alone on a last line that had company; never in a bold
+    better than a line at two thirds of the measure. Only where the release keeps the lines,
+    lengthens that line and leaves no word alone on a last line that had company; never in a bold
     face (titles and headings keep their short words with their nouns)."""
     if "\u00a0" not in markup:
         return markup
-    for _ in range(3):
+    for _ in range(RELEASES):
         paragraph = Paragraph(with_fallback(markup), style, bulletText=bullet)
         paragraph.wrap(width, 1e6)
         short = _short_before_tie(paragraph, width)
@@ -149,7 +149,7 @@ def released_ties(markup: str, style: ParagraphStyle, width: float, bullet: str 
             other.wrap(width, 1e6)
             if (
                 len(other.blPara.lines) <= lines
-                and line_lengths(other, width)[index] >= SHORT_LINE * width
+                and line_lengths(other, width)[index] > line_lengths(paragraph, width)[index] + 0.01
                 and (has_runt(paragraph) or not has_runt(other))
             ):
                 markup = trial
@@ -160,12 +160,12 @@ def released_ties(markup: str, style: ParagraphStyle, width: float, bullet: str 
 
 
 def _short_before_tie(paragraph: Paragraph, width: float) -> tuple[int, str] | None:
-    """The first line, not the last of its stretch, shorter than SHORT_LINE of `width` whose next
-    line starts with a short word tied to the next, and that word; None: none."""
+    """The first line, not the last of its stretch, shorter than RELEASE_BELOW of `width` whose
+    next line starts with a short word tied to the next, and that word; None: none."""
     lines = paragraph.blPara.lines
     lengths = line_lengths(paragraph, width)
     for index, line in enumerate(lines[:-1]):
-        if getattr(line, "lineBreak", False) or lengths[index] >= SHORT_LINE * width:
+        if getattr(line, "lineBreak", False) or lengths[index] >= RELEASE_BELOW * width:
             continue
         first = _line_text(lines[index + 1]).lstrip().split(" ")[0]
         head = first.split("\u00a0")[0]
@@ -188,6 +188,9 @@ def _runts_are_long(paragraph: Paragraph) -> bool:
 # that takes a chain of tied words ("un contrat discographique") to the next line must not leave the
 # line above it at half the measure
 SHORT_LINE = 0.7
+# a tie of a short word to the next gives way where it would leave the line above shorter than
+# this share of the measure (released_ties), up to this many times in a paragraph
+RELEASE_BELOW, RELEASES = 0.75, 6
 # a last line's one word of at least this many letters is left alone rather than mended into a
 # short line above (_runts_are_long)
 LONG_WORD = 8

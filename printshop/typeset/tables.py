@@ -12,7 +12,8 @@ rows under the written ones, a score pad) and its lines:
 - rules="none": no line but those column-rules and last-rule ask for.
 
 The header cells (th) are filled with header-fill's colour ("none": not filled). A table split over
-two booklet pages (`KeptTable`) leaves at least MIN_ROWS rows on each side and repeats its header
+two booklet pages (`KeptTable`) has more than KEEP_WHOLE_ROWS rows under its header (a shorter
+one goes whole to the next page), leaves at least MIN_ROWS rows on each side and repeats its header
 rows on the next page. With no attribute written, booklets and frames draw tables as they always
 did, to the byte.
 """
@@ -31,6 +32,9 @@ from printshop.typeset.richtext import Table, column_widths
 
 # rows a table split over two pages keeps together on each side of the break
 MIN_ROWS = 2
+# a table of up to this many rows below its header never splits: it goes whole to the next page
+# (docs/design.md, "Tables whole")
+KEEP_WHOLE_ROWS = 10
 # a writing row's height where the table gives no row-height
 ROW_HEIGHT = "8mm"
 
@@ -51,14 +55,19 @@ class TableDefaults:
 
 
 class KeptTable(RLTable):
-    """A table that splits between pages only where MIN_ROWS rows stay on each side (ReportLab's
-    rowSplitRange, given again to each part it splits into), its header rows repeated."""
+    """A table that splits between pages only if it has more than KEEP_WHOLE_ROWS rows under its
+    header, and only where MIN_ROWS rows stay on each side (ReportLab's rowSplitRange, given again
+    to each part it splits into), its header rows repeated."""
 
     def __init__(self, data: Any, *args: Any, **keywords: Any) -> None:
         if keywords.get("rowSplitRange") is None:
             repeat = keywords.get("repeatRows") or 0
             head = repeat if isinstance(repeat, int) else max(repeat) + 1
-            keywords["rowSplitRange"] = (head + MIN_ROWS, len(data) - MIN_ROWS)
+            keywords["rowSplitRange"] = (
+                (len(data), len(data))  # no row it may split at
+                if len(data) - head <= KEEP_WHOLE_ROWS
+                else (head + MIN_ROWS, len(data) - MIN_ROWS)
+            )
         super().__init__(data, *args, **keywords)
 
 

@@ -43,6 +43,19 @@ class Typography(Node):
     hyphenation: Annotated[str, AfterValidator(_hyphenation_language)] | None = None
     """Hyphenation patterns (pyphen's name for them: de_DE, fr_FR, en_GB); none: words are never
     broken."""
+    hyphen_min: tuple[Annotated[int, Field(ge=1, le=8)], Annotated[int, Field(ge=1, le=8)]] = (2, 3)
+    """The fewest letters a hyphen may leave at the end of a line and carry to the next, as
+    [before, after] ("Octo-ber" needs 4 before: never "el-eventh" with [3, 3])."""
+    break_capitalised: bool = True
+    """Whether a word that starts with a capital may be hyphenated: false keeps proper names and
+    the capitalised terms of a game whole ("Sanatorium", "Staline"); German, whose nouns all take a
+    capital, keeps it true."""
+    unbroken: list[Annotated[str, AfterValidator(_one_word)]] = Field(
+        default=[], max_length=MAX_KEPT_WORDS
+    )
+    """Words never hyphenated, whatever their case, with their plurals in -s or -x (loanwords the
+    patterns break badly: "perestroika"). A game's glossary terms (glossary.yaml) are never
+    hyphenated either, in the language they are rendered in."""
     space_before: str = ""
     """Punctuation preceded by `space` (French: ; : ! ? »)."""
     space_after: str = ""

@@ -343,6 +343,8 @@ def _seams(
         best = new
         back.append(came)
     candidates = [(value, i) for i, value in enumerate(best) if value is not None]
+    if not candidates:  # no slack at all (the grid's rounding ate it): even steps
+        return tuple(k * even for k in range(count))
     _, i = min(candidates)
     cuts = []
     for came in reversed(back):

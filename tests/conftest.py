@@ -303,6 +303,41 @@ def real_project(games: list[str] | None = None):
     return _real_project(None if games is None else tuple(games))
 
 
+@functools.lru_cache(maxsize=None)
+def _checked(games: tuple[str, ...]):
+    from printshop.pipeline.build import check
+
+    _, checked = check(DEFAULT_DATA_DIR, games=list(games), variant=None)
+    assert checked is not None
+    return checked
+
+
+def tiled_sheet(game: str, lang: str, sheet_id: str):
+    """The laid-out tiled sheet of the real data, with its game's layout (checked once per worker)."""
+    checked = _checked((game,))
+    [layout] = [gl for gl in checked.layouts if gl.game_id == game and gl.lang == lang]
+    [sheet] = [sheet for sheet in layout.sheets if sheet.id == sheet_id]
+    return checked, layout, sheet
+
+
+def tiling_of(checked, layout, sheet, paper: str):
+    """The tiling a build gives `sheet` on `paper` (its seams chosen off the sheet's text)."""
+    from types import SimpleNamespace
+
+    from printshop.render.colour import Paints
+    from printshop.render.sheet_pages import sheet_tiling
+
+    project = checked.project
+    seen = project.view(project.games[layout.game_id])
+    settings = SimpleNamespace(
+        media=seen.media,
+        paper=seen.media.papers[paper],
+        paints=Paints(seen.colours.palette),
+        motifs=project.motifs.motifs,
+    )
+    return sheet_tiling(sheet, settings, layout.localized.data.dir)
+
+
 def with_defaults(data: Path) -> Path:
     """Write printshop's shared print data and languages (printshop/defaults/) into the data folder
     `data`, where it has no file of that name: the project as a publisher who copied the defaults in

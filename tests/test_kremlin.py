@@ -9,7 +9,17 @@ from pypdf import PdfReader
 
 from printshop.pipeline.build import build, check
 from printshop.project.paths import DEFAULT_DATA_DIR
-from tests.conftest import copy_data, edit, found, kit_view, line_of, one, real_project
+from tests.conftest import (
+    copy_data,
+    edit,
+    found,
+    kit_view,
+    line_of,
+    one,
+    real_project,
+    tiled_sheet,
+    tiling_of,
+)
 from tests.pdfinspect import page_drawing, page_texts, words
 
 
@@ -140,42 +150,28 @@ def _kremlin():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_board_tiles_reassemble_the_whole_board_with_the_stated_overlap(kremlin_kit, lang, paper):
-    from types import SimpleNamespace
-
-    from printshop.render.sheet_pages import sheet_tiling
-
-    spec = _kremlin().game.sheets["board"]
-    project = real_project(["kremlin"])
+    checked, layout, sheet = tiled_sheet("kremlin", lang, "board")
+    spec = sheet.spec
+    tiling = tiling_of(checked, layout, sheet, paper)
     reader = PdfReader(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf")
-    face = SimpleNamespace(width=spec.width, height=spec.height)
-    tiling = sheet_tiling(
-        SimpleNamespace(faces=[face], spec=spec),
-        SimpleNamespace(media=project.media, paper=project.media.papers[paper]),
-    )
-    ox, oy = tiling.origin  # every window is printed there, the same size on every page
-    window_w, window_h = tiling.window_width, tiling.window_height
-    windows = []
-    for index in range(1, len(reader.pages)):  # page 1 is the assembly diagram
+    windows = []  # each page's window on the board, read from where the page places the board
+    for index, tile in enumerate(tiling.tiles(), start=1):  # page 1 is the assembly diagram
         [placement], _ = page_drawing(reader, index)
+        ox, oy = tiling.origin_of(tile)
         left, bottom = ox - placement.x, oy - placement.y
-        windows.append((left, bottom, left + window_w, bottom + window_h))
-    lefts = sorted({round(w[0], 3) for w in windows})
-    bottoms = sorted({round(w[1], 3) for w in windows}, reverse=True)
-    for a, b in zip(lefts, lefts[1:]):
-        assert a + window_w - b == pytest.approx(
-            spec.overlap, abs=0.01
-        )  # neighbours share the overlap
-    for a, b in zip(bottoms, bottoms[1:]):
-        assert b + window_h - a == pytest.approx(spec.overlap, abs=0.01)
-    # the windows cover the board exactly: the first and last start and end at its edges (no empty
-    # strip)
-    assert lefts[0] == pytest.approx(0, abs=0.01) and lefts[-1] + window_w == pytest.approx(
-        spec.width, abs=0.01
-    )
-    assert bottoms[0] + window_h == pytest.approx(spec.height, abs=0.01) and bottoms[
-        -1
-    ] == pytest.approx(0, abs=0.01)
-    assert len(windows) == len(lefts) * len(bottoms)
+        windows.append((left, bottom, left + tile.width, bottom + tile.height))
+    by_row = [windows[r * tiling.columns : (r + 1) * tiling.columns] for r in range(tiling.rows)]
+    for row in by_row:  # neighbours share the overlap, whatever the seams' places
+        for a, b in zip(row, row[1:]):
+            assert a[2] - b[0] == pytest.approx(spec.overlap, abs=0.01)
+        assert row[0][0] == pytest.approx(0, abs=0.01)
+        assert row[-1][2] == pytest.approx(spec.width, abs=0.01)
+    for upper, lower in zip(by_row, by_row[1:]):
+        assert lower[0][3] - upper[0][1] == pytest.approx(spec.overlap, abs=0.01)
+    # the windows cover the board exactly: no empty strip at any edge
+    assert by_row[0][0][3] == pytest.approx(spec.height, abs=0.01)
+    assert by_row[-1][0][1] == pytest.approx(0, abs=0.01)
+    assert len(windows) == len(reader.pages) - 1
 
 
 def test_the_press_board_is_one_page_with_trim_and_bleed_boxes(kremlin_kit):

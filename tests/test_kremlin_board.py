@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -16,7 +15,8 @@ from pypdf import PdfReader
 
 from printshop.pipeline.build import build
 from printshop.project.paths import DEFAULT_TEMPLATES_DIR
-from tests.conftest import FIXTURES, copy_data, kit_view, real_project
+from tests.conftest import FIXTURES, copy_data, kit_view, real_project, tiled_sheet, tiling_of
+from tests.pdfinspect import page_drawing
 
 MM = 72 / 25.4
 BARE_MOST = 40  # percent of a tile's area in cells of bare ground
@@ -67,28 +67,24 @@ def _rgb(name: str) -> np.ndarray:
     return np.array([int(hex_value[i : i + 2], 16) for i in (1, 3, 5)])
 
 
-def bare_shares(path: Path, paper: str, px: float = 4.0) -> dict[str, float]:
+def bare_shares(path: Path, tiling, px: float = 4.0) -> dict[str, float]:
     """Each tile's share of bare ground, in percent: the tile's window (the board it prints, its
     cut edges) rasterised and cut into CELL-mm squares; a square is bare when 98 % of its pixels are
     the board's background colour. Text, art, slots and bands all count as used."""
-    from printshop.render.sheet_pages import ASSEMBLY_PAGE, sheet_tiling
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE
 
-    spec, face = _board()
-    project = real_project(["kremlin"])
-    tiling = sheet_tiling(
-        SimpleNamespace(faces=[SimpleNamespace(width=spec.width, height=spec.height)], spec=spec),
-        SimpleNamespace(media=project.media, paper=project.media.papers[paper]),
-    )
+    _, face = _board()
     ground = _rgb(face.background or "paper")
-    scale, (ox, oy) = px / MM, tiling.origin
+    scale = px / MM
     pdf = pdfium.PdfDocument(str(path))
     shares = {}
     for tile, index in zip(tiling.tiles(), range(ASSEMBLY_PAGE, len(pdf)), strict=True):
+        ox, oy = tiling.origin_of(tile)
         image = np.asarray(pdf[index].render(scale=scale).to_pil().convert("RGB")).astype(int)
         height = image.shape[0]
         window = image[
-            round(height - (oy + tiling.window_height) * scale) : round(height - oy * scale),
-            round(ox * scale) : round((ox + tiling.window_width) * scale),
+            round(height - (oy + tile.height) * scale) : round(height - oy * scale),
+            round(ox * scale) : round((ox + tile.width) * scale),
         ]
         bare = np.abs(window - ground).max(axis=2) <= 6
         side = round(CELL * px)
@@ -103,7 +99,8 @@ def bare_shares(path: Path, paper: str, px: float = 4.0) -> dict[str, float]:
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_board_tile_carries_part_of_the_picture(kremlin_kit, lang, paper):
     shares = bare_shares(
-        kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf", paper
+        kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf",
+        tiling_of(*tiled_sheet("kremlin", lang, "board"), paper),
     )
     assert len(shares) >= 8
     bare = {label: round(share) for label, share in shares.items() if share > BARE_MOST}
@@ -111,7 +108,17 @@ def test_every_board_tile_carries_part_of_the_picture(kremlin_kit, lang, paper):
 
 
 def test_the_bare_tile_guard_catches_the_board_issue_51_found(old_board):
-    shares = bare_shares(old_board / "kremlin" / "fr" / "kremlin-fr-board-a4.pdf", "a4")
+    from printshop.pipeline.build import check
+
+    root = old_board.parent
+    _, checked = check(
+        root / "data", games=["kremlin"], langs=["fr"], templates_dir=root / "templates"
+    )
+    assert checked is not None
+    [layout] = checked.layouts
+    [sheet] = [sheet for sheet in layout.sheets if sheet.id == "board"]
+    tiling = tiling_of(checked, layout, sheet, "a4")
+    shares = bare_shares(old_board / "kremlin" / "fr" / "kremlin-fr-board-a4.pdf", tiling)
     assert shares["A1"] > 60 and shares["A3"] > 60, shares  # the review's "about 70 % empty"
 
 
@@ -185,3 +192,61 @@ def _offices() -> list[dict]:
     from printshop.language.resolve import board_view
 
     return board_view(real_project(["kremlin"]).games["kremlin"])["offices"]
+
+
+# --- seams: no cut edge of a tile runs through a line of text (the review's KREM|MLIN, the phases)
+def text_runs(press: Path) -> list[tuple[float, float, float, float, str]]:
+    """The text runs (a line, or a cell's line) of a sheet's one-page press file, as (left, bottom,
+    right, top, text) in the sheet's own coordinates (its trim's bottom-left corner)."""
+    trim = [float(v) for v in PdfReader(press).pages[0].trimbox]
+    pdf = pdfium.PdfDocument(str(press))
+    page = pdf[0].get_textpage()
+    runs = []
+    for index in range(page.count_rects()):
+        left, bottom, right, top = page.get_rect(index)
+        text = page.get_text_bounded(left, bottom, right, top).strip()
+        if text:
+            runs.append((left - trim[0], bottom - trim[1], right - trim[0], top - trim[1], text))
+    pdf.close()
+    return runs
+
+
+def crossed(tiling, runs) -> list[str]:
+    """The runs a seam crosses: a column's left cut edge (the board's whole height) or a row's top
+    cut edge (its whole width), the first column's and row's excepted (the board's own edges)."""
+    found = []
+    for x in tiling.xs[1:-1]:
+        found += [f"x={x / MM:.1f} mm: {r[4]}" for r in runs if r[0] < x < r[2]]
+    for y in tiling.tops[1:-1]:
+        found += [f"y={y / MM:.1f} mm: {r[4]}" for r in runs if r[1] < y < r[3]]
+    return found
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_seam_runs_through_a_line_of_text(kremlin_kit, lang, paper):
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE
+
+    checked, layout, sheet = tiled_sheet("kremlin", lang, "board")
+    tiling = tiling_of(checked, layout, sheet, paper)
+    path = kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf"
+    reader = PdfReader(path)
+    for index, tile in enumerate(tiling.tiles(), start=ASSEMBLY_PAGE):  # the file is tiled so
+        [placement], _ = page_drawing(reader, index)
+        ox, oy = tiling.origin_of(tile)
+        assert (placement.x, placement.y) == pytest.approx((ox - tile.left, oy - tile.bottom))
+    press = kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-press.pdf"
+    runs = text_runs(press)
+    assert any("KREMLIN" in r[4] for r in runs) and len(runs) > 60
+    assert not crossed(tiling, runs)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_seam_guard_catches_tiles_that_step_evenly(kremlin_kit, paper):
+    from dataclasses import replace
+
+    checked, layout, sheet = tiled_sheet("kremlin", "fr", "board")
+    even = replace(tiling_of(checked, layout, sheet, paper), cuts_x=(), cuts_y=())
+    runs = text_runs(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-board-press.pdf")
+    found = crossed(even, runs)
+    assert len(found) >= 5, found  # the phases' lines, the candidates' heading, the banners...

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 import pypdfium2
@@ -21,7 +20,7 @@ from pypdf import PdfReader
 from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.project.units import mm
-from tests.conftest import press_view, shared_build
+from tests.conftest import press_view, shared_build, tiling_of
 from tests.pdfinspect import page_drawing, words
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
@@ -185,20 +184,21 @@ def _tiled(checked):
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_tiles_spread_the_board_evenly_and_keep_their_marks_off_it(kit, checked, paper):
-    from printshop.render.sheet_pages import ASSEMBLY_PAGE, sheet_tiling
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE
 
-    project = checked.project
     found = 0
     for layout, sheet in _tiled(checked):
-        settings = SimpleNamespace(media=project.media, paper=project.media.papers[paper])
-        tiling = sheet_tiling(sheet, settings)
+        tiling = tiling_of(checked, layout, sheet, paper)
         face = sheet.faces[0]
         tiles = tiling.tiles()
         for tile in tiles:  # every window lies on the board: no tile is a near-empty strip
-            assert tile.left >= -0.01 and tile.left + tiling.window_width <= face.width + 0.01
-            assert tile.bottom >= -0.01 and tile.bottom + tiling.window_height <= face.height + 0.01
-        assert tiles[-1].left + tiling.window_width == pytest.approx(face.width, abs=0.01)
-        assert tiling.step_x == pytest.approx(tiling.window_width - sheet.spec.overlap)
+            assert tile.left >= -0.01 and tile.left + tile.width <= face.width + 0.01
+            assert tile.bottom >= -0.01 and tile.bottom + tile.height <= face.height + 0.01
+            assert tile.width <= tiling.room[0] + 0.01 and tile.height <= tiling.room[1] + 0.01
+            if tile.column + 1 < tiling.columns:  # each neighbour lies over the stated overlap
+                right = tiles[tiles.index(tile) + 1]
+                assert tile.left + tile.width - right.left == pytest.approx(sheet.spec.overlap)
+        assert tiles[-1].left + tiles[-1].width == pytest.approx(face.width, abs=0.01)
         path = (
             kit
             / layout.game_id
@@ -207,9 +207,9 @@ def test_tiles_spread_the_board_evenly_and_keep_their_marks_off_it(kit, checked,
         )
         reader = PdfReader(path)
         assert len(reader.pages) == len(tiles) + 1
-        ox, oy = tiling.origin
-        window = (ox, oy, ox + tiling.window_width, oy + tiling.window_height)
         for index, tile in enumerate(tiles, start=ASSEMBLY_PAGE):
+            ox, oy = tiling.origin_of(tile)
+            window = (ox, oy, ox + tile.width, oy + tile.height)
             [placement], segments = page_drawing(reader, index)
             assert placement.x == pytest.approx(ox - tile.left, abs=0.01)
             assert placement.y == pytest.approx(oy - tile.bottom, abs=0.01)
@@ -227,7 +227,7 @@ def test_tiles_spread_the_board_evenly_and_keep_their_marks_off_it(kit, checked,
 
 
 def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outside(kit, checked):
-    from printshop.render.sheet_pages import ASSEMBLY_PAGE, sheet_tiling
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE
 
     for layout, sheet in _tiled(checked):
         for paper in ("a4", "letter"):
@@ -238,10 +238,7 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
                 / f"{layout.game_id}-{layout.lang}-{sheet.id}-{paper}.pdf"
             )
             reader = PdfReader(path)
-            settings = SimpleNamespace(
-                media=checked.project.media, paper=checked.project.media.papers[paper]
-            )
-            tiling = sheet_tiling(sheet, settings)
+            tiling = tiling_of(checked, layout, sheet, paper)
             placed, all_segments = page_drawing(reader, ASSEMBLY_PAGE - 1)
             board, *detail = placed
             face = sheet.faces[0]
@@ -258,7 +255,7 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
             if detail:
                 [join] = detail
                 assert join.scale == pytest.approx(min(1.0, 2 * board.scale), rel=1e-3)
-                edge = join.x + tiling.step_x * join.scale
+                edge = join.x + tiling.xs[1] * join.scale
                 assert any(
                     abs(s[0] - edge) < 0.05 and abs(s[0] - s[2]) < 0.01 and s[1] < board.y
                     for s in all_segments
@@ -281,10 +278,11 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
                 row, column = ord(found.group(1)) - ord("A"), int(found.group(2)) - 1
                 if not (board.y < cy < top):
                     continue  # the join's tile names, under the diagram
-                left = board.x + column * tiling.step_x * board.scale
-                width = tiling.step_x * board.scale
-                high = top - row * tiling.step_y * board.scale
-                assert left < cx < left + width and high - tiling.step_y * board.scale < cy < high
+                left = board.x + tiling.xs[column] * board.scale
+                right_edge = board.x + tiling.xs[column + 1] * board.scale
+                high = board.y + tiling.tops[row] * board.scale
+                low = board.y + tiling.tops[row + 1] * board.scale
+                assert left < cx < right_edge and low < cy < high
                 names.add(found.group(0))
                 for index in range(found.start(), found.end()):
                     content = content[:index] + " " + content[index + 1 :]

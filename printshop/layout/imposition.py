@@ -11,7 +11,10 @@ front's top once the sheet is turned over (`back_turn`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from printshop.project.units import to_mm
 
@@ -171,6 +174,8 @@ class Tile:
     column: int
     left: float  # the tile's window in the sheet's own coordinates (origin bottom-left)
     bottom: float
+    width: float = 0.0
+    height: float = 0.0
 
     @property
     def label(self) -> str:
@@ -179,11 +184,14 @@ class Tile:
 
 @dataclass(frozen=True)
 class Tiling:
-    """A sheet larger than the paper, cut into `columns` × `rows` windows of equal size that overlap
-    by `overlap`: the windows are as small as covering the sheet allows, so the sheet is spread
-    evenly over the tiles (no tile carries a near-empty strip), and each is printed centred on its
-    page, never closer to the paper's edge than `margin` (nor than `bottom` to its bottom edge,
-    where the footer is)."""
+    """A sheet larger than the paper, cut into `columns` × `rows` windows that overlap by `overlap`
+    (the part of a tile its right and lower neighbours lie over). Where each seam goes (a column's
+    left cut edge, a row's top cut edge) is `cuts_x` (from the sheet's left) and `cuts_y` (from its
+    top), the first of each 0; without them the windows are as small as covering the sheet allows,
+    equal, stepping evenly. `choose_seams` moves each seam within the slack the paper leaves (a
+    window is at most the paper inside its margins) to keep it off the sheet's text. Each window is
+    printed centred on its page, never closer to the paper's edge than `margin` (nor than `bottom`
+    to its bottom edge, where the footer is)."""
 
     sheet_width: float
     sheet_height: float
@@ -194,44 +202,155 @@ class Tiling:
     columns: int
     rows: int
     bottom: float = 0.0
+    cuts_x: tuple[float, ...] = ()
+    cuts_y: tuple[float, ...] = ()
+
+    @property
+    def room(self) -> tuple[float, float]:
+        """The largest window the paper holds inside its margins."""
+        low = max(self.margin, self.bottom)
+        return self.page_width - 2 * self.margin, self.page_height - self.margin - low
+
+    @property
+    def xs(self) -> list[float]:
+        """Each column's left cut edge, then the sheet's right edge."""
+        if self.cuts_x:
+            return [*self.cuts_x, self.sheet_width]
+        step = (self.sheet_width - self.overlap) / self.columns
+        return [column * step for column in range(self.columns)] + [self.sheet_width]
+
+    @property
+    def tops(self) -> list[float]:
+        """Each row's top cut edge, in sheet coordinates (from its bottom), then 0."""
+        if self.cuts_y:
+            return [self.sheet_height - cut for cut in self.cuts_y] + [0.0]
+        step = (self.sheet_height - self.overlap) / self.rows
+        return [self.sheet_height - row * step for row in range(self.rows)] + [0.0]
 
     @property
     def window_width(self) -> float:
-        return (self.sheet_width + (self.columns - 1) * self.overlap) / self.columns
+        """The widest window (all are as wide where the seams step evenly)."""
+        xs = self.xs
+        return max(
+            min(xs[c + 1] + self.overlap, self.sheet_width) - xs[c] for c in range(self.columns)
+        )
 
     @property
     def window_height(self) -> float:
-        return (self.sheet_height + (self.rows - 1) * self.overlap) / self.rows
+        tops = self.tops
+        return max(tops[r] - max(tops[r + 1] - self.overlap, 0.0) for r in range(self.rows))
 
-    @property
-    def step_x(self) -> float:
-        return self.window_width - self.overlap
-
-    @property
-    def step_y(self) -> float:
-        return self.window_height - self.overlap
-
-    @property
-    def origin(self) -> tuple[float, float]:
-        """Where each window's bottom-left corner lies on its page: centred between the margins."""
+    def origin_of(self, tile: Tile) -> tuple[float, float]:
+        """Where a tile's window's bottom-left corner lies on its page: centred between the
+        margins."""
         low = max(self.margin, self.bottom)
         return (
-            (self.page_width - self.window_width) / 2,
-            low + (self.page_height - self.margin - low - self.window_height) / 2,
+            (self.page_width - tile.width) / 2,
+            low + (self.page_height - self.margin - low - tile.height) / 2,
         )
 
     def tiles(self) -> list[Tile]:
-        """Row by row from the top-left corner of the sheet."""
-        return [
-            Tile(
-                row,
-                column,
-                column * self.step_x,
-                self.sheet_height - self.window_height - row * self.step_y,
-            )
-            for row in range(self.rows)
-            for column in range(self.columns)
-        ]
+        """Row by row from the top-left corner of the sheet: each window from its own cut edges to
+        `overlap` past its right and lower neighbours' cut edges."""
+        xs, tops = self.xs, self.tops
+        tiles = []
+        for row in range(self.rows):
+            bottom = max(tops[row + 1] - self.overlap, 0.0) if row + 1 < self.rows else 0.0
+            for column in range(self.columns):
+                right = (
+                    min(xs[column + 1] + self.overlap, self.sheet_width)
+                    if column + 1 < self.columns
+                    else self.sheet_width
+                )
+                tiles.append(
+                    Tile(
+                        row,
+                        column,
+                        xs[column],
+                        bottom,
+                        right - xs[column],
+                        tops[row] - bottom,
+                    )
+                )
+        return tiles
+
+    def choose_seams(
+        self,
+        across: list[tuple[float, float]],
+        down: list[tuple[float, float]],
+    ) -> "Tiling":
+        """The tiling with each seam moved, within the slack the paper leaves, off the spans it
+        must not cut: `across`, the (left, right) extents of the sheet's text lines and small boxes
+        (a column's cut edge runs the sheet's whole height, so it crosses every one it falls
+        inside); `down`, their (top, bottom) from the sheet's top. Each seam goes where it crosses
+        the fewest, then as far from the nearest as half the overlap allows, then nearest even."""
+        width, height = self.room
+        return replace(
+            self,
+            cuts_x=_seams(self.sheet_width, self.columns, width, self.overlap, across),
+            cuts_y=_seams(self.sheet_height, self.rows, height, self.overlap, down),
+        )
+
+
+_GRID = 0.5  # points: where a seam may go, in steps this fine
+
+
+def _seams(
+    length: float, count: int, window: float, overlap: float, spans: list[tuple[float, float]]
+) -> tuple[float, ...]:
+    """The cut edges (the first at 0) of `count` windows at most `window` long covering `length`,
+    each overlapping the next by `overlap`, that cross the fewest `spans`, then keep the most room
+    to them (up to half the overlap), then lie nearest to the even steps."""
+    if count == 1:
+        return (0.0,)
+    even = (length - overlap) / count
+    reach = window - overlap  # the farthest one cut edge lies past the previous one
+    positions = [i * _GRID for i in range(int(length / _GRID) + 1)]
+    cap = overlap / 2
+    # at each position: the spans it falls inside, and the room to the nearest (at most `cap`)
+    at = np.array(positions)[None, :]
+    starts = np.array([a for a, _ in spans] or [math.inf])[:, None]
+    ends = np.array([b for _, b in spans] or [-math.inf])[:, None]
+    crossed = ((starts < at) & (at < ends)).sum(axis=0)
+    room = np.clip(np.maximum(starts - at, at - ends).min(axis=0), 0.0, cap)
+    base = [(int(c), -float(r)) for c, r in zip(crossed, room, strict=True)]
+    # best[i]: the least cost of the seams so far with the latest at positions[i]
+    best: list[tuple | None] = [None] * len(positions)
+    best[0] = (0, 0.0, 0.0)
+    back: list[list[int]] = []
+    span = int(reach / _GRID + 1e-6)
+    least = max(1, int(overlap / _GRID))  # every tile shows more than its overlap
+    for k in range(1, count):
+        new: list[tuple | None] = [None] * len(positions)
+        came = [-1] * len(positions)
+        window_min: deque[int] = deque()  # indices of `best` in the sliding range, values rising
+        for i, u in enumerate(positions):
+            j = i - least  # enters the range
+            if j >= 0 and best[j] is not None:
+                while window_min and best[window_min[-1]] > best[j]:  # type: ignore[operator]
+                    window_min.pop()
+                window_min.append(j)
+            while window_min and window_min[0] < i - span:
+                window_min.popleft()
+            if not window_min or (k == count - 1 and length - u > window + 1e-6):
+                continue  # the last window reaches the sheet's end
+            j = window_min[0]
+            crossed, room = base[i]
+            value = best[j]
+            assert value is not None
+            new[i] = (value[0] + crossed, value[1] + room, value[2] + abs(u - k * even))
+            came[i] = j
+        best = new
+        back.append(came)
+    candidates = [(value, i) for i, value in enumerate(best) if value is not None]
+    if not candidates:  # no slack at all (the grid's rounding ate it): even steps
+        return tuple(k * even for k in range(count))
+    _, i = min(candidates)
+    cuts = []
+    for came in reversed(back):
+        cuts.append(positions[i])
+        i = came[i]
+    return (0.0, *reversed(cuts))
 
 
 def tiling_for(

@@ -22,9 +22,10 @@ from printshop.layout.imposition import (
     sheet_too_big,
     tiling_for,
 )
-from printshop.layout.plan import GameLayout, SheetLayout
+from printshop.layout.plan import FaceLayout, GameLayout, SheetLayout
 from printshop.render.pdf import new_canvas
 from printshop.render.replay import draw_face_form
+from printshop.render.seams import keep_off
 from printshop.render.sheets import SheetSettings, page_footer
 
 
@@ -243,11 +244,14 @@ ASSEMBLY_PAGE = (
 )
 
 
-def sheet_tiling(sheet: SheetLayout, settings: SheetSettings) -> Tiling:
+def sheet_tiling(sheet: SheetLayout, settings: SheetSettings, assets=None) -> Tiling:
+    """The fewest tiles the paper allows, each seam moved within the paper's slack off the sheet's
+    text lines and the small boxes round them (render/seams.py); a stand-in face without frames (a
+    size only) gets seams that step evenly."""
     pnp = settings.media.print_and_play
     face = sheet.faces[0]
     footer_top = pnp.footer.baseline + pnp.footer.size * 0.8
-    return tiling_for(
+    tiling = tiling_for(
         face.width,
         face.height,
         settings.paper.width,
@@ -256,12 +260,19 @@ def sheet_tiling(sheet: SheetLayout, settings: SheetSettings) -> Tiling:
         sheet.spec.overlap,
         footer_top + pnp.crop_marks.gap,
     )
+    if not isinstance(face, FaceLayout):
+        return tiling
+    boxes = keep_off(face, settings.paints, settings.motifs, assets)
+    return tiling.choose_seams(
+        [(left, right) for left, _, right, _ in boxes],
+        [(top, bottom) for _, top, _, bottom in boxes],
+    )
 
 
 def _render_tiled(
     game: GameLayout, sheet: SheetLayout, settings: SheetSettings
 ) -> tuple[bytes, int]:
-    tiling = sheet_tiling(sheet, settings)
+    tiling = sheet_tiling(sheet, settings, game.localized.data.dir)
     width, height = tiling.page_width, tiling.page_height
     buffer = io.BytesIO()
     canvas = new_canvas(
@@ -281,11 +292,11 @@ def _render_tiled(
     )
     canvas.showPage()
     ink = settings.paints.fill(settings.media.print_and_play.crop_marks.colour)
-    ox, oy = tiling.origin
     for number, tile in enumerate(tiles, start=ASSEMBLY_PAGE + 1):
+        ox, oy = tiling.origin_of(tile)
         canvas.saveState()
         clip = canvas.beginPath()
-        clip.rect(ox, oy, tiling.window_width, tiling.window_height)
+        clip.rect(ox, oy, tile.width, tile.height)
         canvas.clipPath(clip, stroke=0, fill=0)
         canvas.translate(ox - tile.left, oy - tile.bottom)
         canvas.doForm(form)
@@ -313,7 +324,7 @@ def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettin
     the neighbour)."""
     pnp = settings.media.print_and_play
     marks = pnp.crop_marks
-    (ox, oy), w, h = tiling.origin, tiling.window_width, tiling.window_height
+    (ox, oy), w, h = tiling.origin_of(tile), tile.width, tile.height
     edge = (
         pnp.margin + marks.width
     )  # the window's corners lie far left and right of the centred footer
@@ -341,13 +352,13 @@ def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettin
     if (
         tile.column + 1 < tiling.columns
     ):  # the right neighbour's left edge, marked above and below the window
-        x = ox + tiling.step_x
+        x = ox + tiling.xs[tile.column + 1] - tile.left
         _triangle(canvas, x, oy + h + marks.gap, 0, 1, size)
         _triangle(canvas, x, oy - marks.gap, 0, -1, size)
     if (
         tile.row + 1 < tiling.rows
     ):  # the lower neighbour's top edge, marked left and right of the window
-        y = oy + tiling.overlap
+        y = oy + tiling.tops[tile.row + 1] - tile.bottom
         _triangle(canvas, ox - marks.gap, y, -1, 0, size)
         _triangle(canvas, ox + w + marks.gap, y, 1, 0, size)
     canvas.restoreState()
@@ -418,8 +429,7 @@ def _assembly_page(
     )
     # each tile shows, once assembled, from its own cut edges to its right and lower neighbours' cut
     # edges
-    xs = [column * tiling.step_x for column in range(tiling.columns)] + [tiling.sheet_width]
-    tops = [tiling.sheet_height - row * tiling.step_y for row in range(tiling.rows)] + [0.0]
+    xs, tops = tiling.xs, tiling.tops
     canvas.saveState()
     for colour, line_width in (
         ("white", 1.8),
@@ -506,7 +516,7 @@ def _join_detail(
     strip = marks.gap + marks.length  # A1's margin above the board, as printed
     height = (room - strip) / zoom  # in sheet units
     width = min(tiling.page_width * 0.62, tiling.sheet_width * zoom) / zoom
-    seam = tiling.step_x if across else tiling.sheet_height - tiling.step_y
+    seam = tiling.xs[1] if across else tiling.tops[1]
     if across:  # the region of the board shown: the seam in the middle, from the board's top
         clip = (
             max(0.0, seam - width / 2),

@@ -322,12 +322,12 @@ TICKS = 10
 
 
 def box_problems(
-    grey, rows: int, figure: tuple[float, float] = (11.5, 5.5), tick: float = 3.8
+    grey, rows: int, figure: tuple[float, float] = (11.5, 5.5), tick: float = 3.5
 ) -> list[str]:
     """Why the influence sheet's page (`grey`) is no place to write and tick on: not a column of
     `rows` boxes for the secret figure (`figure`: its least width and height in millimetres) and
-    TICKS columns of boxes to tick (`tick` mm or more each way: 4 mm drawn, less a little where the
-    fit takes a smaller size), or a figure's box not centred in its row with 0.8 mm or more clear
+    TICKS columns of boxes to tick (`tick` mm or more each way: 3.8 mm drawn, less a little where
+    the fit takes a smaller size), or a figure's box not centred in its row with 0.8 mm or more clear
     above and below."""
     boxes = drawn_boxes(grey)
     if len(boxes) != 1 + TICKS:
@@ -355,7 +355,7 @@ def test_the_influence_sheet_has_boxes_to_write_and_tick_on(kremlin_kit, lang, p
     """Issue 51: the tick "boxes" were a 3 mm glyph and the secret figure had no place; then one
     tick box a row, where a player declares in several goes. Each of the 25 controllable
     politicians gets a drawn box for the secret figure, 12 × 6 mm, centred in its row with 1 mm
-    clear above and below, and ten boxes of 3.8 mm or more to tick (must-pass); the measure finds
+    clear above and below, and ten boxes of 3.5 mm or more to tick (must-pass); the measure finds
     boxes of 3 mm, a missing column and a box set high in its row (must-catch)."""
     import numpy as np
     import pypdfium2

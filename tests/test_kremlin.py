@@ -297,16 +297,18 @@ def test_the_fill_guard_catches_markers_spread_thin(tmp_path):
 BOX_DPI = 150
 
 
-def drawn_boxes(grey) -> list[tuple[float, list[float]]]:
+def drawn_boxes(grey) -> list[tuple[float, list[float], list[tuple[float, float]]]]:
     """The boxes drawn down the right half of a page (`grey`, a numpy array at BOX_DPI), column by
-    column from the left: (width, [height of each box]) in millimetres. A box's upright sides are
-    the columns inked far more than the rest (the table's rules cross every column once a row);
-    its height is each run dark down both its sides."""
+    column from the left: (width, [height of each box], [(room above, room below) each box]) in
+    millimetres. A box's upright sides are the columns inked far more than the rest (the table's
+    rules cross every column once a row); its height is each run dark down both its sides; its
+    room, the light run from its top and bottom edges to the next ink (a row's rule) just left of
+    it."""
     import numpy as np
 
     px = BOX_DPI / 25.4
     half = grey[:, grey.shape[1] // 2 :] < 128
-    profile = half.sum(axis=0)
+    profile = half[half.mean(axis=1) < 0.5].sum(axis=0)  # (not the title's band, nor the rules)
     strong = np.flatnonzero(profile > max(4 * np.median(profile), 0.3 * profile.max(), 1))
     groups: list[list[int]] = []
     for column in strong:
@@ -321,36 +323,72 @@ def drawn_boxes(grey) -> list[tuple[float, list[float]]]:
         edges = np.diff(np.concatenate(([0], side, [0])))
         starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
         middle = (left[-1] + right[0]) // 2
-        heights = [  # an outline, light inside (not a filled band, such as the header's)
-            (end - start) / px
+        outside = half[:, max(left[0] - round(0.8 * px), 0)]  # beside the box: the rules only
+        span = slice(left[0], right[-1] + 1)
+        kept = [  # an outline, light inside (not a filled band, such as the header's), closed above
+            (start, end)  # and below (not two letters of the header that cross both sides)
             for start, end in zip(starts, ends)
-            if (end - start) / px >= 1 and not half[(start + end) // 2, middle]
+            if (end - start) / px >= 1
+            and not half[(start + end) // 2, middle]
+            and half[start, span].mean() > 0.8
+            and half[end - 1, span].mean() > 0.8
         ]
-        boxes.append(((right[-1] - left[0] + 1) / px, heights))
+        rooms = []
+        for start, end in kept:
+            above = np.flatnonzero(outside[:start])
+            below = np.flatnonzero(outside[end:])
+            rooms.append(
+                (
+                    (start - above[-1] - 1) / px if above.size else 99.0,
+                    below[0] / px if below.size else 99.0,
+                )
+            )
+        heights = [(end - start) / px for start, end in kept]
+        boxes.append(((right[-1] - left[0] + 1) / px, heights, rooms))
     return boxes
 
 
-def box_problems(grey, rows: int, least: float = 5.0) -> list[str]:
-    """Why the influence sheet's page (`grey`) is no place to write and tick on: not two columns of
-    `rows` boxes each, or a box narrower or lower than `least` millimetres."""
+# the influence sheet: the secret figure's box, then a strip of one box per influence point a row
+# may be declared in instalments up to (data/kremlin/text: the values 1 to 10)
+TICKS = 10
+
+
+def box_problems(
+    grey, rows: int, figure: tuple[float, float] = (11.5, 5.5), tick: float = 3.5
+) -> list[str]:
+    """Why the influence sheet's page (`grey`) is no place to write and tick on: not a column of
+    `rows` boxes for the secret figure (`figure`: its least width and height in millimetres) and
+    TICKS columns of boxes to tick (`tick` mm or more each way: 3.8 mm drawn, less a little where
+    the fit takes a smaller size), or a figure's box not centred in its row with 0.8 mm or more clear
+    above and below."""
     boxes = drawn_boxes(grey)
-    if len(boxes) != 2:
-        return [f"{len(boxes)} columns of boxes, not 2 (the secret figure and the tick)"]
+    if len(boxes) != 1 + TICKS:
+        return [f"{len(boxes)} columns of boxes, not {1 + TICKS} (the secret figure and the ticks)"]
     problems = []
-    for name, (width, heights) in zip(("secret figure", "tick"), boxes):
+    for index, (width, heights, rooms) in enumerate(boxes):
+        name = "secret figure" if index == 0 else f"tick {index}"
+        wide, high = figure if index == 0 else (tick, tick)
         if len(heights) != rows:
             problems.append(f"{name}: {len(heights)} boxes for {rows} politicians")
-        if width < least or min(heights, default=0) < least:
+        if width < wide or min(heights, default=0) < high:
             problems.append(f"{name}: boxes {width:.1f} × {min(heights, default=0):.1f} mm")
+        if index == 0:
+            for row, (above, below) in enumerate(rooms[:-1]):  # (no rule under the last)
+                if min(above, below) < 0.8 or abs(above - below) > 0.35:
+                    problems.append(
+                        f"{name}, row {row + 1}: {above:.1f} mm clear above, {below:.1f} below"
+                    )
     return problems
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_influence_sheet_has_boxes_to_write_and_tick_on(kremlin_kit, lang, paper):
-    """Issue 51: the tick "boxes" were a 3 mm glyph and the secret figure had no place. Each of the
-    25 controllable politicians gets a drawn box for the secret figure and one to tick, 5 mm or more
-    each way (must-pass); the measure finds boxes of 3 mm and a missing column (must-catch)."""
+    """Issue 51: the tick "boxes" were a 3 mm glyph and the secret figure had no place; then one
+    tick box a row, where a player declares in several goes. Each of the 25 controllable
+    politicians gets a drawn box for the secret figure, 12 × 6 mm, centred in its row with 1 mm
+    clear above and below, and ten boxes of 3.5 mm or more to tick (must-pass); the measure finds
+    boxes of 3 mm, a missing column and a box set high in its row (must-catch)."""
     import numpy as np
     import pypdfium2
 
@@ -363,18 +401,21 @@ def test_the_influence_sheet_has_boxes_to_write_and_tick_on(kremlin_kit, lang, p
 
     px = BOX_DPI / 25.4
     small = np.full((round(260 * px), round(200 * px)), 255, dtype=np.uint8)
-    for row in range(25):  # 3 mm boxes where the sheet has its own
-        for left in (120, 160):
-            top, x = round((50 + 8 * row) * px), round(left * px)
+    for row in range(25):  # 3 mm boxes, set high in 8 mm rows, where the sheet has its own
+        top = round((50 + 8 * row) * px)
+        small[top, round(100 * px) :] = 0  # the row's rule
+        for left in (120, *range(150, 150 + 5 * TICKS, 5)):
+            box, x = top + round(0.3 * px), round(left * px)
             side = round(3 * px)
-            small[top : top + side, x : x + side] = 0
-            small[top + 1 : top + side - 1, x + 1 : x + side - 1] = 255
+            small[box : box + side, x : x + side] = 0
+            small[box + 1 : box + side - 1, x + 1 : x + side - 1] = 255
     found = box_problems(small, 25)
-    assert found and all("3.0 mm" in problem or "× 3" in problem for problem in found), found
+    assert found and all("3.0" in problem or "clear above" in problem for problem in found), found
+    assert any("clear above" in problem for problem in found)
     one_column = small.copy()
-    one_column[:, round(150 * px) :] = 255
+    one_column[:, round(140 * px) :] = 255
     assert box_problems(one_column, 25) == [
-        "1 columns of boxes, not 2 (the secret figure and the tick)"
+        "1 columns of boxes, not 11 (the secret figure and the ticks)"
     ]
 
 

@@ -37,6 +37,7 @@ from printshop.render.colour import Paints
 from printshop.render.images import ImageFlowable
 from printshop.typeset.fonts import state as fonts_state
 from printshop.typeset.fonts import with_fallback
+from printshop.typeset.icons import centred_icons
 from printshop.typeset.measuring import list_indent, measure, text_extent
 from printshop.typeset.richtext import Block, Figure, Img, Para, Spacer, Table, uppercase
 from printshop.typeset.runts import (
@@ -265,7 +266,7 @@ def _frame_table(
     rows = [
         [
             Paragraph(
-                with_fallback(f"<b>{markup}</b>" if is_head else markup),
+                with_fallback(f"<b>{markup}</b>" if is_head else centred_icons(markup)),
                 cells[
                     block.aligns[column]
                     if block.aligns and column < len(block.aligns)

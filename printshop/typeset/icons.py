@@ -351,5 +351,17 @@ def icon_fragment(attributes: Mapping[str, str], frag: Any) -> Any:
     defn.image = ImageReader(src) if src else InlineMotif(art or "1 1", frag.textColor)
     defn.width = round(height * aspect, 4)
     defn.height = round(height, 4)
-    defn.valign = "baseline"
+    # a cell of icons alone centres them on its line (`centred_icons`); elsewhere on the baseline
+    defn.valign = "middle" if attributes.get("valign") == "middle" else "baseline"
     return defn
+
+
+_TAGS = re.compile(r"<[^<>]*>")
+
+
+def centred_icons(markup: str) -> str:
+    """`markup` made of resolved icons and nothing else (a table cell's box to write in) with its
+    icons centred on the line's middle, as the text of the cells beside it is; else unchanged."""
+    if "<icon" not in markup or _TAGS.sub("", markup).strip():
+        return markup
+    return markup.replace("<icon ", '<icon valign="middle" ')

@@ -179,8 +179,10 @@ def test_a_build_with_one_games_fault_writes_nothing_and_says_it_once(tmp_path):
 # --- one root fault, one error: nothing it stops is reported again ------------------------------
 def _face_renamed(data: Path) -> tuple[str, str, int]:
     game = data / "comrade-stalin" / "game.yaml"
-    edit(data / "comrade-stalin" / "faces.yaml", "  goal-spades:", "  goal-spade:")
-    return "unknown-reference", "comrade-stalin/game.yaml", line_of(game, "front: goal-spades")
+    faces = data / "comrade-stalin" / "faces.yaml"
+    edit(faces, "  goal-spades:", "  goal-spade:")
+    edit(faces, "{extends: goal-spades,", "{extends: goal-spade,")  # (the ace's face follows it)
+    return "unknown-reference", "comrade-stalin/game.yaml", line_of(game, "front: goal-spades,")
 
 
 def _language_file(data: Path) -> tuple[str, str, int]:
@@ -223,7 +225,7 @@ def test_a_face_named_by_many_cards_is_said_once_with_the_count_and_the_other_pl
     _face_renamed(data)
     report, _ = check(data, templates_dir=templates, games=["comrade-stalin"], keep_layouts=False)
     (error,) = report.errors
-    assert "no face 'goal-spades'" in error.message and "named 7 more times" in error.message
+    assert "no face 'goal-spades'" in error.message and "named 6 more times" in error.message
     assert error.also.startswith("also named at ") and error.also.endswith(", …")
 
 

@@ -40,8 +40,9 @@ def same_size_across_deck(
     anything with `get` and item assignment) keeps each replacement by the face it replaced, the
     frame and the size: the same face set at the same size is then the same object as before, which
     a session draws once and serve shows under the same image."""
-    # a frame and the frames that inherit it (through `extends`) are one group: they are written
-    # once
+    # a frame and the frames that inherit it (through `extends`) are one group: their size is
+    # written once, though a face that inherits it may change its box (the sick chief's shorter
+    # text frame still takes the deck's size)
     groups: dict[tuple[str, str], list[tuple[str, int]]] = {}
     written: dict[
         int, str
@@ -51,7 +52,7 @@ def same_size_across_deck(
             if laid.fit.fits and laid.frame.size_across != "card" and _has_text(laid.blocks):
                 where = written.get(id(laid.frame))
                 if where is None:
-                    where = written[id(laid.frame)] = str(laid.frame.where())
+                    where = written[id(laid.frame)] = str(laid.frame.where("size"))
                 groups.setdefault((laid.name, where), []).append((key, index))
     for (name, _), members in groups.items():
         sizes = {key: faces[key].frames[index].fit.size for key, index in members}

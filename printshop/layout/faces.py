@@ -246,6 +246,10 @@ SETTING_FIELDS = (
     "indent",
     "uppercase",
     "icon_size",
+    "background",  # (a booklet style's box: a frame draws none, but the key stays whole)
+    "border",
+    "border_width",
+    "padding",
     "width",
     "height",
     "size_across",

@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR
 from tests.conftest import edit, found, kit_view, line_of, one, real_project
-from tests.pdfinspect import page_drawing, words
+from tests.pdfinspect import page_drawing, page_texts, words
 
 ROLES = ("favourite", "heir", "general", "ideologue", "assassin", "believer", "informer", "protege")
 
@@ -126,3 +126,17 @@ def test_setup_sheets_give_the_goal_deck_numbers(stalin_kit):
     assert all(
         f"{n} players" in text.lower() or f"{n} joueurs" in text.lower() for n in range(5, 10)
     )
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Setup at a glance"), ("fr", "coup d’œil")])
+def test_the_setup_file_ends_with_every_count_at_a_glance(stalin_kit, lang, title):
+    """Five counts left the setup file's last half-page blank: it now holds a sheet with every
+    count's numbers, the same the counts' own sheets give (9 players: 24 goal cards taken without the
+    Protégé, 8 set aside, 19 with the aces, 16 dealt, 11 tokens at most; with the Protégé 21, 7, 17,
+    14), and every page holds two sheets."""
+    path = stalin_kit / "comrade-stalin" / lang / f"comrade-stalin-{lang}-setup-a4.pdf"
+    reader = PdfReader(path)
+    assert [len(page_drawing(reader, i)[0]) for i in range(len(reader.pages))] == [2, 2, 2]
+    last = " ".join(page_texts(path)[-1].split())
+    assert title.upper() in last  # (the band sets its title in capitals)
+    assert "9 24 8 19 16 11" in last and "9 21 7 17 14 11" in last

@@ -244,7 +244,9 @@ def test_tts_boards_and_sheets_are_custom_boards_and_tiles(tts):
         )["ObjectStates"]
         if state["Name"] == "Custom_Tile"
     ]
-    assert len(roles) == 9 + 5  # each role sheet and each setup sheet is a tile of its own
+    assert (
+        len(roles) == 9 + 6
+    )  # each role sheet and each setup sheet (5 counts, at a glance) a tile
     assert len({state["GUID"] for state in states}) == len(states)
 
 

@@ -666,35 +666,35 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
     "old, new, code, said, at",
     [
         (
-            '<spacer height="18mm"/>',
+            '<spacer height="106mm"/>',
             '<spacer height="18"/>',
             "template",
             "<spacer height=\"18\">: '18' is not a length: write a number and a unit",
             'height="18"',
         ),
         (
-            '<art motif="spade" size="14mm" colour="red"/>',
+            '<spacer height="3mm"/>',  # (an <art> put in the place of a spacer)
             '<art motif="spades" size="24mm" colour="red"/>',
             "unknown-reference",
             "<art motif=\"spades\">: no motif 'spades'; did you mean 'spade'? (motifs: ",
             'motif="spades"',
         ),
         (
-            '<art motif="spade" size="14mm" colour="red"/>',
+            '<spacer height="3mm"/>',  # (an <art> put in the place of a spacer)
             '<art motif="spade" size="24mm" colour="rouge"/>',
             "unknown-reference",
             "<art colour=\"rouge\">: no colour 'rouge'",
             'colour="rouge"',
         ),
         (
-            '<art motif="spade" size="14mm" colour="red"/>',
+            '<spacer height="3mm"/>',  # (an <art> put in the place of a spacer)
             '<art motif="spade" size="-24mm" colour="red"/>',
             "template",
             '<art size="-24mm">: a size must be more than 0',
             'size="-24mm"',
         ),
         (
-            '<art motif="spade" size="14mm" colour="red"/>',
+            '<spacer height="3mm"/>',  # (an <art> put in the place of a spacer)
             '<art size="24mm" colour="red"/>',
             "template",
             "<art> names no motif",
@@ -711,14 +711,14 @@ def test_a_template_asking_for_too_much_or_for_pythons_insides_is_an_error_in_se
         # is 250 mm tall" at printshop's own booklet.yaml, and "is 0 mm tall" for an art; 180 mm
         # itself is set (the other tests)
         (
-            '<spacer height="18mm"/>',
+            '<spacer height="106mm"/>',
             '<spacer height="181mm"/>',
             "text-overflow",
             '<spacer height="181mm"> is taller than any page can hold: a booklet page (A5) holds 180 mm inside its margins',
             'height="181mm"',
         ),
         (
-            '<art motif="spade" size="14mm" colour="red"/>',
+            '<spacer height="3mm"/>',  # (an <art> put in the place of a spacer)
             '<art motif="spade" size="300mm" colour="red"/>',
             "text-overflow",
             '<art size="300mm"> is taller than any page can hold',

@@ -137,3 +137,12 @@ def test_a_box_colour_that_is_not_in_the_palette_is_reported_at_its_line(tmp_pat
         found == [("unknown-reference", line_of(booklet, "paper-deeep"), found[0][2])]
         and "did you mean 'paper-deep'" in found[0][2]
     ), found
+
+
+def test_a_box_too_tall_for_a_page_is_named_by_its_words():
+    """ReportLab names a flowable that no page holds by its identity: a box's is its paragraph's,
+    so the text-overflow error quotes the box's words (it said '...')."""
+    paints = Paints(PALETTE)
+    style = TextStyle(font="Helvetica", size="9pt", background="paper-deep", padding="3mm")
+    boxed = Boxed(Paragraph("Inside the box " * 3, paragraph_style(style, 9, paints)), style, paints)
+    assert "Inside the box" in boxed.identity(60)

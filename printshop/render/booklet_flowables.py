@@ -148,6 +148,11 @@ class Boxed(Flowable):
     def split(self, available_width: float, available_height: float) -> list:
         return []
 
+    def identity(self, maxLen: int | None = None) -> str:
+        """ReportLab names a flowable too large for a page by this: the paragraph's own words, so
+        the error says which text is too long (not '...')."""
+        return self.paragraph.identity(maxLen)
+
     def draw(self) -> None:
         canvas, style = self.canv, self.style
         canvas.saveState()

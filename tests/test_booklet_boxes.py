@@ -144,5 +144,7 @@ def test_a_box_too_tall_for_a_page_is_named_by_its_words():
     so the text-overflow error quotes the box's words (it said '...')."""
     paints = Paints(PALETTE)
     style = TextStyle(font="Helvetica", size="9pt", background="paper-deep", padding="3mm")
-    boxed = Boxed(Paragraph("Inside the box " * 3, paragraph_style(style, 9, paints)), style, paints)
+    boxed = Boxed(
+        Paragraph("Inside the box " * 3, paragraph_style(style, 9, paints)), style, paints
+    )
     assert "Inside the box" in boxed.identity(60)

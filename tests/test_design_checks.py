@@ -302,3 +302,19 @@ def test_a_frame_indent_wider_than_half_the_frame_is_refused(data_copy):
     assert errors and "indents its list items 100.0 mm" in errors[0].message, [
         d.format() for d in errors
     ]
+
+
+# --- a booklet style's box keys on a face's frame -----------------------------------------------
+@pytest.mark.parametrize("key, value", [("background", "paper"), ("border_width", "1pt")])
+def test_a_box_key_on_a_card_frame_is_refused_where_it_is_written(data_copy, key, value):
+    """`background`, `border`, `border_width` and `padding` draw a booklet paragraph's box; a frame
+    shares TextStyle with booklet styles but draws no box, so the key would be taken and ignored."""
+    faces = data_copy / "comrade-stalin" / "faces.yaml"
+    line = edit(
+        faces, "space_after: 2pt, indent: 6mm}", f"space_after: 2pt, indent: 6mm, {key}: {value}}}"
+    )
+    errors = found(data_copy, "unknown-key", games=["comrade-stalin"])
+    # only the edited frame: the game's other frames (the must-pass) set no box key
+    assert [d.location.line for d in errors] == [line], [d.format() for d in errors]
+    assert f"'{key}'" in errors[0].message and "draws no box" in errors[0].message
+    assert errors[0].location.col > 60  # at the key, not at the frame's start

@@ -14,6 +14,9 @@ from printshop.project.loader import GameData, Project
 from printshop.project.models.faces import Face
 from printshop.project.units import to_mm
 
+# TextStyle's keys for a booklet paragraph's box, which a frame (a TextStyle placed on a face) shares
+_BOX_KEYS = frozenset({"background", "border", "border_width", "padding"})
+
 
 def check_type_sizes(project: Project, game: GameData, report: Report) -> None:
     """No frame prints smaller than its medium allows (media.yaml's `design.media`): a deck's faces
@@ -84,6 +87,14 @@ def check_face(project: Project, game: GameData, name: str, face: Face, report: 
         colour_ref(project, frame.colour, frame, "colour", report)
         if frame.min_size is not None and frame.min_size > frame.size:
             report.add("wrong-type", frame.where("min_size"), "min_size is larger than size")
+        for key in _BOX_KEYS & frame.model_fields_set:  # a booklet style's box: a frame draws none
+            report.add(
+                "unknown-key",
+                frame.where(key),
+                f"'{key}' draws a booklet paragraph's box; a face's frame draws no box",
+                hint="draw the box as a shape under the frame (kind: rect with fill and stroke), "
+                "or remove the key",
+            )
         if frame.indent > frame.width / 2:
             report.add(
                 "text-overflow",

@@ -148,3 +148,26 @@ def test_a_box_too_tall_for_a_page_is_named_by_its_words():
         Paragraph("Inside the box " * 3, paragraph_style(style, 9, paints)), style, paints
     )
     assert "Inside the box" in boxed.identity(60)
+
+
+def test_a_box_too_tall_for_any_page_is_reported_at_its_text(data_copy, tmp_path, capsys):
+    """A boxed paragraph is never split: made taller than a page, validate and build refuse it at
+    the text the box begins with (the translator's file:line), the booklet's styles said beside it,
+    and the build writes nothing."""
+    from printshop.cli import main
+
+    texts = data_copy / "comrade-stalin" / "text" / "en.yaml"
+    step = "Announce the target. Stalin may aim at anyone but himself and the Protégé;"
+    edit(texts, step, step + " Aim, count and declare again." * 200)
+    report, _ = check(data_copy, games=["comrade-stalin"], keep_layouts=False)  # (validate's)
+    errors = [d for d in report.errors if d.code == "text-overflow"]
+    title = line_of(texts, 'title: "An attempted killing, step by step"')
+    assert [
+        (d.location.path.endswith("comrade-stalin/text/en.yaml"), d.location.line) for d in errors
+    ] == [(True, title)], [d.format() for d in errors]
+    assert "print/booklet.yaml" in errors[0].also and "step by step" in errors[0].message
+    out = tmp_path / "out"
+    args = ["build", "comrade-stalin", "--lang", "en", "--data", str(data_copy), "--out", str(out)]
+    assert main([*args, "-q"]) != 0 and not list(out.rglob("*.pdf"))
+    said = capsys.readouterr().err
+    assert said.count("error[text-overflow]") == 1 and "text/en.yaml:" in said, said

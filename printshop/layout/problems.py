@@ -151,6 +151,32 @@ def culprit_entry(text_ids: tuple[str, ...], localized: LocalizedGame, ending: s
     return max(ending_so or entries, key=lambda entry: len(entry.text), default=None)
 
 
+def text_beginning(words: str, localized: LocalizedGame) -> TextEntry | None:
+    """The text, as written in this language's file, that a paragraph quoted by its first `words`
+    begins with (a booklet's paragraph too tall for a page: ReportLab quotes 60 characters of it);
+    the longest such text, None if no text of at least 12 characters begins it."""
+    catalogue = localized.data.catalogues.get(localized.lang)
+    said = " ".join(words.split()).rstrip("…. ")
+    if catalogue is None or len(said) < 12:
+        return None
+
+    def begins(entry: TextEntry) -> bool:
+        text = " ".join(plain_text(entry.text).split())
+        return len(text) >= 12 and (said.startswith(text) or text.startswith(said))
+
+    return max(filter(begins, catalogue.entries.values()), key=lambda e: len(e.text), default=None)
+
+
+def too_tall_at(error, localized: LocalizedGame) -> tuple[Location, str]:
+    """Where a booklet's paragraph too tall for any page is reported (render.booklet_pages'
+    BookletTooLarge): at the text it begins with, the booklet's styles said beside it; at the
+    styles when no text begins it (a template's own words)."""
+    entry = text_beginning(getattr(error, "words", ""), localized)
+    if entry is None:
+        return error.where, ""
+    return entry.location, f"the booklet's styles: {error.where}"
+
+
 def text_holding(
     characters: list[str], text_ids: tuple[str, ...], localized: LocalizedGame, upper: bool
 ) -> TextEntry | None:

@@ -110,18 +110,22 @@ def _chosen(layout: GameLayout, kind: str, asked: list[str]) -> list[str]:
 
 
 def render_failed(report: Report, layout: GameLayout, path: Path, error: Exception) -> None:
+    from printshop.layout.problems import report_once, too_tall_at
+    from printshop.render.booklet import _TOO_TALL_HINT
     from printshop.render.booklet_pages import BookletTooLarge
 
     if isinstance(
         error, BookletTooLarge
     ):  # the data's sizes, said at them: not a fault of printshop
-        report.add(
+        where, also = too_tall_at(error, layout.localized)
+        report_once(  # once for the booklet's files that fail at it (A5, imposed A4 and Letter)
+            report,
             "text-overflow",
-            error.where,
+            where,
             f"{error} ({path.name})",
-            hint=error.hint
-            or "lower the type size, leading or spaces of booklet.yaml's styles (print/booklet.yaml), "
-            "or split the paragraph",
+            hint=error.hint or _TOO_TALL_HINT,
+            also=also,
+            cause=str(error),
         )
         return
     report.add(

@@ -253,7 +253,7 @@ def booklet_sets(
 def check_booklet_sets(game: GameLayout, project, report) -> None:
     """validate: the game's home booklet set on its paper (`booklet_sets`); what would fail the
     build is a text-overflow at the booklet's styles, as the build reports it."""
-    from printshop.layout.problems import report_once
+    from printshop.layout.problems import report_once, too_tall_at
     from printshop.render.booklet_pages import BookletTooLarge
 
     if game.booklet is None:
@@ -266,15 +266,22 @@ def check_booklet_sets(game: GameLayout, project, report) -> None:
             game, game.booklet, paper, Paints(project.colours.palette), project.motifs.motifs
         )
     except BookletTooLarge as error:
+        where, also = too_tall_at(error, game.localized)
         report_once(
             report,
             "text-overflow",
-            error.where,
+            where,
             f"{error} ({game.game_id}, '{game.lang}')",
-            hint=error.hint
-            or "lower the type size, leading or spaces of booklet.yaml's styles (print/booklet.yaml), "
-            "or split the paragraph",
+            hint=error.hint or _TOO_TALL_HINT,
+            also=also,
         )
+
+
+# what to do about a paragraph too tall for any page of the booklet
+_TOO_TALL_HINT = (
+    "shorten the text or split it in two, or lower the type size, leading or spaces of "
+    "booklet.yaml's styles (print/booklet.yaml)"
+)
 
 
 def booklet_flow(

@@ -271,7 +271,9 @@ def set_booklet(
     except (
         LayoutError
     ) as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug
-        raise BookletTooLarge(_too_large(str(error), paper), style.where("styles")) from None
+        raise BookletTooLarge(
+            _too_large(str(error), paper), style.where("styles"), words=_too_large_words(str(error))
+        ) from None
     # a designed cover (a page style with a background or art) whose text ran on past it: its last
     # lines print on the next page in the cover's colours (a booklet without one just flows on)
     designed = pages.cover.background is not None or bool(pages.cover.shapes)
@@ -361,14 +363,21 @@ class BookletTooLarge(Exception):
     """Something of the booklet cannot be set on its page at the styles' sizes and spaces; `where`:
     booklet.yaml's styles (jobs.py reports it there as text-overflow, not as a fault of printshop)."""
 
-    def __init__(self, message: str, where, hint: str = ""):
+    def __init__(self, message: str, where, hint: str = "", words: str = ""):
         super().__init__(message)
-        self.where, self.hint = where, hint
+        # words: how the paragraph too tall for a page begins (ReportLab's 60 characters of it)
+        self.where, self.hint, self.words = where, hint, words
 
 
 _TOO_LARGE = re.compile(
     r"Flowable <(\w+) at 0x[0-9a-f]+>(.*?)\(([\d.]+) x ([\d.]+)\) too large on page (\d+)", re.S
 )
+
+
+def _too_large_words(said: str) -> str:
+    """The words ReportLab's LayoutError quotes of the flowable too large for a page ("" if none)."""
+    found = _TOO_LARGE.search(said)
+    return " ".join(found.group(2).split()).strip(" .'\"") if found else ""
 
 
 def _too_large(said: str, paper: Paper) -> str:

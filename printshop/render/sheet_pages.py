@@ -224,10 +224,12 @@ ASSEMBLY_PAGE = (
 )
 
 
-def sheet_tiling(sheet: SheetLayout, settings: SheetSettings, assets=None) -> Tiling:
+def sheet_tiling(
+    sheet: SheetLayout, settings: SheetSettings, assets=None, boxes: list | None = None
+) -> Tiling:
     """The fewest tiles the paper allows, each seam moved within the paper's slack off the sheet's
-    text lines and the small boxes round them (render/seams.py); a stand-in face without frames (a
-    size only) gets seams that step evenly."""
+    text lines and the small boxes round them (render/seams.py; `boxes`, where the caller has read
+    them already); a stand-in face without frames (a size only) gets seams that step evenly."""
     pnp = settings.media.print_and_play
     face = sheet.faces[0]
     footer_top = pnp.footer.baseline + pnp.footer.size * 0.8
@@ -242,7 +244,8 @@ def sheet_tiling(sheet: SheetLayout, settings: SheetSettings, assets=None) -> Ti
     )
     if not isinstance(face, FaceLayout):
         return tiling
-    boxes = keep_off(face, settings.paints, settings.motifs, assets)
+    if boxes is None:
+        boxes = keep_off(face, settings.paints, settings.motifs, assets)
     return tiling.choose_seams(
         [(left, right) for left, _, right, _ in boxes],
         [(top, bottom) for _, top, _, bottom in boxes],
@@ -252,7 +255,14 @@ def sheet_tiling(sheet: SheetLayout, settings: SheetSettings, assets=None) -> Ti
 def _render_tiled(
     game: GameLayout, sheet: SheetLayout, settings: SheetSettings
 ) -> tuple[bytes, int]:
-    tiling = sheet_tiling(sheet, settings, game.localized.data.dir)
+    face, assets = sheet.faces[0], game.localized.data.dir
+    # the text the seams keep off, which the assembly page's labels and join detail keep clear of
+    boxes = (
+        keep_off(face, settings.paints, settings.motifs, assets)
+        if isinstance(face, FaceLayout)
+        else []
+    )
+    tiling = sheet_tiling(sheet, settings, assets, boxes)
     width, height = tiling.page_width, tiling.page_height
     buffer = io.BytesIO()
     canvas = new_canvas(
@@ -266,7 +276,7 @@ def _render_tiled(
     form = _define(canvas, sheet.faces[0], "sheet", settings, game.localized.data.dir)
     tiles = tiling.tiles()
     pages = len(tiles) + 1
-    assembly_page(canvas, game, sheet, tiling, form, settings)
+    assembly_page(canvas, game, sheet, tiling, form, settings, boxes)
     _footer(
         canvas, game, settings, width, ASSEMBLY_PAGE, pages, game.localized.label("assembly_title")
     )

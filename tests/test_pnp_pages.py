@@ -21,7 +21,7 @@ from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
 from printshop.project.units import mm
 from tests.conftest import press_view, shared_build, tiling_of
-from tests.pdfinspect import page_drawing, words
+from tests.pdfinspect import page_drawing, page_texts, words
 
 GAMES = discover_games(DEFAULT_DATA_DIR)
 BAND = 5.0  # millimetres along each edge where home printers print nothing
@@ -249,6 +249,13 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
             vertical = sorted({round(s[0], 2) for s in segments if abs(s[0] - s[2]) < 0.01})
             horizontal = sorted({round(s[1], 2) for s in segments if abs(s[1] - s[3]) < 0.01})
             assert len(vertical) == tiling.columns + 1 and len(horizontal) == tiling.rows + 1
+            # drawn from the tiles' own cut edges, as the tile pages print them
+            assert vertical == pytest.approx(
+                [board.x + x * board.scale for x in tiling.xs], abs=0.02
+            )
+            assert horizontal == pytest.approx(
+                sorted(board.y + y * board.scale for y in tiling.tops), abs=0.02
+            )
             # where the diagram leaves a band free, one join is shown under it, enlarged, with the
             # cut edge of A2 drawn where the tiling puts it; where it does not, none is drawn
             mm = 72 / 25.4
@@ -296,6 +303,194 @@ def test_the_assembly_page_divides_the_board_without_overlaps_and_labels_it_outs
                 if y0 < top - 1 and y1 > board.y + 1 and x0 > board.x + 1 and x1 < right - 1:
                     pytest.fail(f"{path.name}: a label '{char}' sits on the board")
             document.close()
+
+
+def _painted(reader: PdfReader, page_number: int) -> list[tuple[str, tuple]]:
+    """The paths painted on the page outside any form, each as the operator that paints it (B:
+    filled and outlined, as the assembly diagram's name pills; S: outlined, as the join detail's
+    frame; "re S" where the path is a rectangle) and the box (left, bottom, right, top) of its
+    points on the page."""
+    from pypdf.generic import ContentStream
+
+    from printshop.checks.preflight.graphics import multiply
+
+    page = reader.pages[page_number]
+    ctm, stack, points, painted, rect = (1, 0, 0, 1, 0, 0), [], [], [], False
+
+    def at(x, y):
+        return (ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5])
+
+    for operands, operator in ContentStream(page.get_contents(), reader).operations:
+        op = operator.decode()
+        values = [float(v) for v in operands] if op in ("cm", "m", "l", "c", "re") else []
+        if op == "q":
+            stack.append(ctm)
+        elif op == "Q":
+            ctm = stack.pop()
+        elif op == "cm":
+            ctm = multiply(tuple(values), ctm)
+        elif op in ("m", "l", "c"):
+            points += [at(values[i], values[i + 1]) for i in range(0, len(values), 2)]
+        elif op == "re":
+            x, y, w, h = values
+            points += [at(x, y), at(x + w, y + h)]
+            rect = True
+        elif op in ("B", "S", "f", "n", "b", "B*", "f*", "s"):
+            if points and op in ("B", "B*", "S"):
+                op = op.rstrip("*")
+                xs, ys = [p[0] for p in points], [p[1] for p in points]
+                painted.append((f"re {op}" if rect else op, (min(xs), min(ys), max(xs), max(ys))))
+            points, rect = [], False
+    return painted
+
+
+def _board_runs(checked, layout, sheet, placement) -> list[tuple]:
+    """The board's lines of text (render/seams.py reads them from the face drawn alone) where the
+    form placed at `placement` puts them on the page: (left, bottom, right, top)."""
+    from printshop.render.colour import Paints
+    from printshop.render.seams import text_lines
+
+    project = checked.project
+    seen = project.view(project.games[layout.game_id])
+    face = sheet.faces[0]
+    runs = text_lines(
+        face, Paints(seen.colours.palette), project.motifs.motifs, layout.localized.data.dir
+    )
+    k = placement.scale
+    return [
+        (
+            placement.x + left * k,
+            placement.y + (face.height - low) * k,
+            placement.x + right * k,
+            placement.y + (face.height - top) * k,
+        )
+        for left, top, right, low in runs
+    ]
+
+
+def _overlapping(boxes, runs, slack: float = 0.2) -> list[tuple]:
+    """Each (box, run) pair of `boxes` and `runs` that overlap by more than `slack` points each
+    way."""
+    return [
+        (box, run)
+        for box in boxes
+        for run in runs
+        if min(box[2], run[2]) - max(box[0], run[0]) > slack
+        and min(box[3], run[3]) - max(box[1], run[1]) > slack
+    ]
+
+
+def _cut(frame, runs, slack: float = 0.2) -> list[tuple]:
+    """The `runs` the rectangle `frame` cuts: those that reach into it and out of it."""
+    inside = (frame[0] - slack, frame[1] - slack, frame[2] + slack, frame[3] + slack)
+    return [
+        run
+        for run in _overlapping([frame], runs, slack)
+        for run in [run[1]]
+        if not (
+            run[0] >= inside[0]
+            and run[1] >= inside[1]
+            and run[2] <= inside[2]
+            and run[3] <= inside[3]
+        )
+    ]
+
+
+def _assembly_pages(kit, checked):
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE
+
+    for layout, sheet in _tiled(checked):
+        for paper in ("a4", "letter"):
+            name = f"{layout.game_id}-{layout.lang}-{sheet.id}-{paper}.pdf"
+            reader = PdfReader(kit / layout.game_id / layout.lang / name)
+            placed, _ = page_drawing(reader, ASSEMBLY_PAGE - 1)
+            yield (
+                name,
+                layout,
+                sheet,
+                tiling_of(checked, layout, sheet, paper),
+                placed,
+                _painted(reader, ASSEMBLY_PAGE - 1),
+            )
+
+
+def test_the_assembly_diagram_names_its_cells_clear_of_the_board_s_text(kit, checked):
+    """Review 2: the tiles' names sat at the cells' centres, over the board's art and headings
+    (the Sanatorium's cross, CANDIDATS AU POLITBURO). Each is on a white pill in a corner of its
+    cell, over no line of the board's text."""
+    found = 0
+    for name, layout, sheet, tiling, placed, painted in _assembly_pages(kit, checked):
+        board = placed[0]
+        pills = [box for op, box in painted if op == "B"]
+        assert len(pills) == tiling.rows * tiling.columns, name
+        runs = _board_runs(checked, layout, sheet, board)
+        assert not _overlapping(pills, runs), f"{name}: a tile's name over the board's text"
+        found += 1
+    assert found
+
+
+def test_the_name_guard_catches_names_at_the_cells_centres(kit, checked):
+    """Must-catch: the pills as the second review found them, each at its cell's centre, cover
+    some of the board's text (B1 on CANDIDATS AU POLITBURO in A4, B3 on the year's phases in
+    Letter)."""
+    caught = 0
+    for name, layout, sheet, tiling, placed, painted in _assembly_pages(kit, checked):
+        board = placed[0]
+        pills = [box for op, box in painted if op == "B"]
+        wide = max(p[2] - p[0] for p in pills)
+        tall = max(p[3] - p[1] for p in pills)
+        centred = [
+            (cx - wide / 2, cy - tall / 2, cx + wide / 2, cy + tall / 2)
+            for row in range(tiling.rows)
+            for column in range(tiling.columns)
+            for cx in [board.x + (tiling.xs[column] + tiling.xs[column + 1]) / 2 * board.scale]
+            for cy in [board.y + (tiling.tops[row] + tiling.tops[row + 1]) / 2 * board.scale]
+        ]
+        if _overlapping(centred, _board_runs(checked, layout, sheet, board)):
+            caught += 1
+    assert caught >= 2
+
+
+def test_the_join_detail_cuts_no_line_of_text(kit, checked):
+    """Review 2: the enlarged join was cropped mid-word ("inactifs jusqu'à…"), which read as an
+    error. Its frame now cuts no line of the board's text: each is wholly in it or out of it."""
+    found = 0
+    for name, layout, sheet, tiling, placed, painted in _assembly_pages(kit, checked):
+        if len(placed) < 2:
+            continue  # no band free for the detail (Letter's wide page)
+        [frame] = [box for op, box in painted if op == "re S" and box[1] < placed[0].y]
+        runs = _board_runs(checked, layout, sheet, placed[1])
+        assert not _cut(frame, runs), f"{name}: the join detail cuts {_cut(frame, runs)[:2]}"
+        found += 1
+    assert found >= 2  # A4, in each language
+
+
+def test_the_cut_guard_catches_a_detail_as_deep_as_the_review_found_it(kit, checked):
+    """Must-catch: the same frame 20 mm deeper, as the detail was cropped before, cuts the
+    Sanatorium's line of text."""
+    for name, layout, sheet, tiling, placed, painted in _assembly_pages(kit, checked):
+        if len(placed) < 2:
+            continue
+        [frame] = [box for op, box in painted if op == "re S" and box[1] < placed[0].y]
+        deeper = (frame[0], frame[1] - mm(20), frame[2], frame[3])
+        assert _cut(deeper, _board_runs(checked, layout, sheet, placed[1])), name
+
+
+def test_the_diagram_says_it_is_to_scale_where_the_seams_make_the_parts_unequal(kit, checked):
+    """Review 2 read the unequal columns of the Kremlin board as an error: the diagram is drawn
+    from the tiles' own cut edges, and the note under it says why the parts differ, only where
+    they do (`_uneven`: a seam moved off the even steps)."""
+    from dataclasses import replace
+
+    from printshop.render.assembly_page import _uneven
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE
+
+    for name, layout, sheet, tiling, placed, painted in _assembly_pages(kit, checked):
+        note = " ".join(layout.localized.label("assembly_scale").split())
+        page = page_texts(kit / layout.game_id / layout.lang / name)[ASSEMBLY_PAGE - 1]
+        assert _uneven(tiling) == (note in " ".join(page.split())), name
+        assert _uneven(tiling), f"{name}: the Kremlin board's seams are moved off its text"
+        assert not _uneven(replace(tiling, cuts_x=(), cuts_y=()))
 
 
 def _text(path: Path) -> str:

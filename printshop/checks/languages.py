@@ -29,6 +29,8 @@ REQUIRED_LABELS = (
     "tile",
     "assembly",
     "assembly_title",
+    "assembly_scale",  # the assembly page's note under its diagram, and its join detail's caption
+    "assembly_detail",
     "calibration_title",
     "calibration",
     "calibration_back",

@@ -21,7 +21,7 @@ from printshop.project.models.faces import Shape
 from printshop.render.colour import OVERSET_COLOUR, RGB, ColourMode, Paints
 from printshop.render.images import draw_image
 from printshop.typeset.fitting import make_flowables
-from printshop.typeset.icons import painting
+from printshop.typeset.icons import icon_colours, painting
 
 
 def draw_face(
@@ -81,6 +81,8 @@ def face_colours(face: FaceLayout) -> set[str]:
         if shape.stroke is not None and shape.stroke_width > 0:
             names.add(shape.stroke)
     names.update(laid.frame.colour for laid in face.frames)
+    for laid in face.frames:  # an icon drawn in its motif's own colour
+        names.update(icon_colours(laid.blocks))
     return names
 
 

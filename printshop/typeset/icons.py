@@ -268,6 +268,22 @@ def icons_in_blocks(blocks: list) -> set[str]:
     return names
 
 
+_OWN_COLOUR = re.compile(r"""art="[^"]*?;p ([A-Za-z0-9_-]+)""")
+
+
+def icon_colours(blocks: list) -> set[str]:
+    """The palette's names the resolved icons of `blocks` are drawn in (a motif's own `colour`)."""
+    from printshop.typeset.richtext import Para, Table
+
+    names: set[str] = set()
+    for block in blocks:
+        if isinstance(block, Para):
+            names.update(_OWN_COLOUR.findall(block.markup))
+        elif isinstance(block, Table):
+            names.update(n for row in block.rows for _, m in row for n in _OWN_COLOUR.findall(m))
+    return names
+
+
 def draws_images(blocks: list) -> bool:
     """Whether an icon of `blocks` draws an image file (an image the document stores, which a
     face's recording cannot replay: render/replay.py)."""

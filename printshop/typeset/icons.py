@@ -257,15 +257,7 @@ _NAMED = re.compile(r"""<icon\b[^<>]*?name=["']([^"'<>]*)["']""")
 
 def icons_in_blocks(blocks: list) -> set[str]:
     """The names of the icons set in `blocks` (paragraphs and table cells), resolved or not."""
-    from printshop.typeset.richtext import Para, Table
-
-    names: set[str] = set()
-    for block in blocks:
-        if isinstance(block, Para):
-            names.update(_NAMED.findall(block.markup))
-        elif isinstance(block, Table):
-            names.update(name for row in block.rows for _, m in row for name in _NAMED.findall(m))
-    return names
+    return _found_in_blocks(_NAMED, blocks)
 
 
 _OWN_COLOUR = re.compile(r"""art="[^"]*?;p ([A-Za-z0-9_-]+)""")
@@ -273,15 +265,20 @@ _OWN_COLOUR = re.compile(r"""art="[^"]*?;p ([A-Za-z0-9_-]+)""")
 
 def icon_colours(blocks: list) -> set[str]:
     """The palette's names the resolved icons of `blocks` are drawn in (a motif's own `colour`)."""
+    return _found_in_blocks(_OWN_COLOUR, blocks)
+
+
+def _found_in_blocks(pattern: re.Pattern, blocks: list) -> set[str]:
+    """What `pattern` finds in the markup of `blocks`' paragraphs and table cells."""
     from printshop.typeset.richtext import Para, Table
 
-    names: set[str] = set()
+    found: set[str] = set()
     for block in blocks:
         if isinstance(block, Para):
-            names.update(_OWN_COLOUR.findall(block.markup))
+            found.update(pattern.findall(block.markup))
         elif isinstance(block, Table):
-            names.update(n for row in block.rows for _, m in row for n in _OWN_COLOUR.findall(m))
-    return names
+            found.update(n for row in block.rows for _, m in row for n in pattern.findall(m))
+    return found
 
 
 def draws_images(blocks: list) -> bool:

@@ -1,7 +1,7 @@
 """The rules booklets' typography, read from the built PDFs (docs/design.md, "Rule booklets"):
 hyphens break only where the language's rules allow (enough letters on each side, never in a
-capitalised word, a game's glossary term or a word the language keeps whole), a short table never
-splits across pages, and Kremlin's suspicion marker is an inline token, never a bare "?" at a
+capitalised word, a game's glossary term or a word the language keeps whole), a short table splits
+only with its header repeated (tests/test_table_pagination.py), and Kremlin's suspicion marker is an inline token, never a bare "?" at a
 line's end. Each guard has a must-catch case beside its must-pass run over the real booklets."""
 
 from __future__ import annotations
@@ -124,8 +124,9 @@ TABLES = {
 
 @pytest.mark.parametrize(("game", "lang"), sorted(TABLES))
 def test_a_short_table_is_never_split_across_pages(kits, game, lang):
-    """A table of up to KEEP_WHOLE_ROWS rows prints whole on one page (tests/test_tables.py holds
-    the must-catch: such a table refuses every split)."""
+    """A table of up to KEEP_WHOLE_ROWS rows prints whole on one page, or, where it starts on a page
+    it would otherwise leave a quarter empty, with its header again on the page of its last row
+    (tests/test_table_pagination.py holds the must-catch)."""
     pages = [" ".join(text.split()) for text in _pages(kits, game, lang)]
     for header, last in TABLES[game, lang]:
         holding = [index for index, text in enumerate(pages) if header in text]

@@ -12,12 +12,14 @@ from printshop.project.units import to_mm
 
 
 def check_look(project: Project, report: Report) -> None:
-    """The shared print data (media.yaml's kit, booklet.yaml): papers, card sheets, the fonts and
-    colours named, and palette colours the shops' CMYK cannot print."""
+    """The shared print data (media.yaml's kit, booklet.yaml, motifs.yaml): papers, card sheets,
+    the fonts and colours named, and palette colours the shops' CMYK cannot print."""
     from printshop.checks.press import check_palette_gamut
 
     _check_kit(project, report)
     _check_booklet(project, report)
+    for motif in project.motifs.motifs.values():  # the colour an inline icon of it is drawn in
+        colour_ref(project, motif.colour, motif, "colour", report)
     check_palette_gamut(project, report)
 
 

@@ -3,10 +3,11 @@
 Paragraph styles come from data/print/booklet.yaml; inner and outer margins alternate so that
 the pages can be bound. Tables get a coloured header row. Art blocks draw a vector motif.
 
-A booklet's last page never holds a scrap (a paragraph, two lines): the space between paragraphs is
-tightened until it goes, or loosened until the last page holds more. A saddle-stitched booklet (`pad_to`
-4) is balanced instead: of the same spacings, one with no scrap that needs the fewest blank pages to reach a
-multiple of four (then the spacing nearest the template's). The last page is a back cover (the
+A booklet's last page never holds a scrap (a paragraph, two lines), and is at least half full where a
+spacing allows: the space between paragraphs is tightened until its lines go back a page, or loosened
+until the last page holds more. A saddle-stitched booklet (`pad_to` 4) is balanced instead: of the
+same spacings, one with no scrap that needs the fewest blank pages to reach a multiple of four, then
+one whose last page is half full, then the spacing nearest the template's. The last page is a back cover (the
 cover's emblem and title); pages still missing are the inside front cover, left blank, then notes
 pages before the back cover (render.booklet_pages.Padding), so no two blank pages follow each other
 and none falls inside the rules; the back cover and the blank page carry no folio nor running
@@ -293,8 +294,8 @@ def booklet_flow(
     pad_to: int = 1,
 ) -> tuple[float, int]:
     """The spacing the booklet is set with and its pages of text (blank pages and back cover not
-    counted): the template's spacing, unless the last page would hold a scrap (then tighter or
-    looser), or, with `pad_to`, the one `_balanced` chooses. Each spacing is tried by setting the
+    counted): the template's spacing, unless the last page would be less than half full (then
+    tighter or looser), or, with `pad_to`, the one `_balanced` chooses. Each spacing is tried by setting the
     pages without writing a PDF (`_measure`), and once per process for the same text on the same
     page: a booklet written for A4 and Letter, or as a standalone A5 and as one imposed, is measured
     once."""
@@ -307,19 +308,33 @@ def booklet_flow(
     if pad_to > 1:
         back = split_back_cover(booklet.blocks)[1] is not None
         (pages, tail), spacing = _balanced(measure, (pages, tail), pad_to, back)
-    elif pages > 1 and tail < LAST_PAGE_LEAST:
+    elif pages > 1 and tail < LAST_PAGE_FULL:
         for tighter in TIGHTER:  # the last page's few lines move back onto the page before
             candidate = measure(tighter)
             if candidate[0] < pages:
                 (pages, tail), spacing = candidate, tighter
                 break
         else:
-            for looser in LOOSER:  # or more lines move forward onto the last page
-                candidate = measure(looser)
-                if candidate[0] == pages and candidate[1] >= LAST_PAGE_LEAST:
-                    (pages, tail), spacing = candidate, looser
+            # or lines move forward onto the last page: half full where a spacing does it, else
+            # no scrap
+            for least in (LAST_PAGE_FULL, LAST_PAGE_LEAST):
+                if tail >= least:
+                    break
+                found = _looser_filling(measure, pages, least)
+                if found is not None:
+                    (pages, tail), spacing = found
                     break
     return spacing, pages
+
+
+def _looser_filling(measure, pages: int, least: float) -> tuple[tuple[int, float], float] | None:
+    """The first of the LOOSER spacings that keeps the booklet's `pages` and fills at least `least`
+    of its last page; with its spacing."""
+    for looser in LOOSER:
+        candidate = measure(looser)
+        if candidate[0] == pages and candidate[1] >= least:
+            return candidate, looser
+    return None
 
 
 def _measure(
@@ -369,17 +384,19 @@ def _balanced(
     """Of the template's spacing and the tighter and looser ones, a booklet whose last page holds no
     scrap (a page with two lines on it is worse than a blank one), then the one that needs the
     fewest blank pages to fill its last sheet (the back cover is not one; with `back_cover`, the
-    template's, it is always there), then the spacing nearest the template's; with its spacing."""
+    template's, it is always there), then one whose last page is half full, then the spacing
+    nearest the template's; with its spacing."""
 
     def score(result: tuple[int, float], spacing: float) -> tuple:
         pages, tail = result
         blanks = (-(pages + 1)) % pad_to if back_cover else max(0, (-pages) % pad_to - 1)
-        return pages > 1 and tail < LAST_PAGE_LEAST, blanks, abs(math.log(spacing))
+        scrap = pages > 1 and tail < LAST_PAGE_LEAST
+        return scrap, blanks, pages > 1 and tail < LAST_PAGE_FULL, abs(math.log(spacing))
 
     best, best_spacing = first, 1.0
     best_score = score(first, 1.0)
     for spacing in sorted((*TIGHTER, *LOOSER), key=lambda factor: abs(math.log(factor))):
-        if best_score[:2] == (False, 0):
+        if best_score[:3] == (False, 0, False):
             break
         candidate = measure(spacing)
         candidate_score = score(candidate, spacing)
@@ -390,6 +407,9 @@ def _balanced(
 
 # the least share of the last page's frame that its text fills: less reads as a scrap left over
 LAST_PAGE_LEAST = 0.25
+# the share a last page fills where a spacing allows: less leaves half a page empty before the back
+# cover (docs/design.md, "Spacing and composition")
+LAST_PAGE_FULL = 0.5
 TIGHTER = (0.85, 0.7, 0.55)  # factors on the space before and after paragraphs, tried in turn
 LOOSER = (1.25, 1.5, 1.8)
 

@@ -44,6 +44,7 @@ from printshop.render.colour import Paints
 from printshop.render.pdf import INITIAL_FONT
 from printshop.render.replay import remember_page_streams
 from printshop.typeset.fitting import paragraph_style
+from printshop.typeset.icons import painting
 from printshop.typeset.richtext import PageBreak as PageBreakBlock
 
 
@@ -267,7 +268,8 @@ def set_booklet(
             ) from None
         story.extend(back)
     try:
-        doc.build(story, canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
+        with painting(paints):  # an icon with its own colour, in this booklet's
+            doc.build(story, canvasmaker=_MeasuringCanvas if measure else _WrittenCanvas)
     except (
         LayoutError
     ) as error:  # a paragraph taller than a page that cannot be split: the styles', not a bug

@@ -21,6 +21,7 @@ from printshop.project.models.faces import Shape
 from printshop.render.colour import OVERSET_COLOUR, RGB, ColourMode, Paints
 from printshop.render.images import draw_image
 from printshop.typeset.fitting import make_flowables
+from printshop.typeset.icons import icon_colours, painting
 
 
 def draw_face(
@@ -39,6 +40,20 @@ def draw_face(
     there or cannot be read, and a motif there is not, are drawn as an empty frame in the same
     magenta, crossed and named (`draw_stand_in`), as a layout program shows a picture not yet
     placed; without it a missing image fails the drawing (a build has refused the data before)."""
+    with painting(paints):  # an icon with its own colour, in this output's
+        _draw_face(canvas, face, paints, motifs, assets, overset=overset, stand_ins=stand_ins)
+
+
+def _draw_face(
+    canvas: Canvas,
+    face: FaceLayout,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    assets: Path | None,
+    *,
+    overset: bool,
+    stand_ins: bool,
+) -> None:
     w, h, bleed = face.width, face.height, face.bleed
     frames = face.frames
     if paints.mode.low_ink:  # paper-white grounds, identity kept in lines and accents
@@ -66,6 +81,8 @@ def face_colours(face: FaceLayout) -> set[str]:
         if shape.stroke is not None and shape.stroke_width > 0:
             names.add(shape.stroke)
     names.update(laid.frame.colour for laid in face.frames)
+    for laid in face.frames:  # an icon drawn in its motif's own colour
+        names.update(icon_colours(laid.blocks))
     return names
 
 

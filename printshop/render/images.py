@@ -90,8 +90,65 @@ def _drawing(path: str, when: tuple[int, ...], mode: ColourMode):
     drawing.__dict__.update(
         initialFillColor=black, initialStrokeColor=black, initialFontName=INITIAL_FONT
     )
+    if mode.low_ink:
+        _low_ink_callouts(drawing)
     _converted(drawing, mode, convert)
     return drawing
+
+
+# a callout's colours as a low-ink kit prints them: white disc, a ring in the disc's colour this
+# share of its radius wide (about 0.5 pt on the rules' board figure), and the numeral in that colour
+CALLOUT_RING = 1 / 12
+_LIGHT_TEXT = 0.75  # text lighter than this on a dark disc is a knock-out numeral
+
+
+def _low_ink_callouts(node) -> None:
+    """A numbered disc of `node` (a dark circle, then light text drawn over it: the rules' board
+    figure's callouts) made a white disc ringed thin in the disc's colour, its numeral in that
+    colour, both at full strength (`_full`): lightened as fills are, light on a pale tint would
+    hardly read."""
+    from reportlab.graphics.shapes import Circle
+
+    contents = list(getattr(node, "contents", ()))
+    for disc, over in zip(contents, contents[1:]):
+        if not isinstance(disc, Circle) or not _plain(disc.fillColor):
+            continue
+        numerals = _strings(over)
+        if not numerals or _luminance(disc.fillColor) > 1 - _LIGHT_TEXT:
+            continue
+        if not all(
+            _plain(text.fillColor) and _luminance(text.fillColor) > _LIGHT_TEXT for text in numerals
+        ):
+            continue
+        ink = disc.fillColor
+        disc.fillColor, disc.strokeColor = Color(1, 1, 1), ink
+        disc.strokeWidth = disc.r * CALLOUT_RING
+        disc._full = True
+        for text in numerals:
+            text.fillColor, text._full = ink, True
+    for child in contents:
+        _low_ink_callouts(child)
+
+
+def _plain(colour) -> bool:
+    return isinstance(colour, Color) and not isinstance(colour, CMYKColor)
+
+
+def _luminance(colour: Color) -> float:
+    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+
+
+def _strings(node) -> list:
+    """The texts `node` is or holds, if it holds nothing else."""
+    from reportlab.graphics.shapes import Group, String
+
+    if isinstance(node, String):
+        return [node]
+    if isinstance(node, Group) and node.contents:
+        found = [_strings(child) for child in node.contents]
+        if all(found):
+            return [text for texts in found for text in texts]
+    return []
 
 
 def _converted(node, mode: ColourMode, colours: bool) -> None:
@@ -103,12 +160,22 @@ def _converted(node, mode: ColourMode, colours: bool) -> None:
         colour = getattr(node, attribute, None)
         if isinstance(colour, Color) and not isinstance(colour, CMYKColor):
             alpha = colour.alpha
-            made = fill_colour("#" + colour.hexval()[2:], mode)
+            # (a low-ink callout's colours at full strength: `_low_ink_callouts`)
+            made = fill_colour("#" + colour.hexval()[2:], _full_strength(mode, node))
             if isinstance(made, CMYKColor):
                 made = CMYKColor(*made.cmyk(), alpha=alpha)
             setattr(node, attribute, made)
     for child in getattr(node, "contents", ()):
         _converted(child, mode, colours)
+
+
+def _full_strength(mode: ColourMode, node) -> ColourMode:
+    """`mode`, but not lightened for a node `_low_ink_callouts` keeps at full strength."""
+    if mode.low_ink and getattr(node, "_full", False):
+        from dataclasses import replace
+
+        return replace(mode, low_ink=False)
+    return mode
 
 
 def draw_image(

@@ -14,8 +14,8 @@ or `src` (an image's file).
 
 ReportLab reads the resolved tag (reportlab_patches.py's `icon_tag`) as an inline image fragment:
 an item of its width that lines break around but never through, whose bottom sits on the baseline.
-Its `image` is an `InlineMotif` for a motif, drawn as vector paths in the text's colour at the
-place ReportLab gives (the `inline_drawings` patch of Canvas.drawImage), or an ImageReader for an
+Its `image` is an `InlineMotif` for a motif, drawn as vector paths in the text's colour (or the
+motif's own `colour`, in the output's paints, `painting`) at the place ReportLab gives (the `inline_drawings` patch of Canvas.drawImage), or an ImageReader for an
 image.
 """
 
@@ -37,8 +37,9 @@ WRITTEN = re.compile(r"""<icon\s+name=(?:"|')([A-Za-z0-9][A-Za-z0-9_-]*)(?:"|')\
 # any tag named icon, well formed or not (for the markup check)
 ANY_ICON = re.compile(r"</?icon\b[^<>]*>", re.IGNORECASE)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
-# an icon's `art`: the view box, then each path as its rule (n nonzero, e evenodd) or circle (c, C:
-# evenodd) and its data, separated by ';' (SVG path data has none)
+# an icon's `art`: the view box, then its own colour's name if it has one (p), then each path as its
+# rule (n nonzero, e evenodd) or circle (c, C: evenodd) and its data, separated by ';' (SVG path
+# data has none)
 MOTIF_ART = ";"
 
 
@@ -166,8 +167,11 @@ def _image_size(path: Path) -> tuple[int, int] | None:
 
 
 def motif_art(motif: Any) -> str:
-    """A motif as an icon's `art` attribute (MOTIF_ART)."""
+    """A motif as an icon's `art` attribute (MOTIF_ART); a motif with its own `colour` names it
+    first (p and the name)."""
     parts = [f"{motif.viewbox[0]:g} {motif.viewbox[1]:g}"]
+    if getattr(motif, "colour", None):
+        parts.append(f"p {motif.colour}")
     for path in motif.paths:
         evenodd = path.rule == "evenodd"
         if path.circle:
@@ -178,6 +182,20 @@ def motif_art(motif: Any) -> str:
 
 
 _ACTIVE: contextvars.ContextVar[IconSet | None] = contextvars.ContextVar("icons", default=None)
+# the output's colours while it draws (`painting`): what an icon with a colour of its own is drawn in
+_PAINTS: contextvars.ContextVar[Any] = contextvars.ContextVar("icon_paints", default=None)
+
+
+@contextmanager
+def painting(paints: Any) -> Iterator[None]:
+    """Draw meanwhile the icons whose motif has a colour of its own in `paints` (render.colour's
+    Paints: a home print's RGB, a shop's CMYK, a low-ink kit's); elsewhere an icon takes its text's
+    colour."""
+    token = _PAINTS.set(paints)
+    try:
+        yield
+    finally:
+        _PAINTS.reset(token)
 
 
 @contextmanager
@@ -239,15 +257,28 @@ _NAMED = re.compile(r"""<icon\b[^<>]*?name=["']([^"'<>]*)["']""")
 
 def icons_in_blocks(blocks: list) -> set[str]:
     """The names of the icons set in `blocks` (paragraphs and table cells), resolved or not."""
+    return _found_in_blocks(_NAMED, blocks)
+
+
+_OWN_COLOUR = re.compile(r"""art="[^"]*?;p ([A-Za-z0-9_-]+)""")
+
+
+def icon_colours(blocks: list) -> set[str]:
+    """The palette's names the resolved icons of `blocks` are drawn in (a motif's own `colour`)."""
+    return _found_in_blocks(_OWN_COLOUR, blocks)
+
+
+def _found_in_blocks(pattern: re.Pattern, blocks: list) -> set[str]:
+    """What `pattern` finds in the markup of `blocks`' paragraphs and table cells."""
     from printshop.typeset.richtext import Para, Table
 
-    names: set[str] = set()
+    found: set[str] = set()
     for block in blocks:
         if isinstance(block, Para):
-            names.update(_NAMED.findall(block.markup))
+            found.update(pattern.findall(block.markup))
         elif isinstance(block, Table):
-            names.update(name for row in block.rows for _, m in row for name in _NAMED.findall(m))
-    return names
+            found.update(n for row in block.rows for _, m in row for n in pattern.findall(m))
+    return found
 
 
 def draws_images(blocks: list) -> bool:
@@ -290,7 +321,9 @@ class InlineMotif:
         box, *paths = art.split(MOTIF_ART)
         width, height = (float(n) for n in box.split())
         self.viewbox = (width, height)
-        self.paths = [(path[0], path[2:]) for path in paths if path]
+        parts = [(path[0], path[2:]) for path in paths if path]
+        self.paths = [(kind, data) for kind, data in parts if kind != "p"]
+        self.paint = next((data for kind, data in parts if kind == "p"), None)
         self.colour = colour
 
     def getSize(self) -> tuple[float, float]:  # (as ReportLab's ImageReader)
@@ -305,7 +338,10 @@ class InlineMotif:
 
         vw, vh = self.viewbox
         canvas.saveState()
-        if self.colour is not None:
+        paints = _PAINTS.get()
+        if self.paint and paints is not None and self.paint in paints.palette:
+            canvas.setFillColor(paints.text(self.paint))  # the icon's own colour
+        elif self.colour is not None:
             canvas.setFillColor(self.colour)
         canvas.translate(x, y + height)
         canvas.scale(width / vw, -height / vh)

@@ -12,10 +12,12 @@ rows under the written ones, a score pad) and its lines:
 - rules="none": no line but those column-rules and last-rule ask for.
 
 The header cells (th) are filled with header-fill's colour ("none": not filled). A table split over
-two booklet pages (`KeptTable`) has more than KEEP_WHOLE_ROWS rows under its header (a shorter
-one goes whole to the next page), leaves at least MIN_ROWS rows on each side and repeats its header
-rows on the next page. With no attribute written, booklets and frames draw tables as they always
-did, to the byte.
+two booklet pages (`KeptTable`) has more than KEEP_WHOLE_ROWS rows under its header, and leaves at
+least MIN_ROWS rows on each side; a shorter one goes whole to the next page, unless that would
+leave more than ROOM_LEFT of the page's frame empty: then it splits where SHORT_SPLIT_ROWS rows at
+least stay on each side (a table of fewer than twice as many never splits). A split table repeats
+its header rows on the next page (docs/design.md, "Tables whole"). With no attribute written,
+booklets and frames draw tables as they always did, to the byte.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ MIN_ROWS = 2
 # a table of up to this many rows below its header never splits: it goes whole to the next page
 # (docs/design.md, "Tables whole")
 KEEP_WHOLE_ROWS = 10
+# ... unless going whole would leave more than this share of the page's frame empty: then it splits
+# where this many rows at least stay on each side
+ROOM_LEFT = 0.25
+SHORT_SPLIT_ROWS = 3
 # a writing row's height where the table gives no row-height
 ROW_HEIGHT = "8mm"
 
@@ -55,20 +61,26 @@ class TableDefaults:
 
 
 class KeptTable(RLTable):
-    """A table that splits between pages only if it has more than KEEP_WHOLE_ROWS rows under its
-    header, and only where MIN_ROWS rows stay on each side (ReportLab's rowSplitRange, given again
-    to each part it splits into), its header rows repeated."""
+    """A table that splits between pages where MIN_ROWS rows stay on each side if it has more than
+    KEEP_WHOLE_ROWS rows under its header; a shorter one only where going whole would leave more
+    than ROOM_LEFT of the frame empty, and SHORT_SPLIT_ROWS rows stay on each side. Its header rows
+    are repeated. Each part it splits into is judged again by its own rows (ReportLab's
+    rowSplitRange, set from them whenever the table splits)."""
 
-    def __init__(self, data: Any, *args: Any, **keywords: Any) -> None:
-        if keywords.get("rowSplitRange") is None:
-            repeat = keywords.get("repeatRows") or 0
-            head = repeat if isinstance(repeat, int) else max(repeat) + 1
-            keywords["rowSplitRange"] = (
-                (len(data), len(data))  # no row it may split at
-                if len(data) - head <= KEEP_WHOLE_ROWS
-                else (head + MIN_ROWS, len(data) - MIN_ROWS)
-            )
-        super().__init__(data, *args, **keywords)
+    def split(self, availWidth: float, availHeight: float) -> list:
+        repeat = self.repeatRows or 0
+        head = repeat if isinstance(repeat, int) else max(repeat) + 1
+        rows = len(self._cellvalues)
+        frame = getattr(self, "_frame", None)  # (ReportLab's frame sets it while it splits)
+        body = rows - head
+        roomy = frame is not None and availHeight > ROOM_LEFT * frame._height
+        if body > KEEP_WHOLE_ROWS:
+            self._rowSplitRange = (head + MIN_ROWS, rows - MIN_ROWS)
+        elif roomy and body >= 2 * SHORT_SPLIT_ROWS:
+            self._rowSplitRange = (head + SHORT_SPLIT_ROWS, rows - SHORT_SPLIT_ROWS)
+        else:
+            self._rowSplitRange = (rows, rows)  # no row it may split at: it goes whole
+        return super().split(availWidth, availHeight)
 
 
 def header_rows(block: Table) -> int:

@@ -141,6 +141,9 @@ class Motif(Node):
     1,000,000."""
     paths: list[MotifPath]
     """The filled shapes of the motif, painted in order."""
+    colour: str | None = None
+    """The colour (a name from colours.yaml) the motif is drawn in where a text sets it as an inline
+    icon (`<icon name="…"/>`), as a game piece is printed; none: the text's own colour."""
 
 
 class Motifs(Node):

@@ -1,0 +1,276 @@
+"""Kremlin's rules pages and player aid as review 2 read them (issue 51): the suspicion marker drawn
+as its chit is printed (a red ring round a red "?", never a box that reads as a missing glyph), in
+every text that names it and on the reference sheet's phase 3; a motif's own colour for its inline
+icon checked against the palette; the board figure's callouts dark on white in the low-ink rules;
+and a booklet's last page at least half full where a spacing allows. Each guard has its must-catch
+beside its must-pass."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pypdfium2
+import pytest
+from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
+
+from printshop.project.loader import load_project
+from printshop.project.paths import DEFAULT_DATA_DIR
+from printshop.render import images
+from printshop.render.booklet import LAST_PAGE_FULL, LAST_PAGE_LEAST, _balanced, _looser_filling
+from printshop.render.colour import ColourMode, Paints
+from printshop.typeset.icons import InlineMotif, motif_art, painting, written_icons
+from tests.conftest import edit, kit_view, one, shared_build
+
+LANGS = ["en", "fr"]
+RED = (0xB2, 0x2A, 0x1E)  # the palette's red (data/print/colours.yaml)
+
+
+# --- the icon is never a box -------------------------------------------------------------------------
+def _icon_raster(art: str, pixels: int = 60) -> np.ndarray:
+    """The inline icon `art` drawn `pixels` high, as a greyscale image (0 ink, 1 paper) of its own
+    box."""
+    motif = InlineMotif(art, None)
+    width = pixels * motif.viewbox[0] / motif.viewbox[1]
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(width, pixels))
+    motif.draw_inline(canvas, 0, 0, width, pixels)
+    canvas.save()
+    page = pypdfium2.PdfDocument(out.getvalue())[0]
+    return np.asarray(page.render(scale=1).to_pil().convert("L"), dtype=float) / 255
+
+
+def reads_as_a_box(art: str) -> bool:
+    """Whether the icon inks all four corners of its box (a tenth of its side each way): a frame
+    round it, which at text size reads as a missing glyph's box (tofu)."""
+    image = _icon_raster(art)
+    h, w = image.shape
+    dy, dx = max(1, h // 10), max(1, w // 10)
+    corners = [image[:dy, :dx], image[:dy, -dx:], image[-dy:, :dx], image[-dy:, -dx:]]
+    return all((corner < 0.5).any() for corner in corners)
+
+
+# the suspicion icon as it was drawn before review 2: a box with a question mark in it
+BOXED = (
+    "100 100;e M0 0 L100 0 L100 100 L0 100 Z M7 7 L7 93 L93 93 L93 7 Z;"
+    "n M26 37 C26 21 37 12 51 12 C65 12 75 21 75 33 C75 43 69 48 62 53 C58 56 58 59 58 65 L43 65 "
+    "C43 55 46 50 53 45 C59 41 61 38 61 34 C61 28 57 24 51 24 C44 24 40 29 40 37 Z;"
+    "n M43 72 L58 72 L58 87 L43 87 Z"
+)
+
+
+def test_an_inline_icon_that_names_a_piece_in_a_text_is_never_a_box():
+    """Must-catch: the boxed "?" reads as a box. Must-pass: every icon the games' texts write."""
+    assert reads_as_a_box(BOXED)
+    project = load_project(DEFAULT_DATA_DIR)
+    named: set[tuple[str, str]] = set()
+    for game_id, game in project.games.items():
+        for path in (game.dir / "text").glob("*.yaml"):
+            named |= {(game_id, name) for name in written_icons(path.read_text(encoding="utf-8"))}
+    assert "suspicion" in {name for _, name in named}, named
+    boxes = []
+    for game_id, name in sorted(named):
+        motif = project.view(project.games[game_id]).motifs.motifs.get(name)
+        if motif is not None and reads_as_a_box(motif_art(motif)):
+            boxes.append((game_id, name))
+    assert not boxes, boxes
+
+
+def test_the_suspicion_icon_is_drawn_in_its_own_red_in_any_text():
+    project = load_project(DEFAULT_DATA_DIR)
+    motif = project.view(project.games["kremlin"]).motifs.motifs["suspicion"]
+    assert motif.colour == "red"
+    paints = Paints(project.colours.palette)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(40, 30))
+    with painting(paints):
+        InlineMotif(motif_art(motif), (0, 0, 0)).draw_inline(canvas, 2, 2, 26, 20)  # black text
+    canvas.save()
+    page = pypdfium2.PdfDocument(out.getvalue())[0]
+    pixels = np.asarray(page.render(scale=4).to_pil().convert("RGB")).astype(int)
+    assert (np.abs(pixels - np.array(RED)).sum(axis=2) < 40).sum() > 50
+
+
+def test_a_motifs_colour_not_in_the_palette_is_reported_at_motifs_yaml(data_copy):
+    line = edit(data_copy / "kremlin" / "print" / "motifs.yaml", "colour: red", "colour: rouge")
+    said = one(data_copy, "unknown-reference", games=["kremlin"])
+    assert said.location.path.endswith("motifs.yaml") and said.location.line == line
+    assert "rouge" in said.message
+
+
+# --- every place that names the marker uses the icon -----------------------------------------------
+def writes_the_marker_as_a_character(text: str) -> bool:
+    """Whether a text names the suspicion marker as a written "?" (« ? », ‘?’, "a ? marker")."""
+    return bool(re.search(r"«[\s\u202f\u00a0]*\?[\s\u202f\u00a0]*»|‘\?’|\s\?\s+marker", text))
+
+
+def test_no_kremlin_text_writes_the_marker_as_a_question_mark():
+    assert writes_the_marker_as_a_character("Chaque « ? » posé ou retiré")  # must-catch
+    assert writes_the_marker_as_a_character("remove his ‘?’ markers")
+    assert writes_the_marker_as_a_character("Each ? marker placed")
+    assert not writes_the_marker_as_a_character("QUI MEURT ?")  # a question is no marker
+    for lang in LANGS:
+        text = (DEFAULT_DATA_DIR / "kremlin" / "text" / f"{lang}.yaml").read_text(encoding="utf-8")
+        assert not [line for line in text.splitlines() if writes_the_marker_as_a_character(line)], (
+            lang
+        )
+
+
+@pytest.fixture(scope="module")
+def kits(tmp_path_factory) -> Path:
+    return kit_view(tmp_path_factory, ["kremlin"], ["a4"])
+
+
+def _rows_red(path: Path, starts: list[str]) -> dict[str, int]:
+    """Pixels of the palette's red in the band of the reference sheet's table row that begins with
+    each of `starts` (the phase's name, found by pdfium's text search), at 150 dpi."""
+    document = pypdfium2.PdfDocument(str(path))
+    page = document[0]
+    text = page.get_textpage()
+    height = page.get_height()
+    pixels = np.asarray(page.render(scale=150 / 72).to_pil().convert("RGB")).astype(int)
+    red = np.abs(pixels - np.array(RED)).sum(axis=2) < 60
+    counts = {}
+    for start in starts:
+        found = text.search(start).get_next()
+        assert found, start
+        _, bottom, _, top = text.get_charbox(found[0])
+        middle = (top + bottom) / 2
+        # the row's band: its name's line, and a line of text above and below it
+        rows = slice(
+            round((height - middle - 8) * 150 / 72), round((height - middle + 8) * 150 / 72)
+        )
+        counts[start] = int(red[rows].sum())
+    return counts
+
+
+@pytest.mark.parametrize(
+    ("lang", "phase3", "phase1"),
+    [("en", "3 · Spy investigation", "1 · Cure"), ("fr", "3 · Enquête", "1 · Guérison")],
+)
+def test_the_reference_sheets_phase_3_draws_the_suspicion_icon(kits, lang, phase3, phase1):
+    """Phase 3's row shows the red ring (must-pass); phase 1's names no marker and has no red
+    (must-catch: the measure tells a row without the icon)."""
+    path = kits / "kremlin" / lang / f"kremlin-{lang}-reference-a4.pdf"
+    counts = _rows_red(path, [phase3, phase1])
+    assert counts[phase3] > 30, counts
+    assert counts[phase1] == 0, counts
+
+
+# --- low ink: the board figure's callouts -----------------------------------------------------------
+BOARD = DEFAULT_DATA_DIR / "kremlin" / "images" / "board.svg"
+CALLOUT_1 = (169, 59, 12)  # the first callout's centre and radius in board.svg (mm, y down)
+
+
+def callout_contrast(image: np.ndarray, scale: float) -> float:
+    """The contrast ratio (WCAG) between the darkest and lightest pixels inside callout 1's disc
+    in `image` (greyscale 0–1) of board.svg drawn at `scale` pixels per unit."""
+    x, y, r = (value * scale for value in CALLOUT_1)
+    disc = image[round(y - 0.8 * r) : round(y + 0.8 * r), round(x - 0.8 * r) : round(x + 0.8 * r)]
+    return (disc.max() + 0.05) / (disc.min() + 0.05)
+
+
+def _board_drawn(mode: ColourMode, scale: float = 2.0) -> np.ndarray:
+    width, height = 600.0, 540.0  # board.svg's view box (mm): one point a millimetre
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(width, height))
+    images.draw_image(canvas, BOARD, 0, 0, width, height, mode)
+    canvas.save()
+    page = pypdfium2.PdfDocument(out.getvalue())[0]
+    return np.asarray(page.render(scale=scale).to_pil().convert("L"), dtype=float) / 255
+
+
+def test_low_ink_callouts_are_dark_numerals_on_white(monkeypatch):
+    """Must-pass: in low ink, callout 1 reads at a contrast of 7 or more. Must-catch: lightened as
+    any fill (the rule off), its light numeral on a pale tint hardly reads."""
+    low_ink = ColourMode(low_ink=True)
+    assert callout_contrast(_board_drawn(low_ink), 2.0) >= 7
+    monkeypatch.setattr(images, "_low_ink_callouts", lambda node: None)
+    from printshop import memo
+
+    memo.clear_all()
+    try:
+        assert callout_contrast(_board_drawn(low_ink), 2.0) < 2
+    finally:
+        memo.clear_all()
+
+
+def test_the_low_ink_rules_print_the_callouts_dark_on_white(tmp_path_factory):
+    """On the low-ink booklet's board figure: black ink (the numerals and rings) inside it, where
+    a lightened drawing has none."""
+    out, _ = shared_build(tmp_path_factory, games=["kremlin"], papers=["a4"], low_ink=True)
+    for lang in LANGS:
+        path = out / "kremlin" / lang / f"kremlin-{lang}-rules-lowink-a5.pdf"
+        reader = PdfReader(path)
+        number = next(
+            i for i, page in enumerate(reader.pages) if "9" in page.extract_text() and _figure(page)
+        )
+        top, bottom = _figure(reader.pages[number])
+        height = float(reader.pages[number].mediabox.height)
+        image = pypdfium2.PdfDocument(str(path))[number].render(scale=150 / 72).to_pil()
+        grey = np.asarray(image.convert("L"), dtype=float) / 255
+        band = grey[round((height - top) * 150 / 72) : round((height - bottom) * 150 / 72)]
+        assert (band < 0.25).sum() > 200, lang  # nine numerals and their rings in black
+
+
+def _figure(page) -> tuple[float, float] | None:
+    """The board figure's band on a booklet page (points from the foot): from the caption's first
+    line up 90 mm (the figure is 100 mm wide, board.svg 600 × 540); None: no caption."""
+    lines: list[float] = []
+
+    def visit(text, cm, tm, font, size):
+        if re.match(r"\s*(The board from above|Le plateau vu)", text):
+            lines.append(tm[5] * cm[3] + cm[5])
+
+    page.extract_text(visitor_text=visit)
+    if not lines:
+        return None
+    caption = max(lines) + 10
+    return caption + 88 * 72 / 25.4, caption + 2 * 72 / 25.4
+
+
+# --- a last page at least half full -----------------------------------------------------------------
+def _measured(results: dict[float, tuple[int, float]]):
+    return lambda spacing: results[spacing]
+
+
+# Kremlin's French rules as measured before the rule: 13 pages at the template's spacing, the last
+# 42 % full; one page fewer when tighter, fuller when looser
+FRENCH = {
+    0.55: (12, 0.88),
+    0.7: (12, 0.90),
+    0.85: (12, 0.92),
+    1.0: (13, 0.42),
+    1.25: (13, 0.54),
+    1.5: (13, 0.56),
+    1.8: (13, 0.97),
+}
+
+
+def test_a_stitched_booklet_takes_the_spacing_that_fills_its_last_page_half_for_the_same_blanks():
+    (pages, tail), spacing = _balanced(_measured(FRENCH), FRENCH[1.0], 4, back_cover=True)
+    assert (pages, spacing) == (13, 1.25) and tail >= LAST_PAGE_FULL  # must-catch: not 1.0
+    full = {**FRENCH, 1.0: (13, 0.6)}  # must-pass: half full already, the template's kept
+    assert _balanced(_measured(full), full[1.0], 4, back_cover=True)[1] == 1.0
+
+
+def test_the_looser_spacing_that_fills_the_last_page_is_the_first_that_does():
+    assert _looser_filling(_measured(FRENCH), 13, LAST_PAGE_FULL) == ((13, 0.54), 1.25)
+    assert _looser_filling(_measured(FRENCH), 12, LAST_PAGE_FULL) is None  # none keeps 12 pages
+    assert LAST_PAGE_LEAST < LAST_PAGE_FULL
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_kremlin_rules_last_page_of_text_is_at_least_half_full(kits, lang):
+    from tests.test_table_pagination import _lines
+
+    reader = PdfReader(kits / "kremlin" / lang / f"kremlin-{lang}-rules-a5.pdf")
+    pages = [_lines(page) for page in reader.pages[1:-1]]  # the pages of text
+    foot = set.intersection(*(set(lines) for lines in pages))
+    body = [[y for y in lines if y not in foot] for lines in pages]
+    top, bottom = max(max(ys) for ys in body), min(min(ys) for ys in body)
+    last = body[-1]
+    assert (max(last) - min(last)) / (top - bottom) >= LAST_PAGE_FULL - 0.05, lang

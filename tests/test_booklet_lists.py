@@ -6,7 +6,6 @@ case is set by the booklet renderer and read back from the PDF it writes."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import pypdfium2
 import pytest

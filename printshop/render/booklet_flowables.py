@@ -442,12 +442,23 @@ def list_runs(blocks: list) -> list[tuple[int, int, int]]:
         item = isinstance(block, Para) and bool(block.bullet)
         if start is not None and not (item and blocks[start].style == block.style):
             before = blocks[start - 1] if start else None
-            led = isinstance(before, Para) and not before.bullet and before.style not in NOT_LEADS
+            led = (
+                isinstance(before, Para)
+                and not before.bullet
+                and before.style not in NOT_LEADS
+                and _introduces(before.markup)
+            )
             runs.append((start - 1 if led else start, start, index))
             start = None
         if item and start is None:
             start = index
     return runs
+
+
+def _introduces(markup: str) -> bool:
+    """A paragraph that introduces what follows: it ends with a colon ("in this order:"); one that
+    says something of its own before a list is not kept with it."""
+    return re.sub(r"<[^>]*>|\s", "", markup).endswith(":")
 
 
 class KeepList(KeepTogether):
@@ -491,10 +502,19 @@ class KeepList(KeepTogether):
             return content
         least = self.rule.least_items
         if not self.short(aW):  # the most items that fit here, with enough of them on each side
-            for count in range(len(self.items) - least, least - 1, -1):
-                if self._height([*self.lead, *self.items[:count]], aW) <= aH:
-                    rest = KeepList([], self.items[count:], self.rule, self.frame_height)
-                    return [*self.lead, *self.items[:count], FrameBreak(), rest]
+            items = self.items
+            for count in range(len(items) - least, least - 2, -1):
+                here = [*self.lead, *items[:count]]
+                room = aH - self._height(here, aW) - items[count].getSpaceBefore()
+                parts = items[count].split(aW, room) if room > 0 and count + 1 >= least else []
+                if len(parts) == 2:  # an item's first lines here, its last ones over the page
+                    rest = KeepList(
+                        [], [parts[1], *items[count + 1 :]], self.rule, self.frame_height
+                    )
+                    return [*here, parts[0], FrameBreak(), rest]
+                if count >= least and self._height(here, aW) <= aH:
+                    rest = KeepList([], items[count:], self.rule, self.frame_height)
+                    return [*here, FrameBreak(), rest]
         if at_top:  # taller than a page and no split allowed: set as it comes
             return content
         paragraph = self.lead[-1] if self.lead else None

@@ -15,7 +15,6 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
 from reportlab.platypus import Spacer as RLSpacer
 from reportlab.platypus.doctemplate import FrameBreak
-from reportlab.platypus.flowables import _listWrapOn
 
 from printshop.project.models.art import Motif
 from printshop.project.models.booklet import BookletLists, BookletTables, TextStyle
@@ -480,12 +479,16 @@ class KeepList(KeepTogether):
         return KeepList([*headings, *self.lead], self.items, self.rule, self.frame_height)
 
     def _height(self, flowables: list[Flowable], width: float) -> float:
-        """The height `flowables` take set one after another, without the last one's space
-        after (a frame needs no room for it)."""
-        if not flowables:
-            return 0.0
-        height = _listWrapOn(flowables, width, self.canv)[1]
-        return height - flowables[-1].getSpaceAfter()
+        """The height `flowables` take set one after another as a frame sets them: each one's
+        height, and between two the larger of the space after the first and before the second;
+        not the last one's space after (a frame needs no room for it)."""
+        height, after = 0.0, None
+        for flowable in flowables:
+            height += flowable.wrapOn(self.canv, width, 0xFFFFFFF)[1]
+            if after is not None:
+                height += max(after, flowable.getSpaceBefore())
+            after = flowable.getSpaceAfter()
+        return height
 
     def short(self, width: float) -> bool:
         rule = self.rule
@@ -520,7 +523,10 @@ class KeepList(KeepTogether):
         paragraph = self.lead[-1] if self.lead else None
         if isinstance(paragraph, Paragraph):
             above = self.lead[:-1]
-            room = aH - self._height(above, aW) - (paragraph.getSpaceBefore() if above else 0)
+            own = paragraph.wrapOn(self.canv, aW, 0xFFFFFFF)[1]
+            room = aH - (self._height(self.lead, aW) - own)
+            # as many of its lines as fit here, and at least its last two over the page
+            room = min(room, own - 2 * paragraph.style.leading + 1)
             parts = paragraph.split(aW, room) if room > 0 else []
             if len(parts) == 2:  # its first lines here, its last ones with the list
                 rest = KeepList([parts[1]], self.items, self.rule, self.frame_height)

@@ -462,12 +462,12 @@ def _introduces(markup: str) -> bool:
 
 class KeepList(KeepTogether):
     """A list and what leads into it (the paragraph that introduces it, the headings above), set so
-    that a page break never leaves fewer than `least_items` items on either side of it. A short list
-    (`keep_items` items or fewer, no taller than `keep_share` of the frame) is never split: it moves
-    to the next page with the last lines of its lead (the lead's paragraph splits as any paragraph
-    does, the headings stay with its lines). A longer one splits after the most items that fit,
-    leaving at least `least_items` on each side; a list that cannot fits at no page top is set as
-    ReportLab would. booklet.yaml's `lists` (BookletLists) gives the numbers."""
+    that a page break never leaves fewer than `least_items` items begun on either side of it. A
+    short list (`keep_items` items or fewer, no taller than `keep_share` of the frame) is never split:
+    it moves to the next page with at least the last two lines of its lead (the headings stay with
+    the lead's lines). A longer one breaks after the most lines that fit, between items or inside
+    one; a list that fits at no page top and may not break is set as ReportLab would.
+    booklet.yaml's `lists` (BookletLists) gives the numbers."""
 
     def __init__(
         self, lead: list[Flowable], items: list[Flowable], rule: BookletLists, frame_height: float

@@ -55,8 +55,8 @@ class BookletLists(Node):
     leaves at least this many items on each page (a single item alone reads as an afterthought)."""
     keep_items: int = Field(default=6, ge=0)
     """A list of at most this many items, and no taller than `keep_share` of the page's frame, is
-    never split: it stays on one page with the paragraph that introduces it (the last lines of that
-    paragraph, where it is long) and the heading above them."""
+    never split: it stays on one page with the paragraph that introduces it (one ending with a
+    colon; its last two lines or more, where it is long) and the heading above them."""
     keep_share: float = Field(default=0.34, ge=0, le=1)
     """The share of the page's frame a list kept whole may take (0.34: about a third)."""
 

@@ -413,7 +413,9 @@ def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
             ) in ("h1", "h2"):
                 i += 1
                 group.append(story[i])
-            if i + 1 < len(story):
+            if i + 1 < len(story) and not isinstance(story[i + 1], PageBreak):
+                # (a heading just before a page break is set where it is: kept with the break, it
+                # moved to a page of its own)
                 i += 1
                 if isinstance(story[i], KeepList):
                     result.append(story[i].led_by(group))

@@ -8,13 +8,16 @@ changes there; run this again (tests/test_images.py checks the file is what it w
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
+try:
+    from tests.face_svg import MM, shapes_svg
+except ImportError:  # run as a script, from tests/
+    from face_svg import MM, shapes_svg  # type: ignore[no-redef]
+
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "data" / "kremlin" / "images" / "board.svg"
-MM = 72 / 25.4
 
 
 def board_svg() -> str:
@@ -55,32 +58,7 @@ def board_svg() -> str:
         "</clipPath></defs>",
         '<g clip-path="url(#trim)">',
     ]
-    for shape in sorted(face.shapes.values(), key=lambda shape: shape.layer):
-        if shape.kind == "rect":
-            parts.append(
-                f'<rect x="{n(shape.x)}" y="{n(shape.y)}" width="{n(shape.width)}" '
-                f'height="{n(shape.height)}" rx="{n(shape.radius)}" {paint(shape)}/>'
-            )
-        elif shape.kind == "circle":
-            parts.append(
-                f'<circle cx="{n(shape.x)}" cy="{n(shape.y)}" r="{n(shape.radius)}" {paint(shape)}/>'
-            )
-        elif shape.kind == "rays":
-            parts.append(f'<path d="{rays(shape, n)}" {paint(shape)}/>')
-        elif shape.kind == "motif" and shape.motif in motifs:
-            motif = motifs[shape.motif]
-            vw, vh = motif.viewbox
-            scale = f"{shape.width / MM / vw:.5f} {shape.height / MM / vh:.5f}"
-            paths = "".join(
-                f'<circle cx="{p.circle[0]}" cy="{p.circle[1]}" r="{p.circle[2]}"/>'
-                if p.circle
-                else f'<path d="{p.d}" fill-rule="{p.rule}"/>'
-                for p in motif.paths
-            )
-            parts.append(
-                f'<g transform="translate({n(shape.x)} {n(shape.y)}) scale({scale})" '
-                f"{paint(shape)}>{paths}</g>"
-            )
+    parts += shapes_svg(face, motifs, paint)
     parts.append("</g>")
     parts += callouts(face, palette, n)
     parts.append("</svg>")
@@ -124,25 +102,6 @@ def callouts(face, palette, n) -> list[str]:
 def light(hex_value: str) -> bool:
     red, green, blue = (int(hex_value[i : i + 2], 16) / 255 for i in (1, 3, 5))
     return 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.75
-
-
-def rays(shape, n) -> str:
-    """The sunburst render/faces.py draws: `count` wedges from the centre, as gaps between them."""
-    step = 2 * math.pi / (2 * shape.count)
-    start = math.radians(shape.rotate) + math.pi / 2
-    d = []
-    for i in range(shape.count):
-        a0 = start + 2 * i * step
-        points = [
-            (shape.x, shape.y),
-            (shape.x + shape.radius * math.cos(a0), shape.y - shape.radius * math.sin(a0)),
-            (
-                shape.x + shape.radius * math.cos(a0 + step),
-                shape.y - shape.radius * math.sin(a0 + step),
-            ),
-        ]
-        d.append("M" + " L".join(f"{n(x)} {n(y)}" for x, y in points) + " Z")
-    return " ".join(d)
 
 
 if __name__ == "__main__":

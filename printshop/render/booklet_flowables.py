@@ -2,7 +2,8 @@
 characters it colours in their colours, list items hanging their bullets or numbers), tables with a
 coloured header row, spacers, page breaks, vector motifs (`MotifFlowable`), images and figures
 (render/images.py), the back cover's emblem
-and title, and headings kept with what follows them. render.booklet_pages sets them on pages.
+and title, headings kept with what follows them, and lists kept from breaking badly (`KeepList`).
+render.booklet_pages sets them on pages.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from reportlab.lib.colors import CMYKColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
 from reportlab.platypus import Spacer as RLSpacer
+from reportlab.platypus.doctemplate import FrameBreak
 
 from printshop.project.models.art import Motif
-from printshop.project.models.booklet import BookletTables, TextStyle
+from printshop.project.models.booklet import BookletLists, BookletTables, TextStyle
 from printshop.project.units import parse_length
 from printshop.render.colour import Paints
 from printshop.render.faces import draw_motif
@@ -397,7 +399,8 @@ def booklet_table_defaults(tables: BookletTables, rule_colour: str | None) -> Ta
 
 
 def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
-    """A heading never ends a page: it is kept together with the flowable after it."""
+    """A heading never ends a page: it is kept together with the flowable after it (a list's
+    `KeepList` takes it as the first of its lead)."""
     result: list[Flowable] = []
     i = 0
     while i < len(story):
@@ -410,11 +413,124 @@ def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
             ) in ("h1", "h2"):
                 i += 1
                 group.append(story[i])
-            if i + 1 < len(story):
+            if i + 1 < len(story) and not isinstance(story[i + 1], PageBreak):
+                # (a heading just before a page break is set where it is: kept with the break, it
+                # moved to a page of its own)
                 i += 1
+                if isinstance(story[i], KeepList):
+                    result.append(story[i].led_by(group))
+                    i += 1
+                    continue
                 group.append(story[i])
             result.append(KeepTogether(group))
         else:
             result.append(item)
         i += 1
     return result
+
+
+# the styles that never introduce a list: headings join a list's lead by keep_headings_with_next
+NOT_LEADS = ("h1", "h2", "title", "subtitle", "meta")
+
+
+def list_runs(blocks: list) -> list[tuple[int, int, int]]:
+    """Each list of `blocks` (a run of items in one style, as `list_hangs` reads them): (the index
+    of the paragraph that introduces it, or of its first item where none does, its first item, the
+    index after its last)."""
+    runs: list[tuple[int, int, int]] = []
+    start = None
+    for index, block in enumerate([*blocks, None]):
+        item = isinstance(block, Para) and bool(block.bullet)
+        if start is not None and not (item and blocks[start].style == block.style):
+            before = blocks[start - 1] if start else None
+            led = (
+                isinstance(before, Para)
+                and not before.bullet
+                and before.style not in NOT_LEADS
+                and _introduces(before.markup)
+            )
+            runs.append((start - 1 if led else start, start, index))
+            start = None
+        if item and start is None:
+            start = index
+    return runs
+
+
+def _introduces(markup: str) -> bool:
+    """A paragraph that introduces what follows: it ends with a colon ("in this order:"); one that
+    says something of its own before a list is not kept with it."""
+    return re.sub(r"<[^>]*>|\s", "", markup).endswith(":")
+
+
+class KeepList(KeepTogether):
+    """A list and what leads into it (the paragraph that introduces it, the headings above), set so
+    that a page break never leaves fewer than `least_items` items begun on either side of it. A
+    short list (`keep_items` items or fewer, no taller than `keep_share` of the frame) is never split:
+    it moves to the next page with at least the last two lines of its lead (the headings stay with
+    the lead's lines). A longer one breaks after the most lines that fit, between items or inside
+    one; a list that fits at no page top and may not break is set as ReportLab would.
+    booklet.yaml's `lists` (BookletLists) gives the numbers."""
+
+    def __init__(
+        self, lead: list[Flowable], items: list[Flowable], rule: BookletLists, frame_height: float
+    ) -> None:
+        super().__init__([*lead, *items])
+        self.lead, self.items, self.rule, self.frame_height = lead, items, rule, frame_height
+
+    def led_by(self, headings: list[Flowable]) -> KeepList:
+        return KeepList([*headings, *self.lead], self.items, self.rule, self.frame_height)
+
+    def _height(self, flowables: list[Flowable], width: float) -> float:
+        """The height `flowables` take set one after another as a frame sets them: each one's
+        height, and between two the larger of the space after the first and before the second;
+        not the last one's space after (a frame needs no room for it)."""
+        height, after = 0.0, None
+        for flowable in flowables:
+            height += flowable.wrapOn(self.canv, width, 0xFFFFFFF)[1]
+            if after is not None:
+                height += max(after, flowable.getSpaceBefore())
+            after = flowable.getSpaceAfter()
+        return height
+
+    def short(self, width: float) -> bool:
+        rule = self.rule
+        return (
+            len(self.items) <= rule.keep_items
+            and self._height(self.items, width) <= rule.keep_share * self.frame_height
+        )
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        content = [*self.lead, *self.items]
+        frame = getattr(self, "_frame", None)
+        at_top = bool(getattr(frame, "_atTop", False))
+        if self._height(content, aW) <= aH:
+            return content
+        least = self.rule.least_items
+        if not self.short(aW):  # the most items that fit here, with enough of them on each side
+            items = self.items
+            for count in range(len(items) - least, least - 2, -1):
+                here = [*self.lead, *items[:count]]
+                room = aH - self._height(here, aW) - items[count].getSpaceBefore()
+                parts = items[count].split(aW, room) if room > 0 and count + 1 >= least else []
+                if len(parts) == 2:  # an item's first lines here, its last ones over the page
+                    rest = KeepList(
+                        [], [parts[1], *items[count + 1 :]], self.rule, self.frame_height
+                    )
+                    return [*here, parts[0], FrameBreak(), rest]
+                if count >= least and self._height(here, aW) <= aH:
+                    rest = KeepList([], items[count:], self.rule, self.frame_height)
+                    return [*here, FrameBreak(), rest]
+        if at_top:  # taller than a page and no split allowed: set as it comes
+            return content
+        paragraph = self.lead[-1] if self.lead else None
+        if isinstance(paragraph, Paragraph):
+            above = self.lead[:-1]
+            own = paragraph.wrapOn(self.canv, aW, 0xFFFFFFF)[1]
+            room = aH - (self._height(self.lead, aW) - own)
+            # as many of its lines as fit here, and at least its last two over the page
+            room = min(room, own - 2 * paragraph.style.leading + 1)
+            parts = paragraph.split(aW, room) if room > 0 else []
+            if len(parts) == 2:  # its first lines here, its last ones with the list
+                rest = KeepList([parts[1]], self.items, self.rule, self.frame_height)
+                return [*above, parts[0], FrameBreak(), rest]
+        return [FrameBreak(), *content]

@@ -33,12 +33,14 @@ from printshop.project.units import to_mm
 from printshop.render.booklet_covers import art_box, draw_page, page_styles, split_back_cover
 from printshop.render.booklet_flowables import (
     BackCoverTooTall,
+    KeepList,
     back_cover_blocks,
     back_cover_flowables,
     block_flowables,
     character_colours,
     keep_headings_with_next,
     list_hangs,
+    list_runs,
 )
 from printshop.render.colour import Paints
 from printshop.render.pdf import INITIAL_FONT
@@ -213,7 +215,9 @@ def set_booklet(
     text_styles = page_styles(pages.text, styles, paints)
     on_cover = booklet.cover  # the blocks before the first page break: the cover's, balanced
     cover_end = _CoverEnd()
+    spans: dict[int, tuple[int, int]] = {}  # each text block's flowables: where they are in `story`
     for index, block in enumerate(blocks):
+        start = len(story)
         if on_cover and isinstance(block, PageBreakBlock):
             story.append(cover_end)  # the page the cover's text ended on, known once it is set
         cover_break = on_cover and isinstance(block, PageBreakBlock)
@@ -232,9 +236,23 @@ def set_booklet(
                 balanced=on_cover,
             )
         )
+        if not on_cover:
+            spans[index] = (start, len(story))
         on_cover = on_cover and not cover_break
         if cover_break and padding.inside_front:  # the inside front cover left blank
             story.extend([RLSpacer(1, 1), PageBreak()])
+    # each list of the text with the paragraph that introduces it, kept from breaking badly
+    for lead, first, end in reversed(list_runs(blocks)):
+        if lead in spans:
+            top, middle, bottom = spans[lead][0], spans[first][0], spans[end - 1][1]
+            story[top:bottom] = [
+                KeepList(
+                    story[top:middle],
+                    story[middle:bottom],
+                    style.lists,
+                    paper.height - margins.top - margins.bottom,
+                )
+            ]
     # the text's headings kept with what follows them, among the text only: a heading that ends it
     # (a section whose paragraphs a template left out) was kept with the blank page or back cover
     # after it, and moved to a page of its own, one more than the pages measured (a stitched booklet

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
+from pydantic import Field
+
 from printshop.project.models.faces import Shape
 from printshop.project.models.media import PageFooter
 from printshop.project.models.styles import TextStyle
@@ -45,6 +47,18 @@ class BookletTables(Node):
     """With `rules` rows or none: a line between columns too."""
     last_rule: bool = False
     """With `rules` rows or none: a line under the last row too."""
+
+
+class BookletLists(Node):
+    least_items: int = Field(default=2, ge=1)
+    """The fewest items of a list on either side of a page break: a list split over a page turn
+    leaves at least this many items on each page (a single item alone reads as an afterthought)."""
+    keep_items: int = Field(default=6, ge=0)
+    """A list of at most this many items, and no taller than `keep_share` of the page's frame, is
+    never split: it stays on one page with the paragraph that introduces it (one ending with a
+    colon; its last two lines or more, where it is long) and the heading above them."""
+    keep_share: float = Field(default=0.34, ge=0, le=1)
+    """The share of the page's frame a list kept whole may take (0.34: about a third)."""
 
 
 class PageStyle(Node):
@@ -93,6 +107,8 @@ class BookletStyle(Node):
     """The page number at the foot of each page."""
     tables: BookletTables = BookletTables()
     """How tables look."""
+    lists: BookletLists = BookletLists()
+    """How lists (`ol`, `ul`) break over pages."""
     rule_colour: str = "red"
     """Colour of the folio rules and table headers."""
     pages: BookletPages = BookletPages()

@@ -1,15 +1,19 @@
 """A deck's tuck box: the net of layout/tuck_box.py dressed and drawn, on a kit's page or as a press
 page.
 
-The dress is the same on both: the wrap colour fills every panel and reaches a bleed past the cut
-lines (the glue flap left bare); the back carries the deck's most common back face, scaled to fit above a band naming the
-game and the deck; the front the game's title over the deck's name, below the thumb notch; each
-spine both, reading upwards; the lid the deck's name, upside down in the net so that it reads from
-the front once folded. Names are set in the box's text colour, as large as their panel allows.
+The dress is the same on both: the wrap colour fills every panel, the glue flap too, and reaches a
+bleed past every cut line, the same all round; the front (the thumb notch's panel, what a player
+sees first) carries the deck's most common back face, scaled to fit below the notch and above a
+band naming the game and the deck; the back the game's title over the deck's name and, under them,
+what the box holds ("26 cards · 3–6 players": the deck's cards and the game's players, in the
+language's `tuck_box_contents` label); each spine both names, reading upwards; the lid the deck's
+name, upside down in the net so that it reads from the front once folded; the glue flap its word
+(`tuck_box_glue`), small and grey. Names are set in the box's text colour, as large as their panel
+allows.
 
 The kit's page (`render_tuck_box`): the net centred in the printable area (upright, or across the
-paper where only that fits), cut lines solid and fold lines dashed in the text colour (the bare glue
-flap's cuts in the crop marks' colour), the footer below. The press page (`render_press_tuck_box`): the net alone with the shop's bleed round its
+paper where only that fits), cut lines solid and fold lines dashed in the text colour, the footer
+below. The press page (`render_press_tuck_box`): the net alone with the shop's bleed round its
 outer cut (TrimBox the net's bounds, BleedBox the page), in the profile's colours with its art
 converted, and the die line over it in the profile's two spot colours (`dieline`: Separation
 spaces, cut and crease), set to overprint so that they never knock out the art.

@@ -53,7 +53,7 @@ def _chits(path: Path) -> list[np.ndarray]:
 
 
 def _emblem(chit: np.ndarray) -> np.ndarray:
-    """The emblem's box (4.25 to 11.75 mm across, 1.5 to 9 mm down: faces.yaml), below the hatched
+    """The emblem's box (4.25 to 11.75 mm across, 1.85 to 9.35 mm down: faces.yaml), below the hatched
     band round the edge (2 mm)."""
     px = DPI / 25.4
     return chit[round(2.5 * px) : round(9 * px), round(4.25 * px) : round(11.75 * px)]
@@ -168,16 +168,16 @@ def stress_apart(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
 
 def emblem_size(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
     """The smallest, over the full-colour faction chits, of the emblem's printed size in mm (the
-    larger side of the white shape's bounds, above the value: 1 to 9 mm down the chit)."""
+    larger side of the white shape's bounds, above the value: 1 to 9.3 mm down the chit)."""
     px = DPI / 25.4
     sizes = []
     for chit, name in zip(_chits(path), factions(path, data), strict=True):
         if name is None:
             continue
         ys, xs = np.nonzero(
-            chit[round(1 * px) : round(9 * px), round(1.5 * px) : round(14.5 * px)] > 0.9
+            chit[round(1 * px) : round(9.3 * px), round(1.5 * px) : round(14.5 * px)] > 0.9
         )
-        sizes.append(max(np.ptp(xs), np.ptp(ys)) / px if len(xs) else 0.0)
+        sizes.append((max(np.ptp(xs), np.ptp(ys)) + 1) / px if len(xs) else 0.0)
     return min(sizes)
 
 

@@ -207,7 +207,7 @@ def test_the_marker_guards_catch_small_emblems_and_dark_stress_chits(tmp_path):
     data = copy_data(tmp_path / "data", ["kremlin"])
     faces = data / "kremlin" / "faces.yaml"
     text = faces.read_text("utf-8").replace(
-        "x: 4.25mm, y: 1.5mm, width: 7.5mm, height: 7.5mm",
+        "x: 4.25mm, y: 1.85mm, width: 7.5mm, height: 7.5mm",
         "x: 5mm, y: 1.7mm, width: 6mm, height: 6mm",
     )
     start, end = text.index("  marker-stress:"), text.index("      sub: {y: 9mm")

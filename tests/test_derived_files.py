@@ -53,26 +53,32 @@ def _chits(path: Path) -> list[np.ndarray]:
 
 
 def _emblem(chit: np.ndarray) -> np.ndarray:
-    """The emblem's box (5 to 11 mm across, 1.7 to 7.7 mm down: faces.yaml), below the hatched
+    """The emblem's box (4.25 to 11.75 mm across, 1.85 to 9.35 mm down: faces.yaml), below the hatched
     band round the edge (2 mm)."""
     px = DPI / 25.4
-    return chit[round(2.5 * px) : round(7.7 * px), round(5 * px) : round(11 * px)]
+    return chit[round(2.5 * px) : round(9 * px), round(4.25 * px) : round(11.75 * px)]
 
 
-def factions(path: Path, data: Path = DEFAULT_DATA_DIR) -> list[str | None]:
-    """The faction of each chit of the markers' pages (None: a marker of no faction), in sheet
-    order (render/sheets.py `sheet_cards`: a low-ink kit has no spares)."""
+def _in_sheet_order(path: Path, data: Path, field: str) -> list:
+    """`field` of each chit of the markers' pages ("kind", or a var's name: None where a marker has
+    no such var), in sheet order (render/sheets.py `sheet_cards`: a low-ink kit has no spares)."""
     from types import SimpleNamespace
 
     from printshop.render.sheets import sheet_cards
 
     deck = load_project(data, games=["kremlin"]).games["kremlin"].game.decks["markers"]
-    of = {card.id: card.vars.get("faction") for card in deck.cards}
+    of = {card.id: card.kind if field == "kind" else card.vars.get(field) for card in deck.cards}
     physical = [(card.id, None) for card in deck.cards for _ in range(card.count)]
     per_page = len(page_drawing(PdfReader(path), 0)[0])
     laid = SimpleNamespace(cards=physical, deck=deck)
     grid = SimpleNamespace(per_page=per_page)
     return [of[card] for card, _ in sheet_cards(laid, grid, spares="lowink" not in path.name)]
+
+
+def factions(path: Path, data: Path = DEFAULT_DATA_DIR) -> list[str | None]:
+    """The faction of each chit of the markers' pages (None: a marker of no faction), in sheet
+    order."""
+    return _in_sheet_order(path, data, "faction")
 
 
 def faction_apart(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
@@ -143,6 +149,83 @@ def test_the_emblem_guard_catches_an_emblem_gone(tmp_path):
     )
     faces.write_text(text, encoding="utf-8")
     assert emblem_ink(_kremlin_low_ink(data, tmp_path / "out"), data) < EMBLEM
+
+
+def stress_apart(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
+    """How far, in mean grey level, the average stress marker stands from the average chit of the
+    faction nearest it (the review took the dark-grey stress markers for the black faction's)."""
+    chits, kinds, of = _chits(path), _in_sheet_order(path, data, "kind"), factions(path, data)
+    stress = np.mean([chit for chit, kind in zip(chits, kinds, strict=True) if kind == "stress"], 0)
+    return min(
+        float(
+            np.abs(
+                stress - np.mean([c for c, f in zip(chits, of, strict=True) if f == name], 0)
+            ).mean()
+        )
+        for name in sorted({name for name in of if name is not None})
+    )
+
+
+def emblem_size(path: Path, data: Path = DEFAULT_DATA_DIR) -> float:
+    """The smallest, over the full-colour faction chits, of the emblem's printed size in mm (the
+    larger side of the white shape's bounds, above the value: 1 to 9.3 mm down the chit)."""
+    px = DPI / 25.4
+    sizes = []
+    for chit, name in zip(_chits(path), factions(path, data), strict=True):
+        if name is None:
+            continue
+        ys, xs = np.nonzero(
+            chit[round(1 * px) : round(9.3 * px), round(1.5 * px) : round(14.5 * px)] > 0.9
+        )
+        sizes.append((max(np.ptp(xs), np.ptp(ys)) + 1) / px if len(xs) else 0.0)
+    return min(sizes)
+
+
+STRESS_APART = 0.08  # the dark-grey stress markers stood 0.06 (colour), 0.04 (low ink) from one
+EMBLEM_SIZE = 6.0  # mm: the review's "about 7 mm" (the motifs leave a margin in their box)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_markers_have_large_emblems_and_light_stress_chits(tmp_path_factory, lang, paper):
+    """Review 2: the faction emblems were about 4 mm on a 16 mm chit and the stress markers, dark
+    grey, were close to the black faction. Each emblem prints 6 mm or more; the stress markers
+    (light grey, dark type) stand apart from every faction's, in colour and in low ink."""
+    kit = kit_view(tmp_path_factory, ["kremlin"])
+    path = kit / "kremlin" / lang / f"kremlin-{lang}-markers-{paper}.pdf"
+    assert emblem_size(path) > EMBLEM_SIZE
+    assert stress_apart(path) > STRESS_APART
+    if paper == "a4":
+        out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+        low_ink = out / "kremlin" / lang / f"kremlin-{lang}-markers-lowink-a4.pdf"
+        assert stress_apart(low_ink) > STRESS_APART
+
+
+def test_the_marker_guards_catch_small_emblems_and_dark_stress_chits(tmp_path):
+    """Must-catch: the markers as review 2 saw them (6 mm emblem boxes over the value; stress
+    markers white on dark grey) fail both guards, in colour and in low ink."""
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    faces = data / "kremlin" / "faces.yaml"
+    text = faces.read_text("utf-8").replace(
+        "x: 4.25mm, y: 1.85mm, width: 7.5mm, height: 7.5mm",
+        "x: 5mm, y: 1.7mm, width: 6mm, height: 6mm",
+    )
+    start, end = text.index("  marker-stress:"), text.index("      sub: {y: 9mm")
+    text = (
+        text[:start]
+        + (
+            "  marker-stress:\n    extends: marker\n    background: ink-soft\n    frames:\n"
+            "      main: {y: 2mm, height: 8mm}\n"
+        )
+        + text[text.index("\n", end) + 1 :]
+    )
+    faces.write_text(text, encoding="utf-8")
+    result = build(data, tmp_path / "out", games=["kremlin"], langs=["en"], papers=["a4"])
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    path = tmp_path / "out" / "kremlin" / "en" / "kremlin-en-markers-a4.pdf"
+    assert emblem_size(path, data) < EMBLEM_SIZE
+    assert stress_apart(path, data) < STRESS_APART
+    assert stress_apart(_kremlin_low_ink(data, tmp_path / "low"), data) < STRESS_APART
 
 
 def coverage(path: Path) -> float:

@@ -10,6 +10,7 @@ import math
 import os
 from pathlib import Path
 
+import numpy as np
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
@@ -392,3 +393,123 @@ def test_the_closing_check_catches_a_box_open_at_the_bottom():
     assert "the bottom has 0 closure panels with their tuck folds" in closing_problems(
         net.outline(), no_bottom, *sizes
     )
+
+
+# --- review 2: the art on the front, what it holds on the back, the glue flap named, a uniform bleed
+SCALE = 150 / 72  # 150 dpi
+REACH = 2.5 * MM  # the wrap reaches this far past every cut edge (its bleed: 3 mm)
+CONTENTS = {"en": "26 cards · 3–6 players", "fr": "26 cartes · 3 à 6 joueurs"}
+GLUE = {"en": "glue", "fr": "colle"}
+
+
+def _page(path: Path):
+    """The page at 150 dpi (RGB) and the net's origin on it (the cut outline's lower-left), in
+    points."""
+    outline, _ = net_lines(path)
+    image = pdfium.PdfDocument(str(path))[0].render(scale=SCALE).to_pil().convert("RGB")
+    return image, outline, (min(x for x, _ in outline), min(y for _, y in outline))
+
+
+def _red_share(image, origin, panel) -> float:
+    """The share of the panel's pixels in the emblem's red (the back face's disc and frame)."""
+    height = image.height
+    left, top = (origin[0] + panel.x) * SCALE, height - (origin[1] + panel.y + panel.height) * SCALE
+    crop = image.crop((round(left), round(top), round(left + panel.width * SCALE),
+                       round(top + panel.height * SCALE)))  # fmt: skip
+    r, g, b = np.asarray(crop, dtype=int).transpose(2, 0, 1)
+    return float(((r > 140) & (g < 90) & (b < 90)).mean())
+
+
+def bleed_gaps(path: Path, reach: float = REACH) -> list[tuple[float, float]]:
+    """Points `reach` outside the cut outline, beside each of its edges (a fifth to four fifths of
+    the way along it), that print paper white: where the wrap stops short of its bleed."""
+    image, outline, _ = _page(path)
+    area = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(outline, outline[1:]))
+    turn = 1 if area > 0 else -1  # counter-clockwise: the outside is on the right
+    pixels, gaps = image.load(), []
+    for (x1, y1), (x2, y2) in zip(outline, outline[1:]):
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length < 0.5 * MM:
+            continue
+        nx, ny = turn * (y2 - y1) / length, -turn * (x2 - x1) / length
+        for step in range(1, 5):
+            t = step / 5
+            x, y = x1 + t * (x2 - x1) + nx * reach, y1 + t * (y2 - y1) + ny * reach
+            if min(pixels[round(x * SCALE), round(image.height - y * SCALE)]) > 245:
+                gaps.append((round(x / MM, 1), round(y / MM, 1)))
+    return gaps
+
+
+def box_problems(path: Path, lang: str) -> list[str]:
+    """What review 2 found on the box: the art not on the front (the thumb-notch panel), the back
+    without what the box holds, the glue flap unnamed, the wrap short of its bleed somewhere."""
+    net, _ = _politicians_box()
+    image, _, origin = _page(path)
+    problems = []
+    front, back = (_red_share(image, origin, net.panel(name)) for name in ("front", "back"))
+    if not (front > 0.03 and back < 0.01):  # the disc and frame take 8 % of the front
+        problems.append(f"the art is not on the front (red: front {front:.2f}, back {back:.2f})")
+    page = PdfReader(path).pages[0]
+    text = " ".join(page.extract_text().replace("\u202f", " ").replace("\u00a0", " ").split())
+    if CONTENTS[lang] not in text:
+        problems.append("no contents line")
+    glue = net.panel("glue")
+    words: list[tuple[float, float]] = []
+
+    def visit(text, cm, tm, font, size):  # where each text run starts, on the page
+        if text.strip() == GLUE[lang]:
+            words.append((cm[4] + tm[4], cm[5] + tm[5]))
+
+    page.extract_text(visitor_text=visit)
+    x0, y0 = origin[0] + glue.x, origin[1] + glue.y
+    if not any(x0 <= x <= x0 + glue.width + 1 and y0 <= y <= y0 + glue.height for x, y in words):
+        problems.append("the glue flap is not named")
+    if gaps := bleed_gaps(path):
+        problems.append(f"the wrap stops short of its bleed at {gaps[:4]} (mm)")
+    return problems
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_kremlin_box_has_its_art_on_the_front_and_a_uniform_bleed(kremlin_kit, lang, paper):
+    """Review 2 (3.5): the emblem was on the back (the lid's hinge) and the front had plain type;
+    the glue flap had no word; the wrap stopped short of the glue flap. Now the front carries the
+    back face, the back says what the box holds (from the game's data), the flap says "glue" /
+    "colle", and the wrap reaches 2.5 mm past every cut edge."""
+    path = kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-politicians-tuckbox-{paper}.pdf"
+    assert box_problems(path, lang) == []
+
+
+def test_the_box_guards_catch_the_box_review_2_saw(tmp_path, monkeypatch):
+    """Must-catch: the box as review 2 saw it (front and back dressed the other way round, no word
+    on the glue flap, the wrap leaving out the glue flap) fails every guard."""
+    from printshop.layout.tuck_box import TuckBoxNet
+    from printshop.pipeline.build import build
+    from printshop.render import tuck_box
+
+    panel = TuckBoxNet.panel
+    swap = {"front": "back", "back": "front"}
+    wrap = TuckBoxNet.wrap
+    monkeypatch.setattr(TuckBoxNet, "panel", lambda net, name: panel(net, swap.get(name, name)))
+    monkeypatch.setattr(
+        TuckBoxNet,
+        "wrap",
+        lambda net, bleed: [r for r, p in zip(wrap(net, bleed), net.panels) if p.name != "glue"],
+    )
+    monkeypatch.setattr(tuck_box, "_glue", lambda *args: None)
+    monkeypatch.setattr(tuck_box, "contents_line", lambda *args: "")
+    from printshop.project.paths import DEFAULT_DATA_DIR
+
+    result = build(DEFAULT_DATA_DIR, tmp_path, games=["kremlin"], langs=["fr"], papers=["a4"],
+                   jobs=1, force=True)  # fmt: skip
+    assert not result.report.has_errors
+    monkeypatch.undo()  # measured on the true net
+    problems = box_problems(
+        tmp_path / "kremlin" / "fr" / "kremlin-fr-politicians-tuckbox-a4.pdf", "fr"
+    )
+    assert [p.split(" (")[0].split(" at ")[0] for p in problems] == [
+        "the art is not on the front",
+        "no contents line",
+        "the glue flap is not named",
+        "the wrap stops short of its bleed",
+    ], problems

@@ -54,13 +54,12 @@ class TuckBoxNet:
         return [self.cuts[0][:2], *(cut[2:] for cut in self.cuts)]
 
     def wrap(self, bleed: float) -> list[tuple[float, float, float, float]]:
-        """Rectangles (x, y, width, height) covering every panel but the glue flap (glue holds best
-        on bare board) and `bleed` past it: filled, the net's colour reaches `bleed` past every cut
-        line and into the glue flap."""
+        """Rectangles (x, y, width, height) covering every panel, the glue flap too, and `bleed`
+        past it: filled, the net's colour reaches `bleed` past every cut line, the same all round
+        (every cut edge lies on or inside a panel's rectangle)."""
         return [
             (p.x - bleed, p.y - bleed, p.width + 2 * bleed, p.height + 2 * bleed)
             for p in self.panels
-            if p.name != "glue"
         ]
 
 

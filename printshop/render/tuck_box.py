@@ -1,15 +1,19 @@
 """A deck's tuck box: the net of layout/tuck_box.py dressed and drawn, on a kit's page or as a press
 page.
 
-The dress is the same on both: the wrap colour fills every panel and reaches a bleed past the cut
-lines (the glue flap left bare); the back carries the deck's most common back face, scaled to fit above a band naming the
-game and the deck; the front the game's title over the deck's name, below the thumb notch; each
-spine both, reading upwards; the lid the deck's name, upside down in the net so that it reads from
-the front once folded. Names are set in the box's text colour, as large as their panel allows.
+The dress is the same on both: the wrap colour fills every panel, the glue flap too, and reaches a
+bleed past every cut line, the same all round; the front (the thumb notch's panel, what a player
+sees first) carries the deck's most common back face, scaled to fit below the notch and above a
+band naming the game and the deck; the back the game's title over the deck's name and, under them,
+what the box holds ("26 cards · 3–6 players": the deck's cards and the game's players, in the
+language's `tuck_box_contents` label); each spine both names, reading upwards; the lid the deck's
+name, upside down in the net so that it reads from the front once folded; the glue flap its word
+(`tuck_box_glue`), small and grey. Names are set in the box's text colour, as large as their panel
+allows.
 
 The kit's page (`render_tuck_box`): the net centred in the printable area (upright, or across the
-paper where only that fits), cut lines solid and fold lines dashed in the text colour (the bare glue
-flap's cuts in the crop marks' colour), the footer below. The press page (`render_press_tuck_box`): the net alone with the shop's bleed round its
+paper where only that fits), cut lines solid and fold lines dashed in the text colour, the footer
+below. The press page (`render_press_tuck_box`): the net alone with the shop's bleed round its
 outer cut (TrimBox the net's bounds, BleedBox the page), in the profile's colours with its art
 converted, and the die line over it in the profile's two spot colours (`dieline`: Separation
 spaces, cut and crease), set to overprint so that they never knock out the art.
@@ -43,6 +47,8 @@ TITLE_FONT = "sans-bold"
 NAME_FONT = "sans"
 DASH = (4, 3)  # the fold lines' dash, as the gutterfold's fold
 SEPARATOR = " · "  # between the game's title and the deck's name on one line
+GLUE_SIZE = 6.0  # the glue flap's word: small, grey
+GLUE_COLOUR = "grey"
 
 DrawFace = Callable[[Any, FaceLayout], None]  # a face drawn at the origin, in its own units
 
@@ -83,21 +89,24 @@ def _line(canvas, text: str, font: str, x: float, y: float, room: float, size: f
     return size
 
 
-def _front(canvas, panel: Panel, notch: float, game: str, name: str | None) -> None:
-    """The game's title over the deck's name, under the notch; the title alone when the deck has
-    no name of its own."""
+def _names(canvas, panel: Panel, game: str, name: str | None, contents: str) -> None:
+    """The back: the game's title over the deck's name, and under them what the box holds; the
+    title alone when the deck has no name of its own."""
     x, room = panel.x + panel.width / 2, panel.width * 0.82
     big = min(panel.width * 0.14, 30.0)
     if name is None:
         _line(canvas, game, TITLE_FONT, x, panel.y + panel.height * 0.55, room, big)
-        return
-    middle = panel.y + panel.height * 0.46  # the block's optical centre a little above half
-    size = _line(canvas, name, TITLE_FONT, x, middle, room, big)
-    top = min(middle + size * 1.6, panel.y + panel.height - notch - big * 0.6)
-    small = _line(canvas, game, NAME_FONT, x, top, room, big * 0.5)
-    canvas.setLineWidth(max(0.5, small / 14))
-    rule = middle + (top - middle) / 2 + size * 0.1
-    canvas.line(x - panel.width * 0.12, rule, x + panel.width * 0.12, rule)
+    else:
+        middle = panel.y + panel.height * 0.55  # the block's optical centre a little above half
+        size = _line(canvas, name, TITLE_FONT, x, middle, room, big)
+        top = middle + size * 1.6
+        small = _line(canvas, game, NAME_FONT, x, top, room, big * 0.5)
+        canvas.setLineWidth(max(0.5, small / 14))
+        rule = middle + (top - middle) / 2 + size * 0.1
+        canvas.line(x - panel.width * 0.12, rule, x + panel.width * 0.12, rule)
+    if contents:
+        _line(canvas, contents, NAME_FONT, x, panel.y + panel.height * 0.3, room,
+              min(big * 0.38, 10.0))  # fmt: skip
 
 
 def _turned(canvas, panel: Panel, angle: int, text: str, font: str, share: float) -> None:
@@ -111,13 +120,16 @@ def _turned(canvas, panel: Panel, angle: int, text: str, font: str, share: float
     canvas.restoreState()
 
 
-def _back(canvas, panel: Panel, face: FaceLayout | None, line: str, draw: DrawFace) -> None:
-    """The back face, scaled to fit the panel less a margin and, below it, a band naming the game
-    and the deck; cut at its trim."""
+def _art(
+    canvas, panel: Panel, notch: float, face: FaceLayout | None, line: str, draw: DrawFace
+) -> None:
+    """The front: the back face, scaled to fit the panel below the thumb notch less a margin, and
+    under it a band naming the game and the deck; the face cut at its trim."""
     margin = panel.width * 0.06
     band = panel.height * 0.11
     if face is not None:
-        room_w, room_h = panel.width - 2 * margin, panel.height - 2 * margin - band
+        room_w = panel.width - 2 * margin
+        room_h = panel.height - 2 * margin - band - notch
         scale = min(room_w / face.width, room_h / face.height)
         w, h = face.width * scale, face.height * scale
         x = panel.x + (panel.width - w) / 2
@@ -133,6 +145,31 @@ def _back(canvas, panel: Panel, face: FaceLayout | None, line: str, draw: DrawFa
     size = min(band * 0.38, 12.0)
     _line(canvas, line, TITLE_FONT, panel.x + panel.width / 2, panel.y + band * 0.55 + margin / 2,
           panel.width - 2 * margin, size)  # fmt: skip
+
+
+def contents_line(game: GameLayout, deck: DeckLayout) -> str:
+    """What the box holds, from the game's data in the kit's language ("26 cards · 3–6 players"):
+    the language's `tuck_box_contents` label (`tuck_box_contents_one` for a game of one player
+    count); empty when the language has neither."""
+    labels = game.localized.language.labels
+    players = game.localized.data.game.players
+    label = "tuck_box_contents" if players.min != players.max else "tuck_box_contents_one"
+    if label not in labels:
+        return ""
+    cards = sum(card.count for card in deck.deck.cards)
+    return game.localized.label(label, cards=cards, min=players.min, max=players.max)
+
+
+def _glue(canvas, panel: Panel, word: str, paints: Paints) -> None:
+    """The glue flap's word, small and grey, reading upwards along it."""
+    if not word:
+        return
+    canvas.saveState()
+    canvas.setFillColor(paints.text(GLUE_COLOUR))
+    canvas.translate(panel.x + panel.width / 2, panel.y + panel.height / 2)
+    canvas.rotate(90)
+    _line(canvas, word, NAME_FONT, 0, 0, panel.height * 0.5, min(GLUE_SIZE, panel.width * 0.6))
+    canvas.restoreState()
 
 
 def draw_box(
@@ -154,12 +191,15 @@ def draw_box(
     title = game.title
     name = box_title(game, deck) if deck.deck.tuck_box.title is not None else None  # type: ignore[union-attr]
     both = SEPARATOR.join(dict.fromkeys(part for part in (title, name) if part))
-    _back(canvas, net.panel("back"), _back_face(deck), both, draw)
+    _art(canvas, net.panel("front"), net.notch, _back_face(deck), both, draw)
     canvas.setFillColor(ink)
-    _front(canvas, net.panel("front"), net.notch, title, name)
+    _names(canvas, net.panel("back"), title, name, contents_line(game, deck))
     for side in ("side-left", "side-right"):
         _turned(canvas, net.panel(side), 90, both, TITLE_FONT, 0.42)
     _turned(canvas, net.panel("lid"), 180, name or title, TITLE_FONT, 0.5)
+    labels = game.localized.language.labels
+    glue = game.localized.label("tuck_box_glue") if "tuck_box_glue" in labels else ""
+    _glue(canvas, net.panel("glue"), glue, paints)
     canvas.restoreState()
     return text
 
@@ -231,13 +271,6 @@ def render_tuck_box(
     canvas.setDash(*DASH)
     _folds(canvas, net)
     canvas.setDash()
-    # the bare glue flap's cuts, past the wrap's bleed, in the crop marks' colour
-    glue = net.panel("glue")
-    canvas.setStrokeColor(settings.paints.fill(pnp.crop_marks.colour))
-    bare = canvas.beginPath()
-    bare.rect(glue.x + box.bleed, glue.y - glue.width, glue.width * 2, glue.height + glue.width * 2)
-    canvas.clipPath(bare, stroke=0, fill=0)
-    canvas.drawPath(_cut_path(canvas, net), stroke=1, fill=0)
     canvas.restoreState()
     page_footer(
         canvas,

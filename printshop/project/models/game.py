@@ -183,9 +183,10 @@ class TuckBox(Node):
     (`<game>-<lang>-<deck>-tuckbox-<paper>.pdf`) and sent to print shops as a press page with its
     die line (`<game>-<lang>-<deck>-tuckbox.pdf`): a classic reverse tuck end box, its net sized
     from the card size, the number of cards (copies counted), the cards' and the box's stock and
-    the play the cards need. Its walls carry a wrap colour to the cut and past it, the deck's back
-    on the back, the deck's name and the game's title on the front, the spines and the lid; a thumb
-    notch is cut in the front's top. For example `tuck_box: {stock: 0.3mm, title: deck_name}`;
+    the play the cards need. The wrap colour covers the net, the glue flap too, and reaches `bleed`
+    past every cut edge; the deck's back is on the front, below the thumb notch cut in its top; the
+    back has the deck's name and the game's title over what the box holds (its cards, the game's
+    players); the spines and the lid have the names, the glue flap its word. For example `tuck_box: {stock: 0.3mm, title: deck_name}`;
     `tuck_box: {}` takes every default."""
 
     stock: Size = Field(default="0.3mm", validate_default=True)

@@ -11,7 +11,7 @@ import io
 import re
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
 from printshop.layout.imposition import (
     ImpositionError,
@@ -25,7 +25,7 @@ from printshop.layout.imposition import (
 from printshop.layout.plan import FaceLayout, GameLayout, SheetLayout
 from printshop.render.pdf import new_canvas
 from printshop.render.replay import draw_face_form
-from printshop.render.seams import keep_off
+from printshop.render.seams import blocks, keep_off
 from printshop.render.sheets import SheetSettings, page_footer
 
 
@@ -246,7 +246,8 @@ ASSEMBLY_PAGE = (
 
 def sheet_tiling(sheet: SheetLayout, settings: SheetSettings, assets=None) -> Tiling:
     """The fewest tiles the paper allows, each seam moved within the paper's slack off the sheet's
-    text lines and the small boxes round them (render/seams.py); a stand-in face without frames (a
+    text lines and the small boxes round them, then off the blocks they make (render/seams.py);
+    a stand-in face without frames (a
     size only) gets seams that step evenly."""
     pnp = settings.media.print_and_play
     face = sheet.faces[0]
@@ -263,9 +264,12 @@ def sheet_tiling(sheet: SheetLayout, settings: SheetSettings, assets=None) -> Ti
     if not isinstance(face, FaceLayout):
         return tiling
     boxes = keep_off(face, settings.paints, settings.motifs, assets)
+    read_together = blocks(boxes)
     return tiling.choose_seams(
         [(left, right) for left, _, right, _ in boxes],
         [(top, bottom) for _, top, _, bottom in boxes],
+        [(left, right) for left, _, right, _ in read_together],
+        [(top, bottom) for _, top, _, bottom in read_together],
     )
 
 
@@ -300,6 +304,7 @@ def _render_tiled(
         canvas.clipPath(clip, stroke=0, fill=0)
         canvas.translate(ox - tile.left, oy - tile.bottom)
         canvas.doForm(form)
+        _veil(canvas, tiling.covered(tile), ink, settings)
         canvas.restoreState()
         _tile_marks(canvas, tiling, tile, ink, settings)
         _footer(
@@ -314,6 +319,39 @@ def _render_tiled(
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
+
+
+def _veil(canvas: Canvas, strips, ink, settings: SheetSettings) -> None:
+    """Paper white (`tile_cover`) and a light hatching (the crop marks' ink and width at a third of
+    that strength, a mark's length apart) over the strips of a tile its neighbours lie over (sheet
+    coordinates), each laid once where two strips meet: the margin to glue under."""
+    pnp = settings.media.print_and_play
+    if not strips or pnp.tile_cover <= 0:
+        return
+    canvas.saveState()
+    area = canvas.beginPath()
+    for strip in strips:
+        area.rect(*strip)
+    canvas.clipPath(area, stroke=0, fill=0, fillMode=FILL_NON_ZERO)  # the corner both strips share
+    left = min(x for x, _, _, _ in strips)
+    bottom = min(y for _, y, _, _ in strips)
+    right = max(x + w for x, _, w, _ in strips)
+    top = max(y + h for _, y, _, h in strips)
+    canvas.setFillColor(settings.paints.white())
+    canvas.setFillAlpha(pnp.tile_cover)
+    canvas.rect(left, bottom, right - left, top - bottom, stroke=0, fill=1)
+    canvas.setStrokeColor(ink)
+    canvas.setStrokeAlpha(pnp.tile_cover / 3)
+    canvas.setLineWidth(pnp.crop_marks.width)
+    pitch, tall = pnp.crop_marks.length, top - bottom  # at 45°
+    path = canvas.beginPath()
+    start = left - tall - (left - tall) % pitch
+    while start < right:
+        path.moveTo(start, bottom)
+        path.lineTo(start + tall, top)
+        start += pitch
+    canvas.drawPath(path, stroke=1, fill=0)
+    canvas.restoreState()
 
 
 def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettings) -> None:

@@ -279,15 +279,14 @@ def unveiled(path: Path, tiling, runs, px: float = 3.0) -> list[str]:
             ]
             if strip.size and strip.min() >= VEILED:
                 continue
-            far_x, far_y = left + width, bottom  # the strip's edge the window cuts
-            cut = [
-                r[4]
-                for r in runs
-                if (width < tile.width and r[0] < far_x < r[2] and r[1] < bottom + tall)
-                and r[3] > bottom
-                or (width == tile.width and r[1] < far_y < r[3] and r[0] < left + width)
-                and r[2] > left
-            ]
+            if tall == tile.height:  # the right neighbour's: cut at the window's right edge
+                x = left + width
+                cut = [
+                    r[4] for r in runs if r[0] < x < r[2] and r[1] < bottom + tall and r[3] > bottom
+                ]
+            else:  # the lower neighbour's: cut at the window's bottom edge
+                end = tile.left + tile.width
+                cut = [r[4] for r in runs if r[1] < bottom < r[3] and r[0] < end and r[2] > left]
             found += [f"{tile.label}: {text}" for text in cut]
     pdf.close()
     return found

@@ -277,14 +277,15 @@ class Tiling:
     def covered(self, tile: Tile) -> list[tuple[float, float, float, float]]:
         """The strips of `tile` its right and lower neighbours lie over once taped (the overlap it
         gives away), as (left, bottom, width, height) in the sheet's coordinates (from its
-        bottom-left corner)."""
+        bottom-left corner), apart: the lower one stops where the right one starts."""
         strips = []
+        right = tile.left + tile.width
         if tile.column + 1 < self.columns:
-            x = self.xs[tile.column + 1]
-            strips.append((x, tile.bottom, tile.left + tile.width - x, tile.height))
+            right = self.xs[tile.column + 1]
+            strips.append((right, tile.bottom, tile.left + tile.width - right, tile.height))
         if tile.row + 1 < self.rows:
             y = self.tops[tile.row + 1]
-            strips.append((tile.left, tile.bottom, tile.width, y - tile.bottom))
+            strips.append((tile.left, tile.bottom, right - tile.left, y - tile.bottom))
         return strips
 
     def choose_seams(

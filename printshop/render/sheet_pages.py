@@ -8,10 +8,11 @@ The sheet's face is drawn once, as a Form XObject, and placed on every page that
 from __future__ import annotations
 
 import io
+import math
 import re
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
+from reportlab.pdfgen.canvas import Canvas
 
 from printshop.layout.imposition import (
     ImpositionError,
@@ -323,34 +324,30 @@ def _render_tiled(
 
 def _veil(canvas: Canvas, strips, ink, settings: SheetSettings) -> None:
     """Paper white (`tile_cover`) and a light hatching (the crop marks' ink and width at a third of
-    that strength, a mark's length apart) over the strips of a tile its neighbours lie over (sheet
-    coordinates), each laid once where two strips meet: the margin to glue under."""
+    that strength, at 45°, a mark's length apart on one lattice for all) over the strips of a tile
+    its neighbours lie over (sheet coordinates, apart): the margin to glue under."""
     pnp = settings.media.print_and_play
     if not strips or pnp.tile_cover <= 0:
         return
     canvas.saveState()
-    area = canvas.beginPath()
-    for strip in strips:
-        area.rect(*strip)
-    canvas.clipPath(area, stroke=0, fill=0, fillMode=FILL_NON_ZERO)  # the corner both strips share
-    left = min(x for x, _, _, _ in strips)
-    bottom = min(y for _, y, _, _ in strips)
-    right = max(x + w for x, _, w, _ in strips)
-    top = max(y + h for _, y, _, h in strips)
     canvas.setFillColor(settings.paints.white())
     canvas.setFillAlpha(pnp.tile_cover)
-    canvas.rect(left, bottom, right - left, top - bottom, stroke=0, fill=1)
     canvas.setStrokeColor(ink)
     canvas.setStrokeAlpha(pnp.tile_cover / 3)
     canvas.setLineWidth(pnp.crop_marks.width)
-    pitch, tall = pnp.crop_marks.length, top - bottom  # at 45°
-    path = canvas.beginPath()
-    start = left - tall - (left - tall) % pitch
-    while start < right:
-        path.moveTo(start, bottom)
-        path.lineTo(start + tall, top)
-        start += pitch
-    canvas.drawPath(path, stroke=1, fill=0)
+    pitch = pnp.crop_marks.length
+    for left, bottom, width, height in strips:
+        canvas.rect(left, bottom, width, height, stroke=0, fill=1)
+        path = canvas.beginPath()  # each line x - y = k * pitch, cut to the strip
+        for k in range(
+            math.ceil((left - bottom - height) / pitch), int((left + width - bottom) / pitch) + 1
+        ):
+            c = k * pitch
+            start, end = max(left, bottom + c), min(left + width, bottom + height + c)
+            if start < end:
+                path.moveTo(start, start - c)
+                path.lineTo(end, end - c)
+        canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
 
 

@@ -400,3 +400,59 @@ def test_a_deck_too_large_to_fold_is_left_out_with_a_warning_and_the_rest_builds
     assert (folder / "kremlin-en-politicians-gutterfold-a4.pdf").is_file()
     how_to = page_texts(folder / "kremlin-en-how-to-print-a4.pdf")[0]
     assert "intrigue-gutterfold" not in how_to and "politicians-gutterfold" in how_to
+
+
+def parade_box_11(path: Path) -> tuple[float, float]:
+    """Inside the low-ink board's last Parade box (year 11, 1.5 mm in from its outline): the share
+    of paper-white pixels and of red ones (its numeral), in percent, from the tile that holds it."""
+    from tests.conftest import tiled_sheet, tiling_of
+
+    checked, layout, sheet = tiled_sheet("kremlin", "en", "board")
+    tiling = tiling_of(checked, layout, sheet, "a4")
+    shape = sheet.faces[0].face.shapes["year-11"]
+    inset = mm(1.5)
+    left, right = shape.x + inset, shape.x + shape.width - inset
+    bottom = tiling.sheet_height - (shape.y + shape.height) + inset
+    top = tiling.sheet_height - shape.y - inset
+    index, tile = next(
+        (i, t)
+        for i, t in enumerate(tiling.tiles(), start=1)
+        if t.left <= left and right <= t.left + t.width and t.bottom <= bottom
+        if top <= t.bottom + t.height
+    )
+    ox, oy = tiling.origin_of(tile)
+    scale = DPI / 72
+    pdf = pypdfium2.PdfDocument(str(path))
+    image = np.asarray(pdf[index].render(scale=scale).to_pil().convert("RGB")).astype(int)
+    pdf.close()
+    height = image.shape[0]
+    x0, y0 = ox - tile.left, oy - tile.bottom  # the sheet's origin on the page
+    box = image[
+        round(height - (y0 + top) * scale) : round(height - (y0 + bottom) * scale),
+        round((x0 + left) * scale) : round((x0 + right) * scale),
+    ]
+    white = (box.min(axis=2) > 215).mean() * 100
+    red = ((box[..., 0] > 120) & (box[..., 1] < 110) & (box[..., 2] < 110)).mean() * 100
+    return float(white), float(red)
+
+
+def test_the_low_ink_parade_s_box_11_is_an_outline_with_its_number_in_red(tmp_path_factory):
+    """Review 2: the box was a solid red fill, its white "11" turned red on it and vanished. Now:
+    paper white inside, the numeral in red."""
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    white, red = parade_box_11(out / "kremlin" / "en" / "kremlin-en-board-lowink-a4.pdf")
+    assert white > 50 and 4 < red < 40, (white, red)
+
+
+def test_the_box_11_guard_catches_a_number_lost_in_its_fill(tmp_path):
+    """Must-catch: the numeral set in the box's own red (as the low-ink board printed it)."""
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    faces = data / "kremlin" / "faces.yaml"
+    text = faces.read_text("utf-8")
+    old = "min_size: 14pt, colour: white, align: center, valign: middle}"
+    line = next(row for row in text.splitlines() if row.strip().startswith("year_11:"))
+    assert old in line
+    faces.write_text(text.replace(line, line.replace("colour: white", "colour: red")), "utf-8")
+    path = _kremlin_low_ink(data, tmp_path / "out").with_name("kremlin-en-board-lowink-a4.pdf")
+    white, red = parade_box_11(path)
+    assert white < 50 and red > 90, (white, red)

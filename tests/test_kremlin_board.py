@@ -250,3 +250,138 @@ def test_the_seam_guard_catches_tiles_that_step_evenly(kremlin_kit, paper):
     runs = text_runs(kremlin_kit / "kremlin" / "fr" / "kremlin-fr-board-press.pdf")
     found = crossed(even, runs)
     assert len(found) >= 5, found  # the phases' lines, the candidates' heading, the banners...
+
+
+# --- the strip each tile gives away (review 2: "SE" and a lone "K" at a tile's edge): what the
+# neighbour covers once taped prints veiled, so that a word cut at the window's edge reads as the
+# margin to glue under; and the panel's tables, each whole on one tile with its heading
+VEILED = 0.45  # the darkest grey (0-1) in a veiled strip (its hatching on the veiled ink: 0.48;
+# the board's ink and red unveiled: 0.1-0.3)
+
+
+def unveiled(path: Path, tiling, runs, px: float = 3.0) -> list[str]:
+    """For each tile, the text runs its window's far edges (the right or lower edge of a strip its
+    neighbour lies over) cut where that strip prints darker than VEILED, as 'tile: text'."""
+    from printshop.render.sheet_pages import ASSEMBLY_PAGE
+
+    scale = px / MM
+    pdf = pdfium.PdfDocument(str(path))
+    found = []
+    for tile, index in zip(tiling.tiles(), range(ASSEMBLY_PAGE, len(pdf)), strict=True):
+        ox, oy = tiling.origin_of(tile)
+        image = np.asarray(pdf[index].render(scale=scale).to_pil().convert("L")) / 255
+        height = image.shape[0]
+        for left, bottom, width, tall in tiling.covered(tile):
+            x0, y0 = ox + left - tile.left, oy + bottom - tile.bottom  # on the page
+            strip = image[
+                round(height - (y0 + tall) * scale) + 1 : round(height - y0 * scale) - 1,
+                round(x0 * scale) + 1 : round((x0 + width) * scale) - 1,
+            ]
+            if strip.size and strip.min() >= VEILED:
+                continue
+            if tall == tile.height:  # the right neighbour's: cut at the window's right edge
+                x = left + width
+                cut = [
+                    r[4] for r in runs if r[0] < x < r[2] and r[1] < bottom + tall and r[3] > bottom
+                ]
+            else:  # the lower neighbour's: cut at the window's bottom edge
+                end = tile.left + tile.width
+                cut = [r[4] for r in runs if r[1] < bottom < r[3] and r[0] < end and r[2] > left]
+            found += [f"{tile.label}: {text}" for text in cut]
+    pdf.close()
+    return found
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_strip_a_tile_gives_away_is_veiled(kremlin_kit, lang, paper):
+    tiling = tiling_of(*tiled_sheet("kremlin", lang, "board"), paper)
+    runs = text_runs(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-press.pdf")
+    path = kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-{paper}.pdf"
+    assert not unveiled(path, tiling, runs)
+
+
+def test_the_veil_guard_catches_a_board_printed_twice_at_full_strength(tmp_path):
+    """Must-catch: `tile_cover: 0` prints the strips as the review saw them: words cut at the
+    window's edge, a level's heading among them."""
+    from printshop.pipeline.build import check
+
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    (data / "print").mkdir(exist_ok=True)
+    (data / "print" / "media.yaml").write_text("print_and_play:\n  tile_cover: 0\n", "utf-8")
+    result = build(data, tmp_path / "out", games=["kremlin"], langs=["fr"], papers=["a4"])
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    _, checked = check(data, games=["kremlin"], variant=None)
+    [layout] = [gl for gl in checked.layouts if gl.lang == "fr"]
+    [sheet] = [sheet for sheet in layout.sheets if sheet.id == "board"]
+    tiling = tiling_of(checked, layout, sheet, "a4")
+    runs = text_runs(tmp_path / "out" / "kremlin" / "fr" / "kremlin-fr-board-press.pdf")
+    found = unveiled(tmp_path / "out" / "kremlin" / "fr" / "kremlin-fr-board-a4.pdf", tiling, runs)
+    assert any("NIVEAU" in text for text in found), found
+    assert any("KREMLIN" in text for text in found), found
+
+
+PANEL_HEADINGS = {
+    "en": ("A YEAR IN EIGHT PHASES", "HEALTH: D20 ROLL"),
+    "fr": ("UNE ANNÉE, HUIT PHASES", "SANTÉ\u202f: JET DE D20"),
+}
+
+
+def panel_sections(runs, headings) -> dict[str, tuple[float, float, float, float]]:
+    """The panel's sections (right of the board's seats, x > 410 mm): each heading with every run
+    under it down to the next heading (or the panel's foot), as its box (left, bottom, right,
+    top) in the sheet's coordinates."""
+    column = sorted((r for r in runs if r[0] > 410 * MM), key=lambda r: -r[3])
+    tops = sorted((r[3] for r in column if r[4] in headings), reverse=True)
+    assert len(tops) == len(headings), [r[4] for r in column]
+    sections = {}
+    for top, below in zip(tops, [*tops[1:], -1.0], strict=True):
+        members = [r for r in column if below < r[3] <= top]
+        heading = next(r[4] for r in members if r[3] == top)
+        sections[heading] = (
+            min(r[0] for r in members),
+            min(r[1] for r in members),
+            max(r[2] for r in members),
+            max(r[3] for r in members),
+        )
+    return sections
+
+
+def split_sections(tiling, sections) -> list[str]:
+    """The sections no tile shows whole between its cut edges (what stays of it once taped)."""
+    xs, tops = tiling.xs, tiling.tops
+    shown = [(xs[t.column], tops[t.row + 1], xs[t.column + 1], tops[t.row]) for t in tiling.tiles()]
+    return [
+        heading
+        for heading, (left, bottom, right, top) in sections.items()
+        if not any(a <= left and b <= bottom and right <= c and top <= d for a, b, c, d in shown)
+    ]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_table_of_the_panel_stands_whole_on_one_tile_with_its_heading(
+    kremlin_kit, lang, paper
+):
+    tiling = tiling_of(*tiled_sheet("kremlin", lang, "board"), paper)
+    runs = text_runs(kremlin_kit / "kremlin" / lang / f"kremlin-{lang}-board-press.pdf")
+    sections = panel_sections(runs, PANEL_HEADINGS[lang])
+    assert len(sections) == 2
+    assert not split_sections(tiling, sections)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_panel_guard_catches_the_phases_cut_from_their_heading(paper):
+    """Must-catch: review 2's board (EN), its panel's sections as measured on it (mm from the top:
+    the phases 252-398, the health table 405-501) under the seams it had (A4: one row seam at
+    263.2 mm, under the phases' heading; Letter: 174.8 and 353.1 mm, through phase 6)."""
+    from dataclasses import replace
+
+    tiling = tiling_of(*tiled_sheet("kremlin", "en", "board"), paper)
+    height = tiling.sheet_height
+    sections = {
+        name: (416 * MM, height - bottom * MM, 588 * MM, height - top * MM)
+        for name, (top, bottom) in {"phases": (252, 398), "health": (405, 501)}.items()
+    }
+    review = {"a4": (0.0, 263.2 * MM), "letter": (0.0, 174.8 * MM, 353.1 * MM)}[paper]
+    assert split_sections(replace(tiling, cuts_y=review), sections) == ["phases"]

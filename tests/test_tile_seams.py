@@ -48,3 +48,44 @@ def test_a_seam_with_no_free_place_crosses_the_fewest_lines():
     assert len(_crossed(even, spans)) == len(even)  # the even seams cross both (at 294 mm)
     chosen = tiling.choose_seams(spans, [])
     assert _crossed(chosen.xs[:-1], spans) == [spans[0]] * (len(even) - 1)
+
+
+def test_a_seam_keeps_a_heading_with_the_lines_under_it():
+    """A text, then a heading 10 mm tall with its lines 11 mm under it (one block: under 1.5 times
+    its height, render/seams.py `blocks`), the text 10 mm over the heading (its own block): the
+    heading's gap is the widest, where lines alone put the seam; a seam that parts a heading from
+    its body costs more than one between the blocks."""
+    from printshop.render.seams import blocks
+
+    # a 180 x 500 mm sheet on A4: two rows, the seam between 223 and 265 mm from the top
+    tiling = tiling_for(180 * MM, 500 * MM, 210 * MM, 297 * MM, 10 * MM, 12 * MM)
+    assert (tiling.columns, tiling.rows) == (1, 2)
+
+    def lines(top: float, bottom: float) -> list[tuple[float, float, float, float]]:
+        return [(10 * MM, t * MM, 150 * MM, (t + 5) * MM) for t in range(int(top), int(bottom), 7)]
+
+    text = lines(170, 236)  # the last line ends at 238
+    heading = [(10 * MM, 248 * MM, 120 * MM, 258 * MM)]
+    body = lines(269, 400)
+    boxes = text + heading + body
+    down = [(top, bottom) for _, top, _, bottom in boxes]
+    kept = [(top, bottom) for _, top, _, bottom in blocks(boxes)]
+    assert kept == [(text[0][1], text[-1][3]), (heading[0][1], body[-1][3])]
+
+    def cut(tiling) -> float:
+        return (tiling.sheet_height - tiling.tops[1]) / MM
+
+    assert 258 < cut(tiling.choose_seams([], down)) < 269  # must-catch: lines alone
+    assert 238 < cut(tiling.choose_seams([], down, [], kept)) < 248  # must-pass
+
+
+def test_a_seam_keeps_the_strip_its_tile_gives_away_off_a_line_where_it_can():
+    """Lines everywhere but three 3 mm gaps: 146-149 mm (round the even step, 147 mm), 140-143 and
+    152-155 mm (12 mm further: the overlap). A seam in the first leaves its tile's far edge (the
+    seam + the overlap) in a line; in the second, in the third gap: the seam takes the second."""
+    tiling = _tiling()
+    assert 146 * MM < tiling.xs[1] < 149 * MM  # the even step
+    edges = [0.0, 140, 143, 146, 149, 152, 155, 600]
+    spans = [(a * MM, b * MM) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+    first = tiling.choose_seams(spans, []).xs[1] / MM
+    assert 140 < first < 143 and 152 < first + 12 < 155, first

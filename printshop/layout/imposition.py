@@ -274,32 +274,68 @@ class Tiling:
                 )
         return tiles
 
+    def covered(self, tile: Tile) -> list[tuple[float, float, float, float]]:
+        """The strips of `tile` its right and lower neighbours lie over once taped (the overlap it
+        gives away), as (left, bottom, width, height) in the sheet's coordinates (from its
+        bottom-left corner), apart: the lower one stops where the right one starts."""
+        strips = []
+        right = tile.left + tile.width
+        if tile.column + 1 < self.columns:
+            right = self.xs[tile.column + 1]
+            strips.append((right, tile.bottom, tile.left + tile.width - right, tile.height))
+        if tile.row + 1 < self.rows:
+            y = self.tops[tile.row + 1]
+            strips.append((tile.left, tile.bottom, right - tile.left, y - tile.bottom))
+        return strips
+
     def choose_seams(
         self,
         across: list[tuple[float, float]],
         down: list[tuple[float, float]],
+        blocks_across: list[tuple[float, float]] | None = None,
+        blocks_down: list[tuple[float, float]] | None = None,
     ) -> "Tiling":
         """The tiling with each seam moved, within the slack the paper leaves, off the spans it
         must not cut: `across`, the (left, right) extents of the sheet's text lines and small boxes
         (a column's cut edge runs the sheet's whole height, so it crosses every one it falls
-        inside); `down`, their (top, bottom) from the sheet's top. Each seam goes where it crosses
-        the fewest, then as far from the nearest as half the overlap allows, then nearest even."""
+        inside); `down`, their (top, bottom) from the sheet's top; `blocks_across`, `blocks_down`,
+        those of the blocks that read together (a heading and its text, a table). Each seam goes
+        where it crosses the fewest lines, then the fewest blocks, then keeps a quarter of the
+        overlap from the nearest line, then where the edge of the strip its tile gives away
+        (`overlap` further on) crosses the fewest lines, then as far from the nearest line as half
+        the overlap allows, then nearest even."""
         width, height = self.room
         return replace(
             self,
-            cuts_x=_seams(self.sheet_width, self.columns, width, self.overlap, across),
-            cuts_y=_seams(self.sheet_height, self.rows, height, self.overlap, down),
+            cuts_x=_seams(
+                self.sheet_width, self.columns, width, self.overlap, across, blocks_across
+            ),
+            cuts_y=_seams(self.sheet_height, self.rows, height, self.overlap, down, blocks_down),
         )
 
 
 _GRID = 0.5  # points: where a seam may go, in steps this fine
 
 
+def _inside(at: np.ndarray, spans: list[tuple[float, float]]) -> np.ndarray:
+    """At each position of `at` (a row), how many of `spans` it falls strictly inside."""
+    starts = np.array([a for a, _ in spans] or [math.inf])[:, None]
+    ends = np.array([b for _, b in spans] or [-math.inf])[:, None]
+    return ((starts < at) & (at < ends)).sum(axis=0)
+
+
 def _seams(
-    length: float, count: int, window: float, overlap: float, spans: list[tuple[float, float]]
+    length: float,
+    count: int,
+    window: float,
+    overlap: float,
+    spans: list[tuple[float, float]],
+    blocks: list[tuple[float, float]] | None = None,
 ) -> tuple[float, ...]:
     """The cut edges (the first at 0) of `count` windows at most `window` long covering `length`,
-    each overlapping the next by `overlap`, that cross the fewest `spans`, then keep the most room
+    each overlapping the next by `overlap`, that cross the fewest `spans`, then the fewest `blocks`,
+    then come closer than a quarter of the overlap to a span the fewest times, then whose windows'
+    far edges (`overlap` past the next cut edge) cross the fewest `spans`, then keep the most room
     to them (up to half the overlap), then lie nearest to the even steps."""
     if count == 1:
         return (0.0,)
@@ -307,16 +343,22 @@ def _seams(
     reach = window - overlap  # the farthest one cut edge lies past the previous one
     positions = [i * _GRID for i in range(int(length / _GRID) + 1)]
     cap = overlap / 2
-    # at each position: the spans it falls inside, and the room to the nearest (at most `cap`)
+    # at each position: the spans and blocks it falls inside, the spans the far edge falls inside,
+    # and the room to the nearest span (at most `cap`)
     at = np.array(positions)[None, :]
+    crossed = _inside(at, spans)
+    held = _inside(at, blocks or [])
+    far = _inside(at + overlap, spans)
     starts = np.array([a for a, _ in spans] or [math.inf])[:, None]
     ends = np.array([b for _, b in spans] or [-math.inf])[:, None]
-    crossed = ((starts < at) & (at < ends)).sum(axis=0)
     room = np.clip(np.maximum(starts - at, at - ends).min(axis=0), 0.0, cap)
-    base = [(int(c), -float(r)) for c, r in zip(crossed, room, strict=True)]
+    base = [
+        (int(c), int(h), int(r < cap / 2), int(f), -float(r))
+        for c, h, f, r in zip(crossed, held, far, room, strict=True)
+    ]
     # best[i]: the least cost of the seams so far with the latest at positions[i]
     best: list[tuple | None] = [None] * len(positions)
-    best[0] = (0, 0.0, 0.0)
+    best[0] = (0, 0, 0, 0, 0.0, 0.0)
     back: list[list[int]] = []
     span = int(reach / _GRID + 1e-6)
     least = max(1, int(overlap / _GRID))  # every tile shows more than its overlap
@@ -335,10 +377,13 @@ def _seams(
             if not window_min or (k == count - 1 and length - u > window + 1e-6):
                 continue  # the last window reaches the sheet's end
             j = window_min[0]
-            crossed, room = base[i]
+            cost = base[i]
             value = best[j]
             assert value is not None
-            new[i] = (value[0] + crossed, value[1] + room, value[2] + abs(u - k * even))
+            new[i] = (
+                *(a + b for a, b in zip(value[:-1], cost, strict=True)),
+                value[-1] + abs(u - k * even),
+            )
             came[i] = j
         best = new
         back.append(came)

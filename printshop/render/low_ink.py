@@ -17,7 +17,9 @@ shape drawn before it whose box holds its centre, else the face's background. Th
   colour) is paper white outlined in its ground's colour, at full strength: dark on white, where
   it would otherwise vanish with its ground;
 - a small filled shape (no wider or higher than the rules' `accent`: pips, stars, icons) keeps its
-  full colour; a larger one (a band) keeps a tint of it, outlined in the full colour;
+  full colour; a larger one (a band) keeps a tint of it, outlined in the full colour; but a small
+  coloured shape that holds light type (a numbered square) is paper white outlined in its colour
+  (never thinner than twice `outline`), the type set in that colour: the number stays;
 - outlines and lines keep their full colour;
 - light type on a coloured ground takes the ground's colour (Paints.text makes any other light type
   black).
@@ -106,6 +108,7 @@ def draw_low_ink_face(
             rules.hatch_pitch,
             rules.hatch_band,
         )
+    holders = _type_holders(face, shapes, paints, rules.accent)
     for index, shape in enumerate(shapes):
         if covered and shape.kind == "rays" and covers(shape, face.width, face.height):
             continue  # the face is drawn as outlines: its sunburst goes
@@ -114,7 +117,10 @@ def draw_low_ink_face(
             stroke = paints.full(shape.stroke)
         left, top, right, bottom = _box(shape)
         under = ground(model, shapes[:index], (left + right) / 2, (top + bottom) / 2)
-        if shape.kind == "rays" and shape.fill is not None:
+        if index in holders and shape.fill is not None:  # its light number would vanish on it
+            fill, stroke = paints.white(), paints.full(shape.fill)
+            width = max(width, 2 * rules.outline)
+        elif shape.kind == "rays" and shape.fill is not None:
             stroke, width = paints.full(shape.fill), rules.hatch_width
         elif shape.fill is not None and paints.luminance(shape.fill) >= KNOCKOUT:
             fill = paints.white()
@@ -163,6 +169,25 @@ def draw_low_ink_face(
             laid = replace(laid, frame=frame.model_copy(update={"colour": under}))
         frames.append(laid)
     return frames
+
+
+def _type_holders(face: FaceLayout, shapes: list[Shape], paints: Paints, accent: float) -> set[int]:
+    """The indices (in drawing order) of the small coloured shapes light type is set on: the ground
+    under a light frame's centre, no wider or higher than `accent`."""
+    holders = set()
+    for laid in face.frames:
+        frame = laid.frame
+        if paints.luminance(frame.colour) < LIGHT:
+            continue
+        x, y = frame.x + frame.width / 2, frame.y + frame.height / 2
+        for index in reversed(range(len(shapes))):
+            shape = shapes[index]
+            if shape.kind in _GROUND_KINDS and shape.fill is not None and _holds(_box(shape), x, y):
+                left, top, right, bottom = _box(shape)
+                if _coloured(paints, shape.fill) and max(right - left, bottom - top) <= accent:
+                    holders.add(index)
+                break
+    return holders
 
 
 def _clip_to_trim(canvas: Canvas, face: FaceLayout) -> None:

@@ -1,7 +1,8 @@
 """Where a tiled sheet's seams must not go: the boxes of its text lines, each grown to the small box
 it sits in (a chip, a banner, a numbered square), read from the sheet's face drawn alone into a PDF
-in memory (pypdfium2's text runs, no rasterising). `Tiling.choose_seams` (layout/imposition.py)
-moves the seams off them."""
+in memory (pypdfium2's text runs, no rasterising); and the blocks those lines make, read together (a
+heading and the text under it, a table's rows, a stack of chips), which a seam should not part.
+`Tiling.choose_seams` (layout/imposition.py) moves the seams off them."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ from printshop.render.faces import draw_face
 # times the line's height tall, and wider than the line by at most that many heights: a chip, a
 # box round a number; not a banner much longer than its word, a panel or a card slot
 _OWN_BOX = 3.0
+
+# a line reads on into the one under it when the gap between them is under this many times its own
+# height: a text's lines, a heading and its first line, a table's rows; not a section's space
+_READ_ON = 1.5
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom, in points from the top-left
 
@@ -70,3 +75,38 @@ def keep_off(face: FaceLayout, paints, motifs, assets) -> list[Box]:
                 right, bottom = max(right, outline[2]), max(bottom, outline[3])
         boxes.append((left, top, right, bottom))
     return boxes
+
+
+def blocks(boxes: list[Box]) -> list[Box]:
+    """The boxes that read together, each block the box round them: a box joins the one under it
+    when they share some width and the gap between them is less than `_READ_ON` times the upper
+    one's height (a heading and its first line, a paragraph's lines, a table's rows; the space
+    before a heading is wider), and the one beside it on its line when the gap is less than its
+    height (a table's cells)."""
+    parent = list(range(len(boxes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            upper, lower = (a, boxes[j]) if a[1] <= boxes[j][1] else (boxes[j], a)
+            gap_down = lower[1] - upper[3]
+            gap_across = max(upper[0], lower[0]) - min(upper[2], lower[2])
+            tall = upper[3] - upper[1]
+            if (gap_across < 0 and gap_down < _READ_ON * tall) or (
+                gap_down < 0 and gap_across < tall
+            ):
+                parent[root(i)] = root(j)
+    grouped: dict[int, Box] = {}
+    for i, (left, top, right, bottom) in enumerate(boxes):
+        k = root(i)
+        if k in grouped:
+            g = grouped[k]
+            grouped[k] = (min(g[0], left), min(g[1], top), max(g[2], right), max(g[3], bottom))
+        else:
+            grouped[k] = (left, top, right, bottom)
+    return sorted(grouped.values())

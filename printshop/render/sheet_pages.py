@@ -8,6 +8,7 @@ The sheet's face is drawn once, as a Form XObject, and placed on every page that
 from __future__ import annotations
 
 import io
+import math
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -24,7 +25,7 @@ from printshop.layout.plan import FaceLayout, GameLayout, SheetLayout
 from printshop.render.assembly_page import assembly_page, place, triangle
 from printshop.render.pdf import new_canvas
 from printshop.render.replay import draw_face_form
-from printshop.render.seams import keep_off
+from printshop.render.seams import blocks, keep_off
 from printshop.render.sheets import SheetSettings, page_footer
 
 
@@ -228,8 +229,9 @@ def sheet_tiling(
     sheet: SheetLayout, settings: SheetSettings, assets=None, boxes: list | None = None
 ) -> Tiling:
     """The fewest tiles the paper allows, each seam moved within the paper's slack off the sheet's
-    text lines and the small boxes round them (render/seams.py; `boxes`, where the caller has read
-    them already); a stand-in face without frames (a size only) gets seams that step evenly."""
+    text lines and the small boxes round them, then off the blocks they make (render/seams.py;
+    `boxes`, where the caller has read them already); a stand-in face without frames (a size only)
+    gets seams that step evenly."""
     pnp = settings.media.print_and_play
     face = sheet.faces[0]
     footer_top = pnp.footer.baseline + pnp.footer.size * 0.8
@@ -246,9 +248,12 @@ def sheet_tiling(
         return tiling
     if boxes is None:
         boxes = keep_off(face, settings.paints, settings.motifs, assets)
+    read_together = blocks(boxes)
     return tiling.choose_seams(
         [(left, right) for left, _, right, _ in boxes],
         [(top, bottom) for _, top, _, bottom in boxes],
+        [(left, right) for left, _, right, _ in read_together],
+        [(top, bottom) for _, top, _, bottom in read_together],
     )
 
 
@@ -290,6 +295,7 @@ def _render_tiled(
         canvas.clipPath(clip, stroke=0, fill=0)
         canvas.translate(ox - tile.left, oy - tile.bottom)
         canvas.doForm(form)
+        _veil(canvas, tiling.covered(tile), ink, settings)
         canvas.restoreState()
         _tile_marks(canvas, tiling, tile, ink, settings)
         _footer(
@@ -304,6 +310,35 @@ def _render_tiled(
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), pages
+
+
+def _veil(canvas: Canvas, strips, ink, settings: SheetSettings) -> None:
+    """Paper white (`tile_cover`) and a light hatching (the crop marks' ink and width at a third of
+    that strength, at 45°, a mark's length apart on one lattice for all) over the strips of a tile
+    its neighbours lie over (sheet coordinates, apart): the margin to glue under."""
+    pnp = settings.media.print_and_play
+    if not strips or pnp.tile_cover <= 0:
+        return
+    canvas.saveState()
+    canvas.setFillColor(settings.paints.white())
+    canvas.setFillAlpha(pnp.tile_cover)
+    canvas.setStrokeColor(ink)
+    canvas.setStrokeAlpha(pnp.tile_cover / 3)
+    canvas.setLineWidth(pnp.crop_marks.width)
+    pitch = pnp.crop_marks.length
+    for left, bottom, width, height in strips:
+        canvas.rect(left, bottom, width, height, stroke=0, fill=1)
+        path = canvas.beginPath()  # each line x - y = k * pitch, cut to the strip
+        for k in range(
+            math.ceil((left - bottom - height) / pitch), int((left + width - bottom) / pitch) + 1
+        ):
+            c = k * pitch
+            start, end = max(left, bottom + c), min(left + width, bottom + height + c)
+            if start < end:
+                path.moveTo(start, start - c)
+                path.lineTo(end, end - c)
+        canvas.drawPath(path, stroke=1, fill=0)
+    canvas.restoreState()
 
 
 def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettings) -> None:

@@ -118,6 +118,10 @@ class PrintAndPlay(Node):
     """How far the outer cards of a sheet are drawn past their trim."""
     tile_margin: Extent
     """Tiled sheets: the paper's margin around each printed window."""
+    tile_cover: float = Field(default=0.6, ge=0, lt=1)
+    """Tiled sheets: how much paper white veils the strip of a tile that its neighbour lies over
+    once taped (0.6: the board shows at 40 %), with a hatching of a third of that strength: what prints twice reads as
+    the margin to glue under, not as words cut at the window's edge."""
     gutterfold_bleed: Extent = 0.0
     """Gutterfold sheets: bleed round each card, halved if it does not fit."""
     fold_gap: Extent = 0.0

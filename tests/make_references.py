@@ -30,7 +30,7 @@ PAGES = [
     ("card-sheet-letter", "comrade", "fr", "cards-letter", 1),
     ("booklet-cover", "comrade", "fr", "rules-a5", 1),
     ("booklet-page", "comrade", "fr", "rules-a5", 2),
-    ("booklet-back-cover", "comrade", "fr", "rules-a5", 7),
+    ("booklet-back-cover", "comrade", "fr", "rules-a5", 6),
     ("how-to-print", "comrade", "en", "how-to-print-letter", 1),
     ("role-sheets", "comrade-stalin", "en", "roles-a4", 1),
     ("board-assembly", "kremlin", "en", "board-a4", 1),

@@ -432,6 +432,53 @@ def test_the_calibration_front_carries_a_bar_to_check_actual_size(kit):
     shrunk.close()
 
 
+def shift_labels(page, label: str) -> list[tuple[float, float]]:
+    """The centres (x, y in points, y up) of each `label` on a calibration back (`page`), found in
+    its text."""
+    text, found = page.get_textpage(), []
+    searcher = text.search(label, match_case=True)
+    while (hit := searcher.get_next()) is not None:
+        boxes = [text.get_charbox(i) for i in range(hit[0], hit[0] + hit[1])]
+        found.append(
+            (
+                (min(b[0] for b in boxes) + max(b[2] for b in boxes)) / 2,
+                (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2,
+            )
+        )
+    return found
+
+
+def test_each_calibration_ruler_says_which_way_a_plus_reading_moves_the_back(kit):
+    """Review 2: "shift the back 2 mm right" could be read in the front's coordinates. Each ruler of
+    every calibration back carries the language's `calibration_shift` ("a + reading: shift the back
+    this way") beside its + end: one under the DX ruler right of its zero, one left of the DY ruler
+    above its zero (must-pass); a back drawn without it has none (must-catch)."""
+    from printshop.project.loader import load_project
+    from printshop.render.calibration import render_calibration
+    from printshop.render.colour import Paints
+
+    project = load_project(DEFAULT_DATA_DIR, games=[])
+    for path in sorted((kit / "calibration").glob("*.pdf")):
+        lang = path.stem.split("-")[2]
+        label = project.languages[lang].labels["calibration_shift"].replace(" :", "\u202f:")
+        document = pypdfium2.PdfDocument(str(path))
+        width, height = document[1].get_size()
+        found = shift_labels(document[1], label)
+        document.close()
+        assert len(found) == 2, (path.name, found)
+        (dy_x, dy_y), (dx_x, dx_y) = sorted(found, key=lambda centre: -centre[1])
+        assert dx_x > width / 2 and dx_y < height / 2 - mm(30), (path.name, found)
+        assert dy_y > height / 2 + mm(30), (path.name, found)
+    media = project.media
+    paper = media.papers["a4"]
+    bare, _ = render_calibration(
+        paper, media, Paints(project.colours.palette), "Duplex calibration", "1", "en", "back"
+    )
+    document = pypdfium2.PdfDocument(bare)
+    assert shift_labels(document[1], project.languages["en"].labels["calibration_shift"]) == []
+    document.close()
+
+
 def _longest_run(row) -> tuple[int, int]:
     """(length, start) of the longest run of True in `row`."""
     values = np.concatenate(([0], np.asarray(row, dtype=np.int8), [0]))

@@ -32,6 +32,7 @@ REQUIRED_LABELS = (
     "calibration_title",
     "calibration",
     "calibration_back",
+    "calibration_shift",
     "fold",
     # the how-to-print sheet (templates/common/how-to-print.xml.j2)
     "howto_title",

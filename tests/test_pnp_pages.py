@@ -479,6 +479,64 @@ def test_each_calibration_ruler_says_which_way_a_plus_reading_moves_the_back(kit
     document.close()
 
 
+NOTCH_DPI = 30
+NOTCH = 8.0  # millimetres: a white square this wide inside the cards' field is a hole in it
+
+
+def field_holes(rgb: np.ndarray, dpi: int = NOTCH_DPI) -> list[tuple[int, int]]:
+    """Where (column, row in pixels) a page of cards (`rgb`) has a white square NOTCH mm wide inside
+    the bounding box of its cards' field (`_field`)."""
+    white = (rgb >= 252).all(axis=2)
+    rows, columns = _field(white)
+    if not len(rows) or not len(columns):
+        return []
+    inside = white[rows[0] : rows[-1] + 1, columns[0] : columns[-1] + 1].astype(np.int32)
+    side = round(NOTCH / 25.4 * dpi)
+    total = np.pad(inside.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    sums = total[side:, side:] - total[:-side, side:] - total[side:, :-side] + total[:-side, :-side]
+    found = np.argwhere(sums == side * side)
+    return [(int(x) + columns[0], int(y) + rows[0]) for y, x in found[:1]]
+
+
+def _field(white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and the columns of the cards' field on a page (`white`: its white pixels): the
+    longest run of each that is more than a fifth coloured (the footer's line is apart)."""
+
+    def run(coloured) -> np.ndarray:
+        length, start = _longest_run(coloured > 0.2)
+        return np.arange(start, start + length)
+
+    return run((~white).mean(axis=1)), run((~white).mean(axis=0))
+
+
+def test_a_partly_filled_last_row_keeps_the_cards_field_whole(kit):
+    """Review 2: assassin-en-cards-letter.pdf p3's empty sixth slot left a white notch in the cream
+    field. On every page of cards of every kit (EN and FR, A4 and Letter), fronts and backs, the
+    cards' field has no white hole (must-pass: the empty slots take the last card's background);
+    the page with that slot made white again has one (must-catch)."""
+    paths = sorted(
+        path
+        for path in kit.rglob("*-cards-*.pdf")
+        if "gutterfold" not in path.name and ".printshop-cache" not in path.parts
+    ) + sorted(kit.rglob("kremlin-*-intrigue-*.pdf"))
+    assert len(paths) >= 4 * 2 * 2
+    for path in paths:
+        document = pypdfium2.PdfDocument(str(path))
+        for number in range(len(document)):
+            rgb = document[number].render(scale=NOTCH_DPI / 72).to_numpy()[:, :, :3]
+            assert field_holes(rgb) == [], (path.name, number + 1)
+        document.close()
+    document = pypdfium2.PdfDocument(str(kit / "assassin/en/assassin-en-cards-letter.pdf"))
+    rgb = document[2].render(scale=NOTCH_DPI / 72).to_numpy()[:, :, :3].copy()
+    document.close()
+    rows, columns = _field((rgb >= 252).all(axis=2))
+    px = NOTCH_DPI / 25.4
+    rgb[
+        rows[-1] - round(60 * px) : rows[-1] + 1, columns[-1] - round(85 * px) : columns[-1] + 1
+    ] = 255
+    assert field_holes(rgb) != []
+
+
 def _longest_run(row) -> tuple[int, int]:
     """(length, start) of the longest run of True in `row`."""
     values = np.concatenate(([0], np.asarray(row, dtype=np.int8), [0]))

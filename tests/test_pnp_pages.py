@@ -661,6 +661,55 @@ def test_the_how_to_page_lists_the_calibration_file_and_is_set_ragged_left(
     )
 
 
+def how_to_fill(path: Path) -> float:
+    """How far down its page the how-to sheet's words reach (the footer's line left out), as a share
+    of the page's height."""
+    document = pypdfium2.PdfDocument(str(path))
+    page = document[0]
+    height = page.get_height()
+    text = page.get_textpage()
+    boxes = [text.get_charbox(i) for i in range(text.count_chars())]
+    document.close()
+    lowest = min(box[1] for box in boxes if box[3] > mm(20))  # (above the footer's band)
+    return 1 - lowest / height
+
+
+def test_the_how_to_page_gives_the_card_size_and_fills_its_page(kit, tmp_path, monkeypatch):
+    """Review 2: step 1 said to measure a card with no size to measure against, Comrade's page
+    stopped half-way, and the French said "lb cover". Step 1 of every kit's how-to page gives its
+    cards' size from the deck data, in millimetres and inches in English (63 × 88 mm (2.48 × 3.46
+    in)), in millimetres alone in French (63 × 88 mm), each size with its files where a kit has
+    several (Kremlin's 16 mm markers); the French names no "lb"; and the words reach the last sixth
+    of the page (must-pass). The Comrade page set with the booklet's spaces alone stops above it
+    (must-catch)."""
+    from printshop.pipeline.build import build
+    from printshop.render import how_to_print
+
+    nbsp = " "  # (the words as read: their no-break spaces are spaces)
+    for path in sorted(kit.rglob("*-how-to-print-*.pdf")):
+        lang, paper = path.parent.name, path.stem.rsplit("-", 1)[1]
+        text = " ".join(words(path).replace("\u00a0", " ").replace("\u202f", " ").split())
+        poker = f"63{nbsp}×{nbsp}88{nbsp}mm"
+        assert (poker + f" (2.48{nbsp}×{nbsp}3.46{nbsp}in)" if lang == "en" else poker) in text, (
+            path.name
+        )
+        if lang == "fr":
+            assert " in)" not in text and "lb" not in text.split(), path.name
+        if path.name.startswith("kremlin"):
+            chit = f"16{nbsp}×{nbsp}16{nbsp}mm" + (" (0.63 × 0.63 in)" if lang == "en" else "")
+            assert (
+                f"{chit} {'for' if lang == 'en' else 'pour'} kremlin-{lang}-markers-{paper}.pdf"
+                in (text.replace("\n", " "))
+            ), path.name
+        assert how_to_fill(path) > 5 / 6, (path.name, how_to_fill(path))
+    monkeypatch.setattr(how_to_print, "SPREADS", ())
+    result = build(
+        DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=["a4"], jobs=1
+    )
+    assert not result.report.has_errors
+    assert how_to_fill(tmp_path / "comrade/en/comrade-en-how-to-print-a4.pdf") < 5 / 6
+
+
 # --- booklets
 # --------------------------------------------------------------------------------------
 def test_every_booklet_table_has_a_header_for_each_column_and_codes_keep_their_labels(checked):

@@ -59,6 +59,7 @@ REQUIRED_LABELS = (
     "howto_sheet-pairs-two-sided_short-edge",
     "howto_steps",
     "howto_step_test",
+    "howto_card_size_for",
     "howto_step_duplex",
     "howto_step_calibrate",
     "howto_step_cut",

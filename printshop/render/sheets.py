@@ -216,8 +216,9 @@ def render_card_sheets(
             )
             canvas.showPage()
             if two_sided:
+                last_back = [back for _, back in chunk if back][-1]
                 _fill_empty(
-                    canvas, grid, len(chunk), deck.faces[chunk[-1][1]], back=True, settings=settings
+                    canvas, grid, len(chunk), deck.faces[last_back], back=True, settings=settings
                 )
                 _place(
                     canvas, grid, [back for _, back in chunk], show, back=True, settings=settings

@@ -644,6 +644,111 @@ def test_the_calibration_front_carries_a_bar_to_check_actual_size(kit):
     shrunk.close()
 
 
+def shift_labels(page, label: str) -> list[tuple[float, float]]:
+    """The centres (x, y in points, y up) of each `label` on a calibration back (`page`), found in
+    its text."""
+    text, found = page.get_textpage(), []
+    searcher = text.search(label, match_case=True)
+    while (hit := searcher.get_next()) is not None:
+        boxes = [text.get_charbox(i) for i in range(hit[0], hit[0] + hit[1])]
+        found.append(
+            (
+                (min(b[0] for b in boxes) + max(b[2] for b in boxes)) / 2,
+                (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2,
+            )
+        )
+    return found
+
+
+def test_each_calibration_ruler_says_which_way_a_plus_reading_moves_the_back(kit):
+    """Review 2: "shift the back 2 mm right" could be read in the front's coordinates. Each ruler of
+    every calibration back carries the language's `calibration_shift` ("a + reading: shift the back
+    this way") beside its + end: one under the DX ruler right of its zero, one left of the DY ruler
+    above its zero (must-pass); a back drawn without it has none (must-catch)."""
+    from printshop.project.loader import load_project
+    from printshop.render.calibration import render_calibration
+    from printshop.render.colour import Paints
+
+    project = load_project(DEFAULT_DATA_DIR, games=[])
+    for path in sorted((kit / "calibration").glob("*.pdf")):
+        lang = path.stem.split("-")[2]
+        label = project.languages[lang].labels["calibration_shift"].replace(" :", "\u202f:")
+        document = pypdfium2.PdfDocument(str(path))
+        width, height = document[1].get_size()
+        found = shift_labels(document[1], label)
+        document.close()
+        assert len(found) == 2, (path.name, found)
+        (dy_x, dy_y), (dx_x, dx_y) = sorted(found, key=lambda centre: -centre[1])
+        assert dx_x > width / 2 and dx_y < height / 2 - mm(30), (path.name, found)
+        assert dy_y > height / 2 + mm(30), (path.name, found)
+    media = project.media
+    paper = media.papers["a4"]
+    bare, _ = render_calibration(
+        paper, media, Paints(project.colours.palette), "Duplex calibration", "1", "en", "back"
+    )
+    document = pypdfium2.PdfDocument(bare)
+    assert shift_labels(document[1], project.languages["en"].labels["calibration_shift"]) == []
+    document.close()
+
+
+NOTCH_DPI = 30
+NOTCH = 8.0  # millimetres: a white square this wide inside the cards' field is a hole in it
+
+
+def field_holes(rgb: np.ndarray, dpi: int = NOTCH_DPI) -> list[tuple[int, int]]:
+    """Where (column, row in pixels) a page of cards (`rgb`) has a white square NOTCH mm wide inside
+    the bounding box of its cards' field (`_field`)."""
+    white = (rgb >= 252).all(axis=2)
+    rows, columns = _field(white)
+    if not len(rows) or not len(columns):
+        return []
+    inside = white[rows[0] : rows[-1] + 1, columns[0] : columns[-1] + 1].astype(np.int32)
+    side = round(NOTCH / 25.4 * dpi)
+    total = np.pad(inside.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    sums = total[side:, side:] - total[:-side, side:] - total[side:, :-side] + total[:-side, :-side]
+    found = np.argwhere(sums == side * side)
+    return [(int(x) + columns[0], int(y) + rows[0]) for y, x in found[:1]]
+
+
+def _field(white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and the columns of the cards' field on a page (`white`: its white pixels): the
+    longest run of each that is more than a fifth coloured (the footer's line is apart)."""
+
+    def run(coloured) -> np.ndarray:
+        length, start = _longest_run(coloured > 0.2)
+        return np.arange(start, start + length)
+
+    return run((~white).mean(axis=1)), run((~white).mean(axis=0))
+
+
+def test_a_partly_filled_last_row_keeps_the_cards_field_whole(kit):
+    """Review 2: assassin-en-cards-letter.pdf p3's empty sixth slot left a white notch in the cream
+    field. On every page of cards of every kit (EN and FR, A4 and Letter), fronts and backs, the
+    cards' field has no white hole (must-pass: the empty slots take the last card's background);
+    the page with that slot made white again has one (must-catch)."""
+    paths = sorted(
+        path
+        for path in kit.rglob("*-cards-*.pdf")
+        if "gutterfold" not in path.name and ".printshop-cache" not in path.parts
+    ) + sorted(kit.rglob("kremlin-*-intrigue-*.pdf"))
+    assert len(paths) >= 4 * 2 * 2
+    for path in paths:
+        document = pypdfium2.PdfDocument(str(path))
+        for number in range(len(document)):
+            rgb = document[number].render(scale=NOTCH_DPI / 72).to_numpy()[:, :, :3]
+            assert field_holes(rgb) == [], (path.name, number + 1)
+        document.close()
+    document = pypdfium2.PdfDocument(str(kit / "assassin/en/assassin-en-cards-letter.pdf"))
+    rgb = document[2].render(scale=NOTCH_DPI / 72).to_numpy()[:, :, :3].copy()
+    document.close()
+    rows, columns = _field((rgb >= 252).all(axis=2))
+    px = NOTCH_DPI / 25.4
+    rgb[
+        rows[-1] - round(60 * px) : rows[-1] + 1, columns[-1] - round(85 * px) : columns[-1] + 1
+    ] = 255
+    assert field_holes(rgb) != []
+
+
 def _longest_run(row) -> tuple[int, int]:
     """(length, start) of the longest run of True in `row`."""
     values = np.concatenate(([0], np.asarray(row, dtype=np.int8), [0]))
@@ -766,6 +871,55 @@ def test_the_how_to_page_lists_the_calibration_file_and_is_set_ragged_left(
         )[0]
         == "no row for duplex-calibration-fr-a4.pdf"
     )
+
+
+def how_to_fill(path: Path) -> float:
+    """How far down its page the how-to sheet's words reach (the footer's line left out), as a share
+    of the page's height."""
+    document = pypdfium2.PdfDocument(str(path))
+    page = document[0]
+    height = page.get_height()
+    text = page.get_textpage()
+    boxes = [text.get_charbox(i) for i in range(text.count_chars())]
+    document.close()
+    lowest = min(box[1] for box in boxes if box[3] > mm(20))  # (above the footer's band)
+    return 1 - lowest / height
+
+
+def test_the_how_to_page_gives_the_card_size_and_fills_its_page(kit, tmp_path, monkeypatch):
+    """Review 2: step 1 said to measure a card with no size to measure against, Comrade's page
+    stopped half-way, and the French said "lb cover". Step 1 of every kit's how-to page gives its
+    cards' size from the deck data, in millimetres and inches in English (63 × 88 mm (2.48 × 3.46
+    in)), in millimetres alone in French (63 × 88 mm), each size with its files where a kit has
+    several (Kremlin's 16 mm markers); the French names no "lb"; and the words reach the last sixth
+    of the page (must-pass). The Comrade page set with the booklet's spaces alone stops above it
+    (must-catch)."""
+    from printshop.pipeline.build import build
+    from printshop.render import how_to_print
+
+    nbsp = " "  # (the words as read: their no-break spaces are spaces)
+    for path in sorted(kit.rglob("*-how-to-print-*.pdf")):
+        lang, paper = path.parent.name, path.stem.rsplit("-", 1)[1]
+        text = " ".join(words(path).replace("\u00a0", " ").replace("\u202f", " ").split())
+        poker = f"63{nbsp}×{nbsp}88{nbsp}mm"
+        assert (poker + f" (2.48{nbsp}×{nbsp}3.46{nbsp}in)" if lang == "en" else poker) in text, (
+            path.name
+        )
+        if lang == "fr":
+            assert " in)" not in text and "lb" not in text.split(), path.name
+        if path.name.startswith("kremlin"):
+            chit = f"16{nbsp}×{nbsp}16{nbsp}mm" + (" (0.63 × 0.63 in)" if lang == "en" else "")
+            assert (
+                f"{chit} {'for' if lang == 'en' else 'pour'} kremlin-{lang}-markers-{paper}.pdf"
+                in (text.replace("\n", " "))
+            ), path.name
+        assert how_to_fill(path) > 5 / 6, (path.name, how_to_fill(path))
+    monkeypatch.setattr(how_to_print, "SPREADS", ())
+    result = build(
+        DEFAULT_DATA_DIR, tmp_path, games=["comrade"], langs=["en"], papers=["a4"], jobs=1
+    )
+    assert not result.report.has_errors
+    assert how_to_fill(tmp_path / "comrade/en/comrade-en-how-to-print-a4.pdf") < 5 / 6
 
 
 # --- booklets

@@ -606,6 +606,76 @@ def test_online_tables_get_one_image_per_face_the_same_size_per_component(previe
     assert len(role_sheets) == 1  # comrade: one deck, one card size
 
 
+# --- sheets as images: legible and filled
+# ------------------------------------------------------------------
+SHEET_DPI = 150  # the least density of a player sheet's image, over the sheet's own size
+BLANK_BAND = 0.15  # the largest share of an image's height that may be a band of blank rows
+
+
+def sheet_image_problems(image, width_mm: float, height_mm: float, max_pixels: int) -> list[str]:
+    """Why a sheet's image is no good to read at the table: fewer than SHEET_DPI pixels an inch of
+    the sheet (unless held to `max_pixels`), or a band of blank rows over BLANK_BAND of its height
+    (content in the top of the image only)."""
+    import numpy as np
+
+    problems = []
+    dpi = image.size[0] / (width_mm / 25.4)
+    if dpi < SHEET_DPI - 0.5 and max(image.size) < max_pixels:
+        problems.append(f"{dpi:.0f} dpi")
+    inked = (np.asarray(image.convert("L")) < 245).mean(axis=1) > 0.002
+    band = longest = 0
+    for row in inked:
+        band = 0 if row else band + 1
+        longest = max(longest, band)
+    if longest > BLANK_BAND * len(inked):
+        problems.append(f"a blank band of {longest / len(inked):.0%} of the height")
+    return problems
+
+
+def _sheet_images(folder: Path, stem: str, game) -> list[tuple[Path, object]]:
+    return [
+        (path, spec)
+        for sheet_id, spec in game.sheets.items()
+        if not spec.tiled
+        for path in sorted(folder.glob(f"{stem}-{sheet_id}*.png"))
+        if not path.name.endswith("-back.png")
+    ]
+
+
+def test_sheet_images_are_legible_and_filled_on_every_online_table(tts, every_preview, project):
+    """Review 2: the influence sheet's TTS image was 748 x 1028 px (100 dpi: names 6 px tall), its
+    Screentop and preview copies 449 x 617. Every player sheet's image (not the boards, held to
+    max_pixels) of TTS, Screentop, Tabletopia and the previews has 150 dpi or more over the sheet
+    and no blank band over 15 % of its height (must-pass); the measure finds an image at 100 dpi and
+    one whose content fills only its top 60 % (must-catch)."""
+    out, _ = tts
+    folders = [(out, "tts", project.targets.tts.max_pixels, ["en", "fr"])] + [
+        (every_preview, name, target.max_pixels, ["en"])
+        for name, target in project.targets.images.items()
+    ]
+    seen = 0
+    for root, name, max_pixels, langs in folders:
+        for game_id in discover_games(DEFAULT_DATA_DIR):
+            game = project.games[game_id].game
+            for lang in langs:
+                folder = root / game_id / lang / name
+                for path, spec in _sheet_images(folder, f"{game_id}-{lang}", game):
+                    width, height = spec.width / MM, spec.height / MM
+                    found = sheet_image_problems(Image.open(path), width, height, max_pixels)
+                    assert found == [], (path.name, found)
+                    seen += 1
+    assert seen >= 4 * (2 + 15)  # kremlin's two sheets, comrade stalin's fifteen, each target
+
+    px = 100 / 25.4
+    small = Image.new("RGB", (round(190 * px), round(261 * px)), "white")
+    assert sheet_image_problems(small.resize((748, 1028)), 190, 261, 4096)[0] == "100 dpi"
+    top = Image.new("RGB", (1496, 2055), "white")
+    top.paste((0, 0, 0), (100, 0, 1400, round(2055 * 0.6)))
+    for row in range(0, round(2055 * 0.6), 20):
+        top.paste((255, 255, 255), (100, row, 1400, row + 10))
+    assert sheet_image_problems(top, 190, 261, 4096) == ["a blank band of 40% of the height"]
+
+
 # --- planning and the command line
 # -------------------------------------------------------------------
 def test_each_target_is_planned_as_jobs_and_only_the_kit_gets_calibration_pages():

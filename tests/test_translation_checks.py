@@ -295,6 +295,54 @@ def test_numbers_compare_digits_not_their_separators():
     assert codes("Deal 3 cards.", "Distribuez 4 cartes.") == {"number-mismatch"}
 
 
+def test_a_bracketed_aside_in_a_regional_unit_may_be_left_out_with_its_numbers():
+    """The how-to page's "Card stock of 160 to 250 g/m² (about 60 to 90 lb cover)": French readers
+    have no "lb cover". With lb among English's checks.regional_units, a translation that leaves out
+    the aside passes (must-pass); one that changes a number outside it, or writes lb with other
+    numbers, is caught, and without the unit listed the aside's numbers are wanted (must-catch)."""
+    english = Language(
+        name="English", native_name="English", labels={}, checks={"regional_units": ["lb"]}
+    )
+    source = "Card stock of 160 to 250 g/m² (about 60 to 90 lb cover) shuffles well."
+
+    def found(translation: str, reference_language: Language | None = english) -> set[str]:
+        return {
+            p.code
+            for p in check_pair(
+                "x", source, translation, FRENCH, "en", "English", reference_language
+            )
+        }
+
+    assert "number-mismatch" not in found("Un papier de 160 à 250 g/m² se mélange bien.")
+    assert "number-mismatch" not in found(
+        "Un papier de 160 à 250 g/m² (60 à 90 lb cover) se mélange bien."
+    )
+    assert "number-mismatch" in found("Un papier de 160 à 200 g/m² se mélange bien.")
+    assert "number-mismatch" in found(
+        "Un papier de 160 à 250 g/m² (60 à 80 lb cover) se mélange bien."
+    )
+    assert "number-mismatch" in found("Un papier de 160 à 250 g/m² se mélange bien.", None)
+    assert "number-mismatch" in found("Un papier de 160 à 250 g/m² (60 à 90) se mélange bien.")
+
+
+def test_printshop_s_own_french_labels_pass_the_translation_checks():
+    """printshop's French labels, checked as a project's copy of them would be, against its English
+    (the lb aside of the how-to page's stock step is left out, as English's regional_units allow)."""
+    from printshop.project.loader import load_project
+    from printshop.project.paths import DEFAULT_DATA_DIR
+
+    languages = load_project(DEFAULT_DATA_DIR, games=[]).languages
+    english, french = languages["en"], languages["fr"]
+    found = [
+        (name, p.code)
+        for name, text in french.labels.items()
+        if name in english.labels
+        for p in check_pair(name, english.labels[name], text, french, "en", "English", english)
+        if p.code == "number-mismatch"
+    ]
+    assert found == []
+
+
 def test_empty_is_an_error_only_when_the_source_says_something():
     assert codes("", "") == set()
     assert codes("Hide it.", " ") == {"empty-translation"}

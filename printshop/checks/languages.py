@@ -34,6 +34,7 @@ REQUIRED_LABELS = (
     "calibration_title",
     "calibration",
     "calibration_back",
+    "calibration_shift",
     "fold",
     # the how-to-print sheet (templates/common/how-to-print.xml.j2)
     "howto_title",
@@ -60,6 +61,7 @@ REQUIRED_LABELS = (
     "howto_sheet-pairs-two-sided_short-edge",
     "howto_steps",
     "howto_step_test",
+    "howto_card_size_for",
     "howto_step_duplex",
     "howto_step_calibrate",
     "howto_step_cut",

@@ -62,6 +62,7 @@ def language_rules(language: Language) -> tuple:
             checks.length_full,
             checks.sentences,
             punctuation.Rules.of(language.typography),
+            tuple(checks.regional_units),
         )
         known = _RULES[id(language)] = (language, key)
     return known[1]
@@ -135,7 +136,7 @@ def _check_pair(
         ]
     problems = []
     wanted, given = (
-        Counter(_NUMBER.findall(plain(reference))),
+        Counter(_NUMBER.findall(_shared(reference, translation, reference_language))),
         Counter(_NUMBER.findall(plain(translation))),
     )
     if wanted != given:
@@ -179,6 +180,28 @@ def _check_pair(
         )
     problems += _length(text_id, reference, translation, language, reference_lang, reference_name)
     return problems
+
+
+_ASIDE = re.compile(r"\([^()]*\)")
+
+
+def _shared(reference: str, translation: str, reference_language: Language | None) -> str:
+    """The words of `reference` every translation must carry the numbers of: all but a bracketed
+    aside naming a unit that `reference_language` gives for some readers only (its
+    checks.regional_units: "(about 60 to 90 lb cover)") when the translation never writes that
+    unit. A translation that writes it must give the aside's numbers."""
+    text = plain(reference)
+    units = reference_language.checks.regional_units if reference_language is not None else []
+    written = set(_WORD.findall(plain(translation)))
+    left_out = [unit for unit in units if unit not in written]
+    if not left_out:
+        return text
+
+    def kept(aside: re.Match) -> str:
+        names = set(_WORD.findall(aside.group()))
+        return " " if names & set(left_out) else aside.group()
+
+    return _ASIDE.sub(kept, text)
 
 
 def _ends_alike(

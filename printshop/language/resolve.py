@@ -406,6 +406,14 @@ TEMPLATE_CONTEXT = (
         'label("howto_tiled", page=assembly_page)',
     ),
     ContextName(
+        "card_sizes",
+        ("how-to-print",),
+        "each size of the kit's cards as the language writes a length "
+        "(typography's length_units and decimal_mark), and the card files "
+        "that hold it: size, files",
+        "{{ card_sizes[0].size }}  {# 63 × 88 mm (2.48 × 3.46 in) #}",
+    ),
+    ContextName(
         "label",
         ("how-to-print",),
         "label(name, **values): the language's label `name` "

@@ -429,6 +429,7 @@ def calibration(job: Job, project, result: JobResult) -> None:
             ("calibration_title", "Duplex calibration"),
             ("calibration", ""),
             ("calibration_back", ""),
+            ("calibration_shift", ""),
         )
     }
     data, pages = render_calibration(
@@ -439,5 +440,6 @@ def calibration(job: Job, project, result: JobResult) -> None:
         words["calibration"],
         job.lang,
         words["calibration_back"],
+        words["calibration_shift"],
     )
     result.outputs.append(Output(path, data, pages, f"duplex calibration, {paper.label}"))

@@ -11,7 +11,9 @@ a glance and the numbers never crowd. Under the cross, a bar as long as a ruler 
 tick every centimetre lets a player check the print is at actual size before reading anything. The
 steps are the language's `calibration` label, one numbered step a line, set ragged left under the
 title and a short accent rule; the back repeats in one line (`calibration_back`) which side faces
-the reader. Nothing comes within the print-and-play margin of the paper's edge. The page speaks to
+the reader. Beside each ruler's + end an arrow points the way a + reading shifts the back, as seen on
+this side (the language's `calibration_shift`), so the sign needs no mirroring in the head. Nothing
+comes within the print-and-play margin of the paper's edge. The page speaks to
 players: it names no command.
 """
 
@@ -47,13 +49,38 @@ def _wrapped(text: str, font: str, size: float, width: float) -> list[str]:
     return lines
 
 
+ARROW = mm(10)  # the length of a ruler's arrow
+
+
+def _arrow(canvas, x0: float, y0: float, x1: float, y1: float) -> None:
+    """A 0.8 pt line from (x0, y0) to (x1, y1) with a filled head at (x1, y1)."""
+    from math import atan2, cos, sin
+
+    canvas.setLineWidth(0.8)
+    angle, head = atan2(y1 - y0, x1 - x0), mm(2.2)
+    canvas.line(x0, y0, x1 - cos(angle) * head * 0.8, y1 - sin(angle) * head * 0.8)
+    path = canvas.beginPath()
+    path.moveTo(x1, y1)
+    for turn in (2.7, -2.7):
+        path.lineTo(x1 + cos(angle + turn) * head, y1 + sin(angle + turn) * head)
+    path.close()
+    canvas.drawPath(path, stroke=0, fill=1)
+
+
 def _number(value: float) -> str:
     """A ruler's number in millimetres, signed, with a true minus."""
     return "0" if value == 0 else f"+{value:g}" if value > 0 else f"{MINUS}{-value:g}"
 
 
 def render_calibration(
-    paper: Paper, media: Media, paints: Paints, title: str, text: str, lang: str, back: str = ""
+    paper: Paper,
+    media: Media,
+    paints: Paints,
+    title: str,
+    text: str,
+    lang: str,
+    back: str = "",
+    shift: str = "",
 ) -> tuple[bytes, int]:
     width, height = paper.width, paper.height
     cx, cy = width / 2, height / 2
@@ -141,6 +168,16 @@ def render_calibration(
     canvas.setFillColor(ink)
     canvas.drawRightString(cx - reach - mm(4), dx_line - mm(6.5), "mm")
     canvas.drawCentredString(dy_line, cy + reach + mm(4), "mm")
+    if shift:  # the way a + reading moves the back: right along DX, up along DY
+        canvas.setFont("sans", 7.5)
+        canvas.setStrokeColor(accent)
+        canvas.setFillColor(accent)
+        below = dx_line - TICKS[2] - mm(9)
+        _arrow(canvas, cx + reach - ARROW, below + mm(1), cx + reach, below + mm(1))
+        canvas.drawRightString(cx + reach - ARROW - mm(2), below, shift)
+        beside = dy_line - mm(3)
+        _arrow(canvas, beside, cy + reach - ARROW, beside, cy + reach)
+        canvas.drawRightString(beside - mm(2.5), cy + reach - mm(3.5), shift)
     page_footer(2)
     canvas.save()
     return buffer.getvalue(), 2

@@ -73,13 +73,16 @@ def render_how_to_print(
         localized.language.typography,
         lambda block: booklet_align(style, block),
     )
-    for (
-        scale
-    ) in SCALES:  # on a small paper, or in a long language, the booklet's type a little smaller
+    # on a sparse page the spaces a little wider first, so that the sheet fills its page; on a small
+    # paper, or in a long language, the booklet's type a little smaller
+    tries = [_spread(style, spread) for spread in SPREADS] + [
+        _scaled(style, scale) for scale in SCALES
+    ]
+    for attempt, tried in enumerate(tries):
         try:
             data, pages = render_booklet(
                 game,
-                BookletLayout(blocks, _scaled(style, scale), cover=False),
+                BookletLayout(blocks, tried, cover=False),
                 paper,
                 paints,
                 motifs,
@@ -89,7 +92,7 @@ def render_how_to_print(
         except (
             BookletTooLarge
         ) as error:  # a block no page holds at this size (a table's row in 90 pt type)
-            if scale == SCALES[-1]:
+            if attempt == len(tries) - 1:
                 raise _as_sheet(error) from None
             continue
         if pages == 1:
@@ -124,25 +127,40 @@ def _as_sheet(error: BookletTooLarge) -> BookletTooLarge:
 SCALES = (1.0, 0.9, 0.8, 0.7)
 
 
+# The spreads of the sheet's spaces tried before its type is made smaller, widest first, as shares
+# of the booklet styles' spaces and table padding (type kept): the widest that keeps the sheet on one
+# page is used, so a kit of few files (Comrade's four) fills its page rather than stopping half-way.
+SPREADS = (4.0, 3.4, 2.8, 2.2, 1.6)
+
+
+def _spread(style: BookletStyle, spread: float) -> BookletStyle:
+    # (the room round the table at most doubled: wider, it parted the table from its steps)
+    return _times(style, 1.0, spread, min(spread, 2.0))
+
+
 def _scaled(style: BookletStyle, scale: float) -> BookletStyle:
-    if scale == 1.0:
-        return style
+    return style if scale == 1.0 else _times(style, scale, scale, scale)
+
+
+def _times(style: BookletStyle, size: float, spaces: float, room: float) -> BookletStyle:
+    """The styles with their type and indents times `size`, their spaces and the tables' padding
+    times `spaces`, and the room round each table times `room`."""
     styles = {
         name: text.model_copy(
             update={
-                "size": text.size * scale,
-                "space_before": text.space_before * scale,
-                "space_after": text.space_after * scale,
-                "indent": text.indent * scale,
+                "size": text.size * size,
+                "space_before": text.space_before * spaces,
+                "space_after": text.space_after * spaces,
+                "indent": text.indent * size,
             }
         )
         for name, text in style.styles.items()
     }
     tables = style.tables.model_copy(
         update={
-            "padding": style.tables.padding * scale,
-            "space_before": style.tables.space_before * scale,
-            "space_after": style.tables.space_after * scale,
+            "padding": style.tables.padding * spaces,
+            "space_before": style.tables.space_before * room,
+            "space_after": style.tables.space_after * room,
         }
     )
     return style.model_copy(update={"styles": styles, "tables": tables})
@@ -171,8 +189,50 @@ def _blocks(
         "assembly_page": ASSEMBLY_PAGE,
         "kinds": sorted({f.kind for f in files}),
         "booklet_scale": booklet_scale,
+        "card_sizes": card_sizes(game, files),
     }
     return parse_blocks(render_template(env, TEMPLATE, context))
+
+
+def card_sizes(game: GameLayout, files: list[KitFile]) -> list[dict]:
+    """Each size of the cards in the kit's card files, as the language writes a length
+    (`measure`), with the names of the files that hold cards of that size, in the decks' order."""
+    typography = game.localized.language.typography
+    stem = output_name(game.game_id, game.lang, "-", "-", game.localized.variant).name
+    prefix = stem[: stem.index("---")] + "-"  # "<game>-<lang>[-<variant>]-"
+    sizes: dict[str, list[str]] = {}
+    for deck in game.decks:
+        names = [
+            file.name
+            for file in files
+            if file.kind in ("cards", "cards-one-sided")
+            and file.name.startswith(prefix)
+            and file.name[len(prefix) :].rsplit("-", 1)[0] in (deck.id, f"{deck.id}-lowink")
+        ]
+        if names:
+            size = measure(deck.size.width, deck.size.height, typography)
+            sizes.setdefault(size, []).extend(names)
+    return [{"size": size, "files": names} for size, names in sizes.items()]
+
+
+POINTS_PER = {"mm": 72 / 25.4, "in": 72.0}  # a length unit in points
+DECIMALS = {"mm": 1, "in": 2}  # the places a length is rounded to in each unit
+
+
+def measure(width: float, height: float, typography) -> str:
+    """A card's size (in points) as a reader measures it: "63 × 88 mm (2.48 × 3.46 in)" in the
+    language's `length_units` (the first, the others in brackets) and `decimal_mark`, each number
+    kept with its sign and unit by no-break spaces."""
+
+    def number(value: float, unit: str) -> str:
+        text = f"{value / POINTS_PER[unit]:.{DECIMALS[unit]}f}".rstrip("0").rstrip(".")
+        return text.replace(".", typography.decimal_mark)
+
+    each = [
+        f"{number(width, unit)}\u00a0×\u00a0{number(height, unit)}\u00a0{unit}"
+        for unit in typography.length_units
+    ]
+    return each[0] + "".join(f" ({other})" for other in each[1:])
 
 
 # one file of each kind a kit lists, so that a check of the template meets each of its branches

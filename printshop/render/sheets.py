@@ -5,7 +5,9 @@ XObject and placed wherever it appears; a face that appears once is drawn in pla
 content, which compresses together with its neighbours (a form costs a dictionary and a stream of
 its own: a thousand one-off faces as forms made the file twice as large). A card is clipped
 to its trim, except on sides with no neighbour, where its bleed runs `outer_bleed` into the
-margin so that a slightly-off cut shows no white. Crop marks sit outside the cards' area only.
+margin so that a slightly-off cut shows no white. The empty slots of a partly filled last row
+are filled with the last card's background, bleed and all, so that the cards' field stays a
+rectangle (a white notch in a cream field looked unfinished). Crop marks sit outside the cards' area only.
 
 Nothing is drawn in the band of `print_and_play.margin` along the paper's edges, which most home
 printers cannot print: the grid keeps room outside the bleed for crop marks at least half their
@@ -27,6 +29,7 @@ from printshop.layout.imposition import (
     card_room,
     footer_clear,
     mark_room,
+    mirrored,
     too_small,
     turned_origin,
 )
@@ -196,7 +199,11 @@ def render_card_sheets(
         sides = 2 if two_sided else 1
         pages = sides * len(chunks)
         for number, chunk in enumerate(chunks):
-            _place(canvas, grid, [front for front, _ in chunk], show, back=False, settings=settings)
+            fronts = [front for front, _ in chunk]
+            _fill_empty(
+                canvas, grid, len(chunk), deck.faces[fronts[-1]], back=False, settings=settings
+            )
+            _place(canvas, grid, fronts, show, back=False, settings=settings)
             _crop_marks(canvas, grid, settings)
             _footer(
                 canvas,
@@ -209,6 +216,10 @@ def render_card_sheets(
             )
             canvas.showPage()
             if two_sided:
+                last_back = [back for _, back in chunk if back][-1]
+                _fill_empty(
+                    canvas, grid, len(chunk), deck.faces[last_back], back=True, settings=settings
+                )
                 _place(
                     canvas, grid, [back for _, back in chunk], show, back=True, settings=settings
                 )
@@ -320,6 +331,43 @@ def _place(
             canvas.rotate(turn)
         show(face)
         canvas.restoreState()
+
+
+def empty_slots(grid: Grid, count: int, outer: float) -> list[tuple[float, float, float, float]]:
+    """The front's empty slots in the last row of a page of `count` cards, each as (x, y, width,
+    height) with the outer bleed (`outer`) on the sides at the edge of the cards' field."""
+    rows = -(-count // grid.columns)
+    slots = []
+    for index in range(count, rows * grid.columns):
+        x, y = grid.front(index)
+        column, row = grid.cell(index)
+        left, right = (
+            (outer if column == 0 else 0.0),
+            (outer if column == grid.columns - 1 else 0.0),
+        )
+        top, bottom = (outer if row == 0 else 0.0), (outer if row == rows - 1 else 0.0)
+        slots.append(
+            (x - left, y - bottom, grid.card_width + left + right, grid.card_height + top + bottom)
+        )
+    return slots
+
+
+def _fill_empty(
+    canvas: Canvas, grid: Grid, count: int, face, *, back: bool, settings: SheetSettings
+) -> None:
+    """The empty slots of a page of `count` cards filled with `face`'s background (none drawn for a
+    face without one), on the back where a back's would be."""
+    if not face.face.background:
+        return
+    outer = settings.media.print_and_play.outer_bleed
+    canvas.saveState()
+    canvas.setFillColor(settings.paints.background(face.face.background))
+    for x, y, width, height in empty_slots(grid, count, outer):
+        if back:
+            x, y = mirrored(grid.page_width, grid.page_height, x, y, width, height, settings.flip)
+            x, y = x + settings.back_offset[0], y + settings.back_offset[1]
+        canvas.rect(x, y, width, height, stroke=0, fill=1)
+    canvas.restoreState()
 
 
 def _crop_marks(canvas: Canvas, grid: Grid, settings: SheetSettings) -> None:

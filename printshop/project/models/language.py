@@ -4,7 +4,7 @@ its translation checks.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
@@ -90,6 +90,12 @@ class Typography(Node):
     numbers_with_next: bool = False
     """Whether a number stays on the line of the word after it in ragged or centred text ("perd 1 /
     lumière" is never set)."""
+    decimal_mark: str = Field(default=".", min_length=1, max_length=1)
+    """The mark between a number's whole part and its decimals in a measure printshop writes (French:
+    ",")."""
+    length_units: list[Literal["mm", "in"]] = Field(default=["mm"], min_length=1)
+    """The units a length printshop writes (a card's size on the how-to-print page) is given in:
+    the first, then each other in brackets ("63 × 88 mm (2.48 × 3.46 in)")."""
 
 
 class LengthRatio(Node):
@@ -134,6 +140,11 @@ class TranslationChecks(Node):
     """Words that may stand twice in a row ("nous nous")."""
     identity: Identity = Identity()
     """When a sentence counts as written in another language (`wrong-language`)."""
+    regional_units: list[Annotated[str, AfterValidator(_one_word)]] = []
+    """Units a text in this language gives in brackets for some of its readers only, beside a
+    measure every reader has ("160 g/m² (about 60 lb cover)": [lb]). A translation made from it may
+    leave out such a bracketed aside, numbers and all, when it never writes the unit
+    (`number-mismatch`); one that writes the unit must give its numbers."""
 
 
 class Language(Node):

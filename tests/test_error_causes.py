@@ -788,8 +788,8 @@ def test_a_spacer_or_art_as_tall_as_the_booklet_page_holds_builds(
     "old, new, said, at",
     [
         (
-            '<li>{{ label("howto_step_test") }}</li>',
-            '<lj>{{ label("howto_step_test") }}</lj>',
+            '<li>{{ label("howto_step_test", size=sizes.said | join("; ")) }}</li>',
+            '<lj>{{ label("howto_step_test", size=sizes.said | join("; ")) }}</lj>',
             "<lj> cannot stand inside <ol>, which holds <li>",
             "<lj>",
         ),  # (it was left out unseen, build or not)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from printshop.layout.imposition import tiling_for
+from printshop.layout.tiling import tiling_for
 
 MM = 72 / 25.4
 

@@ -14,8 +14,8 @@ from dataclasses import replace
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from printshop.layout.imposition import Tiling
 from printshop.layout.plan import FaceLayout, GameLayout, SheetLayout
+from printshop.layout.tiling import Tiling
 from printshop.render.sheets import SheetSettings
 
 

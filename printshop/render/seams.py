@@ -2,7 +2,7 @@
 it sits in (a chip, a banner, a numbered square), read from the sheet's face drawn alone into a PDF
 in memory (pypdfium2's text runs, no rasterising); and the blocks those lines make, read together (a
 heading and the text under it, a table's rows, a stack of chips), which a seam should not part.
-`Tiling.choose_seams` (layout/imposition.py) moves the seams off them."""
+`Tiling.choose_seams` (layout/tiling.py) moves the seams off them."""
 
 from __future__ import annotations
 

@@ -15,13 +15,12 @@ from reportlab.pdfgen.canvas import Canvas
 from printshop.layout.imposition import (
     ImpositionError,
     SheetRoom,
-    Tiling,
     mirrored,
     sheet_placement,
     sheet_too_big,
-    tiling_for,
 )
 from printshop.layout.plan import FaceLayout, GameLayout, SheetLayout
+from printshop.layout.tiling import Tiling, tiling_for
 from printshop.render.assembly_page import assembly_page, place, triangle
 from printshop.render.pdf import new_canvas
 from printshop.render.replay import draw_face_form

@@ -174,7 +174,7 @@ def test_image_resolution(data_copy):
 
     from printshop.pipeline.build import build, check
 
-    (data_copy / "comrade" / "images").mkdir()
+    (data_copy / "comrade" / "images").mkdir(exist_ok=True)
     for name, pixels in (
         ("blurred", 100),
         ("placeholder", 150),
@@ -225,7 +225,7 @@ def test_an_image_is_drawn_once_per_pdf(data_copy, tmp_path):
 
     from printshop.pipeline.build import build
 
-    (data_copy / "comrade" / "images").mkdir()
+    (data_copy / "comrade" / "images").mkdir(exist_ok=True)
     Image.new("RGB", (300, 300), "#123456").save(data_copy / "comrade" / "images" / "seal.png")
     edit(
         data_copy / "comrade" / "faces.yaml",

@@ -143,7 +143,7 @@ def test_art_by_absolute_path_by_dotdot_and_through_a_symlink_is_refused(data, t
         ]
         faces.write_text(original)
     # a symlink in the data that leads out of it is refused wherever it is, before anything reads it
-    (data / "comrade" / "images").mkdir()
+    (data / "comrade" / "images").mkdir(exist_ok=True)
     (data / "comrade" / "images" / "link.png").symlink_to(outside)
     add_image(data, "images/link.png")
     report, _ = check(data, langs=["en"], variant=None)
@@ -437,7 +437,7 @@ def test_text_variables_that_would_make_a_huge_text_are_refused_in_seconds_at_th
 
 @pytest.mark.parametrize("pixels", [20_000, 12_000])
 def test_an_image_with_too_many_pixels_is_refused_before_decoding(data, pixels):
-    (data / "comrade" / "images").mkdir()
+    (data / "comrade" / "images").mkdir(exist_ok=True)
     (data / "comrade" / "images" / "bomb.png").write_bytes(png_header(pixels, pixels))
     line = add_image(data, "images/bomb.png")
     with warnings.catch_warnings():
@@ -455,7 +455,7 @@ def test_a_truncated_png_fails_validate_not_the_build(data, tmp_path):
 
     noise = Image.frombytes("RGB", (300, 300), random.Random(1).randbytes(300 * 300 * 3))
     path = data / "comrade" / "images" / "seal.png"
-    path.parent.mkdir()
+    path.parent.mkdir(exist_ok=True)
     noise.save(path)
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     line = add_image(data, "images/seal.png")

@@ -227,7 +227,7 @@ def test_an_icon_of_images_draws_the_image(sampler, tmp_path):
     from PIL import Image
 
     data, templates = sampler
-    (data / "sampler" / "images").mkdir()
+    (data / "sampler" / "images").mkdir(exist_ok=True)
     Image.new("RGB", (40, 20), (10, 120, 10)).save(data / "sampler" / "images" / "medal.png")
     for lang in ("en", "fr"):
         edit(
@@ -243,7 +243,7 @@ def test_a_name_both_motif_and_image_draws_the_motif_and_warns(sampler):
     from PIL import Image
 
     data, templates = sampler
-    (data / "sampler" / "images").mkdir()
+    (data / "sampler" / "images").mkdir(exist_ok=True)
     Image.new("RGB", (10, 10)).save(data / "sampler" / "images" / "coin.png")
     warned = _diagnostics(data, templates, "ambiguous-icon")
     assert warned and "draws the motif" in warned[0].message
@@ -441,7 +441,7 @@ def test_an_unknown_icon_in_a_booklet_template_is_reported_at_its_line(sampler):
 
 def test_an_icon_image_that_cannot_be_read_is_reported_at_the_text(sampler):
     data, templates = sampler
-    (data / "sampler" / "images").mkdir()
+    (data / "sampler" / "images").mkdir(exist_ok=True)
     (data / "sampler" / "images" / "medal.png").write_bytes(b"not a picture")
     english = data / "sampler" / "text" / "en.yaml"
     edit(english, "then pay <icon name='coin'/>", "then pay <icon name='medal'/>")

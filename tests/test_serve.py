@@ -192,7 +192,7 @@ def test_the_page_shows_each_edit_and_each_error(tmp_path, monkeypatch, browser)
     texts = data / "comrade" / "text" / "en.yaml"
     original = texts.read_text(encoding="utf-8")
     # the dissident card draws an image too (a stamp in its corner), which its sources name
-    (data / "comrade" / "images").mkdir()
+    (data / "comrade" / "images").mkdir(exist_ok=True)
     Image.new("RGB", (90, 90), (120, 20, 20)).save(data / "comrade" / "images" / "stamp.png")
     edit(
         data / "comrade" / "faces.yaml",

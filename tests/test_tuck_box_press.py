@@ -35,7 +35,7 @@ files: pdf-per-deck
 bleed: 3mm
 safe: 3mm
 colour: {space: cmyk, ink_limit: 280}
-dieline: {cut: Die, crease: Score, crease_dashed: true, width: 0.5pt}
+dieline: {cut: Die, crease: Score, crease_dashed: true, width: 0.5pt, glue_flap: printed}
 """
 
 
@@ -152,6 +152,36 @@ def test_the_wrap_fills_the_bleed(press, lang, profile):
     assert min(image.getpixel((int(width * 0.6), int(bleed / 2)))) > 240
 
 
+@pytest.mark.parametrize(
+    "lang,profile,bare", [("en", "drivethrucards", True), ("fr", "boxmaker", False)]
+)
+def test_the_glue_flap_is_bare_unless_the_shop_wants_it_printed(press, lang, profile, bare):
+    """Glue holds on bare board: by default the glue flap (the net's right-most 8 mm) prints no
+    ink from 1 mm past its fold to the page's edge, and carries no word; the side wall next to it
+    keeps the wrap up to that millimetre. A profile with `dieline.glue_flap: printed` (boxmaker)
+    dresses it as the kit's page does: the must-catch for a check that could pass on white."""
+    path = _file(press, lang, profile)
+    page = pdfium.PdfDocument(str(path))[0]
+    scale = 300 / 72
+    image = page.render(scale=scale).to_pil().convert("RGB")
+    width, height = image.size
+    trim = PdfReader(path).pages[0].trimbox
+    right = float(trim.right) * scale  # the glue flap's outer cut
+    fold = right - 8 * MM * scale
+    middle = height // 2
+    flap = [image.getpixel((int(x), middle)) for x in (fold + 2 * MM * scale, right - 2 * MM * scale,
+                                                       right + 1.5 * MM * scale)]  # fmt: skip
+    wall = image.getpixel((int(fold - 2 * MM * scale), middle))
+    assert sum(wall) < 600, wall  # the side wall is dressed
+    assert image.getpixel((int(fold + 0.5 * MM * scale), middle)) == wall  # the wrap's overlap
+    if bare:
+        assert all(min(pixel) > 250 for pixel in flap), flap
+    else:
+        assert all(abs(a - b) <= 3 for pixel in flap[:2] for a, b in zip(pixel, wall)), flap
+    words = PdfReader(path).pages[0].extract_text()
+    assert ("glue" in words or "colle" in words) != bare, words
+
+
 def test_the_press_pages_pass_preflight_qpdf_and_ghostscript(press):
     root = press.parent.parent
     files = {
@@ -246,7 +276,8 @@ def _profile_errors(root: Path, dieline: str) -> list:
     data = _game(root)
     (data / "print" / "profiles").mkdir(parents=True, exist_ok=True)
     text = BOXMAKER.replace(
-        "dieline: {cut: Die, crease: Score, crease_dashed: true, width: 0.5pt}", dieline
+        "dieline: {cut: Die, crease: Score, crease_dashed: true, width: 0.5pt, glue_flap: printed}",
+        dieline,
     )
     (data / "print" / "profiles" / "boxmaker.yaml").write_text(text, encoding="utf-8")
     try:
@@ -263,6 +294,8 @@ def _profile_errors(root: Path, dieline: str) -> list:
         ("dieline: {crease: '#fold'}", ["dieline.crease"]),
         ("dieline: {cut_alternate: [0, 100, 0]}", ["dieline.cut_alternate"]),
         ("dieline: {width: 0pt}", ["dieline.width"]),
+        ("dieline: {glue_flap: varnished}", ["dieline.glue_flap"]),
+        ("dieline: {glue_overlap: -1mm}", ["dieline.glue_overlap"]),
     ],
 )
 def test_a_bad_dieline_is_said_at_its_line(tmp_path, dieline, words):
@@ -277,3 +310,6 @@ def test_a_bad_dieline_is_said_at_its_line(tmp_path, dieline, words):
 
 def test_a_good_dieline_passes(tmp_path):
     assert _profile_errors(tmp_path / "games", "dieline: {cut: Thru-cut, crease: Fold_1}") == []
+    assert (
+        _profile_errors(tmp_path / "more", "dieline: {glue_flap: bare, glue_overlap: 1.5mm}") == []
+    )

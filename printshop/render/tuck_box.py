@@ -16,7 +16,8 @@ paper where only that fits), cut lines solid and fold lines dashed in the text c
 below. The press page (`render_press_tuck_box`): the net alone with the shop's bleed round its
 outer cut (TrimBox the net's bounds, BleedBox the page), in the profile's colours with its art
 converted, and the die line over it in the profile's two spot colours (`dieline`: Separation
-spaces, cut and crease), set to overprint so that they never knock out the art.
+spaces, cut and crease), set to overprint so that they never knock out the art; the glue flap
+bare unless the profile's `dieline.glue_flap` says `printed` (glue holds on bare board).
 """
 
 from __future__ import annotations
@@ -174,10 +175,11 @@ def _glue(canvas, panel: Panel, word: str, paints: Paints) -> None:
 
 def draw_box(
     canvas, game: GameLayout, deck: DeckLayout, net: TuckBoxNet, paints: Paints, bleed: float,
-    draw: DrawFace,
+    draw: DrawFace, glue_word: bool = True,
 ) -> str:  # fmt: skip
     """The net's dress at the origin: the wrap `bleed` past the cuts, the back face (drawn with
-    `draw`), the names; the text colour's palette name."""
+    `draw`), the names (the glue flap's word unless `glue_word` is false); the text colour's
+    palette name."""
     wrap, text = box_colours(deck, paints)
     canvas.saveState()
     canvas.setFillColor(paints.background(wrap))
@@ -198,7 +200,7 @@ def draw_box(
         _turned(canvas, net.panel(side), 90, both, TITLE_FONT, 0.42)
     _turned(canvas, net.panel("lid"), 180, name or title, TITLE_FONT, 0.5)
     labels = game.localized.language.labels
-    glue = game.localized.label("tuck_box_glue") if "tuck_box_glue" in labels else ""
+    glue = game.localized.label("tuck_box_glue") if "tuck_box_glue" in labels and glue_word else ""
     _glue(canvas, net.panel("glue"), glue, paints)
     canvas.restoreState()
     return text
@@ -289,6 +291,23 @@ def render_tuck_box(
     return buffer.getvalue(), 1
 
 
+def _bare_glue(canvas, net: TuckBoxNet, bleed: float, overlap: float, paints: Paints) -> None:
+    """Takes the ink off the glue flap: white over it from `overlap` past its fold to the bleed's
+    edge, and over its own bleed above and below (not over a dust flap's)."""
+    glue = net.panel("glue")
+    start = glue.x + min(overlap, glue.width)
+    canvas.saveState()
+    canvas.setFillColor(paints.white())
+    path = canvas.beginPath()
+    path.rect(start, glue.y, glue.x + glue.width + bleed - start, glue.height)
+    right = glue.x + bleed
+    if right < glue.x + glue.width + bleed:
+        path.rect(right, glue.y - bleed, glue.width, bleed)
+        path.rect(right, glue.y + glue.height, glue.width, bleed)
+    canvas.drawPath(path, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+    canvas.restoreState()
+
+
 def _spot(name: str, alternate: list[float]) -> CMYKColorSep:
     c, m, y, k = (value / 100 for value in alternate)
     return CMYKColorSep(c, m, y, k, spotName=name, density=1)
@@ -317,7 +336,11 @@ def render_press_tuck_box(
     canvas.setBleedBox((0, 0, width, height))
     canvas.saveState()
     canvas.translate(bleed, bleed)
-    draw_box(canvas, game, deck, net, paints, bleed, lambda c, face: c.doForm("back"))
+    bare = line.glue_flap == "bare"
+    draw_box(canvas, game, deck, net, paints, bleed, lambda c, face: c.doForm("back"),
+             glue_word=not bare)  # fmt: skip
+    if bare:
+        _bare_glue(canvas, net, bleed, line.glue_overlap, paints)
     canvas.setStrokeOverprint(True)
     canvas.setLineWidth(line.width)
     canvas.setLineJoin(1)

@@ -87,6 +87,12 @@ class Dieline(Node):
     crease_dashed: bool = False
     """Draw crease lines dashed (some shops ask for it so a proof tells them from cuts); by default
     solid, as a die maker reads a line's colour, not its dash."""
+    glue_flap: Literal["bare", "printed"] = "bare"
+    """The glue flap's face: `bare` (the default) leaves it without ink, as glue holds on bare
+    board and not on ink or varnish, the wrap reaching `glue_overlap` past its fold so a crease
+    a little off shows no paper on the side wall; `printed` dresses it as the kit's page does."""
+    glue_overlap: Size = Field(default="1mm", validate_default=True)
+    """How far the wrap reaches onto a bare glue flap past its fold."""
 
 
 # --- the shop-dependent rules preflight reads in a finished file (docs/shops.md) -------------

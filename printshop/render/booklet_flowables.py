@@ -398,9 +398,49 @@ def booklet_table_defaults(tables: BookletTables, rule_colour: str | None) -> Ta
     )
 
 
-def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
+def stack_height(canvas, flowables: list[Flowable], width: float) -> float:
+    """The height `flowables` take set one after another as a frame sets them: each one's height,
+    and between two the larger of the space after the first and before the second; not the last
+    one's space after (a frame needs no room for it)."""
+    height, after = 0.0, None
+    for flowable in flowables:
+        height += flowable.wrapOn(canvas, width, 0xFFFFFFF)[1]
+        if after is not None:
+            height += max(after, flowable.getSpaceBefore())
+        after = flowable.getSpaceAfter()
+    return height
+
+
+class KeepHeading(KeepTogether):
+    """Headings and the flowable after them, never parted by a page break. Where the whole does not
+    fit and that flowable is a paragraph, the headings stay here with its first lines when at least
+    `least_lines` of them fit (the rest goes over the page); otherwise all of it moves on."""
+
+    def __init__(self, flowables: list[Flowable], least_lines: int) -> None:
+        super().__init__(flowables)
+        self.least_lines = least_lines
+
+    def split(self, aW: float, aH: float) -> list[Flowable]:
+        *headings, last = self._content
+        if headings and isinstance(last, Paragraph) and not isinstance(last, KeepTogether):
+            above = stack_height(self.canv, headings, aW)
+            room = aH - above - max(headings[-1].getSpaceAfter(), last.getSpaceBefore())
+            if stack_height(self.canv, self._content, aW) > aH and room > 0:
+                parts = last.split(aW, room)
+                if len(parts) == 2 and _lines(parts[0], aW) >= self.least_lines:
+                    return [*headings, parts[0], parts[1]]
+        return super().split(aW, aH)
+
+
+def _lines(paragraph: Paragraph, width: float) -> int:
+    paragraph.wrap(width, 0xFFFFFFF)
+    return len(getattr(paragraph.blPara, "lines", ()))
+
+
+def keep_headings_with_next(story: list[Flowable], least_lines: int = 3) -> list[Flowable]:
     """A heading never ends a page: it is kept together with the flowable after it (a list's
-    `KeepList` takes it as the first of its lead)."""
+    `KeepList` takes it as the first of its lead), or with at least `least_lines` lines of a
+    paragraph after it (`KeepHeading`)."""
     result: list[Flowable] = []
     i = 0
     while i < len(story):
@@ -422,7 +462,7 @@ def keep_headings_with_next(story: list[Flowable]) -> list[Flowable]:
                     i += 1
                     continue
                 group.append(story[i])
-            result.append(KeepTogether(group))
+            result.append(KeepHeading(group, least_lines))
         else:
             result.append(item)
         i += 1
@@ -481,16 +521,7 @@ class KeepList(KeepTogether):
         return KeepList([*headings, *self.lead], self.items, self.rule, self.frame_height)
 
     def _height(self, flowables: list[Flowable], width: float) -> float:
-        """The height `flowables` take set one after another as a frame sets them: each one's
-        height, and between two the larger of the space after the first and before the second;
-        not the last one's space after (a frame needs no room for it)."""
-        height, after = 0.0, None
-        for flowable in flowables:
-            height += flowable.wrapOn(self.canv, width, 0xFFFFFFF)[1]
-            if after is not None:
-                height += max(after, flowable.getSpaceBefore())
-            after = flowable.getSpaceAfter()
-        return height
+        return stack_height(self.canv, flowables, width)
 
     def short(self, width: float) -> bool:
         rule = self.rule

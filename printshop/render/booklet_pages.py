@@ -257,7 +257,7 @@ def set_booklet(
     # (a section whose paragraphs a template left out) was kept with the blank page or back cover
     # after it, and moved to a page of its own, one more than the pages measured (a stitched booklet
     # then no multiple of four)
-    story = keep_headings_with_next(story)
+    story = keep_headings_with_next(story, style.heading_lines)
     for _ in range(padding.notes):
         story.extend([PageBreak(), RLSpacer(1, 1)])
     if back_cover:

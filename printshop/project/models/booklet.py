@@ -109,6 +109,11 @@ class BookletStyle(Node):
     """How tables look."""
     lists: BookletLists = BookletLists()
     """How lists (`ol`, `ul`) break over pages."""
+    heading_lines: int = Field(default=3, ge=1)
+    """A heading at the foot of a page carries at least this many lines of the paragraph under it;
+    a longer paragraph then breaks after the lines that fit rather than move whole with its
+    heading to the next page (which left the page's foot empty). Where fewer fit, the heading moves
+    with its paragraph."""
     rule_colour: str = "red"
     """Colour of the folio rules and table headers."""
     pages: BookletPages = BookletPages()

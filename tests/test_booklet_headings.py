@@ -10,11 +10,10 @@ from __future__ import annotations
 import pypdfium2
 import pytest
 
-from printshop.layout.plan import BookletLayout
 from printshop.pipeline.build import check
 from printshop.project.paths import DEFAULT_DATA_DIR
-from printshop.render.booklet import render_booklet
 from printshop.typeset.richtext import Para, Spacer
+from tests.test_booklet_lists import set_blocks
 
 WORDS = 240  # a paragraph of about 20 lines of the A5 measure
 
@@ -29,23 +28,14 @@ def checked():
 def _pages(checked, paints, room: str, heading_lines: int | None = None) -> list[str]:
     """The text of each page of a booklet of a spacer leaving `room` of the A5 page's 180 mm frame,
     a heading and a long paragraph of numbered words."""
-    layout = next(layout for layout in checked.layouts if layout.booklet and layout.lang == "en")
-    style = layout.booklet.style
-    if heading_lines is not None:
-        changed = style.model_copy(update={"heading_lines": heading_lines})
-        changed.__pydantic_private__ = style.__pydantic_private__
-        style = changed
     text = " ".join(f"w{k:03d}" for k in range(WORDS))
     blocks = [
         Spacer(f"{180 - float(room.removesuffix('mm'))}mm"),
         Para("h2", "Section heading"),
         Para("p", text),
     ]
-    booklet = BookletLayout(blocks, style, (), cover=False)
-    data = render_booklet(
-        layout, booklet, checked.project.media.papers["a5"], paints,
-        checked.project.motifs.motifs, "headings.pdf",
-    )[0]  # fmt: skip
+    update = {} if heading_lines is None else {"heading_lines": heading_lines}
+    data = set_blocks(checked, paints, blocks, **update)
     document = pypdfium2.PdfDocument(data)
     pages = [page.get_textpage().get_text_range() for page in document]
     document.close()

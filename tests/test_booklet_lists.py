@@ -43,18 +43,24 @@ def lone_items(counts: list[int]) -> bool:
     return len(counts) > 1 and min(counts) < 2
 
 
-def _set(checked, paints, blocks, lists: BookletLists | None = None) -> bytes:
+def set_blocks(checked, paints, blocks, **update) -> bytes:
+    """`blocks` set as the English rules booklet's pages on A5, with the booklet style's fields
+    `update` changed; the PDF's bytes."""
     layout = next(layout for layout in checked.layouts if layout.booklet and layout.lang == "en")
     style = layout.booklet.style
-    if lists is not None:
-        changed = style.model_copy(update={"lists": lists})
+    if update:
+        changed = style.model_copy(update=update)
         changed.__pydantic_private__ = style.__pydantic_private__
         style = changed
     booklet = BookletLayout(blocks, style, (), cover=False)
     paper = checked.project.media.papers["a5"]
     return render_booklet(
-        layout, booklet, paper, paints, checked.project.motifs.motifs, "lists.pdf"
+        layout, booklet, paper, paints, checked.project.motifs.motifs, "booklet.pdf"
     )[0]
+
+
+def _set(checked, paints, blocks, lists: BookletLists | None = None) -> bytes:
+    return set_blocks(checked, paints, blocks, **({"lists": lists} if lists else {}))
 
 
 def _list(count: int, room: str, lead: str | None = None) -> list:

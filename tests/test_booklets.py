@@ -273,7 +273,7 @@ def test_the_pages_counted_without_drawing_are_the_pages_written(checked, kit):
     with the pages `booklet_pages` counts, by setting the booklet without drawing or writing it."""
     from pypdf import PdfReader
 
-    from printshop.render.booklet import booklet_pages
+    from printshop.render.booklet import LEAVES, booklet_pages
 
     layouts = [layout for layout in checked.layouts if layout.booklet is not None]
     assert {(layout.game_id, layout.lang) for layout in layouts} == {
@@ -287,6 +287,7 @@ def test_the_pages_counted_without_drawing_are_the_pages_written(checked, kit):
             project.media.papers[project.booklet.paper],
             Paints(project.colours.palette),
             project.motifs.motifs,
+            LEAVES,
         )
         written = (
             kit / layout.game_id / layout.lang / f"{layout.game_id}-{layout.lang}-rules-a5.pdf"

@@ -175,13 +175,69 @@ def test_no_paragraph_of_a_cover_or_back_cover_ends_with_one_word(kit):
     assert checked_paragraphs >= 8  # subtitles and blurbs of several lines were looked at
 
 
-def test_the_file_name_is_on_the_rules_pages_never_on_a_cover(kit):
-    for path in _home(kit):
+def test_a_rules_booklet_names_its_file_on_no_page_a_how_to_page_does(kit):
+    """Review 3: the file's name under every page of a bound rule book read as a proof left over;
+    a booklet's running foot names the game. A sheet (the how-to page) still names its file."""
+    for path in [*_home(kit), *sorted(kit.rglob("*-rules-booklet-a4.pdf"))]:
         document = pypdfium2.PdfDocument(str(path))
         texts = [" ".join(page.get_textpage().get_text_range().split()) for page in document]
         document.close()
-        assert path.name not in texts[0] and path.name not in texts[-1], path.name
-        assert path.name in texts[1], path.name  # a home print still names its file
+        assert not any(path.name in text for text in texts), path.name
+    for path in sorted(kit.rglob("*-how-to-print-a4.pdf")):
+        document = pypdfium2.PdfDocument(str(path))
+        assert path.name in document[0].get_textpage().get_text_range(), path.name
+        document.close()
+
+
+MM = 72 / 25.4
+
+
+def _text_bottoms(path: Path) -> list[float]:
+    """Each page's share of its height, from the top margin (15 mm) down to 20 mm above the foot
+    (the folio's band), that its lowest line of text reaches: 1 a full page, 0 an empty one."""
+    document = pypdfium2.PdfDocument(str(path))
+    shares = []
+    for page in document:
+        height = page.get_size()[1]
+        text = page.get_textpage()
+        bottoms = [text.get_rect(k)[1] for k in range(text.count_rects())]
+        low = min((b for b in bottoms if b > 20 * MM), default=height)
+        shares.append((height - 15 * MM - low) / (height - 35 * MM))
+    document.close()
+    return shares
+
+
+def test_the_a5_rules_have_an_even_page_count_and_full_pages(kit):
+    """Review 3: printed double-sided, a booklet of an odd page count puts its back cover face up
+    on a leaf of its own. Every A5 rules file has an even number of pages, its back cover last (an
+    even, left-hand page); and each page of rules but the last is at least two-thirds full (a list
+    or table moved whole leaves at most a quarter page: no page ends after two lines)."""
+    for path in _home(kit):
+        shares = _text_bottoms(path)
+        assert len(shares) % 2 == 0, (path.name, len(shares))
+        rules = shares[1:-1]
+        while rules and rules[-1] < 0.05:  # notes or blank pages before the back cover
+            rules.pop()
+        short = [(n + 2, round(s, 2)) for n, s in enumerate(rules[:-1]) if s < 2 / 3]
+        assert not short, (path.name, short)
+
+
+def test_the_fill_measure_catches_a_page_that_ends_early(tmp_path):
+    """must-catch: a page whose text stops a third of the way down is measured as such."""
+    from reportlab.lib.pagesizes import A5
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = tmp_path / "short.pdf"
+    canvas = Canvas(str(path), pagesize=A5)
+    for bottom in (25 * MM, A5[1] - 70 * MM):
+        y = A5[1] - 20 * MM
+        while y >= bottom:
+            canvas.drawString(20 * MM, y, "a line of rules")
+            y -= 12
+        canvas.showPage()
+    canvas.save()
+    full, short = _text_bottoms(path)
+    assert full > 0.9 and short < 0.4, (full, short)
 
 
 def test_every_booklet_ends_with_its_back_cover(kit, press, checked):

@@ -305,9 +305,8 @@ def test_a_booklet_rendered_again_in_a_process_is_given_again_until_a_colour_or_
 
     first = render(palette)
     assert render(dict(palette)) == first and rendered == ["rules.pdf"]  # equal values: given again
-    assert (
-        render(palette, "other.pdf") != first and len(rendered) == 2
-    )  # another file name is another booklet
+    render(palette, "other.pdf")
+    assert len(rendered) == 2  # another file name is another booklet (a how-to page prints it)
     accent = project.booklet.styles["h1"].colour
     unused = next(
         name for name in palette if name != accent and name not in str(project.booklet.model_dump())

@@ -199,7 +199,7 @@ def page_views(
     the texts each prints. With `later` (see `face_views`), a booklet to render again is left for
     later, its earlier pages shown greyed."""
     from printshop.project.paths import output_name
-    from printshop.render.booklet import render_booklet
+    from printshop.render.booklet import LEAVES, render_booklet
 
     if layout.booklet is None:
         # (an error stops it: its last pages are kept, shown greyed while the error lasts, and then
@@ -238,7 +238,13 @@ def page_views(
         stood_in = dataclasses.replace(paints, palette=StandIn(colours))
         try:
             data, count = render_booklet(
-                layout, stand_in_booklet(layout.booklet, fonts), paper, stood_in, drawn, file_name
+                layout,
+                stand_in_booklet(layout.booklet, fonts),
+                paper,
+                stood_in,
+                drawn,
+                file_name,
+                pad_to=LEAVES,
             )
         except Exception:  # noqa: BLE001 - shown as no page; the build reports what stops it
             return []

@@ -13,7 +13,7 @@ from printshop.layout.plan import GameLayout
 from printshop.pipeline.plan import Job, JobResult, Output, render_failed
 from printshop.pipeline.request import Options
 from printshop.project.paths import output_name
-from printshop.render.booklet import booklet_pages, render_booklet
+from printshop.render.booklet import LEAVES, booklet_pages, render_booklet
 from printshop.render.calibration import render_calibration
 from printshop.render.colour import ColourMode, LowInkRules, Paints
 from printshop.render.gutterfold import gutterfold_fault, render_gutterfold, two_sided
@@ -282,14 +282,22 @@ class KitJob:
                         booklet_paper,
                         (
                             lambda s: render_booklet(
-                                layout, layout.booklet, s.paper, s.paints, motifs, s.file_name
+                                layout,
+                                layout.booklet,
+                                s.paper,
+                                s.paints,
+                                motifs,
+                                s.file_name,
+                                pad_to=LEAVES,
                             )
                         )
                         if self.job.extras
                         else (
                             lambda s: (
                                 b"",
-                                booklet_pages(layout, layout.booklet, s.paper, s.paints, motifs),
+                                booklet_pages(
+                                    layout, layout.booklet, s.paper, s.paints, motifs, LEAVES
+                                ),
                             )
                         ),
                         where,

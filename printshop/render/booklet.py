@@ -3,7 +3,8 @@
 Paragraph styles come from data/print/booklet.yaml; inner and outer margins alternate so that
 the pages can be bound. Tables get a coloured header row. Art blocks draw a vector motif.
 
-A booklet's last page never holds a scrap (a paragraph, two lines), and is at least half full where a
+The A5 rules a kit writes have an even number of pages (`LEAVES`: printed double-sided, the back
+cover is the back of the last leaf). A booklet's last page never holds a scrap (a paragraph, two lines), and is at least half full where a
 spacing allows: the space between paragraphs is tightened until its lines go back a page, or loosened
 until the last page holds more. A saddle-stitched booklet (`pad_to` 4) is balanced instead: of the
 same spacings, one with no scrap that needs the fewest blank pages to reach a multiple of four, then
@@ -210,14 +211,12 @@ def _render_whole(
             content_pages,
             spacing=spacing,
             back_cover=back_cover,
-            stitched=pad_to > 1,
+            stitched=pad_to >= STITCHED,
         )[0]
 
     spacing, pages = booklet_flow(game, booklet, paper, paints, motifs, pad_to)
     declared = split_back_cover(booklet.blocks)[1] is not None
-    missing = (-pages) % pad_to
-    if declared:  # the template's back cover, always the last page
-        missing = (-(pages + 1)) % pad_to + 1
+    missing = _missing(pages, declared, pad_to)
     if not missing:
         return render(spacing), pages
     # the last one a back cover, if the cover has anything to show on it; blank pages before it
@@ -225,14 +224,35 @@ def _render_whole(
     return render(spacing, missing - 1 if back else missing, pages, back), pages + missing
 
 
+# the rules a kit writes page by page (the A5 file) have an even number of pages: printed
+# double-sided, the back cover is the back of the last leaf, never a page of its own facing up
+LEAVES = 2
+# a booklet padded to a multiple of this many pages or more is folded and stitched
+STITCHED = 4
+
+
+def _missing(pages: int, declared: bool, pad_to: int) -> int:
+    """The pages after `pages` of text that complete a booklet of a multiple of `pad_to` pages: the
+    back cover (always, where the template declares one) and the blank pages before it."""
+    if declared:
+        return (-(pages + 1)) % pad_to + 1
+    return (-pages) % pad_to
+
+
 def booklet_pages(
-    game: GameLayout, booklet: BookletLayout, paper: Paper, paints: Paints, motifs: dict[str, Motif]
+    game: GameLayout,
+    booklet: BookletLayout,
+    paper: Paper,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    pad_to: int = 1,
 ) -> int:
-    """The pages `render_booklet` gives the booklet (no `pad_to`, no bleed), measured without
-    writing it: what a kit on another paper lists on its how-to page for the A5 rules one kit
-    writes."""
-    pages = booklet_flow(game, _for_target(booklet, press=False), paper, paints, motifs)[1]
-    return pages + (split_back_cover(booklet.blocks)[1] is not None)  # and its back cover
+    """The pages `render_booklet` gives the booklet (no bleed), measured without writing it: what a
+    kit on another paper lists on its how-to page for the A5 rules one kit writes (`pad_to`
+    LEAVES), or whether the how-to page fits on one."""
+    home = _for_target(booklet, press=False)
+    pages = booklet_flow(game, home, paper, paints, motifs, pad_to)[1]
+    return pages + _missing(pages, split_back_cover(booklet.blocks)[1] is not None, pad_to)
 
 
 def booklet_sets(

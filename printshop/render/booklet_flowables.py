@@ -541,7 +541,10 @@ class KeepList(KeepTogether):
             items = self.items
             for count in range(len(items) - least, least - 2, -1):
                 here = [*self.lead, *items[:count]]
-                room = aH - self._height(here, aW) - items[count].getSpaceBefore()
+                # the gap a frame leaves above the item: the larger of the space after the one
+                # before it and the item's own space before
+                gap = max(here[-1].getSpaceAfter() if here else 0.0, items[count].getSpaceBefore())
+                room = aH - self._height(here, aW) - gap
                 parts = items[count].split(aW, room) if room > 0 and count + 1 >= least else []
                 if len(parts) == 2:  # an item's first lines here, its last ones over the page
                     rest = KeepList(

@@ -146,7 +146,7 @@ def set_booklet(
             _draw_notes(canvas, doc.page, paper, bleed, margins, styles, style, paints, notes_title)
         if front or last:
             # the covers carry no folio, no running head and no file name: they are the product's
-            # face (the file's name is on every page of the rules); a draft says so on them too
+            # face; a draft says so on them too
             if file_name and game.localized.draft:
                 canvas.saveState()
                 canvas.translate(bleed, bleed)
@@ -162,12 +162,18 @@ def set_booklet(
         # (also once the page is imposed two to a sheet and shrunk to fit Letter); the folio above
         # it
         y = margins.bottom / 2
-        if file_name:
-            low = FILE_NAME_BASELINE
+        # a rules booklet (one with a cover) names its file on none of its pages: bound, it is
+        # read, and its running foot already names the game; a sheet set as a booklet (the how-to
+        # page) names it as every home sheet does. A draft says so on every page.
+        shown = file_name if file_name and not booklet.cover else ""
+        marked = " · ".join(
+            part for part in (game.localized.draft if file_name else "", shown) if part
+        )
+        if marked:
             canvas.setFont(style.folio.font, style.folio.size * 0.75)
-            marked = f"{game.localized.draft} · {file_name}" if game.localized.draft else file_name
-            canvas.drawCentredString(paper.width / 2, low, marked)
-            y = max(y, low + style.folio.size * 1.3)
+            canvas.drawCentredString(paper.width / 2, FILE_NAME_BASELINE, marked)
+        if file_name:  # a home print's folio stands where it does above a file's name
+            y = max(y, FILE_NAME_BASELINE + style.folio.size * 1.3)
         if doc.page == 1:  # a first page that is no cover (the how-to sheet): no folio either
             canvas.restoreState()
             return

@@ -456,3 +456,61 @@ def test_the_box_11_guard_catches_a_number_lost_in_its_fill(tmp_path):
     path = _kremlin_low_ink(data, tmp_path / "out").with_name("kremlin-en-board-lowink-a4.pdf")
     white, red = parade_box_11(path)
     assert white < 50 and red > 90, (white, red)
+
+
+# --- review 3: a low-ink cover keeps its emblem ----------------------------------------------------
+EMBLEM_CONTRAST = 1.5  # the emblem's outline against the ground around it (WCAG ratio)
+
+
+def _linear(image: np.ndarray) -> np.ndarray:
+    """sRGB pixels (0–255) as relative luminance (0–1)."""
+    c = image / 255
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return c @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def emblem_contrast(path: Path, data: Path, game: str) -> float:
+    """The cover's emblems (its page style's motifs) against the ground they stand on: the
+    contrast of the darkest 2 % of the pixels in their box with the box's median, on page 1 of
+    the A5 rules at 100 dpi."""
+    project = load_project(data, games=[game])
+    style = project.view(project.games[game]).booklet
+    shapes = [shape for shape in style.pages.cover.shapes.values() if shape.kind == "motif"]
+    left, top = min(s.x for s in shapes), min(s.y for s in shapes)
+    right, bottom = max(s.x + s.width for s in shapes), max(s.y + s.height for s in shapes)
+    scale = 100 / 72
+    document = pypdfium2.PdfDocument(str(path))
+    image = np.asarray(document[0].render(scale=scale).to_pil().convert("RGB"), dtype=float)
+    document.close()
+    box = image[int(top * scale) : int(bottom * scale), int(left * scale) : int(right * scale)]
+    luminance = _linear(box.reshape(-1, 3))
+    dark, ground = np.percentile(luminance, 2), np.median(luminance)
+    return float((ground + 0.05) / (dark + 0.05))
+
+
+@pytest.mark.parametrize("game", ["comrade", "comrade-stalin", "assassin"])
+def test_a_low_ink_cover_keeps_its_emblem_outlined(tmp_path_factory, game):
+    """Review 3: the low-ink Comrade cover's star, its tint on a tinted disc, stood at 1.25:1 and all
+    but vanished. In low ink a cover's emblem keeps an outline in its full colour."""
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    path = out / game / "fr" / f"{game}-fr-rules-lowink-a5.pdf"
+    assert emblem_contrast(path, DEFAULT_DATA_DIR, game) > EMBLEM_CONTRAST
+
+
+def test_the_emblem_guard_catches_a_cover_star_without_its_outline(tmp_path):
+    """Must-catch: the star given a hairline of its own (so the low-ink outline rule leaves it to
+    its tints, as before review 3) measures under the bar."""
+    data = copy_data(tmp_path / "data", ["comrade"])
+    booklet = data / "comrade" / "print" / "booklet.yaml"
+    text = booklet.read_text("utf-8")
+    star = "fill: gold, layer: 2}"
+    booklet.write_text(
+        text.replace(star, "fill: gold, stroke: gold, stroke_width: 0.01mm, layer: 2}", 1),
+        encoding="utf-8",
+    )
+    result = build(
+        data, tmp_path / "out", games=["comrade"], langs=["fr"], papers=["a4"], low_ink=True
+    )
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    path = tmp_path / "out" / "comrade" / "fr" / "comrade-fr-rules-lowink-a5.pdf"
+    assert emblem_contrast(path, data, "comrade") < EMBLEM_CONTRAST

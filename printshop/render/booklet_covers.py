@@ -20,7 +20,8 @@ from printshop.project.models.art import Motif
 from printshop.project.models.booklet import BookletStyle, PageStyle
 from printshop.project.models.media import Paper
 from printshop.render.colour import Paints
-from printshop.render.faces import draw_shape
+from printshop.render.faces import draw_geometry, draw_shape
+from printshop.render.low_ink import ground_of
 from printshop.typeset.richtext import BACK_COVER, Spacer
 
 # the least contrast ratio (WCAG 2's, for large type: 3; body text asks 4.5) text on a page style's
@@ -117,8 +118,23 @@ def draw_page(
         canvas.setFillColor(paints.background(page.background))
         canvas.rect(left, bottom, right - left, top - bottom, stroke=0, fill=1)
     canvas.translate(bleed, bleed)
-    for shape in sorted(page.shapes.values(), key=lambda shape: shape.layer):
-        draw_shape(canvas, shape, height, paints, motifs, assets)
+    outline = paints.mode.low_ink_rules.outline
+    shapes = sorted(page.shapes.values(), key=lambda shape: shape.layer)
+    for index, shape in enumerate(shapes):
+        if paints.mode.low_ink and shape.kind == "motif" and shape.fill and shape.stroke is None:
+            # an emblem keeps an outline at full strength, in the darker of its colour and its
+            # ground's: its tint alone vanished on the tinted disc under it (review 3)
+            x, y = shape.x + shape.width / 2, shape.y + shape.height / 2
+            under = ground_of(shapes[:index], page.background, x, y)
+            line = min(
+                (name for name in (shape.fill, under) if name is not None), key=paints.luminance
+            )
+            draw_geometry(
+                canvas, shape, height, paints.fill(shape.fill), paints.full(line),
+                2 * outline, motifs, assets, mode=paints.mode,
+            )  # fmt: skip
+        else:
+            draw_shape(canvas, shape, height, paints, motifs, assets)
     canvas.restoreState()
 
 

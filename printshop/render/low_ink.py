@@ -63,10 +63,15 @@ def drawing_order(face: Face) -> list[Shape]:
 def ground(face: Face, below: list[Shape], x: float, y: float) -> str | None:
     """The colour under the point (x, y) once `below` (shapes painted earlier) are painted: the last
     filled one whose box holds it, else the background (None: none)."""
+    return ground_of(below, face.background, x, y)
+
+
+def ground_of(below: list[Shape], background: str | None, x: float, y: float) -> str | None:
+    """`ground` on any drawing: a face's, or a booklet page style's."""
     for shape in reversed(below):
         if shape.kind in _GROUND_KINDS and shape.fill is not None and _holds(_box(shape), x, y):
             return shape.fill
-    return face.background
+    return background
 
 
 def covers(shape: Shape, width: float, height: float) -> bool:

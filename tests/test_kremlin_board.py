@@ -5,6 +5,7 @@ issue found it (tests/fixtures/kremlin-old-board/, put back in a copy of the dat
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -385,3 +386,47 @@ def test_the_panel_guard_catches_the_phases_cut_from_their_heading(paper):
     }
     review = {"a4": (0.0, 263.2 * MM), "letter": (0.0, 174.8 * MM, 353.1 * MM)}[paper]
     assert split_sections(replace(tiling, cuts_y=review), sections) == ["phases"]
+
+
+# --- review 3: each tile named on its page as the assembly diagram names it --------------------
+def tile_names(path: Path) -> list[str | None]:
+    """Each tile page's name (A1, B3…) set in 7.5 pt or more (bold capitals) and at least 5 mm from the paper's
+    edges; None for a page without one."""
+    document = pdfium.PdfDocument(str(path))
+    names: list[str | None] = []
+    for index in range(1, len(document)):
+        page = document[index]
+        width, height = page.get_size()
+        text = page.get_textpage()
+        found = None
+        for rect_index in range(text.count_rects()):
+            left, bottom, right, top = text.get_rect(rect_index)
+            words = text.get_text_bounded(left, bottom, right, top).strip()
+            large = top - bottom >= 7.5 * 0.68  # a capital's height
+            inside = min(left, bottom, width - right, height - top) >= 5 * 72 / 25.4
+            if re.fullmatch(r"[A-C][1-4]", words) and large and inside:
+                found = words
+        names.append(found)
+    document.close()
+    return names
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_tile_page_names_its_tile_large(kremlin_kit, paper):
+    """Review 3: a tile's name was only in the 6 pt footer, so eight beige sheets were sorted by
+    reading it. Each tile page carries its name (A1, A2…) in 7.5 pt or more (11 pt where the margin allows), in the margin by the
+    window's top-left corner, at least 5 mm from the paper's edge; each name once."""
+    names = tile_names(kremlin_kit / "kremlin" / "en" / f"kremlin-en-board-{paper}.pdf")
+    assert None not in names and len(set(names)) == len(names) and "A1" in names, names
+
+
+def test_the_tile_name_guard_catches_a_name_in_the_footer_only(tmp_path, monkeypatch):
+    """Must-catch: tiles without the pill (the footer's 6 pt "tile A1" alone) have no name."""
+    from printshop.render import sheet_pages
+
+    monkeypatch.setattr(sheet_pages, "_tile_name", lambda *args: None)
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    result = build(data, tmp_path / "out", games=["kremlin"], langs=["en"], papers=["a4"])
+    assert not result.report.has_errors
+    names = tile_names(tmp_path / "out" / "kremlin" / "en" / "kremlin-en-board-a4.pdf")
+    assert names and all(name is None for name in names), names

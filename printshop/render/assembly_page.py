@@ -272,13 +272,7 @@ def _diagram(
             left, low, _, _ = _chip_corner(
                 cell, (wide / scale, tall / scale), inset / scale, texts, art
             )
-            px, py = x0 + left * scale, y0 + low * scale
-            canvas.setFillColor(settings.paints.fill("white"))
-            canvas.setStrokeColor(settings.paints.full("ink"))
-            canvas.setLineWidth(0.6)
-            canvas.roundRect(px, py, wide, tall, tall / 2, 1, 1)
-            canvas.setFillColor(settings.paints.text("ink"))
-            canvas.drawCentredString(px + wide / 2, py + tall / 2 - chip * 0.35, name)
+            pill(canvas, name, x0 + left * scale, y0 + low * scale, bold, chip, settings.paints)
     canvas.setFillColor(settings.paints.text("ink"))
     canvas.setFont(bold, label_size)
     top = y0 + tiling.sheet_height * scale
@@ -290,6 +284,26 @@ def _diagram(
         canvas.drawCentredString(
             x0 - label_size * 0.9, middle - label_size * 0.35, chr(ord("A") + row)
         )
+    canvas.restoreState()
+
+
+def pill_size(name: str, font: str, size: float) -> tuple[float, float]:
+    """(width, height) of a tile's name on its pill, in points."""
+    return stringWidth(name, font, size) + size * 1.4, size * 1.6
+
+
+def pill(canvas, name: str, x: float, y: float, font: str, size: float, paints) -> None:
+    """A tile's name (`A1`) on a white pill outlined in ink, its lower-left corner at (x, y): the
+    assembly diagram's cells and each tile's page name their tile the same way."""
+    wide, tall = pill_size(name, font, size)
+    canvas.saveState()
+    canvas.setFillColor(paints.fill("white"))
+    canvas.setStrokeColor(paints.full("ink"))
+    canvas.setLineWidth(0.6)
+    canvas.roundRect(x, y, wide, tall, tall / 2, 1, 1)
+    canvas.setFillColor(paints.text("ink"))
+    canvas.setFont(font, size)
+    canvas.drawCentredString(x + wide / 2, y + tall / 2 - size * 0.35, name)
     canvas.restoreState()
 
 

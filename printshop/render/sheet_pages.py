@@ -21,7 +21,7 @@ from printshop.layout.imposition import (
 )
 from printshop.layout.plan import FaceLayout, GameLayout, SheetLayout
 from printshop.layout.tiling import Tiling, tiling_for
-from printshop.render.assembly_page import assembly_page, place, triangle
+from printshop.render.assembly_page import assembly_page, pill, pill_size, place, triangle
 from printshop.render.pdf import new_canvas
 from printshop.render.replay import draw_face_form
 from printshop.render.seams import blocks, keep_off
@@ -297,6 +297,7 @@ def _render_tiled(
         _veil(canvas, tiling.covered(tile), ink, settings)
         canvas.restoreState()
         _tile_marks(canvas, tiling, tile, ink, settings)
+        _tile_name(canvas, tiling, tile, settings)
         _footer(
             canvas,
             game,
@@ -338,6 +339,37 @@ def _veil(canvas: Canvas, strips, ink, settings: SheetSettings) -> None:
                 path.lineTo(end, end - c)
         canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
+
+
+TILE_NAME_SIZES = (11.0, 9.0, 7.5)  # points: as the assembly diagram's, smaller where need be
+
+
+def _tile_name(canvas: Canvas, tiling: Tiling, tile, settings: SheetSettings) -> None:
+    """The tile's name (`A1`) on the pill the assembly diagram draws in its cell, in the page's
+    margin by the window's top-left corner (left of it where the margin is wide enough, else above
+    it, else under its bottom-left corner), never nearer the paper's edge than the margin: eight
+    sheets are told apart at a glance, and the name is cut away with the margin."""
+    pnp = settings.media.print_and_play
+    gap = pnp.crop_marks.gap
+    footer = pnp.footer
+    bold = f"{footer.font}-bold" if not footer.font.endswith("-bold") else footer.font
+    ox, oy = tiling.origin_of(tile)
+    top, edge = oy + tile.height, pnp.margin
+    for size in TILE_NAME_SIZES:
+        wide, tall = pill_size(tile.label, bold, size)
+        if ox - gap - wide >= edge:  # left of the window, under the corner's mark
+            pill(canvas, tile.label, ox - gap - wide, top - gap - tall, bold, size, settings.paints)
+            return
+        # above it, right of the corner's mark (1 pt from the window, its outline 1 pt more)
+        if top + 1 + tall + 1 <= tiling.page_height - edge:
+            pill(canvas, tile.label, ox + gap, top + 1, bold, size, settings.paints)
+            return
+    # a window that fills the paper's height and width: under its bottom-left corner, left of the
+    # footer
+    size = TILE_NAME_SIZES[0]
+    wide, tall = pill_size(tile.label, bold, size)
+    if oy - 1.5 - tall - 1 >= edge:
+        pill(canvas, tile.label, ox + gap, oy - 1.5 - tall, bold, size, settings.paints)
 
 
 def _tile_marks(canvas: Canvas, tiling: Tiling, tile, ink, settings: SheetSettings) -> None:

@@ -274,3 +274,50 @@ def test_the_kremlin_rules_last_page_of_text_is_at_least_half_full(kits, lang):
     top, bottom = max(max(ys) for ys in body), min(min(ys) for ys in body)
     last = body[-1]
     assert (max(last) - min(last)) / (top - bottom) >= LAST_PAGE_FULL - 0.05, lang
+
+
+# --- review 3: the reference sheet's lines break where a reader expects -------------------------
+def broken_lines(lines: list[str]) -> list[str]:
+    """Lines of a player aid that break badly: one that begins with a separator ("· 5D Economy"),
+    one that ends on an office code without its name ("… · 6C"), one that opens a bracket it does
+    not close ("Recovers (–1")."""
+    bad = []
+    for line in (line.strip() for line in lines):
+        if not line:
+            continue
+        if line.startswith("·") or re.search(r"(^|\s)\d[A-G]$", line):
+            bad.append(line)
+        elif line.count("(") > line.count(")"):
+            bad.append(line)
+    return bad
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_reference_sheet_keeps_codes_with_their_offices(tmp_path_factory, lang, paper):
+    """Review 3: "6C / Defence", a line starting "· 5D", "Recovers (–1 / cross)" in the EN health
+    table. No line of the reference sheet begins with a separator, ends on a code, or leaves a
+    bracket open."""
+    kit = kit_view(tmp_path_factory, ["kremlin"])
+    path = kit / "kremlin" / lang / f"kremlin-{lang}-reference-{paper}.pdf"
+    document = pypdfium2.PdfDocument(str(path))
+    lines = document[0].get_textpage().get_text_range().splitlines()
+    document.close()
+    assert len(lines) > 40
+    assert broken_lines(lines) == []
+
+
+def test_the_line_guard_catches_what_review_3_saw():
+    seen = [
+        "2A Ideology · 2B Party chief · 6C",
+        "Defence",
+        "· 5D Economy",
+        "Recovers (–1",
+        "cross)",
+    ]
+    assert broken_lines(seen) == [
+        "2A Ideology · 2B Party chief · 6C",
+        "· 5D Economy",
+        "Recovers (–1",
+    ]
+    assert broken_lines(["2A Ideology · 2B Party chief ·", "2C Industry", "Recovers (–1 ✚)"]) == []

@@ -405,18 +405,22 @@ def _balanced(
     scrap (a page with two lines on it is worse than a blank one), then the one that needs the
     fewest blank pages to fill its last sheet (the back cover is not one; with `back_cover`, the
     template's, it is always there), then one whose last page is half full, then the spacing
-    nearest the template's; with its spacing."""
+    nearest the template's; with its spacing. Padded to leaves only (`pad_to` under STITCHED),
+    a half-full last page comes before the fewest blank pages: a blank side costs no paper."""
 
     def score(result: tuple[int, float], spacing: float) -> tuple:
         pages, tail = result
         blanks = (-(pages + 1)) % pad_to if back_cover else max(0, (-pages) % pad_to - 1)
         scrap = pages > 1 and tail < LAST_PAGE_LEAST
-        return scrap, blanks, pages > 1 and tail < LAST_PAGE_FULL, abs(math.log(spacing))
+        thin = pages > 1 and tail < LAST_PAGE_FULL
+        if pad_to < STITCHED:  # a leaf's blank side costs no paper: a half-full last page first
+            return scrap, thin, blanks, abs(math.log(spacing))
+        return scrap, blanks, thin, abs(math.log(spacing))
 
     best, best_spacing = first, 1.0
     best_score = score(first, 1.0)
     for spacing in sorted((*TIGHTER, *LOOSER), key=lambda factor: abs(math.log(factor))):
-        if best_score[:3] == (False, 0, False):
+        if best_score[:3] in ((False, 0, False), (False, False, 0)):
             break
         candidate = measure(spacing)
         candidate_score = score(candidate, spacing)

@@ -606,6 +606,39 @@ def test_online_tables_get_one_image_per_face_the_same_size_per_component(previe
     assert len(role_sheets) == 1  # comrade: one deck, one card size
 
 
+def test_every_image_set_has_a_manifest_of_what_each_image_is_and_how_many(every_preview, project):
+    """Review 3: the Screentop and Tabletopia folders gave one picture per distinct face and no
+    count (Comrade: 10 images for 18 cards). Each image set writes <stem>-manifest.csv: every PNG of
+    a face (contact sheets aside) in it once, a front's back named, and a deck's fronts counting
+    every card of the deck, its backs as many."""
+    import csv
+
+    for game_id in discover_games(DEFAULT_DATA_DIR):
+        game = project.games[game_id].game
+        for name in project.targets.images:
+            folder = every_preview / game_id / "en" / name
+            rows = list(csv.DictReader((folder / f"{game_id}-en-manifest.csv").open()))
+            files = {path.name for path in folder.glob("*.png") if "-contact" not in path.name}
+            assert {row["file"] for row in rows} == files, (game_id, name)
+            for deck_id, deck in game.decks.items():
+                total = sum(card.count for card in deck.cards)
+                mine = [row for row in rows if row["component"] == deck_id]
+                fronts = [row for row in mine if row["side"] == "front"]
+                assert sum(int(row["count"]) for row in fronts) == total, (game_id, deck_id)
+                assert all(row["back"] in files for row in fronts if row["back"]), (
+                    game_id,
+                    deck_id,
+                )
+                backs = [row for row in mine if row["side"] == "back"]
+                if backs:
+                    assert sum(int(row["count"]) for row in backs) == total, (game_id, deck_id)
+    comrade = list(
+        csv.DictReader((every_preview / "comrade/en/screentop/comrade-en-manifest.csv").open())
+    )
+    counts = {row["face"]: int(row["count"]) for row in comrade if row["side"] == "front"}
+    assert counts["cards/comrade/front"] == 8 and counts["cards/vote/front"] == 5, counts
+
+
 # --- sheets as images: legible and filled
 # ------------------------------------------------------------------
 SHEET_DPI = 150  # the least density of a player sheet's image, over the sheet's own size

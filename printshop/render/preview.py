@@ -7,7 +7,10 @@ render/raster.py.
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+from collections import Counter
 
 from printshop.layout.plan import DeckLayout, GameLayout
 from printshop.project.models.art import Motif
@@ -100,23 +103,52 @@ def contact_sheets(pictures: list, target: ImageTarget) -> list:
     return sheets
 
 
+MANIFEST_COLUMNS = ("file", "component", "face", "side", "count", "back", "width_mm", "height_mm")
+
+
+def _manifest(rows: list[tuple]) -> bytes:
+    """The image set's manifest.csv: one row per image with what an online table's room needs to
+    build the game (how many of each, which back goes with a front, the real size)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(MANIFEST_COLUMNS)
+    writer.writerows(rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def _mm(points: float) -> str:
+    return f"{points * 25.4 / 72:.1f}"
+
+
+def _sized(face) -> tuple[str, str]:
+    return _mm(face.width), _mm(face.height)
+
+
 def render_image_set(
     game: GameLayout, target: ImageTarget, paints: Paints, motifs: dict[str, Motif], stem: str
 ) -> list[tuple[str, bytes, str]]:
     """(file name, bytes, description) of every image: <stem>-<deck>-<face>.png,
     <stem>-<deck>-contact.png (-contact-1.png, -contact-2.png… where a deck's faces take more than
-    one sheet), <stem>-<sheet>[-<item>].png."""
+    one sheet), <stem>-<sheet>[-<item>].png; and <stem>-manifest.csv, which says of each face's
+    image its deck or sheet, how many of it the game holds, its back's image and its size (the
+    images alone give one picture per distinct face, not how many to make)."""
     files = []
+    rows: list[tuple] = []
     for deck in game.decks:
         images = deck_images(game, deck, target, paints, motifs)
+        fronts = Counter(front for front, _ in deck.cards)
+        backs_of = {front: back for front, back in deck.cards}
+        with_back = Counter(back for _, back in deck.cards if back)
+        card = (_mm(deck.size.width), _mm(deck.size.height))
         for key, picture in images:
-            files.append(
-                (
-                    f"{stem}-{deck.id}-{file_part(key)}.png",
-                    png(picture),
-                    f"{deck.id}: {target.label}",
-                )
-            )
+            name = f"{stem}-{deck.id}-{file_part(key)}.png"
+            files.append((name, png(picture), f"{deck.id}: {target.label}"))
+            if key in fronts:
+                back = backs_of.get(key)
+                back_file = f"{stem}-{deck.id}-{file_part(back)}.png" if back else ""
+                rows.append((name, deck.id, key, "front", fronts[key], back_file, *card))
+            else:
+                rows.append((name, deck.id, key, "back", with_back[key], "", *card))
         if target.contact_sheet is not None and images:
             sheets = contact_sheets([p for _, p in images], target)
             for number, sheet in enumerate(sheets, 1):
@@ -140,8 +172,10 @@ def render_image_set(
             lang=game.lang,
         )
         names = sheet_file_names(stem, sheet.id, [face.key for face in sheet.faces])
-        for name, picture in zip(names, pictures):
+        for name, picture, face in zip(names, pictures, sheet.faces):
             files.append((f"{name}.png", png(picture), f"{sheet.id}: {target.label}"))
+            back_file = f"{name}-back.png" if sheet.backs else ""
+            rows.append((f"{name}.png", sheet.id, face.key, "front", 1, back_file, *_sized(face)))
         if sheet.backs:  # two-sided sheets: each item's back beside it
             backs = face_images(
                 sheet.backs,
@@ -151,8 +185,16 @@ def render_image_set(
                 game.localized.data.dir,
                 lang=game.lang,
             )
-            for name, picture in zip(names, backs):
+            for name, picture, face in zip(names, backs, sheet.backs):
                 files.append(
                     (f"{name}-back.png", png(picture), f"{sheet.id}, back: {target.label}")
                 )
+                rows.append((f"{name}-back.png", sheet.id, face.key, "back", 1, "", *_sized(face)))
+    files.append(
+        (
+            f"{stem}-manifest.csv",
+            _manifest(rows),
+            f"what each image is and how many: {target.label}",
+        )
+    )
     return files

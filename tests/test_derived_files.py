@@ -70,7 +70,8 @@ def _in_sheet_order(path: Path, data: Path, field: str) -> list:
     of = {card.id: card.kind if field == "kind" else card.vars.get(field) for card in deck.cards}
     physical = [(card.id, None) for card in deck.cards for _ in range(card.count)]
     per_page = len(page_drawing(PdfReader(path), 0)[0])
-    laid = SimpleNamespace(cards=physical, deck=deck)
+    faces = {card.id: SimpleNamespace(face_name=card.front) for card in deck.cards}
+    laid = SimpleNamespace(cards=physical, deck=deck, faces=faces)
     grid = SimpleNamespace(per_page=per_page)
     return [of[card] for card, _ in sheet_cards(laid, grid, spares="lowink" not in path.name)]
 

@@ -279,6 +279,39 @@ def test_the_markers_fill_their_pages_with_spares_beside_each_marker(kremlin_kit
         assert names[0] == names[3] and names[3] != names[6]
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_spares_are_shared_evenly_between_the_factions(kremlin_kit, paper):
+    """Review 3: the spares went to every marker in deck order, so a round cut short gave the first
+    factions 45 numbered markers and the last 35. A round that does not go all the way round goes
+    by face in turn: no faction has more markers than another but by one of each kind."""
+    from collections import Counter
+
+    from tests.test_derived_files import factions
+
+    path = kremlin_kit / "kremlin" / "en" / f"kremlin-en-markers-{paper}.pdf"
+    counts = Counter(name for name in factions(path) if name is not None)
+    assert len(counts) == 6 and max(counts.values()) - min(counts.values()) <= 2, counts
+
+
+def test_the_spares_guard_catches_spares_given_in_deck_order():
+    """Must-catch: the spares given in deck order (each card its own face) favour the first."""
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from printshop.render.sheets import sheet_cards
+
+    cards = [(f"f{f}-{v}", None) for f in range(1, 4) for v in range(1, 5)]
+    deck = SimpleNamespace(spares=True)
+    grid = SimpleNamespace(per_page=20)  # 12 cards, 8 spares: not a whole round
+    for faces, spread in (
+        ({card: SimpleNamespace(face_name=card) for card, _ in cards}, 4),
+        ({card: SimpleNamespace(face_name=card.split("-")[0]) for card, _ in cards}, 1),
+    ):
+        laid = SimpleNamespace(cards=cards, deck=deck, faces=faces)
+        counts = Counter(card.split("-")[0] for card, _ in sheet_cards(laid, grid))
+        assert max(counts.values()) - min(counts.values()) == spread, counts
+
+
 def test_the_fill_guard_catches_markers_spread_thin(tmp_path):
     """Must-catch: without `spares` the markers are spread over the two pages, 9 rows of 11 (99
     and 96), and more than a third of each page's printable area is blank."""

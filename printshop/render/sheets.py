@@ -107,11 +107,13 @@ def with_spares(deck: DeckLayout, settings: SheetSettings) -> bool:
 def sheet_cards(deck: DeckLayout, grid: Grid, spares: bool = True) -> list[tuple[str, str | None]]:
     """The cards the deck's sheets hold, in order: its cards, and with `spares` (for a deck that
     asks for them) spare copies until its last page is full, given one to each of its cards (each
-    front and back once) in deck order before a second to any, each spare beside its card."""
+    front and back once) before a second to any, each spare beside its card; a round that does
+    not go all the way round goes by face in turn (the first card of each face, then the second…),
+    so that no face (a faction's markers) gets more spares than another but by one."""
     cards = list(deck.cards)
     if not (spares and deck.deck.spares) or not cards:
         return cards
-    kinds = list(dict.fromkeys(cards))
+    kinds = _in_turn(list(dict.fromkeys(cards)), deck)
     given = Counter(kinds[index % len(kinds)] for index in range(-len(cards) % grid.per_page))
     last = {card: index for index, card in enumerate(cards)}
     filled = []
@@ -120,6 +122,17 @@ def sheet_cards(deck: DeckLayout, grid: Grid, spares: bool = True) -> list[tuple
         if last[card] == index:
             filled.extend([card] * given[card])
     return filled
+
+
+def _in_turn(kinds: list[tuple[str, str | None]], deck: DeckLayout) -> list[tuple[str, str | None]]:
+    """`kinds` (distinct cards, deck order) taken face by face in turn: the first card drawn with
+    each face of faces.yaml (its front's), then the second of each, and so on."""
+    by_face: dict[str, list] = {}
+    for kind in kinds:
+        front = deck.faces.get(kind[0])
+        by_face.setdefault(front.face_name if front is not None else kind[0], []).append(kind)
+    rounds = max((len(group) for group in by_face.values()), default=0)
+    return [group[n] for n in range(rounds) for group in by_face.values() if n < len(group)]
 
 
 def render_card_sheets(

@@ -257,8 +257,10 @@ class Deck(Node):
     """A tuck box for the deck, in the print-and-play kit; none: no box."""
     spares: bool = False
     """Fill the print-and-play kit's card sheets with spares: every page takes all the rows it holds,
-    and the slots the deck leaves empty get spare copies of its cards, one of each in deck order
-    before a second of any (markers lost at the table are replaced from them); press files, TTS, cut
+    and the slots the deck leaves empty get spare copies of its cards, one of each before a second of
+    any, a last round cut short going face by face in turn so that no face (a faction's markers)
+    gets more than another but by one (markers lost at the table are replaced from them); press
+    files, TTS, cut
     files and low-ink kits (whose ink the spares would take over its limit) keep the deck as it
     is."""
     vars: dict[str, Literal["number", "text"] | list[str | int] | VarSpec] = {}

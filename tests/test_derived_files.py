@@ -515,3 +515,40 @@ def test_the_emblem_guard_catches_a_cover_star_without_its_outline(tmp_path):
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     path = tmp_path / "out" / "comrade" / "fr" / "comrade-fr-rules-lowink-a5.pdf"
     assert emblem_contrast(path, data, "comrade") < EMBLEM_CONTRAST
+
+
+# --- review 3: cut guides a low-ink kit keeps dark -------------------------------------------------
+def darkest_in_left_margin(path: Path, page: int = 0) -> int:
+    """The darkest grey (0 black, 255 white) in the strip 5.5 to 8.5 mm from the page's left edge,
+    down its middle half: on a card sheet only the crop marks of the rows stand there."""
+    document = pypdfium2.PdfDocument(str(path))
+    image = np.asarray(document[page].render(scale=100 / 72).to_pil().convert("L"))
+    document.close()
+    px = 100 / 25.4
+    height = image.shape[0]
+    strip = image[height // 4 : 3 * height // 4, round(5.5 * px) : round(8.5 * px)]
+    return int(strip.min())
+
+
+def test_a_low_ink_kit_prints_its_cut_marks_dark(tmp_path_factory):
+    """Review 3: the low-ink crop marks and overlap triangles were 25 % grey (about 1.9:1 on white),
+    the only guide to cut by where low ink leaves no picture. Marks print at full strength: a
+    hairline costs no ink."""
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    path = out / "comrade" / "en" / "comrade-en-cards-lowink-a4.pdf"
+    assert darkest_in_left_margin(path) < 100
+
+
+def test_the_mark_guard_catches_marks_in_a_tint(tmp_path):
+    """Must-catch: marks drawn in a 25 % grey measure as light."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    path = tmp_path / "marks.pdf"
+    canvas = Canvas(str(path), pagesize=A4)
+    canvas.setStrokeGray(0.75)
+    canvas.setLineWidth(mm(0.2))
+    for y in range(300, 600, 100):
+        canvas.line(mm(5.5), y, mm(9.5), y)
+    canvas.save()
+    assert darkest_in_left_margin(path) > 150

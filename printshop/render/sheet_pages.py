@@ -208,7 +208,7 @@ def _sheet_marks(
     edge = pnp.margin + marks.width
     low = room.footer_top + marks.gap
     canvas.saveState()
-    canvas.setStrokeColor(settings.paints.fill(marks.colour))
+    canvas.setStrokeColor(settings.paints.full(marks.colour))
     canvas.setLineWidth(marks.width)
     for x in xs:
         canvas.line(x, top + start, x, min(top + start + marks.length, height - edge))
@@ -285,7 +285,7 @@ def _render_tiled(
         canvas, game, settings, width, ASSEMBLY_PAGE, pages, game.localized.label("assembly_title")
     )
     canvas.showPage()
-    ink = settings.paints.fill(settings.media.print_and_play.crop_marks.colour)
+    ink = settings.paints.full(settings.media.print_and_play.crop_marks.colour)
     for number, tile in enumerate(tiles, start=ASSEMBLY_PAGE + 1):
         ox, oy = tiling.origin_of(tile)
         canvas.saveState()

@@ -390,7 +390,7 @@ def _crop_marks(canvas: Canvas, grid: Grid, settings: SheetSettings) -> None:
     start = pnp.outer_bleed + marks.gap
     edge = pnp.margin + marks.width  # a mark ends before the band printers cannot print
     canvas.saveState()
-    canvas.setStrokeColor(settings.paints.fill(marks.colour))
+    canvas.setStrokeColor(settings.paints.full(marks.colour))
     canvas.setLineWidth(marks.width)
     left, right = grid.left, grid.left + grid.columns * grid.card_width
     bottom, top = grid.bottom, grid.bottom + grid.rows * grid.card_height

@@ -966,7 +966,9 @@ def test_booklets_end_on_a_real_page_with_no_folio_on_the_cover(kit, checked):
         cover = document[0].get_textpage().get_text_range()
         assert not re.search(r"(^|\n)\s*1\s*(\n|$)", cover), f"{path.name}: a folio on the cover"
         assert f"· {rules}" not in cover, f"{path.name}: a running head on the cover"
-        assert f"· {rules}" in document[1].get_textpage().get_text_range()  # as on every other page
+        texts = [document[n].get_textpage().get_text_range() for n in (1, 2)]
+        # as on every other page (the first page of rules: the third, after a blank inside cover)
+        assert f"· {rules}" in (texts[0] or texts[1])
         document.close()
 
 

@@ -181,7 +181,7 @@ def _face_renamed(data: Path) -> tuple[str, str, int]:
     game = data / "comrade-stalin" / "game.yaml"
     faces = data / "comrade-stalin" / "faces.yaml"
     edit(faces, "  goal-spades:", "  goal-spade:")
-    edit(faces, "{extends: goal-spades,", "{extends: goal-spade,")  # (the ace's face follows it)
+    edit(faces, "{extends: goal-spades}", "{extends: goal-spade}")  # (the ace's face follows it)
     return "unknown-reference", "comrade-stalin/game.yaml", line_of(game, "front: goal-spades,")
 
 

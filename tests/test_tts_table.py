@@ -137,3 +137,6 @@ def test_french_saves_name_decks_and_cards_by_the_texts_they_print(tts):
     assert comrade["Nickname"] != "cards"
     tiles = [state["Nickname"] for state in _all(tts / "kremlin" / "fr" / "tts")]
     assert "influence" not in tiles and "board" not in tiles
+    # a title whose placeholders the template fills ("Setup for {n} players") is not a name
+    for _, _, folder in _folders(tts):
+        assert not any("{" in state["Nickname"] for state in _all(folder))

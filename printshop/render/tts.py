@@ -194,10 +194,12 @@ class TtsExport:
         return self.text(box.title if box else None, self.text(f"{deck.id}.title", fallback))
 
     def face_title(self, face, fallback: str) -> str:
-        """What a face prints as its title: the first text of its frame named `title` or `name`."""
+        """What a face prints as its title: the first text of its frame named `title` or `name`,
+        unless the template fills in its placeholders ("Setup for {n} players")."""
         for frame in face.frames:
             if frame.name in TITLE_FRAMES and frame.text_ids:
-                return self.text(frame.text_ids[0], fallback)
+                title = self.text(frame.text_ids[0], fallback)
+                return fallback if "{" in title else title
         return fallback
 
     def deck(self, deck: DeckLayout, name: str) -> dict:

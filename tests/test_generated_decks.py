@@ -198,8 +198,8 @@ def test_the_generated_deck_goes_to_tabletop_simulator(built):
     saved = built / "output" / "market" / "en" / "tts" / "market-en-market.json"
     deck = json.loads(saved.read_text(encoding="utf-8"))["ObjectStates"][0]
     names = [card["Nickname"] for card in deck["ContainedObjects"]]
-    assert len(deck["DeckIDs"]) == 45 and names[:2] == ["herring-1", "herring-2"]
-    assert names[11] == "salt-1" and names[-1] == "joker"
+    assert len(deck["DeckIDs"]) == 45 and names[:2] == ["Herring", "Herring"]  # printed titles
+    assert names[11] == "Salt" and names[-1] == "Joker"
 
 
 def _rule_fails(tmp_path: Path, game: str) -> list[str]:

@@ -142,7 +142,7 @@ def test_the_sheet_decks_go_to_tabletop_simulator(built):
     saved = built / "output" / "market" / "en" / "tts" / "market-en-market.json"
     deck = json.loads(saved.read_text(encoding="utf-8"))["ObjectStates"][0]
     names = [card["Nickname"] for card in deck["ContainedObjects"]]
-    assert len(deck["DeckIDs"]) == 46 and names[0] == "herring-1" and names[-1] == "joker"
+    assert len(deck["DeckIDs"]) == 46 and names[0] == "Herring" and names[-1] == "Joker"
 
 
 def test_composition_rules_see_the_sheet_columns_at_their_cells(tmp_path):

@@ -71,6 +71,13 @@ def _built_languages(project, result) -> list[tuple[str, str]]:
     ]
 
 
+def _deck_states(folder: Path, stem: str) -> list[dict]:
+    """The saved objects of a deck: <stem>.json, and <stem>-<value>.json for each part of a deck
+    split by the target's split_by (Kremlin's markers by faction)."""
+    files = [folder / f"{stem}.json", *sorted(folder.glob(f"{stem}-*.json"))]
+    return [json.loads(file.read_text("utf-8"))["ObjectStates"][0] for file in files]
+
+
 def test_every_deck_of_every_game_and_language_has_a_tts_object_with_every_card(tts, project):
     out, result = tts
     built = _built_languages(project, result)
@@ -78,21 +85,18 @@ def test_every_deck_of_every_game_and_language_has_a_tts_object_with_every_card(
     for game_id, lang in built:
         folder = out / game_id / lang / "tts"
         for deck_id, deck in project.games[game_id].game.decks.items():
-            saved = json.loads(
-                (folder / f"{game_id}-{lang}-{deck_id}.json").read_text(encoding="utf-8")
-            )
-            [state] = saved["ObjectStates"]
             count = sum(card.count for card in deck.cards)
-            if count == 1:
-                assert state["Name"] == "CardCustom"
-                continue
-            assert state["Name"] == "DeckCustom"
-            assert (
-                len(state["DeckIDs"]) == len(state["ContainedObjects"]) == count
-            )  # every copy is a card
-            assert [card["CardID"] for card in state["ContainedObjects"]] == state["DeckIDs"]
-            expected = [entry.id for entry in deck.cards for _ in range(entry.count)]
-            assert [card["Nickname"] for card in state["ContainedObjects"]] == expected
+            cards = 0
+            for state in _deck_states(folder, f"{game_id}-{lang}-{deck_id}"):
+                if state["Name"] == "CardCustom":
+                    cards += 1
+                    continue
+                assert state["Name"] == "DeckCustom"
+                assert len(state["DeckIDs"]) == len(state["ContainedObjects"])  # each copy a card
+                assert [card["CardID"] for card in state["ContainedObjects"]] == state["DeckIDs"]
+                assert all(card["Nickname"] for card in state["ContainedObjects"])
+                cards += len(state["DeckIDs"])
+            assert cards == count, (game_id, lang, deck_id)
         whole = json.loads((folder / f"{game_id}-{lang}-all.json").read_text(encoding="utf-8"))
         keys = [key for state in whole["ObjectStates"] for key in state.get("CustomDeck", {})]
         assert len(keys) == len(set(keys))  # deck numbers never clash in the combined save
@@ -105,52 +109,50 @@ def test_tts_sheets_keep_to_the_grid_size_and_colour_limits(tts, project):
     for game_id, lang in _built_languages(project, result):
         folder = out / game_id / lang / "tts"
         for deck_id, deck in project.games[game_id].game.decks.items():
-            [state] = json.loads((folder / f"{game_id}-{lang}-{deck_id}.json").read_text("utf-8"))[
-                "ObjectStates"
-            ]
-            ids = state.get("DeckIDs", [state.get("CardID")])
             seen = 0
-            for key, custom in state["CustomDeck"].items():
-                columns, rows = custom["NumWidth"], custom["NumHeight"]
-                assert 2 <= columns <= 10 and 2 <= rows <= 7
-                assert {
-                    "FaceURL",
-                    "BackURL",
-                    "NumWidth",
-                    "NumHeight",
-                    "BackIsHidden",
-                    "UniqueBack",
-                } <= set(custom)
-                assert custom["BackIsHidden"] is True
-                faces = Image.open(folder / custom["FaceURL"])
-                assert faces.mode == "RGB" and max(faces.size) <= limits.max_pixels
-                assert faces.width % columns == 0 and faces.height % rows == 0
-                cell = (faces.width // columns, faces.height // rows)
-                # ids: 100 x deck key + slot, slots from 0, never the last (hidden) slot
-                slots = [card_id % 100 for card_id in ids if card_id // 100 == int(key)]
-                assert slots == list(range(len(slots))) and len(slots) <= columns * rows - 1
-                seen += len(slots)
-                back = Image.open(folder / custom["BackURL"])
-                assert back.mode == "RGB" and max(back.size) <= limits.max_pixels
-                assert back.size == (cell if not custom["UniqueBack"] else faces.size)
-                hidden = faces.crop(
-                    (
-                        (columns - 1) * cell[0],
-                        (rows - 1) * cell[1],
-                        columns * cell[0],
-                        rows * cell[1],
+            for state in _deck_states(folder, f"{game_id}-{lang}-{deck_id}"):
+                ids = state.get("DeckIDs", [state.get("CardID")])
+                for key, custom in state["CustomDeck"].items():
+                    columns, rows = custom["NumWidth"], custom["NumHeight"]
+                    assert 2 <= columns <= 10 and 2 <= rows <= 7
+                    assert {
+                        "FaceURL",
+                        "BackURL",
+                        "NumWidth",
+                        "NumHeight",
+                        "BackIsHidden",
+                        "UniqueBack",
+                    } <= set(custom)
+                    assert custom["BackIsHidden"] is True
+                    faces = Image.open(folder / custom["FaceURL"])
+                    assert faces.mode == "RGB" and max(faces.size) <= limits.max_pixels
+                    assert faces.width % columns == 0 and faces.height % rows == 0
+                    cell = (faces.width // columns, faces.height // rows)
+                    # ids: 100 x deck key + slot, slots from 0, never the last (hidden) slot
+                    slots = [card_id % 100 for card_id in ids if card_id // 100 == int(key)]
+                    assert slots == list(range(len(slots))) and len(slots) <= columns * rows - 1
+                    seen += len(slots)
+                    back = Image.open(folder / custom["BackURL"])
+                    assert back.mode == "RGB" and max(back.size) <= limits.max_pixels
+                    assert back.size == (cell if not custom["UniqueBack"] else faces.size)
+                    hidden = faces.crop(
+                        (
+                            (columns - 1) * cell[0],
+                            (rows - 1) * cell[1],
+                            columns * cell[0],
+                            rows * cell[1],
+                        )
                     )
-                )
-                if not custom["UniqueBack"]:  # the hidden card is the deck's back
-                    assert ImageChops.difference(hidden, back).getbbox() is None
-                elif deck.back is None:  # a one-sided deck: the plain hidden colour
-                    assert hidden.getcolors() is not None and len(hidden.getcolors()) == 1
-                else:
-                    assert (
-                        hidden.getcolors(1_000_000) is not None
-                        and len(hidden.getcolors(1_000_000)) > 1
-                    )
-                checked += 1
+                    if not custom["UniqueBack"]:  # the hidden card is the deck's back
+                        assert ImageChops.difference(hidden, back).getbbox() is None
+                    elif deck.back is None:  # a one-sided deck: the plain hidden colour
+                        assert hidden.getcolors() is not None and len(hidden.getcolors()) == 1
+                    else:
+                        assert (
+                            hidden.getcolors(1_000_000) is not None
+                            and len(hidden.getcolors(1_000_000)) > 1
+                        )
+                    checked += 1
             assert seen == sum(card.count for card in deck.cards)
     assert checked >= 16
 
@@ -160,18 +162,21 @@ def test_a_deck_of_more_than_69_cards_spreads_over_several_sheets(tts):
     [state] = json.loads((out / "kremlin/fr/tts/kremlin-fr-markers.json").read_text("utf-8"))[
         "ObjectStates"
     ]
-    assert len(state["DeckIDs"]) == 195
-    # after politicians (26 cards: 1, 2) and intrigue (34: 3, 4, 5), 14 poker cards to a sheet
-    assert sorted(state["CustomDeck"], key=int) == ["6", "7", "8"]
+    assert len(state["DeckIDs"]) == 195 - 6 * 18  # the markers of no faction (split_by: faction)
+    # after politicians (26 cards: 1, 2), intrigue (34: 3, 4, 5), 14 poker cards to a sheet, and
+    # the six factions' 18 markers (6 to 11)
+    assert sorted(state["CustomDeck"], key=int) == ["12", "13"]
     assert [
         state["CustomDeck"][key]["NumWidth"] * state["CustomDeck"][key]["NumHeight"]
-        for key in "678"
-    ] == [70, 70, 60]
+        for key in ("12", "13")
+    ] == [70, 20]
     assert (
-        state["DeckIDs"][0] == 600 and state["DeckIDs"][68] == 668 and state["DeckIDs"][69] == 700
+        state["DeckIDs"][0] == 1200
+        and state["DeckIDs"][68] == 1268
+        and state["DeckIDs"][69] == 1300
     )
     assert (
-        state["CustomDeck"]["6"]["BackURL"] == state["CustomDeck"]["6"]["FaceURL"]
+        state["CustomDeck"]["12"]["BackURL"] == state["CustomDeck"]["12"]["FaceURL"]
     )  # counters: face both sides
     # 16 mm counters keep their proportions and are not shrunk below half a card
     assert state["Transform"]["scaleX"] / state["Transform"]["scaleZ"] == pytest.approx(
@@ -182,14 +187,15 @@ def test_a_deck_of_more_than_69_cards_spreads_over_several_sheets(tts):
 def test_tts_cards_are_at_300_dpi_on_sheets_within_the_pixel_limit(tts, project):
     """The art director found the faces at 150 dpi soft: they are at `card_dpi` (300), 744 x 1039 px
     for a poker card, so 5 x 3 to a sheet of at most 4096 px (ten across would be 7440 px); the
-    politicians' 26 cards take two sheets. Counters (256 px at least) keep TTS's 10 x 7."""
+    politicians' 26 cards take two sheets. Counters (256 px at least) keep TTS's 10 x 7 (the 87
+    markers of no faction; each faction's 18 are a deck of their own)."""
     out, _ = tts
     target = project.targets.tts
     assert target.card_dpi == 300
     folder = out / "kremlin" / "en" / "tts"
     for deck_id, cell, grids in (
         ("politicians", (744, 1039), [(5, 3), (5, 3)]),
-        ("markers", (256, 256), [(10, 7), (10, 7), (10, 6)]),
+        ("markers", (256, 256), [(10, 7), (10, 2)]),
     ):
         [state] = json.loads((folder / f"kremlin-en-{deck_id}.json").read_text("utf-8"))[
             "ObjectStates"
@@ -231,11 +237,12 @@ def test_tts_boards_and_sheets_are_custom_boards_and_tiles(tts):
     states = json.loads((out / "kremlin/en/tts/kremlin-en-all.json").read_text("utf-8"))[
         "ObjectStates"
     ]
-    by_name = {state["Nickname"]: state for state in states}
+    by_name = {state["Nickname"]: state for state in states}  # named by the titles they print
     assert (
-        by_name["board"]["Name"] == "Custom_Board" and by_name["influence"]["Name"] == "Custom_Tile"
+        by_name["Kremlin"]["Name"] == "Custom_Board"
+        and by_name["Influence sheet"]["Name"] == "Custom_Tile"
     )
-    image = Image.open(out / "kremlin/en/tts" / by_name["board"]["CustomImage"]["ImageURL"])
+    image = Image.open(out / "kremlin/en/tts" / by_name["Kremlin"]["CustomImage"]["ImageURL"])
     assert image.mode == "RGB" and max(image.size) <= 4096
     roles = [
         state

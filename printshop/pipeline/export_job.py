@@ -67,7 +67,7 @@ class ExportJob:
             return
         folder = self.base / "tts"
         for name, data, description in render_tts(
-            self.layout, target, self.paints, self.motifs, self.stem
+            self.layout, target, self.paints, self.motifs, self.stem, folder
         ):
             self.add(
                 folder,

@@ -10,8 +10,10 @@ number. Card ids are 100 x deck number + slot, as TTS counts them. A deck whose 
 gets that back as one image; cards with backs of their own get a sheet of backs in the same grid
 (`UniqueBack`); a one-sided deck (counters) shows its face on both sides.
 
-Image URLs are the file names (or `base_url` + file name): TTS loads images from the web or from an
-absolute local path, never relative to the JSON, so the README says how to upload or rewrite them.
+Image URLs are the file names (or `base_url` + file name; base_url "file://": absolute file:/// URLs
+of the output folder): TTS loads images from the web or from an absolute local path, never relative
+to the JSON, so each tts/ folder's README.txt says how to upload or rewrite them. Decks, cards and
+tiles are named by the texts they print (tts_table.py lays the all-in-one save out).
 """
 
 from __future__ import annotations
@@ -19,14 +21,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from printshop.layout.plan import DeckLayout, GameLayout, SheetLayout
 from printshop.project.models.art import Motif
 from printshop.project.models.targets import TtsTarget
 from printshop.render.colour import Paints
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
+from printshop.render.tts_table import README, footprint, lay_out_table, readme
 
+TITLE_FRAMES = ("title", "name")  # a face's frames whose text names the card or tile
 CARD_TYPES = {
     "rounded": 0,
     "square": 1,
@@ -134,21 +139,13 @@ def _common(
     }
 
 
-def _names_and_kinds(deck: DeckLayout) -> tuple[list[str], list[str]]:
-    """Each physical card's name and kind, in deck order: its entry's id and kind, or, where the
-    cards do not follow the entries one by one, "<deck> <n>" and no kind."""
+def _card_ids(deck: DeckLayout) -> list[str]:
+    """Each physical card's entry id, in deck order, or, where the cards do not follow the entries
+    one by one, "<deck> <n>"."""
     entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
-    names = (
-        [entry.id for entry in entries]
-        if len(entries) == len(deck.cards)
-        else [f"{deck.id} {index + 1}" for index in range(len(deck.cards))]
-    )
-    kinds = (
-        [entry.kind for entry in entries]
-        if len(entries) == len(deck.cards)
-        else [""] * len(deck.cards)
-    )
-    return names, kinds
+    if len(entries) == len(deck.cards):
+        return [entry.id for entry in entries]
+    return [f"{deck.id} {index + 1}" for index in range(len(deck.cards))]
 
 
 class TtsExport:
@@ -162,6 +159,7 @@ class TtsExport:
         paints: Paints,
         motifs: dict[str, Motif],
         stem: str,
+        folder: Path | None = None,
     ):
         self.game, self.target, self.paints, self.motifs, self.stem = (
             game,
@@ -170,18 +168,50 @@ class TtsExport:
             motifs,
             stem,
         )
+        self.folder = folder  # where the files are written: base_url "file://" makes absolute URLs
         self.files: list[tuple[str, bytes, str]] = []  # (file name, bytes, description)
         self.next_deck_number = (
             1  # CustomDeck keys run through the whole game, so a combined save has no clash
         )
 
     def url(self, file_name: str) -> str:
+        """`base_url` + the file name; base_url "file://": the file's absolute file:/// URL in the
+        output folder (for a table on this machine only)."""
+        if self.target.base_url == "file://" and self.folder is not None:
+            return (self.folder / file_name).resolve().as_uri()
         return self.target.base_url + file_name
 
-    def deck(self, deck: DeckLayout, x: float) -> dict:
+    def text(self, text_id: str | None, fallback: str) -> str:
+        """The plain localized text `text_id` (as the cards print it), else `fallback`."""
+        texts = self.game.localized.texts
+        return self.game.localized.plain(text_id) if text_id in texts else fallback
+
+    def deck_name(self, deck: DeckLayout) -> str:
+        """A deck's name in the kit's language: its tuck box's title, its `<deck>.title` text, the
+        game's title for a game's only deck, else its id."""
+        box = deck.deck.tuck_box
+        fallback = self.game.title if len(self.game.decks) == 1 else deck.id
+        return self.text(box.title if box else None, self.text(f"{deck.id}.title", fallback))
+
+    def face_title(self, face, fallback: str) -> str:
+        """What a face prints as its title: the first text of its frame named `title` or `name`,
+        unless the template fills in its placeholders ("Setup for {n} players")."""
+        for frame in face.frames:
+            if frame.name in TITLE_FRAMES and frame.text_ids:
+                title = self.text(frame.text_ids[0], fallback)
+                return fallback if "{" in title else title
+        return fallback
+
+    def deck(self, deck: DeckLayout, name: str) -> dict:
         """Render a deck's sheets and return its saved object (DeckCustom, or CardCustom for one
-        card)."""
-        names, kinds = _names_and_kinds(deck)
+        card), named `name`; each card named by its front's title (else its id), described by the
+        deck's name."""
+        x = 0.0  # placed by lay_out_table
+        ids = _card_ids(deck)
+        names = [
+            self.face_title(deck.faces[front], entry_id)
+            for entry_id, (front, _) in zip(ids, deck.cards)
+        ]
         grids = sheet_grids(len(deck.cards), self.target, card_pixels(deck, self.target))
         cell = cell_pixels(deck, grids, self.target)
         pictures = self._pictures(deck, cell)
@@ -229,10 +259,10 @@ class TtsExport:
                 index = start + slot
                 card_id = 100 * number + slot
                 deck_ids.append(card_id)
-                name_and_kind = (names[index], kinds[index])
+                name_and_description = (names[index], name)
                 custom_deck = {str(number): custom}
                 contained.append(
-                    self._card(deck, x, index, card_id, name_and_kind, sideways, custom_deck)
+                    self._card(deck, x, index, card_id, name_and_description, sideways, custom_deck)
                 )
             start += grid.cards
         if len(contained) == 1:  # a deck of one card is a single custom card in TTS
@@ -240,7 +270,7 @@ class TtsExport:
         scale_x, scale_z = self.card_scale(deck)
         whole = _common(
             "DeckCustom",
-            deck.id,
+            name,
             _transform(x, 0, scale_x, scale_z, face_down=True),
             guid(self.stem, deck.id),
         )
@@ -345,19 +375,19 @@ class TtsExport:
         x: float,
         index: int,
         card_id: int,
-        name_and_kind: tuple[str, str],
+        name_and_description: tuple[str, str],
         sideways: bool,
         custom_deck: dict,
     ) -> dict:
         """The saved object of the deck's card at `index`, face down, in its face sheet's
-        `custom_deck`."""
-        name, kind = name_and_kind
+        `custom_deck`, named and described (its title, the deck's name)."""
+        name, description = name_and_description
         card = _common(
             "Card",
             name,
             _transform(x, 0, *self.card_scale(deck), face_down=True),
             guid(self.stem, deck.id, str(index)),
-            kind,
+            description,
         )
         card.update(
             {
@@ -393,9 +423,10 @@ class TtsExport:
         sheet.paste(hidden, ((slot % grid.columns) * width, (slot // grid.columns) * height))
         return sheet
 
-    def sheet(self, sheet: SheetLayout, x: float) -> list[dict]:
+    def sheet(self, sheet: SheetLayout) -> list[dict]:
         """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles: one image per
-        item."""
+        item, named by its title (else the sheet's id)."""
+        x = 0.0  # placed by lay_out_table
         target, game = self.target, self.game
         first = sheet.faces[0]
         width, height = pixels_at(first.width, first.height, target.sheet_dpi)
@@ -450,8 +481,11 @@ class TtsExport:
                 }
             item = _common(
                 "Custom_Board" if board else "Custom_Tile",
-                f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id,
-                _transform(x, 6 + 2 * index, scale, scale),
+                self.face_title(
+                    sheet.faces[index],
+                    f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id,
+                ),
+                _transform(x, 0, scale, scale),
                 guid(self.stem, sheet.id, str(index)),
             )
             item["CustomImage"] = image
@@ -480,34 +514,68 @@ def saved_object(objects: list[dict], name: str) -> bytes:
     return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
+def split_decks(export: TtsExport, deck: DeckLayout) -> list[tuple[DeckLayout, str]]:
+    """A deck and its name, or, where its cards hold a var of the target's `split_by`, one deck per
+    value (named by the text `<deck>.<var>.<value>`, e.g. markers.faction.f1, else the deck's name
+    and the value) and one of the cards without it, under the deck's own id and name."""
+    name = export.deck_name(deck)
+    entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
+    var = next((var for var in export.target.split_by if any(var in e.vars for e in entries)), None)
+    if var is None or len(entries) != len(deck.cards):
+        return [(deck, name)]
+    values = list(dict.fromkeys(entry.vars.get(var) for entry in entries))
+    values.sort(key=lambda value: value is None)  # the cards without the var last
+    parts = []
+    for value in values:
+        cards = [card for card, entry in zip(deck.cards, entries) if entry.vars.get(var) == value]
+        own = [entry for entry in deck.deck.cards if entry.vars.get(var) == value]
+        part = replace(
+            deck,
+            id=deck.id if value is None else f"{deck.id}-{value}",
+            deck=deck.deck.model_copy(update={"cards": own}),
+            cards=cards,
+        )
+        label = (
+            name if value is None else export.text(f"{deck.id}.{var}.{value}", f"{name} {value}")
+        )
+        parts.append((part, label))
+    return parts
+
+
 def render_tts(
-    game: GameLayout, target: TtsTarget, paints: Paints, motifs: dict[str, Motif], stem: str
+    game: GameLayout,
+    target: TtsTarget,
+    paints: Paints,
+    motifs: dict[str, Motif],
+    stem: str,
+    folder: Path | None = None,
 ) -> list[tuple[str, bytes, str]]:
     """Every file of the game's TTS export: per deck its sheets and a saved object
-    (<stem>-<deck>.json), the sheets' images, and one saved object with everything
-    (<stem>-all.json)."""
-    export = TtsExport(game, target, paints, motifs, stem)
-    everything = []
-    x = 0.0
-    for deck in game.decks:
-        state = export.deck(deck, x)
-        everything.append(state)
-        export.files.append(
-            (
-                f"{stem}-{deck.id}.json",
-                saved_object([state], f"{game.title}: {deck.id}"),
-                f"{deck.id}: TTS saved object",
+    (<stem>-<deck>.json), the sheets' images, one saved object with everything laid out apart
+    (<stem>-all.json), and README.txt."""
+    export = TtsExport(game, target, paints, motifs, stem, folder)
+    everything: list[tuple[dict, tuple[float, float]]] = []
+    for whole in game.decks:
+        for deck, name in split_decks(export, whole):
+            state = export.deck(deck, name)
+            everything.append((state, footprint(state, target)))
+            export.files.append(
+                (
+                    f"{stem}-{deck.id}.json",
+                    saved_object([state], f"{game.title}: {name}"),
+                    f"{deck.id}: TTS saved object",
+                )
             )
-        )
-        x += 4.0
     for sheet in game.sheets:
-        everything.extend(export.sheet(sheet, x))
-        x += 4.0
+        for state, face in zip(export.sheet(sheet), sheet.faces):
+            everything.append((state, footprint(state, target, face.height / face.width)))
+    lay_out_table(everything)
     export.files.append(
         (
             f"{stem}-all.json",
-            saved_object(everything, game.title),
+            saved_object([state for state, _ in everything], game.title),
             "every deck, board and sheet: TTS saved object",
         )
     )
+    export.files.append((README, readme(game, target, stem), "how to use the saves"))
     return export.files

@@ -55,7 +55,12 @@ class TtsTarget(Node):
     """The width a custom tile or board has at scale 1; sheets are scaled from it."""
     base_url: str = ""
     """What FaceURL, BackURL and ImageURL start with: the web folder the images are uploaded to
-    (empty: bare file names, to be replaced after uploading; see the README)."""
+    (empty: bare file names, to be replaced after uploading; see the README). `file://`: each
+    file's absolute file:/// URL in the output folder, for a table on this machine only."""
+    split_by: list[str] = []
+    """Card vars that split a deck on the table: a deck whose cards hold one becomes one deck per
+    value, named by the text `<deck>.<var>.<value>` (markers.faction.f1), and one of the cards
+    without it."""
 
 
 class RegistrationMarks(Node):

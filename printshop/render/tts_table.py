@@ -1,0 +1,61 @@
+"""Tabletop Simulator's table: where the all-in-one save puts each object (apart, from their
+real extents), and the README.txt of a tts/ folder, in the kit's language."""
+
+from __future__ import annotations
+
+from printshop.layout.plan import GameLayout
+from printshop.project.models.targets import TtsTarget
+
+README = "README.txt"
+GAP = 1.0  # TTS units between two objects of the all-in-one save
+
+
+def footprint(state: dict, target: TtsTarget, aspect: float = 1.0) -> tuple[float, float]:
+    """An object's width and depth on the table in TTS units (an inch of `card_at_scale_1` or
+    `tile_at_scale_1` is a unit): from its scale, and a tile's `aspect` (height over width)."""
+    transform = state["Transform"]
+    if "CustomImage" in state:
+        width = transform["scaleX"] * target.tile_at_scale_1 / 72
+        return width, width * aspect
+    card = target.card_at_scale_1
+    across, down = (card.height, card.width) if state["SidewaysCard"] else (card.width, card.height)
+    return transform["scaleX"] * across / 72, transform["scaleZ"] * down / 72
+
+
+def lay_out_table(objects: list[tuple[dict, tuple[float, float]]]) -> None:
+    """Place the all-in-one save's objects (each with its footprint) apart by GAP: the boards in a
+    row from the origin, the decks and the other tiles in rows beside them, as wide as the
+    boards are deep (at least 30 units)."""
+    boards = [item for item in objects if item[0]["Name"] == "Custom_Board"]
+    others = [item for item in objects if item[0]["Name"] != "Custom_Board"]
+    left = 0.0
+    for state, (width, depth) in boards:
+        _place(state, left + width / 2, -depth / 2)
+        left += width + GAP
+    deep = max([depth for _, (_, depth) in boards], default=0.0)
+    start, row_width = left, max(30.0, deep)
+    x, z, row_depth = start, 0.0, 0.0
+    for state, (width, depth) in others:
+        if x > start and x + width > start + row_width:
+            x, z, row_depth = start, z - row_depth - GAP, 0.0
+        _place(state, x + width / 2, z - depth / 2)
+        x += width + GAP
+        row_depth = max(row_depth, depth)
+
+
+def _place(state: dict, x: float, z: float) -> None:
+    for item in [state, *state.get("ContainedObjects", [])]:
+        item["Transform"]["posX"], item["Transform"]["posZ"] = round(x, 4), round(z, 4)
+
+
+def readme(game: GameLayout, target: TtsTarget, stem: str) -> bytes:
+    """README.txt of a tts/ folder, in the kit's language: how to upload the images, point the
+    saves at them and load the saves."""
+    label = game.localized.label
+    lines = [label("tts_readme_title", title=game.title)]
+    if target.base_url:
+        lines.append(label("tts_readme_base", base=target.base_url))
+    else:
+        lines += [label("tts_readme_upload"), label("tts_readme_urls")]
+    lines += [label("tts_readme_saves"), label("tts_readme_load", all=f"{stem}-all")]
+    return ("\n\n".join(lines) + "\n").encode("utf-8")

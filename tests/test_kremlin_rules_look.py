@@ -322,3 +322,50 @@ def test_the_line_guard_catches_what_review_3_saw():
         "Recovers (–1",
     ]
     assert broken_lines(["2A Ideology · 2B Party chief ·", "2C Industry", "Recovers (–1 ✚)"]) == []
+
+
+# --- review 3: Kremlin's lookup tables whole on a page -------------------------------------------
+# a header row as the text layer reads it: its cells on one line
+HEADERS = {
+    "en": ("Politburo Purge", "Who acts If inactive"),
+    "fr": ("Politburo Purge", "Qui agit Sinon"),
+}
+
+
+def repeated_headers(path: Path, lang: str) -> dict[str, int]:
+    """How many lines of the A5 rules hold each of the Politburo and the year's tables' header rows:
+    more than one, the table was split and its header repeated."""
+    document = pypdfium2.PdfDocument(str(path))
+    lines = [
+        line.strip()
+        for page in document
+        for line in page.get_textpage().get_text_range().splitlines()
+    ]
+    document.close()
+    return {header: sum(header in line for line in lines) for header in HEADERS[lang]}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_kremlin_lookup_tables_stand_whole(kits, lang):
+    """Review 3: the Politburo table split 6 | 3 (EN) and the year's 5 | 3 (FR), their headers
+    repeated. Kremlin's booklet sets its tables a little tighter, and both stand on one page."""
+    path = kits / "kremlin" / lang / f"kremlin-{lang}-rules-a5.pdf"
+    assert set(repeated_headers(path, lang).values()) == {1}
+
+
+def test_the_table_guard_catches_the_split_review_3_saw(tmp_path):
+    """Must-catch: with printshop's table padding (3 pt) the English Politburo table splits."""
+    from printshop.pipeline.build import build
+    from tests.conftest import copy_data
+
+    data = copy_data(tmp_path / "data", ["kremlin"])
+    booklet = data / "kremlin" / "print" / "booklet.yaml"
+    text = booklet.read_text("utf-8")
+    booklet.write_text(
+        "\n".join(line for line in text.splitlines() if not line.startswith("tables:")) + "\n",
+        encoding="utf-8",
+    )
+    result = build(data, tmp_path / "out", games=["kremlin"], langs=["en"], papers=["a4"])
+    assert not result.report.has_errors
+    found = repeated_headers(tmp_path / "out" / "kremlin" / "en" / "kremlin-en-rules-a5.pdf", "en")
+    assert found["Politburo Purge"] == 2, found

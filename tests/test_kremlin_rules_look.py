@@ -354,18 +354,23 @@ def test_the_kremlin_lookup_tables_stand_whole(kits, lang):
 
 
 def test_the_table_guard_catches_the_split_review_3_saw(tmp_path):
-    """Must-catch: with printshop's table padding (3 pt) the English Politburo table splits."""
+    """Must-catch: with the booklet's own table padding (3 pt) the English Politburo table splits."""
+    import shutil
+
     from printshop.pipeline.build import build
     from tests.conftest import copy_data
 
     data = copy_data(tmp_path / "data", ["kremlin"])
-    booklet = data / "kremlin" / "print" / "booklet.yaml"
-    text = booklet.read_text("utf-8")
-    booklet.write_text(
-        "\n".join(line for line in text.splitlines() if not line.startswith("tables:")) + "\n",
-        encoding="utf-8",
-    )
-    result = build(data, tmp_path / "out", games=["kremlin"], langs=["en"], papers=["a4"])
+    templates = tmp_path / "templates"
+    shutil.copytree(DEFAULT_DATA_DIR.parent / "templates", templates)
+    rules = templates / "kremlin" / "rules.xml.j2"
+    text = rules.read_text("utf-8")
+    assert text.count(' padding="2pt"') == 2
+    rules.write_text(text.replace(' padding="2pt"', ""), encoding="utf-8")
+    result = build(
+        data, tmp_path / "out", games=["kremlin"], langs=["en"], papers=["a4"],
+        templates_dir=templates,
+    )  # fmt: skip
     assert not result.report.has_errors
     found = repeated_headers(tmp_path / "out" / "kremlin" / "en" / "kremlin-en-rules-a5.pdf", "en")
     assert found["Politburo Purge"] == 2, found

@@ -381,6 +381,48 @@ def count_spaces_beside_icons(paragraph: Any) -> None:
     paragraph.Paragraph.breakLines = breakLines
 
 
+@_patch_of("reportlab.platypus.paragraph", "_justifyDrawParaLine", "_justifyDrawParaLineX")
+def tracked_justified_lines(paragraph: Any) -> None:
+    """Draw a justified line given a `tracking` (typeset/justify.py: a line too loose for its word
+    spaces alone) with its letters that far apart (the PDF's character spacing, Tc), the inline
+    images of the line placed after the letters as they move: while the line is drawn, the
+    canvas's widths of its texts count the spacing too. Other lines are drawn as before."""
+    if not _first_time(paragraph, "tracked_justified_lines"):
+        return
+    simple_line, frag_line = paragraph._justifyDrawParaLine, paragraph._justifyDrawParaLineX
+
+    def _justifyDrawParaLine(tx, offset, extraspace, words, last=0):
+        tracking = getattr(words, "tracking", 0.0)
+        if not tracking:
+            return simple_line(tx, offset, extraspace, words, last)
+        tx.setCharSpace(tracking)
+        try:
+            return simple_line(tx, offset, extraspace, words, last)
+        finally:
+            tx.setCharSpace(0)
+
+    def _justifyDrawParaLineX(tx, offset, line, last=0):
+        tracking = getattr(line, "tracking", 0.0)
+        if not tracking:
+            return frag_line(tx, offset, line, last)
+        canvas = tx._canvas
+        width = canvas.stringWidth
+
+        def tracked_width(text, *args, **kwargs):
+            return width(text, *args, **kwargs) + tracking * len(text)
+
+        canvas.stringWidth = tracked_width
+        tx.setCharSpace(tracking)
+        try:
+            return frag_line(tx, offset, line, last)
+        finally:
+            tx.setCharSpace(0)
+            del canvas.stringWidth
+
+    paragraph._justifyDrawParaLine = _justifyDrawParaLine
+    paragraph._justifyDrawParaLineX = _justifyDrawParaLineX
+
+
 @_patch_of("reportlab.pdfgen.canvas", "Canvas.drawImage")
 def inline_drawings(canvas: Any) -> None:
     """Canvas.drawImage draws an icon's motif (an InlineMotif, typeset/icons.py) as vector paths

@@ -20,7 +20,13 @@ from reportlab.pdfgen.canvas import Canvas
 from printshop.project.loader import load_project
 from printshop.project.paths import DEFAULT_DATA_DIR
 from printshop.render import images
-from printshop.render.booklet import LAST_PAGE_FULL, LAST_PAGE_LEAST, _balanced, _looser_filling
+from printshop.render.booklet import (
+    LAST_PAGE_FULL,
+    LAST_PAGE_LEAST,
+    LEAVES,
+    _balanced,
+    _looser_filling,
+)
 from printshop.render.colour import ColourMode, Paints
 from printshop.typeset.icons import InlineMotif, motif_art, painting, written_icons
 from tests.conftest import edit, kit_view, one, shared_build
@@ -261,6 +267,41 @@ def test_the_looser_spacing_that_fills_the_last_page_is_the_first_that_does():
     assert _looser_filling(_measured(FRENCH), 13, LAST_PAGE_FULL) == ((13, 0.54), 1.25)
     assert _looser_filling(_measured(FRENCH), 12, LAST_PAGE_FULL) is None  # none keeps 12 pages
     assert LAST_PAGE_LEAST < LAST_PAGE_FULL
+
+
+# Kremlin's French A5 rules as measured in review 3-D's build: 12 pages (cover included) at the
+# template's spacing, the last 94 % full; 13 when looser
+FRENCH_LEAVES = {
+    0.55: (12, 0.49),
+    0.7: (12, 0.59),
+    0.85: (12, 0.78),
+    1.0: (12, 0.94),
+    1.25: (13, 0.06),
+    1.5: (13, 0.56),
+    1.8: (13, 0.69),
+}
+# Comrade Stalin's French: a leaf less when set tighter
+STALIN_LEAVES = {
+    0.55: (9, 0.76),
+    0.7: (9, 0.88),
+    0.85: (10, 0.64),
+    1.0: (10, 0.65),
+    1.25: (10, 0.67),
+    1.5: (10, 0.85),
+    1.8: (10, 0.93),
+}
+
+
+def test_a_booklet_of_leaves_keeps_its_spacing_rather_than_loosen_it_to_spare_a_blank_side():
+    """Review 3-D: Kremlin FR was set 1.5 times looser to spare one blank side, for the same seven
+    leaves, and read loose beside the English. A booklet of leaves takes a spacing beyond the first
+    steps for a fuller last page or a leaf less, never only for a blank side."""
+    found = _balanced(_measured(FRENCH_LEAVES), FRENCH_LEAVES[1.0], LEAVES, back_cover=True)
+    assert found == ((12, 0.94), 1.0)  # must-catch: the rule before chose 1.5
+    tighter = _balanced(_measured(STALIN_LEAVES), STALIN_LEAVES[1.0], LEAVES, back_cover=True)
+    assert tighter == ((9, 0.88), 0.7)  # must-pass: five leaves, not six
+    thin = {**FRENCH_LEAVES, 1.0: (13, 0.3)}  # a thin last page still takes what fills it
+    assert _balanced(_measured(thin), thin[1.0], LEAVES, back_cover=True)[1] != 1.0
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -406,21 +406,35 @@ def _balanced(
     fewest blank pages to fill its last sheet (the back cover is not one; with `back_cover`, the
     template's, it is always there), then one whose last page is half full, then the spacing
     nearest the template's; with its spacing. Padded to leaves only (`pad_to` under STITCHED),
-    a half-full last page comes before the fewest blank pages: a blank side costs no paper."""
+    a half-full last page comes before the fewest blank pages (a blank side costs no paper), then
+    the fewest leaves; a spacing beyond the first steps (`MILD`) is taken for a fuller last page or
+    a leaf less, never only to spare a blank side."""
 
     def score(result: tuple[int, float], spacing: float) -> tuple:
         pages, tail = result
         blanks = (-(pages + 1)) % pad_to if back_cover else max(0, (-pages) % pad_to - 1)
         scrap = pages > 1 and tail < LAST_PAGE_LEAST
         thin = pages > 1 and tail < LAST_PAGE_FULL
-        if pad_to < STITCHED:  # a leaf's blank side costs no paper: a half-full last page first
-            return scrap, thin, blanks, abs(math.log(spacing))
-        return scrap, blanks, thin, abs(math.log(spacing))
+        distance = abs(math.log(spacing))
+        if pad_to < STITCHED:  # a leaf's blank side costs no paper: a half-full last page first,
+            # then the fewest leaves; a spacing far from the template's is never taken only to
+            # spare a blank side (review 3-D: Kremlin FR set 1.5 times looser, for the same seven
+            # leaves, read loose beside EN)
+            leaves = -(-(pages + back_cover + blanks) // pad_to)
+            return scrap, thin, leaves, distance > MILD + 1e-9, blanks, distance
+        return scrap, blanks, thin, distance
+
+    def done(found: tuple) -> bool:  # nothing left to better but the distance (a leaf less is
+        # not looked for once the last sheet is full)
+        if pad_to < STITCHED:
+            scrap, thin, _, far, blanks, _ = found
+            return (scrap, thin, far, blanks) == (False, False, False, 0)
+        return found[:3] == (False, 0, False)
 
     best, best_spacing = first, 1.0
     best_score = score(first, 1.0)
     for spacing in sorted((*TIGHTER, *LOOSER), key=lambda factor: abs(math.log(factor))):
-        if best_score[:3] in ((False, 0, False), (False, False, 0)):
+        if done(best_score):
             break
         candidate = measure(spacing)
         candidate_score = score(candidate, spacing)
@@ -436,6 +450,9 @@ LAST_PAGE_LEAST = 0.25
 LAST_PAGE_FULL = 0.5
 TIGHTER = (0.85, 0.7, 0.55)  # factors on the space before and after paragraphs, tried in turn
 LOOSER = (1.25, 1.5, 1.8)
+# the farthest from the template's spacing (as a log of the factor) that a booklet of leaves is set
+# with to spare a blank side: the first tighter and looser steps
+MILD = abs(math.log(LOOSER[0]))
 
 
 def _for_target(booklet: BookletLayout, press: bool) -> BookletLayout:

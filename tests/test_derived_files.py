@@ -517,6 +517,56 @@ def test_the_emblem_guard_catches_a_cover_star_without_its_outline(tmp_path):
     assert emblem_contrast(path, data, "comrade") < EMBLEM_CONTRAST
 
 
+# --- review 3-D: no flat grey band on a low-ink cover --------------------------------------------
+def grey_share(path: Path, page: int) -> float:
+    """The share of a page's pixels in a neutral mid-grey: channels within 2 % of each other (a
+    tint of a colour as dark as Assassin's night blue keeps more hue), neither near black (type)
+    nor near white (paper)."""
+    document = pypdfium2.PdfDocument(str(path))
+    image = np.asarray(document[page].render(scale=40 / 72).to_pil().convert("RGB")).astype(int)
+    document.close()
+    spread = image.max(axis=2) - image.min(axis=2)
+    level = image.mean(axis=2)
+    grey = (spread < 0.02 * 255) & (level > 0.3 * 255) & (level < 0.85 * 255)
+    return float(grey.mean())
+
+
+GREY_COVER = 0.05  # a cover may hold some grey (an outline's antialiasing, a tint), not a band
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_low_ink_cover_has_no_flat_grey_band(tmp_path_factory, game):
+    """Review 3-D: Comrade Stalin's low-ink front cover printed its black band as a flat mid-grey
+    over 47 % of the page, the heaviest ink of the booklet, and its back a grey disc. On a low-ink
+    cover a black or grey band or disc is paper white inside an outline."""
+    out, _ = shared_build(tmp_path_factory, games=GAMES, papers=["a4"], low_ink=True)
+    for lang in ("en", "fr"):
+        path = out / game / lang / f"{game}-{lang}-rules-lowink-a5.pdf"
+        last = len(pypdfium2.PdfDocument(str(path))) - 1
+        for page in (0, last):
+            assert grey_share(path, page) < GREY_COVER, (path.name, page + 1)
+
+
+def test_the_grey_guard_catches_the_band_review_3d_saw(tmp_path, monkeypatch):
+    """Must-catch: with black bands tinted as every other fill, Comrade Stalin's cover is grey."""
+    from printshop import memos
+    from printshop.render import booklet_covers
+
+    monkeypatch.setattr(booklet_covers, "_neutral_dark", lambda paints, shape: False)
+    data = copy_data(tmp_path / "data", ["comrade-stalin"])
+    memos.BOOKLETS.clear()  # a booklet this process set before is not set again
+    try:
+        result = build(
+            data, tmp_path / "out", games=["comrade-stalin"], langs=["en"], papers=["a4"],
+            low_ink=True, jobs=1,
+        )  # fmt: skip
+    finally:
+        memos.BOOKLETS.clear()  # nor is this one kept for a later build
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    path = tmp_path / "out" / "comrade-stalin" / "en" / "comrade-stalin-en-rules-lowink-a5.pdf"
+    assert grey_share(path, 0) > 0.3
+
+
 # --- review 3: cut guides a low-ink kit keeps dark -------------------------------------------------
 def darkest_in_left_margin(path: Path, page: int = 0) -> int:
     """The darkest grey (0 black, 255 white) in the strip 5.5 to 8.5 mm from the page's left edge,

@@ -133,9 +133,46 @@ def draw_page(
                 canvas, shape, height, paints.fill(shape.fill), paints.full(line),
                 2 * outline, motifs, assets, mode=paints.mode,
             )  # fmt: skip
+        elif paints.mode.low_ink and _neutral_dark(paints, shape):
+            # a black or grey band or disc would print as a flat mid-grey, the heaviest ink of the
+            # booklet (review 3-D on Comrade Stalin's covers): paper white, outlined in the colour
+            # of what it stands on where that is a colour (the rays' red), else in its own
+            x, y = _centre(shape)
+            under = ground_of(shapes[:index], page.background, x, y)
+            line = under if under is not None and not _neutral(paints, under) else shape.fill
+            draw_geometry(
+                canvas, shape, height, paints.white(), paints.full(line),
+                2 * outline, motifs, assets, mode=paints.mode,
+            )  # fmt: skip
         else:
             draw_shape(canvas, shape, height, paints, motifs, assets)
     canvas.restoreState()
+
+
+# a fill whose channels differ by less than this share reads as grey, not as a colour
+NEUTRAL_SPREAD = 0.08
+# and one darker than this, tinted for low ink, a flat mid-grey
+NEUTRAL_DARK = 0.35
+
+
+def _neutral(paints: Paints, name: str) -> bool:
+    """Whether the palette's `name` is a grey (black and white included), not a colour."""
+    value = paints.palette[name]
+    channels = [int(value[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    return max(channels) - min(channels) < NEUTRAL_SPREAD
+
+
+def _neutral_dark(paints: Paints, shape) -> bool:
+    """Whether `shape` is a band or disc filled with a dark grey or black."""
+    if shape.kind not in ("rect", "circle") or not shape.fill or shape.fill not in paints.palette:
+        return False
+    return _neutral(paints, shape.fill) and paints.luminance(shape.fill) < NEUTRAL_DARK
+
+
+def _centre(shape) -> tuple[float, float]:
+    if shape.kind == "circle":
+        return shape.x, shape.y
+    return shape.x + shape.width / 2, shape.y + shape.height / 2
 
 
 def split_back_cover(blocks: list) -> tuple[list, list | None]:

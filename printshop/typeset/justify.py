@@ -132,18 +132,20 @@ class _TrackedWords(list):
     tracking = 0.0
 
 
+def _glyphs(line) -> int:
+    """How many characters `line` sets (its spaces included, its images not)."""
+    if isinstance(line, tuple):
+        return len(" ".join(line[1]))
+    return sum(
+        len(getattr(frag, "text", "") or "") for frag in line.words if not hasattr(frag, "cbDefn")
+    )
+
+
 def _tracked(line, rest: float, size: float):
     """`line` with the `tracking` (points between letters) that spends `rest` (room its word
     spaces at the limit leave), up to MAX_TRACKING of the font size; the rest stays at the line's
     end. Drawn by reportlab_patches.tracked_justified_lines."""
-    if isinstance(line, tuple):
-        glyphs = len(" ".join(line[1]))
-    else:
-        glyphs = sum(
-            len(getattr(frag, "text", "") or "")
-            for frag in line.words
-            if not hasattr(frag, "cbDefn")
-        )
+    glyphs = _glyphs(line)
     if glyphs < 2 or rest <= 0:
         return line
     tracking = min(MAX_TRACKING * size, rest / (glyphs - 1))

@@ -216,9 +216,7 @@ def test_the_a5_rules_have_an_even_page_count_and_full_pages(kit):
         shares = _text_bottoms(path)
         assert len(shares) % 2 == 0, (path.name, len(shares))
         rules = shares[1:-1]
-        if rules and rules[0] < 0.05:  # the inside front cover, left blank
-            rules.pop(0)
-        while rules and rules[-1] < 0.05:  # notes or blank pages before the back cover
+        while rules and rules[-1] < 0.05:  # notes pages before the back cover
             rules.pop()
         short = [(n + 2, round(s, 2)) for n, s in enumerate(rules[:-1]) if s < 2 / 3]
         assert not short, (path.name, short)
@@ -339,7 +337,7 @@ def test_a_page_styles_background_fills_the_pages_of_rules_and_the_blank_ones(tm
     # a home print stops its fill 6 mm inside the page's edge (pages.inset); a press page reaches
     # the bleed's edge
     edge = 0.0 if bleed else 0.06
-    for page in (1, 2):  # the blank inside front cover, then the page of rules
+    for page in (1, 2):  # the page of rules, then the notes page
         for corner in ((edge, edge), (1 - edge, 1 - edge), (0.5, 0.5)):
             assert _near(_pixel(data_pdf, page, *corner), deep), (page, corner)
     assert _near(_pixel(data_pdf, 0, edge, 1 - edge), _hex(palette["red"]))  # the cover's own fill

@@ -309,8 +309,13 @@ def test_the_kremlin_rules_last_page_of_text_is_at_least_half_full(kits, lang):
     from tests.test_table_pagination import _lines
 
     reader = PdfReader(kits / "kremlin" / lang / f"kremlin-{lang}-rules-a5.pdf")
-    # the pages of text (a blank inside front cover aside)
-    pages = [lines for lines in (_lines(page) for page in reader.pages[1:-1]) if lines]
+    notes = load_project(DEFAULT_DATA_DIR, games=[]).languages[lang].labels["notes"]
+    # the pages of text (a notes page before the back cover aside)
+    pages = [
+        _lines(page)
+        for page in reader.pages[1:-1]
+        if not page.extract_text().strip().upper().startswith(notes.upper())
+    ]
     foot = set.intersection(*(set(lines) for lines in pages))
     body = [[y for y in lines if y not in foot] for lines in pages]
     top, bottom = max(max(ys) for ys in body), min(min(ys) for ys in body)

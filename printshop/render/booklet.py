@@ -9,10 +9,9 @@ spacing allows: the space between paragraphs is tightened until its lines go bac
 until the last page holds more. A saddle-stitched booklet (`pad_to` 4) is balanced instead: of the
 same spacings, one with no scrap that needs the fewest blank pages to reach a multiple of four, then
 one whose last page is half full, then the spacing nearest the template's. The last page is a back cover (the
-cover's emblem and title); pages still missing are the inside front cover, left blank, then notes
-pages before the back cover (render.booklet_pages.Padding), so no two blank pages follow each other
-and none falls inside the rules; the back cover and the blank page carry no folio nor running
-head, and the blank page carries nothing at all (no file name either). A template that declares its back cover
+cover's emblem and title); pages still missing are notes pages before the back cover
+(render.booklet_pages.Padding), never a blank page; the back cover carries no folio nor running
+head. A template that declares its back cover
 (`<spacer height="back-cover"/>`, render.booklet_covers) has it on the last page of every booklet, stitched
 or not. Neither cover carries a folio or the file's name; their colours and art are booklet.yaml's `pages`.
 

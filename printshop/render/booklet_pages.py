@@ -86,8 +86,8 @@ def set_booklet(
 ) -> tuple[bytes, int, float]:
     """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing`
     scales the space before and after paragraphs (to balance the last page). After the
-    `content_pages`, `blank_pages` pages that complete the last sheet (`Padding`: the inside
-    front cover blank, then notes pages), then (`back_cover`) a back cover. With `measure`,
+    `content_pages`, `blank_pages` pages that complete the last sheet (`Padding`: notes pages),
+    then (`back_cover`) a back cover. With `measure`,
     the pages are set but neither drawn nor written (the bytes are empty). `stitched`: a home
     booklet imposed for saddle stitching, whose page styles' fills reach the fold (`art_box`)."""
     style = booklet.style
@@ -110,7 +110,7 @@ def set_booklet(
     blocks, declared_back = split_back_cover(booklet.blocks)
     # the template's back cover; or, where it declares none, the cover's emblem and title
     back_blocks = declared_back if declared_back is not None else back_cover_blocks(blocks)
-    padding = Padding.of(blocks if booklet.cover else [], blank_pages, content_pages, back_cover)
+    padding = Padding.of(blank_pages, content_pages, back_cover)
     notes_title = game.localized.label("notes")
 
     def frame(inner_left: bool) -> Frame:
@@ -138,10 +138,6 @@ def set_booklet(
             page = pages.cover if front else pages.back_cover if last else pages.text
             box = art_box(paper, bleed, pages.inset, stitched, doc.page)
             draw_page(canvas, page, box, paper.height, bleed, paints, motifs, assets)
-        if role == "blank":
-            # the inside front cover, completing the last sheet: nothing on it, not even the file's
-            # name
-            return
         if role == "notes" and not measure:
             _draw_notes(canvas, doc.page, paper, bleed, margins, styles, style, paints, notes_title)
         if front or last:
@@ -245,8 +241,6 @@ def set_booklet(
         if not on_cover:
             spans[index] = (start, len(story))
         on_cover = on_cover and not cover_break
-        if cover_break and padding.inside_front:  # the inside front cover left blank
-            story.extend([RLSpacer(1, 1), PageBreak()])
     # each list of the text with the paragraph that introduces it, kept from breaking badly
     for lead, first, end in reversed(list_runs(blocks)):
         if lead in spans:
@@ -316,32 +310,26 @@ def set_booklet(
 
 @dataclass(frozen=True)
 class Padding:
-    """Where the pages that complete a stitched booklet's last sheet go: the first is the inside
-    front cover, left blank (the rules then open on a right-hand page); the others are pages headed
-    "Notes" with ruled lines, before the back cover. So no two blank pages ever follow each other,
-    and none falls inside the rules. A booklet without a cover page (or whose cover has no page
-    break after it) has all of them as notes pages. `content` is the pages of text (cover
+    """Where the pages that complete a booklet's last sheet (or leaf) go: pages headed "Notes" with
+    ruled lines, just before the back cover. None is left blank, and none is the inside front
+    cover: a blank page 2 read as padding, and moved every page of the rules a side over, so that
+    a table "below" stood after a page turn (review 4). `content` is the pages of text (cover
     included), `None` when nothing pads the booklet."""
 
-    inside_front: bool
     notes: int
     content: int | None
     back_cover: bool
 
     @classmethod
-    def of(cls, blocks, padding: int, content: int | None, back_cover: bool) -> Padding:
-        front = padding > 0 and any(isinstance(block, PageBreakBlock) for block in blocks)
-        return cls(front, padding - front, content, back_cover)
+    def of(cls, padding: int, content: int | None, back_cover: bool) -> Padding:
+        return cls(padding, content, back_cover)
 
     def role(self, page: int) -> str:
-        """'blank', 'notes', 'back' (the back cover) or 'text' (the cover and the rules)."""
+        """'notes', 'back' (the back cover) or 'text' (the cover and the rules)."""
         content = self.content or 0
-        last = content + self.inside_front + self.notes + 1
-        if self.back_cover and page == last:
+        if self.back_cover and page == content + self.notes + 1:
             return "back"
-        if self.inside_front and page == 2:
-            return "blank"
-        if self.content is not None and page > content + self.inside_front:
+        if self.content is not None and page > content:
             return "notes"
         return "text"
 

@@ -90,6 +90,27 @@ def test_a_short_list_is_never_split_it_moves_whole(checked, paints):
     assert items_by_page(_set(checked, paints, _list(5, FOUR_FIT)), 5) == [5]
 
 
+def _tall_list(count: int, room: str) -> list:
+    """As `_list`, of items two lines long each (about 10 mm)."""
+    blocks: list = [Spacer(f"{180 - float(room.removesuffix('mm'))}mm")]
+    words = "a step of the setup that runs on over a second line of the page, as many do in rules"
+    blocks += [Para("li", f"Step {k}: {words}.", bullet=f"{k}.") for k in range(1, count + 1)]
+    return blocks
+
+
+def test_a_short_list_splits_rather_than_leave_a_quarter_page_empty(checked, paints):
+    """Review 4: a page of Comrade Stalin's booklet ended mid-sentence, 35 % empty, before a short
+    list moved whole. Six items of two lines (a short list) with room for four on a page whose
+    frame is 180 mm: moving it would leave 50 mm (28 %) empty, more than `room_left`; it splits
+    four and two. With `room_left` 1 (never), it moves whole (must-catch)."""
+    data = _set(checked, paints, _tall_list(6, "50mm"))
+    assert items_by_page(data, 6) == [4, 2]
+    never = BookletLists(room_left=1.0)
+    assert items_by_page(_set(checked, paints, _tall_list(6, "50mm"), never), 6) == [6]
+    # must-pass: with 30 mm (17 %) left, the list moves whole as before
+    assert items_by_page(_set(checked, paints, _tall_list(6, "30mm")), 6) == [6]
+
+
 def test_a_long_list_splits_five_and_five(checked, paints):
     """must-pass: ten items with room for five split 5 + 5, not moved whole."""
     data = _set(checked, paints, _list(10, FIVE_FIT))

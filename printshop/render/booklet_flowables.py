@@ -505,10 +505,11 @@ def _introduces(markup: str) -> bool:
 class KeepList(KeepTogether):
     """A list and what leads into it (the paragraph that introduces it, the headings above), set so
     that a page break never leaves fewer than `least_items` items begun on either side of it. A
-    short list (`keep_items` items or fewer, no taller than `keep_share` of the frame) is never split:
+    short list (`keep_items` items or fewer, no taller than `keep_share` of the frame) is not split:
     it moves to the next page with at least the last two lines of its lead (the headings stay with
-    the lead's lines). A longer one breaks after the most lines that fit, between items or inside
-    one; a list that fits at no page top and may not break is set as ReportLab would.
+    the lead's lines), unless that leaves more than `room_left` of the frame empty. A longer one
+    breaks after the most lines that fit, between items or inside one; a list that fits at no page
+    top and may not break is set as ReportLab would.
     booklet.yaml's `lists` (BookletLists) gives the numbers."""
 
     def __init__(
@@ -537,7 +538,9 @@ class KeepList(KeepTogether):
         if self._height(content, aW) <= aH:
             return content
         least = self.rule.least_items
-        if not self.short(aW):  # the most items that fit here, with enough of them on each side
+        spare = aH - self._height(self.lead, aW)  # what moving the list would leave empty here
+        if not self.short(aW) or spare > self.rule.room_left * self.frame_height:
+            # the most items that fit here, with enough of them on each side
             items = self.items
             for count in range(len(items) - least, least - 2, -1):
                 here = [*self.lead, *items[:count]]

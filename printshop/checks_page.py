@@ -33,7 +33,7 @@ ALARMS_ON_CORRECT_TEXT: dict[str, tuple[int, int, str]] = {
     ),
     "swapped-texts": (0, 0, "none down to a margin of 0.05 (0.1 is used)"),
     "placeholder": (0, 0, ""),
-    "markup-mismatch": (0, 0, ""),
+    "markup-mismatch": (1, 1, "a French title beside the original one, each in italics, accepted"),
     "line-breaks": (0, 0, ""),
     "mojibake": (0, 0, ""),
     "icon-mismatch": (0, 0, ""),

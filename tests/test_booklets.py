@@ -194,7 +194,7 @@ TRACKED = (
     "height='7'/>) un politicien très malade. Retirez d’abord les marqueurs CURE de l’année "
     "précédente\u202f: un patient encore malade peut rester au Sanatorium une année de plus."
 )
-TRACKED_WIDTH = 320.0
+TRACKED_WIDTH = 316.0
 
 
 def _set_and_read(paragraph: EvenParagraph, width: float):
@@ -290,7 +290,7 @@ def test_a_plain_paragraphs_loose_line_reaches_the_margin_too(paints, monkeypatc
     """The same for a paragraph in one font (ReportLab keeps its lines as text, not fragments)."""
     from printshop.typeset import justify
 
-    monkeypatch.setattr(justify, "MAX_WORD_SPACE", 1.3)
+    monkeypatch.setattr(justify, "MAX_WORD_SPACE", 1.6)
     monkeypatch.setattr(justify, "_BROKEN", {})
     body = TextStyle(font="serif", size="9.5pt", leading=1.38, align="justify")
     style = paragraph_style(body, 9.5, paints, name="p", hyphenation="fr_FR")

@@ -48,9 +48,9 @@ MAX_WORD_SPACE = 2.0
 # than the font's
 MIN_WORD_SPACE = 0.8
 # the most a line still too loose at the limit sets its letters apart, as a share of the font size
-# (3 %: an eighth of a word space, a tracking a reader does not see; a line that needs more keeps
-# the rest of its room at its end)
-MAX_TRACKING = 0.03
+# (2 %: a twelfth of a word space; review 4 could see 0.27 pt, 2.9 %, beside word spaces at their
+# limit; a line that needs more keeps the rest of its room at its end, and is best reworded)
+MAX_TRACKING = 0.02
 LOOK_BACK = 3  # how many lines before a loose one may give it their last word
 ROUNDS = 4  # how many times the look-back starts again from its best lines
 GIVE = 3  # how many words (or parts of words) a line may give up

@@ -109,15 +109,24 @@ def test_a_motifs_colour_not_in_the_palette_is_reported_at_motifs_yaml(data_copy
 
 # --- every place that names the marker uses the icon -----------------------------------------------
 def writes_the_marker_as_a_character(text: str) -> bool:
-    """Whether a text names the suspicion marker as a written "?" (« ? », ‘?’, "a ? marker")."""
-    return bool(re.search(r"«[\s\u202f\u00a0]*\?[\s\u202f\u00a0]*»|‘\?’|\s\?\s+marker", text))
+    """Whether a text names the suspicion marker as a written "?" (« ? », ‘?’, "a ? marker"), or
+    the sick marker as a written "+" ("a + marker", "un marqueur +": review 4)."""
+    return bool(
+        re.search(
+            r"«[\s\u202f\u00a0]*\?[\s\u202f\u00a0]*»|‘\?’|\s[?+]\s+marker|marqueurs?\s+\+",
+            text,
+        )
+    )
 
 
 def test_no_kremlin_text_writes_the_marker_as_a_question_mark():
     assert writes_the_marker_as_a_character("Chaque « ? » posé ou retiré")  # must-catch
     assert writes_the_marker_as_a_character("remove his ‘?’ markers")
     assert writes_the_marker_as_a_character("Each ? marker placed")
+    assert writes_the_marker_as_a_character("at the summit with a + marker on it")
+    assert writes_the_marker_as_a_character("au sommet avec un marqueur +, car il est malade")
     assert not writes_the_marker_as_a_character("QUI MEURT ?")  # a question is no marker
+    assert not writes_the_marker_as_a_character("avec +3 si sa cible est au Sanatorium")
     for lang in LANGS:
         text = (DEFAULT_DATA_DIR / "kremlin" / "text" / f"{lang}.yaml").read_text(encoding="utf-8")
         assert not [line for line in text.splitlines() if writes_the_marker_as_a_character(line)], (

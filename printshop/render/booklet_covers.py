@@ -139,9 +139,9 @@ def draw_page(
             # of what it stands on where that is a colour (the rays' red), else in its own
             x, y = _centre(shape)
             under = ground_of(shapes[:index], page.background, x, y)
-            line = under if under is not None and not _neutral(paints, under) else shape.fill
+            edge = under if under is not None and not _neutral(paints, under) else shape.fill
             draw_geometry(
-                canvas, shape, height, paints.white(), paints.full(line),
+                canvas, shape, height, paints.white(), paints.full(edge or "ink"),
                 2 * outline, motifs, assets, mode=paints.mode,
             )  # fmt: skip
         else:

@@ -389,6 +389,57 @@ def test_a_table_announced_below_stands_on_the_same_spread(checked, kit, press):
     assert not far, "\n".join(far)
 
 
+def tables_split_over_a_turn(texts: list[str], headers: list[str]) -> list[str]:
+    """The tables whose header row (repeated where a table splits) stands on a right-hand page and
+    on the page after it, over the turn."""
+    found = []
+    for header in headers:
+        pages = [number for number, text in enumerate(texts, 1) if _bare(header) in text]
+        found += [
+            f"'{header}' on p{page} and p{page + 1}"
+            for page in pages
+            if page % 2 == 1 and page + 1 in pages
+        ]
+    return found
+
+
+def test_no_booklet_splits_a_table_over_a_page_turn(checked, kit):
+    """Review 4-H: Comrade Stalin's French booklet split its table of starting tokens 6 | 3 over
+    the turn of a leaf. No rules booklet (A5 and imposed) splits a table from a right-hand page
+    to the next; a table split over a spread repeats its header on the facing page, which is
+    allowed."""
+    from printshop.typeset.richtext import Table
+
+    over = []
+    for layout in checked.layouts:
+        if layout.booklet is None:
+            continue
+        game, lang = layout.game_id, layout.lang
+        headers = [
+            " ".join(_plain(markup) for _, markup in block.rows[0])
+            for block in layout.booklet.blocks
+            if isinstance(block, Table) and block.rows
+        ]
+        folder = kit / game / lang
+        a5 = folder / f"{game}-{lang}-rules-a5.pdf"
+        imposed = folder / f"{game}-{lang}-rules-booklet-a4.pdf"
+        for path, texts in (
+            (a5, _page_texts(a5)),
+            (imposed, [_bare(text) for text, _ in _pages(imposed)]),
+        ):
+            over += [
+                f"{path.name}: {problem}" for problem in tables_split_over_a_turn(texts, headers)
+            ]
+    assert not over, "\n".join(over)
+
+
+def test_the_turn_guard_catches_a_header_repeated_over_the_turn():
+    texts = [_bare(text) for text in ("", "", "Card Tokens A 2", "Card Tokens B 1")]
+    assert tables_split_over_a_turn(texts, ["Card Tokens"])  # p3 | p4: over the turn
+    facing = [_bare(text) for text in ("", "Card Tokens A 2", "Card Tokens B 1")]
+    assert not tables_split_over_a_turn(facing, ["Card Tokens"])  # p2 | p3 face each other
+
+
 def test_the_spread_guard_catches_a_table_after_a_page_turn():
     texts = [_bare(text) for text in ("", "x the table below shows", "y", "A B rows")]
     assert table_far_from_its_mention(texts, "the table below shows", "A B") is not None

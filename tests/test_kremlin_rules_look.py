@@ -313,6 +313,29 @@ def test_a_booklet_of_leaves_keeps_its_spacing_rather_than_loosen_it_to_spare_a_
     assert _balanced(_measured(thin), thin[1.0], LEAVES, back_cover=True)[1] != 1.0
 
 
+# Comrade Stalin's French booklet as measured in review 4-H's build: (pages, last page's fill,
+# tables over a page turn) per spacing; looser, its table of starting tokens split 6 | 3 over a turn
+STALIN_TURNS = {
+    0.55: (9, 0.78, 0),
+    0.7: (9, 0.91, 0),
+    0.85: (10, 0.36, 0),
+    1.0: (10, 0.42, 0),
+    1.25: (10, 0.7, 2),
+    1.5: (10, 0.87, 1),
+    1.8: (10, 0.96, 1),
+}
+
+
+def test_a_stitched_booklet_keeps_its_tables_off_a_page_turn_before_filling_its_last_page():
+    """Review 4-H: the stitched booklet took the spacing that filled its last page best, and split
+    a short table over a page turn. After the fewest blank pages, a stitched booklet takes the
+    fewest tables over a turn, then a full last page."""
+    found = _balanced(_measured(STALIN_TURNS), STALIN_TURNS[1.0], 4, back_cover=True)
+    assert found == ((10, 0.42, 0), 1.0)  # must-catch: the order before took 1.5
+    no_turns = {spacing: (*result[:2], 0) for spacing, result in STALIN_TURNS.items()}
+    assert _balanced(_measured(no_turns), no_turns[1.0], 4, back_cover=True)[1] == 1.25  # must-pass
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_kremlin_rules_last_page_of_text_is_at_least_half_full(kits, lang):
     from tests.test_table_pagination import _lines

@@ -267,7 +267,7 @@ def booklet_sets(
         return
     back = split_back_cover(home.blocks)[1] is not None
     set_booklet(game, home, paper, paints, motifs, 0, 0.0, "", None, back_cover=back, measure=True)
-    _MEASURED[key] = (0, 0.0)
+    _MEASURED[key] = (0, 0.0, 0)
 
 
 def check_booklet_sets(game: GameLayout, project, report) -> None:
@@ -319,19 +319,21 @@ def booklet_flow(
     page: a booklet written for A4 and Letter, or as a standalone A5 and as one imposed, is measured
     once."""
 
-    def measure(spacing: float) -> tuple[int, float]:
+    def measure(spacing: float) -> tuple[int, float, int]:
         return _measure(game, booklet, paper, paints, motifs, spacing)
 
     spacing = 1.0
-    pages, tail = measure(spacing)
+    first = measure(spacing)
+    pages, tail = first[:2]
     if pad_to > 1:
         back = split_back_cover(booklet.blocks)[1] is not None
-        (pages, tail), spacing = _balanced(measure, (pages, tail), pad_to, back)
+        best, spacing = _balanced(measure, first, pad_to, back)
+        pages, tail = best[:2]
     elif pages > 1 and tail < LAST_PAGE_FULL:
         for tighter in TIGHTER:  # the last page's few lines move back onto the page before
             candidate = measure(tighter)
             if candidate[0] < pages:
-                (pages, tail), spacing = candidate, tighter
+                (pages, tail), spacing = candidate[:2], tighter
                 break
         else:
             # or lines move forward onto the last page: half full where a spacing does it, else
@@ -341,12 +343,12 @@ def booklet_flow(
                     break
                 found = _looser_filling(measure, pages, least)
                 if found is not None:
-                    (pages, tail), spacing = found
+                    (pages, tail), spacing = found[0][:2], found[1]
                     break
     return spacing, pages
 
 
-def _looser_filling(measure, pages: int, least: float) -> tuple[tuple[int, float], float] | None:
+def _looser_filling(measure, pages: int, least: float) -> tuple[tuple, float] | None:
     """The first of the LOOSER spacings that keeps the booklet's `pages` and fills at least `least`
     of its last page; with its spacing."""
     for looser in LOOSER:
@@ -363,8 +365,9 @@ def _measure(
     paints: Paints,
     motifs: dict[str, Motif],
     spacing: float,
-) -> tuple[int, float]:
-    """(pages, how much of the last page's frame the text fills) of the booklet set with `spacing`,
+) -> tuple[int, float, int]:
+    """(pages, how much of the last page's frame the text fills, tables over a page turn) of the
+    booklet set with `spacing`,
     remembered by everything that moves a line or a page break: the blocks, the style, the page, the
     language's hyphenation, the fonts and the colours written into the text (a home booklet's RGB, a
     shop's CMYK). The file name, folio and bleed are drawn outside the frames and change nothing, as
@@ -372,10 +375,10 @@ def _measure(
     key = (*_setting_key(game, booklet, paper, paints), spacing)
     known = _MEASURED.get(key)
     if known is None:
-        _, pages, tail = set_booklet(
+        _, pages, tail, turns = set_booklet(
             game, booklet, paper, paints, motifs, 0, 0.0, "", None, spacing=spacing, measure=True
         )
-        known = _MEASURED[key] = (pages, tail)
+        known = _MEASURED[key] = (pages, tail, turns)
     return known
 
 
@@ -397,9 +400,7 @@ def _setting_key(game: GameLayout, booklet: BookletLayout, paper: Paper, paints:
     )
 
 
-def _balanced(
-    measure, first: tuple[int, float], pad_to: int, back_cover: bool = False
-) -> tuple[tuple[int, float], float]:
+def _balanced(measure, first: tuple, pad_to: int, back_cover: bool = False) -> tuple[tuple, float]:
     """Of the template's spacing and the tighter and looser ones, a booklet whose last page holds no
     scrap (a page with two lines on it is worse than a blank one), then the one that needs the
     fewest blank pages to fill its last sheet (the back cover is not one; with `back_cover`, the
@@ -407,10 +408,14 @@ def _balanced(
     nearest the template's; with its spacing. Padded to leaves only (`pad_to` under STITCHED),
     a half-full last page comes before the fewest blank pages (a blank side costs no paper), then
     the fewest leaves; a spacing beyond the first steps (`MILD`) is taken for a fuller last page or
-    a leaf less, never only to spare a blank side."""
+    a leaf less, never only to spare a blank side. A stitched booklet takes, after the fewest blank
+    pages, the fewest tables split or moved over a page turn from the text that leads to them
+    (review 4: a thin last page before a notes page reads better than a table overleaf); a
+    booklet of leaves counts them last before the distance."""
 
-    def score(result: tuple[int, float], spacing: float) -> tuple:
-        pages, tail = result
+    def score(result: tuple, spacing: float) -> tuple:
+        pages, tail = result[:2]
+        turns = result[2] if len(result) > 2 else 0  # tables over a page turn (booklet_pages)
         blanks = (-(pages + 1)) % pad_to if back_cover else max(0, (-pages) % pad_to - 1)
         scrap = pages > 1 and tail < LAST_PAGE_LEAST
         thin = pages > 1 and tail < LAST_PAGE_FULL
@@ -420,15 +425,15 @@ def _balanced(
             # spare a blank side (review 3-D: Kremlin FR set 1.5 times looser, for the same seven
             # leaves, read loose beside EN)
             leaves = -(-(pages + back_cover + blanks) // pad_to)
-            return scrap, thin, leaves, distance > MILD + 1e-9, blanks, distance
-        return scrap, blanks, thin, distance
+            return scrap, thin, leaves, distance > MILD + 1e-9, blanks, turns, distance
+        return scrap, blanks, turns, thin, distance
 
     def done(found: tuple) -> bool:  # nothing left to better but the distance (a leaf less is
         # not looked for once the last sheet is full)
         if pad_to < STITCHED:
-            scrap, thin, _, far, blanks, _ = found
-            return (scrap, thin, far, blanks) == (False, False, False, 0)
-        return found[:3] == (False, 0, False)
+            scrap, thin, _, far, blanks, turns, _ = found
+            return (scrap, thin, far, blanks, turns) == (False, False, False, 0, 0)
+        return found[:4] == (False, 0, 0, False)
 
     best, best_spacing = first, 1.0
     best_score = score(first, 1.0)

@@ -539,7 +539,8 @@ class KeepList(KeepTogether):
             return content
         least = self.rule.least_items
         spare = aH - self._height(self.lead, aW)  # what moving the list would leave empty here
-        if not self.short(aW) or spare > self.rule.room_left * self.frame_height:
+        splits = len(self.items) >= 2 * least  # enough items to leave `least` on each side
+        if not self.short(aW) or (splits and spare > self.rule.room_left * self.frame_height):
             # the most items that fit here, with enough of them on each side
             items = self.items
             for count in range(len(items) - least, least - 2, -1):

@@ -48,6 +48,7 @@ from printshop.render.replay import remember_page_streams
 from printshop.typeset.fitting import paragraph_style
 from printshop.typeset.icons import painting
 from printshop.typeset.richtext import PageBreak as PageBreakBlock
+from printshop.typeset.tables import SPREADS, TURNS
 
 
 class _Doc(BaseDocTemplate):
@@ -83,8 +84,9 @@ def set_booklet(
     back_cover: bool = False,
     measure: bool = False,
     stitched: bool = False,
-) -> tuple[bytes, int, float]:
-    """The booklet's bytes, its pages and how much of the last page's frame it fills; `spacing`
+) -> tuple[bytes, int, float, int]:
+    """The booklet's bytes, its pages, how much of the last page's frame it fills and how many
+    tables stand over a page turn from the text before them (tables.TURNS); `spacing`
     scales the space before and after paragraphs (to balance the last page). After the
     `content_pages`, `blank_pages` pages that complete the last sheet (`Padding`: notes pages),
     then (`back_cover`) a back cover. With `measure`,
@@ -131,6 +133,7 @@ def set_booklet(
         if bleed:
             canvas.setTrimBox((bleed, bleed, bleed + paper.width, bleed + paper.height))
             canvas.setBleedBox((0, 0, paper.width + 2 * bleed, paper.height + 2 * bleed))
+        setattr(canvas, SPREADS, bool(booklet.cover))  # a covered booklet is read in spreads
         role = padding.role(doc.page)
         last = role == "back"
         front = booklet.cover and doc.page == 1
@@ -305,7 +308,7 @@ def set_booklet(
             hint="give the cover's opening spacer less height, or its title and subtitle smaller "
             "sizes (the cover page style's `sizes` in the game's print/booklet.yaml)",
         )
-    return buffer.getvalue(), doc.page, doc.tail
+    return buffer.getvalue(), doc.page, doc.tail, getattr(doc.canv, TURNS, 0)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,11 @@ KEEP_WHOLE_ROWS = 10
 # where this many rows at least stay on each side
 ROOM_LEFT = 0.25
 SHORT_SPLIT_ROWS = 3
+# attributes of a canvas drawing a booklet read in spreads (render/booklet_pages.py sets the first):
+# true while it does; and how many tables it saw split or moved off a right-hand page, over a page
+# turn from the text before them (what a booklet's balancing counts against a spacing)
+SPREADS = "printshop_spreads"
+TURNS = "printshop_turns"
 # a writing row's height where the table gives no row-height
 ROW_HEIGHT = "8mm"
 
@@ -74,6 +79,9 @@ class KeptTable(RLTable):
         frame = getattr(self, "_frame", None)  # (ReportLab's frame sets it while it splits)
         body = rows - head
         roomy = frame is not None and availHeight > ROOM_LEFT * frame._height
+        canvas = getattr(self, "canv", None)
+        if canvas is not None and getattr(canvas, SPREADS, False) and canvas.getPageNumber() % 2:
+            setattr(canvas, TURNS, getattr(canvas, TURNS, 0) + 1)
         if body > KEEP_WHOLE_ROWS:
             self._rowSplitRange = (head + MIN_ROWS, rows - MIN_ROWS)
         elif roomy and body >= 2 * SHORT_SPLIT_ROWS:

@@ -263,6 +263,12 @@ class Deck(Node):
     files, TTS, cut
     files and low-ink kits (whose ink the spares would take over its limit) keep the deck as it
     is."""
+    names: dict[str, str] = {}
+    """Each card's name on a digital table (Tabletop Simulator's hover name), by kind: a text id,
+    which may hold the card's vars (`role.{role}.name`), whose text's placeholders take what the
+    card's front prints in the frame of that name (`{verb}`), else the card's var, read as the text
+    `<deck>.<var>.<value>` where there is one (`{faction}`: "The Planners"). A kind not named here
+    takes its front's `title` or `name` frame."""
     vars: dict[str, Literal["number", "text"] | list[str | int] | VarSpec] = {}
     """The vars its cards hold, declared: each a type (`cost: number`, `motto: text`), the values
     it may take (`suit: [herring, salt, amber, spice]`) or both written out (`{type: text,

@@ -128,3 +128,59 @@ def test_single_deck_saves_are_not_named_twice(tts):
             name = json.loads(save.read_text("utf-8"))["SaveName"]
             head, _, tail = name.partition(" – ")
             assert head != tail and ": " not in name, (save.name, name)
+
+
+def _decks(folder: Path) -> dict[str, dict]:
+    return {state["Nickname"]: state for state in _all(folder) if "CustomDeck" in state}
+
+
+def test_all_in_one_saves_keep_aids_goal_cards_and_vote_cards_apart_from_the_roles(tts):
+    """Assassin's three player aids sat in the role deck, Comrade's vote cards and turn summary
+    too, Comrade Stalin's 24 goal cards with its 9 roles: one careless deal handed an aid out as
+    a role. Now each is a deck of its own (`apart` in the game's data), aids face up."""
+    names = {
+        "en": ("Player aids", "Vote cards", "Turn summary", "Goal cards"),
+        "fr": ("Aides de jeu", "Cartes de vote", "Résumé du tour", "Cartes d’objectif"),
+    }
+    for lang, (aids, votes, summary, goals) in names.items():
+        assassin = _decks(tts / "assassin" / lang / "tts")
+        assert len(assassin) == 2 and len(assassin[aids]["ContainedObjects"]) == 3
+        roles = next(deck for name, deck in assassin.items() if name != aids)
+        assert len(roles["ContainedObjects"]) == 12 and roles["Transform"]["rotZ"] == 180.0
+        assert assassin[aids]["Transform"]["rotZ"] == 0.0  # aids lie face up
+
+        comrade = {
+            name.replace("\xa0", " "): deck
+            for name, deck in _decks(tts / "comrade" / lang / "tts").items()
+        }
+        assert len(comrade[votes]["ContainedObjects"]) == 5
+        assert comrade[summary]["Name"] == "CardCustom"
+        assert comrade[summary]["Transform"]["rotZ"] == 0.0
+        [roles] = [deck for name, deck in comrade.items() if name not in (votes, summary)]
+        assert len(roles["ContainedObjects"]) == 12
+
+        stalin = _decks(tts / "comrade-stalin" / lang / "tts")
+        assert len(stalin) == 2 and len(stalin[goals]["ContainedObjects"]) == 24
+        goal_names = {card["Nickname"] for card in stalin[goals]["ContainedObjects"]}
+        roles = next(deck for name, deck in stalin.items() if name != goals)
+        assert len(roles["ContainedObjects"]) == 9
+        assert not goal_names & {card["Nickname"] for card in roles["ContainedObjects"]}
+
+
+def test_the_pieces_the_rules_need_are_on_the_table(tts):
+    """Kremlin had no d20 and one influence sheet for up to six players; Comrade Stalin no tokens
+    though every role sheet hands some out."""
+    for lang, (die, sheet, tokens) in {
+        "en": ("Twenty-sided die", "Influence sheet", "Tokens"),
+        "fr": ("Dé à vingt faces", "Feuille d’influence", "Jetons"),
+    }.items():
+        kremlin = _all(tts / "kremlin" / lang / "tts")
+        assert [state["Nickname"] for state in kremlin if state["Name"] == "Die_20"] == [die]
+        sheets = [state for state in kremlin if state["Nickname"] == sheet]
+        assert len(sheets) == 6 and all(state["Name"] == "Custom_Tile" for state in sheets)
+        stalin = _all(tts / "comrade-stalin" / lang / "tts")
+        [bag] = [state for state in stalin if state["Name"] == "Bag"]
+        assert bag["Nickname"] == tokens and len(bag["ContainedObjects"]) == 20
+    for game_id, lang, folder in _folders(tts):
+        guids = [state["GUID"] for state in _objects(folder)]  # the bag's tokens included
+        assert len(guids) == len(set(guids)), (game_id, lang)

@@ -72,6 +72,8 @@ def _footprint(state: dict, folder: Path) -> tuple[float, float, float, float]:
         width = 2 * transform["scaleX"]
         with Image.open(folder / state["CustomImage"]["ImageURL"]) as image:
             depth = width * image.height / image.width
+    elif "SidewaysCard" not in state:  # one of TTS's own pieces (a die, a bag): 2 x 2 at most
+        width = depth = 2.0
     else:
         across, down = (3.5, 2.5) if state["SidewaysCard"] else (2.5, 3.5)
         width, depth = across * transform["scaleX"], down * transform["scaleZ"]

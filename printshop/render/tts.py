@@ -24,13 +24,13 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from printshop.layout.plan import DeckLayout, GameLayout, SheetLayout
+from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.project.models.art import Motif
 from printshop.project.models.targets import TtsTarget
 from printshop.render.colour import Paints
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
-from printshop.render.tts_names import Names, face_title, split_decks
-from printshop.render.tts_table import README, footprint, lay_out_table, readme
+from printshop.render.tts_names import Names, face_title, table_decks
+from printshop.render.tts_table import README, footprint, lay_out_table, readme, stock
 
 CARD_TYPES = {
     "rounded": 0,
@@ -179,11 +179,15 @@ class TtsExport:
             return (self.folder / file_name).resolve().as_uri()
         return self.target.base_url + file_name
 
-    def deck(self, deck: DeckLayout, name: str, deck_id: str | None = None) -> dict:
+    def deck(
+        self, deck: DeckLayout, name: str, deck_id: str | None = None, face_up: bool = False
+    ) -> dict:
         """Render a deck's sheets and return its saved object (DeckCustom, or CardCustom for one
         card), named `name`; each card named as tts_names says (`deck_id`: the game's deck a split
-        part came from), described by the deck's name."""
+        part came from), described by the deck's name; face down if its cards have backs, unless
+        `face_up`."""
         x = 0.0  # placed by lay_out_table
+        face_down = _two_sided(deck) and not face_up
         names = self.names.card_names(deck, deck_id or deck.id)
         grids = sheet_grids(len(deck.cards), self.target, card_pixels(deck, self.target))
         cell = cell_pixels(deck, grids, self.target)
@@ -235,7 +239,15 @@ class TtsExport:
                 name_and_description = (names[index], name)
                 custom_deck = {str(number): custom}
                 contained.append(
-                    self._card(deck, x, index, card_id, name_and_description, sideways, custom_deck)
+                    self._card(
+                        deck,
+                        (x, face_down),
+                        index,
+                        card_id,
+                        name_and_description,
+                        sideways,
+                        custom_deck,
+                    )
                 )
             start += grid.cards
         if len(contained) == 1:  # a deck of one card is a single custom card in TTS
@@ -244,7 +256,7 @@ class TtsExport:
         whole = _common(
             "DeckCustom",
             name,
-            _transform(x, 0, scale_x, scale_z, face_down=_two_sided(deck)),
+            _transform(x, 0, scale_x, scale_z, face_down=face_down),
             guid(self.stem, deck.id),
         )
         whole.update(
@@ -345,20 +357,22 @@ class TtsExport:
     def _card(
         self,
         deck: DeckLayout,
-        x: float,
+        place: tuple[float, bool],
         index: int,
         card_id: int,
         name_and_description: tuple[str, str],
         sideways: bool,
         custom_deck: dict,
     ) -> dict:
-        """The saved object of the deck's card at `index`, face down, in its face sheet's
-        `custom_deck`, named and described (its title, the deck's name)."""
+        """The saved object of the deck's card at `index` (`place`: its x and whether it lies face
+        down), in its face sheet's `custom_deck`, named and described (its title, the deck's
+        name)."""
         name, description = name_and_description
+        x, face_down = place
         card = _common(
             "Card",
             name,
-            _transform(x, 0, *self.card_scale(deck), face_down=_two_sided(deck)),
+            _transform(x, 0, *self.card_scale(deck), face_down=face_down),
             guid(self.stem, deck.id, str(index)),
             description,
         )
@@ -396,9 +410,10 @@ class TtsExport:
         sheet.paste(hidden, ((slot % grid.columns) * width, (slot // grid.columns) * height))
         return sheet
 
-    def sheet(self, sheet: SheetLayout) -> list[dict]:
-        """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles: one image per
-        item, named by its title (else the sheet's id)."""
+    def sheet(self, sheet: SheetLayout) -> list[tuple[dict, FaceLayout]]:
+        """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles (each with its
+        face): one image per item, a tile per copy of the sheet, named by its title (else the
+        sheet's id)."""
         x = 0.0  # placed by lay_out_table
         target, game = self.target, self.game
         first = sheet.faces[0]
@@ -452,17 +467,18 @@ class TtsExport:
                     "Stackable": False,
                     "Stretch": True,
                 }
-            item = _common(
-                "Custom_Board" if board else "Custom_Tile",
-                face_title(
-                    sheet.faces[index],
-                    f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id,
-                ),
-                _transform(x, 0, scale, scale),
-                guid(self.stem, sheet.id, str(index)),
+            title = face_title(
+                sheet.faces[index], f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id
             )
-            item["CustomImage"] = image
-            objects.append(item)
+            for copy in range(sheet.spec.copies):  # a sheet each player fills in: one each
+                item = _common(
+                    "Custom_Board" if board else "Custom_Tile",
+                    title,
+                    _transform(x, 0, scale, scale),
+                    guid(self.stem, sheet.id, str(index), *([str(copy)] if copy else [])),
+                )
+                item["CustomImage"] = image
+                objects.append((item, sheet.faces[index]))
         return objects
 
 
@@ -501,8 +517,8 @@ def render_tts(
     export = TtsExport(game, target, paints, motifs, stem, folder)
     everything: list[tuple[dict, tuple[float, float]]] = []
     for whole in game.decks:
-        for deck, name in split_decks(export.names, whole, target.split_by):
-            state = export.deck(deck, name, whole.id)
+        for deck, name, face_up in table_decks(export.names, whole, target.split_by):
+            state = export.deck(deck, name, whole.id, face_up)
             everything.append((state, footprint(state, target)))
             export.files.append(
                 (
@@ -514,8 +530,9 @@ def render_tts(
                 )
             )
     for sheet in game.sheets:
-        for state, face in zip(export.sheet(sheet), sheet.faces):
+        for state, face in export.sheet(sheet):
             everything.append((state, footprint(state, target, face.height / face.width)))
+    everything += stock(game, target)
     lay_out_table(everything)
     export.files.append(
         (

@@ -102,13 +102,50 @@ class Names:
         return _spaces(_PLACEHOLDER.sub(value, self.text(text_id, entry.id)))
 
 
-def split_decks(
+def table_decks(
     names: Names, deck: DeckLayout, split_by: list[str]
+) -> list[tuple[DeckLayout, str, bool]]:
+    """The decks a game's deck makes on the table, each with its name and whether it lies face up:
+    the cards of each of its `apart` entries on their own (`<deck>-<first kind>`), the rest under
+    the deck's own id and name, split as `split_decks` says."""
+    entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
+    if not deck.deck.apart or len(entries) != len(deck.cards):
+        return [(part, name, False) for part, name in split_decks(names, deck, split_by)]
+    kept = {kind for apart in deck.deck.apart for kind in apart.kinds}
+    groups = [(None, deck.id, names.deck_name(deck), False)] + [
+        (
+            set(apart.kinds),
+            f"{deck.id}-{apart.kinds[0]}",
+            names.text(apart.name, apart.kinds[0]),
+            apart.face_up,
+        )
+        for apart in deck.deck.apart
+    ]
+    result = []
+    for kinds, part_id, name, face_up in groups:
+
+        def held(entry: CardEntry, kinds: set[str] | None = kinds) -> bool:
+            return entry.kind not in kept if kinds is None else entry.kind in kinds
+
+        cards = [card for card, entry in zip(deck.cards, entries) if held(entry)]
+        if not cards:
+            continue
+        own = [entry for entry in deck.deck.cards if held(entry)]
+        part = replace(
+            deck, id=part_id, deck=deck.deck.model_copy(update={"cards": own}), cards=cards
+        )
+        result += [(sub, label, face_up) for sub, label in split_decks(names, part, split_by, name)]
+    return result
+
+
+def split_decks(
+    names: Names, deck: DeckLayout, split_by: list[str], name: str | None = None
 ) -> list[tuple[DeckLayout, str]]:
-    """A deck and its name, or, where its cards hold a var of `split_by` (the target's), one deck
-    per value (named by the text `<deck>.<var>.<value>`, e.g. markers.faction.f1, else the deck's
-    name and the value) and one of the cards without it, under the deck's own id and name."""
-    name = names.deck_name(deck)
+    """A deck and its name (`name`, else the deck's), or, where its cards hold a var of `split_by`
+    (the target's), one deck per value (named by the text `<deck>.<var>.<value>`, e.g.
+    markers.faction.f1, else the deck's name and the value) and one of the cards without it, under
+    the deck's own id and name."""
+    name = name or names.deck_name(deck)
     entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
     var = next((var for var in split_by if any(var in e.vars for e in entries)), None)
     if var is None or len(entries) != len(deck.cards):

@@ -7,6 +7,8 @@ from printshop.layout.plan import GameLayout
 from printshop.project.models.targets import TtsTarget
 
 README = "README.txt"
+TABLE = 50.0  # TTS units across the layout should take: the standard table's play area, x -25 to 25
+PIECE = 2.0  # TTS units a built-in piece (a die, a bag) is given on the table, about its size
 GAP = 1.0  # TTS units between two objects of the all-in-one save
 
 
@@ -25,7 +27,7 @@ def footprint(state: dict, target: TtsTarget, aspect: float = 1.0) -> tuple[floa
 def lay_out_table(objects: list[tuple[dict, tuple[float, float]]]) -> None:
     """Place the all-in-one save's objects (each with its footprint) apart by GAP: the boards in a
     row, the decks and the other tiles in rows beside them, as wide as the boards are deep (at
-    least 30 units), the whole centred on the table's origin."""
+    least what TABLE leaves beside the boards), the whole centred on the table's origin."""
     boards = [item for item in objects if item[0]["Name"] == "Custom_Board"]
     others = [item for item in objects if item[0]["Name"] != "Custom_Board"]
     left = 0.0
@@ -33,7 +35,7 @@ def lay_out_table(objects: list[tuple[dict, tuple[float, float]]]) -> None:
         _place(state, left + width / 2, -depth / 2)
         left += width + GAP
     deep = max([depth for _, (_, depth) in boards], default=0.0)
-    start, row_width = left, max(30.0, deep)
+    start, row_width = left, max(TABLE - left, deep)
     x, z, row_depth = start, 0.0, 0.0
     for state, (width, depth) in others:
         if x > start and x + width > start + row_width:
@@ -57,6 +59,27 @@ def _centre(objects: list[tuple[dict, tuple[float, float]]]) -> None:
     mid_z = (min(z - d for _, z, _, d in spans) + max(z + d for _, z, _, d in spans)) / 2
     for (state, _), (x, z, _, _) in zip(objects, spans):
         _place(state, x - mid_x, z - mid_z)
+
+
+def stock(game: GameLayout, target: TtsTarget) -> list[tuple[dict, tuple[float, float]]]:
+    """The target's `stock` pieces for the game (TTS's own objects: a die, a bag of tokens), each
+    named by its text in the kit's language, with its footprint."""
+    from printshop.render.tts import _common, _transform, guid
+
+    pieces = []
+    for number, piece in enumerate(target.stock.get(game.game_id, [])):
+        texts = game.localized.texts
+        name = game.localized.plain(piece.name) if piece.name in texts else piece.name
+        stem = f"{game.game_id}-{game.lang}"
+        state = _common(piece.object, name, _transform(0, 0), guid(stem, "stock", str(number)))
+        if piece.count > 1:
+            state["Name"] = "Bag"
+            state["ContainedObjects"] = [
+                _common(piece.object, name, _transform(0, 0), guid(stem, "stock", f"{number}/{n}"))
+                for n in range(piece.count)
+            ]
+        pieces.append((state, (PIECE, PIECE)))
+    return pieces
 
 
 def _place(state: dict, x: float, z: float) -> None:

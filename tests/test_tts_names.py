@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests import test_tts_table as table
+from tests.conftest import edit, found, line_of, one
 from tests.test_tts_table import _all, _folders, _footprint
 
 tts, project = table.tts, table.project  # the fixtures of test_tts_table.py: the same build
@@ -184,3 +185,19 @@ def test_the_pieces_the_rules_need_are_on_the_table(tts):
     for game_id, lang, folder in _folders(tts):
         guids = [state["GUID"] for state in _objects(folder)]  # the bag's tokens included
         assert len(guids) == len(set(guids)), (game_id, lang)
+
+
+def test_a_deck_naming_a_kind_or_text_it_lacks_for_the_table_is_reported(data_copy):
+    """`names` and `apart` in game.yaml name kinds and texts: a misspelt one would quietly leave
+    the cards as they were (named by their id, dealt with the roles)."""
+    game = data_copy / "comrade" / "game.yaml"
+    assert not found(data_copy, "unknown-reference", games=["comrade"])  # must pass as it is
+    edit(game, "names: {vote: card.vote.name}", "names: {votes: card.vote.name}")
+    item = one(data_copy, "unknown-reference", games=["comrade"])
+    assert item.location.line == line_of(game, "names: {votes")
+    assert "no card of kind 'votes'" in item.message and "did you mean 'vote'" in item.message
+    edit(game, "names: {votes: card.vote.name}", "names: {vote: card.vote.name}")
+    edit(game, "{name: card.vote.deck,", "{name: card.vote.decks,")
+    item = one(data_copy, "unknown-reference", games=["comrade"])
+    assert item.location.line == line_of(game, "apart: [")
+    assert "'card.vote.decks'" in item.message and "does not have" in item.message

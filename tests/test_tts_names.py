@@ -144,6 +144,9 @@ def test_all_in_one_saves_keep_aids_goal_cards_and_vote_cards_apart_from_the_rol
         "fr": ("Aides de jeu", "Cartes de vote", "Résumé du tour", "Cartes d’objectif"),
     }
     for lang, (aids, votes, summary, goals) in names.items():
+        role_cards = "Role cards" if lang == "en" else "Cartes de rôle"
+        for game_id in ("assassin", "comrade", "comrade-stalin"):
+            assert role_cards in _decks(tts / game_id / lang / "tts"), (game_id, lang)
         assassin = _decks(tts / "assassin" / lang / "tts")
         assert len(assassin) == 2 and len(assassin[aids]["ContainedObjects"]) == 3
         roles = next(deck for name, deck in assassin.items() if name != aids)

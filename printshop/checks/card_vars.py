@@ -6,6 +6,8 @@ spreadsheet, its deck's `generate`. A deck that declares nothing is not checked 
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from printshop.diagnostics import Report, closest, did_you_mean
 from printshop.project.models.game import CardEntry, Deck, VarSpec
 
@@ -78,3 +80,30 @@ def _wrong(value: str | int, spec: VarSpec) -> str:
 
 def _where(card: CardEntry):
     return card.where("vars") if card.vars else card.where()
+
+
+def check_table_names(
+    deck_id: str, deck: Deck, texts: Collection[str] | None, report: Report
+) -> None:
+    """A deck's `names` and `apart` (what a digital table calls its cards and keeps apart) name
+    kinds its cards have and texts the game has (`texts`: its source language's ids; None: no
+    text file, said elsewhere); a text id
+    that takes a card's var (`role.{role}.name`) is read card by card, and not checked here."""
+    kinds = {card.kind for card in deck.cards}
+    named = [(kind, text_id, "names") for kind, text_id in deck.names.items()]
+    named += [(kind, apart.name, "apart") for apart in deck.apart for kind in apart.kinds]
+    for kind, text_id, key in named:
+        if kind not in kinds:
+            report.add(
+                "unknown-reference",
+                deck.where(key),
+                f"deck '{deck_id}' has no card of kind '{kind}'{did_you_mean(kind, kinds)} "
+                f"(kinds: {', '.join(sorted(kinds))})",
+            )
+        elif texts is not None and "{" not in text_id and text_id not in texts:
+            report.add(
+                "unknown-reference",
+                deck.where(key),
+                f"deck '{deck_id}' names its '{kind}' cards by the text '{text_id}', which the "
+                f"game does not have{did_you_mean(text_id, texts)}",
+            )

@@ -16,7 +16,7 @@ The rule: docs/checks.md, "What one error stops".
 from __future__ import annotations
 
 from printshop.checks import translation_checks
-from printshop.checks.card_vars import check_card_vars
+from printshop.checks.card_vars import check_card_vars, check_table_names
 from printshop.checks.composition import check_composition
 from printshop.checks.faces import check_face, check_sheet_backs, check_type_sizes
 from printshop.checks.images import check_image
@@ -99,6 +99,8 @@ def validate_game(
             check_papers(project, deck_id, deck, report, papers)
         check_tuck_box(project, game, deck_id, deck, report, papers)
         check_card_vars(deck_id, deck, report)
+        source = game.catalogues.get(spec.source_language)
+        check_table_names(deck_id, deck, source.entries if source else None, report)
         if deck.back is not None:
             face_ref(game, deck, "back", named)
         seen: dict[str, CardEntry] = {}  # card id -> its first card

@@ -21,17 +21,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from printshop.layout.plan import DeckLayout, GameLayout, SheetLayout
+from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.project.models.art import Motif
 from printshop.project.models.targets import TtsTarget
 from printshop.render.colour import Paints
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
-from printshop.render.tts_table import README, footprint, lay_out_table, readme
+from printshop.render.tts_names import Names, face_title, table_decks
+from printshop.render.tts_table import README, footprint, lay_out_table, readme, stock
 
-TITLE_FRAMES = ("title", "name")  # a face's frames whose text names the card or tile
 CARD_TYPES = {
     "rounded": 0,
     "square": 1,
@@ -139,13 +139,10 @@ def _common(
     }
 
 
-def _card_ids(deck: DeckLayout) -> list[str]:
-    """Each physical card's entry id, in deck order, or, where the cards do not follow the entries
-    one by one, "<deck> <n>"."""
-    entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
-    if len(entries) == len(deck.cards):
-        return [entry.id for entry in entries]
-    return [f"{deck.id} {index + 1}" for index in range(len(deck.cards))]
+def _two_sided(deck: DeckLayout) -> bool:
+    """Whether the deck's cards have backs (a deck lies face down); one-sided counters lie face up,
+    as they are used."""
+    return any(back for _, back in deck.cards)
 
 
 class TtsExport:
@@ -168,6 +165,7 @@ class TtsExport:
             motifs,
             stem,
         )
+        self.names = Names(game)
         self.folder = folder  # where the files are written: base_url "file://" makes absolute URLs
         self.files: list[tuple[str, bytes, str]] = []  # (file name, bytes, description)
         self.next_deck_number = (
@@ -181,37 +179,16 @@ class TtsExport:
             return (self.folder / file_name).resolve().as_uri()
         return self.target.base_url + file_name
 
-    def text(self, text_id: str | None, fallback: str) -> str:
-        """The plain localized text `text_id` (as the cards print it), else `fallback`."""
-        texts = self.game.localized.texts
-        return self.game.localized.plain(text_id) if text_id in texts else fallback
-
-    def deck_name(self, deck: DeckLayout) -> str:
-        """A deck's name in the kit's language: its tuck box's title, its `<deck>.title` text, the
-        game's title for a game's only deck, else its id."""
-        box = deck.deck.tuck_box
-        fallback = self.game.title if len(self.game.decks) == 1 else deck.id
-        return self.text(box.title if box else None, self.text(f"{deck.id}.title", fallback))
-
-    def face_title(self, face, fallback: str) -> str:
-        """What a face prints as its title: the first text of its frame named `title` or `name`,
-        unless the template fills in its placeholders ("Setup for {n} players")."""
-        for frame in face.frames:
-            if frame.name in TITLE_FRAMES and frame.text_ids:
-                title = self.text(frame.text_ids[0], fallback)
-                return fallback if "{" in title else title
-        return fallback
-
-    def deck(self, deck: DeckLayout, name: str) -> dict:
+    def deck(
+        self, deck: DeckLayout, name: str, deck_id: str | None = None, face_up: bool = False
+    ) -> dict:
         """Render a deck's sheets and return its saved object (DeckCustom, or CardCustom for one
-        card), named `name`; each card named by its front's title (else its id), described by the
-        deck's name."""
+        card), named `name`; each card named as tts_names says (`deck_id`: the game's deck a split
+        part came from), described by the deck's name; face down if its cards have backs, unless
+        `face_up`."""
         x = 0.0  # placed by lay_out_table
-        ids = _card_ids(deck)
-        names = [
-            self.face_title(deck.faces[front], entry_id)
-            for entry_id, (front, _) in zip(ids, deck.cards)
-        ]
+        face_down = _two_sided(deck) and not face_up
+        names = self.names.card_names(deck, deck_id or deck.id)
         grids = sheet_grids(len(deck.cards), self.target, card_pixels(deck, self.target))
         cell = cell_pixels(deck, grids, self.target)
         pictures = self._pictures(deck, cell)
@@ -262,7 +239,15 @@ class TtsExport:
                 name_and_description = (names[index], name)
                 custom_deck = {str(number): custom}
                 contained.append(
-                    self._card(deck, x, index, card_id, name_and_description, sideways, custom_deck)
+                    self._card(
+                        deck,
+                        (x, face_down),
+                        index,
+                        card_id,
+                        name_and_description,
+                        sideways,
+                        custom_deck,
+                    )
                 )
             start += grid.cards
         if len(contained) == 1:  # a deck of one card is a single custom card in TTS
@@ -271,7 +256,7 @@ class TtsExport:
         whole = _common(
             "DeckCustom",
             name,
-            _transform(x, 0, scale_x, scale_z, face_down=True),
+            _transform(x, 0, scale_x, scale_z, face_down=face_down),
             guid(self.stem, deck.id),
         )
         whole.update(
@@ -372,20 +357,22 @@ class TtsExport:
     def _card(
         self,
         deck: DeckLayout,
-        x: float,
+        place: tuple[float, bool],
         index: int,
         card_id: int,
         name_and_description: tuple[str, str],
         sideways: bool,
         custom_deck: dict,
     ) -> dict:
-        """The saved object of the deck's card at `index`, face down, in its face sheet's
-        `custom_deck`, named and described (its title, the deck's name)."""
+        """The saved object of the deck's card at `index` (`place`: its x and whether it lies face
+        down), in its face sheet's `custom_deck`, named and described (its title, the deck's
+        name)."""
         name, description = name_and_description
+        x, face_down = place
         card = _common(
             "Card",
             name,
-            _transform(x, 0, *self.card_scale(deck), face_down=True),
+            _transform(x, 0, *self.card_scale(deck), face_down=face_down),
             guid(self.stem, deck.id, str(index)),
             description,
         )
@@ -423,9 +410,10 @@ class TtsExport:
         sheet.paste(hidden, ((slot % grid.columns) * width, (slot // grid.columns) * height))
         return sheet
 
-    def sheet(self, sheet: SheetLayout) -> list[dict]:
-        """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles: one image per
-        item, named by its title (else the sheet's id)."""
+    def sheet(self, sheet: SheetLayout) -> list[tuple[dict, FaceLayout]]:
+        """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles (each with its
+        face): one image per item, a tile per copy of the sheet, named by its title (else the
+        sheet's id)."""
         x = 0.0  # placed by lay_out_table
         target, game = self.target, self.game
         first = sheet.faces[0]
@@ -479,17 +467,18 @@ class TtsExport:
                     "Stackable": False,
                     "Stretch": True,
                 }
-            item = _common(
-                "Custom_Board" if board else "Custom_Tile",
-                self.face_title(
-                    sheet.faces[index],
-                    f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id,
-                ),
-                _transform(x, 0, scale, scale),
-                guid(self.stem, sheet.id, str(index)),
+            title = face_title(
+                sheet.faces[index], f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id
             )
-            item["CustomImage"] = image
-            objects.append(item)
+            for copy in range(sheet.spec.copies):  # a sheet each player fills in: one each
+                item = _common(
+                    "Custom_Board" if board else "Custom_Tile",
+                    title,
+                    _transform(x, 0, scale, scale),
+                    guid(self.stem, sheet.id, str(index), *([str(copy)] if copy else [])),
+                )
+                item["CustomImage"] = image
+                objects.append((item, sheet.faces[index]))
         return objects
 
 
@@ -514,34 +503,6 @@ def saved_object(objects: list[dict], name: str) -> bytes:
     return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def split_decks(export: TtsExport, deck: DeckLayout) -> list[tuple[DeckLayout, str]]:
-    """A deck and its name, or, where its cards hold a var of the target's `split_by`, one deck per
-    value (named by the text `<deck>.<var>.<value>`, e.g. markers.faction.f1, else the deck's name
-    and the value) and one of the cards without it, under the deck's own id and name."""
-    name = export.deck_name(deck)
-    entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
-    var = next((var for var in export.target.split_by if any(var in e.vars for e in entries)), None)
-    if var is None or len(entries) != len(deck.cards):
-        return [(deck, name)]
-    values = list(dict.fromkeys(entry.vars.get(var) for entry in entries))
-    values.sort(key=lambda value: value is None)  # the cards without the var last
-    parts = []
-    for value in values:
-        cards = [card for card, entry in zip(deck.cards, entries) if entry.vars.get(var) == value]
-        own = [entry for entry in deck.deck.cards if entry.vars.get(var) == value]
-        part = replace(
-            deck,
-            id=deck.id if value is None else f"{deck.id}-{value}",
-            deck=deck.deck.model_copy(update={"cards": own}),
-            cards=cards,
-        )
-        label = (
-            name if value is None else export.text(f"{deck.id}.{var}.{value}", f"{name} {value}")
-        )
-        parts.append((part, label))
-    return parts
-
-
 def render_tts(
     game: GameLayout,
     target: TtsTarget,
@@ -556,19 +517,22 @@ def render_tts(
     export = TtsExport(game, target, paints, motifs, stem, folder)
     everything: list[tuple[dict, tuple[float, float]]] = []
     for whole in game.decks:
-        for deck, name in split_decks(export, whole):
-            state = export.deck(deck, name)
+        for deck, name, face_up in table_decks(export.names, whole, target.split_by):
+            state = export.deck(deck, name, whole.id, face_up)
             everything.append((state, footprint(state, target)))
             export.files.append(
                 (
                     f"{stem}-{deck.id}.json",
-                    saved_object([state], f"{game.title}: {name}"),
+                    saved_object(
+                        [state], game.title if name == game.title else f"{game.title} – {name}"
+                    ),
                     f"{deck.id}: TTS saved object",
                 )
             )
     for sheet in game.sheets:
-        for state, face in zip(export.sheet(sheet), sheet.faces):
+        for state, face in export.sheet(sheet):
             everything.append((state, footprint(state, target, face.height / face.width)))
+    everything += stock(game, target)
     lay_out_table(everything)
     export.files.append(
         (

@@ -230,6 +230,15 @@ class VarSpec(Node):
     """A card may leave it out (by default every card of the deck holds it)."""
 
 
+class Apart(Node):
+    name: str
+    """The text that names these cards' own deck ("Goal cards")."""
+    kinds: list[Identifier]
+    """The kinds of card it holds."""
+    face_up: bool = False
+    """It lies face up (player aids, a turn summary)."""
+
+
 class Deck(Node):
     card_size: str
     """The cards' size: a name from `card_sizes` in media.yaml."""
@@ -263,6 +272,16 @@ class Deck(Node):
     files, TTS, cut
     files and low-ink kits (whose ink the spares would take over its limit) keep the deck as it
     is."""
+    apart: list[Apart] = []
+    """Cards kept apart from the rest on a digital table, each entry their own deck in Tabletop
+    Simulator's saves (goal cards apart from role cards, player aids face up), so that no deal
+    hands out an aid as a role; the other cards stay the deck."""
+    names: dict[str, str] = {}
+    """Each card's name on a digital table (Tabletop Simulator's hover name), by kind: a text id,
+    which may hold the card's vars (`role.{role}.name`), whose text's placeholders take what the
+    card's front prints in the frame of that name (`{verb}`), else the card's var, read as the text
+    `<deck>.<var>.<value>` where there is one (`{faction}`: "The Planners"). A kind not named here
+    takes its front's `title` or `name` frame."""
     vars: dict[str, Literal["number", "text"] | list[str | int] | VarSpec] = {}
     """The vars its cards hold, declared: each a type (`cost: number`, `motto: text`), the values
     it may take (`suit: [herring, salt, amber, spice]`) or both written out (`{type: text,

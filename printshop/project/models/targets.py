@@ -20,6 +20,17 @@ class Box(Node):
     """Height."""
 
 
+class TtsPiece(Node):
+    """A piece Tabletop Simulator has built in, which a game's all-in-one save adds."""
+
+    object: str
+    """Its name in TTS's saves: `Die_20`, `Chip_10`, ...."""
+    count: int = Field(default=1, ge=1, le=200)
+    """How many; more than one come in a bag."""
+    name: str
+    """The game's text that names it (the bag, for more than one); else this id."""
+
+
 class TtsTarget(Node):
     """data/print/targets/tts.yaml: Tabletop Simulator's custom decks, boards and tiles."""
 
@@ -57,6 +68,9 @@ class TtsTarget(Node):
     """What FaceURL, BackURL and ImageURL start with: the web folder the images are uploaded to
     (empty: bare file names, to be replaced after uploading; see the README). `file://`: each
     file's absolute file:/// URL in the output folder, for a table on this machine only."""
+    stock: dict[str, list[TtsPiece]] = {}
+    """Pieces the rules need that the kit does not print, by game id (a die, tokens the players
+    supply): each added to the game's all-in-one save."""
     split_by: list[str] = []
     """Card vars that split a deck on the table: a deck whose cards hold one becomes one deck per
     value, named by the text `<deck>.<var>.<value>` (markers.faction.f1), and one of the cards

@@ -1,0 +1,206 @@
+"""Tabletop Simulator saves as review 4-F met them: every object named in the kit's language by
+what it prints (never an internal id such as `f1-1`, `goal-a-spades`, `vote` or `setup 1`),
+counters at their real size and face up, the all-in-one layout centred on the table, and a README
+whose steps are numbered."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests import test_tts_table as table
+from tests.conftest import edit, found, line_of, one
+from tests.test_tts_table import _all, _folders, _footprint
+
+tts, project = table.tts, table.project  # the fixtures of test_tts_table.py: the same build
+
+
+def _objects(folder: Path):
+    """Every object of the all-in-one save, the cards inside its decks included."""
+    for state in _all(folder):
+        yield state
+        yield from state.get("ContainedObjects", [])
+
+
+def _internal_ids(project, game_id: str) -> set[str]:
+    game = project.games[game_id].game
+    ids = set(game.decks) | set(game.sheets)
+    for deck in game.decks.values():
+        ids |= {entry.id for entry in deck.cards} | {entry.kind for entry in deck.cards}
+    for sheet_id, sheet in game.sheets.items():
+        ids |= {item.id for item in sheet.items or []}
+    return ids
+
+
+def test_no_object_of_any_save_is_named_by_an_internal_id(tts, project):
+    """~230 objects were named `f1-1`, `sick`, `stress-10`, `goal-a-spades`, `vote`, `setup 1`."""
+    for game_id, lang, folder in _folders(tts):
+        ids = _internal_ids(project, game_id)
+        for state in _objects(folder):
+            name = state["Nickname"]
+            assert name and name not in ids, (game_id, lang, name)
+            assert not re.fullmatch(r"[a-z][a-z0-9-]* \d+", name), (game_id, lang, name)
+
+
+def test_markers_goal_cards_vote_cards_and_setup_sheets_are_named_by_their_texts(tts):
+    kremlin = tts / "kremlin" / "fr" / "tts"
+    [f1] = json.loads((kremlin / "kremlin-fr-markers-f1.json").read_text("utf-8"))["ObjectStates"]
+    names = [card["Nickname"] for card in f1["ContainedObjects"]]
+    assert "Les Bétonneurs – valeur 3" in names and "Les Bétonneurs – Parade d’Octobre" in names
+    [rest] = json.loads((kremlin / "kremlin-fr-markers.json").read_text("utf-8"))["ObjectStates"]
+    names = {card["Nickname"] for card in rest["ContainedObjects"]}
+    assert {"Malade (une croix)", "Soupçon ?", "Marqueur CURE", "+10 points de stress"} <= names
+    en = tts / "kremlin" / "en" / "tts" / "kremlin-en-markers.json"
+    [rest] = json.loads(en.read_text("utf-8"))["ObjectStates"]
+    assert "Sick (one cross)" in {card["Nickname"] for card in rest["ContainedObjects"]}
+
+    stalin = {  # (a short word keeps to the next by a no-break space, as printed)
+        state["Nickname"].replace("\xa0", " "): state
+        for state in _objects(tts / "comrade-stalin" / "fr" / "tts")
+    }
+    assert "Tuer\u202f: le Dauphin" in stalin and "Protéger\u202f: le Général" in stalin
+    five = stalin["Mise en place pour 5 joueurs"]
+    assert five["CustomImage"]["ImageURL"].endswith("players-5.png")  # the right player count
+    english = {s["Nickname"].replace("\xa0", " ") for s in _objects(tts / "comrade-stalin/en/tts")}
+    assert "Kill: the Heir" in english
+
+    for lang, vote in (("fr", "Carte de vote"), ("en", "Vote card")):
+        names = [state["Nickname"] for state in _objects(tts / "comrade" / lang / "tts")]
+        assert names.count(vote) == 5
+
+
+def test_one_sided_markers_spawn_at_their_real_size_face_up(tts, project):
+    """Kremlin's 16 mm markers spawned at scale 0.70 x 0.50 (44.5 mm, 2.8 times too large), face
+    down though they are used face up."""
+    target = project.targets.tts
+    card = target.card_at_scale_1
+    for lang in ("en", "fr"):
+        decks = [
+            state
+            for state in _all(tts / "kremlin" / lang / "tts")
+            if state.get("CustomDeck")
+            and all(d["BackURL"] == d["FaceURL"] for d in state["CustomDeck"].values())
+        ]  # one-sided: the face on both sides
+        assert len(decks) == 7  # the six factions' and the shared markers
+        for deck in decks:
+            for state in [deck, *deck["ContainedObjects"]]:
+                transform = state["Transform"]
+                width_mm = transform["scaleX"] * card.width / 72 * 25.4
+                depth_mm = transform["scaleZ"] * card.height / 72 * 25.4
+                assert width_mm == pytest.approx(16, abs=0.1), deck["Nickname"]
+                assert depth_mm == pytest.approx(16, abs=0.1), deck["Nickname"]
+                assert transform["rotZ"] == 0.0  # face up
+    saved = _all(tts / "kremlin" / "en" / "tts")
+    politicians = next(state for state in saved if state["Nickname"] == "Politicians")
+    assert politicians["Transform"]["rotZ"] == 180.0  # cards with backs still lie face down
+
+
+def test_every_all_in_one_layout_is_centred_on_the_tables_origin(tts):
+    """Kremlin ran from x = 0 to about 50 and Comrade Stalin from z = 0 to -36."""
+    for game_id, lang, folder in _folders(tts):
+        boxes = [_footprint(state, folder) for state in _all(folder)]
+        left, right = min(b[0] for b in boxes), max(b[1] for b in boxes)
+        near, far = min(b[2] for b in boxes), max(b[3] for b in boxes)
+        assert (left + right) / 2 == pytest.approx(0, abs=0.05), (game_id, lang)
+        assert (near + far) / 2 == pytest.approx(0, abs=0.05), (game_id, lang)
+        assert -26 < left and right < 26 and -26 < near and far < 26, (game_id, lang, boxes)
+
+
+def test_readme_numbers_every_step_and_tells_of_local_files_and_the_workshop(tts):
+    for game_id, lang, folder in _folders(tts):
+        paragraphs = (folder / "README.txt").read_text("utf-8").strip().split("\n\n")
+        steps = paragraphs[1:]
+        assert [p.split(".", 1)[0] for p in steps] == [str(n) for n in range(1, len(steps) + 1)]
+        assert len(steps) == 5, (game_id, lang)
+        text = "\n".join(steps)
+        assert "file:///" in text and "Workshop Upload" in text and "base_url" in text
+        publisher = "l’éditeur qui fabrique le kit" if lang == "fr" else "publisher who builds"
+        assert publisher in text  # base_url is the publisher's route, said so
+
+
+def test_single_deck_saves_are_not_named_twice(tts):
+    """SaveNames read "Assassin: Assassin"; a French one "Kremlin: Politiciens" without the narrow
+    no-break space."""
+    for game_id, lang, folder in _folders(tts):
+        for save in folder.glob("*.json"):
+            name = json.loads(save.read_text("utf-8"))["SaveName"]
+            head, _, tail = name.partition(" – ")
+            assert head != tail and ": " not in name, (save.name, name)
+
+
+def _decks(folder: Path) -> dict[str, dict]:
+    return {state["Nickname"]: state for state in _all(folder) if "CustomDeck" in state}
+
+
+def test_all_in_one_saves_keep_aids_goal_cards_and_vote_cards_apart_from_the_roles(tts):
+    """Assassin's three player aids sat in the role deck, Comrade's vote cards and turn summary
+    too, Comrade Stalin's 24 goal cards with its 9 roles: one careless deal handed an aid out as
+    a role. Now each is a deck of its own (`apart` in the game's data), aids face up."""
+    names = {
+        "en": ("Player aids", "Vote cards", "Turn summary", "Goal cards"),
+        "fr": ("Aides de jeu", "Cartes de vote", "Résumé du tour", "Cartes d’objectif"),
+    }
+    for lang, (aids, votes, summary, goals) in names.items():
+        role_cards = "Role cards" if lang == "en" else "Cartes de rôle"
+        for game_id in ("assassin", "comrade", "comrade-stalin"):
+            assert role_cards in _decks(tts / game_id / lang / "tts"), (game_id, lang)
+        assassin = _decks(tts / "assassin" / lang / "tts")
+        assert len(assassin) == 2 and len(assassin[aids]["ContainedObjects"]) == 3
+        roles = next(deck for name, deck in assassin.items() if name != aids)
+        assert len(roles["ContainedObjects"]) == 12 and roles["Transform"]["rotZ"] == 180.0
+        assert assassin[aids]["Transform"]["rotZ"] == 0.0  # aids lie face up
+
+        comrade = {
+            name.replace("\xa0", " "): deck
+            for name, deck in _decks(tts / "comrade" / lang / "tts").items()
+        }
+        assert len(comrade[votes]["ContainedObjects"]) == 5
+        assert comrade[summary]["Name"] == "CardCustom"
+        assert comrade[summary]["Transform"]["rotZ"] == 0.0
+        [roles] = [deck for name, deck in comrade.items() if name not in (votes, summary)]
+        assert len(roles["ContainedObjects"]) == 12
+
+        stalin = _decks(tts / "comrade-stalin" / lang / "tts")
+        assert len(stalin) == 2 and len(stalin[goals]["ContainedObjects"]) == 24
+        goal_names = {card["Nickname"] for card in stalin[goals]["ContainedObjects"]}
+        roles = next(deck for name, deck in stalin.items() if name != goals)
+        assert len(roles["ContainedObjects"]) == 9
+        assert not goal_names & {card["Nickname"] for card in roles["ContainedObjects"]}
+
+
+def test_the_pieces_the_rules_need_are_on_the_table(tts):
+    """Kremlin had no d20 and one influence sheet for up to six players; Comrade Stalin no tokens
+    though every role sheet hands some out."""
+    for lang, (die, sheet, tokens) in {
+        "en": ("Twenty-sided die", "Influence sheet", "Tokens"),
+        "fr": ("Dé à vingt faces", "Feuille d’influence", "Jetons"),
+    }.items():
+        kremlin = _all(tts / "kremlin" / lang / "tts")
+        assert [state["Nickname"] for state in kremlin if state["Name"] == "Die_20"] == [die]
+        sheets = [state for state in kremlin if state["Nickname"] == sheet]
+        assert len(sheets) == 6 and all(state["Name"] == "Custom_Tile" for state in sheets)
+        stalin = _all(tts / "comrade-stalin" / lang / "tts")
+        [bag] = [state for state in stalin if state["Name"] == "Bag"]
+        assert bag["Nickname"] == tokens and len(bag["ContainedObjects"]) == 20
+    for game_id, lang, folder in _folders(tts):
+        guids = [state["GUID"] for state in _objects(folder)]  # the bag's tokens included
+        assert len(guids) == len(set(guids)), (game_id, lang)
+
+
+def test_a_deck_naming_a_kind_or_text_it_lacks_for_the_table_is_reported(data_copy):
+    """`names` and `apart` in game.yaml name kinds and texts: a misspelt one would quietly leave
+    the cards as they were (named by their id, dealt with the roles)."""
+    game = data_copy / "comrade" / "game.yaml"
+    assert not found(data_copy, "unknown-reference", games=["comrade"])  # must pass as it is
+    edit(game, "names: {vote: card.vote.name}", "names: {votes: card.vote.name}")
+    item = one(data_copy, "unknown-reference", games=["comrade"])
+    assert item.location.line == line_of(game, "names: {votes")
+    assert "no card of kind 'votes'" in item.message and "did you mean 'vote'" in item.message
+    edit(game, "names: {votes: card.vote.name}", "names: {vote: card.vote.name}")
+    edit(game, "{name: card.vote.deck,", "{name: card.vote.decks,")
+    item = one(data_copy, "unknown-reference", games=["comrade"])
+    assert item.location.line == line_of(game, "apart: [")
+    assert "'card.vote.decks'" in item.message and "does not have" in item.message

@@ -204,3 +204,21 @@ def test_a_deck_naming_a_kind_or_text_it_lacks_for_the_table_is_reported(data_co
     item = one(data_copy, "unknown-reference", games=["comrade"])
     assert item.location.line == line_of(game, "apart: [")
     assert "'card.vote.decks'" in item.message and "does not have" in item.message
+
+
+def test_a_stock_piece_named_by_a_text_the_game_lacks_is_reported(data_copy):
+    """The pieces the project's print/targets/tts.yaml adds to a game's table (`stock`) are named
+    by the game's texts: a misspelt id would have named the d20 by the id itself, silently. The
+    tool's own defaults name no game's pieces (they serve any publisher's project)."""
+    from printshop.project.paths import DEFAULT_DATA_DIR
+
+    target = data_copy / "print" / "targets" / "tts.yaml"
+    assert not found(data_copy, "unknown-reference", games=["kremlin"])  # must pass as it is
+    edit(target, "name: table.d20}", "name: table.d2O}")
+    item = one(data_copy, "unknown-reference", games=["kremlin"])
+    assert item.location.path.endswith("targets/tts.yaml") and item.location.line == line_of(
+        target, "kremlin: ["
+    )
+    assert "'table.d2O'" in item.message and "did you mean 'table.d20'" in item.message
+    defaults = DEFAULT_DATA_DIR.parent / "printshop" / "defaults" / "print" / "targets" / "tts.yaml"
+    assert "\nstock:" not in defaults.read_text(encoding="utf-8")

@@ -107,3 +107,22 @@ def check_table_names(
                 f"deck '{deck_id}' names its '{kind}' cards by the text '{text_id}', which the "
                 f"game does not have{did_you_mean(text_id, texts)}",
             )
+
+
+def check_table_stock(project, game, report: Report) -> None:
+    """The pieces print/targets/tts.yaml's `stock` adds to this game's table are named by texts
+    the game has (a misspelt id named a d20 'table.d2O' on the table, silently)."""
+    target = project.targets.tts
+    source = game.catalogues.get(game.game.source_language)
+    if target is None or source is None:
+        return
+    for index, piece in enumerate(target.stock.get(game.id, [])):
+        if piece.name not in source.entries:
+            report.add(
+                "unknown-reference",
+                target.where("stock"),
+                f"stock['{game.id}'][{index}] ({piece.object}) is named by the text "
+                f"'{piece.name}', which the game does not have"
+                f"{did_you_mean(piece.name, source.entries)}",
+                hint=f"add '{piece.name}' to the game's texts, or name the piece by a text it has",
+            )

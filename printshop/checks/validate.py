@@ -16,7 +16,7 @@ The rule: docs/checks.md, "What one error stops".
 from __future__ import annotations
 
 from printshop.checks import translation_checks
-from printshop.checks.card_vars import check_card_vars, check_table_names
+from printshop.checks.card_vars import check_card_vars, check_table_names, check_table_stock
 from printshop.checks.composition import check_composition
 from printshop.checks.faces import check_face, check_sheet_backs, check_type_sizes
 from printshop.checks.images import check_image
@@ -86,6 +86,7 @@ def validate_game(
             spec.players.where(),
             f"players.min ({spec.players.min}) exceeds players.max",
         )
+    check_table_stock(project, game, report)
     named = Report()  # the faces the decks name that faces.yaml lacks: said once each
     for deck_id, deck in spec.decks.items():
         if deck.card_size not in project.media.card_sizes:

@@ -52,7 +52,13 @@ def test_markers_goal_cards_vote_cards_and_setup_sheets_are_named_by_their_texts
     assert "Les Bétonneurs – valeur 3" in names and "Les Bétonneurs – Parade d’Octobre" in names
     [rest] = json.loads((kremlin / "kremlin-fr-markers.json").read_text("utf-8"))["ObjectStates"]
     names = {card["Nickname"] for card in rest["ContainedObjects"]}
-    assert {"Malade (une croix)", "Soupçon ?", "Marqueur CURE", "+10 points de stress"} <= names
+    assert {
+        "Malade (une croix)",
+        "Soupçon ?",
+        "Marqueur CURE",
+        "Points de stress +10",
+        "Points de stress +1",
+    } <= names
     en = tts / "kremlin" / "en" / "tts" / "kremlin-en-markers.json"
     [rest] = json.loads(en.read_text("utf-8"))["ObjectStates"]
     assert "Sick (one cross)" in {card["Nickname"] for card in rest["ContainedObjects"]}
@@ -119,6 +125,9 @@ def test_readme_numbers_every_step_and_tells_of_local_files_and_the_workshop(tts
         assert "file:///" in text and "Workshop Upload" in text and "base_url" in text
         publisher = "l’éditeur qui fabrique le kit" if lang == "fr" else "publisher who builds"
         assert publisher in text  # base_url is the publisher's route, said so
+        # review 4-J: 544 links to replace by hand, and no private place for a secret sheet's values
+        assert ("Remplacer tout" if lang == "fr" else "Replace All") in text
+        assert "Notebook" in text
 
 
 def test_single_deck_saves_are_not_named_twice(tts):

@@ -157,9 +157,7 @@ NEUTRAL_DARK = 0.35
 
 def _neutral(paints: Paints, name: str) -> bool:
     """Whether the palette's `name` is a grey (black and white included), not a colour."""
-    value = paints.palette[name]
-    channels = [int(value[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    return max(channels) - min(channels) < NEUTRAL_SPREAD
+    return paints.spread(name) < NEUTRAL_SPREAD
 
 
 def _neutral_dark(paints: Paints, shape) -> bool:

@@ -104,6 +104,11 @@ class Paints:
         """How light `name` is, 0 (black) to 1 (white)."""
         return _luminance(self.palette[name])
 
+    def spread(self, name: str) -> float:
+        """How far apart `name`'s red, green and blue are, 0 (a grey) to 1: how much hue it has."""
+        channels = _channels(self.palette[name])
+        return (max(channels) - min(channels)) / 255
+
     def background(self, name: str) -> Color:
         """A face's background: in low-ink mode, paper white (no full-bleed fills)."""
         return _convert(
@@ -159,13 +164,18 @@ class StandIn(Mapping):
         return len(self.palette)
 
 
+def _channels(hex_value: str) -> list[int]:
+    """The red, green and blue of an sRGB hex colour ("#rrggbb"), 0 to 255."""
+    return [int(hex_value[i : i + 2], 16) for i in (1, 3, 5)]
+
+
 def _luminance(hex_value: str) -> float:
-    r, g, b = (int(hex_value[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    r, g, b = (channel / 255 for channel in _channels(hex_value))
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def _lighten(hex_value: str, amount: float) -> str:
-    channels = [int(hex_value[i : i + 2], 16) for i in (1, 3, 5)]
+    channels = _channels(hex_value)
     return "#" + "".join(f"{round(c + (255 - c) * amount):02x}" for c in channels)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -73,9 +74,21 @@ def _built_languages(project, result) -> list[tuple[str, str]]:
 
 def _deck_states(folder: Path, stem: str) -> list[dict]:
     """The saved objects of a deck: <stem>.json, and <stem>-<value>.json for each part of a deck
-    split by the target's split_by (Kremlin's markers by faction)."""
+    split by the target's split_by (Kremlin's markers by faction); a file of counters holds bags
+    of tiles, one or more."""
     files = [folder / f"{stem}.json", *sorted(folder.glob(f"{stem}-*.json"))]
-    return [json.loads(file.read_text("utf-8"))["ObjectStates"][0] for file in files]
+    return [
+        state for file in files for state in json.loads(file.read_text("utf-8"))["ObjectStates"]
+    ]
+
+
+def _tiles_in_bags(states: list[dict]) -> int:
+    """How many counter tiles the bags among `states` hold (checking each is a tile)."""
+    tiles = [
+        tile for state in states if state["Name"] == "Bag" for tile in state["ContainedObjects"]
+    ]
+    assert all(tile["Name"] == "Custom_Tile" and tile["Nickname"] for tile in tiles)
+    return len(tiles)
 
 
 def test_every_deck_of_every_game_and_language_has_a_tts_object_with_every_card(tts, project):
@@ -86,8 +99,11 @@ def test_every_deck_of_every_game_and_language_has_a_tts_object_with_every_card(
         folder = out / game_id / lang / "tts"
         for deck_id, deck in project.games[game_id].game.decks.items():
             count = sum(card.count for card in deck.cards)
-            cards = 0
-            for state in _deck_states(folder, f"{game_id}-{lang}-{deck_id}"):
+            states = _deck_states(folder, f"{game_id}-{lang}-{deck_id}")
+            cards = _tiles_in_bags(states)  # counters: tiles in bags
+            for state in states:
+                if state["Name"] == "Bag":
+                    continue
                 if state["Name"] == "CardCustom":
                     cards += 1
                     continue
@@ -109,8 +125,11 @@ def test_tts_sheets_keep_to_the_grid_size_and_colour_limits(tts, project):
     for game_id, lang in _built_languages(project, result):
         folder = out / game_id / lang / "tts"
         for deck_id, deck in project.games[game_id].game.decks.items():
-            seen = 0
-            for state in _deck_states(folder, f"{game_id}-{lang}-{deck_id}"):
+            states = _deck_states(folder, f"{game_id}-{lang}-{deck_id}")
+            seen = _tiles_in_bags(states)  # counters are tiles, each its own image: no grid
+            for state in states:
+                if state["Name"] == "Bag":
+                    continue
                 ids = state.get("DeckIDs", [state.get("CardID")])
                 for key, custom in state["CustomDeck"].items():
                     columns, rows = custom["NumWidth"], custom["NumHeight"]
@@ -157,11 +176,28 @@ def test_tts_sheets_keep_to_the_grid_size_and_colour_limits(tts, project):
     assert checked >= 16
 
 
-def test_a_deck_of_more_than_69_cards_spreads_over_several_sheets(tts):
-    out, _ = tts
-    [state] = json.loads((out / "kremlin/fr/tts/kremlin-fr-markers.json").read_text("utf-8"))[
+@pytest.fixture(scope="module")
+def counters_as_cards(tmp_path_factory):
+    """Kremlin in French for TTS with the target's `tiles` empty: its 195 markers as cards, the
+    one deck larger than a sheet."""
+    from tests.conftest import with_defaults
+
+    data = tmp_path_factory.mktemp("cards-data") / "data"
+    shutil.copytree(DEFAULT_DATA_DIR, data)
+    with_defaults(data)
+    tts_yaml = data / "print" / "targets" / "tts.yaml"
+    tts_yaml.write_text(tts_yaml.read_text("utf-8") + "tiles: []\n", "utf-8")
+    out = tmp_path_factory.mktemp("cards-out")
+    result = build(data, out, target="tts", games=["kremlin"], langs=["fr"])
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    return out / "kremlin" / "fr" / "tts"
+
+
+def test_a_deck_of_more_than_69_cards_spreads_over_several_sheets(counters_as_cards):
+    [state] = json.loads((counters_as_cards / "kremlin-fr-markers.json").read_text("utf-8"))[
         "ObjectStates"
     ]
+    assert state["Name"] == "DeckCustom"  # `tiles: []`: counters stay cards
     assert len(state["DeckIDs"]) == 195 - 6 * 18  # the markers of no faction (split_by: faction)
     # after politicians (26 cards: 1, 2), intrigue (34: 3, 4, 5), 14 poker cards to a sheet, and
     # the six factions' 18 markers (6 to 11)
@@ -182,21 +218,26 @@ def test_a_deck_of_more_than_69_cards_spreads_over_several_sheets(tts):
     assert state["Transform"]["scaleX"] / state["Transform"]["scaleZ"] == pytest.approx(
         88.9 / 63.5, rel=0.01
     )
+    # counters (256 px at least) keep TTS's 10 x 7 grid
+    customs = [state["CustomDeck"][key] for key in ("12", "13")]
+    assert [(c["NumWidth"], c["NumHeight"]) for c in customs] == [(10, 7), (10, 2)]
+    for custom in customs:
+        faces = Image.open(counters_as_cards / custom["FaceURL"])
+        assert (faces.width // custom["NumWidth"], faces.height // custom["NumHeight"]) == (
+            256,
+            256,
+        )
 
 
 def test_tts_cards_are_at_300_dpi_on_sheets_within_the_pixel_limit(tts, project):
     """The art director found the faces at 150 dpi soft: they are at `card_dpi` (300), 744 x 1039 px
     for a poker card, so 5 x 3 to a sheet of at most 4096 px (ten across would be 7440 px); the
-    politicians' 26 cards take two sheets. Counters (256 px at least) keep TTS's 10 x 7 (the 87
-    markers of no faction; each faction's 18 are a deck of their own)."""
+    politicians' 26 cards take two sheets (counters as cards: the test above)."""
     out, _ = tts
     target = project.targets.tts
     assert target.card_dpi == 300
     folder = out / "kremlin" / "en" / "tts"
-    for deck_id, cell, grids in (
-        ("politicians", (744, 1039), [(5, 3), (5, 3)]),
-        ("markers", (256, 256), [(10, 7), (10, 2)]),
-    ):
+    for deck_id, cell, grids in (("politicians", (744, 1039), [(5, 3), (5, 3)]),):
         [state] = json.loads((folder / f"kremlin-en-{deck_id}.json").read_text("utf-8"))[
             "ObjectStates"
         ]

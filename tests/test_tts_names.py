@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from PIL import Image
 
 from tests import test_tts_table as table
 from tests.conftest import edit, found, line_of, one
@@ -50,8 +52,8 @@ def test_markers_goal_cards_vote_cards_and_setup_sheets_are_named_by_their_texts
     [f1] = json.loads((kremlin / "kremlin-fr-markers-f1.json").read_text("utf-8"))["ObjectStates"]
     names = [card["Nickname"] for card in f1["ContainedObjects"]]
     assert "Les Bétonneurs – valeur 3" in names and "Les Bétonneurs – Parade d’Octobre" in names
-    [rest] = json.loads((kremlin / "kremlin-fr-markers.json").read_text("utf-8"))["ObjectStates"]
-    names = {card["Nickname"] for card in rest["ContainedObjects"]}
+    bags = json.loads((kremlin / "kremlin-fr-markers.json").read_text("utf-8"))["ObjectStates"]
+    names = {tile["Nickname"] for bag in bags for tile in bag["ContainedObjects"]}
     assert {
         "Malade (une croix)",
         "Soupçon ?",
@@ -60,8 +62,8 @@ def test_markers_goal_cards_vote_cards_and_setup_sheets_are_named_by_their_texts
         "Points de stress +1",
     } <= names
     en = tts / "kremlin" / "en" / "tts" / "kremlin-en-markers.json"
-    [rest] = json.loads(en.read_text("utf-8"))["ObjectStates"]
-    assert "Sick (one cross)" in {card["Nickname"] for card in rest["ContainedObjects"]}
+    bags = json.loads(en.read_text("utf-8"))["ObjectStates"]
+    assert "Sick (one cross)" in {bag["Nickname"] for bag in bags}
 
     stalin = {  # (a short word keeps to the next by a no-break space, as printed)
         state["Nickname"].replace("\xa0", " "): state
@@ -78,30 +80,43 @@ def test_markers_goal_cards_vote_cards_and_setup_sheets_are_named_by_their_texts
         assert names.count(vote) == 5
 
 
-def test_one_sided_markers_spawn_at_their_real_size_face_up(tts, project):
+def test_one_sided_markers_are_tiles_at_their_real_size_face_up(tts, project):
     """Kremlin's 16 mm markers spawned at scale 0.70 x 0.50 (44.5 mm, 2.8 times too large), face
-    down though they are used face up."""
+    down though they are used face up; then (review 4-J) as thin square cards. Now each is a thick,
+    stackable tile with the chit's rounded corners, 16 mm across, its face on both sides, its
+    image untinted."""
     target = project.targets.tts
-    card = target.card_at_scale_1
     for lang in ("en", "fr"):
-        decks = [
-            state
-            for state in _all(tts / "kremlin" / lang / "tts")
-            if state.get("CustomDeck")
-            and all(d["BackURL"] == d["FaceURL"] for d in state["CustomDeck"].values())
-        ]  # one-sided: the face on both sides
-        assert len(decks) == 7  # the six factions' and the shared markers
-        for deck in decks:
-            for state in [deck, *deck["ContainedObjects"]]:
-                transform = state["Transform"]
-                width_mm = transform["scaleX"] * card.width / 72 * 25.4
-                depth_mm = transform["scaleZ"] * card.height / 72 * 25.4
-                assert width_mm == pytest.approx(16, abs=0.1), deck["Nickname"]
-                assert depth_mm == pytest.approx(16, abs=0.1), deck["Nickname"]
-                assert transform["rotZ"] == 0.0  # face up
+        bags = [state for state in _all(tts / "kremlin" / lang / "tts") if state["Name"] == "Bag"]
+        assert len(bags) == 6 + 11  # the six factions' and a bag per kind of shared marker
+        tiles = [tile for bag in bags for tile in bag["ContainedObjects"]]
+        assert len(tiles) == 195
+        for tile in tiles:
+            transform, image = tile["Transform"], tile["CustomImage"]
+            assert tile["Name"] == "Custom_Tile"
+            width_mm = transform["scaleX"] * target.tile_at_scale_1 / 72 * 25.4
+            assert (
+                width_mm == pytest.approx(16, abs=0.1)
+                and transform["scaleZ"] == transform["scaleX"]
+            )
+            assert transform["rotZ"] == 0.0  # face up
+            assert image["CustomTile"] == {
+                "Type": 3,  # TTS's rounded tile: the chit's 1 mm corners
+                "Thickness": 0.1,
+                "Stackable": True,
+                "Stretch": True,
+            }
+            assert image["ImageSecondaryURL"] == image["ImageURL"]  # one-sided
+            assert tile["ColorDiffuse"] == {"r": 1.0, "g": 1.0, "b": 1.0}
+        with Image.open(tts / "kremlin" / lang / "tts" / tiles[0]["CustomImage"]["ImageURL"]) as im:
+            assert im.size == (256, 256)  # min_card_pixels: 16 mm at about 400 dpi
     saved = _all(tts / "kremlin" / "en" / "tts")
     politicians = next(state for state in saved if state["Nickname"] == "Politicians")
     assert politicians["Transform"]["rotZ"] == 180.0  # cards with backs still lie face down
+    # a tile's or board's image is drawn as it is: TTS multiplies it by the tint
+    for state in saved:
+        if state["Name"] in ("Custom_Tile", "Custom_Board"):
+            assert state["ColorDiffuse"] == {"r": 1.0, "g": 1.0, "b": 1.0}, state["Nickname"]
 
 
 def test_every_all_in_one_layout_is_centred_on_the_tables_origin(tts):
@@ -193,7 +208,7 @@ def test_the_pieces_the_rules_need_are_on_the_table(tts):
         kremlin = _all(tts / "kremlin" / lang / "tts")
         assert [state["Nickname"] for state in kremlin if state["Name"] == "Die_20"] == [die]
         sheets = [state for state in kremlin if state["Nickname"] == sheet]
-        assert len(sheets) == 6 and all(state["Name"] == "Custom_Tile" for state in sheets)
+        assert len(sheets) == 1 and sheets[0]["Name"] == "Custom_Tile"  # to look at: see below
         stalin = _all(tts / "comrade-stalin" / lang / "tts")
         [bag] = [state for state in stalin if state["Name"] == "Bag"]
         assert bag["Nickname"] == tokens and len(bag["ContainedObjects"]) == 20
@@ -232,5 +247,69 @@ def test_a_stock_piece_named_by_a_text_the_game_lacks_is_reported(data_copy):
         target, "kremlin: ["
     )
     assert "'table.d2O'" in item.message and "did you mean 'table.d20'" in item.message
+    edit(target, "name: table.d2O}", "name: table.d20}")
+    # the sheets filled in secret in the Notebook (`notebook`) are sheets the game has
+    edit(target, "kremlin: [influence]", "kremlin: [influense]")
+    item = one(data_copy, "unknown-reference", games=["kremlin"])
+    assert item.location.line == line_of(target, "kremlin: [influense]")
+    assert "'influense'" in item.message and "did you mean 'influence'" in item.message
     defaults = DEFAULT_DATA_DIR.parent / "printshop" / "defaults" / "print" / "targets" / "tts.yaml"
     assert "\nstock:" not in defaults.read_text(encoding="utf-8")
+
+
+def test_a_sheet_filled_in_secret_is_in_each_seats_private_notebook_tab(tts, project):
+    """Review 4-J: the six influence sheets were public tiles and a tile cannot be written on; the
+    ten secret values had no private place. The all-in-one save is now a game (Games > Save &
+    Load) whose Notebook has a tab per seat colour, private to its player, holding the sheet as
+    text to fill in: every politician but the chief, a blank for the secret figure."""
+    target = project.targets.tts
+    for lang, (sheet, rules, instruction) in {
+        "en": ("Influence sheet", "Rules", "secretly write the values 1 to 10"),
+        "fr": ("Feuille d’influence", "Règles", "inscrivez en secret"),
+    }.items():
+        save = json.loads((tts / "kremlin" / lang / "tts" / f"kremlin-{lang}-all.json").read_text())
+        assert save["Table"] == target.table and save["Sky"] == target.sky
+        tabs = list(save["TabStates"].values())
+        assert [tab["id"] for tab in tabs] == list(range(len(tabs)))
+        assert tabs[0]["title"] == rules and tabs[0]["color"] == "Grey"
+        seats = tabs[1:]
+        assert [tab["color"] for tab in seats] == list(target.player_colours)
+        assert len(seats) >= 6  # a tab for every seat a player of six may take
+        for tab in seats:
+            body = tab["body"]
+            assert tab["title"] == sheet and instruction in body.replace("\xa0", " "), lang
+            assert body.count("____") == 2 * 25  # 25 politicians: a figure and a tally each
+            assert "B · " in body and "Z · " in body and "A · " not in body
+            rgb = target.player_colours[tab["color"]]
+            assert [tab["visibleColor"][c] for c in "rgb"] == list(rgb)
+        assert sheet in save["Note"] and "kremlin-" in save["Note"]
+    # a game with no such sheet has its seats' tabs empty, as a new game in TTS
+    save = json.loads((tts / "assassin" / "en" / "tts" / "assassin-en-all.json").read_text())
+    assert all(tab["body"] == "" for tab in list(save["TabStates"].values())[1:])
+    assert "Notebook" not in save["Note"]
+
+
+def test_a_notebook_sheet_is_written_out_from_its_face_whatever_the_sheet():
+    """Must-pass and must-catch of `sheet_text` on a made-up face: its paragraphs and table rows
+    in order, the title frame left out (the tab's title), boxes as blanks, markup gone."""
+    from printshop.render.tts_table import BLANK, sheet_text
+    from printshop.typeset.richtext import Para, Table
+
+    frames = [
+        SimpleNamespace(name="title", blocks=[Para("body", "SHEET")]),
+        SimpleNamespace(name="lead", blocks=[Para("body", "Write <b>three</b> &amp; tick")]),
+        SimpleNamespace(
+            name="table",
+            blocks=[
+                Table(
+                    rows=[
+                        [(True, "Who"), (True, "Value")],
+                        [(False, "Ann"), (False, "<icon name='box'/>")],
+                    ]
+                )
+            ],
+        ),
+    ]
+    text = sheet_text(SimpleNamespace(frames=frames))
+    assert text == f"Write three & tick\n\nWho · Value\nAnn · {BLANK}\n"
+    assert "SHEET" not in text

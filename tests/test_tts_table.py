@@ -43,6 +43,7 @@ def test_every_tts_folder_has_a_readme_in_its_language_on_how_to_load_the_images
     for game_id, lang, folder in _folders(tts):
         text = (folder / "README.txt").read_text("utf-8")
         assert "Saves/Saved Objects" in text and "base_url" in text and "Cloud Manager" in text
+        assert "Games > Save & Load" in text and f"{game_id}-{lang}-all.json" in text
         assert f"{game_id}-{lang}-all" in text
         if lang == "fr":
             assert "mettez en ligne chaque PNG" in text and "\u202f:" in text
@@ -93,23 +94,48 @@ def test_no_two_objects_of_an_all_in_one_save_overlap(tts):
                 assert apart >= 0.99, (game_id, lang, name, other, apart)
 
 
-def test_each_faction_has_its_own_deck_of_markers_named_in_the_kits_language(tts, project):
+def _bags(states: list[dict]) -> dict[str, dict]:
+    return {
+        state["Nickname"].replace("\u202f", " "): state
+        for state in states
+        if state["Name"] == "Bag"
+    }
+
+
+def test_each_faction_has_its_own_bag_of_markers_named_in_the_kits_language(tts, project):
+    """Review 4-J: the 87 shared markers of eleven kinds lay in one face-up deck, searched every
+    year; each faction's 18 were a deck of cards. Now every marker is a tile, each faction's in
+    its own bag, the shared supply a bag per kind of marker named by what it prints."""
     folder = tts / "kremlin" / "fr" / "tts"
-    states = {state["Nickname"]: state for state in _all(folder) if state["Name"] == "DeckCustom"}
+    bags = _bags(_all(folder))
     texts = project.games["kremlin"].catalogues["fr"].entries
     for number in range(1, 7):
-        name = str(texts[f"markers.faction.f{number}"].text).replace(" ", "")
-        [deck] = [
-            state
-            for nick, state in states.items()
-            if nick.replace("\u202f", "").replace(" ", "") == name
-        ]
-        ids = [card["CardID"] for card in deck["ContainedObjects"]]
-        assert len(ids) == 15 + 3  # its influence markers and its parade markers
+        name = str(texts[f"markers.faction.f{number}"].text).replace("\u202f", " ")
+        bag = bags[name]
+        tiles = bag["ContainedObjects"]
+        assert len(tiles) == 15 + 3  # its influence markers and its parade markers
+        assert {tile["Name"] for tile in tiles} == {"Custom_Tile"}
+        assert len({tile["CustomImage"]["ImageURL"] for tile in tiles}) == 11  # 1–10, parade
         saved = json.loads((folder / f"kremlin-fr-markers-f{number}.json").read_text("utf-8"))
-        assert saved["ObjectStates"][0]["Nickname"] == deck["Nickname"]
-    [rest] = [state for nick, state in states.items() if nick == "Marqueurs"]
-    assert len(rest["ContainedObjects"]) == 195 - 6 * 18
+        assert [state["Nickname"] for state in saved["ObjectStates"]] == [bag["Nickname"]]
+    shared = {
+        "Soupçon ?": 10,
+        "Soupçon ??": 4,
+        "Soupçon ???": 3,
+        "Marqueur CURE": 8,
+        "Malade (une croix)": 18,
+        "Points de stress +1": 10,
+        "Points de stress +10": 4,
+    }
+    for name, count in shared.items():
+        tiles = bags[name]["ContainedObjects"]
+        assert len(tiles) == count, name
+        assert {tile["Nickname"].replace("\u202f", " ") for tile in tiles} == {name}
+        assert len({tile["CustomImage"]["ImageURL"] for tile in tiles}) == 1  # one kind a bag
+    saved = json.loads((folder / "kremlin-fr-markers.json").read_text("utf-8"))["ObjectStates"]
+    supply = _bags(saved)
+    assert len(supply) == 11 and sum(len(b["ContainedObjects"]) for b in supply.values()) == 87
+    assert set(shared) <= set(supply)
 
 
 def test_french_saves_name_decks_and_cards_by_the_texts_they_print(tts):
@@ -138,3 +164,35 @@ def test_french_saves_name_decks_and_cards_by_the_texts_they_print(tts):
     # a title whose placeholders the template fills ("Setup for {n} players") is not a name
     for _, _, folder in _folders(tts):
         assert not any("{" in state["Nickname"] for state in _all(folder))
+
+
+def _links(value, key: str = ""):
+    """Every (field, value) of a save whose field names a link (ends in URL), however deep."""
+    if isinstance(value, dict):
+        for name, item in value.items():
+            yield from _links(item, name)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _links(item, key)
+    elif key.endswith("URL"):
+        yield key, value
+
+
+def test_one_replace_all_per_file_points_every_link_at_a_web_folder(tts):
+    """The README's shortcut for a host that keeps the files' names: replacing `URL": "` by
+    `URL": "<folder>/` in a save makes every link `<folder>/<a PNG of this folder>`. An empty link
+    (a sheet's missing back, as saves wrote it before) would become the bare folder, a broken
+    image in TTS."""
+    from printshop.render.tts_table import LINK_FIELD
+
+    folder_url = "https://example.org/kit/"
+    for game_id, lang, folder in _folders(tts):
+        readme = (folder / "README.txt").read_text("utf-8")
+        assert LINK_FIELD in readme, (game_id, lang)  # as it is in the saves, typography left out
+        for save in folder.glob("*.json"):
+            text = save.read_text("utf-8").replace(LINK_FIELD, LINK_FIELD + folder_url)
+            links = list(_links(json.loads(text)))
+            assert links, save.name
+            for field, link in links:
+                assert link.startswith(folder_url), (save.name, field, link)
+                assert (folder / link.removeprefix(folder_url)).is_file(), (save.name, field, link)

@@ -111,7 +111,9 @@ def check_table_names(
 
 def check_table_stock(project, game, report: Report) -> None:
     """The pieces print/targets/tts.yaml's `stock` adds to this game's table are named by texts
-    the game has (a misspelt id named a d20 'table.d2O' on the table, silently)."""
+    the game has (a misspelt id named a d20 'table.d2O' on the table, silently), and its
+    `notebook` names sheets the game has (a misspelt one left the secret values no private
+    place, silently)."""
     target = project.targets.tts
     source = game.catalogues.get(game.game.source_language)
     if target is None or source is None:
@@ -125,4 +127,13 @@ def check_table_stock(project, game, report: Report) -> None:
                 f"'{piece.name}', which the game does not have"
                 f"{did_you_mean(piece.name, source.entries)}",
                 hint=f"add '{piece.name}' to the game's texts, or name the piece by a text it has",
+            )
+    for sheet_id in target.notebook.get(game.id, []):
+        if sheet_id not in game.game.sheets:
+            report.add(
+                "unknown-reference",
+                target.where("notebook"),
+                f"notebook['{game.id}'] names the sheet '{sheet_id}', which the game does not "
+                f"have{did_you_mean(sheet_id, game.game.sheets)}",
+                hint="name one of the game's sheets (game.yaml's `sheets`), or take it out",
             )

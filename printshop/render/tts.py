@@ -29,8 +29,18 @@ from printshop.project.models.art import Motif
 from printshop.project.models.targets import TtsTarget
 from printshop.render.colour import Paints
 from printshop.render.raster import face_images, pixels_at, png, rgb_colour, sheet_file_names
+from printshop.render.tts_counters import CounterTiles, is_counters
 from printshop.render.tts_names import Names, face_title, table_decks
-from printshop.render.tts_table import README, footprint, lay_out_table, readme, stock
+from printshop.render.tts_table import (
+    README,
+    footprint,
+    game_settings,
+    lay_out_row,
+    lay_out_table,
+    notebook_sheets,
+    readme,
+    stock,
+)
 
 CARD_TYPES = {
     "rounded": 0,
@@ -120,8 +130,17 @@ def _transform(
     }
 
 
+CARD_TINT = 0.713235259  # the tint TTS saves on its cards (a card's image shows as drawn)
+WHITE = 1.0  # a tile's or board's tint: TTS multiplies its image by it, so anything less darkens it
+
+
 def _common(
-    name: str, nickname: str, transform: dict, object_guid: str, description: str = ""
+    name: str,
+    nickname: str,
+    transform: dict,
+    object_guid: str,
+    description: str = "",
+    tint: float = CARD_TINT,
 ) -> dict:
     return {
         "GUID": object_guid,
@@ -129,7 +148,7 @@ def _common(
         "Transform": transform,
         "Nickname": nickname,
         "Description": description,
-        "ColorDiffuse": {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259},
+        "ColorDiffuse": {"r": tint, "g": tint, "b": tint},
         "Locked": False,
         "Grid": True,
         "Snap": True,
@@ -410,10 +429,10 @@ class TtsExport:
         sheet.paste(hidden, ((slot % grid.columns) * width, (slot // grid.columns) * height))
         return sheet
 
-    def sheet(self, sheet: SheetLayout) -> list[tuple[dict, FaceLayout]]:
+    def sheet(self, sheet: SheetLayout, copies: int | None = None) -> list[tuple[dict, FaceLayout]]:
         """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles (each with its
-        face): one image per item, a tile per copy of the sheet, named by its title (else the
-        sheet's id)."""
+        face): one image per item, a tile per copy of the sheet (or `copies`: a sheet filled in
+        the Notebook is one to look at), named by its title (else the sheet's id)."""
         x = 0.0  # placed by lay_out_table
         target, game = self.target, self.game
         first = sheet.faces[0]
@@ -454,12 +473,10 @@ class TtsExport:
                     (f"{name}-back.png", png(backs[index]), f"{sheet.id}: back image")
                 )
                 secondary = self.url(f"{name}-back.png")
-            image = {
-                "ImageURL": self.url(f"{name}.png"),
-                "ImageSecondaryURL": secondary,
-                "ImageScalar": 1.0,
-                "WidthScale": 0.0,
-            }
+            image = {"ImageURL": self.url(f"{name}.png")}
+            if secondary:  # none: no empty URL, which a Replace All of the links would fill
+                image["ImageSecondaryURL"] = secondary
+            image.update({"ImageScalar": 1.0, "WidthScale": 0.0})
             if not board:
                 image["CustomTile"] = {
                     "Type": 0,
@@ -470,21 +487,25 @@ class TtsExport:
             title = face_title(
                 sheet.faces[index], f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id
             )
-            for copy in range(sheet.spec.copies):  # a sheet each player fills in: one each
+            for copy in range(
+                copies or sheet.spec.copies
+            ):  # a sheet each player fills in: one each
                 item = _common(
                     "Custom_Board" if board else "Custom_Tile",
                     title,
                     _transform(x, 0, scale, scale),
                     guid(self.stem, sheet.id, str(index), *([str(copy)] if copy else [])),
+                    tint=WHITE,
                 )
                 item["CustomImage"] = image
                 objects.append((item, sheet.faces[index]))
         return objects
 
 
-def saved_object(objects: list[dict], name: str) -> bytes:
+def saved_object(objects: list[dict], name: str, settings: dict | None = None) -> bytes:
     """A TTS saved object: what goes in 'Saves/Saved Objects/' and appears under Objects > Saved
-    Objects."""
+    Objects; with `settings` (its table, note, Notebook: tts_table.game_settings) a game too,
+    which opens from 'Saves/' with Games > Save & Load."""
     document = {
         "SaveName": name,
         "GameMode": "",
@@ -500,6 +521,7 @@ def saved_object(objects: list[dict], name: str) -> bytes:
         "TabStates": {},
         "VersionNumber": "",
     }
+    document.update(settings or {})
     return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
@@ -517,27 +539,37 @@ def render_tts(
     export = TtsExport(game, target, paints, motifs, stem, folder)
     everything: list[tuple[dict, tuple[float, float]]] = []
     for whole in game.decks:
+        counters = CounterTiles(export, whole) if is_counters(whole, target.tiles) else None
         for deck, name, face_up in table_decks(export.names, whole, target.split_by):
-            state = export.deck(deck, name, whole.id, face_up)
-            everything.append((state, footprint(state, target)))
+            if counters is not None:  # bags of tiles; the chits no var split off a bag per face
+                states = counters.bags(deck, name, by_face=deck.id == whole.id)
+                lay_out_row(states)
+            else:
+                states = [export.deck(deck, name, whole.id, face_up)]
+            everything += [(state, footprint(state, target)) for state in states]
             export.files.append(
                 (
                     f"{stem}-{deck.id}.json",
                     saved_object(
-                        [state], game.title if name == game.title else f"{game.title} – {name}"
+                        states, game.title if name == game.title else f"{game.title} – {name}"
                     ),
                     f"{deck.id}: TTS saved object",
                 )
             )
+    secret = {sheet.id for sheet in notebook_sheets(game, target)}
     for sheet in game.sheets:
-        for state, face in export.sheet(sheet):
+        for state, face in export.sheet(sheet, copies=1 if sheet.id in secret else None):
             everything.append((state, footprint(state, target, face.height / face.width)))
     everything += stock(game, target)
     lay_out_table(everything)
     export.files.append(
         (
             f"{stem}-all.json",
-            saved_object([state for state, _ in everything], game.title),
+            saved_object(
+                [state for state, _ in everything],
+                game.title,
+                game_settings(game, target, stem),
+            ),
             "every deck, board and sheet: TTS saved object",
         )
     )

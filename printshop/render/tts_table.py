@@ -3,8 +3,9 @@ real extents), and the README.txt of a tts/ folder, in the kit's language."""
 
 from __future__ import annotations
 
-from printshop.layout.plan import GameLayout
+from printshop.layout.plan import FaceLayout, GameLayout, SheetLayout
 from printshop.project.models.targets import TtsTarget
+from printshop.typeset.richtext import Para, Table, plain_text
 
 README = "README.txt"
 TABLE = 50.0  # TTS units across the layout should take: the standard table's play area, x -25 to 25
@@ -16,6 +17,8 @@ def footprint(state: dict, target: TtsTarget, aspect: float = 1.0) -> tuple[floa
     """An object's width and depth on the table in TTS units (an inch of `card_at_scale_1` or
     `tile_at_scale_1` is a unit): from its scale, and a tile's `aspect` (height over width)."""
     transform = state["Transform"]
+    if "CustomImage" not in state and "CustomDeck" not in state:  # a bag, a die: TTS's own
+        return PIECE, PIECE
     if "CustomImage" in state:
         width = transform["scaleX"] * target.tile_at_scale_1 / 72
         return width, width * aspect
@@ -44,6 +47,13 @@ def lay_out_table(objects: list[tuple[dict, tuple[float, float]]]) -> None:
         x += width + GAP
         row_depth = max(row_depth, depth)
     _centre(objects)
+
+
+def lay_out_row(states: list[dict]) -> None:
+    """Place the objects of one saved object (a deck's bags) in a row, GAP apart, centred."""
+    step = PIECE + GAP
+    for index, state in enumerate(states):
+        _place(state, (index - (len(states) - 1) / 2) * step, 0.0)
 
 
 def _centre(objects: list[tuple[dict, tuple[float, float]]]) -> None:
@@ -78,13 +88,86 @@ def stock(game: GameLayout, target: TtsTarget) -> list[tuple[dict, tuple[float, 
                 _common(piece.object, name, _transform(0, 0), guid(stem, "stock", f"{number}/{n}"))
                 for n in range(piece.count)
             ]
-        pieces.append((state, (PIECE, PIECE)))
+        pieces.append((state, footprint(state, target)))
     return pieces
 
 
 def _place(state: dict, x: float, z: float) -> None:
     for item in [state, *state.get("ContainedObjects", [])]:
         item["Transform"]["posX"], item["Transform"]["posZ"] = round(x, 4), round(z, 4)
+
+
+LINK_FIELD = 'URL": "'  # how every link of a save begins (FaceURL, BackURL, ImageURL...)
+BLANK = "____"  # a box or strip the sheet prints to write in, as a line of the Notebook's text
+
+
+def notebook_sheets(game: GameLayout, target: TtsTarget) -> list[SheetLayout]:
+    """The game's sheets a player fills in secret (the target's `notebook`)."""
+    wanted = target.notebook.get(game.game_id, [])
+    return [sheet for sheet in game.sheets if sheet.id in wanted]
+
+
+def sheet_text(face: FaceLayout, skip: tuple[str, ...] = ("title", "name")) -> str:
+    """What a sheet prints, as the Notebook's plain text: each frame (but its title) a paragraph,
+    a table a line per row, its cells apart by " · ", an empty cell (a box to write in) BLANK."""
+    paragraphs = []
+    for frame in face.frames:
+        if frame.name in skip:
+            continue
+        lines = []
+        for block in frame.blocks:
+            if isinstance(block, Para):
+                lines.append(_spaced(plain_text(block.markup)))
+            elif isinstance(block, Table):
+                lines += [
+                    " · ".join(_spaced(plain_text(cell)) or BLANK for _, cell in row)
+                    for row in block.rows
+                ]
+        if any(lines):
+            paragraphs.append("\n".join(line for line in lines if line))
+    return "\n\n".join(paragraphs) + "\n"
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split(" ")).strip()
+
+
+def game_settings(game: GameLayout, target: TtsTarget, stem: str) -> dict:
+    """What makes the all-in-one save a game TTS opens with Games > Save & Load: its table and
+    sky, a note (players, where the rules are, where secrets go) and the Notebook: the rules tab,
+    then a tab per seat colour, private to its player, holding the sheets the player fills in
+    secret (the target's `notebook`), else empty as in a new game."""
+    from printshop.render.tts_names import face_title
+
+    label, data = game.localized.label, game.localized.data.game
+    secret = notebook_sheets(game, target)
+    titles = [face_title(sheet.faces[0], sheet.id) for sheet in secret]
+    note = [label("tts_note", title=game.title, players=f"{data.players.min}–{data.players.max}")]
+    if game.booklet is not None:
+        note.append(label("tts_note_rules", rules=f"{stem}-rules-*.pdf"))
+    if secret:
+        note.append(label("tts_note_secret", sheet=", ".join(titles)))
+    body = "\n\n".join(sheet_text(sheet.faces[0]).strip() for sheet in secret)
+    tabs = [(label("tts_rules_tab"), "Grey", (0.5, 0.5, 0.5), "\n\n".join(note))]
+    tabs += [
+        (" · ".join(titles) if secret else colour, colour, rgb, body)
+        for colour, rgb in target.player_colours.items()
+    ]
+    return {
+        "Table": target.table,
+        "Sky": target.sky,
+        "Note": "\n\n".join(note),
+        "TabStates": {
+            str(number): {
+                "title": title,
+                "body": text,
+                "color": colour,
+                "visibleColor": dict(zip("rgb", rgb)),
+                "id": number,
+            }
+            for number, (title, colour, rgb, text) in enumerate(tabs)
+        },
+    }
 
 
 def readme(game: GameLayout, target: TtsTarget, stem: str) -> bytes:
@@ -94,10 +177,14 @@ def readme(game: GameLayout, target: TtsTarget, stem: str) -> bytes:
     steps = (
         [label("tts_readme_base", base=target.base_url)]
         if target.base_url
-        else [label("tts_readme_upload"), label("tts_readme_urls")]
+        else [
+            label("tts_readme_upload"),
+            # (filled after the language's typography, which would space a French colon in it)
+            label("tts_readme_urls").replace("{find}", LINK_FIELD),
+        ]
     )
     steps += [
-        label("tts_readme_saves"),
+        label("tts_readme_saves", all=f"{stem}-all"),
         label("tts_readme_load", all=f"{stem}-all"),
         label("tts_readme_workshop", all=f"{stem}-all"),
     ]

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from printshop.project.models.values import Extent, HexColour, Size
+from printshop.project.models.values import Extent, HexColour, Identifier, Size
 from printshop.project.schema import Node
 
 
@@ -75,6 +75,21 @@ class TtsTarget(Node):
     """Card vars that split a deck on the table: a deck whose cards hold one becomes one deck per
     value, named by the text `<deck>.<var>.<value>` (markers.faction.f1), and one of the cards
     without it."""
+    tiles: list[str] = ["counter"]
+    """Card media (a card size's `medium`) whose one-sided chits go on the table as thick,
+    stackable tiles in bags, not cards: a bag per part `split_by` makes, and for the chits without
+    its var a bag per face, named by what it prints."""
+    notebook: dict[str, list[Identifier]] = {}
+    """Sheets a player fills in secret, by game id: in the all-in-one save, the sheet's text in a
+    Notebook tab of each player colour (only that player reads it) and one tile of the sheet to
+    look at, not a tile per copy."""
+    table: str = "Table_RPG"
+    """The table the all-in-one save opens on (Games > Save & Load): TTS's name for it."""
+    sky: str = "Sky_Museum"
+    """The surroundings it opens in: TTS's name for them."""
+    player_colours: dict[str, tuple[float, float, float]] = {}
+    """TTS's seat colours and their red, green and blue (0 to 1), in its order: a Notebook tab
+    of one of them is private to the player in that seat."""
 
 
 class RegistrationMarks(Node):

@@ -196,3 +196,27 @@ def test_one_replace_all_per_file_points_every_link_at_a_web_folder(tts):
             for field, link in links:
                 assert link.startswith(folder_url), (save.name, field, link)
                 assert (folder / link.removeprefix(folder_url)).is_file(), (save.name, field, link)
+
+
+def test_every_board_and_sheet_has_a_saved_object_of_its_own(tts):
+    """Review 4-J: the board, the influence sheet, the reference and Comrade Stalin's sheets were
+    only in the all-in-one save: a lost tile came back only with the whole table. Now each sheet
+    (a set: all its items) is `<stem>-<sheet>.json`, named by what it prints or its `table.<sheet>`
+    text, its tiles as in the all-in-one save, centred."""
+    expected = {
+        ("kremlin", "en"): {"board": ("Kremlin", 1), "influence": ("Kremlin – Influence sheet", 1)},
+        ("comrade-stalin", "fr"): {
+            "roles": ("Camarade Staline – Feuilles de rôle", 9),
+            "setup": ("Camarade Staline – Feuilles de mise en place", 6),
+        },
+    }
+    for (game_id, lang), sheets in expected.items():
+        folder = tts / game_id / lang / "tts"
+        everything = {state["GUID"]: state for state in _all(folder)}
+        for sheet_id, (name, count) in sheets.items():
+            save = json.loads((folder / f"{game_id}-{lang}-{sheet_id}.json").read_text("utf-8"))
+            assert save["SaveName"] == name and len(save["ObjectStates"]) == count
+            for state in save["ObjectStates"]:
+                assert state["CustomImage"] == everything[state["GUID"]]["CustomImage"]
+            xs = [state["Transform"]["posX"] for state in save["ObjectStates"]]
+            assert min(xs) == -max(xs) or len(xs) == 1 and xs == [0.0]  # centred on the origin

@@ -18,6 +18,7 @@ tiles are named by the texts they print (tts_table.py lays the all-in-one save o
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -33,6 +34,7 @@ from printshop.render.tts_counters import CounterTiles, is_counters
 from printshop.render.tts_names import Names, face_title, table_decks
 from printshop.render.tts_table import (
     README,
+    centre,
     footprint,
     game_settings,
     lay_out_row,
@@ -473,7 +475,7 @@ class TtsExport:
                     (f"{name}-back.png", png(backs[index]), f"{sheet.id}: back image")
                 )
                 secondary = self.url(f"{name}-back.png")
-            image = {"ImageURL": self.url(f"{name}.png")}
+            image: dict = {"ImageURL": self.url(f"{name}.png")}
             if secondary:  # none: no empty URL, which a Replace All of the links would fill
                 image["ImageSecondaryURL"] = secondary
             image.update({"ImageScalar": 1.0, "WidthScale": 0.0})
@@ -487,14 +489,14 @@ class TtsExport:
             title = face_title(
                 sheet.faces[index], f"{sheet.id} {index + 1}" if len(sheet.faces) > 1 else sheet.id
             )
-            for copy in range(
+            for number in range(
                 copies or sheet.spec.copies
             ):  # a sheet each player fills in: one each
                 item = _common(
                     "Custom_Board" if board else "Custom_Tile",
                     title,
                     _transform(x, 0, scale, scale),
-                    guid(self.stem, sheet.id, str(index), *([str(copy)] if copy else [])),
+                    guid(self.stem, sheet.id, str(index), *([str(number)] if number else [])),
                     tint=WHITE,
                 )
                 item["CustomImage"] = image
@@ -557,11 +559,29 @@ def render_tts(
                 )
             )
     secret = {sheet.id for sheet in notebook_sheets(game, target)}
+    sheets = []
     for sheet in game.sheets:
-        for state, face in export.sheet(sheet, copies=1 if sheet.id in secret else None):
-            everything.append((state, footprint(state, target, face.height / face.width)))
+        laid = [
+            (state, footprint(state, target, face.height / face.width))
+            for state, face in export.sheet(sheet, copies=1 if sheet.id in secret else None)
+        ]
+        everything += laid
+        sheets.append((sheet.id, export.names.sheet_name(sheet), laid))
     everything += stock(game, target)
     lay_out_table(everything)
+    for sheet_id, title, laid in sheets:  # a lost board or tile comes back on its own
+        laid = copy.deepcopy(laid)  # (the all-in-one save keeps its places)
+        centre(laid)
+        export.files.append(
+            (
+                f"{stem}-{sheet_id}.json",
+                saved_object(
+                    [state for state, _ in laid],
+                    game.title if title == game.title else f"{game.title} – {title}",
+                ),
+                f"{sheet_id}: TTS saved object",
+            )
+        )
     export.files.append(
         (
             f"{stem}-all.json",

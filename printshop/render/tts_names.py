@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout
+from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.project.models.game import CardEntry
 from printshop.typeset.richtext import Para, plain_text
 
@@ -66,6 +66,13 @@ class Names:
         box = deck.deck.tuck_box
         fallback = self.game.title if len(self.game.decks) == 1 else deck.id
         return self.text(box.title if box else None, self.text(f"{deck.id}.title", fallback))
+
+    def sheet_name(self, sheet: SheetLayout) -> str:
+        """A sheet's name on the table, for its own save: the text `table.<sheet>` (a set: "Role
+        sheets"), else the title its only face prints, else its id."""
+        if len(sheet.faces) == 1:
+            return self.text(f"table.{sheet.id}", face_title(sheet.faces[0], sheet.id))
+        return self.text(f"table.{sheet.id}", sheet.id)
 
     def card_names(self, deck: DeckLayout, deck_id: str) -> list[str]:
         """Each physical card's name, in deck order (`deck_id`: the deck's id in the game's data,

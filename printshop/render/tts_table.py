@@ -46,7 +46,7 @@ def lay_out_table(objects: list[tuple[dict, tuple[float, float]]]) -> None:
         _place(state, x + width / 2, z - depth / 2)
         x += width + GAP
         row_depth = max(row_depth, depth)
-    _centre(objects)
+    centre(objects)
 
 
 def lay_out_row(states: list[dict]) -> None:
@@ -56,7 +56,7 @@ def lay_out_row(states: list[dict]) -> None:
         _place(state, (index - (len(states) - 1) / 2) * step, 0.0)
 
 
-def _centre(objects: list[tuple[dict, tuple[float, float]]]) -> None:
+def centre(objects: list[tuple[dict, tuple[float, float]]]) -> None:
     """Move the whole layout so that its middle is the table's origin (TTS drops a saved object's
     states where they say: a layout from the origin corner ran past the table's edge)."""
     if not objects:

@@ -212,6 +212,8 @@ def test_the_pieces_the_rules_need_are_on_the_table(tts):
         stalin = _all(tts / "comrade-stalin" / lang / "tts")
         [bag] = [state for state in stalin if state["Name"] == "Bag"]
         assert bag["Nickname"] == tokens and len(bag["ContainedObjects"]) == 20
+        token = {"en": "Token", "fr": "Jeton"}[lang]  # each one, not "Tokens" (review 4-J)
+        assert {chip["Nickname"] for chip in bag["ContainedObjects"]} == {token}
     for game_id, lang, folder in _folders(tts):
         guids = [state["GUID"] for state in _objects(folder)]  # the bag's tokens included
         assert len(guids) == len(set(guids)), (game_id, lang)
@@ -248,6 +250,9 @@ def test_a_stock_piece_named_by_a_text_the_game_lacks_is_reported(data_copy):
     )
     assert "'table.d2O'" in item.message and "did you mean 'table.d20'" in item.message
     edit(target, "name: table.d2O}", "name: table.d20}")
+    edit(target, "piece: table.token}", "piece: table.tokn}")  # what names each piece in a bag
+    item = one(data_copy, "unknown-reference", games=["comrade-stalin"])
+    assert "'table.tokn'" in item.message and "did you mean 'table.token'" in item.message
     # the sheets filled in secret in the Notebook (`notebook`) are sheets the game has
     edit(target, "kremlin: [influence]", "kremlin: [influense]")
     item = one(data_copy, "unknown-reference", games=["kremlin"])

@@ -119,15 +119,16 @@ def check_table_stock(project, game, report: Report) -> None:
     if target is None or source is None:
         return
     for index, piece in enumerate(target.stock.get(game.id, [])):
-        if piece.name not in source.entries:
-            report.add(
-                "unknown-reference",
-                target.where("stock"),
-                f"stock['{game.id}'][{index}] ({piece.object}) is named by the text "
-                f"'{piece.name}', which the game does not have"
-                f"{did_you_mean(piece.name, source.entries)}",
-                hint=f"add '{piece.name}' to the game's texts, or name the piece by a text it has",
-            )
+        for text_id in (piece.name, piece.piece):
+            if text_id is not None and text_id not in source.entries:
+                report.add(
+                    "unknown-reference",
+                    target.where("stock"),
+                    f"stock['{game.id}'][{index}] ({piece.object}) is named by the text "
+                    f"'{text_id}', which the game does not have"
+                    f"{did_you_mean(text_id, source.entries)}",
+                    hint=f"add '{text_id}' to the game's texts, or name the piece by a text it has",
+                )
     for sheet_id in target.notebook.get(game.id, []):
         if sheet_id not in game.game.sheets:
             report.add(

@@ -80,12 +80,13 @@ def stock(game: GameLayout, target: TtsTarget) -> list[tuple[dict, tuple[float, 
     for number, piece in enumerate(target.stock.get(game.game_id, [])):
         texts = game.localized.texts
         name = game.localized.plain(piece.name) if piece.name in texts else piece.name
+        each = game.localized.plain(piece.piece) if piece.piece in texts else name
         stem = f"{game.game_id}-{game.lang}"
         state = _common(piece.object, name, _transform(0, 0), guid(stem, "stock", str(number)))
         if piece.count > 1:
             state["Name"] = "Bag"
             state["ContainedObjects"] = [
-                _common(piece.object, name, _transform(0, 0), guid(stem, "stock", f"{number}/{n}"))
+                _common(piece.object, each, _transform(0, 0), guid(stem, "stock", f"{number}/{n}"))
                 for n in range(piece.count)
             ]
         pieces.append((state, footprint(state, target)))

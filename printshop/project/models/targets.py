@@ -29,6 +29,9 @@ class TtsPiece(Node):
     """How many; more than one come in a bag."""
     name: str
     """The game's text that names it (the bag, for more than one); else this id."""
+    piece: str | None = None
+    """For more than one: the game's text that names each piece in the bag ("Token"); none: as
+    the bag."""
 
 
 class TtsTarget(Node):

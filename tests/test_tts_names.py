@@ -56,7 +56,7 @@ def test_markers_goal_cards_vote_cards_and_setup_sheets_are_named_by_their_texts
     names = {tile["Nickname"] for bag in bags for tile in bag["ContainedObjects"]}
     assert {
         "Malade (une croix)",
-        "Soupçon ?",
+        "Soupçon\u202f?",  # a narrow no-break space before the ? (review 5-K)
         "Marqueur CURE",
         "Points de stress +10",
         "Points de stress +1",
@@ -288,10 +288,38 @@ def test_a_sheet_filled_in_secret_is_in_each_seats_private_notebook_tab(tts, pro
             rgb = target.player_colours[tab["color"]]
             assert [tab["visibleColor"][c] for c in "rgb"] == list(rgb)
         assert sheet in save["Note"] and "kremlin-" in save["Note"]
-    # a game with no such sheet has its seats' tabs empty, as a new game in TTS
+    # a game with no such sheet has its seats' tabs empty, as a new game in TTS, and says what
+    # its tabs are for
     save = json.loads((tts / "assassin" / "en" / "tts" / "assassin-en-all.json").read_text())
     assert all(tab["body"] == "" for tab in list(save["TabStates"].values())[1:])
-    assert "Notebook" not in save["Note"]
+    assert "private place for notes" in save["Note"]
+
+
+def test_each_game_tells_online_players_what_the_table_cannot_do_for_them(tts):
+    """Review 5-K: Assassin's night asks everyone to close their eyes and the Assassin to point,
+    which no virtual table allows, and its 12 players do not fit TTS's 10 seats; Comrade Stalin's
+    game ends on an alarm the save did not have. A game's `table.online` text goes in the save's
+    note, a game for more players than TTS seats says so, and the clock is on the table."""
+    for lang, (online, seats, clock) in {
+        "en": ("Playing online", "stops at 10, not 12", "Alarm clock"),
+        "fr": ("Jouer en ligne", "s’arrête donc à 10\u00a0joueurs", "Réveil"),
+    }.items():
+        note = json.loads(
+            (tts / "assassin" / lang / "tts" / f"assassin-{lang}-all.json").read_text()
+        )["Note"]
+        assert online in note and "/w" in note and "Black" in note
+        assert seats in note.replace("\u202f", " ").replace(" joueurs", "\u00a0joueurs")
+        assert "{" not in note  # the role names filled in
+        stalin = json.loads(
+            (tts / "comrade-stalin" / lang / "tts" / f"comrade-stalin-{lang}-all.json").read_text()
+        )
+        assert online in stalin["Note"] and "10" not in stalin["Note"].split(".")[0]
+        [piece] = [state for state in stalin["ObjectStates"] if state["Name"] == "Digital_Clock"]
+        assert piece["Nickname"].startswith(clock)
+        kremlin = json.loads(
+            (tts / "kremlin" / lang / "tts" / f"kremlin-{lang}-all.json").read_text()
+        )
+        assert online not in kremlin["Note"] and "Tabletop Simulator" not in kremlin["Note"]
 
 
 def test_a_notebook_sheet_is_written_out_from_its_face_whatever_the_sheet():

@@ -32,8 +32,10 @@ def _folders(out: Path):
 
 
 def _all(folder: Path) -> list[dict]:
+    """The objects of the all-in-one save on the table (its seats' hand zones left out)."""
     [save] = folder.glob("*-all.json")
-    return json.loads(save.read_text("utf-8"))["ObjectStates"]
+    states = json.loads(save.read_text("utf-8"))["ObjectStates"]
+    return [state for state in states if state["Name"] != "HandTrigger"]
 
 
 def test_every_tts_folder_has_a_readme_in_its_language_on_how_to_load_the_images(tts):
@@ -220,3 +222,37 @@ def test_every_board_and_sheet_has_a_saved_object_of_its_own(tts):
                 assert state["CustomImage"] == everything[state["GUID"]]["CustomImage"]
             xs = [state["Transform"]["posX"] for state in save["ObjectStates"]]
             assert min(xs) == -max(xs) or len(xs) == 1 and xs == [0.0]  # centred on the origin
+
+
+def test_the_all_in_one_game_has_a_hand_for_every_seat_clear_of_the_table(tts, project):
+    """Review 5-K: a game TTS opens from a save has only the hand zones the save holds, and the
+    saves held none: no player could keep a role, a goal or an intrigue card hidden. Now every
+    seat colour has one, facing the middle, around the layout and clear of every object."""
+    target = project.targets.tts
+    for game_id, lang, folder in _folders(tts):
+        [save] = folder.glob("*-all.json")
+        states = json.loads(save.read_text("utf-8"))["ObjectStates"]
+        hands = [state for state in states if state["Name"] == "HandTrigger"]
+        assert [hand["FogColor"] for hand in hands] == list(target.player_colours), game_id
+        boxes = [_footprint(state, folder) for state in _all(folder)]
+        for hand in hands:
+            transform = hand["Transform"]
+            assert hand["Locked"] and transform["scaleX"] > 2.5  # a hand of cards fits
+            for key in ("LayoutGroupSortIndex", "Value", "LuaScript", "XmlUI", "GMNotes"):
+                assert key in hand  # TTS refuses a save whose zone lacks one
+            x, z = transform["posX"], transform["posZ"]
+            turned = transform["rotY"] in (90.0, 270.0)
+            half_x, half_z = (
+                (transform["scaleZ"] / 2, transform["scaleX"] / 2)
+                if turned
+                else (transform["scaleX"] / 2, transform["scaleZ"] / 2)
+            )
+            for left, right, near, far in boxes:  # no object lies in a hand
+                assert (
+                    max(left - (x + half_x), (x - half_x) - right) > 0
+                    or max(near - (z + half_z), (z - half_z) - far) > 0
+                ), (game_id, hand["FogColor"])
+            # facing the middle: a zone on the near side (z < 0) is not turned, on the far side
+            # half a turn, at the ends a quarter towards the middle
+            expected = 0.0 if z < -1 else 180.0 if z > 1 else 90.0 if x < 0 else 270.0
+            assert transform["rotY"] == expected, (game_id, hand["FogColor"])

@@ -37,6 +37,7 @@ from printshop.render.tts_table import (
     centre,
     footprint,
     game_settings,
+    hand_zones,
     lay_out_row,
     lay_out_table,
     notebook_sheets,
@@ -157,6 +158,13 @@ def _common(
         "Autoraise": True,
         "Sticky": True,
         "Tooltip": True,
+        # read on every object (a zone without them stops a whole save loading)
+        "GMNotes": "",
+        "LayoutGroupSortIndex": 0,
+        "Value": 0,
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "XmlUI": "",
     }
 
 
@@ -569,6 +577,7 @@ def render_tts(
         sheets.append((sheet.id, export.names.sheet_name(sheet), laid))
     everything += stock(game, target)
     lay_out_table(everything)
+    hands = hand_zones(everything, target, stem)
     for sheet_id, title, laid in sheets:  # a lost board or tile comes back on its own
         laid = copy.deepcopy(laid)  # (the all-in-one save keeps its places)
         centre(laid)
@@ -586,7 +595,7 @@ def render_tts(
         (
             f"{stem}-all.json",
             saved_object(
-                [state for state, _ in everything],
+                [state for state, _ in everything] + hands,
                 game.title,
                 game_settings(game, target, stem),
             ),

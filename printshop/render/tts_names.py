@@ -19,13 +19,14 @@ from printshop.project.models.game import CardEntry
 from printshop.typeset.richtext import Para, plain_text
 
 TITLE_FRAMES = ("title", "name")  # a face's frames whose text names the card or tile
-_BREAKS = re.compile(r"[ \t\r\n]+")
+_BREAKS = re.compile(r"[ \t\r\n\u00a0]+")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*)\}")
 
 
 def _spaces(text: str) -> str:
-    """`text` with each run of plain spaces and line breaks made one space; no-break spaces
-    (French U+202F before a colon) kept."""
+    """`text` with each run of plain spaces, no-break spaces and line breaks made one space (a
+    name on the table never wraps, and TTS's search finds "Le Favori" typed with a plain space);
+    French U+202F before a colon kept."""
     return _BREAKS.sub(" ", text).strip(" ")
 
 

@@ -71,6 +71,57 @@ def centre(objects: list[tuple[dict, tuple[float, float]]]) -> None:
         _place(state, x - mid_x, z - mid_z)
 
 
+HAND = (11.0, 5.0, 4.0)  # TTS units a seat's hand zone spans: along the edge, up, and in depth
+HAND_ROOM = 3.0  # TTS units between the layout's edge and the hand zones around it
+
+
+def hand_zones(objects: list[tuple[dict, tuple[float, float]]], target: TtsTarget, stem: str):
+    """A hand zone (HandTrigger) per seat colour, round the laid-out table: a game TTS opens
+    from a save has the hands its save holds and no others, and every game here keeps cards in
+    hand. Clockwise from the near side's left: four along the near side, one at the right end,
+    four along the far side, one at the left end (ten colours; more go round again), each
+    facing the middle, HAND_ROOM clear of the layout."""
+    from printshop.render.tts import _common, guid
+
+    spans = [
+        (s["Transform"]["posX"], s["Transform"]["posZ"], w / 2, d / 2) for s, (w, d) in objects
+    ]
+    right = max([x + w for x, _, w, _ in spans], default=0.0)
+    far = max([z + d for _, z, _, d in spans], default=0.0)
+    along, _, deep = HAND
+    side = max(right, 2 * along + 1.0)  # four zones a side, GAP apart at least
+    step = side / 2
+    near_z, end_x = far + HAND_ROOM + deep / 2, side + HAND_ROOM + deep / 2
+    seats = [(x * step - 1.5 * step, -near_z, 0.0) for x in range(4)]
+    seats += [(end_x, 0.0, 270.0)]
+    seats += [(1.5 * step - x * step, near_z, 180.0) for x in range(4)]
+    seats += [(-end_x, 0.0, 90.0)]
+    zones = []
+    for number, (colour, rgb) in enumerate(target.player_colours.items()):
+        x, z, turn = seats[number % len(seats)]
+        zone = _common("HandTrigger", "", {}, guid(stem, "hand", colour))
+        zone["Transform"] = {
+            "posX": round(x, 4),
+            "posY": 3.0,
+            "posZ": round(z, 4),
+            "rotX": 0.0,
+            "rotY": turn,
+            "rotZ": 0.0,
+            "scaleX": HAND[0],
+            "scaleY": HAND[1],
+            "scaleZ": HAND[2],
+        }
+        zone.update(
+            {
+                "ColorDiffuse": {**dict(zip("rgb", rgb)), "a": 0.0},
+                "Locked": True,
+                "FogColor": colour,
+            }
+        )
+        zones.append(zone)
+    return zones
+
+
 def stock(game: GameLayout, target: TtsTarget) -> list[tuple[dict, tuple[float, float]]]:
     """The target's `stock` pieces for the game (TTS's own objects: a die, a bag of tokens), each
     named by its text in the kit's language, with its footprint."""
@@ -143,11 +194,17 @@ def game_settings(game: GameLayout, target: TtsTarget, stem: str) -> dict:
     label, data = game.localized.label, game.localized.data.game
     secret = notebook_sheets(game, target)
     titles = [face_title(sheet.faces[0], sheet.id) for sheet in secret]
-    note = [label("tts_note", title=game.title, players=f"{data.players.min}–{data.players.max}")]
+    players, seats = data.players, len(target.player_colours)
+    note = [label("tts_note", title=game.title, min=players.min, max=players.max)]
+    if players.max > seats:
+        note.append(label("tts_note_seats", seats=seats, most=players.max))
     if game.booklet is not None:
         note.append(label("tts_note_rules", rules=f"{stem}-rules-*.pdf"))
-    if secret:
-        note.append(label("tts_note_secret", sheet=", ".join(titles)))
+    if "table.online" in game.localized.texts:  # what this game asks of players online
+        note.append(game.localized.plain("table.online"))
+    note.append(
+        label("tts_note_secret", sheet=", ".join(titles)) if secret else label("tts_note_tabs")
+    )
     body = "\n\n".join(sheet_text(sheet.faces[0]).strip() for sheet in secret)
     tabs = [(label("tts_rules_tab"), "Grey", (0.5, 0.5, 0.5), "\n\n".join(note))]
     tabs += [

@@ -234,3 +234,32 @@ def test_a_stock_piece_named_by_a_text_the_game_lacks_is_reported(data_copy):
     assert "'table.d2O'" in item.message and "did you mean 'table.d20'" in item.message
     defaults = DEFAULT_DATA_DIR.parent / "printshop" / "defaults" / "print" / "targets" / "tts.yaml"
     assert "\nstock:" not in defaults.read_text(encoding="utf-8")
+
+
+def _card_names(folder: Path, deck: str) -> list[str]:
+    """The names of the cards of the all-in-one save's deck `deck`, in deck order (a short word
+    keeps to the next by a no-break space, as printed: read as a space)."""
+    cards = _decks(folder)[deck]["ContainedObjects"]
+    return [card["Nickname"].replace("\xa0", " ") for card in cards]
+
+
+def test_politicians_are_named_by_letter_and_name_intrigues_by_number_and_title(tts):
+    """An art director's review: a politician was named by his name alone though the influence
+    sheet and the board go by his letter, an intrigue card without the number it prints. Now
+    each is named by what its card prints: "B · Lech Schukrutoff", "19 · Blackmail" (data: the
+    decks' `names` and their texts)."""
+    expected = {
+        "en": ("Politicians", "Intrigue cards", "Fever Epidemic", "Blackmail"),
+        "fr": ("Politiciens", "Cartes d’intrigue", "Épidémie de fièvre", "Chantage"),
+    }
+    for lang, (politicians, intrigues, epidemic, blackmail) in expected.items():
+        kremlin = tts / "kremlin" / lang / "tts"
+        names = _card_names(kremlin, politicians)
+        assert names[:2] == ["A · Nestor Aparatschik", "B · Lech Schukrutoff"], lang
+        assert len(names) == 26  # the sick party chief's card (a face of its own) too
+        letters = [name.split(" · ", 1)[0] for name in names]
+        assert letters == [chr(ord("A") + n) for n in range(26)], lang
+        names = _card_names(kremlin, intrigues)
+        assert names[0] == f"01 · {epidemic}" and names[18] == f"19 · {blackmail}", lang
+        assert [name.split(" · ", 1)[0] for name in names] == [f"{n:02}" for n in range(1, 35)]
+        assert all(len(name) > len("01 · ") for name in names), lang

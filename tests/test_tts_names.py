@@ -207,11 +207,11 @@ def test_a_deck_naming_a_kind_or_text_it_lacks_for_the_table_is_reported(data_co
     the cards as they were (named by their id, dealt with the roles)."""
     game = data_copy / "comrade" / "game.yaml"
     assert not found(data_copy, "unknown-reference", games=["comrade"])  # must pass as it is
-    edit(game, "names: {vote: card.vote.name}", "names: {votes: card.vote.name}")
+    edit(game, "names: {vote: card.vote.name,", "names: {votes: card.vote.name,")
     item = one(data_copy, "unknown-reference", games=["comrade"])
     assert item.location.line == line_of(game, "names: {votes")
     assert "no card of kind 'votes'" in item.message and "did you mean 'vote'" in item.message
-    edit(game, "names: {votes: card.vote.name}", "names: {vote: card.vote.name}")
+    edit(game, "names: {votes: card.vote.name,", "names: {vote: card.vote.name,")
     edit(game, "{name: card.vote.deck,", "{name: card.vote.decks,")
     item = one(data_copy, "unknown-reference", games=["comrade"])
     assert item.location.line == line_of(game, "apart: [")
@@ -263,3 +263,16 @@ def test_politicians_are_named_by_letter_and_name_intrigues_by_number_and_title(
         assert names[0] == f"01 · {epidemic}" and names[18] == f"19 · {blackmail}", lang
         assert [name.split(" · ", 1)[0] for name in names] == [f"{n:02}" for n in range(1, 35)]
         assert all(len(name) > len("01 · ") for name in names), lang
+
+
+def test_comrades_two_dissident_cards_are_named_by_the_word_each_prints(tts):
+    """Both dissident cards were named "Dissident" on the table, though one prints GLASNOST and
+    the other PERESTROIKA: now "Dissident – Glasnost" and "Dissident – Perestroika", the word as
+    the card prints it in the kit's language (data: the deck's `names`)."""
+    for lang, roles, perestroika in (
+        ("en", "Role cards", "Perestroika"),
+        ("fr", "Cartes de rôle", "Perestroïka"),
+    ):
+        names = _card_names(tts / "comrade" / lang / "tts", roles)
+        assert {"Dissident – Glasnost", f"Dissident – {perestroika}"} <= set(names), lang
+        assert "Dissident" not in names and len(names) == 11, lang

@@ -224,11 +224,11 @@ def test_a_deck_naming_a_kind_or_text_it_lacks_for_the_table_is_reported(data_co
     the cards as they were (named by their id, dealt with the roles)."""
     game = data_copy / "comrade" / "game.yaml"
     assert not found(data_copy, "unknown-reference", games=["comrade"])  # must pass as it is
-    edit(game, "names: {vote: card.vote.name}", "names: {votes: card.vote.name}")
+    edit(game, "names: {vote: card.vote.name,", "names: {votes: card.vote.name,")
     item = one(data_copy, "unknown-reference", games=["comrade"])
     assert item.location.line == line_of(game, "names: {votes")
     assert "no card of kind 'votes'" in item.message and "did you mean 'vote'" in item.message
-    edit(game, "names: {votes: card.vote.name}", "names: {vote: card.vote.name}")
+    edit(game, "names: {votes: card.vote.name,", "names: {vote: card.vote.name,")
     edit(game, "{name: card.vote.deck,", "{name: card.vote.decks,")
     item = one(data_copy, "unknown-reference", games=["comrade"])
     assert item.location.line == line_of(game, "apart: [")
@@ -346,3 +346,45 @@ def test_a_notebook_sheet_is_written_out_from_its_face_whatever_the_sheet():
     text = sheet_text(SimpleNamespace(frames=frames))
     assert text == f"Write three & tick\n\nWho · Value\nAnn · {BLANK}\n"
     assert "SHEET" not in text
+
+
+def _card_names(folder: Path, deck: str) -> list[str]:
+    """The names of the cards of the all-in-one save's deck `deck`, in deck order (a short word
+    keeps to the next by a no-break space, as printed: read as a space)."""
+    cards = _decks(folder)[deck]["ContainedObjects"]
+    return [card["Nickname"].replace("\xa0", " ") for card in cards]
+
+
+def test_politicians_are_named_by_letter_and_name_intrigues_by_number_and_title(tts):
+    """An art director's review: a politician was named by his name alone though the influence
+    sheet and the board go by his letter, an intrigue card without the number it prints. Now
+    each is named by what its card prints: "B · Lech Schukrutoff", "19 · Blackmail" (data: the
+    decks' `names` and their texts)."""
+    expected = {
+        "en": ("Politicians", "Intrigue cards", "Fever Epidemic", "Blackmail"),
+        "fr": ("Politiciens", "Cartes d’intrigue", "Épidémie de fièvre", "Chantage"),
+    }
+    for lang, (politicians, intrigues, epidemic, blackmail) in expected.items():
+        kremlin = tts / "kremlin" / lang / "tts"
+        names = _card_names(kremlin, politicians)
+        assert names[:2] == ["A · Nestor Aparatschik", "B · Lech Schukrutoff"], lang
+        assert len(names) == 26  # the sick party chief's card (a face of its own) too
+        letters = [name.split(" · ", 1)[0] for name in names]
+        assert letters == [chr(ord("A") + n) for n in range(26)], lang
+        names = _card_names(kremlin, intrigues)
+        assert names[0] == f"01 · {epidemic}" and names[18] == f"19 · {blackmail}", lang
+        assert [name.split(" · ", 1)[0] for name in names] == [f"{n:02}" for n in range(1, 35)]
+        assert all(len(name) > len("01 · ") for name in names), lang
+
+
+def test_comrades_two_dissident_cards_are_named_by_the_word_each_prints(tts):
+    """Both dissident cards were named "Dissident" on the table, though one prints GLASNOST and
+    the other PERESTROIKA: now "Dissident – Glasnost" and "Dissident – Perestroika", the word as
+    the card prints it in the kit's language (data: the deck's `names`)."""
+    for lang, roles, perestroika in (
+        ("en", "Role cards", "Perestroika"),
+        ("fr", "Cartes de rôle", "Perestroïka"),
+    ):
+        names = _card_names(tts / "comrade" / lang / "tts", roles)
+        assert {"Dissident – Glasnost", f"Dissident – {perestroika}"} <= set(names), lang
+        assert "Dissident" not in names and len(names) == 11, lang

@@ -148,7 +148,7 @@ def test_french_saves_name_decks_and_cards_by_the_texts_they_print(tts):
         "ObjectStates"
     ]
     names = [card["Nickname"] for card in politicians["ContainedObjects"]]
-    assert "Nestor Aparatschik" in names and "a" not in names and "b" not in names
+    assert "A · Nestor Aparatschik" in names and "a" not in names and "b" not in names
     assert politicians["Nickname"] not in ("politicians", "")
     assert all(
         card["Description"] == politicians["Nickname"] for card in politicians["ContainedObjects"]

@@ -256,3 +256,23 @@ def test_the_all_in_one_game_has_a_hand_for_every_seat_clear_of_the_table(tts, p
             # half a turn, at the ends a quarter towards the middle
             expected = 0.0 if z < -1 else 180.0 if z > 1 else 90.0 if x < 0 else 270.0
             assert transform["rotY"] == expected, (game_id, hand["FogColor"])
+
+
+def test_a_board_lies_in_the_middle_with_the_other_pieces_on_both_sides(tts):
+    """Review 5-K: Kremlin's board ran from x = -24.3 to -0.7 and every other piece lay to its
+    right, so half the seats faced bags rather than the board. Now the board is in the middle,
+    decks and bags on one side, sheets and pieces on the other."""
+    for lang in ("en", "fr"):
+        folder = tts / "kremlin" / lang / "tts"
+        states = _all(folder)
+        [board] = [state for state in states if state["Name"] == "Custom_Board"]
+        left, right, _, _ = _footprint(board, folder)
+        assert abs((left + right) / 2) < 2.0, lang  # about the table's middle
+        sides = {"left": 0, "right": 0}
+        for state in states:
+            if state is board:
+                continue
+            x0, x1, _, _ = _footprint(state, folder)
+            assert x1 <= left - 0.99 or x0 >= right + 0.99, state["Nickname"]  # beside, not over
+            sides["left" if x1 <= left else "right"] += 1
+        assert sides["left"] and sides["right"], (lang, sides)

@@ -28,25 +28,45 @@ def footprint(state: dict, target: TtsTarget, aspect: float = 1.0) -> tuple[floa
 
 
 def lay_out_table(objects: list[tuple[dict, tuple[float, float]]]) -> None:
-    """Place the all-in-one save's objects (each with its footprint) apart by GAP: the boards in a
-    row, the decks and the other tiles in rows beside them, as wide as the boards are deep (at
-    least what TABLE leaves beside the boards), the whole centred on the table's origin."""
+    """Place the all-in-one save's objects (each with its footprint) apart by GAP, the whole
+    centred on the table's origin. Without boards: the objects in rows TABLE wide. With boards:
+    the boards in a row in the middle, the other objects in rows on both sides of them, the first
+    half of their area (decks, bags) on the left, the rest (sheets, pieces) on the right, each
+    side as wide as TABLE leaves (review 5-K: every piece on one side, the board off centre)."""
     boards = [item for item in objects if item[0]["Name"] == "Custom_Board"]
     others = [item for item in objects if item[0]["Name"] != "Custom_Board"]
+    if not boards:
+        _rows(others, 0.0, TABLE)
+        centre(objects)
+        return
     left = 0.0
     for state, (width, depth) in boards:
         _place(state, left + width / 2, -depth / 2)
         left += width + GAP
-    deep = max([depth for _, (_, depth) in boards], default=0.0)
-    start, row_width = left, max(TABLE - left, deep)
+    widest = max([width for _, (width, _) in others], default=0.0)
+    side = max((TABLE - left) / 2, widest)
+    areas = [width * depth for _, (width, depth) in others]
+    half, total, split = sum(areas) / 2, 0.0, len(others)
+    for index, area in enumerate(areas):
+        if total + area / 2 > half:
+            split = index
+            break
+        total += area
+    _rows(others[:split], -GAP - side, side)
+    _rows(others[split:], left, side)
+    centre(objects)
+
+
+def _rows(objects: list[tuple[dict, tuple[float, float]]], start: float, row_width: float) -> None:
+    """Place `objects` in rows from x = `start` (their left edge), at most `row_width` wide (one
+    object a row where it is wider), downwards from z = 0, GAP apart."""
     x, z, row_depth = start, 0.0, 0.0
-    for state, (width, depth) in others:
+    for state, (width, depth) in objects:
         if x > start and x + width > start + row_width:
             x, z, row_depth = start, z - row_depth - GAP, 0.0
         _place(state, x + width / 2, z - depth / 2)
         x += width + GAP
         row_depth = max(row_depth, depth)
-    centre(objects)
 
 
 def lay_out_row(states: list[dict]) -> None:

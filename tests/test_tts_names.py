@@ -320,6 +320,27 @@ def test_each_game_tells_online_players_what_the_table_cannot_do_for_them(tts):
             (tts / "kremlin" / lang / "tts" / f"kremlin-{lang}-all.json").read_text()
         )
         assert online not in kremlin["Note"] and "Tabletop Simulator" not in kremlin["Note"]
+        assert kremlin["GameMode"] == kremlin["SaveName"] == "Kremlin"  # its name in TTS's list
+        [board] = [state for state in kremlin["ObjectStates"] if state["Name"] == "Custom_Board"]
+        assert board["Locked"]  # a dragged deck does not shove it (review 5-L)
+        # review 5-L: Comrade's vote card is read by which way round it lies under the rule card,
+        # which a shuffled pile on a virtual table loses: ballots held in hand, a ballot box
+        comrade = json.loads(
+            (tts / "comrade" / lang / "tts" / f"comrade-{lang}-all.json").read_text()
+        )
+        assert online in comrade["Note"]
+        bags = {s["Nickname"]: s for s in comrade["ObjectStates"] if s["Name"] == "Bag"}
+        party, freedom, box = {
+            "en": ("Party ballots", "Freedom ballots", "Ballot box"),
+            "fr": ("Bulletins Parti", "Bulletins Liberté", "Urne"),
+        }[lang]
+        assert bags[box]["ContainedObjects"] == []
+        for name in (party, freedom):
+            ballots = bags[name]["ContainedObjects"]
+            assert len(ballots) == 5 and all(ballot["Hands"] for ballot in ballots)
+        assert {b["Name"] for b in bags[party]["ContainedObjects"]} != {
+            b["Name"] for b in bags[freedom]["ContainedObjects"]
+        }  # two kinds of piece, told apart when the box is emptied
 
 
 def test_a_notebook_sheet_is_written_out_from_its_face_whatever_the_sheet():

@@ -507,6 +507,7 @@ class TtsExport:
                     guid(self.stem, sheet.id, str(index), *([str(number)] if number else [])),
                     tint=WHITE,
                 )
+                item["Locked"] = board  # a board stays put when a deck is dragged across it
                 item["CustomImage"] = image
                 objects.append((item, sheet.faces[index]))
         return objects
@@ -532,6 +533,8 @@ def saved_object(objects: list[dict], name: str, settings: dict | None = None) -
         "VersionNumber": "",
     }
     document.update(settings or {})
+    if settings:  # a game: its name in TTS's list of saves and on the Workshop
+        document["GameMode"] = name
     return (json.dumps(document, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 

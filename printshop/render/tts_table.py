@@ -154,12 +154,16 @@ def stock(game: GameLayout, target: TtsTarget) -> list[tuple[dict, tuple[float, 
         each = game.localized.plain(piece.piece) if piece.piece in texts else name
         stem = f"{game.game_id}-{game.lang}"
         state = _common(piece.object, name, _transform(0, 0), guid(stem, "stock", str(number)))
+        if piece.object == "Bag":  # an empty bag (a ballot box)
+            state["ContainedObjects"] = []
         if piece.count > 1:
             state["Name"] = "Bag"
             state["ContainedObjects"] = [
                 _common(piece.object, each, _transform(0, 0), guid(stem, "stock", f"{number}/{n}"))
                 for n in range(piece.count)
             ]
+            for item in state["ContainedObjects"]:
+                item["Hands"] = True  # a player may hold one in hand, unseen (a token, a ballot)
         pieces.append((state, footprint(state, target)))
     return pieces
 

@@ -69,11 +69,19 @@ def test_markers_goal_cards_vote_cards_and_setup_sheets_are_named_by_their_texts
         state["Nickname"].replace("\xa0", " "): state
         for state in _objects(tts / "comrade-stalin" / "fr" / "tts")
     }
-    assert "Tuer\u202f: le Dauphin" in stalin and "Protéger\u202f: le Général" in stalin
+    assert "Tuer\u202f: le Dauphin (Q♠)" in stalin and "Protéger\u202f: le Général (J♥)" in stalin
     five = stalin["Mise en place pour 5 joueurs"]
     assert five["CustomImage"]["ImageURL"].endswith("players-5.png")  # the right player count
     english = {s["Nickname"].replace("\xa0", " ") for s in _objects(tts / "comrade-stalin/en/tts")}
-    assert "Kill: the Heir" in english
+    assert "Kill: the Heir (Q♣)" in english
+    # review 5-L: "Kill: Stalin" twice, though setup picks goal cards by rank and suit
+    goals = [
+        card["Nickname"]
+        for state in _all(tts / "comrade-stalin" / "en" / "tts")
+        if state["Nickname"] == "Goal cards"
+        for card in state["ContainedObjects"]
+    ]
+    assert len(goals) == 24 and len(set(goals)) == 24
 
     for lang, vote in (("fr", "Carte de vote"), ("en", "Vote card")):
         names = [state["Nickname"] for state in _objects(tts / "comrade" / lang / "tts")]

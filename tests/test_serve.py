@@ -2125,7 +2125,7 @@ def test_watch_draft_writes_what_build_draft_writes_and_removes_the_drafts_once_
     session = Session(data, out, games=["comrade"], langs=["fr"], papers=["a4"], draft=True)
     update = session.refresh()
     [warning] = [d for d in update.report.items if d.code == "incomplete-translation"]
-    assert "built as a DRAFT, 98% translated" in warning.message and "-draft" in warning.message
+    assert "built as a DRAFT, 99% translated" in warning.message and "-draft" in warning.message
     drafts = sorted(path.name for path in (out / "comrade" / "fr").iterdir())
     assert drafts == [
         "comrade-fr-cards-draft-a4.pdf",
@@ -2173,10 +2173,10 @@ def test_a_text_translated_in_a_draft_lays_out_only_the_faces_that_print_it(tmp_
     session = Session(data, None, games=["comrade"], langs=["fr"], render=False, draft=True)
     first = session.refresh()
     assert first.ok and first.faces_laid_out > 5
-    assert session.checked.layouts[0].localized.draft == "ÉBAUCHE, traduite à 97\u202f%"
+    assert session.checked.layouts[0].localized.draft == "ÉBAUCHE, traduite à 98\u202f%"
     french.write_text(complete.replace('    name: "Président"\n', "", 1), encoding="utf-8")
     update = session.refresh({french})
-    assert session.checked.layouts[0].localized.draft == "ÉBAUCHE, traduite à 98\u202f%"
+    assert session.checked.layouts[0].localized.draft == "ÉBAUCHE, traduite à 99\u202f%"
     assert update.ok and 1 <= update.faces_laid_out <= 2, (
         update.faces_laid_out
     )  # the informer's front
@@ -2202,7 +2202,7 @@ def test_a_draft_face_names_the_line_of_each_text_it_shows_from_the_language_it_
     )
     preview.refresh()
     [game] = preview.state["games"]
-    assert game["drafts"] == {"fr": "ÉBAUCHE, traduite à 98\u202f%"}
+    assert game["drafts"] == {"fr": "ÉBAUCHE, traduite à 99\u202f%"}
     [informer] = [
         row["faces"]["fr"] for row in game["rows"] if row["key"] == "cards/informer/front"
     ]
@@ -2372,11 +2372,11 @@ def test_the_page_shows_an_unfinished_translation_as_a_draft_to_translate_beside
         ).read()  # (the server keeps the images of its faces only)
         assert (
             browser.evaluate("document.querySelector('th[data-lang=\"fr\"] .draft').textContent")
-            == "ÉBAUCHE, traduite à 98\u202f%"
+            == "ÉBAUCHE, traduite à 99\u202f%"
         )
         assert browser.evaluate(
             "Array.from(document.querySelectorAll('.diagnostic[data-code=\"incomplete-translation\"]'))"
-            ".some(d => d.textContent.includes('shown as a draft, 98% translated'))"
+            ".some(d => d.textContent.includes('shown as a draft, 99% translated'))"
         )
         french.write_text(complete, encoding="utf-8")
         after = browser.wait_for(

@@ -118,17 +118,27 @@ def guid(*parts: str) -> str:
 
 
 def _transform(
-    x: float, z: float, scale_x: float = 1.0, scale_z: float = 1.0, face_down: bool = False
+    x: float,
+    z: float,
+    scale_x: float = 1.0,
+    scale_z: float = 1.0,
+    face_down: bool = False,
+    *,
+    turn: float = 180.0,
+    y: float = 1.0,
+    scale_y: float = 1.0,
 ) -> dict:
+    """An object's place: at `x`, `y` (height), `z`, turned `turn` degrees about the vertical
+    (TTS's 180: facing the near side), scaled; a card `face_down` lies flipped."""
     return {
         "posX": round(x, 4),
-        "posY": 1.0,
+        "posY": y,
         "posZ": round(z, 4),
         "rotX": 0.0,
-        "rotY": 180.0,
+        "rotY": turn,
         "rotZ": 180.0 if face_down else 0.0,
         "scaleX": round(scale_x, 4),
-        "scaleY": 1.0,
+        "scaleY": scale_y,
         "scaleZ": round(scale_z, 4),
     }
 

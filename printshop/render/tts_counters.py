@@ -62,11 +62,11 @@ class CounterTiles:
         chits = list(zip(part.cards, names))
         if not by_face:
             return [self._bag(part.id, name, chits)]
-        faces = list(dict.fromkeys(front for (front, _), _ in chits))
+        by_front: dict[str, list] = {}
+        for chit in chits:
+            by_front.setdefault(chit[0][0], []).append(chit)
         return [
-            self._bag(f"{part.id}/{front}", next(n for (f, _), n in chits if f == front), group)
-            for front in faces
-            for group in [[chit for chit in chits if chit[0][0] == front]]
+            self._bag(f"{part.id}/{front}", group[0][1], group) for front, group in by_front.items()
         ]
 
     def _bag(self, bag_id: str, name: str, chits: list) -> dict:

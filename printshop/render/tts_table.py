@@ -101,7 +101,7 @@ def hand_zones(objects: list[tuple[dict, tuple[float, float]]], target: TtsTarge
     hand. Clockwise from the near side's left: four along the near side, one at the right end,
     four along the far side, one at the left end (ten colours; more go round again), each
     facing the middle, HAND_ROOM clear of the layout."""
-    from printshop.render.tts import _common, guid
+    from printshop.render.tts import _common, _transform, guid
 
     spans = [
         (s["Transform"]["posX"], s["Transform"]["posZ"], w / 2, d / 2) for s, (w, d) in objects
@@ -119,18 +119,8 @@ def hand_zones(objects: list[tuple[dict, tuple[float, float]]], target: TtsTarge
     zones = []
     for number, (colour, rgb) in enumerate(target.player_colours.items()):
         x, z, turn = seats[number % len(seats)]
-        zone = _common("HandTrigger", "", {}, guid(stem, "hand", colour))
-        zone["Transform"] = {
-            "posX": round(x, 4),
-            "posY": 3.0,
-            "posZ": round(z, 4),
-            "rotX": 0.0,
-            "rotY": turn,
-            "rotZ": 0.0,
-            "scaleX": HAND[0],
-            "scaleY": HAND[1],
-            "scaleZ": HAND[2],
-        }
+        place = _transform(x, z, along, deep, turn=turn, y=3.0, scale_y=HAND[1])
+        zone = _common("HandTrigger", "", place, guid(stem, "hand", colour))
         zone.update(
             {
                 "ColorDiffuse": {**dict(zip("rgb", rgb)), "a": 0.0},

@@ -253,10 +253,10 @@ def test_a_deck_too_far_from_the_shops_trim_is_refused(data_copy):
     poker_decks = [
         deck
         for game in load_project(data_copy).games.values()
-        for deck in game.game.decks.values()
+        for deck in game.game.printed_decks().values()
         if deck.card_size == "poker-eu"
     ]
-    assert len(items) == len(poker_decks) > 0  # every poker deck of every game
+    assert len(items) == len(poker_decks) > 0  # every printed poker deck of every game
     assert any(
         "deck 'cards' (poker-eu) would be scaled by 1.371 to DriveThruCards's trim 'tarot'"
         in d.message

@@ -195,8 +195,9 @@ def test_all_in_one_saves_keep_aids_goal_cards_and_vote_cards_apart_from_the_rol
         chairman = "Chairman" if lang == "en" else "Président"
         assert comrade[chairman]["Name"] == "CardCustom"  # review 4-J: it lay among the roles
         assert comrade[chairman]["Transform"]["rotZ"] == 0.0
-        [roles] = [deck for name, deck in comrade.items() if name not in (votes, summary, chairman)]
-        assert len(roles["ContainedObjects"]) == 11
+        dissidents = "Dissident cards" if lang == "en" else "Cartes Dissident"
+        assert len(comrade[dissidents]["ContainedObjects"]) == 2  # review 5-M: drawn unseen
+        assert len(comrade[role_cards]["ContainedObjects"]) == 9  # the informer and 8 comrades
 
         stalin = _decks(tts / "comrade-stalin" / lang / "tts")
         assert len(stalin) == 2 and len(stalin[goals]["ContainedObjects"]) == 24
@@ -331,24 +332,54 @@ def test_each_game_tells_online_players_what_the_table_cannot_do_for_them(tts):
         assert kremlin["GameMode"] == kremlin["SaveName"] == "Kremlin"  # its name in TTS's list
         [board] = [state for state in kremlin["ObjectStates"] if state["Name"] == "Custom_Board"]
         assert board["Locked"]  # a dragged deck does not shove it (review 5-L)
-        # review 5-L: Comrade's vote card is read by which way round it lies under the rule card,
-        # which a shuffled pile on a virtual table loses: ballots held in hand, a ballot box
         comrade = json.loads(
             (tts / "comrade" / lang / "tts" / f"comrade-{lang}-all.json").read_text()
         )
         assert online in comrade["Note"]
-        bags = {s["Nickname"]: s for s in comrade["ObjectStates"] if s["Name"] == "Bag"}
-        party, freedom, box = {
-            "en": ("Party ballots", "Freedom ballots", "Ballot box"),
-            "fr": ("Bulletins Parti", "Bulletins Liberté", "Urne"),
-        }[lang]
-        assert bags[box]["ContainedObjects"] == []
-        for name in (party, freedom):
-            ballots = bags[name]["ContainedObjects"]
-            assert len(ballots) == 5 and all(ballot["Hands"] for ballot in ballots)
-        assert {b["Name"] for b in bags[party]["ContainedObjects"]} != {
-            b["Name"] for b in bags[freedom]["ContainedObjects"]
-        }  # two kinds of piece, told apart when the box is emptied
+
+
+def test_comrades_votes_online_are_cast_with_cards_that_share_one_back(tts):
+    """Reviews 5-L and 5-M: a vote card's half turn does not survive a shuffled pile on a virtual
+    table; ballots of two colours of chip are seen on their way to the box; a word typed in the
+    chat can be copied by a late typist; and whoever counts out the role cards saw which
+    dissident went in. Each choice of either vote is a card of its own, in a pile of its own, face
+    up, one per voter at most (5), every one with the same back and its name hidden face down; the
+    boxes are empty bags; the dissident cards lie apart, face down, none in the role cards."""
+    for lang, (piles, boxes, dissidents, roles) in {
+        "en": (
+            ("Party ballots", "Freedom ballots", "Glasnost cards", "Perestroika cards"),
+            ("Ballot box", "Box for the cards not chosen"),
+            "Dissident cards",
+            "Role cards",
+        ),
+        "fr": (
+            ("Bulletins Parti", "Bulletins Liberté", "Cartes Glasnost", "Cartes Perestroïka"),
+            ("Urne", "Boîte des cartes écartées"),
+            "Cartes Dissident",
+            "Cartes de rôle",
+        ),
+    }.items():
+        folder = tts / "comrade" / lang / "tts"
+        save = json.loads((folder / f"comrade-{lang}-all.json").read_text("utf-8"))
+        states = {state.get("Nickname"): state for state in save["ObjectStates"]}
+        backs = set()
+        for name in piles:
+            pile = states[name]
+            assert pile["Name"] == "DeckCustom" and pile["Transform"]["rotZ"] == 0  # face up
+            cards = pile["ContainedObjects"]
+            assert len(cards) == 5 and len({card["Nickname"] for card in cards}) == 1
+            assert all(card["HideWhenFaceDown"] and card["Hands"] for card in cards)
+            [custom] = pile["CustomDeck"].values()
+            backs.add((folder / Path(custom["BackURL"]).name).read_bytes())
+        assert len(backs) == 1  # face down, a Party ballot is a Freedom ballot is a word card
+        for name in boxes:
+            assert states[name]["Name"] == "Bag" and states[name]["ContainedObjects"] == []
+        apart = states[dissidents]
+        assert apart["Transform"]["rotZ"] == 180 and len(apart["ContainedObjects"]) == 2
+        role_cards = {card["Nickname"] for card in states[roles]["ContainedObjects"]}
+        assert not [name for name in role_cards if "Dissident" in name], role_cards
+        assert "Glasnost" in save["Note"] and "face" in save["Note"]
+        assert "chat" not in save["Note"]  # nothing typed where a late typist copies it
 
 
 def test_a_notebook_sheet_is_written_out_from_its_face_whatever_the_sheet():
@@ -409,11 +440,11 @@ def test_politicians_are_named_by_letter_and_name_intrigues_by_number_and_title(
 def test_comrades_two_dissident_cards_are_named_by_the_word_each_prints(tts):
     """Both dissident cards were named "Dissident" on the table, though one prints GLASNOST and
     the other PERESTROIKA: now "Dissident – Glasnost" and "Dissident – Perestroika", the word as
-    the card prints it in the kit's language (data: the deck's `names`)."""
-    for lang, roles, perestroika in (
-        ("en", "Role cards", "Perestroika"),
-        ("fr", "Cartes de rôle", "Perestroïka"),
+    the card prints it in the kit's language (data: the deck's `names`). (They lie apart from the
+    role cards, face down: their names are hidden there, as TTS hides a face-down card's.)"""
+    for lang, dissidents, perestroika in (
+        ("en", "Dissident cards", "Perestroika"),
+        ("fr", "Cartes Dissident", "Perestroïka"),
     ):
-        names = _card_names(tts / "comrade" / lang / "tts", roles)
-        assert {"Dissident – Glasnost", f"Dissident – {perestroika}"} <= set(names), lang
-        assert "Dissident" not in names and len(names) == 11, lang
+        names = _card_names(tts / "comrade" / lang / "tts", dissidents)
+        assert sorted(names) == ["Dissident – Glasnost", f"Dissident – {perestroika}"], lang

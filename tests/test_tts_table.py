@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from pypdf import PdfReader
 
 from printshop.project.loader import load_project
 from printshop.project.paths import DEFAULT_DATA_DIR, discover_games
@@ -68,13 +69,17 @@ def test_a_file_base_url_writes_absolute_file_urls_of_the_output_folder(project,
 
 def _footprint(state: dict, folder: Path) -> tuple[float, float, float, float]:
     """(left, right, near, far) of an object in TTS units: a card 2.5 x 3.5 at scale 1 (turned
-    for sideways cards), a tile or board 2 units wide at scale 1 and as deep as its image's
-    aspect."""
+    for sideways cards), a tile, board or PDF 2 units wide at scale 1 and as deep as its image's
+    (its page's) aspect."""
     transform = state["Transform"]
     if "CustomImage" in state:
         width = 2 * transform["scaleX"]
         with Image.open(folder / state["CustomImage"]["ImageURL"]) as image:
             depth = width * image.height / image.width
+    elif "CustomPDF" in state:  # the rules, scaled as a tile, as deep as their first page
+        width = 2 * transform["scaleX"]
+        box = PdfReader(folder / state["CustomPDF"]["PDFUrl"]).pages[0].mediabox
+        depth = width * float(box.height) / float(box.width)
     elif "SidewaysCard" not in state:  # one of TTS's own pieces (a die, a bag): 2 x 2 at most
         width = depth = 2.0
     else:
@@ -169,35 +174,76 @@ def test_french_saves_name_decks_and_cards_by_the_texts_they_print(tts):
 
 
 def _links(value, key: str = ""):
-    """Every (field, value) of a save whose field names a link (ends in URL), however deep."""
+    """Every (field, value) of a save whose field names a link (an image's URL, the rules' PDFUrl),
+    however deep."""
     if isinstance(value, dict):
         for name, item in value.items():
             yield from _links(item, name)
     elif isinstance(value, list):
         for item in value:
             yield from _links(item, key)
-    elif key.endswith("URL"):
+    elif key.lower().endswith("url"):
         yield key, value
 
 
 def test_one_replace_all_per_file_points_every_link_at_a_web_folder(tts):
-    """The README's shortcut for a host that keeps the files' names: replacing `URL": "` by
-    `URL": "<folder>/` in a save makes every link `<folder>/<a PNG of this folder>`. An empty link
-    (a sheet's missing back, as saves wrote it before) would become the bare folder, a broken
-    image in TTS."""
-    from printshop.render.tts_table import LINK_FIELD
+    """The README's shortcut for a host that keeps the files' names: replacing `": "<stem>-` by
+    `": "<folder>/<stem>-` in a save makes every link `<folder>/<a file of this folder>`, the
+    rules' `PDFUrl` too (a find of `URL": "` missed it), and changes nothing but the links. An
+    empty link (a sheet's missing back, as saves wrote it before) would stay a broken image in
+    TTS."""
+    from printshop.render.tts_table import LINK_OPEN, link_start
 
     folder_url = "https://example.org/kit/"
     for game_id, lang, folder in _folders(tts):
+        stem = f"{game_id}-{lang}"
         readme = (folder / "README.txt").read_text("utf-8")
-        assert LINK_FIELD in readme, (game_id, lang)  # as it is in the saves, typography left out
+        find = link_start(stem)
+        assert find in readme and f"{LINK_OPEN}https://" in readme, (game_id, lang)  # as in JSON
         for save in folder.glob("*.json"):
-            text = save.read_text("utf-8").replace(LINK_FIELD, LINK_FIELD + folder_url)
-            links = list(_links(json.loads(text)))
+            text = save.read_text("utf-8")
+            links = list(_links(json.loads(text.replace(find, f"{LINK_OPEN}{folder_url}{stem}-"))))
             assert links, save.name
             for field, link in links:
                 assert link.startswith(folder_url), (save.name, field, link)
                 assert (folder / link.removeprefix(folder_url)).is_file(), (save.name, field, link)
+            assert text.count(find) == len(links), save.name  # and nothing but the links
+
+
+def test_the_rules_lie_on_the_table_as_the_booklet_a_player_reads_page_by_page(tts, tmp_path):
+    """Reviews 5-L and 5-M: the saves held no rules; players online had to find the kit's PDF.
+    The booklet is written beside the saves, at its paper's size, and lies on the table as TTS's
+    PDF object (and in a saved object of its own), named in the kit's language; the note says
+    where. Must-pass the other way: a target with `rules: false` writes neither."""
+    for game_id, lang, folder in _folders(tts):
+        stem = f"{game_id}-{lang}"
+        reader = PdfReader(folder / f"{stem}-rules.pdf")
+        box = reader.pages[0].mediabox
+        assert (round(float(box.width)), round(float(box.height))) == (420, 595)  # A5
+        assert len(reader.pages) >= 4
+        save = json.loads((folder / f"{stem}-all.json").read_text("utf-8"))
+        [book] = [state for state in save["ObjectStates"] if state["Name"] == "Custom_PDF"]
+        assert book["CustomPDF"]["PDFUrl"] == f"{stem}-rules.pdf"
+        word = {"en": "Rules", "fr": "Règles"}[lang]
+        assert book["Nickname"] == f"{save['SaveName']} – {word}"
+        assert book["Nickname"] in save["Note"], (game_id, lang)
+        [own] = json.loads((folder / f"{stem}-rules.json").read_text("utf-8"))["ObjectStates"]
+        assert own["CustomPDF"] == book["CustomPDF"]
+        first = reader.pages[0].extract_text()
+        assert save["SaveName"].split()[0].upper() in first.upper(), (game_id, lang)
+    from printshop.pipeline.build import build
+    from tests.conftest import copy_data, edit
+
+    data = copy_data(tmp_path / "data", ["comrade"])
+    target = data / "print" / "targets" / "tts.yaml"
+    edit(target, "stock:", "rules: false   # no booklet on the table\nstock:")
+    result = build(data, tmp_path / "out", games=["comrade"], langs=["en"], target="tts", jobs=1)
+    assert not result.report.has_errors, [d.format() for d in result.report.errors]
+    folder = tmp_path / "out" / "comrade" / "en" / "tts"
+    assert not list(folder.glob("*.pdf")) and not (folder / "comrade-en-rules.json").exists()
+    save = json.loads((folder / "comrade-en-all.json").read_text("utf-8"))
+    assert not [state for state in save["ObjectStates"] if state["Name"] == "Custom_PDF"]
+    assert "rule booklet (comrade-en-rules-*.pdf)" in save["Note"]
 
 
 def test_every_board_and_sheet_has_a_saved_object_of_its_own(tts):

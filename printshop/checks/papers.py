@@ -98,7 +98,7 @@ def check_cutters(project: Project, game: GameData, report: Report) -> None:
     machine cuts on each of its papers: else `build --target cut` refused it (paper-too-small) after
     validate had passed."""
     for cutter_id, cutter in sorted(project.targets.cutters.items()):
-        for deck_id, deck in game.game.decks.items():
+        for deck_id, deck in game.game.printed_decks().items():
             size = project.media.card_sizes.get(deck.card_size)
             if size is None:
                 continue

@@ -44,7 +44,7 @@ def check_press(project: Project, game: GameData, report: Report, intrusions: In
             )
         shop = _Shop(project, game, profile_id, profile, report, intrusions, seen_art, home_dpi)
         shop.check_left_out()
-        for deck_id, deck in game.game.decks.items():
+        for deck_id, deck in game.game.printed_decks().items():
             shop.check_deck(deck_id, deck)
         for sheet_id, sheet in game.game.sheets.items():
             if not sheet.press or sheet.face not in game.faces:

@@ -96,7 +96,7 @@ def validate_game(
                 f"no card size '{deck.card_size}'{did_you_mean(deck.card_size, project.media.card_sizes)} "
                 f"(sizes: {', '.join(project.media.card_sizes)})",
             )
-        else:
+        elif not deck.digital_only:  # (a deck only digital tables get is never on paper)
             check_papers(project, deck_id, deck, report, papers)
         check_tuck_box(project, game, deck_id, deck, report, papers)
         check_card_vars(deck_id, deck, report)

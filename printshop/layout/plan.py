@@ -82,3 +82,9 @@ class GameLayout:
     decks: list[DeckLayout] = field(default_factory=list)
     sheets: list[SheetLayout] = field(default_factory=list)
     booklet: BookletLayout | None = None
+
+    @property
+    def printed_decks(self) -> list[DeckLayout]:
+        """The decks paper gets (kits, press, cut files, previews): all but those made only for
+        digital tables (a deck's `digital_only`)."""
+        return [deck for deck in self.decks if not deck.deck.digital_only]

@@ -49,7 +49,7 @@ def left_out(game: Game, profile: Profile) -> list[LeftOut]:
     """Every deck, sheet and booklet of `game` that `profile`'s files will not hold, in the game's
     order."""
     items = []
-    for deck_id, deck in game.decks.items():
+    for deck_id, deck in game.printed_decks().items():
         if not takes_deck(profile, deck.card_size):
             items.append(
                 LeftOut(

@@ -59,15 +59,26 @@ class ExportJob:
         )
 
     def tts(self) -> None:
-        from printshop.render.tts import render_tts
+        from printshop.render.tts import RulesPdf, render_tts
 
         target = self.project.targets.tts
         if target is None:
             self.missing("print/targets/tts.yaml", "--target tts")
             return
         folder = self.base / "tts"
+        rules = None
+        if target.rules and self.layout.booklet is not None:  # the booklet, to read on the table
+            from printshop.render.booklet import render_booklet
+
+            paper = self.project.media.papers[self.project.booklet.paper]
+            name = f"{self.stem}-rules.pdf"
+            data, pages = render_booklet(
+                self.layout, self.layout.booklet, paper, self.paints, self.motifs, name
+            )
+            self.add(folder, name, data, pages, f"the rules, read on the table: {target.label}")
+            rules = RulesPdf(name, paper.width, paper.height)
         for name, data, description in render_tts(
-            self.layout, target, self.paints, self.motifs, self.stem, folder
+            self.layout, target, self.paints, self.motifs, self.stem, folder, rules
         ):
             self.add(
                 folder,
@@ -89,7 +100,7 @@ class ExportJob:
             return  # this cutter's pages are not laid out for this paper (its `papers`)
         paper = self.project.media.papers[paper_id]
         folder = self.base / "cut" / name
-        for deck in self.layout.decks:
+        for deck in self.layout.printed_decks:
             stem = f"{self.stem}-{deck.id}-{paper_id}"
             try:
                 data, pages, trims, grid, fronts = render_cut_pages(

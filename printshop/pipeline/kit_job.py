@@ -182,7 +182,7 @@ class KitJob:
         layout, paper_id, options = self.layout, self.job.paper or "", self.options
         project, motifs = self.project, self.project.motifs.motifs
         tasks: list[tuple[bool, Callable[[], None]]] = []
-        for deck in layout.decks:
+        for deck in layout.printed_decks:
             tasks.append(
                 (
                     False,

@@ -70,7 +70,7 @@ class PressJob:
                 self.say(
                     f"{layout.game_id}: {item.what} left out of {profile.label}'s files: {item.why}"
                 )
-        decks = [deck for deck in layout.decks if takes_deck(profile, deck.deck.card_size)]
+        decks = [deck for deck in layout.printed_decks if takes_deck(profile, deck.deck.card_size)]
         if profile.files == "png-per-face":
             for deck in decks:
                 self.say(f"rendering {self.base / deck.id} images")

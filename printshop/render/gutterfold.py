@@ -83,7 +83,7 @@ def folded_decks(game: GameLayout, paper, pnp) -> list[DeckLayout]:
     fit, a front above the fold and its back below (the kit's list and its files agree)."""
     return [
         deck
-        for deck in game.decks
+        for deck in game.printed_decks
         if two_sided(deck) and gutterfold_fault(deck, paper, pnp) is None
     ]
 

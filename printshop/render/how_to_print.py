@@ -201,7 +201,7 @@ def card_sizes(game: GameLayout, files: list[KitFile]) -> list[dict]:
     stem = output_name(game.game_id, game.lang, "-", "-", game.localized.variant).name
     prefix = stem[: stem.index("---")] + "-"  # "<game>-<lang>[-<variant>]-"
     sizes: dict[str, list[str]] = {}
-    for deck in game.decks:
+    for deck in game.printed_decks:
         names = [
             file.name
             for file in files
@@ -294,7 +294,7 @@ def kit_files(
         for deck in (
             folded_decks(game, *folding)
             if folding is not None
-            else [deck for deck in game.decks if two_sided(deck)]
+            else [deck for deck in game.printed_decks if two_sided(deck)]
         )
     }
 
@@ -302,7 +302,7 @@ def kit_files(
         return output_name(game.game_id, game.lang, what + suffix, paper, variant).name
 
     files = []
-    for deck in game.decks:
+    for deck in game.printed_decks:
         files.append(KitFile(name(deck.id, paper_id), PAGES_SHOWN, deck_kind(deck)))
         if gutterfold and deck.id in folded:
             files.append(

@@ -134,7 +134,7 @@ def render_image_set(
     images alone give one picture per distinct face, not how many to make)."""
     files = []
     rows: list[tuple] = []
-    for deck in game.decks:
+    for deck in game.decks if target.digital_table else game.printed_decks:
         images = deck_images(game, deck, target, paints, motifs)
         fronts = Counter(front for front, _ in deck.cards)
         backs_of = {front: back for front, back in deck.cards}

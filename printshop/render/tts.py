@@ -45,6 +45,16 @@ from printshop.render.tts_table import (
     stock,
 )
 
+
+@dataclass(frozen=True)
+class RulesPdf:
+    """The rule booklet written beside the saves: its file name and its page's size (points)."""
+
+    file_name: str
+    width: float
+    height: float
+
+
 CARD_TYPES = {
     "rounded": 0,
     "square": 1,
@@ -420,6 +430,7 @@ class TtsExport:
                 "CardID": card_id,
                 "SidewaysCard": sideways,
                 "HideWhenFaceDown": True,
+                "Hands": True,  # (as TTS saves a card: it goes into a hand, shown only there)
                 "CustomDeck": custom_deck,
             }
         )
@@ -448,6 +459,26 @@ class TtsExport:
         slot = grid.hidden_slot
         sheet.paste(hidden, ((slot % grid.columns) * width, (slot // grid.columns) * height))
         return sheet
+
+    def rules(self, rules: RulesPdf) -> dict:
+        """The rule booklet as TTS's PDF object, at its paper's size (a tile's scale), named
+        "<game> – <the language's word for rules>"; players turn its pages with its buttons."""
+        scale = rules.width / self.target.tile_at_scale_1
+        title = f"{self.game.title} – {self.game.localized.label('tts_rules_tab')}"
+        item = _common(
+            "Custom_PDF",
+            title,
+            _transform(0.0, 0.0, scale, scale),
+            guid(self.stem, "rules"),
+            tint=WHITE,
+        )
+        item["CustomPDF"] = {
+            "PDFUrl": self.url(rules.file_name),
+            "PDFPassword": "",
+            "PDFPage": 0,
+            "PDFPageOffset": 0,
+        }
+        return item
 
     def sheet(self, sheet: SheetLayout, copies: int | None = None) -> list[tuple[dict, FaceLayout]]:
         """A board (a tiled sheet) as a Custom_Board, other sheets as Custom_Tiles (each with its
@@ -555,10 +586,12 @@ def render_tts(
     motifs: dict[str, Motif],
     stem: str,
     folder: Path | None = None,
+    rules: RulesPdf | None = None,
 ) -> list[tuple[str, bytes, str]]:
     """Every file of the game's TTS export: per deck its sheets and a saved object
-    (<stem>-<deck>.json), the sheets' images, one saved object with everything laid out apart
-    (<stem>-all.json), and README.txt."""
+    (<stem>-<deck>.json), the sheets' images, the rule booklet's PDF object (`rules`: the file
+    the caller writes beside them) in <stem>-rules.json, one saved object with everything laid out
+    apart (<stem>-all.json), and README.txt."""
     export = TtsExport(game, target, paints, motifs, stem, folder)
     everything: list[tuple[dict, tuple[float, float]]] = []
     for whole in game.decks:
@@ -588,6 +621,10 @@ def render_tts(
         ]
         everything += laid
         sheets.append((sheet.id, export.names.sheet_name(sheet), laid))
+    if rules is not None:
+        book = export.rules(rules)
+        everything.append((book, footprint(book, target, rules.height / rules.width)))
+        sheets.append(("rules", game.localized.label("tts_rules_tab"), [everything[-1]]))
     everything += stock(game, target)
     lay_out_table(everything)
     hands = hand_zones(everything, target, stem)

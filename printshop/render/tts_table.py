@@ -17,9 +17,9 @@ def footprint(state: dict, target: TtsTarget, aspect: float = 1.0) -> tuple[floa
     """An object's width and depth on the table in TTS units (an inch of `card_at_scale_1` or
     `tile_at_scale_1` is a unit): from its scale, and a tile's `aspect` (height over width)."""
     transform = state["Transform"]
-    if "CustomImage" not in state and "CustomDeck" not in state:  # a bag, a die: TTS's own
+    if not {"CustomImage", "CustomDeck", "CustomPDF"} & set(state):  # a bag, a die: TTS's own
         return PIECE, PIECE
-    if "CustomImage" in state:
+    if "CustomImage" in state or "CustomPDF" in state:  # (a PDF is scaled as a tile)
         width = transform["scaleX"] * target.tile_at_scale_1 / 72
         return width, width * aspect
     card = target.card_at_scale_1
@@ -163,7 +163,16 @@ def _place(state: dict, x: float, z: float) -> None:
         item["Transform"]["posX"], item["Transform"]["posZ"] = round(x, 4), round(z, 4)
 
 
-LINK_FIELD = 'URL": "'  # how every link of a save begins (FaceURL, BackURL, ImageURL...)
+LINK_OPEN = '": "'  # what comes before every link of a save (FaceURL, ImageURL, PDFUrl...), as JSON
+
+
+def link_start(stem: str) -> str:
+    """How every link of a save begins, as it is written in the JSON: each is the name of a file
+    of the folder, and every such name begins with the stem ("comrade-en-"), which no other value
+    of a save does, so that one Replace All of it reaches every link and nothing else."""
+    return f"{LINK_OPEN}{stem}-"
+
+
 BLANK = "____"  # a box or strip the sheet prints to write in, as a line of the Notebook's text
 
 
@@ -212,7 +221,10 @@ def game_settings(game: GameLayout, target: TtsTarget, stem: str) -> dict:
     note = [label("tts_note", title=game.title, min=players.min, max=players.max)]
     if players.max > seats:
         note.append(label("tts_note_seats", seats=seats, most=players.max))
-    if game.booklet is not None:
+    if game.booklet is not None and target.rules:  # the booklet lies on the table too
+        name = f"{game.title} – {label('tts_rules_tab')}"
+        note.append(label("tts_note_rules_table", book=name, rules=f"{stem}-rules-*.pdf"))
+    elif game.booklet is not None:
         note.append(label("tts_note_rules", rules=f"{stem}-rules-*.pdf"))
     if "table.online" in game.localized.texts:  # what this game asks of players online
         note.append(game.localized.plain("table.online"))
@@ -252,7 +264,10 @@ def readme(game: GameLayout, target: TtsTarget, stem: str) -> bytes:
         else [
             label("tts_readme_upload"),
             # (filled after the language's typography, which would space a French colon in it)
-            label("tts_readme_urls").replace("{find}", LINK_FIELD),
+            label("tts_readme_urls")
+            .replace("{find}", link_start(stem))
+            .replace("{open}", LINK_OPEN)
+            .replace("{stem}", f"{stem}-"),
         ]
     )
     steps += [

@@ -272,6 +272,12 @@ class Deck(Node):
     files, TTS, cut
     files and low-ink kits (whose ink the spares would take over its limit) keep the deck as it
     is."""
+    digital_only: bool = False
+    """The deck is made only for digital tables (Tabletop Simulator, and the image sets whose
+    target has `digital_table`): pieces a table online needs where paper needs none (ballots that
+    hide a secret vote once dropped in a box, where a printed card is turned by hand). Kits, press
+    files, cut files, gutterfolds and previews leave it out; its texts are translated and its faces
+    fitted as any deck's. Such a deck has no `tuck_box` and no `spares`."""
     apart: list[Apart] = []
     """Cards kept apart from the rest on a digital table, each entry their own deck in Tabletop
     Simulator's saves (goal cards apart from role cards, player aids face up), so that no deal
@@ -288,6 +294,17 @@ class Deck(Node):
     optional: true}`). A card's var the deck does not declare (a misspelling: `cots` for `cost`),
     one it lacks, or one of the wrong type is an error where the card is written; none declared:
     cards may hold any."""
+
+    @model_validator(mode="after")
+    def _nothing_printed_for_a_digital_deck(self) -> Deck:
+        """A deck no kit prints has no box and no spares on its sheets."""
+        printed = [key for key in ("tuck_box", "spares") if getattr(self, key)]
+        if self.digital_only and printed:
+            raise ValueError(
+                f"a deck with 'digital_only: true' is never printed, so its '{printed[0]}' would "
+                f"do nothing: remove '{printed[0]}', or 'digital_only' if the kit is to print it"
+            )
+        return self
 
 
 class Sequence(Node):
@@ -584,3 +601,7 @@ class Game(Node):
     """What the project designed where the sources are silent; listed by validate for review."""
     untranslatable: Untranslatable = Untranslatable()
     """Texts that may read the same in every language: names, loanwords ("Glasnost")"""
+
+    def printed_decks(self) -> dict[str, Deck]:
+        """The decks paper gets, by id: all but those made only for digital tables."""
+        return {deck_id: deck for deck_id, deck in self.decks.items() if not deck.digital_only}

@@ -93,6 +93,10 @@ class TtsTarget(Node):
     player_colours: dict[str, tuple[float, float, float]] = {}
     """TTS's seat colours and their red, green and blue (0 to 1), in its order: a Notebook tab
     of one of them is private to the player in that seat."""
+    rules: bool = True
+    """The rule booklet on the table: `<game>-<lang>-rules.pdf` (the kit's booklet, one page
+    after another, on the booklet's paper) beside the saves, and a PDF object in the all-in-one
+    save (and `-rules.json`) whose pages players turn in Tabletop Simulator."""
 
 
 class RegistrationMarks(Node):
@@ -163,3 +167,7 @@ class ImageTarget(Node):
     """Cut the corners round (card size's corner_radius) and leave them transparent."""
     contact_sheet: ContactSheet | None = None
     """Also one image per deck with every distinct face of it."""
+    digital_table: bool = False
+    """The images are for a table played online (Tabletopia, Screentop): they hold the decks made
+    only for digital tables (a deck's `digital_only`) too; else (previews for a web page) only the
+    decks paper gets."""

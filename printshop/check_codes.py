@@ -355,7 +355,7 @@ _check(
     E,
     "a character that the font cannot print",
     "replace the character, or choose a font that has it",
-    "data/comrade/text/fr.yaml:11:10: error[missing-glyph]: 'back.motto', card 'back', frame 'motto', language fr: the font 'serif-italic' has no '☭' (U+262D)",
+    "data/comrade/text/fr.yaml:11:10: error[missing-glyph]: 'back.motto', back 'back', frame 'motto', language fr: the font 'serif-italic' has no '☭' (U+262D)",
 )
 _check(
     "image-resolution",

@@ -171,7 +171,7 @@ def test_the_command_writes_the_proof_and_reports_problems_without_a_traceback(t
     assert main(["proof", "comrade", "--lang", "fr", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "comrade" / "fr" / "comrade-fr-proof-against-en.pdf").is_file()
     # 5 pages of faces, then 5 of the booklet and the labels beside their English (proof_texts.py)
-    assert "comrade-fr-proof-against-en.pdf (12 pages)" in capsys.readouterr().err
+    assert "comrade-fr-proof-against-en.pdf (15 pages)" in capsys.readouterr().err
     assert main(["proof", "comrade", "--lang", "de", "--out", str(tmp_path / "none")]) == 1
     err = capsys.readouterr().err
     assert (

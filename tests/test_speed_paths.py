@@ -54,7 +54,7 @@ def _forms_and_placements(path) -> tuple[int, Counter]:
 
 def test_one_form_per_shared_face_and_none_for_faces_used_once(built):
     _, checked = check(DEFAULT_DATA_DIR, games=["comrade"], langs=["en"], variant=None)
-    [deck] = [deck for layout in checked.layouts for deck in layout.decks]
+    [deck] = [deck for layout in checked.layouts for deck in layout.printed_decks]
     uses = Counter(front for front, _ in deck.cards) + Counter(
         back for _, back in deck.cards if back
     )
@@ -668,7 +668,7 @@ def test_an_image_profile_rasterizes_a_shared_back_once_onto_exactly_its_pixels(
     checked, layout = _comrade_en()
     project = checked.project.view(layout.localized.data)
     profile = project.profiles["makeplayingcards"]
-    [deck] = layout.decks
+    [deck] = layout.printed_decks
     trim = project.media.card_sizes[profile.product(deck.deck.card_size).trim]
     rendered = []
     real = press.render_pixels
@@ -1080,11 +1080,12 @@ def test_a_text_laid_out_in_a_frame_is_given_again_until_what_sets_it_changes(
         "numbers_with_next: true\n  keep_with_next: [party]",
     )
     report, frames = checked_copy(data)
-    [motto] = [frame for frame in frames.values() if "sees all" in frame.blocks[0].markup]
-    assert (
+    mottos = [frame for frame in frames.values() if "sees all" in frame.blocks[0].markup]
+    assert (  # (the motto of both backs: the role cards' and the ballots')
         report == []
         and set(laid) == {frame.frame.colour for frame in frames.values()}
-        and "Party\u00a0sees" in motto.blocks[0].markup
+        and len(mottos) == 2
+        and all("Party\u00a0sees" in motto.blocks[0].markup for motto in mottos)
     )
 
     texts = data / "comrade" / "text" / "en.yaml"

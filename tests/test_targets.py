@@ -75,8 +75,10 @@ def _built_languages(project, result) -> list[tuple[str, str]]:
 def _deck_states(folder: Path, stem: str) -> list[dict]:
     """The saved objects of a deck: <stem>.json, and <stem>-<value>.json for each part of a deck
     split by the target's split_by (Kremlin's markers by faction); a file of counters holds bags
-    of tiles, one or more."""
-    files = [folder / f"{stem}.json", *sorted(folder.glob(f"{stem}-*.json"))]
+    of tiles, one or more. (A deck whose every card lies apart, Comrade's ballots, has no
+    <stem>.json: its cards are all in the parts, as the callers' counts check.)"""
+    whole = folder / f"{stem}.json"
+    files = [*([whole] if whole.exists() else []), *sorted(folder.glob(f"{stem}-*.json"))]
     return [
         state for file in files for state in json.loads(file.read_text("utf-8"))["ObjectStates"]
     ]
@@ -346,8 +348,8 @@ def _cut_cases(project):
     for cutter, target in sorted(project.targets.cutters.items()):
         for paper_id in ("a4", "letter"):
             assert paper_id in target.papers
-            for game_id in CUT_GAMES:
-                for deck_id, deck in project.games[game_id].game.decks.items():
+            for game_id in CUT_GAMES:  # (a deck for digital tables only is never cut)
+                for deck_id, deck in project.games[game_id].game.printed_decks().items():
                     yield cutter, target, paper_id, game_id, deck_id, deck
 
 
@@ -492,7 +494,7 @@ def test_no_face_enters_a_registration_mark_s_keep_out_zone(cut, project):
             for paper_id in target.papers:
                 paper = project.media.papers[paper_id]
                 zones = keep_out(paper.width, paper.height, target.marks) if target.marks else []
-                for deck in project.games[game_id].game.decks.values():
+                for deck in project.games[game_id].game.printed_decks().values():
                     size = project.media.card_sizes[deck.card_size]
                     bleed = min(target.bleed, deck.bleed)
                     for x, y in cut_slots(paper, target, size.width, size.height, bleed)[2]:
@@ -545,7 +547,7 @@ def test_previews_have_rounded_corners_and_a_contact_sheet_per_deck(previews, pr
     preview = project.targets.images["preview"]
     for game_id in CUT_GAMES:
         folder = previews / game_id / "en" / "preview"
-        for deck_id, deck in project.games[game_id].game.decks.items():
+        for deck_id, deck in project.games[game_id].game.printed_decks().items():
             size = project.media.card_sizes[deck.card_size]
             expected = pixels_within(
                 size.width,
@@ -671,6 +673,9 @@ def test_every_image_set_has_a_manifest_of_what_each_image_is_and_how_many(every
             for deck_id, deck in game.decks.items():
                 total = sum(card.count for card in deck.cards)
                 mine = [row for row in rows if row["component"] == deck_id]
+                if deck.digital_only and not project.targets.images[name].digital_table:
+                    assert not mine, (game_id, name, deck_id)  # previews show what paper gets
+                    continue
                 fronts = [row for row in mine if row["side"] == "front"]
                 assert sum(int(row["count"]) for row in fronts) == total, (game_id, deck_id)
                 assert all(row["back"] in files for row in fronts if row["back"]), (

@@ -370,8 +370,14 @@ def test_comrades_votes_online_are_cast_with_cards_that_share_one_back(tts):
             assert len(cards) == 5 and len({card["Nickname"] for card in cards}) == 1
             assert all(card["HideWhenFaceDown"] and card["Hands"] for card in cards)
             [custom] = pile["CustomDeck"].values()
-            backs.add((folder / Path(custom["BackURL"]).name).read_bytes())
-        assert len(backs) == 1  # face down, a Party ballot is a Freedom ballot is a word card
+            backs.add(("back", (folder / Path(custom["BackURL"]).name).read_bytes()))
+            with Image.open(folder / Path(custom["FaceURL"]).name) as sheet:  # the grid's last
+                columns, rows = custom["NumWidth"], custom["NumHeight"]  # slot: what others see
+                w, h = sheet.width // columns, sheet.height // rows  # of a card in your hand
+                hidden = sheet.crop((w * (columns - 1), h * (rows - 1), w * columns, h * rows))
+                backs.add(("hidden", hidden.tobytes()))
+        # face down, or in a hand, a Party ballot is a Freedom ballot is a word card
+        assert len(backs) == 2, [kind for kind, _ in backs]
         for name in boxes:
             assert states[name]["Name"] == "Bag" and states[name]["ContainedObjects"] == []
         apart = states[dissidents]

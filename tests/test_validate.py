@@ -263,12 +263,17 @@ def test_a_character_the_font_cannot_print(data_copy):
     the second line."""
     french = data_copy / "comrade" / "text" / "fr.yaml"
     line = edit(french, '  motto: "Le Parti voit tout"', '  motto: "Le Parti voit tout ☭"')
-    item = one(data_copy, "missing-glyph", games=["comrade"])
-    assert item.location.path.endswith("comrade/text/fr.yaml") and item.location.line == line
-    assert item.message.startswith(
-        "'back.motto', card 'back', frame 'motto', language fr: "
-    ) and item.message.endswith("has no '☭' (U+262D)")
-    assert item.also.startswith("frame: ") and "faces.yaml:" in item.also
+    items = found(data_copy, "missing-glyph", games=["comrade"])  # the roles' and ballots' backs
+    assert sorted(item.message.split(",")[1] for item in items) == [
+        " back 'back'",
+        " back 'ballot-back'",
+    ]
+    for item in items:
+        assert item.location.path.endswith("comrade/text/fr.yaml") and item.location.line == line
+        assert item.message.startswith("'back.motto', back '") and item.message.endswith(
+            "has no '☭' (U+262D)"
+        )
+        assert item.also.startswith("frame: ") and "faces.yaml:" in item.also
 
 
 def test_placeholders_must_match_the_source(data_copy):

@@ -133,7 +133,8 @@ def lay_out_face(
                 cause=f"{face.template} has no block '{name}'",
             )
             continue
-        what = f"card '{card.id if card else 'back'}', frame '{name}', language {localized.lang}"
+        whose = f"card '{card.id}'" if card else f"back '{face_name}'"  # (decks share back ids)
+        what = f"{whose}, frame '{name}', language {localized.lang}"
         text_ids = tuple(blocks.reads.get(name, ()))
         if frame.colour in palette and fonts.has(frame.font):
             laid = lay_out_frame(

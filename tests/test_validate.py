@@ -359,6 +359,9 @@ def test_list(capsys):
         "18 cards, poker-eu (dissident 2, informer 1, comrade 8, chairman 1, vote 5, rule 1)" in out
     )
     assert "languages: en, fr" in out
+    # a deck no kit prints says so
+    assert "deck 'ballots': 20 cards, poker-eu, digital tables only (party 5," in out
+    assert "deck 'cards': 18 cards, poker-eu (" in out
 
 
 def test_build_selects_language_and_paper(tmp_path, capsys):

@@ -44,7 +44,10 @@ def run(args: argparse.Namespace) -> int:
         for deck_id, counts in deck_counts(game).items():
             deck = spec.decks[deck_id]
             kinds = ", ".join(f"{kind} {n}" for kind, n in counts.items() if kind != "total")
-            print(f"  deck '{deck_id}': {counts['total']} cards, {deck.card_size} ({kinds})")
+            online = ", digital tables only" if deck.digital_only else ""
+            print(
+                f"  deck '{deck_id}': {counts['total']} cards, {deck.card_size}{online} ({kinds})"
+            )
         if spec.sheets:
             print(f"  sheets: {', '.join(spec.sheets)}")
         if spec.variants:

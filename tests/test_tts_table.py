@@ -45,13 +45,18 @@ def test_every_tts_folder_has_a_readme_in_its_language_on_how_to_load_the_images
     seen = set()
     for game_id, lang, folder in _folders(tts):
         text = (folder / "README.txt").read_text("utf-8")
-        assert "Saves/Saved Objects" in text and "base_url" in text and "Cloud Manager" in text
+        assert "Saves/Saved Objects" in text and "Cloud Manager" in text
+        assert "base_url" not in text  # (review 6-N: the builder's setting, not the player's)
         assert "Games > Save & Load" in text and f"{game_id}-{lang}-all.json" in text
         assert f"{game_id}-{lang}-all" in text
         if lang == "fr":
             assert "mettez en ligne chaque PNG" in text and "\u202f:" in text
+            assert "barres obliques" in text and f"par-dessus {game_id}-{lang}-all" in text
         else:
             assert "upload every PNG" in text
+            # review 6-N: a Windows path's backslashes break the JSON; the game saved over -all
+            assert "forward slashes" in text and f"save the game over {game_id}-{lang}-all" in text
+        assert '"file:///C:/Users/' in text and "\\" not in text
         seen.add(lang)
     assert seen == {"en", "fr"}
 

@@ -129,6 +129,14 @@ def check_table_stock(project, game, report: Report) -> None:
                     f"{did_you_mean(text_id, source.entries)}",
                     hint=f"add '{text_id}' to the game's texts, or name the piece by a text it has",
                 )
+        if piece.colour is not None and piece.colour not in project.colours.palette:
+            report.add(
+                "unknown-reference",
+                target.where("stock"),
+                f"stock['{game.id}'][{index}] ({piece.object}) is tinted '{piece.colour}', which "
+                f"the palette does not have{did_you_mean(piece.colour, project.colours.palette)}",
+                hint="name a colour of print/colours.yaml's palette, or take `colour` out",
+            )
     for sheet_id in target.notebook.get(game.id, []):
         if sheet_id not in game.game.sheets:
             report.add(

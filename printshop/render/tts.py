@@ -596,13 +596,14 @@ def render_tts(
     everything: list[tuple[dict, tuple[float, float]]] = []
     for whole in game.decks:
         counters = CounterTiles(export, whole) if is_counters(whole, target.tiles) else None
-        for deck, name, face_up in table_decks(export.names, whole, target.split_by):
+        for deck, name, face_up, on_table in table_decks(export.names, whole, target.split_by):
             if counters is not None:  # bags of tiles; the chits no var split off a bag per face
                 states = counters.bags(deck, name, by_face=deck.id == whole.id)
                 lay_out_row(states)
             else:
                 states = [export.deck(deck, name, whole.id, face_up)]
-            everything += [(state, footprint(state, target)) for state in states]
+            if on_table:  # (else a saved object of its own only: a piece the table replaces)
+                everything += [(state, footprint(state, target)) for state in states]
             export.files.append(
                 (
                     f"{stem}-{deck.id}.json",
@@ -625,7 +626,7 @@ def render_tts(
         book = export.rules(rules)
         everything.append((book, footprint(book, target, rules.height / rules.width)))
         sheets.append(("rules", game.localized.label("tts_rules_tab"), [everything[-1]]))
-    everything += stock(game, target)
+    everything += stock(game, target, paints.palette)
     lay_out_table(everything)
     hands = hand_zones(everything, target, stem)
     for sheet_id, title, laid in sheets:  # a lost board or tile comes back on its own

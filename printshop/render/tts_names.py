@@ -112,25 +112,27 @@ class Names:
 
 def table_decks(
     names: Names, deck: DeckLayout, split_by: list[str]
-) -> list[tuple[DeckLayout, str, bool]]:
-    """The decks a game's deck makes on the table, each with its name and whether it lies face up:
-    the cards of each of its `apart` entries on their own (`<deck>-<first kind>`), the rest under
-    the deck's own id and name, split as `split_decks` says."""
+) -> list[tuple[DeckLayout, str, bool, bool]]:
+    """The decks a game's deck makes on the table, each with its name, whether it lies face up
+    and whether it lies on the all-in-one save's table: the cards of each of its `apart` entries
+    on their own (`<deck>-<first kind>`), the rest under the deck's own id and name, split as
+    `split_decks` says."""
     entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
     if not deck.deck.apart or len(entries) != len(deck.cards):
-        return [(part, name, False) for part, name in split_decks(names, deck, split_by)]
+        return [(part, name, False, True) for part, name in split_decks(names, deck, split_by)]
     kept = {kind for apart in deck.deck.apart for kind in apart.kinds}
-    groups = [(None, deck.id, names.deck_name(deck), False)] + [
+    groups = [(None, deck.id, names.deck_name(deck), False, True)] + [
         (
             set(apart.kinds),
             f"{deck.id}-{apart.kinds[0]}",
             names.text(apart.name, apart.kinds[0]),
             apart.face_up,
+            apart.on_table,
         )
         for apart in deck.deck.apart
     ]
     result = []
-    for kinds, part_id, name, face_up in groups:
+    for kinds, part_id, name, face_up, on_table in groups:
 
         def held(entry: CardEntry, kinds: set[str] | None = kinds) -> bool:
             return entry.kind not in kept if kinds is None else entry.kind in kinds
@@ -142,7 +144,10 @@ def table_decks(
         part = replace(
             deck, id=part_id, deck=deck.deck.model_copy(update={"cards": own}), cards=cards
         )
-        result += [(sub, label, face_up) for sub, label in split_decks(names, part, split_by, name)]
+        result += [
+            (sub, label, face_up, on_table)
+            for sub, label in split_decks(names, part, split_by, name)
+        ]
     return result
 
 

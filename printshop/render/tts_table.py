@@ -3,8 +3,11 @@ real extents), and the README.txt of a tts/ folder, in the kit's language."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from printshop.layout.plan import FaceLayout, GameLayout, SheetLayout
 from printshop.project.models.targets import TtsTarget
+from printshop.render.raster import rgb_colour
 from printshop.typeset.richtext import Para, Table, plain_text
 
 README = "README.txt"
@@ -132,9 +135,12 @@ def hand_zones(objects: list[tuple[dict, tuple[float, float]]], target: TtsTarge
     return zones
 
 
-def stock(game: GameLayout, target: TtsTarget) -> list[tuple[dict, tuple[float, float]]]:
+def stock(
+    game: GameLayout, target: TtsTarget, palette: Mapping[str, str] | None = None
+) -> list[tuple[dict, tuple[float, float]]]:
     """The target's `stock` pieces for the game (TTS's own objects: a die, a bag of tokens), each
-    named by its text in the kit's language, with its footprint."""
+    named by its text in the kit's language, tinted with its `colour` of the `palette` (hex
+    values by name), with its footprint."""
     from printshop.render.tts import _common, _transform, guid
 
     pieces = []
@@ -146,6 +152,9 @@ def stock(game: GameLayout, target: TtsTarget) -> list[tuple[dict, tuple[float, 
         state = _common(piece.object, name, _transform(0, 0), guid(stem, "stock", str(number)))
         if piece.object == "Bag":  # an empty bag (a ballot box)
             state["ContainedObjects"] = []
+        if piece.colour is not None and palette and piece.colour in palette:
+            red, green, blue = (round(c / 255, 4) for c in rgb_colour(palette[piece.colour]))
+            state["ColorDiffuse"] = {"r": red, "g": green, "b": blue}
         if piece.count > 1:
             state["Name"] = "Bag"
             state["ContainedObjects"] = [
@@ -223,7 +232,7 @@ def game_settings(game: GameLayout, target: TtsTarget, stem: str) -> dict:
         note.append(label("tts_note_seats", seats=seats, most=players.max))
     if game.booklet is not None and target.rules:  # the booklet lies on the table too
         name = f"{game.title} – {label('tts_rules_tab')}"
-        note.append(label("tts_note_rules_table", book=name, rules=f"{stem}-rules-*.pdf"))
+        note.append(label("tts_note_rules_table", book=name, rules=f"{stem}-rules.pdf"))
     elif game.booklet is not None:
         note.append(label("tts_note_rules", rules=f"{stem}-rules-*.pdf"))
     if "table.online" in game.localized.texts:  # what this game asks of players online
@@ -233,8 +242,14 @@ def game_settings(game: GameLayout, target: TtsTarget, stem: str) -> dict:
     )
     body = "\n\n".join(sheet_text(sheet.faces[0]).strip() for sheet in secret)
     tabs = [(label("tts_rules_tab"), "Grey", (0.5, 0.5, 0.5), "\n\n".join(note))]
+    labels = game.localized.language.labels
+
+    def seat(colour: str) -> str:  # the seat's colour in the kit's language, else TTS's own word
+        key = f"tts_seat_{colour.lower()}"
+        return label(key) if key in labels else colour
+
     tabs += [
-        (" · ".join(titles) if secret else colour, colour, rgb, body)
+        (" · ".join(titles) if secret else seat(colour), colour, rgb, body)
         for colour, rgb in target.player_colours.items()
     ]
     return {
@@ -267,7 +282,8 @@ def readme(game: GameLayout, target: TtsTarget, stem: str) -> bytes:
             label("tts_readme_urls")
             .replace("{find}", link_start(stem))
             .replace("{open}", LINK_OPEN)
-            .replace("{stem}", f"{stem}-"),
+            .replace("{stem}", f"{stem}-")
+            .replace("{all}", f"{stem}-all"),
         ]
     )
     steps += [

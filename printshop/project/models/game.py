@@ -237,6 +237,10 @@ class Apart(Node):
     """The kinds of card it holds."""
     face_up: bool = False
     """It lies face up (player aids, a turn summary)."""
+    on_table: bool = True
+    """It lies on the all-in-one save's table; false: only in a saved object of its own, for a
+    printed piece a digital table replaces (Comrade's vote cards, whose half turn the ballots do
+    online)."""
 
 
 class Deck(Node):

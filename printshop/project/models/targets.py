@@ -32,6 +32,9 @@ class TtsPiece(Node):
     piece: str | None = None
     """For more than one: the game's text that names each piece in the bag ("Token"); none: as
     the bag."""
+    colour: str | None = None
+    """A colour of the palette it is tinted with (a ballot box in the party's red, apart from the
+    grey bag beside it); none: TTS's own."""
 
 
 class TtsTarget(Node):

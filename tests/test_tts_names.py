@@ -415,6 +415,14 @@ def test_comrades_votes_online_are_cast_with_cards_that_share_one_back(tts):
             "Secret vote" if lang == "en" else "Vote secret"
         )
         assert shuffle_pair in note
+        # review 6-O: an unshuffled bag gives back its last card first, so the box of cards not
+        # chosen, emptied card by card, told who voted Party; a chairman card in a hand reads as a
+        # second role card in the interrogation's count
+        both, never = {
+            "en": ("shuffles both boxes", "never in their hand"),
+            "fr": ("mélange les deux boîtes", "jamais dans sa main"),
+        }[lang]
+        assert both in note and never in note
         assert states[boxes[0]]["ColorDiffuse"] != states[boxes[1]]["ColorDiffuse"]
 
 

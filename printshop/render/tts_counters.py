@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from printshop.layout.plan import DeckLayout
-from printshop.render.raster import face_images, png, rgb_colour
+from printshop.render.raster import face_images, png
+from printshop.render.tts_table import diffuse
 
 if TYPE_CHECKING:
     from printshop.render.tts import TtsExport
@@ -80,8 +81,7 @@ class CounterTiles:
         if (
             background is not None and background in palette
         ):  # the bag takes its chits' colour: a faction's, the paper's
-            red, green, blue = rgb_colour(palette[background])
-            bag["ColorDiffuse"] = {"r": red / 255, "g": green / 255, "b": blue / 255}
+            bag["ColorDiffuse"] = diffuse(palette[background])
         bag["ContainedObjects"] = [
             self._tile(f"{bag_id}/{index}", front, chit_name)
             for index, ((front, _), chit_name) in enumerate(chits)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import NamedTuple
 
 from printshop.layout.plan import DeckLayout, FaceLayout, GameLayout, SheetLayout
 from printshop.project.models.game import CardEntry
@@ -110,16 +111,22 @@ class Names:
         return _spaces(_PLACEHOLDER.sub(value, self.text(text_id, entry.id)))
 
 
-def table_decks(
-    names: Names, deck: DeckLayout, split_by: list[str]
-) -> list[tuple[DeckLayout, str, bool, bool]]:
-    """The decks a game's deck makes on the table, each with its name, whether it lies face up
-    and whether it lies on the all-in-one save's table: the cards of each of its `apart` entries
-    on their own (`<deck>-<first kind>`), the rest under the deck's own id and name, split as
+class TableDeck(NamedTuple):
+    """One deck a game's deck makes on a digital table."""
+
+    deck: DeckLayout
+    name: str
+    face_up: bool = False
+    on_table: bool = True  # false: only in a saved object of its own (Apart.on_table)
+
+
+def table_decks(names: Names, deck: DeckLayout, split_by: list[str]) -> list[TableDeck]:
+    """The decks a game's deck makes on the table: the cards of each of its `apart` entries on
+    their own (`<deck>-<first kind>`), the rest under the deck's own id and name, split as
     `split_decks` says."""
     entries = [entry for entry in deck.deck.cards for _ in range(entry.count)]
     if not deck.deck.apart or len(entries) != len(deck.cards):
-        return [(part, name, False, True) for part, name in split_decks(names, deck, split_by)]
+        return [TableDeck(part, name) for part, name in split_decks(names, deck, split_by)]
     kept = {kind for apart in deck.deck.apart for kind in apart.kinds}
     groups = [(None, deck.id, names.deck_name(deck), False, True)] + [
         (
@@ -145,7 +152,7 @@ def table_decks(
             deck, id=part_id, deck=deck.deck.model_copy(update={"cards": own}), cards=cards
         )
         result += [
-            (sub, label, face_up, on_table)
+            TableDeck(sub, label, face_up, on_table)
             for sub, label in split_decks(names, part, split_by, name)
         ]
     return result

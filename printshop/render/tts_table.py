@@ -153,8 +153,7 @@ def stock(
         if piece.object == "Bag":  # an empty bag (a ballot box)
             state["ContainedObjects"] = []
         if piece.colour is not None and palette and piece.colour in palette:
-            red, green, blue = (round(c / 255, 4) for c in rgb_colour(palette[piece.colour]))
-            state["ColorDiffuse"] = {"r": red, "g": green, "b": blue}
+            state["ColorDiffuse"] = diffuse(palette[piece.colour])
         if piece.count > 1:
             state["Name"] = "Bag"
             state["ContainedObjects"] = [
@@ -165,6 +164,11 @@ def stock(
                 item["Hands"] = True  # a player may hold one in hand, unseen (a token, a ballot)
         pieces.append((state, footprint(state, target)))
     return pieces
+
+
+def diffuse(hex_colour: str) -> dict[str, float]:
+    """A colour as TTS tints an object with it (`ColorDiffuse`: red, green, blue from 0 to 1)."""
+    return dict(zip("rgb", (channel / 255 for channel in rgb_colour(hex_colour))))
 
 
 def _place(state: dict, x: float, z: float) -> None:

@@ -424,6 +424,10 @@ def test_comrades_votes_online_are_cast_with_cards_that_share_one_back(tts):
         }[lang]
         assert both in note and never in note
         assert states[boxes[0]]["ColorDiffuse"] != states[boxes[1]]["ColorDiffuse"]
+        # ... and TTS keeps the chairman card out of hands (`hands: false`), the role cards not
+        chairman = states["Chairman" if lang == "en" else "Président"]
+        assert chairman["Name"] == "CardCustom" and chairman["Hands"] is False
+        assert all(card["Hands"] for card in states[roles]["ContainedObjects"])
 
 
 def test_a_notebook_sheet_is_written_out_from_its_face_whatever_the_sheet():

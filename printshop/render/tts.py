@@ -229,12 +229,17 @@ class TtsExport:
         return self.target.base_url + file_name
 
     def deck(
-        self, deck: DeckLayout, name: str, deck_id: str | None = None, face_up: bool = False
+        self,
+        deck: DeckLayout,
+        name: str,
+        deck_id: str | None = None,
+        face_up: bool = False,
+        hands: bool = True,
     ) -> dict:
         """Render a deck's sheets and return its saved object (DeckCustom, or CardCustom for one
         card), named `name`; each card named as tts_names says (`deck_id`: the game's deck a split
         part came from), described by the deck's name; face down if its cards have backs, unless
-        `face_up`."""
+        `face_up`; its cards kept out of players' hands unless `hands`."""
         x = 0.0  # placed by lay_out_table
         face_down = _two_sided(deck) and not face_up
         names = self.names.card_names(deck, deck_id or deck.id)
@@ -287,17 +292,16 @@ class TtsExport:
                 deck_ids.append(card_id)
                 name_and_description = (names[index], name)
                 custom_deck = {str(number): custom}
-                contained.append(
-                    self._card(
-                        deck,
-                        (x, face_down),
-                        index,
-                        card_id,
-                        name_and_description,
-                        sideways,
-                        custom_deck,
-                    )
+                card = self._card(
+                    deck,
+                    (x, face_down),
+                    index,
+                    card_id,
+                    name_and_description,
+                    sideways,
+                    custom_deck,
                 )
+                contained.append({**card, "Hands": hands})
             start += grid.cards
         if len(contained) == 1:  # a deck of one card is a single custom card in TTS
             return {**contained[0], "Name": "CardCustom"}
@@ -596,12 +600,14 @@ def render_tts(
     everything: list[tuple[dict, tuple[float, float]]] = []
     for whole in game.decks:
         counters = CounterTiles(export, whole) if is_counters(whole, target.tiles) else None
-        for deck, name, face_up, on_table in table_decks(export.names, whole, target.split_by):
+        for deck, name, face_up, on_table, hands in table_decks(
+            export.names, whole, target.split_by
+        ):
             if counters is not None:  # bags of tiles; the chits no var split off a bag per face
                 states = counters.bags(deck, name, by_face=deck.id == whole.id)
                 lay_out_row(states)
             else:
-                states = [export.deck(deck, name, whole.id, face_up)]
+                states = [export.deck(deck, name, whole.id, face_up, hands)]
             if on_table:  # (else a saved object of its own only: a piece the table replaces)
                 everything += [(state, footprint(state, target)) for state in states]
             export.files.append(

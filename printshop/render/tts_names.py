@@ -118,6 +118,7 @@ class TableDeck(NamedTuple):
     name: str
     face_up: bool = False
     on_table: bool = True  # false: only in a saved object of its own (Apart.on_table)
+    hands: bool = True  # false: TTS keeps its cards out of a hand (Apart.hands)
 
 
 def table_decks(names: Names, deck: DeckLayout, split_by: list[str]) -> list[TableDeck]:
@@ -128,18 +129,19 @@ def table_decks(names: Names, deck: DeckLayout, split_by: list[str]) -> list[Tab
     if not deck.deck.apart or len(entries) != len(deck.cards):
         return [TableDeck(part, name) for part, name in split_decks(names, deck, split_by)]
     kept = {kind for apart in deck.deck.apart for kind in apart.kinds}
-    groups = [(None, deck.id, names.deck_name(deck), False, True)] + [
+    groups = [(None, deck.id, names.deck_name(deck), False, True, True)] + [
         (
             set(apart.kinds),
             f"{deck.id}-{apart.kinds[0]}",
             names.text(apart.name, apart.kinds[0]),
             apart.face_up,
             apart.on_table,
+            apart.hands,
         )
         for apart in deck.deck.apart
     ]
     result = []
-    for kinds, part_id, name, face_up, on_table in groups:
+    for kinds, part_id, name, face_up, on_table, hands in groups:
 
         def held(entry: CardEntry, kinds: set[str] | None = kinds) -> bool:
             return entry.kind not in kept if kinds is None else entry.kind in kinds
@@ -152,7 +154,7 @@ def table_decks(names: Names, deck: DeckLayout, split_by: list[str]) -> list[Tab
             deck, id=part_id, deck=deck.deck.model_copy(update={"cards": own}), cards=cards
         )
         result += [
-            TableDeck(sub, label, face_up, on_table)
+            TableDeck(sub, label, face_up, on_table, hands)
             for sub, label in split_decks(names, part, split_by, name)
         ]
     return result

@@ -241,6 +241,10 @@ class Apart(Node):
     """It lies on the all-in-one save's table; false: only in a saved object of its own, for a
     printed piece a digital table replaces (Comrade's vote cards, whose half turn the ballots do
     online)."""
+    hands: bool = True
+    """A player may take its cards into a hand on a digital table; false: they stay on the table,
+    where everyone sees them (Comrade's chairman card, passed from chairman to chairman, which in
+    a hand would read as a second role card)."""
 
 
 class Deck(Node):

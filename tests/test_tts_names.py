@@ -424,10 +424,38 @@ def test_comrades_votes_online_are_cast_with_cards_that_share_one_back(tts):
         }[lang]
         assert both in note and never in note
         assert states[boxes[0]]["ColorDiffuse"] != states[boxes[1]]["ColorDiffuse"]
+        # 6-O: the note was one paragraph of 2,000 characters; now a paragraph per phase, in order
+        paragraphs = note.split("\n\n")
+        starts = {
+            "en": ("Playing online", "Setup:", "Secret vote:", "Committee:", "To interrogate"),
+            "fr": ("Jouer en ligne", "Mise en place", "Vote secret", "Comité", "Pour interroger"),
+        }[lang]
+        found = [[p.startswith(start) for p in paragraphs].index(True) for start in starts]
+        assert found == sorted(found) and max(map(len, paragraphs)) < 700, paragraphs
         # ... and TTS keeps the chairman card out of hands (`hands: false`), the role cards not
         chairman = states["Chairman" if lang == "en" else "Président"]
         assert chairman["Name"] == "CardCustom" and chairman["Hands"] is False
         assert all(card["Hands"] for card in states[roles]["ContainedObjects"])
+
+
+def test_the_online_paragraphs_keep_the_source_order_whatever_a_translation_lists():
+    """`table.online` as one text, or its phases under it, a paragraph each in the order of the
+    source language's file, whatever order the translator's file lists them in; other texts and
+    a phase the translation lacks are left out."""
+    from printshop.render.tts_table import online_paragraphs
+
+    def game(source_ids: list[str], texts: dict[str, str]) -> SimpleNamespace:
+        source = SimpleNamespace(entries=dict.fromkeys(source_ids))
+        localized = SimpleNamespace(
+            data=SimpleNamespace(source=source), texts=texts, plain=texts.__getitem__
+        )
+        return SimpleNamespace(localized=localized)
+
+    phases = ["table.online.intro", "table.online.setup", "table.online.vote"]
+    french = {"table.online.vote": "Vote.", "game.title": "Jeu", "table.online.intro": "Intro."}
+    assert online_paragraphs(game(["game.title", *phases], french)) == ["Intro.", "Vote."]
+    assert online_paragraphs(game(["table.online"], {"table.online": "All."})) == ["All."]
+    assert online_paragraphs(game(["table.onliner"], {"table.onliner": "No."})) == []
 
 
 def test_a_notebook_sheet_is_written_out_from_its_face_whatever_the_sheet():

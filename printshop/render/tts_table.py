@@ -220,6 +220,22 @@ def _spaced(text: str) -> str:
     return " ".join(text.split(" ")).strip()
 
 
+def online_paragraphs(game: GameLayout) -> list[str]:
+    """What a game asks of players online, as the note's paragraphs: its text `table.online`, or
+    the texts under it (`table.online.setup`, `table.online.vote`: a phase each), in the order of
+    the source language's file (a translator's file may list them in any order)."""
+    localized = game.localized
+    source = localized.data.source
+    order = list(source.entries) if source is not None else []
+    order += [text_id for text_id in localized.texts if text_id not in order]
+    return [
+        localized.plain(text_id)
+        for text_id in order
+        if (text_id == "table.online" or text_id.startswith("table.online."))
+        and text_id in localized.texts
+    ]
+
+
 def game_settings(game: GameLayout, target: TtsTarget, stem: str) -> dict:
     """What makes the all-in-one save a game TTS opens with Games > Save & Load: its table and
     sky, a note (players, where the rules are, where secrets go) and the Notebook: the rules tab,
@@ -239,8 +255,7 @@ def game_settings(game: GameLayout, target: TtsTarget, stem: str) -> dict:
         note.append(label("tts_note_rules_table", book=name, rules=f"{stem}-rules.pdf"))
     elif game.booklet is not None:
         note.append(label("tts_note_rules", rules=f"{stem}-rules-*.pdf"))
-    if "table.online" in game.localized.texts:  # what this game asks of players online
-        note.append(game.localized.plain("table.online"))
+    note += online_paragraphs(game)  # what this game asks of players online
     note.append(
         label("tts_note_secret", sheet=", ".join(titles)) if secret else label("tts_note_tabs")
     )

@@ -215,6 +215,18 @@ def test_one_replace_all_per_file_points_every_link_at_a_web_folder(tts):
             assert text.count(find) == len(links), save.name  # and nothing but the links
 
 
+def test_the_readme_speaks_of_a_secret_sheet_only_where_a_game_has_one(tts):
+    """Review 6-P: every README said that what a sheet asks a player to write in secret goes in
+    the seat's Notebook tab, in games with no such sheet. Only Kremlin's influence sheet is one."""
+    sentence = {
+        "en": "write in secret goes in that tab",
+        "fr": "écrire en secret s’écrit dans cet onglet",
+    }
+    for game_id, lang, folder in _folders(tts):
+        readme = (folder / "README.txt").read_text("utf-8")
+        assert (sentence[lang] in readme) == (game_id == "kremlin"), (game_id, lang)
+
+
 def test_the_rules_lie_on_the_table_as_the_booklet_a_player_reads_page_by_page(tts, tmp_path):
     """Reviews 5-L and 5-M: the saves held no rules; players online had to find the kit's PDF.
     The booklet is written beside the saves, at its paper's size, and lies on the table as TTS's

@@ -307,7 +307,9 @@ def readme(game: GameLayout, target: TtsTarget, stem: str) -> bytes:
     )
     steps += [
         label("tts_readme_saves", all=f"{stem}-all"),
-        label("tts_readme_load", all=f"{stem}-all"),
+        label("tts_readme_load", all=f"{stem}-all")
+        # (only where a sheet is filled in secret: a game without one has nothing for its tab)
+        + (" " + label("tts_readme_secret") if notebook_sheets(game, target) else ""),
         label("tts_readme_workshop", all=f"{stem}-all"),
     ]
     lines = [label("tts_readme_title", title=game.title)]

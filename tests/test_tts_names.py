@@ -432,6 +432,7 @@ def test_comrades_votes_online_are_cast_with_cards_that_share_one_back(tts):
         }[lang]
         found = [[p.startswith(start) for p in paragraphs].index(True) for start in starts]
         assert found == sorted(found) and max(map(len, paragraphs)) < 700, paragraphs
+        assert "Search" in paragraphs[found[1]]  # the host picks from the face-down role cards
         # ... and TTS keeps the chairman card out of hands (`hands: false`), the role cards not
         chairman = states["Chairman" if lang == "en" else "Président"]
         assert chairman["Name"] == "CardCustom" and chairman["Hands"] is False

@@ -432,7 +432,11 @@ def test_comrades_votes_online_are_cast_with_cards_that_share_one_back(tts):
         }[lang]
         found = [[p.startswith(start) for p in paragraphs].index(True) for start in starts]
         assert found == sorted(found) and max(map(len, paragraphs)) < 700, paragraphs
-        assert "Search" in paragraphs[found[1]]  # the host picks from the face-down role cards
+        # the host sorts the role cards in a Search window, the pile face down, before the
+        # dissident goes on it face down (6-S: a card dropped on a face-up pile turns face up)
+        setup = paragraphs[found[1]]
+        blind = {"en": "face down and without looking", "fr": "face cachée et sans la regarder"}
+        assert setup.index("Search") < setup.index(blind[lang]), setup
         # ... and TTS keeps the chairman card out of hands (`hands: false`), the role cards not
         chairman = states["Chairman" if lang == "en" else "Président"]
         assert chairman["Name"] == "CardCustom" and chairman["Hands"] is False

@@ -94,6 +94,15 @@ def _footprint(state: dict, folder: Path) -> tuple[float, float, float, float]:
     return x - width / 2, x + width / 2, z - depth / 2, z + depth / 2
 
 
+def _card_length(folder: Path) -> float:
+    """The longest side of the save's largest card, in TTS units (3.5 at scale 1)."""
+    return max(
+        3.5 * max(state["Transform"]["scaleX"], state["Transform"]["scaleZ"])
+        for state in _all(folder)
+        if "SidewaysCard" in state
+    )
+
+
 def test_no_two_objects_of_an_all_in_one_save_overlap(tts):
     """Kremlin's tiles sat inside the board, Comrade Stalin's role tiles 2 units apart though
     each is 2.9 deep: now every pair is at least 1 unit apart (tests/test_tts_names.py: centred)."""
@@ -319,6 +328,9 @@ def test_the_all_in_one_game_has_a_hand_for_every_seat_clear_of_the_table(tts, p
             # half a turn, at the ends a quarter towards the middle
             expected = 0.0 if z < -1 else 180.0 if z > 1 else 90.0 if x < 0 else 270.0
             assert transform["rotY"] == expected, (game_id, hand["FogColor"])
+            if expected in (0.0, 180.0):  # review 6-S: room before a seat to lay a card down
+                room = min(abs(z) - half_z - max(abs(near), abs(far)) for _, _, near, far in boxes)
+                assert room > 1.2 * _card_length(folder), (game_id, hand["FogColor"], room)
 
 
 def test_a_board_lies_in_the_middle_with_the_other_pieces_on_both_sides(tts):

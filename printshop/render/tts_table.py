@@ -95,7 +95,10 @@ def centre(objects: list[tuple[dict, tuple[float, float]]]) -> None:
 
 
 HAND = (11.0, 5.0, 4.0)  # TTS units a seat's hand zone spans: along the edge, up, and in depth
-HAND_ROOM = 3.0  # TTS units between the layout's edge and the hand zones around it
+HAND_ROOM = 3.0  # TTS units between the layout's edge and the hand zones at its ends
+# ... and before a long side's seats: room to lay a card before you (Comrade's committee: a word
+# and a role card, 3.4 units long) clear of the piles and of your own hand (review 6-S)
+SEAT_ROOM = 4.5
 
 
 def hand_zones(objects: list[tuple[dict, tuple[float, float]]], target: TtsTarget, stem: str):
@@ -103,7 +106,7 @@ def hand_zones(objects: list[tuple[dict, tuple[float, float]]], target: TtsTarge
     from a save has the hands its save holds and no others, and every game here keeps cards in
     hand. Clockwise from the near side's left: four along the near side, one at the right end,
     four along the far side, one at the left end (ten colours; more go round again), each
-    facing the middle, HAND_ROOM clear of the layout."""
+    facing the middle, SEAT_ROOM clear of the layout along the sides, HAND_ROOM at the ends."""
     from printshop.render.tts import _common, _transform, guid
 
     spans = [
@@ -114,7 +117,7 @@ def hand_zones(objects: list[tuple[dict, tuple[float, float]]], target: TtsTarge
     along, _, deep = HAND
     side = max(right, 2 * along + 1.0)  # four zones a side, GAP apart at least
     step = side / 2
-    near_z, end_x = far + HAND_ROOM + deep / 2, side + HAND_ROOM + deep / 2
+    near_z, end_x = far + SEAT_ROOM + deep / 2, side + HAND_ROOM + deep / 2
     seats = [(x * step - 1.5 * step, -near_z, 0.0) for x in range(4)]
     seats += [(end_x, 0.0, 270.0)]
     seats += [(1.5 * step - x * step, near_z, 180.0) for x in range(4)]

@@ -106,7 +106,7 @@ def test_backs_mirror_their_fronts_for_long_edge_duplex(built, paper):
             assert back.turn == -front.turn % 360
 
 
-def test_vote_cards_and_the_turn_summary_have_their_own_backs_and_others_share_one(built):
+def test_vote_cards_the_turn_summary_and_chairman_have_their_own_backs_others_share_one(built):
     reader = PdfReader(cards_pdf(built, "en", "a4"))
     fronts, _ = page_drawing(reader, 2)
     backs, _ = page_drawing(reader, 3)
@@ -115,8 +115,9 @@ def test_vote_cards_and_the_turn_summary_have_their_own_backs_and_others_share_o
     for front, back in pairs:
         backs_by_front.setdefault(front, set()).add(back)
     common = {b for f, b in pairs}
-    # the common back, the committee side of the vote cards, and the turn summary's own back
-    assert len(common) == 3
+    # the common back, the committee side of the vote cards, the turn summary's and the chairman
+    # card's own backs
+    assert len(common) == 4
     assert all(len(b) == 1 for b in backs_by_front.values())
 
 

@@ -272,8 +272,8 @@ def test_composition_sequence(data_copy):
     )
     edit(
         game,
-        "{id: chairman, kind: chairman, front: chairman}",
-        "{id: chairman, kind: chairman, front: chairman, vars: {number: 3}}",
+        "{id: chairman, kind: chairman, front: chairman, back: chairman-back}",
+        "{id: chairman, kind: chairman, front: chairman, back: chairman-back, vars: {number: 3}}",
     )
     edit(
         game,

@@ -105,16 +105,19 @@ def _backs_text(pdf: Path) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_turn_summary_has_a_back_of_its_own(kits, lang):
-    """Behind the turn summary: its name and that it is no role card, once; behind the role cards,
-    the deck's motto, as many times as the deck has role cards (the vote cards have their own)."""
+def test_the_turn_summary_and_the_chairman_card_have_backs_of_their_own(kits, lang):
+    """Behind the turn summary and behind the chairman card (review 6-S: face down it read as a
+    role card): its name and that it is no role card, once each; behind the role cards, the
+    deck's motto, as many times as the deck has role cards (the vote cards have their own)."""
     t = _texts("comrade", lang)
     for paper in PAPERS:
         backs = _backs_text(kits / "comrade" / lang / f"comrade-{lang}-cards-{paper}.pdf")
         hint = " ".join(t["card"]["rule"]["back_hint"].split()[:3])  # (a line may break after)
-        assert backs.count(hint) == 1, paper
-        assert backs.upper().count(_plain(t["card"]["rule"]["name"]).upper()) == 1, paper
-        assert backs.count(_plain(t["back"]["motto"])) == 12, paper  # 18 cards, 5 votes, 1 summary
+        assert backs.count(hint) == 2, paper
+        for card in ("rule", "chairman"):
+            assert backs.upper().count(_plain(t["card"][card]["name"]).upper()) == 1, paper
+        # 18 cards: 5 votes, the summary and the chairman card have backs of their own
+        assert backs.count(_plain(t["back"]["motto"])) == 11, paper
 
 
 def test_without_its_own_back_the_turn_summary_would_wear_the_role_cards_back(tmp_path):
@@ -126,8 +129,8 @@ def test_without_its_own_back_the_turn_summary_would_wear_the_role_cards_back(tm
     assert not result.report.has_errors, [d.format() for d in result.report.errors]
     backs = _backs_text(tmp_path / "out" / "comrade" / "en" / "comrade-en-cards-a4.pdf")
     t = _texts("comrade", "en")
-    assert " ".join(t["card"]["rule"]["back_hint"].split()[:3]) not in backs
-    assert backs.count(_plain(t["back"]["motto"])) == 13
+    assert backs.count(" ".join(t["card"]["rule"]["back_hint"].split()[:3])) == 1  # chairman's
+    assert backs.count(_plain(t["back"]["motto"])) == 12
 
 
 # --- Assassin's aids --------------------------------------------------------------------------

@@ -2284,9 +2284,9 @@ def test_a_diagnostic_written_in_a_faces_definition_leads_to_the_faces_made_from
     assert preview.session.project is None  # the file could not be read: the faces as last read
     made_from_card = linked("wrong-type")
     assert "cards/back" not in made_from_card and "cards/informer/front" in made_from_card
-    # every face extends it but the rules and three backs: the role cards', the turn summary's own
-    # and the ballots' (digital tables only)
-    backs = ["cards/back", "cards/rule/back", "ballots/back"]
+    # every face extends it but the rules and four backs: the role cards', the turn summary's and
+    # the chairman card's own and the ballots' (digital tables only)
+    backs = ["cards/back", "cards/rule/back", "cards/chairman/back", "ballots/back"]
     assert not set(backs) & set(made_from_card)
     assert len(made_from_card) == sum(
         not view.key.startswith("rules/") for view in preview.views.values()

@@ -440,6 +440,13 @@ def test_comrades_votes_online_are_cast_with_cards_that_share_one_back(tts):
         # ... and TTS keeps the chairman card out of hands (`hands: false`), the role cards not
         chairman = states["Chairman" if lang == "en" else "Président"]
         assert chairman["Name"] == "CardCustom" and chairman["Hands"] is False
+        # 6-S: and a back of its own, face down it is no role card
+        [own] = chairman["CustomDeck"].values()
+        [role] = states[roles]["CustomDeck"].values()
+        chairman_back, role_back = (
+            (folder / Path(custom["BackURL"]).name).read_bytes() for custom in (own, role)
+        )
+        assert chairman_back != role_back
         assert all(card["Hands"] for card in states[roles]["ContainedObjects"])
 
 

@@ -53,8 +53,8 @@ def test_a_duplicated_card_id(data_copy):
     game = data_copy / "comrade" / "game.yaml"
     edit(
         game,
-        "      - {id: chairman, kind: chairman, front: chairman}\n",
-        "      - {id: chairman, kind: chairman, front: chairman}\n      - {id: chairman, kind: rule, front: rule}\n",
+        "      - {id: chairman, kind: chairman, front: chairman, back: chairman-back}\n",
+        "      - {id: chairman, kind: chairman, front: chairman, back: chairman-back}\n      - {id: chairman, kind: rule, front: rule}\n",
     )
     item = one(data_copy, "duplicate-id", games=["comrade"])
     assert item.location.path.endswith("comrade/game.yaml")
@@ -285,7 +285,7 @@ def test_placeholders_must_match_the_source(data_copy):
 
 def test_a_reference_to_a_face_that_does_not_exist(data_copy):
     game = data_copy / "comrade" / "game.yaml"
-    edit(game, "front: chairman}", "front: chairmen}")
+    edit(game, "front: chairman, back: chairman-back}", "front: chairmen, back: chairman-back}")
     item = one(data_copy, "unknown-reference", games=["comrade"])
     assert item.location.line == line_of(game, "front: chairmen") and "faces:" in item.message
 

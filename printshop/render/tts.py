@@ -292,16 +292,17 @@ class TtsExport:
                 deck_ids.append(card_id)
                 name_and_description = (names[index], name)
                 custom_deck = {str(number): custom}
-                card = self._card(
-                    deck,
-                    (x, face_down),
-                    index,
-                    card_id,
-                    name_and_description,
-                    sideways,
-                    custom_deck,
+                contained.append(
+                    self._card(
+                        deck,
+                        (x, face_down, hands),
+                        index,
+                        card_id,
+                        name_and_description,
+                        sideways,
+                        custom_deck,
+                    )
                 )
-                contained.append({**card, "Hands": hands})
             start += grid.cards
         if len(contained) == 1:  # a deck of one card is a single custom card in TTS
             return {**contained[0], "Name": "CardCustom"}
@@ -410,18 +411,18 @@ class TtsExport:
     def _card(
         self,
         deck: DeckLayout,
-        place: tuple[float, bool],
+        place: tuple[float, bool, bool],
         index: int,
         card_id: int,
         name_and_description: tuple[str, str],
         sideways: bool,
         custom_deck: dict,
     ) -> dict:
-        """The saved object of the deck's card at `index` (`place`: its x and whether it lies face
-        down), in its face sheet's `custom_deck`, named and described (its title, the deck's
-        name)."""
+        """The saved object of the deck's card at `index` (`place`: its x, whether it lies face
+        down and whether it may go into a hand), in its face sheet's `custom_deck`, named and
+        described (its title, the deck's name)."""
         name, description = name_and_description
-        x, face_down = place
+        x, face_down, hands = place
         card = _common(
             "Card",
             name,
@@ -434,7 +435,7 @@ class TtsExport:
                 "CardID": card_id,
                 "SidewaysCard": sideways,
                 "HideWhenFaceDown": True,
-                "Hands": True,  # (as TTS saves a card: it goes into a hand, shown only there)
+                "Hands": hands,  # (true as TTS saves a card: it goes into a hand, shown only there)
                 "CustomDeck": custom_deck,
             }
         )

@@ -129,19 +129,23 @@ def table_decks(names: Names, deck: DeckLayout, split_by: list[str]) -> list[Tab
     if not deck.deck.apart or len(entries) != len(deck.cards):
         return [TableDeck(part, name) for part, name in split_decks(names, deck, split_by)]
     kept = {kind for apart in deck.deck.apart for kind in apart.kinds}
-    groups = [(None, deck.id, names.deck_name(deck), False, True, True)] + [
+    # (the cards' kinds, the part's id, how it lies: a TableDeck whose deck is filled in below)
+    groups = [(None, deck.id, TableDeck(deck, names.deck_name(deck)))] + [
         (
             set(apart.kinds),
             f"{deck.id}-{apart.kinds[0]}",
-            names.text(apart.name, apart.kinds[0]),
-            apart.face_up,
-            apart.on_table,
-            apart.hands,
+            TableDeck(
+                deck,
+                names.text(apart.name, apart.kinds[0]),
+                apart.face_up,
+                apart.on_table,
+                apart.hands,
+            ),
         )
         for apart in deck.deck.apart
     ]
     result = []
-    for kinds, part_id, name, face_up, on_table, hands in groups:
+    for kinds, part_id, lies in groups:
 
         def held(entry: CardEntry, kinds: set[str] | None = kinds) -> bool:
             return entry.kind not in kept if kinds is None else entry.kind in kinds
@@ -154,8 +158,8 @@ def table_decks(names: Names, deck: DeckLayout, split_by: list[str]) -> list[Tab
             deck, id=part_id, deck=deck.deck.model_copy(update={"cards": own}), cards=cards
         )
         result += [
-            TableDeck(sub, label, face_up, on_table, hands)
-            for sub, label in split_decks(names, part, split_by, name)
+            lies._replace(deck=sub, name=label)
+            for sub, label in split_decks(names, part, split_by, lies.name)
         ]
     return result
 

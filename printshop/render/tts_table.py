@@ -229,13 +229,12 @@ def online_paragraphs(game: GameLayout) -> list[str]:
     the source language's file (a translator's file may list them in any order)."""
     localized = game.localized
     source = localized.data.source
-    order = list(source.entries) if source is not None else []
-    order += [text_id for text_id in localized.texts if text_id not in order]
+    ids = dict.fromkeys([*(source.entries if source is not None else ()), *localized.texts])
     return [
         localized.plain(text_id)
-        for text_id in order
-        if (text_id == "table.online" or text_id.startswith("table.online."))
-        and text_id in localized.texts
+        for text_id in ids
+        if text_id in localized.texts
+        and (text_id == "table.online" or text_id.startswith("table.online."))
     ]
 
 
